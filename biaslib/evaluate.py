@@ -1,0 +1,87 @@
+"""Run stimulus tests on an embedder and collect tidy result tables.
+
+The glue between :mod:`biaslib.data` (which words), :mod:`biaslib.embeddings`
+(which vectors) and :mod:`biaslib.weat` (which numbers). Every row it produces
+names the model that produced it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+from tqdm.auto import tqdm
+
+from biaslib.conventions import BIASLIB, Convention, get_convention
+from biaslib.data import StimulusTest, load_test
+from biaslib.embeddings.base import EmbeddedTest, Embedder, embed_test
+from biaslib.weat import WeatResult, weat
+
+__all__ = ["TestRun", "run_weat", "weat_table"]
+
+
+@dataclass(frozen=True)
+class TestRun:
+    """A WEAT result together with the embedded test it was computed from."""
+
+    embedded: EmbeddedTest
+    result: WeatResult
+
+    __test__ = False  # not a pytest class
+
+    def to_dict(self) -> dict[str, object]:
+        """Flat record: test, model, convention, sizes, effect size, p-value, missing words."""
+        missing = {r: s.missing for r, s in self.embedded.sets.items() if s.missing}
+        return {
+            "test": self.embedded.test.name,
+            "title": self.embedded.test.title,
+            "model": self.embedded.embedder,
+            **self.result.to_dict(),
+            "missing": "; ".join(f"{r}: {', '.join(m)}" for r, m in missing.items()),
+        }
+
+
+def run_weat(
+    test: StimulusTest | str,
+    embedder: Embedder,
+    convention: Convention | str = BIASLIB,
+    *,
+    max_missing_fraction: float = 0.2,
+    embedded: EmbeddedTest | None = None,
+) -> TestRun:
+    """Embed a stimulus test and run the WEAT under ``convention``.
+
+    Pass ``embedded`` to reuse vectors already computed for the same test and
+    embedder (e.g. when comparing conventions).
+    """
+    if isinstance(test, str):
+        test = load_test(test)
+    if embedded is None:
+        embedded = embed_test(test, embedder, max_missing_fraction)
+    elif embedded.test.name != test.name or embedded.embedder != embedder.name:
+        raise ValueError("the embedded test does not match the test/embedder requested")
+    return TestRun(embedded=embedded, result=weat(*embedded.arrays, convention=convention))
+
+
+def weat_table(
+    tests: Iterable[StimulusTest | str],
+    embedder: Embedder,
+    conventions: Sequence[Convention | str] = (BIASLIB,),
+    *,
+    max_missing_fraction: float = 0.2,
+    progress: bool = True,
+) -> pd.DataFrame:
+    """One row per (test, convention): the WEAT on ``embedder``.
+
+    Each test is embedded once and reused for every convention.
+    """
+    tests = [load_test(t) if isinstance(t, str) else t for t in tests]
+    convs = [get_convention(c) for c in conventions]
+    rows = []
+    for test in tqdm(tests, desc=f"WEAT on {embedder.name}", disable=not progress):
+        embedded = embed_test(test, embedder, max_missing_fraction)
+        for conv in convs:
+            run = run_weat(test, embedder, conv, embedded=embedded)
+            rows.append(run.to_dict())
+    return pd.DataFrame(rows)

@@ -1,0 +1,92 @@
+"""Cosine similarity between sets of vectors, with the input checks every metric needs.
+
+All association metrics in the book (WEAT, SEAT, CEAT, ML-EAT, SAME) start from
+cosine similarities between a set of target vectors and a set of attribute
+vectors. Bad input is rejected here, once, with a message that names the set:
+a zero vector has no direction (its cosine is 0/0), and a NaN or infinite entry
+would silently turn every downstream number into NaN — WEFE's issue #21 is the
+cautionary example.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+__all__ = ["as_vectors", "cosine_matrix", "unit_rows"]
+
+
+def as_vectors(vectors: ArrayLike, name: str = "vectors") -> NDArray[np.float64]:
+    """Validate a set of embedding vectors and return it as a float64 matrix.
+
+    Parameters
+    ----------
+    vectors
+        Array of shape ``(n, d)`` with one vector per row.
+    name
+        Name of the set, used in error messages (e.g. ``"X"`` or ``"Flowers"``).
+
+    Returns
+    -------
+    numpy.ndarray
+        The vectors as a ``float64`` array of shape ``(n, d)``.
+
+    Raises
+    ------
+    ValueError
+        If the array is not two-dimensional, has no rows or no columns, contains
+        NaN or infinite values, or contains a zero vector (whose cosine
+        similarity is undefined).
+    """
+    arr = np.asarray(vectors, dtype=np.float64)
+    if arr.ndim != 2:
+        raise ValueError(f"set {name!r}: expected a 2-D array (n_vectors, dim), got shape {arr.shape}")
+    if arr.shape[0] == 0:
+        raise ValueError(f"set {name!r} is empty: a test needs at least one vector per set")
+    if arr.shape[1] == 0:
+        raise ValueError(f"set {name!r}: vectors have dimension 0")
+    bad_rows = np.flatnonzero(~np.isfinite(arr).all(axis=1))
+    if bad_rows.size:
+        raise ValueError(f"set {name!r}: rows {bad_rows.tolist()} contain NaN or infinite values")
+    zero_rows = np.flatnonzero(~arr.any(axis=1))
+    if zero_rows.size:
+        raise ValueError(
+            f"set {name!r}: rows {zero_rows.tolist()} are zero vectors; cosine similarity is undefined"
+        )
+    return arr
+
+
+def unit_rows(vectors: ArrayLike, name: str = "vectors") -> NDArray[np.float64]:
+    """Return the rows of ``vectors`` scaled to unit Euclidean norm (after validation)."""
+    arr = as_vectors(vectors, name)
+    return arr / np.linalg.norm(arr, axis=1, keepdims=True)
+
+
+def cosine_matrix(
+    left: ArrayLike, right: ArrayLike, left_name: str = "left", right_name: str = "right"
+) -> NDArray[np.float64]:
+    r"""Cosine similarities between every row of ``left`` and every row of ``right``.
+
+    .. math:: C_{ij} = \frac{u_i \cdot v_j}{\lVert u_i \rVert \, \lVert v_j \rVert}
+
+    Parameters
+    ----------
+    left, right
+        Arrays of shape ``(n, d)`` and ``(m, d)``.
+    left_name, right_name
+        Set names for error messages.
+
+    Returns
+    -------
+    numpy.ndarray
+        Matrix of shape ``(n, m)``; entries are clipped to ``[-1, 1]`` to remove
+        rounding overshoot.
+    """
+    u = unit_rows(left, left_name)
+    v = unit_rows(right, right_name)
+    if u.shape[1] != v.shape[1]:
+        raise ValueError(
+            f"sets {left_name!r} and {right_name!r} have different dimensions "
+            f"({u.shape[1]} vs {v.shape[1]})"
+        )
+    return np.clip(u @ v.T, -1.0, 1.0)

@@ -1,0 +1,296 @@
+r"""The Word Embedding Association Test (Caliskan, Bryson & Narayanan, 2017).
+
+This module is the one place where the WEAT quantities are defined; SEAT and
+w-SEAT (May et al., 2019; Tan & Celis, 2019) apply the same functions to
+sentence or in-context word vectors, CEAT applies :func:`effect_size` to each
+of its samples, and ML-EAT's Level 1 *is* :func:`effect_size`.
+
+With target sets :math:`X, Y` and attribute sets :math:`A, B` of vectors:
+
+.. math::
+
+    s(w, A, B) &= \operatorname{mean}_{a \in A} \cos(w, a)
+                 - \operatorname{mean}_{b \in B} \cos(w, b) \\
+    s(X, Y, A, B) &= \sum_{x \in X} s(x, A, B) - \sum_{y \in Y} s(y, A, B) \\
+    d &= \frac{\operatorname{mean}_{x \in X} s(x, A, B)
+              - \operatorname{mean}_{y \in Y} s(y, A, B)}
+             {\operatorname{std}_{w \in X \cup Y} s(w, A, B)}
+
+and a permutation test over re-splits of :math:`X \cup Y`
+(:mod:`biaslib.permutation`). Every choice the published implementations made
+differently (ddof, tail, ties, +1, exact vs sampled, replacement, unequal sizes)
+comes from a :class:`~biaslib.conventions.Convention`.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike, NDArray
+
+from biaslib.conventions import BIASLIB, Convention, get_convention
+from biaslib.permutation import PermutationResult, normal_approximation_p, permutation_test
+from biaslib.similarity import as_vectors, cosine_matrix
+
+__all__ = [
+    "DegenerateTestError",
+    "WeatResult",
+    "association",
+    "effect_size",
+    "test_statistic",
+    "weat",
+]
+
+logger = logging.getLogger(__name__)
+
+
+class DegenerateTestError(ValueError):
+    """The effect size is undefined: all association scores are equal (zero spread)."""
+
+
+def association(
+    words: ArrayLike, attr_a: ArrayLike, attr_b: ArrayLike
+) -> NDArray[np.float64]:
+    r"""Association :math:`s(w, A, B)` of each row of ``words`` with attributes A vs B.
+
+    .. math:: s(w, A, B) = \operatorname{mean}_{a \in A}\cos(w, a)
+                          - \operatorname{mean}_{b \in B}\cos(w, b)
+
+    Caliskan et al. (2017), Eq. for :math:`s(w,A,B)`; May et al. (2019), §2.
+
+    Parameters
+    ----------
+    words
+        Array ``(n, d)`` of word (or sentence) vectors.
+    attr_a, attr_b
+        Attribute vectors, ``(n_a, d)`` and ``(n_b, d)``; sizes may differ.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n,)``.
+    """
+    return cosine_matrix(words, attr_a, "words", "A").mean(axis=1) - cosine_matrix(
+        words, attr_b, "words", "B"
+    ).mean(axis=1)
+
+
+def test_statistic(s_x: ArrayLike, s_y: ArrayLike) -> float:
+    r"""Caliskan et al.'s test statistic :math:`\sum_{x} s(x,A,B) - \sum_{y} s(y,A,B)`."""
+    return float(np.sum(s_x) - np.sum(s_y))
+
+
+# Not a pytest test despite the name.
+test_statistic.__test__ = False  # type: ignore[attr-defined]
+
+
+def effect_size(s_x: ArrayLike, s_y: ArrayLike, ddof: int = 1) -> float:
+    r"""Standardised WEAT effect size from per-word association scores.
+
+    .. math:: d = \frac{\bar s_X - \bar s_Y}{\operatorname{std}_{w \in X \cup Y}\, s(w,A,B)}
+
+    Caliskan et al. (2017); the standard deviation is taken over the pooled
+    scores with ``ddof`` delta degrees of freedom (1 in sent-bias, CEAT,
+    ML-EAT and Mind Your Bias; 0 in WEFE and responsibly).
+
+    Raises
+    ------
+    ValueError
+        If a group is empty, scores are not finite, or there are too few
+        scores for the requested ``ddof``.
+    DegenerateTestError
+        If all pooled scores are equal, so the effect size is 0/0.
+    """
+    x = np.asarray(s_x, dtype=np.float64)
+    y = np.asarray(s_y, dtype=np.float64)
+    if x.size == 0 or y.size == 0:
+        raise ValueError("effect size needs at least one score in each target group")
+    pooled = np.concatenate([x.ravel(), y.ravel()])
+    if not np.isfinite(pooled).all():
+        raise ValueError("association scores contain NaN or infinite values")
+    if pooled.size <= ddof:
+        raise ValueError(f"{pooled.size} scores are too few for a standard deviation with ddof={ddof}")
+    sd = float(pooled.std(ddof=ddof))
+    # Spread below rounding noise counts as none: the ratio would be meaningless.
+    if sd <= 1e-12 * max(1.0, float(np.abs(pooled).max())):
+        raise DegenerateTestError(
+            "all association scores are equal (standard deviation 0): the effect size is undefined"
+        )
+    return float((x.mean() - y.mean()) / sd)
+
+
+@dataclass(frozen=True)
+class WeatResult:
+    """Result of :func:`weat`.
+
+    Attributes
+    ----------
+    effect_size
+        Standardised effect size :math:`d`.
+    p_value
+        P-value under the convention used.
+    statistic
+        Caliskan's test statistic :math:`\\sum_X s - \\sum_Y s` (of the sets
+        actually tested, i.e. after any subsampling).
+    n_x, n_y, n_a, n_b
+        Set sizes actually tested.
+    convention
+        The :class:`~biaslib.conventions.Convention` used.
+    permutation
+        Full permutation-test result (method, counts, optional null
+        distribution).
+    s_x, s_y
+        Per-word association scores of the tested target words.
+    x_kept, y_kept
+        Row indices of X and Y that were tested (all rows unless the
+        convention subsampled the larger set).
+    """
+
+    effect_size: float
+    p_value: float
+    statistic: float
+    n_x: int
+    n_y: int
+    n_a: int
+    n_b: int
+    convention: Convention
+    permutation: PermutationResult = field(repr=False)
+    s_x: NDArray[np.float64] = field(repr=False)
+    s_y: NDArray[np.float64] = field(repr=False)
+    x_kept: NDArray[np.intp] = field(repr=False)
+    y_kept: NDArray[np.intp] = field(repr=False)
+
+    def to_dict(self) -> dict[str, object]:
+        """One flat record: effect size, p-value, statistic, sizes and the convention's name."""
+        return {
+            "effect_size": self.effect_size,
+            "p_value": self.p_value,
+            "statistic": self.statistic,
+            "n_x": self.n_x,
+            "n_y": self.n_y,
+            "n_a": self.n_a,
+            "n_b": self.n_b,
+            "p_method": (
+                "normal" if self.convention.p_method == "normal" else self.permutation.method
+            ),
+            "convention": self.convention.name,
+        }
+
+    def to_frame(self) -> pd.DataFrame:
+        """A one-row :class:`pandas.DataFrame` of :meth:`to_dict`."""
+        return pd.DataFrame([self.to_dict()])
+
+
+def _equalise_targets(
+    n_x: int, n_y: int, conv: Convention
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """Row indices of X and Y to test, applying the convention's unequal-size policy."""
+    keep_x, keep_y = np.arange(n_x), np.arange(n_y)
+    if n_x == n_y or conv.unequal_targets == "allow":
+        return keep_x, keep_y
+    if conv.unequal_targets == "error":
+        raise ValueError(
+            f"convention {conv.name!r} requires equal target set sizes, got |X|={n_x}, |Y|={n_y}"
+        )
+    # "subsample": Mind Your Bias draws the larger set down to the smaller size.
+    rng = np.random.default_rng(conv.seed)
+    n = min(n_x, n_y)
+    if n_x > n:
+        keep_x = np.sort(rng.choice(n_x, size=n, replace=False))
+    else:
+        keep_y = np.sort(rng.choice(n_y, size=n, replace=False))
+    logger.info(
+        "convention %s: subsampled the larger target set to %d words (|X|=%d, |Y|=%d)",
+        conv.name, n, n_x, n_y,
+    )
+    return keep_x, keep_y
+
+
+def weat(
+    X: ArrayLike,
+    Y: ArrayLike,
+    A: ArrayLike,
+    B: ArrayLike,
+    convention: Convention | str = BIASLIB,
+    *,
+    keep_distribution: bool = False,
+) -> WeatResult:
+    """Run a WEAT on four sets of vectors under a named convention.
+
+    Parameters
+    ----------
+    X, Y
+        Target vectors, ``(n_x, d)`` and ``(n_y, d)``.
+    A, B
+        Attribute vectors, ``(n_a, d)`` and ``(n_b, d)``.
+    convention
+        A :class:`~biaslib.conventions.Convention` or preset name
+        (``"biaslib"``, ``"sent-bias"``, ``"caliskan"``, ``"wefe"``,
+        ``"responsibly"``, ``"mind-your-bias"``).
+    keep_distribution
+        Keep the permutation statistics in ``result.permutation``.
+
+    Returns
+    -------
+    WeatResult
+
+    Raises
+    ------
+    ValueError
+        For empty sets, zero/NaN vectors, mismatched dimensions, or set sizes
+        the convention forbids.
+    DegenerateTestError
+        If every target word has the same association score.
+    """
+    conv = get_convention(convention)
+    X = as_vectors(X, "X")
+    Y = as_vectors(Y, "Y")
+    A = as_vectors(A, "A")
+    B = as_vectors(B, "B")
+    if conv.equal_attributes and A.shape[0] != B.shape[0]:
+        raise ValueError(
+            f"convention {conv.name!r} requires equal attribute set sizes, "
+            f"got |A|={A.shape[0]}, |B|={B.shape[0]}"
+        )
+    keep_x, keep_y = _equalise_targets(X.shape[0], Y.shape[0], conv)
+    s_x = association(X[keep_x], A, B)
+    s_y = association(Y[keep_y], A, B)
+    d = effect_size(s_x, s_y, ddof=conv.ddof)
+
+    normal = conv.p_method == "normal"
+    perm = permutation_test(
+        s_x,
+        s_y,
+        tail=conv.tail,
+        ties=conv.ties,
+        plus_one=conv.plus_one,
+        n_samples=conv.n_samples,
+        exact_limit=conv.exact_limit,
+        replacement=conv.replacement,
+        seed=conv.seed,
+        keep_distribution=keep_distribution or normal,
+    )
+    p = perm.p_value
+    if normal:
+        assert perm.null_distribution is not None
+        p = normal_approximation_p(perm.statistic, perm.null_distribution, conv.tail)
+    return WeatResult(
+        effect_size=d,
+        p_value=float(p),
+        statistic=test_statistic(s_x, s_y),
+        n_x=int(keep_x.size),
+        n_y=int(keep_y.size),
+        n_a=int(A.shape[0]),
+        n_b=int(B.shape[0]),
+        convention=conv,
+        # The normal fit needed the null statistics; drop them unless asked to keep them.
+        permutation=perm if keep_distribution else replace(perm, null_distribution=None),
+        s_x=s_x,
+        s_y=s_y,
+        x_kept=keep_x,
+        y_kept=keep_y,
+    )
+

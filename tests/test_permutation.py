@@ -1,0 +1,223 @@
+"""Permutation test: hand-worked cases, brute force, and the conventions' documented behaviour."""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from biaslib.permutation import normal_approximation_p, permutation_test
+
+SQRT2 = math.sqrt(2.0)
+# Association scores of the hand-worked example in test_weat.py: s_X = [1, 0], s_Y = [-1, √2].
+S_X, S_Y = [1.0, 0.0], [-1.0, SQRT2]
+
+
+def brute_force_p(x, y, tail="greater", ties="ge"):
+    """Straightforward reference: loop over every subset of the pool as X_i."""
+    pooled = list(x) + list(y)
+    n_x = len(x)
+    observed = np.mean(x) - np.mean(y)
+    hits = total = 0
+    for subset in itertools.combinations(range(len(pooled)), n_x):
+        xi = [pooled[i] for i in subset]
+        yi = [pooled[i] for i in range(len(pooled)) if i not in subset]
+        t = np.mean(xi) - np.mean(yi)
+        if tail == "greater":
+            hit = t >= observed - 1e-12 if ties == "ge" else t > observed + 1e-12
+        elif tail == "less":
+            hit = t <= observed + 1e-12 if ties == "ge" else t < observed - 1e-12
+        else:
+            hit = abs(t) >= abs(observed) - 1e-12 if ties == "ge" else abs(t) > abs(observed) + 1e-12
+        hits += hit
+        total += 1
+    return hits / total
+
+
+class TestHandWorked:
+    # The six splits of {1, 0, -1, √2} into two pairs give T in
+    # {0.2929 (observed), -0.7071, 1.7071, -1.7071, 0.7071, -0.2929}.
+    @pytest.mark.parametrize(
+        ("tail", "ties", "expected"),
+        [
+            ("greater", "ge", 3 / 6),
+            ("greater", "gt", 2 / 6),
+            ("less", "ge", 4 / 6),
+            ("less", "gt", 3 / 6),
+            ("two-sided", "ge", 6 / 6),
+            ("two-sided", "gt", 4 / 6),
+        ],
+    )
+    def test_exact_p_values(self, tail, ties, expected):
+        res = permutation_test(S_X, S_Y, tail=tail, ties=ties)
+        assert res.method == "exact"
+        assert res.n_resamples == 6
+        assert res.p_value == pytest.approx(expected)
+
+    def test_observed_statistic_is_difference_of_means(self):
+        res = permutation_test(S_X, S_Y)
+        assert res.statistic == pytest.approx(0.5 - (SQRT2 - 1) / 2)
+
+    def test_null_distribution_is_every_split(self):
+        res = permutation_test(S_X, S_Y, keep_distribution=True)
+        expected = sorted([1 - SQRT2 / 2, -SQRT2 / 2, (2 + SQRT2) / 2,
+                           -(2 + SQRT2) / 2, SQRT2 / 2, -(1 - SQRT2 / 2)])
+        assert np.sort(res.null_distribution) == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(("n_x", "n_y"), [(6, 6), (8, 8), (5, 7), (3, 9)])
+@pytest.mark.parametrize("tail", ["greater", "less", "two-sided"])
+@pytest.mark.parametrize("ties", ["ge", "gt"])
+def test_exact_matches_brute_force(n_x, n_y, tail, ties):
+    rng = np.random.default_rng(n_x * 100 + n_y)
+    x = rng.normal(0.3, 1, n_x)
+    y = rng.normal(0, 1, n_y)
+    res = permutation_test(x, y, tail=tail, ties=ties)
+    assert res.method == "exact"
+    assert res.p_value == pytest.approx(brute_force_p(x, y, tail, ties), abs=1e-12)
+
+
+def test_ties_rule_on_exactly_representable_scores():
+    # Integer scores: many splits tie with the observed one exactly.
+    x, y = [2.0, 1.0, 1.0], [1.0, 0.0, 1.0]
+    ge = permutation_test(x, y, ties="ge")
+    gt = permutation_test(x, y, ties="gt")
+    assert ge.p_value == pytest.approx(brute_force_p(x, y, ties="ge"))
+    assert gt.p_value == pytest.approx(brute_force_p(x, y, ties="gt"))
+    assert ge.p_value > gt.p_value
+
+
+def test_ties_are_decided_up_to_rounding():
+    # The same multiset summed in a different order can differ in the last bit;
+    # those splits still tie with the observed one.
+    x = [0.1, 0.2, 0.3]
+    y = [0.3, 0.2, 0.1]
+    res = permutation_test(x, y, ties="ge", tail="two-sided")
+    assert res.p_value == pytest.approx(brute_force_p(x, y, "two-sided", "ge"))
+
+
+def test_two_sided_is_twice_one_sided_for_equal_sizes():
+    # Equal sizes: (X_i, Y_i) and (Y_i, X_i) are both splits, so T is symmetric around 0.
+    rng = np.random.default_rng(3)
+    x, y = rng.normal(0.5, 1, 7), rng.normal(0, 1, 7)
+    greater = permutation_test(x, y, tail="greater")
+    less = permutation_test(x, y, tail="less")
+    two = permutation_test(x, y, tail="two-sided")
+    assert two.p_value == pytest.approx(2 * min(greater.p_value, less.p_value))
+
+
+def test_swapping_groups_mirrors_the_tails():
+    rng = np.random.default_rng(4)
+    x, y = rng.normal(0.2, 1, 6), rng.normal(0, 1, 8)
+    fwd = permutation_test(x, y, tail="greater")
+    rev = permutation_test(y, x, tail="less")
+    assert rev.statistic == pytest.approx(-fwd.statistic)
+    assert rev.p_value == pytest.approx(fwd.p_value)
+
+
+class TestSampling:
+    def test_sampled_converges_to_exact(self):
+        rng = np.random.default_rng(5)
+        x, y = rng.normal(0.4, 1, 8), rng.normal(0, 1, 8)
+        exact = permutation_test(x, y)
+        sampled = permutation_test(x, y, exact_limit=0, n_samples=200_000, seed=7)
+        assert sampled.method == "sampled"
+        se = math.sqrt(exact.p_value * (1 - exact.p_value) / 200_000)
+        assert abs(sampled.p_value - exact.p_value) < 4 * se + 1e-5
+
+    def test_sampled_splits_are_uniform(self):
+        # Each item should land in X with probability n_x / n.
+        pooled_x, pooled_y = np.zeros(4), np.zeros(6)
+        pooled_x[0] = 1.0  # only item 0 has a non-zero score
+        res = permutation_test(pooled_x, pooled_y, exact_limit=0, n_samples=100_000,
+                               keep_distribution=True, seed=11)
+        # T = 1/4 when item 0 is in X, -1/6 otherwise.
+        frac_in_x = np.mean(res.null_distribution > 0)
+        assert frac_in_x == pytest.approx(0.4, abs=0.01)
+
+    def test_same_seed_same_p_and_different_seed_differs(self):
+        rng = np.random.default_rng(6)
+        x, y = rng.normal(0.1, 1, 25), rng.normal(0, 1, 25)
+        a = permutation_test(x, y, n_samples=5_000, seed=1)
+        b = permutation_test(x, y, n_samples=5_000, seed=1)
+        c = permutation_test(x, y, n_samples=5_000, seed=2)
+        assert a.p_value == b.p_value
+        assert a.method == "sampled"
+        assert a.p_value != c.p_value
+
+    def test_plus_one(self):
+        x, y = np.arange(25.0) + 100, np.arange(25.0)  # perfectly separated
+        with_one = permutation_test(x, y, n_samples=999, plus_one=True)
+        without = permutation_test(x, y, n_samples=999, plus_one=False)
+        assert with_one.n_extreme == 0
+        assert with_one.p_value == pytest.approx(1 / 1000)
+        assert without.p_value == 0.0
+
+    def test_exact_limit_switches_method(self):
+        x, y = np.arange(8.0), np.arange(8.0) + 0.5
+        assert permutation_test(x, y, exact_limit=math.comb(16, 8)).method == "exact"
+        assert permutation_test(x, y, exact_limit=math.comb(16, 8) - 1).method == "sampled"
+        assert permutation_test(x, y, exact_limit=None).method == "sampled"
+
+    def test_with_replacement(self):
+        rng = np.random.default_rng(8)
+        x, y = rng.normal(0, 1, 10), rng.normal(0, 1, 10)
+        wr = permutation_test(x, y, replacement=True, n_samples=50_000, keep_distribution=True)
+        wo = permutation_test(x, y, exact_limit=0, n_samples=50_000, keep_distribution=True)
+        assert wr.method == "sampled-with-replacement"
+        # Var(T) is sigma^2 (1/n_x + 1/n_y) for independent draws with replacement,
+        # and N^2 sigma^2 / (n_x n_y (N - 1)) for re-splits of the pool (N = 20):
+        # the ratio is (N - 1) / N.
+        ratio = wr.null_distribution.var() / wo.null_distribution.var()
+        assert ratio == pytest.approx(19 / 20, rel=0.03)
+
+
+def test_wefe_abs_tail_is_wrong_for_negative_observed_values():
+    # WEFE's two-sided compares |T_i| with the signed observed value: every |T_i|
+    # exceeds a negative t, so p = 1 however strong the (negative) effect.
+    x, y = np.arange(6.0), np.arange(6.0) + 10
+    wefe = permutation_test(x, y, tail="wefe-abs", ties="gt")
+    proper = permutation_test(x, y, tail="two-sided", ties="gt")
+    assert wefe.statistic < 0
+    assert wefe.p_value == 1.0
+    assert proper.p_value < 0.01
+
+
+class TestNormalApproximation:
+    def test_matches_scipy_on_the_fitted_normal(self):
+        null = np.random.default_rng(9).normal(0.1, 2.0, 1000)
+        mu, sd = null.mean(), null.std(ddof=1)
+        assert normal_approximation_p(3.0, null, "greater") == pytest.approx(
+            stats.norm.sf(3.0, mu, sd))
+        assert normal_approximation_p(3.0, null, "less") == pytest.approx(
+            stats.norm.cdf(3.0, mu, sd))
+        assert normal_approximation_p(-3.0, null, "two-sided") == pytest.approx(
+            2 * stats.norm.sf(abs(-3.0 - mu) / sd))
+
+    def test_degenerate_null_raises(self):
+        with pytest.raises(ValueError, match="zero spread"):
+            normal_approximation_p(1.0, np.ones(10))
+
+    def test_rejects_wefe_tail(self):
+        with pytest.raises(ValueError, match="greater/less/two-sided"):
+            normal_approximation_p(1.0, np.arange(10.0), "wefe-abs")
+
+
+class TestBadInput:
+    @pytest.mark.parametrize(("x", "y"), [([], [1.0]), ([1.0], [])])
+    def test_empty_group(self, x, y):
+        with pytest.raises(ValueError, match="empty"):
+            permutation_test(x, y)
+
+    def test_nan_scores(self):
+        with pytest.raises(ValueError, match="NaN"):
+            permutation_test([1.0, np.nan], [0.0, 1.0])
+
+    def test_bad_options(self):
+        with pytest.raises(ValueError, match="tail"):
+            permutation_test([1.0], [0.0], tail="left")
+        with pytest.raises(ValueError, match="ties"):
+            permutation_test([1.0], [0.0], ties=">=")
+        with pytest.raises(ValueError, match="n_samples"):
+            permutation_test([1.0, 2.0], [0.0, 3.0], n_samples=0)
