@@ -66,8 +66,9 @@ Ties = Literal["ge", "gt"]
 
 _TAILS = ("greater", "less", "two-sided", "wefe-abs")
 _TIES = ("ge", "gt")
-#: Number of index entries materialised per chunk (bounds memory to ~100 MB).
-_CHUNK_ENTRIES = 4_000_000
+#: Index entries materialised per chunk: small enough to stay in cache (measured
+#: fastest around 5,000 re-splits of 50 items), large enough to amortise numpy calls.
+_CHUNK_ENTRIES = 250_000
 _TIE_RTOL = 1e-10
 
 

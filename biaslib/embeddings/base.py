@@ -81,12 +81,12 @@ class Embedder(ABC):
         if dupes:
             raise ValueError(f"set {label!r} lists words more than once: {dupes}")
         found, vectors, missing = self._embed(words)
-        return EmbeddedSet(
-            label=label,
-            words=tuple(found),
-            vectors=np.asarray(vectors, dtype=np.float64).reshape(len(found), -1),
-            missing=tuple(missing),
-        )
+        vectors = np.asarray(vectors, dtype=np.float64)
+        if vectors.ndim != 2 or vectors.shape[0] != len(found):
+            raise RuntimeError(
+                f"{type(self).__name__} returned {vectors.shape} vectors for {len(found)} words"
+            )
+        return EmbeddedSet(label=label, words=tuple(found), vectors=vectors, missing=tuple(missing))
 
     @abstractmethod
     def _embed(self, words: list[str]) -> tuple[list[str], NDArray[np.floating], list[str]]:
