@@ -124,7 +124,7 @@ def _word_set(key: str, raw: Mapping[str, object], source: str) -> WordSet:
     )
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _load_file(stem: str) -> tuple[dict[str, WordSet], dict[str, StimulusTest]]:
     path = data_dir() / "stimuli" / f"{stem}.yaml"
     with path.open(encoding="utf-8") as fh:

@@ -38,8 +38,13 @@ class TestRun:
             "title": self.embedded.test.title,
             "model": self.embedded.embedder,
             **self.result.to_dict(),
-            "missing": "; ".join(f"{r}: {', '.join(m)}" for r, m in missing.items()),
+            "missing": _by_role(missing),
+            "left out": _by_role(self.embedded.left_out),
         }
+
+
+def _by_role(words: dict[str, tuple[str, ...]]) -> str:
+    return "; ".join(f"{role}: {', '.join(w)}" for role, w in words.items() if w)
 
 
 def run_weat(
@@ -70,17 +75,26 @@ def weat_table(
     conventions: Sequence[Convention | str] = (BIASLIB,),
     *,
     max_missing_fraction: float = 0.2,
+    equalise_targets: bool = False,
+    seed: int = 1111,
     progress: bool = True,
 ) -> pd.DataFrame:
     """One row per (test, convention): the WEAT on ``embedder``.
 
-    Each test is embedded once and reused for every convention.
+    Each test is embedded once and reused for every convention. With
+    ``equalise_targets``, a test whose target sets differ in size after
+    missing words were dropped is first subsampled to equal sizes
+    (:meth:`~biaslib.embeddings.EmbeddedTest.equalised_targets`, ``seed``), so
+    that conventions that assert equal sizes can run and every convention sees
+    the same vectors.
     """
     tests = [load_test(t) if isinstance(t, str) else t for t in tests]
     convs = [get_convention(c) for c in conventions]
     rows = []
     for test in tqdm(tests, desc=f"WEAT on {embedder.name}", disable=not progress):
         embedded = embed_test(test, embedder, max_missing_fraction)
+        if equalise_targets:
+            embedded = embedded.equalised_targets(seed)
         for conv in convs:
             run = run_weat(test, embedder, conv, embedded=embedded)
             rows.append(run.to_dict())

@@ -74,12 +74,12 @@ _TIE_RTOL = 1e-10
 
 @dataclass(frozen=True)
 class PermutationResult:
-    """Outcome of :func:`permutation_test`.
+    r"""Outcome of :func:`permutation_test`.
 
     Attributes
     ----------
     statistic
-        Observed difference of group means :math:`\\bar s_X - \\bar s_Y`.
+        Observed difference of group means :math:`\bar s_X - \bar s_Y`.
     p_value
         The permutation p-value under the requested conventions.
     method

@@ -40,18 +40,23 @@ def as_vectors(vectors: ArrayLike, name: str = "vectors") -> NDArray[np.float64]
     """
     arr = np.asarray(vectors, dtype=np.float64)
     if arr.ndim != 2:
-        raise ValueError(f"set {name!r}: expected a 2-D array (n_vectors, dim), got shape {arr.shape}")
+        raise ValueError(
+            f"set {name!r}: expected a 2-D array (n_vectors, dim), got shape {arr.shape}"
+        )
     if arr.shape[0] == 0:
         raise ValueError(f"set {name!r} is empty: a test needs at least one vector per set")
     if arr.shape[1] == 0:
         raise ValueError(f"set {name!r}: vectors have dimension 0")
     bad_rows = np.flatnonzero(~np.isfinite(arr).all(axis=1))
     if bad_rows.size:
-        raise ValueError(f"set {name!r}: rows {bad_rows.tolist()} contain NaN or infinite values")
+        raise ValueError(
+            f"set {name!r}: rows {bad_rows.tolist()} contain NaN or infinite values"
+        )
     zero_rows = np.flatnonzero(~arr.any(axis=1))
     if zero_rows.size:
         raise ValueError(
-            f"set {name!r}: rows {zero_rows.tolist()} are zero vectors; cosine similarity is undefined"
+            f"set {name!r}: rows {zero_rows.tolist()} are zero vectors; "
+            "cosine similarity is undefined"
         )
     return arr
 

@@ -40,6 +40,7 @@ __all__ = [
     "WeatResult",
     "association",
     "effect_size",
+    "equal_size_indices",
     "test_statistic",
     "weat",
 ]
@@ -112,7 +113,9 @@ def effect_size(s_x: ArrayLike, s_y: ArrayLike, ddof: int = 1) -> float:
     if not np.isfinite(pooled).all():
         raise ValueError("association scores contain NaN or infinite values")
     if pooled.size <= ddof:
-        raise ValueError(f"{pooled.size} scores are too few for a standard deviation with ddof={ddof}")
+        raise ValueError(
+            f"{pooled.size} scores are too few for a standard deviation with ddof={ddof}"
+        )
     sd = float(pooled.std(ddof=ddof))
     # Spread below rounding noise counts as none: the ratio would be meaningless.
     if sd <= 1e-12 * max(1.0, float(np.abs(pooled).max())):
@@ -124,7 +127,7 @@ def effect_size(s_x: ArrayLike, s_y: ArrayLike, ddof: int = 1) -> float:
 
 @dataclass(frozen=True)
 class WeatResult:
-    """Result of :func:`weat`.
+    r"""Result of :func:`weat`.
 
     Attributes
     ----------
@@ -133,7 +136,7 @@ class WeatResult:
     p_value
         P-value under the convention used.
     statistic
-        Caliskan's test statistic :math:`\\sum_X s - \\sum_Y s` (of the sets
+        Caliskan's test statistic :math:`\sum_X s - \sum_Y s` (of the sets
         actually tested, i.e. after any subsampling).
     n_x, n_y, n_a, n_b
         Set sizes actually tested.
@@ -184,29 +187,40 @@ class WeatResult:
         return pd.DataFrame([self.to_dict()])
 
 
-def _equalise_targets(
+def equal_size_indices(
+    n_x: int, n_y: int, seed: int | None
+) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
+    """Row indices that subsample the larger of two target sets to the smaller size.
+
+    Mind Your Bias's policy for unequal target sets (CONVENTIONS.md); drawn
+    without replacement from ``numpy.random.default_rng(seed)`` and returned
+    sorted, so the kept words keep their order. Equal sizes keep every row.
+    """
+    keep_x, keep_y = np.arange(n_x), np.arange(n_y)
+    n = min(n_x, n_y)
+    rng = np.random.default_rng(seed)
+    if n_x > n:
+        keep_x = np.sort(rng.choice(n_x, size=n, replace=False))
+    elif n_y > n:
+        keep_y = np.sort(rng.choice(n_y, size=n, replace=False))
+    return keep_x, keep_y
+
+
+def _apply_size_policy(
     n_x: int, n_y: int, conv: Convention
 ) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
-    """Row indices of X and Y to test, applying the convention's unequal-size policy."""
-    keep_x, keep_y = np.arange(n_x), np.arange(n_y)
+    """Row indices of X and Y to test under the convention's unequal-size policy."""
     if n_x == n_y or conv.unequal_targets == "allow":
-        return keep_x, keep_y
+        return np.arange(n_x), np.arange(n_y)
     if conv.unequal_targets == "error":
         raise ValueError(
             f"convention {conv.name!r} requires equal target set sizes, got |X|={n_x}, |Y|={n_y}"
         )
-    # "subsample": Mind Your Bias draws the larger set down to the smaller size.
-    rng = np.random.default_rng(conv.seed)
-    n = min(n_x, n_y)
-    if n_x > n:
-        keep_x = np.sort(rng.choice(n_x, size=n, replace=False))
-    else:
-        keep_y = np.sort(rng.choice(n_y, size=n, replace=False))
     logger.info(
-        "convention %s: subsampled the larger target set to %d words (|X|=%d, |Y|=%d)",
-        conv.name, n, n_x, n_y,
+        "convention %s: subsampling the larger target set to %d words (|X|=%d, |Y|=%d)",
+        conv.name, min(n_x, n_y), n_x, n_y,
     )
-    return keep_x, keep_y
+    return equal_size_indices(n_x, n_y, conv.seed)
 
 
 def weat(
@@ -255,7 +269,7 @@ def weat(
             f"convention {conv.name!r} requires equal attribute set sizes, "
             f"got |A|={A.shape[0]}, |B|={B.shape[0]}"
         )
-    keep_x, keep_y = _equalise_targets(X.shape[0], Y.shape[0], conv)
+    keep_x, keep_y = _apply_size_policy(X.shape[0], Y.shape[0], conv)
     s_x = association(X[keep_x], A, B)
     s_y = association(Y[keep_y], A, B)
     d = effect_size(s_x, s_y, ddof=conv.ddof)

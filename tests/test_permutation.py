@@ -29,7 +29,8 @@ def brute_force_p(x, y, tail="greater", ties="ge"):
         elif tail == "less":
             hit = t <= observed + 1e-12 if ties == "ge" else t < observed - 1e-12
         else:
-            hit = abs(t) >= abs(observed) - 1e-12 if ties == "ge" else abs(t) > abs(observed) + 1e-12
+            a, o = abs(t), abs(observed)
+            hit = a >= o - 1e-12 if ties == "ge" else a > o + 1e-12
         hits += hit
         total += 1
     return hits / total

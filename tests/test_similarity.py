@@ -17,7 +17,8 @@ def test_cosine_matrix_is_clipped():
 
 
 def test_unit_rows():
-    assert np.linalg.norm(unit_rows(np.array([[3.0, 4.0], [0.0, -2.0]])), axis=1) == pytest.approx(1)
+    rows = unit_rows(np.array([[3.0, 4.0], [0.0, -2.0]]))
+    assert np.linalg.norm(rows, axis=1) == pytest.approx(1)
 
 
 @pytest.mark.parametrize(

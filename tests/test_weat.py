@@ -115,7 +115,7 @@ class TestProperties:
 
 class TestBadInput:
     def test_empty_set(self):
-        X, Y, A, B = random_sets()
+        X, _, A, B = random_sets()
         with pytest.raises(ValueError, match="'Y' is empty"):
             weat(X, np.empty((0, X.shape[1])), A, B)
 

