@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from biaslib.conventions import BIASLIB, Convention, get_convention
 from biaslib.data import StimulusTest, load_test
