@@ -30,6 +30,12 @@ def effect_size_comparison(
         they must name the model).
     columns
         Columns to plot, in legend order; missing values are skipped.
+    label
+        Column holding the test names (the y axis).
+    ax
+        Axes to draw on; a new figure when omitted.
+    title
+        Optional title.
     """
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 0.45 * len(frame) + 1.2))

@@ -21,7 +21,9 @@ def format_p(p: float, digits: int = 2) -> str:
 
 
 def significance_mark(p: float, alpha: float = 0.01, corrected: bool | None = None) -> str:
-    """May et al. (2019) Table 4 marks: ``*`` significant at ``alpha``, ``**`` also after correction.
+    """Significance marks of May et al. (2019), Table 4.
+
+    ``*``: significant at ``alpha``; ``**``: also after the multiple-testing correction.
 
     Parameters
     ----------

