@@ -222,3 +222,25 @@ class TestBadInput:
             permutation_test([1.0], [0.0], ties=">=")
         with pytest.raises(ValueError, match="n_samples"):
             permutation_test([1.0, 2.0], [0.0, 3.0], n_samples=0)
+
+
+@pytest.mark.parametrize(
+    ("n_x", "n_y", "tail"),
+    [(n_x, n_y, tail) for n_x, n_y in [(5, 5), (6, 4), (7, 7)]
+     for tail in ("greater", "less", "two-sided")
+     # scipy's two-sided p doubles the smaller tail, ours counts |T| >= |t|: the two
+     # agree only when the null is symmetric, i.e. for equal sizes.
+     if not (tail == "two-sided" and n_x != n_y)],
+)
+def test_exact_agrees_with_scipy(n_x, n_y, tail):
+    # scipy.stats.permutation_test enumerates every split exactly when n_resamples
+    # exceeds their number, and counts ties as extreme (our ties="ge").
+    rng = np.random.default_rng(n_x + 10 * n_y)
+    x, y = rng.normal(0.5, 1, n_x), rng.normal(0, 1, n_y)
+    ref = stats.permutation_test(
+        (x, y), lambda a, b, axis: a.mean(axis=axis) - b.mean(axis=axis),
+        permutation_type="independent", alternative=tail, n_resamples=10**6, vectorized=True,
+    )
+    ours = permutation_test(x, y, tail=tail, ties="ge")
+    assert ours.method == "exact"
+    assert ours.p_value == pytest.approx(ref.pvalue, rel=1e-9)
