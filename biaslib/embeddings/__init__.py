@@ -1,4 +1,8 @@
-"""Embedding sources behind one interface: words in, vectors out."""
+"""Embedding sources behind one interface: words in, vectors out.
+
+:class:`TransformerEncoder` (contextual models) is imported lazily, so that
+static embeddings and all metric code work without torch.
+"""
 
 from biaslib.embeddings.base import (
     EmbeddedSet,
@@ -15,6 +19,15 @@ __all__ = [
     "Embedder",
     "MissingWordsError",
     "StaticEmbeddings",
+    "TransformerEncoder",
     "embed_test",
     "glove_6b_50d",
 ]
+
+
+def __getattr__(name: str) -> object:
+    if name == "TransformerEncoder":
+        from biaslib.embeddings.transformer import TransformerEncoder
+
+        return TransformerEncoder
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
