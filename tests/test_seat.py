@@ -1,0 +1,96 @@
+"""SEAT/w-SEAT plumbing: contexts in, WEAT out; the bag-of-words (CBoW) encoder."""
+
+import numpy as np
+import pytest
+
+from biaslib.contexts import find_context
+from biaslib.data import load_test
+from biaslib.embeddings import BagOfWordsEncoder, MissingWordsError, StaticEmbeddings
+from biaslib.seat import embed_contexts, seat_table
+from biaslib.templates import seat_contexts
+from biaslib.weat import weat
+
+VOCAB = ["this", "is", "a", "an", ".", "rose", "ant", "love", "filth", "european", "american"]
+
+
+@pytest.fixture
+def cbow():
+    rng = np.random.default_rng(0)
+    table = StaticEmbeddings(VOCAB, rng.normal(size=(len(VOCAB), 5)), "toy", case="lower")
+    return BagOfWordsEncoder(table)
+
+
+def test_cbow_sentence_is_the_mean_of_its_token_vectors(cbow):
+    vec = cbow.encode_sentences(["This is a rose."])[0]
+    rows = [cbow.table.index[w] for w in ("this", "is", "a", "rose", ".")]
+    np.testing.assert_allclose(vec, cbow.table.vectors[rows].mean(0))
+
+
+def test_cbow_word_vector_ignores_context(cbow):
+    a = cbow.encode_words([find_context("This is a rose.", "rose")])[0]
+    b = cbow.encode_words([find_context("An ant is a rose.", "rose")])[0]
+    np.testing.assert_allclose(a, b)
+    phrase = cbow.encode_words([find_context("This is a European American.",
+                                             "European American")])[0]
+    rows = [cbow.table.index["european"], cbow.table.index["american"]]
+    np.testing.assert_allclose(phrase, cbow.table.vectors[rows].mean(0))
+
+
+def test_cbow_unknown_tokens_are_counted_and_all_unknown_raises(cbow):
+    cbow.encode_sentences(["This is a tulip."])
+    assert cbow.oov["tulip"] == 1
+    assert not cbow.known(find_context("This is a tulip.", "tulip"))
+    with pytest.raises(KeyError, match="no token"):
+        cbow.encode_sentences(["Tulips"])
+
+
+def test_cbow_refuses_a_bare_string(cbow):
+    with pytest.raises(TypeError):
+        cbow.encode_sentences("This is a rose.")
+
+
+def toy_contexts():
+    def ctxs(words):
+        return tuple(find_context(f"This is a {w}.", w) for w in words)
+
+    return {"X": ctxs(["rose", "tulip"]), "Y": ctxs(["ant"]), "A": ctxs(["love"]),
+            "B": ctxs(["filth"])}
+
+
+def test_embed_contexts_drops_and_reports_unknown_stimuli(cbow):
+    test = load_test("C1")
+    with pytest.raises(MissingWordsError, match=r"X: 1/2 stimuli missing \['tulip'\]"):
+        embed_contexts(test, toy_contexts(), cbow, "sentence")
+    embedded = embed_contexts(test, toy_contexts(), cbow, "sentence", max_missing_fraction=0.5)
+    assert embedded.sets["X"].missing == ("tulip",)
+    assert embedded.sets["X"].words == ("This is a rose.",)
+    assert "[sentence" in embedded.embedder
+
+
+def test_sentence_and_word_levels_feed_the_weat(cbow):
+    test = load_test("C1")
+    ctx = toy_contexts()
+    ctx["X"] = ctx["X"][:1]
+    ctx["Y"] = ctx["Y"] + (find_context("This is an ant.", "ant"),)
+    for level, enc in (("sentence", cbow.encode_sentences), ("word", cbow.encode_words)):
+        embedded = embed_contexts(test, ctx, cbow, level)
+        if level == "sentence":
+            expected = [enc([c.text for c in ctx[r]]) for r in "XYAB"]
+        else:
+            expected = [enc(list(ctx[r])) for r in "XYAB"]
+        for got, exp in zip(embedded.arrays, expected, strict=True):
+            np.testing.assert_allclose(got, exp)
+
+
+def test_seat_table_rows_name_model_and_level():
+    from biaslib.embeddings import glove_6b_50d
+
+    cbow = BagOfWordsEncoder(glove_6b_50d())
+    df = seat_table(["C6"], cbow, lambda name: seat_contexts(name, "bleached"), progress=False)
+    assert df["level"].tolist() == ["sentence", "word"]
+    assert df["model"].str.contains("GloVe 6B 50d").all()
+    # The sentence-level WEAT is the WEAT of the sentence vectors.
+    ctx = seat_contexts("C6", "bleached")
+    arrays = [cbow.encode_sentences([c.text for c in ctx[r]]) for r in "XYAB"]
+    assert df.loc[0, "effect_size"] == pytest.approx(weat(*arrays).effect_size)
+    assert (df["n_x"] == len(ctx["X"])).all()
