@@ -53,12 +53,12 @@ def embed_contexts(
     test: StimulusTest,
     contexts: Mapping[str, Sequence[Context]],
     encoder: ContextEncoder,
-    level: Level,
+    levels: Sequence[Level] = ("sentence", "word"),
     *,
-    pooling: str | None = None,
+    pooling: Mapping[str, str | None] | None = None,
     max_missing_fraction: float = 0.2,
-) -> EmbeddedTest:
-    """Embed the contexts of each role at sentence or word level.
+) -> dict[str, EmbeddedTest]:
+    """Embed the contexts of each role at sentence and/or word level.
 
     Parameters
     ----------
@@ -68,50 +68,76 @@ def embed_contexts(
         Role (``"X"``, ``"Y"``, ``"A"``, ``"B"``) → contexts, e.g. from
         :func:`biaslib.templates.seat_contexts`.
     encoder
-        A :class:`ContextEncoder`.
-    level
-        ``"sentence"`` (s-SEAT) or ``"word"`` (w-SEAT).
+        A :class:`ContextEncoder`; one with ``encode_contexts`` computes both
+        levels from a single pass over the sentences.
+    levels
+        ``"sentence"`` (s-SEAT) and/or ``"word"`` (w-SEAT).
     pooling
-        Passed to the encoder (sentence: ``"cls"``, ``"mean"``, ``"last"``…;
-        word: ``"first"``, ``"last"``, ``"mean"``). Default: the encoder's.
+        Level → pooling passed to the encoder (sentence: ``"cls"``, ``"mean"``,
+        ``"last"``…; word: ``"first"``, ``"last"``, ``"mean"``). Default: the
+        encoder's own.
     max_missing_fraction
         Stimuli the encoder cannot represent (a static vocabulary's
         out-of-vocabulary words) are dropped with all their sentences and
         reported; a role losing more than this fraction of its stimuli raises.
+
+    Returns
+    -------
+    dict
+        Level → :class:`~biaslib.embeddings.base.EmbeddedTest`, whose ``embedder``
+        names the model, the level and the pooling.
     """
-    if level not in ("sentence", "word"):
-        raise ValueError(f"level must be 'sentence' or 'word', got {level!r}")
+    bad = [lv for lv in levels if lv not in ("sentence", "word")]
+    if bad or not levels:
+        raise ValueError(f"levels must be 'sentence' and/or 'word', got {list(levels)!r}")
+    pooling = dict(pooling or {})
     known: Callable[[Context], bool] = getattr(encoder, "known", lambda _c: True)
-    sets, problems = {}, []
+    kept_by_role, missing_by_role, problems = {}, {}, []
     for role in ROLES:
         ctxs = list(contexts[role])
         if not ctxs:
             raise ValueError(f"{test.name}: role {role} has no contexts")
         words = list(dict.fromkeys(c.word for c in ctxs))
         missing = sorted({c.word for c in ctxs if not known(c)})
-        kept = [c for c in ctxs if c.word not in missing]
         if missing:
             logger.info("%s %s: dropped %s (no vector in %s)", test.name, role, missing,
                         encoder.name)
-        if not kept or len(missing) / len(words) > max_missing_fraction:
+        if len(missing) == len(words) or len(missing) / len(words) > max_missing_fraction:
             problems.append(f"{role}: {len(missing)}/{len(words)} stimuli missing {missing}")
-            continue
-        if level == "sentence":
-            kwargs = {} if pooling is None else {"pooling": pooling}
-            vectors = encoder.encode_sentences([c.text for c in kept], **kwargs)
-            labels = tuple(c.text for c in kept)
-        else:
-            kwargs = {} if pooling is None else {"pooling": pooling}
-            vectors = encoder.encode_words(kept, **kwargs)
-            labels = tuple(f"{c.form} | {c.text}" for c in kept)
-        label = getattr(test, role).label
-        sets[role] = EmbeddedSet(label=label, words=labels,
-                                 vectors=np.asarray(vectors, dtype=np.float64),
-                                 missing=tuple(missing))
+        kept_by_role[role] = [c for c in ctxs if c.word not in missing]
+        missing_by_role[role] = tuple(missing)
     if problems:
         raise MissingWordsError(f"{test.name} on {encoder.name}: " + "; ".join(problems))
-    pool_text = pooling or "default pooling"
-    return EmbeddedTest(test=test, embedder=f"{encoder.name} [{level}, {pool_text}]", sets=sets)
+
+    vectors: dict[str, dict[str, NDArray]] = {lv: {} for lv in levels}
+    for role, kept in kept_by_role.items():
+        if len(levels) == 2 and hasattr(encoder, "encode_contexts"):
+            vectors["sentence"][role], vectors["word"][role] = encoder.encode_contexts(
+                kept, pooling.get("sentence"), pooling.get("word") or "mean"
+            )
+            continue
+        for lv in levels:
+            kwargs = {} if pooling.get(lv) is None else {"pooling": pooling[lv]}
+            vectors[lv][role] = (
+                encoder.encode_sentences([c.text for c in kept], **kwargs)
+                if lv == "sentence"
+                else encoder.encode_words(kept, **kwargs)
+            )
+    out = {}
+    for lv in levels:
+        sets = {
+            role: EmbeddedSet(
+                label=getattr(test, role).label,
+                words=tuple(c.text if lv == "sentence" else f"{c.form} | {c.text}" for c in kept),
+                vectors=np.asarray(vectors[lv][role], dtype=np.float64),
+                missing=missing_by_role[role],
+            )
+            for role, kept in kept_by_role.items()
+        }
+        pool_text = pooling.get(lv) or "default pooling"
+        out[lv] = EmbeddedTest(test=test, embedder=f"{encoder.name} [{lv}, {pool_text}]",
+                               sets=sets)
+    return out
 
 
 def seat_table(
@@ -134,9 +160,8 @@ def seat_table(
     rows = []
     tests = [load_test(t) if isinstance(t, str) else t for t in tests]
     for test in tqdm(tests, desc=f"SEAT on {encoder.name}", disable=not progress):
-        ctx = contexts(test.name)
-        for level in levels:
-            embedded = embed_contexts(test, ctx, encoder, level, pooling=pooling.get(level))
-            run = TestRun(embedded=embedded, result=weat(*embedded.arrays, convention=convention))
+        embedded = embed_contexts(test, contexts(test.name), encoder, levels, pooling=pooling)
+        for level, emb in embedded.items():
+            run = TestRun(embedded=emb, result=weat(*emb.arrays, convention=convention))
             rows.append({"level": level, **run.to_dict()})
     return pd.DataFrame(rows)

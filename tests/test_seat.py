@@ -60,8 +60,9 @@ def toy_contexts():
 def test_embed_contexts_drops_and_reports_unknown_stimuli(cbow):
     test = load_test("C1")
     with pytest.raises(MissingWordsError, match=r"X: 1/2 stimuli missing \['tulip'\]"):
-        embed_contexts(test, toy_contexts(), cbow, "sentence")
-    embedded = embed_contexts(test, toy_contexts(), cbow, "sentence", max_missing_fraction=0.5)
+        embed_contexts(test, toy_contexts(), cbow, ["sentence"])
+    embedded = embed_contexts(test, toy_contexts(), cbow, ["sentence"],
+                              max_missing_fraction=0.5)["sentence"]
     assert embedded.sets["X"].missing == ("tulip",)
     assert embedded.sets["X"].words == ("This is a rose.",)
     assert "[sentence" in embedded.embedder
@@ -72,8 +73,9 @@ def test_sentence_and_word_levels_feed_the_weat(cbow):
     ctx = toy_contexts()
     ctx["X"] = ctx["X"][:1]
     ctx["Y"] = ctx["Y"] + (find_context("This is an ant.", "ant"),)
+    both = embed_contexts(test, ctx, cbow)
     for level, enc in (("sentence", cbow.encode_sentences), ("word", cbow.encode_words)):
-        embedded = embed_contexts(test, ctx, cbow, level)
+        embedded = both[level]
         if level == "sentence":
             expected = [enc([c.text for c in ctx[r]]) for r in "XYAB"]
         else:

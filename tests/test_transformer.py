@@ -276,3 +276,22 @@ def test_metric_modules_do_not_import_torch():
             "print('torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_encode_contexts_shares_one_pass_and_the_cache(tmp_path, monkeypatch):
+    cache = VectorCache(tmp_path / "v.sqlite")
+    enc = TransformerEncoder(MINILM, cache=cache, progress=False)
+    ctxs = [find_context("This is a tulip.", "tulip"), find_context("These are ants.", "ants")]
+    calls = []
+    real = enc._hidden
+    monkeypatch.setattr(enc, "_hidden", lambda e: calls.append(1) or real(e))
+    sent, word = enc.encode_contexts(ctxs, "mean", "first")
+    assert len(calls) == 1  # one forward pass for both levels
+    assert len(cache) == 4
+    monkeypatch.setattr(enc, "_hidden", lambda *_: pytest.fail("model ran on a cache hit"))
+    np.testing.assert_array_equal(sent, enc.encode_sentences([c.text for c in ctxs], "mean"))
+    np.testing.assert_array_equal(word, enc.encode_words(ctxs, "first"))
+    monkeypatch.undo()
+    fresh = TransformerEncoder(MINILM, cache=False, progress=False)
+    np.testing.assert_allclose(sent, fresh.encode_sentences([c.text for c in ctxs], "mean"),
+                               atol=1e-5)

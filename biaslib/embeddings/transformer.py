@@ -54,6 +54,18 @@ _SENTENCE_POOLINGS = ("cls", "first", "mean", "last")
 _WORD_POOLINGS = ("first", "last", "mean")
 
 
+def _pool_sentences(enc, hidden: torch.Tensor, pooling: str) -> torch.Tensor:
+    """One vector per sequence of a padded batch (right padding)."""
+    if pooling in ("cls", "first"):
+        return hidden[:, 0]
+    mask = enc["attention_mask"].to(hidden.device)
+    if pooling == "mean":
+        weights = mask.unsqueeze(-1).to(hidden.dtype)
+        return (hidden * weights).sum(1) / weights.sum(1)
+    last = mask.sum(1) - 1
+    return hidden[torch.arange(hidden.shape[0], device=hidden.device), last]
+
+
 def _pool(rows: torch.Tensor, pooling: str) -> torch.Tensor:
     """Pool the vectors of one word's subword tokens (rows in input order)."""
     if pooling == "first":
@@ -235,6 +247,63 @@ class TransformerEncoder:
             for decoders). Default: :attr:`default_sentence_pooling`.
         """
         texts = self._check_texts(texts)
+        pooling = self._check_sentence_pooling(pooling)
+
+        def compute(batch: list[str]) -> list[NDArray[np.float32]]:
+            enc = self._tokenize(batch)
+            return list(_pool_sentences(enc, self._hidden(enc), pooling).cpu().numpy())
+
+        arrays = self._encode("sentence", pooling, texts, texts, compute, [len(t) for t in texts])
+        return np.stack(arrays)
+
+    def encode_contexts(
+        self,
+        contexts: Sequence[Context],
+        sentence_pooling: SentencePooling | None = None,
+        word_pooling: WordPooling = "mean",
+    ) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
+        """Sentence vectors and in-context word vectors of ``contexts`` in one pass.
+
+        Equal to ``(encode_sentences([c.text …], sentence_pooling),
+        encode_words(contexts, word_pooling))`` — same cache entries — but
+        each sentence runs through the model once for both (SEAT and w-SEAT
+        share their sentences).
+        """
+        contexts = list(contexts)
+        sentence_pooling = self._check_sentence_pooling(sentence_pooling)
+        if word_pooling not in _WORD_POOLINGS:
+            raise ValueError(f"word pooling must be one of {_WORD_POOLINGS}")
+        s_config = self._config("sentence", sentence_pooling)
+        w_config = self._config("word", word_pooling)
+        s_keys = [cache_key(s_config, c.text) for c in contexts]
+        w_keys = [cache_key(w_config, [c.text, c.start, c.end]) for c in contexts]
+        cached = self.cache.get_many(s_keys + w_keys) if self.cache is not None else {}
+        todo = [c for c, sk, wk in zip(contexts, s_keys, w_keys, strict=True)
+                if sk not in cached or wk not in cached]
+        if todo:
+            def compute(batch: list[Context]) -> list[NDArray[np.float32]]:
+                enc = self._tokenize([c.text for c in batch])
+                hidden = self._hidden(enc)
+                sent = _pool_sentences(enc, hidden, sentence_pooling)
+                return [
+                    torch.stack([sent[b], _pool(hidden[b, self._span_tokens(enc, b, c)],
+                                                word_pooling)]).cpu().numpy()
+                    for b, c in enumerate(batch)
+                ]
+
+            pairs = self._encode("sentence+word", f"{sentence_pooling}+{word_pooling}", todo,
+                                 [[c.text, c.start, c.end] for c in todo], compute,
+                                 [len(c.text) for c in todo], store=False)
+            fresh = {}
+            for c, pair in zip(todo, pairs, strict=True):
+                fresh[cache_key(s_config, c.text)] = pair[0]
+                fresh[cache_key(w_config, [c.text, c.start, c.end])] = pair[1]
+            if self.cache is not None:
+                self.cache.put_many(fresh.items())
+            cached.update(fresh)
+        return np.stack([cached[k] for k in s_keys]), np.stack([cached[k] for k in w_keys])
+
+    def _check_sentence_pooling(self, pooling: SentencePooling | None) -> SentencePooling:
         pooling = pooling or self.default_sentence_pooling
         if pooling not in _SENTENCE_POOLINGS:
             raise ValueError(f"sentence pooling must be one of {_SENTENCE_POOLINGS}")
@@ -243,22 +312,7 @@ class TransformerEncoder:
                 f"{self.name}: the input has no [CLS] token at position 0; use pooling='first' "
                 "to take the first token knowingly, or 'last'/'mean'"
             )
-
-        def compute(batch: list[str]) -> list[NDArray[np.float32]]:
-            enc = self._tokenize(batch)
-            hidden = self._hidden(enc)
-            mask = enc["attention_mask"].unsqueeze(-1).to(hidden.dtype)
-            if pooling in ("cls", "first"):
-                pooled = hidden[:, 0]
-            elif pooling == "mean":
-                pooled = (hidden * mask).sum(1) / mask.sum(1)
-            else:
-                last = enc["attention_mask"].sum(1) - 1
-                pooled = hidden[torch.arange(hidden.shape[0]), last]
-            return list(pooled.cpu().numpy())
-
-        arrays = self._encode("sentence", pooling, texts, texts, compute, [len(t) for t in texts])
-        return np.stack(arrays)
+        return pooling
 
     def encode_words(
         self, contexts: Sequence[Context], pooling: WordPooling = "mean"
@@ -466,11 +520,12 @@ class TransformerEncoder:
         payloads: list,
         compute: Callable[[list], list[NDArray[np.float32]]],
         lengths: list[int],
+        store: bool = True,
     ) -> list[NDArray[np.float32]]:
         config = self._config(kind, pooling)
         keys = [cache_key(config, p) for p in payloads]
         results: dict[int, NDArray[np.float32]] = {}
-        if self.cache is not None:
+        if self.cache is not None and store:
             hits = self.cache.get_many(keys)
             results = {i: hits[k] for i, k in enumerate(keys) if k in hits}
         # Inputs missing from the cache, each distinct one computed once, shortest first.
@@ -487,7 +542,7 @@ class TransformerEncoder:
             for i, arr in zip(batch, compute([items[i] for i in batch]), strict=True):
                 results[i] = np.asarray(arr, dtype=np.float32)
                 fresh.append((keys[i], results[i]))
-        if self.cache is not None and fresh:
+        if self.cache is not None and store and fresh:
             self.cache.put_many(fresh)
         logger.info("%s: %d %s inputs, %d from cache, %d computed",
                     self.name, len(keys), kind, len(keys) - len(todo), len(todo))
