@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
-__all__ = ["format_p", "significance_mark"]
+import numpy as np
+
+from biaslib.multiple_testing import holm_bonferroni
+
+__all__ = ["format_d", "format_p", "holm_marks", "significance_mark"]
 
 
 def format_p(p: float, digits: int = 2) -> str:
@@ -38,3 +43,27 @@ def significance_mark(p: float, alpha: float = 0.01, corrected: bool | None = No
     if not p <= alpha:
         return ""
     return "**" if corrected else "*"
+
+
+def holm_marks(p_values: Sequence[float], alpha: float = 0.01) -> list[str]:
+    """May et al.'s marks for a whole family of tests: ``*`` p ≤ alpha, ``**`` also after Holm.
+
+    Missing p-values (tests that could not run) get no mark and are left out
+    of the family.
+    """
+    p = np.asarray(p_values, dtype=float)
+    ok = ~np.isnan(p)
+    corrected = np.zeros(p.size, dtype=bool)
+    if ok.any():
+        corrected[ok] = holm_bonferroni(p[ok], alpha)[0]
+    return [
+        "" if not ok[i] else significance_mark(float(p[i]), alpha, bool(corrected[i]))
+        for i in range(p.size)
+    ]
+
+
+def format_d(d: float, mark: str = "") -> str:
+    """An effect size as the papers print it (two decimals, minus sign, marks); ``–`` if missing."""
+    if d is None or (isinstance(d, float) and math.isnan(d)):
+        return "–"
+    return f"{d:.2f}{mark}".replace("-", "−")

