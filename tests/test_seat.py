@@ -96,3 +96,20 @@ def test_seat_table_rows_name_model_and_level():
     arrays = [cbow.encode_sentences([c.text for c in ctx[r]]) for r in "XYAB"]
     assert df.loc[0, "effect_size"] == pytest.approx(weat(*arrays).effect_size)
     assert (df["n_x"] == len(ctx["X"])).all()
+
+
+def test_paper_model_options_run_on_an_offline_stand_in():
+    # The Colab-only columns use the same code path with other weights; run it with
+    # MiniLM (a BERT) under the sent-bias options of the "bert-large-cased (sent-bias)" column.
+    from biaslib.conventions import MIND_YOUR_BIAS
+    from biaslib.embeddings.models import resolve_model
+    from biaslib.seat import PAPER_SEAT_MODELS, SeatModel, _transformer, may_table
+
+    assert all(not resolve_model(m.label.split(" ")[0]).offline for m in PAPER_SEAT_MODELS)
+    quirk = SeatModel("MiniLM (sent-bias options)",
+                      _transformer("all-MiniLM-L6-v2", add_special_tokens=False, lowercase=True,
+                                   progress=False), "first")
+    df = may_table([quirk], [("C6", "sent")], MIND_YOUR_BIAS, progress=False)
+    assert "no special tokens, lowercased input" in df.loc[0, "model"]
+    assert df.loc[0, "not run"] == ""
+    assert -2 < df.loc[0, "effect_size"] < 2
