@@ -11,16 +11,13 @@ and numbers that the paper prints twice.
 """
 
 import csv
-import os
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from shared_paths import MYB_RESULTS, require
 
 PUBLISHED = Path(__file__).resolve().parents[1] / "data" / "published"
-_DEFAULT_SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-SHARED = Path(os.environ.get("BIASLIB_SHARED") or _DEFAULT_SHARED)
-REFERENCE = SHARED / "reference" / "mind_your_bias_all_results.csv"
 
 # file -> columns that identify one printed number
 TABLES = {
@@ -58,12 +55,8 @@ def row_id(item):
 
 @pytest.fixture(scope="module")
 def reference():
-    if not REFERENCE.is_file():
-        pytest.skip(
-            f"the authors' result file {REFERENCE} is not here: it lives outside the project "
-            "(set BIASLIB_SHARED to the shared folder)"
-        )
-    with open(REFERENCE, newline="", encoding="utf-8-sig") as f:
+    path = require(MYB_RESULTS, "the Mind Your Bias authors' result file")
+    with open(path, newline="", encoding="utf-8-sig") as f:
         lines = list(csv.reader(f, delimiter=";"))
     # keep the key columns, p_value and effect_size (later columns shift for BLOOM CEAT rows);
     # numbered as lines of the file, header = line 1

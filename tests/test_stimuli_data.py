@@ -11,19 +11,16 @@ and so does a declared difference that is not there.
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections import Counter
 from pathlib import Path
 
 import pytest
 import yaml
+from shared_paths import REFERENCE_DIR
 
 from biaslib.data import ROLES, data_dir, list_tests, load_set, load_test
 
-_DEFAULT_SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-SHARED = Path(os.environ.get("BIASLIB_SHARED") or _DEFAULT_SHARED)
-REFERENCE_DIR = SHARED / "reference" / "stimuli"
 STIMULI_DIR = data_dir() / "stimuli"
 STIMULUS_FILES = sorted(STIMULI_DIR.glob("*.yaml"))
 
@@ -84,15 +81,6 @@ def _reference_lists(file: str, keys: dict[str, str]) -> dict[str, list[str]]:
         lists[role] = entry["examples"] if "examples" in entry else entry["singular"]
     return lists
 
-
-@pytest.fixture(scope="module")
-def reference_dir() -> Path:
-    if not REFERENCE_DIR.is_dir():
-        pytest.skip(
-            f"reference copies of the original word lists not found at {REFERENCE_DIR}; "
-            "they live outside the project (set BIASLIB_SHARED to the shared folder)"
-        )
-    return REFERENCE_DIR
 
 
 @pytest.mark.parametrize(("name", "index"), _reference_cases())

@@ -10,11 +10,11 @@ files and the category table of their ``generate_sent.replace`` (written out bel
 from __future__ import annotations
 
 import json
-import os
 import re
 from pathlib import Path
 
 import pytest
+from shared_paths import REFERENCE_DIR
 
 from biaslib.contexts import Context, find_context
 from biaslib.data import ROLES, data_dir, list_tests, load_test
@@ -29,9 +29,6 @@ from biaslib.templates import (
     seat_contexts,
 )
 
-_DEFAULT_SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-SHARED = Path(os.environ.get("BIASLIB_SHARED") or _DEFAULT_SHARED)
-REFERENCE_DIR = SHARED / "reference" / "stimuli"
 _JSON_ROLE_KEYS = dict(zip(ROLES, ("targ1", "targ2", "attr1", "attr2"), strict=True))
 
 SEAT = load_template_file(SEAT_FILE)
@@ -45,15 +42,6 @@ EXPECTED_SEAT = {
     "DB-likable": ("bleached", "unbleached"),
 }
 
-
-@pytest.fixture(scope="module")
-def reference_dir() -> Path:
-    if not REFERENCE_DIR.is_dir():
-        pytest.skip(
-            f"reference copies of the original sentence files not found at {REFERENCE_DIR}; "
-            "they live outside the project (set BIASLIB_SHARED to the shared folder)"
-        )
-    return REFERENCE_DIR
 
 
 def _reference_sentences(file: str) -> dict[str, list[str]]:

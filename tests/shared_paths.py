@@ -1,0 +1,24 @@
+"""Where the shared reference material lives (outside the project, read-only).
+
+``../shared`` beside the checkout, or ``$BIASLIB_SHARED``. Tests that compare the
+project's data with the reference copies skip, with this reason, when it is absent.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+SHARED = Path(
+    os.environ.get("BIASLIB_SHARED") or Path(__file__).resolve().parents[1].parent / "shared"
+)
+REFERENCE_DIR = SHARED / "reference" / "stimuli"
+MYB_RESULTS = SHARED / "reference" / "mind_your_bias_all_results.csv"
+
+
+def require(path: Path, what: str) -> Path:
+    """Return ``path``, or skip the test when the shared folder does not hold it."""
+    if not path.exists():
+        pytest.skip(f"{what} not found at {path}; it lives outside the project "
+                    "(set BIASLIB_SHARED to the shared folder)")
+    return path
