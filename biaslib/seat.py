@@ -26,14 +26,17 @@ from tqdm import tqdm
 
 from biaslib.contexts import Context
 from biaslib.conventions import BIASLIB, MIND_YOUR_BIAS, Convention
-from biaslib.data import ROLES, StimulusTest, load_test
+from biaslib.data import ROLES, StimulusTest, load_published, load_test
 from biaslib.embeddings.base import EmbeddedSet, EmbeddedTest, MissingWordsError
 from biaslib.evaluate import TestRun
+from biaslib.report import format_d, holm_marks
 from biaslib.weat import weat
 
 __all__ = [
     "MAY_ALL",
+    "MAY_MODELS",
     "MAY_TABLE4",
+    "MYB_MODELS",
     "MYB_TABLE3",
     "OFFLINE_SEAT_MODELS",
     "PAPER_SEAT_MODELS",
@@ -41,8 +44,10 @@ __all__ = [
     "Level",
     "SeatModel",
     "embed_contexts",
+    "may_comparison",
     "may_contexts",
     "may_table",
+    "myb_comparison",
     "myb_table",
     "seat_table",
     "word_only_contexts",
@@ -377,3 +382,61 @@ def myb_table(
                 out.append({"method": method, "myb_test": short, "column": model.label,
                             **run.to_dict(), "weights": _fingerprint(encoder), "not run": ""})
     return pd.DataFrame(out)
+
+
+# --------------------------------------------------------------------------- tables as printed
+
+#: Model columns of May et al.'s Table 4, in the paper's order.
+MAY_MODELS = ("CBoW (GloVe 840B)", "InferSent", "GenSen", "USE", "ELMo", "GPT",
+              "BERT (large, cased)")  # fmt: skip
+#: Model columns of Mind Your Bias's Table 3, in the paper's order.
+MYB_MODELS = ("ELMo", "BERT", "GPT-2", "OPT", "BLOOM")
+
+
+def _d_with_marks(frame: pd.DataFrame, marks: Sequence[str]) -> list[str]:
+    return [format_d(d, m) for d, m in zip(frame["effect_size"], marks, strict=True)]
+
+
+def may_comparison(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TABLE4,
+                   alpha: float = 0.01) -> pd.DataFrame:
+    """May et al.'s Table 4 (published) beside our columns, as the paper prints it.
+
+    ``ours`` is a :func:`may_table` result. Marks as in the paper: ``*`` p < alpha;
+    ``**`` also after Holm–Bonferroni over *all* rows of ``ours`` (May et al.
+    correct over all their tests and models). Published marks are typed in.
+    """
+    ours = ours.assign(d=_d_with_marks(ours, holm_marks(ours["p_value"].to_numpy(), alpha)))
+    ours_wide = ours.pivot_table(index=["test", "context"], columns="column", values="d",
+                                 aggfunc="first")
+    ours_wide = ours_wide[list(dict.fromkeys(ours["column"]))]
+    pub = load_published("seat_table4")
+    pub["d"] = [format_d(d, m) for d, m in zip(pub["d"], pub["sig"].fillna(""), strict=True)]
+    pub_wide = pub.pivot_table(index=["test", "context"], columns="model", values="d",
+                               aggfunc="first")[list(MAY_MODELS)]
+    pub_wide.columns = [f"{c} (May et al.)" for c in pub_wide.columns]
+    return pub_wide.join(ours_wide, how="outer").loc[list(rows)].fillna("")
+
+
+def myb_comparison(ours: pd.DataFrame, tests: Mapping[str, str] = MYB_TABLE3,
+                   alpha: float = 0.01) -> pd.DataFrame:
+    """Mind Your Bias's Table 3 (s-SEAT, w-SEAT rows) beside our columns.
+
+    ``ours`` is a :func:`myb_table` result. ``*`` marks p < alpha, as the
+    paper's bold (restored for its own columns from the authors' result file).
+    """
+    ours = ours.assign(d=_d_with_marks(
+        ours, ["*" if p <= alpha else "" for p in ours["p_value"].fillna(1.0)]))
+    ours_wide = ours.pivot_table(index=["method", "myb_test"], columns="column", values="d",
+                                 aggfunc="first")
+    ours_wide = ours_wide[list(dict.fromkeys(ours["column"]))]
+    pub = load_published("myb_table3").query("method in ['s-SEAT', 'w-SEAT']").copy()
+    marks = pub["sig"].map({True: "*", False: ""}).fillna("")
+    pub["d"] = [format_d(d, m) for d, m in zip(pub["d"], marks, strict=True)]
+    pub["col"] = pub["model"] + " " + pub["column"].map({"orig": "orig.", "ours": "MYB"})
+    pub_wide = pub.pivot_table(index=["method", "test"], columns="col", values="d",
+                               aggfunc="first")
+    order = [f"{m} {c}" for m in MYB_MODELS for c in ("orig.", "MYB")]
+    pub_wide = pub_wide[[c for c in order if c in pub_wide.columns]]
+    pub_wide.index.names = ["method", "myb_test"]
+    index = [(m, t) for m in ("s-SEAT", "w-SEAT") for t in tests]
+    return pub_wide.join(ours_wide, how="outer").loc[index].fillna("")

@@ -58,16 +58,15 @@ RUN_PAPER_MODELS = "google.colab" in sys.modules
 import pandas as pd
 
 from biaslib.conventions import MIND_YOUR_BIAS
-from biaslib.data import load_published
-from biaslib.report import format_d, holm_marks
 from biaslib.results import load_or_compute
 from biaslib.seat import (
     MAY_ALL,
-    MAY_TABLE4,
     MYB_TABLE3,
     OFFLINE_SEAT_MODELS,
     PAPER_SEAT_MODELS,
+    may_comparison,
     may_table,
+    myb_comparison,
     myb_table,
 )
 from biaslib.templates import myb_contexts, seat_contexts
@@ -118,22 +117,7 @@ may, how = load_or_compute(
 print("offline models:", how)
 if RUN_PAPER_MODELS:
     may = pd.concat([may, may_table(PAPER_SEAT_MODELS, MAY_ALL, MIND_YOUR_BIAS)])
-may["mark"] = holm_marks(may["p_value"].to_numpy())
-may["d"] = [format_d(d, m) for d, m in zip(may["effect_size"], may["mark"], strict=True)]
-ours_may = may.pivot_table(index=["test", "context"], columns="column", values="d",
-                           aggfunc="first")
-
-published = load_published("seat_table4")
-published["d"] = [format_d(d, m) for d, m in zip(published["d"], published["sig"].fillna(""),
-                                                   strict=True)]
-pub_may = published.pivot_table(index=["test", "context"], columns="model", values="d",
-                                aggfunc="first")
-may_models = ["CBoW (GloVe 840B)", "InferSent", "GenSen", "USE", "ELMo", "GPT",
-              "BERT (large, cased)"]
-pub_may = pub_may[may_models]
-pub_may.columns = [f"{c} (May et al.)" for c in pub_may.columns]
-table4 = pub_may.join(ours_may, how="left").loc[list(MAY_TABLE4)]
-table4
+may_comparison(may)
 
 # %% [markdown]
 # The same for every test and context of May et al. that our templates cover (their
@@ -141,7 +125,7 @@ table4
 # model cannot run, with the reason below.
 
 # %%
-ours_may.loc[list(MAY_ALL)]
+may_comparison(may, MAY_ALL)[list(dict.fromkeys(may["column"]))]
 
 # %%
 not_run = may[may["not run"] != ""]
@@ -167,21 +151,7 @@ myb, how = load_or_compute(
 print("offline models:", how)
 if RUN_PAPER_MODELS:
     myb = pd.concat([myb, myb_table(PAPER_SEAT_MODELS[2:], MYB_TABLE3, MIND_YOUR_BIAS)])
-myb["mark"] = ["*" if p <= 0.01 else "" for p in myb["p_value"].fillna(1)]
-myb["d"] = [format_d(d, m) for d, m in zip(myb["effect_size"], myb["mark"], strict=True)]
-ours_myb = myb.pivot_table(index=["method", "myb_test"], columns="column", values="d",
-                           aggfunc="first")
-
-pub = load_published("myb_table3").query("method in ['s-SEAT', 'w-SEAT']").copy()
-pub["mark"] = pub["sig"].map({True: "*", False: ""}).fillna("")
-pub["d"] = [format_d(d, m) for d, m in zip(pub["d"], pub["mark"], strict=True)]
-pub["col"] = pub["model"] + " " + pub["column"].map({"orig": "orig.", "ours": "MYB"})
-pub_myb = pub.pivot_table(index=["method", "test"], columns="col", values="d", aggfunc="first")
-order = [f"{m} {c}" for m in ["ELMo", "BERT", "GPT-2", "OPT", "BLOOM"] for c in ("orig.", "MYB")]
-pub_myb = pub_myb[[c for c in order if c in pub_myb.columns]]
-pub_myb.index.names = ["method", "myb_test"]
-table3 = pub_myb.join(ours_myb, how="left").fillna("")
-table3.loc[[(m, t) for m in ("s-SEAT", "w-SEAT") for t in MYB_TABLE3]]
+myb_comparison(myb)
 
 # %% [markdown]
 # ## Which findings hold on our models?

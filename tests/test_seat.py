@@ -113,3 +113,24 @@ def test_paper_model_options_run_on_an_offline_stand_in():
     assert "no special tokens, lowercased input" in df.loc[0, "model"]
     assert df.loc[0, "not run"] == ""
     assert -2 < df.loc[0, "effect_size"] < 2
+
+
+def test_comparison_tables_put_published_and_ours_side_by_side():
+    import pandas as pd
+
+    from biaslib.seat import may_comparison, myb_comparison
+
+    ours = pd.DataFrame({"column": ["toy"] * 2, "test": ["C1", "C3"], "context": ["sent"] * 2,
+                         "effect_size": [1.234, -0.5], "p_value": [0.001, 0.5]})
+    table = may_comparison(ours, [("C1", "sent"), ("C3", "sent")])
+    assert table.loc[("C1", "sent"), "CBoW (GloVe 840B) (May et al.)"] == "1.56**"
+    assert table.loc[("C3", "sent"), "ELMo (May et al.)"] == "−0.38"
+    # Family of two: 0.001 * 2 <= 0.01 -> "**".
+    assert table["toy"].tolist() == ["1.23**", "−0.50"]
+
+    ours = pd.DataFrame({"column": ["toy"], "method": ["s-SEAT"], "myb_test": ["C1"],
+                         "effect_size": [0.5], "p_value": [0.02]})
+    table = myb_comparison(ours, {"C1": "MYB-C1-name"})
+    assert table.loc[("s-SEAT", "C1"), "ELMo orig."] == "0.42"
+    assert table.loc[("s-SEAT", "C1"), "ELMo MYB"] == "1.18*"
+    assert table.loc[("s-SEAT", "C1"), "toy"] == "0.50"
