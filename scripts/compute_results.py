@@ -48,7 +48,33 @@ def seat_myb() -> None:
     })
 
 
-TABLES = {"seat_may": seat_may, "seat_myb": seat_myb}
+def mleat_offline() -> None:
+    from biaslib.mleat import (
+        CALISKAN_TESTS,
+        MLEAT_BIASLIB,
+        MLEAT_OFFLINE_MODELS,
+        SEAT_SENTENCE_TESTS,
+        mleat_offline_table,
+    )
+
+    frame = mleat_offline_table(MLEAT_BIASLIB)
+    save_results(frame, "mleat_offline", {
+        "what": "ML-EAT levels 1-3 and EAT patterns on the offline contextual models: "
+                "Caliskan's tests in ML-EAT's GPT-2 prompts ('This is (a/an) X'), and the "
+                "SEAT chapter's bleached-template tests at sentence level",
+        # One entry per (model, inputs): SmolLM2 runs without special tokens on the prompts.
+        "models": {f"{r.column} | {r.inputs}": {"name": r.model, "weights": r.weights}
+                   for r in frame.drop_duplicates(["column", "inputs"]).itertuples()},
+        "prompt_models": [m.label for m in MLEAT_OFFLINE_MODELS],
+        "convention": vars(MLEAT_BIASLIB),
+        "prompt_tests": list(CALISKAN_TESTS),
+        "seat_tests": list(SEAT_SENTENCE_TESTS),
+        "templates": "ML-EAT prompts: biaslib.mleat.prompt_contexts; SEAT sentences: "
+                     "data/templates/seat_may2019.yaml (match_reference=True)",
+    })
+
+
+TABLES = {"seat_may": seat_may, "seat_myb": seat_myb, "mleat_offline": mleat_offline}
 
 
 def main() -> None:

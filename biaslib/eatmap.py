@@ -1,0 +1,209 @@
+"""EAT-Maps: the four-cell picture of an ML-EAT's Level 2 results (Wolfe et al., seed 002).
+
+An EAT-Map is a square of four cells: columns are the target groups (X left,
+Y right), rows the attribute groups (A top, B bottom). A cell is shaded red
+when that target group is significantly associated with that attribute at
+Level 2 (:math:`d_{A,B,T} > 0.2` for A, :math:`< -0.2` for B, with
+:math:`p < 0.05`); every other cell is gray. Each of the nine EAT patterns has
+its own map (paper, section "EAT-Maps" and Figure 2).
+
+Here each column also prints its Level 2 effect size in the cell its sign
+points to (``*``: significant), so a map shows how far a gray column is from
+turning red.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.patches import Rectangle
+
+from biaslib.mleat import PATTERN_ASSOCIATIONS, PATTERNS, MleatResult, _flag
+from biaslib.report import format_d
+
+__all__ = ["GRAY", "RED", "eat_map", "eat_map_grid", "eat_pattern_legend"]
+
+#: Shade of a significant target–attribute association (the paper's red).
+RED = "#d62728"
+#: Shade of every other cell (the paper's gray).
+GRAY = "#d9d9d9"
+
+_DIRECTION = {
+    "Divergent": "X and Y with different attributes",
+    "Uniform": "X and Y with the same attribute",
+    "Singular": "one target group only",
+    "Non-Directional": "neither target group",
+}
+
+
+def _cells(item: Any) -> dict[str, Any]:
+    """Pattern, Level 2 values and labels of an MleatResult, a table row or a pattern name."""
+    if isinstance(item, MleatResult):
+        return {"pattern": item.pattern, "d_x": item.level2_x_d, "d_y": item.level2_y_d,
+                "sig_x": item.level2_x_p < item.convention.alpha,
+                "sig_y": item.level2_y_p < item.convention.alpha, "labels": dict(item.labels)}
+    if isinstance(item, str):
+        return {"pattern": item, "d_x": None, "d_y": None, "sig_x": False, "sig_y": False,
+                "labels": {}}
+    row = dict(item)
+    return {"pattern": row["pattern"], "d_x": row.get("l2_x_d"), "d_y": row.get("l2_y_d"),
+            "sig_x": _flag(row.get("l2_x_sig", False)), "sig_y": _flag(row.get("l2_y_sig", False)),
+            "labels": {}}
+
+
+def eat_map(
+    item: MleatResult | Mapping[str, Any] | str,
+    *,
+    ax: plt.Axes | None = None,
+    title: str | None = None,
+    annotate: bool = True,
+    labels: Mapping[str, str] | None = None,
+    fontsize: float = 9,
+) -> plt.Axes:
+    """Draw one test's EAT-Map.
+
+    Parameters
+    ----------
+    item
+        An :class:`~biaslib.mleat.MleatResult`; a table row (mapping or
+        :class:`pandas.Series`) with ``pattern`` and optionally ``l2_x_d``,
+        ``l2_x_sig``, ``l2_y_d``, ``l2_y_sig`` (as :func:`biaslib.mleat.mleat_table`
+        or ``data/published/mleat_*.csv`` give them); or a pattern name.
+    ax
+        Axes to draw on; a new small figure when omitted.
+    title
+        Title above the map (default: the pattern).
+    annotate
+        Print each column's Level 2 effect size in the cell its sign points to.
+    labels
+        Role → label for the axes (``{"X": "Flowers", …}``); default: the
+        result's labels, else the role letters.
+    fontsize
+        Size of the cell and axis text.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+    """
+    cells = _cells(item)
+    pattern = cells["pattern"]
+    try:
+        assoc = PATTERN_ASSOCIATIONS[pattern]
+    except KeyError:
+        raise ValueError(f"unknown EAT pattern {pattern!r}; patterns are {PATTERNS}") from None
+    names = {r: r for r in "XYAB"} | cells["labels"] | dict(labels or {})
+    if ax is None:
+        _, ax = plt.subplots(figsize=(2.2, 2.2))
+    for col, (target, a) in enumerate(zip("XY", assoc, strict=True)):
+        for row, attribute in enumerate("AB"):
+            # Row 0 (A) is drawn on top.
+            ax.add_patch(Rectangle((col, 1 - row), 1, 1, facecolor=RED if a == attribute else GRAY,
+                                   edgecolor="white", linewidth=2))
+        d = cells[f"d_{target.lower()}"]
+        if annotate and d is not None and np.isfinite(d):
+            row = 0 if d >= 0 else 1
+            text = format_d(float(d), "*" if cells[f"sig_{target.lower()}"] else "")
+            ax.text(col + 0.5, 1.5 - row, text, ha="center", va="center", fontsize=fontsize,
+                    color="white" if assoc[col] == "AB"[row] else "black")
+    ax.set_xlim(0, 2)
+    ax.set_ylim(0, 2)
+    ax.set_aspect("equal")
+    ax.set_xticks([0.5, 1.5], [_label("X", names), _label("Y", names)], fontsize=fontsize)
+    ax.set_yticks([1.5, 0.5], [_label("A", names), _label("B", names)], fontsize=fontsize)
+    ax.xaxis.tick_top()
+    ax.tick_params(length=0)
+    for spine in ax.spines.values():
+        spine.set_visible(False)
+    # The title goes below the map: the target labels take the top edge.
+    ax.text(1, -0.12, pattern if title is None else title, ha="center", va="top",
+            fontsize=fontsize + 1, transform=ax.transData)
+    return ax
+
+
+def _label(role: str, names: Mapping[str, str]) -> str:
+    name = names.get(role, role)
+    return role if name == role else f"{role}: {name}"
+
+
+def eat_map_grid(
+    items: pd.DataFrame | Mapping[str, Any] | Sequence[Any],
+    *,
+    titles: Sequence[str] | None = None,
+    title_column: str | None = None,
+    ncols: int = 5,
+    suptitle: str | None = None,
+    annotate: bool = True,
+    size: float = 1.9,
+) -> plt.Figure:
+    """A grid of EAT-Maps, one per test.
+
+    Parameters
+    ----------
+    items
+        A results table (one row per test, see :func:`eat_map`), a mapping
+        title → item, or a sequence of items.
+    titles
+        Panel titles (default: the mapping's keys, ``title_column`` of the
+        table, or the table's index); the pattern is added below each.
+    title_column
+        Column of ``items`` (a table) holding the panel titles.
+    ncols
+        Maps per row.
+    suptitle
+        Figure title; name the model that produced the results.
+    annotate
+        Print Level 2 effect sizes in the cells (see :func:`eat_map`).
+    size
+        Width of one panel in inches.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    if isinstance(items, pd.DataFrame):
+        entries = [row for _, row in items.iterrows()]
+        default = list(items[title_column]) if title_column else [str(i) for i in items.index]
+    elif isinstance(items, Mapping):
+        entries, default = list(items.values()), [str(k) for k in items]
+    else:
+        entries, default = list(items), [str(i + 1) for i in range(len(items))]
+    if not entries:
+        raise ValueError("no results to draw")
+    titles = list(titles) if titles is not None else default
+    if len(titles) != len(entries):
+        raise ValueError(f"{len(titles)} titles for {len(entries)} maps")
+    if ncols < 1:
+        raise ValueError(f"ncols must be positive, got {ncols}")
+    ncols = min(ncols, len(entries))
+    nrows = -(-len(entries) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(size * ncols, size * 1.3 * nrows),
+                             squeeze=False)
+    for ax, entry, name in zip(axes.flat, entries, titles, strict=False):
+        pattern = _cells(entry)["pattern"]
+        eat_map(entry, ax=ax, title=f"{name}\n{pattern}", annotate=annotate, fontsize=8)
+    for ax in axes.flat[len(entries):]:
+        ax.set_visible(False)
+    if suptitle:
+        fig.suptitle(suptitle, fontsize=11)
+    fig.tight_layout()
+    return fig
+
+
+def eat_pattern_legend(ncols: int = 3) -> plt.Figure:
+    """The nine EAT patterns and their EAT-Maps (the paper's Figure 2)."""
+    nrows = -(-len(PATTERNS) // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(2.6 * ncols, 2.9 * nrows), squeeze=False)
+    for ax, pattern in zip(axes.flat, PATTERNS, strict=False):
+        x, y = PATTERN_ASSOCIATIONS[pattern]
+        links = ", ".join(f"{t}→{a}" for t, a in (("X", x), ("Y", y)) if a) or "none"
+        direction = pattern.split("-", 1)[-1] if pattern != "Non-Directional" else pattern
+        eat_map(pattern, ax=ax, title=f"{pattern}\n{links}\n({_DIRECTION[direction]})",
+                annotate=False, fontsize=8)
+    for ax in axes.flat[len(PATTERNS):]:
+        ax.set_visible(False)
+    fig.tight_layout()
+    return fig

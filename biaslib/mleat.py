@@ -1,0 +1,868 @@
+r"""The Multilevel Embedding Association Test (ML-EAT; Wolfe et al., seed 002).
+
+An EAT's single effect size hides *which* target group carries the bias. The
+ML-EAT reports it at three levels of increasing granularity, for target sets
+:math:`X, Y` and attribute sets :math:`A, B` of vectors:
+
+**Level 1** is the WEAT effect size (paper Eq. 1–4; :func:`biaslib.weat.effect_size`)
+
+.. math::
+
+    d_{A,B,X,Y} = \frac{\operatorname{mean}_{x\in X} s(x,A,B)
+                        - \operatorname{mean}_{y\in Y} s(y,A,B)}
+                       {\operatorname{std}_{w\in X\cup Y} s(w,A,B)},
+    \qquad s(w,A,B) = \operatorname{mean}_{a}\cos(w,a) - \operatorname{mean}_{b}\cos(w,b),
+
+with a permutation test over re-splits of the *target* words.
+
+**Level 2** (Eq. 5–8) asks of one target group :math:`T` alone whether it leans
+to :math:`A` or :math:`B`. Every *attribute* word gets the mean similarity of
+the group to it, and the attribute groups are compared:
+
+.. math::
+
+    u(T,a) = \operatorname{mean}_{t\in T}\cos(t,a), \qquad
+    d_{A,B,T} = \frac{\operatorname{mean}_{a\in A} u(T,a) - \operatorname{mean}_{b\in B} u(T,b)}
+                     {\operatorname{std}_{x\in A\cup B}\, u(T,x)},
+
+with a permutation test over re-splits of the *attribute* words. For a single
+target word :math:`T=\{w\}` this is the SC-EAT of Caliskan et al. (2017), Eq. 9.
+
+**Level 3** (Eq. 10–11) is the mean and standard deviation (ddof = 1) of each
+of the four cosine matrices :math:`XA, XB, YA, YB`: the raw similarities that
+Levels 1 and 2 standardise away, which show e.g. an anisotropic embedding
+(every cosine near 1).
+
+**EAT patterns.** A target group is *associated* with :math:`A` when its Level
+2 effect size exceeds 0.2 (Cohen's "small") and is significant, with :math:`B`
+when it is below −0.2 and significant. The two groups' associations give one of
+nine patterns (paper Fig. 2): AB-Divergent (X→A, Y→B), BA-Divergent (X→B,
+Y→A), A-Uniform, B-Uniform, AX-, BX-, AY-, BY-Singular (only one group
+associated, e.g. AX: X→A), and Non-Directional.
+
+**Significance.** The paper's text says a cell is shaded when
+:math:`d > 0.2` "with a p-value > 0.05". That is almost certainly a typo for
+:math:`p < 0.05`: the same paragraph calls the associations *significant*, and
+its Table 1 patterns follow from the starred (significant) Level 2 values. This
+module uses :math:`p <` ``alpha`` (0.05).
+
+**Tails.** The pattern needs a direction, so a Level 2 test must be able to
+find an association with :math:`B` (negative :math:`d`) as well as with
+:math:`A`. This book's default (:data:`MLEAT_BIASLIB`) therefore tests both
+levels *two-sided* (:math:`|T_i| \ge |t|`) and takes the direction from the
+sign of :math:`d`. The paper's code (``wolferobert3/ml-eat``, ``mleat.py``)
+fits a normal distribution to 1,000 unseeded permutations and reports
+:math:`\min(\Phi(z), 1-\Phi(z))`, the one-sided p-value on the side the
+observed statistic falls — half the two-sided one, so its :math:`p < 0.05` is
+a two-sided 0.10; it does the same at Level 1, which is why the paper stars
+significant *negative* Level 1 effects (GPT-2, Tables 5–6).
+:data:`MLEAT_PAPER_CODE` reproduces that (seeded here) as tail
+``"observed-side"``. (The code permutes the difference of *sums*,
+:mod:`biaslib.permutation` the difference of means; for equal group sizes —
+every test in the paper — the fitted :math:`z` is the same.)
+
+**Running tests.** :func:`ml_eat` works on arrays. :func:`mleat_table` runs
+stimulus tests on a static embedding, :func:`mleat_context_table` and
+:func:`mleat_models_table` on sentence vectors of contextual models (e.g. the
+paper's GPT-2 prompts from :func:`prompt_contexts`); :func:`paper_table` lays
+results out as the paper's Table 1 and :mod:`biaslib.eatmap` draws EAT-Maps.
+The metric code is numpy/scipy only: contextual encoders are built on demand
+by the model factories, so importing this module never imports torch.
+
+References
+----------
+Wolfe, R., Hiniker, A. & Howe, B. ML-EAT: A Multilevel Embedding Association
+Test for Interpretable and Transparent Social Science (seed 002), section
+Approach. Caliskan, A., Bryson, J. J. & Narayanan, A. (2017), Science 356.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike, NDArray
+from tqdm import tqdm
+
+from biaslib.contexts import Context
+from biaslib.data import ROLES, StimulusTest, load_test
+from biaslib.permutation import normal_approximation_p, permutation_test
+from biaslib.report import format_d
+from biaslib.seat import MAY_ALL, OFFLINE_SEAT_MODELS, SeatModel, embed_contexts, may_contexts
+from biaslib.similarity import as_vectors, cosine_matrix
+from biaslib.weat import association, effect_size
+
+if TYPE_CHECKING:  # pragma: no cover
+    from biaslib.embeddings.base import EmbeddedTest, Embedder
+
+__all__ = [
+    "CALISKAN_TESTS",
+    "GPT2_NAMES",
+    "MLEAT_BIASLIB",
+    "MLEAT_OFFLINE_MODELS",
+    "MLEAT_PAPER_CODE",
+    "MLEAT_PAPER_MODELS",
+    "MLEAT_PRESETS",
+    "PATTERNS",
+    "PATTERN_ASSOCIATIONS",
+    "PROMPT_ARTICLE_ROLES",
+    "SEAT_SENTENCE_TESTS",
+    "Association",
+    "MleatConvention",
+    "MleatResult",
+    "MleatTail",
+    "association_of",
+    "classify_pattern",
+    "eat_pattern",
+    "get_mleat_convention",
+    "gpt2_comparison",
+    "level2_associations",
+    "level2_effect_size",
+    "level3",
+    "ml_eat",
+    "mleat_context_table",
+    "mleat_models_table",
+    "mleat_offline_table",
+    "mleat_table",
+    "paper_table",
+    "prompt_contexts",
+    "run_mleat",
+    "seat_sentence_contexts",
+    "swap_attributes",
+    "swap_targets",
+    "with_patterns",
+]
+
+logger = logging.getLogger(__name__)
+
+MleatTail = Literal["two-sided", "greater", "less", "observed-side"]
+_TAILS = ("two-sided", "greater", "less", "observed-side")
+#: A target group's association: with attribute "A", with "B", or with neither (None).
+Association = Literal["A", "B"] | None
+
+# --------------------------------------------------------------------------- conventions
+
+
+@dataclass(frozen=True)
+class MleatConvention:
+    r"""Every choice that changes an ML-EAT p-value or pattern.
+
+    Attributes
+    ----------
+    name
+        Short identifier.
+    ddof
+        Delta degrees of freedom of every standard deviation (Levels 1–3);
+        1 in the paper (Eq. 11 divides by :math:`nm-1`) and its code.
+    level1_tail, level2_tail
+        ``"two-sided"`` (:math:`|T_i| \ge |t|`), ``"greater"``, ``"less"``, or
+        ``"observed-side"``: the smaller of the two one-sided p-values,
+        :math:`\min(p_{>}, p_{<})` — the paper code's
+        ``min(cdf, 1 - cdf)``.
+    ties, plus_one, n_samples, exact_limit, replacement, seed
+        Permutation options, see :mod:`biaslib.permutation`.
+    p_method
+        ``"permutation"`` (empirical proportion) or ``"normal"`` (a normal
+        distribution fitted to the permutation statistics, as the paper's code).
+    min_effect
+        A Level 2 effect counts as an association when :math:`|d|` exceeds it
+        (0.2, Cohen's "small"; paper, EAT-Maps).
+    alpha
+        Significance level: associated only when :math:`p <` ``alpha``.
+    description
+        One line saying what the convention is and where it comes from.
+    """
+
+    name: str
+    ddof: int = 1
+    level1_tail: MleatTail = "two-sided"
+    level2_tail: MleatTail = "two-sided"
+    ties: Literal["ge", "gt"] = "ge"
+    plus_one: bool = True
+    n_samples: int = 100_000
+    exact_limit: int | None = 100_000
+    replacement: bool = False
+    seed: int | None = 1111
+    p_method: Literal["permutation", "normal"] = "permutation"
+    min_effect: float = 0.2
+    alpha: float = 0.05
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        if self.ddof not in (0, 1):
+            raise ValueError(f"ddof must be 0 or 1, got {self.ddof}")
+        for level, tail in (("level1_tail", self.level1_tail), ("level2_tail", self.level2_tail)):
+            if tail not in _TAILS:
+                raise ValueError(f"{level} must be one of {_TAILS}, got {tail!r}")
+        if self.p_method not in ("permutation", "normal"):
+            raise ValueError(f"unknown p_method {self.p_method!r}")
+        if self.p_method == "normal" and self.replacement:
+            raise ValueError("the normal approximation is fitted to re-splits without replacement")
+        if not 0 < self.alpha < 1:
+            raise ValueError(f"alpha must be in (0, 1), got {self.alpha}")
+        if not self.min_effect >= 0:
+            raise ValueError(f"min_effect must be non-negative, got {self.min_effect}")
+
+    def replace(self, **changes: object) -> MleatConvention:
+        """A copy with some fields changed (``name`` gets a ``*`` unless given)."""
+        changes.setdefault("name", self.name + "*")
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+
+MLEAT_BIASLIB = MleatConvention(
+    name="biaslib",
+    description=(
+        "This book's default: ddof=1; both levels two-sided (direction from the sign of d); "
+        "exact test when C(n1+n2, n1) <= 100,000, else 100,000 seeded re-splits with "
+        "p=(k+1)/(m+1); ties count as extreme; associated when |d| > 0.2 and p < 0.05."
+    ),
+)
+
+MLEAT_PAPER_CODE = MleatConvention(
+    name="ml-eat-code",
+    level1_tail="observed-side",
+    level2_tail="observed-side",
+    n_samples=1_000,
+    exact_limit=None,
+    p_method="normal",
+    description=(
+        "Wolfe et al.'s code (wolferobert3/ml-eat, mleat.py compute_p_value): 1,000 re-splits "
+        "(unseeded there, seed 1111 here), a normal fitted to their statistics (ddof=1), "
+        "p = min(cdf, 1 - cdf) at both levels; associated when |d| > 0.2 and p < 0.05."
+    ),
+)
+
+MLEAT_PRESETS: dict[str, MleatConvention] = {c.name: c for c in (MLEAT_BIASLIB, MLEAT_PAPER_CODE)}
+
+
+def get_mleat_convention(convention: MleatConvention | str) -> MleatConvention:
+    """An :class:`MleatConvention` from a preset name (``"biaslib"``, ``"ml-eat-code"``)."""
+    if isinstance(convention, MleatConvention):
+        return convention
+    try:
+        return MLEAT_PRESETS[convention]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"unknown ML-EAT convention {convention!r}; presets are {sorted(MLEAT_PRESETS)}"
+        ) from None
+
+
+# --------------------------------------------------------------------------- EAT patterns
+
+#: The nine EAT patterns, in the order of the paper's Figure 2.
+PATTERNS = (
+    "AB-Divergent", "BA-Divergent", "A-Uniform", "B-Uniform", "AX-Singular", "BX-Singular",
+    "AY-Singular", "BY-Singular", "Non-Directional",
+)  # fmt: skip
+
+#: Pattern → (association of X, association of Y), from the paper's Figure 2.
+PATTERN_ASSOCIATIONS: dict[str, tuple[Association, Association]] = {
+    "AB-Divergent": ("A", "B"),
+    "BA-Divergent": ("B", "A"),
+    "A-Uniform": ("A", "A"),
+    "B-Uniform": ("B", "B"),
+    "AX-Singular": ("A", None),
+    "BX-Singular": ("B", None),
+    "AY-Singular": (None, "A"),
+    "BY-Singular": (None, "B"),
+    "Non-Directional": (None, None),
+}
+_PATTERN_OF = {assoc: name for name, assoc in PATTERN_ASSOCIATIONS.items()}
+_OTHER = {"A": "B", "B": "A", None: None}
+
+
+def association_of(d: float, significant: bool, min_effect: float = 0.2) -> Association:
+    """A target group's association from its Level 2 effect size and significance.
+
+    ``"A"`` when :math:`d > m` and significant, ``"B"`` when :math:`d < -m` and
+    significant, else ``None`` (:math:`m` = ``min_effect``, 0.2 in the paper).
+    """
+    if not np.isfinite(d):
+        raise ValueError(f"Level 2 effect size must be finite, got {d}")
+    if not significant:
+        return None
+    if d > min_effect:
+        return "A"
+    if d < -min_effect:
+        return "B"
+    return None
+
+
+def classify_pattern(x: Association, y: Association) -> str:
+    """The EAT pattern of the associations of X and of Y (``"A"``, ``"B"`` or ``None``)."""
+    try:
+        return _PATTERN_OF[(x, y)]
+    except KeyError:
+        raise ValueError(f"associations must be 'A', 'B' or None, got {(x, y)!r}") from None
+
+
+def eat_pattern(
+    d_x: float, p_x: float, d_y: float, p_y: float, min_effect: float = 0.2, alpha: float = 0.05
+) -> str:
+    """The EAT pattern of Level 2 results: associated when :math:`|d|>` ``min_effect``, p < alpha.
+
+    The paper writes "p-value > 0.05"; read as p < 0.05 (see the module docstring).
+    """
+    for name, p in (("p_x", p_x), ("p_y", p_y)):
+        if not 0 <= p <= 1:
+            raise ValueError(f"{name} is not a p-value: {p}")
+    return classify_pattern(
+        association_of(d_x, p_x < alpha, min_effect), association_of(d_y, p_y < alpha, min_effect)
+    )
+
+
+def _associations(pattern: str) -> tuple[Association, Association]:
+    try:
+        return PATTERN_ASSOCIATIONS[pattern]
+    except KeyError:
+        raise ValueError(f"unknown EAT pattern {pattern!r}; patterns are {PATTERNS}") from None
+
+
+def swap_targets(pattern: str) -> str:
+    """The pattern of the same test with X and Y exchanged (EAT-Map columns swapped)."""
+    x, y = _associations(pattern)
+    return classify_pattern(y, x)
+
+
+def swap_attributes(pattern: str) -> str:
+    """The pattern with A and B exchanged (Level 2 negated, EAT-Map rows swapped)."""
+    x, y = _associations(pattern)
+    return classify_pattern(_OTHER[x], _OTHER[y])
+
+
+# --------------------------------------------------------------------------- levels 2 and 3
+
+
+def level2_associations(
+    T: ArrayLike, A: ArrayLike, B: ArrayLike, name: str = "T"
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    r"""Level 2 association of every attribute word with target group T (paper Eq. 6).
+
+    .. math:: u(T, a) = \operatorname{mean}_{t \in T} \cos(t, a)
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        :math:`u(T,a)` for each row of ``A`` and :math:`u(T,b)` for each row of ``B``.
+    """
+    return (cosine_matrix(T, A, name, "A").mean(axis=0),
+            cosine_matrix(T, B, name, "B").mean(axis=0))
+
+
+def level2_effect_size(T: ArrayLike, A: ArrayLike, B: ArrayLike, ddof: int = 1) -> float:
+    r"""Level 2 effect size :math:`d_{A,B,T}` (paper Eq. 5).
+
+    .. math:: d_{A,B,T} = \frac{\operatorname{mean}_{a} u(T,a) - \operatorname{mean}_{b} u(T,b)}
+                               {\operatorname{std}_{x \in A \cup B}\, u(T,x)}
+
+    For a single target word this is the SC-EAT effect size (Eq. 9).
+    """
+    return effect_size(*level2_associations(T, A, B), ddof=ddof)
+
+
+def level3(
+    X: ArrayLike, Y: ArrayLike, A: ArrayLike, B: ArrayLike, ddof: int = 1
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    r"""Level 3: mean and standard deviation of the four cosine matrices (paper Eq. 10–11).
+
+    .. math::
+
+        \overline{TA} = \frac{1}{nm}\sum_{i,j}\cos(A_i, T_j), \qquad
+        \sigma_{TA} = \sqrt{\frac{\sum_{i,j}(\cos(A_i,T_j) - \overline{TA})^2}{nm - \text{ddof}}}
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        ``(means, sds)``, each ``2 × 2`` laid out as an EAT-Map: rows A, B;
+        columns X, Y (``means[1, 0]`` is :math:`\overline{XB}`).
+    """
+    means = np.empty((2, 2))
+    sds = np.empty((2, 2))
+    for j, (tname, T) in enumerate((("X", X), ("Y", Y))):
+        for i, (aname, attr) in enumerate((("A", A), ("B", B))):
+            cos = cosine_matrix(T, attr, tname, aname)
+            if cos.size <= ddof:
+                raise ValueError(
+                    f"Level 3 {aname},{tname}: {cos.size} cosine(s) are too few for a "
+                    f"standard deviation with ddof={ddof}"
+                )
+            means[i, j] = cos.mean()
+            sds[i, j] = cos.std(ddof=ddof)
+    return means, sds
+
+
+# --------------------------------------------------------------------------- the test
+
+
+def _p_value(
+    x: NDArray[np.float64], y: NDArray[np.float64], tail: MleatTail, conv: MleatConvention
+) -> tuple[float, str]:
+    """P-value of mean(x) − mean(y) under the convention, and how it was obtained."""
+    normal = conv.p_method == "normal"
+    tails = ("greater", "less") if tail == "observed-side" else (tail,)
+    options = dict(ties=conv.ties, plus_one=conv.plus_one, n_samples=conv.n_samples,
+                   exact_limit=conv.exact_limit, replacement=conv.replacement, seed=conv.seed)
+    if normal:
+        # One null distribution, the normal fitted to it, each requested tail read off it.
+        perm = permutation_test(x, y, tail="greater", keep_distribution=True, **options)
+        assert perm.null_distribution is not None
+        return min(normal_approximation_p(perm.statistic, perm.null_distribution, t)
+                   for t in tails), f"normal ({perm.method})"
+    # The same seed gives both one-sided tests the same re-splits.
+    perms = [permutation_test(x, y, tail=t, **options) for t in tails]
+    return min(p.p_value for p in perms), perms[0].method
+
+
+@dataclass(frozen=True)
+class MleatResult:
+    r"""The three levels of one ML-EAT, its EAT pattern, and how they were computed.
+
+    Attributes
+    ----------
+    level1_d, level1_p
+        Level 1 (WEAT) effect size :math:`d_{A,B,X,Y}` and p-value.
+    level2_x_d, level2_x_p, level2_y_d, level2_y_p
+        Level 2 effect sizes :math:`d_{A,B,X}`, :math:`d_{A,B,Y}` and p-values.
+    level3_mean, level3_sd
+        ``2 × 2`` arrays, rows A, B and columns X, Y (as an EAT-Map).
+    n_x, n_y, n_a, n_b
+        Set sizes.
+    convention
+        The :class:`MleatConvention` used.
+    labels
+        Role → label (``{"X": "Flowers", …}``) for tables and EAT-Maps.
+    p_methods
+        ``"level1"``, ``"level2"`` → ``"exact"``, ``"sampled"`` or ``"normal (…)"``.
+    s_x, s_y
+        Level 1 association scores :math:`s(w,A,B)` of the target words.
+    u_x, u_y
+        Level 2 scores: ``(u(X,a) for a in A, u(X,b) for b in B)`` and the same for Y.
+    """
+
+    level1_d: float
+    level1_p: float
+    level2_x_d: float
+    level2_x_p: float
+    level2_y_d: float
+    level2_y_p: float
+    level3_mean: NDArray[np.float64] = field(repr=False)
+    level3_sd: NDArray[np.float64] = field(repr=False)
+    n_x: int
+    n_y: int
+    n_a: int
+    n_b: int
+    convention: MleatConvention = field(repr=False)
+    labels: Mapping[str, str] = field(default_factory=lambda: {r: r for r in ROLES}, repr=False)
+    p_methods: Mapping[str, str] = field(default_factory=dict, repr=False)
+    s_x: NDArray[np.float64] = field(default_factory=lambda: np.empty(0), repr=False)
+    s_y: NDArray[np.float64] = field(default_factory=lambda: np.empty(0), repr=False)
+    u_x: tuple[NDArray[np.float64], NDArray[np.float64]] = field(default=(), repr=False)
+    u_y: tuple[NDArray[np.float64], NDArray[np.float64]] = field(default=(), repr=False)
+
+    def _significant(self, p: float) -> bool:
+        return bool(p < self.convention.alpha)
+
+    @property
+    def x_association(self) -> Association:
+        """``"A"``, ``"B"`` or ``None``: what X is associated with at Level 2."""
+        return association_of(self.level2_x_d, self._significant(self.level2_x_p),
+                              self.convention.min_effect)
+
+    @property
+    def y_association(self) -> Association:
+        """``"A"``, ``"B"`` or ``None``: what Y is associated with at Level 2."""
+        return association_of(self.level2_y_d, self._significant(self.level2_y_p),
+                              self.convention.min_effect)
+
+    @property
+    def pattern(self) -> str:
+        """The EAT pattern (one of :data:`PATTERNS`)."""
+        return classify_pattern(self.x_association, self.y_association)
+
+    def to_dict(self) -> dict[str, object]:
+        """Flat record; column names match ``data/published/mleat_*.csv``."""
+        m, s = self.level3_mean, self.level3_sd
+        out: dict[str, object] = {
+            "l1_d": self.level1_d, "l1_p": self.level1_p,
+            "l1_sig": self._significant(self.level1_p),
+            "l2_x_d": self.level2_x_d, "l2_x_p": self.level2_x_p,
+            "l2_x_sig": self._significant(self.level2_x_p),
+            "l2_y_d": self.level2_y_d, "l2_y_p": self.level2_y_p,
+            "l2_y_sig": self._significant(self.level2_y_p),
+        }  # fmt: skip
+        for i, a in enumerate("ab"):
+            for j, t in enumerate("xy"):
+                out[f"l3_{a}{t}_mean"] = float(m[i, j])
+                out[f"l3_{a}{t}_sd"] = float(s[i, j])
+        out = {k: out[k] for k in _NUMERIC_ORDER}
+        out.update(pattern=self.pattern, n_x=self.n_x, n_y=self.n_y, n_a=self.n_a, n_b=self.n_b,
+                   p_method_l1=self.p_methods.get("level1", ""),
+                   p_method_l2=self.p_methods.get("level2", ""),
+                   convention=self.convention.name)
+        return out
+
+    def to_frame(self) -> pd.DataFrame:
+        """One row laid out as the paper's Table 1 (see :func:`paper_table`)."""
+        row = pd.DataFrame([self.to_dict()])
+        row.index = [f"{self.labels['X']}/{self.labels['Y']} × {self.labels['A']}/"
+                     f"{self.labels['B']}"]
+        return paper_table(row)
+
+
+_NUMERIC_ORDER = (
+    "l1_d", "l1_p", "l1_sig", "l2_x_d", "l2_x_p", "l2_x_sig", "l2_y_d", "l2_y_p", "l2_y_sig",
+    "l3_ax_mean", "l3_ax_sd", "l3_bx_mean", "l3_bx_sd", "l3_ay_mean", "l3_ay_sd", "l3_by_mean",
+    "l3_by_sd",
+)  # fmt: skip
+
+
+def ml_eat(
+    X: ArrayLike,
+    Y: ArrayLike,
+    A: ArrayLike,
+    B: ArrayLike,
+    convention: MleatConvention | str = MLEAT_BIASLIB,
+    *,
+    labels: Mapping[str, str] | None = None,
+) -> MleatResult:
+    """Run the ML-EAT (Levels 1–3 and the EAT pattern) on four sets of vectors.
+
+    Parameters
+    ----------
+    X, Y
+        Target vectors ``(n_x, d)``, ``(n_y, d)``; sizes may differ.
+    A, B
+        Attribute vectors ``(n_a, d)``, ``(n_b, d)``; sizes may differ.
+    convention
+        :class:`MleatConvention` or preset name: ``"biaslib"`` (default;
+        permutation tests, two-sided) or ``"ml-eat-code"`` (the paper's code:
+        normal approximation, ``min(cdf, 1 - cdf)``).
+    labels
+        Role → label for tables and EAT-Maps (default: the role letters).
+
+    Returns
+    -------
+    MleatResult
+
+    Raises
+    ------
+    ValueError
+        For empty sets, zero/NaN vectors, mismatched dimensions, too few
+        vectors for a standard deviation, or an unknown convention.
+    biaslib.weat.DegenerateTestError
+        If the scores of a level have no spread (its effect size is 0/0).
+    """
+    conv = get_mleat_convention(convention)
+    X, Y, A, B = (as_vectors(v, r) for v, r in zip((X, Y, A, B), ROLES, strict=True))
+    # Level 1: the WEAT over target words.
+    s_x, s_y = association(X, A, B), association(Y, A, B)
+    d1 = effect_size(s_x, s_y, ddof=conv.ddof)
+    p1, how1 = _p_value(s_x, s_y, conv.level1_tail, conv)
+    # Level 2: each target group alone, over attribute words. X and Y are tested
+    # with the same seed, hence on the same re-splits of A ∪ B.
+    u_x, u_y = level2_associations(X, A, B, "X"), level2_associations(Y, A, B, "Y")
+    d2x, d2y = effect_size(*u_x, ddof=conv.ddof), effect_size(*u_y, ddof=conv.ddof)
+    p2x, how2 = _p_value(*u_x, conv.level2_tail, conv)
+    p2y, _ = _p_value(*u_y, conv.level2_tail, conv)
+    means, sds = level3(X, Y, A, B, ddof=conv.ddof)
+    return MleatResult(
+        level1_d=d1, level1_p=float(p1), level2_x_d=d2x, level2_x_p=float(p2x),
+        level2_y_d=d2y, level2_y_p=float(p2y), level3_mean=means, level3_sd=sds,
+        n_x=X.shape[0], n_y=Y.shape[0], n_a=A.shape[0], n_b=B.shape[0], convention=conv,
+        labels={r: r for r in ROLES} | dict(labels or {}),
+        p_methods={"level1": how1, "level2": how2},
+        s_x=s_x, s_y=s_y, u_x=u_x, u_y=u_y,
+    )  # fmt: skip
+
+
+# --------------------------------------------------------------------------- stimulus tests
+
+
+def run_mleat(
+    embedded: EmbeddedTest, convention: MleatConvention | str = MLEAT_BIASLIB
+) -> MleatResult:
+    """:func:`ml_eat` on an embedded stimulus test, labelled with its set names."""
+    labels = {role: s.label for role, s in embedded.sets.items()}
+    return ml_eat(*embedded.arrays, convention=convention, labels=labels)
+
+
+def _row(embedded: EmbeddedTest, result: MleatResult) -> dict[str, object]:
+    missing = "; ".join(f"{r}: {', '.join(s.missing)}" for r, s in embedded.sets.items()
+                        if s.missing)
+    return {"test": embedded.test.name, "title": embedded.test.title,
+            "model": embedded.embedder, **result.to_dict(), "missing": missing}
+
+
+def mleat_table(
+    tests: Iterable[str | StimulusTest],
+    embedder: Embedder,
+    convention: MleatConvention | str = MLEAT_BIASLIB,
+    *,
+    max_missing_fraction: float = 0.2,
+    progress: bool = True,
+) -> pd.DataFrame:
+    """One row per test: the ML-EAT on a word-level embedder (e.g. GloVe).
+
+    Words the embedder lacks are dropped and listed in ``missing``
+    (:func:`biaslib.embeddings.embed_test`); ``model`` names the embedder.
+    """
+    from biaslib.embeddings.base import embed_test
+
+    tests = [load_test(t) if isinstance(t, str) else t for t in tests]
+    rows = []
+    for test in tqdm(tests, desc=f"ML-EAT on {embedder.name}", disable=not progress):
+        embedded = embed_test(test, embedder, max_missing_fraction)
+        rows.append(_row(embedded, run_mleat(embedded, convention)))
+    return pd.DataFrame(rows)
+
+
+def mleat_context_table(
+    tests: Iterable[str | StimulusTest],
+    encoder: object,
+    contexts: Callable[[str], Mapping[str, Sequence[Context]]],
+    *,
+    pooling: str | None = None,
+    convention: MleatConvention | str = MLEAT_BIASLIB,
+    progress: bool = True,
+) -> pd.DataFrame:
+    """One row per test: the ML-EAT on sentence vectors of a contextual encoder.
+
+    ``contexts(test_name)`` gives each role's sentences (e.g.
+    :func:`prompt_contexts` for the paper's GPT-2 prompts, or
+    :func:`biaslib.seat.may_contexts` for SEAT's templates); every sentence is
+    one item, so Level 1 re-splits target sentences and Level 2 attribute
+    sentences, as SEAT does. ``pooling`` is the sentence pooling (``"last"``,
+    ``"mean"``…; default: the encoder's). The ``model`` and ``weights``
+    columns name the encoder and its exact weights.
+    """
+    tests = [load_test(t) if isinstance(t, str) else t for t in tests]
+    rows = []
+    for test in tqdm(tests, desc=f"ML-EAT on {getattr(encoder, 'name', encoder)}",
+                     disable=not progress):
+        embedded = embed_contexts(test, contexts(test.name), encoder, ["sentence"],  # type: ignore[arg-type]
+                                  pooling={"sentence": pooling})["sentence"]
+        row = _row(embedded, run_mleat(embedded, convention))
+        row["weights"] = str(getattr(encoder, "fingerprint", getattr(encoder, "name", "")))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+#: Tests whose stimuli ML-EAT's GPT-2 code puts after an article, by role: "This is a
+#: rose" for C1/C2 targets; every other stimulus follows "This is" directly
+#: (``PROMPT_ADJUSTMENTS`` in ``empirical_analysis.ipynb``).
+PROMPT_ARTICLE_ROLES: dict[str, tuple[str, ...]] = {"C1": ("X", "Y"), "C2": ("X", "Y")}
+
+
+def prompt_contexts(
+    test: str | StimulusTest, prompt: str = "This is",
+    article_roles: Mapping[str, Sequence[str]] = PROMPT_ARTICLE_ROLES,
+) -> dict[str, tuple[Context, ...]]:
+    """ML-EAT's GPT-2 inputs: "This is [stimulus]", one per stimulus, no final period.
+
+    Stimuli of the roles in ``article_roles[test]`` get "a"/"an" as the paper's
+    code chooses it: "an" when the word's first character is one of
+    ``a e i o u``, else "a". The vector ML-EAT reads is the last token, without
+    special tokens (``utils.get_lm_embeddings``); build the encoder with
+    ``add_special_tokens=False`` and pool ``"last"``.
+    """
+    test = load_test(test) if isinstance(test, str) else test
+    with_article = set(article_roles.get(test.name, ()))
+    out = {}
+    for role, ws in test.sets.items():
+        ctxs = []
+        for word in ws.words:
+            lead = f"{prompt} "
+            if role in with_article:
+                lead += ("an " if word[0] in "aeiou" else "a ")
+            ctxs.append(Context(text=lead + word, word=word, form=word, start=len(lead),
+                                end=len(lead) + len(word), source=f"ml-eat prompt:{role}"))
+        out[role] = tuple(ctxs)
+    return out
+
+
+def _transformer(name: str, **options: object) -> Callable[[], object]:
+    """A factory for a transformer encoder; torch is imported only when it is called."""
+
+    def make() -> object:
+        from biaslib.embeddings.transformer import TransformerEncoder
+
+        return TransformerEncoder(name, **options)
+
+    return make
+
+
+#: Offline models for the paper's GPT-2 procedure (prompts from :func:`prompt_contexts`).
+#: SmolLM2 is a causal LM like GPT-2 and gets ML-EAT's extraction exactly: last token, no
+#: special tokens. all-MiniLM-L6-v2 is a bidirectional sentence encoder; it gets the
+#: sentence vector it was trained to give (mean over all tokens, [CLS]/[SEP] included),
+#: as in the SEAT chapter.
+MLEAT_OFFLINE_MODELS = (
+    SeatModel("all-MiniLM-L6-v2", _transformer("all-MiniLM-L6-v2"), "mean"),
+    SeatModel("SmolLM2-135M-Instruct",
+              _transformer("SmolLM2-135M-Instruct", add_special_tokens=False), "last"),
+)
+
+#: The paper's GPT-2 models (Hugging Face hub, e.g. on Colab): top layer, last token of
+#: "This is (a/an) X", no special tokens (``utils.get_lm_embeddings``; Tables 3, 5–8).
+MLEAT_PAPER_MODELS = tuple(
+    SeatModel(hub_id, _transformer(hub_id, add_special_tokens=False), "last")
+    for hub_id in ("gpt2", "gpt2-medium", "gpt2-large", "gpt2-xl")
+)
+
+#: Hub id → the paper's name for the model (Tables 3, 5–8; ``data/published/mleat_gpt2.csv``).
+GPT2_NAMES = {"gpt2": "GPT-2 Base", "gpt2-medium": "GPT-2 Medium", "gpt2-large": "GPT-2 Large",
+              "gpt2-xl": "GPT-2 XL"}
+
+#: Caliskan et al.'s ten tests, as in the paper's Tables 1 and 3–8.
+CALISKAN_TESTS = tuple(f"C{i}" for i in range(1, 11))
+#: Every test of the SEAT chapter with bleached sentence templates (May et al. 2019).
+SEAT_SENTENCE_TESTS = tuple(test for test, context in MAY_ALL if context == "sent")
+
+
+def seat_sentence_contexts(test: str) -> dict[str, tuple[Context, ...]]:
+    """May et al.'s bleached template sentences of ``test`` (as in the SEAT chapter)."""
+    return may_contexts(test, "sent")
+
+
+def mleat_models_table(
+    models: Sequence[SeatModel],
+    tests: Iterable[str],
+    contexts: Callable[[str], Mapping[str, Sequence[Context]]],
+    inputs: str,
+    *,
+    convention: MleatConvention | str = MLEAT_BIASLIB,
+    progress: bool = True,
+) -> pd.DataFrame:
+    """:func:`mleat_context_table` for several models; ``column`` = model label, ``inputs``."""
+    tests = list(tests)
+    frames = []
+    for model in models:
+        encoder = model.make()
+        if hasattr(encoder, "progress"):
+            encoder.progress = progress
+        frame = mleat_context_table(tests, encoder, contexts, pooling=model.sentence_pooling,
+                                    convention=convention, progress=progress)
+        frame.insert(0, "inputs", inputs)
+        frame.insert(0, "column", model.label)
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True)
+
+
+def mleat_offline_table(
+    convention: MleatConvention | str = MLEAT_BIASLIB, progress: bool = True,
+    prompt_tests: Sequence[str] = CALISKAN_TESTS,
+    seat_tests: Sequence[str] = SEAT_SENTENCE_TESTS,
+) -> pd.DataFrame:
+    """The chapter's contextual results on the offline models (minutes on a CPU).
+
+    Rows with ``inputs`` = ``"ML-EAT prompts"``: Caliskan's tests in the
+    paper's GPT-2 prompts on :data:`MLEAT_OFFLINE_MODELS`. Rows with
+    ``"SEAT sentences"``: the SEAT chapter's bleached-template tests on its
+    contextual models (:data:`biaslib.seat.OFFLINE_SEAT_MODELS`, same poolings).
+    """
+    contextual = [m for m in OFFLINE_SEAT_MODELS if m.label in
+                  {x.label for x in MLEAT_OFFLINE_MODELS}]
+    return pd.concat([
+        mleat_models_table(MLEAT_OFFLINE_MODELS, prompt_tests, prompt_contexts,
+                           "ML-EAT prompts", convention=convention, progress=progress),
+        mleat_models_table(contextual, seat_tests, seat_sentence_contexts, "SEAT sentences",
+                           convention=convention, progress=progress),
+    ], ignore_index=True)
+
+
+# --------------------------------------------------------------------------- tables as printed
+
+
+def _short(x: float) -> str:
+    """Two decimals without the leading zero, as the paper prints cosines: .10, −.01."""
+    text = f"{x:.2f}"
+    if text in ("-0.00", "0.00"):
+        return ".00"
+    return text.replace("0.", ".", 1).replace("-", "−")
+
+
+def _flag(value: object) -> bool:
+    """A significance flag from a table cell: a bool, or its text ("True", "false") from a CSV."""
+    if isinstance(value, str):
+        if value.strip().lower() not in ("true", "false"):
+            raise ValueError(f"not a significance flag: {value!r}")
+        return value.strip().lower() == "true"
+    return bool(value)
+
+
+def with_patterns(frame: pd.DataFrame, min_effect: float = 0.2) -> pd.DataFrame:
+    """Fill missing ``pattern`` cells from the Level 2 values and their ``*`` flags.
+
+    The paper prints patterns only for GloVe (Table 1); for its other tables
+    the pattern follows from the starred Level 2 effects by the paper's rule. A
+    ``pattern_from`` column says which cells were printed and which derived.
+    """
+    out = frame.copy()
+    derived = [
+        classify_pattern(association_of(float(r.l2_x_d), _flag(r.l2_x_sig), min_effect),
+                         association_of(float(r.l2_y_d), _flag(r.l2_y_sig), min_effect))
+        for r in out.itertuples()
+    ]
+    printed = out.get("pattern", pd.Series("", index=out.index)).astype(object)
+    printed = printed.where(printed.notna(), "").astype(str)
+    out["pattern_from"] = np.where(printed != "", "printed", "derived from Level 2")
+    out["pattern"] = np.where(printed != "", printed, derived)
+    return out
+
+
+def paper_table(frame: pd.DataFrame, index: str | Sequence[str] | None = None) -> pd.DataFrame:
+    """Results laid out as the paper's Table 1.
+
+    ``frame`` has the columns of :meth:`MleatResult.to_dict` (or of
+    ``data/published/mleat_*.csv``): ``l1_d``, ``l1_sig``, ``l2_x_d``… and
+    ``pattern``. Effect sizes get ``*`` when significant; Level 3 reads
+    "mean (sd)" with the paper's ".10" style. ``index`` names the columns that
+    label the rows (default: keep the index).
+    """
+    src = frame.set_index(list([index] if isinstance(index, str) else index)) if index else frame
+
+    def d(col: str) -> list[str]:
+        return [format_d(float(v), "*" if _flag(s) else "")
+                for v, s in zip(src[f"{col}_d"], src[f"{col}_sig"], strict=True)]
+
+    cols: dict[tuple[str, str], list[str]] = {
+        ("Level 1", "A,B,X,Y"): d("l1"),
+        ("Level 2", "A,B,X"): d("l2_x"),
+        ("Level 2", "A,B,Y"): d("l2_y"),
+    }
+    for key in ("ax", "bx", "ay", "by"):
+        cols[("Level 3", f"{key[0].upper()},{key[1].upper()}")] = [
+            f"{_short(m)} ({_short(s)})"
+            for m, s in zip(src[f"l3_{key}_mean"], src[f"l3_{key}_sd"], strict=True)
+        ]
+    if "pattern" in src:
+        cols[("EAT pattern", "")] = list(src["pattern"].fillna(""))
+    out = pd.DataFrame(cols, index=src.index)
+    out.columns = pd.MultiIndex.from_tuples(out.columns)
+    return out
+
+
+def gpt2_comparison(computed: pd.DataFrame) -> pd.DataFrame:
+    """The paper's GPT-2 rows (Tables 5–8) beside ours for the same hub models, as Table 1.
+
+    ``computed`` is a :func:`mleat_models_table` result whose ``column`` holds
+    hub ids (``"gpt2"`` … ``"gpt2-xl"``, :data:`MLEAT_PAPER_MODELS`); rows of
+    other models are ignored. Published patterns are derived from the starred
+    Level 2 values (:func:`with_patterns`). Rows: (model, test, source).
+    """
+    from biaslib.data import load_published
+
+    ours = computed[computed["column"].isin(list(GPT2_NAMES))]
+    if ours.empty:
+        raise ValueError(f"no rows computed with the paper's models {list(GPT2_NAMES)}")
+    pub = with_patterns(load_published("mleat_gpt2")).assign(source="ML-EAT (published)")
+    ours = ours.assign(model=ours["column"].map(GPT2_NAMES), source="ours")
+    table = paper_table(pd.concat([pub, ours], ignore_index=True), ["model", "test", "source"])
+    order = [(m, t, s) for m in GPT2_NAMES.values() if m in set(ours["model"])
+             for t in dict.fromkeys(ours["test"]) for s in ("ML-EAT (published)", "ours")]
+    return table.loc[[key for key in order if key in table.index]]

@@ -1,0 +1,487 @@
+"""ML-EAT (biaslib.mleat) and EAT-Maps (biaslib.eatmap).
+
+Constructed vectors produce each of the nine EAT patterns; Level 1 is checked
+against biaslib.weat, Level 2 against the SC-EAT formula, Level 3 against
+direct numpy, p-values against brute-force enumeration, and the swaps X<->Y and
+A<->B against what they must do to every level and pattern.
+"""
+
+import itertools
+import math
+import subprocess
+import sys
+
+import matplotlib
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+from matplotlib.colors import to_hex
+
+from biaslib.data import load_published
+from biaslib.eatmap import GRAY, RED, eat_map, eat_map_grid, eat_pattern_legend
+from biaslib.mleat import (
+    CALISKAN_TESTS,
+    MLEAT_BIASLIB,
+    MLEAT_PAPER_CODE,
+    PATTERN_ASSOCIATIONS,
+    PATTERNS,
+    SEAT_SENTENCE_TESTS,
+    MleatConvention,
+    association_of,
+    classify_pattern,
+    eat_pattern,
+    get_mleat_convention,
+    level2_effect_size,
+    level3,
+    ml_eat,
+    mleat_offline_table,
+    paper_table,
+    prompt_contexts,
+    swap_attributes,
+    swap_targets,
+    with_patterns,
+)
+from biaslib.permutation import permutation_test
+from biaslib.results import load_results
+from biaslib.weat import DegenerateTestError, weat
+
+DIM = 12
+# Coefficients on (e_A, e_B) of a target word: leaning to A, to B, or (almost) to neither.
+LEAN = {"A": (1.0, 0.3), "B": (0.3, 1.0), "X0": (0.505, 0.5), "Y0": (0.5, 0.505)}
+
+
+def attributes(n: int = 6, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """A_i = e_A + w_i and B_i = e_B + w_i: mirror images, so only the lean of a target counts."""
+    rng = np.random.default_rng(seed)
+    w = np.zeros((n, DIM))
+    w[:, 2:6] = 0.5 * rng.standard_normal((n, 4))
+    A, B = w.copy(), w.copy()
+    A[:, 0] += 1.0
+    B[:, 1] += 1.0
+    return A, B
+
+
+def targets(lean: str, n: int = 5, seed: int = 1) -> np.ndarray:
+    """Target words with the given lean, plus noise in dimensions no attribute uses."""
+    rng = np.random.default_rng(seed)
+    t = np.zeros((n, DIM))
+    t[:, 0], t[:, 1] = LEAN[lean]
+    t[:, 6:] = 0.3 * rng.standard_normal((n, DIM - 6))
+    return t
+
+
+def pattern_vectors(pattern: str) -> tuple[np.ndarray, ...]:
+    x, y = PATTERN_ASSOCIATIONS[pattern]
+    A, B = attributes()
+    return targets(x or "X0", seed=1), targets(y or "Y0", seed=2), A, B
+
+
+# --------------------------------------------------------------------------- patterns
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_each_pattern_from_constructed_vectors(pattern):
+    result = ml_eat(*pattern_vectors(pattern))
+    assert result.pattern == pattern
+    x, y = PATTERN_ASSOCIATIONS[pattern]
+    for assoc, d, p in ((x, result.level2_x_d, result.level2_x_p),
+                        (y, result.level2_y_d, result.level2_y_p)):
+        if assoc is None:
+            assert abs(d) <= 0.2
+        else:
+            assert (d > 0.2 if assoc == "A" else d < -0.2) and p < 0.05
+    # The table says the same.
+    assert result.to_dict()["pattern"] == pattern
+
+
+def test_nine_distinct_patterns():
+    assert len(PATTERNS) == 9 == len(set(PATTERN_ASSOCIATIONS.values()))
+    assert set(PATTERNS) == set(PATTERN_ASSOCIATIONS)
+
+
+def test_classifier_rule_and_thresholds():
+    # Associated only when |d| > 0.2 AND p < 0.05 (the paper's "p > 0.05" is a typo).
+    assert eat_pattern(0.5, 0.01, -0.5, 0.01) == "AB-Divergent"
+    assert eat_pattern(0.5, 0.06, -0.5, 0.01) == "BY-Singular"  # X not significant
+    assert eat_pattern(0.2, 0.001, 0.19, 0.001) == "Non-Directional"  # not > 0.2
+    assert eat_pattern(-0.21, 0.049, 0.21, 0.049) == "BA-Divergent"
+    assert eat_pattern(0.9, 0.05, 0.9, 0.05) == "Non-Directional"  # p = alpha: not < alpha
+    assert eat_pattern(0.3, 0.08, 0.3, 0.08, alpha=0.1) == "A-Uniform"
+    assert eat_pattern(0.3, 0.01, 0.3, 0.01, min_effect=0.5) == "Non-Directional"
+    assert association_of(-0.3, True) == "B" and association_of(-0.3, False) is None
+
+
+def test_published_table1_patterns_follow_the_rule():
+    """The caption's patterns follow from the starred Level 2 values of Table 1."""
+    pub = load_published("mleat_table1_glove")
+    derived = with_patterns(pub.assign(pattern=""))
+    assert (derived["pattern"] == pub["pattern"]).all()
+    assert (derived["pattern_from"] == "derived from Level 2").all()
+    assert (with_patterns(pub)["pattern_from"] == "printed").all()
+
+
+SWAP_XY = {"AB-Divergent": "BA-Divergent", "BA-Divergent": "AB-Divergent",
+           "A-Uniform": "A-Uniform", "B-Uniform": "B-Uniform", "AX-Singular": "AY-Singular",
+           "AY-Singular": "AX-Singular", "BX-Singular": "BY-Singular",
+           "BY-Singular": "BX-Singular", "Non-Directional": "Non-Directional"}
+SWAP_AB = {"AB-Divergent": "BA-Divergent", "BA-Divergent": "AB-Divergent",
+           "A-Uniform": "B-Uniform", "B-Uniform": "A-Uniform", "AX-Singular": "BX-Singular",
+           "BX-Singular": "AX-Singular", "AY-Singular": "BY-Singular",
+           "BY-Singular": "AY-Singular", "Non-Directional": "Non-Directional"}
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_swapping_targets(pattern):
+    X, Y, A, B = pattern_vectors(pattern)
+    r, s = ml_eat(X, Y, A, B), ml_eat(Y, X, A, B)
+    assert s.level1_d == pytest.approx(-r.level1_d, abs=1e-12)
+    assert s.level1_p == pytest.approx(r.level1_p)  # exact two-sided test: symmetric
+    assert (s.level2_x_d, s.level2_x_p) == (r.level2_y_d, r.level2_y_p)
+    assert (s.level2_y_d, s.level2_y_p) == (r.level2_x_d, r.level2_x_p)
+    np.testing.assert_allclose(s.level3_mean, r.level3_mean[:, ::-1])  # columns swap
+    np.testing.assert_allclose(s.level3_sd, r.level3_sd[:, ::-1])
+    assert s.pattern == SWAP_XY[pattern] == swap_targets(pattern)
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_swapping_attributes(pattern):
+    X, Y, A, B = pattern_vectors(pattern)
+    r, s = ml_eat(X, Y, A, B), ml_eat(X, Y, B, A)
+    assert s.level1_d == pytest.approx(-r.level1_d, abs=1e-12)
+    assert s.level2_x_d == pytest.approx(-r.level2_x_d, abs=1e-12)
+    assert s.level2_y_d == pytest.approx(-r.level2_y_d, abs=1e-12)
+    for a, b in ((s.level1_p, r.level1_p), (s.level2_x_p, r.level2_x_p),
+                 (s.level2_y_p, r.level2_y_p)):
+        assert a == pytest.approx(b)
+    np.testing.assert_allclose(s.level3_mean, r.level3_mean[::-1])  # rows swap
+    np.testing.assert_allclose(s.level3_sd, r.level3_sd[::-1])
+    assert s.pattern == SWAP_AB[pattern] == swap_attributes(pattern)
+
+
+# --------------------------------------------------------------------------- the three levels
+
+
+@pytest.fixture
+def random_sets():
+    rng = np.random.default_rng(7)
+    return (rng.standard_normal((8, 20)), rng.standard_normal((7, 20)),
+            rng.standard_normal((9, 20)), rng.standard_normal((8, 20)))
+
+
+def test_level1_is_the_weat_effect_size(random_sets):
+    r = ml_eat(*random_sets)
+    assert r.level1_d == weat(*random_sets).effect_size
+    np.testing.assert_array_equal(r.s_x, weat(*random_sets).s_x)
+
+
+def unit(v):
+    return v / np.linalg.norm(v, axis=-1, keepdims=True)
+
+
+def test_level2_reduces_to_sc_eat(random_sets):
+    _, _, A, B = random_sets
+    w = np.random.default_rng(3).standard_normal((1, 20))
+    cos_a, cos_b = unit(A) @ unit(w)[0], unit(B) @ unit(w)[0]
+    sc_eat = (cos_a.mean() - cos_b.mean()) / np.concatenate([cos_a, cos_b]).std(ddof=1)
+    assert level2_effect_size(w, A, B) == pytest.approx(sc_eat, rel=1e-12)
+    # Inside a full ML-EAT, a one-word target group is an SC-EAT too.
+    X = random_sets[0]
+    assert ml_eat(w, X, A, B).level2_x_d == pytest.approx(sc_eat, rel=1e-12)
+
+
+def test_level2_by_hand(random_sets):
+    X, _, A, B = random_sets
+    u_a = (unit(X) @ unit(A).T).mean(axis=0)
+    u_b = (unit(X) @ unit(B).T).mean(axis=0)
+    d = (u_a.mean() - u_b.mean()) / np.concatenate([u_a, u_b]).std(ddof=1)
+    r = ml_eat(*random_sets)
+    assert r.level2_x_d == pytest.approx(d, rel=1e-12)
+    np.testing.assert_allclose(r.u_x[0], u_a)
+
+
+def test_level3_against_numpy(random_sets):
+    X, Y, A, B = random_sets
+    means, sds = level3(X, Y, A, B)
+    for i, attr in enumerate((A, B)):
+        for j, tgt in enumerate((X, Y)):
+            cos = unit(tgt) @ unit(attr).T
+            assert means[i, j] == pytest.approx(cos.mean(), rel=1e-12)
+            assert sds[i, j] == pytest.approx(np.std(cos, ddof=1), rel=1e-12)
+    r = ml_eat(X, Y, A, B)
+    assert r.to_dict()["l3_bx_mean"] == pytest.approx(means[1, 0])
+    assert r.to_dict()["l3_ay_sd"] == pytest.approx(sds[0, 1])
+
+
+def test_invariant_to_vector_scale(random_sets):
+    X, Y, A, B = random_sets
+    r, s = ml_eat(X, Y, A, B), ml_eat(3 * X, 0.1 * Y, 7 * A, B)
+    for key in ("level1_d", "level2_x_d", "level2_y_d"):
+        assert getattr(s, key) == pytest.approx(getattr(r, key), rel=1e-10)
+    np.testing.assert_allclose(s.level3_mean, r.level3_mean)
+
+
+# --------------------------------------------------------------------------- p-values
+
+
+def brute_force_p(x, y, tail):
+    pooled = np.concatenate([x, y])
+    t = x.mean() - y.mean()
+    stats_ = []
+    for idx in itertools.combinations(range(pooled.size), x.size):
+        mask = np.zeros(pooled.size, bool)
+        mask[list(idx)] = True
+        stats_.append(pooled[mask].mean() - pooled[~mask].mean())
+    stats_ = np.array(stats_)
+    tol = 1e-10 * np.abs(pooled).max()
+    if tail == "two-sided":
+        return np.mean(np.abs(stats_) >= abs(t) - tol)
+    return min(np.mean(stats_ >= t - tol), np.mean(stats_ <= t + tol))
+
+
+@pytest.mark.parametrize("tail", ["two-sided", "observed-side"])
+def test_p_values_against_brute_force(tail):
+    rng = np.random.default_rng(11)
+    X, Y, A, B = (rng.standard_normal((n, 5)) for n in (3, 4, 3, 4))
+    conv = MLEAT_BIASLIB.replace(level1_tail=tail, level2_tail=tail)
+    r = ml_eat(X, Y, A, B, conv)
+    assert r.p_methods == {"level1": "exact", "level2": "exact"}
+    assert r.level1_p == pytest.approx(brute_force_p(r.s_x, r.s_y, tail))
+    assert r.level2_x_p == pytest.approx(brute_force_p(*r.u_x, tail))
+    assert r.level2_y_p == pytest.approx(brute_force_p(*r.u_y, tail))
+    # Exact: every one of the C(7, 3) = 35 splits, so p is a multiple of 1/35.
+    assert math.isclose(r.level1_p * 35, round(r.level1_p * 35))
+
+
+def test_sampled_p_values_are_seeded(random_sets):
+    X, Y, A, B = (np.tile(v, (3, 1)) + 0.01 * np.arange(3 * len(v))[:, None]
+                  for v in random_sets)
+    conv = MLEAT_BIASLIB.replace(n_samples=2_000)
+    r1, r2 = ml_eat(X, Y, A, B, conv), ml_eat(X, Y, A, B, conv)
+    assert r1.p_methods["level1"] == "sampled"
+    assert (r1.level1_p, r1.level2_x_p) == (r2.level1_p, r2.level2_x_p)
+
+
+def test_paper_code_preset_is_the_normal_approximation(random_sets):
+    """min(cdf, 1 - cdf) of a normal fitted (ddof=1) to 1,000 seeded re-splits."""
+    r = ml_eat(*random_sets, "ml-eat-code")
+    assert r.convention is MLEAT_PAPER_CODE
+    assert r.p_methods == {"level1": "normal (sampled)", "level2": "normal (sampled)"}
+    for p, (x, y) in ((r.level1_p, (r.s_x, r.s_y)), (r.level2_x_p, r.u_x),
+                      (r.level2_y_p, r.u_y)):
+        perm = permutation_test(x, y, n_samples=1_000, exact_limit=None, seed=1111,
+                                keep_distribution=True)
+        null = perm.null_distribution
+        cdf = stats.norm.cdf(x.mean() - y.mean(), loc=null.mean(), scale=null.std(ddof=1))
+        assert p == pytest.approx(min(cdf, 1 - cdf), rel=1e-9)
+        assert p <= 0.5
+    # Same effect sizes as the default: only the p-values differ.
+    d = ml_eat(*random_sets)
+    assert (r.level1_d, r.level2_x_d) == (d.level1_d, d.level2_x_d)
+
+
+def test_paper_code_preset_is_half_the_two_sided_normal(random_sets):
+    r = ml_eat(*random_sets, MLEAT_PAPER_CODE)
+    two = ml_eat(*random_sets, MLEAT_PAPER_CODE.replace(level1_tail="two-sided"))
+    assert r.level1_p == pytest.approx(two.level1_p / 2, rel=1e-9)
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def test_bad_input_is_refused(random_sets):
+    X, Y, A, B = random_sets
+    with pytest.raises(ValueError, match="empty"):
+        ml_eat(X[:0], Y, A, B)
+    bad = X.copy()
+    bad[2] = 0
+    with pytest.raises(ValueError, match="zero vector"):
+        ml_eat(bad, Y, A, B)
+    bad[2, 0] = np.nan
+    with pytest.raises(ValueError, match="NaN"):
+        ml_eat(bad, Y, A, B)
+    with pytest.raises(ValueError, match="different dimensions"):
+        ml_eat(X, Y, A[:, :5], B)
+    with pytest.raises(ValueError, match="2-D"):
+        ml_eat(X[0], Y, A, B)
+    with pytest.raises(ValueError, match="unknown ML-EAT convention"):
+        ml_eat(X, Y, A, B, "sent-bias")
+    with pytest.raises(DegenerateTestError):
+        ml_eat(X, Y, np.tile(A[:1], (3, 1)), np.tile(A[:1], (3, 1)) * 2)  # all u equal
+    with pytest.raises(ValueError, match="too few"):
+        level3(X[:1], Y, A[:1], B)
+
+
+def test_bad_conventions_and_patterns_are_refused():
+    with pytest.raises(ValueError, match="level2_tail"):
+        MleatConvention("x", level2_tail="both")
+    with pytest.raises(ValueError, match="alpha"):
+        MleatConvention("x", alpha=5)
+    with pytest.raises(ValueError, match="ddof"):
+        MleatConvention("x", ddof=2)
+    with pytest.raises(ValueError, match="unknown EAT pattern"):
+        swap_targets("A-Divergent")
+    with pytest.raises(ValueError, match="not a p-value"):
+        eat_pattern(0.5, 1.5, 0.5, 0.01)
+    with pytest.raises(ValueError, match="associations"):
+        classify_pattern("C", None)
+    with pytest.raises(ValueError, match="finite"):
+        association_of(float("nan"), True)
+    assert get_mleat_convention("biaslib") is MLEAT_BIASLIB
+    assert MLEAT_BIASLIB.replace(alpha=0.01).name == "biaslib*"
+
+
+# --------------------------------------------------------------------------- tables and prompts
+
+
+def test_paper_table_reads_like_table1():
+    pub = load_published("mleat_table1_glove")
+    table = paper_table(pub, "test")
+    assert list(table.columns.get_level_values(0).unique()) == [
+        "Level 1", "Level 2", "Level 3", "EAT pattern"]
+    c3 = table.loc["C3"]
+    assert c3[("Level 1", "A,B,X,Y")] == "1.40*"
+    assert c3[("Level 2", "A,B,Y")] == "−0.31"
+    assert c3[("Level 3", "A,Y")] == "−.01 (.08)"
+    assert c3[("Level 3", "B,Y")] == ".00 (.07)"
+    assert c3[("EAT pattern", "")] == "Non-Directional"
+
+
+def test_result_to_frame_is_one_table_row(random_sets):
+    r = ml_eat(*random_sets, labels={"X": "Flowers", "Y": "Insects"})
+    frame = r.to_frame()
+    assert frame.shape == (1, 8)
+    assert frame.index[0] == "Flowers/Insects × A/B"
+    mark = "*" if r.level1_p < 0.05 else ""
+    assert frame.iloc[0, 0] == f"{r.level1_d:.2f}{mark}".replace("-", "−")
+
+
+def test_prompts_follow_the_paper_code():
+    c1 = prompt_contexts("C1")
+    assert c1["X"][0].text == "This is an aster" and c1["X"][1].text == "This is a clover"
+    assert c1["A"][0].text == "This is caress"  # attributes: no article
+    assert prompt_contexts("C3")["X"][0].text == "This is Adam"
+    for ctx in c1["Y"] + c1["B"]:
+        assert ctx.text.endswith(ctx.form) and ctx.text[ctx.start:ctx.end] == ctx.word
+
+
+def test_metric_modules_do_not_import_torch():
+    code = "import sys, biaslib.mleat, biaslib.eatmap; print('torch' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "False"
+
+
+# --------------------------------------------------------------------------- EAT-Maps
+
+
+def colours(ax):
+    """Face colours of the four cells, as {(column, row): hex}, row 0 = A (top)."""
+    out = {}
+    for patch in ax.patches:
+        x, y = patch.get_xy()
+        out[(int(x), 1 - int(y))] = to_hex(patch.get_facecolor())
+    return out
+
+
+@pytest.mark.parametrize("pattern", PATTERNS)
+def test_eat_map_shades_the_associated_cells(pattern):
+    ax = eat_map(pattern)
+    x, y = PATTERN_ASSOCIATIONS[pattern]
+    expected = {(c, r): RED if assoc == "AB"[r] else GRAY
+                for c, assoc in enumerate((x, y)) for r in (0, 1)}
+    assert colours(ax) == expected
+    plt.close(ax.figure)
+
+
+def test_eat_map_from_a_result_prints_level2():
+    result = ml_eat(*pattern_vectors("AX-Singular"), labels={"X": "Flowers"})
+    ax = eat_map(result)
+    texts = [t.get_text() for t in ax.texts]
+    assert f"{result.level2_x_d:.2f}*" in texts
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["X: Flowers", "Y"]
+    plt.close(ax.figure)
+
+
+def test_grid_and_legend():
+    pub = with_patterns(load_published("mleat_table1_glove"))
+    fig = eat_map_grid(pub, title_column="test", ncols=4)
+    visible = [ax for ax in fig.axes if ax.get_visible()]
+    assert len(visible) == 10 and len(fig.axes) == 12
+    plt.close(fig)
+    fig = eat_pattern_legend()
+    assert sum(ax.get_visible() for ax in fig.axes) == 9
+    plt.close(fig)
+    with pytest.raises(ValueError, match="unknown EAT pattern"):
+        eat_map("Divergent")
+    with pytest.raises(ValueError, match="titles"):
+        eat_map_grid(pub, titles=["a"])
+    with pytest.raises(ValueError, match="no results"):
+        eat_map_grid(pd.DataFrame())
+
+
+# --------------------------------------------------------------------------- stored results
+
+
+def test_stored_offline_table_matches_a_fresh_slice():
+    """data/results/mleat_offline.csv must be what the code computes today (C9, both inputs)."""
+    stored, meta = load_results("mleat_offline")
+    assert meta["convention"]["name"] == MLEAT_BIASLIB.name
+    assert meta["prompt_tests"] == list(CALISKAN_TESTS)
+    assert meta["seat_tests"] == list(SEAT_SENTENCE_TESTS)
+    fresh = mleat_offline_table(MLEAT_BIASLIB, progress=False, prompt_tests=["C9"],
+                                seat_tests=["C9"])
+    keys = ["column", "inputs", "test"]
+    merged = fresh.merge(stored, on=keys, suffixes=("", "_stored"), validate="one_to_one")
+    assert len(merged) == len(fresh) == 4, "the stored table lacks rows of the slice"
+    for col in ("model", "weights", "pattern", "n_x", "n_y", "n_a", "n_b"):
+        assert (merged[col] == merged[f"{col}_stored"]).all(), col
+    for col in fresh.columns:
+        if col.endswith(("_d", "_mean", "_sd")):
+            np.testing.assert_allclose(merged[col], merged[f"{col}_stored"], rtol=1e-4,
+                                       atol=1e-6, err_msg=col)
+        elif col.endswith("_p"):
+            np.testing.assert_allclose(merged[col], merged[f"{col}_stored"], atol=1e-3,
+                                       err_msg=col)
+
+
+def test_stored_offline_provenance_names_every_model():
+    stored, meta = load_results("mleat_offline")
+    pairs = {f"{c} | {i}" for c, i in zip(stored["column"], stored["inputs"], strict=True)}
+    assert set(meta["models"]) == pairs
+    for key, info in meta["models"].items():
+        column, inputs = key.split(" | ")
+        rows = stored[(stored["column"] == column) & (stored["inputs"] == inputs)]
+        assert set(rows["weights"]) == {info["weights"]} and set(rows["model"]) == {info["name"]}
+    assert set(stored["test"][stored["inputs"] == "SEAT sentences"]) == set(SEAT_SENTENCE_TESTS)
+
+
+def test_paper_model_path_runs_on_an_offline_stand_in():
+    """The Colab-only GPT-2 rows use the same code path; run it with SmolLM2 named "gpt2"."""
+    from biaslib.embeddings.models import resolve_model
+    from biaslib.mleat import (
+        MLEAT_PAPER_MODELS,
+        _transformer,
+        gpt2_comparison,
+        mleat_models_table,
+    )
+    from biaslib.seat import SeatModel
+
+    assert [m.label for m in MLEAT_PAPER_MODELS] == ["gpt2", "gpt2-medium", "gpt2-large",
+                                                     "gpt2-xl"]
+    assert all(not resolve_model(m.label).offline for m in MLEAT_PAPER_MODELS)
+    assert {m.sentence_pooling for m in MLEAT_PAPER_MODELS} == {"last"}
+    stand_in = SeatModel("gpt2", _transformer("SmolLM2-135M-Instruct", add_special_tokens=False),
+                         "last")
+    computed = mleat_models_table([stand_in], ["C9"], prompt_contexts, "ML-EAT prompts",
+                                  progress=False)
+    assert "no special tokens" in computed.loc[0, "model"]
+    table = gpt2_comparison(computed)
+    assert list(table.index) == [("GPT-2 Base", "C9", "ML-EAT (published)"),
+                                 ("GPT-2 Base", "C9", "ours")]
+    assert table.iloc[0][("Level 1", "A,B,X,Y")] == "−1.20*"  # Table 5, as printed
+    with pytest.raises(ValueError, match="no rows"):
+        gpt2_comparison(computed.assign(column="SmolLM2"))
