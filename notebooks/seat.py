@@ -232,6 +232,6 @@ print("  tests significant on all our models:",
 #   point: the "same" test at another encoding level is a different measurement.
 #
 # Our numbers differ from the published columns because the models differ; the comparison
-# is about which *qualitative* findings recur. The chapter on the
-# [ELMo tokenization bug](elmo_bug.ipynb) shows how much of the published ELMo and BERT
-# columns came from implementation errors rather than from the models.
+# is about which *qualitative* findings recur. How much of the published ELMo and BERT
+# columns came from implementation errors rather than from the models is the subject of the
+# chapter on the ELMo tokenization bug.
