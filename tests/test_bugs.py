@@ -33,16 +33,6 @@ TULIP = find_context("This is a tulip.", "tulip")
 SENTENCES = ["This is a tulip.", "Gladiola is here.", "These are asters."]
 
 
-@pytest.fixture(scope="module")
-def minilm():
-    return TransformerEncoder(MINILM, cache=False, progress=False)
-
-
-@pytest.fixture(scope="module")
-def smol():
-    return TransformerEncoder(SMOL, cache=False, progress=False)
-
-
 class TestWordIndex:
     @pytest.mark.parametrize(
         ("text", "word", "form", "index"),

@@ -20,16 +20,6 @@ MINILM = "all-MiniLM-L6-v2"
 SMOL = "SmolLM2-135M-Instruct"
 
 
-@pytest.fixture(scope="module")
-def minilm():
-    return TransformerEncoder(MINILM, cache=False, progress=False)
-
-
-@pytest.fixture(scope="module")
-def smol():
-    return TransformerEncoder(SMOL, cache=False, progress=False)
-
-
 def hidden_states(encoder, text, add_special_tokens=True):
     enc = encoder.tokenizer([text], return_tensors="pt", add_special_tokens=add_special_tokens)
     with torch.inference_mode():
