@@ -1,15 +1,28 @@
-"""Figures of the book: effect sizes beside published values, p-values across conventions."""
+"""Figures of the book.
+
+Effect sizes beside published values, p-values across conventions, and CEAT's
+distributions of per-sample effect sizes.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import seaborn as sns
 
-__all__ = ["effect_size_comparison", "p_value_heatmap"]
+if TYPE_CHECKING:
+    from biaslib.ceat import CeatResult
+
+__all__ = [
+    "ceat_distribution",
+    "ceat_forest",
+    "effect_size_comparison",
+    "p_value_heatmap",
+]
 
 
 def effect_size_comparison(
@@ -68,4 +81,81 @@ def p_value_heatmap(
     ax.set_ylabel("")
     if title:
         ax.set_title(title, loc="left")
+    return ax
+
+
+def ceat_distribution(
+    result: CeatResult, *, ax: plt.Axes | None = None, title: str | None = None, bins: int = 60
+) -> plt.Axes:
+    """Histogram of CEAT's per-sample effect sizes :math:`d_i`, with the CES marked.
+
+    Parameters
+    ----------
+    result
+        A :class:`biaslib.ceat.CeatResult`.
+    ax
+        Axes to draw on; a new figure when omitted.
+    title
+        Title; by default the convention and the number of samples.
+    bins
+        Histogram bins.
+    """
+    if ax is None:
+        _, ax = plt.subplots(figsize=(5, 3.2))
+    ax.hist(result.effect_sizes, bins=bins, density=True, color="#4c72b0", alpha=0.8)
+    ax.axvline(result.ces, color="black", lw=1.5, label=f"CES {result.ces:.2f}")
+    ax.axvline(0, color="grey", lw=0.8)
+    ax.set_title(title or f"{result.convention.name}: N = {result.meta.n:,}", fontsize=10)
+    ax.set_xlabel("per-sample effect size $d_i$")
+    ax.set_ylabel("density")
+    ax.legend(frameon=False, fontsize="small")
+    return ax
+
+
+def ceat_forest(
+    frame: pd.DataFrame, *, ax: plt.Axes | None = None, title: str | None = None
+) -> plt.Axes:
+    """Forest plot of CEAT results: per test and model, the CES and the spread of the samples.
+
+    The dot is the CES, the thick bar the middle half of the per-sample effect
+    sizes (``q25``–``q75``) and the thin bar their central 95% (``q025``–``q975``).
+    The CES's own confidence interval (±1.96 SE) is usually far narrower than
+    a marker and is not drawn.
+
+    Parameters
+    ----------
+    frame
+        Rows of a CEAT table (:func:`biaslib.ceat_tables.ceat_table`) under
+        one convention: ``test``, ``column`` (the model), ``ces``, the
+        quantile columns and ``not run`` (rows with a reason are skipped).
+    ax
+        Axes to draw on; a new figure when omitted.
+    title
+        Optional title.
+    """
+    if frame["convention"].nunique() > 1:
+        raise ValueError("ceat_forest draws one convention; filter the frame first")
+    frame = frame[frame["not run"] == ""]
+    labels = list(dict.fromkeys(frame["test"]))[::-1]
+    columns = list(dict.fromkeys(frame["column"]))
+    if ax is None:
+        _, ax = plt.subplots(figsize=(8, 0.45 * len(labels) * len(columns) + 1))
+    colors = sns.color_palette("colorblind", len(columns))
+    for k, col in enumerate(columns):
+        sub = frame[frame["column"] == col].set_index("test")
+        for j, test in enumerate(labels):
+            if test not in sub.index:
+                continue
+            r = sub.loc[test]
+            y = j + 0.25 * (k - (len(columns) - 1) / 2)
+            ax.plot([r["q025"], r["q975"]], [y, y], color=colors[k], lw=1)
+            ax.plot([r["q25"], r["q75"]], [y, y], color=colors[k], lw=4)
+            ax.plot(r["ces"], y, "o", color="black", ms=4)
+        ax.plot([], [], color=colors[k], lw=4, label=col)
+    ax.axvline(0, color="grey", lw=0.8)
+    ax.set_yticks(range(len(labels)), labels)
+    ax.set_xlabel("effect size")
+    if title:
+        ax.set_title(title, fontsize=10, loc="left")
+    ax.legend(frameon=False, fontsize="small", loc="lower right")
     return ax

@@ -74,7 +74,62 @@ def mleat_offline() -> None:
     })
 
 
-TABLES = {"seat_may": seat_may, "seat_myb": seat_myb, "mleat_offline": mleat_offline}
+def _ceat_provenance(frame, what: str) -> dict[str, object]:
+    from biaslib.ceat import MIND_YOUR_BIAS as CEAT_MYB
+    from biaslib.ceat import ORIGINAL
+    from biaslib.ceat_tables import OFFLINE_CAPS, SLOW_MODELS
+    from biaslib.corpus import EXTRACT_FILE, extract_path
+
+    return {
+        "what": what,
+        "models": _models_provenance(frame),
+        "conventions": {c.name: vars(c) for c in (CEAT_MYB, ORIGINAL)},
+        "sentences_per_stimulus": dict(OFFLINE_CAPS),
+        "sample_seed": 1111,
+        "slow_models_subset": sorted(SLOW_MODELS),
+        "corpus": f"{EXTRACT_FILE} ({extract_path().stat().st_size} bytes; "
+                  "sha256 in ../shared/corpus/MANIFEST.md)",
+        "word_pooling": "mean of the stimulus' subword vectors, last layer",
+    }
+
+
+def ceat_myb() -> None:
+    from biaslib.ceat_tables import chapter_table
+
+    frame = chapter_table("ceat_myb")
+    save_results(frame, "ceat_myb", {
+        **_ceat_provenance(frame, "CEAT on Mind Your Bias's Table 3 tests, corpus sentences "
+                                  "with Mind Your Bias's window, offline models"),
+        "tests": MYB_TABLE3,
+    })
+
+
+def ceat_caliskan() -> None:
+    from biaslib.ceat_tables import CALISKAN_TESTS, chapter_table
+
+    frame = chapter_table("ceat_caliskan")
+    save_results(frame, "ceat_caliskan", {
+        **_ceat_provenance(frame, "CEAT on Caliskan et al.'s C1-C10, corpus sentences with "
+                                  "Mind Your Bias's window, offline models"),
+        "tests": CALISKAN_TESTS,
+    })
+
+
+def ceat_contexts() -> None:
+    from biaslib.ceat_tables import WINDOW_TESTS, chapter_table
+
+    frame = chapter_table("ceat_contexts")
+    save_results(frame, "ceat_contexts", {
+        **_ceat_provenance(frame, "CEAT on templates vs natural contexts: Mind Your Bias's "
+                                  "templates, 2014-only Reddit sentences, whole sentences, "
+                                  "Guo & Caliskan's window; offline models"),
+        "tests": MYB_TABLE3,
+        "window_tests": WINDOW_TESTS,
+    })
+
+
+TABLES = {"seat_may": seat_may, "seat_myb": seat_myb, "mleat_offline": mleat_offline,
+          "ceat_myb": ceat_myb, "ceat_caliskan": ceat_caliskan, "ceat_contexts": ceat_contexts}
 
 
 def main() -> None:

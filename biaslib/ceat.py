@@ -1,0 +1,773 @@
+r"""CEAT: the Contextualized Embedding Association Test (Guo & Caliskan, 2021).
+
+A stimulus has a different contextual vector in every sentence it occurs in.
+CEAT therefore does not run one WEAT but many: in each of :math:`N` samples it
+draws **one** context vector for every word of the four sets :math:`X, Y, A,
+B`, computes the WEAT effect size of that sample,
+
+.. math::
+
+    d_i = \frac{\operatorname{mean}_{x \in X} s_i(x, A, B)
+               - \operatorname{mean}_{y \in Y} s_i(y, A, B)}
+              {\operatorname{std}_{w \in X \cup Y}\, s_i(w, A, B)},
+    \qquad
+    v_i = \operatorname{var}_{w \in X \cup Y}\, s_i(w, A, B),
+
+(:func:`biaslib.weat.effect_size` on the sample's vectors; both with
+``ddof = 1``, so :math:`v_i` is the square of the effect size's denominator —
+CEAT's ``var = std_dev**2``), and combines the :math:`N` effect sizes with the
+DerSimonian–Laird random-effects model (:func:`random_effects`):
+
+.. math::
+
+    w_i &= 1 / v_i, \qquad
+    Q = \sum_i w_i d_i^2 - \frac{(\sum_i w_i d_i)^2}{\sum_i w_i}, \qquad
+    \mathit{df} = N - 1, \qquad
+    c = \sum_i w_i - \frac{\sum_i w_i^2}{\sum_i w_i}, \\
+    \tau^2 &= \max\!\left(0, \frac{Q - \mathit{df}}{c}\right), \qquad
+    w_i^* = \frac{1}{v_i + \tau^2}, \qquad
+    \mathrm{CES} = \frac{\sum_i w_i^* d_i}{\sum_i w_i^*}, \qquad
+    \mathrm{SE} = \sqrt{1 / \textstyle\sum_i w_i^*}, \\
+    z &= \mathrm{CES} / \mathrm{SE}, \qquad
+    p_{\text{one-sided}} = 1 - \Phi(z), \qquad
+    p_{\text{two-sided}} = 2\,(1 - \Phi(|z|)).
+
+The original code (``weiguowilliam/CEAT``, ``code/ceat.py``) reports the
+one-sided p-value; Mind Your Bias (``SilkeHusse/Re-Evaluating-Bias``) the
+two-sided one, and its "weighted SD" column is :math:`1/\sum_i w_i^*`, a
+variance (``CeatResult.variance``), not a standard deviation.
+
+Two presets reproduce the two implementations (:data:`ORIGINAL`,
+:data:`MIND_YOUR_BIAS`); everything else is a parameter. Metric code only: no
+torch here; :func:`embed_word_contexts` accepts any encoder with
+``encode_words``. The chapter's grid of tests, models and contexts is in
+:mod:`biaslib.ceat_tables`.
+
+Vectorisation
+-------------
+The association of a target vector :math:`t` with the sampled attribute vectors
+is linear in the unit vectors: :math:`s(t, A, B) = \hat t \cdot (\bar{\hat a} -
+\bar{\hat b})`, where :math:`\bar{\hat a}` is the mean of the sample's *unit*
+attribute vectors. So each sample needs one mean direction
+:math:`m_i = \bar{\hat a}_i - \bar{\hat b}_i` (a sparse averaging matrix times
+the attribute vectors) and one dot product per target word (an ``einsum`` over
+the gathered target vectors), computed in chunks of samples, instead of
+:math:`N` Python-level WEATs. Dot products are taken in float32 (the precision
+the encoders return) unless asked otherwise; the statistics in float64.
+:func:`sample_effect_sizes_loop` is the plain per-sample loop over
+:func:`biaslib.weat.effect_size`, kept as the reference the vectorised code is
+tested and benchmarked against.
+
+References
+----------
+Guo, W. & Caliskan, A. (2021). Detecting Emergent Intersectional Biases:
+Contextualized Word Embeddings Contain a Distribution of Human-like Biases.
+AIES 2021.
+DerSimonian, R. & Laird, N. (1986). Meta-analysis in clinical trials.
+Controlled Clinical Trials 7(3), 177–188.
+Borenstein, M., Hedges, L. V., Higgins, J. P. T. & Rothstein, H. R. (2009).
+Introduction to Meta-Analysis, ch. 12 (the random-effects computations).
+Mind Your Bias: A Critical Review of Bias Detection Methods for Contextual
+Language Models (App. A, Eq. 6–7; App. B.5).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import os
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike, NDArray
+from scipy import sparse, stats
+
+from biaslib.contexts import Context
+from biaslib.data import ROLES, StimulusTest, load_test
+from biaslib.embeddings.base import MissingWordsError
+from biaslib.weat import DegenerateTestError, association, effect_size
+
+__all__ = [
+    "MIND_YOUR_BIAS",
+    "ORIGINAL",
+    "PRESETS",
+    "CeatConvention",
+    "CeatResult",
+    "MetaAnalysis",
+    "WordEncoder",
+    "ceat",
+    "embed_word_contexts",
+    "get_ceat_convention",
+    "group_by_word",
+    "missing_policy",
+    "random_effects",
+    "sample_effect_sizes",
+    "sample_effect_sizes_loop",
+    "sample_indices",
+]
+
+logger = logging.getLogger(__name__)
+
+Replacement = Literal["always", "if_fewer", "never"]
+Tail = Literal["greater", "two-sided"]
+_REPLACEMENTS = ("always", "if_fewer", "never")
+_TAILS = ("greater", "two-sided")
+
+
+# --------------------------------------------------------------------------- conventions
+
+
+@dataclass(frozen=True)
+class CeatConvention:
+    r"""Every choice that changes a CEAT result.
+
+    Attributes
+    ----------
+    name
+        Short identifier.
+    n_samples
+        Number of samples :math:`N` (effect sizes combined).
+    replacement
+        How each word's context is drawn across the :math:`N` samples:
+        ``"always"`` independently and uniformly in every sample (with
+        replacement; the original), ``"if_fewer"`` a uniform draw of
+        :math:`N` distinct contexts when the word has at least :math:`N`, with
+        replacement otherwise (Mind Your Bias), ``"never"`` distinct contexts
+        only (refuses words with fewer than :math:`N`).
+    tail
+        ``"greater"`` (one-sided, :math:`1-\Phi(z)`) or ``"two-sided"``.
+    seed
+        Seed of :func:`numpy.random.default_rng` for the context draws.
+    ddof
+        Delta degrees of freedom of the per-sample standard deviation and
+        variance (1 in both implementations).
+    description
+        Where the convention comes from.
+    """
+
+    name: str
+    n_samples: int = 10_000
+    replacement: Replacement = "if_fewer"
+    tail: Tail = "two-sided"
+    seed: int | None = 1111
+    ddof: int = 1
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        if self.n_samples < 2:
+            raise ValueError(f"CEAT needs at least 2 samples, got {self.n_samples}")
+        if self.replacement not in _REPLACEMENTS:
+            raise ValueError(f"replacement must be one of {_REPLACEMENTS}")
+        if self.tail not in _TAILS:
+            raise ValueError(f"tail must be one of {_TAILS}")
+        if self.ddof not in (0, 1):
+            raise ValueError(f"ddof must be 0 or 1, got {self.ddof}")
+
+    def replace(self, **changes: object) -> CeatConvention:
+        """A copy with some fields changed (``name`` gets a ``*`` unless given)."""
+        if "name" not in changes:
+            changes["name"] = self.name + "*"
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+
+#: Guo & Caliskan's code (weiguowilliam/CEAT, code/ceat.py, ``ceat_meta``): one context per
+#: word drawn with replacement in every sample, one-sided p-value. Its function default is
+#: N = 10,000, but the script's ``__main__`` calls it with N = 1,000 — which is what ran.
+#: The original is unseeded (``np.random``); the preset is seeded for reproducibility.
+ORIGINAL = CeatConvention(
+    name="ceat-original", n_samples=1_000, replacement="always", tail="greater", seed=1111,
+    description="Guo & Caliskan (2021) code: N=1,000 as its script ran (function default "
+                "10,000), contexts drawn with replacement, one-sided p; original unseeded",
+)
+#: Mind Your Bias (SilkeHusse/Re-Evaluating-Bias, ``ceat_meta``): N = 10,000; per word, N
+#: distinct contexts when it has at least N, otherwise N draws with replacement
+#: (``random.sample`` / ``random.choices``, ``random.seed(1111)``); two-sided p-value.
+MIND_YOUR_BIAS = CeatConvention(
+    name="mind-your-bias", n_samples=10_000, replacement="if_fewer", tail="two-sided",
+    seed=1111,
+    description="Mind Your Bias: N=10,000, without replacement when a word has >= N "
+                "contexts, two-sided p, seed 1111",
+)
+PRESETS = {c.name: c for c in (ORIGINAL, MIND_YOUR_BIAS)}
+
+
+def get_ceat_convention(convention: CeatConvention | str) -> CeatConvention:
+    """A preset by name (``"ceat-original"``, ``"mind-your-bias"``), or the convention itself."""
+    if isinstance(convention, CeatConvention):
+        return convention
+    try:
+        return PRESETS[convention]
+    except KeyError:
+        known = sorted(PRESETS)
+        raise KeyError(f"unknown CEAT convention {convention!r}; known: {known}") from None
+
+
+# --------------------------------------------------------------------------- meta-analysis
+
+
+@dataclass(frozen=True)
+class MetaAnalysis:
+    r"""DerSimonian–Laird random-effects combination of per-sample effect sizes.
+
+    Attributes
+    ----------
+    ces
+        Combined effect size (weighted mean with weights :math:`1/(v_i+\tau^2)`).
+    se
+        Its standard error :math:`\sqrt{1/\sum_i w_i^*}`.
+    z
+        ``ces / se``.
+    p_value
+        P-value for ``tail``.
+    tail
+        ``"greater"`` or ``"two-sided"``.
+    tau2
+        Between-sample variance :math:`\tau^2`.
+    q
+        Cochran's :math:`Q` (weights :math:`1/v_i`).
+    df
+        :math:`N - 1`.
+    c
+        The scaling factor :math:`\sum w - \sum w^2 / \sum w`.
+    n
+        Number of effect sizes combined.
+    """
+
+    ces: float
+    se: float
+    z: float
+    p_value: float
+    tail: Tail
+    tau2: float
+    q: float
+    df: int
+    c: float
+    n: int
+
+    @property
+    def variance(self) -> float:
+        r""":math:`1/\sum_i w_i^*` — Mind Your Bias's "weighted SD" column (a variance)."""
+        return self.se**2
+
+    @property
+    def p_one_sided(self) -> float:
+        r""":math:`1 - \Phi(z)` (the original CEAT's p-value)."""
+        return float(stats.norm.sf(self.z))
+
+    @property
+    def p_two_sided(self) -> float:
+        r""":math:`2(1 - \Phi(|z|))` (Mind Your Bias's p-value)."""
+        return float(2 * stats.norm.sf(abs(self.z)))
+
+
+def random_effects(
+    effects: ArrayLike, variances: ArrayLike, tail: Tail = "two-sided"
+) -> MetaAnalysis:
+    r"""Combine effect sizes with the DerSimonian–Laird random-effects model.
+
+    The formulas of the module docstring (DerSimonian & Laird, 1986;
+    Borenstein et al., 2009, ch. 12), as both CEAT implementations compute
+    them. :math:`Q` is computed in the numerically stable form
+    :math:`\sum_i w_i (d_i - \bar d_w)^2`, algebraically equal to
+    :math:`\sum w d^2 - (\sum w d)^2 / \sum w`.
+
+    Written here rather than delegated to
+    ``statsmodels.stats.meta_analysis.combine_effects(method_re="dl")``:
+    statsmodels does not truncate :math:`\tau^2` at zero, so for homogeneous
+    samples (:math:`Q < N-1`) it returns a negative :math:`\tau^2` and a
+    different CES, while DerSimonian–Laird and both CEAT implementations set
+    :math:`\tau^2 = 0`. The tests check this function against statsmodels
+    where the two agree (:math:`Q > N-1`), against CEAT's own formulation and
+    against a hand-worked example.
+
+    Parameters
+    ----------
+    effects
+        Per-sample effect sizes :math:`d_i`, shape ``(N,)``.
+    variances
+        Per-sample within variances :math:`v_i > 0`, shape ``(N,)``.
+    tail
+        ``"greater"`` (one-sided, the original CEAT) or ``"two-sided"``
+        (Mind Your Bias).
+
+    Raises
+    ------
+    ValueError
+        For mismatched shapes, fewer than two effect sizes, non-finite
+        values, or a non-positive variance.
+    """
+    d = np.asarray(effects, dtype=np.float64).ravel()
+    v = np.asarray(variances, dtype=np.float64).ravel()
+    if d.shape != v.shape:
+        raise ValueError(f"effects {d.shape} and variances {v.shape} differ in shape")
+    if d.size < 2:
+        raise ValueError("a random-effects model needs at least two effect sizes")
+    if not (np.isfinite(d).all() and np.isfinite(v).all()):
+        raise ValueError("effect sizes and variances must be finite")
+    if (v <= 0).any():
+        raise ValueError("within-sample variances must be positive")
+    if tail not in _TAILS:
+        raise ValueError(f"tail must be one of {_TAILS}")
+    w = 1.0 / v
+    sw = w.sum()
+    mean_fixed = float((w * d).sum() / sw)
+    q = float((w * (d - mean_fixed) ** 2).sum())
+    df = d.size - 1
+    c = float(sw - (w**2).sum() / sw)
+    tau2 = max(0.0, (q - df) / c) if c > 0 else 0.0
+    w_star = 1.0 / (v + tau2)
+    ces = float((w_star * d).sum() / w_star.sum())
+    se = float(np.sqrt(1.0 / w_star.sum()))
+    z = ces / se
+    p = stats.norm.sf(z) if tail == "greater" else 2 * stats.norm.sf(abs(z))
+    return MetaAnalysis(ces=ces, se=se, z=float(z), p_value=float(p), tail=tail,
+                        tau2=float(tau2), q=q, df=df, c=c, n=int(d.size))
+
+
+# --------------------------------------------------------------------------- sampling
+
+
+def sample_indices(
+    counts: Sequence[int], n_samples: int, replacement: Replacement, rng: np.random.Generator
+) -> NDArray[np.intp]:
+    """Which context of each word every sample uses, shape ``(n_samples, len(counts))``.
+
+    Parameters
+    ----------
+    counts
+        Number of contexts of each word (all positive).
+    n_samples
+        :math:`N`.
+    replacement
+        ``"always"``: every entry uniform on ``range(count)``, independently
+        (CEAT's ``np.random.randint`` per sample); ``"if_fewer"``: a word with
+        at least :math:`N` contexts gets :math:`N` distinct ones in random
+        order, a word with fewer gets :math:`N` independent draws (Mind Your
+        Bias); ``"never"``: distinct contexts for every word (raises if a
+        word has fewer than :math:`N`).
+    rng
+        The generator; draws are made word by word in the order given, so the
+        result is reproducible from a seed.
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    if counts.ndim != 1 or (counts < 1).any():
+        raise ValueError("every word needs at least one context")
+    if replacement == "always":
+        return rng.integers(0, counts, size=(n_samples, counts.size))
+    if replacement not in _REPLACEMENTS:
+        raise ValueError(f"replacement must be one of {_REPLACEMENTS}")
+    out = np.empty((n_samples, counts.size), dtype=np.int64)
+    for j, n in enumerate(counts):
+        if n >= n_samples:
+            out[:, j] = rng.choice(n, size=n_samples, replace=False)
+        elif replacement == "never":
+            raise ValueError(
+                f"replacement='never' needs at least {n_samples} contexts per word; "
+                f"word {j} has {n}"
+            )
+        else:
+            out[:, j] = rng.integers(0, n, size=n_samples)
+    return out
+
+
+def _pool(
+    words: Sequence[ArrayLike], role: str, dtype: type[np.floating] = np.float64
+) -> tuple[NDArray, NDArray[np.intp]]:
+    """Stack a role's per-word context vectors as unit rows; start offset of each word."""
+    mats = [np.asarray(m) for m in words]
+    for j, m in enumerate(mats):
+        if m.ndim != 2 or m.shape[0] == 0:
+            raise ValueError(f"{role}: word {j} needs a non-empty (n_contexts, dim) array")
+    pooled = np.concatenate(mats).astype(dtype, copy=False)
+    norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+    if not np.isfinite(pooled).all() or (norms == 0).any():
+        raise ValueError(f"{role}: context vectors must be finite and non-zero")
+    offsets = np.cumsum([0] + [m.shape[0] for m in mats[:-1]])
+    return pooled / norms, offsets.astype(np.intp)
+
+
+def _stats(s: NDArray, n_x: int, ddof: int) -> tuple[NDArray, NDArray]:
+    """Per-row effect size and variance of association scores ``s`` (rows = samples)."""
+    var = s.var(axis=1, ddof=ddof)
+    sd = np.sqrt(var)
+    scale = np.maximum(1.0, np.abs(s).max(axis=1))
+    flat = np.flatnonzero(sd <= 1e-12 * scale)
+    if flat.size:
+        raise DegenerateTestError(
+            f"sample {int(flat[0])}: all association scores are equal (standard deviation 0)"
+        )
+    return (s[:, :n_x].mean(axis=1) - s[:, n_x:].mean(axis=1)) / sd, var
+
+
+def sample_effect_sizes(
+    X: Sequence[ArrayLike],
+    Y: Sequence[ArrayLike],
+    A: Sequence[ArrayLike],
+    B: Sequence[ArrayLike],
+    indices: Mapping[str, NDArray[np.intp]],
+    *,
+    ddof: int = 1,
+    dtype: type[np.floating] = np.float32,
+    chunk_size: int = 128,
+    workers: int | None = None,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    r"""Effect size :math:`d_i` and within variance :math:`v_i` of every sample, vectorised.
+
+    Parameters
+    ----------
+    X, Y, A, B
+        One array per word, shape ``(n_contexts_of_word, dim)``.
+    indices
+        Role → ``(N, n_words)`` context indices (:func:`sample_indices`).
+    ddof
+        For the standard deviation (effect size) and the variance :math:`v_i`.
+    dtype
+        Precision of the unit vectors and their dot products: ``float32``
+        (default; the precision the encoders return, twice as fast) or
+        ``float64``. Means, variances and effect sizes are always float64.
+    chunk_size
+        Samples per chunk (small chunks keep the gathered vectors in cache).
+    workers
+        Threads over chunks (default: the number of CPUs); the result is the
+        same for any number.
+
+    Returns
+    -------
+    effects, variances
+        Shape ``(N,)`` each.
+
+    Notes
+    -----
+    Exact, not an approximation: with unit vectors,
+    :math:`\operatorname{mean}_a \cos(t, a) = \hat t \cdot \operatorname{mean}_a \hat a`,
+    so a sample needs the direction :math:`m_i = \bar{\hat a}_i - \bar{\hat b}_i` — a
+    sparse averaging matrix times the attribute vectors — and one dot product
+    per target word (``einsum`` over the gathered target vectors).
+    """
+    sets = {"X": X, "Y": Y, "A": A, "B": B}
+    pooled = {role: _pool(sets[role], role, dtype) for role in ROLES}
+    dims = {m.shape[1] for m, _ in pooled.values()}
+    if len(dims) != 1:
+        raise ValueError(f"context vectors differ in dimension: {sorted(dims)}")
+    rows = {}
+    for role in ROLES:
+        idx = np.asarray(indices[role])
+        if idx.ndim != 2 or idx.shape[1] != len(sets[role]):
+            raise ValueError(f"indices[{role!r}] must have shape (N, {len(sets[role])})")
+        if (idx < 0).any() or (idx >= np.diff([*pooled[role][1], len(pooled[role][0])])).any():
+            raise ValueError(f"indices[{role!r}] point past a word's contexts")
+        rows[role] = pooled[role][1][None, :] + idx
+    if len({rows[r].shape[0] for r in ROLES}) != 1:
+        raise ValueError("every role needs the same number of samples")
+    n_samples = rows["X"].shape[0]
+    n_x, n_a, n_b = rows["X"].shape[1], rows["A"].shape[1], rows["B"].shape[1]
+    # Targets X then Y, attributes A then B, each as one matrix of unit rows.
+    targets = np.concatenate([pooled["X"][0], pooled["Y"][0]])
+    attrs = np.concatenate([pooled["A"][0], pooled["B"][0]])
+    t_rows = np.concatenate([rows["X"], rows["Y"] + len(pooled["X"][0])], axis=1)
+    a_rows = np.concatenate([rows["A"], rows["B"] + len(pooled["A"][0])], axis=1)
+    coef = np.concatenate([np.full(n_a, 1.0 / n_a), np.full(n_b, -1.0 / n_b)]).astype(dtype)
+    effects = np.empty(n_samples)
+    variances = np.empty(n_samples)
+
+    def run(lo: int) -> None:
+        hi = min(lo + chunk_size, n_samples)
+        # m_i = mean of the sample's unit A vectors - mean of its unit B vectors, as a
+        # sparse (chunk x attribute contexts) averaging matrix times the attribute vectors.
+        average = sparse.csr_matrix(
+            (np.tile(coef, hi - lo), a_rows[lo:hi].ravel(),
+             np.arange(0, (hi - lo) * len(coef) + 1, len(coef))),
+            shape=(hi - lo, len(attrs)),
+        )
+        direction = np.asarray(average @ attrs)
+        s = np.einsum("cjd,cd->cj", targets[t_rows[lo:hi]], direction).astype(np.float64)
+        try:
+            effects[lo:hi], variances[lo:hi] = _stats(s, n_x, ddof)
+        except DegenerateTestError as err:
+            raise DegenerateTestError(f"{err} (chunk starting at sample {lo})") from None
+
+    starts = range(0, n_samples, chunk_size)
+    workers = max(1, min(workers or (os.cpu_count() or 1), len(starts)))
+    if workers == 1:
+        for lo in starts:
+            run(lo)
+    else:
+        # numpy's gathers, einsum and scipy's sparse products release the GIL; each chunk
+        # writes its own slice, so the result does not depend on the number of threads.
+        with ThreadPoolExecutor(workers) as pool:
+            list(pool.map(run, starts))
+    return effects, variances
+
+
+def sample_effect_sizes_loop(
+    X: Sequence[ArrayLike],
+    Y: Sequence[ArrayLike],
+    A: Sequence[ArrayLike],
+    B: Sequence[ArrayLike],
+    indices: Mapping[str, NDArray[np.intp]],
+    *,
+    ddof: int = 1,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+    """The same as :func:`sample_effect_sizes`, one WEAT per sample in a Python loop.
+
+    Each sample stacks its context vectors and calls
+    :func:`biaslib.weat.association` and :func:`biaslib.weat.effect_size` —
+    what CEAT's ``ceat_meta`` does. The reference for tests and the benchmark;
+    too slow for real use.
+    """
+    sets = {"X": X, "Y": Y, "A": A, "B": B}
+    mats = {r: [np.asarray(m, dtype=np.float64) for m in sets[r]] for r in ROLES}
+    n_samples = np.asarray(indices["X"]).shape[0]
+    effects = np.empty(n_samples)
+    variances = np.empty(n_samples)
+    for i in range(n_samples):
+        vec = {r: np.stack([mats[r][j][indices[r][i, j]] for j in range(len(mats[r]))])
+               for r in ROLES}
+        s_x = association(vec["X"], vec["A"], vec["B"])
+        s_y = association(vec["Y"], vec["A"], vec["B"])
+        effects[i] = effect_size(s_x, s_y, ddof=ddof)
+        variances[i] = np.concatenate([s_x, s_y]).var(ddof=ddof)
+    return effects, variances
+
+
+# --------------------------------------------------------------------------- the test
+
+
+@dataclass(frozen=True)
+class CeatResult:
+    r"""Result of :func:`ceat`.
+
+    Attributes
+    ----------
+    meta
+        The random-effects combination (CES, SE, p, :math:`\tau^2`, :math:`Q`).
+    convention
+        The :class:`CeatConvention` used.
+    words
+        Role → the words tested (those with contexts).
+    dropped
+        Role → words left out because they had fewer contexts than required.
+    n_contexts
+        Role → number of contexts of each tested word.
+    effect_sizes, variances
+        Per-sample :math:`d_i` and :math:`v_i`.
+    """
+
+    meta: MetaAnalysis
+    convention: CeatConvention
+    words: Mapping[str, tuple[str, ...]]
+    dropped: Mapping[str, tuple[str, ...]]
+    n_contexts: Mapping[str, tuple[int, ...]]
+    effect_sizes: NDArray[np.float64] = field(repr=False)
+    variances: NDArray[np.float64] = field(repr=False)
+
+    @property
+    def ces(self) -> float:
+        """Combined effect size."""
+        return self.meta.ces
+
+    @property
+    def p_value(self) -> float:
+        """P-value under the convention's tail."""
+        return self.meta.p_value
+
+    def to_dict(self) -> dict[str, object]:
+        """One flat record: CES, p, SE, variance, τ², Q, the distribution's summary, sizes."""
+        d = self.effect_sizes
+        q025, q25, q50, q75, q975 = np.quantile(d, [0.025, 0.25, 0.5, 0.75, 0.975])
+        return {
+            "ces": self.meta.ces,
+            "p_value": self.meta.p_value,
+            "tail": self.meta.tail,
+            "se": self.meta.se,
+            "variance": self.meta.variance,
+            "tau2": self.meta.tau2,
+            "q": self.meta.q,
+            "n_samples": self.meta.n,
+            "mean_d": float(d.mean()),
+            "sd_d": float(d.std(ddof=1)),
+            "q025": float(q025), "q25": float(q25), "median_d": float(q50),
+            "q75": float(q75), "q975": float(q975),
+            **{f"n_{r.lower()}": len(self.words[r]) for r in ROLES},
+            "n_contexts": int(sum(sum(c) for c in self.n_contexts.values())),
+            "dropped": "; ".join(f"{r}: {', '.join(ws)}" for r, ws in self.dropped.items() if ws),
+            "convention": self.convention.name,
+        }
+
+    def to_frame(self) -> pd.DataFrame:
+        """A one-row :class:`pandas.DataFrame` of :meth:`to_dict`."""
+        return pd.DataFrame([self.to_dict()])
+
+
+def missing_policy(
+    n_contexts: Mapping[str, Mapping[str, int]],
+    min_contexts: int = 1,
+    max_missing_fraction: float = 0.2,
+) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
+    """Which words CEAT keeps and drops, given each word's number of contexts.
+
+    Words with fewer than ``min_contexts`` contexts are dropped and logged; a
+    role that loses more than ``max_missing_fraction`` of its words, or all
+    of them, raises :class:`~biaslib.embeddings.base.MissingWordsError`.
+
+    Returns
+    -------
+    kept, dropped
+        Role → words, in the test's order.
+    """
+    if min_contexts < 1:
+        raise ValueError("min_contexts must be at least 1")
+    kept: dict[str, tuple[str, ...]] = {}
+    dropped: dict[str, tuple[str, ...]] = {}
+    problems = []
+    for role in ROLES:
+        counts = n_contexts[role]
+        keep = tuple(w for w, n in counts.items() if n >= min_contexts)
+        lost = tuple(w for w, n in counts.items() if n < min_contexts)
+        if lost:
+            logger.info("CEAT %s: dropped %d of %d words with fewer than %d contexts: %s",
+                           role, len(lost), len(counts), min_contexts, list(lost))
+        if not keep or len(lost) / max(len(counts), 1) > max_missing_fraction:
+            problems.append(f"{role}: {len(lost)}/{len(counts)} words lack contexts {list(lost)}")
+        kept[role], dropped[role] = keep, lost
+    if problems:
+        raise MissingWordsError("CEAT: " + "; ".join(problems))
+    return kept, dropped
+
+
+def ceat(
+    vectors: Mapping[str, Mapping[str, ArrayLike]],
+    convention: CeatConvention | str = MIND_YOUR_BIAS,
+    *,
+    min_contexts: int = 1,
+    max_missing_fraction: float = 0.2,
+    method: Literal["vectorised", "loop"] = "vectorised",
+    dtype: type[np.floating] = np.float32,
+) -> CeatResult:
+    """Run CEAT on per-word context vectors.
+
+    Parameters
+    ----------
+    vectors
+        Role (``"X"``, ``"Y"``, ``"A"``, ``"B"``) → word → array of that
+        word's context vectors, shape ``(n_contexts, dim)`` (e.g. from
+        :func:`embed_word_contexts`). A word may have no contexts (an empty
+        array, or ``None``).
+    convention
+        :data:`MIND_YOUR_BIAS` (default), :data:`ORIGINAL`, a preset name, or
+        a modified copy (``MIND_YOUR_BIAS.replace(n_samples=1_000)``).
+    min_contexts
+        Words with fewer contexts are dropped.
+    max_missing_fraction
+        The policy for words without (enough) contexts: they are dropped,
+        logged and reported in ``result.dropped`` — as Guo & Caliskan dropped
+        names that did not occur in their Reddit sample — but a role that
+        loses more than this fraction of its words, or all of them, raises
+        :class:`~biaslib.embeddings.base.MissingWordsError` instead of
+        producing a number about a different test. Never a silent NaN.
+    method
+        ``"vectorised"`` (default) or ``"loop"`` (the per-sample reference,
+        same draws, same result up to rounding).
+    dtype
+        Precision of the vectorised dot products (:func:`sample_effect_sizes`).
+
+    Returns
+    -------
+    CeatResult
+    """
+    conv = get_ceat_convention(convention)
+    for role in ROLES:
+        if role not in vectors:
+            raise KeyError(f"vectors lack role {role!r}")
+    n_by_word = {role: {w: 0 if m is None else int(np.shape(m)[0])
+                        for w, m in vectors[role].items()} for role in ROLES}
+    words, dropped = missing_policy(n_by_word, min_contexts, max_missing_fraction)
+    arrays = {r: [np.asarray(vectors[r][w]) for w in words[r]] for r in ROLES}
+    counts = {r: tuple(int(a.shape[0]) for a in arrays[r]) for r in ROLES}
+    if len(words["X"]) + len(words["Y"]) <= conv.ddof + 1:
+        raise MissingWordsError("CEAT: too few target words for a standard deviation")
+    rng = np.random.default_rng(conv.seed)
+    indices = {r: sample_indices(counts[r], conv.n_samples, conv.replacement, rng)
+               for r in ROLES}
+    if method == "vectorised":
+        effects, variances = sample_effect_sizes(*(arrays[r] for r in ROLES), indices,
+                                                 ddof=conv.ddof, dtype=dtype)
+    elif method == "loop":
+        effects, variances = sample_effect_sizes_loop(*(arrays[r] for r in ROLES), indices,
+                                                      ddof=conv.ddof)
+    else:
+        raise ValueError("method must be 'vectorised' or 'loop'")
+    meta = random_effects(effects, variances, conv.tail)
+    return CeatResult(meta=meta, convention=conv, words=words, dropped=dropped,
+                      n_contexts=counts, effect_sizes=effects, variances=variances)
+
+
+# --------------------------------------------------------------------------- embedding
+
+
+class WordEncoder(Protocol):
+    """What CEAT needs from an encoder (e.g. :class:`~biaslib.embeddings.TransformerEncoder`)."""
+
+    name: str
+
+    def encode_words(self, contexts: Sequence[Context], pooling: str = ...) -> NDArray:
+        """One vector per stimulus in its context."""
+
+
+def embed_word_contexts(
+    contexts: Mapping[str, Mapping[str, Sequence[Context]]],
+    encoder: WordEncoder,
+    pooling: str = "mean",
+) -> dict[str, dict[str, NDArray[np.float32]]]:
+    """Embed every context of every word in one batched (and cached) encoder call.
+
+    Parameters
+    ----------
+    contexts
+        Role → word → contexts (:func:`biaslib.corpus.contexts_for_test`, or
+        templates grouped by word).
+    encoder
+        Anything with ``encode_words(contexts, pooling)``.
+    pooling
+        Subword pooling: ``"mean"`` (Mind Your Bias's default), ``"last"``
+        (CEAT's code took the last subword), ``"first"``.
+
+    Returns
+    -------
+    dict
+        Role → word → ``(n_contexts, dim)`` array; a word without contexts
+        gets a ``(0, dim)`` array (for :func:`ceat` to drop and report).
+    """
+    flat = [c for role in ROLES for cs in contexts[role].values() for c in cs]
+    if not flat:
+        raise ValueError("no contexts to embed")
+    vecs = np.asarray(encoder.encode_words(flat, pooling=pooling))
+    out: dict[str, dict[str, NDArray[np.float32]]] = {}
+    pos = 0
+    for role in ROLES:
+        out[role] = {}
+        for word, cs in contexts[role].items():
+            out[role][word] = vecs[pos : pos + len(cs)]
+            pos += len(cs)
+    return out
+
+
+def group_by_word(
+    test: StimulusTest | str, contexts: Mapping[str, Sequence[Context]]
+) -> dict[str, dict[str, list[Context]]]:
+    """Role → word → contexts, from role → contexts (:func:`~biaslib.templates.myb_contexts`).
+
+    Words of the test without any context get an empty list.
+    """
+    test = load_test(test) if isinstance(test, str) else test
+    out: dict[str, dict[str, list[Context]]] = {}
+    for role in ROLES:
+        out[role] = {w: [] for w in test.sets[role].words}
+        for c in contexts[role]:
+            out[role].setdefault(c.word, []).append(c)
+    return out
+

