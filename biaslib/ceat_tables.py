@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 from numpy.typing import ArrayLike
+from tqdm import tqdm
 
 from biaslib.ceat import (
     MIND_YOUR_BIAS,
@@ -33,13 +34,13 @@ from biaslib.ceat import (
 from biaslib.contexts import Context
 from biaslib.data import ROLES, StimulusTest, load_test
 from biaslib.embeddings.base import MissingWordsError
+from biaslib.report import bold_marks, marked_table
 from biaslib.weat import DegenerateTestError
 
 __all__ = [
     "CALISKAN_TESTS",
     "CHAPTER_TABLES",
     "CONTEXT_KINDS",
-    "MYB_MODELS",
     "OFFLINE_CAPS",
     "OFFLINE_CEAT_MODELS",
     "PAPER_CEAT_MODELS",
@@ -131,8 +132,6 @@ PAPER_CEAT_MODELS = (
     CeatModel("facebook/opt-125m", _transformer("facebook/opt-125m"), myb_name="OPT"),
     CeatModel("bigscience/bloom-560m", _transformer("bigscience/bloom-560m"), myb_name="BLOOM"),
 )
-#: Mind Your Bias's model columns, in their order.
-MYB_MODELS = ("ELMo", "BERT", "GPT-2", "OPT", "BLOOM")
 
 
 def corpus_contexts(
@@ -172,6 +171,7 @@ def ceat_table(
     context_label: str,
     conventions: Sequence[CeatConvention | str] = (MIND_YOUR_BIAS, ORIGINAL),
     max_missing_fraction: float = 0.2,
+    progress: bool = True,
 ) -> pd.DataFrame:
     """CEAT for every test × model × convention, one row each.
 
@@ -192,6 +192,8 @@ def ceat_table(
     max_missing_fraction
         See :func:`ceat`. A test that cannot run gets a row with NaN numbers
         and the reason in ``"not run"``.
+    progress
+        Show a progress bar over the tests of each model.
 
     Returns
     -------
@@ -203,7 +205,8 @@ def ceat_table(
     for model in models:
         encoder = model.make()
         weights = str(getattr(encoder, "fingerprint", encoder.name))
-        for label, name in tests.items():
+        for label, name in tqdm(tests.items(), desc=f"CEAT, {model.label}", unit="test",
+                                disable=not progress):
             test = load_test(name)
             ctxs = contexts(test)
             key = {"test": label, "stimuli": name, "column": model.label,
@@ -226,9 +229,10 @@ def ceat_table(
     return pd.DataFrame(rows)
 
 
-def _mark(p: float, alpha: float) -> str:
-    """``*`` for p ≤ alpha; nothing for a larger or missing (NaN) p-value."""
-    return "*" if p <= alpha else ""
+def _ours_wide(ours: pd.DataFrame, columns: str, alpha: float) -> pd.DataFrame:
+    """Our CES per test, ``*`` for p <= alpha (none for a missing p), ``–`` if not run."""
+    return marked_table(ours, index="test", columns=columns, values="ces",
+                        marks=["*" if p <= alpha else "" for p in ours["p_value"]])
 
 
 def myb_ceat_comparison(
@@ -241,25 +245,15 @@ def myb_ceat_comparison(
 
     Published columns: ``<model> orig.`` (Guo & Caliskan 2021, as Mind Your
     Bias quotes them) and ``<model> MYB`` (Mind Your Bias's own run); their
-    bold (p < 0.01, from the authors' result file) is shown as ``*``. Our
-    columns: CES under ``convention`` with ``*`` for p ≤ ``alpha``; ``–``
-    where a test could not run (see ``ours["not run"]``).
+    bold (p < 0.01, from the authors' result file) is shown as ``*``
+    (:func:`biaslib.seat.myb_table3_published`). Our columns: CES under
+    ``convention`` with ``*`` for p ≤ ``alpha``; ``–`` where a test could not
+    run (see ``ours["not run"]``).
     """
-    from biaslib.data import load_published
-    from biaslib.report import format_d
+    from biaslib.seat import myb_table3_published
 
-    ours = ours[ours["convention"] == convention]
-    ours = ours.assign(d=[format_d(d, _mark(p, alpha))
-                          for d, p in zip(ours["ces"], ours["p_value"], strict=True)])
-    ours_wide = ours.pivot_table(index="test", columns="column", values="d", aggfunc="first")
-    ours_wide = ours_wide[list(dict.fromkeys(ours["column"]))]
-    pub = load_published("myb_table3").query("method == 'CEAT'").copy()
-    marks = pub["sig"].map({True: "*", False: ""}).fillna("")
-    pub["d"] = [format_d(d, m) for d, m in zip(pub["d"], marks, strict=True)]
-    pub["col"] = pub["model"] + " " + pub["column"].map({"orig": "orig.", "ours": "MYB"})
-    pub_wide = pub.pivot_table(index="test", columns="col", values="d", aggfunc="first")
-    order = [f"{m} {c}" for m in MYB_MODELS for c in ("orig.", "MYB")]
-    pub_wide = pub_wide[[c for c in order if c in pub_wide.columns]]
+    pub_wide = myb_table3_published(["CEAT"]).droplevel("method")
+    ours_wide = _ours_wide(ours[ours["convention"] == convention], "column", alpha)
     out = pub_wide.join(ours_wide, how="outer").reindex(list(tests)).fillna("")
     out.index.name = "test"
     return out
@@ -274,28 +268,23 @@ def myb_table12_comparison(
     """Mind Your Bias's Table 12 (CEAT, templates vs Reddit) beside ours.
 
     ``ours`` holds rows whose ``contexts`` column starts with ``"templates"``
-    or ``"corpus"``; the columns are ``<model> template`` / ``<model>
-    reddit`` (published) and ``<our model> templates`` / ``<our model>
-    corpus``.
+    or ``"corpus"``; the columns are ``<model> template (MYB)`` / ``<model>
+    reddit (MYB)`` (published; ``*`` their bold) and ``<our model>
+    templates`` / ``<our model> corpus``.
     """
     from biaslib.data import load_published
-    from biaslib.report import format_d
+    from biaslib.seat import MYB_MODELS
 
-    pub = load_published("myb_tables_11_14").query("table == 12 and method == 'CEAT'").copy()
-    marks = pub["sig"].map({True: "*", False: ""}).fillna("")
-    pub["d"] = [format_d(d, m) for d, m in zip(pub["d"], marks, strict=True)]
-    pub["col"] = pub["model"] + " " + pub["variant"] + " (MYB)"
-    pub_wide = pub.pivot_table(index="test", columns="col", values="d", aggfunc="first")
-    order = [f"{m} {v} (MYB)" for m in MYB_MODELS for v in ("template", "reddit")]
-    pub_wide = pub_wide[[c for c in order if c in pub_wide.columns]]
-    ours = ours[ours["convention"] == convention].copy()
-    ours["kind"] = ours["contexts"].str.split(",").str[0]
-    ours["col"] = ours["column"] + " " + ours["kind"]
-    ours["d"] = [format_d(d, _mark(p, alpha))
-                 for d, p in zip(ours["ces"], ours["p_value"], strict=True)]
-    ours_wide = ours.pivot_table(index="test", columns="col", values="d", aggfunc="first")
-    ours_wide = ours_wide[list(dict.fromkeys(ours["col"]))]
-    out = pub_wide.join(ours_wide, how="outer").reindex(list(tests)).fillna("")
+    pub = load_published("myb_tables_11_14").query("table == 12 and method == 'CEAT'")
+    pub = pub.assign(col=pub["model"] + " " + pub["variant"] + " (MYB)")
+    pub_wide = marked_table(pub, index="test", columns="col", values="d",
+                            marks=bold_marks(pub["sig"]),
+                            order=[f"{m} {v} (MYB)" for m in MYB_MODELS
+                                   for v in ("template", "reddit")])
+    ours = ours[ours["convention"] == convention]
+    ours = ours.assign(col=ours["column"] + " " + ours["contexts"].str.split(",").str[0])
+    out = pub_wide.join(_ours_wide(ours, "col", alpha), how="outer")
+    out = out.reindex(list(tests)).fillna("")
     out.index.name = "test"
     return out
 

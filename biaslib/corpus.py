@@ -781,6 +781,7 @@ def build_reddit_2014_extract(
     cap: int = 1000,
     seed: int = 1111,
     fetch: Callable[[str, Path], None] | None = None,
+    progress: bool = True,
 ) -> Path:
     """Download the 2014 Reddit samples and build an extract from them, in one call.
 
@@ -803,14 +804,20 @@ def build_reddit_2014_extract(
         See :func:`download_reddit_2014`.
     cap, seed
         See :func:`build_extract`.
+    progress
+        Show a progress bar over the twelve monthly files.
 
     Returns
     -------
     pathlib.Path
         ``out_dir``.
     """
+    from tqdm import tqdm
+
     paths = download_reddit_2014(cache_dir, fetch=fetch)
-    docs = (doc for path in paths for doc in read_reddit_csv(path))
+    docs = (doc for path in tqdm(paths, desc="2014 Reddit files", unit="file",
+                                 disable=not progress)
+            for doc in read_reddit_csv(path))
     extract = build_extract(docs, stimuli if stimuli is not None else book_stimuli(), cap=cap,
                             seed=seed)
     extract.parameters["files"] = [p.name for p in paths]

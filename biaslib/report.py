@@ -6,10 +6,18 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
+import pandas as pd
 
 from biaslib.multiple_testing import holm_bonferroni
 
-__all__ = ["format_d", "format_p", "holm_marks", "significance_mark"]
+__all__ = [
+    "bold_marks",
+    "format_d",
+    "format_p",
+    "holm_marks",
+    "marked_table",
+    "significance_mark",
+]
 
 
 def format_p(p: float, digits: int = 2) -> str:
@@ -67,3 +75,30 @@ def format_d(d: float, mark: str = "") -> str:
     if d is None or (isinstance(d, float) and math.isnan(d)):
         return "–"
     return f"{d:.2f}{mark}".replace("-", "−")
+
+
+def bold_marks(sig: pd.Series) -> list[str]:
+    """``*`` where a published result is bold (``sig`` True), else nothing (False, unknown)."""
+    return sig.map({True: "*", False: ""}).fillna("").tolist()
+
+
+def marked_table(
+    frame: pd.DataFrame,
+    *,
+    index: str | Sequence[str],
+    columns: str,
+    values: str,
+    marks: Sequence[str],
+    order: Sequence[str] | None = None,
+) -> pd.DataFrame:
+    """Effect sizes as the papers print them, one column per value of ``columns``.
+
+    Each cell is :func:`format_d` of ``frame[values]`` with its mark from
+    ``marks`` (one per row of ``frame``). Columns follow ``order`` (those
+    present), or their first appearance in ``frame``.
+    """
+    cells = [format_d(d, m) for d, m in zip(frame[values], marks, strict=True)]
+    wide = frame.assign(_cell=cells).pivot_table(index=index, columns=columns, values="_cell",
+                                                 aggfunc="first")
+    order = list(dict.fromkeys(frame[columns])) if order is None else order
+    return wide[[c for c in order if c in wide.columns]]

@@ -29,8 +29,8 @@ from biaslib.conventions import BIASLIB, MIND_YOUR_BIAS, Convention
 from biaslib.data import ROLES, StimulusTest, load_published, load_test
 from biaslib.embeddings.base import EmbeddedSet, EmbeddedTest, MissingWordsError
 from biaslib.evaluate import TestRun
-from biaslib.report import format_d, holm_marks
-from biaslib.weat import weat
+from biaslib.report import bold_marks, holm_marks, marked_table
+from biaslib.weat import DegenerateTestError, weat
 
 __all__ = [
     "MAY_ALL",
@@ -49,6 +49,7 @@ __all__ = [
     "may_table",
     "myb_comparison",
     "myb_table",
+    "myb_table3_published",
     "seat_table",
     "word_only_contexts",
 ]
@@ -332,8 +333,12 @@ def may_table(
             except MissingWordsError as err:
                 out.append(_not_run(key, test, encoder, err))
                 continue
-            run = TestRun(embedded=embedded["sentence"],
-                          result=weat(*embedded["sentence"].arrays, convention=convention))
+            try:
+                result = weat(*embedded["sentence"].arrays, convention=convention)
+            except DegenerateTestError as err:
+                out.append(_not_run(key, test, encoder, err))
+                continue
+            run = TestRun(embedded=embedded["sentence"], result=result)
             out.append({**key, **run.to_dict(), "weights": _fingerprint(encoder),
                         "not run": ""})
     return pd.DataFrame(out)
@@ -377,10 +382,15 @@ def myb_table(
                     out.append(_not_run(key, test, encoder, err))
                 continue
             for level, method in (("sentence", "s-SEAT"), ("word", "w-SEAT")):
-                run = TestRun(embedded=embedded[level],
-                              result=weat(*embedded[level].arrays, convention=convention))
-                out.append({"method": method, "myb_test": short, "column": model.label,
-                            **run.to_dict(), "weights": _fingerprint(encoder), "not run": ""})
+                key = {"method": method, "myb_test": short, "column": model.label}
+                try:
+                    result = weat(*embedded[level].arrays, convention=convention)
+                except DegenerateTestError as err:
+                    out.append(_not_run(key, test, encoder, err))
+                    continue
+                run = TestRun(embedded=embedded[level], result=result)
+                out.append({**key, **run.to_dict(), "weights": _fingerprint(encoder),
+                            "not run": ""})
     return pd.DataFrame(out)
 
 
@@ -393,10 +403,6 @@ MAY_MODELS = ("CBoW (GloVe 840B)", "InferSent", "GenSen", "USE", "ELMo", "GPT",
 MYB_MODELS = ("ELMo", "BERT", "GPT-2", "OPT", "BLOOM")
 
 
-def _d_with_marks(frame: pd.DataFrame, marks: Sequence[str]) -> list[str]:
-    return [format_d(d, m) for d, m in zip(frame["effect_size"], marks, strict=True)]
-
-
 def may_comparison(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TABLE4,
                    alpha: float = 0.01) -> pd.DataFrame:
     """May et al.'s Table 4 (published) beside our columns, as the paper prints it.
@@ -405,16 +411,29 @@ def may_comparison(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TAB
     ``**`` also after Holm–Bonferroni over *all* rows of ``ours`` (May et al.
     correct over all their tests and models). Published marks are typed in.
     """
-    ours = ours.assign(d=_d_with_marks(ours, holm_marks(ours["p_value"].to_numpy(), alpha)))
-    ours_wide = ours.pivot_table(index=["test", "context"], columns="column", values="d",
-                                 aggfunc="first")
-    ours_wide = ours_wide[list(dict.fromkeys(ours["column"]))]
+    ours_wide = marked_table(ours, index=["test", "context"], columns="column",
+                             values="effect_size",
+                             marks=holm_marks(ours["p_value"].to_numpy(), alpha))
     pub = load_published("seat_table4")
-    pub["d"] = [format_d(d, m) for d, m in zip(pub["d"], pub["sig"].fillna(""), strict=True)]
-    pub_wide = pub.pivot_table(index=["test", "context"], columns="model", values="d",
-                               aggfunc="first")[list(MAY_MODELS)]
+    pub_wide = marked_table(pub, index=["test", "context"], columns="model", values="d",
+                            marks=pub["sig"].fillna("").tolist(), order=MAY_MODELS)
     pub_wide.columns = [f"{c} (May et al.)" for c in pub_wide.columns]
     return pub_wide.join(ours_wide, how="outer").loc[list(rows)].fillna("")
+
+
+def myb_table3_published(methods: Sequence[str]) -> pd.DataFrame:
+    """Mind Your Bias's Table 3 as printed, rows (method, test) of ``methods``.
+
+    Columns ``<model> orig.`` (the original papers' numbers as Mind Your Bias
+    quotes them) and ``<model> MYB`` (Mind Your Bias's own runs); ``*`` marks
+    their bold (p < 0.01), restored from the authors' result file.
+    """
+    pub = load_published("myb_table3")
+    pub = pub[pub["method"].isin(list(methods))]
+    pub = pub.assign(col=pub["model"] + " " + pub["column"].map({"orig": "orig.", "ours": "MYB"}))
+    return marked_table(pub, index=["method", "test"], columns="col", values="d",
+                        marks=bold_marks(pub["sig"]),
+                        order=[f"{m} {c}" for m in MYB_MODELS for c in ("orig.", "MYB")])
 
 
 def myb_comparison(ours: pd.DataFrame, tests: Mapping[str, str] = MYB_TABLE3,
@@ -424,19 +443,10 @@ def myb_comparison(ours: pd.DataFrame, tests: Mapping[str, str] = MYB_TABLE3,
     ``ours`` is a :func:`myb_table` result. ``*`` marks p < alpha, as the
     paper's bold (restored for its own columns from the authors' result file).
     """
-    ours = ours.assign(d=_d_with_marks(
-        ours, ["*" if p <= alpha else "" for p in ours["p_value"].fillna(1.0)]))
-    ours_wide = ours.pivot_table(index=["method", "myb_test"], columns="column", values="d",
-                                 aggfunc="first")
-    ours_wide = ours_wide[list(dict.fromkeys(ours["column"]))]
-    pub = load_published("myb_table3").query("method in ['s-SEAT', 'w-SEAT']").copy()
-    marks = pub["sig"].map({True: "*", False: ""}).fillna("")
-    pub["d"] = [format_d(d, m) for d, m in zip(pub["d"], marks, strict=True)]
-    pub["col"] = pub["model"] + " " + pub["column"].map({"orig": "orig.", "ours": "MYB"})
-    pub_wide = pub.pivot_table(index=["method", "test"], columns="col", values="d",
-                               aggfunc="first")
-    order = [f"{m} {c}" for m in MYB_MODELS for c in ("orig.", "MYB")]
-    pub_wide = pub_wide[[c for c in order if c in pub_wide.columns]]
+    ours_wide = marked_table(ours, index=["method", "myb_test"], columns="column",
+                             values="effect_size",
+                             marks=["*" if p <= alpha else "" for p in ours["p_value"]])
+    pub_wide = myb_table3_published(["s-SEAT", "w-SEAT"])
     pub_wide.index.names = ["method", "myb_test"]
     index = [(m, t) for m in ("s-SEAT", "w-SEAT") for t in tests]
     return pub_wide.join(ours_wide, how="outer").loc[index].fillna("")

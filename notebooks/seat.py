@@ -234,4 +234,4 @@ print("  tests significant on all our models:",
 # Our numbers differ from the published columns because the models differ; the comparison
 # is about which *qualitative* findings recur. How much of the published ELMo and BERT
 # columns came from implementation errors rather than from the models is the subject of the
-# chapter on the ELMo tokenization bug.
+# chapter on {doc}`the ELMo tokenization bug <elmo_bug>`.

@@ -1,6 +1,7 @@
+import pandas as pd
 import pytest
 
-from biaslib.report import format_p, significance_mark
+from biaslib.report import bold_marks, format_p, marked_table, significance_mark
 
 
 @pytest.mark.parametrize(
@@ -36,3 +37,22 @@ def test_format_d():
 
     assert format_d(-0.384, "*") == "−0.38*"
     assert format_d(float("nan")) == "–"
+
+
+def test_marked_table_formats_marks_and_orders_columns():
+    frame = pd.DataFrame({"test": ["C1", "C1", "C2", "C2"], "model": ["b", "a", "b", "a"],
+                          "d": [0.5, -0.254, float("nan"), 1.0]})
+    wide = marked_table(frame, index="test", columns="model", values="d",
+                        marks=["*", "", "", "**"])
+    assert list(wide.columns) == ["b", "a"]  # first appearance
+    assert wide.loc["C1", "b"] == "0.50*" and wide.loc["C1", "a"] == "−0.25"
+    assert wide.loc["C2", "b"] == "–" and wide.loc["C2", "a"] == "1.00**"
+    ordered = marked_table(frame, index="test", columns="model", values="d",
+                           marks=[""] * 4, order=["a", "missing", "b"])
+    assert list(ordered.columns) == ["a", "b"]
+    with pytest.raises(ValueError):
+        marked_table(frame, index="test", columns="model", values="d", marks=["*"])
+
+
+def test_bold_marks():
+    assert bold_marks(pd.Series([True, False, None])) == ["*", "", ""]

@@ -134,3 +134,28 @@ def test_comparison_tables_put_published_and_ours_side_by_side():
     assert table.loc[("s-SEAT", "C1"), "ELMo orig."] == "0.42"
     assert table.loc[("s-SEAT", "C1"), "ELMo MYB"] == "1.18*"
     assert table.loc[("s-SEAT", "C1"), "toy"] == "0.50"
+
+
+class ConstantEncoder:
+    """Every sentence and word gets the same vector: every WEAT is undefined (sd 0)."""
+
+    name = "constant encoder"
+
+    def encode_sentences(self, texts, pooling=None):
+        return np.ones((len(texts), 4))
+
+    def encode_words(self, contexts, pooling="mean"):
+        return np.ones((len(contexts), 4))
+
+
+def test_undefined_tests_become_rows_that_say_why():
+    from biaslib.conventions import MIND_YOUR_BIAS
+    from biaslib.seat import SeatModel, may_table, myb_table
+
+    model = SeatModel("constant", ConstantEncoder, None)
+    may = may_table([model], [("C6", "sent")], MIND_YOUR_BIAS, progress=False)
+    assert may["effect_size"].isna().all()
+    assert may.loc[0, "not run"].startswith("all association scores are equal")
+    myb = myb_table([model], {"C6": "MYB-C6-name"}, MIND_YOUR_BIAS, progress=False)
+    assert myb["method"].tolist() == ["s-SEAT", "w-SEAT"]
+    assert myb["effect_size"].isna().all() and (myb["not run"] != "").all()
