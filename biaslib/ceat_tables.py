@@ -32,9 +32,12 @@ from biaslib.ceat import (
     missing_policy,
 )
 from biaslib.contexts import Context
-from biaslib.data import ROLES, StimulusTest, load_test
+from biaslib.corpus import ceat_window, contexts_for_test, myb_window
+from biaslib.data import ROLES, StimulusTest, load_published, load_test
 from biaslib.embeddings.base import MissingWordsError
 from biaslib.report import bold_marks, marked_table
+from biaslib.seat import MYB_MODELS, MYB_TABLE3, myb_table3_published
+from biaslib.templates import myb_contexts
 from biaslib.weat import DegenerateTestError
 
 __all__ = [
@@ -147,7 +150,6 @@ def corpus_contexts(
     See :func:`biaslib.corpus.contexts_for_test` for the options; by default
     at most ``cap`` sentences per stimulus (a seeded sample) and no window.
     """
-    from biaslib.corpus import contexts_for_test
 
     def source(test: StimulusTest) -> Mapping[str, Mapping[str, Sequence[Context]]]:
         return contexts_for_test(test, cap=cap, seed=seed, sources=sources, window=window,
@@ -158,8 +160,6 @@ def corpus_contexts(
 
 def template_contexts(test: StimulusTest) -> dict[str, dict[str, list[Context]]]:
     """Mind Your Bias's template sentences (:func:`biaslib.templates.myb_contexts`) by word."""
-    from biaslib.templates import myb_contexts
-
     return group_by_word(test, myb_contexts(test.name))
 
 
@@ -250,8 +250,6 @@ def myb_ceat_comparison(
     ``convention`` with ``*`` for p ≤ ``alpha``; ``–`` where a test could not
     run (see ``ours["not run"]``).
     """
-    from biaslib.seat import myb_table3_published
-
     pub_wide = myb_table3_published(["CEAT"]).droplevel("method")
     ours_wide = _ours_wide(ours[ours["convention"] == convention], "column", alpha)
     out = pub_wide.join(ours_wide, how="outer").reindex(list(tests)).fillna("")
@@ -272,9 +270,6 @@ def myb_table12_comparison(
     reddit (MYB)`` (published; ``*`` their bold) and ``<our model>
     templates`` / ``<our model> corpus``.
     """
-    from biaslib.data import load_published
-    from biaslib.seat import MYB_MODELS
-
     pub = load_published("myb_tables_11_14").query("table == 12 and method == 'CEAT'")
     pub = pub.assign(col=pub["model"] + " " + pub["variant"] + " (MYB)")
     pub_wide = marked_table(pub, index="test", columns="col", values="d",
@@ -319,8 +314,6 @@ def chapter_rows(
     sentences per stimulus, a seeded sample (``seed``) nested across caps.
     The ``contexts`` column says which kind and cap each row used.
     """
-    from biaslib.corpus import ceat_window, myb_window
-
     windows = {"corpus": myb_window, "reddit_2014": myb_window,
                "corpus, full sentence": None, "corpus, CEAT window": ceat_window}
     if kind not in CONTEXT_KINDS:
@@ -368,8 +361,6 @@ def chapter_table(
     Every row is computed under :data:`MIND_YOUR_BIAS` and :data:`ORIGINAL`.
     Models in :data:`SLOW_MODELS` run a subset (see there).
     """
-    from biaslib.seat import MYB_TABLE3
-
     if name not in CHAPTER_TABLES:
         raise ValueError(f"unknown table {name!r}; known: {CHAPTER_TABLES}")
     no_dis = {k: v for k, v in MYB_TABLE3.items() if k != "Dis"}
