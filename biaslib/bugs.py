@@ -63,6 +63,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from biaslib.contexts import Context
+from biaslib.embeddings.base import check_sentences
 
 if TYPE_CHECKING:
     from biaslib.embeddings.transformer import TransformerEncoder, WordPooling
@@ -85,15 +86,6 @@ Bug = Literal["elmo", "gpt2-offset"]
 
 #: The id w-SEAT padded GPT-2's input with (``torch.zeros``), whatever token it is.
 PAD_ID = 0
-
-
-def _check_texts(texts: Sequence[str]) -> list[str]:
-    if isinstance(texts, str):
-        raise TypeError("expected a sequence of sentences, got a single string")
-    texts = list(texts)
-    if not texts:
-        raise ValueError("no sentences to encode")
-    return texts
 
 
 def _check_contexts(contexts: Sequence[Context]) -> list[Context]:
@@ -178,7 +170,7 @@ def elmo_sentence_vectors(
     numpy.ndarray
         Shape ``(len(texts), dim)``.
     """
-    texts = _check_texts(texts)
+    texts = check_sentences(texts)
     if buggy:
         per_token = encoder.encode_tokens([list(t) for t in texts], blank_tokens="unk")
     else:

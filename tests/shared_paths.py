@@ -22,3 +22,17 @@ def require(path: Path, what: str) -> Path:
         pytest.skip(f"{what} not found at {path}; it lives outside the project "
                     "(set BIASLIB_SHARED to the shared folder)")
     return path
+
+
+def undeclared_differences(ours, theirs, declared: dict) -> str:
+    """How ``ours`` and a reference copy ``theirs`` differ beyond what ``declared`` lists.
+
+    ``declared`` holds ``only_ours`` and/or ``only_reference`` (the items the
+    project documents as deliberately different); the symmetric difference must
+    equal exactly those. Returns ``""`` when it does, else a description.
+    """
+    found = {"only_ours": sorted(set(ours) - set(theirs)),
+             "only_reference": sorted(set(theirs) - set(ours))}
+    expected = {"only_ours": sorted(declared.get("only_ours", [])),
+                "only_reference": sorted(declared.get("only_reference", []))}
+    return "" if found == expected else f"found {found}, declared {expected}"

@@ -132,3 +132,17 @@ class TestGlove:
         v = glove.embed(["king", "queen", "carrot"]).vectors
         cos = v @ v.T / np.outer(np.linalg.norm(v, axis=1), np.linalg.norm(v, axis=1))
         assert cos[0, 1] > cos[0, 2] + 0.3
+
+
+def test_check_sentences_refuses_what_no_encoder_should_take():
+    from biaslib.embeddings.base import check_sentences
+
+    assert check_sentences(("a b.", "c d.")) == ["a b.", "c d."]
+    with pytest.raises(TypeError, match="single string"):
+        check_sentences("a sentence")  # would be iterated character by character
+    with pytest.raises(ValueError, match="no sentences"):
+        check_sentences([])
+    with pytest.raises(ValueError, match="empty or non-string"):
+        check_sentences(["fine.", "  "])
+    with pytest.raises(ValueError, match="empty or non-string"):
+        check_sentences(["fine.", None])

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from shared_paths import REFERENCE_DIR
+from shared_paths import REFERENCE_DIR, undeclared_differences
 
 from biaslib.data import ROLES, data_dir, list_tests, load_set, load_test
 
@@ -95,18 +95,9 @@ def test_sets_match_reference_copy(name: str, index: int, reference_dir: Path) -
     )
     problems = []
     for role, theirs in reference.items():
-        ours = set(getattr(test, role).words)
-        found = {
-            "only_ours": sorted(ours - set(theirs)),
-            "only_reference": sorted(set(theirs) - ours),
-        }
-        spec = declared.get(role, {})
-        expected = {
-            "only_ours": sorted(spec.get("only_ours", [])),
-            "only_reference": sorted(spec.get("only_reference", [])),
-        }
-        if found != expected:
-            problems.append(f"{role}: found {found}, declared {expected}")
+        diff = undeclared_differences(getattr(test, role).words, theirs, declared.get(role, {}))
+        if diff:
+            problems.append(f"{role}: {diff}")
     assert not problems, f"{name} vs {ref.file}:\n" + "\n".join(problems)
 
 

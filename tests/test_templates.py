@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
-from shared_paths import REFERENCE_DIR
+from shared_paths import REFERENCE_DIR, undeclared_differences
 
 from biaslib.contexts import Context, find_context
 from biaslib.data import ROLES, data_dir, list_tests, load_test
@@ -82,17 +82,10 @@ def test_seat_sentences_match_reference(
         ours = [c.text for c in ours_by_role[role]]
         theirs = theirs_by_role[role]
         assert len(set(ours)) == len(ours), f"{test} {role}: duplicate sentences"
-        found = {
-            "only_ours": sorted(set(ours) - set(theirs)),
-            "only_reference": sorted(set(theirs) - set(ours)),
-        }
         spec = declared.get(role, {})
-        expected = {
-            "only_ours": sorted(spec.get("only_ours", [])),
-            "only_reference": sorted(spec.get("only_reference", [])),
-        }
-        if found != expected:
-            problems.append(f"{role}: found {found}, declared {expected}")
+        diff = undeclared_differences(ours, theirs, spec)
+        if diff:
+            problems.append(f"{role}: {diff}")
         if not spec:
             # No declared difference: the very same number of sentences (no duplicates there).
             assert len(ours) == len(theirs), f"{test} {role}: {len(ours)} vs {len(theirs)}"

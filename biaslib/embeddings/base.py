@@ -25,13 +25,42 @@ from numpy.typing import NDArray
 from biaslib.data import ROLES, StimulusTest
 from biaslib.weat import equal_size_indices
 
-__all__ = ["EmbeddedSet", "EmbeddedTest", "Embedder", "MissingWordsError", "embed_test"]
+__all__ = [
+    "EmbeddedSet",
+    "EmbeddedTest",
+    "Embedder",
+    "MissingWordsError",
+    "check_sentences",
+    "embed_test",
+]
 
 logger = logging.getLogger(__name__)
 
 
 class MissingWordsError(ValueError):
     """Too many stimuli of a set have no vector for the test to be meaningful."""
+
+
+def check_sentences(texts: Sequence[str]) -> list[str]:
+    """The sentences as a list; a clear error for input no encoder should take.
+
+    Raises
+    ------
+    TypeError
+        If ``texts`` is a single string: iterating it would yield characters —
+        the ELMo bug of sent-bias (Mind Your Bias, App. D).
+    ValueError
+        If there are no sentences, or one is empty or not a string.
+    """
+    if isinstance(texts, str):
+        raise TypeError("expected a sequence of sentences, got a single string")
+    texts = list(texts)
+    if not texts:
+        raise ValueError("no sentences to encode")
+    bad = [t for t in texts if not isinstance(t, str) or not t.strip()]
+    if bad:
+        raise ValueError(f"empty or non-string sentences: {bad[:3]}")
+    return texts
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from biaslib.contexts import Context
-from biaslib.embeddings.base import Embedder
+from biaslib.embeddings.base import Embedder, check_sentences
 from biaslib.embeddings.models import file_digest
 
 __all__ = ["BagOfWordsEncoder", "CaseMode", "StaticEmbeddings", "glove_6b_50d"]
@@ -199,8 +199,7 @@ class BagOfWordsEncoder:
         self, texts: Sequence[str], pooling: str | None = None
     ) -> NDArray[np.float64]:
         """Mean word vector of each sentence (``pooling`` must be ``"mean"`` or None)."""
-        if isinstance(texts, str):
-            raise TypeError("expected a sequence of sentences, got a single string")
+        texts = check_sentences(texts)
         if pooling not in (None, "mean"):
             raise ValueError("a bag-of-words encoder only pools by mean")
         return np.stack([self._mean([t for t, _, _ in self.tokenize(x)], x) for x in texts])

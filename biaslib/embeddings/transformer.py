@@ -40,6 +40,7 @@ from numpy.typing import NDArray
 from tqdm import tqdm
 
 from biaslib.contexts import Context
+from biaslib.embeddings.base import check_sentences
 from biaslib.embeddings.cache import VectorCache, cache_key
 from biaslib.embeddings.models import ModelSpec, resolve_model
 
@@ -246,7 +247,7 @@ class TransformerEncoder:
             sentence-transformers pools), ``"last"`` (last non-padding token,
             for decoders). Default: :attr:`default_sentence_pooling`.
         """
-        texts = self._check_texts(texts)
+        texts = check_sentences(texts)
         pooling = self._check_sentence_pooling(pooling)
 
         def compute(batch: list[str]) -> list[NDArray[np.float32]]:
@@ -433,18 +434,6 @@ class TransformerEncoder:
         return self._tokenize([text]).tokens(0)
 
     # ------------------------------------------------------------------ internals
-
-    @staticmethod
-    def _check_texts(texts: Sequence[str]) -> list[str]:
-        if isinstance(texts, str):
-            raise TypeError("expected a sequence of sentences, got a single string")
-        texts = list(texts)
-        if not texts:
-            raise ValueError("no sentences to encode")
-        bad = [t for t in texts if not isinstance(t, str) or not t.strip()]
-        if bad:
-            raise ValueError(f"empty or non-string sentences: {bad[:3]}")
-        return texts
 
     @staticmethod
     def _check_tokens(tokens: Sequence[str]) -> Sequence[str]:
