@@ -63,7 +63,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from biaslib.contexts import Context
-from biaslib.embeddings.base import check_sentences
+from biaslib.embeddings.base import check_contexts, check_sentences
 
 if TYPE_CHECKING:
     from biaslib.embeddings.transformer import TransformerEncoder, WordPooling
@@ -86,16 +86,6 @@ Bug = Literal["elmo", "gpt2-offset"]
 
 #: The id w-SEAT padded GPT-2's input with (``torch.zeros``), whatever token it is.
 PAD_ID = 0
-
-
-def _check_contexts(contexts: Sequence[Context]) -> list[Context]:
-    contexts = list(contexts)
-    if not contexts:
-        raise ValueError("no contexts to encode")
-    for c in contexts:
-        if not isinstance(c, Context):
-            raise TypeError(f"expected Context objects, got {type(c).__name__}")
-    return contexts
 
 
 def wseat_word_index(context: Context) -> int:
@@ -211,7 +201,7 @@ def wseat_elmo_word_vectors(
     numpy.ndarray
         Shape ``(len(contexts), dim)``.
     """
-    contexts = _check_contexts(contexts)
+    contexts = check_contexts(contexts)
     if not buggy:
         return encoder.encode_words(contexts, pooling)
     indices = [wseat_word_index(c) for c in contexts]
@@ -338,7 +328,7 @@ def wseat_gpt2_word_vectors(
     numpy.ndarray
         Shape ``(len(contexts), dim)``.
     """
-    contexts = _check_contexts(contexts)
+    contexts = check_contexts(contexts)
     if not buggy:
         return encoder.encode_words(contexts, pooling)
     inputs = [gpt2_offset_input(encoder, c, offset) for c in contexts]

@@ -146,3 +146,15 @@ def test_check_sentences_refuses_what_no_encoder_should_take():
         check_sentences(["fine.", "  "])
     with pytest.raises(ValueError, match="empty or non-string"):
         check_sentences(["fine.", None])
+
+
+def test_check_contexts_refuses_what_no_encoder_should_take():
+    from biaslib.contexts import Context
+    from biaslib.embeddings.base import check_contexts
+
+    ctx = Context("I like tulips.", "tulips", "tulips", 7, 13, "test")
+    assert check_contexts((ctx,)) == [ctx]
+    with pytest.raises(ValueError, match="no contexts"):
+        check_contexts([])
+    with pytest.raises(TypeError, match="expected Context objects, got str"):
+        check_contexts([ctx, "I like tulips."])

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
+from biaslib.contexts import Context
 from biaslib.data import ROLES, StimulusTest
 from biaslib.weat import equal_size_indices
 
@@ -30,6 +31,7 @@ __all__ = [
     "EmbeddedTest",
     "Embedder",
     "MissingWordsError",
+    "check_contexts",
     "check_sentences",
     "embed_test",
 ]
@@ -39,6 +41,17 @@ logger = logging.getLogger(__name__)
 
 class MissingWordsError(ValueError):
     """Too many stimuli of a set have no vector for the test to be meaningful."""
+
+
+def check_contexts(contexts: Sequence[Context]) -> list[Context]:
+    """The contexts as a list; a clear error when there are none or one is not a Context."""
+    contexts = list(contexts)
+    if not contexts:
+        raise ValueError("no contexts to encode")
+    for c in contexts:
+        if not isinstance(c, Context):
+            raise TypeError(f"expected Context objects, got {type(c).__name__}")
+    return contexts
 
 
 def check_sentences(texts: Sequence[str]) -> list[str]:

@@ -40,7 +40,7 @@ from numpy.typing import NDArray
 from tqdm import tqdm
 
 from biaslib.contexts import Context
-from biaslib.embeddings.base import check_sentences
+from biaslib.embeddings.base import check_contexts, check_sentences
 from biaslib.embeddings.cache import VectorCache, cache_key
 from biaslib.embeddings.models import ModelSpec, resolve_model
 
@@ -327,12 +327,7 @@ class TransformerEncoder:
         """
         if pooling not in _WORD_POOLINGS:
             raise ValueError(f"word pooling must be one of {_WORD_POOLINGS}")
-        contexts = list(contexts)
-        if not contexts:
-            raise ValueError("no contexts to encode")
-        for c in contexts:
-            if not isinstance(c, Context):
-                raise TypeError(f"expected Context objects, got {type(c).__name__}")
+        contexts = check_contexts(contexts)
 
         def compute(batch: list[Context]) -> list[NDArray[np.float32]]:
             enc = self._tokenize([c.text for c in batch])
