@@ -16,6 +16,7 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 from tqdm import tqdm
@@ -32,7 +33,7 @@ from biaslib.ceat import (
     missing_policy,
 )
 from biaslib.contexts import Context
-from biaslib.corpus import ceat_window, contexts_for_test, myb_window
+from biaslib.corpus import ceat_window, contexts_for_test, load_coverage, myb_window
 from biaslib.data import ROLES, StimulusTest, load_published, load_test
 from biaslib.embeddings.base import MissingWordsError
 from biaslib.report import bold_marks, marked_table
@@ -47,6 +48,7 @@ __all__ = [
     "OFFLINE_CAPS",
     "OFFLINE_CEAT_MODELS",
     "PAPER_CEAT_MODELS",
+    "RESAMPLING",
     "SLOW_MODELS",
     "WINDOW_TESTS",
     "CeatModel",
@@ -54,9 +56,13 @@ __all__ = [
     "ceat_table",
     "chapter_rows",
     "chapter_table",
+    "chapter_tests",
     "corpus_contexts",
+    "coverage_table",
     "myb_ceat_comparison",
     "myb_table12_comparison",
+    "resampling_summary",
+    "resampling_table",
     "template_contexts",
 ]
 
@@ -341,7 +347,79 @@ WINDOW_TESTS = {"C6": "MYB-C6-name", "C9": "MYB-C9-term"}
 #: tests without Dis (450 attribute words), on corpus sentences and on the templates.
 SLOW_MODELS = frozenset({"SmolLM2-135M-Instruct"})
 #: The stored tables of the CEAT chapter.
-CHAPTER_TABLES = ("ceat_myb", "ceat_caliskan", "ceat_contexts")
+CHAPTER_TABLES = ("ceat_myb", "ceat_caliskan", "ceat_contexts", "ceat_resampling",
+                  "ceat_coverage")
+#: The resampling experiment: test, model, sample sizes N, sampling rules and seeds.
+RESAMPLING = {"test": "MYB-C6-name", "model": "all-MiniLM-L6-v2",
+              "n_samples": (50, 100, 1_000, 10_000), "replacement": ("always", "if_fewer"),
+              "seeds": tuple(range(5))}
+
+
+def resampling_table(
+    vectors: Mapping[str, Mapping[str, ArrayLike]],
+    n_samples: Sequence[int] = RESAMPLING["n_samples"],
+    replacement: Sequence[str] = RESAMPLING["replacement"],
+    seeds: Sequence[int] = RESAMPLING["seeds"],
+    base: CeatConvention = MIND_YOUR_BIAS,
+) -> pd.DataFrame:
+    """The CES and its p-values over sample sizes, sampling rules and seeds, on fixed vectors.
+
+    Each row is :func:`ceat` under ``base`` with ``n_samples``,
+    ``replacement`` and ``seed`` replaced: how much of a CES is the resampling.
+    """
+    rows = []
+    for n in n_samples:
+        for rule in replacement:
+            for seed in seeds:
+                r = ceat(vectors, base.replace(n_samples=n, replacement=rule, seed=seed))
+                rows.append({"N": n, "contexts drawn": rule, "seed": seed, "CES": r.ces,
+                             "SE": r.meta.se, "p (two-sided)": r.p_value,
+                             "p (one-sided)": r.meta.p_one_sided})
+    return pd.DataFrame(rows)
+
+
+def resampling_summary(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per (N, rule): mean CES, its SD over seeds, mean SE, largest two-sided p."""
+    return runs.groupby(["N", "contexts drawn"]).agg(
+        CES_mean=("CES", "mean"), CES_sd_over_seeds=("CES", "std"), SE_mean=("SE", "mean"),
+        p_max=("p (two-sided)", "max"))
+
+
+def coverage_table(
+    tests: Mapping[str, str], cap: int, path: str | None = None, rare: int = 20
+) -> pd.DataFrame:
+    """Per test and role: stimuli with no sentence, fewer than ``rare``, fewer than ``cap``.
+
+    Read from the extract's ``coverage.csv`` (:func:`biaslib.corpus.load_coverage`):
+    ``kept`` sentences per stimulus, and the median number of matching
+    sentences in the twelve 2014 Reddit files (``found_reddit_2014``).
+    """
+    coverage = load_coverage(path).set_index("stimulus")
+
+    def count(word: str, column: str) -> int:
+        return int(coverage[column].get(word, 0))
+
+    rows = []
+    for label, name in tests.items():
+        for role, ws in load_test(name).sets.items():
+            kept = {w: count(w, "kept") for w in ws.words}
+            few = {w: n for w, n in kept.items() if n < rare}
+            rows.append({
+                "test": label, "role": role, "stimuli": len(ws.words),
+                "none": sum(n == 0 for n in kept.values()),
+                f"< {rare}": sum(0 < n < rare for n in kept.values()),
+                f"< {cap}": sum(rare <= n < cap for n in kept.values()),
+                "found in 2014 Reddit (median)": int(np.median(
+                    [count(w, "found_reddit_2014") for w in ws.words])),
+                "rare stimuli (sentences)": ", ".join(
+                    f"{w} ({n})" for w, n in sorted(few.items(), key=lambda x: x[1])),
+            })
+    return pd.DataFrame(rows)
+
+
+def chapter_tests() -> dict[str, str]:
+    """Every test of the chapter: Mind Your Bias's (``MYB C1``…) and Caliskan's C1–C10."""
+    return {**{f"MYB {k}": v for k, v in MYB_TABLE3.items()}, **CALISKAN_TESTS}
 
 
 def chapter_table(
@@ -358,11 +436,31 @@ def chapter_table(
         Mind Your Bias's templates (Table 12), 2014-only Reddit sentences,
         whole sentences and Guo & Caliskan's window.
 
-    Every row is computed under :data:`MIND_YOUR_BIAS` and :data:`ORIGINAL`.
-    Models in :data:`SLOW_MODELS` run a subset (see there).
+    ``ceat_resampling``
+        :func:`resampling_table` on the vectors of :data:`RESAMPLING`'s test
+        and model (offline only; ``models`` is ignored).
+    ``ceat_coverage``
+        :func:`coverage_table` of every test (no model).
+
+    Every CEAT row is computed under :data:`MIND_YOUR_BIAS` and
+    :data:`ORIGINAL`. Models in :data:`SLOW_MODELS` run a subset (see there).
     """
     if name not in CHAPTER_TABLES:
         raise ValueError(f"unknown table {name!r}; known: {CHAPTER_TABLES}")
+    if name == "ceat_coverage":
+        return coverage_table(chapter_tests(), OFFLINE_CAPS["all-MiniLM-L6-v2"])
+    if name == "ceat_resampling":
+        model = next(m for m in OFFLINE_CEAT_MODELS if m.label == RESAMPLING["model"])
+        contexts = contexts_for_test(RESAMPLING["test"], cap=OFFLINE_CAPS[model.label],
+                                     window=myb_window)
+        encoder = model.make()
+        vectors = embed_word_contexts(contexts, encoder, pooling=model.word_pooling)
+        runs = resampling_table(vectors)
+        runs.insert(0, "test", RESAMPLING["test"])
+        runs.insert(1, "column", model.label)
+        runs.insert(2, "model", encoder.name)
+        runs.insert(3, "weights", encoder.fingerprint)
+        return runs
     no_dis = {k: v for k, v in MYB_TABLE3.items() if k != "Dis"}
     opts = {"default_cap": default_cap}
     parts = []

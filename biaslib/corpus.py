@@ -69,6 +69,7 @@ import csv
 import datetime as dt
 import functools
 import gzip
+import hashlib
 import html
 import io
 import json
@@ -96,6 +97,7 @@ __all__ = [
     "REDDIT_2014_MONTHS",
     "REDDIT_COMMIT",
     "REDDIT_REPO",
+    "SHARED_EXTRACT_SHA256",
     "SOURCE_ORDER",
     "Extract",
     "RawDocument",
@@ -108,8 +110,10 @@ __all__ = [
     "contexts_for_test",
     "contexts_for_words",
     "corpus_dir",
+    "describe_extract",
     "download_reddit_2014",
     "extract_path",
+    "extract_sha256",
     "is_case_sensitive",
     "load_coverage",
     "myb_window",
@@ -142,6 +146,9 @@ REDDIT_PATH = "data/sampled_comments/RC_{month}.csv"
 REDDIT_2014_MONTHS = tuple(f"2014-{m:02d}" for m in range(1, 13))
 
 MIN_TOKENS, MAX_TOKENS = 3, 100
+#: SHA-256 of the shared extract (``../shared/corpus/MANIFEST.md``), which the stored
+#: CEAT tables were computed from.
+SHARED_EXTRACT_SHA256 = "2e98ec9e0885adeb98a61cbf948cdbc8360b63bb29ef23c6c2a3a7217488bc8d"
 
 # Letters and digits (\w without the underscore), hyphen-joined runs included.
 _TOKEN = re.compile(r"[^\W_]+(?:-[^\W_]+)*")
@@ -190,6 +197,55 @@ def extract_path(path: str | os.PathLike[str] | None = None) -> Path:
     if path is not None and Path(path).is_file():
         return Path(path)
     return corpus_dir(path) / EXTRACT_FILE
+
+
+def extract_sha256(path: str | os.PathLike[str] | None = None) -> str:
+    """SHA-256 of the extract file: which extract a stored table was computed from.
+
+    The shared extract's digest is listed in ``../shared/corpus/MANIFEST.md``;
+    one built by :func:`build_extract` has another. Computed once per file
+    version and process.
+    """
+    file = extract_path(path)
+    return _file_sha256(str(file.resolve()), file.stat().st_mtime)
+
+
+@functools.lru_cache(maxsize=4)
+def _file_sha256(path: str, mtime: float) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def describe_extract(path: str | os.PathLike[str] | None = None, *, short: bool = False) -> str:
+    """A label of the extract in use, for the tables computed from it.
+
+    The shared extract (:data:`SHARED_EXTRACT_SHA256`) is named as such; an
+    extract built by :func:`build_extract` says what it was built from (its
+    ``build.json``: the 2014 Reddit files of :func:`build_reddit_2014_extract`,
+    or other raw text); any other one is named by its folder. The long form
+    ends with the first 12 hex digits of :func:`extract_sha256`; ``short``
+    gives a few words for a column label.
+    """
+    file = extract_path(path)
+    full = extract_sha256(file)
+    sha = full[:12]
+    if full == SHARED_EXTRACT_SHA256:
+        return "shared extract" if short else (
+            "the shared corpus extract (2014 Reddit first, then other Reddit years, blogs, "
+            f"Wikipedia, IMDB; at most 1,000 sentences per stimulus; sha256 {sha})")
+    build = file.parent / "build.json"
+    if build.is_file():
+        params = json.loads(build.read_text(encoding="utf-8")).get("parameters", {})
+        reddit = "source" in params
+        if short:
+            return "2014 Reddit extract" if reddit else "built extract"
+        what = (f"2014 Reddit extract built from {params['source']}" if reddit
+                else "extract built by biaslib.corpus.build_extract")
+        return f"{what}, at most {params.get('cap', '?')} sentences per stimulus (sha256 {sha})"
+    return f"extract {sha}" if short else f"corpus extract in {file.parent} (sha256 {sha})"
 
 
 # --------------------------------------------------------------------------- text rules

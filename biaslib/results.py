@@ -14,15 +14,28 @@ from __future__ import annotations
 
 import json
 import platform
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+from pandas.api.types import is_numeric_dtype
 
 import biaslib
 from biaslib.data import data_dir
 
-__all__ = ["load_or_compute", "load_results", "results_dir", "save_results"]
+__all__ = [
+    "NUMBER_TOLERANCE",
+    "P_VALUE_TOLERANCE",
+    "StoredTableMismatch",
+    "Tolerance",
+    "compare_with_stored",
+    "load_or_compute",
+    "load_results",
+    "results_dir",
+    "save_results",
+]
 
 
 def results_dir() -> Path:
@@ -91,3 +104,103 @@ def load_or_compute(
                 f"recomputed slices are checked by the test suite)"
             )
     return compute(), f"computed now (biaslib {biaslib.__version__})"
+
+
+# --------------------------------------------------------------------------- recomputed vs stored
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """How far a recomputed number may lie from the stored one: ``|a - b| <= atol + rtol |b|``."""
+
+    rtol: float
+    atol: float
+
+    def __str__(self) -> str:
+        return f"rtol {self.rtol:g}, atol {self.atol:g}"
+
+
+#: Effect sizes, means, standard deviations, CES, SE, τ² of neural models. Their vectors
+#: are float32 and differ in the last bits between CPUs (SIMD kernels, thread count) and
+#: between batches of different padding: about 1e-6 relative, measured with
+#: ATEN_CPU_CAPABILITY=default against AVX2 and with other batch sizes, which moved
+#: effect sizes by at most 6e-7. The stored CSVs keep six significant digits.
+NUMBER_TOLERANCE = Tolerance(rtol=1e-4, atol=1e-5)
+#: Permutation p-values: the same noise can move an observed statistic past a few of the
+#: 100,000 re-split statistics (1e-5 each).
+P_VALUE_TOLERANCE = Tolerance(rtol=0.0, atol=1e-3)
+
+
+class StoredTableMismatch(AssertionError):
+    """A recomputed slice differs from the stored table beyond the stated tolerance."""
+
+
+def compare_with_stored(
+    fresh: pd.DataFrame,
+    stored: pd.DataFrame,
+    keys: Sequence[str],
+    *,
+    exact: Sequence[str] = (),
+    numbers: Sequence[str] = (),
+    p_values: Sequence[str] = (),
+) -> pd.DataFrame:
+    """Check recomputed rows against a stored table, within stated tolerances.
+
+    Every row of ``fresh`` must have exactly one row of ``stored`` with the
+    same ``keys``. Columns in ``exact`` (text, counts, weights fingerprints)
+    must be equal; ``numbers`` must agree within :data:`NUMBER_TOLERANCE` and
+    ``p_values`` within :data:`P_VALUE_TOLERANCE`; two missing values (NaN,
+    empty text) are equal. Used by the test suite and by chapters that
+    recompute a stored number in front of the reader.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per compared column: ``column``, ``rows``, ``tolerance``,
+        ``within tolerance`` (always True: a failure raises). It holds no
+        differences, which would depend on the CPU.
+
+    Raises
+    ------
+    StoredTableMismatch
+        If a row is missing from ``stored`` or any column differs beyond its
+        tolerance; the message lists the keys and both values of each
+        offending row.
+    """
+    keys = list(keys)
+    missing_cols = [c for c in [*keys, *exact, *numbers, *p_values]
+                    if c not in fresh or c not in stored]
+    if missing_cols:
+        raise KeyError(f"columns {missing_cols} are not in both tables")
+    merged = fresh.merge(stored, on=keys, how="left", suffixes=("", "_stored"),
+                         indicator=True, validate="one_to_one")
+    absent = merged[merged["_merge"] == "left_only"]
+    if len(absent):
+        raise StoredTableMismatch(
+            f"the stored table lacks {len(absent)} rows of the slice: "
+            f"{absent[keys].to_dict('records')[:5]}")
+    summary, problems = [], []
+    checks = [(c, None) for c in exact] + [(c, NUMBER_TOLERANCE) for c in numbers] + [
+        (c, P_VALUE_TOLERANCE) for c in p_values]
+    for col, tol in checks:
+        a, b = merged[col], merged[f"{col}_stored"]
+        if tol is None and is_numeric_dtype(a) and is_numeric_dtype(b):
+            same = (a == b) | (a.isna() & b.isna())
+        elif tol is None:
+            same = a.fillna("").astype(str) == b.fillna("").astype(str)
+        else:
+            x, y = a.to_numpy(dtype=float), b.to_numpy(dtype=float)
+            both_nan = np.isnan(x) & np.isnan(y)
+            with np.errstate(invalid="ignore"):
+                same = both_nan | (np.abs(x - y) <= tol.atol + tol.rtol * np.abs(y))
+            same = pd.Series(same, index=merged.index)
+        if not same.all():
+            bad = merged.loc[~same, [*keys, col, f"{col}_stored"]]
+            problems.append(f"{col} ({tol or 'exact'}): {bad.to_dict('records')[:5]}")
+        summary.append({"column": col, "rows": len(merged),
+                        "tolerance": str(tol) if tol else "equal",
+                        "within tolerance": bool(same.all())})
+    if problems:
+        raise StoredTableMismatch("recomputed values differ from the stored table: "
+                                  + "; ".join(problems))
+    return pd.DataFrame(summary)

@@ -73,40 +73,56 @@ import warnings
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from IPython.display import display
 
 from biaslib.ceat import MIND_YOUR_BIAS, ORIGINAL, ceat, embed_word_contexts
 from biaslib.ceat_tables import (
     CALISKAN_TESTS,
     OFFLINE_CAPS,
-    OFFLINE_CEAT_MODELS,
     PAPER_CEAT_MODELS,
+    RESAMPLING,
     WINDOW_TESTS,
     chapter_table,
     myb_ceat_comparison,
     myb_table12_comparison,
+    resampling_summary,
 )
-from biaslib.corpus import contexts_for_test, load_coverage, myb_window
+from biaslib.corpus import contexts_for_test, describe_extract, myb_window
 from biaslib.data import load_published, load_test
 from biaslib.embeddings.transformer import TransformerEncoder
 from biaslib.plots import ceat_distribution, ceat_forest
 from biaslib.report import format_p
-from biaslib.results import load_or_compute
+from biaslib.results import compare_with_stored, load_or_compute, load_results
 from biaslib.seat import MYB_TABLE3
 
 # transformers' model loading imports tqdm.auto, which warns without ipywidgets.
 warnings.filterwarnings("ignore", message="IProgress not found")
 pd.set_option("display.max_colwidth", 70)
 pd.set_option("display.width", 160)
-OURS = [m.label for m in OFFLINE_CEAT_MODELS]
+try:  # the extract in use, if any: the cells that read sentences need it
+    EXTRACT = describe_extract()
+except FileNotFoundError as err:
+    EXTRACT, NO_CORPUS = None, f"Not run: {err}"
+#: Tables with rows per model, to which the paper models add theirs on Colab.
+PER_MODEL = ("ceat_myb", "ceat_caliskan", "ceat_contexts")
 
 
 def stored(name: str) -> pd.DataFrame:
-    """A stored table of this chapter, plus the paper models' rows on Colab."""
+    """A stored table of this chapter, labelled with the extract its sentences came from.
+
+    On Colab the paper models' rows are computed from the extract there (the 2014
+    Reddit extract built in the first cell); when that is not the extract of the
+    stored rows, their column names say which one they used.
+    """
     frame, how = load_or_compute(name, lambda: chapter_table(name), recompute=RECOMPUTE)
-    print(f"{name}, offline models: {how}")
-    if RUN_PAPER_MODELS:
-        frame = pd.concat([frame, chapter_table(name, PAPER_CEAT_MODELS,
-                                                default_cap=PAPER_CAP)])
+    source = EXTRACT if RECOMPUTE else load_results(name)[1].get("extract", "")
+    print(f"{name}, offline models: {how}\n  sentences: {source or 'none (templates)'}")
+    if RUN_PAPER_MODELS and name in PER_MODEL:
+        paper = chapter_table(name, PAPER_CEAT_MODELS, default_cap=PAPER_CAP)
+        if EXTRACT != source:
+            paper["column"] = paper["column"] + f" [{describe_extract(short=True)}]"
+        print(f"{name}, paper models: computed now\n  sentences: {EXTRACT}")
+        frame = pd.concat([frame, paper], ignore_index=True)
     return frame
 
 
@@ -165,32 +181,9 @@ pd.DataFrame([{"convention": c.name, "samples N": c.n_samples,
 # the twelve 2014 raw files, the corpus the papers sampled.
 
 # %%
-coverage = load_coverage().set_index("stimulus")
 CAP = OFFLINE_CAPS["all-MiniLM-L6-v2"]
 print("sentences per stimulus in the offline runs:", OFFLINE_CAPS)
-
-
-def kept(word: str) -> int:
-    return int(coverage["kept"].get(word, 0))
-
-
-rows = []
-chapter_tests = {**{f"MYB {k}": v for k, v in MYB_TABLE3.items()}, **CALISKAN_TESTS}
-for label, name in chapter_tests.items():
-    for role, ws in load_test(name).sets.items():
-        counts = {w: kept(w) for w in ws.words}
-        rare = {w: n for w, n in counts.items() if n < 20}
-        rows.append({
-            "test": label, "role": role, "stimuli": len(ws.words),
-            "none": sum(n == 0 for n in counts.values()),
-            "< 20": sum(0 < n < 20 for n in counts.values()),
-            f"< {CAP}": sum(20 <= n < CAP for n in counts.values()),
-            "found in 2014 Reddit (median)": int(np.median(
-                [coverage["found_reddit_2014"].get(w, 0) for w in ws.words])),
-            "rare stimuli (sentences)": ", ".join(f"{w} ({n})" for w, n in
-                                                  sorted(rare.items(), key=lambda x: x[1])),
-        })
-cov_table = pd.DataFrame(rows)
+cov_table = stored("ceat_coverage")
 cov_table[(cov_table["none"] + cov_table["< 20"]) > 0]
 
 # %%
@@ -216,37 +209,65 @@ for label in ("MYB Dis", "MYB I1"):
 #
 # ## One test, step by step: C6 (career/family × male/female names)
 #
-# The contexts of Mind Your Bias's C6 (names) — at most the offline runs' number of
-# sentences per stimulus, a seeded sample, shortened to Mind Your Bias's window. Each
-# context carries the character span of the stimulus (what the encoder pools) and where
-# the sentence comes from:
-
-# %%
-c6 = load_test(MYB_TABLE3["C6"])
-c6_contexts = contexts_for_test(c6, cap=CAP, window=myb_window)
-pd.DataFrame([{"role": role, "stimulus": ctx.word, "context": ctx.text,
-               "span": ctx.text[ctx.start:ctx.end], "from": ctx.source}
-              for role in ("X", "A") for ctx in c6_contexts[role][c6.sets[role].words[0]][:3]])
-
-# %%
-encoder = TransformerEncoder("all-MiniLM-L6-v2", progress=False)
-c6_vectors = embed_word_contexts(c6_contexts, encoder, pooling="mean")
-print(encoder.name, "| contexts embedded:",
-      sum(len(v) for role in c6_vectors.values() for v in role.values()))
-c6_results = {c.name: ceat(c6_vectors, c) for c in (MIND_YOUR_BIAS, ORIGINAL)}
-pd.DataFrame([{"model": encoder.name, **r.to_dict()} for r in c6_results.values()])[
-    ["model", "convention", "n_samples", "ces", "se", "p_value", "tail", "tau2", "mean_d",
-     "sd_d"]].round(4)
-
-# %% [markdown]
-# The same numbers are in the stored table that the rest of the chapter reads (computed
-# by `scripts/compute_results.py`; the test suite recomputes slices of it):
+# The chapter's tables are computed by `scripts/compute_results.py` and stored in
+# `data/results/` with their provenance — thousands of sentences through two models take
+# long on a CPU, and the last bits of a neural model's vectors differ between CPUs, which
+# no stored output could follow. The test suite recomputes slices of every stored table
+# and checks them within a stated tolerance. Here is one row computed in front of the
+# reader. The stored C6 result (Mind Your Bias's names) on all-MiniLM-L6-v2, under both
+# conventions:
 
 # %%
 myb_rows = stored("ceat_myb")
-check = myb_rows.query("test == 'C6' and column == 'all-MiniLM-L6-v2'").set_index("convention")
-for name, res in c6_results.items():
-    print(f"{name}: CES now {res.ces:.4f}, stored {check.loc[name, 'ces']:.4f}")
+C6_COLUMNS = ["convention", "n_samples", "n_contexts", "ces", "se", "p_value", "tail", "tau2",
+              "mean_d", "sd_d"]
+c6_stored = myb_rows.query("test == 'C6' and column == 'all-MiniLM-L6-v2'")
+print("model:", c6_stored["model"].iloc[0])
+c6_stored[C6_COLUMNS].astype({"n_samples": int, "n_contexts": int}).round(4)
+
+# %% [markdown]
+# The contexts of Mind Your Bias's C6 — at most the offline runs' number of sentences per
+# stimulus, a seeded sample, shortened to Mind Your Bias's window. Each context carries the
+# character span of the stimulus (what the encoder pools) and where the sentence comes
+# from. This and the next two cells read the corpus extract; without it they say so and
+# do nothing (the test suite skips them).
+
+# %% tags=["needs-corpus"]
+c6 = load_test(MYB_TABLE3["C6"])
+if EXTRACT is None:
+    print(NO_CORPUS)
+else:
+    c6_contexts = contexts_for_test(c6, cap=CAP, window=myb_window)
+    display(pd.DataFrame([
+        {"role": role, "stimulus": ctx.word, "context": ctx.text,
+         "span": ctx.text[ctx.start:ctx.end], "from": ctx.source}
+        for role in ("X", "A") for ctx in c6_contexts[role][c6.sets[role].words[0]][:3]]))
+
+# %% [markdown]
+# Embedding them and running CEAT under both conventions, then checking the result
+# against the stored row (the comparison the test suite makes; a difference beyond the
+# tolerance stops the chapter). On an extract other than the one the stored tables came
+# from — the 2014 Reddit extract that Colab builds — the numbers are shown, labelled,
+# and not compared.
+
+# %% tags=["needs-corpus"]
+if EXTRACT is None:
+    print(NO_CORPUS)
+else:
+    encoder = TransformerEncoder("all-MiniLM-L6-v2", progress=False)
+    c6_vectors = embed_word_contexts(c6_contexts, encoder, pooling="mean")
+    c6_results = {c.name: ceat(c6_vectors, c) for c in (MIND_YOUR_BIAS, ORIGINAL)}
+    fresh = pd.DataFrame([{"test": "C6", "column": "all-MiniLM-L6-v2", **r.to_dict()}
+                          for r in c6_results.values()])
+    print(encoder.name, "| contexts embedded:", int(fresh["n_contexts"].iloc[0]))
+    if EXTRACT == load_results("ceat_myb")[1]["extract"]:
+        display(compare_with_stored(
+            fresh, myb_rows, ["test", "column", "convention"],
+            exact=["n_samples", "n_contexts", "tail", "dropped"],
+            numbers=["ces", "se", "tau2", "mean_d", "sd_d"], p_values=["p_value"]))
+    else:
+        print(f"sentences: {EXTRACT}; the stored table's come from another extract")
+        display(fresh[C6_COLUMNS])
 
 # %% [markdown]
 # ### The distribution behind the CES
@@ -255,13 +276,17 @@ for name, res in c6_results.items():
 # of CEAT: a single WEAT on one arbitrary set of sentences could have landed anywhere in
 # this histogram.
 
-# %%
-fig, axes = plt.subplots(1, 2, figsize=(10, 3.2), sharex=True, sharey=True)
-for ax, res in zip(axes, c6_results.values(), strict=True):
-    ceat_distribution(res, ax=ax, title=f"C6 (names), {res.convention.name}: N = {res.meta.n:,}")
-axes[1].set_ylabel("")
-fig.suptitle(f"{encoder.name}, at most {CAP} sentences per stimulus", fontsize=10)
-fig.tight_layout()
+# %% tags=["needs-corpus"]
+if EXTRACT is None:
+    print(NO_CORPUS)
+else:
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.2), sharex=True, sharey=True)
+    for ax, res in zip(axes, c6_results.values(), strict=True):
+        ceat_distribution(res, ax=ax,
+                          title=f"C6 (names), {res.convention.name}: N = {res.meta.n:,}")
+    axes[1].set_ylabel("")
+    fig.suptitle(f"{encoder.name}, at most {CAP} sentences per stimulus", fontsize=10)
+    fig.tight_layout()
 
 # %% [markdown]
 # The same view for every test of Mind Your Bias's Table 3 and both offline models, from
@@ -412,25 +437,15 @@ windows.pivot_table(index="test", columns="window", values="ces").round(3)
 #
 # On the C6 vectors above: the CES and its p-value for $N$ from 50 to 10,000 samples,
 # drawn with replacement in every sample (Guo & Caliskan) or as distinct sentences where a
-# word has at least $N$ (Mind Your Bias), each over five seeds. With at most the cap of
+# word has at least $N$ (Mind Your Bias), each over five seeds
+# ({py:func}`biaslib.ceat_tables.resampling_table`, stored). With at most the cap of
 # sentences per stimulus, Mind Your Bias's rule only samples without replacement for $N$
 # up to that cap.
 
 # %%
-runs = []
-for n in (50, 100, 1_000, 10_000):
-    for rule in ("always", "if_fewer"):
-        for seed in range(5):
-            conv = MIND_YOUR_BIAS.replace(n_samples=n, replacement=rule, seed=seed)
-            r = ceat(c6_vectors, conv)
-            runs.append({"N": n, "contexts drawn": rule, "seed": seed, "CES": r.ces,
-                         "SE": r.meta.se, "p (two-sided)": r.p_value,
-                         "p (one-sided)": r.meta.p_one_sided})
-runs = pd.DataFrame(runs)
-summary = runs.groupby(["N", "contexts drawn"]).agg(
-    CES_mean=("CES", "mean"), CES_sd_over_seeds=("CES", "std"), SE_mean=("SE", "mean"),
-    p_max=("p (two-sided)", "max"))
-print(f"{encoder.name}, C6 (names), at most {CAP} sentences per stimulus")
+runs = stored("ceat_resampling")
+summary = resampling_summary(runs)
+print(f"{runs['model'].iloc[0]}, C6 (names), at most {CAP} sentences per stimulus")
 summary.round(5)
 
 # %%
@@ -440,7 +455,7 @@ for rule, sub in runs.groupby("contexts drawn"):
 ax.set_xscale("log")
 ax.set_xlabel("samples N")
 ax.set_ylabel("CES (five seeds each)")
-ax.set_title(f"C6 (names), {encoder.name}", fontsize=10, loc="left")
+ax.set_title(f"C6 (names), {RESAMPLING['model']}", fontsize=10, loc="left")
 ax.legend(frameon=False, fontsize="small")
 fig.tight_layout()
 
@@ -469,9 +484,9 @@ for model, g in mb.groupby("column"):
     print(f"{model}: tests with positive CES: {sorted(g[g['ces'] > 0]['test'])}; "
           f"negative: {sorted(g[g['ces'] < 0]['test'])}")
 spread = summary["CES_sd_over_seeds"].max()
-sd_d = c6_results[MIND_YOUR_BIAS.name].to_dict()["sd_d"]
-print(f"C6, {encoder.name}: largest standard deviation of the CES over seeds (any N): "
-      f"{spread:.4f}; standard deviation of the per-sample effect sizes: {sd_d:.3f}")
+sd_d = c6_stored.set_index("convention").loc[MIND_YOUR_BIAS.name, "sd_d"]
+print(f"C6, {runs['model'].iloc[0]}: largest standard deviation of the CES over seeds "
+      f"(any N): {spread:.4f}; standard deviation of the per-sample effect sizes: {sd_d:.3f}")
 i1 = myb_rows.query("test == 'I1' and column == 'all-MiniLM-L6-v2'").set_index("convention")
 for conv in (ORIGINAL, MIND_YOUR_BIAS):
     print(f"I1, all-MiniLM-L6-v2, N = {conv.n_samples:,}: CES {i1.loc[conv.name, 'ces']:.3f}, "

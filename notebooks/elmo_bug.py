@@ -44,16 +44,12 @@ if "google.colab" in sys.modules:
     pass
 
 # %% tags=["parameters"]
-# Run every test of Mind Your Bias's Table 3 and every row of May et al.'s Table 4 on both
-# models (long on a CPU, quick on a GPU). Offline the chapter runs the subsets below, so that
-# the whole notebook stays within a few minutes when the book's tests execute it.
+# The tables below are read from data/results/ (computed by scripts/compute_results.py on
+# the offline subsets of tests; the test suite recomputes a slice of each). RECOMPUTE
+# computes them now instead; FULL computes every test of Mind Your Bias's Table 3 and every
+# row of May et al.'s Table 4 on both models (long on a CPU, quick on a GPU).
+RECOMPUTE = False
 FULL = "google.colab" in sys.modules
-ELMO_TESTS = {"all-MiniLM-L6-v2": ["C1", "C3", "C6", "C9", "Occ"],
-              "SmolLM2-135M-Instruct": ["C6", "C9"]}
-GPT2_TESTS = ["C6", "C9"]
-# May et al.'s Table 4 rows for the sent-bias input quirks; the causal LM gets the cheap ones.
-QUIRK_ROWS_SMOLLM2 = [("C1", "word"), ("C3", "word"), ("C6", "word"), ("C6", "sent"),
-                      ("ABW", "word"), ("DB-competent", "word"), ("DB-likable", "word")]
 
 # %%
 import os
@@ -63,30 +59,41 @@ os.environ["TQDM_DISABLE"] = "1"  # no progress bars in the stored outputs
 warnings.filterwarnings("ignore", message="IProgress not found")  # tqdm.auto without widgets
 
 import matplotlib.pyplot as plt
-import numpy as np
 import pandas as pd
 
-from biaslib.bugs import BugEncoder, gpt2_offset_input, wseat_word_index
+from biaslib.bug_tables import (
+    MINILM,
+    SMOL,
+    chapter_table,
+    elmo_beside_published,
+    elmo_counts,
+    gpt2_beside_published,
+    quirk_counts,
+    quirks_beside_published,
+    variant_summary,
+)
+from biaslib.bugs import gpt2_offset_input, wseat_word_index
 from biaslib.contexts import find_context
-from biaslib.conventions import MIND_YOUR_BIAS
-from biaslib.data import load_published, load_test
+from biaslib.data import load_published
 from biaslib.embeddings.transformer import TransformerEncoder
 from biaslib.plots import effect_size_comparison
-from biaslib.report import format_d, format_p
-from biaslib.seat import MAY_TABLE4, MYB_TABLE3, SeatModel, embed_contexts, may_table
-from biaslib.similarity import cosine_matrix
+from biaslib.results import load_or_compute
+from biaslib.seat import MYB_TABLE3
 from biaslib.templates import myb_contexts
-from biaslib.weat import DegenerateTestError, weat
 
 pd.set_option("display.max_colwidth", 80)
-MINILM, SMOL = "all-MiniLM-L6-v2", "SmolLM2-135M-Instruct"
-if FULL:
-    ELMO_TESTS = {MINILM: list(MYB_TABLE3), SMOL: list(MYB_TABLE3)}
-    GPT2_TESTS = list(MYB_TABLE3)
-    QUIRK_ROWS_SMOLLM2 = list(MAY_TABLE4)
 minilm = TransformerEncoder(MINILM, progress=False)
 smol = TransformerEncoder(SMOL, progress=False)
 ENCODERS = {MINILM: minilm, SMOL: smol}
+
+
+def table(name: str) -> pd.DataFrame:
+    """A stored table of this chapter (or computed now, see the parameters)."""
+    frame, how = load_or_compute(name, lambda: chapter_table(name, full=FULL),
+                                 recompute=RECOMPUTE or FULL)
+    print(f"{name}: {how}")
+    return frame
+
 
 # %% [markdown]
 # ## The mechanism
@@ -154,130 +161,56 @@ for name, enc in ENCODERS.items():
 # ELMo summed its three layers; our models are read at their last layer, as in the SEAT
 # chapter. Offline, all-MiniLM-L6-v2 runs the five tests for which Mind Your Bias prints
 # ELMo's published ("orig.") values (Occ at word level only) and the causal LM the two
-# smallest of them (see the parameters); `FULL = True` runs all eight tests on both.
-
-# %% [markdown]
-# A test whose association scores are all equal has no effect size (0/0); the bug can do
-# that, so such a test is reported as undefined instead of stopping the notebook.
+# smallest of them ({py:data}`biaslib.bug_tables.ELMO_TESTS`); `FULL = True` runs all eight
+# tests on both.
+#
+# Each row is a permutation test over vectors whose last bits depend on the CPU and the
+# batch they were computed in, so the table is read from `data/results/elmo_bug.csv`,
+# computed by `scripts/compute_results.py` with {py:func}`biaslib.bug_tables.elmo_table`;
+# the test suite recomputes a slice of it and checks it within a stated tolerance. A test
+# whose association scores are all equal has no effect size (0/0); the bug can do that, so
+# such a test is reported as undefined, with the reason, instead of stopping the chapter.
 
 # %%
-METHOD = {"sentence": "s-SEAT", "word": "w-SEAT"}
-
-
-def run_tests(tests: list[str], encoder: BugEncoder, levels=("sentence", "word")) -> list[dict]:
-    """s-SEAT/w-SEAT rows for Mind Your Bias's tests (short names) on a bug encoder."""
-    out = []
-    for short in tests:
-        test = load_test(MYB_TABLE3[short])
-        embedded = embed_contexts(test, myb_contexts(test.name), encoder, levels)
-        for level, emb in embedded.items():
-            try:
-                result = weat(*emb.arrays, convention=MIND_YOUR_BIAS)
-                d, p, note = result.effect_size, result.p_value, ""
-            except DegenerateTestError:
-                d, p, note = np.nan, np.nan, "undefined: all association scores are equal"
-            out.append({"method": METHOD[level], "myb_test": short, "model": emb.embedder,
-                        "effect_size": d, "p_value": p, "note": note})
-    return out
-
-
-rows = []
-for name, tests in ELMO_TESTS.items():
-    for buggy in (True, False):
-        for row in run_tests(tests, BugEncoder(ENCODERS[name], "elmo", buggy)):
-            rows.append({**row, "column": name, "variant": "bug" if buggy else "fixed"})
-elmo = pd.DataFrame(rows)
-print("rows computed:", len(elmo), "| each row names its model and extraction, e.g.:")
+elmo = table("elmo_bug")
+print("each row names its model and extraction, e.g.:")
 print(" ", elmo["model"].iloc[0])
 print(" ", elmo["model"].iloc[-1])
-undefined = elmo[elmo["note"] != ""]
+undefined = elmo[elmo["not run"] != ""]
 print("undefined tests:", "none" if undefined.empty else "")
-for _, r in undefined.iterrows():
-    print(f"  {r['method']} {r['myb_test']} on {r['column']} ({r['variant']}): {r['note']}")
+for r in undefined.to_dict("records"):
+    print(f"  {r['method']} {r['myb_test']} on {r['column']} ({r['variant']}): {r['not run']}")
 
-# %%
-pub = load_published("myb_table3").query("model == 'ELMo' and method in ['s-SEAT', 'w-SEAT']")
-pub_d = pub.pivot_table(index=["method", "test"], columns="column", values="d", aggfunc="first")
-pub_p = pub.pivot_table(index=["method", "test"], columns="column", values="p_csv",
-                        aggfunc="first")
-pub_d.index.names = pub_p.index.names = ["method", "myb_test"]
-
-ours_d = elmo.pivot_table(index=["method", "myb_test"], columns=["column", "variant"],
-                          values="effect_size", aggfunc="first")
-ours_p = elmo.pivot_table(index=["method", "myb_test"], columns=["column", "variant"],
-                          values="p_value", aggfunc="first")
-order = [(m, t) for m in ("s-SEAT", "w-SEAT") for t in MYB_TABLE3
-         if (m, t) in ours_d.index]
-show = pd.DataFrame(index=pd.MultiIndex.from_tuples(order, names=["method", "myb_test"]))
-show["ELMo orig. d (May et al. / Tan & Celis, bug)"] = [
-    format_d(pub_d["orig"].get(k, np.nan)) for k in order]
-show["ELMo d (Mind Your Bias, fixed)"] = [format_d(pub_d["ours"].get(k, np.nan)) for k in order]
-show["ELMo p (Mind Your Bias, fixed)"] = [format_p(pub_p["ours"].get(k, np.nan)) for k in order]
-notes = elmo.set_index(["method", "myb_test", "column", "variant"])["note"]
-for name in ELMO_TESTS:
-    for variant in ("bug", "fixed"):
-        ran = [(*k, name, variant) in notes.index for k in order]
-        undefined = [ok and notes[(*k, name, variant)] != "" for k, ok in zip(order, ran,
-                                                                               strict=True)]
-        show[f"{name} d, {variant}"] = [
-            "undefined" if u else format_d(ours_d[(name, variant)].get(k, np.nan)) if ok else ""
-            for k, ok, u in zip(order, ran, undefined, strict=True)]
-        show[f"{name} p, {variant}"] = [
-            format_p(ours_p[(name, variant)].get(k, np.nan)) if ok and not u else ""
-            for k, ok, u in zip(order, ran, undefined, strict=True)]
-show
+# %% tags=["hide-input"]
+elmo_beside_published(elmo)
 
 # %% [markdown]
 # Counts over the table (`p ≤ 0.01` as significant, uncorrected, as in Mind Your Bias's
 # Table 3):
 
 # %%
-def summary(d_bug: pd.Series, d_fix: pd.Series, p_bug: pd.Series | None = None,
-            p_fix: pd.Series | None = None) -> dict[str, object]:
-    both = d_bug.notna() & d_fix.notna()
-    b, f = d_bug[both], d_fix[both]
-    out = {"tests": int(both.sum()),
-           "sign flipped": int((np.sign(b) != np.sign(f)).sum()),
-           "mean |d| bug": round(float(b.abs().mean()), 2),
-           "mean |d| fixed": round(float(f.abs().mean()), 2),
-           "mean |d_bug - d_fixed|": round(float((b - f).abs().mean()), 2)}
-    for key, p in (("significant, bug", p_bug), ("significant, fixed", p_fix)):
-        out[key] = "–" if p is None else int((p[both] <= 0.01).sum())
-    return out
+elmo_counts(elmo)
 
-
-counts = []
-for method in ("s-SEAT", "w-SEAT"):
-    sub = pub_d.xs(method, level="method")
-    counts.append({"method": method, "model": "ELMo (published: orig. vs Mind Your Bias)",
-                   **summary(sub["orig"], sub["ours"],
-                             p_fix=pub_p.xs(method, level="method")["ours"])})
-    for name in ELMO_TESTS:
-        d = ours_d.xs(method, level="method")
-        p = ours_p.xs(method, level="method")
-        counts.append({"method": method, "model": name,
-                       **summary(d[(name, "bug")], d[(name, "fixed")],
-                                 p[(name, "bug")], p[(name, "fixed")])})
-pd.DataFrame(counts).set_index(["method", "model"])
-
-# %%
-fig, axes = plt.subplots(2, 3, figsize=(13, 7), sharex=True)
-panels = [("ELMo", pub_d, "ELMo, orig. (bug)", "ELMo, Mind Your Bias (fixed)")] + [
-    (name, None, f"{name}, bug", f"{name}, fixed") for name in ELMO_TESTS]
+# %% tags=["hide-input"]
+pub = load_published("myb_table3").query("model == 'ELMo'")
+tests_run = {name: list(dict.fromkeys(g["myb_test"])) for name, g in elmo.groupby("column",
+                                                                                    sort=False)}
+fig, axes = plt.subplots(2, 1 + len(tests_run), figsize=(13, 7), sharex=True)
 for row, method in enumerate(("s-SEAT", "w-SEAT")):
-    for col, (name, published, bug_label, fix_label) in enumerate(panels):
-        if published is not None:
-            sub = published.xs(method, level="method")
-            frame = pd.DataFrame({"test": sub.index, bug_label: sub["orig"].to_numpy(),
-                                  fix_label: sub["ours"].to_numpy()})
-            frame = frame[frame["test"].isin(ELMO_TESTS[MINILM])]
-        else:
-            d = ours_d.xs(method, level="method")
-            tests = ELMO_TESTS[name]
-            frame = pd.DataFrame({"test": tests,
-                                  bug_label: [d[(name, "bug")].get(t, np.nan) for t in tests],
-                                  fix_label: [d[(name, "fixed")].get(t, np.nan) for t in tests]})
-        effect_size_comparison(frame, [bug_label, fix_label], ax=axes[row, col],
+    published = pub[(pub["method"] == method) & pub["test"].isin(tests_run[MINILM])]
+    published = published.pivot_table(index="test", columns="column", values="d")
+    frame = pd.DataFrame({"test": published.index,
+                          "ELMo, orig. (bug)": published["orig"].to_numpy(),
+                          "ELMo, Mind Your Bias (fixed)": published["ours"].to_numpy()})
+    effect_size_comparison(frame, list(frame.columns[1:]), ax=axes[row, 0],
+                           title=f"{method}: ELMo")
+    for col, (name, tests) in enumerate(tests_run.items(), start=1):
+        ours = elmo[(elmo["method"] == method) & (elmo["column"] == name)]
+        ours = ours.pivot_table(index="myb_test", columns="variant", values="effect_size")
+        frame = pd.DataFrame({"test": tests,
+                              f"{name}, bug": ours["bug"].reindex(tests).to_numpy(),
+                              f"{name}, fixed": ours["fixed"].reindex(tests).to_numpy()})
+        effect_size_comparison(frame, list(frame.columns[1:]), ax=axes[row, col],
                                title=f"{method}: {name}")
 plt.tight_layout()
 plt.show()
@@ -288,24 +221,13 @@ plt.show()
 # usually lies in the first word, before the stimulus. For one test, the mean cosine
 # similarity between the s-SEAT vectors of different sentences, and how many *different*
 # w-SEAT vectors the bug produces for its sentences (a causal model's vector at a character
-# sees only the characters before it):
+# sees only the characters before it; vectors that differ only by float noise count as one,
+# {py:func}`biaslib.bug_tables.distinct_vectors`):
 
 # %%
-diag_test = "MYB-C6-name"
-diag = []
-for name, enc in ENCODERS.items():
-    for buggy in (True, False):
-        emb = embed_contexts(load_test(diag_test), myb_contexts(diag_test),
-                             BugEncoder(enc, "elmo", buggy))
-        sent = np.concatenate(emb["sentence"].arrays)
-        word = np.concatenate(emb["word"].arrays)
-        cos = cosine_matrix(sent, sent)
-        off_diagonal = cos[~np.eye(len(cos), dtype=bool)]
-        diag.append({"model": name, "extraction": "bug" if buggy else "fixed",
-                     "sentences": len(sent),
-                     "s-SEAT: mean cosine between sentences": round(float(off_diagonal.mean()), 3),
-                     "w-SEAT: distinct vectors": len(np.unique(word.round(4), axis=0))})
-pd.DataFrame(diag).set_index(["model", "extraction"])
+diag = table("elmo_diagnostics")
+diag.set_index(["model", "extraction"])[
+    ["test", "sentences", "mean cosine between sentences", "distinct word vectors"]].round(3)
 
 # %% [markdown]
 # ## sent-bias's BERT input: the first wordpiece, from lowercased text
@@ -315,7 +237,8 @@ pd.DataFrame(diag).set_index(["model", "extraction"])
 # lowercased by default, so the *cased* BERT-large of May et al.'s Table 4 saw lowercased
 # text (sent-bias issue #1 and PR #2, which report very different numbers once fixed, e.g.
 # C3 at word level −0.11 → 1.16; see the [conventions chapter](../book/conventions.md)).
-# `TransformerEncoder(add_special_tokens=False, lowercase=True)` reproduces that input:
+# `TransformerEncoder(add_special_tokens=False, lowercase=True)` reproduces that input
+# ({py:func}`biaslib.bug_tables.quirk_models`):
 #
 # * on **all-MiniLM-L6-v2** (uncased, so only the `[CLS]` part applies): the first wordpiece
 #   without `[CLS]` (sent-bias), the true `[CLS]`, and the mean over tokens (the pooling the
@@ -329,60 +252,14 @@ pd.DataFrame(diag).set_index(["model", "extraction"])
 # with both quirks, is beside.
 
 # %%
-def variant(name: str, **options: object):
-    return lambda: TransformerEncoder(name, progress=False, **options)
-
-
-quirk_models = [
-    SeatModel(f"{MINILM}: first wordpiece, no [CLS] (sent-bias)",
-              variant(MINILM, add_special_tokens=False), "first"),
-    SeatModel(f"{MINILM}: [CLS]", variant(MINILM), "cls"),
-    SeatModel(f"{MINILM}: mean", variant(MINILM), "mean"),
-]
-smol_models = [
-    SeatModel(f"{SMOL}: lowercased input (sent-bias)", variant(SMOL, lowercase=True), "last"),
-    SeatModel(f"{SMOL}: original case", variant(SMOL), "last"),
-]
-quirks = pd.concat([may_table(quirk_models, MAY_TABLE4, MIND_YOUR_BIAS, progress=False),
-                    may_table(smol_models, QUIRK_ROWS_SMOLLM2, MIND_YOUR_BIAS,
-                              progress=False)], ignore_index=True)
-quirks["cell"] = [f"{format_d(d)} (p {format_p(p)})" if not nr else "–"
-                  for d, p, nr in zip(quirks["effect_size"], quirks["p_value"],
-                                      quirks["not run"], strict=True)]
-quirk_table = quirks.pivot_table(index=["test", "context"], columns="column", values="cell",
-                                 aggfunc="first")
-may_pub = load_published("seat_table4").query("model == 'BERT (large, cased)'")
-may_pub = may_pub.set_index(["test", "context"])
-quirk_table.insert(0, "BERT (large, cased), May et al. (sent-bias input)",
-                   [format_d(may_pub["d"].get(k, np.nan), may_pub["sig"].fillna("").get(k, ""))
-                    for k in quirk_table.index])
-columns = [quirk_table.columns[0]] + [m.label for m in quirk_models + smol_models]
-quirk_table = quirk_table.loc[list(MAY_TABLE4), columns].fillna("not run offline")
-quirk_table
+quirks = table("elmo_quirks")
+quirks_beside_published(quirks)
 
 # %% [markdown]
 # The same counts, for the stimulus alone (`word`) and in sentences (`sent`, `sent (u)`):
 
 # %%
-def compare(rows: pd.DataFrame, bug: str, fixed: str) -> list[dict[str, object]]:
-    out = []
-    for kind, contexts in (("word", ["word"]), ("sentences", ["sent", "sent (u)"])):
-        sub = rows[rows["context"].isin(contexts)]
-        wide = sub.pivot_table(index=["test", "context"], columns="column",
-                               values=["effect_size", "p_value"], aggfunc="first")
-        if ("effect_size", bug) not in wide or ("effect_size", fixed) not in wide:
-            continue
-        out.append({"bug": bug, "fixed": fixed, "contexts": kind,
-                    **summary(wide[("effect_size", bug)], wide[("effect_size", fixed)],
-                              wide[("p_value", bug)], wide[("p_value", fixed)])})
-    return out
-
-
-pd.DataFrame([
-    *compare(quirks, quirk_models[0].label, quirk_models[1].label),
-    *compare(quirks, quirk_models[0].label, quirk_models[2].label),
-    *compare(quirks, smol_models[0].label, smol_models[1].label),
-]).set_index(["bug", "fixed", "contexts"])
+quirk_counts(quirks)
 
 # %% [markdown]
 # ## w-SEAT's GPT-2 offsets
@@ -413,8 +290,9 @@ pd.DataFrame(shown)
 # Where the read position lands, over all sentences of the tests below:
 
 # %%
+gpt = table("elmo_gpt2")
 landing = []
-for short in GPT2_TESTS:
+for short in dict.fromkeys(gpt["myb_test"]):
     for ctxs in myb_contexts(MYB_TABLE3[short]).values():
         for ctx in ctxs:
             inp = gpt2_offset_input(smol, ctx)
@@ -434,32 +312,11 @@ pd.crosstab(landing["read"], landing["test"], margins=True)
 # mean of subwords).
 
 # %%
-gpt_rows = []
-for label, enc in [("bug", BugEncoder(smol, "gpt2-offset", True)),
-                   ("separate words, offset 0", BugEncoder(smol, "gpt2-offset", True, offset=0)),
-                   ("fixed", BugEncoder(smol, "gpt2-offset", False))]:
-    gpt_rows += [{**row, "variant": label} for row in run_tests(GPT2_TESTS, enc, ("word",))]
-gpt = pd.DataFrame(gpt_rows)
-gpt_pub = load_published("myb_table3").query("model == 'GPT-2' and method == 'w-SEAT'")
-gpt_pub = gpt_pub.pivot_table(index="test", columns="column", values="d", aggfunc="first")
-gpt_table = pd.DataFrame(index=pd.Index(GPT2_TESTS, name="myb_test"))
-gpt_table["GPT-2 d, Tan & Celis (bug)"] = [format_d(gpt_pub["orig"].get(t, np.nan))
-                                           for t in GPT2_TESTS]
-gpt_table["GPT-2 d, Mind Your Bias"] = [format_d(gpt_pub["ours"].get(t, np.nan))
-                                        for t in GPT2_TESTS]
-for label in ("bug", "separate words, offset 0", "fixed"):
-    sub = gpt[gpt["variant"] == label].set_index("myb_test")
-    gpt_table[f"{SMOL} d, {label}"] = [
-        "undefined" if sub["note"][t] else format_d(sub["effect_size"][t]) for t in GPT2_TESTS]
-    gpt_table[f"{SMOL} p, {label}"] = [format_p(sub["p_value"][t]) for t in GPT2_TESTS]
-gpt_table
+gpt2_beside_published(gpt)
 
 # %%
-wide = gpt.pivot_table(index="myb_test", columns="variant", values=["effect_size", "p_value"])
 pd.DataFrame([{"model": SMOL, "bug": "bug", "fixed": "fixed",
-               **summary(wide[("effect_size", "bug")], wide[("effect_size", "fixed")],
-                         wide[("p_value", "bug")], wide[("p_value", "fixed")])}]).set_index(
-    ["model", "bug", "fixed"])
+               **variant_summary(gpt, "bug", "fixed")}]).set_index(["model", "bug", "fixed"])
 
 # %% [markdown]
 # ## What the comparison shows

@@ -78,7 +78,7 @@ def _ceat_provenance(frame, what: str) -> dict[str, object]:
     from biaslib.ceat import MIND_YOUR_BIAS as CEAT_MYB
     from biaslib.ceat import ORIGINAL
     from biaslib.ceat_tables import OFFLINE_CAPS, SLOW_MODELS
-    from biaslib.corpus import EXTRACT_FILE, extract_path
+    from biaslib.corpus import EXTRACT_FILE, describe_extract, extract_path, extract_sha256
 
     return {
         "what": what,
@@ -89,6 +89,8 @@ def _ceat_provenance(frame, what: str) -> dict[str, object]:
         "slow_models_subset": sorted(SLOW_MODELS),
         "corpus": f"{EXTRACT_FILE} ({extract_path().stat().st_size} bytes; "
                   "sha256 in ../shared/corpus/MANIFEST.md)",
+        "extract": describe_extract(),
+        "extract_sha256": extract_sha256(),
         "word_pooling": "mean of the stimulus' subword vectors, last layer",
     }
 
@@ -128,8 +130,64 @@ def ceat_contexts() -> None:
     })
 
 
+def ceat_resampling() -> None:
+    from biaslib.ceat_tables import RESAMPLING, chapter_table
+
+    frame = chapter_table("ceat_resampling")
+    save_results(frame, "ceat_resampling", {
+        **_ceat_provenance(frame, "CEAT's CES and p-values over sample sizes, sampling rules "
+                                  "and seeds, on fixed context vectors"),
+        "experiment": RESAMPLING,
+    })
+
+
+def ceat_coverage() -> None:
+    from biaslib.ceat_tables import chapter_table, chapter_tests
+    from biaslib.corpus import describe_extract, extract_sha256
+
+    save_results(chapter_table("ceat_coverage"), "ceat_coverage", {
+        "what": "stimuli of the CEAT chapter's tests without sentences, or with few, in the "
+                "corpus extract (its coverage.csv)",
+        "extract": describe_extract(), "extract_sha256": extract_sha256(),
+        "tests": chapter_tests(),
+    })
+
+
+_ELMO_WHAT = {
+    "elmo_bug": "s-SEAT and w-SEAT through the ELMo tokenization bug (characters as tokens) "
+                "and through Mind Your Bias's fix, Mind Your Bias's tests and templates",
+    "elmo_diagnostics": "mean cosine between the s-SEAT vectors of MYB-C6-name's sentences and "
+                        "the number of distinct w-SEAT vectors, ELMo bug vs fixed",
+    "elmo_quirks": "s-SEAT on May et al.'s tests through sent-bias's BERT input (first "
+                   "wordpiece without [CLS]; lowercased input) and its fixes",
+    "elmo_gpt2": "w-SEAT through w-SEAT's GPT-2 offsets (words tokenized alone, +1), the "
+                 "separate-word tokenization alone, and the fix, on the causal LM",
+}
+
+
+def elmo(name: str) -> None:
+    from biaslib.bug_tables import ELMO_TESTS, GPT2_TESTS, QUIRK_ROWS_SMOLLM2, chapter_table
+
+    frame = chapter_table(name)
+    column = "model" if name == "elmo_diagnostics" else "column"
+    models = {row[column]: {"name": row.get("model", row[column]), "weights": row["weights"]}
+              for row in frame.drop_duplicates(column).to_dict("records")}
+    save_results(frame, name, {
+        "what": _ELMO_WHAT[name],
+        "models": models,
+        "convention": vars(MIND_YOUR_BIAS),
+        "elmo_tests": {k: list(v) for k, v in ELMO_TESTS.items()},
+        "gpt2_tests": list(GPT2_TESTS),
+        "quirk_rows_smollm2": [list(r) for r in QUIRK_ROWS_SMOLLM2],
+        "templates": "data/templates/mind_your_bias.yaml (Mind Your Bias's tests); "
+                     "data/templates/seat_may2019.yaml (May et al.'s rows)",
+    })
+
+
 TABLES = {"seat_may": seat_may, "seat_myb": seat_myb, "mleat_offline": mleat_offline,
-          "ceat_myb": ceat_myb, "ceat_caliskan": ceat_caliskan, "ceat_contexts": ceat_contexts}
+          "ceat_myb": ceat_myb, "ceat_caliskan": ceat_caliskan, "ceat_contexts": ceat_contexts,
+          "ceat_resampling": ceat_resampling, "ceat_coverage": ceat_coverage,
+          **{name: (lambda n: lambda: elmo(n))(name) for name in _ELMO_WHAT}}
 
 
 def main() -> None:

@@ -7,19 +7,25 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from biaslib.ceat import ORIGINAL, ceat, embed_word_contexts, group_by_word
+from biaslib.ceat import MIND_YOUR_BIAS, ORIGINAL, ceat, embed_word_contexts, group_by_word
 from biaslib.ceat_tables import (
     OFFLINE_CAPS,
     OFFLINE_CEAT_MODELS,
+    RESAMPLING,
     CeatModel,
     ceat_table,
     chapter_rows,
+    chapter_table,
     myb_ceat_comparison,
     myb_table12_comparison,
+    resampling_summary,
+    resampling_table,
     template_contexts,
 )
 from biaslib.contexts import Context
+from biaslib.corpus import contexts_for_test, extract_sha256, myb_window
 from biaslib.data import ROLES, load_test
+from biaslib.results import compare_with_stored
 
 # --------------------------------------------------------------------------- embedding
 
@@ -88,6 +94,17 @@ def test_ceat_table_rows_name_the_model_and_say_what_did_not_run():
     assert c9["ces"].isna().all() and c9["not run"].str.contains("X: 6/6").all()
 
 
+def test_resampling_table_is_ceat_under_each_setting():
+    vec = embed_word_contexts(fake_contexts(load_test("MYB-C9-term")), FakeEncoder())
+    runs = resampling_table(vec, n_samples=(20, 40), replacement=("always",), seeds=(0, 1))
+    assert list(runs["N"]) == [20, 20, 40, 40] and list(runs["seed"]) == [0, 1, 0, 1]
+    direct = ceat(vec, MIND_YOUR_BIAS.replace(n_samples=40, replacement="always", seed=1))
+    assert runs["CES"].iloc[3] == direct.ces and runs["SE"].iloc[3] == direct.meta.se
+    summary = resampling_summary(runs)
+    assert summary.loc[(20, "always"), "CES_sd_over_seeds"] == pytest.approx(
+        runs["CES"].iloc[:2].std())
+
+
 # --------------------------------------------------------------------------- comparisons
 
 
@@ -113,23 +130,11 @@ def test_myb_comparison_shows_published_and_ours():
 
 
 def compare(stored: pd.DataFrame, fresh: pd.DataFrame) -> None:
-    keys = ["test", "column", "contexts", "convention"]
-    merged = fresh.merge(stored, on=keys, suffixes=("", "_stored"), validate="one_to_one")
-    assert len(merged) == len(fresh), "the stored table lacks rows of the slice"
-    for col in ("model", "weights", "not run", "dropped", "n_x", "n_y", "n_a", "n_b",
-                "n_contexts", "n_samples"):
-        if col in fresh:
-            a, b = merged[col], merged[f"{col}_stored"]
-            same = (a == b) | (a.isna() & b.isna())
-            if a.dtype == object:
-                same |= (a.fillna("") == b.fillna(""))
-            assert same.all(), col
-    for col in ("ces", "se", "tau2", "mean_d", "q025", "q975"):
-        pd.testing.assert_series_equal(merged[col], merged[f"{col}_stored"], check_names=False,
-                                       rtol=1e-4, atol=1e-6)
-    ok = merged["p_value"].notna()
-    np.testing.assert_allclose(merged.loc[ok, "p_value"], merged.loc[ok, "p_value_stored"],
-                               atol=1e-3)
+    exact = [c for c in ("model", "weights", "not run", "dropped", "n_x", "n_y", "n_a", "n_b",
+                         "n_contexts", "n_samples") if c in fresh]
+    compare_with_stored(fresh, stored, ["test", "column", "contexts", "convention"],
+                        exact=exact, numbers=["ces", "se", "tau2", "mean_d", "q025", "q975"],
+                        p_values=["p_value"])
 
 
 @pytest.fixture(scope="module")
@@ -171,10 +176,34 @@ def test_ceat_contexts_slice(stored, models):
     compare(frame, chapter_rows(models[:1], {"C9": "MYB-C9-term"}, "reddit_2014"))
 
 
-@pytest.mark.parametrize("name", ["ceat_myb", "ceat_caliskan", "ceat_contexts"])
-def test_ceat_provenance_names_every_model(stored, name):
-    frame, meta = stored(name)
+def test_ceat_resampling_slice(stored, models):
+    frame, meta = stored("ceat_resampling")
+    assert meta["experiment"]["n_samples"] == list(RESAMPLING["n_samples"])
+    encoder = models[0].make()
+    vectors = embed_word_contexts(
+        contexts_for_test(RESAMPLING["test"], cap=OFFLINE_CAPS[models[0].label],
+                          window=myb_window), encoder)
+    fresh = resampling_table(vectors, n_samples=(50, 1_000))
+    compare_with_stored(fresh, frame, ["N", "contexts drawn", "seed"],
+                        numbers=["CES", "SE"], p_values=["p (two-sided)", "p (one-sided)"])
+
+
+def test_ceat_coverage_table(stored):
+    frame, meta = stored("ceat_coverage")
+    fresh = chapter_table("ceat_coverage")
+    assert meta["extract_sha256"] == extract_sha256()
+    compare_with_stored(fresh, frame, ["test", "role"], exact=list(fresh.columns[2:]))
+
+
+@pytest.mark.parametrize("name", ["ceat_myb", "ceat_caliskan", "ceat_contexts",
+                                  "ceat_resampling"])
+def test_ceat_provenance_names_every_model_and_the_extract(name):
+    from biaslib.corpus import SHARED_EXTRACT_SHA256
+    from biaslib.results import load_results
+
+    frame, meta = load_results(name)
     assert set(meta["models"]) == set(frame["column"])
     for info in meta["models"].values():
         assert info["weights"] in set(frame["weights"])
     assert set(meta["conventions"]) == {"mind-your-bias", "ceat-original"}
+    assert meta["extract_sha256"] == SHARED_EXTRACT_SHA256

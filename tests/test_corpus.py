@@ -6,6 +6,7 @@ with a reason when it is absent; the builder is also tested on an inline raw sam
 
 import csv
 import gzip
+import hashlib
 import io
 import json
 import re
@@ -337,6 +338,13 @@ def test_download_and_build_with_a_stand_in_fetch(tmp_path):
     assert set(back.source) == {"reddit_2014"}
     build = json.loads((out / "build.json").read_text())
     assert build["parameters"]["source"].startswith("roy-elia/MAISProject@2629f57")
+    sha = hashlib.sha256((out / "contexts.jsonl.gz").read_bytes()).hexdigest()
+    assert corpus.extract_sha256(out) == sha
+    assert corpus.describe_extract(out, short=True) == "2014 Reddit extract"
+    assert corpus.describe_extract(out) == (
+        "2014 Reddit extract built from roy-elia/MAISProject@"
+        f"2629f57f76fdeae7c176f13e39fe066aa579b06f, at most 1000 sentences per stimulus "
+        f"(sha256 {sha[:12]})")
 
 
 def test_download_uses_local_raw_files_as_cache(tmp_path):
@@ -398,8 +406,20 @@ def test_builder_is_deterministic_on_real_raw_file():
 # --------------------------------------------------------------------------- shared extract
 
 
+def test_describe_extracts_without_build_record(tmp_path):
+    docs = list(read_reddit_csv(write_raw(tmp_path / "RC_2014-01.csv.gz")))
+    build_extract(docs, ["ant"]).write(tmp_path / "c")
+    sha = corpus.extract_sha256(tmp_path / "c")
+    assert corpus.describe_extract(tmp_path / "c", short=True) == "built extract"
+    (tmp_path / "c" / "build.json").unlink()
+    assert corpus.describe_extract(tmp_path / "c", short=True) == f"extract {sha[:12]}"
+    assert str(tmp_path / "c") in corpus.describe_extract(tmp_path / "c")
+
+
 def test_read_shared_extract_and_contexts():
     shared_extract()
+    assert corpus.extract_sha256() == corpus.SHARED_EXTRACT_SHA256  # MANIFEST.md's digest
+    assert corpus.describe_extract(short=True) == "shared extract"
     frame = read_extract(["Latisha", "Lakisha", "aster"])
     assert set(frame.columns) >= {"stimulus", "source", "sentence", "month", "subreddit", "line"}
     assert "Latisha" not in set(frame.stimulus)

@@ -5,11 +5,17 @@ fingerprints in each table must be those of the installed models, so a table
 computed with other weights fails here instead of being shown as current.
 """
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from biaslib.conventions import MIND_YOUR_BIAS
-from biaslib.results import load_results
+from biaslib.results import (
+    NUMBER_TOLERANCE,
+    StoredTableMismatch,
+    compare_with_stored,
+    load_results,
+)
 from biaslib.seat import MYB_TABLE3, OFFLINE_SEAT_MODELS, may_table, myb_table
 
 MAY_SLICE = (("C6", "word"), ("C6", "sent"), ("DB-likable", "sent (u)"))
@@ -17,16 +23,46 @@ MYB_SLICE = {"C9": MYB_TABLE3["C9"]}
 
 
 def compare(stored: pd.DataFrame, fresh: pd.DataFrame, keys: list[str]) -> None:
-    merged = fresh.merge(stored, on=keys, suffixes=("", "_stored"), validate="one_to_one")
-    assert len(merged) == len(fresh), "the stored table lacks rows of the slice"
-    for col in ("model", "weights"):
-        assert (merged[col] == merged[f"{col}_stored"]).all(), col
-    for col in ("n_x", "n_y", "n_a", "n_b"):
-        assert (merged[col] == merged[f"{col}_stored"]).all(), col
-    pd.testing.assert_series_equal(merged["effect_size"], merged["effect_size_stored"],
-                                   check_names=False, rtol=1e-4)
-    pd.testing.assert_series_equal(merged["p_value"], merged["p_value_stored"],
-                                   check_names=False, atol=1e-3)
+    compare_with_stored(fresh, stored, keys,
+                        exact=["model", "weights", "n_x", "n_y", "n_a", "n_b", "not run"],
+                        numbers=["effect_size"], p_values=["p_value"])
+
+
+# --------------------------------------------------------------------------- the comparison
+
+
+STORED = pd.DataFrame({"test": ["C1", "C2", "C3"], "d": [0.5, -0.001, np.nan],
+                       "p": [0.01, 0.5, np.nan], "note": ["", "", "not run: too few"]})
+
+
+def test_compare_with_stored_accepts_float_noise_and_reports_no_differences():
+    fresh = STORED.assign(d=STORED["d"] + [3e-7, -3e-7, np.nan], p=STORED["p"] + [2e-5, 0, 0])
+    summary = compare_with_stored(fresh, STORED, ["test"], exact=["note"], numbers=["d"],
+                                  p_values=["p"])
+    assert list(summary["column"]) == ["note", "d", "p"]
+    assert summary["within tolerance"].all() and (summary["rows"] == 3).all()
+    assert summary.loc[1, "tolerance"] == str(NUMBER_TOLERANCE)
+
+
+@pytest.mark.parametrize(("column", "value"), [("d", 0.5002), ("p", 0.012), ("note", "x"),
+                                               ("d", np.nan)])
+def test_compare_with_stored_refuses_a_real_difference(column, value):
+    fresh = STORED.copy()
+    fresh.loc[0, column] = value
+    with pytest.raises(StoredTableMismatch, match=column):
+        compare_with_stored(fresh, STORED, ["test"], exact=["note"], numbers=["d"],
+                            p_values=["p"])
+
+
+def test_compare_with_stored_refuses_rows_the_table_lacks_and_unknown_columns():
+    fresh = pd.concat([STORED, STORED.iloc[:1].assign(test="C4")])
+    with pytest.raises(StoredTableMismatch, match="lacks 1 rows"):
+        compare_with_stored(fresh, STORED, ["test"], numbers=["d"])
+    with pytest.raises(KeyError, match="effect_size"):
+        compare_with_stored(STORED, STORED, ["test"], numbers=["effect_size"])
+
+
+# --------------------------------------------------------------------------- stored tables
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,398 @@
+"""The ELMo-bug chapter's tables: each extraction bug replayed on the offline models.
+
+:mod:`biaslib.bugs` reproduces the mechanisms (characters as ELMo tokens,
+w-SEAT's GPT-2 offsets, sent-bias's BERT input). This module runs Mind Your
+Bias's and May et al.'s tests through them, buggy and fixed, on the same
+sentences, and returns one tidy row per (test, level, model, variant). The
+tables take minutes on a CPU, and their p-values come from permutation tests
+over vectors whose last bits depend on the CPU, so the chapter shows them from
+``data/results/elmo_*`` (``scripts/compute_results.py``); the test suite
+recomputes a slice of each and compares within a stated tolerance.
+
+Encoders are built lazily, so importing this module does not import torch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+from scipy.sparse import csgraph, csr_matrix
+from scipy.spatial.distance import pdist, squareform
+
+from biaslib.bugs import BugEncoder
+from biaslib.conventions import MIND_YOUR_BIAS, Convention
+from biaslib.data import load_published, load_test
+from biaslib.report import format_d, format_p
+from biaslib.seat import MAY_TABLE4, MYB_TABLE3, SeatModel, embed_contexts, may_table
+from biaslib.similarity import cosine_matrix
+from biaslib.templates import myb_contexts
+from biaslib.weat import DegenerateTestError, weat
+
+__all__ = [
+    "CHAPTER_TABLES",
+    "ELMO_TESTS",
+    "GPT2_TESTS",
+    "GPT2_VARIANTS",
+    "METHOD",
+    "MINILM",
+    "QUIRK_ROWS_SMOLLM2",
+    "SMOL",
+    "bug_rows",
+    "bug_summary",
+    "chapter_table",
+    "distinct_vectors",
+    "elmo_beside_published",
+    "elmo_counts",
+    "elmo_diagnostics",
+    "elmo_table",
+    "gpt2_beside_published",
+    "gpt2_table",
+    "quirk_counts",
+    "quirk_models",
+    "quirk_table",
+    "quirks_beside_published",
+    "variant_summary",
+]
+
+MINILM, SMOL = "all-MiniLM-L6-v2", "SmolLM2-135M-Instruct"
+#: Encoding level → the method's name in Mind Your Bias's tables.
+METHOD = {"sentence": "s-SEAT", "word": "w-SEAT"}
+#: Mind Your Bias's tests run through the ELMo bug offline: on MiniLM the five for which
+#: Mind Your Bias prints ELMo's published ("orig.") values, on the slower causal LM two.
+ELMO_TESTS: dict[str, tuple[str, ...]] = {MINILM: ("C1", "C3", "C6", "C9", "Occ"),
+                                          SMOL: ("C6", "C9")}
+#: Mind Your Bias's tests run through w-SEAT's GPT-2 offsets (SmolLM2) offline.
+GPT2_TESTS = ("C6", "C9")
+#: The GPT-2 variants: label → (buggy, offset).
+GPT2_VARIANTS = {"bug": (True, 1), "separate words, offset 0": (True, 0), "fixed": (False, 1)}
+#: May et al.'s Table 4 rows for sent-bias's input quirks on the causal LM (the cheap ones).
+QUIRK_ROWS_SMOLLM2 = (("C1", "word"), ("C3", "word"), ("C6", "word"), ("C6", "sent"),
+                      ("ABW", "word"), ("DB-competent", "word"), ("DB-likable", "word"))
+#: The stored tables of the chapter.
+CHAPTER_TABLES = ("elmo_bug", "elmo_diagnostics", "elmo_quirks", "elmo_gpt2")
+
+
+def _encoder(name: str, **options: object):
+    from biaslib.embeddings.transformer import TransformerEncoder
+
+    return TransformerEncoder(name, progress=False, **options)  # type: ignore[arg-type]
+
+
+def bug_rows(
+    tests: Sequence[str],
+    encoder: BugEncoder,
+    levels: Sequence[str] = ("sentence", "word"),
+    convention: Convention = MIND_YOUR_BIAS,
+) -> list[dict[str, object]]:
+    """s-SEAT/w-SEAT rows for Mind Your Bias's tests (short names) on a bug encoder.
+
+    A bug can leave every association score equal (no vector depends on the
+    stimulus); such a test has no effect size (0/0) and its row says so in
+    ``"not run"`` instead of carrying a NaN without a reason.
+    """
+    out = []
+    for short in tests:
+        test = load_test(MYB_TABLE3[short])
+        embedded = embed_contexts(test, myb_contexts(test.name), encoder, levels)
+        for level, emb in embedded.items():
+            row = {"method": METHOD[level], "myb_test": short, "model": emb.embedder,
+                   "weights": encoder.encoder.fingerprint}
+            try:
+                result = weat(*emb.arrays, convention=convention)
+            except DegenerateTestError as err:
+                out.append({**row, "effect_size": np.nan, "p_value": np.nan,
+                            "not run": f"undefined: {err}"})
+                continue
+            out.append({**row, "effect_size": result.effect_size, "p_value": result.p_value,
+                        "not run": ""})
+    return out
+
+
+def elmo_table(tests: Mapping[str, Sequence[str]] = ELMO_TESTS) -> pd.DataFrame:
+    """Mind Your Bias's tests through the ELMo bug and through its fix, per model.
+
+    ``tests`` maps an offline model to the short names of the tests it runs
+    (:data:`ELMO_TESTS`; all of :data:`biaslib.seat.MYB_TABLE3` for the full
+    chapter). Columns: ``column`` (model), ``variant`` (``"bug"``/``"fixed"``),
+    ``method``, ``myb_test``, ``model`` (the full extraction), ``weights``,
+    ``effect_size``, ``p_value``, ``not run``.
+    """
+    rows = []
+    for name, names in tests.items():
+        encoder = _encoder(name)
+        for buggy in (True, False):
+            rows += [{"column": name, "variant": "bug" if buggy else "fixed", **row}
+                     for row in bug_rows(names, BugEncoder(encoder, "elmo", buggy))]
+    return pd.DataFrame(rows)
+
+
+def distinct_vectors(vectors: ArrayLike, rtol: float = 1e-4) -> int:
+    """How many different vectors ``vectors`` holds, up to float noise.
+
+    Two rows count as the same vector when their Euclidean distance is at most
+    ``rtol`` times the larger norm of the set; groups are the connected
+    components of that relation. Rounding the entries and counting unique rows
+    would split two copies of one vector whose entries straddle a rounding
+    boundary — and copies computed in different batches differ in their last
+    bits (about 1e-6 relative for float32 transformer outputs).
+    """
+    arr = np.asarray(vectors, dtype=np.float64)
+    if arr.ndim != 2 or arr.shape[0] == 0:
+        raise ValueError(f"expected a non-empty (n, dim) array, got shape {arr.shape}")
+    if arr.shape[0] == 1:
+        return 1
+    scale = float(np.linalg.norm(arr, axis=1).max())
+    same = squareform(pdist(arr)) <= rtol * scale
+    return int(csgraph.connected_components(csr_matrix(same), directed=False)[0])
+
+
+def elmo_diagnostics(test: str = "MYB-C6-name", models: Sequence[str] = (MINILM, SMOL)
+                     ) -> pd.DataFrame:
+    """Why the buggy vectors carry so little: similarity of sentences, distinct word vectors.
+
+    For each model and extraction (bug, fixed): the mean cosine similarity
+    between the s-SEAT vectors of different sentences of ``test``, and how
+    many different w-SEAT vectors its sentences give (:func:`distinct_vectors`).
+    """
+    rows = []
+    for name in models:
+        encoder = _encoder(name)
+        for buggy in (True, False):
+            emb = embed_contexts(load_test(test), myb_contexts(test),
+                                 BugEncoder(encoder, "elmo", buggy))
+            sent = np.concatenate(emb["sentence"].arrays)
+            cos = cosine_matrix(sent, sent)
+            rows.append({"model": name, "extraction": "bug" if buggy else "fixed",
+                         "test": test, "weights": encoder.fingerprint, "sentences": len(sent),
+                         "mean cosine between sentences":
+                             float(cos[~np.eye(len(cos), dtype=bool)].mean()),
+                         "distinct word vectors":
+                             distinct_vectors(np.concatenate(emb["word"].arrays))})
+    return pd.DataFrame(rows)
+
+
+def _variant(name: str, **options: object) -> Callable[[], object]:
+    return lambda: _encoder(name, **options)
+
+
+def quirk_models() -> tuple[tuple[SeatModel, ...], tuple[SeatModel, ...]]:
+    """sent-bias's BERT input (and its fixes) on MiniLM, and its lowercasing on SmolLM2.
+
+    MiniLM is uncased, so only the missing ``[CLS]`` applies: the first
+    wordpiece without ``[CLS]`` (sent-bias), the true ``[CLS]``, and the mean
+    over tokens (the pooling the model was trained with). SmolLM2 is cased, so
+    only the lowercasing applies (its last-token sentence vector).
+    """
+    minilm = (
+        SeatModel(f"{MINILM}: first wordpiece, no [CLS] (sent-bias)",
+                  _variant(MINILM, add_special_tokens=False), "first"),
+        SeatModel(f"{MINILM}: [CLS]", _variant(MINILM), "cls"),
+        SeatModel(f"{MINILM}: mean", _variant(MINILM), "mean"),
+    )
+    smol = (
+        SeatModel(f"{SMOL}: lowercased input (sent-bias)", _variant(SMOL, lowercase=True),
+                  "last"),
+        SeatModel(f"{SMOL}: original case", _variant(SMOL), "last"),
+    )
+    return minilm, smol
+
+
+def quirk_table(
+    minilm_rows: Sequence[tuple[str, str]] = MAY_TABLE4,
+    smol_rows: Sequence[tuple[str, str]] = QUIRK_ROWS_SMOLLM2,
+) -> pd.DataFrame:
+    """May et al.'s tests through sent-bias's BERT input quirks (:func:`quirk_models`).
+
+    One :func:`biaslib.seat.may_table` row per (test, context, variant), under
+    Mind Your Bias's convention.
+    """
+    minilm, smol = quirk_models()
+    return pd.concat([may_table(minilm, minilm_rows, MIND_YOUR_BIAS, progress=False),
+                      may_table(smol, smol_rows, MIND_YOUR_BIAS, progress=False)],
+                     ignore_index=True)
+
+
+def gpt2_table(tests: Sequence[str] = GPT2_TESTS, model: str = SMOL) -> pd.DataFrame:
+    """w-SEAT through the GPT-2 offset bug, the separate-word tokenization alone, and the fix.
+
+    Word level only, on a causal LM (:data:`GPT2_VARIANTS`).
+    """
+    encoder = _encoder(model)
+    rows = []
+    for label, (buggy, offset) in GPT2_VARIANTS.items():
+        bug = BugEncoder(encoder, "gpt2-offset", buggy, offset=offset)
+        rows += [{"column": model, "variant": label, **row}
+                 for row in bug_rows(tests, bug, ("word",))]
+    return pd.DataFrame(rows)
+
+
+def chapter_table(name: str, *, full: bool = False) -> pd.DataFrame:
+    """One of the chapter's stored tables (:data:`CHAPTER_TABLES`), computed now.
+
+    ``full`` runs every test of Mind Your Bias's Table 3 and every row of May
+    et al.'s Table 4 on both models instead of the offline subsets (long on a
+    CPU, quick on a GPU).
+    """
+    every = tuple(MYB_TABLE3)
+    if name == "elmo_bug":
+        return elmo_table({MINILM: every, SMOL: every} if full else ELMO_TESTS)
+    if name == "elmo_diagnostics":
+        return elmo_diagnostics()
+    if name == "elmo_quirks":
+        return quirk_table(MAY_TABLE4, MAY_TABLE4 if full else QUIRK_ROWS_SMOLLM2)
+    if name == "elmo_gpt2":
+        return gpt2_table(every if full else GPT2_TESTS)
+    raise ValueError(f"unknown table {name!r}; known: {CHAPTER_TABLES}")
+
+
+# ------------------------------------------------------------------ as the chapter shows them
+
+
+def _cell(d: float, p: float, not_run: str) -> tuple[str, str]:
+    """An effect size and p-value as printed; ``undefined`` for a degenerate test."""
+    if not_run:
+        return "undefined", ""
+    return format_d(d), format_p(p)
+
+
+def elmo_beside_published(elmo: pd.DataFrame) -> pd.DataFrame:
+    """Mind Your Bias's ELMo columns (Table 3) beside our bug and fixed columns.
+
+    ``elmo`` is an :func:`elmo_table` result. Published: ELMo "orig." (May et
+    al. / Tan & Celis, computed with the bug) and Mind Your Bias's own (fixed)
+    run with its p-value from the authors' result file. Ours: d and p per
+    model and variant; empty where a model did not run the test.
+    """
+    pub = load_published("myb_table3").query("model == 'ELMo' and method in ['s-SEAT', 'w-SEAT']")
+    pub = pub.set_index(["method", "test", "column"])
+    ran = {(r.method, r.myb_test) for r in elmo.itertuples()}
+    order = [(m, t) for m in METHOD.values() for t in MYB_TABLE3 if (m, t) in ran]
+    show = pd.DataFrame(index=pd.MultiIndex.from_tuples(order, names=["method", "myb_test"]))
+
+    def published(col: str, value: str) -> list[str]:
+        fmt = format_p if value == "p_csv" else format_d
+        return [fmt(pub[value].get((m, t, col), np.nan)) for m, t in order]
+
+    show["ELMo orig. d (May et al. / Tan & Celis, bug)"] = published("orig", "d")
+    show["ELMo d (Mind Your Bias, fixed)"] = published("ours", "d")
+    show["ELMo p (Mind Your Bias, fixed)"] = published("ours", "p_csv")
+    ours = elmo.set_index(["method", "myb_test", "column", "variant"])
+    for name in dict.fromkeys(elmo["column"]):
+        for variant in ("bug", "fixed"):
+            cells = [_cell(*ours.loc[(m, t, name, variant), ["effect_size", "p_value",
+                                                              "not run"]])
+                     if (m, t, name, variant) in ours.index else ("", "") for m, t in order]
+            show[f"{name} d, {variant}"] = [d for d, _ in cells]
+            show[f"{name} p, {variant}"] = [p for _, p in cells]
+    return show
+
+
+def bug_summary(
+    d_bug: pd.Series,
+    d_fix: pd.Series,
+    p_bug: pd.Series | None = None,
+    p_fix: pd.Series | None = None,
+    alpha: float = 0.01,
+) -> dict[str, object]:
+    """Counts over the tests both variants ran: sign flips, mean |d|, significant tests.
+
+    ``p ≤ alpha`` counts as significant (uncorrected, as in Mind Your Bias's
+    Table 3); ``"–"`` where no p-values are given. Means are rounded to two
+    decimals, as the chapter prints effect sizes.
+    """
+    both = d_bug.notna() & d_fix.notna()
+    b, f = d_bug[both], d_fix[both]
+    out: dict[str, object] = {
+        "tests": int(both.sum()),
+        "sign flipped": int((np.sign(b) != np.sign(f)).sum()),
+        "mean |d| bug": round(float(b.abs().mean()), 2),
+        "mean |d| fixed": round(float(f.abs().mean()), 2),
+        "mean |d_bug - d_fixed|": round(float((b - f).abs().mean()), 2),
+    }
+    for key, p in (("significant, bug", p_bug), ("significant, fixed", p_fix)):
+        out[key] = "–" if p is None else int((p[both] <= alpha).sum())
+    return out
+
+
+def variant_summary(rows: pd.DataFrame, bug: str = "bug", fixed: str = "fixed"
+                    ) -> dict[str, object]:
+    """:func:`bug_summary` of two ``variant`` values of a table of Mind Your Bias's tests."""
+    wide = rows.pivot_table(index="myb_test", columns="variant",
+                            values=["effect_size", "p_value"], aggfunc="first")
+    return bug_summary(wide[("effect_size", bug)], wide[("effect_size", fixed)],
+                       wide[("p_value", bug)], wide[("p_value", fixed)])
+
+
+def elmo_counts(elmo: pd.DataFrame) -> pd.DataFrame:
+    """:func:`bug_summary` per method: ELMo as published (orig. vs Mind Your Bias) and ours."""
+    pub = load_published("myb_table3").query("model == 'ELMo'")
+    rows = []
+    for method in METHOD.values():
+        sub = pub[pub["method"] == method].pivot_table(index="test", columns="column",
+                                                       values=["d", "p_csv"], aggfunc="first")
+        rows.append({"method": method, "model": "ELMo (published: orig. vs Mind Your Bias)",
+                     **bug_summary(sub[("d", "orig")], sub[("d", "ours")],
+                                   p_fix=sub[("p_csv", "ours")])})
+        ours = elmo[elmo["method"] == method]
+        rows += [{"method": method, "model": name, **variant_summary(g)}
+                 for name, g in ours.groupby("column", sort=False)]
+    return pd.DataFrame(rows).set_index(["method", "model"])
+
+
+def quirks_beside_published(quirks: pd.DataFrame) -> pd.DataFrame:
+    """May et al.'s BERT-large column beside our quirk variants (d and p per cell).
+
+    ``quirks`` is a :func:`quirk_table` result; rows in May et al.'s Table 4
+    order, ``not run offline`` where a variant did not run that row.
+    """
+    cells = [f"{format_d(d)} (p {format_p(p)})" if not nr else "–"
+             for d, p, nr in zip(quirks["effect_size"], quirks["p_value"], quirks["not run"],
+                                 strict=True)]
+    table = quirks.assign(cell=cells).pivot_table(index=["test", "context"], columns="column",
+                                                  values="cell", aggfunc="first")
+    may = load_published("seat_table4").query("model == 'BERT (large, cased)'")
+    may = may.set_index(["test", "context"])
+    table.insert(0, "BERT (large, cased), May et al. (sent-bias input)",
+                 [format_d(may["d"].get(k, np.nan), may["sig"].fillna("").get(k, ""))
+                  for k in table.index])
+    columns = [table.columns[0], *dict.fromkeys(quirks["column"])]
+    return table.loc[list(MAY_TABLE4), columns].fillna("not run offline")
+
+
+def quirk_counts(quirks: pd.DataFrame) -> pd.DataFrame:
+    """:func:`bug_summary` of each sent-bias quirk against its fix, words vs sentences."""
+    minilm, smol = quirk_models()
+    pairs = [(minilm[0].label, minilm[1].label), (minilm[0].label, minilm[2].label),
+             (smol[0].label, smol[1].label)]
+    rows = []
+    for bug, fixed in pairs:
+        for kind, contexts in (("word", ["word"]), ("sentences", ["sent", "sent (u)"])):
+            sub = quirks[quirks["context"].isin(contexts)]
+            wide = sub.pivot_table(index=["test", "context"], columns="column",
+                                   values=["effect_size", "p_value"], aggfunc="first")
+            if ("effect_size", bug) not in wide or ("effect_size", fixed) not in wide:
+                continue
+            rows.append({"bug": bug, "fixed": fixed, "contexts": kind,
+                         **bug_summary(wide[("effect_size", bug)], wide[("effect_size", fixed)],
+                                       wide[("p_value", bug)], wide[("p_value", fixed)])})
+    return pd.DataFrame(rows).set_index(["bug", "fixed", "contexts"])
+
+
+def gpt2_beside_published(gpt: pd.DataFrame) -> pd.DataFrame:
+    """Mind Your Bias's GPT-2 w-SEAT columns beside our :func:`gpt2_table` variants."""
+    pub = load_published("myb_table3").query("model == 'GPT-2' and method == 'w-SEAT'")
+    pub = pub.pivot_table(index="test", columns="column", values="d", aggfunc="first")
+    tests = list(dict.fromkeys(gpt["myb_test"]))
+    table = pd.DataFrame(index=pd.Index(tests, name="myb_test"))
+    table["GPT-2 d, Tan & Celis (bug)"] = [format_d(pub["orig"].get(t, np.nan)) for t in tests]
+    table["GPT-2 d, Mind Your Bias"] = [format_d(pub["ours"].get(t, np.nan)) for t in tests]
+    for (column, label), sub in gpt.groupby(["column", "variant"], sort=False):
+        sub = sub.set_index("myb_test")
+        cells = [_cell(sub.loc[t, "effect_size"], sub.loc[t, "p_value"], sub.loc[t, "not run"])
+                 for t in tests]
+        table[f"{column} d, {label}"] = [d for d, _ in cells]
+        table[f"{column} p, {label}"] = [p for _, p in cells]
+    return table
