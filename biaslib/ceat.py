@@ -89,6 +89,9 @@ from scipy import sparse, stats
 from biaslib.contexts import Context
 from biaslib.data import ROLES, StimulusTest, load_test
 from biaslib.embeddings.base import MissingWordsError
+from biaslib.errors import warn_dropped
+from biaslib.similarity import unit_rows
+from biaslib.validation import check_int, check_seed
 from biaslib.weat import DegenerateTestError, association, effect_size
 
 __all__ = [
@@ -158,14 +161,14 @@ class CeatConvention:
     description: str = ""
 
     def __post_init__(self) -> None:
-        if self.n_samples < 2:
-            raise ValueError(f"CEAT needs at least 2 samples, got {self.n_samples}")
+        check_int(self.n_samples, "n_samples (CEAT's N)", minimum=2)
+        check_seed(self.seed)
         if self.replacement not in _REPLACEMENTS:
             raise ValueError(f"replacement must be one of {_REPLACEMENTS}")
         if self.tail not in _TAILS:
             raise ValueError(f"tail must be one of {_TAILS}")
-        if self.ddof not in (0, 1):
-            raise ValueError(f"ddof must be 0 or 1, got {self.ddof}")
+        if isinstance(self.ddof, bool) or self.ddof not in (0, 1):
+            raise ValueError(f"ddof must be 0 or 1, got {self.ddof!r}")
 
     def replace(self, **changes: object) -> CeatConvention:
         """A copy with some fields changed (``name`` gets a ``*`` unless given)."""
@@ -235,6 +238,12 @@ class MetaAnalysis:
         The scaling factor :math:`\sum w - \sum w^2 / \sum w`.
     n
         Number of effect sizes combined.
+    weighted_variance
+        The weighted variance of the per-sample effect sizes,
+        :math:`\frac{\sum_i w_i^* (d_i - \mathrm{CES})^2}{\sum_i w_i^*}
+        \cdot \frac{N}{N-1}` — what Mind Your Bias's result file and tables
+        call "weighted SD" (their column is about the square of the SD of the
+        :math:`d_i`, i.e. a variance, not :math:`1/\sum_i w_i^*`).
     """
 
     ces: float
@@ -247,11 +256,38 @@ class MetaAnalysis:
     df: int
     c: float
     n: int
+    weighted_variance: float
 
     @property
     def variance(self) -> float:
-        r""":math:`1/\sum_i w_i^*` — Mind Your Bias's "weighted SD" column (a variance)."""
+        r""":math:`\mathrm{SE}^2 = 1/\sum_i w_i^*`, the variance of the CES itself."""
         return self.se**2
+
+    def conf_int(self, alpha: float = 0.05) -> tuple[float, float]:
+        r"""Normal confidence interval of the CES.
+
+        :math:`\mathrm{CES} \pm z_{1-\alpha/2}\,\mathrm{SE}`: the same interval as
+        ``statsmodels``' ``CombineResults.conf_int(use_t=False)`` for the
+        random-effects mean.
+        """
+        if not 0 < alpha < 1:
+            raise ValueError(f"alpha must be in (0, 1), got {alpha}")
+        half = float(stats.norm.isf(alpha / 2)) * self.se
+        return self.ces - half, self.ces + half
+
+    @property
+    def i2(self) -> float:
+        r"""Higgins & Thompson's :math:`I^2 = \max(0, (Q - \mathrm{df})/Q)`.
+
+        The share of the spread of the :math:`d_i` beyond what their within
+        variances explain.
+        """
+        return max(0.0, (self.q - self.df) / self.q) if self.q > 0 else 0.0
+
+    @property
+    def q_p_value(self) -> float:
+        r"""Cochran's test of homogeneity: :math:`P(\chi^2_{\mathrm{df}} \ge Q)`."""
+        return float(stats.chi2.sf(self.q, self.df))
 
     @property
     def p_one_sided(self) -> float:
@@ -324,8 +360,10 @@ def random_effects(
     se = float(np.sqrt(1.0 / w_star.sum()))
     z = ces / se
     p = stats.norm.sf(z) if tail == "greater" else 2 * stats.norm.sf(abs(z))
+    weighted_variance = float((w_star * (d - ces) ** 2).sum() / w_star.sum() * d.size / df)
     return MetaAnalysis(ces=ces, se=se, z=float(z), p_value=float(p), tail=tail,
-                        tau2=float(tau2), q=q, df=df, c=c, n=int(d.size))
+                        tau2=float(tau2), q=q, df=df, c=c, n=int(d.size),
+                        weighted_variance=weighted_variance)
 
 
 # --------------------------------------------------------------------------- sampling
@@ -382,12 +420,11 @@ def _pool(
     for j, m in enumerate(mats):
         if m.ndim != 2 or m.shape[0] == 0:
             raise ValueError(f"{role}: word {j} needs a non-empty (n_contexts, dim) array")
-    pooled = np.concatenate(mats).astype(dtype, copy=False)
-    norms = np.linalg.norm(pooled, axis=1, keepdims=True)
-    if not np.isfinite(pooled).all() or (norms == 0).any():
-        raise ValueError(f"{role}: context vectors must be finite and non-zero")
+    # The one validation and normalisation of every metric (finite, real, non-zero rows,
+    # any scale), then the precision asked for.
+    pooled = unit_rows(np.concatenate(mats), f"{role} contexts").astype(dtype, copy=False)
     offsets = np.cumsum([0] + [m.shape[0] for m in mats[:-1]])
-    return pooled / norms, offsets.astype(np.intp)
+    return pooled, offsets.astype(np.intp)
 
 
 def _stats(s: NDArray, n_x: int, ddof: int) -> tuple[NDArray, NDArray]:
@@ -576,17 +613,26 @@ class CeatResult:
         return self.meta.p_value
 
     def to_dict(self) -> dict[str, object]:
-        """One flat record: CES, p, SE, variance, τ², Q, the distribution's summary, sizes."""
+        """One flat record of the result.
+
+        CES, p, SE, 95% CI, weighted variance, τ², Q (and its test), I², the
+        distribution's summary, the set sizes.
+        """
         d = self.effect_sizes
+        ci = self.meta.conf_int()
         q025, q25, q50, q75, q975 = np.quantile(d, [0.025, 0.25, 0.5, 0.75, 0.975])
         return {
             "ces": self.meta.ces,
             "p_value": self.meta.p_value,
             "tail": self.meta.tail,
             "se": self.meta.se,
-            "variance": self.meta.variance,
+            "ci_low": ci[0],
+            "ci_high": ci[1],
+            "weighted_variance": self.meta.weighted_variance,
             "tau2": self.meta.tau2,
             "q": self.meta.q,
+            "q_p_value": self.meta.q_p_value,
+            "i2": self.meta.i2,
             "n_samples": self.meta.n,
             "mean_d": float(d.mean()),
             "sd_d": float(d.std(ddof=1)),
@@ -610,7 +656,8 @@ def missing_policy(
 ) -> tuple[dict[str, tuple[str, ...]], dict[str, tuple[str, ...]]]:
     """Which words CEAT keeps and drops, given each word's number of contexts.
 
-    Words with fewer than ``min_contexts`` contexts are dropped and logged; a
+    Words with fewer than ``min_contexts`` contexts are dropped (:func:`ceat`
+    reports them with a :class:`~biaslib.errors.DroppedStimuliWarning`); a
     role that loses more than ``max_missing_fraction`` of its words, or all
     of them, raises :class:`~biaslib.embeddings.base.MissingWordsError`.
 
@@ -628,9 +675,6 @@ def missing_policy(
         counts = n_contexts[role]
         keep = tuple(w for w, n in counts.items() if n >= min_contexts)
         lost = tuple(w for w, n in counts.items() if n < min_contexts)
-        if lost:
-            logger.info("CEAT %s: dropped %d of %d words with fewer than %d contexts: %s",
-                           role, len(lost), len(counts), min_contexts, list(lost))
         if not keep or len(lost) / max(len(counts), 1) > max_missing_fraction:
             problems.append(f"{role}: {len(lost)}/{len(counts)} words lack contexts {list(lost)}")
         kept[role], dropped[role] = keep, lost
@@ -683,9 +727,19 @@ def ceat(
     for role in ROLES:
         if role not in vectors:
             raise KeyError(f"vectors lack role {role!r}")
+    for first, second in (("X", "Y"), ("A", "B")):
+        shared = sorted(set(vectors[first]) & set(vectors[second]))
+        if shared:
+            raise ValueError(f"words in both {first} and {second}: {shared}; a stimulus "
+                             "belongs to one set")
     n_by_word = {role: {w: 0 if m is None else int(np.shape(m)[0])
                         for w, m in vectors[role].items()} for role in ROLES}
     words, dropped = missing_policy(n_by_word, min_contexts, max_missing_fraction)
+    lost = {r: ws for r, ws in dropped.items() if ws}
+    if lost:
+        warn_dropped("CEAT: dropped words with fewer than "
+                     f"{min_contexts} context(s): "
+                     + "; ".join(f"{r}: {', '.join(ws)}" for r, ws in lost.items()))
     arrays = {r: [np.asarray(vectors[r][w]) for w in words[r]] for r in ROLES}
     counts = {r: tuple(int(a.shape[0]) for a in arrays[r]) for r in ROLES}
     if len(words["X"]) + len(words["Y"]) <= conv.ddof + 1:

@@ -36,9 +36,10 @@ from biaslib.contexts import Context
 from biaslib.corpus import ceat_window, contexts_for_test, load_coverage, myb_window
 from biaslib.data import ROLES, StimulusTest, load_published, load_test
 from biaslib.embeddings.base import MissingWordsError
-from biaslib.report import bold_marks, marked_table
+from biaslib.report import bold_marks, format_tail_p, marked_table
 from biaslib.seat import MYB_MODELS, MYB_TABLE3, myb_table3_published
 from biaslib.templates import myb_contexts
+from biaslib.validation import no_string
 from biaslib.weat import DegenerateTestError
 
 __all__ = [
@@ -59,6 +60,7 @@ __all__ = [
     "chapter_tests",
     "corpus_contexts",
     "coverage_table",
+    "meta_analysis_table",
     "myb_ceat_comparison",
     "myb_table12_comparison",
     "resampling_summary",
@@ -80,7 +82,7 @@ def ceat_runs(
     record with NaN numbers and the reason in ``"not run"``.
     """
     rows = []
-    for conv in conventions:
+    for conv in no_string(conventions, "conventions"):
         conv = get_ceat_convention(conv)
         try:
             rec = ceat(vectors, conv, **options).to_dict()  # type: ignore[arg-type]
@@ -207,6 +209,8 @@ def ceat_table(
         Columns ``test``, ``stimuli``, ``column``, ``contexts``, ``model``,
         ``weights`` and :meth:`CeatResult.to_dict`'s, plus ``not run``.
     """
+    if not isinstance(tests, Mapping):
+        raise TypeError(f"tests must map row labels to test names, got {tests!r}")
     rows = []
     for model in models:
         encoder = model.make()
@@ -261,6 +265,23 @@ def myb_ceat_comparison(
     out = pub_wide.join(ours_wide, how="outer").reindex(list(tests)).fillna("")
     out.index.name = "test"
     return out
+
+
+def meta_analysis_table(rows: pd.DataFrame, convention: str = MIND_YOUR_BIAS.name
+                        ) -> pd.DataFrame:
+    """Per test and model: CES with its 95% CI, I², Cochran's Q p-value, weighted variance.
+
+    ``rows`` are chapter rows (:func:`ceat_table`); tests that did not run are
+    left out. Numbers are rounded for display (CES and CI to 3 decimals).
+    """
+    ran = rows[(rows["convention"] == convention) & (rows["not run"] == "")]
+    return pd.DataFrame({
+        "test": ran["test"], "model": ran["column"], "CES": ran["ces"].round(3),
+        "95% CI": [f"[{lo:.3f}, {hi:.3f}]" for lo, hi in zip(ran["ci_low"], ran["ci_high"],
+                                                             strict=True)],
+        "I²": ran["i2"].round(3), "Q test p": [format_tail_p(p) for p in ran["q_p_value"]],
+        "weighted variance of d_i": ran["weighted_variance"].round(3),
+    }).set_index(["test", "model"])
 
 
 def myb_table12_comparison(

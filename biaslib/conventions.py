@@ -17,7 +17,16 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Literal
 
-from biaslib.permutation import Tail, Ties
+from biaslib.permutation import (
+    MAX_EXACT_SPLITS,
+    STATISTICS,
+    TAILS,
+    TIES,
+    Statistic,
+    Tail,
+    Ties,
+)
+from biaslib.validation import check_int, check_seed
 
 __all__ = [
     "BIASLIB",
@@ -46,7 +55,7 @@ class Convention:
     ddof
         Delta degrees of freedom of the standard deviation in the effect-size
         denominator (1: sample SD; 0: population SD).
-    tail, ties, plus_one, n_samples, exact_limit, replacement, seed
+    tail, ties, plus_one, n_samples, exact_limit, replacement, seed, statistic
         Permutation-test options, see :mod:`biaslib.permutation`.
     p_method
         ``"permutation"`` (empirical proportion) or ``"normal"`` (Caliskan et
@@ -71,14 +80,28 @@ class Convention:
     exact_limit: int | None = 100_000
     replacement: bool = False
     seed: int | None = 1111
+    statistic: Statistic = "mean"
     p_method: PMethod = "permutation"
     unequal_targets: UnequalTargets = "allow"
     equal_attributes: bool = False
     description: str = ""
 
     def __post_init__(self) -> None:
-        if self.ddof not in (0, 1):
-            raise ValueError(f"ddof must be 0 or 1, got {self.ddof}")
+        # Refuse wrong values here, when the convention is made, not deep in a test run.
+        if isinstance(self.ddof, bool) or self.ddof not in (0, 1):
+            raise ValueError(f"ddof must be 0 or 1, got {self.ddof!r}")
+        check_int(self.n_samples, "n_samples", minimum=1)
+        check_int(self.exact_limit, "exact_limit", minimum=0, allow_none=True)
+        if self.exact_limit is not None and self.exact_limit > MAX_EXACT_SPLITS:
+            raise ValueError(f"exact_limit may not exceed {MAX_EXACT_SPLITS:,}, "
+                             f"got {self.exact_limit:,}")
+        check_seed(self.seed)
+        for name, value, allowed in (("tail", self.tail, TAILS), ("ties", self.ties, TIES),
+                                     ("statistic", self.statistic, STATISTICS)):
+            if value not in allowed:
+                raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
+        if not isinstance(self.plus_one, bool) or not isinstance(self.replacement, bool):
+            raise TypeError("plus_one and replacement must be True or False")
         if self.unequal_targets not in ("allow", "error", "subsample"):
             raise ValueError(f"unknown unequal_targets policy {self.unequal_targets!r}")
         if self.p_method not in ("permutation", "normal"):
@@ -135,11 +158,14 @@ WEFE = Convention(
     replacement=True,
     n_samples=10_000,
     seed=0,
+    statistic="sum",
     description=(
-        "WEFE (dccuchile/wefe): population SD (np.std, ddof=0); no exact test; 're-splits' "
-        "drawn WITH replacement from the pooled targets; strict '>'; p=(k+1)/(m+1). WEFE "
-        "itself is unseeded (seeded here), reports the test statistic rather than the effect "
-        "size by default, and its two-sided option is tail='wefe-abs'."
+        "WEFE (dccuchile/wefe, metrics/WEAT.py, _calc_p_value): population SD (np.std, "
+        "ddof=0); no exact test; 're-splits' drawn WITH replacement from the pooled targets; "
+        "the statistic is Caliskan's difference of SUMS (so with unequal target sizes its null "
+        "is not centred on 0); strict '>'; p=(k+1)/(m+1). WEFE itself is unseeded (seeded "
+        "here), reports the test statistic rather than the effect size by default, and its "
+        "two-sided option is tail='wefe-abs'."
     ),
 )
 
@@ -180,6 +206,9 @@ def get_convention(convention: Convention | str) -> Convention:
     """Return a :class:`Convention` given a preset name or a convention object."""
     if isinstance(convention, Convention):
         return convention
+    if not isinstance(convention, str):
+        raise TypeError(f"convention must be a Convention or a preset name, got "
+                        f"{type(convention).__name__}")
     try:
         return PRESETS[convention]
     except KeyError:

@@ -38,10 +38,17 @@ Matching rules (those of the shared extract's MANIFEST)
   followed by whitespace and anything but a lower-case letter; whitespace is
   collapsed; only sentences of 3 to 100 tokens are kept.
 
-Letters are Unicode letters: ``José`` is one token. The shared extract's own
-matcher split tokens at non-ASCII letters, so about 0.03% of its rows are false
-matches (``Jos`` in Finnish text for ``José``, ``ant`` in ``antes``); reading
-leaves them out (:func:`contexts_for_words`). On the twelve raw 2014 files
+Letters are Unicode letters: ``José`` is one token. Stimuli and sentences are
+NFC-normalised before matching (:func:`split_sentences` returns NFC text), so
+``José`` typed with a combining accent (``e`` + U+0301) is the same stimulus.
+Reading keeps an extract's sentence as stored when the stimulus is found in
+it as stored (9 of the shared extract's 902,678 sentences are not NFC; their
+stimuli are ASCII words), so the stored CEAT tables reproduce exactly.
+
+The shared extract's own matcher split tokens at non-ASCII letters, so about
+0.03% of its rows are false matches (``Jos`` in Finnish text for ``José``,
+``ant`` in ``antes``); reading leaves them out (:func:`contexts_for_words`).
+On the twelve raw 2014 files
 these rules reproduced the shared ``coverage.csv`` count of matching 2014
 sentences exactly for 95% of the stimuli when this module was written (0.1% of
 all matches differ, from sentence splitting and those false matches);
@@ -78,6 +85,7 @@ import os
 import random
 import re
 import shutil
+import unicodedata
 import urllib.request
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -90,6 +98,7 @@ import pandas as pd
 
 from biaslib.contexts import Context
 from biaslib.data import ROLES, StimulusTest, load_test
+from biaslib.validation import check_int, check_strings, check_words, nfc
 
 __all__ = [
     "CORPUS_ENV",
@@ -99,6 +108,7 @@ __all__ = [
     "REDDIT_REPO",
     "SHARED_EXTRACT_SHA256",
     "SOURCE_ORDER",
+    "CorpusError",
     "Extract",
     "RawDocument",
     "StimulusMatcher",
@@ -158,6 +168,70 @@ _URL = re.compile(r"(?:https?://|ftp://|www\.)\S+", re.IGNORECASE)
 _PARAGRAPH = re.compile(r"\n\s*\n")
 _BOUNDARY = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"'\u201d\u2019)\]]))\s+")
 _SPACES = re.compile(r"\s+")
+
+
+class CorpusError(ValueError):
+    """A corpus extract cannot be read: damaged (truncated, bad CRC, malformed line) or empty.
+
+    The message names the file (and line), and how to recover; the error
+    that revealed the damage is kept as ``__cause__``.
+    """
+
+
+def _recover_hint() -> str:
+    return (f"Download the extract again, rebuild it with "
+            f"biaslib.corpus.build_reddit_2014_extract(), or point ${CORPUS_ENV} at another "
+            "folder holding contexts.jsonl.gz.")
+
+
+def _damaged(path: str | os.PathLike[str], what: str, line: int | None = None) -> CorpusError:
+    where = f"{path}, line {line}" if line is not None else f"{path}"
+    return CorpusError(f"damaged corpus extract {where}: {what}. {_recover_hint()}")
+
+
+# --------------------------------------------------------------------------- argument checks
+
+
+def _check_words(words: object, what: str = "words") -> list[str]:
+    """Distinct stimuli as NFC strings (:func:`biaslib.validation.check_words`)."""
+    return list(dict.fromkeys(check_words(words, what)))
+
+
+def _check_cap(cap: object, none_ok: bool = True) -> int | None:
+    return check_int(cap, "cap", minimum=1, allow_none=none_ok, none_means="keep all")
+
+
+def _check_sources(sources: object, known: Iterable[str] = ()) -> list[str] | None:
+    """The source names to keep (None: all), each one :data:`SOURCE_ORDER` or ``known`` lists."""
+    if sources is None:
+        return None
+    sources = check_strings(sources, "sources", item="source")
+    if not sources:
+        raise ValueError("sources is empty, which would keep no sentence; pass None for all")
+    allowed = list(dict.fromkeys([*SOURCE_ORDER, *known]))
+    unknown = [src for src in sources if src not in allowed]
+    if unknown:
+        raise ValueError(f"unknown source(s) {unknown}; known sources: {allowed}")
+    return sources
+
+
+def _extract_sources(file: Path) -> list[str]:
+    """Source names an extract declares besides :data:`SOURCE_ORDER` (coverage.csv, build.json)."""
+    names: list[str] = []
+    coverage = file.parent / COVERAGE_FILE
+    if coverage.is_file():
+        with coverage.open(encoding="utf-8", newline="") as fh:
+            header = next(csv.reader(fh), [])
+        names += [c.removeprefix("found_") for c in header if c.startswith("found_")]
+    build = file.parent / "build.json"
+    if build.is_file():
+        try:
+            order = json.loads(build.read_text(encoding="utf-8")).get("parameters", {}).get(
+                "source_order", [])
+        except (ValueError, AttributeError):
+            order = []  # describe_extract reports a damaged build.json
+        names += [n for n in order if isinstance(n, str)]
+    return names
 
 
 # --------------------------------------------------------------------------- where it lives
@@ -238,7 +312,11 @@ def describe_extract(path: str | os.PathLike[str] | None = None, *, short: bool 
             f"Wikipedia, IMDB; at most 1,000 sentences per stimulus; sha256 {sha})")
     build = file.parent / "build.json"
     if build.is_file():
-        params = json.loads(build.read_text(encoding="utf-8")).get("parameters", {})
+        try:
+            params = json.loads(build.read_text(encoding="utf-8")).get("parameters", {})
+        except (ValueError, AttributeError) as err:  # JSONDecodeError, UnicodeDecodeError
+            raise CorpusError(f"{build} is not a valid build record ({err}); delete it, or "
+                              f"rebuild the extract. {_recover_hint()}") from err
         reddit = "source" in params
         if short:
             return "2014 Reddit extract" if reddit else "built extract"
@@ -272,7 +350,7 @@ def split_sentences(text: str) -> list[str]:
     ("e.g. this", "wait... what"). Single line breaks (lines of a list, a
     table, a code block) do not end a sentence. Whitespace is collapsed to
     single spaces; empty pieces are dropped; no length filter is applied here
-    (see :func:`build_extract`).
+    (see :func:`build_extract`). The text is NFC-normalised first.
 
     These rules reproduce the shared extract's sentence counts on the raw 2014
     files for all but a few stimuli (``tests/test_corpus.py``).
@@ -282,7 +360,9 @@ def split_sentences(text: str) -> list[str]:
     >>> split_sentences('He said "go." Then he left! so fast\n\nSee https://x.org now')
     ['He said "go."', 'Then he left! so fast', 'See now']
     """
-    text = _URL.sub(" ", html.unescape(text))
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a string, got {type(text).__name__}")
+    text = _URL.sub(" ", nfc(html.unescape(text)))
     out = []
     for paragraph in _PARAGRAPH.split(text):
         start = 0
@@ -314,8 +394,17 @@ class StimulusMatcher:
         (any non-token characters, e.g. ``a 'little person'``; the shared
         extract holds a few such matches, so reading it falls back to this).
 
+    Raises
+    ------
+    TypeError
+        If ``stimuli`` is a single string, or holds something else than strings.
+    ValueError
+        If there are no stimuli, one is blank or not a sequence of tokens, or
+        ``gaps`` is unknown.
+
     Notes
     -----
+    Stimuli are NFC-normalised (:attr:`stimuli` holds the normalised forms).
     Each stimulus is indexed by its first token (case-folded unless the
     stimulus holds an upper-case letter), so a sentence is tokenized once and
     each token costs one dictionary look-up, whatever the number of stimuli.
@@ -325,7 +414,7 @@ class StimulusMatcher:
         if gaps not in ("space", "any"):
             raise ValueError("gaps must be 'space' or 'any'")
         self.gaps = gaps
-        self.stimuli: tuple[str, ...] = tuple(dict.fromkeys(stimuli))
+        self.stimuli: tuple[str, ...] = tuple(_check_words(stimuli, "stimuli"))
         if not self.stimuli:
             raise ValueError("no stimuli to match")
         self._exact: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
@@ -344,7 +433,17 @@ class StimulusMatcher:
                 self._folded.setdefault(folded[0], []).append((stim, folded))
 
     def find(self, sentence: str) -> dict[str, list[tuple[int, int]]]:
-        """Stimulus → character spans ``(start, end)`` of its occurrences, in order."""
+        """Stimulus → character spans ``(start, end)`` of its occurrences, in order.
+
+        The spans index the NFC form of ``sentence`` (the sentence itself when
+        it is NFC, as every sentence of :func:`split_sentences` is).
+        """
+        if not isinstance(sentence, str):
+            raise TypeError(f"sentence must be a string, got {type(sentence).__name__}")
+        return self._find(nfc(sentence))
+
+    def _find(self, sentence: str) -> dict[str, list[tuple[int, int]]]:
+        """:meth:`find` on the sentence as given (spans index it, unnormalised)."""
         toks = [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(sentence)]
         found: dict[str, list[tuple[int, int]]] = {}
         for i, (tok, start, _) in enumerate(toks):
@@ -368,7 +467,8 @@ class StimulusMatcher:
         return found
 
     def spans(self, sentence: str, stimulus: str) -> list[tuple[int, int]]:
-        """Character spans of one stimulus in ``sentence`` (empty if absent)."""
+        """Character spans of one stimulus in (the NFC form of) ``sentence`` (empty if absent)."""
+        stimulus = nfc(stimulus)
         if stimulus not in self.stimuli:
             raise KeyError(f"{stimulus!r} is not one of this matcher's stimuli")
         return self.find(sentence).get(stimulus, [])
@@ -388,19 +488,43 @@ def to_context(sentence: str, stimulus: str, source: str = "", occurrence: int =
     by more than whitespace (``a 'little person'``) is accepted when no
     whitespace-separated match exists.
 
+    The stimulus is NFC-normalised. The sentence is kept as given when the
+    stimulus occurs in it (the text an encoder sees is the stored one), and
+    NFC-normalised otherwise, so a composed ``José`` is found in a sentence
+    that spells it with a combining accent (the context's text is then the
+    NFC sentence).
+
     Raises
     ------
+    TypeError
+        If ``sentence`` or ``stimulus`` is not a string, or ``occurrence``
+        not an int.
     ValueError
-        If the stimulus does not occur (that often) in the sentence.
+        If the stimulus does not occur (that often) in the sentence, or
+        ``occurrence`` is negative.
     """
-    spans = _single_matcher(stimulus).spans(sentence, stimulus)
-    if not spans and " " in stimulus:
-        spans = _single_matcher(stimulus, "any").spans(sentence, stimulus)
+    if not isinstance(sentence, str) or not isinstance(stimulus, str):
+        raise TypeError(f"sentence and stimulus must be strings, got {type(sentence).__name__} "
+                        f"and {type(stimulus).__name__}")
+    check_int(occurrence, "occurrence", minimum=0)
+    stimulus = nfc(stimulus)
+    spans = _spans_as_given(sentence, stimulus)
+    if not spans and not unicodedata.is_normalized("NFC", sentence):
+        sentence = nfc(sentence)
+        spans = _spans_as_given(sentence, stimulus)
     if len(spans) <= occurrence:
         raise ValueError(f"{stimulus!r} does not occur {occurrence + 1} time(s) in {sentence!r}")
     start, end = spans[occurrence]
     return Context(text=sentence, word=stimulus, form=sentence[start:end], start=start, end=end,
                    source=source)
+
+
+def _spans_as_given(sentence: str, stimulus: str) -> list[tuple[int, int]]:
+    """Spans of an NFC ``stimulus`` in ``sentence`` as given, phrase fallback included."""
+    spans = _single_matcher(stimulus)._find(sentence).get(stimulus, [])
+    if not spans and " " in stimulus:
+        spans = _single_matcher(stimulus, "any")._find(sentence).get(stimulus, [])
+    return spans
 
 
 def _first_match(sentence: str, stimulus: str) -> tuple[int, int] | None:
@@ -607,7 +731,19 @@ class Extract:
     parameters: dict[str, object] = field(default_factory=dict)
 
     def write(self, folder: str | os.PathLike[str]) -> Path:
-        """Write ``contexts.jsonl.gz``, ``coverage.csv`` and ``build.json`` into ``folder``."""
+        """Write ``contexts.jsonl.gz``, ``coverage.csv`` and ``build.json`` into ``folder``.
+
+        Raises
+        ------
+        ValueError
+            If the extract holds no sentence (none of its stimuli was found):
+            an empty extract could not be read back.
+        """
+        if self.records.empty:
+            raise ValueError(
+                "the extract holds no sentence (none of its stimuli occurs in the documents "
+                "within the length limits); nothing written"
+            )
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / EXTRACT_FILE
@@ -656,9 +792,9 @@ def build_extract(
         Raw documents with provenance (:func:`read_reddit_csv`,
         :func:`read_text_file`).
     stimuli
-        Words and phrases to find.
+        Words and phrases to find (a list; NFC-normalised).
     cap
-        Most sentences kept per stimulus (the shared extract: 1,000).
+        Most sentences kept per stimulus, a positive int (the shared extract: 1,000).
     seed
         Seed of the reservoirs.
     min_tokens, max_tokens
@@ -670,9 +806,28 @@ def build_extract(
     Returns
     -------
     Extract
+
+    Raises
+    ------
+    TypeError
+        If ``documents``, ``stimuli`` or ``source_order`` is a single string,
+        a document is not a :class:`RawDocument`, or ``cap``, ``seed`` or a
+        token limit is not an int.
+    ValueError
+        If ``cap`` is below 1, the token limits are negative or reversed, or
+        a stimulus is blank or not a sequence of tokens.
     """
-    if cap < 1:
-        raise ValueError(f"cap must be positive, got {cap}")
+    if isinstance(documents, str):
+        raise TypeError("documents must be RawDocument objects (read_reddit_csv, "
+                        "read_text_file), got a single string")
+    cap = _check_cap(cap, none_ok=False)
+    seed = check_int(seed, "seed")
+    for name, value in (("min_tokens", min_tokens), ("max_tokens", max_tokens)):
+        check_int(value, name)
+    if not 0 <= min_tokens <= max_tokens:
+        raise ValueError(f"token limits must satisfy 0 <= min_tokens <= max_tokens, got "
+                         f"{min_tokens} and {max_tokens}")
+    source_order = check_strings(source_order, "source_order", item="source")
     matcher = StimulusMatcher(stimuli)
     # (stimulus, source) -> [seen, reservoir of (order, record)]
     pools: dict[tuple[str, str], list] = {}
@@ -680,6 +835,8 @@ def build_extract(
     stats = {"documents": 0, "sentences": 0, "sentences_in_length": 0}
     order = 0
     for doc in documents:
+        if not isinstance(doc, RawDocument):
+            raise TypeError(f"documents must be RawDocument objects, got {doc!r}")
         stats["documents"] += 1
         for sentence in split_sentences(doc.text):
             stats["sentences"] += 1
@@ -802,6 +959,10 @@ def download_reddit_2014(
     list of pathlib.Path
         One file per month, in order.
     """
+    months = check_strings(months, "months", item="month")
+    odd = [m for m in months if not re.fullmatch(r"\d{4}-\d{2}", m)]
+    if odd:
+        raise ValueError(f"months must be YYYY-MM strings, got {odd}")
     folder = Path(cache_dir) if cache_dir is not None else _default_raw_dir()
     folder.mkdir(parents=True, exist_ok=True)
     fetch = fetch or _urlopen_fetch
@@ -870,6 +1031,11 @@ def build_reddit_2014_extract(
     """
     from tqdm import tqdm
 
+    # Check the arguments before downloading anything.
+    _check_cap(cap, none_ok=False)
+    check_int(seed, "seed")
+    if stimuli is not None:
+        stimuli = _check_words(stimuli, "stimuli")
     paths = download_reddit_2014(cache_dir, fetch=fetch)
     docs = (doc for path in tqdm(paths, desc="2014 Reddit files", unit="file",
                                  disable=not progress)
@@ -898,18 +1064,38 @@ class _ExtractIndex:
 
 @functools.lru_cache(maxsize=2)
 def _extract_index(path: str, mtime: float) -> _ExtractIndex:
-    """Decompress once and index line offsets by stimulus (~200 MB; seconds, once per process)."""
-    with gzip.open(path, "rb") as fh:
-        data = fh.read()
+    """Decompress once and index line offsets by stimulus (~200 MB; seconds, once per process).
+
+    Stimulus keys are NFC-normalised. Raises :class:`CorpusError` for a file
+    that cannot be decompressed (truncated, bad CRC, not gzip), a line that
+    does not start with a stimulus key, or an extract without lines.
+    """
+    try:
+        with gzip.open(path, "rb") as fh:
+            data = fh.read()
+    except EOFError as err:
+        raise _damaged(path, f"it is truncated ({err})") from err
+    except (gzip.BadGzipFile, zlib.error) as err:
+        raise _damaged(path, f"it cannot be decompressed ({err})") from err
+    if not data.strip():
+        raise CorpusError(f"corpus extract {path} holds no sentences (an empty file). "
+                          + _recover_hint())
     lines: dict[bytes, list[tuple[int, int]]] = {}
     for line_no, m in enumerate(_LINE_START.finditer(data), start=1):
         if m.group(1) is None:
             if m.start() < len(data) and data[m.start() : m.start() + 1] not in (b"\n", b""):
-                raise ValueError(f"{path}, line {line_no}: does not start with a stimulus key")
+                raise _damaged(path, "the line does not start with a stimulus key "
+                               f"({data[m.start() : m.start() + 40]!r})", line_no)
             continue
         lines.setdefault(m.group(1), []).append((m.start(), line_no))
-    decoded = {json.loads(b'"' + k + b'"'): tuple(v) for k, v in lines.items()}
-    return _ExtractIndex(data=data, lines=decoded)
+    decoded: dict[str, list[tuple[int, int]]] = {}
+    for key, where in lines.items():
+        try:
+            stimulus = nfc(json.loads(b'"' + key + b'"'))
+        except ValueError as err:  # JSONDecodeError, UnicodeDecodeError
+            raise _damaged(path, f"malformed stimulus key {key!r} ({err})", where[0][1]) from err
+        decoded.setdefault(stimulus, []).extend(where)
+    return _ExtractIndex(data=data, lines={k: tuple(sorted(v)) for k, v in decoded.items()})
 
 
 def _frame(rows: list[dict[str, object]]) -> pd.DataFrame:
@@ -934,10 +1120,12 @@ def read_extract(
     Parameters
     ----------
     stimuli
-        Keep only these stimuli (rows grouped by stimulus in this order);
-        ``None``: all rows.
+        Keep only these stimuli (rows grouped by stimulus in this order,
+        NFC-normalised); ``None``: all rows.
     sources
-        Keep only these sources (e.g. ``["reddit_2014"]``).
+        Keep only these sources (e.g. ``["reddit_2014"]``): names from
+        :data:`SOURCE_ORDER` or that the extract's ``coverage.csv`` or
+        ``build.json`` declares.
     path
         Extract file or its folder; default :func:`corpus_dir`.
 
@@ -951,20 +1139,43 @@ def read_extract(
         The first read decompresses the file and indexes its lines by
         stimulus (a few seconds, ~200 MB for the shared extract, kept per
         process); later reads parse only the requested stimuli's lines.
+
+    Raises
+    ------
+    FileNotFoundError
+        If there is no extract (see :func:`corpus_dir`).
+    CorpusError
+        A ``ValueError``: the extract is damaged (truncated, bad CRC, a
+        malformed line) or empty; the message names the file, the line where
+        there is one, and how to recover.
+    TypeError
+        If ``stimuli`` or ``sources`` is a single string, or holds something
+        other than strings.
+    ValueError
+        If a source is unknown (the message lists the known ones).
     """
     file = extract_path(path)
-    index = _extract_index(str(file.resolve()), file.stat().st_mtime)
-    wanted = list(index.lines) if stimuli is None else list(dict.fromkeys(stimuli))
+    sources = _check_sources(sources, _extract_sources(file))
+    wanted = None if stimuli is None else _check_words(stimuli, "stimuli")
+    resolved = str(file.resolve())
+    index = _extract_index(resolved, file.stat().st_mtime)
     data, rows = index.data, []
-    for stim in wanted:
+    for stim in (list(index.lines) if wanted is None else wanted):
         for offset, line_no in index.lines.get(stim, ()):
             end = data.find(b"\n", offset)
-            rec = json.loads(data[offset : end if end >= 0 else len(data)])
-            rec["line"] = line_no
+            try:
+                rec = json.loads(data[offset : end if end >= 0 else len(data)])
+            except ValueError as err:  # JSONDecodeError, UnicodeDecodeError
+                raise _damaged(resolved, f"the line is not valid JSON ({err})", line_no) from err
+            if not (isinstance(rec, dict) and isinstance(rec.get("sentence"), str)
+                    and isinstance(rec.get("source"), str)):
+                raise _damaged(resolved, "the record lacks a 'sentence' or 'source' string",
+                               line_no)
+            rec["stimulus"], rec["line"] = stim, line_no
             rows.append(rec)
     frame = _frame(rows)
     if sources is not None:
-        frame = frame[frame["source"].isin(list(sources))]
+        frame = frame[frame["source"].isin(sources)]
     return frame.reset_index(drop=True)
 
 
@@ -996,16 +1207,17 @@ def contexts_for_words(
     Parameters
     ----------
     words
-        Stimuli (keys of the extract).
+        Stimuli (keys of the extract): a list, NFC-normalised.
     cap
-        Most sentences per word: a seeded uniform sample of the word's
-        sentences, *nested* across caps (the 100 kept at ``cap=100`` are among
-        the 200 kept at ``cap=200``) and independent of the other words.
-        ``None`` keeps all (the extract holds at most 1,000).
+        Most sentences per word (a positive int): a seeded uniform sample of
+        the word's sentences, *nested* across caps (the 100 kept at
+        ``cap=100`` are among the 200 kept at ``cap=200``) and independent of
+        the other words. ``None`` keeps all (the extract holds at most 1,000).
     seed
-        Seed of that sample.
+        Seed of that sample (a non-negative int).
     sources
-        Keep only these sources before sampling (``["reddit_2014"]``).
+        Keep only these sources before sampling (a list, ``["reddit_2014"]``;
+        names from :data:`SOURCE_ORDER` or declared by the extract).
     window
         Optional shortening of each context (:func:`context_window`,
         :func:`ceat_window`).
@@ -1015,20 +1227,44 @@ def contexts_for_words(
     Returns
     -------
     dict
-        Word → contexts, in extract order; extract rows in which the word
-        does not occur under this module's matching rules (0.03% of the
-        shared extract: an ASCII-only tokenizer matched ``Jos`` for ``José``)
-        are left out first. A word without sentences maps to an empty list
+        Word (NFC-normalised) → contexts, in extract order; extract rows in
+        which the word does not occur under this module's matching rules
+        (0.03% of the shared extract: an ASCII-only tokenizer matched ``Jos``
+        for ``José``) are left out first. A word without sentences maps to an empty list
         (the caller decides what to do, see :func:`biaslib.ceat.ceat`). Each
         context's ``source`` names the extract line, source, month and
         subreddit.
+
+    Raises
+    ------
+    TypeError
+        If ``words`` or ``sources`` is a single string (``"Adam"`` would be
+        read letter by letter) or holds non-strings, ``cap`` is not None or
+        an int (a float, a bool), ``seed`` is not an int, or ``window`` is not
+        callable.
+    ValueError
+        If ``cap`` is below 1, ``seed`` negative, a word blank, or a source
+        unknown (the message lists the known sources).
+    CorpusError
+        If the extract is damaged or empty (see :func:`read_extract`).
     """
-    words = list(dict.fromkeys(words))
+    words = _check_words(words, "words")
+    cap = _check_cap(cap)
+    seed = check_int(seed, "seed", minimum=0)
+    if window is not None and not callable(window):
+        raise TypeError(f"window must be a function of a Context, got {window!r}")
     if frame is None:
         frame = read_extract(words, sources=sources, path=path)
-    elif sources is not None:
-        frame = frame[frame["source"].isin(list(sources))]
-    groups = {w: g for w, g in frame.groupby("stimulus", sort=False)}
+    else:
+        if not isinstance(frame, pd.DataFrame):
+            raise TypeError(f"frame must be a read_extract table, got {type(frame).__name__}")
+        sources = _check_sources(sources, frame["source"].unique().tolist())
+        if sources is not None:
+            frame = frame[frame["source"].isin(sources)]
+    keys = frame["stimulus"]
+    if not all(unicodedata.is_normalized("NFC", k) for k in keys.unique()):
+        keys = keys.map(nfc)
+    groups = {w: g for w, g in frame.groupby(keys, sort=False)}
     out: dict[str, list[Context]] = {}
     for word in words:
         group = groups.get(word)
@@ -1038,6 +1274,9 @@ def contexts_for_words(
         # Rows where the stimulus does not occur under this module's rules are left out
         # before sampling: the shared extract's matcher split tokens at non-ASCII letters,
         # so it holds a few false matches ("Jos" in Finnish for "José", "ant" in "antes").
+        # This is logged at INFO, not warned (DroppedStimuliWarning): it cleans the shared
+        # extract's data (those rows never held the word), it is not a decision about which
+        # of the test's stimuli or sentences to use.
         matches = [m for m in group.itertuples() if _first_match(m.sentence, word) is not None]
         if len(matches) < len(group):
             logger.info("%s: %d of %d extract sentences do not contain it as a whole token; "
@@ -1060,9 +1299,21 @@ def contexts_for_test(
     """Role (``"X"``, ``"Y"``, ``"A"``, ``"B"``) → word → contexts for a stimulus test.
 
     ``options`` are those of :func:`contexts_for_words` (``cap``, ``seed``,
-    ``sources``, ``window``, ``path``, ``frame``).
+    ``sources``, ``window``, ``path``, ``frame``), checked as there.
+
+    Raises
+    ------
+    TypeError
+        If ``test`` is neither a test name nor a
+        :class:`~biaslib.data.StimulusTest`, an option is unknown, or an
+        option has the wrong type (see :func:`contexts_for_words`).
+    ValueError, KeyError, CorpusError
+        See :func:`contexts_for_words` and :func:`~biaslib.data.load_test`.
     """
-    test = load_test(test) if isinstance(test, str) else test
+    if isinstance(test, str):
+        test = load_test(test)
+    elif not isinstance(test, StimulusTest):
+        raise TypeError(f"test must be a test name or a StimulusTest, got {type(test).__name__}")
     words = [w for role in ROLES for w in test.sets[role].words]
     found = contexts_for_words(words, **options)  # type: ignore[arg-type]
     return {role: {w: found[w] for w in test.sets[role].words} for role in ROLES}

@@ -9,6 +9,11 @@ Published numbers live in ``data/published/*.csv``, each row with its source.
 The data directory is found, in order, from the ``BIASLIB_DATA_DIR``
 environment variable, the copy inside an installed wheel (``biaslib/_data``),
 or the ``data/`` folder of a source checkout.
+
+Stimuli are NFC-normalised when a :class:`WordSet` is built (from a YAML file
+or in code), so a word typed with a combining accent is the same stimulus as
+the precomposed one; a :class:`StimulusTest` refuses target (or attribute) sets
+that share a word.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from pathlib import Path
 
 import pandas as pd
 import yaml
+
+from biaslib.validation import check_words
 
 __all__ = [
     "ROLES",
@@ -41,13 +48,36 @@ ROLES = ("X", "Y", "A", "B")
 
 @dataclass(frozen=True)
 class WordSet:
-    """A named list of stimuli, as published (case preserved)."""
+    """A named list of stimuli, as published (case preserved, NFC-normalised).
+
+    Raises
+    ------
+    TypeError
+        If ``words`` (or a list of ``forms``) is a single string or holds
+        something other than strings.
+    ValueError
+        If ``words`` is empty, holds a blank word, or lists a word twice
+        (after NFC normalisation).
+    """
 
     key: str
     label: str
     words: tuple[str, ...]
     provenance: str = ""
     forms: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        words = check_words(self.words, f"set {self.key!r}")
+        if not words:
+            raise ValueError(f"set {self.key!r} has no words")
+        dupes = sorted(w for w, n in Counter(words).items() if n > 1)
+        if dupes:
+            raise ValueError(f"set {self.key!r} lists words more than once: {dupes}")
+        forms = {name: check_words(values, f"set {self.key!r}, forms {name!r}")
+                 for name, values in dict(self.forms).items()}
+        # Frozen dataclass: store the checked values through object.__setattr__.
+        object.__setattr__(self, "words", words)
+        object.__setattr__(self, "forms", forms)
 
     def __len__(self) -> int:
         return len(self.words)
@@ -64,7 +94,16 @@ class Reference:
 
 @dataclass(frozen=True)
 class StimulusTest:
-    """An association test: target sets X, Y and attribute sets A, B."""
+    """An association test: target sets X, Y and attribute sets A, B.
+
+    Raises
+    ------
+    TypeError
+        If a role is not a :class:`WordSet`.
+    ValueError
+        If X and Y, or A and B, share a word (or are the same set): the
+        message lists the shared words.
+    """
 
     name: str
     title: str
@@ -75,6 +114,23 @@ class StimulusTest:
     provenance: str
     source: str
     references: tuple[Reference, ...] = ()
+
+    def __post_init__(self) -> None:
+        for role in ROLES:
+            value = getattr(self, role)
+            if not isinstance(value, WordSet):
+                raise TypeError(
+                    f"test {self.name!r}: {role} must be a WordSet, got {type(value).__name__}"
+                )
+        for first, second in (("X", "Y"), ("A", "B")):
+            one, other = getattr(self, first), getattr(self, second)
+            shared = sorted(set(one.words) & set(other.words))
+            if shared:
+                same = " (the same words)" if set(one.words) == set(other.words) else ""
+                raise ValueError(
+                    f"test {self.name!r} has words in both {first} and {second}{same}: {shared}"
+                )
+        object.__setattr__(self, "references", tuple(self.references))
 
     @property
     def sets(self) -> dict[str, WordSet]:
@@ -104,24 +160,37 @@ def data_dir() -> Path:
     )
 
 
+def _yaml_words(values: object, where: str) -> object:
+    """A YAML list of words, refusing scalars YAML did not read as strings."""
+    if not isinstance(values, list):
+        return values  # WordSet names what is wrong with it
+    for w in values:
+        if not isinstance(w, str):
+            raise ValueError(
+                f"{where}: the word {w!r} is not a string (YAML reads unquoted yes/no/on/off as "
+                "booleans, null as None, digits as numbers); put it in quotes"
+            )
+    return values
+
+
 def _word_set(key: str, raw: Mapping[str, object], source: str) -> WordSet:
-    words = tuple(str(w) for w in raw.get("words", []))  # type: ignore[union-attr]
-    if not words:
-        raise ValueError(f"{source}.yaml: set {key!r} has no words")
-    dupes = sorted(w for w, n in Counter(words).items() if n > 1)
-    if dupes:
-        raise ValueError(f"{source}.yaml: set {key!r} lists words more than once: {dupes}")
-    forms = {
-        name: tuple(str(w) for w in values)
-        for name, values in (raw.get("forms") or {}).items()  # type: ignore[union-attr]
-    }
-    return WordSet(
-        key=key,
-        label=str(raw.get("label", key)),
-        words=words,
-        provenance=str(raw.get("provenance", "")),
-        forms=forms,
-    )
+    if not isinstance(raw, Mapping):
+        raise ValueError(f"{source}.yaml: set {key!r} must be a mapping with 'words', "
+                         f"got {type(raw).__name__}")
+    where = f"{source}.yaml: set {key!r}"
+    words = _yaml_words(raw.get("words", []), where)
+    forms = {name: _yaml_words(values, f"{where}, forms {name!r}")
+             for name, values in (raw.get("forms") or {}).items()}  # type: ignore[union-attr]
+    try:
+        return WordSet(
+            key=key,
+            label=str(raw.get("label", key)),
+            words=words,  # type: ignore[arg-type]
+            provenance=str(raw.get("provenance", "")),
+            forms=forms,  # type: ignore[arg-type]
+        )
+    except (TypeError, ValueError) as err:
+        raise type(err)(f"{source}.yaml: {err}") from err
 
 
 @functools.cache
@@ -137,12 +206,6 @@ def _load_file(stem: str) -> tuple[dict[str, WordSet], dict[str, StimulusTest]]:
         if missing:
             raise ValueError(f"{stem}.yaml: test {name!r} refers to unknown sets {missing}")
         roles = {r: sets[spec[r]] for r in ROLES}
-        for first, second in (("X", "Y"), ("A", "B")):
-            shared = sorted(set(roles[first].words) & set(roles[second].words))
-            if shared:
-                raise ValueError(
-                    f"{stem}.yaml: test {name!r} has words in both {first} and {second}: {shared}"
-                )
         refs = tuple(
             Reference(
                 file=str(r["file"]),
@@ -151,14 +214,17 @@ def _load_file(stem: str) -> tuple[dict[str, WordSet], dict[str, StimulusTest]]:
             )
             for r in spec.get("references") or []
         )
-        tests[name] = StimulusTest(
-            name=name,
-            title=str(spec.get("title", name)),
-            provenance=str(spec.get("provenance", "")),
-            source=stem,
-            references=refs,
-            **roles,
-        )
+        try:  # StimulusTest refuses X and Y (or A and B) sharing a word
+            tests[name] = StimulusTest(
+                name=name,
+                title=str(spec.get("title", name)),
+                provenance=str(spec.get("provenance", "")),
+                source=stem,
+                references=refs,
+                **roles,
+            )
+        except (TypeError, ValueError) as err:
+            raise type(err)(f"{stem}.yaml: {err}") from err
     return sets, tests
 
 

@@ -16,6 +16,7 @@ from tqdm import tqdm
 from biaslib.conventions import BIASLIB, Convention, get_convention
 from biaslib.data import StimulusTest, load_test
 from biaslib.embeddings.base import EmbeddedTest, Embedder, embed_test
+from biaslib.validation import no_string
 from biaslib.weat import WeatResult, weat
 
 __all__ = ["TestRun", "run_weat", "weat_table"]
@@ -88,8 +89,8 @@ def weat_table(
     that conventions that assert equal sizes can run and every convention sees
     the same vectors.
     """
-    tests = [load_test(t) if isinstance(t, str) else t for t in tests]
-    convs = [get_convention(c) for c in conventions]
+    tests = [load_test(t) if isinstance(t, str) else t for t in no_string(tests, "tests")]
+    convs = [get_convention(c) for c in no_string(conventions, "conventions")]
     rows = []
     for test in tqdm(tests, desc=f"WEAT on {embedder.name}", disable=not progress):
         embedded = embed_test(test, embedder, max_missing_fraction)

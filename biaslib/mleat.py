@@ -95,6 +95,7 @@ from biaslib.permutation import normal_approximation_p, permutation_test
 from biaslib.report import format_d
 from biaslib.seat import MAY_ALL, OFFLINE_SEAT_MODELS, SeatModel, embed_contexts, may_contexts
 from biaslib.similarity import as_vectors, cosine_matrix
+from biaslib.validation import no_string
 from biaslib.weat import association, effect_size
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -613,7 +614,7 @@ def mleat_table(
     """
     from biaslib.embeddings.base import embed_test
 
-    tests = [load_test(t) if isinstance(t, str) else t for t in tests]
+    tests = [load_test(t) if isinstance(t, str) else t for t in no_string(tests, "tests")]
     rows = []
     for test in tqdm(tests, desc=f"ML-EAT on {embedder.name}", disable=not progress):
         embedded = embed_test(test, embedder, max_missing_fraction)
@@ -640,7 +641,7 @@ def mleat_context_table(
     ``"mean"``…; default: the encoder's). The ``model`` and ``weights``
     columns name the encoder and its exact weights.
     """
-    tests = [load_test(t) if isinstance(t, str) else t for t in tests]
+    tests = [load_test(t) if isinstance(t, str) else t for t in no_string(tests, "tests")]
     rows = []
     for test in tqdm(tests, desc=f"ML-EAT on {getattr(encoder, 'name', encoder)}",
                      disable=not progress):
@@ -739,7 +740,7 @@ def mleat_models_table(
     progress: bool = True,
 ) -> pd.DataFrame:
     """:func:`mleat_context_table` for several models; ``column`` = model label, ``inputs``."""
-    tests = list(tests)
+    tests = list(no_string(tests, "tests"))
     frames = []
     for model in models:
         encoder = model.make()

@@ -23,14 +23,18 @@ that comparison is made, so each choice is an explicit parameter here:
                           this (sent-bias: 100,000), else sample.
 ``replacement``           draw the groups *with* replacement from the pool
                           (WEFE) instead of re-splitting it.
+``statistic``             ``"mean"``: :math:`T = \bar s_X - \bar s_Y` (default);
+                          ``"sum"``: Caliskan et al.'s
+                          :math:`\sum_X s - \sum_Y s`, as WEFE compares it.
 ========================  =====================================================
 
-The test statistic is the difference of group means,
-:math:`T = \bar s_X - \bar s_Y`. For equal group sizes :math:`n` it is Caliskan
-et al.'s :math:`\sum_X s - \sum_Y s` divided by :math:`n`, so every p-value is
-identical to one computed on the sum; unlike the sum, its permutation
-distribution is centred on zero for unequal sizes too, which makes the
-two-sided test well defined.
+The default statistic is the difference of group means. For equal group sizes
+:math:`n` it is Caliskan et al.'s :math:`\sum_X s - \sum_Y s` divided by
+:math:`n`, so every p-value is identical to one computed on the sum; unlike the
+sum, its permutation distribution is centred on zero for unequal sizes too,
+which makes the two-sided test well defined. With unequal sizes the sum's null
+distribution is centred on :math:`(|X| - |Y|)\,\bar s` instead, and p-values
+differ: ``statistic="sum"`` reproduces implementations that test the sum (WEFE).
 
 Ties are decided up to floating-point rounding: two splits whose statistics
 differ by less than :math:`10^{-10}\max_i |s_i|` count as equal. Summing the
@@ -46,6 +50,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -53,8 +58,15 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import stats
 
+from biaslib.validation import check_int, check_seed
+
 __all__ = [
+    "MAX_EXACT_SPLITS",
+    "STATISTICS",
+    "TAILS",
+    "TIES",
     "PermutationResult",
+    "Statistic",
     "Tail",
     "Ties",
     "normal_approximation_p",
@@ -63,9 +75,14 @@ __all__ = [
 
 Tail = Literal["greater", "less", "two-sided", "wefe-abs"]
 Ties = Literal["ge", "gt"]
+Statistic = Literal["mean", "sum"]
 
-_TAILS = ("greater", "less", "two-sided", "wefe-abs")
-_TIES = ("ge", "gt")
+TAILS = ("greater", "less", "two-sided", "wefe-abs")
+TIES = ("ge", "gt")
+STATISTICS = ("mean", "sum")
+#: Most splits an exact test may enumerate: beyond this the enumeration takes hours
+#: (and a sampled test with 100,000 re-splits is as good as exact to three decimals).
+MAX_EXACT_SPLITS = 100_000_000
 #: Index entries materialised per chunk: small enough to stay in cache (measured
 #: fastest around 5,000 re-splits of 50 items), large enough to amortise numpy calls.
 _CHUNK_ENTRIES = 250_000
@@ -79,7 +96,8 @@ class PermutationResult:
     Attributes
     ----------
     statistic
-        Observed difference of group means :math:`\bar s_X - \bar s_Y`.
+        Observed statistic: the difference of group means
+        :math:`\bar s_X - \bar s_Y`, or of group sums (``statistic_kind``).
     p_value
         The permutation p-value under the requested conventions.
     method
@@ -103,13 +121,16 @@ class PermutationResult:
     ties: str
     plus_one: bool
     null_distribution: NDArray[np.float64] | None = field(default=None, repr=False)
+    statistic_kind: str = "mean"
 
 
-def _check_options(tail: str, ties: str) -> None:
-    if tail not in _TAILS:
-        raise ValueError(f"tail must be one of {_TAILS}, got {tail!r}")
-    if ties not in _TIES:
-        raise ValueError(f"ties must be one of {_TIES}, got {ties!r}")
+def _check_options(tail: str, ties: str, statistic: str) -> None:
+    if tail not in TAILS:
+        raise ValueError(f"tail must be one of {TAILS}, got {tail!r}")
+    if ties not in TIES:
+        raise ValueError(f"ties must be one of {TIES}, got {ties!r}")
+    if statistic not in STATISTICS:
+        raise ValueError(f"statistic must be one of {STATISTICS}, got {statistic!r}")
 
 
 def _as_scores(values: ArrayLike, name: str) -> NDArray[np.float64]:
@@ -140,27 +161,39 @@ def _count_extreme(
     return int(np.count_nonzero(hits))
 
 
-def _combination_indices(n_total: int, k: int) -> NDArray[np.intp]:
-    """All k-subsets of range(n_total) as a (C(n,k), k) index matrix (lexicographic)."""
-    count = math.comb(n_total, k)
-    flat = np.fromiter(
-        itertools.chain.from_iterable(itertools.combinations(range(n_total), k)),
-        dtype=np.intp,
-        count=count * k,
-    )
-    return flat.reshape(count, k)
+def _combination_chunks(n_total: int, k: int, chunk: int) -> Iterator[NDArray[np.intp]]:
+    """All k-subsets of range(n_total), lexicographic, as (≤ chunk, k) index matrices.
+
+    Streamed, so that memory stays bounded whatever the number of subsets.
+    """
+    combos = itertools.combinations(range(n_total), k)
+    while True:
+        flat = np.fromiter(itertools.chain.from_iterable(itertools.islice(combos, chunk)),
+                           dtype=np.intp)
+        if flat.size == 0:
+            return
+        yield flat.reshape(-1, k)
 
 
-def _exact_null(pooled: NDArray[np.float64], n_x: int) -> NDArray[np.float64]:
+def _split_statistic(sum_x: NDArray[np.float64], total: float, n_x: int, n_y: int,
+                     statistic: str) -> NDArray[np.float64]:
+    """The statistic of re-splits given their X sums (Y is the rest of the pool)."""
+    if statistic == "sum":
+        return sum_x - (total - sum_x)
+    return sum_x / n_x - (total - sum_x) / n_y
+
+
+def _exact_null(pooled: NDArray[np.float64], n_x: int, statistic: str) -> NDArray[np.float64]:
     n_total = pooled.size
     n_y = n_total - n_x
     total = pooled.sum()
     chunk = max(1, _CHUNK_ENTRIES // max(n_x, 1))
-    idx = _combination_indices(n_total, n_x)
-    out = np.empty(idx.shape[0])
-    for start in range(0, idx.shape[0], chunk):
-        sum_x = pooled[idx[start : start + chunk]].sum(axis=1)
-        out[start : start + chunk] = sum_x / n_x - (total - sum_x) / n_y
+    out = np.empty(math.comb(n_total, n_x))
+    start = 0
+    for idx in _combination_chunks(n_total, n_x, chunk):
+        out[start : start + len(idx)] = _split_statistic(pooled[idx].sum(axis=1), total, n_x,
+                                                         n_y, statistic)
+        start += len(idx)
     return out
 
 
@@ -170,6 +203,7 @@ def _sampled_null(
     n_samples: int,
     rng: np.random.Generator,
     replacement: bool,
+    statistic: str,
 ) -> NDArray[np.float64]:
     n_total = pooled.size
     n_y = n_total - n_x
@@ -182,13 +216,14 @@ def _sampled_null(
             # WEFE: both groups drawn independently, with replacement, from the pool.
             sum_x = pooled[rng.integers(0, n_total, size=(size, n_x))].sum(axis=1)
             sum_y = pooled[rng.integers(0, n_total, size=(size, n_y))].sum(axis=1)
-            out[start : start + size] = sum_x / n_x - sum_y / n_y
+            out[start : start + size] = (sum_x - sum_y if statistic == "sum"
+                                         else sum_x / n_x - sum_y / n_y)
         else:
             # The n_x smallest of n_total iid uniforms form a uniform random n_x-subset.
             keys = rng.random((size, n_total))
             idx = np.argpartition(keys, n_x - 1, axis=1)[:, :n_x]
-            sum_x = pooled[idx].sum(axis=1)
-            out[start : start + size] = sum_x / n_x - (total - sum_x) / n_y
+            out[start : start + size] = _split_statistic(pooled[idx].sum(axis=1), total, n_x,
+                                                         n_y, statistic)
     return out
 
 
@@ -204,6 +239,7 @@ def permutation_test(
     replacement: bool = False,
     seed: int | None = 1111,
     keep_distribution: bool = False,
+    statistic: Statistic = "mean",
 ) -> PermutationResult:
     r"""Permutation test of :math:`T = \bar s_X - \bar s_Y` over re-splits of :math:`X \cup Y`.
 
@@ -212,19 +248,31 @@ def permutation_test(
     x_scores, y_scores
         Per-item scores of the two groups, e.g. the associations
         :math:`s(w, A, B)` of the target words in X and in Y.
-    tail, ties, plus_one, exact_limit, replacement
-        The conventions described in the module docstring.
+    tail, ties, plus_one, exact_limit, replacement, statistic
+        The conventions described in the module docstring; ``exact_limit``
+        may not exceed :data:`MAX_EXACT_SPLITS`.
     n_samples
-        Number of random re-splits when the test is not exact.
+        Number of random re-splits when the test is not exact (a positive int).
     seed
-        Seed of the :class:`numpy.random.Generator` used for sampling. ``None``
-        draws fresh entropy (only for reproducing unseeded implementations).
+        Seed of the :class:`numpy.random.Generator` used for sampling: a
+        non-negative int, or ``None`` for fresh entropy (only for reproducing
+        unseeded implementations).
     keep_distribution
         Return the null statistics in the result.
 
     Returns
     -------
     PermutationResult
+
+    Raises
+    ------
+    TypeError
+        If ``n_samples``, ``exact_limit`` or ``seed`` is not an int (bools and
+        floats included).
+    ValueError
+        For empty, non-finite or non-1-D scores, an unknown option, a
+        non-positive ``n_samples`` or an ``exact_limit`` above
+        :data:`MAX_EXACT_SPLITS`.
 
     Notes
     -----
@@ -234,24 +282,34 @@ def permutation_test(
     Sampled test: :math:`p = (k + 1)/(m + 1)` with ``plus_one`` or :math:`k/m`
     without, over :math:`m` = ``n_samples`` random splits.
     """
-    _check_options(tail, ties)
+    _check_options(tail, ties, statistic)
     x = _as_scores(x_scores, "x_scores")
     y = _as_scores(y_scores, "y_scores")
-    if n_samples < 1:
-        raise ValueError(f"n_samples must be positive, got {n_samples}")
+    n_samples = check_int(n_samples, "n_samples", minimum=1)
+    exact_limit = check_int(exact_limit, "exact_limit", minimum=0, allow_none=True)
+    if exact_limit is not None and exact_limit > MAX_EXACT_SPLITS:
+        raise ValueError(
+            f"exact_limit={exact_limit:,} would enumerate up to that many splits (hours of "
+            f"work); at most {MAX_EXACT_SPLITS:,} — above that, sample (n_samples)")
+    seed = check_seed(seed)
     pooled = np.concatenate([x, y])
     n_x = x.size
-    observed = float(x.mean() - y.mean())
-    tol = _TIE_RTOL * float(np.abs(pooled).max())
+    if statistic == "sum":
+        observed = float(x.sum() - y.sum())
+        scale = max(n_x, y.size)
+    else:
+        observed = float(x.mean() - y.mean())
+        scale = 1
+    tol = _TIE_RTOL * scale * float(np.abs(pooled).max())
 
     n_splits = math.comb(pooled.size, n_x)
     exact = (not replacement) and exact_limit is not None and n_splits <= exact_limit
     if exact:
-        null = _exact_null(pooled, n_x)
+        null = _exact_null(pooled, n_x, statistic)
         method = "exact"
     else:
         rng = np.random.default_rng(seed)
-        null = _sampled_null(pooled, n_x, n_samples, rng, replacement)
+        null = _sampled_null(pooled, n_x, n_samples, rng, replacement, statistic)
         method = "sampled-with-replacement" if replacement else "sampled"
 
     k = _count_extreme(null, observed, tail, ties, tol)
@@ -270,6 +328,7 @@ def permutation_test(
         ties=ties,
         plus_one=bool(plus_one and not exact),
         null_distribution=null if keep_distribution else None,
+        statistic_kind=statistic,
     )
 
 

@@ -14,6 +14,7 @@ __all__ = [
     "bold_marks",
     "format_d",
     "format_p",
+    "format_tail_p",
     "holm_marks",
     "marked_table",
     "significance_mark",
@@ -31,6 +32,16 @@ def format_p(p: float, digits: int = 2) -> str:
     if p >= 10 ** -(digits + 1):
         return f"{p:.{digits + 1}f}".rstrip("0").rstrip(".") if p < 1 else "1"
     return f"{p:.{digits - 1}e}"
+
+
+def format_tail_p(p: float, digits: int = 2) -> str:
+    """A p-value read off a normal or χ² tail, where 0 means the tail underflowed.
+
+    ``scipy.stats.norm.sf`` returns 0 below about 1e-308; such a p-value is
+    printed as ``"< 1e-300"`` rather than as a p of exactly zero. Otherwise as
+    :func:`format_p`.
+    """
+    return "< 1e-300" if p == 0 else format_p(p, digits)
 
 
 def significance_mark(p: float, alpha: float = 0.01, corrected: bool | None = None) -> str:

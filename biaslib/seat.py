@@ -28,8 +28,10 @@ from biaslib.contexts import Context
 from biaslib.conventions import BIASLIB, MIND_YOUR_BIAS, Convention
 from biaslib.data import ROLES, StimulusTest, load_published, load_test
 from biaslib.embeddings.base import EmbeddedSet, EmbeddedTest, MissingWordsError
+from biaslib.errors import warn_dropped
 from biaslib.evaluate import TestRun
 from biaslib.report import bold_marks, holm_marks, marked_table
+from biaslib.validation import no_string
 from biaslib.weat import DegenerateTestError, weat
 
 __all__ = [
@@ -43,6 +45,7 @@ __all__ = [
     "ContextEncoder",
     "Level",
     "SeatModel",
+    "check_contexts_match",
     "embed_contexts",
     "may_comparison",
     "may_contexts",
@@ -108,22 +111,31 @@ def embed_contexts(
     dict
         Level → :class:`~biaslib.embeddings.base.EmbeddedTest`, whose ``embedder``
         names the model, the level and the pooling.
+
+    Raises
+    ------
+    ValueError
+        If a role has no contexts or is missing, if a context's stimulus is not
+        a word of that role of ``test`` (contexts built for another test), or
+        if the same sentence stands in both target (or both attribute) sets.
+    MissingWordsError
+        If a role loses more than ``max_missing_fraction`` of its stimuli.
     """
+    levels = list(no_string(levels, "levels"))
     bad = [lv for lv in levels if lv not in ("sentence", "word")]
     if bad or not levels:
         raise ValueError(f"levels must be 'sentence' and/or 'word', got {list(levels)!r}")
+    check_contexts_match(test, contexts)
     pooling = dict(pooling or {})
     known: Callable[[Context], bool] = getattr(encoder, "known", lambda _c: True)
     kept_by_role, missing_by_role, problems = {}, {}, []
     for role in ROLES:
         ctxs = list(contexts[role])
-        if not ctxs:
-            raise ValueError(f"{test.name}: role {role} has no contexts")
         words = list(dict.fromkeys(c.word for c in ctxs))
         missing = sorted({c.word for c in ctxs if not known(c)})
         if missing:
-            logger.info("%s %s: dropped %s (no vector in %s)", test.name, role, missing,
-                        encoder.name)
+            warn_dropped(f"{test.name}, {role}: dropped {missing} with all their sentences "
+                         f"(no vector in {encoder.name})")
         if len(missing) == len(words) or len(missing) / len(words) > max_missing_fraction:
             problems.append(f"{role}: {len(missing)}/{len(words)} stimuli missing {missing}")
         kept_by_role[role] = [c for c in ctxs if c.word not in missing]
@@ -162,6 +174,39 @@ def embed_contexts(
     return out
 
 
+def check_contexts_match(test: StimulusTest, contexts: Mapping[str, Sequence[Context]]) -> None:
+    """Refuse contexts that do not belong to ``test``, so a result cannot carry a wrong label.
+
+    Every role of the test needs contexts, each context's stimulus must be a
+    word of that role, and no sentence may stand in both target (or both
+    attribute) sets.
+
+    Raises
+    ------
+    ValueError
+        Naming the role and the foreign stimuli or shared sentences.
+    """
+    for role in ROLES:
+        if role not in contexts:
+            raise ValueError(f"{test.name}: no contexts for role {role} (roles given: "
+                             f"{sorted(contexts)})")
+        ctxs = list(contexts[role])
+        if not ctxs:
+            raise ValueError(f"{test.name}: role {role} has no contexts")
+        allowed = set(test.sets[role].words)
+        foreign = sorted({c.word for c in ctxs} - allowed)
+        if foreign:
+            raise ValueError(
+                f"contexts of role {role} hold stimuli that are not in {test.name}'s "
+                f"{role} set: {foreign[:5]}{' …' if len(foreign) > 5 else ''} — contexts "
+                "built for another test?")
+    for first, second in (("X", "Y"), ("A", "B")):
+        shared = sorted({c.text for c in contexts[first]} & {c.text for c in contexts[second]})
+        if shared:
+            raise ValueError(f"{test.name}: the same sentence stands in {first} and {second}: "
+                             f"{shared[:3]}")
+
+
 def seat_table(
     tests: Iterable[str | StimulusTest],
     encoder: ContextEncoder,
@@ -180,7 +225,7 @@ def seat_table(
     """
     pooling = dict(pooling or {})
     rows = []
-    tests = [load_test(t) if isinstance(t, str) else t for t in tests]
+    tests = [load_test(t) if isinstance(t, str) else t for t in no_string(tests, "tests")]
     for test in tqdm(tests, desc=f"SEAT on {encoder.name}", disable=not progress):
         embedded = embed_contexts(test, contexts(test.name), encoder, levels, pooling=pooling)
         for level, emb in embedded.items():
@@ -319,6 +364,10 @@ def may_table(
     subsampled (Mind Your Bias's rule), since sent-bias itself refuses
     unequal sizes.
     """
+    rows = list(no_string(rows, "rows"))
+    bad = [r for r in rows if not (isinstance(r, tuple) and len(r) == 2)]
+    if bad:
+        raise TypeError(f"rows must be (test, context) pairs, e.g. ('C6', 'sent'); got {bad[:3]}")
     out = []
     for model in models:
         encoder = model.make()

@@ -33,12 +33,20 @@ def as_vectors(vectors: ArrayLike, name: str = "vectors") -> NDArray[np.float64]
 
     Raises
     ------
+    TypeError
+        If the values are complex (casting would drop the imaginary part) or
+        not numbers at all.
     ValueError
         If the array is not two-dimensional, has no rows or no columns, contains
         NaN or infinite values, or contains a zero vector (whose cosine
         similarity is undefined).
     """
-    arr = np.asarray(vectors, dtype=np.float64)
+    raw = np.asarray(vectors)
+    if np.iscomplexobj(raw):
+        raise TypeError(f"set {name!r}: complex vectors; cosine similarity needs real numbers")
+    if raw.dtype.kind not in "biuf":
+        raise TypeError(f"set {name!r}: expected numbers, got an array of {raw.dtype}")
+    arr = raw.astype(np.float64)
     if arr.ndim != 2:
         raise ValueError(
             f"set {name!r}: expected a 2-D array (n_vectors, dim), got shape {arr.shape}"
@@ -62,8 +70,15 @@ def as_vectors(vectors: ArrayLike, name: str = "vectors") -> NDArray[np.float64]
 
 
 def unit_rows(vectors: ArrayLike, name: str = "vectors") -> NDArray[np.float64]:
-    """Return the rows of ``vectors`` scaled to unit Euclidean norm (after validation)."""
+    """Return the rows of ``vectors`` scaled to unit Euclidean norm (after validation).
+
+    Each row is first divided by its largest absolute entry, so that the norm
+    neither overflows (entries near 1e300) nor underflows (entries near
+    1e-300): a cosine does not depend on a vector's scale, and neither does
+    this function's result, over the whole float64 range.
+    """
     arr = as_vectors(vectors, name)
+    arr = arr / np.abs(arr).max(axis=1, keepdims=True)
     return arr / np.linalg.norm(arr, axis=1, keepdims=True)
 
 

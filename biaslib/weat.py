@@ -257,7 +257,8 @@ def weat(
         For empty sets, zero/NaN vectors, mismatched dimensions, or set sizes
         the convention forbids.
     DegenerateTestError
-        If every target word has the same association score.
+        If every target word has the same association score, or X and Y are
+        the same vectors.
     """
     conv = get_convention(convention)
     X = as_vectors(X, "X")
@@ -273,6 +274,10 @@ def weat(
     s_x = association(X[keep_x], A, B)
     s_y = association(Y[keep_y], A, B)
     d = effect_size(s_x, s_y, ddof=conv.ddof)
+    if X.shape == Y.shape and np.array_equal(X, Y):
+        # d = 0 and p = 1 would look like a measured absence of bias.
+        raise DegenerateTestError(
+            "X and Y are the same vectors: the test would compare a target set with itself")
 
     normal = conv.p_method == "normal"
     perm = permutation_test(
@@ -286,6 +291,7 @@ def weat(
         replacement=conv.replacement,
         seed=conv.seed,
         keep_distribution=keep_distribution or normal,
+        statistic=conv.statistic,
     )
     p = perm.p_value
     if normal:

@@ -68,8 +68,6 @@ RUN_PAPER_MODELS = "google.colab" in sys.modules
 PAPER_CAP = 100
 
 # %%
-import warnings
-
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
@@ -83,6 +81,7 @@ from biaslib.ceat_tables import (
     RESAMPLING,
     WINDOW_TESTS,
     chapter_table,
+    meta_analysis_table,
     myb_ceat_comparison,
     myb_table12_comparison,
     resampling_summary,
@@ -91,12 +90,10 @@ from biaslib.corpus import contexts_for_test, describe_extract, myb_window
 from biaslib.data import load_published, load_test
 from biaslib.embeddings.transformer import TransformerEncoder
 from biaslib.plots import ceat_distribution, ceat_forest
-from biaslib.report import format_p
+from biaslib.report import format_p, format_tail_p
 from biaslib.results import compare_with_stored, load_or_compute, load_results
 from biaslib.seat import MYB_TABLE3
 
-# transformers' model loading imports tqdm.auto, which warns without ipywidgets.
-warnings.filterwarnings("ignore", message="IProgress not found")
 pd.set_option("display.max_colwidth", 70)
 pd.set_option("display.width", 160)
 try:  # the extract in use, if any: the cells that read sentences need it
@@ -156,7 +153,17 @@ def stored(name: str) -> pd.DataFrame:
 # $N = 10{,}000$, but their script calls it with $N = 1{,}000$, which is what ran; their
 # draws are unseeded (ours are seeded). Mind Your Bias draws $N$ *distinct* sentences of a
 # word when it has at least $N$, otherwise with replacement, and reports the two-sided
-# p-value; the column it calls "weighted SD" is $1/\sum_i w_i^*$, a variance.
+# p-value. The column it calls "weighted SD" is the weighted *variance* of the per-sample
+# effect sizes, $\frac{\sum_i w_i^*(d_i-\mathrm{CES})^2}{\sum_i w_i^*}\cdot\frac{N}{N-1}$
+# (`weighted_variance`; in the authors' result file it equals the square of their SD
+# column to rounding, in all 496 CEAT rows) — neither a standard deviation nor the CES's
+# own variance $1/\sum_i w_i^*$.
+#
+# Beside the CES the tables carry what a meta-analysis reports with it
+# ({py:class}`biaslib.ceat.MetaAnalysis`): the 95% confidence interval
+# $\mathrm{CES} \pm 1.96\,\mathrm{SE}$, Cochran's $Q$ test of homogeneity
+# ($P(\chi^2_{N-1} \ge Q)$) and Higgins & Thompson's $I^2 = \max(0, (Q-(N-1))/Q)$, the
+# share of the spread of the $d_i$ that their within-sample variances do not explain.
 
 # %%
 pd.DataFrame([{"convention": c.name, "samples N": c.n_samples,
@@ -219,11 +226,13 @@ for label in ("MYB Dis", "MYB I1"):
 
 # %%
 myb_rows = stored("ceat_myb")
-C6_COLUMNS = ["convention", "n_samples", "n_contexts", "ces", "se", "p_value", "tail", "tau2",
-              "mean_d", "sd_d"]
+C6_COLUMNS = ["convention", "n_samples", "n_contexts", "ces", "ci_low", "ci_high", "se",
+              "p_value", "tail", "tau2", "i2", "q_p_value", "weighted_variance", "mean_d", "sd_d"]
 c6_stored = myb_rows.query("test == 'C6' and column == 'all-MiniLM-L6-v2'")
 print("model:", c6_stored["model"].iloc[0])
-c6_stored[C6_COLUMNS].astype({"n_samples": int, "n_contexts": int}).round(4)
+c6_stored[C6_COLUMNS].astype({"n_samples": int, "n_contexts": int}).round(4).assign(
+    p_value=c6_stored["p_value"].map(format_tail_p),
+    q_p_value=c6_stored["q_p_value"].map(format_tail_p))
 
 # %% [markdown]
 # The contexts of Mind Your Bias's C6 — at most the offline runs' number of sentences per
@@ -264,7 +273,8 @@ else:
         display(compare_with_stored(
             fresh, myb_rows, ["test", "column", "convention"],
             exact=["n_samples", "n_contexts", "tail", "dropped"],
-            numbers=["ces", "se", "tau2", "mean_d", "sd_d"], p_values=["p_value"]))
+            numbers=["ces", "ci_low", "ci_high", "se", "tau2", "i2", "weighted_variance",
+                     "mean_d", "sd_d"], p_values=["p_value", "q_p_value"]))
     else:
         print(f"sentences: {EXTRACT}; the stored table's come from another extract")
         display(fresh[C6_COLUMNS])
@@ -330,8 +340,8 @@ for r in myb_rows[myb_rows["not run"] != ""].drop_duplicates(["test", "column"])
 # %%
 def ces_table(frame: pd.DataFrame) -> pd.DataFrame:
     frame = frame[frame["not run"] == ""].copy()
-    # norm.sf underflows to 0 below ~1e-308: say so instead of printing p = 0
-    frame["CES (p)"] = [f"{d:.2f} ({format_p(p) if p > 0 else '< 1e-300'})" for d, p in
+    # norm.sf underflows to 0 below ~1e-308: format_tail_p says so instead of p = 0
+    frame["CES (p)"] = [f"{d:.2f} ({format_tail_p(p)})" for d, p in
                         zip(frame["ces"], frame["p_value"], strict=True)]
     wide = frame.pivot_table(index="test", columns=["column", "convention"], values="CES (p)",
                              aggfunc="first")
@@ -339,6 +349,18 @@ def ces_table(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 ces_table(myb_rows)
+
+# %% [markdown]
+# What the meta-analysis reports besides the CES (Mind Your Bias's convention): its 95%
+# confidence interval, the heterogeneity of the per-sample effect sizes — $I^2$ and the
+# p-value of Cochran's $Q$ test — and Mind Your Bias's "weighted SD" (the weighted variance
+# of the $d_i$). The intervals are narrow and $I^2$ is close to 1: nearly all of the spread
+# of the $d_i$ comes from *which sentences* a sample drew, not from the within-sample
+# variance of the association scores, which is exactly the variation CEAT sets out to
+# describe — and which a confidence interval of the mean does not.
+
+# %%
+meta_analysis_table(myb_rows)
 
 # %% [markdown]
 # ## Caliskan's C1–C10

@@ -53,10 +53,8 @@ FULL = "google.colab" in sys.modules
 
 # %%
 import os
-import warnings
 
 os.environ["TQDM_DISABLE"] = "1"  # no progress bars in the stored outputs
-warnings.filterwarnings("ignore", message="IProgress not found")  # tqdm.auto without widgets
 
 import matplotlib.pyplot as plt
 import pandas as pd

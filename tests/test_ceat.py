@@ -21,6 +21,7 @@ from biaslib.ceat import (
 )
 from biaslib.data import ROLES
 from biaslib.embeddings.base import MissingWordsError
+from biaslib.errors import DroppedStimuliWarning
 from biaslib.weat import DegenerateTestError, association, effect_size
 
 # --------------------------------------------------------------------------- meta-analysis
@@ -42,6 +43,16 @@ def test_random_effects_hand_worked():
     assert res.ces == pytest.approx(12017 / 14747, rel=1e-12)
     assert res.se == pytest.approx(float(1 / sum(w_star)) ** 0.5, rel=1e-12)
     assert res.variance == pytest.approx(float(1 / sum(w_star)), rel=1e-12)
+    # Mind Your Bias's "weighted SD": sum w* (d - CES)^2 / sum w* * N/(N-1)
+    d, ces = [Fraction(1, 2), Fraction(1), Fraction(3, 2)], Fraction(12017, 14747)
+    wvar = sum(w * (x - ces) ** 2 for w, x in zip(w_star, d, strict=True)) / sum(w_star)
+    assert res.weighted_variance == pytest.approx(float(wvar * 3 / 2), rel=1e-12)
+    # I^2 = (Q - df) / Q = (65/28 - 2) / (65/28) = 9/65; Q test: chi2(2) tail = exp(-Q/2)
+    assert res.i2 == pytest.approx(9 / 65, rel=1e-12)
+    assert res.q_p_value == pytest.approx(np.exp(-65 / 56), rel=1e-12)
+    low, high = res.conf_int()
+    assert (low + high) / 2 == pytest.approx(res.ces) and high - low == pytest.approx(
+        2 * 1.959963984540054 * res.se)
     assert res.z == pytest.approx(res.ces / res.se)
     assert res.p_value == pytest.approx(stats.norm.sf(res.z))
     assert res.p_two_sided == pytest.approx(2 * res.p_value)
@@ -50,7 +61,7 @@ def test_random_effects_hand_worked():
 
 def test_no_excess_heterogeneity_gives_tau2_zero():
     res = random_effects([0.3, 0.3, 0.3, 0.3], [0.1, 0.2, 0.3, 0.4])
-    assert res.tau2 == 0 and res.q == pytest.approx(0)
+    assert res.tau2 == 0 and res.q == pytest.approx(0) and res.i2 == 0
     # with tau^2 = 0 the CES is the fixed-effect (inverse-variance) mean
     assert res.ces == pytest.approx(0.3)
 
@@ -66,6 +77,18 @@ def test_random_effects_matches_statsmodels_dersimonian_laird(seed):
     assert ours.se == pytest.approx(ref.sd_eff_w_re, rel=1e-10)
     assert ours.tau2 == pytest.approx(ref.tau2, rel=1e-10)
     assert ours.q == pytest.approx(ref.q, rel=1e-10)
+    assert ours.i2 == pytest.approx(ref.i2, rel=1e-10)
+    assert ours.q_p_value == pytest.approx(ref.test_homogeneity().pvalue, rel=1e-8)
+    # conf_int(use_t=False): (low, high) of fixed, random (DL), fixed HKSJ, random HKSJ
+    np.testing.assert_allclose(ours.conf_int(), ref.conf_int(use_t=False)[1], rtol=1e-10)
+
+
+def test_weighted_variance_is_the_sample_variance_for_equal_weights():
+    """Mind Your Bias's "weighted SD" column is about SD^2 of the per-sample effects."""
+    d = np.random.default_rng(3).normal(0.5, 0.2, size=400)
+    res = random_effects(d, np.full(400, 0.05))
+    assert res.weighted_variance == pytest.approx(d.var(ddof=1), rel=1e-12)
+    assert res.weighted_variance != pytest.approx(res.variance)
 
 
 @pytest.mark.filterwarnings("ignore:invalid value encountered in sqrt:RuntimeWarning")
@@ -125,6 +148,26 @@ def test_presets_are_the_published_conventions():
         get_ceat_convention("wefe")
     with pytest.raises(ValueError, match="replacement"):
         MIND_YOUR_BIAS.replace(replacement="sometimes")
+
+
+@pytest.mark.parametrize(("change", "error"), [
+    ({"n_samples": 1}, ValueError), ({"n_samples": 1e4}, TypeError),
+    ({"n_samples": "10000"}, TypeError), ({"seed": 1.0}, TypeError), ({"seed": -3}, ValueError),
+    ({"ddof": True}, ValueError)])
+def test_conventions_refuse_odd_parameters(change, error):
+    with pytest.raises(error, match=next(iter(change))):
+        MIND_YOUR_BIAS.replace(**change)
+
+
+def test_a_word_in_both_target_or_attribute_sets_is_refused():
+    vec = random_vectors()
+    vec["Y"]["X0"] = vec["X"]["X0"]
+    with pytest.raises(ValueError, match=r"both X and Y: \['X0'\]"):
+        ceat(vec, ORIGINAL)
+    vec = random_vectors()
+    vec["B"]["A1"] = vec["A"]["A1"]
+    with pytest.raises(ValueError, match="both A and B"):
+        ceat(vec, ORIGINAL)
 
 
 # --------------------------------------------------------------------------- sampling
@@ -210,7 +253,9 @@ def test_ceat_finds_the_planted_association():
     rec = res.to_dict()
     assert rec["n_x"] == 5 and rec["n_y"] == 6 and rec["dropped"] == ""
     assert rec["q025"] <= rec["median_d"] <= rec["q975"]
-    assert rec["variance"] == pytest.approx(rec["se"] ** 2)
+    assert rec["ci_low"] < rec["ces"] < rec["ci_high"]
+    assert rec["weighted_variance"] == pytest.approx(res.meta.weighted_variance)
+    assert 0 <= rec["i2"] <= 1 and 0 <= rec["q_p_value"] <= 1
 
 
 def test_swapping_targets_negates_every_sample():
@@ -248,7 +293,8 @@ def test_words_without_contexts_are_dropped_and_reported():
     vec = random_vectors(sizes=(6, 6, 5, 5))
     vec["Y"]["Y0"] = np.empty((0, 16))
     vec["A"]["A4"] = None
-    res = ceat(vec, ORIGINAL)
+    with pytest.warns(DroppedStimuliWarning, match="Y: Y0; A: A4"):
+        res = ceat(vec, ORIGINAL)
     assert res.dropped["Y"] == ("Y0",) and res.dropped["A"] == ("A4",)
     assert "Y0" not in res.words["Y"] and len(res.words["Y"]) == 5
     assert res.to_dict()["dropped"] == "Y: Y0; A: A4"

@@ -133,8 +133,10 @@ def compare(stored: pd.DataFrame, fresh: pd.DataFrame) -> None:
     exact = [c for c in ("model", "weights", "not run", "dropped", "n_x", "n_y", "n_a", "n_b",
                          "n_contexts", "n_samples") if c in fresh]
     compare_with_stored(fresh, stored, ["test", "column", "contexts", "convention"],
-                        exact=exact, numbers=["ces", "se", "tau2", "mean_d", "q025", "q975"],
-                        p_values=["p_value"])
+                        exact=exact,
+                        numbers=["ces", "ci_low", "ci_high", "se", "tau2", "i2",
+                                 "weighted_variance", "mean_d", "q025", "q975"],
+                        p_values=["p_value", "q_p_value"])
 
 
 @pytest.fixture(scope="module")

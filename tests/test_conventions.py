@@ -16,7 +16,7 @@ from biaslib.conventions import (
     Convention,
     get_convention,
 )
-from biaslib.permutation import normal_approximation_p
+from biaslib.permutation import normal_approximation_p, permutation_test
 from biaslib.weat import weat
 
 
@@ -41,10 +41,25 @@ def test_replace_marks_the_name():
     assert BIASLIB.replace(ddof=0, name="x").name == "x"
 
 
-@pytest.mark.parametrize("bad", [{"ddof": 2}, {"unequal_targets": "drop"}, {"p_method": "t"}])
+@pytest.mark.parametrize("bad", [{"ddof": 2}, {"unequal_targets": "drop"}, {"p_method": "t"},
+                                 {"n_samples": 0}, {"seed": -1}, {"tail": "upper"},
+                                 {"statistic": "median"}, {"exact_limit": 10**9}])
 def test_invalid_fields(bad):
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=next(iter(bad))):
         Convention(name="bad", **bad)
+
+
+@pytest.mark.parametrize("bad", [{"n_samples": 1e5}, {"n_samples": "100"}, {"n_samples": True},
+                                 {"seed": 1.5}, {"seed": "1"}, {"exact_limit": 1e5},
+                                 {"plus_one": 1}])
+def test_wrongly_typed_fields(bad):
+    with pytest.raises(TypeError, match=next(iter(bad))):
+        Convention(name="bad", **bad)
+
+
+def test_get_convention_refuses_other_types():
+    with pytest.raises(TypeError, match="preset name"):
+        get_convention(["wefe"])
 
 
 class TestSentBias:
@@ -92,6 +107,62 @@ class TestWefe:
         assert WEFE.ties == "gt"
         res = weat(*sets(), WEFE)
         assert res.p_value == pytest.approx((res.permutation.n_extreme + 1) / 10_001)
+
+
+def wefe_p_value(s_x, s_y, runs, seed):
+    """WEFE's approximate p-value, as its WEAT._calc_p_value computes it (dccuchile/wefe,
+    metrics/WEAT.py): each run draws len(X)+len(Y) targets WITH replacement from the pool,
+    the first len(X) form X_i; statistic sum_X_i s - sum_Y_i s; strict '>'; (k+1)/(runs+1).
+    (WEFE also skips repeated draws; with 5+30 targets a repeat never occurs.)"""
+    pool = np.concatenate([s_x, s_y])
+    observed = s_x.sum() - s_y.sum()
+    draws = np.random.default_rng(seed).choice(pool.size, size=(runs, pool.size))
+    stats = pool[draws[:, :s_x.size]].sum(1) - pool[draws[:, s_x.size:]].sum(1)
+    return (int((stats > observed).sum()) + 1) / (runs + 1)
+
+
+class TestWefeUnequalSizes:
+    """With unequal target sizes WEFE's null is that of the difference of *sums*."""
+
+    RUNS = 50_000
+    rng = np.random.default_rng(7)
+    S_X, S_Y = rng.normal(0.12, 0.03, 5), rng.normal(0.08, 0.03, 30)
+
+    def mc_tolerance(self, p):
+        return 5 * math.sqrt(2 * p * (1 - p) / self.RUNS)
+
+    def test_preset_matches_wefes_method(self):
+        conv = WEFE.replace(n_samples=self.RUNS)
+        ours = permutation_test(self.S_X, self.S_Y, tail=conv.tail, ties=conv.ties,
+                                plus_one=conv.plus_one, n_samples=conv.n_samples,
+                                exact_limit=conv.exact_limit, replacement=conv.replacement,
+                                seed=conv.seed, statistic=conv.statistic)
+        reference = wefe_p_value(self.S_X, self.S_Y, self.RUNS, seed=123)
+        assert ours.statistic == pytest.approx(self.S_X.sum() - self.S_Y.sum())
+        assert abs(ours.p_value - reference) < self.mc_tolerance(reference)
+
+    def test_the_mean_statistic_would_not(self):
+        means = permutation_test(self.S_X, self.S_Y, ties="gt", n_samples=self.RUNS,
+                                 exact_limit=None, replacement=True, seed=0)
+        reference = wefe_p_value(self.S_X, self.S_Y, self.RUNS, seed=123)
+        assert reference > 5 * means.p_value
+        assert abs(means.p_value - reference) > self.mc_tolerance(reference)
+
+    def test_null_of_sums_is_centred_on_the_size_difference(self):
+        res = permutation_test(self.S_X, self.S_Y, n_samples=self.RUNS, exact_limit=None,
+                               replacement=True, seed=0, statistic="sum",
+                               keep_distribution=True)
+        pool = np.concatenate([self.S_X, self.S_Y])
+        null = res.null_distribution
+        # E[sum X_i - sum Y_i] = (|X| - |Y|) mean(pool); Var = (|X| + |Y|) var(pool).
+        sd = math.sqrt(35 * pool.var())
+        assert null.mean() == pytest.approx(-25 * pool.mean(), abs=5 * sd / math.sqrt(self.RUNS))
+        assert null.std() == pytest.approx(sd, rel=0.02)
+
+    def test_equal_sizes_give_the_same_p_as_the_mean(self):
+        X, Y, A, B = sets()
+        res = weat(X, Y, A, B, WEFE)
+        assert res.p_value == weat(X, Y, A, B, WEFE.replace(statistic="mean")).p_value
 
 
 class TestResponsibly:

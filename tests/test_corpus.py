@@ -454,3 +454,214 @@ def test_shared_extract_false_matches_are_left_out():
     ctxs = contexts_for_words(["José"])["José"]
     assert 0 < len(ctxs) < len(rows)
     assert all(c.form == "José" for c in ctxs)
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+@pytest.fixture
+def small_extract(tmp_path) -> Path:
+    """A small extract built by biaslib itself, in its own folder."""
+    docs = list(read_reddit_csv(write_raw(tmp_path / "RC_2014-01.csv.gz")))
+    folder = tmp_path / "extract"
+    build_extract(docs, ["rose", "ant", "Jack"]).write(folder)
+    return folder
+
+
+def test_a_string_for_words_is_refused(small_extract):
+    # today "Adam" is iterated into the stimuli 'A', 'd', 'a', 'm'
+    with pytest.raises(TypeError, match=r"single string 'Adam'.*pass \['Adam'\]"):
+        contexts_for_words("Adam", path=small_extract)
+    with pytest.raises(TypeError, match="single string 'ant'"):
+        read_extract("ant", path=small_extract)
+    with pytest.raises(TypeError, match="single string 'ant'"):
+        build_extract([], "ant")
+    with pytest.raises(TypeError, match="the stimulus 3 is a int"):
+        contexts_for_words(["ant", 3], path=small_extract)
+    with pytest.raises(ValueError, match="blank stimulus"):
+        StimulusMatcher(["ant", "  "])
+
+
+@pytest.mark.parametrize(("cap", "error"), [
+    (0, ValueError), (-1, ValueError), (2.5, TypeError), (10.0, TypeError), (True, TypeError),
+    ("10", TypeError),
+])
+def test_cap_must_be_none_or_a_positive_int(small_extract, cap, error):
+    with pytest.raises(error, match=rf"cap must be None \(keep all\) or a positive int, got "
+                                    rf"{re.escape(repr(cap) if error is TypeError else str(cap))}"):
+        contexts_for_words(["ant"], cap=cap, path=small_extract)
+    with pytest.raises(error, match="cap must be"):
+        contexts_for_test("C1", cap=cap, path=small_extract)
+
+
+def test_build_extract_cap_seed_and_limits_are_checked(tmp_path):
+    docs = [corpus.RawDocument("The ant number one walks.", "reddit_2014", "f", 1)]
+    for cap in (2.5, True, None):
+        with pytest.raises(TypeError, match="cap must be a positive int"):
+            build_extract(docs, ["ant"], cap=cap)
+    with pytest.raises(ValueError, match="cap must be a positive int, got 0"):
+        build_extract(docs, ["ant"], cap=0)
+    with pytest.raises(TypeError, match="seed must be an int"):
+        build_extract(docs, ["ant"], seed="1")
+    with pytest.raises(ValueError, match="min_tokens <= max_tokens"):
+        build_extract(docs, ["ant"], min_tokens=10, max_tokens=3)
+    with pytest.raises(TypeError, match="single string"):
+        build_extract("The ant walks.", ["ant"])
+    with pytest.raises(TypeError, match="RawDocument"):
+        build_extract(["The ant walks."], ["ant"])
+    with pytest.raises(TypeError, match="source_order must be a list"):
+        build_extract(docs, ["ant"], source_order="reddit_2014")
+    with pytest.raises(TypeError, match="cap must be a positive int"):
+        build_reddit_2014_extract(tmp_path / "out", ["ant"], cap=1.5, cache_dir=tmp_path,
+                                  fetch=lambda url, dest: pytest.fail("downloaded"))
+
+
+@pytest.mark.parametrize("seed", ["1111", 1.0, True, None])
+def test_seed_must_be_an_int(small_extract, seed):
+    with pytest.raises(TypeError,
+                       match=rf"seed must be a non-negative int, got {re.escape(repr(seed))}"):
+        contexts_for_words(["ant"], seed=seed, path=small_extract)
+
+
+def test_sources_must_be_a_list_of_known_names(small_extract):
+    # today both give empty lists of contexts
+    with pytest.raises(ValueError, match=r"unknown source\(s\) \['reddit-2014'\]; known sources: "
+                                         r"\['reddit_2014', 'reddit_other', 'blogs'"):
+        contexts_for_words(["ant"], sources=["reddit-2014"], path=small_extract)
+    with pytest.raises(TypeError, match=r"single string 'reddit_2014'.*pass \['reddit_2014'\]"):
+        contexts_for_words(["ant"], sources="reddit_2014", path=small_extract)
+    with pytest.raises(ValueError, match="sources is empty"):
+        contexts_for_words(["ant"], sources=[], path=small_extract)
+    with pytest.raises(ValueError, match="unknown source"):
+        read_extract(sources=["reddit"], path=small_extract)
+    with pytest.raises(ValueError, match="unknown source"):
+        contexts_for_test("C1", sources=["twitter"], path=small_extract)
+    frame = read_extract(path=small_extract)
+    with pytest.raises(ValueError, match="unknown source"):
+        contexts_for_words(["ant"], sources=["reddit-2014"], frame=frame)
+    # valid names still filter as before
+    assert len(contexts_for_words(["ant"], sources=["reddit_other"], frame=frame)["ant"]) == 1
+
+
+def test_sources_an_extract_declares_are_known(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("An ant walks here.\n", encoding="utf-8")
+    build_extract(read_text_file(path, "my_notes"), ["ant"]).write(tmp_path / "c")
+    ctxs = contexts_for_words(["ant"], sources=["my_notes"], path=tmp_path / "c")
+    assert [c.text for c in ctxs["ant"]] == ["An ant walks here."]
+    with pytest.raises(ValueError, match="'my_notes'"):  # listed among the known ones
+        contexts_for_words(["ant"], sources=["my-notes"], path=tmp_path / "c")
+
+
+def test_months_must_be_a_list(tmp_path):
+    with pytest.raises(TypeError, match="single string '2014-01'"):
+        download_reddit_2014(tmp_path, months="2014-01", fetch=lambda url, dest: None)
+    with pytest.raises(ValueError, match="YYYY-MM"):
+        download_reddit_2014(tmp_path, months=["2014-1"], fetch=lambda url, dest: None)
+
+
+def test_an_empty_extract_is_refused(tmp_path):
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    with gzip.open(folder / corpus.EXTRACT_FILE, "wb"):
+        pass  # a valid gzip file without lines
+    with pytest.raises(corpus.CorpusError, match=re.escape(str(folder / corpus.EXTRACT_FILE))
+                       + ".*holds no sentences"):
+        read_extract(path=folder)
+    with pytest.raises(ValueError, match="holds no sentences"):
+        contexts_for_words(["ant"], path=folder)
+    # and none is written
+    docs = [corpus.RawDocument("The ant number one walks.", "reddit_2014", "f", 1)]
+    with pytest.raises(ValueError, match="holds no sentence"):
+        build_extract(docs, ["Latisha"]).write(tmp_path / "none")
+    assert not (tmp_path / "none" / corpus.EXTRACT_FILE).exists()
+
+
+def _damaged_copy(source: Path, folder: Path, data: bytes) -> Path:
+    folder.mkdir()
+    (folder / corpus.EXTRACT_FILE).write_bytes(data)
+    (folder / corpus.COVERAGE_FILE).write_bytes((source / corpus.COVERAGE_FILE).read_bytes())
+    return folder / corpus.EXTRACT_FILE
+
+
+def _assert_recoverable(err: pytest.ExceptionInfo, path: Path, line: int | None = None) -> None:
+    message = str(err.value)
+    assert str(path.resolve()) in message
+    assert "build_reddit_2014_extract" in message and corpus.CORPUS_ENV in message
+    if line is not None:
+        assert f"line {line}:" in message
+    assert isinstance(err.value, ValueError)
+
+
+def test_truncated_extract_names_file_and_recovery(small_extract, tmp_path):
+    good = (small_extract / corpus.EXTRACT_FILE).read_bytes()
+    path = _damaged_copy(small_extract, tmp_path / "cut", good[: len(good) // 2])
+    with pytest.raises(corpus.CorpusError, match="truncated") as err:
+        read_extract(path=path)
+    _assert_recoverable(err, path)
+    assert isinstance(err.value.__cause__, EOFError)
+
+
+def test_bad_crc_names_file_and_recovery(small_extract, tmp_path):
+    good = bytearray((small_extract / corpus.EXTRACT_FILE).read_bytes())
+    good[-8] ^= 0xFF  # first byte of the CRC-32 in the gzip trailer
+    path = _damaged_copy(small_extract, tmp_path / "crc", bytes(good))
+    with pytest.raises(corpus.CorpusError, match="cannot be decompressed") as err:
+        contexts_for_words(["ant"], path=path)
+    _assert_recoverable(err, path)
+    assert isinstance(err.value.__cause__, gzip.BadGzipFile)
+
+
+def test_malformed_json_line_names_file_line_and_recovery(small_extract, tmp_path):
+    lines = gzip.decompress((small_extract / corpus.EXTRACT_FILE).read_bytes()).splitlines()
+    assert lines[1].startswith(b'{"stimulus": "rose"')
+    # a line cut short: its stimulus key is intact, its JSON is not
+    broken = b"\n".join([lines[0], lines[1][:40], *lines[2:]]) + b"\n"
+    path = _damaged_copy(small_extract, tmp_path / "json", gzip.compress(broken))
+    with pytest.raises(corpus.CorpusError, match="not valid JSON") as err:
+        read_extract(["rose"], path=path)
+    _assert_recoverable(err, path, line=2)
+    assert isinstance(err.value.__cause__, json.JSONDecodeError)
+    # a line that is not JSON at all
+    garbage = b"\n".join([lines[0], b"this is not JSON", *lines[2:]]) + b"\n"
+    path = _damaged_copy(small_extract, tmp_path / "garbage", gzip.compress(garbage))
+    with pytest.raises(corpus.CorpusError, match="does not start with a stimulus key") as err:
+        read_extract(path=path)
+    _assert_recoverable(err, path, line=2)
+
+
+# --------------------------------------------------------------------------- Unicode (NFC)
+
+DECOMPOSED = "Jose\u0301"  # "José" with a combining acute accent
+
+
+def test_matcher_normalises_stimuli_and_sentences():
+    assert DECOMPOSED != "José"
+    matcher = StimulusMatcher([DECOMPOSED, "José"])
+    assert matcher.stimuli == ("José",)  # one stimulus
+    assert matcher.find(f"{DECOMPOSED} Mourinho") == {"José": [(0, 4)]}
+    assert MATCHER.find(f"{DECOMPOSED} Mourinho") == {"José": [(0, 4)]}
+    assert MATCHER.spans("José Mourinho", DECOMPOSED) == [(0, 4)]
+    assert split_sentences(f"{DECOMPOSED} said so. Fine.") == ["José said so.", "Fine."]
+
+
+def test_to_context_normalises_stimulus_and_sentence():
+    ctx = to_context(f"I met {DECOMPOSED} today.", "José")
+    assert (ctx.text, ctx.form, ctx.start, ctx.end) == ("I met José today.", "José", 6, 10)
+    ctx = to_context("I met José today.", DECOMPOSED)
+    assert ctx.word == "José" and ctx.form == "José"
+    # a sentence that is not NFC is kept as stored when the stimulus occurs in it
+    krishna = "Kr\u0323s\u0323n\u0323a is engaged in playing upon His flute."
+    assert to_context(krishna, "flute").text == krishna
+
+
+def test_build_and_read_with_decomposed_text(tmp_path):
+    docs = [corpus.RawDocument(f"Today {DECOMPOSED} scored twice.", "reddit_2014", "f", 1)]
+    ex = build_extract(docs, [DECOMPOSED])
+    assert list(ex.records.stimulus) == ["José"]
+    assert list(ex.records.sentence) == ["Today José scored twice."]
+    ex.write(tmp_path / "c")
+    ctxs = contexts_for_words([DECOMPOSED], path=tmp_path / "c")
+    assert list(ctxs) == ["José"]
+    assert [(c.form, c.word) for c in ctxs["José"]] == [("José", "José")]
+    assert list(read_extract([DECOMPOSED], path=tmp_path / "c").stimulus) == ["José"]

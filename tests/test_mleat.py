@@ -479,3 +479,11 @@ def test_paper_model_path_runs_on_an_offline_stand_in():
     assert table.iloc[0][("Level 1", "A,B,X,Y")] == "−1.20*"  # Table 5, as printed
     with pytest.raises(ValueError, match="no rows"):
         gpt2_comparison(computed.assign(column="SmolLM2"))
+
+
+def test_a_string_for_the_tests_is_refused():
+    from biaslib.mleat import mleat_table
+
+    # Iterated, "C1" would be the tests "C" and "1".
+    with pytest.raises(TypeError, match="tests must be a list, got the single string 'C1'"):
+        mleat_table("C1", None)

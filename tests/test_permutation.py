@@ -222,6 +222,58 @@ class TestBadInput:
             permutation_test([1.0], [0.0], ties=">=")
         with pytest.raises(ValueError, match="n_samples"):
             permutation_test([1.0, 2.0], [0.0, 3.0], n_samples=0)
+        with pytest.raises(ValueError, match="statistic"):
+            permutation_test([1.0], [0.0], statistic="median")
+
+    @pytest.mark.parametrize(("option", "value"), [
+        ("n_samples", 1e5), ("n_samples", "100"), ("n_samples", True), ("seed", 2.0),
+        ("seed", "1111"), ("exact_limit", 1e5)])
+    def test_wrongly_typed_numbers(self, option, value):
+        with pytest.raises(TypeError, match=option):
+            permutation_test([1.0, 2.0], [0.0, 3.0], **{option: value})
+
+    @pytest.mark.parametrize(("option", "value"), [("n_samples", -5), ("seed", -1)])
+    def test_negative_numbers(self, option, value):
+        with pytest.raises(ValueError, match=option):
+            permutation_test([1.0, 2.0], [0.0, 3.0], **{option: value})
+
+    def test_an_exact_limit_beyond_reach_is_refused_before_any_work(self):
+        # C(40, 20) = 1.4e11 splits: numpy would be asked for terabytes.
+        with pytest.raises(ValueError, match="exact_limit"):
+            permutation_test(np.arange(20.0), np.arange(20.0) + 1, exact_limit=10**12)
+
+
+def test_exact_enumeration_is_streamed_in_chunks(monkeypatch):
+    """Memory stays bounded: the splits arrive in chunks, and the result is unchanged."""
+    from biaslib import permutation
+
+    x, y = np.array([0.3, 0.1, 0.5, 0.9]), np.array([0.2, 0.4, 0.0, 0.7, 0.6])
+    whole = permutation_test(x, y, keep_distribution=True)
+    monkeypatch.setattr(permutation, "_CHUNK_ENTRIES", 12)  # 3 splits of 4 per chunk
+    sizes = []
+    real = permutation._combination_chunks
+
+    def spy(n_total, k, chunk):
+        for block in real(n_total, k, chunk):
+            sizes.append(len(block))
+            yield block
+
+    monkeypatch.setattr(permutation, "_combination_chunks", spy)
+    chunked = permutation_test(x, y, keep_distribution=True)
+    assert max(sizes) == 3 and sum(sizes) == math.comb(9, 4)
+    np.testing.assert_array_equal(chunked.null_distribution, whole.null_distribution)
+    assert chunked.p_value == whole.p_value
+
+
+def test_sum_statistic_equals_mean_statistic_for_equal_sizes():
+    rng = np.random.default_rng(2)
+    x, y = rng.normal(0.1, 1, 12), rng.normal(0, 1, 12)
+    for replacement in (False, True):
+        kw = {"n_samples": 20_000, "exact_limit": 1000, "replacement": replacement}
+        mean = permutation_test(x, y, **kw)
+        total = permutation_test(x, y, statistic="sum", **kw)
+        assert total.statistic == pytest.approx(12 * mean.statistic)
+        assert total.p_value == mean.p_value and total.statistic_kind == "sum"
 
 
 @pytest.mark.parametrize(

@@ -177,3 +177,27 @@ def test_printed_number_against_the_authors_csv(item, reference):
         assert agrees(row["d"], ref["effect_size"]), (row["d"], ref["effect_size"])
     else:
         assert not agrees(row["d"], ref["effect_size"]), (row["d"], ref["effect_size"])
+
+
+def test_ceat_weighted_sd_column_is_the_variance_of_the_sample_effects():
+    """The authors' CEAT "weighted_SD" is about SD² of the per-sample effect sizes
+    (biaslib.ceat.MetaAnalysis.weighted_variance), not 1/sum(w*), which would be
+    about SD²/N — 10,000 times smaller. BLOOM's CEAT rows carry one extra number before
+    SD, so the two are taken as the last two numbers of each row."""
+    import re
+    import statistics
+
+    path = require(MYB_RESULTS, "the Mind Your Bias authors' result file")
+    number = re.compile(r"^-?\d+,\d+$")
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        rows = [r for r in csv.reader(f, delimiter=";") if r[0] == "CEAT"]
+    ratios = []
+    for fields in rows:
+        nums = [float(x.replace(",", ".")) for x in fields[10:] if number.match(x.strip())]
+        if len(nums) >= 2:
+            sd, weighted = nums[-2], nums[-1]
+            ratios.append(weighted / sd**2)
+    assert len(ratios) == 496
+    # Four printed decimals: small SDs round coarsely, hence the band.
+    assert all(0.9 < r < 1.2 for r in ratios)
+    assert statistics.median(ratios) == pytest.approx(1, abs=1e-3)

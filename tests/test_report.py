@@ -1,7 +1,7 @@
 import pandas as pd
 import pytest
 
-from biaslib.report import bold_marks, format_p, marked_table, significance_mark
+from biaslib.report import bold_marks, format_p, format_tail_p, marked_table, significance_mark
 
 
 @pytest.mark.parametrize(
@@ -11,6 +11,14 @@ from biaslib.report import bold_marks, format_p, marked_table, significance_mark
 )
 def test_format_p(p, text):
     assert format_p(p) == text
+
+
+def test_format_tail_p_says_when_the_tail_underflowed():
+    from scipy import stats
+
+    assert stats.norm.sf(40) == 0  # the true tail is about 3.7e-350
+    assert format_tail_p(stats.norm.sf(40)) == "< 1e-300"
+    assert format_tail_p(4e-5) == format_p(4e-5) == "4.0e-05"
 
 
 def test_format_p_rejects_non_probabilities():

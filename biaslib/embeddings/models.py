@@ -31,9 +31,27 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-__all__ = ["OFFLINE_MODELS", "PAPER_MODELS", "ModelSpec", "file_digest", "resolve_model"]
+__all__ = [
+    "OFFLINE_MODELS",
+    "PAPER_MODELS",
+    "ModelSpec",
+    "ModelUnavailableError",
+    "file_digest",
+    "hub_offline",
+    "model_unavailable",
+    "offline_models_text",
+    "resolve_model",
+]
 
 logger = logging.getLogger(__name__)
+
+
+class ModelUnavailableError(OSError):
+    """A model could not be loaded; the message names it and the models available offline.
+
+    An :class:`OSError` like the error of ``from_pretrained`` it wraps (kept as
+    ``__cause__``), which says only that the hub could not be reached.
+    """
 
 
 @dataclass(frozen=True)
@@ -103,6 +121,53 @@ _INSTALL_HINT = {
 }
 
 
+def hub_offline() -> bool:
+    """Whether ``HF_HUB_OFFLINE`` forbids the Hugging Face hub (as on the book's build machines).
+
+    Read as ``huggingface_hub`` reads it: ``1``, ``ON``, ``YES`` or ``TRUE``.
+    """
+    return os.environ.get("HF_HUB_OFFLINE", "").strip().upper() in ("1", "ON", "YES", "TRUE")
+
+
+def offline_models_text() -> str:
+    """The offline models with their aliases, for error messages."""
+    parts = []
+    for key in OFFLINE_MODELS:
+        aliases = [a for a, k in _ALIASES.items() if k == key]
+        parts.append(f"{key!r} (or {', '.join(map(repr, aliases))})" if aliases else repr(key))
+    return "; ".join(parts)
+
+
+def model_unavailable(
+    asked: object, spec: ModelSpec, cause: BaseException
+) -> ModelUnavailableError:
+    """The error for a model that ``from_pretrained`` could not load.
+
+    Parameters
+    ----------
+    asked
+        What the user asked for (a name or a :class:`ModelSpec`).
+    spec
+        What it resolved to.
+    cause
+        The original error (chain it with ``raise … from cause``).
+    """
+    name = asked.key if isinstance(asked, ModelSpec) else asked
+    where = f" (from {spec.path!r})" if spec.path != name else ""
+    if spec.offline:
+        why = "its weights are installed but could not be read"
+    elif hub_offline():
+        why = ("the Hugging Face hub is offline (HF_HUB_OFFLINE=1) and it is neither an "
+               "offline model, nor a local model folder, nor in the Hugging Face cache")
+    else:
+        why = ("it is neither an offline model nor a local model folder, and the Hugging Face "
+               "hub could not provide it (is the name right? is the hub reachable?)")
+    return ModelUnavailableError(
+        f"cannot load model {name!r}{where}: {why}. Offline models: {offline_models_text()}. "
+        f"Original error: {cause}"
+    )
+
+
 def _package_dir(module: str) -> Path | None:
     """Folder of an installed package, found without importing it.
 
@@ -124,7 +189,7 @@ def file_digest(path: Path) -> str:
     return digest.hexdigest()[:16]
 
 
-def resolve_model(model: str | ModelSpec) -> ModelSpec:
+def resolve_model(model: str | os.PathLike[str] | ModelSpec) -> ModelSpec:
     """Turn a model name into a :class:`ModelSpec`.
 
     Offline names (``"all-MiniLM-L6-v2"``, ``"SmolLM2-135M-Instruct"`` and their
@@ -132,16 +197,34 @@ def resolve_model(model: str | ModelSpec) -> ModelSpec:
     back to the same model on the hub — whose display name then says so (for
     SmolLM2 those are the unquantised weights) — unless ``HF_HUB_OFFLINE=1``,
     where an ``ImportError`` gives the install command. Any other string is
-    taken as a Hugging Face hub id or a local directory.
+    taken as a Hugging Face hub id or a local directory; whether it exists is
+    known only when it is loaded
+    (:class:`~biaslib.embeddings.transformer.TransformerEncoder` then raises a
+    :class:`ModelUnavailableError` naming it).
+
+    Raises
+    ------
+    TypeError
+        If ``model`` is neither a string, a path nor a :class:`ModelSpec`.
+    ValueError
+        If ``model`` is a blank string.
+    ImportError
+        If an offline model's wheel is missing while the hub is offline.
     """
     if isinstance(model, ModelSpec):
         return model
+    if isinstance(model, os.PathLike):
+        model = os.fspath(model)
+    if not isinstance(model, str):
+        raise TypeError(f"model must be a name, a folder or a ModelSpec, got {model!r}")
+    if not model.strip():
+        raise ValueError(f"model name is blank: {model!r}")
     key = _ALIASES.get(model, model)
     if key in _PACKAGED:
         module, dist, subdir, gguf, hub_id = _PACKAGED[key]
         folder = _package_dir(module)
         if folder is None:
-            if os.environ.get("HF_HUB_OFFLINE", "0") not in ("0", ""):
+            if hub_offline():
                 raise ImportError(
                     f"offline model {key!r} needs the {dist!r} package: {_INSTALL_HINT[dist]}"
                 )

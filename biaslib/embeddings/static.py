@@ -3,12 +3,17 @@
 Case handling is explicit because it decides which stimuli exist: GloVe 6B was
 trained on lowercased text, so "Adam" is only found as "adam", while a cased
 model keeps "Bill" (a name) and "bill" (an invoice) apart.
+
+Unicode is handled by normalising to NFC: a word typed with a combining accent
+(``e`` + U+0301) finds the vocabulary's ``josé``, and sentences are normalised
+before they are split into tokens.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from importlib import metadata
@@ -19,8 +24,9 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from biaslib.contexts import Context
-from biaslib.embeddings.base import Embedder, check_sentences
+from biaslib.embeddings.base import Embedder, check_contexts, check_sentences
 from biaslib.embeddings.models import file_digest
+from biaslib.validation import nfc
 
 __all__ = ["BagOfWordsEncoder", "CaseMode", "StaticEmbeddings", "glove_6b_50d"]
 
@@ -46,6 +52,13 @@ class StaticEmbeddings(Embedder):
         ``"exact"``: look words up as given. ``"lower"``: lowercase first
         (for uncased vocabularies such as GloVe 6B). ``"exact-then-lower"``:
         try as given, then lowercased (WEFE's ``also_search_for_lowecase``).
+
+    Raises
+    ------
+    TypeError
+        If ``vocabulary`` is a single string.
+    ValueError
+        If ``case`` is unknown or ``vectors`` has not one row per word.
     """
 
     def __init__(
@@ -58,6 +71,10 @@ class StaticEmbeddings(Embedder):
     ) -> None:
         if case not in _CASES:
             raise ValueError(f"case must be one of {_CASES}, got {case!r}")
+        if isinstance(vocabulary, str):
+            raise TypeError(
+                f"vocabulary must be a sequence of words, got the single string {vocabulary!r}"
+            )
         matrix = np.asarray(vectors)
         if matrix.ndim != 2 or matrix.shape[0] != len(vocabulary):
             raise ValueError(
@@ -66,6 +83,12 @@ class StaticEmbeddings(Embedder):
             )
         self.vectors = matrix
         self.index = {w: i for i, w in enumerate(vocabulary)}
+        # Look-ups are NFC-normalised: a vocabulary entry that is not NFC is also
+        # found under its NFC form (unless another entry already has that form).
+        odd = [(w, i) for w, i in self.index.items() if isinstance(w, str) and not w.isascii()
+               and not unicodedata.is_normalized("NFC", w)]
+        for w, i in odd:
+            self.index.setdefault(nfc(w), i)
         self.case: CaseMode = case
         self.name = name
         #: Identifies the exact vectors (package version and file hash where known).
@@ -80,7 +103,18 @@ class StaticEmbeddings(Embedder):
         return clone
 
     def key_for(self, word: str) -> str | None:
-        """The vocabulary entry ``word`` resolves to under the case mode, or None."""
+        """The vocabulary entry ``word`` resolves to under the case mode, or None.
+
+        ``word`` is NFC-normalised first.
+
+        Raises
+        ------
+        TypeError
+            If ``word`` is not a string.
+        """
+        if not isinstance(word, str):
+            raise TypeError(f"a word must be a string, got {word!r} ({type(word).__name__})")
+        word = nfc(word)
         if self.case == "lower":
             return word.lower() if word.lower() in self.index else None
         if word in self.index:
@@ -172,7 +206,7 @@ class BagOfWordsEncoder:
         self.oov: Counter[str] = Counter()
 
     def tokenize(self, text: str) -> list[tuple[str, int, int]]:
-        """Tokens of ``text`` with their character spans."""
+        """Tokens of ``text`` with their character spans (normalise it to NFC first)."""
         return [(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(text)]
 
     def _mean(self, tokens: list[str], what: str) -> NDArray[np.float64]:
@@ -189,6 +223,7 @@ class BagOfWordsEncoder:
 
     def known(self, context: Context) -> bool:
         """Whether any token of the stimulus' span has a vector."""
+        context = context.normalized()
         return any(
             self.table.key_for(tok) is not None
             for tok, s, e in self.tokenize(context.text)
@@ -198,8 +233,11 @@ class BagOfWordsEncoder:
     def encode_sentences(
         self, texts: Sequence[str], pooling: str | None = None
     ) -> NDArray[np.float64]:
-        """Mean word vector of each sentence (``pooling`` must be ``"mean"`` or None)."""
-        texts = check_sentences(texts)
+        """Mean word vector of each sentence (``pooling`` must be ``"mean"`` or None).
+
+        Sentences are NFC-normalised before they are split into tokens.
+        """
+        texts = [nfc(t) for t in check_sentences(texts)]
         if pooling not in (None, "mean"):
             raise ValueError("a bag-of-words encoder only pools by mean")
         return np.stack([self._mean([t for t, _, _ in self.tokenize(x)], x) for x in texts])
@@ -207,9 +245,13 @@ class BagOfWordsEncoder:
     def encode_words(
         self, contexts: Sequence[Context], pooling: str = "mean"
     ) -> NDArray[np.float64]:
-        """Mean vector of the tokens inside each stimulus' span (context-free)."""
+        """Mean vector of the tokens inside each stimulus' span (context-free).
+
+        Each context is NFC-normalised first (:meth:`~biaslib.contexts.Context.normalized`).
+        """
         if pooling != "mean":
             raise ValueError("a bag-of-words encoder only pools by mean")
+        contexts = [c.normalized() for c in check_contexts(contexts)]
         return np.stack([
             self._mean([t for t, s, e in self.tokenize(c.text) if s >= c.start and e <= c.end],
                        c.form)

@@ -19,7 +19,13 @@ or lowercasing the input reproduces sent-bias's BERT quirks on purpose.
 
 Inputs are batched in order of length, run on CPU or GPU, shown with a progress
 bar, and cached on disk (:mod:`biaslib.embeddings.cache`) under a key holding
-the weights' fingerprint, every option above and the exact input.
+the weights' fingerprint, every option above and the exact input. Each batch is
+cached as soon as it is computed, so an interrupted run (Ctrl-C, a lost Colab
+session) resumes where it stopped.
+
+Bad input is refused by name rather than encoded wrongly: a stimulus cut off,
+even partly, by truncation to the model's maximum length, odd ``layer`` or
+``batch_size`` values, empty inputs, and model names that cannot be loaded.
 
 This is the only module of :mod:`biaslib` that imports torch.
 """
@@ -30,6 +36,8 @@ import contextlib
 import functools
 import io
 import logging
+import numbers
+import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Literal
@@ -42,7 +50,8 @@ from tqdm import tqdm
 from biaslib.contexts import Context
 from biaslib.embeddings.base import check_contexts, check_sentences
 from biaslib.embeddings.cache import VectorCache, cache_key
-from biaslib.embeddings.models import ModelSpec, resolve_model
+from biaslib.embeddings.models import ModelSpec, model_unavailable, resolve_model
+from biaslib.validation import check_int
 
 __all__ = ["LayerSpec", "SentencePooling", "TransformerEncoder", "WordPooling"]
 
@@ -53,6 +62,26 @@ SentencePooling = Literal["cls", "first", "mean", "last"]
 WordPooling = Literal["first", "last", "mean"]
 _SENTENCE_POOLINGS = ("cls", "first", "mean", "last")
 _WORD_POOLINGS = ("first", "last", "mean")
+
+
+def _clip(text: str, width: int = 80) -> str:
+    """``repr`` of the start of a text, marked when it goes on."""
+    return repr(text[:width]) + ("…" if len(text) > width else "")
+
+
+def _check_layer_type(layer: object) -> None:
+    """Refuse layer specs that no model has, before the model is loaded.
+
+    ``True``/``False`` are ints in Python, and would silently read hidden
+    state 1 or 0; an empty tuple would sum nothing.
+    """
+    indices = layer if isinstance(layer, tuple) else (layer,)
+    if any(isinstance(i, bool | np.bool_) for i in indices):
+        raise TypeError(f"layer must be 'last', 'sum', an int or a tuple of ints, got {layer!r} "
+                        "(a bool is not a hidden-state index)")
+    if isinstance(layer, tuple) and not layer:
+        raise ValueError("layer must be 'last', 'sum', an int or a non-empty tuple of ints, "
+                         "got () (an empty tuple sums no hidden state)")
 
 
 def _pool_sentences(enc, hidden: torch.Tensor, pooling: str) -> torch.Tensor:
@@ -76,10 +105,27 @@ def _pool(rows: torch.Tensor, pooling: str) -> torch.Tensor:
     return rows.mean(0)
 
 
+@functools.cache
+def _import_transformers():
+    """The ``transformers`` module, imported without tqdm's notebook warning.
+
+    Importing transformers imports ``tqdm.auto``, which in a notebook without
+    ipywidgets warns "IProgress not found. Please update jupyter and
+    ipywidgets"; biaslib's own progress bars are plain tqdm, so that warning
+    is noise. Exactly that message is silenced, nothing else (and only once:
+    later calls return the module).
+    """
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="IProgress not found")
+        import transformers
+        from transformers import AutoModel, AutoTokenizer  # noqa: F401  (loads tqdm.auto too)
+    return transformers
+
+
 @functools.lru_cache(maxsize=4)
 def _load(path: str, gguf_file: str | None, device: str) -> tuple[object, torch.nn.Module]:
     """Tokenizer and model, loaded once per process and shared by encoders."""
-    import transformers
+    transformers = _import_transformers()
     from transformers import AutoModel, AutoTokenizer
 
     transformers.logging.set_verbosity_error()
@@ -112,10 +158,12 @@ class TransformerEncoder:
     device
         ``"cpu"``, ``"cuda"``…; default: CUDA when available.
     batch_size
-        Inputs per forward pass (inputs are sorted by length first).
+        Inputs per forward pass, a positive integer (inputs are sorted by
+        length first).
     cache
         ``True``: the default cache file; ``False``/``None``: no cache; or a
-        :class:`~biaslib.embeddings.cache.VectorCache` / path.
+        :class:`~biaslib.embeddings.cache.VectorCache` / path. A cache that is
+        not writable is read (and not written, with one warning).
     progress
         Show a progress bar when more than one batch must be computed.
     add_special_tokens
@@ -124,6 +172,22 @@ class TransformerEncoder:
     lowercase
         Lowercase every input first. sent-bias fed its *cased* BERT lowercased
         text; ``True`` reproduces that.
+
+    Raises
+    ------
+    ModelUnavailableError
+        (:mod:`biaslib.embeddings.models`, an :class:`OSError`) if the model
+        cannot be loaded: the message names it, says whether the hub is
+        offline, and lists the offline models.
+    TypeError
+        If ``batch_size`` is not an integer (a bool, a float…), or ``layer`` is
+        a bool or holds one.
+    ValueError
+        If ``batch_size`` is not positive, or ``layer`` is an empty tuple or
+        names no hidden state of the model.
+    CacheError
+        (:mod:`biaslib.embeddings.cache`) if the cache file cannot be used; the
+        message names it and how to recover (delete it, or ``cache=False``).
     """
 
     def __init__(
@@ -138,13 +202,16 @@ class TransformerEncoder:
         add_special_tokens: bool = True,
         lowercase: bool = False,
     ) -> None:
+        batch_size = check_int(batch_size, "batch_size", minimum=1)
+        _check_layer_type(layer)
         self.spec = resolve_model(model)
         self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
-        self.tokenizer, self.model = _load(self.spec.path, self.spec.gguf_file, self.device)
+        try:
+            self.tokenizer, self.model = _load(self.spec.path, self.spec.gguf_file, self.device)
+        except OSError as err:
+            raise model_unavailable(model, self.spec, err) from err
         self.n_hidden_states = int(self.model.config.num_hidden_layers) + 1
         self.layer = self._check_layer(layer)
-        if batch_size < 1:
-            raise ValueError(f"batch_size must be positive, got {batch_size}")
         self.batch_size = batch_size
         self.progress = progress
         self.add_special_tokens = add_special_tokens
@@ -205,18 +272,19 @@ class TransformerEncoder:
         n = self.n_hidden_states
         indices = layer if isinstance(layer, tuple) else (layer,)
         for idx in indices:
-            if idx in ("last", "sum") and not isinstance(layer, tuple):
+            if isinstance(idx, str) and idx in ("last", "sum") and not isinstance(layer, tuple):
                 continue
-            if not isinstance(idx, int) or not -n <= idx < n:
+            if not isinstance(idx, numbers.Integral) or not -n <= idx < n:
                 raise ValueError(
                     f"layer must be 'last', 'sum', or indices in [-{n}, {n - 1}] "
                     f"(hidden states of {self.spec.key}), got {layer!r}"
                 )
-        return layer
+        if isinstance(layer, tuple):
+            return tuple(int(i) for i in layer)
+        return layer if isinstance(layer, str) else int(layer)
 
     def _config(self, kind: str, pooling: str) -> dict[str, object]:
-        import transformers
-
+        transformers = _import_transformers()
         return {
             "model": self.fingerprint,
             "kind": kind,
@@ -246,6 +314,13 @@ class TransformerEncoder:
             (attention-masked mean over all tokens, special tokens included, as
             sentence-transformers pools), ``"last"`` (last non-padding token,
             for decoders). Default: :attr:`default_sentence_pooling`.
+
+        Raises
+        ------
+        TypeError
+            If ``texts`` is a single string.
+        ValueError
+            If there are no texts, one is blank, or the pooling is unknown.
         """
         texts = check_sentences(texts)
         pooling = self._check_sentence_pooling(pooling)
@@ -269,18 +344,26 @@ class TransformerEncoder:
         encode_words(contexts, word_pooling))`` — same cache entries — but
         each sentence runs through the model once for both (SEAT and w-SEAT
         share their sentences).
+
+        Raises
+        ------
+        TypeError
+            If an element of ``contexts`` is not a :class:`~biaslib.contexts.Context`.
+        ValueError
+            If there are no contexts, a pooling is unknown, or a stimulus is
+            cut off by truncation to :attr:`max_length`.
         """
-        contexts = list(contexts)
+        contexts = check_contexts(contexts)
         sentence_pooling = self._check_sentence_pooling(sentence_pooling)
-        if word_pooling not in _WORD_POOLINGS:
-            raise ValueError(f"word pooling must be one of {_WORD_POOLINGS}")
+        self._check_word_pooling(word_pooling)
         s_config = self._config("sentence", sentence_pooling)
         w_config = self._config("word", word_pooling)
         s_keys = [cache_key(s_config, c.text) for c in contexts]
         w_keys = [cache_key(w_config, [c.text, c.start, c.end]) for c in contexts]
         cached = self.cache.get_many(s_keys + w_keys) if self.cache is not None else {}
-        todo = [c for c, sk, wk in zip(contexts, s_keys, w_keys, strict=True)
-                if sk not in cached or wk not in cached]
+        missing = [j for j, (sk, wk) in enumerate(zip(s_keys, w_keys, strict=True))
+                   if sk not in cached or wk not in cached]
+        todo = [contexts[j] for j in missing]
         if todo:
             def compute(batch: list[Context]) -> list[NDArray[np.float32]]:
                 enc = self._tokenize([c.text for c in batch])
@@ -292,28 +375,34 @@ class TransformerEncoder:
                     for b, c in enumerate(batch)
                 ]
 
+            def entries(i: int, pair: NDArray[np.float32]) -> list[tuple[str, NDArray]]:
+                # Cached as the sentence and word vectors they are, batch by batch.
+                return [(s_keys[missing[i]], pair[0]), (w_keys[missing[i]], pair[1])]
+
             pairs = self._encode("sentence+word", f"{sentence_pooling}+{word_pooling}", todo,
                                  [[c.text, c.start, c.end] for c in todo], compute,
-                                 [len(c.text) for c in todo], store=False)
-            fresh = {}
-            for c, pair in zip(todo, pairs, strict=True):
-                fresh[cache_key(s_config, c.text)] = pair[0]
-                fresh[cache_key(w_config, [c.text, c.start, c.end])] = pair[1]
-            if self.cache is not None:
-                self.cache.put_many(fresh.items())
-            cached.update(fresh)
+                                 [len(c.text) for c in todo], entries=entries)
+            for j, pair in zip(missing, pairs, strict=True):
+                cached[s_keys[j]], cached[w_keys[j]] = pair[0], pair[1]
         return np.stack([cached[k] for k in s_keys]), np.stack([cached[k] for k in w_keys])
 
     def _check_sentence_pooling(self, pooling: SentencePooling | None) -> SentencePooling:
         pooling = pooling or self.default_sentence_pooling
         if pooling not in _SENTENCE_POOLINGS:
-            raise ValueError(f"sentence pooling must be one of {_SENTENCE_POOLINGS}")
+            raise ValueError(
+                f"sentence pooling must be one of {_SENTENCE_POOLINGS}, got {pooling!r}"
+            )
         if pooling == "cls" and not self.has_cls:
             raise ValueError(
                 f"{self.name}: the input has no [CLS] token at position 0; use pooling='first' "
                 "to take the first token knowingly, or 'last'/'mean'"
             )
         return pooling
+
+    @staticmethod
+    def _check_word_pooling(pooling: WordPooling) -> None:
+        if pooling not in _WORD_POOLINGS:
+            raise ValueError(f"word pooling must be one of {_WORD_POOLINGS}, got {pooling!r}")
 
     def encode_words(
         self, contexts: Sequence[Context], pooling: WordPooling = "mean"
@@ -324,9 +413,17 @@ class TransformerEncoder:
         (:meth:`word_token_indices`); their vectors are pooled with ``"first"``
         (sent-bias/s-SEAT convention per Mind Your Bias), ``"last"`` (CEAT's
         code) or ``"mean"`` (Mind Your Bias's default).
+
+        Raises
+        ------
+        TypeError
+            If an element of ``contexts`` is not a :class:`~biaslib.contexts.Context`.
+        ValueError
+            If there are no contexts, the pooling is unknown, or a stimulus is
+            cut off, wholly or in part, by truncation to :attr:`max_length`
+            (the message names the stimulus, its span and the limit).
         """
-        if pooling not in _WORD_POOLINGS:
-            raise ValueError(f"word pooling must be one of {_WORD_POOLINGS}")
+        self._check_word_pooling(pooling)
         contexts = check_contexts(contexts)
 
         def compute(batch: list[Context]) -> list[NDArray[np.float32]]:
@@ -381,10 +478,9 @@ class TransformerEncoder:
         token_lists = [list(self._check_tokens(t)) for t in token_lists]
         if not token_lists:
             raise ValueError("no token lists to encode")
-        if pooling not in _WORD_POOLINGS:
-            raise ValueError(f"word pooling must be one of {_WORD_POOLINGS}")
+        self._check_word_pooling(pooling)
         if blank_tokens not in ("error", "unk"):
-            raise ValueError("blank_tokens must be 'error' or 'unk'")
+            raise ValueError(f"blank_tokens must be 'error' or 'unk', got {blank_tokens!r}")
         unk = self.tokenizer.unk_token
         if blank_tokens == "unk" and unk is None:
             raise ValueError(f"{self.spec.key} has no unknown token to stand in for blanks")
@@ -401,7 +497,9 @@ class TransformerEncoder:
             text = " ".join(pieces)
             out, pos = [], 0
             for piece, tok in zip(pieces, tokens, strict=True):
-                out.append(Context(text, tok, piece, pos, pos + len(piece)))
+                # A blank token's stand-in names it (a Context needs a non-blank word).
+                out.append(Context(text, tok if tok.strip() else piece, piece, pos,
+                                   pos + len(piece)))
                 pos += len(piece) + 1
             return out
 
@@ -478,21 +576,36 @@ class TransformerEncoder:
             return torch.stack([states[i] for i in self.layer]).sum(0)
         return states[self.layer]
 
-    @staticmethod
-    def _span_tokens(enc, b: int, ctx: Context) -> list[int]:
-        """Token positions covering the non-space characters of the context's span."""
-        idx = sorted(
-            {
-                tok
-                for ch in range(ctx.start, ctx.end)
-                if not ctx.text[ch].isspace()
-                and (tok := enc.char_to_token(b, ch)) is not None
-            }
-        )
+    def _span_tokens(self, enc, b: int, ctx: Context) -> list[int]:
+        """Token positions covering the non-space characters of the context's span.
+
+        Raises
+        ------
+        ValueError
+            If truncation to :attr:`max_length` cut the stimulus off, wholly or
+            in part (its vector would silently come from its first pieces), or
+            if no token covers it at all.
+        """
+        chars = [ch for ch in range(ctx.start, ctx.end) if not ctx.text[ch].isspace()]
+        token_of = {ch: enc.char_to_token(b, ch) for ch in chars}
+        idx = sorted({tok for tok in token_of.values() if tok is not None})
+        uncovered = [ch for ch, tok in token_of.items() if tok is None]
+        encodings = getattr(enc, "encodings", None)
+        if uncovered and encodings and encodings[b].overflowing:
+            # Truncated: characters past the last encoded one were cut off.
+            kept_until = max(end for _, end in encodings[b].offsets)
+            if any(ch >= kept_until for ch in uncovered):
+                raise ValueError(
+                    f"stimulus {ctx.form!r} at characters {ctx.start}:{ctx.end} of "
+                    f"{_clip(ctx.text)} is {'partly' if idx else 'wholly'} cut off: the text is "
+                    f"longer than the max_length of {self.max_length} tokens of "
+                    f"{self.spec.key} and is truncated after character {kept_until}; shorten "
+                    "the text around the stimulus"
+                )
         if not idx:
             raise ValueError(
-                f"no token covers {ctx.form!r} at {ctx.start}:{ctx.end} in {ctx.text[:80]!r} "
-                "(truncated input?)"
+                f"no token covers the stimulus {ctx.form!r} at characters "
+                f"{ctx.start}:{ctx.end} of {_clip(ctx.text)}"
             )
         return idx
 
@@ -504,12 +617,38 @@ class TransformerEncoder:
         payloads: list,
         compute: Callable[[list], list[NDArray[np.float32]]],
         lengths: list[int],
-        store: bool = True,
+        entries: Callable[[int, NDArray[np.float32]], list[tuple[str, NDArray]]] | None = None,
     ) -> list[NDArray[np.float32]]:
+        """The vectors of ``items``: cached ones, and the rest computed in batches.
+
+        Distinct inputs missing from the cache are computed once each,
+        shortest first, ``batch_size`` per call of ``compute``. Each batch's
+        vectors are written to the cache as soon as they are computed (one
+        transaction per batch), so an interrupted call loses at most the batch
+        in progress and a rerun computes only the rest.
+
+        Parameters
+        ----------
+        kind, pooling
+            Part of the cache configuration.
+        items
+            What ``compute`` receives, in batches.
+        payloads
+            JSON-able identity of each item for its cache key.
+        compute
+            Vectors of a batch of items, in order.
+        lengths
+            Sort key of each item (batches of similar length pad less).
+        entries
+            ``entries(i, array)``: the ``(key, array)`` cache entries holding
+            the result of ``items[i]``. Default: the array under the item's
+            own key, which is then also looked up first; a caller storing
+            results under other keys does its own lookup.
+        """
         config = self._config(kind, pooling)
         keys = [cache_key(config, p) for p in payloads]
         results: dict[int, NDArray[np.float32]] = {}
-        if self.cache is not None and store:
+        if self.cache is not None and entries is None:
             hits = self.cache.get_many(keys)
             results = {i: hits[k] for i, k in enumerate(keys) if k in hits}
         # Inputs missing from the cache, each distinct one computed once, shortest first.
@@ -519,15 +658,16 @@ class TransformerEncoder:
                 first_of.setdefault(k, i)
         todo = sorted(first_of.values(), key=lengths.__getitem__)
         batches = [todo[j : j + self.batch_size] for j in range(0, len(todo), self.batch_size)]
-        fresh = []
-        bar = tqdm(batches, desc=f"{kind} vectors, {self.spec.key}", unit="batch",
-                   disable=not self.progress or len(batches) < 2)
-        for batch in bar:
-            for i, arr in zip(batch, compute([items[i] for i in batch]), strict=True):
-                results[i] = np.asarray(arr, dtype=np.float32)
-                fresh.append((keys[i], results[i]))
-        if self.cache is not None and store and fresh:
-            self.cache.put_many(fresh)
+        with tqdm(batches, desc=f"{kind} vectors, {self.spec.key}", unit="batch",
+                  disable=not self.progress or len(batches) < 2) as bar:
+            for batch in bar:
+                fresh = []
+                for i, arr in zip(batch, compute([items[i] for i in batch]), strict=True):
+                    results[i] = np.asarray(arr, dtype=np.float32)
+                    fresh.extend(entries(i, results[i]) if entries is not None
+                                 else [(keys[i], results[i])])
+                if self.cache is not None and fresh:
+                    self.cache.put_many(fresh)  # now: an interruption keeps this batch
         logger.info("%s: %d %s inputs, %d from cache, %d computed",
                     self.name, len(keys), kind, len(keys) - len(todo), len(todo))
         return [results[i] if i in results else results[first_of[k]] for i, k in enumerate(keys)]
