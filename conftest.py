@@ -15,7 +15,7 @@ import pytest
 
 def _corpus_missing() -> str:
     """Why the corpus extract cannot be read here, or ``""`` when it can."""
-    from biaslib.corpus import corpus_dir
+    from biaslib.stimuli.corpus import corpus_dir
 
     try:
         corpus_dir()

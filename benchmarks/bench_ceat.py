@@ -2,8 +2,8 @@
 
 1. CEAT on precomputed context vectors: 10,000 samples (Mind Your Bias's N) of a
    C1-sized test — 25 words per set, 100 contexts per word, 384 dimensions (MiniLM's
-   width) — with :func:`biaslib.ceat.sample_effect_sizes` (gathers, a sparse averaging
-   matrix and ``einsum`` in chunks) and with :func:`biaslib.ceat.sample_effect_sizes_loop`
+   width) — with :func:`biaslib.methods.ceat.sample_effect_sizes` (gathers, a sparse averaging
+   matrix and ``einsum`` in chunks) and with :func:`biaslib.methods.ceat.sample_effect_sizes_loop`
    (one WEAT per sample, as CEAT's code runs), on the same draws, in the same run. The
    DerSimonian–Laird combination is timed separately.
 2. With ``--embed``: the contexts of Mind Your Bias's C6 (names) from the corpus extract
@@ -23,13 +23,9 @@ import time
 
 import numpy as np
 
-from biaslib.ceat import (
-    random_effects,
-    sample_effect_sizes,
-    sample_effect_sizes_loop,
-    sample_indices,
-)
-from biaslib.data import ROLES
+from biaslib.methods.ceat import sample_effect_sizes, sample_effect_sizes_loop, sample_indices
+from biaslib.methods.weat import ROLES
+from biaslib.stats.meta_analysis import random_effects
 
 
 def best_of(fn, repeats: int) -> tuple[float, object]:
@@ -75,10 +71,10 @@ def bench_sampling(n_samples: int, words: int, contexts: int, dim: int, repeats:
 
 
 def bench_embedding(repeats: int) -> None:
-    from biaslib.ceat import embed_word_contexts
-    from biaslib.corpus import contexts_for_test, myb_window
     from biaslib.embeddings.cache import VectorCache
     from biaslib.embeddings.transformer import TransformerEncoder
+    from biaslib.evaluate.ceat import embed_word_contexts
+    from biaslib.stimuli.corpus import contexts_for_test, myb_window
 
     start = time.perf_counter()
     contexts = contexts_for_test("MYB-C6-name", cap=100, window=myb_window)

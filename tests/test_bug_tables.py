@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from biaslib.bug_tables import (
+from biaslib.chapters.elmo_bug import (
     CHAPTER_TABLES,
     bug_summary,
     chapter_table,
@@ -15,7 +15,7 @@ from biaslib.bug_tables import (
     gpt2_table,
     quirk_table,
 )
-from biaslib.results import compare_with_stored, load_results
+from biaslib.chapters.stored import compare_with_stored, load_results
 
 # --------------------------------------------------------------------------- helpers
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 import torch
 
-from biaslib.bugs import (
+from biaslib.embeddings.bugs import (
     PAD_ID,
     BugEncoder,
     elmo_sentence_vectors,
@@ -20,12 +20,12 @@ from biaslib.bugs import (
     wseat_gpt2_word_vectors,
     wseat_word_index,
 )
-from biaslib.contexts import Context, find_context
-from biaslib.data import load_test
 from biaslib.embeddings.cache import VectorCache
 from biaslib.embeddings.transformer import TransformerEncoder
-from biaslib.seat import embed_contexts
-from biaslib.templates import myb_contexts
+from biaslib.evaluate.seat import embed_contexts
+from biaslib.stimuli.contexts import Context, find_context
+from biaslib.stimuli.data import load_test
+from biaslib.stimuli.templates import myb_contexts
 
 MINILM = "all-MiniLM-L6-v2"
 SMOL = "SmolLM2-135M-Instruct"

@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 from biaslib.embeddings import cache as cache_module
-from biaslib.embeddings.cache import CacheError, CacheWarning, VectorCache, cache_key
+from biaslib.embeddings.cache import VectorCache, cache_key
+from biaslib.errors import CacheError, CacheWarning
 
 MINILM = "all-MiniLM-L6-v2"
 RECOVERY = r"delete the file.*cache=False"

@@ -8,21 +8,19 @@ import pytest
 from scipy import stats
 from statsmodels.stats.meta_analysis import combine_effects
 
-from biaslib.ceat import (
-    MIND_YOUR_BIAS,
-    ORIGINAL,
+from biaslib.errors import DegenerateTestError, DroppedStimuliWarning, MissingWordsError
+from biaslib.methods.ceat import (
+    CEAT_MIND_YOUR_BIAS,
+    CEAT_ORIGINAL,
     ceat,
     get_ceat_convention,
     missing_policy,
-    random_effects,
     sample_effect_sizes,
     sample_effect_sizes_loop,
     sample_indices,
 )
-from biaslib.data import ROLES
-from biaslib.embeddings.base import MissingWordsError
-from biaslib.errors import DroppedStimuliWarning
-from biaslib.weat import DegenerateTestError, association, effect_size
+from biaslib.methods.weat import ROLES, association, effect_size
+from biaslib.stats.meta_analysis import random_effects
 
 # --------------------------------------------------------------------------- meta-analysis
 
@@ -138,16 +136,17 @@ def test_random_effects_rejects_bad_input(d, v, match):
 
 
 def test_presets_are_the_published_conventions():
-    assert (ORIGINAL.n_samples, ORIGINAL.replacement, ORIGINAL.tail, ORIGINAL.ddof) == (
+    orig, myb = CEAT_ORIGINAL, CEAT_MIND_YOUR_BIAS
+    assert (orig.n_samples, orig.replacement, orig.tail, orig.ddof) == (
         1_000, "always", "greater", 1)
-    assert (MIND_YOUR_BIAS.n_samples, MIND_YOUR_BIAS.replacement, MIND_YOUR_BIAS.tail,
-            MIND_YOUR_BIAS.seed) == (10_000, "if_fewer", "two-sided", 1111)
-    assert get_ceat_convention("ceat-original") is ORIGINAL
-    assert MIND_YOUR_BIAS.replace(n_samples=100).name == "mind-your-bias*"
+    assert (myb.n_samples, myb.replacement, myb.tail, myb.seed) == (
+        10_000, "if_fewer", "two-sided", 1111)
+    assert get_ceat_convention("ceat-original") is CEAT_ORIGINAL
+    assert CEAT_MIND_YOUR_BIAS.replace(n_samples=100).name == "mind-your-bias*"
     with pytest.raises(KeyError, match="known"):
         get_ceat_convention("wefe")
     with pytest.raises(ValueError, match="replacement"):
-        MIND_YOUR_BIAS.replace(replacement="sometimes")
+        CEAT_MIND_YOUR_BIAS.replace(replacement="sometimes")
 
 
 @pytest.mark.parametrize(("change", "error"), [
@@ -156,18 +155,18 @@ def test_presets_are_the_published_conventions():
     ({"ddof": True}, ValueError)])
 def test_conventions_refuse_odd_parameters(change, error):
     with pytest.raises(error, match=next(iter(change))):
-        MIND_YOUR_BIAS.replace(**change)
+        CEAT_MIND_YOUR_BIAS.replace(**change)
 
 
 def test_a_word_in_both_target_or_attribute_sets_is_refused():
     vec = random_vectors()
     vec["Y"]["X0"] = vec["X"]["X0"]
     with pytest.raises(ValueError, match=r"both X and Y: \['X0'\]"):
-        ceat(vec, ORIGINAL)
+        ceat(vec, CEAT_ORIGINAL)
     vec = random_vectors()
     vec["B"]["A1"] = vec["A"]["A1"]
     with pytest.raises(ValueError, match="both A and B"):
-        ceat(vec, ORIGINAL)
+        ceat(vec, CEAT_ORIGINAL)
 
 
 # --------------------------------------------------------------------------- sampling
@@ -236,19 +235,19 @@ def test_a_sample_is_one_weat_with_one_context_per_word():
 
 def test_ceat_is_deterministic_and_seeded():
     vec = random_vectors()
-    a, b = ceat(vec, ORIGINAL), ceat(vec, ORIGINAL)
+    a, b = ceat(vec, CEAT_ORIGINAL), ceat(vec, CEAT_ORIGINAL)
     assert np.array_equal(a.effect_sizes, b.effect_sizes) and a.ces == b.ces
-    c = ceat(vec, ORIGINAL.replace(seed=2))
+    c = ceat(vec, CEAT_ORIGINAL.replace(seed=2))
     assert not np.array_equal(a.effect_sizes, c.effect_sizes)
     assert a.meta.n == 1000 and a.meta.tail == "greater"
     assert ceat(vec, "mind-your-bias").meta.n == 10_000
-    loop = ceat(vec, ORIGINAL.replace(n_samples=200), method="loop")
-    fast = ceat(vec, ORIGINAL.replace(n_samples=200))
+    loop = ceat(vec, CEAT_ORIGINAL.replace(n_samples=200), method="loop")
+    fast = ceat(vec, CEAT_ORIGINAL.replace(n_samples=200))
     assert loop.ces == pytest.approx(fast.ces, abs=1e-5)
 
 
 def test_ceat_finds_the_planted_association():
-    res = ceat(random_vectors(shift=0.6), MIND_YOUR_BIAS)
+    res = ceat(random_vectors(shift=0.6), CEAT_MIND_YOUR_BIAS)
     assert res.ces > 0.5 and res.p_value < 1e-10
     rec = res.to_dict()
     assert rec["n_x"] == 5 and rec["n_y"] == 6 and rec["dropped"] == ""
@@ -276,14 +275,14 @@ def test_ceat_is_invariant_to_vector_scale():
     vec = random_vectors(seed=8)
     scaled = {r: {w: m * (3.0 + k) for k, (w, m) in enumerate(ws.items())}
               for r, ws in vec.items()}
-    assert ceat(scaled, ORIGINAL).ces == pytest.approx(ceat(vec, ORIGINAL).ces, abs=1e-6)
+    assert ceat(scaled, CEAT_ORIGINAL).ces == pytest.approx(ceat(vec, CEAT_ORIGINAL).ces, abs=1e-6)
 
 
 def test_degenerate_sample_raises():
     same = np.ones((3, 4))
     vec = {r: {f"{r}{j}": same for j in range(3)} for r in ROLES}
     with pytest.raises(DegenerateTestError, match="standard deviation 0"):
-        ceat(vec, ORIGINAL)
+        ceat(vec, CEAT_ORIGINAL)
 
 
 # --------------------------------------------------------------------------- missing words
@@ -294,7 +293,7 @@ def test_words_without_contexts_are_dropped_and_reported():
     vec["Y"]["Y0"] = np.empty((0, 16))
     vec["A"]["A4"] = None
     with pytest.warns(DroppedStimuliWarning, match="Y: Y0; A: A4"):
-        res = ceat(vec, ORIGINAL)
+        res = ceat(vec, CEAT_ORIGINAL)
     assert res.dropped["Y"] == ("Y0",) and res.dropped["A"] == ("A4",)
     assert "Y0" not in res.words["Y"] and len(res.words["Y"]) == 5
     assert res.to_dict()["dropped"] == "Y: Y0; A: A4"
@@ -306,11 +305,11 @@ def test_too_many_missing_words_refuse_instead_of_a_nan():
     for w in ("Y0", "Y1"):
         vec["Y"][w] = np.empty((0, 16))
     with pytest.raises(MissingWordsError, match=r"Y: 2/6 words lack contexts"):
-        ceat(vec, ORIGINAL)
-    assert ceat(vec, ORIGINAL, max_missing_fraction=0.5).dropped["Y"] == ("Y0", "Y1")
+        ceat(vec, CEAT_ORIGINAL)
+    assert ceat(vec, CEAT_ORIGINAL, max_missing_fraction=0.5).dropped["Y"] == ("Y0", "Y1")
     vec["B"] = {w: np.empty((0, 16)) for w in vec["B"]}
     with pytest.raises(MissingWordsError, match="B: 5/5"):
-        ceat(vec, ORIGINAL, max_missing_fraction=1.0)
+        ceat(vec, CEAT_ORIGINAL, max_missing_fraction=1.0)
 
 
 def test_min_contexts():

@@ -7,12 +7,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from biaslib.ceat import MIND_YOUR_BIAS, ORIGINAL, ceat, embed_word_contexts, group_by_word
-from biaslib.ceat_tables import (
+from biaslib.chapters.ceat import (
     OFFLINE_CAPS,
     OFFLINE_CEAT_MODELS,
     RESAMPLING,
-    CeatModel,
     ceat_table,
     chapter_rows,
     chapter_table,
@@ -22,15 +20,20 @@ from biaslib.ceat_tables import (
     resampling_table,
     template_contexts,
 )
-from biaslib.contexts import Context
-from biaslib.corpus import contexts_for_test, extract_sha256, myb_window
-from biaslib.data import ROLES, load_test
-from biaslib.results import compare_with_stored
+from biaslib.chapters.stored import compare_with_stored
+from biaslib.embeddings.base import ContextEncoder
+from biaslib.embeddings.models import EncoderSpec
+from biaslib.evaluate.ceat import embed_word_contexts, group_by_word
+from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL, ceat
+from biaslib.methods.weat import ROLES
+from biaslib.stimuli.contexts import Context
+from biaslib.stimuli.corpus import contexts_for_test, extract_sha256, myb_window
+from biaslib.stimuli.data import load_test
 
 # --------------------------------------------------------------------------- embedding
 
 
-class FakeEncoder:
+class FakeEncoder(ContextEncoder):
     """Deterministic vectors from the word and the sentence (no model)."""
 
     name = "fake encoder"
@@ -62,7 +65,7 @@ def test_embed_word_contexts_in_one_call():
     vec = embed_word_contexts(fake_contexts(test), enc)
     assert enc.calls == 1
     assert vec["Y"]["Latisha"].shape == (0, 8) and vec["X"]["Brad"].shape == (3, 8)
-    res = ceat(vec, ORIGINAL)
+    res = ceat(vec, CEAT_ORIGINAL)
     assert res.dropped["Y"] == ("Latisha",)
 
 
@@ -75,7 +78,7 @@ def test_group_by_word_templates():
 
 
 def test_ceat_table_rows_name_the_model_and_say_what_did_not_run():
-    model = CeatModel("fake", FakeEncoder)
+    model = EncoderSpec("fake", FakeEncoder)
     tests = {"I1": "MYB-I1-name", "C9": "MYB-C9-term"}
 
     def source(test):
@@ -98,7 +101,7 @@ def test_resampling_table_is_ceat_under_each_setting():
     vec = embed_word_contexts(fake_contexts(load_test("MYB-C9-term")), FakeEncoder())
     runs = resampling_table(vec, n_samples=(20, 40), replacement=("always",), seeds=(0, 1))
     assert list(runs["N"]) == [20, 20, 40, 40] and list(runs["seed"]) == [0, 1, 0, 1]
-    direct = ceat(vec, MIND_YOUR_BIAS.replace(n_samples=40, replacement="always", seed=1))
+    direct = ceat(vec, CEAT_MIND_YOUR_BIAS.replace(n_samples=40, replacement="always", seed=1))
     assert runs["CES"].iloc[3] == direct.ces and runs["SE"].iloc[3] == direct.meta.se
     summary = resampling_summary(runs)
     assert summary.loc[(20, "always"), "CES_sd_over_seeds"] == pytest.approx(
@@ -141,8 +144,8 @@ def compare(stored: pd.DataFrame, fresh: pd.DataFrame) -> None:
 
 @pytest.fixture(scope="module")
 def stored():
-    from biaslib.corpus import corpus_dir
-    from biaslib.results import load_results
+    from biaslib.chapters.stored import load_results
+    from biaslib.stimuli.corpus import corpus_dir
 
     try:
         corpus_dir()
@@ -154,7 +157,7 @@ def stored():
 @pytest.fixture(scope="module")
 def models():
     # Build each encoder once for all slices.
-    return [CeatModel(m.label, (lambda enc: lambda: enc)(m.make()), m.word_pooling)
+    return [EncoderSpec(m.label, (lambda enc: lambda: enc)(m.make()), word_pooling=m.word_pooling)
             for m in OFFLINE_CEAT_MODELS]
 
 
@@ -200,8 +203,8 @@ def test_ceat_coverage_table(stored):
 @pytest.mark.parametrize("name", ["ceat_myb", "ceat_caliskan", "ceat_contexts",
                                   "ceat_resampling"])
 def test_ceat_provenance_names_every_model_and_the_extract(name):
-    from biaslib.corpus import SHARED_EXTRACT_SHA256
-    from biaslib.results import load_results
+    from biaslib.chapters.stored import load_results
+    from biaslib.stimuli.corpus import SHARED_EXTRACT_SHA256
 
     frame, meta = load_results(name)
     assert set(meta["models"]) == set(frame["column"])

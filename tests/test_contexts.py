@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from biaslib.contexts import Context, find_context
+from biaslib.stimuli.contexts import Context, find_context
 
 
 def test_find_context_span():

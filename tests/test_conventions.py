@@ -5,7 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from biaslib.conventions import (
+from biaslib.methods.weat import weat
+from biaslib.stats.conventions import (
     BIASLIB,
     CALISKAN,
     MIND_YOUR_BIAS,
@@ -16,8 +17,7 @@ from biaslib.conventions import (
     Convention,
     get_convention,
 )
-from biaslib.permutation import normal_approximation_p, permutation_test
-from biaslib.weat import weat
+from biaslib.stats.permutation import normal_approximation_p, permutation_test
 
 
 def sets(n_x=8, n_y=8, n_attr=8, d=16, seed=0):
@@ -42,16 +42,16 @@ def test_replace_marks_the_name():
 
 
 @pytest.mark.parametrize("bad", [{"ddof": 2}, {"unequal_targets": "drop"}, {"p_method": "t"},
-                                 {"n_samples": 0}, {"seed": -1}, {"tail": "upper"},
+                                 {"n_resamples": 0}, {"seed": -1}, {"tail": "upper"},
                                  {"statistic": "median"}, {"exact_limit": 10**9}])
 def test_invalid_fields(bad):
     with pytest.raises(ValueError, match=next(iter(bad))):
         Convention(name="bad", **bad)
 
 
-@pytest.mark.parametrize("bad", [{"n_samples": 1e5}, {"n_samples": "100"}, {"n_samples": True},
-                                 {"seed": 1.5}, {"seed": "1"}, {"exact_limit": 1e5},
-                                 {"plus_one": 1}])
+@pytest.mark.parametrize("bad", [{"n_resamples": 1e5}, {"n_resamples": "100"},
+                                 {"n_resamples": True}, {"seed": 1.5}, {"seed": "1"},
+                                 {"exact_limit": 1e5}, {"plus_one": 1}])
 def test_wrongly_typed_fields(bad):
     with pytest.raises(TypeError, match=next(iter(bad))):
         Convention(name="bad", **bad)
@@ -132,9 +132,9 @@ class TestWefeUnequalSizes:
         return 5 * math.sqrt(2 * p * (1 - p) / self.RUNS)
 
     def test_preset_matches_wefes_method(self):
-        conv = WEFE.replace(n_samples=self.RUNS)
+        conv = WEFE.replace(n_resamples=self.RUNS)
         ours = permutation_test(self.S_X, self.S_Y, tail=conv.tail, ties=conv.ties,
-                                plus_one=conv.plus_one, n_samples=conv.n_samples,
+                                plus_one=conv.plus_one, n_resamples=conv.n_resamples,
                                 exact_limit=conv.exact_limit, replacement=conv.replacement,
                                 seed=conv.seed, statistic=conv.statistic)
         reference = wefe_p_value(self.S_X, self.S_Y, self.RUNS, seed=123)
@@ -142,14 +142,14 @@ class TestWefeUnequalSizes:
         assert abs(ours.p_value - reference) < self.mc_tolerance(reference)
 
     def test_the_mean_statistic_would_not(self):
-        means = permutation_test(self.S_X, self.S_Y, ties="gt", n_samples=self.RUNS,
+        means = permutation_test(self.S_X, self.S_Y, ties="gt", n_resamples=self.RUNS,
                                  exact_limit=None, replacement=True, seed=0)
         reference = wefe_p_value(self.S_X, self.S_Y, self.RUNS, seed=123)
         assert reference > 5 * means.p_value
         assert abs(means.p_value - reference) > self.mc_tolerance(reference)
 
     def test_null_of_sums_is_centred_on_the_size_difference(self):
-        res = permutation_test(self.S_X, self.S_Y, n_samples=self.RUNS, exact_limit=None,
+        res = permutation_test(self.S_X, self.S_Y, n_resamples=self.RUNS, exact_limit=None,
                                replacement=True, seed=0, statistic="sum",
                                keep_distribution=True)
         pool = np.concatenate([self.S_X, self.S_Y])

@@ -16,9 +16,9 @@ import pandas as pd
 import pytest
 from shared_paths import SHARED, require
 
-from biaslib import corpus
-from biaslib.contexts import Context
-from biaslib.corpus import (
+from biaslib.stimuli import corpus
+from biaslib.stimuli.contexts import Context
+from biaslib.stimuli.corpus import (
     StimulusMatcher,
     build_extract,
     build_reddit_2014_extract,

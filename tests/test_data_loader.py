@@ -2,8 +2,8 @@
 
 import pytest
 
-from biaslib import data
-from biaslib.data import list_tests, load_published, load_test
+from biaslib.stimuli import data
+from biaslib.stimuli.data import list_tests, load_published, load_test
 
 
 def test_load_by_name():
@@ -19,7 +19,7 @@ def test_unknown_test_lists_known_names():
 
 
 def test_unknown_published_table():
-    with pytest.raises(FileNotFoundError, match="no published table 'nope'"):
+    with pytest.raises(KeyError, match=r"unknown published table .*'nope'; known: .*'seat_table4'"):
         load_published("nope")
 
 
@@ -156,3 +156,17 @@ def test_yaml_words_must_be_strings(data_folder):
 def test_yaml_words_are_normalised(data_folder):
     write(data_folder, "nfc", f"sets:\n  a: {{words: [{DECOMPOSED}, Ana]}}\n")
     assert data.load_set("nfc", "a").words == ("José", "Ana")
+
+
+def test_every_lookup_by_name_raises_the_same_error():
+    from biaslib.errors import UnknownNameError
+    from biaslib.methods.ceat import get_ceat_convention
+    from biaslib.methods.mleat import get_mleat_convention
+    from biaslib.stats.conventions import get_convention
+
+    for lookup in (get_convention, get_ceat_convention, get_mleat_convention, data.load_test,
+                   data.load_published):
+        with pytest.raises(UnknownNameError, match=r"unknown .*'nope'; known: "):
+            lookup("nope")
+    # Both kinds of except clause catch it.
+    assert issubclass(UnknownNameError, KeyError) and issubclass(UnknownNameError, ValueError)

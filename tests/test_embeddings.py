@@ -3,15 +3,11 @@
 import numpy as np
 import pytest
 
-from biaslib.data import StimulusTest, WordSet
-from biaslib.embeddings import (
-    MissingWordsError,
-    StaticEmbeddings,
-    embed_test,
-    glove_6b_50d,
-)
-from biaslib.evaluate import run_weat, weat_table
-from biaslib.weat import weat
+from biaslib.embeddings import StaticEmbeddings, embed_test, glove_6b_50d
+from biaslib.errors import MissingWordsError
+from biaslib.evaluate.weat import run_weat, weat_table
+from biaslib.methods.weat import weat
+from biaslib.stimuli.data import StimulusTest, WordSet
 
 VOCAB = ["rose", "tulip", "daisy", "ant", "flea", "moth", "love", "peace", "joy", "filth",
          "grief", "ugly", "adam", "Adam", "bill"]
@@ -149,8 +145,8 @@ def test_check_sentences_refuses_what_no_encoder_should_take():
 
 
 def test_check_contexts_refuses_what_no_encoder_should_take():
-    from biaslib.contexts import Context
     from biaslib.embeddings.base import check_contexts
+    from biaslib.stimuli.contexts import Context
 
     ctx = Context("I like tulips.", "tulips", "tulips", 7, 13, "test")
     assert check_contexts((ctx,)) == [ctx]

@@ -11,12 +11,12 @@ import warnings
 import numpy as np
 import pytest
 
-from biaslib.contexts import Context, find_context
-from biaslib.data import StimulusTest, WordSet
 from biaslib.embeddings import StaticEmbeddings, embed_test
 from biaslib.embeddings.static import BagOfWordsEncoder
 from biaslib.errors import DroppedStimuliWarning
-from biaslib.evaluate import run_weat
+from biaslib.evaluate.weat import run_weat
+from biaslib.stimuli.contexts import Context, find_context
+from biaslib.stimuli.data import StimulusTest, WordSet
 
 DECOMPOSED = "Jose\u0301"  # "José" with a combining acute accent
 VOCAB = ["rose", "tulip", "daisy", "ant", "flea", "moth", "love", "peace", "joy", "filth",
@@ -111,7 +111,7 @@ def test_equalised_targets_warns_what_it_leaves_out(table):
 
 
 def test_too_many_missing_raises_without_warning(table):
-    from biaslib.embeddings import MissingWordsError
+    from biaslib.errors import MissingWordsError
 
     with warnings.catch_warnings():
         warnings.simplefilter("error", DroppedStimuliWarning)

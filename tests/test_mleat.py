@@ -1,7 +1,7 @@
-"""ML-EAT (biaslib.mleat) and EAT-Maps (biaslib.eatmap).
+"""ML-EAT (biaslib.methods.mleat) and EAT-Maps (biaslib.reporting.eatmap).
 
 Constructed vectors produce each of the nine EAT patterns; Level 1 is checked
-against biaslib.weat, Level 2 against the SC-EAT formula, Level 3 against
+against biaslib.methods.weat, Level 2 against the SC-EAT formula, Level 3 against
 direct numpy, p-values against brute-force enumeration, and the swaps X<->Y and
 A<->B against what they must do to every level and pattern.
 """
@@ -21,15 +21,20 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.colors import to_hex
 
-from biaslib.data import load_published
-from biaslib.eatmap import GRAY, RED, eat_map, eat_map_grid, eat_pattern_legend
-from biaslib.mleat import (
-    CALISKAN_TESTS,
+from biaslib.chapters.mleat import (
+    SEAT_SENTENCE_TESTS,
+    mleat_offline_table,
+    paper_table,
+    prompt_contexts,
+    with_patterns,
+)
+from biaslib.chapters.stored import compare_with_stored, load_results
+from biaslib.errors import DegenerateTestError
+from biaslib.methods.mleat import (
     MLEAT_BIASLIB,
     MLEAT_PAPER_CODE,
     PATTERN_ASSOCIATIONS,
     PATTERNS,
-    SEAT_SENTENCE_TESTS,
     MleatConvention,
     association_of,
     classify_pattern,
@@ -38,16 +43,13 @@ from biaslib.mleat import (
     level2_effect_size,
     level3,
     ml_eat,
-    mleat_offline_table,
-    paper_table,
-    prompt_contexts,
     swap_attributes,
     swap_targets,
-    with_patterns,
 )
-from biaslib.permutation import permutation_test
-from biaslib.results import compare_with_stored, load_results
-from biaslib.weat import DegenerateTestError, weat
+from biaslib.methods.weat import weat
+from biaslib.reporting.eatmap import GRAY, RED, eat_map, eat_map_grid, eat_pattern_legend
+from biaslib.stats.permutation import permutation_test
+from biaslib.stimuli.data import CALISKAN_TESTS, load_published
 
 DIM = 12
 # Coefficients on (e_A, e_B) of a target word: leaning to A, to B, or (almost) to neither.
@@ -259,7 +261,7 @@ def test_p_values_against_brute_force(tail):
 def test_sampled_p_values_are_seeded(random_sets):
     X, Y, A, B = (np.tile(v, (3, 1)) + 0.01 * np.arange(3 * len(v))[:, None]
                   for v in random_sets)
-    conv = MLEAT_BIASLIB.replace(n_samples=2_000)
+    conv = MLEAT_BIASLIB.replace(n_resamples=2_000)
     r1, r2 = ml_eat(X, Y, A, B, conv), ml_eat(X, Y, A, B, conv)
     assert r1.p_methods["level1"] == "sampled"
     assert (r1.level1_p, r1.level2_x_p) == (r2.level1_p, r2.level2_x_p)
@@ -272,7 +274,7 @@ def test_paper_code_preset_is_the_normal_approximation(random_sets):
     assert r.p_methods == {"level1": "normal (sampled)", "level2": "normal (sampled)"}
     for p, (x, y) in ((r.level1_p, (r.s_x, r.s_y)), (r.level2_x_p, r.u_x),
                       (r.level2_y_p, r.u_y)):
-        perm = permutation_test(x, y, n_samples=1_000, exact_limit=None, seed=1111,
+        perm = permutation_test(x, y, n_resamples=1_000, exact_limit=None, seed=1111,
                                 keep_distribution=True)
         null = perm.null_distribution
         cdf = stats.norm.cdf(x.mean() - y.mean(), loc=null.mean(), scale=null.std(ddof=1))
@@ -350,13 +352,19 @@ def test_paper_table_reads_like_table1():
     assert c3[("EAT pattern", "")] == "Non-Directional"
 
 
-def test_result_to_frame_is_one_table_row(random_sets):
+def test_result_to_frame_is_one_tidy_row_and_paper_table_lays_it_out(random_sets):
+    from biaslib.chapters.mleat import paper_table
+
     r = ml_eat(*random_sets, labels={"X": "Flowers", "Y": "Insects"})
     frame = r.to_frame()
-    assert frame.shape == (1, 8)
+    assert frame.shape == (1, len(r.to_dict()))
     assert frame.index[0] == "Flowers/Insects × A/B"
+    assert frame.loc[frame.index[0], "l1_d"] == r.level1_d == r.effect_size
+    assert r.p_value == r.level1_p
+    table = paper_table(frame)
+    assert table.shape == (1, 8)
     mark = "*" if r.level1_p < 0.05 else ""
-    assert frame.iloc[0, 0] == f"{r.level1_d:.2f}{mark}".replace("-", "−")
+    assert table.iloc[0, 0] == f"{r.level1_d:.2f}{mark}".replace("-", "−")
 
 
 def test_prompts_follow_the_paper_code():
@@ -369,7 +377,8 @@ def test_prompts_follow_the_paper_code():
 
 
 def test_metric_modules_do_not_import_torch():
-    code = "import sys, biaslib.mleat, biaslib.eatmap; print('torch' in sys.modules)"
+    code = ("import sys, biaslib.methods.mleat, biaslib.reporting.eatmap; "
+            "print('torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "False"
@@ -455,20 +464,14 @@ def test_stored_offline_provenance_names_every_model():
 
 def test_paper_model_path_runs_on_an_offline_stand_in():
     """The Colab-only GPT-2 rows use the same code path; run it with SmolLM2 named "gpt2"."""
-    from biaslib.embeddings.models import resolve_model
-    from biaslib.mleat import (
-        MLEAT_PAPER_MODELS,
-        _transformer,
-        gpt2_comparison,
-        mleat_models_table,
-    )
-    from biaslib.seat import SeatModel
+    from biaslib.chapters.mleat import MLEAT_PAPER_MODELS, gpt2_comparison, mleat_models_table
+    from biaslib.embeddings.models import EncoderSpec, resolve_model, transformer
 
     assert [m.label for m in MLEAT_PAPER_MODELS] == ["gpt2", "gpt2-medium", "gpt2-large",
                                                      "gpt2-xl"]
     assert all(not resolve_model(m.label).offline for m in MLEAT_PAPER_MODELS)
     assert {m.sentence_pooling for m in MLEAT_PAPER_MODELS} == {"last"}
-    stand_in = SeatModel("gpt2", _transformer("SmolLM2-135M-Instruct", add_special_tokens=False),
+    stand_in = EncoderSpec("gpt2", transformer("SmolLM2-135M-Instruct", add_special_tokens=False),
                          "last")
     computed = mleat_models_table([stand_in], ["C9"], prompt_contexts, "ML-EAT prompts",
                                   progress=False)
@@ -482,7 +485,7 @@ def test_paper_model_path_runs_on_an_offline_stand_in():
 
 
 def test_a_string_for_the_tests_is_refused():
-    from biaslib.mleat import mleat_table
+    from biaslib.evaluate.mleat import mleat_table
 
     # Iterated, "C1" would be the tests "C" and "1".
     with pytest.raises(TypeError, match="tests must be a list, got the single string 'C1'"):

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from biaslib.multiple_testing import holm_bonferroni
+from biaslib.stats.multiple_testing import holm_bonferroni
 
 
 def holm_by_hand(p, alpha):

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from biaslib.permutation import normal_approximation_p, permutation_test
+from biaslib.stats.permutation import normal_approximation_p, permutation_test
 
 SQRT2 = math.sqrt(2.0)
 # Association scores of the hand-worked example in test_weat.py: s_X = [1, 0], s_Y = [-1, √2].
@@ -122,7 +122,7 @@ class TestSampling:
         rng = np.random.default_rng(5)
         x, y = rng.normal(0.4, 1, 8), rng.normal(0, 1, 8)
         exact = permutation_test(x, y)
-        sampled = permutation_test(x, y, exact_limit=0, n_samples=200_000, seed=7)
+        sampled = permutation_test(x, y, exact_limit=0, n_resamples=200_000, seed=7)
         assert sampled.method == "sampled"
         se = math.sqrt(exact.p_value * (1 - exact.p_value) / 200_000)
         assert abs(sampled.p_value - exact.p_value) < 4 * se + 1e-5
@@ -131,7 +131,7 @@ class TestSampling:
         # Each item should land in X with probability n_x / n.
         pooled_x, pooled_y = np.zeros(4), np.zeros(6)
         pooled_x[0] = 1.0  # only item 0 has a non-zero score
-        res = permutation_test(pooled_x, pooled_y, exact_limit=0, n_samples=100_000,
+        res = permutation_test(pooled_x, pooled_y, exact_limit=0, n_resamples=100_000,
                                keep_distribution=True, seed=11)
         # T = 1/4 when item 0 is in X, -1/6 otherwise.
         frac_in_x = np.mean(res.null_distribution > 0)
@@ -140,17 +140,17 @@ class TestSampling:
     def test_same_seed_same_p_and_different_seed_differs(self):
         rng = np.random.default_rng(6)
         x, y = rng.normal(0.1, 1, 25), rng.normal(0, 1, 25)
-        a = permutation_test(x, y, n_samples=5_000, seed=1)
-        b = permutation_test(x, y, n_samples=5_000, seed=1)
-        c = permutation_test(x, y, n_samples=5_000, seed=2)
+        a = permutation_test(x, y, n_resamples=5_000, seed=1)
+        b = permutation_test(x, y, n_resamples=5_000, seed=1)
+        c = permutation_test(x, y, n_resamples=5_000, seed=2)
         assert a.p_value == b.p_value
         assert a.method == "sampled"
         assert a.p_value != c.p_value
 
     def test_plus_one(self):
         x, y = np.arange(25.0) + 100, np.arange(25.0)  # perfectly separated
-        with_one = permutation_test(x, y, n_samples=999, plus_one=True)
-        without = permutation_test(x, y, n_samples=999, plus_one=False)
+        with_one = permutation_test(x, y, n_resamples=999, plus_one=True)
+        without = permutation_test(x, y, n_resamples=999, plus_one=False)
         assert with_one.n_extreme == 0
         assert with_one.p_value == pytest.approx(1 / 1000)
         assert without.p_value == 0.0
@@ -164,8 +164,8 @@ class TestSampling:
     def test_with_replacement(self):
         rng = np.random.default_rng(8)
         x, y = rng.normal(0, 1, 10), rng.normal(0, 1, 10)
-        wr = permutation_test(x, y, replacement=True, n_samples=50_000, keep_distribution=True)
-        wo = permutation_test(x, y, exact_limit=0, n_samples=50_000, keep_distribution=True)
+        wr = permutation_test(x, y, replacement=True, n_resamples=50_000, keep_distribution=True)
+        wo = permutation_test(x, y, exact_limit=0, n_resamples=50_000, keep_distribution=True)
         assert wr.method == "sampled-with-replacement"
         # Var(T) is sigma^2 (1/n_x + 1/n_y) for independent draws with replacement,
         # and N^2 sigma^2 / (n_x n_y (N - 1)) for re-splits of the pool (N = 20):
@@ -220,19 +220,19 @@ class TestBadInput:
             permutation_test([1.0], [0.0], tail="left")
         with pytest.raises(ValueError, match="ties"):
             permutation_test([1.0], [0.0], ties=">=")
-        with pytest.raises(ValueError, match="n_samples"):
-            permutation_test([1.0, 2.0], [0.0, 3.0], n_samples=0)
+        with pytest.raises(ValueError, match="n_resamples"):
+            permutation_test([1.0, 2.0], [0.0, 3.0], n_resamples=0)
         with pytest.raises(ValueError, match="statistic"):
             permutation_test([1.0], [0.0], statistic="median")
 
     @pytest.mark.parametrize(("option", "value"), [
-        ("n_samples", 1e5), ("n_samples", "100"), ("n_samples", True), ("seed", 2.0),
+        ("n_resamples", 1e5), ("n_resamples", "100"), ("n_resamples", True), ("seed", 2.0),
         ("seed", "1111"), ("exact_limit", 1e5)])
     def test_wrongly_typed_numbers(self, option, value):
         with pytest.raises(TypeError, match=option):
             permutation_test([1.0, 2.0], [0.0, 3.0], **{option: value})
 
-    @pytest.mark.parametrize(("option", "value"), [("n_samples", -5), ("seed", -1)])
+    @pytest.mark.parametrize(("option", "value"), [("n_resamples", -5), ("seed", -1)])
     def test_negative_numbers(self, option, value):
         with pytest.raises(ValueError, match=option):
             permutation_test([1.0, 2.0], [0.0, 3.0], **{option: value})
@@ -245,7 +245,7 @@ class TestBadInput:
 
 def test_exact_enumeration_is_streamed_in_chunks(monkeypatch):
     """Memory stays bounded: the splits arrive in chunks, and the result is unchanged."""
-    from biaslib import permutation
+    from biaslib.stats import permutation
 
     x, y = np.array([0.3, 0.1, 0.5, 0.9]), np.array([0.2, 0.4, 0.0, 0.7, 0.6])
     whole = permutation_test(x, y, keep_distribution=True)
@@ -269,7 +269,7 @@ def test_sum_statistic_equals_mean_statistic_for_equal_sizes():
     rng = np.random.default_rng(2)
     x, y = rng.normal(0.1, 1, 12), rng.normal(0, 1, 12)
     for replacement in (False, True):
-        kw = {"n_samples": 20_000, "exact_limit": 1000, "replacement": replacement}
+        kw = {"n_resamples": 20_000, "exact_limit": 1000, "replacement": replacement}
         mean = permutation_test(x, y, **kw)
         total = permutation_test(x, y, statistic="sum", **kw)
         assert total.statistic == pytest.approx(12 * mean.statistic)

@@ -181,7 +181,7 @@ def test_printed_number_against_the_authors_csv(item, reference):
 
 def test_ceat_weighted_sd_column_is_the_variance_of_the_sample_effects():
     """The authors' CEAT "weighted_SD" is about SD² of the per-sample effect sizes
-    (biaslib.ceat.MetaAnalysis.weighted_variance), not 1/sum(w*), which would be
+    (biaslib.stats.meta_analysis.MetaAnalysis.weighted_variance), not 1/sum(w*), which would be
     about SD²/N — 10,000 times smaller. BLOOM's CEAT rows carry one extra number before
     SD, so the two are taken as the last two numbers of each row."""
     import re

@@ -1,7 +1,13 @@
 import pandas as pd
 import pytest
 
-from biaslib.report import bold_marks, format_p, format_tail_p, marked_table, significance_mark
+from biaslib.reporting.format import (
+    bold_marks,
+    format_p,
+    format_tail_p,
+    marked_table,
+    significance_mark,
+)
 
 
 @pytest.mark.parametrize(
@@ -34,14 +40,14 @@ def test_significance_marks():
 
 
 def test_holm_marks_over_a_family_skip_missing():
-    from biaslib.report import holm_marks
+    from biaslib.reporting.format import holm_marks
 
     # m = 3 non-missing: 0.001*3 = 0.003 <= 0.01 (**); 0.008*2 = 0.016 > 0.01 (*); 0.5 none.
     assert holm_marks([0.001, float("nan"), 0.008, 0.5]) == ["**", "", "*", ""]
 
 
 def test_format_d():
-    from biaslib.report import format_d
+    from biaslib.reporting.format import format_d
 
     assert format_d(-0.384, "*") == "−0.38*"
     assert format_d(float("nan")) == "–"

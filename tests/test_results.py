@@ -9,14 +9,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from biaslib.conventions import MIND_YOUR_BIAS
-from biaslib.results import (
-    NUMBER_TOLERANCE,
-    StoredTableMismatch,
-    compare_with_stored,
-    load_results,
-)
-from biaslib.seat import MYB_TABLE3, OFFLINE_SEAT_MODELS, may_table, myb_table
+from biaslib.chapters.published import MYB_TABLE3
+from biaslib.chapters.seat import OFFLINE_SEAT_MODELS, may_table, myb_table
+from biaslib.chapters.stored import NUMBER_TOLERANCE, compare_with_stored, load_results
+from biaslib.errors import StoredTableMismatch
+from biaslib.stats.conventions import MIND_YOUR_BIAS
 
 MAY_SLICE = (("C6", "word"), ("C6", "sent"), ("DB-likable", "sent (u)"))
 MYB_SLICE = {"C9": MYB_TABLE3["C9"]}
@@ -68,9 +65,9 @@ def test_compare_with_stored_refuses_rows_the_table_lacks_and_unknown_columns():
 @pytest.fixture(scope="module")
 def offline_models():
     # Build each encoder once for both tables.
-    from biaslib.seat import SeatModel
+    from biaslib.embeddings.models import EncoderSpec
 
-    return [SeatModel(m.label, (lambda enc: lambda: enc)(m.make()), m.sentence_pooling,
+    return [EncoderSpec(m.label, (lambda enc: lambda: enc)(m.make()), m.sentence_pooling,
                       m.word_pooling) for m in OFFLINE_SEAT_MODELS]
 
 

@@ -3,13 +3,14 @@
 import numpy as np
 import pytest
 
-from biaslib.contexts import find_context
-from biaslib.data import load_test
-from biaslib.embeddings import BagOfWordsEncoder, MissingWordsError, StaticEmbeddings
-from biaslib.errors import DroppedStimuliWarning
-from biaslib.seat import embed_contexts, seat_table
-from biaslib.templates import seat_contexts
-from biaslib.weat import weat
+from biaslib.embeddings import BagOfWordsEncoder, StaticEmbeddings
+from biaslib.embeddings.base import ContextEncoder
+from biaslib.errors import DroppedStimuliWarning, MissingWordsError
+from biaslib.evaluate.seat import embed_contexts, seat_table
+from biaslib.methods.weat import weat
+from biaslib.stimuli.contexts import find_context
+from biaslib.stimuli.data import load_test
+from biaslib.stimuli.templates import seat_contexts
 
 VOCAB = ["this", "is", "a", "an", ".", "rose", "ant", "love", "filth", "european", "american"]
 
@@ -129,14 +130,14 @@ def test_seat_table_rows_name_model_and_level():
 def test_paper_model_options_run_on_an_offline_stand_in():
     # The Colab-only columns use the same code path with other weights; run it with
     # MiniLM (a BERT) under the sent-bias options of the "bert-large-cased (sent-bias)" column.
-    from biaslib.conventions import MIND_YOUR_BIAS
-    from biaslib.embeddings.models import resolve_model
-    from biaslib.seat import PAPER_SEAT_MODELS, SeatModel, _transformer, may_table
+    from biaslib.chapters.seat import PAPER_SEAT_MODELS, may_table
+    from biaslib.embeddings.models import EncoderSpec, resolve_model, transformer
+    from biaslib.stats.conventions import MIND_YOUR_BIAS
 
     assert all(not resolve_model(m.label.split(" ")[0]).offline for m in PAPER_SEAT_MODELS)
-    quirk = SeatModel("MiniLM (sent-bias options)",
-                      _transformer("all-MiniLM-L6-v2", add_special_tokens=False, lowercase=True,
-                                   progress=False), "first")
+    quirk = EncoderSpec("MiniLM (sent-bias options)",
+                        transformer("all-MiniLM-L6-v2", add_special_tokens=False, lowercase=True,
+                                    progress=False), "first")
     df = may_table([quirk], [("C6", "sent")], MIND_YOUR_BIAS, progress=False)
     assert "no special tokens, lowercased input" in df.loc[0, "model"]
     assert df.loc[0, "not run"] == ""
@@ -146,7 +147,7 @@ def test_paper_model_options_run_on_an_offline_stand_in():
 def test_comparison_tables_put_published_and_ours_side_by_side():
     import pandas as pd
 
-    from biaslib.seat import may_comparison, myb_comparison
+    from biaslib.chapters.seat import may_comparison, myb_comparison
 
     ours = pd.DataFrame({"column": ["toy"] * 2, "test": ["C1", "C3"], "context": ["sent"] * 2,
                          "effect_size": [1.234, -0.5], "p_value": [0.001, 0.5]})
@@ -164,10 +165,11 @@ def test_comparison_tables_put_published_and_ours_side_by_side():
     assert table.loc[("s-SEAT", "C1"), "toy"] == "0.50"
 
 
-class ConstantEncoder:
+class ConstantEncoder(ContextEncoder):
     """Every sentence and word gets the same vector: every WEAT is undefined (sd 0)."""
 
     name = "constant encoder"
+    fingerprint = "constant"
 
     def encode_sentences(self, texts, pooling=None):
         return np.ones((len(texts), 4))
@@ -177,10 +179,11 @@ class ConstantEncoder:
 
 
 def test_undefined_tests_become_rows_that_say_why():
-    from biaslib.conventions import MIND_YOUR_BIAS
-    from biaslib.seat import SeatModel, may_table, myb_table
+    from biaslib.chapters.seat import may_table, myb_table
+    from biaslib.embeddings.models import EncoderSpec
+    from biaslib.stats.conventions import MIND_YOUR_BIAS
 
-    model = SeatModel("constant", ConstantEncoder, None)
+    model = EncoderSpec("constant", ConstantEncoder, None)
     may = may_table([model], [("C6", "sent")], MIND_YOUR_BIAS, progress=False)
     assert may["effect_size"].isna().all()
     assert may.loc[0, "not run"].startswith("all association scores are equal")
@@ -190,10 +193,11 @@ def test_undefined_tests_become_rows_that_say_why():
 
 
 def test_may_table_rows_must_be_pairs():
-    from biaslib.conventions import MIND_YOUR_BIAS
-    from biaslib.seat import SeatModel, may_table
+    from biaslib.chapters.seat import may_table
+    from biaslib.embeddings.models import EncoderSpec
+    from biaslib.stats.conventions import MIND_YOUR_BIAS
 
-    model = SeatModel("constant", ConstantEncoder, None)
+    model = EncoderSpec("constant", ConstantEncoder, None)
     with pytest.raises(TypeError, match=r"\(test, context\) pairs"):
         may_table([model], ("C6", "sent"), MIND_YOUR_BIAS, progress=False)
     with pytest.raises(TypeError, match="single string"):

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from biaslib.similarity import as_vectors, cosine_matrix, unit_rows
+from biaslib.stats.similarity import as_vectors, cosine_matrix, unit_rows
 
 
 def test_cosine_matrix_hand_values():

@@ -19,7 +19,8 @@ import pytest
 import yaml
 from shared_paths import REFERENCE_DIR, undeclared_differences
 
-from biaslib.data import ROLES, data_dir, list_tests, load_set, load_test
+from biaslib.methods.weat import ROLES
+from biaslib.stimuli.data import data_dir, list_tests, load_set, load_test
 
 STIMULI_DIR = data_dir() / "stimuli"
 STIMULUS_FILES = sorted(STIMULI_DIR.glob("*.yaml"))

@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 from shared_paths import REFERENCE_DIR, undeclared_differences
 
-from biaslib.contexts import Context, find_context
-from biaslib.data import ROLES, data_dir, list_tests, load_test
-from biaslib.templates import (
+from biaslib.methods.weat import ROLES
+from biaslib.stimuli.contexts import Context, find_context
+from biaslib.stimuli.data import data_dir, list_tests, load_test
+from biaslib.stimuli.templates import (
     MYB_FILE,
     SEAT_FILE,
     indefinite_article,

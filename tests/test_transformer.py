@@ -15,10 +15,10 @@ import numpy as np
 import pytest
 import torch
 
-from biaslib.contexts import Context, find_context
-from biaslib.data import load_test
 from biaslib.embeddings.cache import VectorCache
 from biaslib.embeddings.transformer import TransformerEncoder
+from biaslib.stimuli.contexts import Context, find_context
+from biaslib.stimuli.data import load_test
 
 MINILM = "all-MiniLM-L6-v2"
 SMOL = "SmolLM2-135M-Instruct"
@@ -125,7 +125,10 @@ class TestPoolingAgainstHiddenStates:
         np.testing.assert_allclose(minilm.encode_sentences([text], "mean")[0], h.mean(0),
                                    atol=1e-5)
         np.testing.assert_allclose(minilm.encode_sentences([text], "last")[0], h[-1], atol=1e-5)
-        assert minilm.default_sentence_pooling == "cls"
+        # all-MiniLM-L6-v2 was trained (sentence-transformers) with the mean over tokens.
+        assert minilm.spec.sentence_pooling == "mean"
+        assert minilm.default_sentence_pooling == "mean"
+        np.testing.assert_allclose(minilm.encode_sentences([text])[0], h.mean(0), atol=1e-5)
 
     def test_decoder_defaults_to_last_token_and_has_no_cls(self, smol):
         text = "This is a tulip."
@@ -225,7 +228,7 @@ class TestUnknownModel:
         if not huggingface_hub.constants.HF_HUB_OFFLINE:
             pytest.skip("needs HF_HUB_OFFLINE=1 before huggingface_hub is imported")
         monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-        from biaslib.embeddings.models import ModelUnavailableError
+        from biaslib.errors import ModelUnavailableError
 
         with pytest.raises(ModelUnavailableError) as info:
             TransformerEncoder("all-MiniLM-L6", cache=False)
@@ -240,7 +243,7 @@ class TestUnknownModel:
 
     def test_load_errors_are_wrapped_with_the_name(self, monkeypatch):
         from biaslib.embeddings import transformer
-        from biaslib.embeddings.models import ModelUnavailableError
+        from biaslib.errors import ModelUnavailableError
 
         cause = OSError("We couldn't connect to 'https://huggingface.co'")
 
@@ -407,8 +410,8 @@ def test_metric_modules_do_not_import_torch():
     import subprocess
     import sys
 
-    code = ("import sys, biaslib.weat, biaslib.permutation, biaslib.embeddings, biaslib.evaluate;"
-            "print('torch' in sys.modules)")
+    code = ("import sys, biaslib.methods.weat, biaslib.stats.permutation, biaslib.embeddings, "
+            "biaslib.evaluate.weat; print('torch' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
 

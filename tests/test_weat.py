@@ -6,8 +6,9 @@ import warnings
 import numpy as np
 import pytest
 
-from biaslib.conventions import BIASLIB
-from biaslib.weat import DegenerateTestError, association, effect_size, test_statistic, weat
+from biaslib.errors import DegenerateTestError
+from biaslib.methods.weat import association, effect_size, test_statistic, weat
+from biaslib.stats.conventions import BIASLIB
 
 SQRT2 = math.sqrt(2.0)
 

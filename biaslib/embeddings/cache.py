@@ -39,24 +39,13 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-__all__ = ["CacheError", "CacheWarning", "VectorCache", "cache_key", "default_cache_path"]
+from biaslib.errors import CacheError, CacheWarning
+
+__all__ = [ "VectorCache", "cache_key", "default_cache_path"]
 
 _SCHEMA = "CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, shape TEXT, data BLOB)"
 _BATCH = 500
 _ITEMSIZE = np.dtype(np.float32).itemsize
-
-
-class CacheError(RuntimeError):
-    """The vector cache file cannot be used (corrupt, truncated, locked, unreadable…).
-
-    The message names the file and how to recover: the file holds nothing but
-    cached vectors, so deleting it loses only time; ``cache=False`` runs an
-    encoder without any cache.
-    """
-
-
-class CacheWarning(UserWarning):
-    """The vector cache skipped something, visibly: writes to a read-only cache, bad entries."""
 
 
 def default_cache_path() -> Path:

@@ -27,31 +27,33 @@ import hashlib
 import importlib.util
 import logging
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from biaslib.errors import ModelUnavailableError
+
+if TYPE_CHECKING:  # the encoders import this module; the base class is only a type here
+    from biaslib.embeddings.base import ContextEncoder
 
 __all__ = [
     "OFFLINE_MODELS",
     "PAPER_MODELS",
+    "EncoderSpec",
     "ModelSpec",
     "ModelUnavailableError",
+    "cbow_glove_6b_50d",
     "file_digest",
     "hub_offline",
     "model_unavailable",
     "offline_models_text",
     "resolve_model",
+    "transformer",
 ]
 
 logger = logging.getLogger(__name__)
-
-
-class ModelUnavailableError(OSError):
-    """A model could not be loaded; the message names it and the models available offline.
-
-    An :class:`OSError` like the error of ``from_pretrained`` it wraps (kept as
-    ``__cause__``), which says only that the hub could not be reached.
-    """
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,11 @@ class ModelSpec:
         Identifies the weights for the embedding cache: the package version and
         a hash of the weights file, or the hub id (plus the snapshot commit,
         added once the model is loaded).
+    sentence_pooling
+        The sentence pooling the model was trained with, when it was trained
+        to produce sentence vectors (sentence-transformers models: ``"mean"``);
+        ``None`` leaves the encoder's rule (``[CLS]`` for encoders with one,
+        the last token for decoders).
     """
 
     key: str
@@ -82,6 +89,7 @@ class ModelSpec:
     gguf_file: str | None = None
     offline: bool = False
     fingerprint: str = ""
+    sentence_pooling: str | None = None
 
 
 #: Paper models, loaded from the Hugging Face hub (Colab). Values: description.
@@ -230,7 +238,8 @@ def resolve_model(model: str | os.PathLike[str] | ModelSpec) -> ModelSpec:
                 )
             logger.warning("%s is not installed; loading %s from the hub", dist, hub_id)
             return ModelSpec(key=key, path=hub_id, name=f"{hub_id} (Hugging Face hub)",
-                             fingerprint=f"hub:{hub_id}")
+                             fingerprint=f"hub:{hub_id}",
+                             sentence_pooling=_trained_pooling(hub_id))
         version = metadata.version(dist)
         path = (folder / subdir).resolve()
         weights = path / gguf if gguf else path / "model.safetensors"
@@ -241,9 +250,78 @@ def resolve_model(model: str | os.PathLike[str] | ModelSpec) -> ModelSpec:
             gguf_file=gguf,
             offline=True,
             fingerprint=f"{dist}=={version}:{weights.name}:{file_digest(weights)}",
+            sentence_pooling=_trained_pooling(hub_id),
         )
     local = Path(model)
     if local.is_dir():
         return ModelSpec(key=local.name, path=str(local.resolve()), name=f"{local.name} (local)",
                          fingerprint=f"local:{local.resolve()}")
-    return ModelSpec(key=key, path=key, name=f"{key} (Hugging Face hub)", fingerprint=f"hub:{key}")
+    return ModelSpec(key=key, path=key, name=f"{key} (Hugging Face hub)", fingerprint=f"hub:{key}",
+                     sentence_pooling=_trained_pooling(key))
+
+
+def _trained_pooling(hub_id: str) -> str | None:
+    """``"mean"`` for sentence-transformers models, which are trained with mean pooling."""
+    return "mean" if hub_id.startswith("sentence-transformers/") else None
+
+
+@dataclass(frozen=True)
+class EncoderSpec:
+    """A model column of a results table: its label, how to build the encoder, how it pools.
+
+    One type for every chapter (SEAT, CEAT, ML-EAT, the bug replays). Not to be
+    confused with :class:`ModelSpec`, which says where a model's weights come
+    from; an :class:`EncoderSpec` builds a configured encoder, lazily, so that
+    defining the book's model lists imports no torch.
+
+    Attributes
+    ----------
+    label
+        Column name (short; result rows carry the encoder's full name and
+        weights fingerprint).
+    build
+        Makes the encoder (:func:`transformer`, :func:`cbow_glove_6b_50d`, or
+        any function returning a :class:`~biaslib.embeddings.base.ContextEncoder`).
+    sentence_pooling, word_pooling
+        Poolings for sentence vectors (s-SEAT, ML-EAT on sentences; ``None``:
+        the encoder's default) and for stimuli in context (w-SEAT, CEAT).
+    paper_column
+        The column of a published table this model stands for (paper models
+        only, e.g. ``"BERT"`` of Mind Your Bias's tables).
+    """
+
+    label: str
+    build: Callable[[], ContextEncoder]
+    sentence_pooling: str | None = None
+    word_pooling: str = "mean"
+    paper_column: str = ""
+
+    def make(self) -> ContextEncoder:
+        """Build the encoder (loading its model)."""
+        return self.build()
+
+
+def transformer(model: str, **options: object) -> Callable[[], ContextEncoder]:
+    """A factory of ``TransformerEncoder(model, **options)``; torch is imported when it is called.
+
+    Examples
+    --------
+    >>> make = transformer("all-MiniLM-L6-v2", progress=False)
+    >>> spec = EncoderSpec("MiniLM", make, sentence_pooling="mean")
+    >>> spec.label, spec.word_pooling
+    ('MiniLM', 'mean')
+    """
+
+    def make() -> ContextEncoder:
+        from biaslib.embeddings.transformer import TransformerEncoder
+
+        return TransformerEncoder(model, **options)  # type: ignore[arg-type]
+
+    return make
+
+
+def cbow_glove_6b_50d() -> ContextEncoder:
+    """SEAT's bag-of-words baseline ("CBoW") on GloVe 6B 50d (lower-cased look-ups)."""
+    from biaslib.embeddings.static import BagOfWordsEncoder, glove_6b_50d
+
+    return BagOfWordsEncoder(glove_6b_50d(case="lower"))

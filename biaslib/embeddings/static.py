@@ -23,9 +23,9 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from biaslib.contexts import Context
-from biaslib.embeddings.base import Embedder, check_contexts, check_sentences
+from biaslib.embeddings.base import ContextEncoder, Embedder, check_contexts, check_sentences
 from biaslib.embeddings.models import file_digest
+from biaslib.stimuli.contexts import Context
 from biaslib.validation import nfc
 
 __all__ = ["BagOfWordsEncoder", "CaseMode", "StaticEmbeddings", "glove_6b_50d"]
@@ -182,7 +182,7 @@ def glove_6b_50d(case: CaseMode = "lower") -> StaticEmbeddings:
 _TOKEN = re.compile(r"\w+(?:-\w+)*|'\w+|[^\w\s]")
 
 
-class BagOfWordsEncoder:
+class BagOfWordsEncoder(ContextEncoder):
     """SEAT's "CBoW" sentence encoder: the mean of static word vectors.
 
     May et al. (2019), Table 3: "CBoW (GloVe) … mean" — a sentence vector is
@@ -243,13 +243,13 @@ class BagOfWordsEncoder:
         return np.stack([self._mean([t for t, _, _ in self.tokenize(x)], x) for x in texts])
 
     def encode_words(
-        self, contexts: Sequence[Context], pooling: str = "mean"
+        self, contexts: Sequence[Context], pooling: str | None = "mean"
     ) -> NDArray[np.float64]:
         """Mean vector of the tokens inside each stimulus' span (context-free).
 
-        Each context is NFC-normalised first (:meth:`~biaslib.contexts.Context.normalized`).
+        Each context is NFC-normalised first (:meth:`~biaslib.stimuli.contexts.Context.normalized`).
         """
-        if pooling != "mean":
+        if pooling not in (None, "mean"):
             raise ValueError("a bag-of-words encoder only pools by mean")
         contexts = [c.normalized() for c in check_contexts(contexts)]
         return np.stack([

@@ -47,11 +47,11 @@ import torch
 from numpy.typing import NDArray
 from tqdm import tqdm
 
-from biaslib.contexts import Context
-from biaslib.embeddings.base import check_contexts, check_sentences
+from biaslib.embeddings.base import ContextEncoder, check_contexts, check_sentences
 from biaslib.embeddings.cache import VectorCache, cache_key
 from biaslib.embeddings.models import ModelSpec, model_unavailable, resolve_model
-from biaslib.validation import check_int
+from biaslib.stimuli.contexts import Context
+from biaslib.validation import check_int, no_string
 
 __all__ = ["LayerSpec", "SentencePooling", "TransformerEncoder", "WordPooling"]
 
@@ -142,7 +142,7 @@ def _load(path: str, gguf_file: str | None, device: str) -> tuple[object, torch.
     return tokenizer, model
 
 
-class TransformerEncoder:
+class TransformerEncoder(ContextEncoder):
     """Encode sentences, words in context, or token lists with a transformer model.
 
     Parameters
@@ -256,7 +256,16 @@ class TransformerEncoder:
 
     @property
     def default_sentence_pooling(self) -> SentencePooling:
-        """``"cls"`` for encoders with a ``[CLS]`` token, ``"last"`` otherwise (decoders)."""
+        """The pooling the model was trained with, else ``"cls"`` or ``"last"``.
+
+        A sentence-transformers model such as all-MiniLM-L6-v2 was trained with
+        the mean over its tokens (:attr:`ModelSpec.sentence_pooling
+        <biaslib.embeddings.models.ModelSpec.sentence_pooling>`); otherwise
+        encoders with a ``[CLS]`` token default to it and decoders to their
+        last token.
+        """
+        if self.spec.sentence_pooling is not None:
+            return self.spec.sentence_pooling  # type: ignore[return-value]
         return "cls" if self.has_cls else "last"
 
     def _layer_text(self) -> str:
@@ -348,7 +357,7 @@ class TransformerEncoder:
         Raises
         ------
         TypeError
-            If an element of ``contexts`` is not a :class:`~biaslib.contexts.Context`.
+            If an element of ``contexts`` is not a :class:`~biaslib.stimuli.contexts.Context`.
         ValueError
             If there are no contexts, a pooling is unknown, or a stimulus is
             cut off by truncation to :attr:`max_length`.
@@ -417,7 +426,7 @@ class TransformerEncoder:
         Raises
         ------
         TypeError
-            If an element of ``contexts`` is not a :class:`~biaslib.contexts.Context`.
+            If an element of ``contexts`` is not a :class:`~biaslib.stimuli.contexts.Context`.
         ValueError
             If there are no contexts, the pooling is unknown, or a stimulus is
             cut off, wholly or in part, by truncation to :attr:`max_length`
@@ -516,6 +525,68 @@ class TransformerEncoder:
         payloads = [{"tokens": t, "blank": blank_tokens} for t in token_lists]
         return self._encode("tokens", pooling, token_lists, payloads, compute,
                             [len(t) for t in token_lists])
+
+    def encode_token_ids(
+        self,
+        token_ids: Sequence[Sequence[int]],
+        positions: Sequence[int],
+        *,
+        kind: str,
+        variant: str,
+        keys: Sequence[object],
+    ) -> NDArray[np.float32]:
+        """The vector at ``positions[i]`` of the hand-built input ``token_ids[i]``.
+
+        For inputs no tokenizer call produces — the bug replays of
+        :mod:`biaslib.embeddings.bugs` rebuild other code's token ids. The ids
+        are fed as given (no special tokens added), right-padded with an
+        attention mask, read at the encoder's layer, batched by length and
+        cached like every other vector.
+
+        Parameters
+        ----------
+        token_ids
+            One list of token ids per input.
+        positions
+            The position to read in each input.
+        kind, variant
+            Name the construction in the cache key (e.g. ``"wseat-gpt2-offset-bug"``,
+            ``"offset 1"``): inputs built differently never share an entry.
+        keys
+            One JSON-serialisable description per input, unique to it (e.g.
+            the text and span it was built from).
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape ``(len(token_ids), dim)``.
+
+        Raises
+        ------
+        ValueError
+            If the lists differ in length, an input is empty, or a position
+            lies outside its input.
+        """
+        ids = [list(map(int, t)) for t in no_string(token_ids, "token_ids")]
+        positions = [check_int(p, "position", minimum=0) for p in positions]
+        keys = list(keys)
+        if not ids or not len(ids) == len(positions) == len(keys):
+            raise ValueError(f"need one position and key per input: {len(ids)} inputs, "
+                             f"{len(positions)} positions, {len(keys)} keys")
+        bad = [i for i, (t, p) in enumerate(zip(ids, positions, strict=True)) if not p < len(t)]
+        if bad:
+            raise ValueError(f"positions outside their inputs (or empty inputs) at {bad[:5]}")
+        by_item = dict(enumerate(zip(ids, positions, strict=True)))
+
+        def compute(batch: list[int]) -> list[NDArray[np.float32]]:
+            rows = [by_item[i] for i in batch]
+            enc = self.tokenizer.pad({"input_ids": [t for t, _ in rows]}, padding=True,
+                                     return_tensors="pt")
+            hidden = self._hidden(enc)
+            return [hidden[b, p].cpu().numpy() for b, (_, p) in enumerate(rows)]
+
+        return np.stack(self._encode(kind, variant, list(range(len(ids))), keys, compute,
+                                     [len(t) for t in ids]))
 
     def word_token_indices(self, context: Context) -> list[int]:
         """Positions (in the model input) of the tokens that cover the stimulus' span."""

@@ -15,7 +15,7 @@ import pandas as pd
 import seaborn as sns
 
 if TYPE_CHECKING:
-    from biaslib.ceat import CeatResult
+    from biaslib.methods.ceat import CeatResult
 
 __all__ = [
     "ceat_distribution",
@@ -92,7 +92,7 @@ def ceat_distribution(
     Parameters
     ----------
     result
-        A :class:`biaslib.ceat.CeatResult`.
+        A :class:`biaslib.methods.ceat.CeatResult`.
     ax
         Axes to draw on; a new figure when omitted.
     title
@@ -125,7 +125,7 @@ def ceat_forest(
     Parameters
     ----------
     frame
-        Rows of a CEAT table (:func:`biaslib.ceat_tables.ceat_table`) under
+        Rows of a CEAT table (:func:`biaslib.chapters.ceat.ceat_table`) under
         one convention: ``test``, ``column`` (the model), ``ces``, the
         quantile columns and ``not run`` (rows with a reason are skipped).
     ax

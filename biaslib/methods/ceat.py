@@ -13,10 +13,11 @@ B`, computes the WEAT effect size of that sample,
     \qquad
     v_i = \operatorname{var}_{w \in X \cup Y}\, s_i(w, A, B),
 
-(:func:`biaslib.weat.effect_size` on the sample's vectors; both with
+(:func:`biaslib.methods.weat.effect_size` on the sample's vectors; both with
 ``ddof = 1``, so :math:`v_i` is the square of the effect size's denominator —
 CEAT's ``var = std_dev**2``), and combines the :math:`N` effect sizes with the
-DerSimonian–Laird random-effects model (:func:`random_effects`):
+DerSimonian–Laird random-effects model
+(:func:`biaslib.stats.meta_analysis.random_effects`):
 
 .. math::
 
@@ -34,14 +35,14 @@ DerSimonian–Laird random-effects model (:func:`random_effects`):
 
 The original code (``weiguowilliam/CEAT``, ``code/ceat.py``) reports the
 one-sided p-value; Mind Your Bias (``SilkeHusse/Re-Evaluating-Bias``) the
-two-sided one, and its "weighted SD" column is :math:`1/\sum_i w_i^*`, a
-variance (``CeatResult.variance``), not a standard deviation.
+two-sided one, and its "weighted SD" column is the weighted variance of the
+:math:`d_i` (:attr:`~biaslib.stats.meta_analysis.MetaAnalysis.weighted_variance`).
 
-Two presets reproduce the two implementations (:data:`ORIGINAL`,
-:data:`MIND_YOUR_BIAS`); everything else is a parameter. Metric code only: no
-torch here; :func:`embed_word_contexts` accepts any encoder with
-``encode_words``. The chapter's grid of tests, models and contexts is in
-:mod:`biaslib.ceat_tables`.
+Two presets reproduce the two implementations (:data:`CEAT_ORIGINAL`,
+:data:`CEAT_MIND_YOUR_BIAS`); everything else is a parameter. Arrays in, a
+frozen result out: no torch here. Contexts are embedded by
+:func:`biaslib.evaluate.ceat.embed_word_contexts`; the chapter's grid of tests,
+models and contexts is in :mod:`biaslib.chapters.ceat`.
 
 Vectorisation
 -------------
@@ -55,7 +56,7 @@ the gathered target vectors), computed in chunks of samples, instead of
 :math:`N` Python-level WEATs. Dot products are taken in float32 (the precision
 the encoders return) unless asked otherwise; the statistics in float64.
 :func:`sample_effect_sizes_loop` is the plain per-sample loop over
-:func:`biaslib.weat.effect_size`, kept as the reference the vectorised code is
+:func:`biaslib.methods.weat.effect_size`, kept as the reference the vectorised code is
 tested and benchmarked against.
 
 References
@@ -79,35 +80,28 @@ import os
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Literal
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
-from scipy import sparse, stats
+from scipy import sparse
 
-from biaslib.contexts import Context
-from biaslib.data import ROLES, StimulusTest, load_test
-from biaslib.embeddings.base import MissingWordsError
-from biaslib.errors import warn_dropped
-from biaslib.similarity import unit_rows
+from biaslib.errors import DegenerateTestError, MissingWordsError, UnknownNameError, warn_dropped
+from biaslib.methods.weat import ROLES, association, effect_size
+from biaslib.stats.meta_analysis import TAILS, MetaAnalysis, Tail, random_effects
+from biaslib.stats.similarity import unit_rows
 from biaslib.validation import check_int, check_seed
-from biaslib.weat import DegenerateTestError, association, effect_size
 
 __all__ = [
-    "MIND_YOUR_BIAS",
-    "ORIGINAL",
-    "PRESETS",
+    "CEAT_MIND_YOUR_BIAS",
+    "CEAT_ORIGINAL",
+    "CEAT_PRESETS",
     "CeatConvention",
     "CeatResult",
-    "MetaAnalysis",
-    "WordEncoder",
     "ceat",
-    "embed_word_contexts",
     "get_ceat_convention",
-    "group_by_word",
     "missing_policy",
-    "random_effects",
     "sample_effect_sizes",
     "sample_effect_sizes_loop",
     "sample_indices",
@@ -116,9 +110,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 Replacement = Literal["always", "if_fewer", "never"]
-Tail = Literal["greater", "two-sided"]
 _REPLACEMENTS = ("always", "if_fewer", "never")
-_TAILS = ("greater", "two-sided")
 
 
 # --------------------------------------------------------------------------- conventions
@@ -165,8 +157,8 @@ class CeatConvention:
         check_seed(self.seed)
         if self.replacement not in _REPLACEMENTS:
             raise ValueError(f"replacement must be one of {_REPLACEMENTS}")
-        if self.tail not in _TAILS:
-            raise ValueError(f"tail must be one of {_TAILS}")
+        if self.tail not in TAILS:
+            raise ValueError(f"tail must be one of {TAILS}")
         if isinstance(self.ddof, bool) or self.ddof not in (0, 1):
             raise ValueError(f"ddof must be 0 or 1, got {self.ddof!r}")
 
@@ -181,7 +173,7 @@ class CeatConvention:
 #: word drawn with replacement in every sample, one-sided p-value. Its function default is
 #: N = 10,000, but the script's ``__main__`` calls it with N = 1,000 — which is what ran.
 #: The original is unseeded (``np.random``); the preset is seeded for reproducibility.
-ORIGINAL = CeatConvention(
+CEAT_ORIGINAL = CeatConvention(
     name="ceat-original", n_samples=1_000, replacement="always", tail="greater", seed=1111,
     description="Guo & Caliskan (2021) code: N=1,000 as its script ran (function default "
                 "10,000), contexts drawn with replacement, one-sided p; original unseeded",
@@ -189,13 +181,13 @@ ORIGINAL = CeatConvention(
 #: Mind Your Bias (SilkeHusse/Re-Evaluating-Bias, ``ceat_meta``): N = 10,000; per word, N
 #: distinct contexts when it has at least N, otherwise N draws with replacement
 #: (``random.sample`` / ``random.choices``, ``random.seed(1111)``); two-sided p-value.
-MIND_YOUR_BIAS = CeatConvention(
+CEAT_MIND_YOUR_BIAS = CeatConvention(
     name="mind-your-bias", n_samples=10_000, replacement="if_fewer", tail="two-sided",
     seed=1111,
     description="Mind Your Bias: N=10,000, without replacement when a word has >= N "
                 "contexts, two-sided p, seed 1111",
 )
-PRESETS = {c.name: c for c in (ORIGINAL, MIND_YOUR_BIAS)}
+CEAT_PRESETS = {c.name: c for c in (CEAT_ORIGINAL, CEAT_MIND_YOUR_BIAS)}
 
 
 def get_ceat_convention(convention: CeatConvention | str) -> CeatConvention:
@@ -203,167 +195,9 @@ def get_ceat_convention(convention: CeatConvention | str) -> CeatConvention:
     if isinstance(convention, CeatConvention):
         return convention
     try:
-        return PRESETS[convention]
+        return CEAT_PRESETS[convention]
     except KeyError:
-        known = sorted(PRESETS)
-        raise KeyError(f"unknown CEAT convention {convention!r}; known: {known}") from None
-
-
-# --------------------------------------------------------------------------- meta-analysis
-
-
-@dataclass(frozen=True)
-class MetaAnalysis:
-    r"""DerSimonian–Laird random-effects combination of per-sample effect sizes.
-
-    Attributes
-    ----------
-    ces
-        Combined effect size (weighted mean with weights :math:`1/(v_i+\tau^2)`).
-    se
-        Its standard error :math:`\sqrt{1/\sum_i w_i^*}`.
-    z
-        ``ces / se``.
-    p_value
-        P-value for ``tail``.
-    tail
-        ``"greater"`` or ``"two-sided"``.
-    tau2
-        Between-sample variance :math:`\tau^2`.
-    q
-        Cochran's :math:`Q` (weights :math:`1/v_i`).
-    df
-        :math:`N - 1`.
-    c
-        The scaling factor :math:`\sum w - \sum w^2 / \sum w`.
-    n
-        Number of effect sizes combined.
-    weighted_variance
-        The weighted variance of the per-sample effect sizes,
-        :math:`\frac{\sum_i w_i^* (d_i - \mathrm{CES})^2}{\sum_i w_i^*}
-        \cdot \frac{N}{N-1}` — what Mind Your Bias's result file and tables
-        call "weighted SD" (their column is about the square of the SD of the
-        :math:`d_i`, i.e. a variance, not :math:`1/\sum_i w_i^*`).
-    """
-
-    ces: float
-    se: float
-    z: float
-    p_value: float
-    tail: Tail
-    tau2: float
-    q: float
-    df: int
-    c: float
-    n: int
-    weighted_variance: float
-
-    @property
-    def variance(self) -> float:
-        r""":math:`\mathrm{SE}^2 = 1/\sum_i w_i^*`, the variance of the CES itself."""
-        return self.se**2
-
-    def conf_int(self, alpha: float = 0.05) -> tuple[float, float]:
-        r"""Normal confidence interval of the CES.
-
-        :math:`\mathrm{CES} \pm z_{1-\alpha/2}\,\mathrm{SE}`: the same interval as
-        ``statsmodels``' ``CombineResults.conf_int(use_t=False)`` for the
-        random-effects mean.
-        """
-        if not 0 < alpha < 1:
-            raise ValueError(f"alpha must be in (0, 1), got {alpha}")
-        half = float(stats.norm.isf(alpha / 2)) * self.se
-        return self.ces - half, self.ces + half
-
-    @property
-    def i2(self) -> float:
-        r"""Higgins & Thompson's :math:`I^2 = \max(0, (Q - \mathrm{df})/Q)`.
-
-        The share of the spread of the :math:`d_i` beyond what their within
-        variances explain.
-        """
-        return max(0.0, (self.q - self.df) / self.q) if self.q > 0 else 0.0
-
-    @property
-    def q_p_value(self) -> float:
-        r"""Cochran's test of homogeneity: :math:`P(\chi^2_{\mathrm{df}} \ge Q)`."""
-        return float(stats.chi2.sf(self.q, self.df))
-
-    @property
-    def p_one_sided(self) -> float:
-        r""":math:`1 - \Phi(z)` (the original CEAT's p-value)."""
-        return float(stats.norm.sf(self.z))
-
-    @property
-    def p_two_sided(self) -> float:
-        r""":math:`2(1 - \Phi(|z|))` (Mind Your Bias's p-value)."""
-        return float(2 * stats.norm.sf(abs(self.z)))
-
-
-def random_effects(
-    effects: ArrayLike, variances: ArrayLike, tail: Tail = "two-sided"
-) -> MetaAnalysis:
-    r"""Combine effect sizes with the DerSimonian–Laird random-effects model.
-
-    The formulas of the module docstring (DerSimonian & Laird, 1986;
-    Borenstein et al., 2009, ch. 12), as both CEAT implementations compute
-    them. :math:`Q` is computed in the numerically stable form
-    :math:`\sum_i w_i (d_i - \bar d_w)^2`, algebraically equal to
-    :math:`\sum w d^2 - (\sum w d)^2 / \sum w`.
-
-    Written here rather than delegated to
-    ``statsmodels.stats.meta_analysis.combine_effects(method_re="dl")``:
-    statsmodels does not truncate :math:`\tau^2` at zero, so for homogeneous
-    samples (:math:`Q < N-1`) it returns a negative :math:`\tau^2` and a
-    different CES, while DerSimonian–Laird and both CEAT implementations set
-    :math:`\tau^2 = 0`. The tests check this function against statsmodels
-    where the two agree (:math:`Q > N-1`), against CEAT's own formulation and
-    against a hand-worked example.
-
-    Parameters
-    ----------
-    effects
-        Per-sample effect sizes :math:`d_i`, shape ``(N,)``.
-    variances
-        Per-sample within variances :math:`v_i > 0`, shape ``(N,)``.
-    tail
-        ``"greater"`` (one-sided, the original CEAT) or ``"two-sided"``
-        (Mind Your Bias).
-
-    Raises
-    ------
-    ValueError
-        For mismatched shapes, fewer than two effect sizes, non-finite
-        values, or a non-positive variance.
-    """
-    d = np.asarray(effects, dtype=np.float64).ravel()
-    v = np.asarray(variances, dtype=np.float64).ravel()
-    if d.shape != v.shape:
-        raise ValueError(f"effects {d.shape} and variances {v.shape} differ in shape")
-    if d.size < 2:
-        raise ValueError("a random-effects model needs at least two effect sizes")
-    if not (np.isfinite(d).all() and np.isfinite(v).all()):
-        raise ValueError("effect sizes and variances must be finite")
-    if (v <= 0).any():
-        raise ValueError("within-sample variances must be positive")
-    if tail not in _TAILS:
-        raise ValueError(f"tail must be one of {_TAILS}")
-    w = 1.0 / v
-    sw = w.sum()
-    mean_fixed = float((w * d).sum() / sw)
-    q = float((w * (d - mean_fixed) ** 2).sum())
-    df = d.size - 1
-    c = float(sw - (w**2).sum() / sw)
-    tau2 = max(0.0, (q - df) / c) if c > 0 else 0.0
-    w_star = 1.0 / (v + tau2)
-    ces = float((w_star * d).sum() / w_star.sum())
-    se = float(np.sqrt(1.0 / w_star.sum()))
-    z = ces / se
-    p = stats.norm.sf(z) if tail == "greater" else 2 * stats.norm.sf(abs(z))
-    weighted_variance = float((w_star * (d - ces) ** 2).sum() / w_star.sum() * d.size / df)
-    return MetaAnalysis(ces=ces, se=se, z=float(z), p_value=float(p), tail=tail,
-                        tau2=float(tau2), q=q, df=df, c=c, n=int(d.size),
-                        weighted_variance=weighted_variance)
+        raise UnknownNameError("CEAT convention", convention, CEAT_PRESETS) from None
 
 
 # --------------------------------------------------------------------------- sampling
@@ -552,7 +386,7 @@ def sample_effect_sizes_loop(
     """The same as :func:`sample_effect_sizes`, one WEAT per sample in a Python loop.
 
     Each sample stacks its context vectors and calls
-    :func:`biaslib.weat.association` and :func:`biaslib.weat.effect_size` —
+    :func:`biaslib.methods.weat.association` and :func:`biaslib.methods.weat.effect_size` —
     what CEAT's ``ceat_meta`` does. The reference for tests and the benchmark;
     too slow for real use.
     """
@@ -608,9 +442,19 @@ class CeatResult:
         return self.meta.ces
 
     @property
+    def effect_size(self) -> float:
+        """The CES: the effect size of a CEAT, under the name every result uses."""
+        return self.meta.ces
+
+    @property
     def p_value(self) -> float:
         """P-value under the convention's tail."""
         return self.meta.p_value
+
+    @property
+    def n(self) -> int:
+        """Number of samples :math:`N` combined."""
+        return self.meta.n
 
     def to_dict(self) -> dict[str, object]:
         """One flat record of the result.
@@ -659,7 +503,7 @@ def missing_policy(
     Words with fewer than ``min_contexts`` contexts are dropped (:func:`ceat`
     reports them with a :class:`~biaslib.errors.DroppedStimuliWarning`); a
     role that loses more than ``max_missing_fraction`` of its words, or all
-    of them, raises :class:`~biaslib.embeddings.base.MissingWordsError`.
+    of them, raises :class:`~biaslib.errors.MissingWordsError`.
 
     Returns
     -------
@@ -685,7 +529,7 @@ def missing_policy(
 
 def ceat(
     vectors: Mapping[str, Mapping[str, ArrayLike]],
-    convention: CeatConvention | str = MIND_YOUR_BIAS,
+    convention: CeatConvention | str = CEAT_MIND_YOUR_BIAS,
     *,
     min_contexts: int = 1,
     max_missing_fraction: float = 0.2,
@@ -702,8 +546,8 @@ def ceat(
         :func:`embed_word_contexts`). A word may have no contexts (an empty
         array, or ``None``).
     convention
-        :data:`MIND_YOUR_BIAS` (default), :data:`ORIGINAL`, a preset name, or
-        a modified copy (``MIND_YOUR_BIAS.replace(n_samples=1_000)``).
+        :data:`CEAT_MIND_YOUR_BIAS` (default), :data:`CEAT_ORIGINAL`, a preset name,
+        or a modified copy (``CEAT_MIND_YOUR_BIAS.replace(n_samples=1_000)``).
     min_contexts
         Words with fewer contexts are dropped.
     max_missing_fraction
@@ -711,7 +555,7 @@ def ceat(
         logged and reported in ``result.dropped`` — as Guo & Caliskan dropped
         names that did not occur in their Reddit sample — but a role that
         loses more than this fraction of its words, or all of them, raises
-        :class:`~biaslib.embeddings.base.MissingWordsError` instead of
+        :class:`~biaslib.errors.MissingWordsError` instead of
         producing a number about a different test. Never a silent NaN.
     method
         ``"vectorised"`` (default) or ``"loop"`` (the per-sample reference,
@@ -758,70 +602,3 @@ def ceat(
     meta = random_effects(effects, variances, conv.tail)
     return CeatResult(meta=meta, convention=conv, words=words, dropped=dropped,
                       n_contexts=counts, effect_sizes=effects, variances=variances)
-
-
-# --------------------------------------------------------------------------- embedding
-
-
-class WordEncoder(Protocol):
-    """What CEAT needs from an encoder (e.g. :class:`~biaslib.embeddings.TransformerEncoder`)."""
-
-    name: str
-
-    def encode_words(self, contexts: Sequence[Context], pooling: str = ...) -> NDArray:
-        """One vector per stimulus in its context."""
-
-
-def embed_word_contexts(
-    contexts: Mapping[str, Mapping[str, Sequence[Context]]],
-    encoder: WordEncoder,
-    pooling: str = "mean",
-) -> dict[str, dict[str, NDArray[np.float32]]]:
-    """Embed every context of every word in one batched (and cached) encoder call.
-
-    Parameters
-    ----------
-    contexts
-        Role → word → contexts (:func:`biaslib.corpus.contexts_for_test`, or
-        templates grouped by word).
-    encoder
-        Anything with ``encode_words(contexts, pooling)``.
-    pooling
-        Subword pooling: ``"mean"`` (Mind Your Bias's default), ``"last"``
-        (CEAT's code took the last subword), ``"first"``.
-
-    Returns
-    -------
-    dict
-        Role → word → ``(n_contexts, dim)`` array; a word without contexts
-        gets a ``(0, dim)`` array (for :func:`ceat` to drop and report).
-    """
-    flat = [c for role in ROLES for cs in contexts[role].values() for c in cs]
-    if not flat:
-        raise ValueError("no contexts to embed")
-    vecs = np.asarray(encoder.encode_words(flat, pooling=pooling))
-    out: dict[str, dict[str, NDArray[np.float32]]] = {}
-    pos = 0
-    for role in ROLES:
-        out[role] = {}
-        for word, cs in contexts[role].items():
-            out[role][word] = vecs[pos : pos + len(cs)]
-            pos += len(cs)
-    return out
-
-
-def group_by_word(
-    test: StimulusTest | str, contexts: Mapping[str, Sequence[Context]]
-) -> dict[str, dict[str, list[Context]]]:
-    """Role → word → contexts, from role → contexts (:func:`~biaslib.templates.myb_contexts`).
-
-    Words of the test without any context get an empty list.
-    """
-    test = load_test(test) if isinstance(test, str) else test
-    out: dict[str, dict[str, list[Context]]] = {}
-    for role in ROLES:
-        out[role] = {w: [] for w in test.sets[role].words}
-        for c in contexts[role]:
-            out[role].setdefault(c.word, []).append(c)
-    return out
-

@@ -8,7 +8,7 @@ embed each stimulus inside sentences people actually wrote, sampled from the
    line (``{"stimulus", "source", "sentence", "month", "subreddit"}``) and its
    ``coverage.csv`` — from :func:`corpus_dir` (``$BIASLIB_CORPUS_DIR``, default
    ``../shared/corpus`` beside the checkout), and turn its sentences into
-   :class:`~biaslib.contexts.Context` objects (:func:`contexts_for_words`,
+   :class:`~biaslib.stimuli.contexts.Context` objects (:func:`contexts_for_words`,
    :func:`contexts_for_test`) that carry the character span of the stimulus,
    so that an encoder embeds exactly the stimulus' tokens.
 2. **Build such an extract from raw text** (:func:`build_extract`): split
@@ -96,8 +96,10 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from biaslib.contexts import Context
-from biaslib.data import ROLES, StimulusTest, load_test
+from biaslib.errors import CorpusError
+from biaslib.methods.weat import ROLES
+from biaslib.stimuli.contexts import Context
+from biaslib.stimuli.data import StimulusTest, load_test
 from biaslib.validation import check_int, check_strings, check_words, nfc
 
 __all__ = [
@@ -108,7 +110,6 @@ __all__ = [
     "REDDIT_REPO",
     "SHARED_EXTRACT_SHA256",
     "SOURCE_ORDER",
-    "CorpusError",
     "Extract",
     "RawDocument",
     "StimulusMatcher",
@@ -170,18 +171,10 @@ _BOUNDARY = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"'\u201d\u2019)\]]))\s+")
 _SPACES = re.compile(r"\s+")
 
 
-class CorpusError(ValueError):
-    """A corpus extract cannot be read: damaged (truncated, bad CRC, malformed line) or empty.
-
-    The message names the file (and line), and how to recover; the error
-    that revealed the damage is kept as ``__cause__``.
-    """
-
-
 def _recover_hint() -> str:
-    return (f"Download the extract again, rebuild it with "
-            f"biaslib.corpus.build_reddit_2014_extract(), or point ${CORPUS_ENV} at another "
-            "folder holding contexts.jsonl.gz.")
+    return ("Download the extract again, rebuild it with "
+            "biaslib.stimuli.corpus.build_reddit_2014_extract(), or point "
+            f"${CORPUS_ENV} at another folder holding contexts.jsonl.gz.")
 
 
 def _damaged(path: str | os.PathLike[str], what: str, line: int | None = None) -> CorpusError:
@@ -255,13 +248,14 @@ def corpus_dir(path: str | os.PathLike[str] | None = None) -> Path:
     elif os.environ.get(CORPUS_ENV):
         folder, how = Path(os.environ[CORPUS_ENV]), f"${CORPUS_ENV}"
     else:
-        folder = Path(__file__).resolve().parents[2] / "shared" / "corpus"
+        # biaslib/stimuli/corpus.py -> the checkout's parent folder
+        folder = Path(__file__).resolve().parents[3] / "shared" / "corpus"
         how = "the default location ../shared/corpus beside the checkout"
     if not (folder / EXTRACT_FILE).is_file():
         raise FileNotFoundError(
             f"no corpus extract at {folder / EXTRACT_FILE} ({how}). Point {CORPUS_ENV} at a "
             "folder holding contexts.jsonl.gz, or build the 2014 Reddit extract with "
-            "biaslib.corpus.build_reddit_2014_extract() (needs internet access)."
+            "biaslib.stimuli.corpus.build_reddit_2014_extract() (needs internet access)."
         )
     return folder
 
@@ -321,7 +315,7 @@ def describe_extract(path: str | os.PathLike[str] | None = None, *, short: bool 
         if short:
             return "2014 Reddit extract" if reddit else "built extract"
         what = (f"2014 Reddit extract built from {params['source']}" if reddit
-                else "extract built by biaslib.corpus.build_extract")
+                else "extract built by biaslib.stimuli.corpus.build_extract")
         return f"{what}, at most {params.get('cap', '?')} sentences per stimulus (sha256 {sha})"
     return f"extract {sha}" if short else f"corpus extract in {file.parent} (sha256 {sha})"
 
@@ -480,7 +474,7 @@ def _single_matcher(stimulus: str, gaps: Literal["space", "any"] = "space") -> S
 
 
 def to_context(sentence: str, stimulus: str, source: str = "", occurrence: int = 0) -> Context:
-    """A :class:`~biaslib.contexts.Context` for ``stimulus`` in ``sentence``.
+    """A :class:`~biaslib.stimuli.contexts.Context` for ``stimulus`` in ``sentence``.
 
     The span is that of the ``occurrence``-th match (default the first) under
     the module's matching rules; ``form`` is the text as written there
@@ -984,7 +978,7 @@ def download_reddit_2014(
 
 def book_stimuli() -> list[str]:
     """Every stimulus of every test in ``data/stimuli`` (sorted, unique)."""
-    from biaslib.data import list_tests
+    from biaslib.stimuli.data import list_tests
 
     words = {w for name in list_tests() for ws in load_test(name).sets.values() for w in ws.words}
     return sorted(words)
@@ -1004,7 +998,7 @@ def build_reddit_2014_extract(
 
     For users with internet access (e.g. on Colab)::
 
-        from biaslib.corpus import build_reddit_2014_extract
+        from biaslib.stimuli.corpus import build_reddit_2014_extract
         folder = build_reddit_2014_extract("corpus")      # ~1 minute
         # then: os.environ["BIASLIB_CORPUS_DIR"] = str(folder)
 
@@ -1202,7 +1196,7 @@ def contexts_for_words(
     path: str | os.PathLike[str] | None = None,
     frame: pd.DataFrame | None = None,
 ) -> dict[str, list[Context]]:
-    """Contexts of each word from the extract, as :class:`~biaslib.contexts.Context` objects.
+    """Contexts of each word from the extract (:class:`~biaslib.stimuli.contexts.Context`).
 
     Parameters
     ----------
@@ -1231,7 +1225,7 @@ def contexts_for_words(
         which the word does not occur under this module's matching rules
         (0.03% of the shared extract: an ASCII-only tokenizer matched ``Jos``
         for ``José``) are left out first. A word without sentences maps to an empty list
-        (the caller decides what to do, see :func:`biaslib.ceat.ceat`). Each
+        (the caller decides what to do, see :func:`biaslib.methods.ceat.ceat`). Each
         context's ``source`` names the extract line, source, month and
         subreddit.
 
@@ -1305,10 +1299,10 @@ def contexts_for_test(
     ------
     TypeError
         If ``test`` is neither a test name nor a
-        :class:`~biaslib.data.StimulusTest`, an option is unknown, or an
+        :class:`~biaslib.stimuli.data.StimulusTest`, an option is unknown, or an
         option has the wrong type (see :func:`contexts_for_words`).
     ValueError, KeyError, CorpusError
-        See :func:`contexts_for_words` and :func:`~biaslib.data.load_test`.
+        See :func:`contexts_for_words` and :func:`~biaslib.stimuli.data.load_test`.
     """
     if isinstance(test, str):
         test = load_test(test)

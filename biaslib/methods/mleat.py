@@ -4,7 +4,7 @@ An EAT's single effect size hides *which* target group carries the bias. The
 ML-EAT reports it at three levels of increasing granularity, for target sets
 :math:`X, Y` and attribute sets :math:`A, B` of vectors:
 
-**Level 1** is the WEAT effect size (paper Eq. 1–4; :func:`biaslib.weat.effect_size`)
+**Level 1** is the WEAT effect size (paper Eq. 1–4; :func:`biaslib.methods.weat.effect_size`)
 
 .. math::
 
@@ -58,16 +58,14 @@ a two-sided 0.10; it does the same at Level 1, which is why the paper stars
 significant *negative* Level 1 effects (GPT-2, Tables 5–6).
 :data:`MLEAT_PAPER_CODE` reproduces that (seeded here) as tail
 ``"observed-side"``. (The code permutes the difference of *sums*,
-:mod:`biaslib.permutation` the difference of means; for equal group sizes —
+:mod:`biaslib.stats.permutation` the difference of means; for equal group sizes —
 every test in the paper — the fitted :math:`z` is the same.)
 
-**Running tests.** :func:`ml_eat` works on arrays. :func:`mleat_table` runs
-stimulus tests on a static embedding, :func:`mleat_context_table` and
-:func:`mleat_models_table` on sentence vectors of contextual models (e.g. the
-paper's GPT-2 prompts from :func:`prompt_contexts`); :func:`paper_table` lays
-results out as the paper's Table 1 and :mod:`biaslib.eatmap` draws EAT-Maps.
-The metric code is numpy/scipy only: contextual encoders are built on demand
-by the model factories, so importing this module never imports torch.
+**Running tests.** :func:`ml_eat` works on arrays and returns a frozen
+:class:`MleatResult`. :mod:`biaslib.evaluate.mleat` runs stimulus tests on a
+static embedding or on sentence vectors of a contextual encoder;
+:mod:`biaslib.chapters.mleat` lays results out as the paper's Table 1 and
+:mod:`biaslib.reporting.eatmap` draws EAT-Maps. Metric code only: no torch.
 
 References
 ----------
@@ -80,39 +78,26 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
-from tqdm import tqdm
 
-from biaslib.contexts import Context
-from biaslib.data import ROLES, StimulusTest, load_test
-from biaslib.permutation import normal_approximation_p, permutation_test
-from biaslib.report import format_d
-from biaslib.seat import MAY_ALL, OFFLINE_SEAT_MODELS, SeatModel, embed_contexts, may_contexts
-from biaslib.similarity import as_vectors, cosine_matrix
-from biaslib.validation import no_string
-from biaslib.weat import association, effect_size
-
-if TYPE_CHECKING:  # pragma: no cover
-    from biaslib.embeddings.base import EmbeddedTest, Embedder
+from biaslib.errors import UnknownNameError
+from biaslib.methods.weat import ROLES, association, effect_size
+from biaslib.stats.permutation import normal_approximation_p, permutation_test
+from biaslib.stats.similarity import as_vectors, cosine_matrix
+from biaslib.validation import check_int, check_seed
 
 __all__ = [
-    "CALISKAN_TESTS",
-    "GPT2_NAMES",
     "MLEAT_BIASLIB",
-    "MLEAT_OFFLINE_MODELS",
     "MLEAT_PAPER_CODE",
-    "MLEAT_PAPER_MODELS",
     "MLEAT_PRESETS",
     "PATTERNS",
     "PATTERN_ASSOCIATIONS",
-    "PROMPT_ARTICLE_ROLES",
-    "SEAT_SENTENCE_TESTS",
     "Association",
     "MleatConvention",
     "MleatResult",
@@ -121,22 +106,12 @@ __all__ = [
     "classify_pattern",
     "eat_pattern",
     "get_mleat_convention",
-    "gpt2_comparison",
     "level2_associations",
     "level2_effect_size",
     "level3",
     "ml_eat",
-    "mleat_context_table",
-    "mleat_models_table",
-    "mleat_offline_table",
-    "mleat_table",
-    "paper_table",
-    "prompt_contexts",
-    "run_mleat",
-    "seat_sentence_contexts",
     "swap_attributes",
     "swap_targets",
-    "with_patterns",
 ]
 
 logger = logging.getLogger(__name__)
@@ -165,8 +140,8 @@ class MleatConvention:
         ``"observed-side"``: the smaller of the two one-sided p-values,
         :math:`\min(p_{>}, p_{<})` — the paper code's
         ``min(cdf, 1 - cdf)``.
-    ties, plus_one, n_samples, exact_limit, replacement, seed
-        Permutation options, see :mod:`biaslib.permutation`.
+    ties, plus_one, n_resamples, exact_limit, replacement, seed
+        Permutation options, see :mod:`biaslib.stats.permutation`.
     p_method
         ``"permutation"`` (empirical proportion) or ``"normal"`` (a normal
         distribution fitted to the permutation statistics, as the paper's code).
@@ -185,7 +160,7 @@ class MleatConvention:
     level2_tail: MleatTail = "two-sided"
     ties: Literal["ge", "gt"] = "ge"
     plus_one: bool = True
-    n_samples: int = 100_000
+    n_resamples: int = 100_000
     exact_limit: int | None = 100_000
     replacement: bool = False
     seed: int | None = 1111
@@ -195,8 +170,11 @@ class MleatConvention:
     description: str = ""
 
     def __post_init__(self) -> None:
-        if self.ddof not in (0, 1):
-            raise ValueError(f"ddof must be 0 or 1, got {self.ddof}")
+        if isinstance(self.ddof, bool) or self.ddof not in (0, 1):
+            raise ValueError(f"ddof must be 0 or 1, got {self.ddof!r}")
+        check_int(self.n_resamples, "n_resamples", minimum=1)
+        check_int(self.exact_limit, "exact_limit", minimum=0, allow_none=True)
+        check_seed(self.seed)
         for level, tail in (("level1_tail", self.level1_tail), ("level2_tail", self.level2_tail)):
             if tail not in _TAILS:
                 raise ValueError(f"{level} must be one of {_TAILS}, got {tail!r}")
@@ -228,7 +206,7 @@ MLEAT_PAPER_CODE = MleatConvention(
     name="ml-eat-code",
     level1_tail="observed-side",
     level2_tail="observed-side",
-    n_samples=1_000,
+    n_resamples=1_000,
     exact_limit=None,
     p_method="normal",
     description=(
@@ -248,9 +226,7 @@ def get_mleat_convention(convention: MleatConvention | str) -> MleatConvention:
     try:
         return MLEAT_PRESETS[convention]
     except (KeyError, TypeError):
-        raise ValueError(
-            f"unknown ML-EAT convention {convention!r}; presets are {sorted(MLEAT_PRESETS)}"
-        ) from None
+        raise UnknownNameError("ML-EAT convention", convention, MLEAT_PRESETS) from None
 
 
 # --------------------------------------------------------------------------- EAT patterns
@@ -321,7 +297,7 @@ def _associations(pattern: str) -> tuple[Association, Association]:
     try:
         return PATTERN_ASSOCIATIONS[pattern]
     except KeyError:
-        raise ValueError(f"unknown EAT pattern {pattern!r}; patterns are {PATTERNS}") from None
+        raise UnknownNameError("EAT pattern", pattern, PATTERNS) from None
 
 
 def swap_targets(pattern: str) -> str:
@@ -406,7 +382,7 @@ def _p_value(
     """P-value of mean(x) − mean(y) under the convention, and how it was obtained."""
     normal = conv.p_method == "normal"
     tails = ("greater", "less") if tail == "observed-side" else (tail,)
-    options = dict(ties=conv.ties, plus_one=conv.plus_one, n_samples=conv.n_samples,
+    options = dict(ties=conv.ties, plus_one=conv.plus_one, n_resamples=conv.n_resamples,
                    exact_limit=conv.exact_limit, replacement=conv.replacement, seed=conv.seed)
     if normal:
         # One null distribution, the normal fitted to it, each requested tail read off it.
@@ -508,11 +484,24 @@ class MleatResult:
         return out
 
     def to_frame(self) -> pd.DataFrame:
-        """One row laid out as the paper's Table 1 (see :func:`paper_table`)."""
+        """A one-row :class:`pandas.DataFrame` of :meth:`to_dict`, indexed by the set labels.
+
+        The paper's Table 1 layout is :func:`biaslib.chapters.mleat.paper_table`.
+        """
         row = pd.DataFrame([self.to_dict()])
         row.index = [f"{self.labels['X']}/{self.labels['Y']} × {self.labels['A']}/"
                      f"{self.labels['B']}"]
-        return paper_table(row)
+        return row
+
+    @property
+    def effect_size(self) -> float:
+        """Level 1's effect size, under the name every result uses."""
+        return self.level1_d
+
+    @property
+    def p_value(self) -> float:
+        """Level 1's p-value, under the name every result uses."""
+        return self.level1_p
 
 
 _NUMERIC_ORDER = (
@@ -555,7 +544,7 @@ def ml_eat(
     ValueError
         For empty sets, zero/NaN vectors, mismatched dimensions, too few
         vectors for a standard deviation, or an unknown convention.
-    biaslib.weat.DegenerateTestError
+    biaslib.errors.DegenerateTestError
         If the scores of a level have no spread (its effect size is 0/0).
     """
     conv = get_mleat_convention(convention)
@@ -579,291 +568,3 @@ def ml_eat(
         p_methods={"level1": how1, "level2": how2},
         s_x=s_x, s_y=s_y, u_x=u_x, u_y=u_y,
     )  # fmt: skip
-
-
-# --------------------------------------------------------------------------- stimulus tests
-
-
-def run_mleat(
-    embedded: EmbeddedTest, convention: MleatConvention | str = MLEAT_BIASLIB
-) -> MleatResult:
-    """:func:`ml_eat` on an embedded stimulus test, labelled with its set names."""
-    labels = {role: s.label for role, s in embedded.sets.items()}
-    return ml_eat(*embedded.arrays, convention=convention, labels=labels)
-
-
-def _row(embedded: EmbeddedTest, result: MleatResult) -> dict[str, object]:
-    missing = "; ".join(f"{r}: {', '.join(s.missing)}" for r, s in embedded.sets.items()
-                        if s.missing)
-    return {"test": embedded.test.name, "title": embedded.test.title,
-            "model": embedded.embedder, **result.to_dict(), "missing": missing}
-
-
-def mleat_table(
-    tests: Iterable[str | StimulusTest],
-    embedder: Embedder,
-    convention: MleatConvention | str = MLEAT_BIASLIB,
-    *,
-    max_missing_fraction: float = 0.2,
-    progress: bool = True,
-) -> pd.DataFrame:
-    """One row per test: the ML-EAT on a word-level embedder (e.g. GloVe).
-
-    Words the embedder lacks are dropped and listed in ``missing``
-    (:func:`biaslib.embeddings.embed_test`); ``model`` names the embedder.
-    """
-    from biaslib.embeddings.base import embed_test
-
-    tests = [load_test(t) if isinstance(t, str) else t for t in no_string(tests, "tests")]
-    rows = []
-    for test in tqdm(tests, desc=f"ML-EAT on {embedder.name}", disable=not progress):
-        embedded = embed_test(test, embedder, max_missing_fraction)
-        rows.append(_row(embedded, run_mleat(embedded, convention)))
-    return pd.DataFrame(rows)
-
-
-def mleat_context_table(
-    tests: Iterable[str | StimulusTest],
-    encoder: object,
-    contexts: Callable[[str], Mapping[str, Sequence[Context]]],
-    *,
-    pooling: str | None = None,
-    convention: MleatConvention | str = MLEAT_BIASLIB,
-    progress: bool = True,
-) -> pd.DataFrame:
-    """One row per test: the ML-EAT on sentence vectors of a contextual encoder.
-
-    ``contexts(test_name)`` gives each role's sentences (e.g.
-    :func:`prompt_contexts` for the paper's GPT-2 prompts, or
-    :func:`biaslib.seat.may_contexts` for SEAT's templates); every sentence is
-    one item, so Level 1 re-splits target sentences and Level 2 attribute
-    sentences, as SEAT does. ``pooling`` is the sentence pooling (``"last"``,
-    ``"mean"``…; default: the encoder's). The ``model`` and ``weights``
-    columns name the encoder and its exact weights.
-    """
-    tests = [load_test(t) if isinstance(t, str) else t for t in no_string(tests, "tests")]
-    rows = []
-    for test in tqdm(tests, desc=f"ML-EAT on {getattr(encoder, 'name', encoder)}",
-                     disable=not progress):
-        embedded = embed_contexts(test, contexts(test.name), encoder, ["sentence"],  # type: ignore[arg-type]
-                                  pooling={"sentence": pooling})["sentence"]
-        row = _row(embedded, run_mleat(embedded, convention))
-        row["weights"] = str(getattr(encoder, "fingerprint", getattr(encoder, "name", "")))
-        rows.append(row)
-    return pd.DataFrame(rows)
-
-
-#: Tests whose stimuli ML-EAT's GPT-2 code puts after an article, by role: "This is a
-#: rose" for C1/C2 targets; every other stimulus follows "This is" directly
-#: (``PROMPT_ADJUSTMENTS`` in ``empirical_analysis.ipynb``).
-PROMPT_ARTICLE_ROLES: dict[str, tuple[str, ...]] = {"C1": ("X", "Y"), "C2": ("X", "Y")}
-
-
-def prompt_contexts(
-    test: str | StimulusTest, prompt: str = "This is",
-    article_roles: Mapping[str, Sequence[str]] = PROMPT_ARTICLE_ROLES,
-) -> dict[str, tuple[Context, ...]]:
-    """ML-EAT's GPT-2 inputs: "This is [stimulus]", one per stimulus, no final period.
-
-    Stimuli of the roles in ``article_roles[test]`` get "a"/"an" as the paper's
-    code chooses it: "an" when the word's first character is one of
-    ``a e i o u``, else "a". The vector ML-EAT reads is the last token, without
-    special tokens (``utils.get_lm_embeddings``); build the encoder with
-    ``add_special_tokens=False`` and pool ``"last"``.
-    """
-    test = load_test(test) if isinstance(test, str) else test
-    with_article = set(article_roles.get(test.name, ()))
-    out = {}
-    for role, ws in test.sets.items():
-        ctxs = []
-        for word in ws.words:
-            lead = f"{prompt} "
-            if role in with_article:
-                lead += ("an " if word[0] in "aeiou" else "a ")
-            ctxs.append(Context(text=lead + word, word=word, form=word, start=len(lead),
-                                end=len(lead) + len(word), source=f"ml-eat prompt:{role}"))
-        out[role] = tuple(ctxs)
-    return out
-
-
-def _transformer(name: str, **options: object) -> Callable[[], object]:
-    """A factory for a transformer encoder; torch is imported only when it is called."""
-
-    def make() -> object:
-        from biaslib.embeddings.transformer import TransformerEncoder
-
-        return TransformerEncoder(name, **options)
-
-    return make
-
-
-#: Offline models for the paper's GPT-2 procedure (prompts from :func:`prompt_contexts`).
-#: SmolLM2 is a causal LM like GPT-2 and gets ML-EAT's extraction exactly: last token, no
-#: special tokens. all-MiniLM-L6-v2 is a bidirectional sentence encoder; it gets the
-#: sentence vector it was trained to give (mean over all tokens, [CLS]/[SEP] included),
-#: as in the SEAT chapter.
-MLEAT_OFFLINE_MODELS = (
-    SeatModel("all-MiniLM-L6-v2", _transformer("all-MiniLM-L6-v2"), "mean"),
-    SeatModel("SmolLM2-135M-Instruct",
-              _transformer("SmolLM2-135M-Instruct", add_special_tokens=False), "last"),
-)
-
-#: The paper's GPT-2 models (Hugging Face hub, e.g. on Colab): top layer, last token of
-#: "This is (a/an) X", no special tokens (``utils.get_lm_embeddings``; Tables 3, 5–8).
-MLEAT_PAPER_MODELS = tuple(
-    SeatModel(hub_id, _transformer(hub_id, add_special_tokens=False), "last")
-    for hub_id in ("gpt2", "gpt2-medium", "gpt2-large", "gpt2-xl")
-)
-
-#: Hub id → the paper's name for the model (Tables 3, 5–8; ``data/published/mleat_gpt2.csv``).
-GPT2_NAMES = {"gpt2": "GPT-2 Base", "gpt2-medium": "GPT-2 Medium", "gpt2-large": "GPT-2 Large",
-              "gpt2-xl": "GPT-2 XL"}
-
-#: Caliskan et al.'s ten tests, as in the paper's Tables 1 and 3–8.
-CALISKAN_TESTS = tuple(f"C{i}" for i in range(1, 11))
-#: Every test of the SEAT chapter with bleached sentence templates (May et al. 2019).
-SEAT_SENTENCE_TESTS = tuple(test for test, context in MAY_ALL if context == "sent")
-
-
-def seat_sentence_contexts(test: str) -> dict[str, tuple[Context, ...]]:
-    """May et al.'s bleached template sentences of ``test`` (as in the SEAT chapter)."""
-    return may_contexts(test, "sent")
-
-
-def mleat_models_table(
-    models: Sequence[SeatModel],
-    tests: Iterable[str],
-    contexts: Callable[[str], Mapping[str, Sequence[Context]]],
-    inputs: str,
-    *,
-    convention: MleatConvention | str = MLEAT_BIASLIB,
-    progress: bool = True,
-) -> pd.DataFrame:
-    """:func:`mleat_context_table` for several models; ``column`` = model label, ``inputs``."""
-    tests = list(no_string(tests, "tests"))
-    frames = []
-    for model in models:
-        encoder = model.make()
-        if hasattr(encoder, "progress"):
-            encoder.progress = progress
-        frame = mleat_context_table(tests, encoder, contexts, pooling=model.sentence_pooling,
-                                    convention=convention, progress=progress)
-        frame.insert(0, "inputs", inputs)
-        frame.insert(0, "column", model.label)
-        frames.append(frame)
-    return pd.concat(frames, ignore_index=True)
-
-
-def mleat_offline_table(
-    convention: MleatConvention | str = MLEAT_BIASLIB, progress: bool = True,
-    prompt_tests: Sequence[str] = CALISKAN_TESTS,
-    seat_tests: Sequence[str] = SEAT_SENTENCE_TESTS,
-) -> pd.DataFrame:
-    """The chapter's contextual results on the offline models (minutes on a CPU).
-
-    Rows with ``inputs`` = ``"ML-EAT prompts"``: Caliskan's tests in the
-    paper's GPT-2 prompts on :data:`MLEAT_OFFLINE_MODELS`. Rows with
-    ``"SEAT sentences"``: the SEAT chapter's bleached-template tests on its
-    contextual models (:data:`biaslib.seat.OFFLINE_SEAT_MODELS`, same poolings).
-    """
-    contextual = [m for m in OFFLINE_SEAT_MODELS if m.label in
-                  {x.label for x in MLEAT_OFFLINE_MODELS}]
-    return pd.concat([
-        mleat_models_table(MLEAT_OFFLINE_MODELS, prompt_tests, prompt_contexts,
-                           "ML-EAT prompts", convention=convention, progress=progress),
-        mleat_models_table(contextual, seat_tests, seat_sentence_contexts, "SEAT sentences",
-                           convention=convention, progress=progress),
-    ], ignore_index=True)
-
-
-# --------------------------------------------------------------------------- tables as printed
-
-
-def _short(x: float) -> str:
-    """Two decimals without the leading zero, as the paper prints cosines: .10, −.01."""
-    text = f"{x:.2f}"
-    if text in ("-0.00", "0.00"):
-        return ".00"
-    return text.replace("0.", ".", 1).replace("-", "−")
-
-
-def _flag(value: object) -> bool:
-    """A significance flag from a table cell: a bool, or its text ("True", "false") from a CSV."""
-    if isinstance(value, str):
-        if value.strip().lower() not in ("true", "false"):
-            raise ValueError(f"not a significance flag: {value!r}")
-        return value.strip().lower() == "true"
-    return bool(value)
-
-
-def with_patterns(frame: pd.DataFrame, min_effect: float = 0.2) -> pd.DataFrame:
-    """Fill missing ``pattern`` cells from the Level 2 values and their ``*`` flags.
-
-    The paper prints patterns only for GloVe (Table 1); for its other tables
-    the pattern follows from the starred Level 2 effects by the paper's rule. A
-    ``pattern_from`` column says which cells were printed and which derived.
-    """
-    out = frame.copy()
-    derived = [
-        classify_pattern(association_of(float(r.l2_x_d), _flag(r.l2_x_sig), min_effect),
-                         association_of(float(r.l2_y_d), _flag(r.l2_y_sig), min_effect))
-        for r in out.itertuples()
-    ]
-    printed = out.get("pattern", pd.Series("", index=out.index)).astype(object)
-    printed = printed.where(printed.notna(), "").astype(str)
-    out["pattern_from"] = np.where(printed != "", "printed", "derived from Level 2")
-    out["pattern"] = np.where(printed != "", printed, derived)
-    return out
-
-
-def paper_table(frame: pd.DataFrame, index: str | Sequence[str] | None = None) -> pd.DataFrame:
-    """Results laid out as the paper's Table 1.
-
-    ``frame`` has the columns of :meth:`MleatResult.to_dict` (or of
-    ``data/published/mleat_*.csv``): ``l1_d``, ``l1_sig``, ``l2_x_d``… and
-    ``pattern``. Effect sizes get ``*`` when significant; Level 3 reads
-    "mean (sd)" with the paper's ".10" style. ``index`` names the columns that
-    label the rows (default: keep the index).
-    """
-    src = frame.set_index(list([index] if isinstance(index, str) else index)) if index else frame
-
-    def d(col: str) -> list[str]:
-        return [format_d(float(v), "*" if _flag(s) else "")
-                for v, s in zip(src[f"{col}_d"], src[f"{col}_sig"], strict=True)]
-
-    cols: dict[tuple[str, str], list[str]] = {
-        ("Level 1", "A,B,X,Y"): d("l1"),
-        ("Level 2", "A,B,X"): d("l2_x"),
-        ("Level 2", "A,B,Y"): d("l2_y"),
-    }
-    for key in ("ax", "bx", "ay", "by"):
-        cols[("Level 3", f"{key[0].upper()},{key[1].upper()}")] = [
-            f"{_short(m)} ({_short(s)})"
-            for m, s in zip(src[f"l3_{key}_mean"], src[f"l3_{key}_sd"], strict=True)
-        ]
-    if "pattern" in src:
-        cols[("EAT pattern", "")] = list(src["pattern"].fillna(""))
-    out = pd.DataFrame(cols, index=src.index)
-    out.columns = pd.MultiIndex.from_tuples(out.columns)
-    return out
-
-
-def gpt2_comparison(computed: pd.DataFrame) -> pd.DataFrame:
-    """The paper's GPT-2 rows (Tables 5–8) beside ours for the same hub models, as Table 1.
-
-    ``computed`` is a :func:`mleat_models_table` result whose ``column`` holds
-    hub ids (``"gpt2"`` … ``"gpt2-xl"``, :data:`MLEAT_PAPER_MODELS`); rows of
-    other models are ignored. Published patterns are derived from the starred
-    Level 2 values (:func:`with_patterns`). Rows: (model, test, source).
-    """
-    from biaslib.data import load_published
-
-    ours = computed[computed["column"].isin(list(GPT2_NAMES))]
-    if ours.empty:
-        raise ValueError(f"no rows computed with the paper's models {list(GPT2_NAMES)}")
-    pub = with_patterns(load_published("mleat_gpt2")).assign(source="ML-EAT (published)")
-    ours = ours.assign(model=ours["column"].map(GPT2_NAMES), source="ours")
-    table = paper_table(pd.concat([pub, ours], ignore_index=True), ["model", "test", "source"])
-    order = [(m, t, s) for m in GPT2_NAMES.values() if m in set(ours["model"])
-             for t in dict.fromkeys(ours["test"]) for s in ("ML-EAT (published)", "ours")]
-    return table.loc[[key for key in order if key in table.index]]

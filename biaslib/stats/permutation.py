@@ -200,7 +200,7 @@ def _exact_null(pooled: NDArray[np.float64], n_x: int, statistic: str) -> NDArra
 def _sampled_null(
     pooled: NDArray[np.float64],
     n_x: int,
-    n_samples: int,
+    n_resamples: int,
     rng: np.random.Generator,
     replacement: bool,
     statistic: str,
@@ -208,10 +208,10 @@ def _sampled_null(
     n_total = pooled.size
     n_y = n_total - n_x
     total = pooled.sum()
-    out = np.empty(n_samples)
+    out = np.empty(n_resamples)
     chunk = max(1, _CHUNK_ENTRIES // n_total)
-    for start in range(0, n_samples, chunk):
-        size = min(chunk, n_samples - start)
+    for start in range(0, n_resamples, chunk):
+        size = min(chunk, n_resamples - start)
         if replacement:
             # WEFE: both groups drawn independently, with replacement, from the pool.
             sum_x = pooled[rng.integers(0, n_total, size=(size, n_x))].sum(axis=1)
@@ -234,7 +234,7 @@ def permutation_test(
     tail: Tail = "greater",
     ties: Ties = "ge",
     plus_one: bool = True,
-    n_samples: int = 100_000,
+    n_resamples: int = 100_000,
     exact_limit: int | None = 100_000,
     replacement: bool = False,
     seed: int | None = 1111,
@@ -251,7 +251,7 @@ def permutation_test(
     tail, ties, plus_one, exact_limit, replacement, statistic
         The conventions described in the module docstring; ``exact_limit``
         may not exceed :data:`MAX_EXACT_SPLITS`.
-    n_samples
+    n_resamples
         Number of random re-splits when the test is not exact (a positive int).
     seed
         Seed of the :class:`numpy.random.Generator` used for sampling: a
@@ -267,11 +267,11 @@ def permutation_test(
     Raises
     ------
     TypeError
-        If ``n_samples``, ``exact_limit`` or ``seed`` is not an int (bools and
+        If ``n_resamples``, ``exact_limit`` or ``seed`` is not an int (bools and
         floats included).
     ValueError
         For empty, non-finite or non-1-D scores, an unknown option, a
-        non-positive ``n_samples`` or an ``exact_limit`` above
+        non-positive ``n_resamples`` or an ``exact_limit`` above
         :data:`MAX_EXACT_SPLITS`.
 
     Notes
@@ -280,17 +280,17 @@ def permutation_test(
     subset of the pool of size :math:`|X|` is taken as :math:`X_i` once, the
     observed split included, and :math:`p = k / C(|X|+|Y|, |X|)`.
     Sampled test: :math:`p = (k + 1)/(m + 1)` with ``plus_one`` or :math:`k/m`
-    without, over :math:`m` = ``n_samples`` random splits.
+    without, over :math:`m` = ``n_resamples`` random splits.
     """
     _check_options(tail, ties, statistic)
     x = _as_scores(x_scores, "x_scores")
     y = _as_scores(y_scores, "y_scores")
-    n_samples = check_int(n_samples, "n_samples", minimum=1)
+    n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
     exact_limit = check_int(exact_limit, "exact_limit", minimum=0, allow_none=True)
     if exact_limit is not None and exact_limit > MAX_EXACT_SPLITS:
         raise ValueError(
             f"exact_limit={exact_limit:,} would enumerate up to that many splits (hours of "
-            f"work); at most {MAX_EXACT_SPLITS:,} — above that, sample (n_samples)")
+            f"work); at most {MAX_EXACT_SPLITS:,} — above that, sample (n_resamples)")
     seed = check_seed(seed)
     pooled = np.concatenate([x, y])
     n_x = x.size
@@ -309,7 +309,7 @@ def permutation_test(
         method = "exact"
     else:
         rng = np.random.default_rng(seed)
-        null = _sampled_null(pooled, n_x, n_samples, rng, replacement, statistic)
+        null = _sampled_null(pooled, n_x, n_resamples, rng, replacement, statistic)
         method = "sampled-with-replacement" if replacement else "sampled"
 
     k = _count_extreme(null, observed, tail, ties, tol)

@@ -41,11 +41,11 @@ pooling ``"first"`` feeds the model what sent-bias fed it and reads the first
 wordpiece.
 
 :class:`BugEncoder` wraps the first two (buggy or fixed) as a SEAT encoder, so
-:func:`biaslib.seat.embed_contexts` and :func:`biaslib.seat.seat_table` run the
+:func:`biaslib.evaluate.seat.embed_contexts` and :func:`biaslib.evaluate.seat.seat_table` run the
 tests on it unchanged. A bug can leave a test degenerate — all association
 scores equal, e.g. when no vector depends on the stimulus — and
-:func:`biaslib.weat.weat` then raises
-:class:`~biaslib.weat.DegenerateTestError`.
+:func:`biaslib.methods.weat.weat` then raises
+:class:`~biaslib.errors.DegenerateTestError`.
 
 References
 ----------
@@ -62,8 +62,8 @@ from typing import TYPE_CHECKING, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from biaslib.contexts import Context
-from biaslib.embeddings.base import check_contexts, check_sentences
+from biaslib.embeddings.base import ContextEncoder, check_contexts, check_sentences
+from biaslib.stimuli.contexts import Context
 
 if TYPE_CHECKING:
     from biaslib.embeddings.transformer import TransformerEncoder, WordPooling
@@ -102,7 +102,7 @@ def wseat_word_index(context: Context) -> int:
 
     Examples
     --------
-    >>> from biaslib.contexts import find_context
+    >>> from biaslib.stimuli.contexts import find_context
     >>> wseat_word_index(find_context("This is a tulip.", "tulip"))
     3
 
@@ -332,21 +332,10 @@ def wseat_gpt2_word_vectors(
     if not buggy:
         return encoder.encode_words(contexts, pooling)
     inputs = [gpt2_offset_input(encoder, c, offset) for c in contexts]
-    by_context = dict(zip(contexts, inputs, strict=True))
-
-    def compute(batch: list[Context]) -> list[NDArray[np.float32]]:
-        rows = [by_context[c] for c in batch]
-        enc = encoder.tokenizer.pad({"input_ids": [list(r.ids) for r in rows]}, padding=True,
-                                    return_tensors="pt")
-        # The encoder's own forward pass (its layer choice) and, below, its batching and
-        # cache: these inputs are built by hand, so the public methods cannot take them.
-        hidden = encoder._hidden(enc)
-        return [hidden[b, r.selected].cpu().numpy() for b, r in enumerate(rows)]
-
-    payloads = [[c.text, c.start, c.end, c.form, c.word] for c in contexts]
-    arrays = encoder._encode("wseat-gpt2-offset-bug", f"offset {offset}", contexts, payloads,
-                             compute, [len(r.ids) for r in inputs])
-    return np.stack(arrays)
+    return encoder.encode_token_ids(
+        [r.ids for r in inputs], [r.selected for r in inputs], kind="wseat-gpt2-offset-bug",
+        variant=f"offset {offset}", keys=[[c.text, c.start, c.end, c.form, c.word]
+                                          for c in contexts])
 
 
 _LABELS = {
@@ -357,10 +346,10 @@ _LABELS = {
 }
 
 
-class BugEncoder:
+class BugEncoder(ContextEncoder):
     """A SEAT encoder that extracts vectors through one of the bugs, or through its fix.
 
-    It has what :func:`biaslib.seat.embed_contexts` needs (``name``,
+    It has what :func:`biaslib.evaluate.seat.embed_contexts` needs (``name``,
     ``encode_sentences``, ``encode_words``), so
     ``seat_table(tests, BugEncoder(enc, "elmo", buggy=True), myb_contexts)``
     runs s-SEAT and w-SEAT exactly as for any other encoder.
@@ -388,6 +377,8 @@ class BugEncoder:
         self.bug = bug
         self.buggy = buggy
         self.offset = offset
+        #: The weights read (those of ``encoder``).
+        self.fingerprint = encoder.fingerprint
 
     @property
     def label(self) -> str:

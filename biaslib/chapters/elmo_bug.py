@@ -1,6 +1,6 @@
 """The ELMo-bug chapter's tables: each extraction bug replayed on the offline models.
 
-:mod:`biaslib.bugs` reproduces the mechanisms (characters as ELMo tokens,
+:mod:`biaslib.embeddings.bugs` reproduces the mechanisms (characters as ELMo tokens,
 w-SEAT's GPT-2 offsets, sent-bias's BERT input). This module runs Mind Your
 Bias's and May et al.'s tests through them, buggy and fixed, on the same
 sentences, and returns one tidy row per (test, level, model, variant). The
@@ -14,7 +14,7 @@ Encoders are built lazily, so importing this module does not import torch.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -22,14 +22,18 @@ from numpy.typing import ArrayLike
 from scipy.sparse import csgraph, csr_matrix
 from scipy.spatial.distance import pdist, squareform
 
-from biaslib.bugs import BugEncoder
-from biaslib.conventions import MIND_YOUR_BIAS, Convention
-from biaslib.data import load_published, load_test
-from biaslib.report import format_d, format_p
-from biaslib.seat import MAY_TABLE4, MYB_TABLE3, SeatModel, embed_contexts, may_table
-from biaslib.similarity import cosine_matrix
-from biaslib.templates import myb_contexts
-from biaslib.weat import DegenerateTestError, weat
+from biaslib.chapters.published import MAY_TABLE4, MYB_TABLE3
+from biaslib.chapters.seat import may_table
+from biaslib.embeddings.bugs import BugEncoder
+from biaslib.embeddings.models import EncoderSpec, transformer
+from biaslib.errors import DegenerateTestError, UnknownNameError
+from biaslib.evaluate.seat import embed_contexts
+from biaslib.methods.weat import weat
+from biaslib.reporting.format import format_d, format_p
+from biaslib.stats.conventions import MIND_YOUR_BIAS, Convention
+from biaslib.stats.similarity import cosine_matrix
+from biaslib.stimuli.data import load_published, load_test
+from biaslib.stimuli.templates import myb_contexts
 
 __all__ = [
     "CHAPTER_TABLES",
@@ -75,12 +79,6 @@ QUIRK_ROWS_SMOLLM2 = (("C1", "word"), ("C3", "word"), ("C6", "word"), ("C6", "se
 CHAPTER_TABLES = ("elmo_bug", "elmo_diagnostics", "elmo_quirks", "elmo_gpt2")
 
 
-def _encoder(name: str, **options: object):
-    from biaslib.embeddings.transformer import TransformerEncoder
-
-    return TransformerEncoder(name, progress=False, **options)  # type: ignore[arg-type]
-
-
 def bug_rows(
     tests: Sequence[str],
     encoder: BugEncoder,
@@ -99,7 +97,7 @@ def bug_rows(
         embedded = embed_contexts(test, myb_contexts(test.name), encoder, levels)
         for level, emb in embedded.items():
             row = {"method": METHOD[level], "myb_test": short, "model": emb.embedder,
-                   "weights": encoder.encoder.fingerprint}
+                   "weights": encoder.fingerprint}
             try:
                 result = weat(*emb.arrays, convention=convention)
             except DegenerateTestError as err:
@@ -115,14 +113,14 @@ def elmo_table(tests: Mapping[str, Sequence[str]] = ELMO_TESTS) -> pd.DataFrame:
     """Mind Your Bias's tests through the ELMo bug and through its fix, per model.
 
     ``tests`` maps an offline model to the short names of the tests it runs
-    (:data:`ELMO_TESTS`; all of :data:`biaslib.seat.MYB_TABLE3` for the full
+    (:data:`ELMO_TESTS`; all of :data:`biaslib.chapters.published.MYB_TABLE3` for the full
     chapter). Columns: ``column`` (model), ``variant`` (``"bug"``/``"fixed"``),
     ``method``, ``myb_test``, ``model`` (the full extraction), ``weights``,
     ``effect_size``, ``p_value``, ``not run``.
     """
     rows = []
     for name, names in tests.items():
-        encoder = _encoder(name)
+        encoder = transformer(name, progress=False)()
         for buggy in (True, False):
             rows += [{"column": name, "variant": "bug" if buggy else "fixed", **row}
                      for row in bug_rows(names, BugEncoder(encoder, "elmo", buggy))]
@@ -159,7 +157,7 @@ def elmo_diagnostics(test: str = "MYB-C6-name", models: Sequence[str] = (MINILM,
     """
     rows = []
     for name in models:
-        encoder = _encoder(name)
+        encoder = transformer(name, progress=False)()
         for buggy in (True, False):
             emb = embed_contexts(load_test(test), myb_contexts(test),
                                  BugEncoder(encoder, "elmo", buggy))
@@ -174,11 +172,7 @@ def elmo_diagnostics(test: str = "MYB-C6-name", models: Sequence[str] = (MINILM,
     return pd.DataFrame(rows)
 
 
-def _variant(name: str, **options: object) -> Callable[[], object]:
-    return lambda: _encoder(name, **options)
-
-
-def quirk_models() -> tuple[tuple[SeatModel, ...], tuple[SeatModel, ...]]:
+def quirk_models() -> tuple[tuple[EncoderSpec, ...], tuple[EncoderSpec, ...]]:
     """sent-bias's BERT input (and its fixes) on MiniLM, and its lowercasing on SmolLM2.
 
     MiniLM is uncased, so only the missing ``[CLS]`` applies: the first
@@ -187,15 +181,15 @@ def quirk_models() -> tuple[tuple[SeatModel, ...], tuple[SeatModel, ...]]:
     only the lowercasing applies (its last-token sentence vector).
     """
     minilm = (
-        SeatModel(f"{MINILM}: first wordpiece, no [CLS] (sent-bias)",
-                  _variant(MINILM, add_special_tokens=False), "first"),
-        SeatModel(f"{MINILM}: [CLS]", _variant(MINILM), "cls"),
-        SeatModel(f"{MINILM}: mean", _variant(MINILM), "mean"),
+        EncoderSpec(f"{MINILM}: first wordpiece, no [CLS] (sent-bias)",
+                  transformer(MINILM, add_special_tokens=False, progress=False), "first"),
+        EncoderSpec(f"{MINILM}: [CLS]", transformer(MINILM, progress=False), "cls"),
+        EncoderSpec(f"{MINILM}: mean", transformer(MINILM, progress=False), "mean"),
     )
     smol = (
-        SeatModel(f"{SMOL}: lowercased input (sent-bias)", _variant(SMOL, lowercase=True),
-                  "last"),
-        SeatModel(f"{SMOL}: original case", _variant(SMOL), "last"),
+        EncoderSpec(f"{SMOL}: lowercased input (sent-bias)",
+                    transformer(SMOL, lowercase=True, progress=False), "last"),
+        EncoderSpec(f"{SMOL}: original case", transformer(SMOL, progress=False), "last"),
     )
     return minilm, smol
 
@@ -206,7 +200,7 @@ def quirk_table(
 ) -> pd.DataFrame:
     """May et al.'s tests through sent-bias's BERT input quirks (:func:`quirk_models`).
 
-    One :func:`biaslib.seat.may_table` row per (test, context, variant), under
+    One :func:`biaslib.chapters.seat.may_table` row per (test, context, variant), under
     Mind Your Bias's convention.
     """
     minilm, smol = quirk_models()
@@ -220,7 +214,7 @@ def gpt2_table(tests: Sequence[str] = GPT2_TESTS, model: str = SMOL) -> pd.DataF
 
     Word level only, on a causal LM (:data:`GPT2_VARIANTS`).
     """
-    encoder = _encoder(model)
+    encoder = transformer(model, progress=False)()
     rows = []
     for label, (buggy, offset) in GPT2_VARIANTS.items():
         bug = BugEncoder(encoder, "gpt2-offset", buggy, offset=offset)
@@ -245,7 +239,7 @@ def chapter_table(name: str, *, full: bool = False) -> pd.DataFrame:
         return quirk_table(MAY_TABLE4, MAY_TABLE4 if full else QUIRK_ROWS_SMOLLM2)
     if name == "elmo_gpt2":
         return gpt2_table(every if full else GPT2_TESTS)
-    raise ValueError(f"unknown table {name!r}; known: {CHAPTER_TABLES}")
+    raise UnknownNameError("table of the ELMo-bug chapter", name, CHAPTER_TABLES)
 
 
 # ------------------------------------------------------------------ as the chapter shows them

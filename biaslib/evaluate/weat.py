@@ -1,7 +1,7 @@
 """Run stimulus tests on an embedder and collect tidy result tables.
 
-The glue between :mod:`biaslib.data` (which words), :mod:`biaslib.embeddings`
-(which vectors) and :mod:`biaslib.weat` (which numbers). Every row it produces
+The glue between :mod:`biaslib.stimuli.data` (which words), :mod:`biaslib.embeddings`
+(which vectors) and :mod:`biaslib.methods.weat` (which numbers). Every row it produces
 names the model that produced it.
 """
 
@@ -13,11 +13,11 @@ from dataclasses import dataclass
 import pandas as pd
 from tqdm import tqdm
 
-from biaslib.conventions import BIASLIB, Convention, get_convention
-from biaslib.data import StimulusTest, load_test
 from biaslib.embeddings.base import EmbeddedTest, Embedder, embed_test
+from biaslib.methods.weat import WeatResult, weat
+from biaslib.stats.conventions import BIASLIB, Convention, get_convention
+from biaslib.stimuli.data import StimulusTest, load_test
 from biaslib.validation import no_string
-from biaslib.weat import WeatResult, weat
 
 __all__ = ["TestRun", "run_weat", "weat_table"]
 

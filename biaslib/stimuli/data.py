@@ -28,10 +28,12 @@ from pathlib import Path
 import pandas as pd
 import yaml
 
+from biaslib.errors import UnknownNameError
+from biaslib.methods.weat import ROLES
 from biaslib.validation import check_words
 
 __all__ = [
-    "ROLES",
+    "CALISKAN_TESTS",
     "Reference",
     "StimulusTest",
     "WordSet",
@@ -42,9 +44,10 @@ __all__ = [
     "load_test",
 ]
 
-#: The four roles of an association test, in the order tests list them.
-ROLES = ("X", "Y", "A", "B")
 
+
+#: Caliskan et al.'s (2017) ten WEATs, C1–C10, by their names in ``data/stimuli``.
+CALISKAN_TESTS = tuple(f"C{i}" for i in range(1, 11))
 
 @dataclass(frozen=True)
 class WordSet:
@@ -150,7 +153,7 @@ def data_dir() -> Path:
         if not (path / "stimuli").is_dir():
             raise FileNotFoundError(f"BIASLIB_DATA_DIR={env} has no stimuli/ folder")
         return path
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parents[1]  # the biaslib package folder
     for candidate in (here / "_data", here.parent / "data"):
         if (candidate / "stimuli").is_dir():
             return candidate
@@ -252,14 +255,15 @@ def load_test(name: str) -> StimulusTest:
 
     Raises
     ------
-    KeyError
-        If no test has that name (the message lists the known names).
+    UnknownNameError
+        (a :class:`KeyError`) if no test has that name; the message lists the
+        known names.
     """
     tests = _all_tests()
     try:
         return tests[name]
     except KeyError:
-        raise KeyError(f"unknown stimulus test {name!r}; known tests: {sorted(tests)}") from None
+        raise UnknownNameError("stimulus test", name, tests) from None
 
 
 def load_set(source: str, key: str) -> WordSet:
@@ -268,7 +272,7 @@ def load_set(source: str, key: str) -> WordSet:
     try:
         return sets[key]
     except KeyError:
-        raise KeyError(f"{source}.yaml has no set {key!r}; sets: {sorted(sets)}") from None
+        raise UnknownNameError(f"word set of {source}.yaml", key, sets) from None
 
 
 def load_published(name: str) -> pd.DataFrame:
@@ -278,6 +282,6 @@ def load_published(name: str) -> pd.DataFrame:
     """
     path = data_dir() / "published" / f"{name}.csv"
     if not path.is_file():
-        known = sorted(p.stem for p in path.parent.glob("*.csv"))
-        raise FileNotFoundError(f"no published table {name!r} in {path.parent}; known: {known}")
+        raise UnknownNameError(f"published table (in {path.parent})", name,
+                               [p.stem for p in path.parent.glob("*.csv")])
     return pd.read_csv(path)

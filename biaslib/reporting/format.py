@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from biaslib.multiple_testing import holm_bonferroni
+from biaslib.stats.multiple_testing import holm_bonferroni
 
 __all__ = [
     "bold_marks",
@@ -17,6 +17,7 @@ __all__ = [
     "format_tail_p",
     "holm_marks",
     "marked_table",
+    "significance_flag",
     "significance_mark",
 ]
 
@@ -86,6 +87,21 @@ def format_d(d: float, mark: str = "") -> str:
     if d is None or (isinstance(d, float) and math.isnan(d)):
         return "–"
     return f"{d:.2f}{mark}".replace("-", "−")
+
+
+def significance_flag(value: object) -> bool:
+    """A significance flag from a table cell: a bool, or its text ("True", "false") from a CSV.
+
+    Raises
+    ------
+    ValueError
+        If a text cell is neither ``true`` nor ``false`` (any case).
+    """
+    if isinstance(value, str):
+        if value.strip().lower() not in ("true", "false"):
+            raise ValueError(f"not a significance flag: {value!r}")
+        return value.strip().lower() == "true"
+    return bool(value)
 
 
 def bold_marks(sig: pd.Series) -> list[str]:

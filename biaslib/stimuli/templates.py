@@ -10,9 +10,10 @@ the SEAT tests, each word's family and surface forms (plural, singular). Mind Yo
 (App. B.4) instead fills one template category per role (``TTT``/``AAA`` placeholders) with a
 role's singular or plural forms (``data/templates/mind_your_bias.yaml``).
 
-Both generators return :class:`~biaslib.contexts.Context` objects: the sentence, the stimulus
-as listed in the test, the surface form inserted and its character span, and the template it
-came from (``"seat:count_noun:plural:3"``, ``"myb:singular_thing:0"``).
+Both generators return :class:`~biaslib.stimuli.contexts.Context` objects: the
+sentence, the stimulus as listed in the test, the surface form inserted and its
+character span, and the template it came from (``"seat:count_noun:plural:3"``,
+``"myb:singular_thing:0"``).
 
 References
 ----------
@@ -34,8 +35,9 @@ from typing import Any
 
 import yaml
 
-from biaslib.contexts import Context
-from biaslib.data import ROLES, StimulusTest, data_dir, load_test
+from biaslib.methods.weat import ROLES
+from biaslib.stimuli.contexts import Context
+from biaslib.stimuli.data import StimulusTest, data_dir, load_test
 
 __all__ = [
     "MYB_FILE",
@@ -46,6 +48,7 @@ __all__ = [
     "load_template_file",
     "myb_contexts",
     "seat_contexts",
+    "word_only_contexts",
 ]
 
 #: Stem of the SEAT/w-SEAT template file in ``data/templates``.
@@ -157,6 +160,16 @@ def _context(
 
 
 # --------------------------------------------------------------------------- SEAT / w-SEAT
+
+
+def word_only_contexts(test: str | StimulusTest) -> dict[str, tuple[Context, ...]]:
+    """Each stimulus on its own as the whole "sentence" (SEAT's word-level condition)."""
+    test = load_test(test) if isinstance(test, str) else test
+    return {
+        role: tuple(Context(text=w, word=w, form=w, start=0, end=len(w), source="word")
+                    for w in ws.words)
+        for role, ws in test.sets.items()
+    }
 
 
 def list_seat_tests() -> dict[str, tuple[str, ...]]:

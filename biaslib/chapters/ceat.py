@@ -1,49 +1,47 @@
-"""The CEAT chapter's tables: which tests, models and contexts, and the published columns.
+r"""The CEAT chapter's tables: which tests, models and contexts, and the published columns.
 
-:mod:`biaslib.ceat` holds the test itself (sampling, effect sizes, the
+:mod:`biaslib.methods.ceat` holds the test itself (sampling, effect sizes, the
 random-effects combination). This module runs it over the book's grid — tests
 × models × kinds of context × conventions (:func:`ceat_table`,
 :func:`chapter_rows`, :func:`chapter_table`, stored in ``data/results/ceat_*``
 by ``scripts/compute_results.py``) — and sets our rows beside Mind Your Bias's
 Tables 3 and 12 (:func:`myb_ceat_comparison`, :func:`myb_table12_comparison`).
-Encoders are built lazily from :class:`CeatModel` specs, so importing this
-module does not import torch.
+Encoders are built lazily from :class:`~biaslib.embeddings.models.EncoderSpec`
+columns, so importing this module does not import torch.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 from tqdm import tqdm
 
-from biaslib.ceat import (
-    MIND_YOUR_BIAS,
-    ORIGINAL,
+from biaslib.chapters.published import MYB_MODELS, MYB_TABLE3, myb_table3_published
+from biaslib.embeddings.models import EncoderSpec, transformer
+from biaslib.errors import DegenerateTestError, MissingWordsError, UnknownNameError
+from biaslib.evaluate.ceat import embed_word_contexts, group_by_word
+from biaslib.methods.ceat import (
+    CEAT_MIND_YOUR_BIAS,
+    CEAT_ORIGINAL,
     CeatConvention,
-    WordEncoder,
     ceat,
-    embed_word_contexts,
     get_ceat_convention,
-    group_by_word,
     missing_policy,
 )
-from biaslib.contexts import Context
-from biaslib.corpus import ceat_window, contexts_for_test, load_coverage, myb_window
-from biaslib.data import ROLES, StimulusTest, load_published, load_test
-from biaslib.embeddings.base import MissingWordsError
-from biaslib.report import bold_marks, format_tail_p, marked_table
-from biaslib.seat import MYB_MODELS, MYB_TABLE3, myb_table3_published
-from biaslib.templates import myb_contexts
+from biaslib.methods.weat import ROLES
+from biaslib.reporting.format import bold_marks, format_tail_p, marked_table
+from biaslib.stimuli.contexts import Context
+from biaslib.stimuli.corpus import ceat_window, contexts_for_test, load_coverage, myb_window
+from biaslib.stimuli.data import CALISKAN_TESTS, StimulusTest, load_published, load_test
+from biaslib.stimuli.templates import myb_contexts
 from biaslib.validation import no_string
-from biaslib.weat import DegenerateTestError
 
 __all__ = [
-    "CALISKAN_TESTS",
+    "CALISKAN_ROWS",
     "CHAPTER_TABLES",
     "CONTEXT_KINDS",
     "OFFLINE_CAPS",
@@ -52,7 +50,6 @@ __all__ = [
     "RESAMPLING",
     "SLOW_MODELS",
     "WINDOW_TESTS",
-    "CeatModel",
     "ceat_runs",
     "ceat_table",
     "chapter_rows",
@@ -98,50 +95,16 @@ def ceat_runs(
 ContextSource = Callable[[StimulusTest], Mapping[str, Mapping[str, Sequence[Context]]]]
 
 
-@dataclass(frozen=True)
-class CeatModel:
-    """A model column of a CEAT table.
-
-    Attributes
-    ----------
-    label
-        Column name (short; rows also carry the full name and weights).
-    make
-        Builds the encoder (called only when the table is computed).
-    word_pooling
-        Subword pooling of the stimulus (``"mean"``: Mind Your Bias's
-        "word-average"; CEAT's code took the last subword).
-    myb_name
-        The column of Mind Your Bias's tables this model stands for (paper
-        models only).
-    """
-
-    label: str
-    make: Callable[[], WordEncoder]
-    word_pooling: str = "mean"
-    myb_name: str = ""
-
-
-def _transformer(name: str, **options: object) -> Callable[[], WordEncoder]:
-    def make() -> WordEncoder:
-        from biaslib.embeddings.transformer import TransformerEncoder
-
-        return TransformerEncoder(name, progress=False, **options)  # type: ignore[arg-type]
-
-    return make
-
-
 #: Models this book can run offline (PyPI wheels).
 OFFLINE_CEAT_MODELS = (
-    CeatModel("all-MiniLM-L6-v2", _transformer("all-MiniLM-L6-v2")),
-    CeatModel("SmolLM2-135M-Instruct", _transformer("SmolLM2-135M-Instruct")),
+    EncoderSpec("all-MiniLM-L6-v2", transformer("all-MiniLM-L6-v2", progress=False)),
+    EncoderSpec("SmolLM2-135M-Instruct", transformer("SmolLM2-135M-Instruct", progress=False)),
 )
 #: Mind Your Bias's CEAT models available on the Hugging Face hub (ELMo needs AllenNLP).
-PAPER_CEAT_MODELS = (
-    CeatModel("bert-base-cased", _transformer("bert-base-cased"), myb_name="BERT"),
-    CeatModel("gpt2", _transformer("gpt2"), myb_name="GPT-2"),
-    CeatModel("facebook/opt-125m", _transformer("facebook/opt-125m"), myb_name="OPT"),
-    CeatModel("bigscience/bloom-560m", _transformer("bigscience/bloom-560m"), myb_name="BLOOM"),
+PAPER_CEAT_MODELS = tuple(
+    EncoderSpec(hub_id, transformer(hub_id, progress=False), paper_column=column)
+    for hub_id, column in (("bert-base-cased", "BERT"), ("gpt2", "GPT-2"),
+                           ("facebook/opt-125m", "OPT"), ("bigscience/bloom-560m", "BLOOM"))
 )
 
 
@@ -155,7 +118,7 @@ def corpus_contexts(
 ) -> ContextSource:
     """A context source reading natural sentences from the corpus extract.
 
-    See :func:`biaslib.corpus.contexts_for_test` for the options; by default
+    See :func:`biaslib.stimuli.corpus.contexts_for_test` for the options; by default
     at most ``cap`` sentences per stimulus (a seeded sample) and no window.
     """
 
@@ -167,17 +130,21 @@ def corpus_contexts(
 
 
 def template_contexts(test: StimulusTest) -> dict[str, dict[str, list[Context]]]:
-    """Mind Your Bias's template sentences (:func:`biaslib.templates.myb_contexts`) by word."""
+    """Mind Your Bias's template sentences, grouped by word.
+
+    :func:`biaslib.stimuli.templates.myb_contexts` through
+    :func:`biaslib.evaluate.ceat.group_by_word`.
+    """
     return group_by_word(test, myb_contexts(test.name))
 
 
 def ceat_table(
     tests: Mapping[str, str],
-    models: Sequence[CeatModel],
+    models: Sequence[EncoderSpec],
     contexts: ContextSource,
     *,
     context_label: str,
-    conventions: Sequence[CeatConvention | str] = (MIND_YOUR_BIAS, ORIGINAL),
+    conventions: Sequence[CeatConvention | str] = (CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL),
     max_missing_fraction: float = 0.2,
     progress: bool = True,
 ) -> pd.DataFrame:
@@ -187,7 +154,7 @@ def ceat_table(
     ----------
     tests
         Row label → stimulus test name (e.g.
-        :data:`biaslib.seat.MYB_TABLE3`).
+        :data:`biaslib.chapters.published.MYB_TABLE3`).
     models
         The model columns.
     contexts
@@ -214,7 +181,7 @@ def ceat_table(
     rows = []
     for model in models:
         encoder = model.make()
-        weights = str(getattr(encoder, "fingerprint", encoder.name))
+        weights = encoder.fingerprint
         for label, name in tqdm(tests.items(), desc=f"CEAT, {model.label}", unit="test",
                                 disable=not progress):
             test = load_test(name)
@@ -248,7 +215,7 @@ def _ours_wide(ours: pd.DataFrame, columns: str, alpha: float) -> pd.DataFrame:
 def myb_ceat_comparison(
     ours: pd.DataFrame,
     tests: Sequence[str] = ("C1", "C3", "C6", "C9", "Dis", "Occ", "I1", "I2"),
-    convention: str = MIND_YOUR_BIAS.name,
+    convention: str = CEAT_MIND_YOUR_BIAS.name,
     alpha: float = 0.01,
 ) -> pd.DataFrame:
     """Mind Your Bias's Table 3 (CEAT rows) beside our columns.
@@ -256,7 +223,7 @@ def myb_ceat_comparison(
     Published columns: ``<model> orig.`` (Guo & Caliskan 2021, as Mind Your
     Bias quotes them) and ``<model> MYB`` (Mind Your Bias's own run); their
     bold (p < 0.01, from the authors' result file) is shown as ``*``
-    (:func:`biaslib.seat.myb_table3_published`). Our columns: CES under
+    (:func:`biaslib.chapters.published.myb_table3_published`). Our columns: CES under
     ``convention`` with ``*`` for p ≤ ``alpha``; ``–`` where a test could not
     run (see ``ours["not run"]``).
     """
@@ -267,7 +234,7 @@ def myb_ceat_comparison(
     return out
 
 
-def meta_analysis_table(rows: pd.DataFrame, convention: str = MIND_YOUR_BIAS.name
+def meta_analysis_table(rows: pd.DataFrame, convention: str = CEAT_MIND_YOUR_BIAS.name
                         ) -> pd.DataFrame:
     """Per test and model: CES with its 95% CI, I², Cochran's Q p-value, weighted variance.
 
@@ -287,7 +254,7 @@ def meta_analysis_table(rows: pd.DataFrame, convention: str = MIND_YOUR_BIAS.nam
 def myb_table12_comparison(
     ours: pd.DataFrame,
     tests: Sequence[str] = ("C1", "C3", "C6", "C9", "Dis", "Occ", "I1", "I2"),
-    convention: str = MIND_YOUR_BIAS.name,
+    convention: str = CEAT_MIND_YOUR_BIAS.name,
     alpha: float = 0.01,
 ) -> pd.DataFrame:
     """Mind Your Bias's Table 12 (CEAT, templates vs Reddit) beside ours.
@@ -325,13 +292,13 @@ CONTEXT_KINDS = {
 
 
 def chapter_rows(
-    models: Sequence[CeatModel],
+    models: Sequence[EncoderSpec],
     tests: Mapping[str, str],
     kind: str = "corpus",
     *,
     caps: Mapping[str, int] | None = None,
     default_cap: int = 100,
-    conventions: Sequence[CeatConvention | str] = (MIND_YOUR_BIAS, ORIGINAL),
+    conventions: Sequence[CeatConvention | str] = (CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL),
     max_missing_fraction: float = 0.2,
     seed: int = 1111,
 ) -> pd.DataFrame:
@@ -344,7 +311,7 @@ def chapter_rows(
     windows = {"corpus": myb_window, "reddit_2014": myb_window,
                "corpus, full sentence": None, "corpus, CEAT window": ceat_window}
     if kind not in CONTEXT_KINDS:
-        raise ValueError(f"unknown context kind {kind!r}; known: {list(CONTEXT_KINDS)}")
+        raise UnknownNameError("context kind", kind, CONTEXT_KINDS)
     frames = []
     for model in models:
         if kind == "templates":
@@ -360,8 +327,8 @@ def chapter_rows(
     return pd.concat(frames, ignore_index=True)
 
 
-#: Caliskan et al.'s tests C1–C10 (CEAT's own lists differ only in C9's 'short').
-CALISKAN_TESTS = {f"C{i}": f"C{i}" for i in range(1, 11)}
+#: Caliskan et al.'s C1–C10 as this chapter's rows (row label → stimulus test).
+CALISKAN_ROWS = {test: test for test in CALISKAN_TESTS}
 #: Tests on which the window variants are compared.
 WINDOW_TESTS = {"C6": "MYB-C6-name", "C9": "MYB-C9-term"}
 #: Offline models too slow on the book's CPU for every table: they run Mind Your Bias's
@@ -381,7 +348,7 @@ def resampling_table(
     n_samples: Sequence[int] = RESAMPLING["n_samples"],
     replacement: Sequence[str] = RESAMPLING["replacement"],
     seeds: Sequence[int] = RESAMPLING["seeds"],
-    base: CeatConvention = MIND_YOUR_BIAS,
+    base: CeatConvention = CEAT_MIND_YOUR_BIAS,
 ) -> pd.DataFrame:
     """The CES and its p-values over sample sizes, sampling rules and seeds, on fixed vectors.
 
@@ -411,7 +378,7 @@ def coverage_table(
 ) -> pd.DataFrame:
     """Per test and role: stimuli with no sentence, fewer than ``rare``, fewer than ``cap``.
 
-    Read from the extract's ``coverage.csv`` (:func:`biaslib.corpus.load_coverage`):
+    Read from the extract's ``coverage.csv`` (:func:`biaslib.stimuli.corpus.load_coverage`):
     ``kept`` sentences per stimulus, and the median number of matching
     sentences in the twelve 2014 Reddit files (``found_reddit_2014``).
     """
@@ -440,11 +407,11 @@ def coverage_table(
 
 def chapter_tests() -> dict[str, str]:
     """Every test of the chapter: Mind Your Bias's (``MYB C1``…) and Caliskan's C1–C10."""
-    return {**{f"MYB {k}": v for k, v in MYB_TABLE3.items()}, **CALISKAN_TESTS}
+    return {**{f"MYB {k}": v for k, v in MYB_TABLE3.items()}, **CALISKAN_ROWS}
 
 
 def chapter_table(
-    name: str, models: Sequence[CeatModel] = OFFLINE_CEAT_MODELS, *, default_cap: int = 100
+    name: str, models: Sequence[EncoderSpec] = OFFLINE_CEAT_MODELS, *, default_cap: int = 100
 ) -> pd.DataFrame:
     """One of the chapter's stored tables (:data:`CHAPTER_TABLES`), computed now.
 
@@ -463,11 +430,11 @@ def chapter_table(
     ``ceat_coverage``
         :func:`coverage_table` of every test (no model).
 
-    Every CEAT row is computed under :data:`MIND_YOUR_BIAS` and
-    :data:`ORIGINAL`. Models in :data:`SLOW_MODELS` run a subset (see there).
+    Every CEAT row is computed under :data:`CEAT_MIND_YOUR_BIAS` and
+    :data:`CEAT_ORIGINAL`. Models in :data:`SLOW_MODELS` run a subset (see there).
     """
     if name not in CHAPTER_TABLES:
-        raise ValueError(f"unknown table {name!r}; known: {CHAPTER_TABLES}")
+        raise UnknownNameError("table of the CEAT chapter", name, CHAPTER_TABLES)
     if name == "ceat_coverage":
         return coverage_table(chapter_tests(), OFFLINE_CAPS["all-MiniLM-L6-v2"])
     if name == "ceat_resampling":
@@ -491,7 +458,7 @@ def chapter_table(
         if name == "ceat_myb":
             parts.append(chapter_rows([model], tests, "corpus", **opts))
         elif name == "ceat_caliskan" and not slow:
-            parts.append(chapter_rows([model], CALISKAN_TESTS, "corpus", **opts))
+            parts.append(chapter_rows([model], CALISKAN_ROWS, "corpus", **opts))
         elif name == "ceat_contexts":
             parts.append(chapter_rows([model], tests, "templates", **opts))
             if not slow:

@@ -5,10 +5,10 @@ implementation made different small choices. A :class:`Convention` makes every
 one of those choices explicit; the presets below reproduce each paper's code on
 purpose (see ``shared/reference/CONVENTIONS.md`` for the facts each one is
 built from). Pass a preset, its name, or a modified copy to
-:func:`biaslib.weat.weat`::
+:func:`biaslib.methods.weat.weat`::
 
-    from biaslib.conventions import SENT_BIAS
-    weat(X, Y, A, B, convention=SENT_BIAS.replace(n_samples=10_000))
+    from biaslib.stats.conventions import SENT_BIAS
+    weat(X, Y, A, B, convention=SENT_BIAS.replace(n_resamples=10_000))
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Literal
 
-from biaslib.permutation import (
+from biaslib.errors import UnknownNameError
+from biaslib.stats.permutation import (
     MAX_EXACT_SPLITS,
     STATISTICS,
     TAILS,
@@ -55,8 +56,8 @@ class Convention:
     ddof
         Delta degrees of freedom of the standard deviation in the effect-size
         denominator (1: sample SD; 0: population SD).
-    tail, ties, plus_one, n_samples, exact_limit, replacement, seed, statistic
-        Permutation-test options, see :mod:`biaslib.permutation`.
+    tail, ties, plus_one, n_resamples, exact_limit, replacement, seed, statistic
+        Permutation-test options, see :mod:`biaslib.stats.permutation`.
     p_method
         ``"permutation"`` (empirical proportion) or ``"normal"`` (Caliskan et
         al.'s normal fit to the permutation statistics).
@@ -76,7 +77,7 @@ class Convention:
     tail: Tail = "greater"
     ties: Ties = "ge"
     plus_one: bool = True
-    n_samples: int = 100_000
+    n_resamples: int = 100_000
     exact_limit: int | None = 100_000
     replacement: bool = False
     seed: int | None = 1111
@@ -90,7 +91,7 @@ class Convention:
         # Refuse wrong values here, when the convention is made, not deep in a test run.
         if isinstance(self.ddof, bool) or self.ddof not in (0, 1):
             raise ValueError(f"ddof must be 0 or 1, got {self.ddof!r}")
-        check_int(self.n_samples, "n_samples", minimum=1)
+        check_int(self.n_resamples, "n_resamples", minimum=1)
         check_int(self.exact_limit, "exact_limit", minimum=0, allow_none=True)
         if self.exact_limit is not None and self.exact_limit > MAX_EXACT_SPLITS:
             raise ValueError(f"exact_limit may not exceed {MAX_EXACT_SPLITS:,}, "
@@ -125,9 +126,9 @@ BIASLIB = Convention(
 
 SENT_BIAS = Convention(
     name="sent-bias",
-    # sent-bias draws n_samples - 1 shuffles and counts the observed split once:
+    # sent-bias draws n_resamples - 1 shuffles and counts the observed split once:
     # that is p = (k + 1) / (m + 1) with m = 99,999.
-    n_samples=99_999,
+    n_resamples=99_999,
     exact_limit=100_000,
     seed=1111,
     unequal_targets="error",
@@ -142,7 +143,7 @@ CALISKAN = Convention(
     name="caliskan",
     p_method="normal",
     exact_limit=None,
-    n_samples=100_000,
+    n_resamples=100_000,
     description=(
         "Caliskan et al. (2017), as described by Mind Your Bias (App. A.2): 100,000 "
         "permutations, a normal distribution fitted to their statistics, p = P(N > s); ddof=1."
@@ -156,7 +157,7 @@ WEFE = Convention(
     plus_one=True,
     exact_limit=None,
     replacement=True,
-    n_samples=10_000,
+    n_resamples=10_000,
     seed=0,
     statistic="sum",
     description=(
@@ -175,7 +176,7 @@ RESPONSIBLY = Convention(
     ties="gt",
     plus_one=False,
     exact_limit=1_000_000,
-    n_samples=1_000,
+    n_resamples=1_000,
     seed=42,
     unequal_targets="error",
     equal_attributes=True,
@@ -212,6 +213,4 @@ def get_convention(convention: Convention | str) -> Convention:
     try:
         return PRESETS[convention]
     except KeyError:
-        raise ValueError(
-            f"unknown convention {convention!r}; presets are {sorted(PRESETS)}"
-        ) from None
+        raise UnknownNameError("convention", convention, PRESETS) from None

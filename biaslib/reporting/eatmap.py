@@ -22,8 +22,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.patches import Rectangle
 
-from biaslib.mleat import PATTERN_ASSOCIATIONS, PATTERNS, MleatResult, _flag
-from biaslib.report import format_d
+from biaslib.errors import UnknownNameError
+from biaslib.methods.mleat import PATTERN_ASSOCIATIONS, PATTERNS, MleatResult
+from biaslib.reporting.format import format_d, significance_flag
 
 __all__ = ["GRAY", "RED", "eat_map", "eat_map_grid", "eat_pattern_legend"]
 
@@ -51,7 +52,8 @@ def _cells(item: Any) -> dict[str, Any]:
                 "labels": {}}
     row = dict(item)
     return {"pattern": row["pattern"], "d_x": row.get("l2_x_d"), "d_y": row.get("l2_y_d"),
-            "sig_x": _flag(row.get("l2_x_sig", False)), "sig_y": _flag(row.get("l2_y_sig", False)),
+            "sig_x": significance_flag(row.get("l2_x_sig", False)),
+            "sig_y": significance_flag(row.get("l2_y_sig", False)),
             "labels": {}}
 
 
@@ -69,9 +71,9 @@ def eat_map(
     Parameters
     ----------
     item
-        An :class:`~biaslib.mleat.MleatResult`; a table row (mapping or
+        An :class:`~biaslib.methods.mleat.MleatResult`; a table row (mapping or
         :class:`pandas.Series`) with ``pattern`` and optionally ``l2_x_d``,
-        ``l2_x_sig``, ``l2_y_d``, ``l2_y_sig`` (as :func:`biaslib.mleat.mleat_table`
+        ``l2_x_sig``, ``l2_y_d``, ``l2_y_sig`` (as :func:`biaslib.evaluate.mleat.mleat_table`
         or ``data/published/mleat_*.csv`` give them); or a pattern name.
     ax
         Axes to draw on; a new small figure when omitted.
@@ -94,7 +96,7 @@ def eat_map(
     try:
         assoc = PATTERN_ASSOCIATIONS[pattern]
     except KeyError:
-        raise ValueError(f"unknown EAT pattern {pattern!r}; patterns are {PATTERNS}") from None
+        raise UnknownNameError("EAT pattern", pattern, PATTERNS) from None
     names = {r: r for r in "XYAB"} | cells["labels"] | dict(labels or {})
     if ax is None:
         _, ax = plt.subplots(figsize=(2.2, 2.2))

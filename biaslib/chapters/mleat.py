@@ -1,0 +1,238 @@
+"""The ML-EAT chapter: the paper's prompts and models, its tables as printed.
+
+:mod:`biaslib.methods.mleat` holds the test; this module holds what the chapter
+(``notebooks/mleat``) needs around it: ML-EAT's GPT-2 prompts
+(:func:`prompt_contexts`), the offline and paper models, the stored table of
+the contextual models (:func:`mleat_offline_table`), and the paper's Table 1
+layout (:func:`paper_table`, :func:`gpt2_comparison`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from biaslib.chapters.published import MAY_ALL
+from biaslib.chapters.seat import OFFLINE_SEAT_MODELS, may_contexts
+from biaslib.embeddings.models import EncoderSpec, transformer
+from biaslib.evaluate.mleat import mleat_context_table
+from biaslib.methods.mleat import (
+    MLEAT_BIASLIB,
+    MleatConvention,
+    association_of,
+    classify_pattern,
+)
+from biaslib.reporting.format import format_d, significance_flag
+from biaslib.stimuli.contexts import Context
+from biaslib.stimuli.data import CALISKAN_TESTS, StimulusTest, load_published, load_test
+from biaslib.validation import no_string
+
+__all__ = [
+    "GPT2_NAMES",
+    "MLEAT_OFFLINE_MODELS",
+    "MLEAT_PAPER_MODELS",
+    "PROMPT_ARTICLE_ROLES",
+    "SEAT_SENTENCE_TESTS",
+    "gpt2_comparison",
+    "mleat_models_table",
+    "mleat_offline_table",
+    "paper_table",
+    "prompt_contexts",
+    "seat_sentence_contexts",
+    "with_patterns",
+]
+
+
+#: Tests whose stimuli ML-EAT's GPT-2 code puts after an article, by role: "This is a
+#: rose" for C1/C2 targets; every other stimulus follows "This is" directly
+#: (``PROMPT_ADJUSTMENTS`` in ``empirical_analysis.ipynb``).
+PROMPT_ARTICLE_ROLES: dict[str, tuple[str, ...]] = {"C1": ("X", "Y"), "C2": ("X", "Y")}
+
+
+def prompt_contexts(
+    test: str | StimulusTest, prompt: str = "This is",
+    article_roles: Mapping[str, Sequence[str]] = PROMPT_ARTICLE_ROLES,
+) -> dict[str, tuple[Context, ...]]:
+    """ML-EAT's GPT-2 inputs: "This is [stimulus]", one per stimulus, no final period.
+
+    Stimuli of the roles in ``article_roles[test]`` get "a"/"an" as the paper's
+    code chooses it: "an" when the word's first character is one of
+    ``a e i o u``, else "a". The vector ML-EAT reads is the last token, without
+    special tokens (``utils.get_lm_embeddings``); build the encoder with
+    ``add_special_tokens=False`` and pool ``"last"``.
+    """
+    test = load_test(test) if isinstance(test, str) else test
+    with_article = set(article_roles.get(test.name, ()))
+    out = {}
+    for role, ws in test.sets.items():
+        ctxs = []
+        for word in ws.words:
+            lead = f"{prompt} "
+            if role in with_article:
+                lead += ("an " if word[0] in "aeiou" else "a ")
+            ctxs.append(Context(text=lead + word, word=word, form=word, start=len(lead),
+                                end=len(lead) + len(word), source=f"ml-eat prompt:{role}"))
+        out[role] = tuple(ctxs)
+    return out
+
+
+#: Offline models for the paper's GPT-2 procedure (prompts from :func:`prompt_contexts`).
+#: SmolLM2 is a causal LM like GPT-2 and gets ML-EAT's extraction exactly: last token, no
+#: special tokens. all-MiniLM-L6-v2 is a bidirectional sentence encoder; it gets the
+#: sentence vector it was trained to give (mean over all tokens, [CLS]/[SEP] included),
+#: as in the SEAT chapter.
+MLEAT_OFFLINE_MODELS = (
+    EncoderSpec("all-MiniLM-L6-v2", transformer("all-MiniLM-L6-v2"), "mean"),
+    EncoderSpec("SmolLM2-135M-Instruct",
+                transformer("SmolLM2-135M-Instruct", add_special_tokens=False), "last"),
+)
+
+#: The paper's GPT-2 models (Hugging Face hub, e.g. on Colab): top layer, last token of
+#: "This is (a/an) X", no special tokens (``utils.get_lm_embeddings``; Tables 3, 5–8).
+MLEAT_PAPER_MODELS = tuple(
+    EncoderSpec(hub_id, transformer(hub_id, add_special_tokens=False), "last")
+    for hub_id in ("gpt2", "gpt2-medium", "gpt2-large", "gpt2-xl")
+)
+
+#: Hub id → the paper's name for the model (Tables 3, 5–8; ``data/published/mleat_gpt2.csv``).
+GPT2_NAMES = {"gpt2": "GPT-2 Base", "gpt2-medium": "GPT-2 Medium", "gpt2-large": "GPT-2 Large",
+              "gpt2-xl": "GPT-2 XL"}
+
+#: Every test of the SEAT chapter with bleached sentence templates (May et al. 2019).
+SEAT_SENTENCE_TESTS = tuple(test for test, context in MAY_ALL if context == "sent")
+
+
+def seat_sentence_contexts(test: str) -> dict[str, tuple[Context, ...]]:
+    """May et al.'s bleached template sentences of ``test`` (as in the SEAT chapter)."""
+    return may_contexts(test, "sent")
+
+
+def mleat_models_table(
+    models: Sequence[EncoderSpec],
+    tests: Iterable[str],
+    contexts: Callable[[str], Mapping[str, Sequence[Context]]],
+    inputs: str,
+    *,
+    convention: MleatConvention | str = MLEAT_BIASLIB,
+    progress: bool = True,
+) -> pd.DataFrame:
+    """:func:`mleat_context_table` for several models; ``column`` = model label, ``inputs``."""
+    tests = list(no_string(tests, "tests"))
+    frames = []
+    for model in models:
+        encoder = model.make()
+        encoder.progress = progress
+        frame = mleat_context_table(tests, encoder, contexts, pooling=model.sentence_pooling,
+                                    convention=convention, progress=progress)
+        frame.insert(0, "inputs", inputs)
+        frame.insert(0, "column", model.label)
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True)
+
+
+def mleat_offline_table(
+    convention: MleatConvention | str = MLEAT_BIASLIB, progress: bool = True,
+    prompt_tests: Sequence[str] = CALISKAN_TESTS,
+    seat_tests: Sequence[str] = SEAT_SENTENCE_TESTS,
+) -> pd.DataFrame:
+    """The chapter's contextual results on the offline models (minutes on a CPU).
+
+    Rows with ``inputs`` = ``"ML-EAT prompts"``: Caliskan's tests in the
+    paper's GPT-2 prompts on :data:`MLEAT_OFFLINE_MODELS`. Rows with
+    ``"SEAT sentences"``: the SEAT chapter's bleached-template tests on its
+    contextual models (:data:`biaslib.chapters.seat.OFFLINE_SEAT_MODELS`, same
+    poolings).
+    """
+    contextual = [m for m in OFFLINE_SEAT_MODELS if m.label in
+                  {x.label for x in MLEAT_OFFLINE_MODELS}]
+    return pd.concat([
+        mleat_models_table(MLEAT_OFFLINE_MODELS, prompt_tests, prompt_contexts,
+                           "ML-EAT prompts", convention=convention, progress=progress),
+        mleat_models_table(contextual, seat_tests, seat_sentence_contexts, "SEAT sentences",
+                           convention=convention, progress=progress),
+    ], ignore_index=True)
+
+
+# ------------------------------------------------------------------ tables as printed
+
+
+def _short(x: float) -> str:
+    """Two decimals without the leading zero, as the paper prints cosines: .10, −.01."""
+    text = f"{x:.2f}"
+    if text in ("-0.00", "0.00"):
+        return ".00"
+    return text.replace("0.", ".", 1).replace("-", "−")
+
+
+def with_patterns(frame: pd.DataFrame, min_effect: float = 0.2) -> pd.DataFrame:
+    """Fill missing ``pattern`` cells from the Level 2 values and their ``*`` flags.
+
+    The paper prints patterns only for GloVe (Table 1); for its other tables
+    the pattern follows from the starred Level 2 effects by the paper's rule. A
+    ``pattern_from`` column says which cells were printed and which derived.
+    """
+    out = frame.copy()
+    derived = [
+        classify_pattern(
+            association_of(float(r.l2_x_d), significance_flag(r.l2_x_sig), min_effect),
+            association_of(float(r.l2_y_d), significance_flag(r.l2_y_sig), min_effect))
+        for r in out.itertuples()
+    ]
+    printed = out.get("pattern", pd.Series("", index=out.index)).astype(object)
+    printed = printed.where(printed.notna(), "").astype(str)
+    out["pattern_from"] = np.where(printed != "", "printed", "derived from Level 2")
+    out["pattern"] = np.where(printed != "", printed, derived)
+    return out
+
+
+def paper_table(frame: pd.DataFrame, index: str | Sequence[str] | None = None) -> pd.DataFrame:
+    """Results laid out as the paper's Table 1.
+
+    ``frame`` has the columns of :meth:`MleatResult.to_dict` (or of
+    ``data/published/mleat_*.csv``): ``l1_d``, ``l1_sig``, ``l2_x_d``… and
+    ``pattern``. Effect sizes get ``*`` when significant; Level 3 reads
+    "mean (sd)" with the paper's ".10" style. ``index`` names the columns that
+    label the rows (default: keep the index).
+    """
+    src = frame.set_index(list([index] if isinstance(index, str) else index)) if index else frame
+
+    def d(col: str) -> list[str]:
+        return [format_d(float(v), "*" if significance_flag(s) else "")
+                for v, s in zip(src[f"{col}_d"], src[f"{col}_sig"], strict=True)]
+
+    cols: dict[tuple[str, str], list[str]] = {
+        ("Level 1", "A,B,X,Y"): d("l1"),
+        ("Level 2", "A,B,X"): d("l2_x"),
+        ("Level 2", "A,B,Y"): d("l2_y"),
+    }
+    for key in ("ax", "bx", "ay", "by"):
+        cols[("Level 3", f"{key[0].upper()},{key[1].upper()}")] = [
+            f"{_short(m)} ({_short(s)})"
+            for m, s in zip(src[f"l3_{key}_mean"], src[f"l3_{key}_sd"], strict=True)
+        ]
+    if "pattern" in src:
+        cols[("EAT pattern", "")] = list(src["pattern"].fillna(""))
+    out = pd.DataFrame(cols, index=src.index)
+    out.columns = pd.MultiIndex.from_tuples(out.columns)
+    return out
+
+
+def gpt2_comparison(computed: pd.DataFrame) -> pd.DataFrame:
+    """The paper's GPT-2 rows (Tables 5–8) beside ours for the same hub models, as Table 1.
+
+    ``computed`` is a :func:`mleat_models_table` result whose ``column`` holds
+    hub ids (``"gpt2"`` … ``"gpt2-xl"``, :data:`MLEAT_PAPER_MODELS`); rows of
+    other models are ignored. Published patterns are derived from the starred
+    Level 2 values (:func:`with_patterns`). Rows: (model, test, source).
+    """
+    ours = computed[computed["column"].isin(list(GPT2_NAMES))]
+    if ours.empty:
+        raise ValueError(f"no rows computed with the paper's models {list(GPT2_NAMES)}")
+    pub = with_patterns(load_published("mleat_gpt2")).assign(source="ML-EAT (published)")
+    ours = ours.assign(model=ours["column"].map(GPT2_NAMES), source="ours")
+    table = paper_table(pd.concat([pub, ours], ignore_index=True), ["model", "test", "source"])
+    order = [(m, t, s) for m in GPT2_NAMES.values() if m in set(ours["model"])
+             for t in dict.fromkeys(ours["test"]) for s in ("ML-EAT (published)", "ours")]
+    return table.loc[[key for key in order if key in table.index]]

@@ -1,0 +1,197 @@
+"""SEAT and w-SEAT on stimulus tests: the WEAT on sentences, or on stimuli inside sentences.
+
+s-SEAT (May et al., 2019) embeds every template sentence of a stimulus set
+("This is a tulip.", "Tulips are here.") as one item and runs the WEAT over
+those sentence vectors; w-SEAT (Tan & Celis, 2019) keeps the same sentences but
+takes only the vectors of the stimulus' own tokens. Both are the WEAT of
+:mod:`biaslib.methods.weat` on different inputs: sets of sentences instead of
+sets of words, so the permutation test re-splits sentences, as sent-bias does.
+
+Any :class:`~biaslib.embeddings.base.ContextEncoder` works: the transformer
+encoder, the bag-of-words GloVe encoder that plays SEAT's "CBoW", or the
+bug replays of :mod:`biaslib.embeddings.bugs`. The papers' tables built on this
+are in :mod:`biaslib.chapters.seat`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+from tqdm import tqdm
+
+from biaslib.embeddings.base import ContextEncoder, EmbeddedSet, EmbeddedTest
+from biaslib.errors import MissingWordsError, warn_dropped
+from biaslib.evaluate.weat import TestRun
+from biaslib.methods.weat import ROLES, weat
+from biaslib.stats.conventions import BIASLIB, Convention
+from biaslib.stimuli.contexts import Context
+from biaslib.stimuli.data import StimulusTest, load_test
+from biaslib.validation import no_string
+
+__all__ = ["Level", "check_contexts_match", "embed_contexts", "seat_table"]
+
+Level = Literal["sentence", "word"]
+
+
+def embed_contexts(
+    test: StimulusTest,
+    contexts: Mapping[str, Sequence[Context]],
+    encoder: ContextEncoder,
+    levels: Sequence[Level] = ("sentence", "word"),
+    *,
+    pooling: Mapping[str, str | None] | None = None,
+    max_missing_fraction: float = 0.2,
+) -> dict[str, EmbeddedTest]:
+    """Embed the contexts of each role at sentence and/or word level.
+
+    Parameters
+    ----------
+    test
+        The stimulus test the contexts were built from.
+    contexts
+        Role (``"X"``, ``"Y"``, ``"A"``, ``"B"``) → contexts, e.g. from
+        :func:`biaslib.stimuli.templates.seat_contexts`.
+    encoder
+        A :class:`~biaslib.embeddings.base.ContextEncoder`; both levels come
+        from one :meth:`~biaslib.embeddings.base.ContextEncoder.encode_contexts`
+        call (a single pass over the sentences where the encoder supports it).
+    levels
+        ``"sentence"`` (s-SEAT) and/or ``"word"`` (w-SEAT).
+    pooling
+        Level → pooling passed to the encoder (sentence: ``"cls"``, ``"mean"``,
+        ``"last"``…; word: ``"first"``, ``"last"``, ``"mean"``). Default: the
+        encoder's own.
+    max_missing_fraction
+        Stimuli the encoder cannot represent (a static vocabulary's
+        out-of-vocabulary words) are dropped with all their sentences and
+        reported; a role losing more than this fraction of its stimuli raises.
+
+    Returns
+    -------
+    dict
+        Level → :class:`~biaslib.embeddings.base.EmbeddedTest`, whose ``embedder``
+        names the model, the level and the pooling.
+
+    Raises
+    ------
+    ValueError
+        If a role has no contexts or is missing, if a context's stimulus is not
+        a word of that role of ``test`` (contexts built for another test), or
+        if the same sentence stands in both target (or both attribute) sets.
+    MissingWordsError
+        If a role loses more than ``max_missing_fraction`` of its stimuli.
+    """
+    levels = list(no_string(levels, "levels"))
+    bad = [lv for lv in levels if lv not in ("sentence", "word")]
+    if bad or not levels:
+        raise ValueError(f"levels must be 'sentence' and/or 'word', got {list(levels)!r}")
+    check_contexts_match(test, contexts)
+    pooling = dict(pooling or {})
+    kept_by_role, missing_by_role, problems = {}, {}, []
+    for role in ROLES:
+        ctxs = list(contexts[role])
+        words = list(dict.fromkeys(c.word for c in ctxs))
+        missing = sorted({c.word for c in ctxs if not encoder.known(c)})
+        if missing:
+            warn_dropped(f"{test.name}, {role}: dropped {missing} with all their sentences "
+                         f"(no vector in {encoder.name})")
+        if len(missing) == len(words) or len(missing) / len(words) > max_missing_fraction:
+            problems.append(f"{role}: {len(missing)}/{len(words)} stimuli missing {missing}")
+        kept_by_role[role] = [c for c in ctxs if c.word not in missing]
+        missing_by_role[role] = tuple(missing)
+    if problems:
+        raise MissingWordsError(f"{test.name} on {encoder.name}: " + "; ".join(problems))
+
+    vectors: dict[str, dict[str, NDArray]] = {lv: {} for lv in levels}
+    for role, kept in kept_by_role.items():
+        if len(levels) == 2:
+            vectors["sentence"][role], vectors["word"][role] = encoder.encode_contexts(
+                kept, pooling.get("sentence"), pooling.get("word") or "mean"
+            )
+            continue
+        for lv in levels:
+            kwargs = {} if pooling.get(lv) is None else {"pooling": pooling[lv]}
+            vectors[lv][role] = (
+                encoder.encode_sentences([c.text for c in kept], **kwargs)
+                if lv == "sentence"
+                else encoder.encode_words(kept, **kwargs)
+            )
+    out = {}
+    for lv in levels:
+        sets = {
+            role: EmbeddedSet(
+                label=getattr(test, role).label,
+                words=tuple(c.text if lv == "sentence" else f"{c.form} | {c.text}" for c in kept),
+                vectors=np.asarray(vectors[lv][role], dtype=np.float64),
+                missing=missing_by_role[role],
+            )
+            for role, kept in kept_by_role.items()
+        }
+        pool_text = pooling.get(lv) or "default pooling"
+        out[lv] = EmbeddedTest(test=test, embedder=f"{encoder.name} [{lv}, {pool_text}]",
+                               sets=sets)
+    return out
+
+
+def check_contexts_match(test: StimulusTest, contexts: Mapping[str, Sequence[Context]]) -> None:
+    """Refuse contexts that do not belong to ``test``, so a result cannot carry a wrong label.
+
+    Every role of the test needs contexts, each context's stimulus must be a
+    word of that role, and no sentence may stand in both target (or both
+    attribute) sets.
+
+    Raises
+    ------
+    ValueError
+        Naming the role and the foreign stimuli or shared sentences.
+    """
+    for role in ROLES:
+        if role not in contexts:
+            raise ValueError(f"{test.name}: no contexts for role {role} (roles given: "
+                             f"{sorted(contexts)})")
+        ctxs = list(contexts[role])
+        if not ctxs:
+            raise ValueError(f"{test.name}: role {role} has no contexts")
+        allowed = set(test.sets[role].words)
+        foreign = sorted({c.word for c in ctxs} - allowed)
+        if foreign:
+            raise ValueError(
+                f"contexts of role {role} hold stimuli that are not in {test.name}'s "
+                f"{role} set: {foreign[:5]}{' …' if len(foreign) > 5 else ''} — contexts "
+                "built for another test?")
+    for first, second in (("X", "Y"), ("A", "B")):
+        shared = sorted({c.text for c in contexts[first]} & {c.text for c in contexts[second]})
+        if shared:
+            raise ValueError(f"{test.name}: the same sentence stands in {first} and {second}: "
+                             f"{shared[:3]}")
+
+
+def seat_table(
+    tests: Iterable[str | StimulusTest],
+    encoder: ContextEncoder,
+    contexts: Callable[[str], Mapping[str, Sequence[Context]]],
+    *,
+    levels: Sequence[Level] = ("sentence", "word"),
+    pooling: Mapping[str, str | None] | None = None,
+    convention: Convention | str = BIASLIB,
+    progress: bool = True,
+) -> pd.DataFrame:
+    """One row per (test, level): the SEAT effect size and p-value on ``encoder``.
+
+    ``contexts(test_name)`` supplies the sentences (e.g.
+    :func:`biaslib.stimuli.templates.seat_contexts`); ``pooling`` maps a level to its
+    pooling (default: the encoder's own). Rows name the model and level.
+    """
+    pooling = dict(pooling or {})
+    rows = []
+    tests = [load_test(t) if isinstance(t, str) else t for t in no_string(tests, "tests")]
+    for test in tqdm(tests, desc=f"SEAT on {encoder.name}", disable=not progress):
+        embedded = embed_contexts(test, contexts(test.name), encoder, levels, pooling=pooling)
+        for level, emb in embedded.items():
+            run = TestRun(embedded=emb, result=weat(*emb.arrays, convention=convention))
+            rows.append({"level": level, **run.to_dict()})
+    return pd.DataFrame(rows)
