@@ -51,7 +51,7 @@ if "google.colab" in sys.modules:
 RECOMPUTE = False
 FULL = "google.colab" in sys.modules
 
-# %%
+# %% tags=["hide-input"]
 import os
 
 os.environ["TQDM_DISABLE"] = "1"  # no progress bars in the stored outputs
@@ -65,18 +65,18 @@ from biaslib.chapters.elmo_bug import (
     chapter_table,
     elmo_beside_published,
     elmo_counts,
+    elmo_figure,
     gpt2_beside_published,
+    gpt2_counts,
+    gpt2_landing,
+    gpt2_offset_examples,
     quirk_counts,
     quirks_beside_published,
-    variant_summary,
 )
-from biaslib.chapters.published import MYB_TABLE3
 from biaslib.chapters.stored import load_or_compute
-from biaslib.embeddings.bugs import gpt2_offset_input, wseat_word_index
+from biaslib.embeddings.bugs import wseat_word_index
 from biaslib.embeddings.transformer import TransformerEncoder
-from biaslib.reporting.plots import effect_size_comparison
 from biaslib.stimuli.contexts import find_context
-from biaslib.stimuli.data import load_published
 from biaslib.stimuli.templates import myb_contexts
 
 pd.set_option("display.max_colwidth", 80)
@@ -169,7 +169,7 @@ for name, enc in ENCODERS.items():
 # whose association scores are all equal has no effect size (0/0); the bug can do that, so
 # such a test is reported as undefined, with the reason, instead of stopping the chapter.
 
-# %%
+# %% tags=["hide-input"]
 elmo = table("elmo_bug")
 print("each row names its model and extraction, e.g.:")
 print(" ", elmo["model"].iloc[0])
@@ -179,38 +179,51 @@ print("undefined tests:", "none" if undefined.empty else "")
 for r in undefined.to_dict("records"):
     print(f"  {r['method']} {r['myb_test']} on {r['column']} ({r['variant']}): {r['not run']}")
 
+# %% tags=["remove-cell"]
+# The text above: MiniLM runs the five tests with a published ELMo "orig." value (Occ at
+# word level only), SmolLM2 the two smallest; FULL runs all eight; the statistics are
+# Mind Your Bias's (99,999 shuffles, seed 1111).
+from biaslib.chapters.elmo_bug import ELMO_TESTS
+from biaslib.chapters.published import MYB_TABLE3
+from biaslib.stats.conventions import MIND_YOUR_BIAS
+from biaslib.stimuli.data import load_published, load_test
+
+elmo_orig = load_published("myb_table3").query(
+    "model == 'ELMo' and column == 'orig' and method in ['s-SEAT', 'w-SEAT']")
+with_orig = elmo_orig.dropna(subset=["d"])
+assert len(ELMO_TESTS[MINILM]) == 5 and set(ELMO_TESTS[MINILM]) == set(with_orig["test"])
+assert list(with_orig.query("test == 'Occ'")["method"]) == ["w-SEAT"]
+assert len(MYB_TABLE3) == 8 and len(ELMO_TESTS[SMOL]) == 2
+
+
+def n_stimuli(short: str) -> int:
+    return sum(len(s.words) for s in load_test(MYB_TABLE3[short]).sets.values())
+
+
+assert sorted(ELMO_TESTS[SMOL], key=n_stimuli) == sorted(ELMO_TESTS[MINILM], key=n_stimuli)[:2]
+assert (MIND_YOUR_BIAS.n_resamples, MIND_YOUR_BIAS.seed, MIND_YOUR_BIAS.ddof) == (99_999, 1111, 1)
+
+# %% [markdown]
+# all-MiniLM-L6-v2's columns beside ELMo's:
+
 # %% tags=["hide-input"]
-elmo_beside_published(elmo)
+elmo_beside_published(elmo, MINILM)
+
+# %% [markdown]
+# SmolLM2-135M-Instruct's, on its two tests:
+
+# %% tags=["hide-input"]
+elmo_beside_published(elmo, SMOL)
 
 # %% [markdown]
 # Counts over the table (`p ≤ 0.01` as significant, uncorrected, as in Mind Your Bias's
 # Table 3):
 
-# %%
+# %% tags=["hide-input"]
 elmo_counts(elmo)
 
-# %% tags=["hide-input"]
-pub = load_published("myb_table3").query("model == 'ELMo'")
-tests_run = {name: list(dict.fromkeys(g["myb_test"])) for name, g in elmo.groupby("column",
-                                                                                    sort=False)}
-fig, axes = plt.subplots(2, 1 + len(tests_run), figsize=(13, 7), sharex=True)
-for row, method in enumerate(("s-SEAT", "w-SEAT")):
-    published = pub[(pub["method"] == method) & pub["test"].isin(tests_run[MINILM])]
-    published = published.pivot_table(index="test", columns="column", values="d")
-    frame = pd.DataFrame({"test": published.index,
-                          "ELMo, orig. (bug)": published["orig"].to_numpy(),
-                          "ELMo, Mind Your Bias (fixed)": published["ours"].to_numpy()})
-    effect_size_comparison(frame, list(frame.columns[1:]), ax=axes[row, 0],
-                           title=f"{method}: ELMo")
-    for col, (name, tests) in enumerate(tests_run.items(), start=1):
-        ours = elmo[(elmo["method"] == method) & (elmo["column"] == name)]
-        ours = ours.pivot_table(index="myb_test", columns="variant", values="effect_size")
-        frame = pd.DataFrame({"test": tests,
-                              f"{name}, bug": ours["bug"].reindex(tests).to_numpy(),
-                              f"{name}, fixed": ours["fixed"].reindex(tests).to_numpy()})
-        effect_size_comparison(frame, list(frame.columns[1:]), ax=axes[row, col],
-                               title=f"{method}: {name}")
-plt.tight_layout()
+# %% mystnb={"figure": {"caption": "Effect sizes through the ELMo bug and through its fix. Left: ELMo as published, Mind Your Bias's \u201corig.\u201d column (May et al. / Tan & Celis, computed with the bug) beside their fixed re-run; then our two models on the same sentences, bug beside fix. Top row s-SEAT, bottom row w-SEAT.", "name": "fig-elmo-bug-effects"}} tags=["hide-input"]
+elmo_figure(elmo)
 plt.show()
 
 # %% [markdown]
@@ -222,7 +235,7 @@ plt.show()
 # sees only the characters before it; vectors that differ only by float noise count as one,
 # {py:func}`biaslib.chapters.elmo_bug.distinct_vectors`):
 
-# %%
+# %% tags=["hide-input"]
 diag = table("elmo_diagnostics")
 diag.set_index(["model", "extraction"])[
     ["test", "sentences", "mean cosine between sentences", "distinct word vectors"]].round(3)
@@ -249,14 +262,27 @@ diag.set_index(["model", "extraction"])[
 # with the same statistics as above; May et al.'s published BERT-large column, computed
 # with both quirks, is beside.
 
-# %%
+# %% tags=["remove-cell"]
+# The text above quotes sent-bias's PR for C3 at word level: −0.11, May et al.'s number.
+from biaslib.stimuli.data import load_published
+
+may_bert = load_published("seat_table4").query("model == 'BERT (large, cased)'")
+assert may_bert.set_index(["test", "context"]).loc[("C3", "word"), "d"] == -0.11
+
+# %% tags=["hide-input"]
 quirks = table("elmo_quirks")
-quirks_beside_published(quirks)
+quirks_beside_published(quirks, MINILM)
+
+# %% [markdown]
+# SmolLM2-135M-Instruct, on the rows it ran offline:
+
+# %% tags=["hide-input"]
+quirks_beside_published(quirks, SMOL)
 
 # %% [markdown]
 # The same counts, for the stimulus alone (`word`) and in sentences (`sent`, `sent (u)`):
 
-# %%
+# %% tags=["hide-input"]
 quirk_counts(quirks)
 
 # %% [markdown]
@@ -274,33 +300,14 @@ quirk_counts(quirks)
 examples = [find_context("This is a tulip.", "tulip"), find_context("John is here.", "John"),
             *[myb_contexts("MYB-C9-term")[r][0] for r in ("X", "A")],
             myb_contexts("MYB-C6-name")["A"][0]]
-shown = []
-for ctx in examples:
-    inp = gpt2_offset_input(smol, ctx)
-    own = [smol.tokens(ctx.text)[i] for i in smol.word_token_indices(ctx)]
-    shown.append({"sentence": ctx.text, "stimulus": ctx.form,
-                  "w-SEAT's input tokens": " ".join(inp.tokens),
-                  "token read (bug)": inp.selected_token,
-                  "stimulus' tokens in the real input (fixed)": " ".join(own)})
-pd.DataFrame(shown)
+gpt2_offset_examples(smol, examples)
 
 # %% [markdown]
 # Where the read position lands, over all sentences of the tests below:
 
-# %%
+# %% tags=["hide-input"]
 gpt = table("elmo_gpt2")
-landing = []
-for short in dict.fromkeys(gpt["myb_test"]):
-    for ctxs in myb_contexts(MYB_TABLE3[short]).values():
-        for ctx in ctxs:
-            inp = gpt2_offset_input(smol, ctx)
-            n_words = len(smol.tokenizer.tokenize(inp.words[inp.word_index]))
-            where = ("padding (last word)" if inp.selected == len(inp.tokens) - 1
-                     else "the stimulus' second subword" if n_words > 1
-                     else "the next word's first subword")
-            landing.append({"test": short, "read": where})
-landing = pd.DataFrame(landing)
-pd.crosstab(landing["read"], landing["test"], margins=True)
+gpt2_landing(smol, list(dict.fromkeys(gpt["myb_test"])))
 
 # %% [markdown]
 # Effect sizes: the bug (separate-word tokenization and the `+1`), the separate-word
@@ -309,12 +316,11 @@ pd.crosstab(landing["read"], landing["test"], margins=True)
 # Your Bias's Table 3 (Tan & Celis's, computed with this bug, and Mind Your Bias's own run,
 # mean of subwords).
 
-# %%
+# %% tags=["hide-input"]
 gpt2_beside_published(gpt)
 
-# %%
-pd.DataFrame([{"model": SMOL, "bug": "bug", "fixed": "fixed",
-               **variant_summary(gpt, "bug", "fixed")}]).set_index(["model", "bug", "fixed"])
+# %% tags=["hide-input"]
+gpt2_counts(gpt)
 
 # %% [markdown]
 # ## What the comparison shows
@@ -351,3 +357,66 @@ pd.DataFrame([{"model": SMOL, "bug": "bug", "fixed": "fixed",
 #   Your Bias attribute their large divergence from Tan & Celis's GPT-2 numbers to templates
 #   or model versions (their §4.1); this bug in Tan & Celis's code is another candidate, to
 #   be checked with `gpt2` itself on Colab.
+
+# %% tags=["remove-cell"]
+# Every comparison the text above states, checked against the tables it reads (the
+# offline subsets; with FULL the tables hold more tests than the text describes).
+import numpy as np
+
+
+def prose_holds() -> None:
+    counts = elmo_counts(elmo)
+    ours_counts = counts[counts.index.get_level_values("model").isin([MINILM, SMOL])]
+    # The bug gives smaller effect sizes, some signs flip, fewer tests are significant.
+    assert (ours_counts["mean |d| bug"] < ours_counts["mean |d| fixed"]).all()
+    assert ours_counts["sign flipped"].sum() > 0
+    per_model = ours_counts.groupby(level="model")[["significant, bug", "significant, fixed"]].sum()
+    assert (per_model["significant, bug"] < per_model["significant, fixed"]).all()
+    # ELMo as published: "orig." mostly small and often of the other sign; Mind Your Bias's
+    # fixed re-run significant on every one of these tests.
+    published = counts.xs("ELMo (published: orig. vs Mind Your Bias)", level="model")
+    assert (published["mean |d| bug"] < published["mean |d| fixed"]).all()
+    assert (published["sign flipped"] >= published["tests"] / 2).all()
+    assert (published["significant, fixed"] == published["tests"]).all()
+    # One test, C9 on MiniLM (at both levels), comes out larger through the bug.
+    d = elmo.pivot_table(index=["column", "method", "myb_test"], columns="variant",
+                         values="effect_size")
+    larger = d[d["bug"].abs() > d["fixed"].abs()].index
+    assert sorted(larger) == [(MINILM, "s-SEAT", "C9"), (MINILM, "w-SEAT", "C9")]
+    # Why: buggy sentence vectors are far more alike; SmolLM2's bug gives far fewer distinct
+    # word vectors than sentences, and its w-SEAT C9 is undefined.
+    dg = diag.set_index(["model", "extraction"])
+    for model in (MINILM, SMOL):
+        assert dg.loc[(model, "bug"), "mean cosine between sentences"] > dg.loc[
+            (model, "fixed"), "mean cosine between sentences"]
+    assert dg.loc[(SMOL, "bug"), "distinct word vectors"] * 2 < dg.loc[(SMOL, "bug"), "sentences"]
+    undefined_rows = elmo[elmo["not run"] != ""]
+    assert list(zip(undefined_rows["column"], undefined_rows["variant"], undefined_rows["method"],
+                    undefined_rows["myb_test"], strict=True)) == [(SMOL, "bug", "w-SEAT", "C9")]
+    # sent-bias's BERT input: on MiniLM most word-level tests change sign, sentences agree
+    # better.
+    qc = quirk_counts(quirks)
+    for fixed in (f"{MINILM}: [CLS]", f"{MINILM}: mean"):
+        word = qc.xs(fixed, level="fixed").xs("word", level="contexts").iloc[0]
+        sent = qc.xs(fixed, level="fixed").xs("sentences", level="contexts").iloc[0]
+        assert word["sign flipped"] > word["tests"] / 2
+        assert sent["sign flipped"] / sent["tests"] < word["sign flipped"] / word["tests"]
+    # Lowercasing SmolLM2: C1 exactly unchanged, every test built on names moves, several
+    # across zero.
+    q = quirks.set_index(["column", "test", "context"])["effect_size"]
+    low, orig = q[f"{SMOL}: lowercased input (sent-bias)"], q[f"{SMOL}: original case"]
+    assert low[("C1", "word")] == orig[("C1", "word")]
+    name_rows = [k for k in low.index if k[0] != "C1"]
+    assert all(low[k] != orig[k] for k in name_rows)
+    assert sum(np.sign(low[k]) != np.sign(orig[k]) for k in name_rows) >= 2
+    # GPT-2 offsets: the separate-word tokenization alone stays close to the fix, the full bug
+    # moves the effect sizes and their significance.
+    g = gpt.pivot_table(index="myb_test", columns="variant", values=["effect_size", "p_value"])
+    es = g["effect_size"]
+    assert (es["separate words, offset 0"] - es["fixed"]).abs().max() < (
+        es["bug"] - es["fixed"]).abs().min()
+    assert ((g["p_value"]["bug"] <= 0.01) != (g["p_value"]["fixed"] <= 0.01)).any()
+
+
+if not FULL:
+    prose_holds()

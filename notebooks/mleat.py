@@ -54,6 +54,8 @@ import pandas as pd
 from IPython.display import display
 
 from biaslib.chapters.mleat import (
+    GPT2_NAMES,
+    MLEAT_OFFLINE_MODELS,
     MLEAT_PAPER_MODELS,
     SEAT_SENTENCE_TESTS,
     gpt2_comparison,
@@ -68,11 +70,12 @@ from biaslib.embeddings import glove_6b_50d
 from biaslib.evaluate.mleat import mleat_table
 from biaslib.methods.mleat import MLEAT_BIASLIB, MLEAT_PAPER_CODE, PATTERNS
 from biaslib.reporting.eatmap import eat_map_grid, eat_pattern_legend
-from biaslib.reporting.format import format_p
+from biaslib.reporting.format import findings_table, format_d, format_p
 from biaslib.stimuli.data import CALISKAN_TESTS, load_published
 
 pd.set_option("display.max_colwidth", 70)
 TESTS = list(CALISKAN_TESTS)
+MINILM, SMOLLM = (model.label for model in MLEAT_OFFLINE_MODELS)
 
 # %% [markdown]
 # ## Method
@@ -95,18 +98,18 @@ TESTS = list(CALISKAN_TESTS)
 #
 # **EAT patterns.** A target group is *associated* with $A$ when its Level 2 effect size
 # exceeds 0.2 (Cohen's "small") and is significant, with $B$ when it is below −0.2 and
-# significant. The paper's text says the cell is shaded when $d > 0.2$ "with a p-value
-# > 0.05"; that is almost certainly a typo for $p < 0.05$ — the same section defines an
-# association as "a significant p-value and at least a small positive effect size", and
-# the patterns in its Table 1 follow from the starred (significant) Level 2 values (a
-# test checks that). The two groups' associations give nine patterns:
+# significant. The paper's text says the cell is shaded when $d > 0.2$ "with a
+# p-value > 0.05"; that is almost certainly a typo for $p < 0.05$ — the same section
+# defines an association as "a significant p-value and at least a small positive effect
+# size", and the patterns in its Table 1 follow from the starred (significant) Level 2
+# values (a test checks that). The two groups' associations give nine patterns:
 # Divergent (X and Y with different attributes), Uniform (both with the same), Singular
 # (only one group associated) and Non-Directional (neither). On an EAT-Map, columns are
 # X and Y, rows A and B; a cell is red when that group is associated with that attribute,
 # gray otherwise. Our maps also print each column's Level 2 $d$ in the cell its sign
 # points to (`*`: significant).
 
-# %%
+# %% mystnb={"figure": {"caption": "The nine EAT patterns and their EAT-Maps (after the ML-EAT paper's Figure 2). Columns are the target groups X and Y, rows the attributes A and B; a cell is red when that target group is associated with that attribute at Level 2.", "name": "fig-mleat-patterns"}} tags=["hide-input"]
 legend = eat_pattern_legend()
 
 # %% [markdown]
@@ -126,6 +129,14 @@ legend = eat_pattern_legend()
 for conv in (MLEAT_BIASLIB, MLEAT_PAPER_CODE):
     print(f"{conv.name}: {conv.description}")
 
+# %% tags=["remove-cell"]
+# The method text above: |d| > 0.2 and p < 0.05; two-sided, exact up to 100,000 splits,
+# else 100,000 re-splits; the paper's code draws 1,000 permutations at both levels.
+for conv in (MLEAT_BIASLIB, MLEAT_PAPER_CODE):
+    assert conv.min_effect == 0.2 and conv.alpha == 0.05 and conv.ddof == 1
+assert MLEAT_BIASLIB.exact_limit == 100_000 and MLEAT_BIASLIB.n_resamples == 100_000
+assert MLEAT_PAPER_CODE.n_resamples == 1_000 and MLEAT_PAPER_CODE.exact_limit is None
+
 # %% [markdown]
 # ## Table 1: the ten WEATs on GloVe
 #
@@ -142,20 +153,31 @@ published = load_published("mleat_table1_glove")
 print("ours:", glove.name)
 print("published:", published["source"].iloc[0])
 
+# %% tags=["remove-cell"]
+# The text above: "gladiola" is missing, so C1 runs with 24 flowers (and 25 insects).
+assert ours.set_index("test").loc["C1", ["n_x", "n_y"]].tolist() == [24, 25]
+
+# %% tags=["hide-input"]
 PUB_840B = "GloVe 840B 300d (ML-EAT Table 1)"
 OURS_6B = "GloVe 6B 50d (ours, biaslib)"
 table1 = pd.concat([
     paper_table(published.assign(embedding=PUB_840B), ["test", "embedding"]),
     paper_table(ours.assign(embedding=OURS_6B), ["test", "embedding"]),
 ]).loc[[(t, e) for t in TESTS for e in (PUB_840B, OURS_6B)]]
-table1
+table1.drop(columns="Level 3", level=0)
+
+# %% [markdown]
+# Level 3 of the same tests, each cosine matrix's mean (sd):
+
+# %% tags=["hide-input"]
+table1["Level 3"]
 
 # %% [markdown]
 # Do the patterns agree? Ours are computed under both conventions: the book's default
 # (two-sided permutation tests) and the paper's code (normal approximation, one-sided on
 # the observed side), which marks more Level 2 effects as significant.
 
-# %%
+# %% tags=["hide-input"]
 patterns = pd.DataFrame({
     "title": ours.set_index("test")["title"],
     PUB_840B: published.set_index("test")["pattern"],
@@ -164,21 +186,51 @@ patterns = pd.DataFrame({
 }).loc[TESTS]
 patterns
 
-# %%
-for column in patterns.columns[2:]:
-    agree = patterns.index[patterns[column] == patterns[PUB_840B]]
-    print(f"{column}: same pattern as GloVe 840B in {len(agree)} of {len(TESTS)} tests "
-          f"({', '.join(agree)})")
-signs = (ours.set_index("test")[["l2_x_d", "l2_y_d"]] > 0) == (
-    published.set_index("test")[["l2_x_d", "l2_y_d"]] > 0)
-print(f"Level 2 effect sizes with the published sign: {int(signs.to_numpy().sum())} of "
-      f"{signs.size}")
+# %% tags=["hide-input"]
+def holds(k: int, n: int) -> str:
+    return "yes" if k == n else "no" if k == 0 else "partly"
 
-# %%
+
+n_tests = len(TESTS)
+pub_1, ours_1 = published.set_index("test").loc[TESTS], ours.set_index("test").loc[TESTS]
+agree = {column: list(patterns.index[patterns[column] == patterns[PUB_840B]])
+         for column in patterns.columns[2:]}
+signs = (ours_1[["l2_x_d", "l2_y_d"]] > 0) == (pub_1[["l2_x_d", "l2_y_d"]] > 0)
+n_signs = int(signs.to_numpy().sum())
+level1_large = {name: int((t["l1_d"] > 0.8).sum()) for name, t in (("pub", pub_1),
+                                                                   ("ours", ours_1))}
+level1_sig = {name: int(t["l1_sig"].map(bool).sum()) for name, t in (("pub", pub_1),
+                                                                      ("ours", ours_1))}
+findings = findings_table([
+    {"claim": "Level 1 is large (d > 0.8) and significant for all ten tests",
+     "published": f"{level1_large['pub']} of {n_tests} large, {level1_sig['pub']} significant "
+                  "(GloVe 840B)",
+     "ours": f"{level1_large['ours']} of {n_tests} large, {level1_sig['ours']} significant "
+             "(GloVe 6B 50d, biaslib)",
+     "holds": level1_large["ours"] == level1_sig["ours"] == n_tests},
+    {"claim": "The same large Level 1 hides different EAT patterns",
+     "published": f"{patterns[PUB_840B].nunique()} patterns among the {n_tests} tests",
+     "ours": f"{patterns[OURS_6B].nunique()} patterns (biaslib), "
+             f"{patterns[patterns.columns[3]].nunique()} (ml-eat-code)",
+     "holds": patterns[OURS_6B].nunique() > 1},
+    *[{"claim": f"Table 1's EAT patterns ({column.split(', ')[-1].rstrip(')')} convention)",
+       "published": f"{n_tests} patterns (Table 1 caption)",
+       "ours": f"same pattern in {len(tests)} of {n_tests} tests ({', '.join(tests)})",
+       "holds": holds(len(tests), n_tests)}
+      for column, tests in agree.items()],
+    {"claim": "Table 1's Level 2 directions",
+     "published": f"{signs.size} Level 2 effect sizes",
+     "ours": f"{n_signs} of {signs.size} with the published sign",
+     "holds": holds(n_signs, signs.size)},
+])
+with pd.option_context("display.max_colwidth", None):
+    display(findings)
+
+# %% mystnb={"figure": {"caption": "EAT-Maps of ML-EAT Table 1 as published (GloVe 840B 300d): each column prints its Level 2 effect size in the cell its sign points to (`*`: significant); a cell is red when the association is significant and $|d| > 0.2$.", "name": "fig-mleat-table1-published"}} tags=["hide-input"]
 fig = eat_map_grid(with_patterns(published), title_column="test",
                    suptitle=f"{PUB_840B}: published Level 2 and patterns")
 
-# %%
+# %% mystnb={"figure": {"caption": "EAT-Maps of the same ten tests on GloVe 6B 50d (ours, the book's default convention), to compare with the published maps above.", "name": "fig-mleat-table1-ours"}} tags=["hide-input"]
 fig = eat_map_grid(ours, title_column="test", suptitle=f"{glove.name}, convention biaslib")
 
 # %% [markdown]
@@ -194,6 +246,20 @@ fig = eat_map_grid(ours, title_column="test", suptitle=f"{glove.name}, conventio
 # more spread in the 50d cosines than in the 300d ones; in both embeddings the cell means
 # stay small, the range in which cosine similarity discriminates.
 
+# %% tags=["remove-cell"]
+# The text above. Level 1 is large and significant for all ten tests in both embeddings.
+assert level1_large == level1_sig == {"pub": n_tests, "ours": n_tests}
+# C1's insects: clearly unpleasant in GloVe 840B, hardly in GloVe 6B.
+assert pub_1.loc["C1", "l2_y_d"] < -0.5 and pub_1.loc["C1", "l2_y_sig"]
+assert abs(ours_1.loc["C1", "l2_y_d"]) < 0.2 and not ours_1.loc["C1", "l2_y_sig"]
+# Level 3: more spread in the 50d cosines; small cell means in both embeddings.
+L3_CELLS = ("ax", "bx", "ay", "by")
+l3_sd = {name: t[[f"l3_{c}_sd" for c in L3_CELLS]].to_numpy().mean()
+         for name, t in (("pub", pub_1), ("ours", ours_1))}
+assert l3_sd["ours"] > 1.5 * l3_sd["pub"]
+for t in (pub_1, ours_1):
+    assert t[[f"l3_{c}_mean" for c in L3_CELLS]].abs().to_numpy().max() < 0.4
+
 # %% [markdown]
 # ## GPT-2 (Table 3 and appendix Tables 5–8)
 #
@@ -204,13 +270,20 @@ fig = eat_map_grid(ours, title_column="test", suptitle=f"{glove.name}, conventio
 # The published numbers (`data/published/mleat_gpt2.csv`; the paper prints no patterns
 # for GPT-2, so they are derived here from its starred Level 2 values by the rule above):
 
-# %%
+# %% tags=["hide-input"]
 gpt2_pub = with_patterns(load_published("mleat_gpt2"))
 for source in gpt2_pub["source"].drop_duplicates():
     print(source)
-paper_table(gpt2_pub, ["model", "test"])
+gpt2_table = paper_table(gpt2_pub, ["model", "test"])
+gpt2_table.drop(columns="Level 3", level=0)
 
-# %%
+# %% [markdown]
+# Their Level 3 (summarised per model in the section on anisotropy below):
+
+# %% tags=["hide-input"]
+gpt2_table["Level 3"]
+
+# %% mystnb={"figure": {"caption": "EAT-Maps of GPT-2 XL as published (ML-EAT appendix Table 8), with the patterns derived here from its starred Level 2 values.", "name": "fig-mleat-gpt2-xl"}} tags=["hide-input"]
 fig = eat_map_grid(gpt2_pub.query("model == 'GPT-2 XL'"), title_column="test",
                    suptitle="GPT-2 XL (ML-EAT Table 8): published Level 2, derived patterns")
 
@@ -242,7 +315,16 @@ if RUN_PAPER_MODELS:
 for column, model in prompts.drop_duplicates("column")[["column", "model"]].itertuples(
         index=False):
     print(f"{column}: {model}")
-paper_table(prompts, ["column", "test"])
+
+# %% tags=["hide-input"]
+prompts_table = paper_table(prompts, ["column", "test"])
+prompts_table.drop(columns="Level 3", level=0)
+
+# %% [markdown]
+# And their Level 3:
+
+# %% tags=["hide-input"]
+prompts_table["Level 3"]
 
 # %% [markdown]
 # With `RUN_PAPER_MODELS` (Colab), GPT-2 Base to XL run through the same code and their
@@ -255,8 +337,18 @@ else:
     print("RUN_PAPER_MODELS is off: GPT-2 needs the Hugging Face hub (run this notebook on "
           "Colab); the rows above are our offline models only.")
 
-# %%
-for column, rows in prompts.groupby("column", sort=False):
+# %% mystnb={"figure": {"caption": "EAT-Maps of all-MiniLM-L6-v2 (mean-pooled sentence vectors) on the ML-EAT prompts, from the stored table.", "name": "fig-mleat-prompts-minilm"}} tags=["hide-input"]
+fig = eat_map_grid(prompts[prompts["column"] == MINILM], title_column="test",
+                   suptitle=f"{MINILM}: ML-EAT prompts")
+
+# %% mystnb={"figure": {"caption": "EAT-Maps of SmolLM2-135M-Instruct (last token, as the paper reads GPT-2) on the ML-EAT prompts, from the stored table.", "name": "fig-mleat-prompts-smollm2"}} tags=["hide-input"]
+fig = eat_map_grid(prompts[prompts["column"] == SMOLLM], title_column="test",
+                   suptitle=f"{SMOLLM}: ML-EAT prompts")
+
+# %% tags=["hide-input"]
+# With RUN_PAPER_MODELS (Colab): the EAT-Maps of GPT-2 Base to XL on the same prompts.
+for column, rows in prompts[~prompts["column"].isin([MINILM, SMOLLM])].groupby("column",
+                                                                                sort=False):
     fig = eat_map_grid(rows, title_column="test", suptitle=f"{column}: ML-EAT prompts")
 
 # %% [markdown]
@@ -270,7 +362,7 @@ for column, rows in prompts.groupby("column", sort=False):
 # tests (four per test): their mean cosine, the lowest and highest cell mean, and the mean
 # standard deviation.
 
-# %%
+# %% tags=["hide-input"]
 L3_MEANS = ["l3_ax_mean", "l3_bx_mean", "l3_ay_mean", "l3_by_mean"]
 L3_SDS = ["l3_ax_sd", "l3_bx_sd", "l3_ay_sd", "l3_by_sd"]
 
@@ -290,7 +382,8 @@ summary += [level3_summary(rows, f"{column}, {inputs} (ours)")
             for (column, inputs), rows in pd.concat([prompts, offline[
                 offline["inputs"] == "SEAT sentences"]]).groupby(["column", "inputs"],
                                                                  sort=False)]
-pd.DataFrame(summary).set_index("model").round(3)
+level3_by_model = pd.DataFrame(summary).set_index("model")
+level3_by_model.round(3)
 
 # %% [markdown]
 # The published GPT-2 Medium row includes a C9 cell printed as ".00 (.00)" beside cells
@@ -306,6 +399,37 @@ pd.DataFrame(summary).set_index("model").round(3)
 # sizes standardise small absolute differences. That is the reading Level 3 is for:
 # before trusting a pattern, check that the cosines it is built from vary.
 
+# %% tags=["remove-cell"]
+# The text above, on the table of Level 3 per model.
+l3 = level3_by_model.rename(index=lambda name: name.split(" (")[0].split(" — ")[0]
+                            .split(", ")[0] + (", SEAT" if "SEAT" in name else ""))
+GLOVE_840B, GLOVE_6B = "GloVe 840B 300d", "GloVe 6B 50d"
+assert l3.loc[[GLOVE_840B, "GPT-2 Base", GLOVE_6B, MINILM, SMOLLM], "tests"].tolist() == [10] * 5
+assert l3.loc[[f"{MINILM}, SEAT", f"{SMOLLM}, SEAT"], "tests"].tolist() == [19] * 2
+# GPT-2 Base: every cosine close to 1, almost no spread; XL lower, spread like a static one's.
+assert l3.loc["GPT-2 Base", "lowest cell mean"] > 0.95 and l3.loc["GPT-2 Base", "mean sd"] < 0.01
+assert l3.loc["GPT-2 XL", "mean cosine"] < 0.3
+assert 0.5 < l3.loc["GPT-2 XL", "mean sd"] / l3.loc[GLOVE_840B, "mean sd"] < 2
+# GPT-2 Medium's C9 cell printed as .00 (.00) beside cells near .99: its lowest cell.
+medium_c9 = gpt2_pub.query("model == 'GPT-2 Medium' and test == 'C9'").iloc[0]
+assert medium_c9["l3_ax_mean"] == 0 and medium_c9["l3_ax_sd"] == 0
+assert medium_c9[["l3_bx_mean", "l3_ay_mean", "l3_by_mean"]].min() >= 0.98
+assert l3.loc["GPT-2 Medium", "lowest cell mean"] == 0
+# Published GloVe and GPT-2 Large/XL: a band with real spread; Base and Medium near 1.
+for name in (GLOVE_840B, "GPT-2 Large", "GPT-2 XL"):
+    assert l3.loc[name, "highest cell mean"] < 0.6 and l3.loc[name, "mean sd"] > 0.05
+for name in ("GPT-2 Base", "GPT-2 Medium"):
+    assert l3.loc[name, "mean cosine"] > 0.95 and l3.loc[name, "mean sd"] < 0.01
+# On the prompts our models are in between, SmolLM2 higher than MiniLM.
+static = max(l3.loc[GLOVE_840B, "mean cosine"], l3.loc[GLOVE_6B, "mean cosine"])
+assert static < l3.loc[MINILM, "mean cosine"] < l3.loc[SMOLLM, "mean cosine"] < l3.loc[
+    "GPT-2 Base", "mean cosine"]
+# On SEAT's sentences: MiniLM like a static embedding; SmolLM2 high cosines, little spread.
+assert abs(l3.loc[f"{MINILM}, SEAT", "mean cosine"] - l3.loc[GLOVE_6B, "mean cosine"]) < 0.05
+assert abs(l3.loc[f"{MINILM}, SEAT", "mean sd"] - l3.loc[GLOVE_840B, "mean sd"]) < 0.01
+assert l3.loc[f"{SMOLLM}, SEAT", "mean cosine"] > 0.85
+assert l3.loc[f"{SMOLLM}, SEAT", "mean sd"] < l3.loc[f"{SMOLLM}", "mean sd"] / 2
+
 # %% [markdown]
 # ## Beyond the paper: ML-EAT patterns of the SEAT tests
 #
@@ -317,7 +441,7 @@ pd.DataFrame(summary).set_index("model").round(3)
 # verdict (positive and $p \le 0.01$, one-sided, sent-bias's convention) is read from the
 # SEAT chapter's stored table.
 
-# %%
+# %% tags=["hide-input"]
 seat_rows = offline[offline["inputs"] == "SEAT sentences"]
 seat_may, _ = load_results("seat_may")
 seat = seat_may[(seat_may["context"] == "sent")][["column", "test", "effect_size", "p_value"]]
@@ -331,10 +455,12 @@ merged["SEAT"] = [
 ]
 star = {True: "*", False: ""}
 overview = merged.assign(**{
-    "SEAT d": merged["effect_size"].map("{:.2f}".format),
+    "SEAT d": merged["effect_size"].map(format_d),
     "SEAT p": merged["p_value"].map(format_p),
-    "Level 2 X": merged["l2_x_d"].map("{:.2f}".format) + merged["l2_x_sig"].map(star),
-    "Level 2 Y": merged["l2_y_d"].map("{:.2f}".format) + merged["l2_y_sig"].map(star),
+    "Level 2 X": [format_d(d, star[bool(s)]) for d, s in zip(merged["l2_x_d"],
+                                                             merged["l2_x_sig"], strict=True)],
+    "Level 2 Y": [format_d(d, star[bool(s)]) for d, s in zip(merged["l2_y_d"],
+                                                             merged["l2_y_sig"], strict=True)],
 }).set_index(["test", "column"])
 models = list(dict.fromkeys(merged["column"]))
 overview.loc[[(t, m) for t in SEAT_SENTENCE_TESTS for m in models],
@@ -343,27 +469,35 @@ overview.loc[[(t, m) for t in SEAT_SENTENCE_TESTS for m in models],
 # %% [markdown]
 # How the significant SEAT results split into patterns, per model:
 
-# %%
+# %% tags=["hide-input"]
 counts = pd.crosstab([merged["column"], merged["SEAT"]], merged["pattern"])
 counts.loc[[(m, v) for m in models for v in ("significant", "not significant")],
            [p for p in PATTERNS if p in counts.columns]]
 
-# %%
+# %% tags=["hide-input"]
+split = {}
 for model, rows in merged.groupby("column", sort=False):
     sig = rows[rows["SEAT"] == "significant"]
     quiet = rows[rows["SEAT"] != "significant"]
-    print(f"{model}: {len(sig)} significant SEAT results, of which "
-          f"{(sig['pattern'] == 'AB-Divergent').sum()} AB-Divergent, "
-          f"{sig['pattern'].str.endswith('Singular').sum()} Singular, "
-          f"{sig['pattern'].str.endswith('Uniform').sum()} Uniform, "
-          f"{(sig['pattern'] == 'Non-Directional').sum()} Non-Directional; "
-          f"{(quiet['pattern'] != 'Non-Directional').sum()} of {len(quiet)} non-significant "
-          "ones have a directional pattern")
+    split[model] = {
+        "significant SEAT results": len(sig),
+        "… AB-Divergent": int((sig["pattern"] == "AB-Divergent").sum()),
+        "… Singular": int(sig["pattern"].str.endswith("Singular").sum()),
+        "… Uniform": int(sig["pattern"].str.endswith("Uniform").sum()),
+        "… Non-Directional": int((sig["pattern"] == "Non-Directional").sum()),
+        "non-significant SEAT results": len(quiet),
+        "… with a directional pattern": int((quiet["pattern"] != "Non-Directional").sum()),
+    }
+split = pd.DataFrame(split)
+split
 
-# %%
-for column, rows in merged.groupby("column", sort=False):
-    fig = eat_map_grid(rows, title_column="test", ncols=7,
-                       suptitle=f"{column}: SEAT's bleached sentences (May et al. tests)")
+# %% mystnb={"figure": {"caption": "EAT-Maps of all-MiniLM-L6-v2 on SEAT's bleached template sentences (May et al.'s tests), from the stored table.", "name": "fig-mleat-seat-minilm"}} tags=["hide-input"]
+fig = eat_map_grid(merged[merged["column"] == MINILM], title_column="test",
+                   suptitle=f"{MINILM}: SEAT's bleached sentences (May et al. tests)")
+
+# %% mystnb={"figure": {"caption": "EAT-Maps of SmolLM2-135M-Instruct on SEAT's bleached template sentences (May et al.'s tests), from the stored table.", "name": "fig-mleat-seat-smollm2"}} tags=["hide-input"]
+fig = eat_map_grid(merged[merged["column"] == SMOLLM], title_column="test",
+                   suptitle=f"{SMOLLM}: SEAT's bleached sentences (May et al. tests)")
 
 # %% [markdown]
 # **What the patterns add.** A significant SEAT effect is usually read as "X goes with A
@@ -375,7 +509,64 @@ for column, rows in merged.groupby("column", sort=False):
 # Where Level 2 is Uniform, the SEAT effect size measures a difference in *how strongly*
 # both groups prefer one attribute, not opposite preferences. The converse also occurs: a
 # non-significant SEAT result can hide two groups that lean the same way equally.
-#
+
+# %% tags=["remove-cell"]
+# The text above: AB-Divergent is a minority of the significant SEAT results on both
+# models; SmolLM2 has significant Non-Directional ones; a non-significant SEAT result
+# can be Uniform with two significant Level 2 effects of similar size.
+for model in (MINILM, SMOLLM):
+    assert split.loc["… AB-Divergent", model] < split.loc["significant SEAT results", model] / 2
+    assert split.loc["… Singular", model] + split.loc["… Uniform", model] > split.loc[
+        "… AB-Divergent", model]
+assert split.loc["… Non-Directional", SMOLLM] > split.loc["… Non-Directional", MINILM]
+quiet_uniform = merged[(merged["SEAT"] != "significant")
+                       & merged["pattern"].str.endswith("Uniform")]
+assert ((quiet_uniform["l2_x_d"] - quiet_uniform["l2_y_d"]).abs() < 0.3).any()
+
+# %% [markdown]
+# **Which findings hold, beyond Table 1.**
+
+# %% tags=["hide-input"]
+def mean_cosine(name: str) -> str:
+    return f"{level3_by_model.loc[name, 'mean cosine']:.2f}"
+
+
+published_l3 = {m.removeprefix("GPT-2 "): mean_cosine(f"{m} (ML-EAT Tables 5–8) — published")
+                for m in gpt2_pub["model"].drop_duplicates()}
+# With RUN_PAPER_MODELS, prompts holds GPT-2 Base to XL under their hub ids.
+gpt2_ours = {GPT2_NAMES[c].removeprefix("GPT-2 "):
+             level3_by_model.loc[f"{c}, ML-EAT prompts (ours)", "mean cosine"]
+             for c in GPT2_NAMES if c in set(prompts["column"])}
+significant_patterns = {model: rows.loc[rows["SEAT"] == "significant", "pattern"].nunique()
+                        for model, rows in merged.groupby("column", sort=False)}
+findings = findings_table([
+    {"claim": "GPT-2 Base's prompt vectors are anisotropic, Large's and XL's are not",
+     "published": "mean cosine: " + ", ".join(f"{m} {c}" for m, c in published_l3.items()),
+     "ours": "mean cosine: " + ", ".join(f"{m} {c:.2f}" for m, c in gpt2_ours.items())
+             if gpt2_ours else "GPT-2 not run offline (RUN_PAPER_MODELS on Colab)",
+     "holds": (gpt2_ours.get("Base", 0) > 0.9
+               and max(gpt2_ours.get("Large", 0), gpt2_ours.get("XL", 0)) < 0.5)
+              if {"Base", "Large", "XL"} <= set(gpt2_ours) else "not run"},
+    {"claim": "Contextual prompt vectors have higher Level 3 cosines than static embeddings",
+     "published": f"GPT-2 Base … XL {published_l3['Base']} … {published_l3['XL']}; "
+                  f"GloVe 840B {mean_cosine(f'{PUB_840B} — published')}",
+     "ours": f"MiniLM {mean_cosine(f'{MINILM}, ML-EAT prompts (ours)')}, "
+             f"SmolLM2 {mean_cosine(f'{SMOLLM}, ML-EAT prompts (ours)')}; "
+             f"GloVe 6B 50d {mean_cosine(OURS_6B)}",
+     "holds": bool(min(level3_by_model.loc[f"{c}, ML-EAT prompts (ours)", "mean cosine"]
+                       for c in (MINILM, SMOLLM))
+                   > level3_by_model.loc[OURS_6B, "mean cosine"])},
+    {"claim": "A significant Level 1 can come from different EAT patterns (on SEAT's tests)",
+     "published": f"GloVe: {patterns[PUB_840B].nunique()} patterns among {n_tests} "
+                  "significant WEATs",
+     "ours": "; ".join(f"{m}: {split.loc['significant SEAT results', m]} significant SEAT "
+                       f"results in {k} patterns" for m, k in significant_patterns.items()),
+     "holds": min(significant_patterns.values()) > 1},
+])
+with pd.option_context("display.max_colwidth", None):
+    display(findings)
+
+# %% [markdown]
 # **Summary.**
 #
 # * ML-EAT's levels are computed by `biaslib.methods.mleat` (Level 1 is
@@ -383,10 +574,17 @@ for column, rows in merged.groupby("column", sort=False):
 #   `biaslib.stats.permutation`'s), with the paper's rule for
 #   patterns read as $|d| > 0.2$ and $p < 0.05$.
 # * On GloVe 6B 50d the patterns of the ten tests agree with the published GloVe 840B
-#   ones only in part (the counts are printed above), and which ones agree depends on
+#   ones only in part (the first findings table), and which ones agree depends on
 #   the p-value convention: patterns are sensitive to Level 2 effects close to the
 #   thresholds.
 # * Level 3 is the anisotropy check the paper recommends; our contextual models are less
 #   anisotropic than GPT-2 Base but more than the static embeddings.
 # * The ML-EAT separates significant SEAT results into the patterns that produce them;
 #   a single SEAT effect size does not say which of them it is.
+
+# %% tags=["remove-cell"]
+# The summary: our contextual models less anisotropic than GPT-2 Base, more than static.
+for column in (MINILM, SMOLLM):
+    mean = level3_by_model.loc[f"{column}, ML-EAT prompts (ours)", "mean cosine"]
+    assert level3_by_model.loc[OURS_6B, "mean cosine"] < mean < level3_by_model.loc[
+        "GPT-2 Base (ML-EAT Tables 5–8) — published", "mean cosine"]

@@ -54,24 +54,31 @@ if "google.colab" in sys.modules:
 RECOMPUTE = False
 RUN_PAPER_MODELS = "google.colab" in sys.modules
 
-# %%
+# %% tags=["hide-input"]
 import pandas as pd
+from IPython.display import display
 
 from biaslib.chapters.published import MAY_ALL, MYB_TABLE3
 from biaslib.chapters.seat import (
     OFFLINE_SEAT_MODELS,
     PAPER_SEAT_MODELS,
     may_comparison,
+    may_summary,
     may_table,
     myb_comparison,
     myb_table,
+    seat_findings,
+    template_examples,
 )
 from biaslib.chapters.stored import load_or_compute
 from biaslib.stats.conventions import MIND_YOUR_BIAS
-from biaslib.stimuli.templates import myb_contexts, seat_contexts
 
 pd.set_option("display.max_colwidth", 60)
 OURS = [m.label for m in OFFLINE_SEAT_MODELS]
+
+# %% tags=["remove-cell"]
+# The introduction's "three real pretrained models".
+assert len(OURS) == 3
 
 # %% [markdown]
 # ## Templates
@@ -86,15 +93,8 @@ OURS = [m.label for m in OFFLINE_SEAT_MODELS]
 # stimulus. A few of C1's sentences of each kind, with the stimulus span that w-SEAT
 # reads:
 
-# %%
-examples = []
-for name, contexts in [("SEAT C1", seat_contexts("C1")), ("Mind Your Bias C1",
-                                                          myb_contexts("MYB-C1-name"))]:
-    for role in ("X", "A"):
-        for ctx in contexts[role][7:9]:
-            examples.append({"templates": name, "role": role, "sentence": ctx.text,
-                             "stimulus span": ctx.text[ctx.start:ctx.end]})
-pd.DataFrame(examples)
+# %% tags=["hide-input"]
+template_examples(slice(7, 9))
 
 # %% [markdown]
 # ## May et al.'s Table 4, with our models
@@ -118,15 +118,22 @@ if RUN_PAPER_MODELS:
     may = pd.concat([may, may_table(PAPER_SEAT_MODELS, MAY_ALL, MIND_YOUR_BIAS)])
 may_comparison(may)
 
+# %% tags=["remove-cell"]
+# The statistics the text above names: sent-bias's (ddof 1; exact up to 100,000 splits,
+# else 99,999 shuffles + the observed one; one-sided), the larger target set subsampled.
+assert MIND_YOUR_BIAS.ddof == 1 and MIND_YOUR_BIAS.tail == "greater"
+assert (MIND_YOUR_BIAS.exact_limit, MIND_YOUR_BIAS.n_resamples) == (100_000, 99_999)
+assert MIND_YOUR_BIAS.plus_one and MIND_YOUR_BIAS.unequal_targets == "subsample"
+
 # %% [markdown]
 # The same for every test and context of May et al. that our templates cover (their
 # supplement's full set; Table 4 prints a selection), our models only. `–` marks a test a
 # model cannot run, with the reason below.
 
-# %%
+# %% tags=["hide-input"]
 may_comparison(may, MAY_ALL)[list(dict.fromkeys(may["column"]))]
 
-# %%
+# %% tags=["hide-input"]
 not_run = may[may["not run"] != ""]
 not_run[["test", "context", "column", "not run"]] if len(not_run) else print(
     "every test ran on every model")
@@ -156,55 +163,28 @@ myb_comparison(myb)
 # ## Which findings hold on our models?
 #
 # May et al. and Mind Your Bias draw a handful of general conclusions. Each is checked
-# below on the offline models (sign and significance at p < 0.01, uncorrected).
+# below on the offline models (sign and significance at p < 0.01, uncorrected). First the
+# counts behind them, per model (positive and significant tests out of those run):
 
-# %%
-sig = may.assign(pos_sig=(may["effect_size"] > 0) & (may["p_value"] <= 0.01))
-ours_only = sig[sig["column"].isin(OURS)]
+# %% tags=["hide-input"]
+may_summary(may, OURS)
 
+# %% [markdown]
+# Each conclusion beside the published evidence it rests on (counted from May et al.'s
+# Table 4 and Mind Your Bias's Table 3 as typed in) and what our models give:
 
-def share(frame: pd.DataFrame) -> str:
-    return f"{int(frame['pos_sig'].sum())}/{len(frame)}"
-
-
-caliskan = [f"C{i}" for i in range(1, 11)]
-claims = []
-for label in OURS:
-    m = ours_only[ours_only["column"] == label]
-    word, sent = m[m["context"] == "word"], m[m["context"] == "sent"]
-    # The b-variants swap names and group terms: C3/C5/C6 have name targets and C7/C8
-    # term attributes; C3b/C5b/C6b term targets and C7b/C8b name attributes.
-    names = m[m["test"].isin(["C3", "C5", "C6", "C7b", "C8b"])]
-    terms = m[m["test"].isin(["C3b", "C5b", "C6b", "C7", "C8"])]
-    claims.append({
-        "model": label,
-        "Caliskan tests significant (word | sent)":
-            f"{share(word[word.test.isin(caliskan)])} | {share(sent[sent.test.isin(caliskan)])}",
-        "mean d, word vs sent": f"{word['effect_size'].mean():.2f} vs "
-                                f"{sent['effect_size'].mean():.2f}",
-        "with names vs with group terms": f"{share(names)} vs {share(terms)}",
-        "ABW significant": share(m[m["test"].isin(["ABW", "ABW-b"])]),
-        "double binds significant": share(m[m["test"].str.startswith("DB")]),
-    })
-pd.DataFrame(claims).set_index("model")
-
-# %%
-c1 = myb[(myb["myb_test"] == "C1") & myb["column"].isin(OURS)]
-print("Mind Your Bias: C1 is the only test significant on every model.")
-for method, rows in c1.groupby("method"):
-    print(f"  {method}, C1 significant on {(rows['p_value'] <= 0.01).sum()} of {len(rows)} "
-          "of our models")
-every = myb[myb["column"].isin(OURS)].groupby(["method", "myb_test"])["p_value"].apply(
-    lambda p: bool((p <= 0.01).all()))
-print("  tests significant on all our models:",
-      {m: [t for (mm, t), v in every.items() if v and mm == m] for m in ("s-SEAT", "w-SEAT")})
+# %% tags=["hide-input"]
+with pd.option_context("display.max_colwidth", None):
+    display(seat_findings(may, myb, OURS))
 
 # %% [markdown]
 # **What holds** (read off the tables above).
 #
 # * **Flowers and insects (C1).** With Mind Your Bias's templates, C1 is significant on
-#   every one of our models at both encoding levels, as it was on every model they ran;
-#   it is the only test for which that is true in their table.
+#   every one of our models at both encoding levels, as it was on every model they ran with
+#   s-SEAT (with w-SEAT, on all but BLOOM). In their table it is the only test significant
+#   on every model; on ours it is not: C6, C9 and Occ are too with s-SEAT, C3 and Occ with
+#   w-SEAT.
 # * **Sentences rescue the contextual models.** May et al. found bleached sentence tests
 #   significant more often than word tests and attributed the weak word-level results of
 #   ELMo, GPT and BERT to the encoders. The same split appears here: a stimulus alone is a
@@ -224,8 +204,8 @@ print("  tests significant on all our models:",
 # * **Effect sizes at word vs sentence level.** May et al. saw larger effect sizes at
 #   word level; that holds for CBoW (and barely for MiniLM) but reverses for SmolLM2.
 # * **The angry black woman stereotype** with names is not significant on any of our
-#   models (May et al.: significant for the sentence encoders trained on NLI and for CBoW);
-#   its group-term version is, at sentence level, on both contextual models.
+#   models (May et al.: significant for CBoW, InferSent and GenSen, and in sentences for
+#   ELMo); its group-term version is, at sentence level, on both contextual models.
 # * **Mind Your Bias's s-SEAT vs w-SEAT.** For the same model the two encoding levels
 #   differ in size and sometimes in sign (e.g. I2 on MiniLM), which is Mind Your Bias's
 #   point: the "same" test at another encoding level is a different measurement.
@@ -234,3 +214,81 @@ print("  tests significant on all our models:",
 # is about which *qualitative* findings recur. How much of the published ELMo and BERT
 # columns came from implementation errors rather than from the models is the subject of the
 # chapter on {doc}`the ELMo tokenization bug <elmo_bug>`.
+
+# %% tags=["remove-cell"]
+# Every count and comparison the text above states, checked against the tables.
+from biaslib.chapters.seat import CALISKAN_ROWS, NAME_TESTS, TERM_TESTS
+from biaslib.stimuli.data import load_published
+
+CBOW, MINILM, SMOL = OURS
+ALPHA = 0.01
+mine = may[may["column"].isin(OURS)]
+
+
+def pos_sig(frame: pd.DataFrame) -> int:
+    return int(((frame["effect_size"] > 0) & (frame["p_value"] <= ALPHA)).sum())
+
+
+def rows(model: str, tests=None, context=None) -> pd.DataFrame:
+    out = mine[mine["column"] == model]
+    if tests is not None:
+        out = out[out["test"].isin(list(tests))]
+    return out if context is None else out[out["context"] == context]
+
+
+# C1 significant on all three models at both levels (s-SEAT and w-SEAT) ...
+ours3 = myb[myb["column"].isin(OURS)].assign(sig=lambda f: f["p_value"] <= ALPHA)
+c1 = ours3[ours3["myb_test"] == "C1"]
+assert len(c1) == 2 * len(OURS) and c1["sig"].all()
+# ... as in Mind Your Bias with s-SEAT; with w-SEAT all but BLOOM.
+t3 = load_published("myb_table3").query("column == 'ours' and method in ['s-SEAT', 'w-SEAT']")
+t3 = t3.assign(sig=t3["sig"].map(lambda v: str(v).lower() == "true"))
+assert t3.query("test == 'C1' and method == 's-SEAT'")["sig"].all()
+assert list(t3.query("test == 'C1' and method == 'w-SEAT' and not sig")["model"]) == ["BLOOM"]
+every_pub = t3.groupby(["method", "test"])["sig"].all()
+assert list(every_pub[every_pub].index) == [("s-SEAT", "C1")]
+every_ours = ours3.groupby(["method", "myb_test"])["sig"].all()
+assert sorted(every_ours[every_ours].index) == sorted(
+    [("s-SEAT", t) for t in ("C1", "C6", "C9", "Occ")]
+    + [("w-SEAT", t) for t in ("C1", "C3", "Occ")])
+# Sentences: few significant Caliskan tests at word level and most in templates for the
+# contextual models; CBoW strongest at word level.
+for model in (MINILM, SMOL):
+    word = pos_sig(rows(model, CALISKAN_ROWS, "word"))
+    sent = pos_sig(rows(model, CALISKAN_ROWS, "sent"))
+    assert word <= 4 < 5 < sent, (model, word, sent)
+assert pos_sig(rows(CBOW, CALISKAN_ROWS, "word")) > pos_sig(rows(CBOW, CALISKAN_ROWS, "sent"))
+# Names more often significant than group terms, on all three models.
+for model in OURS:
+    assert pos_sig(rows(model, NAME_TESTS)) > pos_sig(rows(model, TERM_TESTS)), model
+# Double binds: CBoW competent significant at word and sentence level, likable weaker
+# (smaller and not significant); MiniLM negative throughout (as May et al.'s BERT at word
+# level); SmolLM2 in between.
+for context in ("word", "sent"):
+    comp = rows(CBOW, ["DB-competent"], context)
+    lik = rows(CBOW, ["DB-likable"], context)
+    assert pos_sig(comp) == 1 and pos_sig(lik) == 0
+    assert lik["effect_size"].iloc[0] < comp["effect_size"].iloc[0]
+assert (rows(MINILM)[rows(MINILM)["test"].str.startswith("DB")]["effect_size"] < 0).all()
+t4 = load_published("seat_table4")
+bert_db = t4.query("model == 'BERT (large, cased)' and context == 'word'")
+assert (bert_db[bert_db["test"].str.startswith("DB")]["d"] < 0).all()
+db_mean = {m: rows(m)[rows(m)["test"].str.startswith("DB")]["effect_size"].mean() for m in OURS}
+assert db_mean[MINILM] < db_mean[SMOL] < db_mean[CBOW]
+# Word vs sentence effect sizes: larger at word level for CBoW, barely for MiniLM,
+# reversed for SmolLM2.
+mean_d = {m: (rows(m, context="word")["effect_size"].mean(),
+              rows(m, context="sent")["effect_size"].mean()) for m in OURS}
+assert mean_d[CBOW][0] > mean_d[CBOW][1]
+assert 0 < mean_d[MINILM][0] - mean_d[MINILM][1] < 0.1
+assert mean_d[SMOL][0] < mean_d[SMOL][1]
+# ABW with names significant on none of our models; May et al.: CBoW, InferSent, GenSen,
+# and ELMo in sentences only. ABW-b in sentences significant on both contextual models.
+assert all(pos_sig(rows(m, ["ABW"])) == 0 for m in OURS)
+abw_pub = t4[(t4["test"] == "ABW") & (t4["sig"].fillna("") != "")]
+assert set(abw_pub["model"]) == {"CBoW (GloVe 840B)", "InferSent", "GenSen", "ELMo"}
+assert list(abw_pub.query("model == 'ELMo'")["context"]) == ["sent"]
+assert [m for m in OURS if pos_sig(rows(m, ["ABW-b"], "sent"))] == [MINILM, SMOL]
+# s-SEAT and w-SEAT differ in sign for I2 on MiniLM.
+i2 = myb.query("myb_test == 'I2' and column == @MINILM").set_index("method")["effect_size"]
+assert i2["s-SEAT"] * i2["w-SEAT"] < 0

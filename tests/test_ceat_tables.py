@@ -212,3 +212,116 @@ def test_ceat_provenance_names_every_model_and_the_extract(name):
         assert info["weights"] in set(frame["weights"])
     assert set(meta["conventions"]) == {"mind-your-bias", "ceat-original"}
     assert meta["extract_sha256"] == SHARED_EXTRACT_SHA256
+
+
+# --------------------------------------------------------------------------- display helpers
+
+
+def test_result_tables_split_the_row_and_say_when_a_tail_underflowed():
+    from biaslib.chapters.ceat import ESTIMATE_COLUMNS, SPREAD_COLUMNS, result_tables
+
+    row = pd.DataFrame([{"convention": "mind-your-bias", "n_samples": 10000.0,
+                         "n_contexts": 3200.0, "ces": 0.86444, "ci_low": 0.858, "ci_high": 0.87,
+                         "se": 0.0033, "p_value": 0.0, "tail": "two-sided", "tau2": 0.1,
+                         "i2": 0.98, "q_p_value": 2e-207, "weighted_variance": 0.1,
+                         "mean_d": 0.865, "sd_d": 0.3156}])
+    estimate, spread = result_tables(row)
+    assert tuple(estimate.columns) == ESTIMATE_COLUMNS and tuple(spread.columns) == SPREAD_COLUMNS
+    assert estimate.loc[0, "n_samples"] == 10000 and estimate["n_contexts"].dtype.kind == "i"
+    assert estimate.loc[0, "ces"] == 0.8644
+    assert estimate.loc[0, "p_value"] == "< 1e-300" and spread.loc[0, "q_p_value"] == "2.0e-207"
+
+
+def toy_rows(**extra):
+    return pd.DataFrame([
+        {"test": "C1", "column": "m", "convention": "mind-your-bias", "ces": 0.5,
+         "p_value": 0.0, "not run": "", "n_contexts": 10.0, "dropped": "", **extra},
+        {"test": "C3", "column": "m", "convention": "mind-your-bias", "ces": -0.25,
+         "p_value": 0.003, "not run": "", "n_contexts": 12.0, "dropped": "X: a", **extra},
+        {"test": "Dis", "column": "m", "convention": "mind-your-bias", "ces": np.nan,
+         "p_value": np.nan, "not run": "CEAT: X: 13/23 words lack contexts", "n_contexts": np.nan,
+         "dropped": "", **extra},
+    ])
+
+
+def test_ces_and_caliskan_tables_print_underflowed_p_values():
+    from biaslib.chapters.ceat import caliskan_table, ces_table
+
+    wide = ces_table(toy_rows())
+    assert list(wide.index) == ["C1", "C3"]
+    assert wide.loc["C1", ("m", "mind-your-bias")] == "0.50 (< 1e-300)"
+    assert wide.loc["C3", ("m", "mind-your-bias")] == "-0.25 (0.003)"
+    table = caliskan_table(toy_rows(), tests=["C1", "C3", "Dis"])
+    assert table.loc["C1", "p_value (mind-your-bias)"] == "< 1e-300"
+    assert table.loc["Dis", "p_value (mind-your-bias)"] == "–"
+    assert table.loc["C3", "dropped"] == "X: a"
+
+
+def test_reddit_2014_comparison_has_no_nan_and_integer_counts():
+    from biaslib.chapters.ceat import reddit_2014_comparison
+
+    full = toy_rows(contexts="corpus")
+    subset = toy_rows(contexts="reddit_2014, <=100 sentences/stimulus")
+    subset.loc[0, ["ces", "p_value", "n_contexts"]] = np.nan
+    subset.loc[0, "not run"] = "CEAT: X: 7/25 words lack contexts"
+    table = reddit_2014_comparison(subset, full, column="m")
+    assert table.loc["C1", "CES, full extract"] == "0.500"
+    assert table.loc["C1", "contexts, full extract"] == "10"
+    assert table.loc["C1", "CES, 2014 Reddit only"] == "not run"
+    assert table.loc["C1", "p, 2014 Reddit only"] == "–"
+    assert table.loc["C3", "p, 2014 Reddit only"] == "0.003"
+    assert table.loc["C3", "contexts, 2014 only"] == "12"
+    assert table.loc["Dis", "CES, full extract"] == "not run"
+    assert not table.isna().any().any()
+
+
+def test_table12_parts_and_counts():
+    from biaslib.chapters.ceat import table12_counts, templates_vs_corpus
+
+    rows = pd.concat([toy_rows(contexts="corpus, <=100 sentences/stimulus"),
+                      toy_rows(contexts="templates").assign(ces=[0.25, 0.5, np.nan])])
+    ours = myb_table12_comparison(rows, part="ours")
+    assert list(ours.columns) == ["m corpus", "m templates"]
+    assert ours.loc["C1", "m templates"] == "0.25*"
+    published = myb_table12_comparison(rows, part="published")
+    assert all(c.endswith("(MYB)") for c in published.columns)
+    wide = templates_vs_corpus(rows)
+    assert list(wide.index) == [("m", "C1"), ("m", "C3")]
+    counts = table12_counts(rows)
+    # Mind Your Bias, Table 12 (CEAT): 40 model × test cells.
+    assert counts.iloc[0].tolist() == [40, 29, 7]
+    # C3: templates 0.5 vs corpus -0.25, larger and of the other sign.
+    assert counts.loc["ours"].tolist() == [2, 1, 1]
+    with pytest.raises(ValueError, match="part"):
+        myb_table12_comparison(rows, part="mine")
+
+
+def test_resampling_view_formats_the_largest_p():
+    from biaslib.chapters.ceat import resampling_view
+
+    runs = pd.DataFrame({"N": [50, 50], "contexts drawn": ["always"] * 2, "seed": [0, 1],
+                         "CES": [0.5, 0.6], "SE": [0.1, 0.1], "p (two-sided)": [0.0, 1e-40],
+                         "p (one-sided)": [0.0, 0.0]})
+    view = resampling_view(resampling_summary(runs))
+    assert view.loc[(50, "always"), "p_max"] == "1.0e-40"
+    assert view.loc[(50, "always"), "CES_sd_over_seeds"] == round(np.std([0.5, 0.6], ddof=1), 5)
+
+
+def test_ceat_findings_and_sign_agreement_from_the_stored_tables():
+    from biaslib.chapters.ceat import ceat_findings, conventions_table, sign_agreement
+    from biaslib.chapters.stored import load_results
+
+    rows, _ = load_results("ceat_myb")
+    contexts, _ = load_results("ceat_contexts")
+    runs, _ = load_results("ceat_resampling")
+    table = ceat_findings(rows, contexts, resampling_summary(runs), sd_d=0.3)
+    assert list(table.columns) == ["published", "ours", "holds?"]
+    sig = table.loc["CEAT finds significant bias almost everywhere (Mind Your Bias, Table 3)"]
+    # Mind Your Bias, Table 3: 38 of the 40 CEAT results in bold.
+    assert sig["published"] == "38/40 results with p < 0.01"
+    t12 = table.loc["Templates change CEAT's results in size and sign (Mind Your Bias, Table 12)"]
+    assert t12["published"] == "templates larger in 29/40 cells; signs differ in 7"
+    agree = sign_agreement(rows)
+    assert list(agree.columns) == ["tests run", "ELMo", "BERT", "GPT-2", "OPT", "BLOOM"]
+    assert (agree.drop(columns="tests run").le(agree["tests run"], axis=0)).all().all()
+    assert list(conventions_table()["samples N"]) == [1000, 10000]

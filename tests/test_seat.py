@@ -202,3 +202,67 @@ def test_may_table_rows_must_be_pairs():
         may_table([model], ("C6", "sent"), MIND_YOUR_BIAS, progress=False)
     with pytest.raises(TypeError, match="single string"):
         may_table([model], "C6", MIND_YOUR_BIAS, progress=False)
+
+
+# --------------------------------------------------------------------------- display helpers
+
+
+def test_template_examples_show_the_span_w_seat_reads():
+    from biaslib.chapters.seat import template_examples
+
+    table = template_examples()
+    assert list(table["templates"].unique()) == ["SEAT C1", "Mind Your Bias C1"]
+    assert len(table) == 8 and set(table["role"]) == {"X", "A"}
+    for sentence, span in zip(table["sentence"], table["stimulus span"], strict=True):
+        assert span in sentence
+
+
+def toy_may():
+    import pandas as pd
+
+    rows = []
+    for model, sign in (("m1", 1), ("m2", -1)):
+        for test in ("C1", "C3", "C3b", "ABW", "DB-competent"):
+            for context, p in (("word", 0.001), ("sent", 0.5)):
+                rows.append({"column": model, "test": test, "context": context,
+                             "effect_size": sign * (1.0 if context == "word" else 0.5),
+                             "p_value": p, "not run": ""})
+    return pd.DataFrame(rows)
+
+
+def test_may_summary_counts_positive_significant_tests_by_hand():
+    from biaslib.chapters.seat import may_summary
+
+    table = may_summary(toy_may(), ["m1", "m2"])
+    # m1: word rows significant and positive, sentence rows not; m2: all negative.
+    assert table.loc["m1", "Caliskan tests significant (word | sent)"] == "2/2 | 0/2"
+    assert table.loc["m2", "Caliskan tests significant (word | sent)"] == "0/2 | 0/2"
+    assert table.loc["m1", "mean d, word vs sent"] == "1.00 vs 0.50"
+    assert table.loc["m2", "mean d, word vs sent"] == "-1.00 vs -0.50"
+    # C3 has name targets, C3b group-term targets; ABW and ABW-b count together.
+    assert table.loc["m1", "with names vs with group terms"] == "1/2 vs 1/2"
+    assert table.loc["m1", "ABW significant"] == "1/2"
+    assert table.loc["m1", "double binds significant"] == "1/2"
+
+
+def test_seat_findings_are_counted_from_the_tables():
+    from biaslib.chapters.seat import OFFLINE_SEAT_MODELS, seat_findings
+    from biaslib.chapters.stored import load_results
+
+    may, _ = load_results("seat_may")
+    myb, _ = load_results("seat_myb")
+    ours = [m.label for m in OFFLINE_SEAT_MODELS]
+    table = seat_findings(may, myb, ours)
+    assert list(table.columns) == ["published", "ours", "holds?"]
+    c1 = table.loc["C1 (flowers/insects) is significant on every model (Mind Your Bias)"]
+    # Mind Your Bias, Table 3: C1 bold for all five models with s-SEAT, not BLOOM's w-SEAT.
+    assert c1["published"] == "s-SEAT 5/5; w-SEAT 4/5 (not BLOOM)"
+    assert c1["holds?"] == "yes"
+    only = table.loc["C1 is the only test significant on every model (Mind Your Bias)"]
+    assert only["published"] == "s-SEAT: C1; w-SEAT: none" and only["holds?"] == "no"
+    abw = table.loc["The angry black woman stereotype (names) is significant (May et al.)"]
+    # May et al., Table 4: ABW marked for CBoW, InferSent, GenSen (word and sent), ELMo (sent).
+    assert abw["published"] == "4 of 7 encoders: CBoW (GloVe 840B), InferSent, GenSen, ELMo"
+    # Applied to a model subset, a finding names the models it holds for.
+    sub = seat_findings(may, myb, ours[:1])
+    assert sub["holds?"].iloc[0] == "no"

@@ -15,6 +15,7 @@ Encoders are built lazily, so importing this module does not import torch.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -24,7 +25,7 @@ from scipy.spatial.distance import pdist, squareform
 
 from biaslib.chapters.published import MAY_TABLE4, MYB_TABLE3
 from biaslib.chapters.seat import may_table
-from biaslib.embeddings.bugs import BugEncoder
+from biaslib.embeddings.bugs import BugEncoder, gpt2_offset_input
 from biaslib.embeddings.models import EncoderSpec, transformer
 from biaslib.errors import DegenerateTestError, UnknownNameError
 from biaslib.evaluate.seat import embed_contexts
@@ -32,8 +33,14 @@ from biaslib.methods.weat import weat
 from biaslib.reporting.format import format_d, format_p
 from biaslib.stats.conventions import MIND_YOUR_BIAS, Convention
 from biaslib.stats.similarity import cosine_matrix
+from biaslib.stimuli.contexts import Context
 from biaslib.stimuli.data import load_published, load_test
 from biaslib.stimuli.templates import myb_contexts
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from biaslib.embeddings.transformer import TransformerEncoder
 
 __all__ = [
     "CHAPTER_TABLES",
@@ -51,8 +58,12 @@ __all__ = [
     "elmo_beside_published",
     "elmo_counts",
     "elmo_diagnostics",
+    "elmo_figure",
     "elmo_table",
     "gpt2_beside_published",
+    "gpt2_counts",
+    "gpt2_landing",
+    "gpt2_offset_examples",
     "gpt2_table",
     "quirk_counts",
     "quirk_models",
@@ -61,6 +72,7 @@ __all__ = [
     "variant_summary",
 ]
 
+#: The two offline models the chapter runs the bug replays on.
 MINILM, SMOL = "all-MiniLM-L6-v2", "SmolLM2-135M-Instruct"
 #: Encoding level → the method's name in Mind Your Bias's tables.
 METHOD = {"sentence": "s-SEAT", "word": "w-SEAT"}
@@ -252,14 +264,21 @@ def _cell(d: float, p: float, not_run: str) -> tuple[str, str]:
     return format_d(d), format_p(p)
 
 
-def elmo_beside_published(elmo: pd.DataFrame) -> pd.DataFrame:
+def elmo_beside_published(elmo: pd.DataFrame, column: str | None = None) -> pd.DataFrame:
     """Mind Your Bias's ELMo columns (Table 3) beside our bug and fixed columns.
 
     ``elmo`` is an :func:`elmo_table` result. Published: ELMo "orig." (May et
     al. / Tan & Celis, computed with the bug) and Mind Your Bias's own (fixed)
     run with its p-value from the authors' result file. Ours: d and p per
-    model and variant; empty where a model did not run the test.
+    model and variant; empty where a model did not run the test. With
+    ``column`` (a model), only that model's columns and the tests it ran: one
+    narrower table per model.
     """
+    if column is not None:
+        known = list(dict.fromkeys(elmo["column"]))
+        elmo = elmo[elmo["column"] == column]
+        if elmo.empty:
+            raise UnknownNameError("model of the ELMo-bug table", column, known)
     pub = load_published("myb_table3").query("model == 'ELMo' and method in ['s-SEAT', 'w-SEAT']")
     pub = pub.set_index(["method", "test", "column"])
     ran = {(r.method, r.myb_test) for r in elmo.itertuples()}
@@ -291,7 +310,7 @@ def bug_summary(
     p_fix: pd.Series | None = None,
     alpha: float = 0.01,
 ) -> dict[str, object]:
-    """Counts over the tests both variants ran: sign flips, mean |d|, significant tests.
+    """Counts over the tests both variants ran: sign flips, mean ``|d|``, significant tests.
 
     ``p ≤ alpha`` counts as significant (uncorrected, as in Mind Your Bias's
     Table 3); ``"–"`` where no p-values are given. Means are rounded to two
@@ -336,12 +355,18 @@ def elmo_counts(elmo: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index(["method", "model"])
 
 
-def quirks_beside_published(quirks: pd.DataFrame) -> pd.DataFrame:
+def quirks_beside_published(quirks: pd.DataFrame, model: str | None = None) -> pd.DataFrame:
     """May et al.'s BERT-large column beside our quirk variants (d and p per cell).
 
     ``quirks`` is a :func:`quirk_table` result; rows in May et al.'s Table 4
-    order, ``not run offline`` where a variant did not run that row.
+    order, ``not run offline`` where a variant did not run that row. With
+    ``model`` (e.g. :data:`MINILM`), only the variants of that model
+    (columns ``"<model>: …"``) and the rows they ran: one narrower table per model.
     """
+    if model is not None:
+        quirks = quirks[quirks["column"].str.startswith(f"{model}: ")]
+        if quirks.empty:
+            raise UnknownNameError("model of the quirk table", model, (MINILM, SMOL))
     cells = [f"{format_d(d)} (p {format_p(p)})" if not nr else "–"
              for d, p, nr in zip(quirks["effect_size"], quirks["p_value"], quirks["not run"],
                                  strict=True)]
@@ -353,7 +378,8 @@ def quirks_beside_published(quirks: pd.DataFrame) -> pd.DataFrame:
                  [format_d(may["d"].get(k, np.nan), may["sig"].fillna("").get(k, ""))
                   for k in table.index])
     columns = [table.columns[0], *dict.fromkeys(quirks["column"])]
-    return table.loc[list(MAY_TABLE4), columns].fillna("not run offline")
+    rows = list(MAY_TABLE4) if model is None else [r for r in MAY_TABLE4 if r in table.index]
+    return table.loc[rows, columns].fillna("not run offline")
 
 
 def quirk_counts(quirks: pd.DataFrame) -> pd.DataFrame:
@@ -390,3 +416,87 @@ def gpt2_beside_published(gpt: pd.DataFrame) -> pd.DataFrame:
         table[f"{column} d, {label}"] = [d for d, _ in cells]
         table[f"{column} p, {label}"] = [p for _, p in cells]
     return table
+
+
+def elmo_figure(elmo: pd.DataFrame) -> Figure:
+    """Effect sizes through the ELMo bug and its fix: ELMo as published, then each model.
+
+    One row per method (s-SEAT, w-SEAT); the first column is Mind Your Bias's
+    ELMo ("orig.", computed with the bug, and their fixed re-run) on the tests
+    the first model ran, then one column per model of ``elmo`` (an
+    :func:`elmo_table` result), bug beside fixed. Returns the figure.
+    """
+    import matplotlib.pyplot as plt
+
+    from biaslib.reporting.plots import effect_size_comparison
+
+    pub = load_published("myb_table3").query("model == 'ELMo'")
+    tests_run = {name: list(dict.fromkeys(g["myb_test"]))
+                 for name, g in elmo.groupby("column", sort=False)}
+    first = next(iter(tests_run.values()))
+    fig, axes = plt.subplots(2, 1 + len(tests_run), figsize=(13, 7), sharex=True)
+    for row, method in enumerate(METHOD.values()):
+        published = pub[(pub["method"] == method) & pub["test"].isin(first)]
+        published = published.pivot_table(index="test", columns="column", values="d")
+        frame = pd.DataFrame({"test": published.index,
+                              "ELMo, orig. (bug)": published["orig"].to_numpy(),
+                              "ELMo, Mind Your Bias (fixed)": published["ours"].to_numpy()})
+        effect_size_comparison(frame, list(frame.columns[1:]), ax=axes[row, 0],
+                               title=f"{method}: ELMo")
+        for col, (name, tests) in enumerate(tests_run.items(), start=1):
+            ours = elmo[(elmo["method"] == method) & (elmo["column"] == name)]
+            ours = ours.pivot_table(index="myb_test", columns="variant", values="effect_size")
+            frame = pd.DataFrame({"test": tests,
+                                  f"{name}, bug": ours["bug"].reindex(tests).to_numpy(),
+                                  f"{name}, fixed": ours["fixed"].reindex(tests).to_numpy()})
+            effect_size_comparison(frame, list(frame.columns[1:]), ax=axes[row, col],
+                                   title=f"{method}: {name}")
+    fig.tight_layout()
+    return fig
+
+
+def gpt2_offset_examples(encoder: TransformerEncoder, contexts: Sequence[Context]
+                         ) -> pd.DataFrame:
+    """What w-SEAT's GPT-2 code reads for each context, beside the stimulus' real tokens.
+
+    Per context (:func:`biaslib.embeddings.bugs.gpt2_offset_input`): the
+    separately tokenized input, the token at the buggy read position, and the
+    stimulus' subword tokens in the normally tokenized sentence.
+    """
+    rows = []
+    for ctx in contexts:
+        inp = gpt2_offset_input(encoder, ctx)
+        own = [encoder.tokens(ctx.text)[i] for i in encoder.word_token_indices(ctx)]
+        rows.append({"sentence": ctx.text, "stimulus": ctx.form,
+                     "w-SEAT's input tokens": " ".join(inp.tokens),
+                     "token read (bug)": inp.selected_token,
+                     "stimulus' tokens in the real input (fixed)": " ".join(own)})
+    return pd.DataFrame(rows)
+
+
+def gpt2_landing(encoder: TransformerEncoder, tests: Sequence[str]) -> pd.DataFrame:
+    """Where w-SEAT's GPT-2 read position lands, over every sentence of ``tests``.
+
+    ``tests`` are short names of Mind Your Bias's tests; a crosstab of
+    landing place × test with totals: a padding position (the stimulus is the
+    last word), the stimulus' second subword, or the next word's first subword.
+    """
+    landing = []
+    for short in tests:
+        for ctxs in myb_contexts(MYB_TABLE3[short]).values():
+            for ctx in ctxs:
+                inp = gpt2_offset_input(encoder, ctx)
+                n_words = len(encoder.tokenizer.tokenize(inp.words[inp.word_index]))
+                where = ("padding (last word)" if inp.selected == len(inp.tokens) - 1
+                         else "the stimulus' second subword" if n_words > 1
+                         else "the next word's first subword")
+                landing.append({"test": short, "read": where})
+    frame = pd.DataFrame(landing)
+    return pd.crosstab(frame["read"], frame["test"], margins=True)
+
+
+def gpt2_counts(gpt: pd.DataFrame, bug: str = "bug", fixed: str = "fixed") -> pd.DataFrame:
+    """:func:`variant_summary` of the GPT-2 offset bug against its fix, one row per model."""
+    rows = [{"model": name, "bug": bug, "fixed": fixed, **variant_summary(g, bug, fixed)}
+            for name, g in gpt.groupby("column", sort=False)]
+    return pd.DataFrame(rows).set_index(["model", "bug", "fixed"])

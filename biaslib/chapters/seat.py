@@ -21,7 +21,7 @@ from biaslib.errors import DegenerateTestError, MissingWordsError, UnknownNameEr
 from biaslib.evaluate.seat import embed_contexts
 from biaslib.evaluate.weat import TestRun
 from biaslib.methods.weat import weat
-from biaslib.reporting.format import holm_marks, marked_table
+from biaslib.reporting.format import findings_table, holm_marks, marked_table
 from biaslib.stats.conventions import MIND_YOUR_BIAS, Convention
 from biaslib.stimuli.contexts import Context
 from biaslib.stimuli.data import load_published, load_test
@@ -33,9 +33,12 @@ __all__ = [
     "PAPER_SEAT_MODELS",
     "may_comparison",
     "may_contexts",
+    "may_summary",
     "may_table",
     "myb_comparison",
     "myb_table",
+    "seat_findings",
+    "template_examples",
 ]
 
 logger = logging.getLogger(__name__)
@@ -198,3 +201,214 @@ def myb_comparison(ours: pd.DataFrame, tests: Mapping[str, str] = MYB_TABLE3,
     pub_wide.index.names = ["method", "myb_test"]
     index = [(m, t) for m in ("s-SEAT", "w-SEAT") for t in tests]
     return pub_wide.join(ours_wide, how="outer").loc[index].fillna("")
+
+
+# ------------------------------------------------------------------ as the chapter shows them
+
+#: Short names of the offline models in the chapter's summaries.
+SHORT_NAMES = {"CBoW (GloVe 6B 50d)": "CBoW", "all-MiniLM-L6-v2": "MiniLM",
+               "SmolLM2-135M-Instruct": "SmolLM2"}
+#: Caliskan et al.'s tests among May et al.'s rows.
+CALISKAN_ROWS = tuple(f"C{i}" for i in range(1, 11))
+#: May et al.'s b-variants swap names and group terms: C3/C5/C6 have name targets and
+#: C7/C8 term attributes; C3b/C5b/C6b term targets and C7b/C8b name attributes.
+NAME_TESTS = ("C3", "C5", "C6", "C7b", "C8b")
+TERM_TESTS = ("C3b", "C5b", "C6b", "C7", "C8")
+
+
+def template_examples(rows: slice = slice(7, 9)) -> pd.DataFrame:
+    """A few of C1's template sentences (SEAT's and Mind Your Bias's), with w-SEAT's span.
+
+    ``rows`` picks the sentences of each role (X, A) shown.
+    """
+    from biaslib.stimuli.templates import myb_contexts, seat_contexts
+
+    examples = []
+    for name, contexts in [("SEAT C1", seat_contexts("C1")),
+                           ("Mind Your Bias C1", myb_contexts("MYB-C1-name"))]:
+        for role in ("X", "A"):
+            for ctx in contexts[role][rows]:
+                examples.append({"templates": name, "role": role, "sentence": ctx.text,
+                                 "stimulus span": ctx.text[ctx.start:ctx.end]})
+    return pd.DataFrame(examples)
+
+
+def _positive_significant(frame: pd.DataFrame, alpha: float) -> pd.Series:
+    return (frame["effect_size"] > 0) & (frame["p_value"] <= alpha)
+
+
+def _share(frame: pd.DataFrame, alpha: float) -> str:
+    return f"{int(_positive_significant(frame, alpha).sum())}/{len(frame)}"
+
+
+def may_summary(may: pd.DataFrame, models: Sequence[str], alpha: float = 0.01) -> pd.DataFrame:
+    """Per model: the counts behind May et al.'s general conclusions.
+
+    ``may`` is a :func:`may_table` result; counts are tests with a positive
+    effect size and p ≤ ``alpha`` (uncorrected) out of the tests run: Caliskan's
+    C1–C10 at word and sentence level, tests with names and with group terms
+    (:data:`NAME_TESTS`, :data:`TERM_TESTS`), ABW, double binds; and the mean
+    effect size at word and sentence level (two decimals).
+    """
+    rows = []
+    for label in models:
+        m = may[may["column"] == label]
+        word, sent = m[m["context"] == "word"], m[m["context"] == "sent"]
+        rows.append({
+            "model": label,
+            "Caliskan tests significant (word | sent)":
+                f"{_share(word[word['test'].isin(CALISKAN_ROWS)], alpha)} | "
+                f"{_share(sent[sent['test'].isin(CALISKAN_ROWS)], alpha)}",
+            "mean d, word vs sent": f"{word['effect_size'].mean():.2f} vs "
+                                    f"{sent['effect_size'].mean():.2f}",
+            "with names vs with group terms":
+                f"{_share(m[m['test'].isin(NAME_TESTS)], alpha)} vs "
+                f"{_share(m[m['test'].isin(TERM_TESTS)], alpha)}",
+            "ABW significant": _share(m[m["test"].isin(["ABW", "ABW-b"])], alpha),
+            "double binds significant": _share(m[m["test"].str.startswith("DB")], alpha),
+        })
+    return pd.DataFrame(rows).set_index("model")
+
+
+def _holds(models: Sequence[str], ok: Sequence[str]) -> str:
+    """``yes``/``no``, or the (short) names of the models for which a finding holds."""
+    if len(ok) == len(models):
+        return "yes"
+    if not ok:
+        return "no"
+    return "partly: " + ", ".join(SHORT_NAMES.get(m, m) for m in ok)
+
+
+def seat_findings(may: pd.DataFrame, myb: pd.DataFrame, models: Sequence[str],
+                  alpha: float = 0.01) -> pd.DataFrame:
+    """May et al.'s and Mind Your Bias's general SEAT conclusions, checked on ``models``.
+
+    ``may`` and ``myb`` are :func:`may_table` and :func:`myb_table` results.
+    The published evidence is counted from the typed-in tables (May et al.'s
+    Table 4, Mind Your Bias's Table 3 with their bold); ours uses p ≤ ``alpha``
+    (uncorrected; May et al.'s ``**`` is Holm over the whole of ``may``, as
+    :func:`may_comparison` marks it). Returns a
+    :func:`biaslib.reporting.format.findings_table`.
+    """
+    ours = may[may["column"].isin(list(models))]
+    by_model = {m: ours[ours["column"] == m] for m in models}
+
+    # May et al., Table 4 as printed.
+    t4 = load_published("seat_table4")
+    t4_sig = t4["sig"].fillna("") != ""
+    t4_word, t4_sent = t4["context"] == "word", t4["context"] == "sent"
+
+    def count(frame: pd.DataFrame, tests: Sequence[str], context: str | None = None) -> int:
+        rows = frame[frame["test"].isin(list(tests))]
+        if context is not None:
+            rows = rows[rows["context"] == context]
+        return int(_positive_significant(rows, alpha).sum())
+
+    def n(frame: pd.DataFrame, tests: Sequence[str], context: str | None = None) -> int:
+        rows = frame[frame["test"].isin(list(tests))]
+        return len(rows if context is None else rows[rows["context"] == context])
+
+    cal = {m: (count(f, CALISKAN_ROWS, "word"), count(f, CALISKAN_ROWS, "sent"),
+               n(f, CALISKAN_ROWS, "word")) for m, f in by_model.items()}
+    mean_d = {m: (f.loc[f["context"] == "word", "effect_size"].mean(),
+                  f.loc[f["context"] == "sent", "effect_size"].mean())
+              for m, f in by_model.items()}
+    names = {m: (count(f, NAME_TESTS), count(f, TERM_TESTS), n(f, NAME_TESTS))
+             for m, f in by_model.items()}
+    abw = {m: count(f, ["ABW"]) for m, f in by_model.items()}
+    abw_b = [m for m, f in by_model.items() if count(f, ["ABW-b"], "sent")]
+    t4_abw = t4[(t4["test"] == "ABW") & t4_sig]
+    t4_abw_models = list(dict.fromkeys(t4_abw["model"]))
+
+    marks = pd.Series(holm_marks(may["p_value"].to_numpy(), alpha), index=may.index)
+    db = ours[ours["test"].str.startswith("DB") & (marks.loc[ours.index] == "**")]
+    t4_db = t4[t4["test"].str.startswith("DB") & (t4["sig"] == "**")]
+
+    def cells(frame: pd.DataFrame, column: str) -> list[str]:
+        return [f"{r[column]}: {r['test']} {r['context']}" for _, r in frame.iterrows()]
+
+    # Mind Your Bias, Table 3: their own runs (their bold = significant) and ours.
+    t3 = load_published("myb_table3").query("column == 'ours' and method in ['s-SEAT', 'w-SEAT']")
+    t3 = t3.assign(sig=t3["sig"].map(lambda v: str(v).lower() == "true"))
+    ours3 = myb[myb["column"].isin(list(models))]
+    ours3 = ours3.assign(test=ours3["myb_test"], sig=ours3["p_value"] <= alpha,
+                         model=ours3["column"].map(lambda c: SHORT_NAMES.get(c, c)))
+    methods = ("s-SEAT", "w-SEAT")
+
+    def c1_share(frame: pd.DataFrame, method: str) -> str:
+        rows = frame[(frame["method"] == method) & (frame["test"] == "C1")]
+        missing = sorted(rows.loc[~rows["sig"], "model"])
+        return (f"{method} {int(rows['sig'].sum())}/{len(rows)}"
+                + (f" (not {', '.join(missing)})" if missing else ""))
+
+    def on_every_model(frame: pd.DataFrame) -> dict[str, list[str]]:
+        every = frame.groupby(["method", "test"], sort=False)["sig"].all()
+        return {m: [t for (mm, t), v in every.items() if v and mm == m] for m in methods}
+
+    def every_text(every: Mapping[str, list[str]]) -> str:
+        return "; ".join(f"{m}: {', '.join(t) or 'none'}" for m, t in every.items())
+
+    pub_every, our_every = on_every_model(t3), on_every_model(ours3)
+    ran = ours3[ours3["not run"] == ""] if "not run" in ours3 else ours3
+    level = {m: (int(t3[t3["method"] == m]["sig"].sum()), int((t3["method"] == m).sum()))
+             for m in methods}
+    our_level = {m: (int(ran[ran["method"] == m]["sig"].sum()), int((ran["method"] == m).sum()))
+                 for m in methods}
+
+    def per_model(values: Mapping[str, str]) -> str:
+        return "; ".join(f"{SHORT_NAMES.get(m, m)} {v}" for m, v in values.items())
+
+    n_models = t4["model"].nunique()
+    findings = [
+        {"claim": "Bleached sentences find more significant associations than the stimulus "
+                  "alone (May et al.)",
+         "published": f"Table 4, {n_models} encoders: {int((t4_sig & t4_word).sum())}/"
+                      f"{int(t4_word.sum())} word vs {int((t4_sig & t4_sent).sum())}/"
+                      f"{int(t4_sent.sum())} sent significant",
+         "ours": "C1–C10, word vs sent: " + per_model(
+             {m: f"{w}/{k} vs {s}/{k}" for m, (w, s, k) in cal.items()}),
+         "holds": _holds(models, [m for m, (w, s, _) in cal.items() if s > w])},
+        {"claim": "Word-level tests have larger effect sizes (May et al.)",
+         "published": "Table 4 mean d: "
+                      f"{t4.loc[t4_word, 'd'].mean():.2f} word vs "
+                      f"{t4.loc[t4_sent, 'd'].mean():.2f} sent",
+         "ours": "mean d, word vs sent: " + per_model(
+             {m: f"{w:.2f} vs {s:.2f}" for m, (w, s) in mean_d.items()}),
+         "holds": _holds(models, [m for m, (w, s) in mean_d.items() if w > s])},
+        {"claim": "Tests with given names are significant more often than with group terms "
+                  "(May et al.)",
+         "published": "stated in the text; Table 4 shows the name versions only",
+         "ours": "names vs group terms: " + per_model(
+             {m: f"{a}/{k} vs {b}/{k}" for m, (a, b, k) in names.items()}),
+         "holds": _holds(models, [m for m, (a, b, _) in names.items() if a > b])},
+        {"claim": "The angry black woman stereotype (names) is significant (May et al.)",
+         "published": f"{len(t4_abw_models)} of {n_models} encoders: "
+                      + ", ".join(t4_abw_models),
+         "ours": f"names: {sum(v > 0 for v in abw.values())} of {len(models)} models; "
+                 "group terms (ABW-b), sent: "
+                 + (", ".join(SHORT_NAMES.get(m, m) for m in abw_b) or "none"),
+         "holds": _holds(models, [m for m, v in abw.items() if v > 0])},
+        {"claim": "After Holm–Bonferroni the double bind survives only for competence, in "
+                  "bleached sentences (May et al.)",
+         "published": "** in Table 4: " + ("; ".join(cells(t4_db, "model")) or "none"),
+         "ours": "**: " + ("; ".join(cells(db.assign(m=db["column"].map(
+             lambda c: SHORT_NAMES.get(c, c))), "m")) or "none"),
+         "holds": bool(len(db)) and bool(((db["test"] == "DB-competent")
+                                          & (db["context"] == "sent")).all())},
+        {"claim": "C1 (flowers/insects) is significant on every model (Mind Your Bias)",
+         "published": "; ".join(c1_share(t3, m) for m in methods),
+         "ours": "; ".join(c1_share(ours3, m) for m in methods),
+         "holds": bool(ours3.loc[ours3["test"] == "C1", "sig"].all())},
+        {"claim": "C1 is the only test significant on every model (Mind Your Bias)",
+         "published": every_text(pub_every),
+         "ours": every_text(our_every),
+         "holds": all(t == ["C1"] for t in our_every.values())},
+        {"claim": "Word-level encodings (w-SEAT) find more significant biases than sentence "
+                  "vectors (s-SEAT) (Mind Your Bias)",
+         "published": "significant: " + " vs ".join(
+             f"{m} {k}/{n}" for m, (k, n) in level.items()),
+         "ours": "significant: " + " vs ".join(
+             f"{m} {k}/{n}" for m, (k, n) in our_level.items()) + " (tests run)",
+         "holds": our_level["w-SEAT"][0] > our_level["s-SEAT"][0]},
+    ]
+    return findings_table(findings)

@@ -208,7 +208,7 @@ def resolve_model(model: str | os.PathLike[str] | ModelSpec) -> ModelSpec:
     taken as a Hugging Face hub id or a local directory; whether it exists is
     known only when it is loaded
     (:class:`~biaslib.embeddings.transformer.TransformerEncoder` then raises a
-    :class:`ModelUnavailableError` naming it).
+    :class:`~biaslib.errors.ModelUnavailableError` naming it).
 
     Raises
     ------

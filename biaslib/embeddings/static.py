@@ -30,6 +30,7 @@ from biaslib.validation import nfc
 
 __all__ = ["BagOfWordsEncoder", "CaseMode", "StaticEmbeddings", "glove_6b_50d"]
 
+#: How a word is looked up: as given, lowercased, or as given and then lowercased.
 CaseMode = Literal["exact", "lower", "exact-then-lower"]
 _CASES = ("exact", "lower", "exact-then-lower")
 

@@ -57,8 +57,12 @@ __all__ = ["LayerSpec", "SentencePooling", "TransformerEncoder", "WordPooling"]
 
 logger = logging.getLogger(__name__)
 
+#: Which hidden state a vector is read from: ``"last"``, an index, a tuple of indices
+#: (summed) or ``"sum"`` (all of them summed).
 LayerSpec = int | tuple[int, ...] | Literal["last", "sum"]
+#: How a sentence's token vectors become one vector.
 SentencePooling = Literal["cls", "first", "mean", "last"]
+#: How a stimulus' subword vectors become one vector.
 WordPooling = Literal["first", "last", "mean"]
 _SENTENCE_POOLINGS = ("cls", "first", "mean", "last")
 _WORD_POOLINGS = ("first", "last", "mean")

@@ -42,7 +42,8 @@ def embed_word_contexts(
     -------
     dict
         Role → word → ``(n_contexts, dim)`` array; a word without contexts
-        gets a ``(0, dim)`` array (for :func:`ceat` to drop and report).
+        gets a ``(0, dim)`` array (for :func:`~biaslib.methods.ceat.ceat` to drop and
+        report).
     """
     flat = [c for role in ROLES for cs in contexts[role].values() for c in cs]
     if not flat:

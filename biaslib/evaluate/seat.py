@@ -34,6 +34,7 @@ from biaslib.validation import no_string
 
 __all__ = ["Level", "check_contexts_match", "embed_contexts", "seat_table"]
 
+#: ``"sentence"``: one vector per sentence (s-SEAT); ``"word"``: the stimulus' tokens (w-SEAT).
 Level = Literal["sentence", "word"]
 
 

@@ -60,6 +60,44 @@ def run_weat(
 
     Pass ``embedded`` to reuse vectors already computed for the same test and
     embedder (e.g. when comparing conventions).
+
+    Parameters
+    ----------
+    test
+        A :class:`~biaslib.stimuli.data.StimulusTest` or its name
+        (:func:`~biaslib.stimuli.data.load_test`).
+    embedder
+        Where the word vectors come from, e.g.
+        :func:`~biaslib.embeddings.static.glove_6b_50d`.
+    convention
+        A :class:`~biaslib.stats.conventions.Convention` or preset name
+        (:func:`~biaslib.methods.weat.weat`).
+    max_missing_fraction
+        Words without a vector are dropped (and reported with a
+        :class:`~biaslib.errors.DroppedStimuliWarning`); a set that loses more
+        than this fraction raises :class:`~biaslib.errors.MissingWordsError`
+        (:func:`~biaslib.embeddings.base.embed_test`).
+    embedded
+        Vectors already computed for this test and embedder.
+
+    Returns
+    -------
+    TestRun
+        The embedded test (``run.embedded``: vectors, missing words) and the
+        :class:`~biaslib.methods.weat.WeatResult` (``run.result``).
+
+    Examples
+    --------
+    Caliskan et al.'s C6 (male/female names × career/family words) on GloVe 6B
+    50d, where every word has a vector:
+
+    >>> from biaslib.embeddings.static import glove_6b_50d
+    >>> from biaslib.evaluate.weat import run_weat
+    >>> run = run_weat("C6", glove_6b_50d())
+    >>> round(run.result.effect_size, 2), run.result.permutation.method
+    (1.71, 'exact')
+    >>> run.result.p_value < 0.001, run.embedded.test.title
+    (True, 'Male/Female names × Career/Family')
     """
     if isinstance(test, str):
         test = load_test(test)

@@ -187,6 +187,7 @@ CEAT_MIND_YOUR_BIAS = CeatConvention(
     description="Mind Your Bias: N=10,000, without replacement when a word has >= N "
                 "contexts, two-sided p, seed 1111",
 )
+#: Preset name → convention, for :func:`get_ceat_convention`.
 CEAT_PRESETS = {c.name: c for c in (CEAT_ORIGINAL, CEAT_MIND_YOUR_BIAS)}
 
 
@@ -566,6 +567,31 @@ def ceat(
     Returns
     -------
     CeatResult
+
+    Examples
+    --------
+    Toy "contextual" vectors: each context of a word is the word's direction
+    in the plane plus a little noise, and words have different numbers of
+    contexts. Flowers lie near the pleasant words, insects near the
+    unpleasant ones.
+
+    >>> import numpy as np
+    >>> from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS, ceat
+    >>> rng = np.random.default_rng(0)
+    >>> def contexts(degrees, n):
+    ...     rad = np.deg2rad(degrees)
+    ...     return [np.cos(rad), np.sin(rad)] + 0.1 * rng.normal(size=(n, 2))
+    >>> vectors = {
+    ...     "X": {"rose": contexts(10, 5), "tulip": contexts(20, 3), "daisy": contexts(30, 4)},
+    ...     "Y": {"ant": contexts(60, 4), "wasp": contexts(70, 6), "moth": contexts(80, 2)},
+    ...     "A": {"love": contexts(0, 5), "peace": contexts(5, 5)},
+    ...     "B": {"hate": contexts(85, 5), "war": contexts(90, 5)},
+    ... }
+    >>> result = ceat(vectors, CEAT_MIND_YOUR_BIAS.replace(n_samples=1_000))
+    >>> round(result.ces, 2), result.n, result.meta.tail, result.p_value < 0.001
+    (1.73, 1000, 'two-sided', True)
+    >>> result.n_contexts["X"]
+    (5, 3, 4)
     """
     conv = get_ceat_convention(convention)
     for role in ROLES:

@@ -74,6 +74,18 @@ def association(
     -------
     numpy.ndarray
         Shape ``(n,)``.
+
+    Examples
+    --------
+    A vector at (3, 4) is closer to the x-axis than to the y-axis by
+    cosines 0.6 and 0.8, so its association with A = x-axis vs B = y-axis is
+    0.6 - 0.8:
+
+    >>> import numpy as np
+    >>> from biaslib.methods.weat import association
+    >>> words = np.array([[3.0, 4.0], [4.0, 3.0]])
+    >>> association(words, [[1.0, 0.0]], [[0.0, 1.0]]).round(4).tolist()
+    [-0.2, 0.2]
     """
     return cosine_matrix(words, attr_a, "words", "A").mean(axis=1) - cosine_matrix(
         words, attr_b, "words", "B"
@@ -98,6 +110,19 @@ def effect_size(s_x: ArrayLike, s_y: ArrayLike, ddof: int = 1) -> float:
     scores with ``ddof`` delta degrees of freedom (1 in sent-bias, CEAT,
     ML-EAT and Mind Your Bias; 0 in WEFE and responsibly).
 
+    Parameters
+    ----------
+    s_x, s_y
+        Association scores :math:`s(w, A, B)` of the target words in X and in
+        Y (:func:`association`); the groups may differ in size.
+    ddof
+        Delta degrees of freedom of the pooled standard deviation.
+
+    Returns
+    -------
+    float
+        The effect size :math:`d`.
+
     Raises
     ------
     ValueError
@@ -105,6 +130,21 @@ def effect_size(s_x: ArrayLike, s_y: ArrayLike, ddof: int = 1) -> float:
         scores for the requested ``ddof``.
     DegenerateTestError
         If all pooled scores are equal, so the effect size is 0/0.
+
+    Examples
+    --------
+    The means differ by 0.2 and the pooled scores have a sample standard
+    deviation of :math:`\sqrt{0.02}`:
+
+    >>> from biaslib.methods.weat import effect_size
+    >>> round(effect_size([0.3, 0.2, 0.1], [-0.1, 0.0, 0.1]), 4)
+    1.4142
+    >>> round(effect_size([0.3, 0.2, 0.1], [-0.1, 0.0, 0.1], ddof=0), 4)
+    1.5492
+    >>> effect_size([0.1, 0.1], [0.1, 0.1])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    biaslib.errors.DegenerateTestError: all association scores are equal ...
     """
     x = np.asarray(s_x, dtype=np.float64)
     y = np.asarray(s_y, dtype=np.float64)
@@ -233,7 +273,7 @@ def weat(
     *,
     keep_distribution: bool = False,
 ) -> WeatResult:
-    """Run a WEAT on four sets of vectors under a named convention.
+    r"""Run a WEAT on four sets of vectors under a named convention.
 
     Parameters
     ----------
@@ -260,6 +300,33 @@ def weat(
     DegenerateTestError
         If every target word has the same association score, or X and Y are
         the same vectors.
+
+    Examples
+    --------
+    Unit vectors in the plane, at angles from the x-axis: the targets X
+    (10°-40°) lie nearer the attributes A (0°, 5°) than the targets Y
+    (50°-80°) do, and B lies at 85° and 90°.
+
+    >>> import numpy as np
+    >>> from biaslib.methods.weat import weat
+    >>> def at(*degrees):
+    ...     rad = np.deg2rad(degrees)
+    ...     return np.column_stack([np.cos(rad), np.sin(rad)])
+    >>> X, Y, A, B = at(10, 20, 30, 40), at(50, 60, 70, 80), at(0, 5), at(85, 90)
+    >>> result = weat(X, Y, A, B)
+    >>> round(result.effect_size, 4), result.n_x, result.permutation.method
+    (1.6454, 4, 'exact')
+
+    The exact test enumerates all :math:`\binom{8}{4} = 70` splits of
+    :math:`X \cup Y`; only the observed one is as extreme, so :math:`p = 1/70`.
+    Under responsibly's convention the standard deviation has ``ddof=0`` and
+    the observed split does not count against itself:
+
+    >>> result.p_value == 1 / 70
+    True
+    >>> other = weat(X, Y, A, B, convention="responsibly")
+    >>> round(other.effect_size, 4), other.p_value
+    (1.7591, 0.0)
     """
     conv = get_convention(convention)
     X = as_vectors(X, "X")

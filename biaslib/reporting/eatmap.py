@@ -10,10 +10,18 @@ its own map (paper, section "EAT-Maps" and Figure 2).
 Here each column also prints its Level 2 effect size in the cell its sign
 points to (``*``: significant), so a map shows how far a gray column is from
 turning red.
+
+The book shows a figure at its natural size up to the width of its text column
+(:data:`PAGE_WIDTH`) and scales a wider one down to it, text included. A grid
+of maps therefore sets its text in :func:`grid_fontsize` points, so that every
+number reads at :data:`MIN_FONTSIZE` points or more on the page however many
+maps the grid has. Five maps a row is the most that leave room for a
+two-decimal effect size in each cell at that size.
 """
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -26,12 +34,39 @@ from biaslib.errors import UnknownNameError
 from biaslib.methods.mleat import PATTERN_ASSOCIATIONS, PATTERNS, MleatResult
 from biaslib.reporting.format import format_d, significance_flag
 
-__all__ = ["GRAY", "RED", "eat_map", "eat_map_grid", "eat_pattern_legend"]
+__all__ = [
+    "GRAY",
+    "MIN_FONTSIZE",
+    "PAGE_WIDTH",
+    "RED",
+    "eat_map",
+    "eat_map_grid",
+    "eat_pattern_legend",
+    "grid_fontsize",
+]
 
 #: Shade of a significant target–attribute association (the paper's red).
 RED = "#d62728"
 #: Shade of every other cell (the paper's gray).
 GRAY = "#d9d9d9"
+
+#: Width in inches (at matplotlib's 100 dpi) of the book's text column, about 750 px:
+#: a figure up to this wide is shown at its natural size, a wider one scaled down to it.
+PAGE_WIDTH = 7.5
+#: Smallest size, in points, of any text on an EAT-Map as the book shows it.
+MIN_FONTSIZE = 10.0
+
+
+def grid_fontsize(width: float) -> float:
+    """Text size (points) for a figure ``width`` inches wide.
+
+    :data:`MIN_FONTSIZE`, enlarged by the factor by which the book will scale
+    the figure down to :data:`PAGE_WIDTH`, so that the text is shown at
+    :data:`MIN_FONTSIZE` points or more.
+    """
+    if not width > 0:
+        raise ValueError(f"width must be positive, got {width}")
+    return MIN_FONTSIZE * max(1.0, width / PAGE_WIDTH)
 
 _DIRECTION = {
     "Divergent": "X and Y with different attributes",
@@ -64,7 +99,7 @@ def eat_map(
     title: str | None = None,
     annotate: bool = True,
     labels: Mapping[str, str] | None = None,
-    fontsize: float = 9,
+    fontsize: float = MIN_FONTSIZE,
 ) -> plt.Axes:
     """Draw one test's EAT-Map.
 
@@ -85,7 +120,7 @@ def eat_map(
         Role → label for the axes (``{"X": "Flowers", …}``); default: the
         result's labels, else the role letters.
     fontsize
-        Size of the cell and axis text.
+        Size of the cell and axis text, in points; the title is one point larger.
 
     Returns
     -------
@@ -160,7 +195,10 @@ def eat_map_grid(
     annotate
         Print Level 2 effect sizes in the cells (see :func:`eat_map`).
     size
-        Width of one panel in inches.
+        Width of one panel in inches. The text grows with the figure's width
+        beyond :data:`PAGE_WIDTH` (:func:`grid_fontsize`), so the numbers read
+        at the same size on the page for any ``ncols``; the cells are wide
+        enough for them up to five maps a row.
 
     Returns
     -------
@@ -182,29 +220,41 @@ def eat_map_grid(
         raise ValueError(f"ncols must be positive, got {ncols}")
     ncols = min(ncols, len(entries))
     nrows = -(-len(entries) // ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(size * ncols, size * 1.3 * nrows),
+    fontsize = grid_fontsize(size * ncols)
+    # Height per row: the map (as wide as the panel) plus the target labels above and
+    # two title lines below, in the grid's text size.
+    row_height = size + 4.2 * fontsize / 72
+    fig, axes = plt.subplots(nrows, ncols, figsize=(size * ncols, row_height * nrows),
                              squeeze=False)
     for ax, entry, name in zip(axes.flat, entries, titles, strict=False):
         pattern = _cells(entry)["pattern"]
-        eat_map(entry, ax=ax, title=f"{name}\n{pattern}", annotate=annotate, fontsize=8)
+        eat_map(entry, ax=ax, title=f"{name}\n{pattern}", annotate=annotate, fontsize=fontsize)
     for ax in axes.flat[len(entries):]:
         ax.set_visible(False)
     if suptitle:
-        fig.suptitle(suptitle, fontsize=11)
+        fig.suptitle(suptitle, fontsize=fontsize + 2)
     fig.tight_layout()
     return fig
 
 
 def eat_pattern_legend(ncols: int = 3) -> plt.Figure:
     """The nine EAT patterns and their EAT-Maps (the paper's Figure 2)."""
+    if ncols < 1:
+        raise ValueError(f"ncols must be positive, got {ncols}")
     nrows = -(-len(PATTERNS) // ncols)
-    fig, axes = plt.subplots(nrows, ncols, figsize=(2.6 * ncols, 2.9 * nrows), squeeze=False)
+    size = 2.5
+    fontsize = grid_fontsize(size * ncols)
+    # Four title lines below each map: pattern, links, and the direction wrapped in two.
+    row_height = size + 6.5 * fontsize / 72
+    fig, axes = plt.subplots(nrows, ncols, figsize=(size * ncols, row_height * nrows),
+                             squeeze=False)
     for ax, pattern in zip(axes.flat, PATTERNS, strict=False):
         x, y = PATTERN_ASSOCIATIONS[pattern]
         links = ", ".join(f"{t}→{a}" for t, a in (("X", x), ("Y", y)) if a) or "none"
         direction = pattern.split("-", 1)[-1] if pattern != "Non-Directional" else pattern
-        eat_map(pattern, ax=ax, title=f"{pattern}\n{links}\n({_DIRECTION[direction]})",
-                annotate=False, fontsize=8)
+        note = textwrap.fill(f"({_DIRECTION[direction]})", 22)
+        eat_map(pattern, ax=ax, title=f"{pattern}\n{links}\n{note}", annotate=False,
+                fontsize=fontsize)
     for ax in axes.flat[len(PATTERNS):]:
         ax.set_visible(False)
     fig.tight_layout()

@@ -14,6 +14,8 @@ import numpy as np
 import pandas as pd
 import seaborn as sns
 
+from biaslib.reporting.format import format_p
+
 if TYPE_CHECKING:
     from biaslib.methods.ceat import CeatResult
 
@@ -68,15 +70,42 @@ def effect_size_comparison(
 
 
 def p_value_heatmap(
-    p_values: pd.DataFrame, *, ax: plt.Axes | None = None, title: str | None = None
+    p_values: pd.DataFrame,
+    *,
+    ax: plt.Axes | None = None,
+    title: str | None = None,
+    floor: float = 1e-6,
 ) -> plt.Axes:
-    """Heatmap of ``-log10 p`` (rows: tests, columns: conventions), annotated with p."""
+    """Heatmap of ``-log10 p`` (rows: tests, columns: conventions), annotated with p.
+
+    The colour of a p-value below ``floor`` is that of ``floor``: a p of 0 (which
+    some conventions report) or 1e-30 would otherwise stretch the colour scale so
+    far that every other cell looks alike. The annotations give every p-value as
+    :func:`biaslib.reporting.format.format_p` prints it (``0`` included), the
+    colour bar says where the scale stops, and missing p-values stay blank.
+
+    Parameters
+    ----------
+    p_values
+        One row per test, one column per convention.
+    ax
+        Axes to draw on; a new figure when omitted.
+    title
+        Optional title.
+    floor
+        Smallest p-value the colour scale distinguishes (``-log10 floor`` is its top).
+    """
+    if not 0 < floor < 1:
+        raise ValueError(f"floor must be in (0, 1), got {floor}")
     if ax is None:
         _, ax = plt.subplots(figsize=(1.3 * p_values.shape[1] + 2, 0.45 * len(p_values) + 1.2))
-    scores = -np.log10(p_values.astype(float).clip(lower=1e-300))
-    annot = p_values.map(lambda p: f"{p:.0e}" if p < 1e-3 else f"{p:.3f}")
-    sns.heatmap(scores, annot=annot, fmt="", cmap="viridis", ax=ax,
-                cbar_kws={"label": "−log10 p"})
+    p = p_values.astype(float)
+    scores = -np.log10(p.clip(lower=floor))
+    annot = p.map(format_p)
+    top = -np.log10(floor)
+    sns.heatmap(scores, annot=annot, fmt="", cmap="viridis", ax=ax, vmin=0, vmax=top,
+                cbar_kws={"label": f"−log10 p (p < {floor:g} shown as {floor:g})",
+                          "extend": "max"})
     ax.set_xlabel("convention")
     ax.set_ylabel("")
     if title:

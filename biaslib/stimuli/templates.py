@@ -310,6 +310,16 @@ def seat_contexts(
         If the test has no SEAT templates (or is not a stimulus test at all).
     ValueError
         If the test has no such variant.
+
+    Examples
+    --------
+    >>> from biaslib.stimuli.templates import seat_contexts
+    >>> contexts = seat_contexts("C1")
+    >>> {role: len(sentences) for role, sentences in contexts.items()}
+    {'X': 350, 'Y': 350, 'A': 215, 'B': 250}
+    >>> first = contexts["X"][0]
+    >>> first.text, first.text[first.start : first.end], first.source
+    ('This is an aster.', 'aster', 'seat:count_noun:singular:0')
     """
     tests = _parsed(SEAT_FILE).get("tests") or {}
     if test not in tests:

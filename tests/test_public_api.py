@@ -1,0 +1,98 @@
+"""The curated top-level API: ``import biaslib`` is light, and every public name resolves."""
+
+import importlib
+import inspect
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import biaslib
+
+ROOT = Path(__file__).resolve().parents[1]
+PUBLIC = [name for name in biaslib.__all__ if name != "__version__"]
+
+
+def _imported_after(code: str) -> set[str]:
+    """Top-level packages in ``sys.modules`` after running ``code`` in a fresh interpreter."""
+    probe = f"{code}\nimport sys\nprint(' '.join(sorted({{m.split('.')[0] for m in sys.modules}})))"
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
+                         text=True, check=True)
+    return set(out.stdout.split())
+
+
+def test_import_biaslib_is_light():
+    loaded = _imported_after("import biaslib")
+    assert "biaslib" in loaded
+    heavy = {"torch", "transformers", "pandas", "matplotlib", "scipy", "numpy"} & loaded
+    assert not heavy, f"import biaslib imported {sorted(heavy)}"
+
+
+def test_metric_names_do_not_import_torch():
+    loaded = _imported_after("from biaslib import weat, ceat, ml_eat, load_test, glove_6b_50d")
+    assert "torch" not in loaded and "transformers" not in loaded
+
+
+def test_all_lists_every_export_once():
+    assert len(biaslib.__all__) == len(set(biaslib.__all__))
+    assert set(biaslib.__all__) == set(biaslib._EXPORTS) | {"__version__"}
+
+
+def test_version_is_a_string():
+    assert isinstance(biaslib.__version__, str)
+    assert biaslib.__version__.count(".") >= 2
+
+
+@pytest.mark.parametrize("name", PUBLIC)
+def test_name_resolves_to_its_defining_module(name):
+    module_name = biaslib._EXPORTS[name]
+    module = importlib.import_module(module_name)
+    value = getattr(biaslib, name)
+    assert value is getattr(module, name)
+    # The module named is where the object is defined, not a re-export.
+    if inspect.isclass(value) or inspect.isfunction(value):
+        assert value.__module__ == module_name
+    assert name in getattr(module, "__all__", [name])
+
+
+def test_star_import_gives_the_public_names():
+    namespace: dict[str, object] = {}
+    exec("from biaslib import *", namespace)
+    assert set(biaslib.__all__) <= set(namespace)
+
+
+def test_dir_lists_the_public_names_and_layers():
+    listed = dir(biaslib)
+    assert set(biaslib.__all__) <= set(listed)
+    assert {"stats", "methods", "stimuli", "embeddings", "evaluate", "reporting",
+            "chapters", "errors"} <= set(listed)
+    assert listed == sorted(listed)
+
+
+def test_layers_are_attributes():
+    assert biaslib.methods is importlib.import_module("biaslib.methods")
+    assert biaslib.errors.UnknownNameError is biaslib.UnknownNameError
+
+
+def test_unknown_attribute_raises_attribute_error_naming_it():
+    with pytest.raises(AttributeError, match="no_such_thing"):
+        biaslib.no_such_thing  # noqa: B018
+    assert not hasattr(biaslib, "weat_tabel")
+    with pytest.raises(ImportError, match="not_public"):
+        exec("from biaslib import not_public", {})
+
+
+def _walk_modules() -> list[str]:
+    import pkgutil
+
+    return ["biaslib"] + [m.name for m in pkgutil.walk_packages(biaslib.__path__, "biaslib.")]
+
+
+def test_api_page_lists_every_public_name_and_module():
+    page = (ROOT / "book" / "api.md").read_text(encoding="utf-8")
+    for name in PUBLIC:
+        entry = f"~{biaslib._EXPORTS[name].removeprefix('biaslib.')}.{name}"
+        assert f"   {entry}\n" in page, f"book/api.md does not list {name} ({entry})"
+    for module in _walk_modules():
+        assert f".. automodule:: {module}\n" in page, f"book/api.md does not document {module}"
