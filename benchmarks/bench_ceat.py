@@ -5,23 +5,26 @@
    width) — with :func:`biaslib.methods.ceat.sample_effect_sizes` (gathers, a sparse averaging
    matrix and ``einsum`` in chunks) and with :func:`biaslib.methods.ceat.sample_effect_sizes_loop`
    (one WEAT per sample, as CEAT's code runs), on the same draws, in the same run. The
-   DerSimonian–Laird combination is timed separately.
+   DerSimonian–Laird combination is timed separately. Each time is divided by the
+   vectorised float32 one; ``--save`` writes them, with the machine's description, to
+   ``benchmarks/results/ceat.json`` (or the path given).
 2. With ``--embed``: the contexts of Mind Your Bias's C6 (names) from the corpus extract
    (at most 100 sentences per stimulus, Mind Your Bias's window) embedded with
    all-MiniLM-L6-v2 into a fresh, empty cache (cold), then again from that cache (warm).
 
-Run with ``python benchmarks/bench_ceat.py [--embed]`` (set ``HF_HUB_OFFLINE=1``).
+Run with ``python benchmarks/bench_ceat.py [--save [PATH]] [--embed]`` (set
+``HF_HUB_OFFLINE=1``).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import platform
 import tempfile
 import time
 
 import numpy as np
+from machine import describe, ms, print_machine, ratio, save
 
 from biaslib.methods.ceat import sample_effect_sizes, sample_effect_sizes_loop, sample_indices
 from biaslib.methods.weat import ROLES
@@ -38,7 +41,7 @@ def best_of(fn, repeats: int) -> tuple[float, object]:
 
 
 def bench_sampling(n_samples: int, words: int, contexts: int, dim: int, repeats: int,
-                   loop_samples: int) -> None:
+                   loop_samples: int) -> dict[str, object]:
     rng = np.random.default_rng(0)
     arrays = {r: [rng.normal(size=(contexts, dim)).astype(np.float32) + (0.2 if r in "XA" else 0)
                   for _ in range(words)] for r in ROLES}
@@ -68,6 +71,22 @@ def bench_sampling(n_samples: int, words: int, contexts: int, dim: int, repeats:
     print(f"  per-sample loop ({loop_samples:,} samples, scaled): {t_loop:8.2f} s")
     print(f"  loop / vectorised float32: {t_loop / t32:,.0f}x; float64: {t_loop / t64:,.0f}x")
     print(f"  max |d_loop - d_vectorised|: float32 {err:.1e}, float64 {err64:.1e}")
+    rows = [
+        {"key": "vectorised_float32", "implementation": "vectorised, float32 dot products",
+         "time_ms": ms(t32), "ratio": ratio(t32, t32)},
+        {"key": "vectorised_float64", "implementation": "vectorised, float64 dot products",
+         "time_ms": ms(t64), "ratio": ratio(t64, t32)},
+        {"key": "loop", "implementation": "per-sample loop (CEAT's ceat_meta)",
+         "time_ms": ms(t_loop), "ratio": ratio(t_loop, t32)},
+    ]
+    return {
+        "inputs": {"n_samples": n_samples, "words_per_set": words, "contexts_per_word": contexts,
+                   "dims": dim, "repeats": repeats, "loop_samples": loop_samples},
+        "rows": rows,
+        "draw_indices_ms": ms(t_draw),
+        "meta_analysis_ms": ms(t_meta),
+        "max_abs_difference": {"float32": float(f"{err:.2g}"), "float64": float(f"{err64:.2g}")},
+    }
 
 
 def bench_embedding(repeats: int) -> None:
@@ -104,13 +123,18 @@ def main() -> None:
     parser.add_argument("--loop-samples", type=int, default=10_000,
                         help="samples run by the loop (its time is scaled to --samples)")
     parser.add_argument("--embed", action="store_true", help="also time embedding cold/warm")
+    parser.add_argument("--save", nargs="?", const="", default=None, metavar="PATH",
+                        help="write the sampling results as JSON (default "
+                             "benchmarks/results/ceat.json)")
     args = parser.parse_args()
-    print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} CPUs, "
-          f"numpy {np.__version__}, load average {os.getloadavg()[0]:.1f}")
-    bench_sampling(args.samples, args.words, args.contexts, args.dim, args.repeats,
-                   args.loop_samples)
+    machine = describe()
+    print_machine(machine)
+    results = bench_sampling(args.samples, args.words, args.contexts, args.dim, args.repeats,
+                             args.loop_samples)
     if args.embed:
         bench_embedding(args.repeats)
+    if args.save is not None:
+        save("ceat", {"benchmark": "ceat", "machine": machine, **results}, args.save or None)
 
 
 if __name__ == "__main__":

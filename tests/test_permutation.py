@@ -296,3 +296,212 @@ def test_exact_agrees_with_scipy(n_x, n_y, tail):
     ours = permutation_test(x, y, tail=tail, ties="ge")
     assert ours.method == "exact"
     assert ours.p_value == pytest.approx(ref.pvalue, rel=1e-9)
+
+
+# --------------------------------------------------------------------------- sampled re-splits
+# Sampled re-splits are bit masks drawn by rejection (biaslib.stats.permutation's module
+# docstring): these tests pin the mechanism's promises — uniform subsets of the right size,
+# the documented draw order, results that depend on nothing but the inputs and the seed,
+# agreement in law with the exact test, and a bounded cache.
+
+
+def mask_bits(masks, n_total):
+    """(rows, w) mask words -> (rows, n_total) 0/1 membership matrix."""
+    from biaslib.stats import permutation
+
+    return np.unpackbits(permutation._little_bytes(masks), axis=1,
+                         bitorder="little")[:, :n_total]
+
+
+def draw_masks(n_x, n_total, n_resamples, seed):
+    from biaslib.stats import permutation
+
+    return np.concatenate(list(permutation._split_masks(
+        n_x, n_total, n_resamples, np.random.default_rng(seed))))
+
+
+@pytest.fixture
+def fresh_cache(monkeypatch):
+    """An empty mask cache for the test (restored afterwards)."""
+    from biaslib.stats import permutation
+
+    cache = permutation._MaskCache(permutation._MASK_CACHE_BYTES)
+    monkeypatch.setattr(permutation, "_MASK_CACHE", cache)
+    return cache
+
+
+class TestSplitMasks:
+    @pytest.mark.parametrize(("n_x", "n_total"), [(3, 8), (4, 12), (1, 10), (2, 13), (9, 12)])
+    def test_rows_are_uniform_subsets_of_the_right_size(self, n_x, n_total):
+        # Every one of the C(n, k) subsets, equally often up to chance (chi-square).
+        masks = draw_masks(n_x, n_total, 200_000, seed=n_total)
+        assert (mask_bits(masks, n_total).sum(axis=1) == n_x).all()
+        _, counts = np.unique(masks[:, 0], return_counts=True)
+        assert counts.size == math.comb(n_total, n_x)
+        assert stats.chisquare(counts).pvalue > 1e-3
+
+    @pytest.mark.parametrize(("n_x", "n_total"), [(40, 90), (3, 70), (64, 128), (100, 130)])
+    def test_masks_of_more_than_64_items(self, n_x, n_total):
+        # Several words per row: the right number of bits, none past the last item, and
+        # every item in X with probability n_x / n.
+        masks = draw_masks(n_x, n_total, 40_000, seed=3)
+        assert masks.shape == (40_000, -(-n_total // 64))
+        bits = np.unpackbits(masks.view(np.uint8).reshape(len(masks), -1), axis=1,
+                             bitorder="little")
+        assert (bits[:, n_total:] == 0).all()
+        assert (bits.sum(axis=1) == n_x).all()
+        p = n_x / n_total
+        se = math.sqrt(p * (1 - p) / 40_000)
+        assert np.abs(bits[:, :n_total].mean(axis=0) - p).max() < 5 * se
+
+    def test_documented_draw_order(self):
+        # For 25 + 25 items each candidate is one raw 64-bit word of PCG64(seed), cut to its
+        # low 50 bits, kept when 25 of them are set: re-derived here one word at a time.
+        bits = np.random.default_rng(2024).bit_generator
+        expected = []
+        while len(expected) < 20:
+            word = int(bits.random_raw()) & ((1 << 50) - 1)
+            if word.bit_count() == 25:
+                expected.append(word)
+        assert draw_masks(25, 50, 20, seed=2024)[:, 0].tolist() == expected
+
+    def test_bit_probability_is_exact_and_accepts_often(self):
+        from biaslib.stats import permutation
+
+        assert permutation._bit_probability(25, 50)[:2] == (1, 1)  # fair bits
+        for n_total in (2, 3, 9, 50, 64, 65, 200, 1000, permutation._MAX_MASK_ITEMS):
+            for n_x in sorted({1, 2, n_total // 3, n_total // 2, n_total - 1} - {0}):
+                a, r, acceptance = permutation._bit_probability(n_x, n_total)
+                assert a % 2 == 1 and 0 < a < 2**r
+                # The float acceptance (used only to size blocks) is P(Bin(n, a/2^r) = n_x).
+                assert acceptance == pytest.approx(
+                    stats.binom.pmf(n_x, n_total, a / 2**r), rel=1e-9)
+                assert acceptance > 0.01
+
+
+class TestSampledDeterminism:
+    def test_same_seed_same_null_distribution_with_and_without_cache(self, fresh_cache):
+        rng = np.random.default_rng(12)
+        x, y = rng.normal(0.2, 1, 25), rng.normal(0, 1, 25)
+        first = permutation_test(x, y, exact_limit=0, keep_distribution=True, seed=5)
+        assert len(fresh_cache) == 1
+        again = permutation_test(x, y, exact_limit=0, keep_distribution=True, seed=5)
+        fresh_cache.clear()
+        fresh = permutation_test(x, y, exact_limit=0, keep_distribution=True, seed=5)
+        for other in (again, fresh):
+            np.testing.assert_array_equal(other.null_distribution, first.null_distribution)
+            assert other.p_value == first.p_value
+
+    @pytest.mark.parametrize(("n_x", "n_y"), [(25, 25), (7, 30), (40, 50)])
+    def test_block_and_chunk_sizes_do_not_change_the_result(self, monkeypatch, fresh_cache,
+                                                            n_x, n_y):
+        from biaslib.stats import permutation
+
+        rng = np.random.default_rng(n_x)
+        x, y = rng.normal(0.1, 1, n_x), rng.normal(0, 1, n_y)
+        kw = {"exact_limit": 0, "n_resamples": 30_001, "keep_distribution": True, "seed": 9}
+        whole = permutation_test(x, y, **kw)
+        for raw_words, chunk_bytes, sum_rows in [(1, 8, 1), (100, 808, 7), (4096, 24_000, 999)]:
+            fresh_cache.clear()
+            monkeypatch.setattr(permutation, "_RAW_BLOCK_WORDS", raw_words)
+            monkeypatch.setattr(permutation, "_MASK_CHUNK_BYTES", chunk_bytes)
+            monkeypatch.setattr(permutation, "_SUM_ROWS", sum_rows)
+            small = permutation_test(x, y, **kw)
+            np.testing.assert_array_equal(small.null_distribution, whole.null_distribution)
+            assert small.p_value == whole.p_value
+
+    def test_table_sums_equal_direct_sums(self):
+        # The byte-table X sums are the scores of the set bits, summed (to rounding).
+        from biaslib.stats import permutation
+
+        rng = np.random.default_rng(13)
+        pooled = rng.normal(size=77)
+        masks = draw_masks(30, 77, 5_000, seed=1)
+        out = np.empty(len(masks))
+        permutation._mask_statistics(masks, permutation._byte_tables(pooled), pooled.sum(),
+                                     30, 47, "sum", out)
+        member = mask_bits(masks, 77).astype(bool)
+        direct = np.array([pooled[m].sum() - pooled[~m].sum() for m in member])
+        np.testing.assert_allclose(out, direct, rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize(("n_x", "n_y"), [(8, 8), (5, 11), (3, 14), (12, 4)])
+@pytest.mark.parametrize("statistic", ["mean", "sum"])
+def test_sampled_p_within_monte_carlo_error_of_exact(n_x, n_y, statistic):
+    # In law the sampled test is the exact one: p within 4 standard errors.
+    rng = np.random.default_rng(n_x * 31 + n_y)
+    x, y = rng.normal(0.4, 1, n_x), rng.normal(0, 1, n_y)
+    for tail in ("greater", "two-sided"):
+        exact = permutation_test(x, y, tail=tail, statistic=statistic)
+        sampled = permutation_test(x, y, tail=tail, statistic=statistic, exact_limit=0,
+                                   n_resamples=100_000, plus_one=False, seed=17)
+        assert exact.method == "exact" and sampled.method == "sampled"
+        se = math.sqrt(exact.p_value * (1 - exact.p_value) / 100_000)
+        assert abs(sampled.p_value - exact.p_value) < 4 * se + 1e-5
+
+
+def test_pools_beyond_the_mask_limit_draw_random_keys(monkeypatch, fresh_cache):
+    from biaslib.stats import permutation
+
+    monkeypatch.setattr(permutation, "_MAX_MASK_ITEMS", 10)
+    rng = np.random.default_rng(21)
+    x, y = rng.normal(0.4, 1, 7), rng.normal(0, 1, 8)
+    exact = permutation_test(x, y)
+    sampled = permutation_test(x, y, exact_limit=0, n_resamples=50_000, plus_one=False)
+    assert len(fresh_cache) == 0  # no masks drawn
+    se = math.sqrt(exact.p_value * (1 - exact.p_value) / 50_000)
+    assert abs(sampled.p_value - exact.p_value) < 4 * se + 1e-5
+
+
+class TestMaskCache:
+    def test_memory_is_bounded_and_least_recently_used_goes_first(self, monkeypatch):
+        from biaslib.stats import permutation
+
+        entry = 2_000 * 8  # 2,000 re-splits of at most 64 items
+        cache = permutation._MaskCache(3 * entry)
+        monkeypatch.setattr(permutation, "_MASK_CACHE", cache)
+        x = np.arange(10.0)
+        for n_y in range(5, 12):
+            permutation_test(x, np.arange(float(n_y)), exact_limit=0, n_resamples=2_000)
+            assert cache.nbytes <= 3 * entry
+        assert len(cache) == 3
+        assert cache.get((10, 21, 2_000, 1111)) is not None  # the most recent ones are kept
+        assert cache.get((10, 15, 2_000, 1111)) is None  # the oldest are gone
+
+    def test_cached_masks_are_read_only_and_large_draws_are_not_kept(self, monkeypatch):
+        from biaslib.stats import permutation
+
+        cache = permutation._MaskCache(10_000)
+        monkeypatch.setattr(permutation, "_MASK_CACHE", cache)
+        permutation_test(np.arange(5.0), np.arange(6.0), exact_limit=0, n_resamples=1_000)
+        masks = cache.get((5, 11, 1_000, 1111))
+        assert masks is not None and not masks.flags.writeable
+        permutation_test(np.arange(5.0), np.arange(6.0), exact_limit=0, n_resamples=2_000)
+        assert cache.get((5, 11, 2_000, 1111)) is None  # 16,000 bytes: over the limit
+        assert len(cache) == 1
+
+    def test_unseeded_draws_are_not_cached(self, fresh_cache):
+        a = permutation_test(np.arange(9.0), np.arange(9.0) + 0.5, exact_limit=0,
+                             n_resamples=5_000, seed=None, keep_distribution=True)
+        b = permutation_test(np.arange(9.0), np.arange(9.0) + 0.5, exact_limit=0,
+                             n_resamples=5_000, seed=None, keep_distribution=True)
+        assert len(fresh_cache) == 0
+        assert not np.array_equal(a.null_distribution, b.null_distribution)
+
+
+def test_popcount_without_numpy_2_gives_the_same_draws(monkeypatch, fresh_cache):
+    # numpy < 2.0 has no bitwise_count: the SWAR fallback must count the same bits, so
+    # that a seed gives the same p-value under either numpy.
+    from biaslib.stats import permutation
+
+    words = np.random.default_rng(4).bit_generator.random_raw(3_000).reshape(1_000, 3)
+    fast = permutation._popcount(words)
+    rng = np.random.default_rng(6)
+    x, y = rng.normal(0.1, 1, 20), rng.normal(0, 1, 30)
+    with_count = permutation_test(x, y, exact_limit=0, n_resamples=20_000,
+                                  keep_distribution=True)
+    fresh_cache.clear()
+    monkeypatch.delattr(np, "bitwise_count")
+    np.testing.assert_array_equal(permutation._popcount(words), fast)
+    without = permutation_test(x, y, exact_limit=0, n_resamples=20_000, keep_distribution=True)
+    np.testing.assert_array_equal(without.null_distribution, with_count.null_distribution)

@@ -42,15 +42,50 @@ same numbers in another order changes the last bits, and without a tolerance
 ``ties="ge"`` would depend on summation order. (A hand-written convention: no
 library offers these presets.)
 
-The resampling is vectorised: splits are drawn as index matrices in chunks and
-the group sums are gathered at once; there is no Python loop per permutation.
+Sampling re-splits
+------------------
+A sampled re-split is stored as a bit mask: bit :math:`j` of a row is set when
+pooled item :math:`j` goes to X (one 64-bit word per 64 items). The masks are
+drawn by rejection, which makes every :math:`|X|`-subset exactly equally likely:
+each candidate row has independent bits, each set with a probability
+:math:`q = a/2^r` built from :math:`r` raw 64-bit words of the seeded generator
+by bitwise ``&``/``|`` (:math:`q = 1/2` is one raw word as it is), and a
+candidate is kept when exactly :math:`|X|` bits are set. A kept row has
+probability :math:`q^{|X|}(1-q)^{|Y|}` whatever its subset, so kept rows are
+uniform random splits; :math:`q` only sets how many candidates are rejected, and
+is the dyadic value that minimises the expected number of raw words per kept
+row (:math:`q = 1/2` for equal sizes: for 25 + 25 items, 11% of the candidates
+are kept). Candidate :math:`i` reads raw words :math:`i r w` to
+:math:`(i+1) r w - 1` of the stream (:math:`w` words per row), so the kept rows
+— and the p-value — are the same whatever the block size the stream is read in.
+The raw stream is that of :class:`numpy.random.PCG64`, which numpy keeps stable
+across versions.
+
+The X sums of a block of masks are then eight-bit table look-ups: for every
+byte position a table of the 256 possible partial sums of the scores is built
+once per test, and a row's sum adds one table entry per byte — 7 look-ups for
+50 items instead of 25 gathered scores — in a fixed order, in float64 (no
+float32 anywhere, so every count of extreme statistics is the float64 one; no
+BLAS, so no CPU-dependent summation order). Masks depend only on
+:math:`(|X|, |Y|, m, \text{seed})`, not on the scores, so the masks of the last
+few tests are kept in a small least-recently-used cache (32 MiB at most,
+read-only): the tests of a chapter that share sizes and seed draw them once.
+Without ``numpy.bitwise_count`` (numpy < 2.0) bits are counted by SWAR
+arithmetic instead, with the same result. Exact enumeration, sampling *with*
+replacement and pools of more than 4,096 items use index matrices in chunks,
+gathered and summed (for the last, the :math:`|X|` smallest of :math:`|X|+|Y|`
+uniform keys per re-split). ``benchmarks/bench_permutation.py`` times all of
+this against scipy, WEFE and one-re-split-at-a-time loops.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
-from collections.abc import Iterator
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -93,6 +128,21 @@ MAX_EXACT_SPLITS = 100_000_000
 #: fastest around 5,000 re-splits of 50 items), large enough to amortise numpy calls.
 _CHUNK_ENTRIES = 250_000
 _TIE_RTOL = 1e-10
+#: Raw 64-bit words read from the generator per block of candidate splits (256 KiB: the
+#: block and its masks stay in cache; the result does not depend on this number).
+_RAW_BLOCK_WORDS = 1 << 15
+#: Most raw words one candidate bit may be built from (its probability is a/2**r, r <= this).
+_MAX_PLANES = 12
+#: Most pooled items sampled as bit masks; larger pools (never seen in a WEAT) draw random keys.
+_MAX_MASK_ITEMS = 4096
+#: Bytes of masks drawn before their statistics are computed (and rows per summing block).
+_MASK_CHUNK_BYTES = 1 << 20
+_SUM_ROWS = 8192
+#: Bytes of split masks the cache may hold in all (100,000 re-splits of up to 64 items
+#: take 800 KB); a mask array larger than this is used once and not kept.
+_MASK_CACHE_BYTES = 32 * 2**20
+# Bit i of every byte value 0..255, as float64 rows: the partial-sum tables' 0/1 weights.
+_BYTE_BITS = ((np.arange(256)[None, :] >> np.arange(8)[:, None]) & 1).astype(np.float64)
 
 
 @dataclass(frozen=True)
@@ -203,11 +253,193 @@ def _exact_null(pooled: NDArray[np.float64], n_x: int, statistic: str) -> NDArra
     return out
 
 
+class _MaskCache:
+    """Least-recently-used store of split masks, bounded by their total size in bytes."""
+
+    def __init__(self, max_bytes: int) -> None:
+        self.max_bytes = max_bytes
+        self._entries: OrderedDict[tuple[int, ...], NDArray[np.uint64]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held now."""
+        with self._lock:
+            return sum(a.nbytes for a in self._entries.values())
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._entries)
+
+    def get(self, key: tuple[int, ...]) -> NDArray[np.uint64] | None:
+        """The masks stored under ``key`` (read-only), or None."""
+        with self._lock:
+            masks = self._entries.get(key)
+            if masks is not None:
+                self._entries.move_to_end(key)
+            return masks
+
+    def put(self, key: tuple[int, ...], masks: NDArray[np.uint64]) -> None:
+        """Keep ``masks`` (made read-only), evicting the least recently used to make room."""
+        if masks.nbytes > self.max_bytes:
+            return
+        masks.setflags(write=False)
+        with self._lock:
+            self._entries[key] = masks
+            self._entries.move_to_end(key)
+            total = sum(a.nbytes for a in self._entries.values())
+            while total > self.max_bytes:
+                _, old = self._entries.popitem(last=False)
+                total -= old.nbytes
+
+    def clear(self) -> None:
+        """Forget every entry."""
+        with self._lock:
+            self._entries.clear()
+
+
+_MASK_CACHE = _MaskCache(_MASK_CACHE_BYTES)
+
+
+@functools.lru_cache(maxsize=256)
+def _bit_probability(n_x: int, n_total: int) -> tuple[int, int, float]:
+    r"""``(a, r, acceptance)``: candidate bits are set with probability :math:`a/2^r`.
+
+    Among dyadic probabilities with odd :math:`a` near :math:`n_x/n` (``r`` up to
+    :data:`_MAX_PLANES`), the one with the fewest expected raw words per kept row,
+    :math:`r / P(\mathrm{Bin}(n, a/2^r) = n_x)`. The comparison is made in exact
+    integers (the common factor :math:`\binom{n}{n_x}` cancels), so the choice — and
+    with it the draws — is the same on every machine. ``acceptance`` (a float) only
+    sizes the blocks read from the generator.
+    """
+    n_y = n_total - n_x
+    best: tuple[int, int, int] | None = None  # (r, a, a**n_x (2**r - a)**n_y)
+    for r in range(1, _MAX_PLANES + 1):
+        below = n_x * 2**r // n_total  # the odd a on either side of n_x 2**r / n
+        below -= 1 - below % 2
+        for a in sorted({min(max(below, 1), 2**r - 1), min(below + 2, 2**r - 1)}):
+            weight = a**n_x * (2**r - a) ** n_y
+            # cost = r 2**(r n) / (C(n, n_x) weight); keep the smaller (ties: fewer planes).
+            if best is None or r * 2 ** (r * n_total) * best[2] < best[0] * 2 ** (
+                    best[0] * n_total) * weight:
+                best = (r, a, weight)
+    assert best is not None
+    r, a, weight = best
+    log_acceptance = (math.lgamma(n_total + 1) - math.lgamma(n_x + 1) - math.lgamma(n_y + 1)
+                      + math.log(weight) - r * n_total * math.log(2))
+    return a, r, math.exp(log_acceptance)
+
+
+def _popcount(words: NDArray[np.uint64]) -> NDArray[np.intp]:
+    """Set bits per row of a ``(rows, w)`` array of 64-bit words."""
+    if hasattr(np, "bitwise_count"):  # numpy >= 2.0
+        counts = np.bitwise_count(words)
+    else:  # pragma: no cover - numpy 1.x: the classic SWAR popcount, in uint64 arithmetic
+        x = words - ((words >> np.uint64(1)) & np.uint64(0x5555555555555555))
+        x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2))
+                                                   & np.uint64(0x3333333333333333))
+        x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+        counts = (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
+    return counts[:, 0] if counts.shape[1] == 1 else counts.sum(axis=1)
+
+
+def _little_bytes(words: NDArray[np.uint64]) -> NDArray[np.uint8]:
+    """The bytes of ``(rows, w)`` words, least significant first: ``(rows, 8 w)``."""
+    words = np.ascontiguousarray(words, dtype="<u8")
+    return words.view(np.uint8).reshape(words.shape[0], -1)
+
+
+def _split_masks(n_x: int, n_total: int, n_resamples: int,
+                 rng: np.random.Generator) -> Iterator[NDArray[np.uint64]]:
+    """Uniform random ``n_x``-subsets of ``range(n_total)`` as bit masks, in chunks.
+
+    Yields ``(rows, w)`` arrays of 64-bit words (bit ``j`` of word ``j // 64``:
+    item ``j`` is in X), ``n_resamples`` rows in all, at most
+    :data:`_MASK_CHUNK_BYTES` bytes at a time; see the module docstring.
+    """
+    a, r, acceptance = _bit_probability(n_x, n_total)
+    w = -(-n_total // 64)
+    last = np.uint64((1 << (n_total - 64 * (w - 1))) - 1)
+    bits = rng.bit_generator
+    max_rows = max(1, _RAW_BLOCK_WORDS // (r * w))
+    chunk = np.empty((min(n_resamples, max(1, _MASK_CHUNK_BYTES // (8 * w))), w), np.uint64)
+    filled = 0
+    remaining = n_resamples
+    while remaining:
+        # A little more than the expected need: the kept rows are the first `remaining`
+        # candidates of the stream that pass, whatever the block size.
+        rows = min(max_rows, int(remaining / acceptance * 1.1) + 16)
+        raw = bits.random_raw(rows * r * w).reshape(rows, r, w)
+        # P(bit) = a / 2**r, digit by digit from the lowest: a 1 digit gives q' = (1 + q)/2
+        # (or), a 0 digit q' = q/2 (and). a is odd: its lowest digit is 1, q = 1/2.
+        cand = raw[:, 0, :]
+        for digit in range(1, r):
+            cand = raw[:, digit, :] | cand if (a >> digit) & 1 else raw[:, digit, :] & cand
+        cand[:, -1] &= last
+        kept = cand[_popcount(cand) == n_x]
+        while kept.shape[0] and remaining:
+            take = min(kept.shape[0], chunk.shape[0] - filled, remaining)
+            chunk[filled : filled + take] = kept[:take]
+            kept = kept[take:]
+            filled += take
+            remaining -= take
+            if filled == chunk.shape[0] or not remaining:
+                yield chunk[:filled]
+                chunk = np.empty((min(remaining, chunk.shape[0]), w), np.uint64)
+                filled = 0
+
+
+def _mask_statistics(masks: NDArray[np.uint64], tables: NDArray[np.float64], total: float,
+                     n_x: int, n_y: int, statistic: str, out: NDArray[np.float64]) -> None:
+    """Write the statistic of every mask row (X = its set bits) into ``out``.
+
+    The X sum adds one partial-sum table entry per byte of the mask, in byte order;
+    the statistic is then :func:`_split_statistic`'s, operation for operation. Done in
+    blocks of :data:`_SUM_ROWS` rows with small reused buffers.
+    """
+    codes = _little_bytes(masks)
+    rows = min(_SUM_ROWS, codes.shape[0])
+    idx = np.empty(rows, np.intp)
+    tmp = np.empty(rows)
+    for lo in range(0, codes.shape[0], rows):
+        hi = min(lo + rows, codes.shape[0])
+        o, i, t = out[lo:hi], idx[: hi - lo], tmp[: hi - lo]
+        for b in range(tables.shape[0]):
+            np.copyto(i, codes[lo:hi, b])
+            if b == 0:
+                np.take(tables[0], i, out=o)
+            else:
+                np.take(tables[b], i, out=t)
+                o += t
+        np.subtract(total, o, out=t)  # the Y sums
+        if statistic == "sum":
+            o -= t
+        else:
+            t /= n_y
+            o /= n_x
+            o -= t
+
+
+def _byte_tables(pooled: NDArray[np.float64]) -> NDArray[np.float64]:
+    """``tables[b, v]``: sum of the scores of items ``8 b + i`` for the set bits ``i`` of ``v``.
+
+    Accumulated bit by bit in a fixed order (exact 0/1 products, no BLAS).
+    """
+    n_bytes = -(-pooled.size // 8)
+    scores = np.zeros(8 * n_bytes)
+    scores[: pooled.size] = pooled
+    scores = scores.reshape(n_bytes, 8)
+    tables = np.zeros((n_bytes, 256))
+    for i in range(8):
+        tables += scores[:, i : i + 1] * _BYTE_BITS[i]
+    return tables
+
+
 def _sampled_null(
     pooled: NDArray[np.float64],
     n_x: int,
     n_resamples: int,
-    rng: np.random.Generator,
+    seed: int | None,
     replacement: bool,
     statistic: str,
 ) -> NDArray[np.float64]:
@@ -215,21 +447,49 @@ def _sampled_null(
     n_y = n_total - n_x
     total = pooled.sum()
     out = np.empty(n_resamples)
-    chunk = max(1, _CHUNK_ENTRIES // n_total)
-    for start in range(0, n_resamples, chunk):
-        size = min(chunk, n_resamples - start)
-        if replacement:
-            # WEFE: both groups drawn independently, with replacement, from the pool.
+    if replacement:
+        # WEFE: both groups drawn independently, with replacement, from the pool.
+        rng = np.random.default_rng(seed)
+        chunk = max(1, _CHUNK_ENTRIES // n_total)
+        for start in range(0, n_resamples, chunk):
+            size = min(chunk, n_resamples - start)
             sum_x = pooled[rng.integers(0, n_total, size=(size, n_x))].sum(axis=1)
             sum_y = pooled[rng.integers(0, n_total, size=(size, n_y))].sum(axis=1)
             out[start : start + size] = (sum_x - sum_y if statistic == "sum"
                                          else sum_x / n_x - sum_y / n_y)
-        else:
-            # The n_x smallest of n_total iid uniforms form a uniform random n_x-subset.
-            keys = rng.random((size, n_total))
-            idx = np.argpartition(keys, n_x - 1, axis=1)[:, :n_x]
+        return out
+
+    if n_total > _MAX_MASK_ITEMS:
+        # The n_x smallest of n_total iid uniforms form a uniform random n_x-subset.
+        rng = np.random.default_rng(seed)
+        chunk = max(1, _CHUNK_ENTRIES // n_total)
+        for start in range(0, n_resamples, chunk):
+            size = min(chunk, n_resamples - start)
+            idx = np.argpartition(rng.random((size, n_total)), n_x - 1, axis=1)[:, :n_x]
             out[start : start + size] = _split_statistic(pooled[idx].sum(axis=1), total, n_x,
                                                          n_y, statistic)
+        return out
+
+    # Masks depend on (sizes, number, seed) only: reuse the last few tests' draws.
+    tables = _byte_tables(pooled)
+    key = None if seed is None else (n_x, n_total, n_resamples, seed)
+    cached = None if key is None else _MASK_CACHE.get(key)
+    keep: list[NDArray[np.uint64]] | None = None
+    if cached is not None:
+        blocks: Iterable[NDArray[np.uint64]] = [cached]
+    else:
+        blocks = _split_masks(n_x, n_total, n_resamples, np.random.default_rng(seed))
+        if key is not None and n_resamples * 8 * -(-n_total // 64) <= _MASK_CACHE.max_bytes:
+            keep = []
+    start = 0
+    for masks in blocks:
+        size = masks.shape[0]
+        _mask_statistics(masks, tables, total, n_x, n_y, statistic, out[start : start + size])
+        start += size
+        if keep is not None:
+            keep.append(masks)
+    if keep is not None and key is not None:
+        _MASK_CACHE.put(key, keep[0] if len(keep) == 1 else np.concatenate(keep))
     return out
 
 
@@ -335,8 +595,7 @@ def permutation_test(
         null = _exact_null(pooled, n_x, statistic)
         method = "exact"
     else:
-        rng = np.random.default_rng(seed)
-        null = _sampled_null(pooled, n_x, n_resamples, rng, replacement, statistic)
+        null = _sampled_null(pooled, n_x, n_resamples, seed, replacement, statistic)
         method = "sampled-with-replacement" if replacement else "sampled"
 
     k = _count_extreme(null, observed, tail, ties, tol)

@@ -1,0 +1,110 @@
+"""The performance page shows the stored measurements, number for number.
+
+``book/performance.md`` copies its tables by hand from ``benchmarks/results/*.json``
+(written by ``python benchmarks/bench_*.py --save``). Before each table the page names
+its source in a comment, ``<!-- from benchmarks/results/<file>.json: <part> -->``; this
+test rebuilds every table from that JSON and checks that each cell of the page holds the
+same numbers (and, in the first column, the same label), so the page cannot drift from
+the measurement. Prose on the page carries no measured number.
+"""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = ROOT / "book" / "performance.md"
+RESULTS = ROOT / "benchmarks" / "results"
+SOURCE = re.compile(r"<!-- from (benchmarks/results/[\w.]+\.json(?:, [\w./]+\.json)*): "
+                    r"(\w+) -->")
+NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?(?:e[-+]?\d+)?")
+
+
+def numbers(cell: str) -> list[float]:
+    return [float(n.replace(",", "")) for n in NUMBER.findall(cell)]
+
+
+def page_tables() -> list[tuple[list[str], str, list[list[str]]]]:
+    """(source files, part, body rows) of every pipe table, in page order."""
+    lines = PAGE.read_text().splitlines()
+    found, i = [], 0
+    while i < len(lines):
+        match = SOURCE.match(lines[i].strip())
+        if match:
+            files, part = match.group(1).split(", "), match.group(2)
+            i += 1
+            while i < len(lines) and not lines[i].startswith("|"):
+                i += 1
+            rows = []
+            while i < len(lines) and lines[i].startswith("|"):
+                cells = [c.strip() for c in lines[i].strip().strip("|").split("|")]
+                if not all(set(c) <= set("-: ") for c in cells):
+                    rows.append(cells)
+                i += 1
+            found.append((files, part, rows[1:]))  # rows[0] is the header
+        else:
+            i += 1
+    return found
+
+
+def load(path: str) -> dict:
+    return json.loads((ROOT / path).read_text())
+
+
+def expected_rows(files: list[str], part: str) -> list[list[object]]:
+    """The table as the JSON says it: one list of cell values per row."""
+    if part == "machine":
+        out = []
+        for path in files:
+            m = load(path)["machine"]
+            out.append([Path(path).name, m["cpu"], m["cores"], m["python"], m["numpy"],
+                        m["scipy"], m["load_average_1min_at_start"], m["date"]])
+        return out
+    (path,) = files
+    data = load(path)
+    if part == "rows":
+        return [[r["implementation"], r["time_ms"], r["ratio"], r["p_value"]]
+                for r in data["rows"]]
+    if part == "ceat":
+        return [[r["implementation"], r["time_ms"], r["ratio"]] for r in data["rows"]]
+    if part == "limit":
+        lim, inputs = data["physical_limit"], data["inputs"]
+        return [[lim["operations_per_resplit"], inputs["n_resamples"], lim["operations"],
+                 lim["adds_per_second"], lim["time_ms"], lim["biaslib_over_limit"],
+                 lim["cached_over_limit"]]]
+    raise AssertionError(f"unknown table part {part!r}")
+
+
+TABLES = page_tables()
+
+
+def test_the_page_has_its_tables():
+    assert PAGE.exists()
+    parts = [(tuple(files), part) for files, part, _ in TABLES]
+    assert ("benchmarks/results/permutation.json",) in [p[0] for p in parts]
+    assert {part for _, part in parts} == {"machine", "rows", "limit", "ceat"}
+    for files, _, rows in TABLES:
+        assert rows, f"empty table from {files}"
+
+
+@pytest.mark.parametrize(("files", "part", "rows"), TABLES,
+                         ids=[f"{Path(f[0]).stem}-{p}" for f, p, _ in TABLES])
+def test_every_number_equals_the_stored_one(files, part, rows):
+    expected = expected_rows(files, part)
+    assert len(rows) == len(expected), f"{part} table of {files}: row count"
+    for page_row, json_row in zip(rows, expected, strict=True):
+        assert len(page_row) == len(json_row), page_row
+        label = str(json_row[0])
+        assert page_row[0].strip("`*") == label, (page_row[0], label)
+        for cell, value in zip(page_row, json_row, strict=True):
+            want = numbers(str(value)) if isinstance(value, str) else [float(value)]
+            assert numbers(cell) == want, f"{label}: page shows {cell!r}, stored {value!r}"
+
+
+def test_the_page_names_the_machine_and_says_timings_vary():
+    text = PAGE.read_text()
+    cpu = load("benchmarks/results/permutation.json")["machine"]["cpu"]
+    assert cpu in text
+    assert "vary" in text and "load" in text
