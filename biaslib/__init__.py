@@ -9,7 +9,7 @@ only the layers before it (and :mod:`biaslib.errors` and
     random-effects meta-analysis, multiple testing, and the named conventions
     of each paper's code. Pure numpy/scipy.
 :mod:`biaslib.methods`
-    The bias tests themselves (WEAT with SEAT and w-SEAT, CEAT, ML-EAT):
+    The bias tests themselves (WEAT with SEAT and w-SEAT, CEAT, ML-EAT, LPBS):
     arrays of vectors in, a frozen result out. No torch, no files, no models.
 :mod:`biaslib.stimuli`
     What the tests are made of: word sets and tests (``data/stimuli``),
@@ -75,6 +75,12 @@ _EXPORTS: dict[str, str] = {
     "MleatConvention": "biaslib.methods.mleat",
     "MLEAT_BIASLIB": "biaslib.methods.mleat",
     "MLEAT_PAPER_CODE": "biaslib.methods.mleat",
+    "lpbs": "biaslib.methods.lpbs",
+    "LpbsResult": "biaslib.methods.lpbs",
+    "LpbsConvention": "biaslib.methods.lpbs",
+    "LPBS_KURITA": "biaslib.methods.lpbs",
+    "LPBS_MIND_YOUR_BIAS": "biaslib.methods.lpbs",
+    "LPBS_BIASLIB": "biaslib.methods.lpbs",
     # stimuli
     "load_test": "biaslib.stimuli.data",
     "list_tests": "biaslib.stimuli.data",
@@ -89,6 +95,7 @@ _EXPORTS: dict[str, str] = {
     "StaticEmbeddings": "biaslib.embeddings.static",
     "BagOfWordsEncoder": "biaslib.embeddings.static",
     "TransformerEncoder": "biaslib.embeddings.transformer",
+    "MaskedLMScorer": "biaslib.embeddings.masked_lm",
     "embed_test": "biaslib.embeddings.base",
     # evaluate
     "run_weat": "biaslib.evaluate.weat",
@@ -97,6 +104,7 @@ _EXPORTS: dict[str, str] = {
     "seat_table": "biaslib.evaluate.seat",
     "embed_word_contexts": "biaslib.evaluate.ceat",
     "mleat_table": "biaslib.evaluate.mleat",
+    "run_lpbs": "biaslib.evaluate.lpbs",
     # errors
     "CacheError": "biaslib.errors",
     "CacheWarning": "biaslib.errors",
@@ -146,6 +154,12 @@ __all__ = [  # noqa: RUF022 - grouped by layer, as in _EXPORTS
     "MleatConvention",
     "MLEAT_BIASLIB",
     "MLEAT_PAPER_CODE",
+    "lpbs",
+    "LpbsResult",
+    "LpbsConvention",
+    "LPBS_KURITA",
+    "LPBS_MIND_YOUR_BIAS",
+    "LPBS_BIASLIB",
     # stimuli
     "load_test",
     "list_tests",
@@ -160,6 +174,7 @@ __all__ = [  # noqa: RUF022 - grouped by layer, as in _EXPORTS
     "StaticEmbeddings",
     "BagOfWordsEncoder",
     "TransformerEncoder",
+    "MaskedLMScorer",
     "embed_test",
     # evaluate
     "run_weat",
@@ -168,6 +183,7 @@ __all__ = [  # noqa: RUF022 - grouped by layer, as in _EXPORTS
     "seat_table",
     "embed_word_contexts",
     "mleat_table",
+    "run_lpbs",
     # errors
     "CacheError",
     "CacheWarning",
@@ -201,6 +217,7 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:  # static type checkers and IDEs see the names eagerly
     from biaslib.embeddings.base import embed_test
+    from biaslib.embeddings.masked_lm import MaskedLMScorer
     from biaslib.embeddings.static import BagOfWordsEncoder, StaticEmbeddings, glove_6b_50d
     from biaslib.embeddings.transformer import TransformerEncoder
     from biaslib.errors import (
@@ -215,6 +232,7 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the names eagerly
         UnknownNameError,
     )
     from biaslib.evaluate.ceat import embed_word_contexts
+    from biaslib.evaluate.lpbs import run_lpbs
     from biaslib.evaluate.mleat import mleat_table
     from biaslib.evaluate.seat import embed_contexts, seat_table
     from biaslib.evaluate.weat import run_weat, weat_table
@@ -224,6 +242,14 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the names eagerly
         CeatConvention,
         CeatResult,
         ceat,
+    )
+    from biaslib.methods.lpbs import (
+        LPBS_BIASLIB,
+        LPBS_KURITA,
+        LPBS_MIND_YOUR_BIAS,
+        LpbsConvention,
+        LpbsResult,
+        lpbs,
     )
     from biaslib.methods.mleat import (
         MLEAT_BIASLIB,

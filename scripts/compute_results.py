@@ -185,10 +185,47 @@ def elmo(name: str) -> None:
     })
 
 
+_LPBS_WHAT = {
+    "lpbs_myb": "LPBS on Mind Your Bias's tests x word sets (simplified, reduced, full) x "
+                "attribute forms (as the authors coded them; nouns where they used adjectives), "
+                "templates of "
+                "methods/LPBS/generate_sent.py, under the Mind Your Bias, Kurita and biaslib "
+                "conventions, offline tiny masked LM",
+    "lpbs_kurita": "LPBS on Kurita et al.'s five notebook tests (weat_result_replication.ipynb "
+                   "@ 9d768dc), prior read at the target mask and where Kurita's code reads it "
+                   "(get_index(last=True) without +1), Kurita's convention",
+    "lpbs_underflow": "per Mind Your Bias LPBS cell (product of wordpieces): the smallest "
+                      "probability and how many probabilities / Eq. 10 scores are 0 / NaN in "
+                      "float32 and float16 probability space vs log space",
+    "lpbs_case_bug": "Mind Your Bias's Reddit LPBS statistics with its case bug (probabilities "
+                     "stored lower-cased, read capitalised) replayed on the template sentences "
+                     "of the full word sets, beside log-space LPBS without the bug",
+}
+
+
+def lpbs(name: str) -> None:
+    from biaslib.chapters.lpbs import LPBS_CONVENTIONS, chapter_table
+    from biaslib.stimuli.lpbs import myb_cells
+
+    frame = chapter_table(name)
+    save_results(frame, name, {
+        "what": _LPBS_WHAT[name],
+        "models": {row.model: {"name": row.model, "weights": row.weights}
+                   for row in frame.drop_duplicates("model").itertuples()},
+        "conventions": {c.name: vars(c) for c in LPBS_CONVENTIONS},
+        "cells": [list(c) for c in myb_cells()],
+        "templates": "data/templates/lpbs.yaml; word sets data/stimuli/lpbs.yaml and "
+                     "mind_your_bias.yaml",
+        "scorer": "biaslib.embeddings.masked_lm.MaskedLMScorer: log-softmax at the mask located "
+                  "by the tokenizer; wordpieces per convention (first / sum of distinct pieces)",
+    })
+
+
 TABLES = {"seat_may": seat_may, "seat_myb": seat_myb, "mleat_offline": mleat_offline,
           "ceat_myb": ceat_myb, "ceat_caliskan": ceat_caliskan, "ceat_contexts": ceat_contexts,
           "ceat_resampling": ceat_resampling, "ceat_coverage": ceat_coverage,
-          **{name: (lambda n: lambda: elmo(n))(name) for name in _ELMO_WHAT}}
+          **{name: (lambda n: lambda: elmo(n))(name) for name in _ELMO_WHAT},
+          **{name: (lambda n: lambda: lpbs(n))(name) for name in _LPBS_WHAT}}
 
 
 def main() -> None:

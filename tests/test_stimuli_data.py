@@ -35,6 +35,11 @@ EXPECTED_TESTS = [
     "MYB-I1-name", "MYB-I1-term", "MYB-I2-name", "MYB-I2-term",
     "MYB-Dis-term", "MYB-Dis-term-m",
     "CEAT-I1", "CEAT-I2", "CEAT-I3", "CEAT-I4",
+    "LPBS-C1-name-simplified", "LPBS-C3-term-simplified", "LPBS-C6-term-simplified",
+    "LPBS-C9-name-simplified", "LPBS-C9-name-m-simplified", "LPBS-Occ-term-simplified",
+    "LPBS-C1-name-reduced", "LPBS-C3-name-reduced", "LPBS-C6-name-reduced",
+    "LPBS-C6-term-reduced", "LPBS-C9-name-reduced", "LPBS-C9-name-m-reduced",
+    "LPBS-C9-term-reduced", "LPBS-Occ-name-reduced", "LPBS-Occ-term-reduced",
 ]  # fmt: skip
 
 # Keys of the four roles in the sent-bias / w-SEAT / Mind Your Bias files.
@@ -100,6 +105,66 @@ def test_sets_match_reference_copy(name: str, index: int, reference_dir: Path) -
         if diff:
             problems.append(f"{role}: {diff}")
     assert not problems, f"{name} vs {ref.file}:\n" + "\n".join(problems)
+
+
+# Word forms (plural targets, adjective attributes: what LPBS fills in) against the forms of the
+# Mind Your Bias files. Sets used by a test are compared through the test's references; the
+# full target sets that only carry forms for LPBS's full word sets, through the file named here.
+FORM_ONLY_SETS = {
+    ("lpbs", "flowers"): ("mind_your_bias/C1_name_word.jsonl", "X"),
+    ("lpbs", "insects"): ("mind_your_bias/C1_name_word.jsonl", "Y"),
+    ("lpbs", "ea_terms"): ("mind_your_bias/C3_term_word.jsonl", "X"),
+    ("lpbs", "aa_terms"): ("mind_your_bias/C3_term_word.jsonl", "Y"),
+}
+
+
+def _reference_forms(file: str) -> dict[str, dict[str, list[str]]]:
+    """Role -> form name -> list, for the forms a Mind Your Bias file holds besides 'singular'."""
+    path = REFERENCE_DIR / file
+    assert path.is_file(), f"reference copy {file} not found under {REFERENCE_DIR}"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return {role: {k: v for k, v in data[key].items() if isinstance(v, list) and k != "singular"}
+            for role, key in _JSON_ROLE_KEYS.items()}
+
+
+def _form_cases() -> list[pytest.param]:
+    cases = []
+    for name in list_tests():
+        test = load_test(name)
+        if not any(ws.forms for ws in test.sets.values()):
+            continue
+        for index, ref in enumerate(test.references):
+            if ref.file.startswith("mind_your_bias/"):
+                cases.append(pytest.param(name, index, id=f"{name}:{ref.file}"))
+    return cases
+
+
+@pytest.mark.parametrize(("name", "index"), _form_cases())
+def test_forms_match_reference_copy(name: str, index: int, reference_dir: Path) -> None:
+    test = load_test(name)
+    forms = _reference_forms(test.references[index].file)
+    problems = []
+    for role, ws in test.sets.items():
+        for form, ours in ws.forms.items():
+            theirs = forms[role].get(form)
+            if theirs is None:
+                problems.append(f"{role}: the reference has no {form!r} list")
+            elif list(ours) != list(theirs):
+                problems.append(f"{role} {form}: {undeclared_differences(ours, theirs, {})} "
+                                f"or order {list(ours)} != {theirs}")
+    assert not problems, f"{name} vs {test.references[index].file}:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize(("stem", "key"), sorted(FORM_ONLY_SETS))
+def test_forms_of_full_sets_match_reference_copy(stem: str, key: str, reference_dir: Path) -> None:
+    file, role = FORM_ONLY_SETS[(stem, key)]
+    ws = load_set(stem, key)
+    reference = _reference_lists(file, {})[role]
+    assert list(ws.words) == list(reference), f"{stem}.{key} words differ from {file}"
+    forms = _reference_forms(file)[role]
+    assert ws.forms, f"{stem}.{key} carries no forms"
+    for form, ours in ws.forms.items():
+        assert list(ours) == forms[form], f"{stem}.{key} {form} differs from {file}"
 
 
 def test_every_test_names_a_reference_copy() -> None:

@@ -300,7 +300,7 @@ def test_provenance_names_repository_commit_and_licence() -> None:
 
 def test_template_data_has_no_reference_copies() -> None:
     folder = data_dir() / "templates"
-    assert sorted(p.suffix for p in folder.iterdir()) == [".md", ".yaml", ".yaml"]
+    assert sorted(p.suffix for p in folder.iterdir()) == [".md", ".yaml", ".yaml", ".yaml"]
 
 
 # --------------------------------------------------------------------------- errors

