@@ -1,0 +1,298 @@
+r"""Mind Your Bias's Table 5: how the four methods' bias scores correlate.
+
+Mind Your Bias (seed 000, §4.2, Table 5) correlates, per language model, the
+effect sizes that two methods give on the same eight bias tests (C1, C3, C6, C9,
+Dis, Occ, I1, I2): s-SEAT, w-SEAT and CEAT from their Table 3, LPBS (BERT only)
+from their Table 4. Each cell is a Pearson correlation over the tests, either
+over all of them ("all") or over the tests where both methods' scores are
+significant ("sig.").
+
+This module rebuilds the table from the typed-in published tables
+(``data/published/myb_table3.csv``, ``myb_table4_lpbs.csv``) and sets it beside the
+printed one (``myb_table5_correlations.csv``). What it takes to reproduce all 33
+printed cells:
+
+* the *printed* two-decimal effect sizes, not the full-precision values of the
+  authors' result file (those move 11 cells by 0.01–0.02; see
+  :func:`myb_csv_effect_sizes`);
+* "significant" = p < 0.01 in the authors' result file (the ``sig`` column,
+  their bold), required of *both* methods;
+* a cell is "n/a" when two or fewer tests remain (Table 5's caption: "Too few
+  data points"); with three tests the paper prints a number;
+* LPBS = Table 4's *full* word-set column.
+
+Pure pandas/numpy/scipy; importing it does not import torch.
+
+Examples
+--------
+>>> table = myb_table5()
+>>> row = table.query("method_a == 'CEAT' and method_b == 'LPBS' and subset == 'sig.'")
+>>> row[["model", "n", "r"]].round(2).to_string(index=False)
+'model  n    r\n BERT  3 0.73'
+>>> int(table5_beside_published()["matches"].sum())
+33
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from biaslib.chapters.published import MYB_MODELS
+from biaslib.stimuli.data import data_dir, load_published
+
+__all__ = ["CONFIDENCE", "METHOD_PAIRS", "MIN_PAIRS", "MIN_PAIRS_CI", "SUBSETS", "correlations",
+           "format_r", "myb_csv_effect_sizes", "myb_scores", "myb_table5",
+           "table5_beside_published", "table5_published"]
+
+#: Table 5's rows, in the paper's order: (method_a, method_b), printed "a | b".
+METHOD_PAIRS: tuple[tuple[str, str], ...] = (
+    ("s-SEAT", "w-SEAT"), ("s-SEAT", "CEAT"), ("w-SEAT", "CEAT"),
+    ("s-SEAT", "LPBS"), ("w-SEAT", "LPBS"), ("CEAT", "LPBS"),
+)  # fmt: skip
+#: Table 5's sub-columns: all tests, or only those significant for both methods.
+SUBSETS = ("all", "sig.")
+#: Fewest (test) pairs for a correlation; with fewer the cell is "n/a" (with two
+#: points Pearson's r is always ±1).
+MIN_PAIRS = 3
+#: Fewest pairs for a confidence interval (Fisher's z has standard error 1/√(n−3)).
+MIN_PAIRS_CI = 4
+#: Confidence level of the intervals.
+CONFIDENCE = 0.95
+
+_SCORE_COLUMNS = ["method", "test", "model", "d", "sig"]
+
+
+def myb_csv_effect_sizes(path: str | Path) -> pd.Series:
+    """The effect sizes of the authors' result file, by line number.
+
+    Reads Mind Your Bias's ``all_results.csv`` (semicolon-separated, decimal
+    commas, UTF-8 with BOM) and returns its ``effect_size`` column as floats,
+    indexed by the line in the file (header = line 1), as the ``csv_line``
+    columns of the typed-in tables name them. Lines without a finite effect size
+    (empty or ``NaN``) are left out.
+
+    Parameters
+    ----------
+    path
+        The file (``../shared/reference/mind_your_bias_all_results.csv``); it lives
+        outside the project, so it is passed in rather than looked up.
+
+    Returns
+    -------
+    pandas.Series
+        ``effect_size`` by ``csv_line``.
+    """
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        lines = list(csv.reader(f, delimiter=";"))
+    column = lines[0].index("effect_size")
+    values: dict[int, float] = {}
+    for line, fields in enumerate(lines[1:], start=2):
+        text = fields[column].strip() if len(fields) > column else ""
+        if text and text != "NaN":
+            values[line] = float(text.replace(",", "."))
+    return pd.Series(values, name="effect_size", dtype=float).rename_axis("csv_line")
+
+
+def myb_scores(effect_sizes: Mapping[int, float] | pd.Series | None = None,
+               *, lpbs_word_set: str = "full") -> pd.DataFrame:
+    """The bias scores behind Table 5: Mind Your Bias's own numbers of Tables 3 and 4.
+
+    One row per method × test × model: s-SEAT, w-SEAT and CEAT from Table 3
+    (column "ours", five models), LPBS from Table 4 (BERT, one word set).
+
+    Parameters
+    ----------
+    effect_sizes
+        ``None`` (default): the numbers as printed (two decimals), which is what
+        the authors correlated. Otherwise the authors' result file by line
+        (:func:`myb_csv_effect_sizes`): each score is replaced by the full-precision
+        effect size of the line its ``csv_line`` names.
+    lpbs_word_set
+        Table 4's column for LPBS: ``"full"`` (Table 5's), ``"reduced"`` or
+        ``"simplified"``; the last two lack some tests, which then drop out of
+        the LPBS pairs.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``method``, ``test``, ``model``, ``d`` (effect size) and ``sig``
+        (bool: p < 0.01 in the authors' result file, their bold).
+    """
+    table3 = load_published("myb_table3")
+    table4 = load_published("myb_table4_lpbs")
+    if lpbs_word_set not in set(table4["word_set"]):
+        raise ValueError(f"lpbs_word_set must be one of {sorted(set(table4['word_set']))}, "
+                         f"not {lpbs_word_set!r}")
+    ours3 = table3[table3["column"] == "ours"]
+    ours4 = table4[(table4["column"] == "ours") & (table4["word_set"] == lpbs_word_set)]
+    scores = pd.concat([ours3, ours4], ignore_index=True)
+    if effect_sizes is not None:
+        lookup = pd.Series(effect_sizes, dtype=float)
+        lines = scores["csv_line"].astype(int)
+        missing = sorted(set(lines) - set(lookup.index))
+        if missing:
+            raise ValueError(f"effect_sizes has no value for csv_line {missing}")
+        scores = scores.assign(d=lookup.loc[lines].to_numpy())
+    scores = scores.assign(sig=scores["sig"].astype(bool), d=scores["d"].astype(float))
+    return scores[_SCORE_COLUMNS].reset_index(drop=True)
+
+
+def _cell(x: np.ndarray, y: np.ndarray, confidence: float) -> dict[str, float | int]:
+    """Pearson's r over the pairs, with its confidence interval where n allows."""
+    n = len(x)
+    out: dict[str, float | int] = {"n": n, "r": math.nan, "ci_low": math.nan, "ci_high": math.nan}
+    if n < MIN_PAIRS:
+        return out
+    result = stats.pearsonr(x, y)
+    out["r"] = float(result.statistic)
+    if n >= MIN_PAIRS_CI:
+        ci = result.confidence_interval(confidence_level=confidence)
+        out["ci_low"], out["ci_high"] = float(ci.low), float(ci.high)
+    return out
+
+
+def correlations(scores: pd.DataFrame, pairs: Sequence[tuple[str, str]] = METHOD_PAIRS,
+                 models: Sequence[str] = MYB_MODELS, *,
+                 confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Pearson correlations between two methods' scores over the tests, per model.
+
+    For each method pair and model, the tests that both methods score are paired
+    (by ``test``); "all" correlates every pair, "sig." only the pairs where
+    *both* scores are significant. This is Mind Your Bias's rule for Table 5.
+
+    A cell needs :data:`MIN_PAIRS` (3) pairs: with two or fewer it is "n/a"
+    (``r`` = NaN), as in the paper. A confidence interval needs
+    :data:`MIN_PAIRS_CI` (4): it comes from :meth:`scipy.stats.PearsonRResult.confidence_interval`,
+    Fisher's z-transform, whose standard error 1/√(n−3) is infinite at n = 3
+    (scipy then returns the useless (−1, 1)); we leave it NaN instead. With at
+    most eight tests per cell the intervals are wide: they show how little a
+    Table 5 cell pins down.
+
+    Parameters
+    ----------
+    scores
+        Long frame with columns ``method``, ``test``, ``model``, ``d`` and
+        ``sig`` (bool), one row per method × test × model (:func:`myb_scores`).
+    pairs
+        (method_a, method_b) rows.
+    models
+        Models, in column order; a pair with no tests for a model (LPBS outside
+        BERT) gives no row.
+    confidence
+        Confidence level of the interval.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per pair × model × subset: ``method_a``, ``method_b``,
+        ``model``, ``subset`` ("all" / "sig."), ``n`` (pairs used), ``r``,
+        ``ci_low``, ``ci_high``.
+    """
+    missing = set(_SCORE_COLUMNS) - set(scores.columns)
+    if missing:
+        raise ValueError(f"scores lacks columns {sorted(missing)}")
+    keyed = scores.set_index(["method", "model", "test"])[["d", "sig"]].sort_index()
+    if not keyed.index.is_unique:
+        raise ValueError("scores has more than one row for some method × model × test")
+    rows = []
+    for method_a, method_b in pairs:
+        for model in models:
+            try:
+                a = keyed.loc[(method_a, model)]
+                b = keyed.loc[(method_b, model)]
+            except KeyError:
+                continue
+            joined = a.merge(b, left_index=True, right_index=True, suffixes=("_a", "_b"))
+            if joined.empty:
+                continue
+            both = joined["sig_a"].astype(bool) & joined["sig_b"].astype(bool)
+            for subset, kept in (("all", joined), ("sig.", joined[both])):
+                cell = _cell(kept["d_a"].to_numpy(float), kept["d_b"].to_numpy(float),
+                             confidence)
+                rows.append({"method_a": method_a, "method_b": method_b, "model": model,
+                             "subset": subset, **cell})
+    return pd.DataFrame(rows, columns=["method_a", "method_b", "model", "subset", "n", "r",
+                                       "ci_low", "ci_high"])
+
+
+def myb_table5(effect_sizes: Mapping[int, float] | pd.Series | None = None, *,
+               lpbs_word_set: str = "full", confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Mind Your Bias's Table 5, recomputed from their Tables 3 and 4.
+
+    :func:`correlations` of :func:`myb_scores`: every method pair × model ×
+    subset (all / sig.), with ``n``, ``r`` and a confidence interval. The paper
+    prints ELMo once (all its scores are significant, so all = sig.) and LPBS
+    for BERT only; this frame has both subsets for every model.
+
+    Parameters
+    ----------
+    effect_sizes
+        ``None``: the printed two-decimal numbers (reproduces the paper);
+        or the authors' result file by line (:func:`myb_csv_effect_sizes`).
+    lpbs_word_set
+        Table 4's word-set column for LPBS (the paper: ``"full"``).
+    confidence
+        Confidence level of the intervals.
+
+    Returns
+    -------
+    pandas.DataFrame
+        As :func:`correlations`.
+    """
+    return correlations(myb_scores(effect_sizes, lpbs_word_set=lpbs_word_set),
+                        confidence=confidence)
+
+
+def table5_published() -> pd.DataFrame:
+    """Table 5 as printed (``data/published/myb_table5_correlations.csv``), 33 cells.
+
+    ``r`` is kept as the printed text ("0.84", "-0.44", "0.90", "n/a"), not parsed
+    into numbers, so that the comparison is with the table as printed. ELMo's
+    single column is typed in with ``subset`` "all".
+    """
+    path = data_dir() / "published" / "myb_table5_correlations.csv"
+    return pd.read_csv(path, dtype=str, keep_default_na=False)
+
+
+def format_r(r: float) -> str:
+    """A correlation as Table 5 prints it: two decimals, ASCII minus, "n/a" if missing."""
+    if r is None or math.isnan(r):
+        return "n/a"
+    text = f"{r:.2f}"
+    return "0.00" if text == "-0.00" else text
+
+
+def table5_beside_published(computed: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The printed Table 5 beside ours, cell by cell.
+
+    Parameters
+    ----------
+    computed
+        Our table (:func:`myb_table5`; the default recomputes it from the printed
+        numbers). ELMo's printed cells are compared with our "all" subset.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The 33 printed cells in the paper's order: ``methods``, ``model``,
+        ``subset``, ``published`` (as printed), ``ours`` (:func:`format_r`), ``n``,
+        ``r``, ``ci_low``, ``ci_high``, ``matches`` (``ours == published``) and the
+        published ``note``.
+    """
+    if computed is None:
+        computed = myb_table5()
+    printed = table5_published()
+    merged = printed.merge(computed, on=["method_a", "method_b", "model", "subset"],
+                           how="left", validate="one_to_one")
+    merged = merged.assign(published=merged["r_x"], r=merged["r_y"])
+    merged["ours"] = merged["r"].map(format_r)
+    merged["matches"] = merged["ours"] == merged["published"]
+    return merged[["methods", "model", "subset", "published", "ours", "n", "r", "ci_low",
+                   "ci_high", "matches", "note"]]

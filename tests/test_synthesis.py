@@ -1,0 +1,264 @@
+"""Mind Your Bias's Table 5 (method correlations), rebuilt from their Tables 3 and 4.
+
+The expected values are the typed-in printed cells (``myb_table5_correlations.csv``);
+the rules (both methods significant, "n/a" below three tests, confidence
+intervals from four) are checked on small hand-built frames whose answer is known.
+"""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+from shared_paths import MYB_RESULTS, require
+
+from biaslib.chapters.published import MYB_MODELS
+from biaslib.chapters.synthesis import (
+    METHOD_PAIRS,
+    MIN_PAIRS,
+    MIN_PAIRS_CI,
+    correlations,
+    format_r,
+    myb_csv_effect_sizes,
+    myb_scores,
+    myb_table5,
+    table5_beside_published,
+    table5_published,
+)
+from biaslib.stimuli.data import load_published
+
+KEY = ["methods", "model", "subset"]
+
+
+@pytest.fixture(scope="module")
+def ours():
+    return myb_table5()
+
+
+@pytest.fixture(scope="module")
+def beside(ours):
+    return table5_beside_published(ours)
+
+
+@pytest.fixture(scope="module")
+def csv_effects():
+    return myb_csv_effect_sizes(require(MYB_RESULTS, "the Mind Your Bias authors' result file"))
+
+
+def cells(frame, mask):
+    return set(map(tuple, frame.loc[mask, KEY].to_numpy()))
+
+
+# --- the published table as typed in -------------------------------------------------------
+
+def test_published_has_the_33_printed_cells():
+    pub = table5_published()
+    assert len(pub) == 33
+    assert not pub.duplicated(["method_a", "method_b", "model", "subset"]).any()
+    assert set(pub["source"]) == {"Mind Your Bias (seed 000), Table 5"}
+    assert (pub["methods"] == pub["method_a"] + " | " + pub["method_b"]).all()
+    # 3 cosine rows x (ELMo + 4 models x all/sig.) + 3 LPBS rows x BERT all/sig.
+    assert len(pub[pub["method_b"] == "LPBS"]) == 6
+    assert set(pub.loc[pub["method_b"] == "LPBS", "model"]) == {"BERT"}
+    assert set(pub.loc[pub["model"] == "ELMo", "subset"]) == {"all"}
+    assert pub["r"].str.fullmatch(r"-?\d\.\d\d|n/a").all()
+    assert (pub["r"] == "n/a").sum() == 4
+
+
+def test_text_contradictions_are_noted():
+    pub = table5_published().set_index(KEY).sort_index()
+    ceat_lpbs = pub.loc[("CEAT | LPBS", "BERT")]
+    # §4.2: "CEAT | LPBS (decreased correlation)" — the table goes up.
+    assert float(ceat_lpbs.loc["sig.", "r"]) > float(ceat_lpbs.loc["all", "r"])
+    assert "decreases" in ceat_lpbs.loc["all", "note"]
+    assert "decreases" in ceat_lpbs.loc["sig.", "note"]
+    # §4.2: with significant scores LPBS "correlates (strongly)" with w-SEAT — printed n/a.
+    assert pub.loc[("w-SEAT | LPBS", "BERT", "sig."), "r"] == "n/a"
+    assert "w-SEAT" in pub.loc[("w-SEAT | LPBS", "BERT", "sig."), "note"]
+
+
+# --- the reproduction -----------------------------------------------------------------------
+
+def test_all_33_printed_cells_are_reproduced(beside):
+    assert len(beside) == 33
+    missed = beside.loc[~beside["matches"], ["methods", "model", "subset", "published", "ours"]]
+    assert missed.empty, missed.to_string()
+
+
+def test_elmo_all_equals_sig(ours):
+    # Table 5's caption: for ELMo all bias scores are significant (one column).
+    elmo = ours[ours["model"] == "ELMo"].set_index(["method_a", "method_b", "subset"])
+    assert elmo.xs("all", level="subset").equals(elmo.xs("sig.", level="subset"))
+    assert (elmo["n"] == 8).all()
+
+
+def test_na_threshold_is_pinned_by_the_printed_cells(beside):
+    # every n/a has at most two tests; printed numbers with three tests exist,
+    # so "n/a" cannot mean fewer than four.
+    na = beside["published"] == "n/a"
+    assert (beside.loc[na, "n"] < MIN_PAIRS).all()
+    assert (beside.loc[~na, "n"] >= MIN_PAIRS).all()
+    assert (beside.loc[~na, "n"] == MIN_PAIRS).sum() == 3
+
+
+def test_full_word_set_is_the_one(ours):
+    # With Table 4's simplified or reduced LPBS columns the LPBS rows do not come out.
+    for word_set in ("simplified", "reduced"):
+        lpbs = table5_beside_published(myb_table5(lpbs_word_set=word_set))
+        lpbs = lpbs[lpbs["methods"].str.endswith("LPBS")]
+        assert (~lpbs["matches"]).sum() >= 5, word_set
+    with pytest.raises(ValueError, match="lpbs_word_set"):
+        myb_scores(lpbs_word_set="tiny")
+
+
+def test_scores_are_tables_3_and_4():
+    scores = myb_scores()
+    assert len(scores) == 3 * 8 * 5 + 8
+    assert set(scores.loc[scores["method"] == "LPBS", "model"]) == {"BERT"}
+    assert scores["sig"].dtype == bool
+    assert not scores.duplicated(["method", "test", "model"]).any()
+
+
+def test_ci_only_from_four_pairs(ours):
+    small = ours["n"] < MIN_PAIRS_CI
+    assert ours.loc[small, ["ci_low", "ci_high"]].isna().all().all()
+    big = ours[~small]
+    assert big[["ci_low", "ci_high"]].notna().all().all()
+    assert ((big["ci_low"] <= big["r"]) & (big["r"] <= big["ci_high"])).all()
+    # n = 3 cells still have r (printed in the paper), only no interval
+    assert ours.loc[ours["n"] == 3, "r"].notna().all()
+
+
+# --- the authors' full-precision values -----------------------------------------------------
+
+#: The cells that the result file's full-precision effect sizes move (0.01-0.02).
+CSV_MOVES = {
+    ("s-SEAT | w-SEAT", "BLOOM", "all"),
+    ("s-SEAT | CEAT", "OPT", "all"),
+    ("s-SEAT | CEAT", "BLOOM", "all"),
+    ("s-SEAT | CEAT", "BLOOM", "sig."),
+    ("w-SEAT | CEAT", "BERT", "sig."),
+    ("w-SEAT | CEAT", "GPT-2", "sig."),
+    ("w-SEAT | CEAT", "OPT", "all"),
+    ("w-SEAT | CEAT", "BLOOM", "all"),
+    ("w-SEAT | CEAT", "BLOOM", "sig."),
+    ("CEAT | LPBS", "BERT", "all"),
+    ("CEAT | LPBS", "BERT", "sig."),
+}
+
+
+def test_csv_values_miss_eleven_cells_by_at_most_two_hundredths(csv_effects):
+    raw = table5_beside_published(myb_table5(csv_effects))
+    assert cells(raw, ~raw["matches"]) == CSV_MOVES
+    moved = raw[~raw["matches"] & (raw["published"] != "n/a")]
+    gap = (moved["ours"].astype(float) - moved["published"].astype(float)).abs()
+    assert gap.between(0.005, 0.025).all()
+    # n (which tests count as significant) does not depend on the values
+    assert raw["n"].tolist() == table5_beside_published()["n"].tolist()
+
+
+def test_rounding_the_csv_values_explains_the_difference(csv_effects):
+    # Correlating the CSV values rounded to two decimals reproduces every cell except
+    # those fed by a score that Table 3 prints differently from the rounded CSV value
+    # (csv_match false: CEAT Occ BLOOM, printed -0.00, CSV -0.0064).
+    rounded = table5_beside_published(myb_table5(csv_effects.round(2)))
+    table3 = load_published("myb_table3")
+    table3 = table3[table3["column"] == "ours"]
+    off = table3[~table3["csv_match"].astype(bool)]
+    assert len(off) == 1
+    explained = set()
+    for _, row in off.iterrows():
+        for a, b in METHOD_PAIRS:
+            if row["method"] in (a, b):
+                explained.add((f"{a} | {b}", row["model"], "all"))
+                if bool(row["sig"]):
+                    explained.add((f"{a} | {b}", row["model"], "sig."))
+    explained &= set(map(tuple, rounded[KEY].to_numpy()))
+    assert explained  # the truncated score does feed printed cells
+    assert cells(rounded, ~rounded["matches"]) == explained
+    assert explained <= CSV_MOVES
+
+
+def test_csv_reader(csv_effects):
+    assert csv_effects.index.name == "csv_line"
+    assert csv_effects.loc[2] == pytest.approx(1.1842)  # header = line 1
+    assert csv_effects.notna().all()
+    with pytest.raises(ValueError, match="csv_line"):
+        myb_scores(csv_effects.drop(index=2))
+
+
+# --- the rules on hand-built frames ---------------------------------------------------------
+
+def frame(rows):
+    return pd.DataFrame(rows, columns=["method", "test", "model", "d", "sig"])
+
+
+def test_sig_keeps_only_tests_significant_for_both():
+    a = [0.1, 0.5, 0.9, 1.3, -0.2, 0.7]
+    b = [0.3, 0.2, 1.1, 0.8, 0.4, -0.5]
+    sig_a = [True, True, True, True, False, True]
+    sig_b = [True, True, True, True, True, False]
+    rows = [("A", f"t{i}", "M", a[i], sig_a[i]) for i in range(6)]
+    rows += [("B", f"t{i}", "M", b[i], sig_b[i]) for i in range(6)]
+    out = correlations(frame(rows), [("A", "B")], ["M"]).set_index("subset")
+    assert out.loc["all", "n"] == 6
+    assert out.loc["all", "r"] == pytest.approx(np.corrcoef(a, b)[0, 1])
+    assert out.loc["sig.", "n"] == 4  # t4 (A not sig.) and t5 (B not sig.) dropped
+    assert out.loc["sig.", "r"] == pytest.approx(np.corrcoef(a[:4], b[:4])[0, 1])
+
+
+def test_tests_are_paired_by_name_and_models_without_data_are_skipped():
+    rows = [("A", "t1", "M", 1.0, True), ("A", "t2", "M", 2.0, True),
+            ("A", "t3", "M", 3.0, True), ("A", "t4", "M", 9.0, True),
+            ("B", "t3", "M", 1.0, True), ("B", "t1", "M", 3.0, True),
+            ("B", "t2", "M", 2.0, True), ("A", "t1", "N", 1.0, True)]
+    out = correlations(frame(rows), [("A", "B")], ["M", "N"])
+    assert set(out["model"]) == {"M"}  # B has no scores for N
+    all_ = out.set_index("subset").loc["all"]
+    assert all_["n"] == 3  # t4 has no B score
+    assert all_["r"] == pytest.approx(-1.0)  # A 1,2,3 against B 3,2,1
+
+
+@pytest.mark.parametrize("n_sig", [0, 1, 2])
+def test_two_or_fewer_pairs_are_na(n_sig):
+    rows = []
+    for i in range(5):
+        rows += [("A", f"t{i}", "M", float(i), i < n_sig),
+                 ("B", f"t{i}", "M", float(i * i), True)]
+    out = correlations(frame(rows), [("A", "B")], ["M"]).set_index("subset")
+    assert out.loc["sig.", "n"] == n_sig
+    assert math.isnan(out.loc["sig.", "r"])
+    assert format_r(out.loc["sig.", "r"]) == "n/a"
+    assert out.loc["all", "n"] == 5 and not math.isnan(out.loc["all", "r"])
+
+
+def test_ci_absent_at_three_pairs_and_scipys_from_four():
+    x, y = [0.2, 0.9, 0.4, 1.1, 0.3], [0.1, 0.7, 0.6, 1.0, -0.2]
+    rows = [("A", f"t{i}", "M", x[i], i < 3) for i in range(5)]
+    rows += [("B", f"t{i}", "M", y[i], True) for i in range(5)]
+    out = correlations(frame(rows), [("A", "B")], ["M"]).set_index("subset")
+    three = out.loc["sig."]
+    assert three["n"] == 3
+    assert three["r"] == pytest.approx(stats.pearsonr(x[:3], y[:3]).statistic)
+    assert math.isnan(three["ci_low"]) and math.isnan(three["ci_high"])
+    five = out.loc["all"]
+    ci = stats.pearsonr(x, y).confidence_interval(confidence_level=0.95)
+    assert (five["ci_low"], five["ci_high"]) == pytest.approx((ci.low, ci.high))
+
+
+def test_duplicate_scores_are_refused():
+    rows = [("A", "t1", "M", 1.0, True), ("A", "t1", "M", 2.0, True)]
+    with pytest.raises(ValueError, match="more than one row"):
+        correlations(frame(rows), [("A", "B")], ["M"])
+
+
+def test_format_r():
+    assert format_r(float("nan")) == "n/a"
+    assert format_r(-0.004) == "0.00"
+    assert format_r(0.9031) == "0.90"
+    assert format_r(-0.5587) == "-0.56"
+
+
+def test_model_order_is_the_papers(ours):
+    assert list(dict.fromkeys(ours["model"])) == list(MYB_MODELS)
