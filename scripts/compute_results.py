@@ -221,11 +221,51 @@ def lpbs(name: str) -> None:
     })
 
 
+def lpbs_reddit() -> None:
+    from biaslib.chapters.lpbs import (
+        REDDIT_CEAT,
+        REDDIT_SEED,
+        REDDIT_TABLE,
+        REDDIT_VARIANTS,
+        TABLE14_CELLS,
+        chapter_table,
+    )
+    from biaslib.stimuli.cooccurrence import MYB_WINDOW_WORDS
+    from biaslib.stimuli.corpus import describe_extract, extract_sha256
+
+    frame = chapter_table(REDDIT_TABLE)
+    save_results(frame, REDDIT_TABLE, {
+        "what": "Mind Your Bias Table 14 'probability' column rebuilt: LPBS per corpus sentence "
+                "holding a target and an attribute word of the cell (shorten_sent's window), "
+                "target masked, random counterpart from the other target set, prior with the "
+                "attribute masked too; combined as CEAT (methods/CEAT/generate_ebd_bert_prob.py); "
+                "fixed (log space) and with the case bug replayed; offline tiny masked LM",
+        "models": {row.model: {"name": row.model, "weights": row.weights}
+                   for row in frame.drop_duplicates("model").itertuples()},
+        "cells": {f"{t} {ws}": m for (t, ws), m in TABLE14_CELLS.items()},
+        "variants": {k: {"case_bug": v} for k, v in REDDIT_VARIANTS.items()},
+        "ceat_convention": vars(REDDIT_CEAT),
+        "n_samples": REDDIT_CEAT.n_samples,
+        "sample_seed": REDDIT_CEAT.seed,
+        "counterpart_seed": f"numpy default_rng([{REDDIT_SEED}, crc32(X words, Y words)])",
+        "sd_epsilon": 1e-8,
+        "min_attribute_words_per_set": 2,
+        "window_words": MYB_WINDOW_WORDS,
+        "wordpieces": "product (sum of the distinct wordpieces' log probabilities at the mask)",
+        "extract": describe_extract(),
+        "extract_sha256": extract_sha256(),
+        "sources": "all sources of the extract (Reddit 2014 first; column reddit_sentences)",
+        "scorer": "biaslib.embeddings.masked_lm.MaskedLMScorer: log-softmax at the first target "
+                  "mask located by the tokenizer",
+    })
+
+
 TABLES = {"seat_may": seat_may, "seat_myb": seat_myb, "mleat_offline": mleat_offline,
           "ceat_myb": ceat_myb, "ceat_caliskan": ceat_caliskan, "ceat_contexts": ceat_contexts,
           "ceat_resampling": ceat_resampling, "ceat_coverage": ceat_coverage,
           **{name: (lambda n: lambda: elmo(n))(name) for name in _ELMO_WHAT},
-          **{name: (lambda n: lambda: lpbs(n))(name) for name in _LPBS_WHAT}}
+          **{name: (lambda n: lambda: lpbs(n))(name) for name in _LPBS_WHAT},
+          "lpbs_reddit": lpbs_reddit}
 
 
 def main() -> None:

@@ -654,3 +654,159 @@ def test_run_lpbs_prior_bug_on_the_model(scorer):
         single_wrong = run_lpbs(scorer, templates[:1], LPBS_KURITA.replace(n_resamples=1_000),
                                 prior_read_at="kurita-prior-bug")
         assert single_wrong.effect_size == pytest.approx(single_right.effect_size, rel=1e-6)
+
+
+# --------------------------------------------------------------------------- Table 14: sentences
+
+
+def test_draw_counterparts_keeps_the_target_and_draws_from_the_other_set():
+    from biaslib.methods.lpbs import draw_counterparts
+
+    targets = ["rose", "ant", "lily", "rose", "bee"]
+    x, y = draw_counterparts(targets, ["rose", "lily"], ["ant", "bee", "moth"], seed=7)
+    for t, a, b in zip(targets, x, y, strict=True):
+        assert t in (a, b)
+        assert a in ("rose", "lily") and b in ("ant", "bee", "moth")
+    assert (x, y) == draw_counterparts(targets, ["rose", "lily"], ["ant", "bee", "moth"], seed=7)
+    with pytest.raises(ValueError, match="neither"):
+        draw_counterparts(["tulip"], ["rose"], ["ant"])
+    with pytest.raises(ValueError, match="both"):
+        draw_counterparts(["rose"], ["rose"], ["rose"])
+
+
+def test_pair_bias_scores_by_hand_and_the_case_bug():
+    from biaslib.methods.lpbs import pair_bias_scores
+
+    # p_x = 0.3, p_y = 0.1 with the attribute; 0.2 and 0.2 without:
+    # [log 0.3 - log 0.1] - [log 0.2 - log 0.2] = log 3.
+    lx, ly, px, py = (np.log([v, v]) for v in (0.3, 0.1, 0.2, 0.2))
+    fixed = pair_bias_scores(lx, ly, px, py)
+    assert fixed == pytest.approx([math.log(3), math.log(3)], abs=1e-12)
+    # The bug: 'Adam' (capitalised) is read as probability 0 -> -inf - -inf = NaN; 'rose' survives.
+    bug = pair_bias_scores(lx, ly, px, py, x_words=["Adam", "rose"], y_words=["Ebony", "ant"],
+                           case_bug=True)
+    assert math.isnan(bug[0]) and bug[1] == pytest.approx(math.log(3), abs=1e-9)
+    # Only the Y word capitalised: +inf - +inf, NaN too.
+    assert math.isnan(pair_bias_scores(lx[:1], ly[:1], px[:1], py[:1], x_words=["rose"],
+                                       y_words=["Downs"], case_bug=True)[0])
+    with pytest.raises(ValueError, match="X and Y word"):
+        pair_bias_scores(lx, ly, px, py, case_bug=True)
+    with pytest.raises(ValueError, match="-inf"):
+        pair_bias_scores([-np.inf], [-1.0], [-1.0], [-1.0])
+
+
+def test_lpbs_ceat_with_one_sentence_per_word_by_hand():
+    from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS
+    from biaslib.methods.lpbs import lpbs_ceat
+
+    # One sentence per attribute word: every sample is the same, so d_i = d, v_i = v,
+    # tau^2 = 0, CES = d and SE = sqrt(v / N).
+    scores, attrs = [3.0, 4.0, 1.0, 2.0], ["a1", "a2", "b1", "b2"]
+    conv = CEAT_MIND_YOUR_BIAS.replace(n_samples=50)
+    r = lpbs_ceat(scores, attrs, ["a1", "a2"], ["b1", "b2"], conv)
+    sd = float(np.std(scores, ddof=1)) + 1e-8  # pandas .std() + 1e-8
+    d = (3.5 - 1.5) / sd
+    assert r.ces == pytest.approx(d, rel=1e-12)
+    assert r.meta.tau2 == 0.0
+    assert r.meta.se == pytest.approx(math.sqrt(sd**2 / 50), rel=1e-12)
+    assert r.p_value == pytest.approx(2 * stats_norm_sf(abs(d / r.meta.se)), rel=1e-9)
+    assert (r.words_a, r.words_b, r.n_sentences) == (("a1", "a2"), ("b1", "b2"), (1, 1, 1, 1))
+
+
+def stats_norm_sf(z: float) -> float:
+    from scipy import stats
+
+    return float(stats.norm.sf(z))
+
+
+def test_lpbs_ceat_against_a_per_sample_pandas_loop():
+    import pandas as pd
+
+    from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS, sample_indices
+    from biaslib.methods.lpbs import lpbs_ceat
+    from biaslib.stats.meta_analysis import random_effects
+
+    rng = np.random.default_rng(3)
+    words_a, words_b = ["a1", "a2", "a3"], ["b1", "b2"]
+    counts = {"a1": 4, "a2": 1, "a3": 3, "b1": 5, "b2": 2}
+    attrs = [w for w, n in counts.items() for _ in range(n)]
+    scores = rng.normal(size=len(attrs)) + np.array([w.startswith("a") for w in attrs])
+    conv = CEAT_MIND_YOUR_BIAS.replace(n_samples=200, seed=5)
+    r = lpbs_ceat(scores, attrs, words_a, words_b, conv)
+    # The same draws, one sample at a time, as their ceat_meta does with pandas.
+    by_word = {w: [s for s, a in zip(scores, attrs, strict=True) if a == w] for w in counts}
+    idx = sample_indices([counts[w] for w in counts], 200, conv.replacement,
+                         np.random.default_rng(5))
+    effects, variances = [], []
+    for row in idx:
+        sample = pd.DataFrame({"stimulus": list(counts),
+                               "bias_prior_corrected": [by_word[w][i] for w, i in
+                                                        zip(counts, row, strict=True)]})
+        a = sample[sample["stimulus"].isin(words_a)]["bias_prior_corrected"]
+        b = sample[sample["stimulus"].isin(words_b)]["bias_prior_corrected"]
+        std = sample["bias_prior_corrected"].std() + 1e-8
+        effects.append((a.mean() - b.mean()) / std)
+        variances.append(std**2)
+    np.testing.assert_allclose(r.effect_sizes, effects, rtol=1e-12)
+    meta = random_effects(effects, variances, "two-sided")
+    assert r.ces == pytest.approx(meta.ces, rel=1e-12)
+    assert r.p_value == pytest.approx(meta.p_value, rel=1e-9, abs=1e-300)
+
+
+def test_lpbs_ceat_refuses_too_few_words_and_silent_nan():
+    from biaslib.errors import MissingWordsError
+    from biaslib.methods.lpbs import lpbs_ceat
+
+    with pytest.raises(MissingWordsError, match="A: 1 of 2 attribute words"):
+        lpbs_ceat([1.0, 2.0, 3.0], ["a1", "b1", "b2"], ["a1", "a2"], ["b1", "b2"])
+    with pytest.raises(ValueError, match="drop_nan"):
+        lpbs_ceat([1.0, np.nan, 2.0, 3.0], ["a1", "a2", "b1", "b2"], ["a1", "a2"], ["b1", "b2"])
+    with pytest.raises(MissingWordsError, match="A: 1 of 2"):
+        lpbs_ceat([1.0, np.nan, 2.0, 3.0], ["a1", "a2", "b1", "b2"], ["a1", "a2"],
+                  ["b1", "b2"], drop_nan=True)
+    from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS
+
+    r = lpbs_ceat([1.0, 1.5, np.nan, 2.0, 3.0], ["a1", "a2", "a2", "b1", "b2"], ["a1", "a2"],
+                  ["b1", "b2"], CEAT_MIND_YOUR_BIAS.replace(n_samples=10), drop_nan=True)
+    assert (r.rows, r.rows_kept) == (5, 4)
+
+
+def test_myb_pair_window_by_hand():
+    from biaslib.stimuli.cooccurrence import myb_pair_window
+
+    def span(s, w):
+        i = s.index(w)
+        return (i, i + len(w))
+
+    short = "a rose is a flower of love"
+    assert myb_pair_window(short, span(short, "rose"), 1, span(short, "love"), 1) == (
+        0, len(short))
+    words = [f"w{i}" for i in range(60)]
+    words[30], words[34] = "rose", "love"
+    s = " ".join(words)
+    lo, hi = myb_pair_window(s, span(s, "rose"), 1, span(s, "love"), 1)
+    # distance 4, pad = 8: 22 words from index 22.
+    assert s[lo:hi].split() == words[22:44]
+    words[34], words[55] = "w34", "love"
+    s = " ".join(words)
+    assert myb_pair_window(s, span(s, "rose"), 1, span(s, "love"), 1) is None  # 25 apart
+    words[55], words[30], words[2], words[10] = "w55", "w30", "love", "rose"
+    s = " ".join(words)
+    lo, hi = myb_pair_window(s, span(s, "rose"), 1, span(s, "love"), 1)
+    assert s[lo:hi].split() == words[:22]  # distance 8, pad 6 > index 2: the first 22 words
+    words[2], words[10], words[50], words[57] = "w2", "w10", "love", "rose"
+    s = " ".join(words)
+    lo, hi = myb_pair_window(s, span(s, "rose"), 1, span(s, "love"), 1)
+    assert s[lo:hi].split() == words[-22:]  # 60 - 1 - 57 - 1 = 1 < pad 6: the last 22 words
+
+
+def test_double_context_masks_every_target_and_reads_the_first():
+    from biaslib.stimuli.cooccurrence import DoubleContext
+
+    c = DoubleContext("love the rose , rose", "rose", "love", "X", "A", ((9, 13), (16, 20)),
+                      ((0, 4),))
+    assert c.masked("[MASK]") == ("love the [MASK] , [MASK]", 0)
+    assert c.masked("[MASK]", prior=True) == ("[MASK] the [MASK] , [MASK]", 1)
+    with pytest.raises(ValueError, match="overlap"):
+        DoubleContext("a slow learner", "a slow learner", "slow", "Y", "B", ((0, 14),),
+                      ((2, 6),))

