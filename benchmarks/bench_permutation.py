@@ -215,7 +215,7 @@ def main() -> None:
         return permutation_test(s_x, s_y, n_resamples=n, exact_limit=0, seed=seed, **kw).p_value
 
     def drawn(**kw):
-        permutation._MASK_CACHE.clear()
+        permutation.clear_split_cache()
         return biaslib(**kw)
 
     rows: list[dict[str, object]] = []

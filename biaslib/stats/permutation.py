@@ -104,6 +104,7 @@ __all__ = [
     "Statistic",
     "Tail",
     "Ties",
+    "clear_split_cache",
     "normal_approximation_p",
     "permutation_test",
 ]
@@ -299,6 +300,16 @@ class _MaskCache:
 
 
 _MASK_CACHE = _MaskCache(_MASK_CACHE_BYTES)
+
+
+def clear_split_cache() -> None:
+    """Forget the sampled re-splits kept for reuse (benchmarks time a first call with it).
+
+    Sampled re-splits are kept per (set sizes, number of re-splits, seed) and
+    reused by later tests of the same sizes in the process; results never
+    depend on it (the same seed draws the same splits), only the time does.
+    """
+    _MASK_CACHE.clear()
 
 
 @functools.lru_cache(maxsize=256)
