@@ -10,12 +10,9 @@ from biaslib.chapters.elmo_bug import (
     chapter_table,
     distinct_vectors,
     elmo_beside_published,
-    elmo_diagnostics,
-    elmo_table,
-    gpt2_table,
-    quirk_table,
 )
-from biaslib.chapters.stored import compare_with_stored, load_results
+from biaslib.chapters.registry import get_table
+from biaslib.chapters.stored import load_results
 
 # --------------------------------------------------------------------------- helpers
 
@@ -75,7 +72,7 @@ def test_chapter_table_refuses_unknown_names():
 
 # --------------------------------------------------------------------------- stored tables
 
-EXACT = ["model", "weights", "not run"]
+# The slices, their keys and tolerances are the registry's (biaslib.chapters.registry).
 
 
 def test_elmo_bug_slice():
@@ -83,32 +80,26 @@ def test_elmo_bug_slice():
     assert meta["convention"]["name"] == "mind-your-bias"
     # MiniLM's C6 through the bug and the fix, and SmolLM2's C9, whose w-SEAT the bug
     # leaves undefined (no vector depends on the stimulus).
-    fresh = pd.concat([elmo_table({"all-MiniLM-L6-v2": ["C6"]}),
-                       elmo_table({"SmolLM2-135M-Instruct": ["C9"]})])
+    (fresh,) = get_table("elmo_bug").check_slices(stored)
     assert (fresh["not run"] != "").sum() == 1
-    compare_with_stored(fresh, stored, ["column", "variant", "method", "myb_test"], exact=EXACT,
-                        numbers=["effect_size"], p_values=["p_value"])
 
 
 def test_elmo_diagnostics_table():
+    # SmolLM2's rows.
     stored, _ = load_results("elmo_diagnostics")
-    fresh = elmo_diagnostics(models=["SmolLM2-135M-Instruct"])
-    compare_with_stored(fresh, stored, ["model", "extraction", "test"],
-                        exact=["weights", "sentences", "distinct word vectors"],
-                        numbers=["mean cosine between sentences"])
+    get_table("elmo_diagnostics").check_slices(stored)
 
 
 def test_elmo_quirks_slice():
+    # C3 words and DB-likable unbleached sentences; SmolLM2's C6 words.
     stored, _ = load_results("elmo_quirks")
-    fresh = quirk_table([("C3", "word"), ("DB-likable", "sent (u)")], [("C6", "word")])
-    compare_with_stored(fresh, stored, ["column", "test", "context"], exact=EXACT,
-                        numbers=["effect_size"], p_values=["p_value"])
+    get_table("elmo_quirks").check_slices(stored)
 
 
 def test_elmo_gpt2_slice():
+    # Mind Your Bias's C9.
     stored, _ = load_results("elmo_gpt2")
-    compare_with_stored(gpt2_table(["C9"]), stored, ["column", "variant", "method", "myb_test"],
-                        exact=EXACT, numbers=["effect_size"], p_values=["p_value"])
+    get_table("elmo_gpt2").check_slices(stored)
 
 
 @pytest.mark.parametrize("name", CHAPTER_TABLES)

@@ -9,25 +9,22 @@ import pytest
 
 from biaslib.chapters.ceat import (
     OFFLINE_CAPS,
-    OFFLINE_CEAT_MODELS,
     RESAMPLING,
     ceat_table,
-    chapter_rows,
-    chapter_table,
     myb_ceat_comparison,
     myb_table12_comparison,
     resampling_summary,
     resampling_table,
     template_contexts,
 )
-from biaslib.chapters.stored import compare_with_stored
+from biaslib.chapters.registry import get_table
 from biaslib.embeddings.base import ContextEncoder
 from biaslib.embeddings.models import EncoderSpec
 from biaslib.evaluate.ceat import embed_word_contexts, group_by_word
 from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL, ceat
 from biaslib.methods.weat import ROLES
 from biaslib.stimuli.contexts import Context
-from biaslib.stimuli.corpus import contexts_for_test, extract_sha256, myb_window
+from biaslib.stimuli.corpus import extract_sha256
 from biaslib.stimuli.data import load_test
 
 # --------------------------------------------------------------------------- embedding
@@ -132,14 +129,8 @@ def test_myb_comparison_shows_published_and_ours():
 # --------------------------------------------------------------------------- stored tables
 
 
-def compare(stored: pd.DataFrame, fresh: pd.DataFrame) -> None:
-    exact = [c for c in ("model", "weights", "not run", "dropped", "n_x", "n_y", "n_a", "n_b",
-                         "n_contexts", "n_samples") if c in fresh]
-    compare_with_stored(fresh, stored, ["test", "column", "contexts", "convention"],
-                        exact=exact,
-                        numbers=["ces", "ci_low", "ci_high", "se", "tau2", "i2",
-                                 "weighted_variance", "mean_d", "q025", "q975"],
-                        p_values=["p_value", "q_p_value"])
+# The slices, their keys and tolerances are the registry's (biaslib.chapters.registry);
+# it builds each encoder once for all slices.
 
 
 @pytest.fixture(scope="module")
@@ -154,50 +145,37 @@ def stored():
     return load_results
 
 
-@pytest.fixture(scope="module")
-def models():
-    # Build each encoder once for all slices.
-    return [EncoderSpec(m.label, (lambda enc: lambda: enc)(m.make()), word_pooling=m.word_pooling)
-            for m in OFFLINE_CEAT_MODELS]
-
-
-def test_ceat_myb_slice(stored, models):
+def test_ceat_myb_slice(stored):
     # MiniLM only: SmolLM2 needs minutes for the 520 sentences of even the smallest test
     # on CI's CPU; its rows are checked through the template slice below.
     frame, meta = stored("ceat_myb")
     assert meta["sentences_per_stimulus"] == OFFLINE_CAPS
-    compare(frame, chapter_rows(models[:1], {"C9": "MYB-C9-term"}, "corpus"))
+    get_table("ceat_myb").check_slices(frame)
 
 
-def test_ceat_caliskan_slice(stored, models):
+def test_ceat_caliskan_slice(stored):
     # Caliskan's C9 has the same words as MYB-C9-term: its vectors come from the cache.
     frame, _ = stored("ceat_caliskan")
-    compare(frame, chapter_rows(models[:1], {"C9": "C9"}, "corpus"))
+    get_table("ceat_caliskan").check_slices(frame)
 
 
-def test_ceat_contexts_slice(stored, models):
+def test_ceat_contexts_slice(stored):
+    # Both models on the templates, MiniLM on the 2014 Reddit sentences.
     frame, _ = stored("ceat_contexts")
-    compare(frame, chapter_rows(models, {"C9": "MYB-C9-term"}, "templates"))
-    compare(frame, chapter_rows(models[:1], {"C9": "MYB-C9-term"}, "reddit_2014"))
+    assert len(get_table("ceat_contexts").check_slices(frame)) == 2
 
 
-def test_ceat_resampling_slice(stored, models):
+def test_ceat_resampling_slice(stored):
+    # MiniLM's context vectors of the experiment's test, N = 50 and 1,000.
     frame, meta = stored("ceat_resampling")
     assert meta["experiment"]["n_samples"] == list(RESAMPLING["n_samples"])
-    encoder = models[0].make()
-    vectors = embed_word_contexts(
-        contexts_for_test(RESAMPLING["test"], cap=OFFLINE_CAPS[models[0].label],
-                          window=myb_window), encoder)
-    fresh = resampling_table(vectors, n_samples=(50, 1_000))
-    compare_with_stored(fresh, frame, ["N", "contexts drawn", "seed"],
-                        numbers=["CES", "SE"], p_values=["p (two-sided)", "p (one-sided)"])
+    get_table("ceat_resampling").check_slices(frame)
 
 
 def test_ceat_coverage_table(stored):
     frame, meta = stored("ceat_coverage")
-    fresh = chapter_table("ceat_coverage")
     assert meta["extract_sha256"] == extract_sha256()
-    compare_with_stored(fresh, frame, ["test", "role"], exact=list(fresh.columns[2:]))
+    get_table("ceat_coverage").check_slices(frame)
 
 
 @pytest.mark.parametrize("name", ["ceat_myb", "ceat_caliskan", "ceat_contexts",

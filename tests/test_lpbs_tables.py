@@ -15,28 +15,25 @@ from biaslib.chapters.lpbs import (
     LPBS_CONVENTIONS,
     REDDIT_TESTS,
     TABLE4_CELLS,
-    case_bug_rows,
     chapter_table,
     figure2_comparison,
     kurita_c1_recomputed,
     kurita_comparison,
     kurita_rows,
     lpbs_findings,
-    myb_rows,
     myb_table4_comparison,
     myb_table6_comparison,
     myb_table14_comparison,
     prior_positions,
-    underflow_rows,
 )
-from biaslib.chapters.stored import compare_with_stored, load_results
+from biaslib.chapters.registry import LPBS_REDDIT_SLICE, get_table
+from biaslib.chapters.stored import load_results
 from biaslib.errors import UnknownNameError
 from biaslib.stimuli.data import load_published
 
 # --------------------------------------------------------------------------- stored, recomputed
 
-MYB_SLICE = [("C1_name", "simplified"), ("C6_term", "full"), ("C9_term", "reduced"),
-             ("I1_name", "full")]
+# The slices, their keys and tolerances are the registry's (biaslib.chapters.registry).
 
 
 @pytest.fixture(scope="module")
@@ -47,34 +44,21 @@ def stored():
 def test_lpbs_myb_slice(stored, tiny_mlm_available):
     frame, meta = stored["lpbs_myb"]
     assert set(meta["conventions"]) == {c.name for c in LPBS_CONVENTIONS}
-    fresh = myb_rows(cells=MYB_SLICE, progress=False)
+    (fresh,) = get_table("lpbs_myb").check_slices(frame)
     assert len(fresh) == (2 + 1 + 1 + 1) * 3  # C1 simplified twice (adjective, noun)
-    compare_with_stored(
-        fresh, frame, ["myb_test", "word_set", "attribute_form", "convention"],
-        exact=["test", "target_description", "stimuli", "templates", "targets", "attributes",
-               "multi_wordpiece", "wordpieces", "units", "n_a", "n_b", "n_templates", "p_method",
-               "n_resamples", "model", "weights"],
-        numbers=["effect_size", "mean_a", "mean_b", "sd"], p_values=["p_value"])
 
 
 def test_lpbs_kurita_table(stored, tiny_mlm_available):
     frame, _ = stored["lpbs_kurita"]
-    compare_with_stored(kurita_rows(progress=False), frame, ["test", "prior_read_at"],
-                        exact=["title", "prior_token", "n_templates", "n_a", "n_b", "model",
-                               "weights"],
-                        numbers=["effect_size", "mean_diff", "sd"], p_values=["p_value"])
+    get_table("lpbs_kurita").check_slices(frame)
 
 
 def test_lpbs_underflow_slice(stored, tiny_mlm_available):
     frame, _ = stored["lpbs_underflow"]
-    fresh = underflow_rows(cells=[("C1_name", "full"), ("I2_term", "full")], progress=False)
-    # Zeros and NaN in float16 are counts at a float threshold (2^-24): a probability a
-    # few 1e-7 from it may cross it on another CPU, so they are compared as numbers
-    # (NUMBER_TOLERANCE), not exactly.
-    compare_with_stored(fresh, frame, ["myb_test", "word_set"],
-                        exact=["probabilities", "zeros_float32", "nan_scores_float32",
-                               "nan_scores_log", "model", "weights"],
-                        numbers=["min_log10_p", "zeros_float16", "nan_scores_float16"])
+    # C1_name and I2_term, full word sets. Zeros and NaN in float16 are counts at a float
+    # threshold (2^-24): a probability a few 1e-7 from it may cross it on another CPU, so
+    # the registry compares them as numbers (NUMBER_TOLERANCE), not exactly.
+    get_table("lpbs_underflow").check_slices(frame)
     # float32 cannot flip: the deepest probability is 10^-35, float32 reaches 10^-45.
     assert frame["min_log10_p"].min() > -44
     assert (frame["zeros_float32"] == 0).all() and (frame["nan_scores_log"] == 0).all()
@@ -82,10 +66,7 @@ def test_lpbs_underflow_slice(stored, tiny_mlm_available):
 
 def test_lpbs_case_bug_table(stored, tiny_mlm_available):
     frame, _ = stored["lpbs_case_bug"]
-    compare_with_stored(case_bug_rows(progress=False), frame, ["test"],
-                        exact=["myb_test", "capitalised_targets", "rows", "rows_kept", "model",
-                               "weights"],
-                        numbers=["d_replay", "d_ours"], p_values=["p_replay", "p_ours"])
+    get_table("lpbs_case_bug").check_slices(frame)
 
 
 @pytest.mark.parametrize("name", CHAPTER_TABLES)
@@ -295,9 +276,6 @@ def test_paper_model_code_path_with_a_local_stand_in(tiny_mlm_available):
 # --------------------------------------------------------------------------- Table 14 rebuilt
 
 
-REDDIT_SLICE = [("C6", "simplified"), ("C9", "reduced"), ("Dis", "full"), ("I2", "full")]
-
-
 @pytest.fixture(scope="module")
 def reddit_stored():
     from biaslib.chapters.lpbs import REDDIT_TABLE
@@ -316,20 +294,12 @@ def corpus_available():
 
 
 def test_lpbs_reddit_slice(reddit_stored, corpus_available, tiny_mlm_available):
-    from biaslib.chapters.lpbs import reddit_rows
     from biaslib.stimuli.corpus import extract_sha256
 
     frame, meta = reddit_stored
     assert meta["extract_sha256"] == extract_sha256()
-    fresh = reddit_rows(cells=REDDIT_SLICE, progress=False)
-    assert len(fresh) == 2 * len(REDDIT_SLICE)
-    compare_with_stored(
-        fresh, frame, ["test", "word_set", "variant"],
-        exact=["myb_test", "stimuli", "targets", "attributes", "target_sentences",
-               "with_attribute", "found", "overlapping", "too_far", "sentences",
-               "reddit_sentences", "rows_kept", "attributes_used", "status", "n_samples",
-               "model", "weights"],
-        numbers=["ces", "se", "tau2", "mean_d"], p_values=["p_value"])
+    (fresh,) = get_table("lpbs_reddit").check_slices(frame)
+    assert len(fresh) == 2 * len(LPBS_REDDIT_SLICE)
 
 
 def test_lpbs_reddit_provenance(reddit_stored):

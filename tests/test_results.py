@@ -10,20 +10,10 @@ import pandas as pd
 import pytest
 
 from biaslib.chapters.published import MYB_TABLE3
-from biaslib.chapters.seat import OFFLINE_SEAT_MODELS, may_table, myb_table
+from biaslib.chapters.registry import get_table
 from biaslib.chapters.stored import NUMBER_TOLERANCE, compare_with_stored, load_results
 from biaslib.errors import StoredTableMismatch
 from biaslib.stats.conventions import MIND_YOUR_BIAS
-
-MAY_SLICE = (("C6", "word"), ("C6", "sent"), ("DB-likable", "sent (u)"))
-MYB_SLICE = {"C9": MYB_TABLE3["C9"]}
-
-
-def compare(stored: pd.DataFrame, fresh: pd.DataFrame, keys: list[str]) -> None:
-    compare_with_stored(fresh, stored, keys,
-                        exact=["model", "weights", "n_x", "n_y", "n_a", "n_b", "not run"],
-                        numbers=["effect_size"], p_values=["p_value"])
-
 
 # --------------------------------------------------------------------------- the comparison
 
@@ -62,27 +52,19 @@ def test_compare_with_stored_refuses_rows_the_table_lacks_and_unknown_columns():
 # --------------------------------------------------------------------------- stored tables
 
 
-@pytest.fixture(scope="module")
-def offline_models():
-    # Build each encoder once for both tables.
-    from biaslib.embeddings.models import EncoderSpec
-
-    return [EncoderSpec(m.label, (lambda enc: lambda: enc)(m.make()), m.sentence_pooling,
-                      m.word_pooling) for m in OFFLINE_SEAT_MODELS]
-
-
-def test_seat_may_slice(offline_models):
+def test_seat_may_slice():
+    # C6 words and sentences, DB-likable unbleached (registry: SEAT_MAY_SLICE); the
+    # encoders are built once for both tables.
     stored, meta = load_results("seat_may")
     assert meta["convention"]["name"] == MIND_YOUR_BIAS.name
-    fresh = may_table(offline_models, MAY_SLICE, MIND_YOUR_BIAS, progress=False)
-    compare(stored, fresh, ["column", "test", "context"])
+    get_table("seat_may").check_slices(stored)
 
 
-def test_seat_myb_slice(offline_models):
+def test_seat_myb_slice():
+    # Mind Your Bias's C9 (registry: SEAT_MYB_SLICE).
     stored, meta = load_results("seat_myb")
     assert meta["tests"] == MYB_TABLE3
-    fresh = myb_table(offline_models, MYB_SLICE, MIND_YOUR_BIAS, progress=False)
-    compare(stored, fresh, ["column", "method", "myb_test"])
+    get_table("seat_myb").check_slices(stored)
 
 
 @pytest.mark.parametrize("name", ["seat_may", "seat_myb"])

@@ -16,13 +16,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from biaslib.chapters.registry import get_table
 from biaslib.chapters.same import (
     INJECTION,
     InjectionSettings,
     figure6_table,
     figure9_table,
     injection_grid,
-    injection_model_table,
     kept_runs,
     load_injection,
     occupations,
@@ -31,7 +31,7 @@ from biaslib.chapters.same import (
     tables_2_3,
     training_sentences,
 )
-from biaslib.chapters.stored import compare_with_stored, load_results, results_dir
+from biaslib.chapters.stored import load_results, results_dir
 
 HAS_MODEL = importlib.util.find_spec("cognition") is not None
 
@@ -90,12 +90,11 @@ def test_training_biases_recomputed_from_the_seeds(stored):
 
 
 def test_scores_recomputed_from_stored_vectors(stored):
-    runs, words, models, vectors = stored
-    subset = runs["model"].iloc[[0, -2]].tolist()
-    for pool in ("all", "word"):
-        fresh = injection_model_table(words, runs[runs["model"].isin(subset)], vectors, pool)
-        numbers = [c for c in fresh.columns if c not in ("model", "pooling")]
-        compare_with_stored(fresh, models, ["model", "pooling"], numbers=numbers)
+    # The first and the second-to-last run, both poolings; every score within
+    # NUMBER_TOLERANCE (the registry's slice of same_injection_models).
+    _, _, models, _ = stored
+    (fresh,) = get_table("same_injection_models").check_slices(models)
+    assert set(fresh["pooling"]) == {"all", "word"} and fresh["model"].nunique() == 2
 
 
 def test_chapter_views(stored):
@@ -137,11 +136,8 @@ def test_smoke_table_is_reproduced():
         if k not in ("model", "weights"):
             fresh[f"run_{k}"] = v
     assert meta["model"]["weights"] == run.summary["weights"]
-    compare_with_stored(
-        fresh, stored_smoke, ["model", "occupation"],
-        exact=["n_train", "run_steps", "run_n_train", "run_n_validation"],
-        numbers=["predefined", "training_bias", "unmask_bias", "run_train_loss_first",
-                 "run_eval_loss", "run_unmask_r2"])
+    (check,) = get_table("same_injection_smoke").slices
+    check.compare(fresh, stored_smoke)
 
 
 def test_vector_file_is_small_and_named():

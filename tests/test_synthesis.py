@@ -6,6 +6,7 @@ intervals from four) are checked on small hand-built frames whose answer is know
 """
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -23,6 +24,8 @@ from biaslib.chapters.synthesis import (
     myb_csv_effect_sizes,
     myb_scores,
     myb_table5,
+    offline_scores,
+    offline_table5,
     table5_beside_published,
     table5_published,
 )
@@ -262,3 +265,88 @@ def test_format_r():
 
 def test_model_order_is_the_papers(ours):
     assert list(dict.fromkeys(ours["model"])) == list(MYB_MODELS)
+
+
+# --- Table 5 on our offline models, from the stored tables ----------------------------------
+
+RESULTS = Path(__file__).resolve().parents[1] / "data" / "results"
+
+
+@pytest.fixture(scope="module")
+def offline():
+    return offline_table5()
+
+
+def test_offline_scores_come_from_the_stored_tables():
+    scores = offline_scores()
+    counts = scores.groupby(["model", "method"]).size().to_dict()
+    assert counts == {
+        ("CBoW (GloVe 6B 50d)", "s-SEAT"): 6, ("CBoW (GloVe 6B 50d)", "w-SEAT"): 6,
+        ("all-MiniLM-L6-v2", "s-SEAT"): 8, ("all-MiniLM-L6-v2", "w-SEAT"): 8,
+        ("all-MiniLM-L6-v2", "CEAT"): 7,
+        ("SmolLM2-135M-Instruct", "s-SEAT"): 8, ("SmolLM2-135M-Instruct", "w-SEAT"): 8,
+        ("SmolLM2-135M-Instruct", "CEAT"): 7,
+        ("SPLADE-tiny-MLM", "LPBS"): 8, ("SPLADE-tiny-MLM", "LPBS (corpus)"): 7,
+    }
+    assert np.isfinite(scores["d"]).all()
+    assert not scores.duplicated(["method", "model", "test"]).any()
+
+
+def test_offline_table5_covers_only_the_stored_pairings(offline):
+    pairs = set(zip(offline["method_a"] + " | " + offline["method_b"], offline["model"],
+                    strict=True))
+    assert pairs == {
+        ("s-SEAT | w-SEAT", "CBoW (GloVe 6B 50d)"),
+        *((p, m) for p in ("s-SEAT | w-SEAT", "s-SEAT | CEAT", "w-SEAT | CEAT")
+          for m in ("all-MiniLM-L6-v2", "SmolLM2-135M-Instruct")),
+        ("LPBS | LPBS (corpus)", "SPLADE-tiny-MLM"),
+    }
+    # no offline model has LPBS and a cosine method: the paper's LPBS rows stay empty
+    assert not ((offline["method_b"] == "LPBS") & (offline["method_a"] != "LPBS")).any()
+
+
+def test_offline_table5_matches_a_hand_computation_on_the_csvs(offline):
+    seat = pd.read_csv(RESULTS / "seat_myb.csv")
+    ceat = pd.read_csv(RESULTS / "ceat_myb.csv")
+    model = "all-MiniLM-L6-v2"
+    s = seat[(seat["method"] == "s-SEAT") & (seat["column"] == model)].set_index("myb_test")
+    c = ceat[(ceat["convention"] == "mind-your-bias") & (ceat["column"] == model)
+             & ceat["ces"].notna()].set_index("test")
+    tests = [t for t in s.index if t in c.index]
+    assert tests == ["C1", "C3", "C6", "C9", "Occ", "I1", "I2"]  # Dis: CEAT did not run
+    x, y = s.loc[tests, "effect_size"].to_numpy(), c.loc[tests, "ces"].to_numpy()
+    both = (s.loc[tests, "p_value"].to_numpy() < 0.01) & (c.loc[tests, "p_value"].to_numpy() < 0.01)
+    row = offline.set_index(["method_a", "method_b", "model", "subset"])
+    cell = row.loc[("s-SEAT", "CEAT", model, "all")]
+    assert cell["n"] == 7 and cell["r"] == pytest.approx(np.corrcoef(x, y)[0, 1], abs=1e-12)
+    z, se = np.arctanh(np.corrcoef(x, y)[0, 1]), 1 / math.sqrt(7 - 3)
+    zc = stats.norm.ppf(0.975)
+    assert cell["ci_low"] == pytest.approx(np.tanh(z - zc * se), abs=1e-9)
+    assert cell["ci_high"] == pytest.approx(np.tanh(z + zc * se), abs=1e-9)
+    sig = row.loc[("s-SEAT", "CEAT", model, "sig.")]
+    assert sig["n"] == both.sum() == 5
+    assert sig["r"] == pytest.approx(np.corrcoef(x[both], y[both])[0, 1], abs=1e-12)
+    # SmolLM2: s-SEAT and w-SEAT are both significant on two tests only -> n/a
+    smol = row.loc[("s-SEAT", "w-SEAT", "SmolLM2-135M-Instruct", "sig.")]
+    assert smol["n"] == 2 and math.isnan(smol["r"])
+
+
+def test_offline_lpbs_pair_matches_a_hand_computation(offline):
+    lpbs = pd.read_csv(RESULTS / "lpbs_myb.csv")
+    corpus = pd.read_csv(RESULTS / "lpbs_reddit.csv")
+    cells = {"C1": ("C1_name", "adjective"), "C3": ("C3_name", "adjective"),
+             "C6": ("C6_name", "noun"), "C9": ("C9_term", "noun"), "Dis": ("Dis_term", "noun"),
+             "Occ": ("Occ_name", "noun"), "I1": ("I1_name", "noun"), "I2": ("I2_name", "noun")}
+    template = {}
+    for test, (myb_test, form) in cells.items():
+        r = lpbs[(lpbs["myb_test"] == myb_test) & (lpbs["word_set"] == "full")
+                 & (lpbs["attribute_form"] == form) & (lpbs["convention"] == "mind-your-bias")]
+        template[test] = float(r["effect_size"].iloc[0])
+    fixed = corpus[(corpus["variant"] == "fixed") & (corpus["word_set"] == "full")
+                   & corpus["ces"].notna()].set_index("test")["ces"]
+    tests = [t for t in cells if t in fixed.index]
+    assert "C9" not in tests and len(tests) == 7  # too few co-occurrences
+    expected = np.corrcoef([template[t] for t in tests], fixed.loc[tests])[0, 1]
+    cell = offline.set_index(["method_a", "method_b", "subset"]).loc[
+        ("LPBS", "LPBS (corpus)", "all")]
+    assert cell["n"] == 7 and cell["r"] == pytest.approx(expected, abs=1e-12)

@@ -22,6 +22,7 @@ from numpy.typing import ArrayLike
 from tqdm import tqdm
 
 from biaslib.chapters.published import MYB_MODELS, MYB_TABLE3, myb_table3_published
+from biaslib.chapters.registry import table_names
 from biaslib.embeddings.models import EncoderSpec, transformer
 from biaslib.errors import DegenerateTestError, MissingWordsError, UnknownNameError
 from biaslib.evaluate.ceat import embed_word_contexts, group_by_word
@@ -368,9 +369,9 @@ WINDOW_TESTS = {"C6": "MYB-C6-name", "C9": "MYB-C9-term"}
 #: Offline models too slow on the book's CPU for every table: they run Mind Your Bias's
 #: tests without Dis (450 attribute words), on corpus sentences and on the templates.
 SLOW_MODELS = frozenset({"SmolLM2-135M-Instruct"})
-#: The stored tables of the CEAT chapter.
-CHAPTER_TABLES = ("ceat_myb", "ceat_caliskan", "ceat_contexts", "ceat_resampling",
-                  "ceat_coverage")
+#: The stored tables of the CEAT chapter, from
+#: :data:`biaslib.chapters.registry.REGISTRY`.
+CHAPTER_TABLES = table_names("ceat")
 #: The resampling experiment: test, model, sample sizes N, sampling rules and seeds.
 RESAMPLING = {"test": "MYB-C6-name", "model": "all-MiniLM-L6-v2",
               "n_samples": (50, 100, 1_000, 10_000), "replacement": ("always", "if_fewer"),

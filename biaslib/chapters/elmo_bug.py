@@ -24,6 +24,7 @@ from scipy.sparse import csgraph, csr_matrix
 from scipy.spatial.distance import pdist, squareform
 
 from biaslib.chapters.published import MAY_TABLE4, MYB_TABLE3
+from biaslib.chapters.registry import table_names
 from biaslib.chapters.seat import may_table
 from biaslib.embeddings.bugs import BugEncoder, gpt2_offset_input
 from biaslib.embeddings.models import EncoderSpec, transformer
@@ -87,8 +88,9 @@ GPT2_VARIANTS = {"bug": (True, 1), "separate words, offset 0": (True, 0), "fixed
 #: May et al.'s Table 4 rows for sent-bias's input quirks on the causal LM (the cheap ones).
 QUIRK_ROWS_SMOLLM2 = (("C1", "word"), ("C3", "word"), ("C6", "word"), ("C6", "sent"),
                       ("ABW", "word"), ("DB-competent", "word"), ("DB-likable", "word"))
-#: The stored tables of the chapter.
-CHAPTER_TABLES = ("elmo_bug", "elmo_diagnostics", "elmo_quirks", "elmo_gpt2")
+#: The stored tables of the chapter, from
+#: :data:`biaslib.chapters.registry.REGISTRY`.
+CHAPTER_TABLES = table_names("elmo_bug")
 
 
 def bug_rows(

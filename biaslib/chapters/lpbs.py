@@ -47,6 +47,7 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
+from biaslib.chapters.registry import NEEDS_CORPUS, get_table, table_names
 from biaslib.errors import MissingWordsError, UnknownNameError
 from biaslib.evaluate.lpbs import double_context_log_probs, template_log_probs, template_queries
 from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS, CeatConvention
@@ -121,8 +122,9 @@ OFFLINE_LPBS_MODEL = "SPLADE-tiny-MLM"
 PAPER_LPBS_MODELS = ("bert-base-uncased", "bert-base-cased")
 #: The conventions every row of ``lpbs_myb`` is computed under.
 LPBS_CONVENTIONS = (LPBS_MIND_YOUR_BIAS, LPBS_KURITA, LPBS_BIASLIB)
-#: The stored tables of the chapter.
-CHAPTER_TABLES = ("lpbs_myb", "lpbs_kurita", "lpbs_underflow", "lpbs_case_bug")
+#: The stored tables of the chapter computed from template sentences, from
+#: :data:`biaslib.chapters.registry.REGISTRY` (``lpbs_reddit`` needs the corpus extract).
+CHAPTER_TABLES = tuple(n for n in table_names("lpbs") if NEEDS_CORPUS not in get_table(n).needs)
 #: Mind Your Bias's Reddit LPBS runs (``all_results.csv`` lines 353–360): test → their test.
 REDDIT_TESTS = {"C1": "C1_name", "C3": "C3_name", "C6": "C6_name", "C9": "C9_term",
                 "Dis": "Dis_term", "Occ": "Occ_name", "I1": "I1_name", "I2": "I2_name"}

@@ -47,8 +47,9 @@ from scipy import stats
 from biaslib.chapters.published import MYB_MODELS
 from biaslib.stimuli.data import data_dir, load_published
 
-__all__ = ["CONFIDENCE", "METHOD_PAIRS", "MIN_PAIRS", "MIN_PAIRS_CI", "SUBSETS", "correlations",
-           "format_r", "myb_csv_effect_sizes", "myb_scores", "myb_table5",
+__all__ = ["CONFIDENCE", "METHOD_PAIRS", "MIN_PAIRS", "MIN_PAIRS_CI", "OFFLINE_ALPHA",
+           "OFFLINE_PAIRS", "SUBSETS", "correlations", "format_r", "myb_csv_effect_sizes",
+           "myb_scores", "myb_table5", "offline_scores", "offline_table5",
            "table5_beside_published", "table5_published"]
 
 #: Table 5's rows, in the paper's order: (method_a, method_b), printed "a | b".
@@ -67,6 +68,11 @@ MIN_PAIRS_CI = 4
 CONFIDENCE = 0.95
 
 _SCORE_COLUMNS = ["method", "test", "model", "d", "sig"]
+#: Significance for the offline "sig." subset: p < 0.01, the paper's bold.
+OFFLINE_ALPHA = 0.01
+#: The offline Table 5's rows: the paper's six, and LPBS on templates against LPBS on
+#: corpus sentences (Table 14's probability column), the only pair the tiny masked LM has.
+OFFLINE_PAIRS: tuple[tuple[str, str], ...] = (*METHOD_PAIRS, ("LPBS", "LPBS (corpus)"))
 
 
 def myb_csv_effect_sizes(path: str | Path) -> pd.Series:
@@ -296,3 +302,81 @@ def table5_beside_published(computed: pd.DataFrame | None = None) -> pd.DataFram
     merged["matches"] = merged["ours"] == merged["published"]
     return merged[["methods", "model", "subset", "published", "ours", "n", "r", "ci_low",
                    "ci_high", "matches", "note"]]
+
+
+# ------------------------------------------------------------------ Table 5 on our models
+
+
+def offline_scores(seat: pd.DataFrame | None = None, ceat: pd.DataFrame | None = None,
+                   lpbs: pd.DataFrame | None = None, lpbs_corpus: pd.DataFrame | None = None,
+                   *, word_set: str = "full", alpha: float = OFFLINE_ALPHA) -> pd.DataFrame:
+    """Our offline models' scores on Table 5's tests, from the stored tables.
+
+    One row per method × test × model, in :func:`correlations`' long format:
+
+    * ``s-SEAT``, ``w-SEAT``: ``seat_myb`` (``effect_size``; model = its ``column``);
+    * ``CEAT``: ``ceat_myb`` under Mind Your Bias's convention (``ces``);
+    * ``LPBS``: ``lpbs_myb``, Table 4's cell for ``word_set`` (its target
+      description and attribute form, :data:`biaslib.chapters.lpbs.TABLE4_CELLS`)
+      under Mind Your Bias's convention, template sentences;
+    * ``LPBS (corpus)``: ``lpbs_reddit``, the fixed scores (CES) of ``word_set``.
+
+    Both LPBS methods belong to the tiny masked LM
+    (:data:`biaslib.chapters.lpbs.OFFLINE_LPBS_MODEL`). A cell that did not run
+    (no effect size: missing stimuli, too few co-occurrences) is left out.
+    ``sig`` is p < ``alpha``, the paper's rule. Nothing is computed from a model:
+    each argument left ``None`` is read with :func:`biaslib.chapters.stored.load_results`.
+    """
+    from biaslib.chapters.lpbs import OFFLINE_LPBS_MODEL, TABLE4_CELLS
+    from biaslib.chapters.stored import load_results
+
+    def stored(frame: pd.DataFrame | None, name: str) -> pd.DataFrame:
+        return load_results(name)[0] if frame is None else frame
+
+    seat, ceat = stored(seat, "seat_myb"), stored(ceat, "ceat_myb")
+    lpbs, lpbs_corpus = stored(lpbs, "lpbs_myb"), stored(lpbs_corpus, "lpbs_reddit")
+    parts = [pd.DataFrame({"method": seat["method"], "test": seat["myb_test"],
+                           "model": seat["column"], "d": seat["effect_size"],
+                           "p": seat["p_value"]})]
+    mine = ceat[ceat["convention"] == "mind-your-bias"]
+    parts.append(pd.DataFrame({"method": "CEAT", "test": mine["test"], "model": mine["column"],
+                               "d": mine["ces"], "p": mine["p_value"]}))
+    rows = []
+    for (test, ws), myb_test in TABLE4_CELLS.items():
+        if ws != word_set:
+            continue
+        form = "adjective" if myb_test.startswith(("C1_", "C3_")) else "noun"
+        cell = lpbs[(lpbs["myb_test"] == myb_test) & (lpbs["word_set"] == ws)
+                    & (lpbs["attribute_form"] == form)
+                    & (lpbs["convention"] == "mind-your-bias")]
+        if len(cell) == 1:
+            rows.append({"method": "LPBS", "test": test, "model": OFFLINE_LPBS_MODEL,
+                         "d": float(cell["effect_size"].iloc[0]),
+                         "p": float(cell["p_value"].iloc[0])})
+    parts.append(pd.DataFrame(rows, columns=["method", "test", "model", "d", "p"]))
+    fixed = lpbs_corpus[(lpbs_corpus["variant"] == "fixed")
+                        & (lpbs_corpus["word_set"] == word_set)
+                        & (lpbs_corpus["status"] == "ok")]
+    parts.append(pd.DataFrame({"method": "LPBS (corpus)", "test": fixed["test"],
+                               "model": OFFLINE_LPBS_MODEL, "d": fixed["ces"],
+                               "p": fixed["p_value"]}))
+    scores = pd.concat(parts, ignore_index=True)
+    scores = scores[np.isfinite(scores["d"].astype(float))]
+    scores = scores.assign(d=scores["d"].astype(float),
+                           sig=scores["p"].astype(float) < alpha)
+    return scores[_SCORE_COLUMNS].reset_index(drop=True)
+
+
+def offline_table5(scores: pd.DataFrame | None = None,
+                   pairs: Sequence[tuple[str, str]] = OFFLINE_PAIRS, *,
+                   confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Table 5 on our offline models: :func:`correlations` of :func:`offline_scores`.
+
+    Models in the order they first appear in the scores (CBoW, all-MiniLM-L6-v2,
+    SmolLM2, the tiny masked LM); a pair with no common test for a model gives
+    no row, so each model has only the pairs its stored tables cover.
+    """
+    if scores is None:
+        scores = offline_scores()
+    models = list(dict.fromkeys(scores["model"]))
+    return correlations(scores, pairs, models, confidence=confidence)

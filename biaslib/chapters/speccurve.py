@@ -1,0 +1,340 @@
+r"""Specification frames from the book's stored tables: curves without running a model.
+
+:func:`stored_specifications` collects every row the chapters' stored tables
+(``data/results/*.csv``, :func:`biaslib.chapters.stored.load_results`) hold
+for one model and one test — SEAT on May et al.'s and Mind Your Bias's
+templates, CEAT on corpus sentences and templates, ML-EAT's level 1, LPBS —
+and names each row's choices in the columns of
+:data:`biaslib.evaluate.speccurve.CHOICES`, so that
+:func:`biaslib.reporting.speccurve.specification_curve` (Simonsohn, Simmons &
+Nelson 2020) can draw them. :func:`biaslib.evaluate.speccurve.specification_frame`
+builds the same frame by running a model (e.g. a paper model on Colab).
+
+Effect sizes, p-values and CEAT's CIs are the stored numbers unchanged. SEAT,
+ML-EAT and LPBS rows get the approximate Hedges & Olkin CI of their
+:math:`d` from the stored set sizes
+(:func:`~biaslib.evaluate.speccurve.d_confidence_interval`, whose docstring
+says why it is approximate).
+
+References
+----------
+Simonsohn, U., Simmons, J. P. & Nelson, L. D. (2020). Specification curve analysis.
+*Nature Human Behaviour* 4, 1208–1214.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from biaslib.chapters.stored import load_results
+from biaslib.errors import UnknownNameError
+from biaslib.evaluate.speccurve import (
+    CHOICES,
+    d_confidence_interval,
+    stimulus_variants,
+    target_description,
+)
+
+__all__ = ["STORED_TABLES", "specification_summary", "stored_models", "stored_specifications"]
+
+#: The stored tables a specification frame draws on, in the order their rows are listed.
+STORED_TABLES = ("seat_may", "seat_myb", "ceat_myb", "ceat_contexts", "mleat_offline",
+                 "lpbs_myb")
+
+#: May et al.'s context column → the ``contexts`` choice.
+_MAY_CONTEXTS = {"word": "words only", "sent": "SEAT bleached", "sent (u)": "SEAT unbleached"}
+#: ML-EAT's input column → the ``contexts`` choice.
+_MLEAT_INPUTS = {"SEAT sentences": "SEAT bleached", "ML-EAT prompts": "ML-EAT prompts"}
+_POOLING = re.compile(r"\[(sentence|word), ([^\]]+)\]\s*$")
+
+
+def _pooling(model_name: str, default: str = "n/a") -> str:
+    """The pooling an encoder's full name records (``"… [sentence, mean]"`` → ``"mean"``)."""
+    found = _POOLING.search(model_name)
+    return found.group(2) if found else default
+
+
+def _layer(model_name: str) -> str:
+    """The layer an encoder's full name records; ``"n/a"`` for static vectors."""
+    if "last layer" in model_name:
+        return "last"
+    if "sum of all hidden states" in model_name:
+        return "sum"
+    found = re.search(r"hidden states? ([0-9+-]+)", model_name)
+    return found.group(1) if found else "n/a"
+
+
+def _model_rows(frame: pd.DataFrame, model: str) -> pd.Series:
+    """Rows of ``model``: its column label, or a model name equal to or starting with it."""
+    if "column" in frame:
+        return frame["column"] == model
+    names = frame["model"].astype(str)
+    return (names == model) | names.str.startswith(model + " ")
+
+
+def _ci(d: pd.Series, n_x: pd.Series, n_y: pd.Series, confidence: float
+        ) -> tuple[list[float], list[float]]:
+    bounds = [d_confidence_interval(float(e), int(a), int(b), confidence)
+              if np.isfinite(e) and np.isfinite(a) and np.isfinite(b)
+              else (np.nan, np.nan)
+              for e, a, b in zip(d, n_x.astype(float), n_y.astype(float), strict=True)]
+    return [b[0] for b in bounds], [b[1] for b in bounds]
+
+
+def _finish(rows: pd.DataFrame, table: str, d_col: str, p_col: str,
+            sizes: tuple[str, str], confidence: float, ci: tuple[str, str] | None = None,
+            ) -> pd.DataFrame:
+    out = rows.copy()
+    out["effect_size"] = pd.to_numeric(out[d_col], errors="coerce").astype(float)
+    out["p_value"] = pd.to_numeric(out[p_col], errors="coerce").astype(float)
+    if ci is None:
+        out["ci_low"], out["ci_high"] = _ci(out["effect_size"], out[sizes[0]], out[sizes[1]],
+                                            confidence)
+        out["ci_method"] = "Hedges-Olkin approximation"
+    else:
+        out["ci_low"] = pd.to_numeric(out[ci[0]], errors="coerce").astype(float)
+        out["ci_high"] = pd.to_numeric(out[ci[1]], errors="coerce").astype(float)
+        out["ci_method"] = "random-effects meta-analysis"
+    out["n_x"], out["n_y"] = out[sizes[0]], out[sizes[1]]
+    out["source"] = table
+    if "not run" not in out:
+        out["not run"] = ""
+    return out
+
+
+def _seat_may(frame: pd.DataFrame, meta: dict, test: str, confidence: float) -> pd.DataFrame:
+    rows = frame[frame["test"].isin(stimulus_variants(test)["seat"])].copy()
+    conv = meta["convention"]
+    rows["method"] = "SEAT"
+    rows["targets"] = rows["test"].map(target_description)
+    rows["contexts"] = rows["context"].map(_MAY_CONTEXTS)
+    rows["level"] = "sentence"
+    rows["pooling"] = rows["model"].map(_pooling)
+    rows["layer"] = rows["model"].map(_layer)
+    rows["ddof"], rows["tail"] = conv["ddof"], conv["tail"]
+    rows["sampling"] = rows["p_method"].astype(str) + " permutations"
+    rows["stimuli"] = rows["test"]
+    return _finish(rows, "seat_may", "effect_size", "p_value", ("n_x", "n_y"), confidence)
+
+
+def _seat_myb(frame: pd.DataFrame, meta: dict, test: str, confidence: float) -> pd.DataFrame:
+    rows = frame[frame["test"].isin(stimulus_variants(test)["myb"])].copy()
+    conv = meta["convention"]
+    rows["method"] = "SEAT"
+    rows["targets"] = rows["test"].map(target_description)
+    rows["contexts"] = "Mind Your Bias"
+    rows["level"] = rows["method_stored"].map({"s-SEAT": "sentence", "w-SEAT": "word"})
+    rows["pooling"] = rows["model"].map(_pooling)
+    rows["layer"] = rows["model"].map(_layer)
+    rows["ddof"], rows["tail"] = conv["ddof"], conv["tail"]
+    rows["sampling"] = rows["p_method"].astype(str) + " permutations"
+    rows["stimuli"] = rows["test"]
+    return _finish(rows, "seat_myb", "effect_size", "p_value", ("n_x", "n_y"), confidence)
+
+
+def _ceat(table: str) -> Callable[[pd.DataFrame, dict, str, float], pd.DataFrame]:
+    def build(frame: pd.DataFrame, meta: dict, test: str, confidence: float) -> pd.DataFrame:
+        rows = frame[frame["test"] == test].copy()
+        convs = meta["conventions"]
+        rows["method"] = "CEAT"
+        rows["targets"] = rows["stimuli"].map(target_description)
+        rows["contexts"] = rows["contexts"].replace({"templates": "Mind Your Bias"})
+        rows["level"] = "word"
+        # The chapter's encoders pool subwords by their mean (EncoderSpec.word_pooling).
+        rows["pooling"] = "mean"
+        rows["layer"] = rows["model"].map(_layer)
+        rows["ddof"] = rows["convention"].map(lambda c: convs[c]["ddof"])
+        stored_tail = rows["tail"].astype(str)
+        rows["tail"] = stored_tail.where(stored_tail != "",
+                                         rows["convention"].map(lambda c: convs[c]["tail"]))
+        rows["sampling"] = rows["convention"].map(
+            lambda c: f"N={convs[c]['n_samples']:,}, {convs[c]['replacement']} replacement")
+        if confidence != 0.95:  # the stored CIs are 95%; other levels from the stored SE
+            half = stats.norm.ppf(0.5 + confidence / 2) * pd.to_numeric(rows["se"],
+                                                                         errors="coerce")
+            ces = pd.to_numeric(rows["ces"], errors="coerce")
+            rows["ci_low"], rows["ci_high"] = ces - half, ces + half
+        return _finish(rows, table, "ces", "p_value", ("n_x", "n_y"), confidence,
+                       ci=("ci_low", "ci_high"))
+    return build
+
+
+def _mleat(frame: pd.DataFrame, meta: dict, test: str, confidence: float) -> pd.DataFrame:
+    rows = frame[frame["test"].isin(stimulus_variants(test)["seat"])].copy()
+    conv = meta["convention"]
+    rows["method"] = "ML-EAT level 1"
+    rows["targets"] = rows["test"].map(target_description)
+    rows["contexts"] = rows["inputs"].map(_MLEAT_INPUTS)
+    rows["level"] = "sentence"
+    rows["pooling"] = rows["model"].map(_pooling)
+    rows["layer"] = rows["model"].map(_layer)
+    rows["ddof"], rows["tail"] = conv["ddof"], conv["level1_tail"]
+    rows["sampling"] = rows["p_method_l1"].astype(str) + " permutations"
+    rows["stimuli"] = rows["test"]
+    return _finish(rows, "mleat_offline", "l1_d", "l1_p", ("n_x", "n_y"), confidence)
+
+
+def _lpbs(frame: pd.DataFrame, meta: dict, test: str, confidence: float) -> pd.DataFrame:
+    rows = frame[frame["test"] == test].copy()
+    convs = meta["conventions"]
+    rows["method"] = "LPBS"
+    modified = rows["modified"].astype(str).str.lower() == "true"
+    rows["targets"] = (rows["target_description"].astype(str) + ", "
+                       + rows["word_set"].astype(str) + np.where(modified, " (modified)", ""))
+    rows["contexts"] = "LPBS templates, " + rows["attribute_form"].astype(str) + " attributes"
+    rows["level"] = "masked token"
+    rows["pooling"] = rows["wordpieces"].astype(str) + " wordpiece(s)"
+    rows["layer"] = "MLM head"
+    rows["ddof"] = rows["convention"].map(lambda c: convs[c]["ddof"])
+    rows["tail"] = rows["convention"].map(lambda c: convs[c]["tail"])
+    rows["sampling"] = (rows["units"].astype(str) + " units, " + rows["p_method"].astype(str)
+                        + " permutations")
+    return _finish(rows, "lpbs_myb", "effect_size", "p_value", ("n_a", "n_b"), confidence)
+
+
+_BUILDERS: dict[str, Callable[[pd.DataFrame, dict, str, float], pd.DataFrame]] = {
+    "seat_may": _seat_may, "seat_myb": _seat_myb, "ceat_myb": _ceat("ceat_myb"),
+    "ceat_contexts": _ceat("ceat_contexts"), "mleat_offline": _mleat, "lpbs_myb": _lpbs,
+}
+
+#: Columns of a stored specification frame after the choices.
+_NUMBERS = ["effect_size", "ci_low", "ci_high", "ci_method", "p_value", "n_x", "n_y",
+            "stimuli", "model", "source", "convention", "not run"]
+
+
+def stored_specifications(
+    model: str,
+    test: str,
+    *,
+    tables: Sequence[str] = STORED_TABLES,
+    confidence: float = 0.95,
+) -> pd.DataFrame:
+    r"""Every stored row of one model and test, as a specification frame.
+
+    Parameters
+    ----------
+    model
+        A model column of the stored tables (``"all-MiniLM-L6-v2"``,
+        ``"SmolLM2-135M-Instruct"``, ``"CBoW (GloVe 6B 50d)"``), or the start
+        of a model name (``"SPLADE-tiny-MLM"`` for LPBS); :func:`stored_models`
+        lists them.
+    test
+        A short test name: ``"C1"``, ``"C3"``, ``"C6"``, ``"C9"``, ``"Occ"``…
+        (May et al.'s test and b-variant, Mind Your Bias's ``MYB-<test>-*``
+        sets; CEAT's and LPBS's ``test`` column).
+    tables
+        Which stored tables to read (:data:`STORED_TABLES`).
+    confidence
+        Level of the CIs: the approximate SEAT/ML-EAT/LPBS ones, and CEAT's
+        (the stored 95% bounds, or :math:`\mathrm{CES} \pm z\,\mathrm{SE}` from
+        the stored SE at another level).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per stored result: the :data:`~biaslib.evaluate.speccurve.CHOICES`
+        columns (text), ``effect_size`` (the stored :math:`d`, CES, or ML-EAT
+        level-1 :math:`d`), ``ci_low``, ``ci_high``, ``ci_method``, ``p_value``,
+        ``n_x``, ``n_y`` (target sizes; attribute units for LPBS), ``stimuli``,
+        ``model`` (the encoder's full name), ``source`` (the table),
+        ``convention`` and ``not run`` (rows a model could not run keep a NaN
+        effect size and the reason). Empty if no table holds the pair.
+
+    Raises
+    ------
+    UnknownNameError
+        If a table is not one of :data:`STORED_TABLES`.
+    KeyError
+        If no stimulus test belongs to ``test``.
+
+    Examples
+    --------
+    >>> specs = stored_specifications("CBoW (GloVe 6B 50d)", "C1")
+    >>> specs["source"].tolist()
+    ['seat_may', 'seat_may', 'seat_myb', 'seat_myb']
+    >>> specs["contexts"].tolist()
+    ['words only', 'SEAT bleached', 'Mind Your Bias', 'Mind Your Bias']
+    >>> specs["effect_size"].round(4).tolist()
+    [1.0716, 1.1264, 0.9812, 1.347]
+    """
+    unknown = [t for t in tables if t not in _BUILDERS]
+    if unknown:
+        raise UnknownNameError("stored table", unknown[0], STORED_TABLES)
+    stimulus_variants(test)  # raises for an unknown test
+    parts = []
+    for table in tables:
+        frame, meta = load_results(table)
+        if table == "seat_myb":
+            frame = frame.rename(columns={"method": "method_stored"})
+        frame = frame[_model_rows(frame, model)]
+        if frame.empty:
+            continue
+        part = _BUILDERS[table](frame, meta, test, confidence)
+        if "convention" not in part:
+            part["convention"] = meta.get("convention", {}).get("name", "")
+        parts.append(part)
+    columns = [*CHOICES, *_NUMBERS]
+    if not parts:
+        return pd.DataFrame(columns=columns)
+    out = pd.concat(parts, ignore_index=True)
+    for col in CHOICES:
+        out[col] = out[col].astype(str)
+    return out[columns].reset_index(drop=True)
+
+
+def stored_models(tables: Sequence[str] = STORED_TABLES) -> list[str]:
+    """The model labels the stored tables hold (``column``, or ``model`` for LPBS).
+
+    Examples
+    --------
+    >>> "all-MiniLM-L6-v2" in stored_models()
+    True
+    """
+    seen: dict[str, None] = {}
+    for table in tables:
+        frame, _ = load_results(table)
+        labels = frame["column"] if "column" in frame else frame["model"]
+        seen.update(dict.fromkeys(labels.astype(str)))
+    return list(seen)
+
+
+def specification_summary(models: Sequence[str], tests: Sequence[str], *,
+                          confidence: float = 0.95) -> pd.DataFrame:
+    """How far the stored specifications of each model and test spread.
+
+    For every (model, test) with stored results (:func:`stored_specifications`;
+    rows that did not run are left out): the number of specifications, the
+    smallest and largest effect size, their range, how many CIs lie wholly
+    above 0 and wholly below 0, and the choices that vary between them. A test
+    with CIs on both sides of 0 changes the sign of its finding with the
+    choices alone.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (model, test): ``model``, ``test``, ``specifications``,
+        ``min d``, ``max d``, ``range``, ``CI above 0``, ``CI below 0``,
+        ``choices varied``.
+    """
+    rows = []
+    for model in models:
+        for test in tests:
+            frame = stored_specifications(model, test, confidence=confidence)
+            frame = frame[frame["effect_size"].notna()] if len(frame) else frame
+            if not len(frame):
+                continue
+            d = frame["effect_size"]
+            rows.append({
+                "model": model, "test": test, "specifications": len(frame),
+                "min d": float(d.min()), "max d": float(d.max()),
+                "range": float(d.max() - d.min()),
+                "CI above 0": int((frame["ci_low"] > 0).sum()),
+                "CI below 0": int((frame["ci_high"] < 0).sum()),
+                "choices varied": ", ".join(c for c in CHOICES if frame[c].nunique() > 1),
+            })
+    return pd.DataFrame(rows)

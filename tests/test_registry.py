@@ -1,0 +1,167 @@
+"""The registry of stored tables: every file in data/results/ is registered, every registered
+table is stored with its provenance, and the slices the tests recompute are named there."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from biaslib.chapters.registry import (
+    NEEDS_CORPUS,
+    NEEDS_MODELS,
+    NEEDS_TINY_MLM,
+    REGISTRY,
+    get_table,
+    registered_files,
+    table_names,
+    write_table,
+)
+from biaslib.chapters.stored import load_results, results_dir
+from biaslib.errors import UnknownNameError
+
+ROOT = Path(__file__).resolve().parents[1]
+NAMES = [t.name for t in REGISTRY]
+
+#: The columns each slice compares (keys; exact; within NUMBER_TOLERANCE; within
+#: P_VALUE_TOLERANCE), as the per-chapter tests compared them before the registry:
+#: a column dropped from a registry entry fails here. Columns the registry derives from
+#: the fresh slice (a callable) are "*".
+COMPARED = {
+    "seat_may": [("column test context", "model weights n_x n_y n_a n_b not run",
+                  "effect_size", "p_value")],
+    "seat_myb": [("column method myb_test", "model weights n_x n_y n_a n_b not run",
+                  "effect_size", "p_value")],
+    "elmo_bug": [("column variant method myb_test", "model weights not run", "effect_size",
+                  "p_value")],
+    "elmo_diagnostics": [("model extraction test", "weights sentences distinct word vectors",
+                          "mean cosine between sentences", "")],
+    "elmo_quirks": [("column test context", "model weights not run", "effect_size",
+                     "p_value")],
+    "elmo_gpt2": [("column variant method myb_test", "model weights not run", "effect_size",
+                   "p_value")],
+    "mleat_offline": [("column inputs test", "model weights pattern n_x n_y n_a n_b", "*",
+                       "*")],
+    **{name: [("test column contexts convention", "*",
+               "ces ci_low ci_high se tau2 i2 weighted_variance mean_d q025 q975",
+               "p_value q_p_value")] * (2 if name == "ceat_contexts" else 1)
+       for name in ("ceat_myb", "ceat_caliskan", "ceat_contexts")},
+    "ceat_resampling": [("N|contexts drawn|seed", "", "CES SE", "p (two-sided)|p (one-sided)")],
+    "ceat_coverage": [("test role", "*", "", "")],
+    "lpbs_myb": [("myb_test word_set attribute_form convention",
+                  "test target_description stimuli templates targets attributes "
+                  "multi_wordpiece wordpieces units n_a n_b n_templates p_method n_resamples "
+                  "model weights", "effect_size mean_a mean_b sd", "p_value")],
+    "lpbs_kurita": [("test prior_read_at", "title prior_token n_templates n_a n_b model weights",
+                     "effect_size mean_diff sd", "p_value")],
+    "lpbs_underflow": [("myb_test word_set", "probabilities zeros_float32 nan_scores_float32 "
+                        "nan_scores_log model weights",
+                        "min_log10_p zeros_float16 nan_scores_float16", "")],
+    "lpbs_case_bug": [("test", "myb_test capitalised_targets rows rows_kept model weights",
+                       "d_replay d_ours", "p_replay p_ours")],
+    "lpbs_reddit": [("test word_set variant",
+                     "myb_test stimuli targets attributes target_sentences with_attribute found "
+                     "overlapping too_far sentences reddit_sentences rows_kept attributes_used "
+                     "status n_samples model weights", "ces se tau2 mean_d", "p_value")],
+    "same_injection_models": [("model pooling", "", "*", "")],
+    "same_injection_smoke": [("model occupation", "n_train run_steps run_n_train "
+                              "run_n_validation", "predefined training_bias unmask_bias "
+                              "run_train_loss_first run_eval_loss run_unmask_r2", "")],
+}
+
+
+def _words(text: str) -> tuple[str, ...]:
+    if "|" in text:
+        return tuple(text.split("|"))
+    # Column names with spaces are written whole where they occur.
+    for name in ("distinct word vectors", "mean cosine between sentences", "not run"):
+        text = text.replace(name, name.replace(" ", "\0"))
+    return tuple(w.replace("\0", " ") for w in text.split())
+
+
+def _spec(columns: object) -> tuple[str, ...] | str:
+    return "*" if callable(columns) else tuple(columns)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_registered_table_is_stored_with_its_provenance(name):
+    entry = get_table(name)
+    for file in entry.files:
+        assert (results_dir() / file).is_file(), f"data/results/{file} is missing"
+    frame, meta = load_results(name)
+    assert len(frame) > 0
+    assert meta["table"] == name and meta["biaslib_version"] and meta["what"]
+    assert entry.description and entry.provenance_note and entry.cost
+    assert entry.chapter in {"seat", "elmo_bug", "mleat", "ceat", "lpbs", "same"}
+    assert entry.needs and set(entry.needs) <= {NEEDS_MODELS, NEEDS_TINY_MLM, NEEDS_CORPUS}
+    # Computed here, or written by scripts/same_injection.py.
+    if entry.compute is None:
+        assert entry.provenance is None and entry.script.startswith("scripts/same_injection.py")
+    else:
+        assert entry.script == "scripts/compute_results.py" and callable(entry.provenance)
+    assert (ROOT / entry.script.split()[0]).is_file()
+    # Checked against the code: recomputed slices, or the tests named.
+    assert entry.slices or entry.checked_by
+
+
+def test_every_file_in_data_results_is_registered():
+    files = {p.name for p in results_dir().iterdir() if p.is_file()}
+    unregistered = sorted(files - set(registered_files()))
+    assert not unregistered, f"data/results/ holds files no registry entry names: {unregistered}"
+    assert len(NAMES) == len(set(NAMES))
+
+
+@pytest.mark.parametrize("name", [n for n in NAMES if get_table(n).slices])
+def test_slices_compare_the_columns_they_always_compared(name):
+    got = [(_spec(c.keys), _spec(c.exact), _spec(c.numbers), _spec(c.p_values))
+           for c in get_table(name).slices]
+    want = [tuple("*" if part == "*" else _words(part) for part in row)
+            for row in COMPARED[name]]
+    assert got == want
+
+
+def test_every_named_test_exists():
+    for entry in REGISTRY:
+        for node in [c.test for c in entry.slices] + list(entry.checked_by):
+            path, function = node.split("::")
+            text = (ROOT / path).read_text(encoding="utf-8")
+            assert re.search(rf"^def {function}\(", text, re.M), node
+
+
+def test_chapter_lists_come_from_the_registry():
+    from biaslib.chapters import ceat, elmo_bug, lpbs
+
+    assert ceat.CHAPTER_TABLES == table_names("ceat") == (
+        "ceat_myb", "ceat_caliskan", "ceat_contexts", "ceat_resampling", "ceat_coverage")
+    assert elmo_bug.CHAPTER_TABLES == table_names("elmo_bug") == (
+        "elmo_bug", "elmo_diagnostics", "elmo_quirks", "elmo_gpt2")
+    assert lpbs.CHAPTER_TABLES == ("lpbs_myb", "lpbs_kurita", "lpbs_underflow", "lpbs_case_bug")
+    assert table_names("lpbs") == (*lpbs.CHAPTER_TABLES, lpbs.REDDIT_TABLE)
+    assert set(table_names(script="scripts/same_injection.py")) == set(table_names("same"))
+
+
+def test_unknown_names_are_refused():
+    with pytest.raises(UnknownNameError, match="seat_may"):
+        get_table("seat")
+    with pytest.raises(UnknownNameError, match="seat_may"):
+        write_table("seat")
+
+
+def test_importing_the_registry_imports_no_model_code():
+    probe = ("import sys, biaslib.chapters.registry\n"
+             "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
+                         text=True, check=True)
+    loaded = set(out.stdout.split())
+    assert not {"torch", "transformers", "pandas"} & loaded
+
+
+def test_compute_results_lists_the_registry_and_refuses_unknown_tables():
+    script = ROOT / "scripts" / "compute_results.py"
+    listed = subprocess.run([sys.executable, str(script), "--list"], cwd=ROOT,
+                            capture_output=True, text=True, check=True).stdout
+    assert [line.split()[0] for line in listed.splitlines() if not line.startswith(" ")] == NAMES
+    bad = subprocess.run([sys.executable, str(script), "no_such_table"], cwd=ROOT,
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "unknown tables ['no_such_table']" in bad.stderr
