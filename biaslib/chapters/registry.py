@@ -38,6 +38,7 @@ __all__ = [
     "REGISTRY",
     "SEAT_MAY_SLICE",
     "SEAT_MYB_SLICE",
+    "SYNTHESIS_TINY_MLM_SLICE",
     "SliceCheck",
     "StoredTable",
     "get_table",
@@ -477,6 +478,47 @@ def _lpbs_reddit_provenance(frame: pd.DataFrame) -> dict[str, object]:
     }
 
 
+def _synthesis_tiny_mlm_table() -> pd.DataFrame:
+    from biaslib.chapters.synthesis import tiny_mlm_table
+
+    return tiny_mlm_table()
+
+
+def _synthesis_tiny_mlm_provenance(frame: pd.DataFrame) -> dict[str, object]:
+    from biaslib.chapters.published import MYB_TABLE3
+    from biaslib.chapters.synthesis import TINY_MLM_CEAT_CAP
+    from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS as CEAT_MYB
+    from biaslib.methods.ceat import CEAT_ORIGINAL
+    from biaslib.stats.conventions import MIND_YOUR_BIAS
+
+    record: dict[str, object] = {
+        "what": "s-SEAT and w-SEAT (Mind Your Bias's tests and templates) and CEAT (corpus "
+                "sentences, Mind Your Bias's window) on the offline tiny masked LM (SPLADE-tiny "
+                "BertForMaskedLM, a mechanism model, not BERT), to set beside its LPBS "
+                "(lpbs_myb) in the synthesis chapter's offline Table 5",
+        "models": _models_provenance(frame),
+        "pooling": {"sentence": "mean of the token vectors, last layer",
+                    "word": "mean of the stimulus' subword vectors, last layer"},
+        "convention": vars(MIND_YOUR_BIAS),
+        "tests": MYB_TABLE3,
+        "templates": "data/templates/mind_your_bias.yaml (authors' strings)",
+    }
+    if (frame["method"] == "CEAT").any():
+        from biaslib.stimuli.corpus import describe_extract, extract_sha256
+
+        record.update({
+            "ceat_conventions": {c.name: vars(c) for c in (CEAT_MYB, CEAT_ORIGINAL)},
+            "sentences_per_stimulus": TINY_MLM_CEAT_CAP,
+            "sample_seed": 1111,
+            "extract": describe_extract(),
+            "extract_sha256": extract_sha256(),
+        })
+    else:
+        record["ceat"] = ("not computed: no corpus extract where the table was computed; run "
+                          "python scripts/compute_results.py synthesis_tiny_mlm with it")
+    return record
+
+
 # --------------------------------------------------------------------------- recomputed slices
 
 
@@ -521,6 +563,37 @@ def _seat_myb_slice() -> pd.DataFrame:
 
     return myb_table(list(_seat_models()), {t: MYB_TABLE3[t] for t in SEAT_MYB_SLICE},
                      MIND_YOUR_BIAS, progress=False)
+
+
+#: Tests of ``synthesis_tiny_mlm`` the tests recompute (s-SEAT/w-SEAT and CEAT).
+SYNTHESIS_TINY_MLM_SLICE = ("C9",)
+
+
+@cache
+def _tiny_mlm_model() -> Any:
+    """The tiny masked LM's encoder, built once for both slices."""
+    from biaslib.chapters.synthesis import tiny_mlm_encoder
+    from biaslib.embeddings.models import EncoderSpec
+
+    m = tiny_mlm_encoder()
+    return EncoderSpec(m.label, (lambda enc: lambda: enc)(m.make()), m.sentence_pooling,
+                       m.word_pooling)
+
+
+def _synthesis_tiny_mlm_slice(part: str) -> Callable[[], pd.DataFrame]:
+    def fresh() -> pd.DataFrame:
+        from biaslib.chapters.published import MYB_TABLE3
+        from biaslib.chapters.synthesis import tiny_mlm_table
+
+        tests = {t: MYB_TABLE3[t] for t in SYNTHESIS_TINY_MLM_SLICE}
+        if part == "ceat":
+            from biaslib.stimuli.corpus import corpus_dir
+
+            corpus_dir()  # FileNotFoundError without the extract
+        return tiny_mlm_table((part,), seat_tests=tests, ceat_tests=tests,
+                              model=_tiny_mlm_model(), progress=False)
+
+    return fresh
 
 
 def _mleat_slice() -> pd.DataFrame:
@@ -861,6 +934,23 @@ REGISTRY: tuple[StoredTable, ...] = (
                            ("n_train", "run_steps", "run_n_train", "run_n_validation"),
                            ("predefined", "training_bias", "unmask_bias",
                             "run_train_loss_first", "run_eval_loss", "run_unmask_r2")),)),
+    StoredTable(
+        "synthesis_tiny_mlm", "synthesis", "s-SEAT, w-SEAT and CEAT on Mind Your Bias's tests, "
+        "offline tiny masked LM (beside its LPBS in the offline Table 5)",
+        _synthesis_tiny_mlm_table, _synthesis_tiny_mlm_provenance,
+        "the model with its weights fingerprint, poolings, the SEAT convention, tests and "
+        "templates; for the CEAT rows the CEAT conventions, sentences per stimulus, sample seed, "
+        "the corpus extract and its SHA-256", (NEEDS_TINY_MLM, NEEDS_CORPUS),
+        "about a minute for s-SEAT and w-SEAT, minutes for CEAT (2 cores)",
+        slices=(SliceCheck("s-SEAT and w-SEAT, C9", _synthesis_tiny_mlm_slice("seat"),
+                           ("column", "method", "myb_test", "convention"),
+                           "tests/test_synthesis.py::test_synthesis_tiny_mlm_seat_slice",
+                           _SEAT_EXACT, ("effect_size",), ("p_value",)),
+                SliceCheck("CEAT, MYB-C9-term, corpus", _synthesis_tiny_mlm_slice("ceat"),
+                           ("column", "method", "myb_test", "convention"),
+                           "tests/test_synthesis.py::test_synthesis_tiny_mlm_ceat_slice",
+                           _ceat_exact, ("effect_size", *_CEAT_NUMBERS[1:]),
+                           ("p_value", "q_p_value")))),
 )
 
 _BY_NAME = {t.name: t for t in REGISTRY}
@@ -887,7 +977,7 @@ def table_names(chapter: str | None = None, *, script: str | None = None) -> tup
     ----------
     chapter : str, optional
         Only this chapter's tables (``"seat"``, ``"elmo_bug"``, ``"mleat"``, ``"ceat"``,
-        ``"lpbs"``, ``"same"``).
+        ``"lpbs"``, ``"same"``, ``"synthesis"``).
     script : str, optional
         Only tables whose script starts with this (``"scripts/compute_results.py"``).
 

