@@ -69,6 +69,9 @@ COMPARED = {
                            ("column method myb_test convention", "*",
                             "effect_size ci_low ci_high se tau2 i2 weighted_variance mean_d "
                             "q025 q975", "p_value q_p_value")],
+    "speccurve_grid": [("test method targets contexts level pooling layer ddof tail sampling "
+                        "stimuli", "model n_x n_y ci_method not run",
+                        "effect_size ci_low ci_high", "p_value")],
     "same_injection_models": [("model pooling", "", "*", "")],
     "same_injection_smoke": [("model occupation", "n_train run_steps run_n_train "
                               "run_n_validation", "predefined training_bias unmask_bias "

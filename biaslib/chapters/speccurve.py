@@ -25,22 +25,36 @@ Simonsohn, U., Simmons, J. P. & Nelson, L. D. (2020). Specification curve analys
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
 from biaslib.chapters.stored import load_results
+from biaslib.embeddings.base import ContextEncoder
 from biaslib.errors import UnknownNameError
 from biaslib.evaluate.speccurve import (
     CHOICES,
     d_confidence_interval,
+    specification_frame,
     stimulus_variants,
     target_description,
 )
 
-__all__ = ["STORED_TABLES", "specification_summary", "stored_models", "stored_specifications"]
+__all__ = [
+    "GRID_LAYERS",
+    "GRID_MODEL",
+    "GRID_SENTENCE_POOLINGS",
+    "GRID_TESTS",
+    "GRID_WORD_POOLINGS",
+    "STORED_TABLES",
+    "grid_encoders",
+    "grid_specifications",
+    "specification_summary",
+    "stored_models",
+    "stored_specifications",
+]
 
 #: The stored tables a specification frame draws on, in the order their rows are listed.
 STORED_TABLES = ("seat_may", "seat_myb", "ceat_myb", "ceat_contexts", "mleat_offline",
@@ -338,3 +352,42 @@ def specification_summary(models: Sequence[str], tests: Sequence[str], *,
                 "choices varied": ", ".join(c for c in CHOICES if frame[c].nunique() > 1),
             })
     return pd.DataFrame(rows)
+
+
+#: The model of the stored full-grid specification curves (``speccurve_grid``).
+GRID_MODEL = "all-MiniLM-L6-v2"
+#: Its tests.
+GRID_TESTS = ("C1", "C3", "C6", "C9")
+#: Its layers: label → the encoder's ``layer`` (MiniLM has 6; 3 is the middle one).
+GRID_LAYERS = {"last": "last", "layer 3": 3}
+#: Its sentence poolings (MiniLM was trained with the mean; ``cls`` is BERT's habit).
+GRID_SENTENCE_POOLINGS = ("mean", "cls")
+#: Its subword poolings of a word in context.
+GRID_WORD_POOLINGS = ("mean", "first")
+
+
+def grid_encoders(layers: Mapping[str, object] = GRID_LAYERS) -> dict[str, ContextEncoder]:
+    """One cached :class:`~biaslib.embeddings.transformer.TransformerEncoder` per layer."""
+    from biaslib.embeddings.transformer import TransformerEncoder
+
+    return {label: TransformerEncoder(GRID_MODEL, layer=layer, progress=False)  # type: ignore[arg-type]
+            for label, layer in layers.items()}
+
+
+def grid_specifications(tests: Sequence[str] = GRID_TESTS,
+                        encoders: Mapping[str, ContextEncoder] | None = None,
+                        sentence_poolings: Sequence[str] = GRID_SENTENCE_POOLINGS,
+                        word_poolings: Sequence[str] = GRID_WORD_POOLINGS) -> pd.DataFrame:
+    """Every combination of the choices for each test, on the grid model (the stored curves).
+
+    :func:`biaslib.evaluate.speccurve.specification_frame` for each test with the
+    encoders of :func:`grid_encoders` (one per layer), both sentence and both word
+    poolings, ddof 0 and 1, one- and two-sided p-values, SEAT on every template
+    family and CEAT on Mind Your Bias's templates (no corpus rows: the stored
+    table must not depend on the extract). A ``test`` column names the test.
+    """
+    encoders = grid_encoders() if encoders is None else encoders
+    frames = [specification_frame(test, encoders, sentence_poolings=tuple(sentence_poolings),
+                                  word_poolings=tuple(word_poolings)).assign(test=test)
+              for test in tests]
+    return pd.concat(frames, ignore_index=True)
