@@ -102,6 +102,7 @@ __all__ = [
     "ceat",
     "get_ceat_convention",
     "missing_policy",
+    "row_effect_sizes",
     "sample_effect_sizes",
     "sample_effect_sizes_loop",
     "sample_indices",
@@ -262,17 +263,36 @@ def _pool(
     return pooled, offsets.astype(np.intp)
 
 
-def _stats(s: NDArray, n_x: int, ddof: int) -> tuple[NDArray, NDArray]:
-    """Per-row effect size and variance of association scores ``s`` (rows = samples)."""
+def row_effect_sizes(s: NDArray, n_x: int, ddof: int, *, sd_epsilon: float = 0.0,
+                     what: str = "association scores") -> tuple[NDArray, NDArray]:
+    r"""Per-row effect size :math:`d_i` and within variance :math:`v_i` (rows = samples).
+
+    Row :math:`i` of ``s`` holds one sample's scores, the first ``n_x`` of
+    group X (or A), the rest of the other group:
+    :math:`d_i = (\bar s_{X,i} - \bar s_{Y,i}) / (\mathrm{sd}_i + \epsilon)` and
+    :math:`v_i = \mathrm{sd}_i^2` — or :math:`(\mathrm{sd}_i + \epsilon)^2` when
+    :math:`\epsilon` = ``sd_epsilon`` > 0 (Mind Your Bias's LPBS-as-CEAT code, which
+    adds :math:`10^{-8}` and squares the result; :func:`biaslib.methods.lpbs.lpbs_ceat`).
+
+    Raises
+    ------
+    DegenerateTestError
+        If a row's scores are all equal (up to rounding) and ``sd_epsilon`` is 0;
+        the message names the row and ``what`` the scores are.
+    """
     var = s.var(axis=1, ddof=ddof)
     sd = np.sqrt(var)
+    diff = s[:, :n_x].mean(axis=1) - s[:, n_x:].mean(axis=1)
+    if sd_epsilon:
+        denom = sd + sd_epsilon
+        return diff / denom, denom**2
     scale = np.maximum(1.0, np.abs(s).max(axis=1))
     flat = np.flatnonzero(sd <= 1e-12 * scale)
     if flat.size:
         raise DegenerateTestError(
-            f"sample {int(flat[0])}: all association scores are equal (standard deviation 0)"
+            f"sample {int(flat[0])}: all {what} are equal (standard deviation 0)"
         )
-    return (s[:, :n_x].mean(axis=1) - s[:, n_x:].mean(axis=1)) / sd, var
+    return diff / sd, var
 
 
 def sample_effect_sizes(
@@ -358,7 +378,7 @@ def sample_effect_sizes(
         direction = np.asarray(average @ attrs)
         s = np.einsum("cjd,cd->cj", targets[t_rows[lo:hi]], direction).astype(np.float64)
         try:
-            effects[lo:hi], variances[lo:hi] = _stats(s, n_x, ddof)
+            effects[lo:hi], variances[lo:hi] = row_effect_sizes(s, n_x, ddof)
         except DegenerateTestError as err:
             raise DegenerateTestError(f"{err} (chunk starting at sample {lo})") from None
 

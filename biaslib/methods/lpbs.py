@@ -126,8 +126,10 @@ from biaslib.methods.ceat import (
     CEAT_MIND_YOUR_BIAS,
     CeatConvention,
     get_ceat_convention,
+    row_effect_sizes,
     sample_indices,
 )
+from biaslib.methods.weat import effect_size as weat_effect_size
 from biaslib.stats.meta_analysis import MetaAnalysis, random_effects
 from biaslib.stats.permutation import (
     MAX_EXACT_SPLITS,
@@ -581,15 +583,10 @@ def effect_size(scores_a: ArrayLike, scores_b: ArrayLike, *, ddof: int = 1,
     1.549193
     """
     a, b = _scores(scores_a, "scores_a"), _scores(scores_b, "scores_b")
-    pooled = np.concatenate([a, b])
-    if pooled.size <= ddof:
-        raise ValueError(f"{pooled.size} scores are too few for a standard deviation "
-                         f"with ddof={ddof}")
-    sd = float(pooled.std(ddof=ddof))
-    scale = max(1.0, float(np.abs(pooled).max()))
-    if sd <= 1e-12 * scale and sd_epsilon == 0:
-        raise DegenerateTestError("all LPBS scores are equal (standard deviation 0)")
-    return float((a.mean() - b.mean()) / (sd + sd_epsilon))
+    try:  # WEAT's effect size, Kurita's epsilon passed through
+        return weat_effect_size(a, b, ddof, sd_epsilon=sd_epsilon)
+    except DegenerateTestError:
+        raise DegenerateTestError("all LPBS scores are equal (standard deviation 0)") from None
 
 
 def _scores(values: ArrayLike, name: str) -> NDArray[np.float64]:
@@ -1226,16 +1223,8 @@ def lpbs_ceat(
     rng = np.random.default_rng(conv.seed)
     idx = sample_indices(counts, conv.n_samples, conv.replacement, rng)
     drawn = flat[offsets[None, :] + idx]
-    n_a = len(used_a)
-    sd = drawn.std(axis=1, ddof=conv.ddof)
-    scale = np.maximum(1.0, np.abs(drawn).max(axis=1))
-    flat_sd = np.flatnonzero(sd <= 1e-12 * scale)
-    if flat_sd.size and sd_epsilon == 0:
-        raise DegenerateTestError(f"sample {int(flat_sd[0])}: all LPBS scores are equal "
-                                  "(standard deviation 0)")
-    denom = sd + sd_epsilon
-    effects = (drawn[:, :n_a].mean(axis=1) - drawn[:, n_a:].mean(axis=1)) / denom
-    variances = denom**2
+    effects, variances = row_effect_sizes(drawn, len(used_a), conv.ddof,
+                                          sd_epsilon=sd_epsilon, what="LPBS scores")
     meta = random_effects(effects, variances, conv.tail)
     return LpbsCeatResult(
         meta=meta, convention=conv, sd_epsilon=float(sd_epsilon), words_a=used_a,

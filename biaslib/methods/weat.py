@@ -101,14 +101,18 @@ def test_statistic(s_x: ArrayLike, s_y: ArrayLike) -> float:
 test_statistic.__test__ = False  # type: ignore[attr-defined]
 
 
-def effect_size(s_x: ArrayLike, s_y: ArrayLike, ddof: int = 1) -> float:
+def effect_size(s_x: ArrayLike, s_y: ArrayLike, ddof: int = 1, *,
+                sd_epsilon: float = 0.0) -> float:
     r"""Standardised WEAT effect size from per-word association scores.
 
-    .. math:: d = \frac{\bar s_X - \bar s_Y}{\operatorname{std}_{w \in X \cup Y}\, s(w,A,B)}
+    .. math:: d = \frac{\bar s_X - \bar s_Y}{\operatorname{std}_{w \in X \cup Y}\, s(w,A,B)
+              + \epsilon}
 
     Caliskan et al. (2017); the standard deviation is taken over the pooled
     scores with ``ddof`` delta degrees of freedom (1 in sent-bias, CEAT,
-    ML-EAT and Mind Your Bias; 0 in WEFE and responsibly).
+    ML-EAT and Mind Your Bias; 0 in WEFE and responsibly). :math:`\epsilon`
+    (``sd_epsilon``, default 0) is the :math:`10^{-8}` that Kurita et al.'s and
+    Mind Your Bias's LPBS code add to the SD (:func:`biaslib.methods.lpbs.effect_size`).
 
     Parameters
     ----------
@@ -117,6 +121,8 @@ def effect_size(s_x: ArrayLike, s_y: ArrayLike, ddof: int = 1) -> float:
         Y (:func:`association`); the groups may differ in size.
     ddof
         Delta degrees of freedom of the pooled standard deviation.
+    sd_epsilon
+        Added to the standard deviation (0: none, and a zero spread is refused).
 
     Returns
     -------
@@ -129,7 +135,8 @@ def effect_size(s_x: ArrayLike, s_y: ArrayLike, ddof: int = 1) -> float:
         If a group is empty, scores are not finite, or there are too few
         scores for the requested ``ddof``.
     DegenerateTestError
-        If all pooled scores are equal, so the effect size is 0/0.
+        If all pooled scores are equal, so the effect size is 0/0, and
+        ``sd_epsilon`` is 0.
 
     Examples
     --------
@@ -159,11 +166,11 @@ def effect_size(s_x: ArrayLike, s_y: ArrayLike, ddof: int = 1) -> float:
         )
     sd = float(pooled.std(ddof=ddof))
     # Spread below rounding noise counts as none: the ratio would be meaningless.
-    if sd <= 1e-12 * max(1.0, float(np.abs(pooled).max())):
+    if sd_epsilon == 0 and sd <= 1e-12 * max(1.0, float(np.abs(pooled).max())):
         raise DegenerateTestError(
             "all association scores are equal (standard deviation 0): the effect size is undefined"
         )
-    return float((x.mean() - y.mean()) / sd)
+    return float((x.mean() - y.mean()) / (sd + sd_epsilon))
 
 
 @dataclass(frozen=True)
