@@ -41,7 +41,7 @@ from numpy.typing import NDArray
 
 from biaslib.errors import CacheError, CacheWarning
 
-__all__ = [ "VectorCache", "cache_key", "default_cache_path"]
+__all__ = ["VectorCache", "cache_key", "default_cache_path", "open_cache"]
 
 _SCHEMA = "CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, shape TEXT, data BLOB)"
 _BATCH = 500
@@ -326,3 +326,19 @@ class VectorCache:
             raise CacheError(self._message("it is read-only, so it cannot be cleared"))
         with self._connect() as con:
             con.execute("DELETE FROM vectors")
+
+
+def open_cache(cache: bool | str | os.PathLike[str] | VectorCache | None) -> VectorCache | None:
+    """The vector cache an encoder's ``cache`` argument asks for.
+
+    ``True``: the default file (:func:`default_cache_path`); ``False`` or
+    ``None``: no cache; a :class:`VectorCache`: that one; a path: a cache in
+    that file.
+    """
+    if cache is True:
+        return VectorCache()
+    if cache is False or cache is None:
+        return None
+    if isinstance(cache, VectorCache):
+        return cache
+    return VectorCache(cache)

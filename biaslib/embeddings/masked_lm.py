@@ -55,9 +55,13 @@ import torch
 from numpy.typing import NDArray
 from tqdm import tqdm
 
-from biaslib.embeddings.cache import VectorCache, cache_key
+from biaslib.embeddings.cache import VectorCache, cache_key, open_cache
 from biaslib.embeddings.models import ModelSpec, model_unavailable, resolve_model
-from biaslib.embeddings.transformer import _import_transformers
+from biaslib.embeddings.transformer import (
+    import_transformers,
+    loaded_fingerprint,
+    max_input_length,
+)
 from biaslib.validation import check_int, check_words, no_string
 
 __all__ = ["READ_AT", "TINY_MLM", "MaskQuery", "MaskedLMScorer", "ReadAt", "vocabulary"]
@@ -122,7 +126,7 @@ def vocabulary(model: str | ModelSpec = TINY_MLM) -> dict[str, int]:
 
 @functools.lru_cache(maxsize=4)
 def _tokenizer(path: str) -> object:
-    _import_transformers()
+    import_transformers()
     from transformers import AutoTokenizer
 
     with contextlib.redirect_stderr(io.StringIO()):
@@ -132,7 +136,7 @@ def _tokenizer(path: str) -> object:
 @functools.lru_cache(maxsize=2)
 def _load(path: str, device: str) -> tuple[object, torch.nn.Module]:
     """Tokenizer and masked LM, loaded once per process (progress bars silenced)."""
-    transformers = _import_transformers()
+    transformers = import_transformers()
     from transformers import AutoModelForMaskedLM, AutoTokenizer
 
     transformers.logging.set_verbosity_error()
@@ -219,19 +223,9 @@ class MaskedLMScorer:
             raise model_unavailable(model, self.spec, err) from err
         self.progress = progress
         self._pieces: dict[str, tuple[int, ...]] = {}
-        if cache is True:
-            self.cache: VectorCache | None = VectorCache()
-        elif cache in (False, None):
-            self.cache = None
-        elif isinstance(cache, VectorCache):
-            self.cache = cache
-        else:
-            self.cache = VectorCache(cache)
-        limits = [self.tokenizer.model_max_length,
-                  getattr(self.model.config, "max_position_embeddings", None)]
-        self.max_length = int(min(x for x in limits if x))
-        commit = getattr(self.model.config, "_commit_hash", None)
-        self.fingerprint = self.spec.fingerprint + (f"@{commit}" if commit else "")
+        self.cache: VectorCache | None = open_cache(cache)
+        self.max_length = max_input_length(self.tokenizer, self.model)
+        self.fingerprint = loaded_fingerprint(self.spec, self.model)
 
     # ------------------------------------------------------------------ description
 
@@ -378,7 +372,7 @@ class MaskedLMScorer:
     # ------------------------------------------------------------------ internals
 
     def _config(self) -> dict[str, object]:
-        transformers = _import_transformers()
+        transformers = import_transformers()
         return {"model": self.fingerprint, "kind": "mlm-log-probs", "dtype": "float32",
                 "max_length": self.max_length, "transformers": transformers.__version__}
 

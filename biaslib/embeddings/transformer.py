@@ -48,12 +48,20 @@ from numpy.typing import NDArray
 from tqdm import tqdm
 
 from biaslib.embeddings.base import ContextEncoder, check_contexts, check_sentences
-from biaslib.embeddings.cache import VectorCache, cache_key
+from biaslib.embeddings.cache import VectorCache, cache_key, open_cache
 from biaslib.embeddings.models import ModelSpec, model_unavailable, resolve_model
 from biaslib.stimuli.contexts import Context
 from biaslib.validation import check_int, no_string
 
-__all__ = ["LayerSpec", "SentencePooling", "TransformerEncoder", "WordPooling"]
+__all__ = [
+    "LayerSpec",
+    "SentencePooling",
+    "TransformerEncoder",
+    "WordPooling",
+    "import_transformers",
+    "loaded_fingerprint",
+    "max_input_length",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -110,7 +118,7 @@ def _pool(rows: torch.Tensor, pooling: str) -> torch.Tensor:
 
 
 @functools.cache
-def _import_transformers():
+def import_transformers():
     """The ``transformers`` module, imported without tqdm's notebook warning.
 
     Importing transformers imports ``tqdm.auto``, which in a notebook without
@@ -126,10 +134,23 @@ def _import_transformers():
     return transformers
 
 
+def max_input_length(tokenizer: object, model: torch.nn.Module) -> int:
+    """The longest input a loaded model takes: the tokenizer's and the model's limit, the lower."""
+    limits = [getattr(tokenizer, "model_max_length", None),
+              getattr(model.config, "max_position_embeddings", None)]
+    return int(min(x for x in limits if x))
+
+
+def loaded_fingerprint(spec: ModelSpec, model: torch.nn.Module) -> str:
+    """The spec's weights fingerprint, with the hub snapshot's commit when there is one."""
+    commit = getattr(model.config, "_commit_hash", None)
+    return spec.fingerprint + (f"@{commit}" if commit else "")
+
+
 @functools.lru_cache(maxsize=4)
 def _load(path: str, gguf_file: str | None, device: str) -> tuple[object, torch.nn.Module]:
     """Tokenizer and model, loaded once per process and shared by encoders."""
-    transformers = _import_transformers()
+    transformers = import_transformers()
     from transformers import AutoModel, AutoTokenizer
 
     transformers.logging.set_verbosity_error()
@@ -220,23 +241,13 @@ class TransformerEncoder(ContextEncoder):
         self.progress = progress
         self.add_special_tokens = add_special_tokens
         self.lowercase = lowercase
-        if cache is True:
-            self.cache: VectorCache | None = VectorCache()
-        elif cache in (False, None):
-            self.cache = None
-        elif isinstance(cache, VectorCache):
-            self.cache = cache
-        else:
-            self.cache = VectorCache(cache)
+        self.cache: VectorCache | None = open_cache(cache)
         if self.tokenizer.pad_token is None:
             # Decoders have no padding token; padded positions are masked anyway.
             self.tokenizer.pad_token = self.tokenizer.eos_token or self.tokenizer.unk_token
         self.tokenizer.padding_side = "right"
-        limits = [self.tokenizer.model_max_length,
-                  getattr(self.model.config, "max_position_embeddings", None)]
-        self.max_length = int(min(x for x in limits if x))
-        commit = getattr(self.model.config, "_commit_hash", None)
-        self.fingerprint = self.spec.fingerprint + (f"@{commit}" if commit else "")
+        self.max_length = max_input_length(self.tokenizer, self.model)
+        self.fingerprint = loaded_fingerprint(self.spec, self.model)
 
     # ------------------------------------------------------------------ description
 
@@ -297,7 +308,7 @@ class TransformerEncoder(ContextEncoder):
         return layer if isinstance(layer, str) else int(layer)
 
     def _config(self, kind: str, pooling: str) -> dict[str, object]:
-        transformers = _import_transformers()
+        transformers = import_transformers()
         return {
             "model": self.fingerprint,
             "kind": kind,
