@@ -121,33 +121,34 @@ def _finish(rows: pd.DataFrame, table: str, d_col: str, p_col: str,
     return out
 
 
+def _permutation_rows(rows: pd.DataFrame, method: str, contexts: object, level: object,
+                      ddof: int, tail: str, p_method: str) -> pd.DataFrame:
+    """The choice columns of SEAT-like rows (one permutation test per stored row)."""
+    rows["method"] = method
+    rows["targets"] = rows["test"].map(target_description)
+    rows["contexts"], rows["level"] = contexts, level
+    rows["pooling"] = rows["model"].map(_pooling)
+    rows["layer"] = rows["model"].map(_layer)
+    rows["ddof"], rows["tail"] = ddof, tail
+    rows["sampling"] = rows[p_method].astype(str) + " permutations"
+    rows["stimuli"] = rows["test"]
+    return rows
+
+
 def _seat_may(frame: pd.DataFrame, meta: dict, test: str, confidence: float) -> pd.DataFrame:
     rows = frame[frame["test"].isin(stimulus_variants(test)["seat"])].copy()
     conv = meta["convention"]
-    rows["method"] = "SEAT"
-    rows["targets"] = rows["test"].map(target_description)
-    rows["contexts"] = rows["context"].map(_MAY_CONTEXTS)
-    rows["level"] = "sentence"
-    rows["pooling"] = rows["model"].map(_pooling)
-    rows["layer"] = rows["model"].map(_layer)
-    rows["ddof"], rows["tail"] = conv["ddof"], conv["tail"]
-    rows["sampling"] = rows["p_method"].astype(str) + " permutations"
-    rows["stimuli"] = rows["test"]
+    rows = _permutation_rows(rows, "SEAT", rows["context"].map(_MAY_CONTEXTS), "sentence",
+                             conv["ddof"], conv["tail"], "p_method")
     return _finish(rows, "seat_may", "effect_size", "p_value", ("n_x", "n_y"), confidence)
 
 
 def _seat_myb(frame: pd.DataFrame, meta: dict, test: str, confidence: float) -> pd.DataFrame:
     rows = frame[frame["test"].isin(stimulus_variants(test)["myb"])].copy()
     conv = meta["convention"]
-    rows["method"] = "SEAT"
-    rows["targets"] = rows["test"].map(target_description)
-    rows["contexts"] = "Mind Your Bias"
-    rows["level"] = rows["method_stored"].map({"s-SEAT": "sentence", "w-SEAT": "word"})
-    rows["pooling"] = rows["model"].map(_pooling)
-    rows["layer"] = rows["model"].map(_layer)
-    rows["ddof"], rows["tail"] = conv["ddof"], conv["tail"]
-    rows["sampling"] = rows["p_method"].astype(str) + " permutations"
-    rows["stimuli"] = rows["test"]
+    rows = _permutation_rows(rows, "SEAT", "Mind Your Bias",
+                             rows["method_stored"].map({"s-SEAT": "sentence", "w-SEAT": "word"}),
+                             conv["ddof"], conv["tail"], "p_method")
     return _finish(rows, "seat_myb", "effect_size", "p_value", ("n_x", "n_y"), confidence)
 
 
@@ -181,15 +182,8 @@ def _ceat(table: str) -> Callable[[pd.DataFrame, dict, str, float], pd.DataFrame
 def _mleat(frame: pd.DataFrame, meta: dict, test: str, confidence: float) -> pd.DataFrame:
     rows = frame[frame["test"].isin(stimulus_variants(test)["seat"])].copy()
     conv = meta["convention"]
-    rows["method"] = "ML-EAT level 1"
-    rows["targets"] = rows["test"].map(target_description)
-    rows["contexts"] = rows["inputs"].map(_MLEAT_INPUTS)
-    rows["level"] = "sentence"
-    rows["pooling"] = rows["model"].map(_pooling)
-    rows["layer"] = rows["model"].map(_layer)
-    rows["ddof"], rows["tail"] = conv["ddof"], conv["level1_tail"]
-    rows["sampling"] = rows["p_method_l1"].astype(str) + " permutations"
-    rows["stimuli"] = rows["test"]
+    rows = _permutation_rows(rows, "ML-EAT level 1", rows["inputs"].map(_MLEAT_INPUTS),
+                             "sentence", conv["ddof"], conv["level1_tail"], "p_method_l1")
     return _finish(rows, "mleat_offline", "l1_d", "l1_p", ("n_x", "n_y"), confidence)
 
 
