@@ -21,7 +21,6 @@ from biaslib.chapters.stored import NUMBER_TOLERANCE, results_dir
 from biaslib.errors import UnknownNameError
 from biaslib.evaluate.speccurve import (
     CHOICES,
-    d_confidence_interval,
     specification_frame,
     stimulus_variants,
     target_description,
@@ -122,14 +121,6 @@ def test_plot_many_specifications():
     fig = specification_curve(frame, ["a", "b"], p_value=None)
     assert fig.get_size_inches()[0] <= 16
     plt.close(fig)
-
-
-def test_d_confidence_interval():
-    lo, hi = d_confidence_interval(0.0, 10, 10)
-    assert lo == pytest.approx(-1.959964 * np.sqrt(0.2), rel=1e-6) and hi == pytest.approx(-lo)
-    assert np.isnan(d_confidence_interval(float("nan"), 10, 10)[0])
-    with pytest.raises(ValueError):
-        d_confidence_interval(0.5, 10, 10, confidence=1.0)
 
 
 def test_target_description_and_variants():

@@ -34,7 +34,6 @@ from biaslib.methods.ceat import (
     get_ceat_convention,
     missing_policy,
 )
-from biaslib.methods.weat import ROLES
 from biaslib.reporting.format import (
     bold_marks,
     findings_table,
@@ -43,6 +42,7 @@ from biaslib.reporting.format import (
     format_tail_p,
     marked_table,
 )
+from biaslib.stats.sets import ROLES
 from biaslib.stimuli.contexts import Context
 from biaslib.stimuli.corpus import ceat_window, contexts_for_test, load_coverage, myb_window
 from biaslib.stimuli.data import CALISKAN_TESTS, StimulusTest, load_published, load_test

@@ -13,7 +13,7 @@ builds the same frame by running a model (e.g. a paper model on Colab).
 Effect sizes, p-values and CEAT's CIs are the stored numbers unchanged. SEAT,
 ML-EAT and LPBS rows get the approximate Hedges & Olkin CI of their
 :math:`d` from the stored set sizes
-(:func:`~biaslib.evaluate.speccurve.d_confidence_interval`, whose docstring
+(:func:`~biaslib.stats.effect_size_ci.d_confidence_interval`, whose docstring
 says why it is approximate).
 
 References
@@ -36,11 +36,11 @@ from biaslib.embeddings.base import ContextEncoder
 from biaslib.errors import UnknownNameError
 from biaslib.evaluate.speccurve import (
     CHOICES,
-    d_confidence_interval,
     specification_frame,
     stimulus_variants,
     target_description,
 )
+from biaslib.stats.effect_size_ci import d_confidence_interval
 
 __all__ = [
     "GRID_LAYERS",

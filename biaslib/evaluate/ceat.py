@@ -14,8 +14,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from biaslib.embeddings.base import ContextEncoder
+from biaslib.stats.sets import ROLES
 from biaslib.stimuli.contexts import Context
-from biaslib.stimuli.data import ROLES, StimulusTest, load_test
+from biaslib.stimuli.data import StimulusTest, load_test
 
 __all__ = ["embed_word_contexts", "group_by_word"]
 

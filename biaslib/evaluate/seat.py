@@ -26,8 +26,9 @@ from tqdm import tqdm
 from biaslib.embeddings.base import ContextEncoder, EmbeddedSet, EmbeddedTest
 from biaslib.errors import MissingWordsError, warn_dropped
 from biaslib.evaluate.weat import TestRun
-from biaslib.methods.weat import ROLES, weat
+from biaslib.methods.weat import weat
 from biaslib.stats.conventions import BIASLIB, Convention
+from biaslib.stats.sets import ROLES
 from biaslib.stimuli.contexts import Context
 from biaslib.stimuli.data import StimulusTest, load_test
 from biaslib.validation import no_string

@@ -46,7 +46,7 @@ Confidence intervals
 --------------------
 SEAT's :math:`d` has no CI of its own. Rows carry the large-sample normal
 approximation for a standardised mean difference (Hedges & Olkin 1985,
-eq. 5.14):
+eq. 5.14; :func:`biaslib.stats.effect_size_ci.d_confidence_interval`):
 
 .. math::
 
@@ -75,7 +75,6 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from biaslib.embeddings.base import ContextEncoder
 from biaslib.errors import DegenerateTestError, MissingWordsError
@@ -90,6 +89,7 @@ from biaslib.methods.ceat import (
 )
 from biaslib.methods.weat import effect_size, weat
 from biaslib.stats.conventions import MIND_YOUR_BIAS, Convention, get_convention
+from biaslib.stats.effect_size_ci import d_confidence_interval
 from biaslib.stimuli.contexts import Context
 from biaslib.stimuli.data import load_test
 from biaslib.validation import no_string
@@ -97,7 +97,6 @@ from biaslib.validation import no_string
 __all__ = [
     "CHOICES",
     "CONTEXT_LABELS",
-    "d_confidence_interval",
     "specification_frame",
     "stimulus_variants",
     "target_description",
@@ -113,32 +112,6 @@ CONTEXT_LABELS = {
     "words only": "the stimulus alone as a sentence (May et al.'s 'word' rows)",
     "Mind Your Bias": "Mind Your Bias's templates (App. B.4)",
 }
-
-
-def d_confidence_interval(
-    d: float, n_x: int, n_y: int, confidence: float = 0.95
-) -> tuple[float, float]:
-    r"""Approximate CI of a standardised mean difference (Hedges & Olkin 1985).
-
-    :math:`d \pm z \sqrt{(n_X + n_Y)/(n_X n_Y) + d^2 / (2 (n_X + n_Y))}`, the
-    large-sample normal approximation (see the module docstring for why it is
-    only approximate for the WEAT's :math:`d`). NaN bounds when :math:`d` is
-    NaN or a size is below 2.
-
-    Examples
-    --------
-    >>> lo, hi = d_confidence_interval(1.0, 25, 25)
-    >>> round(lo, 3), round(hi, 3)
-    (0.412, 1.588)
-    """
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must lie in (0, 1), got {confidence!r}")
-    if not np.isfinite(d) or n_x < 2 or n_y < 2:
-        return float("nan"), float("nan")
-    n = n_x + n_y
-    se = float(np.sqrt(n / (n_x * n_y) + d * d / (2 * n)))
-    z = float(stats.norm.ppf(0.5 + confidence / 2))
-    return float(d - z * se), float(d + z * se)
 
 
 def target_description(stimulus_test: str) -> str:

@@ -88,8 +88,9 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import sparse
 
 from biaslib.errors import DegenerateTestError, MissingWordsError, UnknownNameError, warn_dropped
-from biaslib.methods.weat import ROLES, association, effect_size
+from biaslib.methods.weat import association, effect_size
 from biaslib.stats.meta_analysis import TAILS, MetaAnalysis, Tail, random_effects
+from biaslib.stats.sets import ROLES
 from biaslib.stats.similarity import unit_rows
 from biaslib.validation import check_int, check_seed
 

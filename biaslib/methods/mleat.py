@@ -87,8 +87,9 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
 from biaslib.errors import UnknownNameError
-from biaslib.methods.weat import ROLES, association, effect_size
+from biaslib.methods.weat import association, effect_size
 from biaslib.stats.permutation import normal_approximation_p, permutation_test
+from biaslib.stats.sets import ROLES
 from biaslib.stats.similarity import as_vectors, cosine_matrix
 from biaslib.validation import check_int, check_seed
 

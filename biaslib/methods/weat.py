@@ -34,23 +34,18 @@ from numpy.typing import ArrayLike, NDArray
 from biaslib.errors import DegenerateTestError
 from biaslib.stats.conventions import BIASLIB, Convention, get_convention
 from biaslib.stats.permutation import PermutationResult, normal_approximation_p, permutation_test
+from biaslib.stats.sets import equal_size_indices
 from biaslib.stats.similarity import as_vectors, cosine_matrix
 
 __all__ = [
-    "ROLES",
     "WeatResult",
     "association",
     "effect_size",
-    "equal_size_indices",
     "test_statistic",
     "weat",
 ]
 
 logger = logging.getLogger(__name__)
-
-
-#: The four sets of every association test: targets X and Y, attributes A and B.
-ROLES = ("X", "Y", "A", "B")
 
 
 def association(
@@ -233,25 +228,6 @@ class WeatResult:
     def to_frame(self) -> pd.DataFrame:
         """A one-row :class:`pandas.DataFrame` of :meth:`to_dict`."""
         return pd.DataFrame([self.to_dict()])
-
-
-def equal_size_indices(
-    n_x: int, n_y: int, seed: int | None
-) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
-    """Row indices that subsample the larger of two target sets to the smaller size.
-
-    Mind Your Bias's policy for unequal target sets (CONVENTIONS.md); drawn
-    without replacement from ``numpy.random.default_rng(seed)`` and returned
-    sorted, so the kept words keep their order. Equal sizes keep every row.
-    """
-    keep_x, keep_y = np.arange(n_x), np.arange(n_y)
-    n = min(n_x, n_y)
-    rng = np.random.default_rng(seed)
-    if n_x > n:
-        keep_x = np.sort(rng.choice(n_x, size=n, replace=False))
-    elif n_y > n:
-        keep_y = np.sort(rng.choice(n_y, size=n, replace=False))
-    return keep_x, keep_y
 
 
 def _apply_size_policy(
