@@ -96,8 +96,9 @@ def _walk(node: ast.AST, in_function: bool = False,
         yield from _walk(child, func, checking)
 
 
-def _imports(importer: str) -> Iterator[Import]:
-    for node, in_function, checking in _walk(TREES[importer]):
+def _imports(importer: str, tree: ast.Module | None = None) -> Iterator[Import]:
+    """The biaslib imports of a module (of ``tree`` instead of its source, when given)."""
+    for node, in_function, checking in _walk(TREES[importer] if tree is None else tree):
         targets: list[str | None] = []
         if isinstance(node, ast.Import):
             targets = [_deepest_module(alias.name) for alias in node.names]
@@ -178,7 +179,16 @@ def test_the_scan_sees_the_imports_it_checks():
     pairs = {(i.importer, i.target, i.in_function) for i in IMPORTS}
     assert ("biaslib.methods.weat", "biaslib.stats.sets", False) in pairs
     assert ("biaslib.stimuli.cooccurrence", "biaslib.stimuli.corpus", False) in pairs
-    assert any(i.in_function for i in IMPORTS)
+    source = ("from typing import TYPE_CHECKING\n"
+              "from biaslib import weat, __version__\n"
+              "if TYPE_CHECKING:\n    from biaslib.evaluate import seat\n"
+              "def f():\n    from ..chapters.ceat import x\n"
+              "    return importlib.import_module('biaslib.reporting.plots')\n")
+    found = list(_imports("biaslib.stats.sets", ast.parse(source)))
+    assert [(i.target, i.line, i.in_function, i.type_checking) for i in found] == [
+        ("biaslib.methods.weat", 2, False, False), ("biaslib", 2, False, False),
+        ("biaslib.evaluate.seat", 4, False, True), ("biaslib.chapters.ceat", 6, True, False),
+        ("biaslib.reporting.plots", 7, True, False)]
 
 
 # --------------------------------------------------------------------------- 2. private names
