@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 import biaslib
+from biaslib.chapters import stored
 from biaslib.chapters.registry import (
     REGISTRY,
     get_table,
@@ -21,7 +22,7 @@ from biaslib.chapters.registry import (
     table_names,
     write_table,
 )
-from biaslib.chapters.stored import load_results, results_dir
+from biaslib.chapters.stored import load_results, results_dir, save_results
 from biaslib.chapters.tables import NEEDS_CORPUS, NEEDS_MODELS, NEEDS_TINY_MLM, StoredTable
 from biaslib.errors import UnknownNameError
 
@@ -323,3 +324,34 @@ def test_compute_results_lists_the_registry_and_refuses_unknown_tables():
     bad = subprocess.run([sys.executable, str(script), "no_such_table"], cwd=ROOT,
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "unknown tables ['no_such_table']" in bad.stderr
+
+
+# --------------------------------------------------------------------------- writing a table
+
+
+def test_save_results_writes_both_files_and_reads_back(tmp_path, monkeypatch):
+    import pandas as pd
+
+    monkeypatch.setattr(stored, "results_dir", lambda: tmp_path)
+    frame = pd.DataFrame({"test": ["C1", "C2"], "effect_size": [1.25, -0.5]})
+    path = save_results(frame, "demo", {"what": "a demo"})
+    assert path == tmp_path / "demo.csv"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["demo.csv", "demo.json"]
+    back, meta = load_results("demo")
+    assert back.to_dict("list") == frame.to_dict("list")
+    assert meta["table"] == "demo" and meta["what"] == "a demo"
+
+
+def test_save_results_leaves_the_old_files_when_writing_fails(tmp_path, monkeypatch):
+    import pandas as pd
+
+    monkeypatch.setattr(stored, "results_dir", lambda: tmp_path)
+    save_results(pd.DataFrame({"x": [1]}), "demo", {"what": "old"})
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    # The provenance cannot be serialised (a circular record): the CSV was already written
+    # to its temporary file, but neither file may change and no temporary file may remain.
+    circular: dict[str, object] = {}
+    circular["self"] = circular
+    with pytest.raises(ValueError, match=r"[Cc]ircular"):
+        save_results(pd.DataFrame({"x": [2]}), "demo", {"what": circular})
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
