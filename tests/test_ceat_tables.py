@@ -129,7 +129,7 @@ def test_myb_comparison_shows_published_and_ours():
 # --------------------------------------------------------------------------- stored tables
 
 
-# The slices, their keys and tolerances are the registry's (biaslib.chapters.registry);
+# The slices, their keys and tolerances are those the chapter declares (ceat.DECLARED_TABLES);
 # it builds each encoder once for all slices.
 
 

@@ -316,15 +316,7 @@ def test_no_import_cycle_at_module_level():
 
 
 @pytest.mark.parametrize("layer", [
-    pytest.param("chapters", marks=pytest.mark.xfail(strict=True, reason=(
-        "chapters/registry.py imports chapter modules inside functions, and they import it: "
-        "the registry helper's part of issue 19 (each chapter declares its STORED_TABLES) "
-        "removes this loop; remove this mark after merging it"))),
-    pytest.param("embeddings", marks=pytest.mark.xfail(strict=True, reason=(
-        "embeddings/models.py imports the encoders inside functions, and they import it: "
-        "the registry helper's part of issue 19 removes this loop; remove this mark after "
-        "merging it"))),
-    *(layer for layer in (*LAYERS, *SHARED) if layer not in ("chapters", "embeddings")),
+    *LAYERS, *SHARED,
 ])
 def test_no_import_cycle_hidden_by_function_level_imports(layer):
     # With the layer order kept, a cycle can only run within one layer.

