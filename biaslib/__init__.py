@@ -90,6 +90,10 @@ _EXPORTS: dict[str, str] = {
     "SameConvention": "biaslib.methods.same",
     "SAME_PAPER": "biaslib.methods.same",
     "SAME_CODE": "biaslib.methods.same",
+    "BiasResult": "biaslib.methods.result",
+    "CORE_COLUMNS": "biaslib.methods.result",
+    "check_core_columns": "biaslib.methods.result",
+    "core_first": "biaslib.methods.result",
     # stimuli
     "load_test": "biaslib.stimuli.data",
     "list_tests": "biaslib.stimuli.data",
@@ -106,14 +110,21 @@ _EXPORTS: dict[str, str] = {
     "TransformerEncoder": "biaslib.embeddings.transformer",
     "MaskedLMScorer": "biaslib.embeddings.masked_lm",
     "embed_test": "biaslib.embeddings.base",
+    "Pooling": "biaslib.embeddings.base",
     # evaluate
     "run_weat": "biaslib.evaluate.weat",
     "weat_table": "biaslib.evaluate.weat",
     "embed_contexts": "biaslib.evaluate.seat",
     "seat_table": "biaslib.evaluate.seat",
+    "run_seat": "biaslib.evaluate.seat",
     "embed_word_contexts": "biaslib.evaluate.ceat",
+    "run_ceat": "biaslib.evaluate.ceat",
+    "ceat_table": "biaslib.evaluate.ceat",
+    "run_mleat": "biaslib.evaluate.mleat",
     "mleat_table": "biaslib.evaluate.mleat",
     "run_lpbs": "biaslib.evaluate.lpbs",
+    "lpbs_table": "biaslib.evaluate.lpbs",
+    "paper_test": "biaslib.evaluate.tidy",
     # errors
     "CacheError": "biaslib.errors",
     "CacheWarning": "biaslib.errors",
@@ -178,6 +189,10 @@ __all__ = [  # noqa: RUF022 - grouped by layer, as in _EXPORTS
     "SameConvention",
     "SAME_PAPER",
     "SAME_CODE",
+    "BiasResult",
+    "CORE_COLUMNS",
+    "check_core_columns",
+    "core_first",
     # stimuli
     "load_test",
     "list_tests",
@@ -194,14 +209,21 @@ __all__ = [  # noqa: RUF022 - grouped by layer, as in _EXPORTS
     "TransformerEncoder",
     "MaskedLMScorer",
     "embed_test",
+    "Pooling",
     # evaluate
     "run_weat",
     "weat_table",
     "embed_contexts",
     "seat_table",
+    "run_seat",
     "embed_word_contexts",
+    "run_ceat",
+    "ceat_table",
+    "run_mleat",
     "mleat_table",
     "run_lpbs",
+    "lpbs_table",
+    "paper_test",
     # errors
     "CacheError",
     "CacheWarning",
@@ -234,7 +256,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # static type checkers and IDEs see the names eagerly
-    from biaslib.embeddings.base import embed_test
+    from biaslib.embeddings.base import Pooling, embed_test
     from biaslib.embeddings.masked_lm import MaskedLMScorer
     from biaslib.embeddings.static import BagOfWordsEncoder, StaticEmbeddings, glove_6b_50d
     from biaslib.embeddings.transformer import TransformerEncoder
@@ -249,10 +271,11 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the names eagerly
         StoredTableMismatch,
         UnknownNameError,
     )
-    from biaslib.evaluate.ceat import embed_word_contexts
-    from biaslib.evaluate.lpbs import run_lpbs
-    from biaslib.evaluate.mleat import mleat_table
-    from biaslib.evaluate.seat import embed_contexts, seat_table
+    from biaslib.evaluate.ceat import ceat_table, embed_word_contexts, run_ceat
+    from biaslib.evaluate.lpbs import lpbs_table, run_lpbs
+    from biaslib.evaluate.mleat import mleat_table, run_mleat
+    from biaslib.evaluate.seat import embed_contexts, run_seat, seat_table
+    from biaslib.evaluate.tidy import paper_test
     from biaslib.evaluate.weat import run_weat, weat_table
     from biaslib.methods.ceat import (
         CEAT_MIND_YOUR_BIAS,
@@ -276,6 +299,7 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the names eagerly
         MleatResult,
         ml_eat,
     )
+    from biaslib.methods.result import CORE_COLUMNS, BiasResult, check_core_columns, core_first
     from biaslib.methods.same import (
         SAME_CODE,
         SAME_PAPER,

@@ -381,6 +381,11 @@ class BugEncoder(ContextEncoder):
         self.fingerprint = encoder.fingerprint
 
     @property
+    def layer(self) -> object:
+        """The layer read: the wrapped encoder's."""
+        return self.encoder.layer
+
+    @property
     def default_word_pooling(self) -> str:
         """``"mean"`` for the ELMo replay, ``"first"`` (what w-SEAT meant to read) for GPT-2's.
 
