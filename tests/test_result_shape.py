@@ -356,3 +356,24 @@ def test_core_row_from_a_stimulus_name():
     r = weat(X, Y, A, B)
     row = core_row(r, "LPBS-C1-name-reduced", "m", "sentence")
     assert (row["test"], row["variant"]) == ("C1", "name, reduced")
+
+
+def test_lpbs_entry_points_agree(tiny_mlm_available):
+    from biaslib.embeddings.masked_lm import MaskedLMScorer
+    from biaslib.evaluate.lpbs import lpbs_table, run_lpbs
+    from biaslib.methods.lpbs import LPBS_KURITA
+    from biaslib.stimuli.lpbs import kurita_templates
+
+    scorer = MaskedLMScorer(cache=False, progress=False)
+    conv = LPBS_KURITA.replace(n_resamples=500)
+    templates = kurita_templates("C1")
+    frame = lpbs_table({"C1": templates}, scorer, [conv], progress=False)
+    check_core_columns(frame)
+    one = run_lpbs(scorer, templates, conv)
+    row = frame.iloc[0]
+    assert (row["method"], row["test"], row["variant"]) == ("LPBS", "C1", "as published")
+    assert (row["level"], row["pooling"], row["layer"]) == ("sentence", "", "")
+    assert row["effect_size"] == one.effect_size and row["p_value"] == one.p_value
+    assert row["n"] == one.n_a + one.n_b and row["convention"] == conv.name
+    with pytest.raises(TypeError, match="map test names"):
+        lpbs_table([templates], scorer, [conv], progress=False)
