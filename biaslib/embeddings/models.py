@@ -42,6 +42,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from biaslib.embeddings.base import Pooling
 from biaslib.errors import ModelUnavailableError
 
 if TYPE_CHECKING:  # the base class is only a type here
@@ -315,3 +316,8 @@ class EncoderSpec:
     def make(self) -> ContextEncoder:
         """Build the encoder (loading its model)."""
         return self.build()
+
+    @property
+    def pooling(self) -> Pooling:
+        """The two pooling fields as one :class:`~biaslib.embeddings.base.Pooling`."""
+        return Pooling(sentence=self.sentence_pooling, word=self.word_pooling)

@@ -88,6 +88,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import sparse
 
 from biaslib.errors import DegenerateTestError, MissingWordsError, UnknownNameError, warn_dropped
+from biaslib.methods.result import ResultRecord
 from biaslib.methods.weat import association, effect_size
 from biaslib.stats.meta_analysis import TAILS, MetaAnalysis, Tail, random_effects
 from biaslib.stats.sets import ROLES
@@ -431,7 +432,7 @@ def sample_effect_sizes_loop(
 
 
 @dataclass(frozen=True)
-class CeatResult:
+class CeatResult(ResultRecord):
     r"""Result of :func:`ceat`.
 
     Attributes
@@ -448,6 +449,10 @@ class CeatResult:
         Role → number of contexts of each tested word.
     effect_sizes, variances
         Per-sample :math:`d_i` and :math:`v_i`.
+
+    It follows :class:`~biaslib.methods.result.BiasResult`: the effect size is
+    the CES, ``n`` the number of samples :math:`N` combined, ``ci`` the
+    meta-analysis' 95% interval.
     """
 
     meta: MetaAnalysis
@@ -477,6 +482,22 @@ class CeatResult:
     def n(self) -> int:
         """Number of samples :math:`N` combined."""
         return self.meta.n
+
+    @property
+    def method(self) -> str:
+        """``"CEAT"``."""
+        return "CEAT"
+
+    @property
+    def ci(self) -> tuple[float, float]:
+        """The random-effects 95% confidence interval of the CES (``ci_low``, ``ci_high``)."""
+        low, high = self.meta.conf_int()
+        return float(low), float(high)
+
+    @property
+    def convention_name(self) -> str:
+        """Name of the :class:`CeatConvention` used."""
+        return self.convention.name
 
     def to_dict(self) -> dict[str, object]:
         """One flat record of the result.

@@ -129,6 +129,7 @@ from biaslib.methods.ceat import (
     row_effect_sizes,
     sample_indices,
 )
+from biaslib.methods.result import ResultRecord
 from biaslib.methods.weat import effect_size as weat_effect_size
 from biaslib.stats.meta_analysis import MetaAnalysis, random_effects
 from biaslib.stats.permutation import (
@@ -602,7 +603,7 @@ def _scores(values: ArrayLike, name: str) -> NDArray[np.float64]:
 
 
 @dataclass(frozen=True)
-class LpbsResult:
+class LpbsResult(ResultRecord):
     r"""Result of :func:`lpbs_test` (and :func:`lpbs`).
 
     Attributes
@@ -623,6 +624,9 @@ class LpbsResult:
         The units' scores.
     permutation
         The permutation test's full result.
+
+    It follows :class:`~biaslib.methods.result.BiasResult`: ``n`` is
+    ``n_a + n_b`` (the units the permutation test re-splits), ``ci`` ``None``.
     """
 
     effect_size: float
@@ -642,6 +646,21 @@ class LpbsResult:
     def n(self) -> int:
         """Number of units tested (``n_a + n_b``)."""
         return self.n_a + self.n_b
+
+    @property
+    def method(self) -> str:
+        """``"LPBS"``."""
+        return "LPBS"
+
+    @property
+    def ci(self) -> None:
+        """``None``: LPBS defines no confidence interval."""
+        return None
+
+    @property
+    def convention_name(self) -> str:
+        """Name of the :class:`LpbsConvention` used."""
+        return self.convention.name
 
     def to_dict(self) -> dict[str, object]:
         """One flat record: d, p, the units and the convention's choices."""
@@ -1050,7 +1069,7 @@ def pair_bias_scores(
 
 
 @dataclass(frozen=True)
-class LpbsCeatResult:
+class LpbsCeatResult(ResultRecord):
     r"""Result of :func:`lpbs_ceat`: per-sentence LPBS combined as CEAT.
 
     Attributes
@@ -1072,6 +1091,10 @@ class LpbsCeatResult:
         Sentences given, and kept (NaN rows dropped with ``drop_nan``).
     effect_sizes, variances
         The :math:`N` per-sample :math:`d_i` and :math:`v_i`.
+
+    It follows :class:`~biaslib.methods.result.BiasResult` as a CEAT does:
+    ``effect_size`` is the CES, ``n`` the samples :math:`N`, ``ci`` the
+    meta-analysis' 95% interval, ``convention_name`` the CEAT convention's.
     """
 
     meta: MetaAnalysis
@@ -1096,6 +1119,32 @@ class LpbsCeatResult:
     def p_value(self) -> float:
         """The meta-analysis p-value under the convention's tail."""
         return self.meta.p_value
+
+    @property
+    def effect_size(self) -> float:
+        """The CES, under the name every result uses."""
+        return self.meta.ces
+
+    @property
+    def n(self) -> int:
+        """Number of samples :math:`N` combined."""
+        return self.meta.n
+
+    @property
+    def method(self) -> str:
+        """``"LPBS-CEAT"``: LPBS per sentence, combined as CEAT."""
+        return "LPBS-CEAT"
+
+    @property
+    def ci(self) -> tuple[float, float]:
+        """The random-effects 95% confidence interval of the CES."""
+        low, high = self.meta.conf_int()
+        return float(low), float(high)
+
+    @property
+    def convention_name(self) -> str:
+        """Name of the CEAT convention used."""
+        return self.convention.name
 
     def to_dict(self) -> dict[str, object]:
         """One flat record: CES, SE, p, τ², the words and sentences used, :math:`N`."""

@@ -87,6 +87,7 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
 from biaslib.errors import UnknownNameError
+from biaslib.methods.result import ResultRecord
 from biaslib.methods.weat import association, effect_size
 from biaslib.stats.permutation import normal_approximation_p, permutation_test
 from biaslib.stats.sets import ROLES
@@ -402,7 +403,7 @@ def _p_value(
 
 
 @dataclass(frozen=True)
-class MleatResult:
+class MleatResult(ResultRecord):
     r"""The three levels of one ML-EAT, its EAT pattern, and how they were computed.
 
     Attributes
@@ -425,6 +426,10 @@ class MleatResult:
         Level 1 association scores :math:`s(w,A,B)` of the target words.
     u_x, u_y
         Level 2 scores: ``(u(X,a) for a in A, u(X,b) for b in B)`` and the same for Y.
+
+    It follows :class:`~biaslib.methods.result.BiasResult` with Level 1 (the
+    WEAT): ``effect_size`` is ``level1_d``, ``p_value`` ``level1_p``, ``n``
+    ``n_x + n_y`` and ``ci`` ``None``.
     """
 
     level1_d: float
@@ -508,6 +513,26 @@ class MleatResult:
     def p_value(self) -> float:
         """Level 1's p-value, under the name every result uses."""
         return self.level1_p
+
+    @property
+    def method(self) -> str:
+        """``"ML-EAT"``."""
+        return "ML-EAT"
+
+    @property
+    def n(self) -> int:
+        """Target items of Level 1, ``n_x + n_y``."""
+        return self.n_x + self.n_y
+
+    @property
+    def ci(self) -> None:
+        """``None``: the ML-EAT defines no confidence interval."""
+        return None
+
+    @property
+    def convention_name(self) -> str:
+        """Name of the :class:`MleatConvention` used."""
+        return self.convention.name
 
 
 _NUMERIC_ORDER = (

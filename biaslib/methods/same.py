@@ -85,6 +85,7 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
 from biaslib.errors import DegenerateTestError, UnknownNameError, warn_dropped
+from biaslib.methods.result import ResultRecord
 from biaslib.methods.weat import association, effect_size
 from biaslib.stats.similarity import as_vectors, cosine_matrix, unit_rows
 
@@ -225,7 +226,7 @@ SCORE_RANGES: dict[str, tuple[float, float, float]] = {
 
 
 @dataclass(frozen=True)
-class BiasScoreResult:
+class BiasScoreResult(ResultRecord):
     r"""A set-level bias score with the word scores it aggregates.
 
     Attributes
@@ -244,6 +245,10 @@ class BiasScoreResult:
         The options that produced the value (convention, c, k, mean rule…).
     notes
         Decisions taken on the user's behalf (directions left out…).
+
+    It follows :class:`~biaslib.methods.result.BiasResult`: ``method`` is the
+    score's name, ``effect_size`` the ``value``, ``n`` the number of target
+    words; these scores have no p-value and no interval (``None``).
     """
 
     score: str
@@ -253,6 +258,36 @@ class BiasScoreResult:
     n_groups: int
     options: Mapping[str, object] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+
+    @property
+    def method(self) -> str:
+        """The score's name (``"SAME"``, ``"MAC"``, ``"Direct Bias"``…)."""
+        return self.score
+
+    @property
+    def effect_size(self) -> float:
+        """The set-level score :math:`b(W, A)` (``value``)."""
+        return self.value
+
+    @property
+    def p_value(self) -> None:
+        """``None``: the SAME family has no significance test."""
+        return None
+
+    @property
+    def n(self) -> int:
+        """Number of target words scored."""
+        return self.n_words
+
+    @property
+    def ci(self) -> None:
+        """``None``: the SAME family defines no confidence interval."""
+        return None
+
+    @property
+    def convention_name(self) -> str:
+        """The convention named in ``options``, or ``""`` for a score without one."""
+        return str(self.options.get("convention", ""))
 
     def to_dict(self) -> dict[str, object]:
         """One flat record: score name, value, sizes, options and notes."""

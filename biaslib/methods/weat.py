@@ -32,6 +32,7 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
 from biaslib.errors import DegenerateTestError
+from biaslib.methods.result import ResultRecord
 from biaslib.stats.conventions import BIASLIB, Convention, get_convention
 from biaslib.stats.permutation import PermutationResult, normal_approximation_p, permutation_test
 from biaslib.stats.sets import equal_size_indices
@@ -169,7 +170,7 @@ def effect_size(s_x: ArrayLike, s_y: ArrayLike, ddof: int = 1, *,
 
 
 @dataclass(frozen=True)
-class WeatResult:
+class WeatResult(ResultRecord):
     r"""Result of :func:`weat`.
 
     Attributes
@@ -193,6 +194,10 @@ class WeatResult:
     x_kept, y_kept
         Row indices of X and Y that were tested (all rows unless the
         convention subsampled the larger set).
+
+    It follows :class:`~biaslib.methods.result.BiasResult`: ``n`` is
+    ``n_x + n_y`` (the target items the permutation test re-splits) and
+    ``ci`` is ``None`` (the WEAT defines no interval for :math:`d`).
     """
 
     effect_size: float
@@ -208,6 +213,26 @@ class WeatResult:
     s_y: NDArray[np.float64] = field(repr=False)
     x_kept: NDArray[np.intp] = field(repr=False)
     y_kept: NDArray[np.intp] = field(repr=False)
+
+    @property
+    def method(self) -> str:
+        """``"WEAT"`` (SEAT and w-SEAT are the WEAT on other vectors)."""
+        return "WEAT"
+
+    @property
+    def n(self) -> int:
+        """Target items tested, ``n_x + n_y``."""
+        return self.n_x + self.n_y
+
+    @property
+    def ci(self) -> None:
+        """``None``: the WEAT defines no confidence interval for :math:`d`."""
+        return None
+
+    @property
+    def convention_name(self) -> str:
+        """Name of the :class:`~biaslib.stats.conventions.Convention` used."""
+        return self.convention.name
 
     def to_dict(self) -> dict[str, object]:
         """One flat record: effect size, p-value, statistic, sizes and the convention's name."""
