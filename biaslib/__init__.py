@@ -49,6 +49,8 @@ _EXPORTS: dict[str, str] = {
     # stats
     "permutation_test": "biaslib.stats.permutation",
     "PermutationResult": "biaslib.stats.permutation",
+    "Resampling": "biaslib.stats.resampling",
+    "resampled_test": "biaslib.stats.resampling",
     "random_effects": "biaslib.stats.meta_analysis",
     "MetaAnalysis": "biaslib.stats.meta_analysis",
     "holm_bonferroni": "biaslib.stats.multiple_testing",
@@ -137,6 +139,8 @@ __all__ = [  # noqa: RUF022 - grouped by layer, as in _EXPORTS
     # stats
     "permutation_test",
     "PermutationResult",
+    "Resampling",
+    "resampled_test",
     "random_effects",
     "MetaAnalysis",
     "holm_bonferroni",
@@ -301,6 +305,7 @@ if TYPE_CHECKING:  # static type checkers and IDEs see the names eagerly
     from biaslib.stats.meta_analysis import MetaAnalysis, random_effects
     from biaslib.stats.multiple_testing import holm_bonferroni
     from biaslib.stats.permutation import PermutationResult, permutation_test
+    from biaslib.stats.resampling import Resampling, resampled_test
     from biaslib.stimuli.contexts import Context, find_context
     from biaslib.stimuli.corpus import contexts_for_test
     from biaslib.stimuli.data import StimulusTest, list_tests, load_test

@@ -227,7 +227,7 @@ def _seat_may_provenance(frame: pd.DataFrame) -> dict[str, object]:
         "what": "s-SEAT on May et al. (2019)'s tests: word, bleached sentence and unbleached "
                 "sentence contexts, offline models",
         "models": _models_provenance(frame),
-        "convention": vars(MIND_YOUR_BIAS),
+        "convention": MIND_YOUR_BIAS.to_dict(),
         "rows": [list(r) for r in MAY_ALL],
         "templates": "data/templates/seat_may2019.yaml (match_reference=True)",
     }
@@ -249,7 +249,7 @@ def _seat_myb_provenance(frame: pd.DataFrame) -> dict[str, object]:
         "what": "s-SEAT and w-SEAT on Mind Your Bias's Table 3 tests and templates, "
                 "offline models",
         "models": _models_provenance(frame),
-        "convention": vars(MIND_YOUR_BIAS),
+        "convention": MIND_YOUR_BIAS.to_dict(),
         "tests": MYB_TABLE3,
         "templates": "data/templates/mind_your_bias.yaml (authors' strings)",
     }
@@ -275,7 +275,7 @@ def _mleat_offline_provenance(frame: pd.DataFrame) -> dict[str, object]:
         "models": {f"{r.column} | {r.inputs}": {"name": r.model, "weights": r.weights}
                    for r in frame.drop_duplicates(["column", "inputs"]).itertuples()},
         "prompt_models": [m.label for m in MLEAT_OFFLINE_MODELS],
-        "convention": vars(MLEAT_BIASLIB),
+        "convention": MLEAT_BIASLIB.to_dict(),
         "prompt_tests": list(CALISKAN_TESTS),
         "seat_tests": list(SEAT_SENTENCE_TESTS),
         "templates": "ML-EAT prompts: biaslib.chapters.mleat.prompt_contexts; SEAT sentences: "
@@ -301,7 +301,7 @@ def _ceat_common(frame: pd.DataFrame, what: str) -> dict[str, object]:
     return {
         "what": what,
         "models": _models_provenance(frame),
-        "conventions": {c.name: vars(c) for c in (CEAT_MYB, CEAT_ORIGINAL)},
+        "conventions": {c.name: c.to_dict() for c in (CEAT_MYB, CEAT_ORIGINAL)},
         "sentences_per_stimulus": dict(OFFLINE_CAPS),
         "sample_seed": 1111,
         "slow_models_subset": sorted(SLOW_MODELS),
@@ -389,7 +389,7 @@ def _elmo_provenance(name: str) -> Callable[[pd.DataFrame], dict[str, object]]:
         return {
             "what": _ELMO_WHAT[name],
             "models": models,
-            "convention": vars(MIND_YOUR_BIAS),
+            "convention": MIND_YOUR_BIAS.to_dict(),
             "elmo_tests": {k: list(v) for k, v in ELMO_TESTS.items()},
             "gpt2_tests": list(GPT2_TESTS),
             "quirk_rows_smollm2": [list(r) for r in QUIRK_ROWS_SMOLLM2],
@@ -436,7 +436,7 @@ def _lpbs_provenance(name: str) -> Callable[[pd.DataFrame], dict[str, object]]:
             "what": _LPBS_WHAT[name],
             "models": {row.model: {"name": row.model, "weights": row.weights}
                        for row in frame.drop_duplicates("model").itertuples()},
-            "conventions": {c.name: vars(c) for c in LPBS_CONVENTIONS},
+            "conventions": {c.name: c.to_dict() for c in LPBS_CONVENTIONS},
             "cells": [list(c) for c in myb_cells()],
             "templates": "data/templates/lpbs.yaml; word sets data/stimuli/lpbs.yaml and "
                          "mind_your_bias.yaml",
@@ -463,7 +463,7 @@ def _lpbs_reddit_provenance(frame: pd.DataFrame) -> dict[str, object]:
                    for row in frame.drop_duplicates("model").itertuples()},
         "cells": {f"{t} {ws}": m for (t, ws), m in TABLE14_CELLS.items()},
         "variants": {k: {"case_bug": v} for k, v in REDDIT_VARIANTS.items()},
-        "ceat_convention": vars(REDDIT_CEAT),
+        "ceat_convention": REDDIT_CEAT.to_dict(),
         "n_samples": REDDIT_CEAT.n_samples,
         "sample_seed": REDDIT_CEAT.seed,
         "counterpart_seed": f"numpy default_rng([{REDDIT_SEED}, crc32(X words, Y words)])",
@@ -500,7 +500,7 @@ def _synthesis_tiny_mlm_provenance(frame: pd.DataFrame) -> dict[str, object]:
         "models": _models_provenance(frame),
         "pooling": {"sentence": "mean of the token vectors, last layer",
                     "word": "mean of the stimulus' subword vectors, last layer"},
-        "convention": vars(MIND_YOUR_BIAS),
+        "convention": MIND_YOUR_BIAS.to_dict(),
         "tests": MYB_TABLE3,
         "templates": "data/templates/mind_your_bias.yaml (authors' strings)",
     }
@@ -508,7 +508,7 @@ def _synthesis_tiny_mlm_provenance(frame: pd.DataFrame) -> dict[str, object]:
         from biaslib.stimuli.corpus import describe_extract, extract_sha256
 
         record.update({
-            "ceat_conventions": {c.name: vars(c) for c in (CEAT_MYB, CEAT_ORIGINAL)},
+            "ceat_conventions": {c.name: c.to_dict() for c in (CEAT_MYB, CEAT_ORIGINAL)},
             "sentences_per_stimulus": TINY_MLM_CEAT_CAP,
             "sample_seed": 1111,
             "extract": describe_extract(),
@@ -548,8 +548,8 @@ def _speccurve_grid_provenance(frame: pd.DataFrame) -> dict[str, object]:
         "tests": list(GRID_TESTS), "layers": {k: str(v) for k, v in GRID_LAYERS.items()},
         "sentence_poolings": list(GRID_SENTENCE_POOLINGS),
         "word_poolings": list(GRID_WORD_POOLINGS),
-        "seat_convention": vars(MIND_YOUR_BIAS),
-        "ceat_conventions": {c.name: vars(c) for c in (CEAT_MYB, CEAT_ORIGINAL)},
+        "seat_convention": MIND_YOUR_BIAS.to_dict(),
+        "ceat_conventions": {c.name: c.to_dict() for c in (CEAT_MYB, CEAT_ORIGINAL)},
         "ci": "SEAT: Hedges & Olkin large-sample interval (approximate); CEAT: its meta-analysis",
         "rows": len(frame),
     }
