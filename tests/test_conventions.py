@@ -432,7 +432,7 @@ def test_options_set_by_the_method_keep_their_defaults():
         MleatConvention("x", resampling=Resampling(tail="less"))
     with pytest.raises(ValueError, match="without replacement"):
         LpbsConvention("x", resampling=Resampling(replacement=True))
-    with pytest.raises(ValueError, match="difference of means"):
+    with pytest.raises(ValueError, match=r"cannot change \['statistic'\]: LPBS tests"):
         LPBS_KURITA.replace(statistic="sum")
 
 
@@ -504,3 +504,16 @@ def test_mleat_passes_the_presets_options(monkeypatch, name):
                     "keep_distribution": False}]
         assert head["level1_tail"] == head["level2_tail"]
     assert calls and all(call in allowed for call in calls)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_conventions_copy_pickle_and_hash(kind):
+    import copy
+    import pickle
+
+    for conv in KINDS[kind][1].values():
+        for clone in (pickle.loads(pickle.dumps(conv)), copy.deepcopy(conv), copy.copy(conv)):
+            assert clone == conv and hash(clone) == hash(conv)
+            assert clone.to_dict() == conv.to_dict()
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            conv.name = "other"  # type: ignore[misc]

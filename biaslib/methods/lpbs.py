@@ -210,7 +210,7 @@ class LpbsConvention(PermutationConvention):
         ``convention.<option>``). Both codes: ``k += s < |T_i|`` over 100,000
         shuffles, ``p = k / m`` — two-sided, strict (``ties="gt"``), no +1,
         never exact. Its ``statistic`` and ``replacement`` are set by the
-        method: the difference of means (Eq. 10), units re-split without
+        method: the difference of means (the numerator of Eq. 11), units re-split without
         replacement (both codes shuffle).
     description
         Where the convention comes from.
@@ -218,7 +218,7 @@ class LpbsConvention(PermutationConvention):
 
     set_by_method: ClassVar[Mapping[str, str]] = MappingProxyType({
         "replacement": "LPBS re-splits its units without replacement (both codes shuffle)",
-        "statistic": "LPBS tests the difference of means (Eq. 10)",
+        "statistic": "LPBS tests the difference of mean bias scores (the numerator of Eq. 11)",
     })
 
     ddof: int = 1

@@ -148,7 +148,7 @@ class MleatConvention(PermutationConvention):
         ties, plus_one, n_resamples, exact_limit, replacement, seed are also
         read as ``convention.<option>``). Its ``tail`` and ``statistic`` are
         set by the method: each level's tail above, and the difference of
-        means of the paper's Eq. 10.
+        means (the paper code's sums give the same :math:`z` for equal sizes).
     p_method
         ``"permutation"`` (empirical proportion) or ``"normal"`` (a normal
         distribution fitted to the permutation statistics, as the paper's code).
@@ -163,7 +163,7 @@ class MleatConvention(PermutationConvention):
 
     set_by_method: ClassVar[Mapping[str, str]] = MappingProxyType({
         "tail": "each ML-EAT level has its own tail (level1_tail, level2_tail)",
-        "statistic": "ML-EAT tests the difference of means (the paper's Eq. 10)",
+        "statistic": "ML-EAT re-splits compare group means (see the module docstring)",
     })
 
     ddof: int = 1
