@@ -56,6 +56,8 @@ _EXPORTS: dict[str, str] = {
     # stats
     "permutation_test": "biaslib.stats.permutation",
     "PermutationResult": "biaslib.stats.permutation",
+    "Resampling": "biaslib.stats.resampling",
+    "resampled_test": "biaslib.stats.resampling",
     "random_effects": "biaslib.stats.meta_analysis",
     "MetaAnalysis": "biaslib.stats.meta_analysis",
     "holm_bonferroni": "biaslib.stats.multiple_testing",

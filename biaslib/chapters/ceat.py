@@ -862,7 +862,7 @@ def _common_provenance(frame: pd.DataFrame, what: str) -> dict[str, object]:
     return {
         "what": what,
         "models": models_provenance(frame),
-        "conventions": {c.name: vars(c) for c in (CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL)},
+        "conventions": {c.name: c.to_dict() for c in (CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL)},
         "sentences_per_stimulus": dict(OFFLINE_CAPS),
         "sample_seed": 1111,
         "slow_models_subset": sorted(SLOW_MODELS),

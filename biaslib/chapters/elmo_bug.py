@@ -524,7 +524,7 @@ def _provenance(name: str) -> Callable[[pd.DataFrame], dict[str, object]]:
         return {
             "what": _WHAT[name],
             "models": models,
-            "convention": vars(MIND_YOUR_BIAS),
+            "convention": MIND_YOUR_BIAS.to_dict(),
             "elmo_tests": {k: list(v) for k, v in ELMO_TESTS.items()},
             "gpt2_tests": list(GPT2_TESTS),
             "quirk_rows_smollm2": [list(r) for r in QUIRK_ROWS_SMOLLM2],

@@ -988,7 +988,7 @@ def _provenance(name: str) -> Callable[[pd.DataFrame], dict[str, object]]:
         return {
             "what": _WHAT[name],
             "models": _models(frame),
-            "conventions": {c.name: vars(c) for c in LPBS_CONVENTIONS},
+            "conventions": {c.name: c.to_dict() for c in LPBS_CONVENTIONS},
             "cells": [list(c) for c in myb_cells()],
             "templates": "data/templates/lpbs.yaml; word sets data/stimuli/lpbs.yaml and "
                          "mind_your_bias.yaml",
@@ -1010,7 +1010,7 @@ def _reddit_provenance(frame: pd.DataFrame) -> dict[str, object]:
         "models": _models(frame),
         "cells": {f"{t} {ws}": m for (t, ws), m in TABLE14_CELLS.items()},
         "variants": {k: {"case_bug": v} for k, v in REDDIT_VARIANTS.items()},
-        "ceat_convention": vars(REDDIT_CEAT),
+        "ceat_convention": REDDIT_CEAT.to_dict(),
         "n_samples": REDDIT_CEAT.n_samples,
         "sample_seed": REDDIT_CEAT.seed,
         "counterpart_seed": f"numpy default_rng([{REDDIT_SEED}, crc32(X words, Y words)])",

@@ -255,7 +255,7 @@ def _offline_provenance(frame: pd.DataFrame) -> dict[str, object]:
         "models": {f"{r.column} | {r.inputs}": {"name": r.model, "weights": r.weights}
                    for r in frame.drop_duplicates(["column", "inputs"]).itertuples()},
         "prompt_models": [m.label for m in MLEAT_OFFLINE_MODELS],
-        "convention": vars(MLEAT_BIASLIB),
+        "convention": MLEAT_BIASLIB.to_dict(),
         "prompt_tests": list(CALISKAN_TESTS),
         "seat_tests": list(SEAT_SENTENCE_TESTS),
         "templates": "ML-EAT prompts: biaslib.chapters.mleat.prompt_contexts; SEAT sentences: "

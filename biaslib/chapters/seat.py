@@ -439,7 +439,7 @@ def _may_provenance(frame: pd.DataFrame) -> dict[str, object]:
         "what": "s-SEAT on May et al. (2019)'s tests: word, bleached sentence and unbleached "
                 "sentence contexts, offline models",
         "models": models_provenance(frame),
-        "convention": vars(MIND_YOUR_BIAS),
+        "convention": MIND_YOUR_BIAS.to_dict(),
         "rows": [list(r) for r in MAY_ALL],
         "templates": "data/templates/seat_may2019.yaml (match_reference=True)",
     }
@@ -454,7 +454,7 @@ def _myb_provenance(frame: pd.DataFrame) -> dict[str, object]:
         "what": "s-SEAT and w-SEAT on Mind Your Bias's Table 3 tests and templates, "
                 "offline models",
         "models": models_provenance(frame),
-        "convention": vars(MIND_YOUR_BIAS),
+        "convention": MIND_YOUR_BIAS.to_dict(),
         "tests": MYB_TABLE3,
         "templates": "data/templates/mind_your_bias.yaml (authors' strings)",
     }

@@ -404,8 +404,8 @@ def _grid_provenance(frame: pd.DataFrame) -> dict[str, object]:
         "tests": list(GRID_TESTS), "layers": {k: str(v) for k, v in GRID_LAYERS.items()},
         "sentence_poolings": list(GRID_SENTENCE_POOLINGS),
         "word_poolings": list(GRID_WORD_POOLINGS),
-        "seat_convention": vars(MIND_YOUR_BIAS),
-        "ceat_conventions": {c.name: vars(c) for c in (CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL)},
+        "seat_convention": MIND_YOUR_BIAS.to_dict(),
+        "ceat_conventions": {c.name: c.to_dict() for c in (CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL)},
         "ci": "SEAT: Hedges & Olkin large-sample interval (approximate); CEAT: its meta-analysis",
         "rows": len(frame),
     }

@@ -504,13 +504,13 @@ def _tiny_mlm_provenance(frame: pd.DataFrame) -> dict[str, object]:
         "models": models_provenance(frame),
         "pooling": {"sentence": "mean of the token vectors, last layer",
                     "word": "mean of the stimulus' subword vectors, last layer"},
-        "convention": vars(MIND_YOUR_BIAS),
+        "convention": MIND_YOUR_BIAS.to_dict(),
         "tests": MYB_TABLE3,
         "templates": "data/templates/mind_your_bias.yaml (authors' strings)",
     }
     if (frame["method"] == "CEAT").any():
         record.update({
-            "ceat_conventions": {c.name: vars(c) for c in (CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL)},
+            "ceat_conventions": {c.name: c.to_dict() for c in (CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL)},
             "sentences_per_stimulus": TINY_MLM_CEAT_CAP,
             "sample_seed": 1111,
             "extract": describe_extract(),

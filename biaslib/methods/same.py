@@ -74,7 +74,6 @@ Bolukbasi, T., Chang, K.-W., Zou, J., Saligrama, V. & Kalai, A. (2016). NeurIPS.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -84,9 +83,10 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
-from biaslib.errors import DegenerateTestError, UnknownNameError, warn_dropped
+from biaslib.errors import DegenerateTestError, warn_dropped
 from biaslib.methods.result import ResultRecord
 from biaslib.methods.weat import association, effect_size
+from biaslib.stats.conventions import ConventionBase, lookup_preset
 from biaslib.stats.similarity import as_vectors, cosine_matrix, unit_rows
 
 __all__ = [
@@ -130,8 +130,11 @@ DEPENDENCE_TOL = 1e-10
 
 
 @dataclass(frozen=True)
-class SameConvention:
+class SameConvention(ConventionBase):
     r"""The choices that differ between the SAME paper and its authors' code.
+
+    SAME computes scores, not p-values: it holds no
+    :class:`~biaslib.stats.resampling.Resampling`.
 
     Attributes
     ----------
@@ -151,25 +154,18 @@ class SameConvention:
         Where the convention comes from.
     """
 
-    name: str
     multi: MultiRule = "norm"
     stereotype: StereotypeRule = "eq45"
     sign: Sign = "first"
-    description: str = ""
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         if self.multi not in ("norm", "code-sum"):
             raise ValueError(f"multi must be 'norm' or 'code-sum', got {self.multi!r}")
         if self.stereotype not in ("eq45", "std"):
             raise ValueError(f"stereotype must be 'eq45' or 'std', got {self.stereotype!r}")
         if self.sign not in ("first", "second"):
             raise ValueError(f"sign must be 'first' or 'second', got {self.sign!r}")
-
-    def replace(self, **changes: object) -> SameConvention:
-        """A copy with some fields changed (``name`` gets a ``*`` unless given)."""
-        if "name" not in changes:
-            changes["name"] = self.name + "*"
-        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
 
 #: The paper: eq. 42 (norm of the cosine vector), eq. 45 (stereotype as printed), eq. 33's
@@ -198,13 +194,14 @@ SAME_PRESETS = {c.name: c for c in (SAME_PAPER, SAME_CODE, SAME_CODE_PRE_2022_10
 
 
 def get_same_convention(convention: SameConvention | str) -> SameConvention:
-    """A preset by name (``"same-paper"``, ``"same-code"``, ``"same-code-pre-2022-10"``)."""
-    if isinstance(convention, SameConvention):
-        return convention
-    try:
-        return SAME_PRESETS[convention]
-    except KeyError:
-        raise UnknownNameError("SAME convention", convention, SAME_PRESETS) from None
+    """A preset by name (``"same-paper"``, ``"same-code"``, ``"same-code-pre-2022-10"``).
+
+    Raises
+    ------
+    UnknownNameError
+        For anything else (see :func:`~biaslib.stats.conventions.lookup_preset`).
+    """
+    return lookup_preset(convention, SAME_PRESETS, kind="SAME convention", cls=SameConvention)
 
 
 #: Score name → (b_min, b_0, b_max) as the paper states them (§3.2, §4); ``nan`` where the

@@ -34,7 +34,8 @@ from numpy.typing import ArrayLike, NDArray
 from biaslib.errors import DegenerateTestError
 from biaslib.methods.result import ResultRecord
 from biaslib.stats.conventions import BIASLIB, Convention, get_convention
-from biaslib.stats.permutation import PermutationResult, normal_approximation_p, permutation_test
+from biaslib.stats.permutation import PermutationResult, normal_approximation_p
+from biaslib.stats.resampling import resampled_test
 from biaslib.stats.sets import equal_size_indices
 from biaslib.stats.similarity import as_vectors, cosine_matrix
 
@@ -356,19 +357,7 @@ def weat(
             "X and Y are the same vectors: the test would compare a target set with itself")
 
     normal = conv.p_method == "normal"
-    perm = permutation_test(
-        s_x,
-        s_y,
-        tail=conv.tail,
-        ties=conv.ties,
-        plus_one=conv.plus_one,
-        n_resamples=conv.n_resamples,
-        exact_limit=conv.exact_limit,
-        replacement=conv.replacement,
-        seed=conv.seed,
-        keep_distribution=keep_distribution or normal,
-        statistic=conv.statistic,
-    )
+    perm = resampled_test(s_x, s_y, conv.resampling, keep_distribution=keep_distribution or normal)
     p = perm.p_value
     if normal:
         assert perm.null_distribution is not None
