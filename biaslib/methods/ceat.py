@@ -101,6 +101,7 @@ __all__ = [
     "CEAT_PRESETS",
     "CeatConvention",
     "CeatResult",
+    "CombinedEffectResult",
     "ceat",
     "get_ceat_convention",
     "missing_policy",
@@ -432,8 +433,57 @@ def sample_effect_sizes_loop(
 # --------------------------------------------------------------------------- the test
 
 
+class CombinedEffectResult(ResultRecord):
+    """The shared fields of a result that combines per-sample effect sizes as CEAT does.
+
+    A result holding a random-effects meta-analysis ``meta``
+    (:class:`~biaslib.stats.meta_analysis.MetaAnalysis`) and a ``convention``
+    (:class:`CeatConvention`) gets from it the fields of
+    :class:`~biaslib.methods.result.BiasResult`: ``effect_size`` (and ``ces``) the
+    combined effect size, ``p_value`` under the convention's tail, ``n`` the number of
+    samples :math:`N` combined and ``ci`` the meta-analysis' 95% interval. The result
+    defines ``method``. :class:`CeatResult` and
+    :class:`~biaslib.methods.lpbs.LpbsCeatResult` share it.
+    """
+
+    __slots__ = ()
+    meta: MetaAnalysis
+    convention: CeatConvention
+
+    @property
+    def ces(self) -> float:
+        """Combined effect size."""
+        return self.meta.ces
+
+    @property
+    def effect_size(self) -> float:
+        """The CES, under the name every result uses."""
+        return self.meta.ces
+
+    @property
+    def p_value(self) -> float:
+        """P-value of the CES under the convention's tail."""
+        return self.meta.p_value
+
+    @property
+    def n(self) -> int:
+        """Number of samples :math:`N` combined."""
+        return self.meta.n
+
+    @property
+    def ci(self) -> tuple[float, float]:
+        """The random-effects 95% confidence interval of the CES (``ci_low``, ``ci_high``)."""
+        low, high = self.meta.conf_int()
+        return float(low), float(high)
+
+    @property
+    def convention_name(self) -> str:
+        """Name of the :class:`CeatConvention` used."""
+        return self.convention.name
+
+
 @dataclass(frozen=True)
-class CeatResult(ResultRecord):
+class CeatResult(CombinedEffectResult):
     r"""Result of :func:`ceat`.
 
     Attributes
@@ -465,40 +515,9 @@ class CeatResult(ResultRecord):
     variances: NDArray[np.float64] = field(repr=False)
 
     @property
-    def ces(self) -> float:
-        """Combined effect size."""
-        return self.meta.ces
-
-    @property
-    def effect_size(self) -> float:
-        """The CES: the effect size of a CEAT, under the name every result uses."""
-        return self.meta.ces
-
-    @property
-    def p_value(self) -> float:
-        """P-value under the convention's tail."""
-        return self.meta.p_value
-
-    @property
-    def n(self) -> int:
-        """Number of samples :math:`N` combined."""
-        return self.meta.n
-
-    @property
     def method(self) -> str:
         """``"CEAT"``."""
         return "CEAT"
-
-    @property
-    def ci(self) -> tuple[float, float]:
-        """The random-effects 95% confidence interval of the CES (``ci_low``, ``ci_high``)."""
-        low, high = self.meta.conf_int()
-        return float(low), float(high)
-
-    @property
-    def convention_name(self) -> str:
-        """Name of the :class:`CeatConvention` used."""
-        return self.convention.name
 
     def to_dict(self) -> dict[str, object]:
         """One flat record of the result.

@@ -125,6 +125,7 @@ from biaslib.errors import DegenerateTestError, MissingWordsError
 from biaslib.methods.ceat import (
     CEAT_MIND_YOUR_BIAS,
     CeatConvention,
+    CombinedEffectResult,
     get_ceat_convention,
     row_effect_sizes,
     sample_indices,
@@ -1034,7 +1035,7 @@ def pair_bias_scores(
 
 
 @dataclass(frozen=True)
-class LpbsCeatResult(ResultRecord):
+class LpbsCeatResult(CombinedEffectResult):
     r"""Result of :func:`lpbs_ceat`: per-sentence LPBS combined as CEAT.
 
     Attributes
@@ -1076,40 +1077,9 @@ class LpbsCeatResult(ResultRecord):
     variances: NDArray[np.float64] = field(repr=False)
 
     @property
-    def ces(self) -> float:
-        """The combined effect size."""
-        return self.meta.ces
-
-    @property
-    def p_value(self) -> float:
-        """The meta-analysis p-value under the convention's tail."""
-        return self.meta.p_value
-
-    @property
-    def effect_size(self) -> float:
-        """The CES, under the name every result uses."""
-        return self.meta.ces
-
-    @property
-    def n(self) -> int:
-        """Number of samples :math:`N` combined."""
-        return self.meta.n
-
-    @property
     def method(self) -> str:
         """``"LPBS-CEAT"``: LPBS per sentence, combined as CEAT."""
         return "LPBS-CEAT"
-
-    @property
-    def ci(self) -> tuple[float, float]:
-        """The random-effects 95% confidence interval of the CES."""
-        low, high = self.meta.conf_int()
-        return float(low), float(high)
-
-    @property
-    def convention_name(self) -> str:
-        """Name of the CEAT convention used."""
-        return self.convention.name
 
     def to_dict(self) -> dict[str, object]:
         """One flat record: CES, SE, p, τ², the words and sentences used, :math:`N`."""
