@@ -344,7 +344,9 @@ def tiny_mlm_encoder() -> EncoderSpec:
     :data:`biaslib.chapters.lpbs.OFFLINE_LPBS_MODEL` as in the LPBS tables. Sentence vectors
     and stimulus vectors are the *mean* of the token (subword) vectors: a masked LM has no
     trained sentence vector, and [CLS] of a retrieval-tuned tiny model would be arbitrary.
-    A mechanism model (2 layers, 128 dimensions), not BERT. Building it imports no torch.
+    A mechanism model (2 layers, 128 dimensions), not BERT. Calling this imports
+    :mod:`biaslib.embeddings.masked_lm`, and with it torch, for the model's path; the
+    model itself is loaded only when the spec builds its encoder.
     """
     # biaslib.embeddings.masked_lm imports torch at module level: load it only here.
     from biaslib.embeddings.masked_lm import TINY_MLM
