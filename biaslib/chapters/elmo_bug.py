@@ -26,6 +26,7 @@ from scipy.spatial.distance import pdist, squareform
 from biaslib.chapters.published import MAY_TABLE4, MYB_TABLE3
 from biaslib.chapters.registry import table_names
 from biaslib.chapters.seat import may_table
+from biaslib.chapters.stored import core_first, encoder_layer
 from biaslib.embeddings.bugs import BugEncoder, gpt2_offset_input
 from biaslib.embeddings.models import EncoderSpec, transformer
 from biaslib.errors import DegenerateTestError, UnknownNameError
@@ -110,7 +111,10 @@ def bug_rows(
         test = load_test(MYB_TABLE3[short])
         embedded = embed_contexts(test, myb_contexts(test.name), encoder, levels)
         for level, emb in embedded.items():
-            row = {"method": METHOD[level], "myb_test": short, "model": emb.embedder,
+            # The bug encoders pool as their bug does ("default"), on the wrapped layer.
+            row = {"method": METHOD[level], "test": short, "level": level,
+                   "pooling": "default", "layer": encoder_layer(encoder),
+                   "convention": convention.name, "encoder": emb.embedder,
                    "weights": encoder.fingerprint}
             try:
                 result = weat(*emb.arrays, convention=convention)
@@ -128,17 +132,17 @@ def elmo_table(tests: Mapping[str, Sequence[str]] = ELMO_TESTS) -> pd.DataFrame:
 
     ``tests`` maps an offline model to the short names of the tests it runs
     (:data:`ELMO_TESTS`; all of :data:`biaslib.chapters.published.MYB_TABLE3` for the full
-    chapter). Columns: ``column`` (model), ``variant`` (``"bug"``/``"fixed"``),
-    ``method``, ``myb_test``, ``model`` (the full extraction), ``weights``,
-    ``effect_size``, ``p_value``, ``not run``.
+    chapter). Columns: the core columns (:data:`biaslib.chapters.stored.CORE_COLUMNS`;
+    ``test`` is Mind Your Bias's short test name, ``variant`` ``"bug"``/``"fixed"``),
+    then ``column`` (model), ``encoder`` (the full extraction), ``weights``, ``not run``.
     """
     rows = []
     for name, names in tests.items():
         encoder = transformer(name, progress=False)()
         for buggy in (True, False):
-            rows += [{"column": name, "variant": "bug" if buggy else "fixed", **row}
-                     for row in bug_rows(names, BugEncoder(encoder, "elmo", buggy))]
-    return pd.DataFrame(rows)
+            rows += [{"column": name, "variant": "bug" if buggy else "fixed", "model": name,
+                      **row} for row in bug_rows(names, BugEncoder(encoder, "elmo", buggy))]
+    return core_first(pd.DataFrame(rows))
 
 
 def distinct_vectors(vectors: ArrayLike, rtol: float = 1e-4) -> int:
@@ -232,9 +236,9 @@ def gpt2_table(tests: Sequence[str] = GPT2_TESTS, model: str = SMOL) -> pd.DataF
     rows = []
     for label, (buggy, offset) in GPT2_VARIANTS.items():
         bug = BugEncoder(encoder, "gpt2-offset", buggy, offset=offset)
-        rows += [{"column": model, "variant": label, **row}
+        rows += [{"column": model, "variant": label, "model": model, **row}
                  for row in bug_rows(tests, bug, ("word",))]
-    return pd.DataFrame(rows)
+    return core_first(pd.DataFrame(rows))
 
 
 def chapter_table(name: str, *, full: bool = False) -> pd.DataFrame:
@@ -283,7 +287,7 @@ def elmo_beside_published(elmo: pd.DataFrame, column: str | None = None) -> pd.D
             raise UnknownNameError("model of the ELMo-bug table", column, known)
     pub = load_published("myb_table3").query("model == 'ELMo' and method in ['s-SEAT', 'w-SEAT']")
     pub = pub.set_index(["method", "test", "column"])
-    ran = {(r.method, r.myb_test) for r in elmo.itertuples()}
+    ran = {(r.method, r.test) for r in elmo.itertuples()}
     order = [(m, t) for m in METHOD.values() for t in MYB_TABLE3 if (m, t) in ran]
     show = pd.DataFrame(index=pd.MultiIndex.from_tuples(order, names=["method", "myb_test"]))
 
@@ -294,7 +298,7 @@ def elmo_beside_published(elmo: pd.DataFrame, column: str | None = None) -> pd.D
     show["ELMo orig. d (May et al. / Tan & Celis, bug)"] = published("orig", "d")
     show["ELMo d (Mind Your Bias, fixed)"] = published("ours", "d")
     show["ELMo p (Mind Your Bias, fixed)"] = published("ours", "p_csv")
-    ours = elmo.set_index(["method", "myb_test", "column", "variant"])
+    ours = elmo.set_index(["method", "test", "column", "variant"])
     for name in dict.fromkeys(elmo["column"]):
         for variant in ("bug", "fixed"):
             cells = [_cell(*ours.loc[(m, t, name, variant), ["effect_size", "p_value",
@@ -335,7 +339,7 @@ def bug_summary(
 def variant_summary(rows: pd.DataFrame, bug: str = "bug", fixed: str = "fixed"
                     ) -> dict[str, object]:
     """:func:`bug_summary` of two ``variant`` values of a table of Mind Your Bias's tests."""
-    wide = rows.pivot_table(index="myb_test", columns="variant",
+    wide = rows.pivot_table(index="test", columns="variant",
                             values=["effect_size", "p_value"], aggfunc="first")
     return bug_summary(wide[("effect_size", bug)], wide[("effect_size", fixed)],
                        wide[("p_value", bug)], wide[("p_value", fixed)])
@@ -407,12 +411,12 @@ def gpt2_beside_published(gpt: pd.DataFrame) -> pd.DataFrame:
     """Mind Your Bias's GPT-2 w-SEAT columns beside our :func:`gpt2_table` variants."""
     pub = load_published("myb_table3").query("model == 'GPT-2' and method == 'w-SEAT'")
     pub = pub.pivot_table(index="test", columns="column", values="d", aggfunc="first")
-    tests = list(dict.fromkeys(gpt["myb_test"]))
+    tests = list(dict.fromkeys(gpt["test"]))
     table = pd.DataFrame(index=pd.Index(tests, name="myb_test"))
     table["GPT-2 d, Tan & Celis (bug)"] = [format_d(pub["orig"].get(t, np.nan)) for t in tests]
     table["GPT-2 d, Mind Your Bias"] = [format_d(pub["ours"].get(t, np.nan)) for t in tests]
     for (column, label), sub in gpt.groupby(["column", "variant"], sort=False):
-        sub = sub.set_index("myb_test")
+        sub = sub.set_index("test")
         cells = [_cell(sub.loc[t, "effect_size"], sub.loc[t, "p_value"], sub.loc[t, "not run"])
                  for t in tests]
         table[f"{column} d, {label}"] = [d for d, _ in cells]
@@ -433,7 +437,7 @@ def elmo_figure(elmo: pd.DataFrame) -> Figure:
     from biaslib.reporting.plots import effect_size_comparison
 
     pub = load_published("myb_table3").query("model == 'ELMo'")
-    tests_run = {name: list(dict.fromkeys(g["myb_test"]))
+    tests_run = {name: list(dict.fromkeys(g["test"]))
                  for name, g in elmo.groupby("column", sort=False)}
     first = next(iter(tests_run.values()))
     fig, axes = plt.subplots(2, 1 + len(tests_run), figsize=(13, 7), sharex=True)
@@ -447,7 +451,7 @@ def elmo_figure(elmo: pd.DataFrame) -> Figure:
                                title=f"{method}: ELMo")
         for col, (name, tests) in enumerate(tests_run.items(), start=1):
             ours = elmo[(elmo["method"] == method) & (elmo["column"] == name)]
-            ours = ours.pivot_table(index="myb_test", columns="variant", values="effect_size")
+            ours = ours.pivot_table(index="test", columns="variant", values="effect_size")
             frame = pd.DataFrame({"test": tests,
                                   f"{name}, bug": ours["bug"].reindex(tests).to_numpy(),
                                   f"{name}, fixed": ours["fixed"].reindex(tests).to_numpy()})

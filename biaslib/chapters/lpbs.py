@@ -48,6 +48,7 @@ import pandas as pd
 from tqdm import tqdm
 
 from biaslib.chapters.registry import NEEDS_CORPUS, get_table, table_names
+from biaslib.chapters.stored import core_first
 from biaslib.errors import MissingWordsError, UnknownNameError
 from biaslib.evaluate.lpbs import double_context_log_probs, template_log_probs, template_queries
 from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS, CeatConvention
@@ -194,6 +195,22 @@ def _multi_wordpiece(sc: MaskedLMScorer, words: Sequence[str]) -> int:
     return sum(len(sc.piece_ids(w)) > 1 for w in dict.fromkeys(words))
 
 
+def _pooling(wordpieces: str) -> str:
+    """The ``pooling`` of an LPBS row: how a target's wordpieces are combined."""
+    return f"{wordpieces} wordpiece(s)"
+
+
+def _core(frame: pd.DataFrame, model: str, **values: object) -> pd.DataFrame:
+    """LPBS rows in the stored tables' shape: the core columns first.
+
+    ``model`` is the name the rows were computed with (the offline
+    :data:`OFFLINE_LPBS_MODEL` or a hub id); the scorer's full name stays in
+    ``encoder``. LPBS reads a masked token's probability from the MLM head.
+    """
+    return core_first(frame, method="LPBS", model=model, level="masked token",
+                      layer="MLM head", **values)
+
+
 def myb_rows(
     model: str = OFFLINE_LPBS_MODEL,
     *,
@@ -247,8 +264,10 @@ def myb_rows(
                 res = lpbs(logs, conv).to_dict()
                 rows.append({**key, "convention": conv.name, "wordpieces": conv.wordpieces,
                              **{k: v for k, v in res.items() if k != "convention"},
-                             "model": sc.spec.name, "weights": sc.fingerprint})
-    return pd.DataFrame(rows)
+                             "pooling": _pooling(conv.wordpieces),
+                             "encoder": sc.spec.name, "weights": sc.fingerprint})
+    frame = pd.DataFrame(rows)
+    return _core(frame, model, variant=frame["word_set"])
 
 
 def prior_positions(sc: MaskedLMScorer, test: str) -> pd.DataFrame:
@@ -296,8 +315,9 @@ def kurita_rows(model: str = OFFLINE_LPBS_MODEL, *, progress: bool = True) -> pd
                          "prior_token": token, "effect_size": res.effect_size,
                          "p_value": res.p_value, "mean_diff": res.mean_a - res.mean_b,
                          "sd": res.sd, "n_templates": res.n_templates, "n_a": res.n_a,
-                         "n_b": res.n_b, "model": sc.spec.name, "weights": sc.fingerprint})
-    return pd.DataFrame(rows)
+                         "n_b": res.n_b, "encoder": sc.spec.name, "weights": sc.fingerprint})
+    return _core(pd.DataFrame(rows), model, variant="as published",
+                 pooling=_pooling(LPBS_KURITA.wordpieces), convention=LPBS_KURITA.name)
 
 
 def _dtype_zeros(pieces: list[list[np.ndarray]], dtype: type[np.floating]) -> tuple[int, list]:
@@ -445,9 +465,10 @@ def reddit_rows(
         ``targets`` and ``attributes`` (set sizes), coverage counts
         (``target_sentences``, ``with_attribute``, ``found``, ``overlapping``,
         ``too_far``, ``sentences`` scored, ``reddit_sentences`` of them from
-        Reddit, ``rows_kept``, ``attributes_used`` A/B), ``status``, ``ces``,
-        ``se``, ``p_value``, ``tau2``, ``mean_d``, ``n_samples``, ``model``,
-        ``weights``.
+        Reddit, ``rows_kept``, ``attributes_used`` A/B), ``status``, ``se``,
+        ``tau2``, ``mean_d``, ``n_samples``, ``encoder``, ``weights``, after the
+        core columns (:data:`biaslib.chapters.stored.CORE_COLUMNS`; the CES is
+        ``effect_size``).
     """
     from biaslib.stimuli.cooccurrence import double_contexts
 
@@ -493,17 +514,20 @@ def reddit_rows(
                     "status": (f"n/a: the case bug lost {len(pairs) - kept} of {len(pairs)} "
                                "sentences; " if bug and kept < len(pairs) else
                                "too few co-occurrences: ") + reason,
-                    "ces": np.nan, "se": np.nan, "p_value": np.nan, "tau2": np.nan,
+                    "effect_size": np.nan, "se": np.nan, "p_value": np.nan, "tau2": np.nan,
                     "mean_d": np.nan, "n_samples": 0})
             else:
                 out = res.to_dict()
                 row.update({"rows_kept": res.rows_kept, "attributes_used": out["attributes_used"],
-                            "status": "ok", **{k: out[k] for k in
-                                               ("ces", "se", "p_value", "tau2", "mean_d")},
+                            "status": "ok", "effect_size": out["ces"],
+                            **{k: out[k] for k in ("se", "p_value", "tau2", "mean_d")},
                             "n_samples": res.meta.n})
-            row.update({"model": sc.spec.name, "weights": sc.fingerprint})
+            row.update({"encoder": sc.spec.name, "weights": sc.fingerprint})
             rows.append(row)
-    return pd.DataFrame(rows)
+    # Mind Your Bias's product rule (double_context_log_probs above), under the CEAT
+    # convention that combines the sentences.
+    return _core(pd.DataFrame(rows), model, pooling=_pooling("product"),
+                 convention=convention.name)
 
 
 def chapter_table(name: str, model: str = OFFLINE_LPBS_MODEL, *,
@@ -629,7 +653,7 @@ def _reddit_cell(rows: pd.DataFrame, test: str, word_set: str, variant: str,
     status = str(row["status"].iloc[0])
     if status != "ok":
         return "n/a" if status.startswith("n/a") else "too few"
-    return format_d(float(row["ces"].iloc[0]),
+    return format_d(float(row["effect_size"].iloc[0]),
                     "*" if float(row["p_value"].iloc[0]) < alpha else "")
 
 
@@ -695,7 +719,7 @@ def reddit_coverage_view(frame: pd.DataFrame) -> pd.DataFrame:
     def ces(rows: pd.DataFrame) -> list[str]:
         return [format_d(float(c)) if st == "ok" else
                 ("n/a" if str(st).startswith("n/a") else "too few")
-                for c, st in zip(rows["ces"], rows["status"], strict=True)]
+                for c, st in zip(rows["effect_size"], rows["status"], strict=True)]
 
     return pd.DataFrame({
         "test": fixed["test"], "word set": fixed["word_set"], "their test": fixed["myb_test"],

@@ -16,6 +16,7 @@ import pandas as pd
 
 from biaslib.chapters.published import MAY_ALL
 from biaslib.chapters.seat import OFFLINE_SEAT_MODELS, may_contexts
+from biaslib.chapters.stored import core_first, encoder_layer
 from biaslib.embeddings.models import EncoderSpec, transformer
 from biaslib.evaluate.mleat import mleat_context_table
 from biaslib.methods.mleat import (
@@ -128,7 +129,13 @@ def mleat_models_table(
                                     convention=convention, progress=progress)
         frame.insert(0, "inputs", inputs)
         frame.insert(0, "column", model.label)
-        frames.append(frame)
+        # Level 1 is the result's effect size; levels 2 and 3 keep their own columns.
+        frame = frame.rename(columns={"model": "encoder", "l1_d": "effect_size",
+                                      "l1_p": "p_value"})
+        frames.append(core_first(frame, method="ML-EAT", variant="as published",
+                                 model=model.label, level="sentence",
+                                 pooling=model.sentence_pooling or "default",
+                                 layer=encoder_layer(encoder)))
     return pd.concat(frames, ignore_index=True)
 
 
@@ -191,12 +198,16 @@ def paper_table(frame: pd.DataFrame, index: str | Sequence[str] | None = None) -
     """Results laid out as the paper's Table 1.
 
     ``frame`` has the columns of :meth:`MleatResult.to_dict` (or of
-    ``data/published/mleat_*.csv``): ``l1_d``, ``l1_sig``, ``l2_x_d``… and
+    ``data/published/mleat_*.csv``, or of :func:`mleat_models_table`, whose Level 1
+    effect size is ``effect_size``): ``l1_d``, ``l1_sig``, ``l2_x_d``… and
     ``pattern``. Effect sizes get ``*`` when significant; Level 3 reads
     "mean (sd)" with the paper's ".10" style. ``index`` names the columns that
     label the rows (default: keep the index).
     """
     src = frame.set_index(list([index] if isinstance(index, str) else index)) if index else frame
+    if "effect_size" in src:  # our rows: Level 1 is the core effect size
+        level1 = src["l1_d"].fillna(src["effect_size"]) if "l1_d" in src else src["effect_size"]
+        src = src.assign(l1_d=level1)
 
     def d(col: str) -> list[str]:
         return [format_d(float(v), "*" if significance_flag(s) else "")

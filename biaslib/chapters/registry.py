@@ -112,8 +112,11 @@ class SliceCheck:
         """
         from biaslib.chapters.stored import compare_with_stored
 
+        # A key is matched, not compared: the core columns a table keys on (``test``,
+        # ``method``) may also be among its exactly compared ones.
         return compare_with_stored(fresh, stored, self.keys,
-                                   exact=_columns(self.exact, fresh),
+                                   exact=[c for c in _columns(self.exact, fresh)
+                                          if c not in self.keys],
                                    numbers=_columns(self.numbers, fresh),
                                    p_values=_columns(self.p_values, fresh))
 
@@ -208,7 +211,8 @@ class StoredTable:
 
 def _models_provenance(frame: pd.DataFrame) -> dict[str, dict[str, str]]:
     first = frame.drop_duplicates("column")
-    return {row.column: {"name": row.model, "weights": row.weights} for row in first.itertuples()}
+    return {row.column: {"name": row.encoder, "weights": row.weights}
+            for row in first.itertuples()}
 
 
 def _seat_may_table() -> pd.DataFrame:
@@ -272,7 +276,7 @@ def _mleat_offline_provenance(frame: pd.DataFrame) -> dict[str, object]:
                 "Caliskan's tests in ML-EAT's GPT-2 prompts ('This is (a/an) X'), and the "
                 "SEAT chapter's bleached-template tests at sentence level",
         # One entry per (model, inputs): SmolLM2 runs without special tokens on the prompts.
-        "models": {f"{r.column} | {r.inputs}": {"name": r.model, "weights": r.weights}
+        "models": {f"{r.column} | {r.inputs}": {"name": r.encoder, "weights": r.weights}
                    for r in frame.drop_duplicates(["column", "inputs"]).itertuples()},
         "prompt_models": [m.label for m in MLEAT_OFFLINE_MODELS],
         "convention": vars(MLEAT_BIASLIB),
@@ -384,7 +388,8 @@ def _elmo_provenance(name: str) -> Callable[[pd.DataFrame], dict[str, object]]:
         from biaslib.stats.conventions import MIND_YOUR_BIAS
 
         column = "model" if name == "elmo_diagnostics" else "column"
-        models = {row[column]: {"name": row.get("model", row[column]), "weights": row["weights"]}
+        models = {row[column]: {"name": row.get("encoder", row.get("model", row[column])),
+                                "weights": row["weights"]}
                   for row in frame.drop_duplicates(column).to_dict("records")}
         return {
             "what": _ELMO_WHAT[name],
@@ -432,10 +437,12 @@ def _lpbs_provenance(name: str) -> Callable[[pd.DataFrame], dict[str, object]]:
         from biaslib.chapters.lpbs import LPBS_CONVENTIONS
         from biaslib.stimuli.lpbs import myb_cells
 
+        full = "encoder" if "encoder" in frame else "model"
         return {
             "what": _LPBS_WHAT[name],
-            "models": {row.model: {"name": row.model, "weights": row.weights}
-                       for row in frame.drop_duplicates("model").itertuples()},
+            # The scorer's full name: ``encoder`` in the results tables, ``model`` elsewhere.
+            "models": {n: {"name": n, "weights": w} for n, w in frame.drop_duplicates(
+                full).set_index(full)["weights"].items()},
             "conventions": {c.name: vars(c) for c in LPBS_CONVENTIONS},
             "cells": [list(c) for c in myb_cells()],
             "templates": "data/templates/lpbs.yaml; word sets data/stimuli/lpbs.yaml and "
@@ -459,8 +466,8 @@ def _lpbs_reddit_provenance(frame: pd.DataFrame) -> dict[str, object]:
                 "target masked, random counterpart from the other target set, prior with the "
                 "attribute masked too; combined as CEAT (methods/CEAT/generate_ebd_bert_prob.py); "
                 "fixed (log space) and with the case bug replayed; offline tiny masked LM",
-        "models": {row.model: {"name": row.model, "weights": row.weights}
-                   for row in frame.drop_duplicates("model").itertuples()},
+        "models": {row.encoder: {"name": row.encoder, "weights": row.weights}
+                   for row in frame.drop_duplicates("encoder").itertuples()},
         "cells": {f"{t} {ws}": m for (t, ws), m in TABLE14_CELLS.items()},
         "variants": {k: {"case_bug": v} for k, v in REDDIT_VARIANTS.items()},
         "ceat_convention": vars(REDDIT_CEAT),
@@ -582,7 +589,10 @@ def _ceat_models() -> tuple[Any, ...]:
 SEAT_MAY_SLICE = (("C6", "word"), ("C6", "sent"), ("DB-likable", "sent (u)"))
 #: Tests of ``seat_myb`` the tests recompute (Mind Your Bias's C9).
 SEAT_MYB_SLICE = ("C9",)
-_SEAT_EXACT = ("model", "weights", "n_x", "n_y", "n_a", "n_b", "not run")
+#: Core columns a slice compares exactly besides its keys (issue 19).
+_CORE_EXACT = ("method", "variant", "model", "level", "pooling", "layer")
+_SEAT_EXACT = (*_CORE_EXACT, "convention", "encoder", "weights", "n_x", "n_y", "n_a", "n_b",
+               "not run")
 
 
 def _seat_may_slice() -> pd.DataFrame:
@@ -653,12 +663,13 @@ def _mleat_slice() -> pd.DataFrame:
 
 
 _CEAT_KEYS = ("test", "column", "contexts", "convention")
-_CEAT_NUMBERS = ("ces", "ci_low", "ci_high", "se", "tau2", "i2", "weighted_variance", "mean_d",
-                 "q025", "q975")
+_CEAT_NUMBERS = ("effect_size", "ci_low", "ci_high", "se", "tau2", "i2", "weighted_variance",
+                 "mean_d", "q025", "q975")
 
 
 def _ceat_exact(fresh: pd.DataFrame) -> list[str]:
-    return [c for c in ("model", "weights", "not run", "dropped", "n_x", "n_y", "n_a", "n_b",
+    return [c for c in (*_CORE_EXACT, "encoder", "weights", "not run", "dropped", "n_x", "n_y",
+                        "n_a", "n_b",
                         "n_contexts", "n_samples") if c in fresh]
 
 
@@ -691,7 +702,9 @@ def _ceat_coverage_slice() -> pd.DataFrame:
     return chapter_table("ceat_coverage")
 
 
-_ELMO_EXACT = ("model", "weights", "not run")
+_ELMO_EXACT = ("model", "level", "pooling", "layer", "convention", "encoder", "weights",
+               "not run")
+_QUIRK_EXACT = (*_SEAT_EXACT[:-5], "not run")
 _ELMO_TESTS = "tests/test_bug_tables.py"
 
 
@@ -827,7 +840,7 @@ REGISTRY: tuple[StoredTable, ...] = (
         "models with weights fingerprints, the convention, the tests and templates",
         (NEEDS_MODELS,), "minutes",
         slices=(SliceCheck("Mind Your Bias's C9", _seat_myb_slice,
-                           ("column", "method", "myb_test"), "tests/test_results.py::"
+                           ("column", "method", "test"), "tests/test_results.py::"
                            "test_seat_myb_slice", _SEAT_EXACT, ("effect_size",),
                            ("p_value",)),)),
     *(StoredTable(name, "elmo_bug", desc, _elmo_table(name), _elmo_provenance(name),
@@ -836,7 +849,7 @@ REGISTRY: tuple[StoredTable, ...] = (
       for name, desc, slc in (
           ("elmo_bug", "s-SEAT and w-SEAT through the ELMo tokenization bug and its fix",
            SliceCheck("MiniLM C6, SmolLM2 C9", _elmo_bug_slice,
-                      ("column", "variant", "method", "myb_test"),
+                      ("column", "variant", "method", "test"),
                       f"{_ELMO_TESTS}::test_elmo_bug_slice", _ELMO_EXACT, ("effect_size",),
                       ("p_value",))),
           ("elmo_diagnostics", "mean cosine between sentence vectors and distinct word "
@@ -848,9 +861,9 @@ REGISTRY: tuple[StoredTable, ...] = (
           ("elmo_quirks", "s-SEAT through sent-bias's BERT input quirks and their fixes",
            SliceCheck("C3 word, DB-likable unbleached; SmolLM2 C6 word", _elmo_quirks_slice,
                       ("column", "test", "context"), f"{_ELMO_TESTS}::test_elmo_quirks_slice",
-                      _ELMO_EXACT, ("effect_size",), ("p_value",))),
+                      _QUIRK_EXACT, ("effect_size",), ("p_value",))),
           ("elmo_gpt2", "w-SEAT through w-SEAT's GPT-2 offsets and the fix, causal LM",
-           SliceCheck("C9", _elmo_gpt2_slice, ("column", "variant", "method", "myb_test"),
+           SliceCheck("C9", _elmo_gpt2_slice, ("column", "variant", "method", "test"),
                       f"{_ELMO_TESTS}::test_elmo_gpt2_slice", _ELMO_EXACT, ("effect_size",),
                       ("p_value",))),
       )),
@@ -863,9 +876,11 @@ REGISTRY: tuple[StoredTable, ...] = (
         slices=(SliceCheck(
             "C9, prompts and SEAT sentences", _mleat_slice, ("column", "inputs", "test"),
             "tests/test_mleat.py::test_stored_offline_table_matches_a_fresh_slice",
-            ("model", "weights", "pattern", "n_x", "n_y", "n_a", "n_b"),
-            lambda f: [c for c in f.columns if c.endswith(("_d", "_mean", "_sd"))],
-            lambda f: [c for c in f.columns if c.endswith("_p")]),)),
+            (*_CORE_EXACT, "convention", "encoder", "weights", "pattern", "n_x", "n_y", "n_a",
+             "n_b"),
+            lambda f: ["effect_size",
+                       *(c for c in f.columns if c.endswith(("_d", "_mean", "_sd")))],
+            lambda f: ["p_value", *(c for c in f.columns if c.endswith("_p"))]),)),
     StoredTable(
         "ceat_myb", "ceat", "CEAT on Mind Your Bias's Table 3 tests, corpus sentences, offline "
         "models", _ceat_table("ceat_myb"), _ceat_myb_provenance, _CEAT_NOTE, _CEAT_NEEDS,
@@ -913,14 +928,16 @@ REGISTRY: tuple[StoredTable, ...] = (
                       f"{_LPBS_TESTS}::test_lpbs_myb_slice",
                       ("test", "target_description", "stimuli", "templates", "targets",
                        "attributes", "multi_wordpiece", "wordpieces", "units", "n_a", "n_b",
-                       "n_templates", "p_method", "n_resamples", "model", "weights"),
+                       "n_templates", "p_method", "n_resamples", *_CORE_EXACT, "encoder",
+                       "weights"),
                       ("effect_size", "mean_a", "mean_b", "sd"), ("p_value",))),
           ("lpbs_kurita", "LPBS on Kurita et al.'s five notebook tests, prior read at two "
            "positions",
            SliceCheck("whole table", _lpbs_kurita_slice, ("test", "prior_read_at"),
                       f"{_LPBS_TESTS}::test_lpbs_kurita_table",
-                      ("title", "prior_token", "n_templates", "n_a", "n_b", "model",
-                       "weights"), ("effect_size", "mean_diff", "sd"), ("p_value",))),
+                      ("title", "prior_token", "n_templates", "n_a", "n_b", *_CORE_EXACT,
+                       "convention", "encoder", "weights"), ("effect_size", "mean_diff", "sd"),
+                      ("p_value",))),
           ("lpbs_underflow", "zeros and NaN of LPBS in float32/float16 probability space vs "
            "log space",
            # Zeros and NaN in float16 are counts at a float threshold (2^-24): a
@@ -949,7 +966,8 @@ REGISTRY: tuple[StoredTable, ...] = (
             ("myb_test", "stimuli", "targets", "attributes", "target_sentences",
              "with_attribute", "found", "overlapping", "too_far", "sentences",
              "reddit_sentences", "rows_kept", "attributes_used", "status", "n_samples",
-             "model", "weights"), ("ces", "se", "tau2", "mean_d"), ("p_value",)),)),
+             "method", "model", "level", "pooling", "layer", "convention", "encoder", "weights"),
+            ("effect_size", "se", "tau2", "mean_d"), ("p_value",)),)),
     StoredTable(
         "same_injection_runs", "same", "one row per fine-tuning run: settings, seeds, losses, "
         "held-out accuracy, unmasking R²", None, None, _SAME_NOTE, (NEEDS_TINY_MLM,),
@@ -991,11 +1009,11 @@ REGISTRY: tuple[StoredTable, ...] = (
         "the corpus extract and its SHA-256", (NEEDS_TINY_MLM, NEEDS_CORPUS),
         "about a minute for s-SEAT and w-SEAT, minutes for CEAT (2 cores)",
         slices=(SliceCheck("s-SEAT and w-SEAT, C9", _synthesis_tiny_mlm_slice("seat"),
-                           ("column", "method", "myb_test", "convention"),
+                           ("column", "method", "test", "convention"),
                            "tests/test_synthesis.py::test_synthesis_tiny_mlm_seat_slice",
                            _SEAT_EXACT, ("effect_size",), ("p_value",)),
                 SliceCheck("CEAT, MYB-C9-term, corpus", _synthesis_tiny_mlm_slice("ceat"),
-                           ("column", "method", "myb_test", "convention"),
+                           ("column", "method", "test", "convention"),
                            "tests/test_synthesis.py::test_synthesis_tiny_mlm_ceat_slice",
                            _ceat_exact, ("effect_size", *_CEAT_NUMBERS[1:]),
                            ("p_value", "q_p_value")))),
@@ -1010,7 +1028,8 @@ REGISTRY: tuple[StoredTable, ...] = (
                            ("test", "method", "targets", "contexts", "level", "pooling", "layer",
                             "ddof", "tail", "sampling", "stimuli"),
                            "tests/test_speccurve.py::test_speccurve_grid_slice",
-                           ("model", "n_x", "n_y", "ci_method", "not run"),
+                           ("variant", "model", "convention", "encoder", "n_x", "n_y",
+                            "ci_method", "not run"),
                            ("effect_size", "ci_low", "ci_high"), ("p_value",)),)),
 )
 

@@ -15,6 +15,7 @@ import pandas as pd
 from tqdm import tqdm
 
 from biaslib.chapters.published import MAY_MODELS, MAY_TABLE4, MYB_TABLE3, myb_table3_published
+from biaslib.chapters.stored import core_first, encoder_layer, stimulus_variant
 from biaslib.embeddings.base import ContextEncoder
 from biaslib.embeddings.models import EncoderSpec, cbow_glove_6b_50d, transformer
 from biaslib.errors import DegenerateTestError, MissingWordsError, UnknownNameError
@@ -22,7 +23,7 @@ from biaslib.evaluate.seat import embed_contexts
 from biaslib.evaluate.weat import TestRun
 from biaslib.methods.weat import weat
 from biaslib.reporting.format import findings_table, holm_marks, marked_table
-from biaslib.stats.conventions import MIND_YOUR_BIAS, Convention
+from biaslib.stats.conventions import MIND_YOUR_BIAS, Convention, get_convention
 from biaslib.stimuli.contexts import Context
 from biaslib.stimuli.data import load_published, load_test
 from biaslib.stimuli.templates import word_only_contexts
@@ -98,8 +99,9 @@ def may_table(
     bad = [r for r in rows if not (isinstance(r, tuple) and len(r) == 2)]
     if bad:
         raise TypeError(f"rows must be (test, context) pairs, e.g. ('C6', 'sent'); got {bad[:3]}")
-    out = []
+    frames = []
     for model in models:
+        out = []
         encoder = model.make()
         for test, context in tqdm(rows, desc=f"May et al. tests, {model.label}",
                                   disable=not progress):
@@ -120,7 +122,24 @@ def may_table(
             run = TestRun(embedded=embedded["sentence"], result=result)
             out.append({**key, **run.to_dict(), "weights": encoder.fingerprint,
                         "not run": ""})
-    return pd.DataFrame(out)
+        frames.append(_core(pd.DataFrame(out), model, encoder, method="SEAT",
+                            variant="as published", level="sentence",
+                            pooling=model.sentence_pooling or "default",
+                            convention=get_convention(convention).name))
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def _core(frame: pd.DataFrame, model: EncoderSpec, encoder: ContextEncoder,
+          **values: object) -> pd.DataFrame:
+    """One model's SEAT rows in the stored tables' shape (core columns first).
+
+    The encoder's full name moves to ``encoder``; ``model`` is the spec's short
+    label (before a ``": "`` that names a variant of it, as the bug replays do),
+    and ``layer`` is read from the encoder that computed the rows.
+    """
+    frame = frame.rename(columns={"model": "encoder"})
+    return core_first(frame, model=model.label.split(": ", 1)[0],
+                      layer=encoder_layer(encoder), **values)
 
 
 def _not_run(key: dict[str, object], test: str, encoder: ContextEncoder,
@@ -141,8 +160,9 @@ def myb_table(
     """s-SEAT and w-SEAT on Mind Your Bias's tests and templates (their Table 3 rows)."""
     from biaslib.stimuli.templates import myb_contexts
 
-    out = []
+    frames = []
     for model in models:
+        out = []
         encoder = model.make()
         for short, test in tqdm(tests.items(), desc=f"Mind Your Bias tests, {model.label}",
                                 disable=not progress):
@@ -166,7 +186,15 @@ def myb_table(
                 run = TestRun(embedded=embedded[level], result=result)
                 out.append({**key, **run.to_dict(), "weights": encoder.fingerprint,
                             "not run": ""})
-    return pd.DataFrame(out)
+        frame = pd.DataFrame(out).rename(columns={"test": "stimuli", "myb_test": "test"})
+        sentence = frame["method"] == "s-SEAT"
+        frames.append(_core(
+            frame, model, encoder, variant=frame["stimuli"].map(stimulus_variant),
+            level=sentence.map({True: "sentence", False: "word"}),
+            pooling=sentence.map({True: model.sentence_pooling or "default",
+                                  False: model.word_pooling}),
+            convention=get_convention(convention).name))
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
 def may_comparison(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TABLE4,
@@ -194,9 +222,10 @@ def myb_comparison(ours: pd.DataFrame, tests: Mapping[str, str] = MYB_TABLE3,
     ``ours`` is a :func:`myb_table` result. ``*`` marks p < alpha, as the
     paper's bold (restored for its own columns from the authors' result file).
     """
-    ours_wide = marked_table(ours, index=["method", "myb_test"], columns="column",
+    ours_wide = marked_table(ours, index=["method", "test"], columns="column",
                              values="effect_size",
                              marks=["*" if p <= alpha else "" for p in ours["p_value"]])
+    ours_wide.index.names = ["method", "myb_test"]  # Table 3's rows, as the chapter prints them
     pub_wide = myb_table3_published(["s-SEAT", "w-SEAT"])
     pub_wide.index.names = ["method", "myb_test"]
     index = [(m, t) for m in ("s-SEAT", "w-SEAT") for t in tests]
@@ -331,7 +360,7 @@ def seat_findings(may: pd.DataFrame, myb: pd.DataFrame, models: Sequence[str],
     t3 = load_published("myb_table3").query("column == 'ours' and method in ['s-SEAT', 'w-SEAT']")
     t3 = t3.assign(sig=t3["sig"].map(lambda v: str(v).lower() == "true"))
     ours3 = myb[myb["column"].isin(list(models))]
-    ours3 = ours3.assign(test=ours3["myb_test"], sig=ours3["p_value"] <= alpha,
+    ours3 = ours3.assign(sig=ours3["p_value"] <= alpha,
                          model=ours3["column"].map(lambda c: SHORT_NAMES.get(c, c)))
     methods = ("s-SEAT", "w-SEAT")
 
