@@ -52,7 +52,7 @@ def test_bug_summary_by_hand():
 
 def test_elmo_beside_published_says_undefined_and_leaves_unrun_cells_empty():
     rows = pd.DataFrame([
-        {"column": "m", "variant": v, "method": "s-SEAT", "myb_test": "C1",
+        {"column": "m", "variant": v, "method": "s-SEAT", "test": "C1",
          "effect_size": d, "p_value": p, "not run": nr}
         for v, d, p, nr in (("bug", np.nan, np.nan, "undefined: all equal"),
                             ("fixed", 0.5, 0.001, ""))])
@@ -119,7 +119,7 @@ def toy_elmo():
         for variant, d in (("bug", 0.1), ("fixed", 0.8)):
             for method in ("s-SEAT", "w-SEAT"):
                 rows += [{"column": column, "variant": variant, "method": method,
-                          "myb_test": t, "effect_size": d, "p_value": 0.5 if d < 0.5 else 0.001,
+                          "test": t, "effect_size": d, "p_value": 0.5 if d < 0.5 else 0.001,
                           "not run": ""} for t in tests]
     return pd.DataFrame(rows)
 

@@ -453,7 +453,7 @@ def test_stored_offline_provenance_names_every_model():
     for key, info in meta["models"].items():
         column, inputs = key.split(" | ")
         rows = stored[(stored["column"] == column) & (stored["inputs"] == inputs)]
-        assert set(rows["weights"]) == {info["weights"]} and set(rows["model"]) == {info["name"]}
+        assert set(rows["weights"]) == {info["weights"]} and set(rows["encoder"]) == {info["name"]}
     assert set(stored["test"][stored["inputs"] == "SEAT sentences"]) == set(SEAT_SENTENCE_TESTS)
 
 
@@ -470,7 +470,7 @@ def test_paper_model_path_runs_on_an_offline_stand_in():
                          "last")
     computed = mleat_models_table([stand_in], ["C9"], prompt_contexts, "ML-EAT prompts",
                                   progress=False)
-    assert "no special tokens" in computed.loc[0, "model"]
+    assert "no special tokens" in computed.loc[0, "encoder"]
     table = gpt2_comparison(computed)
     assert list(table.index) == [("GPT-2 Base", "C9", "ML-EAT (published)"),
                                  ("GPT-2 Base", "C9", "ours")]
