@@ -113,7 +113,7 @@ def stored(name: str) -> pd.DataFrame:
 
 def per_model(frame: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """The rows of each model, the offline one first."""
-    return {m: frame[frame["model"] == m] for m in dict.fromkeys(frame["model"])}
+    return {m: frame[frame["encoder"] == m] for m in dict.fromkeys(frame["encoder"])}
 
 
 # %% [markdown]
@@ -336,7 +336,7 @@ for model, rows in per_model(kurita_rows_).items():
     display(kurita_comparison(rows, label="ours"))
 
 # %% tags=["remove-cell"]
-tiny_k = kurita_rows_[kurita_rows_["model"] == TINY]
+tiny_k = kurita_rows_[kurita_rows_["encoder"] == TINY]
 wide = tiny_k.pivot_table(index="test", columns="prior_read_at", values=["mean_diff", "sd"])
 assert np.allclose(wide[("mean_diff", "mask")], wide[("mean_diff", "kurita-prior-bug")],
                    rtol=1e-6)
