@@ -200,8 +200,11 @@ def ceat_table(
     Returns
     -------
     pandas.DataFrame
-        Columns ``test``, ``stimuli``, ``column``, ``contexts``, ``model``,
-        ``weights`` and :meth:`CeatResult.to_dict`'s, plus ``not run``.
+        The core columns (:data:`biaslib.chapters.stored.CORE_COLUMNS`: ``test`` the row
+        label, ``model`` the spec's label, ``pooling`` its word pooling, ``layer`` the
+        encoder's, the CES as ``effect_size``), then ``stimuli``, ``column``,
+        ``contexts``, ``encoder`` (the full name), ``weights``, the other numbers of
+        :meth:`CeatResult.to_dict` and ``not run``.
     """
     if not isinstance(tests, Mapping):
         raise TypeError(f"tests must map row labels to test names, got {tests!r}")

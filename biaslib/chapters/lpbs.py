@@ -236,12 +236,14 @@ def myb_rows(
     Returns
     -------
     pandas.DataFrame
-        ``test``, ``target_description``, ``myb_test``, ``modified``,
+        The core columns (:data:`biaslib.chapters.stored.CORE_COLUMNS`: ``variant`` is
+        the word set, ``pooling`` the convention's wordpiece rule, ``layer`` ``"MLM
+        head"``), then ``target_description``, ``myb_test``, ``modified``,
         ``word_set``, ``attribute_form``, ``stimuli``, ``templates``,
         ``targets`` and ``attributes`` (set sizes), ``multi_wordpiece``
-        (distinct target forms of several wordpieces), ``convention``,
-        ``wordpieces``, ``units``, :meth:`LpbsResult.to_dict`'s numbers,
-        ``model``, ``weights``.
+        (distinct target forms of several wordpieces), ``wordpieces``, ``units``,
+        :meth:`LpbsResult.to_dict`'s other numbers, ``encoder`` (the scorer's full
+        name), ``weights``.
     """
     sc = scorer(model, progress=False)
     todo = [(t, ws) for t, ws, _ in myb_cells()] if cells is None else list(cells)
@@ -293,10 +295,10 @@ def prior_positions(sc: MaskedLMScorer, test: str) -> pd.DataFrame:
 def kurita_rows(model: str = OFFLINE_LPBS_MODEL, *, progress: bool = True) -> pd.DataFrame:
     """Kurita et al.'s five notebook tests, prior read at the mask and where his code reads it.
 
-    Kurita's convention (:data:`~biaslib.methods.lpbs.LPBS_KURITA`). Columns
-    ``test``, ``title``, ``prior_read_at``, ``prior_token`` (the tokens read
-    for the prior, per template), ``effect_size``, ``p_value``, ``mean_diff``
-    (numerator of d), ``sd``, ``n_templates``, ``n_a``, ``n_b``, ``model``,
+    Kurita's convention (:data:`~biaslib.methods.lpbs.LPBS_KURITA`). The core columns
+    (:data:`biaslib.chapters.stored.CORE_COLUMNS`), then ``title``, ``prior_read_at``,
+    ``prior_token`` (the tokens read for the prior, per template), ``mean_diff``
+    (numerator of d), ``sd``, ``n_templates``, ``n_a``, ``n_b``, ``encoder``,
     ``weights``.
     """
     sc = scorer(model, progress=False)

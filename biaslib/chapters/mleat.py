@@ -119,7 +119,12 @@ def mleat_models_table(
     convention: MleatConvention | str = MLEAT_BIASLIB,
     progress: bool = True,
 ) -> pd.DataFrame:
-    """:func:`mleat_context_table` for several models; ``column`` = model label, ``inputs``."""
+    """:func:`mleat_context_table` for several models; ``column`` = model label, ``inputs``.
+
+    The core columns first (:data:`biaslib.chapters.stored.CORE_COLUMNS`): level 1's
+    effect size and p-value are ``effect_size`` and ``p_value``; levels 2 and 3 keep
+    their columns; the encoder's full name is ``encoder``.
+    """
     tests = list(no_string(tests, "tests"))
     frames = []
     for model in models:

@@ -90,8 +90,11 @@ def may_table(
 ) -> pd.DataFrame:
     """s-SEAT effect sizes and p-values for May et al.'s tests on ``models``.
 
-    One row per (test, context, model). The default convention is sent-bias's
-    statistics; where a model lacks a stimulus the larger target set is
+    One row per (test, context, model): the core columns
+    (:data:`biaslib.chapters.stored.CORE_COLUMNS`; ``level`` ``"sentence"``, ``pooling``
+    the spec's sentence pooling, ``layer`` the encoder's), then ``column``, ``context``,
+    ``title``, ``encoder`` (the full name) and the run's counts. The default
+    convention is sent-bias's statistics; where a model lacks a stimulus the larger target set is
     subsampled (Mind Your Bias's rule), since sent-bias itself refuses
     unequal sizes.
     """
@@ -157,7 +160,13 @@ def myb_table(
     convention: Convention | str = MIND_YOUR_BIAS,
     progress: bool = True,
 ) -> pd.DataFrame:
-    """s-SEAT and w-SEAT on Mind Your Bias's tests and templates (their Table 3 rows)."""
+    """s-SEAT and w-SEAT on Mind Your Bias's tests and templates (their Table 3 rows).
+
+    The core columns first (:data:`biaslib.chapters.stored.CORE_COLUMNS`): ``test`` is
+    Table 3's row (``C1``), ``variant`` the stimulus variant (``name``/``term``), ``level``
+    and ``pooling`` those of the method; then ``column``, ``stimuli`` (the stimulus
+    test, ``MYB-C1-name``), ``title``, ``encoder`` and the run's counts.
+    """
     from biaslib.stimuli.templates import myb_contexts
 
     frames = []

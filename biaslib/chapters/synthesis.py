@@ -405,16 +405,19 @@ def offline_scores(seat: pd.DataFrame | None = None, ceat: pd.DataFrame | None =
                    *, word_set: str = "full", alpha: float = OFFLINE_ALPHA) -> pd.DataFrame:
     """Our offline models' scores on Table 5's tests, from the stored tables.
 
-    One row per method × test × model, in :func:`correlations`' long format:
+    One row per method × test × model, in :func:`correlations`' long format, read the
+    same way from every table: its core columns ``method``, ``test``, ``model``,
+    ``effect_size`` and ``p_value`` (:data:`biaslib.chapters.stored.CORE_COLUMNS`); only
+    which rows count differs per table (``_offline_sources``):
 
-    * ``s-SEAT``, ``w-SEAT``: ``seat_myb`` (``effect_size``; model = its ``column``);
-    * ``CEAT``: ``ceat_myb`` under Mind Your Bias's convention (``ces``);
+    * ``s-SEAT``, ``w-SEAT``: ``seat_myb``;
+    * ``CEAT``: ``ceat_myb`` under Mind Your Bias's convention;
     * ``LPBS``: ``lpbs_myb``, Table 4's cell for ``word_set`` (its target
       description and attribute form, :data:`biaslib.chapters.lpbs.TABLE4_CELLS`)
       under Mind Your Bias's convention, template sentences;
     * ``LPBS (corpus)``: ``lpbs_reddit``, the fixed scores (CES) of ``word_set``;
     * the tiny masked LM's ``s-SEAT``, ``w-SEAT`` and ``CEAT``: ``synthesis_tiny_mlm``
-      (:func:`tiny_mlm_table`; ``effect_size``, CEAT under Mind Your Bias's convention).
+      (:func:`tiny_mlm_table`; CEAT under Mind Your Bias's convention).
 
     LPBS and the last three belong to the tiny masked LM
     (:data:`biaslib.chapters.lpbs.OFFLINE_LPBS_MODEL`), which thus has all of Table 5's
