@@ -27,8 +27,8 @@ import numpy as np
 from machine import describe, ms, print_machine, ratio, save
 
 from biaslib.methods.ceat import sample_effect_sizes, sample_effect_sizes_loop, sample_indices
-from biaslib.methods.weat import ROLES
 from biaslib.stats.meta_analysis import random_effects
+from biaslib.stats.sets import ROLES
 
 
 def best_of(fn, repeats: int) -> tuple[float, object]:

@@ -2,7 +2,9 @@
 
 The package is built in layers, listed here from the bottom up; each imports
 only the layers before it (and :mod:`biaslib.errors` and
-:mod:`biaslib.validation`, which every layer shares):
+:mod:`biaslib.validation`, which every layer shares). :mod:`biaslib.embeddings`
+may import :mod:`biaslib.stimuli` (an encoder embeds a stimulus test), not the
+reverse:
 
 :mod:`biaslib.stats`
     Statistics every method shares: cosine similarity, permutation tests,
@@ -35,12 +37,17 @@ nothing and never imports torch; a name's module is imported on first use.
 Each name is defined, and documented, in one module of its layer
 (``biaslib._EXPORTS`` maps it there): ``biaslib.weat`` is
 :func:`biaslib.methods.weat.weat`.
+
+``_EXPORTS`` is the one list of public names: ``__all__`` is derived from it,
+and the API page of the book lists it when the book is built
+(``book/_ext/biaslib_docs.py``). Static type checkers see the names through
+``__getattr__`` only; import from the defining module for precise types. The
+layer order above is ``_LAYERS`` (``tests/test_layers.py`` enforces it).
 """
 
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"
 
@@ -49,6 +56,8 @@ _EXPORTS: dict[str, str] = {
     # stats
     "permutation_test": "biaslib.stats.permutation",
     "PermutationResult": "biaslib.stats.permutation",
+    "Resampling": "biaslib.stats.resampling",
+    "resampled_test": "biaslib.stats.resampling",
     "random_effects": "biaslib.stats.meta_analysis",
     "MetaAnalysis": "biaslib.stats.meta_analysis",
     "holm_bonferroni": "biaslib.stats.multiple_testing",
@@ -90,6 +99,10 @@ _EXPORTS: dict[str, str] = {
     "SameConvention": "biaslib.methods.same",
     "SAME_PAPER": "biaslib.methods.same",
     "SAME_CODE": "biaslib.methods.same",
+    "BiasResult": "biaslib.methods.result",
+    "CORE_COLUMNS": "biaslib.methods.result",
+    "check_core_columns": "biaslib.methods.result",
+    "core_first": "biaslib.methods.result",
     # stimuli
     "load_test": "biaslib.stimuli.data",
     "list_tests": "biaslib.stimuli.data",
@@ -106,14 +119,21 @@ _EXPORTS: dict[str, str] = {
     "TransformerEncoder": "biaslib.embeddings.transformer",
     "MaskedLMScorer": "biaslib.embeddings.masked_lm",
     "embed_test": "biaslib.embeddings.base",
+    "Pooling": "biaslib.embeddings.base",
     # evaluate
     "run_weat": "biaslib.evaluate.weat",
     "weat_table": "biaslib.evaluate.weat",
     "embed_contexts": "biaslib.evaluate.seat",
     "seat_table": "biaslib.evaluate.seat",
+    "run_seat": "biaslib.evaluate.seat",
     "embed_word_contexts": "biaslib.evaluate.ceat",
+    "run_ceat": "biaslib.evaluate.ceat",
+    "ceat_table": "biaslib.evaluate.ceat",
+    "run_mleat": "biaslib.evaluate.mleat",
     "mleat_table": "biaslib.evaluate.mleat",
     "run_lpbs": "biaslib.evaluate.lpbs",
+    "lpbs_table": "biaslib.evaluate.lpbs",
+    "paper_test": "biaslib.evaluate.tidy",
     # errors
     "CacheError": "biaslib.errors",
     "CacheWarning": "biaslib.errors",
@@ -126,93 +146,20 @@ _EXPORTS: dict[str, str] = {
     "UnknownNameError": "biaslib.errors",
 }
 
-#: The layers, importable as attributes too (``biaslib.stats`` after ``import biaslib``).
-_SUBPACKAGES = frozenset(
-    {"stats", "methods", "stimuli", "embeddings", "evaluate", "reporting", "chapters",
-     "errors", "validation"}
+#: The layers from the bottom up. A module may import modules of its own layer and of
+#: the layers before it, never of a later one, neither at module level nor inside a
+#: function (``tests/test_layers.py`` enforces this, and that no import cycle exists).
+_LAYERS: tuple[str, ...] = (
+    "stats", "methods", "stimuli", "embeddings", "evaluate", "reporting", "chapters",
 )
+#: Modules every layer may import; they import no layer themselves.
+_SHARED: tuple[str, ...] = ("errors", "validation")
 
-__all__ = [  # noqa: RUF022 - grouped by layer, as in _EXPORTS
-    "__version__",
-    # stats
-    "permutation_test",
-    "PermutationResult",
-    "random_effects",
-    "MetaAnalysis",
-    "holm_bonferroni",
-    "Convention",
-    "get_convention",
-    "BIASLIB",
-    "SENT_BIAS",
-    "CALISKAN",
-    "WEFE",
-    "RESPONSIBLY",
-    "MIND_YOUR_BIAS",
-    # methods
-    "weat",
-    "WeatResult",
-    "effect_size",
-    "association",
-    "ceat",
-    "CeatResult",
-    "CeatConvention",
-    "CEAT_ORIGINAL",
-    "CEAT_MIND_YOUR_BIAS",
-    "ml_eat",
-    "MleatResult",
-    "MleatConvention",
-    "MLEAT_BIASLIB",
-    "MLEAT_PAPER_CODE",
-    "lpbs",
-    "LpbsResult",
-    "LpbsConvention",
-    "LPBS_KURITA",
-    "LPBS_MIND_YOUR_BIAS",
-    "LPBS_BIASLIB",
-    "same",
-    "skew",
-    "stereotype",
-    "mac",
-    "direct_bias",
-    "BiasScoreResult",
-    "SameConvention",
-    "SAME_PAPER",
-    "SAME_CODE",
-    # stimuli
-    "load_test",
-    "list_tests",
-    "StimulusTest",
-    "seat_contexts",
-    "myb_contexts",
-    "Context",
-    "find_context",
-    "contexts_for_test",
-    # embeddings
-    "glove_6b_50d",
-    "StaticEmbeddings",
-    "BagOfWordsEncoder",
-    "TransformerEncoder",
-    "MaskedLMScorer",
-    "embed_test",
-    # evaluate
-    "run_weat",
-    "weat_table",
-    "embed_contexts",
-    "seat_table",
-    "embed_word_contexts",
-    "mleat_table",
-    "run_lpbs",
-    # errors
-    "CacheError",
-    "CacheWarning",
-    "CorpusError",
-    "DegenerateTestError",
-    "DroppedStimuliWarning",
-    "MissingWordsError",
-    "ModelUnavailableError",
-    "StoredTableMismatch",
-    "UnknownNameError",
-]
+#: The layers, importable as attributes too (``biaslib.stats`` after ``import biaslib``).
+_SUBPACKAGES = frozenset(_LAYERS + _SHARED)
+
+#: What ``from biaslib import *`` gives: derived from :data:`_EXPORTS`, the one list.
+__all__ = ["__version__", *_EXPORTS]
 
 
 def __getattr__(name: str) -> object:
@@ -232,76 +179,3 @@ def __dir__() -> list[str]:
     """The public names and the layers, as well as what is already loaded."""
     return sorted(set(globals()) | set(__all__) | _SUBPACKAGES)
 
-
-if TYPE_CHECKING:  # static type checkers and IDEs see the names eagerly
-    from biaslib.embeddings.base import embed_test
-    from biaslib.embeddings.masked_lm import MaskedLMScorer
-    from biaslib.embeddings.static import BagOfWordsEncoder, StaticEmbeddings, glove_6b_50d
-    from biaslib.embeddings.transformer import TransformerEncoder
-    from biaslib.errors import (
-        CacheError,
-        CacheWarning,
-        CorpusError,
-        DegenerateTestError,
-        DroppedStimuliWarning,
-        MissingWordsError,
-        ModelUnavailableError,
-        StoredTableMismatch,
-        UnknownNameError,
-    )
-    from biaslib.evaluate.ceat import embed_word_contexts
-    from biaslib.evaluate.lpbs import run_lpbs
-    from biaslib.evaluate.mleat import mleat_table
-    from biaslib.evaluate.seat import embed_contexts, seat_table
-    from biaslib.evaluate.weat import run_weat, weat_table
-    from biaslib.methods.ceat import (
-        CEAT_MIND_YOUR_BIAS,
-        CEAT_ORIGINAL,
-        CeatConvention,
-        CeatResult,
-        ceat,
-    )
-    from biaslib.methods.lpbs import (
-        LPBS_BIASLIB,
-        LPBS_KURITA,
-        LPBS_MIND_YOUR_BIAS,
-        LpbsConvention,
-        LpbsResult,
-        lpbs,
-    )
-    from biaslib.methods.mleat import (
-        MLEAT_BIASLIB,
-        MLEAT_PAPER_CODE,
-        MleatConvention,
-        MleatResult,
-        ml_eat,
-    )
-    from biaslib.methods.same import (
-        SAME_CODE,
-        SAME_PAPER,
-        BiasScoreResult,
-        SameConvention,
-        direct_bias,
-        mac,
-        same,
-        skew,
-        stereotype,
-    )
-    from biaslib.methods.weat import WeatResult, association, effect_size, weat
-    from biaslib.stats.conventions import (
-        BIASLIB,
-        CALISKAN,
-        MIND_YOUR_BIAS,
-        RESPONSIBLY,
-        SENT_BIAS,
-        WEFE,
-        Convention,
-        get_convention,
-    )
-    from biaslib.stats.meta_analysis import MetaAnalysis, random_effects
-    from biaslib.stats.multiple_testing import holm_bonferroni
-    from biaslib.stats.permutation import PermutationResult, permutation_test
-    from biaslib.stimuli.contexts import Context, find_context
-    from biaslib.stimuli.corpus import contexts_for_test
-    from biaslib.stimuli.data import StimulusTest, list_tests, load_test
-    from biaslib.stimuli.templates import myb_contexts, seat_contexts

@@ -21,7 +21,7 @@ well as in the result's ``missing``/``dropped``/``left out`` fields.
 
 from __future__ import annotations
 
-import sys
+import inspect
 import warnings
 from collections.abc import Iterable
 
@@ -111,7 +111,8 @@ def warn_dropped(message: str) -> None:
     deep inside the package the decision was taken; level 1 is this function,
     2 its caller, and so on.
     """
-    level, frame = 2, sys._getframe(1)
+    here = inspect.currentframe()  # public spelling of sys._getframe(0)
+    level, frame = 2, here.f_back if here is not None else None
     while frame is not None and not _outside_biaslib(frame.f_globals.get("__name__", "")):
         frame, level = frame.f_back, level + 1
     warnings.warn(message, DroppedStimuliWarning, stacklevel=level)

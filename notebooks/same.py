@@ -82,6 +82,7 @@ from biaslib.chapters.same import (
     multi_attribute_table,
     occupations,
     properties_comparison,
+    property_matrix,
     published,
     ranges_table,
     real_word_counterexample,
@@ -103,7 +104,6 @@ from biaslib.methods.same_properties import (
     direct_bias_counterexample,
     extremal_scores,
     mac_counterexample,
-    property_matrix,
     skew_stereotype_sets,
     weat_d_bound,
     weat_same_identity,
@@ -345,7 +345,7 @@ assert (sens["SAME"] > 0.1).all()
 # are either not skew-sensitive or not stereotype-sensitive, they are not
 # unbiased-trustworthy" — the skew and the stereotype are **not** trustworthy. Table 4
 # marks both ✓. Our verdicts on every cell of Table 4, computed on GloVe
-# ({py:func}`biaslib.methods.same_properties.property_matrix`; the evidence column holds
+# ({py:func}`biaslib.chapters.same.property_matrix`; the evidence column holds
 # the numbers behind each verdict):
 
 # %% tags=["hide-input"]

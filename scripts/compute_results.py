@@ -3,7 +3,8 @@
 Tables that take minutes — thousands of template sentences through a causal LM —
 are computed here once and rendered by the notebooks; the test suite recomputes
 a slice of each and compares. Every table is an entry of
-:data:`biaslib.chapters.registry.REGISTRY`::
+:data:`biaslib.chapters.registry.REGISTRY`, which collects the tables each chapter module
+declares (``DECLARED_TABLES``)::
 
     python scripts/compute_results.py            # every table of this script
     python scripts/compute_results.py seat_may   # one table

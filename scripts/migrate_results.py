@@ -2,7 +2,7 @@
 
 Kept to document the change: every table of
 :data:`biaslib.chapters.stored.RESULT_TABLES` now starts with
-:data:`biaslib.chapters.stored.CORE_COLUMNS` (method, test, variant, model, level,
+:data:`biaslib.methods.result.CORE_COLUMNS` (method, test, variant, model, level,
 pooling, layer, convention, effect_size, p_value). This script rewrote the stored CSVs
 *without recomputing anything*: it renames and adds columns from the stored ones, as
 text, so every stored number keeps its digits. Renamed columns:

@@ -72,7 +72,7 @@ def test_chapter_table_refuses_unknown_names():
 
 # --------------------------------------------------------------------------- stored tables
 
-# The slices, their keys and tolerances are the registry's (biaslib.chapters.registry).
+# The slices, their keys and tolerances are those the chapter declares (elmo_bug.DECLARED_TABLES).
 
 
 def test_elmo_bug_slice():

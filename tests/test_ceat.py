@@ -19,8 +19,9 @@ from biaslib.methods.ceat import (
     sample_effect_sizes_loop,
     sample_indices,
 )
-from biaslib.methods.weat import ROLES, association, effect_size
+from biaslib.methods.weat import association, effect_size
 from biaslib.stats.meta_analysis import random_effects
+from biaslib.stats.sets import ROLES
 
 # --------------------------------------------------------------------------- meta-analysis
 

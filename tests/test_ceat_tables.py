@@ -22,7 +22,7 @@ from biaslib.embeddings.base import ContextEncoder
 from biaslib.embeddings.models import EncoderSpec
 from biaslib.evaluate.ceat import embed_word_contexts, group_by_word
 from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL, ceat
-from biaslib.methods.weat import ROLES
+from biaslib.stats.sets import ROLES
 from biaslib.stimuli.contexts import Context
 from biaslib.stimuli.corpus import extract_sha256
 from biaslib.stimuli.data import load_test
@@ -129,7 +129,7 @@ def test_myb_comparison_shows_published_and_ours():
 # --------------------------------------------------------------------------- stored tables
 
 
-# The slices, their keys and tolerances are the registry's (biaslib.chapters.registry);
+# The slices, their keys and tolerances are those the chapter declares (ceat.DECLARED_TABLES);
 # it builds each encoder once for all slices.
 
 

@@ -1,10 +1,35 @@
-"""Each preset does what its docstring says the original implementation did."""
+"""Each preset does what its docstring says the original implementation did; one convention
+pattern for every method, its options in one Resampling, one lookup."""
 
+import dataclasses
+import json
 import math
+from pathlib import Path
 
 import numpy as np
 import pytest
 
+import biaslib.stats.resampling as resampling_module
+from biaslib.errors import UnknownNameError
+from biaslib.methods.ceat import CEAT_PRESETS, CeatConvention, get_ceat_convention
+from biaslib.methods.lpbs import (
+    LPBS_BIASLIB,
+    LPBS_KURITA,
+    LPBS_PRESETS,
+    LpbsConvention,
+    get_lpbs_convention,
+    lpbs_test,
+    myb_reddit_statistics,
+)
+from biaslib.methods.mleat import (
+    MLEAT_BIASLIB,
+    MLEAT_PAPER_CODE,
+    MLEAT_PRESETS,
+    MleatConvention,
+    get_mleat_convention,
+    ml_eat,
+)
+from biaslib.methods.same import SAME_PRESETS, SameConvention, get_same_convention
 from biaslib.methods.weat import weat
 from biaslib.stats.conventions import (
     BIASLIB,
@@ -15,9 +40,14 @@ from biaslib.stats.conventions import (
     SENT_BIAS,
     WEFE,
     Convention,
+    ConventionBase,
+    PermutationConvention,
     get_convention,
 )
-from biaslib.stats.permutation import normal_approximation_p, permutation_test
+from biaslib.stats.permutation import MAX_EXACT_SPLITS, normal_approximation_p, permutation_test
+from biaslib.stats.resampling import OPTION_NAMES, Resampling
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def sets(n_x=8, n_y=8, n_attr=8, d=16, seed=0):
@@ -45,20 +75,31 @@ def test_replace_marks_the_name():
                                  {"n_resamples": 0}, {"seed": -1}, {"tail": "upper"},
                                  {"statistic": "median"}, {"exact_limit": 10**9}])
 def test_invalid_fields(bad):
+    # Resampling options are routed into `resampling` and checked there.
     with pytest.raises(ValueError, match=next(iter(bad))):
-        Convention(name="bad", **bad)
+        BIASLIB.replace(**bad)
 
 
 @pytest.mark.parametrize("bad", [{"n_resamples": 1e5}, {"n_resamples": "100"},
                                  {"n_resamples": True}, {"seed": 1.5}, {"seed": "1"},
-                                 {"exact_limit": 1e5}, {"plus_one": 1}])
+                                 {"exact_limit": 1e5}, {"plus_one": 1}, {"plus_one": "no"},
+                                 {"replacement": "False"}])
 def test_wrongly_typed_fields(bad):
     with pytest.raises(TypeError, match=next(iter(bad))):
-        Convention(name="bad", **bad)
+        BIASLIB.replace(**bad)
+
+
+def test_invalid_own_fields_on_construction():
+    with pytest.raises(ValueError, match="ddof"):
+        Convention(name="bad", ddof=2)
+    with pytest.raises(ValueError, match="name"):
+        Convention(name=" ")
+    with pytest.raises(TypeError, match="resampling must be a Resampling"):
+        Convention(name="bad", resampling={"n_resamples": 10})  # type: ignore[arg-type]
 
 
 def test_get_convention_refuses_other_types():
-    with pytest.raises(TypeError, match="preset name"):
+    with pytest.raises(UnknownNameError, match="preset name"):
         get_convention(["wefe"])
 
 
@@ -202,3 +243,277 @@ class TestMindYourBias:
 def test_biaslib_default_allows_unequal_targets():
     res = weat(*sets(10, 7), BIASLIB)
     assert (res.n_x, res.n_y) == (10, 7)
+
+
+# --------------------------------------------------------------------------- one convention pattern
+
+# Every preset's choices as the code stated them before the options moved into Resampling
+# (literals copied from the presets' source at commit 49df83e, not generated from the code).
+HEAD_PRESETS = {
+    "weat": {
+        "biaslib": {"ddof": 1, "tail": "greater", "ties": "ge", "plus_one": True,
+                    "n_resamples": 100_000, "exact_limit": 100_000, "replacement": False,
+                    "seed": 1111, "statistic": "mean", "p_method": "permutation",
+                    "unequal_targets": "allow", "equal_attributes": False},
+        "sent-bias": {"ddof": 1, "tail": "greater", "ties": "ge", "plus_one": True,
+                      "n_resamples": 99_999, "exact_limit": 100_000, "replacement": False,
+                      "seed": 1111, "statistic": "mean", "p_method": "permutation",
+                      "unequal_targets": "error", "equal_attributes": False},
+        "caliskan": {"ddof": 1, "tail": "greater", "ties": "ge", "plus_one": True,
+                     "n_resamples": 100_000, "exact_limit": None, "replacement": False,
+                     "seed": 1111, "statistic": "mean", "p_method": "normal",
+                     "unequal_targets": "allow", "equal_attributes": False},
+        "wefe": {"ddof": 0, "tail": "greater", "ties": "gt", "plus_one": True,
+                 "n_resamples": 10_000, "exact_limit": None, "replacement": True, "seed": 0,
+                 "statistic": "sum", "p_method": "permutation", "unequal_targets": "allow",
+                 "equal_attributes": False},
+        "responsibly": {"ddof": 0, "tail": "greater", "ties": "gt", "plus_one": False,
+                        "n_resamples": 1_000, "exact_limit": 1_000_000, "replacement": False,
+                        "seed": 42, "statistic": "mean", "p_method": "permutation",
+                        "unequal_targets": "error", "equal_attributes": True},
+        "mind-your-bias": {"ddof": 1, "tail": "greater", "ties": "ge", "plus_one": True,
+                           "n_resamples": 99_999, "exact_limit": 100_000, "replacement": False,
+                           "seed": 1111, "statistic": "mean", "p_method": "permutation",
+                           "unequal_targets": "subsample", "equal_attributes": False},
+    },
+    "mleat": {
+        "biaslib": {"ddof": 1, "level1_tail": "two-sided", "level2_tail": "two-sided",
+                    "ties": "ge", "plus_one": True, "n_resamples": 100_000,
+                    "exact_limit": 100_000, "replacement": False, "seed": 1111,
+                    "p_method": "permutation", "min_effect": 0.2, "alpha": 0.05},
+        "ml-eat-code": {"ddof": 1, "level1_tail": "observed-side",
+                        "level2_tail": "observed-side", "ties": "ge", "plus_one": True,
+                        "n_resamples": 1_000, "exact_limit": None, "replacement": False,
+                        "seed": 1111, "p_method": "normal", "min_effect": 0.2, "alpha": 0.05},
+    },
+    "lpbs": {
+        "kurita": {"ddof": 1, "sd_epsilon": 1e-8, "units": "template", "wordpieces": "first",
+                   "tail": "two-sided", "ties": "gt", "plus_one": False, "n_resamples": 100_000,
+                   "exact_limit": None, "seed": 1111},
+        "mind-your-bias": {"ddof": 1, "sd_epsilon": 1e-8, "units": "template",
+                           "wordpieces": "product", "tail": "two-sided", "ties": "gt",
+                           "plus_one": False, "n_resamples": 100_000, "exact_limit": None,
+                           "seed": 1111},
+        "biaslib": {"ddof": 1, "sd_epsilon": 0.0, "units": "attribute", "wordpieces": "first",
+                    "tail": "two-sided", "ties": "ge", "plus_one": True, "n_resamples": 100_000,
+                    "exact_limit": 100_000, "seed": 1111},
+    },
+    "ceat": {
+        "ceat-original": {"n_samples": 1_000, "replacement": "always", "tail": "greater",
+                          "seed": 1111, "ddof": 1},
+        "mind-your-bias": {"n_samples": 10_000, "replacement": "if_fewer", "tail": "two-sided",
+                           "seed": 1111, "ddof": 1},
+    },
+    "same": {
+        "same-paper": {"multi": "norm", "stereotype": "eq45", "sign": "first"},
+        "same-code": {"multi": "code-sum", "stereotype": "std", "sign": "first"},
+        "same-code-pre-2022-10": {"multi": "code-sum", "stereotype": "std", "sign": "second"},
+    },
+}
+
+# kind -> (lookup, presets, class, the kind's word in the message)
+KINDS = {
+    "weat": (get_convention, PRESETS, Convention, "convention"),
+    "mleat": (get_mleat_convention, MLEAT_PRESETS, MleatConvention, "ML-EAT convention"),
+    "lpbs": (get_lpbs_convention, LPBS_PRESETS, LpbsConvention, "LPBS convention"),
+    "ceat": (get_ceat_convention, CEAT_PRESETS, CeatConvention, "CEAT convention"),
+    "same": (get_same_convention, SAME_PRESETS, SameConvention, "SAME convention"),
+}
+RESAMPLED = {"weat": BIASLIB, "mleat": MLEAT_BIASLIB, "lpbs": LPBS_BIASLIB}
+ALTERNATIVES = {"tail": "less", "ties": "gt", "plus_one": False, "n_resamples": 77,
+                "exact_limit": 5, "replacement": True, "seed": 9, "statistic": "sum"}
+
+
+@pytest.mark.parametrize("kind", HEAD_PRESETS)
+def test_every_preset_keeps_its_choices(kind):
+    presets = KINDS[kind][1]
+    assert set(presets) == set(HEAD_PRESETS[kind])
+    for name, expected in HEAD_PRESETS[kind].items():
+        record = presets[name].to_dict()
+        assert record == {"name": name, **expected, "description": presets[name].description}
+        # Key order too: the provenance JSONs list the choices in this order.
+        assert list(record) == ["name", *expected, "description"]
+        for field_name, value in expected.items():  # the old attribute reads
+            assert getattr(presets[name], field_name) == value, (kind, name, field_name)
+
+
+def _stored_convention_records():
+    for path in sorted((ROOT / "data" / "results").glob("*.json")):
+        stack = [json.loads(path.read_text(encoding="utf-8"))]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, dict):
+                if "name" in node and "description" in node and (
+                        "ddof" in node or "multi" in node):
+                    yield path.name, node
+                stack.extend(node.values())
+            elif isinstance(node, list):
+                stack.extend(node)
+
+
+def test_stored_provenance_records_equal_the_presets_records():
+    """What the registry's provenance builders write (conv.to_dict()) is byte for byte what
+    the stored JSONs hold, so recomputing a table does not change its provenance."""
+    seen, stale = 0, set()
+    for file, stored in _stored_convention_records():
+        kind = ("ceat" if isinstance(stored.get("replacement"), str)
+                else "lpbs" if "sd_epsilon" in stored
+                else "mleat" if "level1_tail" in stored else "weat")
+        record = KINDS[kind][1][stored["name"]].to_dict()
+        if json.dumps(record) != json.dumps(stored):
+            stale.add(file)
+        seen += 1
+    assert seen >= 30
+    # elmo_diagnostics.json was written before WEAT's n_samples became n_resamples and before
+    # the statistic option; the code of the commit before Resampling did not match it either.
+    assert stale == {"elmo_diagnostics.json"}
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_one_lookup_for_every_kind(kind):
+    lookup, presets, cls, word = KINDS[kind]
+    for name, conv in presets.items():
+        assert lookup(name) is conv
+        assert lookup(conv) is conv
+        assert isinstance(conv, cls) and isinstance(conv, ConventionBase)
+    modified = next(iter(presets.values())).replace(name="mine")
+    assert lookup(modified) is modified
+    other = next(c for k, (_, p, c2, _) in KINDS.items() if k != kind for c in p.values())
+    for bad in ("nope", ["x"], 3, None, other):
+        with pytest.raises(UnknownNameError) as info:
+            lookup(bad)
+        message = str(info.value)
+        assert message.startswith(f"unknown {word} "), message
+        for name in presets:
+            assert repr(name) in message
+        assert isinstance(info.value, KeyError) and isinstance(info.value, ValueError)
+    with pytest.raises(UnknownNameError, match=rf"a {cls.__name__}, got {type(other).__name__}"
+                                               rf"\) '{other.name}'"):
+        lookup(other)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_replace_marks_the_name_for_every_kind(kind):
+    conv = next(iter(KINDS[kind][1].values()))
+    assert conv.replace().name == conv.name + "*"
+    assert conv.replace(name="x").name == "x"
+    assert conv.replace(name="x", description="d").description == "d"
+
+
+@pytest.mark.parametrize("kind", RESAMPLED)
+def test_options_read_and_replace_through_resampling(kind):
+    conv = RESAMPLED[kind]
+    assert isinstance(conv, PermutationConvention)
+    fixed = type(conv).set_by_method
+    for option in OPTION_NAMES:
+        if option in fixed:
+            with pytest.raises(AttributeError, match=option):
+                getattr(conv, option)
+            with pytest.raises(ValueError, match=option):
+                conv.replace(**{option: ALTERNATIVES[option]})
+            continue
+        assert getattr(conv, option) == getattr(conv.resampling, option)
+        changed = conv.replace(**{option: ALTERNATIVES[option]})
+        assert getattr(changed, option) == ALTERNATIVES[option]
+        assert changed.resampling == conv.resampling.replace(**{option: ALTERNATIVES[option]})
+        assert changed.name == conv.name + "*"
+        # Everything else is kept.
+        assert dataclasses.replace(changed, name=conv.name, resampling=conv.resampling) == conv
+    # A new resampling and an option on top of it: the option wins.
+    base = Resampling(n_resamples=50, exact_limit=None, tail=conv.resampling.tail)
+    both = conv.replace(resampling=base, seed=3)
+    assert both.resampling == base.replace(seed=3)
+    with pytest.raises(AttributeError, match="no attribute 'n_permutations'"):
+        conv.n_permutations  # noqa: B018
+
+
+def test_options_set_by_the_method_keep_their_defaults():
+    with pytest.raises(ValueError, match="level1_tail"):
+        MleatConvention("x", resampling=Resampling(tail="less"))
+    with pytest.raises(ValueError, match="without replacement"):
+        LpbsConvention("x", resampling=Resampling(replacement=True))
+    with pytest.raises(ValueError, match=r"cannot change \['statistic'\]: LPBS tests"):
+        LPBS_KURITA.replace(statistic="sum")
+
+
+def test_mleat_gets_the_exact_split_limit():
+    # Before Resampling, MleatConvention let an exact_limit above MAX_EXACT_SPLITS through.
+    with pytest.raises(ValueError, match="exact_limit"):
+        MLEAT_BIASLIB.replace(exact_limit=MAX_EXACT_SPLITS + 1)
+    with pytest.raises(ValueError, match="normal approximation"):
+        MLEAT_PAPER_CODE.replace(replacement=True)
+
+
+def _recording(monkeypatch):
+    calls = []
+
+    def record(x, y, **kwargs):
+        calls.append(kwargs)
+        return permutation_test(x, y, **kwargs)
+
+    monkeypatch.setattr(resampling_module, "permutation_test", record)
+    return calls
+
+
+WEAT_OPTIONS = ("tail", "ties", "plus_one", "n_resamples", "exact_limit", "replacement", "seed",
+                "statistic")
+
+
+@pytest.mark.parametrize("name", HEAD_PRESETS["weat"])
+def test_weat_passes_the_presets_options(monkeypatch, name):
+    calls = _recording(monkeypatch)
+    weat(*sets(), PRESETS[name])
+    expected = {k: HEAD_PRESETS["weat"][name][k] for k in WEAT_OPTIONS}
+    normal = HEAD_PRESETS["weat"][name]["p_method"] == "normal"
+    assert calls == [{**expected, "keep_distribution": normal}]
+
+
+@pytest.mark.parametrize("name", HEAD_PRESETS["lpbs"])
+def test_lpbs_passes_the_presets_options(monkeypatch, name):
+    calls = _recording(monkeypatch)
+    a = np.array([[1.0, 1.2, 0.9], [0.8, 1.1, 1.0]])
+    b = np.array([[0.1, -0.2, 0.0], [0.2, 0.1, -0.1]])
+    lpbs_test(a, b, LPBS_PRESETS[name].replace(n_resamples=200))
+    head = HEAD_PRESETS["lpbs"][name]
+    expected = {k: head[k] for k in ("tail", "ties", "plus_one", "exact_limit", "seed")}
+    assert calls == [{**expected, "n_resamples": 200, "replacement": False, "statistic": "mean",
+                      "keep_distribution": False}]
+
+
+def test_myb_reddit_statistics_passes_its_options(monkeypatch):
+    calls = _recording(monkeypatch)
+    myb_reddit_statistics([0.1, 0.4, 0.3], [0.2, -0.1, 0.0], n_resamples=300, seed=5)
+    assert calls == [{"tail": "two-sided", "ties": "gt", "plus_one": False, "n_resamples": 300,
+                      "exact_limit": None, "replacement": False, "seed": 5, "statistic": "mean",
+                      "keep_distribution": False}]
+
+
+@pytest.mark.parametrize("name", HEAD_PRESETS["mleat"])
+def test_mleat_passes_the_presets_options(monkeypatch, name):
+    calls = _recording(monkeypatch)
+    X, Y, A, B = sets(4, 4, 3, d=6)
+    ml_eat(X, Y, A, B, MLEAT_PRESETS[name])
+    head = HEAD_PRESETS["mleat"][name]
+    expected = {k: head[k] for k in ("ties", "plus_one", "n_resamples", "exact_limit",
+                                     "replacement", "seed")}
+    if head["p_method"] == "normal":  # one null per test, both tails read off its normal fit
+        allowed = [{**expected, "tail": "greater", "statistic": "mean",
+                    "keep_distribution": True}]
+    else:
+        allowed = [{**expected, "tail": head["level1_tail"], "statistic": "mean",
+                    "keep_distribution": False}]
+        assert head["level1_tail"] == head["level2_tail"]
+    assert calls and all(call in allowed for call in calls)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_conventions_copy_pickle_and_hash(kind):
+    import copy
+    import pickle
+
+    for conv in KINDS[kind][1].values():
+        for clone in (pickle.loads(pickle.dumps(conv)), copy.deepcopy(conv), copy.copy(conv)):
+            assert clone == conv and hash(clone) == hash(conv)
+            assert clone.to_dict() == conv.to_dict()
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            conv.name = "other"  # type: ignore[misc]

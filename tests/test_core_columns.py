@@ -1,6 +1,6 @@
 """Every stored results table starts with the core columns; the migration to them lost nothing.
 
-Issue 19: one set of columns (``biaslib.chapters.stored.CORE_COLUMNS``) for every table of
+Issue 19: one set of columns (``biaslib.methods.result.CORE_COLUMNS``) for every table of
 test results, written by the compute paths and read by the synthesis and the specification
 curves without a per-method adapter. ``scripts/migrate_results.py`` rewrote the stored CSVs
 once, as text; these tests hold it to "values unchanged" against the tables as they were
@@ -19,16 +19,15 @@ import pytest
 
 from biaslib.chapters.registry import REGISTRY
 from biaslib.chapters.stored import (
-    CORE_COLUMNS,
     RESULT_TABLES,
     SCHEMA,
-    core_first,
-    encoder_layer,
     load_results,
     results_dir,
     save_results,
     stimulus_variant,
 )
+from biaslib.evaluate.tidy import layer_label
+from biaslib.methods.result import CORE_COLUMNS, core_first
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The last commit with the tables in their old shape (the migration's parent).
@@ -141,13 +140,13 @@ def test_core_first_orders_and_refuses_unknown_or_missing_columns():
                      convention="c")
     assert list(out.columns) == [*CORE_COLUMNS, "extra"]
     assert out["test"].tolist() == ["C1", "C3"] and out["extra"].tolist() == [1, 2]
-    with pytest.raises(KeyError, match="not core columns"):
+    with pytest.raises(ValueError, match="not core columns"):
         core_first(frame, colour="red")
-    with pytest.raises(KeyError, match="neither in the frame nor given"):
+    with pytest.raises(ValueError, match="neither in the frame nor given"):
         core_first(frame, method="SEAT")
 
 
-def test_encoder_layer_reads_the_encoder_and_its_wrapper():
+def test_layer_label_reads_the_encoder_and_its_wrapper():
     class Layered:
         layer = "last"
 
@@ -155,12 +154,12 @@ def test_encoder_layer_reads_the_encoder_and_its_wrapper():
         def __init__(self, encoder):
             self.encoder = encoder
 
-    assert encoder_layer(Layered()) == "last"
-    assert encoder_layer(Wrapper(Layered())) == "last"
-    assert encoder_layer(Wrapper(object())) == "n/a"
+    assert layer_label(Layered()) == "last"
+    assert layer_label(Wrapper(Layered())) == "last"
+    assert layer_label(Wrapper(object())) == "n/a"
     deep = Layered()
     deep.layer = 3
-    assert encoder_layer(deep) == "3"
+    assert layer_label(deep) == "3"
 
 
 def test_stimulus_variant():

@@ -19,7 +19,6 @@ from biaslib.methods.lpbs import (
     LPBS_KURITA,
     LPBS_MIND_YOUR_BIAS,
     LPBS_PRESETS,
-    LpbsConvention,
     TemplateLogProbs,
     effect_size,
     get_lpbs_convention,
@@ -266,7 +265,7 @@ def test_convention_errors_and_replace():
         get_lpbs_convention("kurita-2019")
     with pytest.raises(KeyError):
         get_lpbs_convention("nope")
-    with pytest.raises(TypeError):
+    with pytest.raises(UnknownNameError, match="LpbsConvention, got int"):
         get_lpbs_convention(3)  # type: ignore[arg-type]
     assert LPBS_KURITA.replace(n_resamples=10).name == "kurita*"
     assert LPBS_KURITA.replace(name="mine").name == "mine"
@@ -274,10 +273,10 @@ def test_convention_errors_and_replace():
                 {"tail": "up"}, {"ties": "eq"}, {"sd_epsilon": -1.0}, {"sd_epsilon": np.nan},
                 {"name": " "}, {"exact_limit": 10**12}):
         with pytest.raises(ValueError):
-            LpbsConvention(**{"name": "x", **bad})
+            LPBS_KURITA.replace(**{"name": "x", **bad})
     for bad in ({"n_resamples": 1.5}, {"plus_one": 1}, {"sd_epsilon": "0"}, {"seed": 1.0}):
-        with pytest.raises(TypeError):
-            LpbsConvention(**{"name": "x", **bad})
+        with pytest.raises(TypeError, match=next(iter(bad))):
+            LPBS_KURITA.replace(**{"name": "x", **bad})
 
 
 # --------------------------------------------------------------------------- bug 1: prior position

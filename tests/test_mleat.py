@@ -460,7 +460,8 @@ def test_stored_offline_provenance_names_every_model():
 def test_paper_model_path_runs_on_an_offline_stand_in():
     """The Colab-only GPT-2 rows use the same code path; run it with SmolLM2 named "gpt2"."""
     from biaslib.chapters.mleat import MLEAT_PAPER_MODELS, gpt2_comparison, mleat_models_table
-    from biaslib.embeddings.models import EncoderSpec, resolve_model, transformer
+    from biaslib.embeddings.factories import transformer
+    from biaslib.embeddings.models import EncoderSpec, resolve_model
 
     assert [m.label for m in MLEAT_PAPER_MODELS] == ["gpt2", "gpt2-medium", "gpt2-large",
                                                      "gpt2-xl"]

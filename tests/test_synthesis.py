@@ -419,7 +419,7 @@ def test_tiny_mlm_table_is_labelled_and_complete():
 
 
 def test_synthesis_tiny_mlm_seat_slice():
-    # s-SEAT and w-SEAT of Mind Your Bias's C9 (registry: SYNTHESIS_TINY_MLM_SLICE); no corpus.
+    # s-SEAT and w-SEAT of Mind Your Bias's C9 (synthesis.SYNTHESIS_TINY_MLM_SLICE); no corpus.
     from biaslib.chapters.registry import get_table
     from biaslib.chapters.stored import load_results
 

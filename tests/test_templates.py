@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from shared_paths import REFERENCE_DIR, undeclared_differences
 
-from biaslib.methods.weat import ROLES
+from biaslib.stats.sets import ROLES
 from biaslib.stimuli.contexts import Context, find_context
 from biaslib.stimuli.data import data_dir, list_tests, load_test
 from biaslib.stimuli.templates import (

@@ -12,6 +12,7 @@ columns, so importing this module does not import torch.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -22,11 +23,21 @@ from numpy.typing import ArrayLike
 from tqdm import tqdm
 
 from biaslib.chapters.published import MYB_MODELS, MYB_TABLE3, myb_table3_published
-from biaslib.chapters.registry import table_names
-from biaslib.chapters.stored import core_first, encoder_layer, stimulus_variant
-from biaslib.embeddings.models import EncoderSpec, transformer
+from biaslib.chapters.stored import stimulus_variant
+from biaslib.chapters.tables import (
+    CORE_EXACT,
+    NEEDS_CORPUS,
+    NEEDS_MODELS,
+    SliceCheck,
+    StoredTable,
+    built_once,
+    models_provenance,
+)
+from biaslib.embeddings.factories import transformer
+from biaslib.embeddings.models import EncoderSpec
 from biaslib.errors import DegenerateTestError, MissingWordsError, UnknownNameError
 from biaslib.evaluate.ceat import embed_word_contexts, group_by_word
+from biaslib.evaluate.tidy import layer_label
 from biaslib.methods.ceat import (
     CEAT_MIND_YOUR_BIAS,
     CEAT_ORIGINAL,
@@ -35,7 +46,7 @@ from biaslib.methods.ceat import (
     get_ceat_convention,
     missing_policy,
 )
-from biaslib.methods.weat import ROLES
+from biaslib.methods.result import core_first
 from biaslib.reporting.format import (
     bold_marks,
     findings_table,
@@ -44,8 +55,18 @@ from biaslib.reporting.format import (
     format_tail_p,
     marked_table,
 )
+from biaslib.stats.sets import ROLES
 from biaslib.stimuli.contexts import Context
-from biaslib.stimuli.corpus import ceat_window, contexts_for_test, load_coverage, myb_window
+from biaslib.stimuli.corpus import (
+    EXTRACT_FILE,
+    ceat_window,
+    contexts_for_test,
+    describe_extract,
+    extract_path,
+    extract_sha256,
+    load_coverage,
+    myb_window,
+)
 from biaslib.stimuli.data import CALISKAN_TESTS, StimulusTest, load_published, load_test
 from biaslib.stimuli.templates import myb_contexts
 from biaslib.validation import no_string
@@ -55,8 +76,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CALISKAN_ROWS",
+    "CEAT_NUMBERS",
     "CHAPTER_TABLES",
-    "CONTEXT_KINDS",
+    "DECLARED_TABLES",
     "OFFLINE_CAPS",
     "OFFLINE_CEAT_MODELS",
     "PAPER_CEAT_MODELS",
@@ -64,8 +86,8 @@ __all__ = [
     "SLOW_MODELS",
     "WINDOW_TESTS",
     "caliskan_table",
+    "ceat_exact_columns",
     "ceat_findings",
-    "ceat_runs",
     "ceat_table",
     "ces_table",
     "chapter_rows",
@@ -73,7 +95,6 @@ __all__ = [
     "chapter_tests",
     "conventions_table",
     "corpus_contexts",
-    "coverage_table",
     "meta_analysis_table",
     "myb_ceat_comparison",
     "myb_table12_comparison",
@@ -93,7 +114,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 
-def ceat_runs(
+def _ceat_runs(
     vectors: Mapping[str, Mapping[str, ArrayLike]],
     conventions: Sequence[CeatConvention | str],
     **options: object,
@@ -200,7 +221,7 @@ def ceat_table(
     Returns
     -------
     pandas.DataFrame
-        The core columns (:data:`biaslib.chapters.stored.CORE_COLUMNS`: ``test`` the row
+        The core columns (:data:`biaslib.methods.result.CORE_COLUMNS`: ``test`` the row
         label, ``model`` the spec's label, ``pooling`` its word pooling, ``layer`` the
         encoder's, the CES as ``effect_size``), then ``stimuli``, ``column``,
         ``contexts``, ``encoder`` (the full name), ``weights``, the other numbers of
@@ -229,7 +250,7 @@ def ceat_table(
                              "not run": str(err)} for c in conventions)
                 continue
             vectors = embed_word_contexts(ctxs, encoder, pooling=model.word_pooling)
-            for rec in ceat_runs(vectors, conventions,
+            for rec in _ceat_runs(vectors, conventions,
                                  max_missing_fraction=max_missing_fraction):
                 if rec["not run"]:
                     logger.info("%s not run on %s: %s", name, encoder.name, rec["not run"])
@@ -237,7 +258,7 @@ def ceat_table(
         frame = pd.DataFrame(rows)
         frames.append(core_first(
             frame, method="CEAT", variant=frame["stimuli"].map(stimulus_variant), model=model.label,
-            level="word", pooling=model.word_pooling, layer=encoder_layer(encoder)))
+            level="word", pooling=model.word_pooling, layer=layer_label(encoder)))
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
@@ -328,7 +349,7 @@ def myb_table12_comparison(
 #: sentences/s on the book's 2-core CPU, SmolLM2 ~6/s, hence its smaller sample.
 OFFLINE_CAPS = {"all-MiniLM-L6-v2": 100, "SmolLM2-135M-Instruct": 20}
 #: What the chapter's context kinds mean (``kind`` → description).
-CONTEXT_KINDS = {
+_CONTEXT_KINDS = {
     "corpus": "corpus extract, Mind Your Bias's 9/13-word window",
     "reddit_2014": "2014 Reddit sentences of the extract only, Mind Your Bias's window",
     "corpus, full sentence": "corpus extract, whole sentences (no window)",
@@ -348,7 +369,7 @@ def chapter_rows(
     max_missing_fraction: float = 0.2,
     seed: int = 1111,
 ) -> pd.DataFrame:
-    """The chapter's CEAT rows for one kind of context (see :data:`CONTEXT_KINDS`).
+    """The chapter's CEAT rows for one kind of context (see ``_CONTEXT_KINDS``).
 
     Corpus kinds take at most ``caps[model.label]`` (default ``default_cap``)
     sentences per stimulus, a seeded sample (``seed``) nested across caps.
@@ -356,8 +377,8 @@ def chapter_rows(
     """
     windows = {"corpus": myb_window, "reddit_2014": myb_window,
                "corpus, full sentence": None, "corpus, CEAT window": ceat_window}
-    if kind not in CONTEXT_KINDS:
-        raise UnknownNameError("context kind", kind, CONTEXT_KINDS)
+    if kind not in _CONTEXT_KINDS:
+        raise UnknownNameError("context kind", kind, _CONTEXT_KINDS)
     frames = []
     for model in models:
         if kind == "templates":
@@ -380,9 +401,6 @@ WINDOW_TESTS = {"C6": "MYB-C6-name", "C9": "MYB-C9-term"}
 #: Offline models too slow on the book's CPU for every table: they run Mind Your Bias's
 #: tests without Dis (450 attribute words), on corpus sentences and on the templates.
 SLOW_MODELS = frozenset({"SmolLM2-135M-Instruct"})
-#: The stored tables of the CEAT chapter, from
-#: :data:`biaslib.chapters.registry.REGISTRY`.
-CHAPTER_TABLES = table_names("ceat")
 #: The resampling experiment: test, model, sample sizes N, sampling rules and seeds.
 RESAMPLING = {"test": "MYB-C6-name", "model": "all-MiniLM-L6-v2",
               "n_samples": (50, 100, 1_000, 10_000), "replacement": ("always", "if_fewer"),
@@ -419,7 +437,7 @@ def resampling_summary(runs: pd.DataFrame) -> pd.DataFrame:
         p_max=("p (two-sided)", "max"))
 
 
-def coverage_table(
+def _coverage_table(
     tests: Mapping[str, str], cap: int, path: str | None = None, rare: int = 20
 ) -> pd.DataFrame:
     """Per test and role: stimuli with no sentence, fewer than ``rare``, fewer than ``cap``.
@@ -474,7 +492,7 @@ def chapter_table(
         :func:`resampling_table` on the vectors of :data:`RESAMPLING`'s test
         and model (offline only; ``models`` is ignored).
     ``ceat_coverage``
-        :func:`coverage_table` of every test (no model).
+        ``_coverage_table`` of every test (no model).
 
     Every CEAT row is computed under :data:`CEAT_MIND_YOUR_BIAS` and
     :data:`CEAT_ORIGINAL`. Models in :data:`SLOW_MODELS` run a subset (see there).
@@ -482,7 +500,7 @@ def chapter_table(
     if name not in CHAPTER_TABLES:
         raise UnknownNameError("table of the CEAT chapter", name, CHAPTER_TABLES)
     if name == "ceat_coverage":
-        return coverage_table(chapter_tests(), OFFLINE_CAPS["all-MiniLM-L6-v2"])
+        return _coverage_table(chapter_tests(), OFFLINE_CAPS["all-MiniLM-L6-v2"])
     if name == "ceat_resampling":
         model = next(m for m in OFFLINE_CEAT_MODELS if m.label == RESAMPLING["model"])
         contexts = contexts_for_test(RESAMPLING["test"], cap=OFFLINE_CAPS[model.label],
@@ -852,3 +870,141 @@ def _holds_for(models: Sequence[str], ok: Sequence[str]) -> str | bool:
     if not ok:
         return False
     return "for " + ", ".join(ok)
+
+
+# --------------------------------------------------------------------------- stored tables
+
+
+def _common_provenance(frame: pd.DataFrame, what: str) -> dict[str, object]:
+    return {
+        "what": what,
+        "models": models_provenance(frame),
+        "conventions": {c.name: c.to_dict() for c in (CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL)},
+        "sentences_per_stimulus": dict(OFFLINE_CAPS),
+        "sample_seed": 1111,
+        "slow_models_subset": sorted(SLOW_MODELS),
+        "corpus": f"{EXTRACT_FILE} ({extract_path().stat().st_size} bytes; "
+                  "sha256 in ../shared/corpus/MANIFEST.md)",
+        "extract": describe_extract(),
+        "extract_sha256": extract_sha256(),
+        "word_pooling": "mean of the stimulus' subword vectors, last layer",
+    }
+
+
+def _myb_provenance(frame: pd.DataFrame) -> dict[str, object]:
+    return {**_common_provenance(frame, "CEAT on Mind Your Bias's Table 3 tests, corpus "
+                                        "sentences with Mind Your Bias's window, offline models"),
+            "tests": MYB_TABLE3}
+
+
+def _caliskan_provenance(frame: pd.DataFrame) -> dict[str, object]:
+    return {**_common_provenance(frame, "CEAT on Caliskan et al.'s C1-C10, corpus sentences "
+                                        "with Mind Your Bias's window, offline models"),
+            "tests": CALISKAN_ROWS}
+
+
+def _contexts_provenance(frame: pd.DataFrame) -> dict[str, object]:
+    return {**_common_provenance(frame, "CEAT on templates vs natural contexts: Mind Your "
+                                        "Bias's templates, 2014-only Reddit sentences, whole "
+                                        "sentences, Guo & Caliskan's window; offline models"),
+            "tests": MYB_TABLE3, "window_tests": WINDOW_TESTS}
+
+
+def _resampling_provenance(frame: pd.DataFrame) -> dict[str, object]:
+    return {**_common_provenance(frame, "CEAT's CES and p-values over sample sizes, sampling "
+                                        "rules and seeds, on fixed context vectors"),
+            "experiment": RESAMPLING}
+
+
+def _coverage_provenance(frame: pd.DataFrame) -> dict[str, object]:
+    return {"what": "stimuli of the CEAT chapter's tests without sentences, or with few, in the "
+                    "corpus extract (its coverage.csv)",
+            "extract": describe_extract(), "extract_sha256": extract_sha256(),
+            "tests": chapter_tests()}
+
+
+@functools.cache
+def _slice_models() -> tuple[EncoderSpec, ...]:
+    """The offline encoders, each built once for all slices."""
+    return tuple(built_once(m) for m in OFFLINE_CEAT_MODELS)
+
+
+_KEYS = ("test", "column", "contexts", "convention")
+#: Columns of a CEAT table that a recomputed slice must match within ``NUMBER_TOLERANCE``.
+CEAT_NUMBERS = ("effect_size", "ci_low", "ci_high", "se", "tau2", "i2", "weighted_variance",
+                "mean_d", "q025", "q975")
+
+
+def ceat_exact_columns(fresh: pd.DataFrame) -> list[str]:
+    """Columns of a CEAT table (those ``fresh`` has) that a recomputed slice must match exactly."""
+    return [c for c in (*CORE_EXACT, "encoder", "weights", "not run", "dropped", "n_x", "n_y",
+                        "n_a", "n_b", "n_contexts", "n_samples") if c in fresh]
+
+
+def _slice(label: str, rows: Mapping[str, str], contexts: str, models: int | None,
+           test: str) -> SliceCheck:
+    def fresh() -> pd.DataFrame:
+        return chapter_rows(list(_slice_models()[:models]), dict(rows), contexts)
+
+    return SliceCheck(label, fresh, _KEYS, test, exact=ceat_exact_columns, numbers=CEAT_NUMBERS,
+                      p_values=("p_value", "q_p_value"))
+
+
+def _resampling_slice() -> pd.DataFrame:
+    model = _slice_models()[0]
+    vectors = embed_word_contexts(
+        contexts_for_test(RESAMPLING["test"], cap=OFFLINE_CAPS[model.label], window=myb_window),
+        model.make())
+    return resampling_table(vectors, n_samples=(50, 1_000))
+
+
+def _coverage_slice() -> pd.DataFrame:
+    return chapter_table("ceat_coverage")
+
+
+_NEEDS = (NEEDS_MODELS, NEEDS_CORPUS)
+_NOTE = ("models with weights fingerprints, CEAT conventions, sentences per stimulus, "
+         "sample seed, the corpus extract and its SHA-256")
+_TESTS = "tests/test_ceat_tables.py"
+
+#: The chapter's stored tables (collected by :data:`biaslib.chapters.registry.REGISTRY`).
+DECLARED_TABLES: tuple[StoredTable, ...] = (
+    StoredTable(
+        "ceat_myb", "ceat", "CEAT on Mind Your Bias's Table 3 tests, corpus sentences, offline "
+        "models", functools.partial(chapter_table, "ceat_myb"), _myb_provenance, _NOTE, _NEEDS,
+        "tens of minutes",
+        slices=(_slice("MiniLM, MYB-C9-term, corpus", {"C9": "MYB-C9-term"}, "corpus", 1,
+                       f"{_TESTS}::test_ceat_myb_slice"),)),
+    StoredTable(
+        "ceat_caliskan", "ceat", "CEAT on Caliskan et al.'s C1-C10, corpus sentences, offline "
+        "models", functools.partial(chapter_table, "ceat_caliskan"), _caliskan_provenance,
+        _NOTE, _NEEDS, "tens of minutes",
+        slices=(_slice("MiniLM, C9, corpus", {"C9": "C9"}, "corpus", 1,
+                       f"{_TESTS}::test_ceat_caliskan_slice"),)),
+    StoredTable(
+        "ceat_contexts", "ceat", "CEAT on templates vs natural contexts (2014 Reddit, whole "
+        "sentences, Guo & Caliskan's window)", functools.partial(chapter_table, "ceat_contexts"),
+        _contexts_provenance, _NOTE, _NEEDS, "tens of minutes",
+        slices=(_slice("both models, MYB-C9-term, templates", {"C9": "MYB-C9-term"},
+                       "templates", None, f"{_TESTS}::test_ceat_contexts_slice"),
+                _slice("MiniLM, MYB-C9-term, 2014 Reddit", {"C9": "MYB-C9-term"},
+                       "reddit_2014", 1, f"{_TESTS}::test_ceat_contexts_slice"))),
+    StoredTable(
+        "ceat_resampling", "ceat", "CEAT's CES and p-values over sample sizes, sampling rules "
+        "and seeds", functools.partial(chapter_table, "ceat_resampling"),
+        _resampling_provenance, f"{_NOTE}; the experiment", _NEEDS, "minutes",
+        slices=(SliceCheck("N 50 and 1,000", _resampling_slice,
+                           ("N", "contexts drawn", "seed"),
+                           f"{_TESTS}::test_ceat_resampling_slice",
+                           numbers=("CES", "SE"),
+                           p_values=("p (two-sided)", "p (one-sided)")),)),
+    StoredTable(
+        "ceat_coverage", "ceat", "stimuli without or with few corpus sentences",
+        functools.partial(chapter_table, "ceat_coverage"), _coverage_provenance,
+        "the extract, its SHA-256 and the tests", (NEEDS_CORPUS,), "seconds",
+        slices=(SliceCheck("whole table", _coverage_slice, ("test", "role"),
+                           f"{_TESTS}::test_ceat_coverage_table",
+                           exact=lambda f: list(f.columns[2:])),)),
+)
+#: The names of the chapter's stored tables, in the order the chapter shows them.
+CHAPTER_TABLES = tuple(t.name for t in DECLARED_TABLES)

@@ -14,7 +14,8 @@ Encoders are built lazily, so importing this module does not import torch.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -24,13 +25,15 @@ from scipy.sparse import csgraph, csr_matrix
 from scipy.spatial.distance import pdist, squareform
 
 from biaslib.chapters.published import MAY_TABLE4, MYB_TABLE3
-from biaslib.chapters.registry import table_names
 from biaslib.chapters.seat import may_table
-from biaslib.chapters.stored import core_first, encoder_layer
+from biaslib.chapters.tables import CORE_EXACT, NEEDS_MODELS, SliceCheck, StoredTable
 from biaslib.embeddings.bugs import BugEncoder, gpt2_offset_input
-from biaslib.embeddings.models import EncoderSpec, transformer
+from biaslib.embeddings.factories import transformer
+from biaslib.embeddings.models import EncoderSpec
 from biaslib.errors import DegenerateTestError, UnknownNameError
 from biaslib.evaluate.seat import embed_contexts
+from biaslib.evaluate.tidy import layer_label
+from biaslib.methods.result import core_first
 from biaslib.methods.weat import weat
 from biaslib.reporting.format import format_d, format_p
 from biaslib.stats.conventions import MIND_YOUR_BIAS, Convention
@@ -46,10 +49,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CHAPTER_TABLES",
+    "DECLARED_TABLES",
     "ELMO_TESTS",
     "GPT2_TESTS",
-    "GPT2_VARIANTS",
-    "METHOD",
     "MINILM",
     "QUIRK_ROWS_SMOLLM2",
     "SMOL",
@@ -77,7 +79,7 @@ __all__ = [
 #: The two offline models the chapter runs the bug replays on.
 MINILM, SMOL = "all-MiniLM-L6-v2", "SmolLM2-135M-Instruct"
 #: Encoding level → the method's name in Mind Your Bias's tables.
-METHOD = {"sentence": "s-SEAT", "word": "w-SEAT"}
+_METHOD = {"sentence": "s-SEAT", "word": "w-SEAT"}
 #: Mind Your Bias's tests run through the ELMo bug offline: on MiniLM the five for which
 #: Mind Your Bias prints ELMo's published ("orig.") values, on the slower causal LM two.
 ELMO_TESTS: dict[str, tuple[str, ...]] = {MINILM: ("C1", "C3", "C6", "C9", "Occ"),
@@ -85,13 +87,10 @@ ELMO_TESTS: dict[str, tuple[str, ...]] = {MINILM: ("C1", "C3", "C6", "C9", "Occ"
 #: Mind Your Bias's tests run through w-SEAT's GPT-2 offsets (SmolLM2) offline.
 GPT2_TESTS = ("C6", "C9")
 #: The GPT-2 variants: label → (buggy, offset).
-GPT2_VARIANTS = {"bug": (True, 1), "separate words, offset 0": (True, 0), "fixed": (False, 1)}
+_GPT2_VARIANTS = {"bug": (True, 1), "separate words, offset 0": (True, 0), "fixed": (False, 1)}
 #: May et al.'s Table 4 rows for sent-bias's input quirks on the causal LM (the cheap ones).
 QUIRK_ROWS_SMOLLM2 = (("C1", "word"), ("C3", "word"), ("C6", "word"), ("C6", "sent"),
                       ("ABW", "word"), ("DB-competent", "word"), ("DB-likable", "word"))
-#: The stored tables of the chapter, from
-#: :data:`biaslib.chapters.registry.REGISTRY`.
-CHAPTER_TABLES = table_names("elmo_bug")
 
 
 def bug_rows(
@@ -112,8 +111,8 @@ def bug_rows(
         embedded = embed_contexts(test, myb_contexts(test.name), encoder, levels)
         for level, emb in embedded.items():
             # The bug encoders pool as their bug does ("default"), on the wrapped layer.
-            row = {"method": METHOD[level], "test": short, "level": level,
-                   "pooling": "default", "layer": encoder_layer(encoder),
+            row = {"method": _METHOD[level], "test": short, "level": level,
+                   "pooling": "default", "layer": layer_label(encoder),
                    "convention": convention.name, "encoder": emb.embedder,
                    "weights": encoder.fingerprint}
             try:
@@ -132,7 +131,7 @@ def elmo_table(tests: Mapping[str, Sequence[str]] = ELMO_TESTS) -> pd.DataFrame:
 
     ``tests`` maps an offline model to the short names of the tests it runs
     (:data:`ELMO_TESTS`; all of :data:`biaslib.chapters.published.MYB_TABLE3` for the full
-    chapter). Columns: the core columns (:data:`biaslib.chapters.stored.CORE_COLUMNS`;
+    chapter). Columns: the core columns (:data:`biaslib.methods.result.CORE_COLUMNS`;
     ``test`` is Mind Your Bias's short test name, ``variant`` ``"bug"``/``"fixed"``),
     then ``column`` (model), ``encoder`` (the full extraction), ``weights``, ``not run``.
     """
@@ -230,11 +229,11 @@ def quirk_table(
 def gpt2_table(tests: Sequence[str] = GPT2_TESTS, model: str = SMOL) -> pd.DataFrame:
     """w-SEAT through the GPT-2 offset bug, the separate-word tokenization alone, and the fix.
 
-    Word level only, on a causal LM (:data:`GPT2_VARIANTS`).
+    Word level only, on a causal LM (``_GPT2_VARIANTS``).
     """
     encoder = transformer(model, progress=False)()
     rows = []
-    for label, (buggy, offset) in GPT2_VARIANTS.items():
+    for label, (buggy, offset) in _GPT2_VARIANTS.items():
         bug = BugEncoder(encoder, "gpt2-offset", buggy, offset=offset)
         rows += [{"column": model, "variant": label, "model": model, **row}
                  for row in bug_rows(tests, bug, ("word",))]
@@ -288,7 +287,7 @@ def elmo_beside_published(elmo: pd.DataFrame, column: str | None = None) -> pd.D
     pub = load_published("myb_table3").query("model == 'ELMo' and method in ['s-SEAT', 'w-SEAT']")
     pub = pub.set_index(["method", "test", "column"])
     ran = {(r.method, r.test) for r in elmo.itertuples()}
-    order = [(m, t) for m in METHOD.values() for t in MYB_TABLE3 if (m, t) in ran]
+    order = [(m, t) for m in _METHOD.values() for t in MYB_TABLE3 if (m, t) in ran]
     show = pd.DataFrame(index=pd.MultiIndex.from_tuples(order, names=["method", "myb_test"]))
 
     def published(col: str, value: str) -> list[str]:
@@ -349,7 +348,7 @@ def elmo_counts(elmo: pd.DataFrame) -> pd.DataFrame:
     """:func:`bug_summary` per method: ELMo as published (orig. vs Mind Your Bias) and ours."""
     pub = load_published("myb_table3").query("model == 'ELMo'")
     rows = []
-    for method in METHOD.values():
+    for method in _METHOD.values():
         sub = pub[pub["method"] == method].pivot_table(index="test", columns="column",
                                                        values=["d", "p_csv"], aggfunc="first")
         rows.append({"method": method, "model": "ELMo (published: orig. vs Mind Your Bias)",
@@ -441,7 +440,7 @@ def elmo_figure(elmo: pd.DataFrame) -> Figure:
                  for name, g in elmo.groupby("column", sort=False)}
     first = next(iter(tests_run.values()))
     fig, axes = plt.subplots(2, 1 + len(tests_run), figsize=(13, 7), sharex=True)
-    for row, method in enumerate(METHOD.values()):
+    for row, method in enumerate(_METHOD.values()):
         published = pub[(pub["method"] == method) & pub["test"].isin(first)]
         published = published.pivot_table(index="test", columns="column", values="d")
         frame = pd.DataFrame({"test": published.index,
@@ -506,3 +505,92 @@ def gpt2_counts(gpt: pd.DataFrame, bug: str = "bug", fixed: str = "fixed") -> pd
     rows = [{"model": name, "bug": bug, "fixed": fixed, **variant_summary(g, bug, fixed)}
             for name, g in gpt.groupby("column", sort=False)]
     return pd.DataFrame(rows).set_index(["model", "bug", "fixed"])
+
+
+# --------------------------------------------------------------------------- stored tables
+
+_WHAT = {
+    "elmo_bug": "s-SEAT and w-SEAT through the ELMo tokenization bug (characters as tokens) "
+                "and through Mind Your Bias's fix, Mind Your Bias's tests and templates",
+    "elmo_diagnostics": "mean cosine between the s-SEAT vectors of MYB-C6-name's sentences and "
+                        "the number of distinct w-SEAT vectors, ELMo bug vs fixed",
+    "elmo_quirks": "s-SEAT on May et al.'s tests through sent-bias's BERT input (first "
+                   "wordpiece without [CLS]; lowercased input) and its fixes",
+    "elmo_gpt2": "w-SEAT through w-SEAT's GPT-2 offsets (words tokenized alone, +1), the "
+                 "separate-word tokenization alone, and the fix, on the causal LM",
+}
+
+
+def _provenance(name: str) -> Callable[[pd.DataFrame], dict[str, object]]:
+    def provenance(frame: pd.DataFrame) -> dict[str, object]:
+        column = "model" if name == "elmo_diagnostics" else "column"
+        models = {row[column]: {"name": row.get("encoder", row.get("model", row[column])),
+                                "weights": row["weights"]}
+                  for row in frame.drop_duplicates(column).to_dict("records")}
+        return {
+            "what": _WHAT[name],
+            "models": models,
+            "convention": MIND_YOUR_BIAS.to_dict(),
+            "elmo_tests": {k: list(v) for k, v in ELMO_TESTS.items()},
+            "gpt2_tests": list(GPT2_TESTS),
+            "quirk_rows_smollm2": [list(r) for r in QUIRK_ROWS_SMOLLM2],
+            "templates": "data/templates/mind_your_bias.yaml (Mind Your Bias's tests); "
+                         "data/templates/seat_may2019.yaml (May et al.'s rows)",
+        }
+
+    return provenance
+
+
+_EXACT = ("model", "level", "pooling", "layer", "convention", "encoder", "weights", "not run")
+#: ``elmo_quirks`` has SEAT's columns: compare them as ``seat_may``'s slices do.
+_QUIRK_EXACT = (*CORE_EXACT, "convention", "encoder", "weights", "not run")
+_TESTS = "tests/test_bug_tables.py"
+
+
+def _elmo_bug_slice() -> pd.DataFrame:
+    # MiniLM's C6 through the bug and the fix, and SmolLM2's C9, whose w-SEAT the bug
+    # leaves undefined (no vector depends on the stimulus).
+    return pd.concat([elmo_table({MINILM: ["C6"]}), elmo_table({SMOL: ["C9"]})])
+
+
+def _elmo_diagnostics_slice() -> pd.DataFrame:
+    return elmo_diagnostics(models=[SMOL])
+
+
+def _elmo_quirks_slice() -> pd.DataFrame:
+    return quirk_table([("C3", "word"), ("DB-likable", "sent (u)")], [("C6", "word")])
+
+
+def _elmo_gpt2_slice() -> pd.DataFrame:
+    return gpt2_table(["C9"])
+
+
+#: The chapter's stored tables (collected by :data:`biaslib.chapters.registry.REGISTRY`).
+DECLARED_TABLES: tuple[StoredTable, ...] = tuple(
+    StoredTable(name, "elmo_bug", desc, functools.partial(chapter_table, name),
+                _provenance(name),
+                "models with weights fingerprints, the convention, the tests and templates",
+                (NEEDS_MODELS,), "minutes", slices=(slc,))
+    for name, desc, slc in (
+        ("elmo_bug", "s-SEAT and w-SEAT through the ELMo tokenization bug and its fix",
+         SliceCheck("MiniLM C6, SmolLM2 C9", _elmo_bug_slice,
+                    ("column", "variant", "method", "test"),
+                    f"{_TESTS}::test_elmo_bug_slice", _EXACT, ("effect_size",),
+                    ("p_value",))),
+        ("elmo_diagnostics", "mean cosine between sentence vectors and distinct word "
+         "vectors, ELMo bug vs fixed",
+         SliceCheck("SmolLM2", _elmo_diagnostics_slice, ("model", "extraction", "test"),
+                    f"{_TESTS}::test_elmo_diagnostics_table",
+                    ("weights", "sentences", "distinct word vectors"),
+                    ("mean cosine between sentences",))),
+        ("elmo_quirks", "s-SEAT through sent-bias's BERT input quirks and their fixes",
+         SliceCheck("C3 word, DB-likable unbleached; SmolLM2 C6 word", _elmo_quirks_slice,
+                    ("column", "test", "context"), f"{_TESTS}::test_elmo_quirks_slice",
+                    _QUIRK_EXACT, ("effect_size",), ("p_value",))),
+        ("elmo_gpt2", "w-SEAT through w-SEAT's GPT-2 offsets and the fix, causal LM",
+         SliceCheck("C9", _elmo_gpt2_slice, ("column", "variant", "method", "test"),
+                    f"{_TESTS}::test_elmo_gpt2_slice", _EXACT, ("effect_size",),
+                    ("p_value",))),
+    ))
+#: The names of the chapter's stored tables, in the order the chapter shows them.
+CHAPTER_TABLES = tuple(t.name for t in DECLARED_TABLES)

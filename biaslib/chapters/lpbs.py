@@ -39,18 +39,31 @@ numbers. On Colab the same functions run ``bert-base-uncased``
 
 from __future__ import annotations
 
+import functools
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from biaslib.chapters.registry import NEEDS_CORPUS, get_table, table_names
-from biaslib.chapters.stored import core_first
+from biaslib.chapters.tables import (
+    CORE_EXACT,
+    NEEDS_CORPUS,
+    NEEDS_TINY_MLM,
+    SliceCheck,
+    StoredTable,
+)
 from biaslib.errors import MissingWordsError, UnknownNameError
-from biaslib.evaluate.lpbs import double_context_log_probs, template_log_probs, template_queries
+from biaslib.evaluate.lpbs import (
+    LPBS_LAYER,
+    LPBS_LEVEL,
+    double_context_log_probs,
+    lpbs_pooling,
+    template_log_probs,
+    template_queries,
+)
 from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS, CeatConvention
 from biaslib.methods.lpbs import (
     LPBS_BIASLIB,
@@ -67,7 +80,10 @@ from biaslib.methods.lpbs import (
     probability_space_scores,
     wordpiece_log_probability,
 )
+from biaslib.methods.result import core_first
 from biaslib.reporting.format import bold_marks, findings_table, format_d, format_p
+from biaslib.stimuli.cooccurrence import MYB_WINDOW_WORDS, double_contexts
+from biaslib.stimuli.corpus import describe_extract, extract_sha256
 from biaslib.stimuli.data import load_published, load_test
 from biaslib.stimuli.lpbs import (
     WORD_SETS,
@@ -85,7 +101,9 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CHAPTER_TABLES",
+    "DECLARED_TABLES",
     "LPBS_CONVENTIONS",
+    "LPBS_REDDIT_SLICE",
     "OFFLINE_LPBS_MODEL",
     "PAPER_LPBS_MODELS",
     "REDDIT_CEAT",
@@ -123,9 +141,6 @@ OFFLINE_LPBS_MODEL = "SPLADE-tiny-MLM"
 PAPER_LPBS_MODELS = ("bert-base-uncased", "bert-base-cased")
 #: The conventions every row of ``lpbs_myb`` is computed under.
 LPBS_CONVENTIONS = (LPBS_MIND_YOUR_BIAS, LPBS_KURITA, LPBS_BIASLIB)
-#: The stored tables of the chapter computed from template sentences, from
-#: :data:`biaslib.chapters.registry.REGISTRY` (``lpbs_reddit`` needs the corpus extract).
-CHAPTER_TABLES = tuple(n for n in table_names("lpbs") if NEEDS_CORPUS not in get_table(n).needs)
 #: Mind Your Bias's Reddit LPBS runs (``all_results.csv`` lines 353–360): test → their test.
 REDDIT_TESTS = {"C1": "C1_name", "C3": "C3_name", "C6": "C6_name", "C9": "C9_term",
                 "Dis": "Dis_term", "Occ": "Occ_name", "I1": "I1_name", "I2": "I2_name"}
@@ -195,11 +210,6 @@ def _multi_wordpiece(sc: MaskedLMScorer, words: Sequence[str]) -> int:
     return sum(len(sc.piece_ids(w)) > 1 for w in dict.fromkeys(words))
 
 
-def _pooling(wordpieces: str) -> str:
-    """The ``pooling`` of an LPBS row: how a target's wordpieces are combined."""
-    return f"{wordpieces} wordpiece(s)"
-
-
 def _core(frame: pd.DataFrame, model: str, **values: object) -> pd.DataFrame:
     """LPBS rows in the stored tables' shape: the core columns first.
 
@@ -207,8 +217,8 @@ def _core(frame: pd.DataFrame, model: str, **values: object) -> pd.DataFrame:
     :data:`OFFLINE_LPBS_MODEL` or a hub id); the scorer's full name stays in
     ``encoder``. LPBS reads a masked token's probability from the MLM head.
     """
-    return core_first(frame, method="LPBS", model=model, level="masked token",
-                      layer="MLM head", **values)
+    return core_first(frame, method="LPBS", model=model, level=LPBS_LEVEL, layer=LPBS_LAYER,
+                      **values)
 
 
 def myb_rows(
@@ -236,7 +246,7 @@ def myb_rows(
     Returns
     -------
     pandas.DataFrame
-        The core columns (:data:`biaslib.chapters.stored.CORE_COLUMNS`: ``variant`` is
+        The core columns (:data:`biaslib.methods.result.CORE_COLUMNS`: ``variant`` is
         the word set, ``pooling`` the convention's wordpiece rule, ``layer`` ``"MLM
         head"``), then ``target_description``, ``myb_test``, ``modified``,
         ``word_set``, ``attribute_form``, ``stimuli``, ``templates``,
@@ -266,7 +276,7 @@ def myb_rows(
                 res = lpbs(logs, conv).to_dict()
                 rows.append({**key, "convention": conv.name, "wordpieces": conv.wordpieces,
                              **{k: v for k, v in res.items() if k != "convention"},
-                             "pooling": _pooling(conv.wordpieces),
+                             "pooling": lpbs_pooling(conv.wordpieces),
                              "encoder": sc.spec.name, "weights": sc.fingerprint})
     frame = pd.DataFrame(rows)
     return _core(frame, model, variant=frame["word_set"])
@@ -296,7 +306,7 @@ def kurita_rows(model: str = OFFLINE_LPBS_MODEL, *, progress: bool = True) -> pd
     """Kurita et al.'s five notebook tests, prior read at the mask and where his code reads it.
 
     Kurita's convention (:data:`~biaslib.methods.lpbs.LPBS_KURITA`). The core columns
-    (:data:`biaslib.chapters.stored.CORE_COLUMNS`), then ``title``, ``prior_read_at``,
+    (:data:`biaslib.methods.result.CORE_COLUMNS`), then ``title``, ``prior_read_at``,
     ``prior_token`` (the tokens read for the prior, per template), ``mean_diff``
     (numerator of d), ``sd``, ``n_templates``, ``n_a``, ``n_b``, ``encoder``,
     ``weights``.
@@ -319,7 +329,7 @@ def kurita_rows(model: str = OFFLINE_LPBS_MODEL, *, progress: bool = True) -> pd
                          "sd": res.sd, "n_templates": res.n_templates, "n_a": res.n_a,
                          "n_b": res.n_b, "encoder": sc.spec.name, "weights": sc.fingerprint})
     return _core(pd.DataFrame(rows), model, variant="as published",
-                 pooling=_pooling(LPBS_KURITA.wordpieces), convention=LPBS_KURITA.name)
+                 pooling=lpbs_pooling(LPBS_KURITA.wordpieces), convention=LPBS_KURITA.name)
 
 
 def _dtype_zeros(pieces: list[list[np.ndarray]], dtype: type[np.floating]) -> tuple[int, list]:
@@ -469,11 +479,9 @@ def reddit_rows(
         ``too_far``, ``sentences`` scored, ``reddit_sentences`` of them from
         Reddit, ``rows_kept``, ``attributes_used`` A/B), ``status``, ``se``,
         ``tau2``, ``mean_d``, ``n_samples``, ``encoder``, ``weights``, after the
-        core columns (:data:`biaslib.chapters.stored.CORE_COLUMNS`; the CES is
+        core columns (:data:`biaslib.methods.result.CORE_COLUMNS`; the CES is
         ``effect_size``).
     """
-    from biaslib.stimuli.cooccurrence import double_contexts
-
     sc = scorer(model, progress=False)
     todo = ([(t, ws) for t, ws in TABLE14_CELLS] if cells is None else list(cells))
     stimuli_of = {(t, w): s for t, w, s in myb_cells()}
@@ -528,7 +536,7 @@ def reddit_rows(
             rows.append(row)
     # Mind Your Bias's product rule (double_context_log_probs above), under the CEAT
     # convention that combines the sentences.
-    return _core(pd.DataFrame(rows), model, pooling=_pooling("product"),
+    return _core(pd.DataFrame(rows), model, pooling=lpbs_pooling("product"),
                  convention=convention.name)
 
 
@@ -982,3 +990,163 @@ def lpbs_findings(
          > our_sig["full"][0] * our_sig["simplified"][1]},
     ]
     return findings_table(findings)
+
+
+# --------------------------------------------------------------------------- stored tables
+
+_WHAT = {
+    "lpbs_myb": "LPBS on Mind Your Bias's tests x word sets (simplified, reduced, full) x "
+                "attribute forms (as the authors coded them; nouns where they used adjectives), "
+                "templates of "
+                "methods/LPBS/generate_sent.py, under the Mind Your Bias, Kurita and biaslib "
+                "conventions, offline tiny masked LM",
+    "lpbs_kurita": "LPBS on Kurita et al.'s five notebook tests (weat_result_replication.ipynb "
+                   "@ 9d768dc), prior read at the target mask and where Kurita's code reads it "
+                   "(get_index(last=True) without +1), Kurita's convention",
+    "lpbs_underflow": "per Mind Your Bias LPBS cell (product of wordpieces): the smallest "
+                      "probability and how many probabilities / Eq. 10 scores are 0 / NaN in "
+                      "float32 and float16 probability space vs log space",
+    "lpbs_case_bug": "Mind Your Bias's Reddit LPBS statistics with its case bug (probabilities "
+                     "stored lower-cased, read capitalised) replayed on the template sentences "
+                     "of the full word sets, beside log-space LPBS without the bug",
+}
+
+
+def _models(frame: pd.DataFrame) -> dict[str, dict[str, str]]:
+    # The scorer's full name: ``encoder`` in the results tables, ``model`` elsewhere.
+    full = "encoder" if "encoder" in frame else "model"
+    return {n: {"name": n, "weights": w}
+            for n, w in frame.drop_duplicates(full).set_index(full)["weights"].items()}
+
+
+def _provenance(name: str) -> Callable[[pd.DataFrame], dict[str, object]]:
+    def provenance(frame: pd.DataFrame) -> dict[str, object]:
+        return {
+            "what": _WHAT[name],
+            "models": _models(frame),
+            "conventions": {c.name: c.to_dict() for c in LPBS_CONVENTIONS},
+            "cells": [list(c) for c in myb_cells()],
+            "templates": "data/templates/lpbs.yaml; word sets data/stimuli/lpbs.yaml and "
+                         "mind_your_bias.yaml",
+            "scorer": "biaslib.embeddings.masked_lm.MaskedLMScorer: log-softmax at the mask "
+                      "located by the tokenizer; wordpieces per convention (first / sum of "
+                      "distinct pieces)",
+        }
+
+    return provenance
+
+
+def _reddit_provenance(frame: pd.DataFrame) -> dict[str, object]:
+    return {
+        "what": "Mind Your Bias Table 14 'probability' column rebuilt: LPBS per corpus sentence "
+                "holding a target and an attribute word of the cell (shorten_sent's window), "
+                "target masked, random counterpart from the other target set, prior with the "
+                "attribute masked too; combined as CEAT (methods/CEAT/generate_ebd_bert_prob.py); "
+                "fixed (log space) and with the case bug replayed; offline tiny masked LM",
+        "models": _models(frame),
+        "cells": {f"{t} {ws}": m for (t, ws), m in TABLE14_CELLS.items()},
+        "variants": {k: {"case_bug": v} for k, v in REDDIT_VARIANTS.items()},
+        "ceat_convention": REDDIT_CEAT.to_dict(),
+        "n_samples": REDDIT_CEAT.n_samples,
+        "sample_seed": REDDIT_CEAT.seed,
+        "counterpart_seed": f"numpy default_rng([{REDDIT_SEED}, crc32(X words, Y words)])",
+        "sd_epsilon": 1e-8,
+        "min_attribute_words_per_set": 2,
+        "window_words": MYB_WINDOW_WORDS,
+        "wordpieces": "product (sum of the distinct wordpieces' log probabilities at the mask)",
+        "extract": describe_extract(),
+        "extract_sha256": extract_sha256(),
+        "sources": "all sources of the extract (Reddit 2014 first; column reddit_sentences)",
+        "scorer": "biaslib.embeddings.masked_lm.MaskedLMScorer: log-softmax at the first target "
+                  "mask located by the tokenizer",
+    }
+
+
+#: Cells of ``lpbs_myb`` the tests recompute.
+_MYB_SLICE = (("C1_name", "simplified"), ("C6_term", "full"), ("C9_term", "reduced"),
+              ("I1_name", "full"))
+#: Cells of ``lpbs_underflow`` the tests recompute.
+_UNDERFLOW_SLICE = (("C1_name", "full"), ("I2_term", "full"))
+#: Cells of ``lpbs_reddit`` the tests recompute.
+LPBS_REDDIT_SLICE = (("C6", "simplified"), ("C9", "reduced"), ("Dis", "full"), ("I2", "full"))
+_TEST_FILE = "tests/test_lpbs_tables.py"
+
+
+def _myb_slice() -> pd.DataFrame:
+    return myb_rows(cells=list(_MYB_SLICE), progress=False)
+
+
+def _kurita_slice() -> pd.DataFrame:
+    return kurita_rows(progress=False)
+
+
+def _underflow_slice() -> pd.DataFrame:
+    return underflow_rows(cells=list(_UNDERFLOW_SLICE), progress=False)
+
+
+def _case_bug_slice() -> pd.DataFrame:
+    return case_bug_rows(progress=False)
+
+
+def _reddit_slice() -> pd.DataFrame:
+    return reddit_rows(cells=list(LPBS_REDDIT_SLICE), progress=False)
+
+
+#: The chapter's stored tables (collected by :data:`biaslib.chapters.registry.REGISTRY`).
+DECLARED_TABLES: tuple[StoredTable, ...] = (
+    *(StoredTable(name, "lpbs", desc, functools.partial(chapter_table, name),
+                  _provenance(name),
+                  "the model with its weights fingerprint, conventions, cells, templates and "
+                  "scorer", (NEEDS_TINY_MLM,), "minutes", slices=(slc,))
+      for name, desc, slc in (
+          ("lpbs_myb", "LPBS on Mind Your Bias's tests x word sets x attribute forms x "
+           "conventions",
+           SliceCheck("C1 simplified, C6 full, C9 reduced, I1 full", _myb_slice,
+                      ("myb_test", "word_set", "attribute_form", "convention"),
+                      f"{_TEST_FILE}::test_lpbs_myb_slice",
+                      ("test", "target_description", "stimuli", "templates", "targets",
+                       "attributes", "multi_wordpiece", "wordpieces", "units", "n_a", "n_b",
+                       "n_templates", "p_method", "n_resamples", *CORE_EXACT, "encoder",
+                       "weights"),
+                      ("effect_size", "mean_a", "mean_b", "sd"), ("p_value",))),
+          ("lpbs_kurita", "LPBS on Kurita et al.'s five notebook tests, prior read at two "
+           "positions",
+           SliceCheck("whole table", _kurita_slice, ("test", "prior_read_at"),
+                      f"{_TEST_FILE}::test_lpbs_kurita_table",
+                      ("title", "prior_token", "n_templates", "n_a", "n_b", *CORE_EXACT,
+                       "convention", "encoder", "weights"), ("effect_size", "mean_diff", "sd"),
+                      ("p_value",))),
+          ("lpbs_underflow", "zeros and NaN of LPBS in float32/float16 probability space vs "
+           "log space",
+           # Zeros and NaN in float16 are counts at a float threshold (2^-24): a
+           # probability a few 1e-7 from it may cross it on another CPU, so they are
+           # compared as numbers (NUMBER_TOLERANCE), not exactly.
+           SliceCheck("C1_name full, I2_term full", _underflow_slice,
+                      ("myb_test", "word_set"), f"{_TEST_FILE}::test_lpbs_underflow_slice",
+                      ("probabilities", "zeros_float32", "nan_scores_float32",
+                       "nan_scores_log", "model", "weights"),
+                      ("min_log10_p", "zeros_float16", "nan_scores_float16"))),
+          ("lpbs_case_bug", "Mind Your Bias's Reddit LPBS case bug replayed on template "
+           "sentences",
+           SliceCheck("whole table", _case_bug_slice, ("test",),
+                      f"{_TEST_FILE}::test_lpbs_case_bug_table",
+                      ("myb_test", "capitalised_targets", "rows", "rows_kept", "model",
+                       "weights"), ("d_replay", "d_ours"), ("p_replay", "p_ours"))),
+      )),
+    StoredTable(
+        REDDIT_TABLE, "lpbs", "Mind Your Bias Table 14's 'probability' column rebuilt on "
+        "corpus sentences", functools.partial(chapter_table, REDDIT_TABLE), _reddit_provenance,
+        "the model with its weights fingerprint, cells, variants, CEAT convention, seeds, the "
+        "corpus extract and its SHA-256", (NEEDS_TINY_MLM, NEEDS_CORPUS), "tens of minutes",
+        slices=(SliceCheck(
+            "C6 simplified, C9 reduced, Dis full, I2 full", _reddit_slice,
+            ("test", "word_set", "variant"), f"{_TEST_FILE}::test_lpbs_reddit_slice",
+            ("myb_test", "stimuli", "targets", "attributes", "target_sentences",
+             "with_attribute", "found", "overlapping", "too_far", "sentences",
+             "reddit_sentences", "rows_kept", "attributes_used", "status", "n_samples",
+             "method", "model", "level", "pooling", "layer", "convention", "encoder", "weights"),
+            ("effect_size", "se", "tau2", "mean_d"), ("p_value",)),)),
+)
+#: The stored tables of the chapter computed from template sentences (``lpbs_reddit``
+#: needs the corpus extract).
+CHAPTER_TABLES = tuple(t.name for t in DECLARED_TABLES if NEEDS_CORPUS not in t.needs)

@@ -16,32 +16,34 @@ import pandas as pd
 
 from biaslib.chapters.published import MAY_ALL
 from biaslib.chapters.seat import OFFLINE_SEAT_MODELS, may_contexts
-from biaslib.chapters.stored import core_first, encoder_layer
-from biaslib.embeddings.models import EncoderSpec, transformer
+from biaslib.chapters.tables import CORE_EXACT, NEEDS_MODELS, SliceCheck, StoredTable
+from biaslib.embeddings.factories import transformer
+from biaslib.embeddings.models import EncoderSpec
 from biaslib.evaluate.mleat import mleat_context_table
+from biaslib.evaluate.tidy import layer_label
 from biaslib.methods.mleat import (
     MLEAT_BIASLIB,
     MleatConvention,
     association_of,
     classify_pattern,
 )
+from biaslib.methods.result import core_first
 from biaslib.reporting.format import format_d, significance_flag
 from biaslib.stimuli.contexts import Context
 from biaslib.stimuli.data import CALISKAN_TESTS, StimulusTest, load_published, load_test
 from biaslib.validation import no_string
 
 __all__ = [
+    "DECLARED_TABLES",
     "GPT2_NAMES",
     "MLEAT_OFFLINE_MODELS",
     "MLEAT_PAPER_MODELS",
-    "PROMPT_ARTICLE_ROLES",
     "SEAT_SENTENCE_TESTS",
     "gpt2_comparison",
     "mleat_models_table",
     "mleat_offline_table",
     "paper_table",
     "prompt_contexts",
-    "seat_sentence_contexts",
     "with_patterns",
 ]
 
@@ -49,12 +51,12 @@ __all__ = [
 #: Tests whose stimuli ML-EAT's GPT-2 code puts after an article, by role: "This is a
 #: rose" for C1/C2 targets; every other stimulus follows "This is" directly
 #: (``PROMPT_ADJUSTMENTS`` in ``empirical_analysis.ipynb``).
-PROMPT_ARTICLE_ROLES: dict[str, tuple[str, ...]] = {"C1": ("X", "Y"), "C2": ("X", "Y")}
+_PROMPT_ARTICLE_ROLES: dict[str, tuple[str, ...]] = {"C1": ("X", "Y"), "C2": ("X", "Y")}
 
 
 def prompt_contexts(
     test: str | StimulusTest, prompt: str = "This is",
-    article_roles: Mapping[str, Sequence[str]] = PROMPT_ARTICLE_ROLES,
+    article_roles: Mapping[str, Sequence[str]] = _PROMPT_ARTICLE_ROLES,
 ) -> dict[str, tuple[Context, ...]]:
     """ML-EAT's GPT-2 inputs: "This is [stimulus]", one per stimulus, no final period.
 
@@ -105,7 +107,7 @@ GPT2_NAMES = {"gpt2": "GPT-2 Base", "gpt2-medium": "GPT-2 Medium", "gpt2-large":
 SEAT_SENTENCE_TESTS = tuple(test for test, context in MAY_ALL if context == "sent")
 
 
-def seat_sentence_contexts(test: str) -> dict[str, tuple[Context, ...]]:
+def _seat_sentence_contexts(test: str) -> dict[str, tuple[Context, ...]]:
     """May et al.'s bleached template sentences of ``test`` (as in the SEAT chapter)."""
     return may_contexts(test, "sent")
 
@@ -121,7 +123,7 @@ def mleat_models_table(
 ) -> pd.DataFrame:
     """:func:`mleat_context_table` for several models; ``column`` = model label, ``inputs``.
 
-    The core columns first (:data:`biaslib.chapters.stored.CORE_COLUMNS`): level 1's
+    The core columns first (:data:`biaslib.methods.result.CORE_COLUMNS`): level 1's
     effect size and p-value are ``effect_size`` and ``p_value``; levels 2 and 3 keep
     their columns; the encoder's full name is ``encoder``.
     """
@@ -140,7 +142,7 @@ def mleat_models_table(
         frames.append(core_first(frame, method="ML-EAT", variant="as published",
                                  model=model.label, level="sentence",
                                  pooling=model.sentence_pooling or "default",
-                                 layer=encoder_layer(encoder)))
+                                 layer=layer_label(encoder)))
     return pd.concat(frames, ignore_index=True)
 
 
@@ -162,7 +164,7 @@ def mleat_offline_table(
     return pd.concat([
         mleat_models_table(MLEAT_OFFLINE_MODELS, prompt_tests, prompt_contexts,
                            "ML-EAT prompts", convention=convention, progress=progress),
-        mleat_models_table(contextual, seat_tests, seat_sentence_contexts, "SEAT sentences",
+        mleat_models_table(contextual, seat_tests, _seat_sentence_contexts, "SEAT sentences",
                            convention=convention, progress=progress),
     ], ignore_index=True)
 
@@ -252,3 +254,51 @@ def gpt2_comparison(computed: pd.DataFrame) -> pd.DataFrame:
     order = [(m, t, s) for m in GPT2_NAMES.values() if m in set(ours["model"])
              for t in dict.fromkeys(ours["test"]) for s in ("ML-EAT (published)", "ours")]
     return table.loc[[key for key in order if key in table.index]]
+
+
+# --------------------------------------------------------------------------- stored tables
+
+
+def _offline_table() -> pd.DataFrame:
+    return mleat_offline_table(MLEAT_BIASLIB)
+
+
+def _offline_provenance(frame: pd.DataFrame) -> dict[str, object]:
+    return {
+        "what": "ML-EAT levels 1-3 and EAT patterns on the offline contextual models: "
+                "Caliskan's tests in ML-EAT's GPT-2 prompts ('This is (a/an) X'), and the "
+                "SEAT chapter's bleached-template tests at sentence level",
+        # One entry per (model, inputs): SmolLM2 runs without special tokens on the prompts.
+        "models": {f"{r.column} | {r.inputs}": {"name": r.encoder, "weights": r.weights}
+                   for r in frame.drop_duplicates(["column", "inputs"]).itertuples()},
+        "prompt_models": [m.label for m in MLEAT_OFFLINE_MODELS],
+        "convention": MLEAT_BIASLIB.to_dict(),
+        "prompt_tests": list(CALISKAN_TESTS),
+        "seat_tests": list(SEAT_SENTENCE_TESTS),
+        "templates": "ML-EAT prompts: biaslib.chapters.mleat.prompt_contexts; SEAT sentences: "
+                     "data/templates/seat_may2019.yaml (match_reference=True)",
+    }
+
+
+def _offline_slice() -> pd.DataFrame:
+    return mleat_offline_table(MLEAT_BIASLIB, progress=False, prompt_tests=["C9"],
+                               seat_tests=["C9"])
+
+
+#: The chapter's stored tables (collected by :data:`biaslib.chapters.registry.REGISTRY`).
+DECLARED_TABLES: tuple[StoredTable, ...] = (
+    StoredTable(
+        "mleat_offline", "mleat", "ML-EAT levels 1-3 and EAT patterns on the offline "
+        "contextual models (prompts and SEAT sentences)", _offline_table,
+        _offline_provenance,
+        "models per inputs with weights fingerprints, the convention, prompt and SEAT tests",
+        (NEEDS_MODELS,), "minutes",
+        slices=(SliceCheck(
+            "C9, prompts and SEAT sentences", _offline_slice, ("column", "inputs", "test"),
+            "tests/test_mleat.py::test_stored_offline_table_matches_a_fresh_slice",
+            (*CORE_EXACT, "convention", "encoder", "weights", "pattern", "n_x", "n_y", "n_a",
+             "n_b"),
+            lambda f: ["effect_size",
+                       *(c for c in f.columns if c.endswith(("_d", "_mean", "_sd")))],
+            lambda f: ["p_value", *(c for c in f.columns if c.endswith("_p"))]),)),
+)

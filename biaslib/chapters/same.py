@@ -6,8 +6,10 @@ module holds what the chapter's tables are made of:
 * the word and attribute sets (the paper's 258 occupations; debiaswe's gender
   definitional pairs; debiaswe's stereotype ratings of the occupations) and
   their GloVe 6B 50d vectors (:func:`glove_vectors`);
-* the §3.1 counterexample (:func:`counterexample_table`) and the code-vs-paper
-  comparisons (:func:`code_vs_paper`);
+* the §3.1 counterexample (:func:`counterexample_table`), the code-vs-paper
+  comparisons (:func:`code_vs_paper`) and the property verdicts of Table 4
+  (:func:`property_matrix`, from the checks of
+  :mod:`biaslib.methods.same_properties`);
 * the bias-injection experiment of §5 (:func:`run_injection_model`): training
   sentences from Table 6 with pronouns drawn from each occupation's gender
   probability, a masked LM fine-tuned on them
@@ -59,9 +61,19 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 import pandas as pd
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 from scipy import stats
 
+from biaslib.chapters.stored import load_results, results_dir
+from biaslib.chapters.tables import NEEDS_TINY_MLM, SliceCheck, StoredTable
+from biaslib.embeddings.mlm_finetune import (
+    finetune_masked_lm,
+    load_masked_lm,
+    mask_probabilities,
+    tiny_mlm_spec,
+    word_vectors,
+)
+from biaslib.embeddings.static import glove_6b_50d
 from biaslib.errors import DegenerateTestError
 from biaslib.methods.same import (
     SAME_CODE,
@@ -81,16 +93,24 @@ from biaslib.methods.same import (
     weat_d,
     weat_word,
 )
-from biaslib.methods.same_properties import weat_d_bound
+from biaslib.methods.same_properties import (
+    attainable_range,
+    direct_bias_counterexample,
+    extremal_scores,
+    mac_counterexample,
+    skew_stereotype_sets,
+    weat_d_bound,
+    weat_zero_counterexample,
+)
+from biaslib.methods.weat import effect_size
+from biaslib.stats.similarity import unit_rows
 from biaslib.stimuli.data import data_dir, load_published, load_set
 from biaslib.validation import check_int, check_seed
 
 __all__ = [
-    "GENDER_SETS",
+    "DECLARED_TABLES",
     "INJECTION",
-    "INTERVALS",
     "SCORES",
-    "InjectionRun",
     "InjectionSettings",
     "code_vs_paper",
     "counterexample_table",
@@ -109,31 +129,29 @@ __all__ = [
     "occupations",
     "predefined_bias",
     "properties_comparison",
+    "property_matrix",
     "published",
     "r_squared",
     "ranges_table",
     "real_word_counterexample",
     "run_injection_model",
     "score_words",
-    "set_scores",
     "sign_table",
     "stereotype_groups",
     "subset_robustness",
-    "table2_robustness",
-    "table3_robustness",
     "tables_2_3",
     "test_sentences",
     "training_sentences",
 ]
 
 #: The gender attribute sets (debiaswe's definitional pairs), female first, then male.
-GENDER_SETS = ("debiaswe_female_definitional", "debiaswe_male_definitional")
+_GENDER_SETS = ("debiaswe_female_definitional", "debiaswe_male_definitional")
 
 #: Word-level scores of the experiment and how each is computed from vectors.
 SCORES = ("SAME", "WEAT", "MAC", "Direct Bias")
 
 #: Interval length of each set score (Table 3 normalises its differences by it).
-INTERVALS = {"SAME": 1.0, "skew": 2.0, "stereotype": 1.0, "stereotype (np.std)": 1.0,
+_INTERVALS = {"SAME": 1.0, "skew": 2.0, "stereotype": 1.0, "stereotype (np.std)": 1.0,
              "MAC": 2.0, "Direct Bias": 1.0, "WEAT d": 4.0}
 
 #: The injection experiment: the grid and every setting (see the module docstring).
@@ -169,7 +187,7 @@ def occupations() -> tuple[str, ...]:
 
 def gender_words() -> tuple[tuple[str, ...], tuple[str, ...]]:
     """Female and male definitional words of debiaswe, paired by position."""
-    return tuple(load_set("same_debiaswe", key).words for key in GENDER_SETS)  # type: ignore[return-value]
+    return tuple(load_set("same_debiaswe", key).words for key in _GENDER_SETS)  # type: ignore[return-value]
 
 
 @functools.cache
@@ -201,8 +219,6 @@ def glove_vectors(words: Sequence[str], table: object | None = None) -> NDArray[
         If a word (or a word of a phrase) is not in GloVe's vocabulary.
     """
     if table is None:
-        from biaslib.embeddings.static import glove_6b_50d
-
         table = glove_6b_50d()
     rows = []
     for word in words:
@@ -466,7 +482,7 @@ def r_squared(x: Sequence[float], y: Sequence[float]) -> float:
 
 
 @dataclass
-class InjectionRun:
+class _InjectionRun:
     """What one fine-tuning run produces (see :func:`run_injection_model`)."""
 
     settings: InjectionSettings
@@ -477,7 +493,7 @@ class InjectionRun:
 
 def run_injection_model(settings: InjectionSettings, *, base_model: object | None = None,
                         progress: bool = True, train: bool = True,
-                        device: str = "cpu") -> InjectionRun:
+                        device: str = "cpu") -> _InjectionRun:
     """Fine-tune the masked LM on one biased data set, unmask, and embed the words.
 
     Parameters
@@ -498,7 +514,7 @@ def run_injection_model(settings: InjectionSettings, *, base_model: object | Non
 
     Returns
     -------
-    InjectionRun
+    _InjectionRun
         ``words``: per occupation the predefined and the training bias (share
         of male pronouns in its training sentences), the number of training
         sentences and the unmasking bias; ``vectors``: float16 word vectors
@@ -506,14 +522,6 @@ def run_injection_model(settings: InjectionSettings, *, base_model: object | Non
         female and the male attribute words; ``summary``: losses, held-out loss
         and accuracy, unmasking :math:`R^2`, the model's name and fingerprint.
     """
-    from biaslib.embeddings.mlm_finetune import (
-        finetune_masked_lm,
-        load_masked_lm,
-        mask_probabilities,
-        tiny_mlm_spec,
-        word_vectors,
-    )
-
     occs = list(occupations())[: settings.occupations]
     probs = predefined_bias(len(occs), settings.mu, settings.sigma, settings.bias_seed)
     mlm = load_masked_lm(base_model if base_model is not None else tiny_mlm_spec(),
@@ -544,7 +552,7 @@ def run_injection_model(settings: InjectionSettings, *, base_model: object | Non
     vocab = occs + list(female) + list(male)
     vectors = {pool: word_vectors(mlm, vocab, pool).astype(np.float16)
                for pool in ("all", "word")}
-    return InjectionRun(settings, words, vectors, summary)
+    return _InjectionRun(settings, words, vectors, summary)
 
 
 # --------------------------------------------------------------------------- scores from vectors
@@ -576,7 +584,7 @@ def score_words(vectors: NDArray, n_occ: int) -> pd.DataFrame:
     })
 
 
-def set_scores(vectors: NDArray, n_occ: int, x_idx: Sequence[int], y_idx: Sequence[int],
+def _set_scores(vectors: NDArray, n_occ: int, x_idx: Sequence[int], y_idx: Sequence[int],
                subset: Sequence[int] | None = None) -> dict[str, float]:
     """Set-level scores over the occupations (or a subset of their indices)."""
     occ, female, male = _split(vectors, n_occ)
@@ -612,17 +620,17 @@ def _angle(vectors: NDArray, n_occ: int) -> float:
 def subset_robustness(vectors: NDArray, n_occ: int, x_idx: Sequence[int], y_idx: Sequence[int],
                       n: int = 100, fraction: float = 0.5, seed: int = 0) -> dict[str, float]:
     r"""Table 3: :math:`\frac1n\sum_i |b(W_i) - b(W)|` over random subsets, / interval length."""
-    full = set_scores(vectors, n_occ, x_idx, y_idx)
+    full = _set_scores(vectors, n_occ, x_idx, y_idx)
     rng = np.random.default_rng(seed)
     size = round(fraction * n_occ)
     diffs: dict[str, list[float]] = {k: [] for k in full}
     for _ in range(n):
         sub = np.sort(rng.choice(n_occ, size=size, replace=False))
-        part = set_scores(vectors, n_occ, x_idx, y_idx, sub)
+        part = _set_scores(vectors, n_occ, x_idx, y_idx, sub)
         for k, v in part.items():
             if not math.isnan(v) and not math.isnan(full[k]):
                 diffs[k].append(abs(v - full[k]))
-    return {k: float(np.mean(v)) / INTERVALS[k] if v else math.nan for k, v in diffs.items()}
+    return {k: float(np.mean(v)) / _INTERVALS[k] if v else math.nan for k, v in diffs.items()}
 
 
 def injection_model_table(words: pd.DataFrame, runs: pd.DataFrame,
@@ -661,7 +669,7 @@ def injection_model_table(words: pd.DataFrame, runs: pd.DataFrame,
         for name in SCORES:
             row[f"sd {name}"] = float(scores[name].std(ddof=0))
         if n_occ == len(occs):
-            for k, val in set_scores(v, n_occ, x_idx, y_idx).items():
+            for k, val in _set_scores(v, n_occ, x_idx, y_idx).items():
                 row[f"set {k}"] = val
             for k, val in subset_robustness(v, n_occ, x_idx, y_idx, sub["n"],  # type: ignore[index]
                                             sub["fraction"], sub["seed"]).items():  # type: ignore[index]
@@ -671,7 +679,7 @@ def injection_model_table(words: pd.DataFrame, runs: pd.DataFrame,
     return pd.DataFrame(rows)
 
 
-def table2_robustness(words: pd.DataFrame, models: pd.DataFrame, runs: pd.DataFrame
+def _table2_robustness(words: pd.DataFrame, models: pd.DataFrame, runs: pd.DataFrame
                       ) -> pd.DataFrame:
     r"""Table 2: percentage difference of the word scores' SD between runs of one group.
 
@@ -699,7 +707,7 @@ def table2_robustness(words: pd.DataFrame, models: pd.DataFrame, runs: pd.DataFr
     return pd.DataFrame([out])
 
 
-def table3_robustness(models: pd.DataFrame) -> pd.DataFrame:
+def _table3_robustness(models: pd.DataFrame) -> pd.DataFrame:
     """Table 3: the mean over runs of the normalised subset differences."""
     cols = {f"subset {k}": k for k in ("MAC", "WEAT d", "Direct Bias", "SAME", "stereotype",
                                        "skew")}
@@ -724,8 +732,6 @@ def _settings_dict(s: InjectionSettings) -> dict[str, object]:  # for provenance
 
 def glove_setup() -> dict[str, NDArray[np.float64]]:
     """The chapter's GloVe 6B 50d vectors: occupations, gender and religion attribute sets."""
-    from biaslib.embeddings.static import glove_6b_50d
-
     table = glove_6b_50d()
     female, male = gender_words()
     religion = [load_set("same_debiaswe", f"manzini_religion_{r}").words
@@ -743,8 +749,6 @@ def glove_setup() -> dict[str, NDArray[np.float64]]:
 
 def ranges_table(pairs: Mapping[str, Sequence[NDArray[np.float64]]]) -> pd.DataFrame:
     """Attainable extremes of each word score for each named pair of attribute sets."""
-    from biaslib.methods.same_properties import attainable_range
-
     rows = []
     for label, sets in pairs.items():
         for score in ("SAME", "WEAT", "MAC", "Direct Bias"):
@@ -753,6 +757,187 @@ def ranges_table(pairs: Mapping[str, Sequence[NDArray[np.float64]]]) -> pd.DataF
                          "max": r["theory_max"], "attained min": r["attained_min"],
                          "attained max": r["attained_max"]})
     return pd.DataFrame(rows)
+
+
+def _is(value: float, target: float, tol: float = 1e-9) -> bool:
+    """Whether a computed property value equals its theoretical one up to float noise."""
+    return abs(value - target) <= tol
+
+
+def _num(x: float) -> str:
+    """Four decimals, never ``-0.0000`` (float noise around 0 may take either sign)."""
+    return f"{round(float(x), 4) + 0.0:.4f}"
+
+
+def property_matrix(
+    attribute_sets: Sequence[ArrayLike],
+    other_attribute_sets: Sequence[ArrayLike],
+    targets: ArrayLike,
+    *,
+    seed: int = 0,
+) -> pd.DataFrame:
+    r"""Our verdicts on the paper's Table 4, computed on the vectors given.
+
+    Gathers the numerical checks of :mod:`biaslib.methods.same_properties`
+    (attainable ranges, counterexamples, skewed and stereotyped sets) into the
+    chapter's table; :func:`properties_comparison` sets it beside the printed one.
+
+    Parameters
+    ----------
+    attribute_sets
+        Two attribute sets (e.g. female and male terms), paired row by row for
+        the Direct Bias.
+    other_attribute_sets
+        Two other attribute sets (comparability: do the extremes move?).
+    targets
+        Real target words, used to build biased configurations around them.
+    seed
+        For the random directions orthogonal to the bias direction.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Rows: the scores of Table 4; columns ``comparable``, ``trustworthy``,
+        ``skew``, ``stereotype`` (``"yes"``/``"no"``/``"–"`` where the
+        property is not defined for a word score), and ``evidence`` (the
+        numbers behind the verdicts).
+    """
+    A, B = (np.asarray(a, dtype=np.float64) for a in attribute_sets)
+    A2, B2 = (np.asarray(a, dtype=np.float64) for a in other_attribute_sets)
+    W = unit_rows(targets, "targets")
+    rows: dict[str, dict[str, str]] = {}
+
+    def yn(flag: bool) -> str:
+        return "yes" if flag else "no"
+
+    # --- comparability: are the extremes of the word score the same for both attribute pairs?
+    ranges = {}
+    for name in ("WEAT", "MAC", "Direct Bias", "SAME"):
+        r1 = attainable_range(name, [A, B], seed=seed)
+        r2 = attainable_range(name, [A2, B2], seed=seed)
+        attained = all(_is(r[f"attained_{e}"], r[f"theory_{e}"], 1e-9)
+                       for r in (r1, r2) for e in ("min", "max"))
+        same_range = _is(r1["theory_max"], r2["theory_max"]) and _is(r1["theory_min"],
+                                                                       r2["theory_min"])
+        ranges[name] = (attained and same_range, r1, r2)
+    sk = skew_stereotype_sets(A, B, seed=seed)
+    ex = weat_zero_counterexample(A, B, seed=seed)
+    db_ex = direct_bias_counterexample()
+    mac_pi = mac_counterexample(math.pi, math.pi / 5)
+
+    def rng_txt(name: str) -> str:
+        _, r1, r2 = ranges[name]
+        return (f"max {_num(r1['theory_max'])} vs {_num(r2['theory_max'])} "
+                f"(attained {_num(r1['attained_max'])}, {_num(r2['attained_max'])})")
+
+    # Word scores: trustworthy iff b(w) = b0 exactly when s(w,A) = s(w,B).
+    neutral = W - np.outer(W @ _unit_dir(A, B), _unit_dir(A, B))  # s(w,A) = s(w,B)
+    neutral = neutral[np.linalg.norm(neutral, axis=1) > 1e-8]
+    weat_word_ok = bool(np.abs(weat_word(neutral, A, B)).max() < 1e-12
+                        and np.abs(weat_word(W, A, B)).min() > 0)
+    same_word_ok = bool(np.abs(same_signed_word(neutral, A, B)).max() < 1e-12
+                        and np.abs(same_signed_word(W, A, B)).min() > 0)
+    mac_word_neutral = mac_word(neutral, [A, B])
+    db_word_neutral = direct_bias(neutral, [A, B]).word_scores
+    rows["WEAT (word)"] = {
+        "comparable": yn(ranges["WEAT"][0]), "trustworthy": yn(weat_word_ok),
+        "skew": "–", "stereotype": "–",
+        "evidence": rng_txt("WEAT") + "; s = 0 exactly on words with s(w,A) = s(w,B)"}
+    rows["MAC (word)"] = {
+        "comparable": yn(ranges["MAC"][0]),
+        "trustworthy": yn(bool(np.abs(mac_word_neutral - 1).max() < 1e-9)),
+        "skew": "–", "stereotype": "–",
+        "evidence": rng_txt("MAC") + f"; unbiased words score {_num(mac_word_neutral.min())}–"
+                                     f"{_num(mac_word_neutral.max())}, not 1"}
+    rows["Direct Bias (word)"] = {
+        "comparable": yn(ranges["Direct Bias"][0]),
+        "trustworthy": yn(bool(np.abs(db_word_neutral).max() < 1e-9)),
+        "skew": "–", "stereotype": "–",
+        "evidence": rng_txt("Direct Bias") + f"; unbiased words score up to "
+                                             f"{_num(db_word_neutral.max())}, not 0"}
+    rows["SAME (word)"] = {
+        "comparable": yn(ranges["SAME"][0]), "trustworthy": yn(same_word_ok),
+        "skew": "–", "stereotype": "–",
+        "evidence": rng_txt("SAME") + "; b = 0 exactly on words with s(w,A) = s(w,B)"}
+
+    # --- set scores
+    def weat_on(ws: NDArray[np.float64]) -> float:
+        try:
+            return weat_d(ws[:1], ws[1:], A, B).value
+        except DegenerateTestError:  # equal scores: d undefined; the paper reads this as 0
+            return 0.0
+
+    d_skew, d_stereo = weat_on(sk["skewed"]), weat_on(sk["stereotyped"])
+    hi, lo = extremal_scores(2, 2)
+    d_bound_ok = _is(effect_size(hi, lo), weat_d_bound(2, 2))
+    rows["WEAT"] = {
+        "comparable": yn(d_bound_ok), "trustworthy": yn(abs(ex.reported) > 1e-9),
+        "skew": yn(abs(d_skew) > 1e-9), "stereotype": yn(abs(d_stereo) > 1e-9),
+        "evidence": f"|d| <= {_num(weat_d_bound(2, 2))} for 2+2 words whatever A, B; d = "
+                    f"{_num(ex.reported)} on biased words (Thm 4); "
+                    f"skewed pair: d = {_num(d_skew)}; "
+                    f"stereotyped pair (X, Y split by stereotype): d = {_num(d_stereo)}"}
+    # MAC (Thm 8, 10): attributes at 180 degrees in the plane; every word scores b0 = 1.
+    a1, a2 = np.array([[1.0, 0.0]]), np.array([[-1.0, 0.0]])
+    t = 0.3
+    mac_skewed = np.array([[math.cos(t), math.sin(t)], [math.cos(t), -math.sin(t)]])
+    mac_stereo = np.array([[math.cos(t), math.sin(t)], [-math.cos(t), math.sin(t)]])
+    m_skew = mac(mac_skewed, [a1, a2]).value
+    m_stereo = mac(mac_stereo, [a1, a2]).value
+    rows["MAC"] = {
+        "comparable": yn(ranges["MAC"][0]),
+        "trustworthy": yn(not (_is(mac_pi.reported, 1.0) and mac_pi.truly_biased)),
+        "skew": yn(not _is(m_skew, 1.0)), "stereotype": yn(not _is(m_stereo, 1.0)),
+        "evidence": rng_txt("MAC") + f"; attributes at 180°: a biased word scores "
+                    f"{_num(mac_pi.reported)} = b0 (Thm 8), a skewed pair {_num(m_skew)}, a "
+                    f"stereotyped pair {_num(m_stereo)} (Thm 10)"}
+    # Direct Bias (Thm 12's plane): words along the x-axis are maximally biased, score 0.
+    xa = np.array([[-1.0, 2.0], [-1.0, -2.0]])
+    db_skew = direct_bias(np.array([[1.0, 0.0], [2.0, 0.0]]), [xa, -xa],
+                          unit_attributes=False).value
+    db_stereo = direct_bias(np.array([[1.0, 0.0], [-1.0, 0.0]]), [xa, -xa],
+                            unit_attributes=False).value
+    rows["Direct Bias"] = {
+        "comparable": yn(ranges["Direct Bias"][0]),
+        "trustworthy": yn(all(_is(c.reported, 0.0) == (not c.truly_biased) for c in db_ex)),
+        "skew": yn(db_skew > 1e-9), "stereotype": yn(db_stereo > 1e-9),
+        "evidence": rng_txt("Direct Bias") + f"; Thm 12: a neutral word scores "
+                    f"{_num(db_ex[0].reported)}, a maximally biased one {_num(db_ex[1].reported)}; "
+                    f"a skewed pair {_num(db_skew)}, a stereotyped pair {_num(db_stereo)}"}
+    same_skew = same(sk["skewed"], [A, B]).value
+    same_stereo = same(sk["stereotyped"], [A, B]).value
+    same_ex = same(ex.vectors, [A, B]).value
+    rows["SAME"] = {
+        "comparable": yn(ranges["SAME"][0]), "trustworthy": yn(same_ex > 0 and same_word_ok),
+        "skew": yn(same_skew > 1e-9), "stereotype": yn(same_stereo > 1e-9),
+        "evidence": f"on Thm 4's words SAME = {_num(same_ex)}; skewed pair {_num(same_skew)}, "
+                    f"stereotyped pair {_num(same_stereo)}"}
+    st_skew = stereotype(sk["skewed"], A, B).value
+    st_stereo = stereotype(sk["stereotyped"], A, B).value
+    rows["SAME stereotype"] = {
+        "comparable": "yes",
+        "trustworthy": yn(st_skew > 1e-9), "skew": yn(st_skew > 1e-9),
+        "stereotype": yn(st_stereo > 1e-9),
+        "evidence": f"skewed pair: stereotype = {_num(st_skew)} (b0) although biased; "
+                    f"stereotyped pair {_num(st_stereo)}; eq. 45's maximum at fixed |W| is "
+                    "1/√|W| whatever the attributes (not the 1 of Theorem 18)"}
+    sw_skew = skew(sk["skewed"], A, B).value
+    sw_stereo = skew(sk["stereotyped"], A, B).value
+    rows["SAME skew"] = {
+        "comparable": "yes", "trustworthy": yn(abs(sw_stereo) > 1e-9),
+        "skew": yn(abs(sw_skew) > 1e-9), "stereotype": yn(abs(sw_stereo) > 1e-9),
+        "evidence": f"stereotyped pair: skew = {_num(sw_stereo)} (b0) although biased; skewed "
+                    f"pair {_num(sw_skew)}"}
+    frame = pd.DataFrame.from_dict(rows, orient="index")
+    frame.index.name = "score"
+    return frame[["comparable", "trustworthy", "skew", "stereotype", "evidence"]]
+
+
+def _unit_dir(A: NDArray[np.float64], B: NDArray[np.float64]) -> NDArray[np.float64]:
+    """The unit vector from the mean unit vector of B to that of A."""
+    means = attribute_means([A, B])
+    d = means[0] - means[1]
+    return d / np.linalg.norm(d)
 
 
 def properties_comparison(matrix: pd.DataFrame) -> pd.DataFrame:
@@ -810,8 +995,6 @@ def sign_table(glove: Mapping[str, NDArray[np.float64]]) -> pd.DataFrame:
 
 def load_injection() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, dict[str, NDArray]]:
     """The stored injection tables: runs, words, models, and the vectors (float16)."""
-    from biaslib.chapters.stored import load_results, results_dir
-
     runs = load_results("same_injection_runs")[0]
     words = load_results("same_injection_words")[0]
     models = load_results("same_injection_models")[0]
@@ -855,9 +1038,9 @@ def tables_2_3(words: pd.DataFrame, models: pd.DataFrame, runs: pd.DataFrame,
     w = words[words["model"].isin(keep)]
     r = runs[runs["model"].isin(keep)]
     pub = published("tables_2_3")
-    t2 = table2_robustness(w, m, r).T.rename(columns={0: "ours"})
+    t2 = _table2_robustness(w, m, r).T.rename(columns={0: "ours"})
     t2.insert(0, "Table 2 (BERT)", pub[pub["table"] == 2].set_index("score")["value"])
-    t3 = table3_robustness(m).T.rename(columns={0: "ours"})
+    t3 = _table3_robustness(m).T.rename(columns={0: "ours"})
     t3.insert(0, "Table 3 (BERT)", pub[pub["table"] == 3].set_index("score")["value"])
     extra = m[["subset stereotype (np.std)"]].mean().rename({"subset stereotype (np.std)":
                                                              "stereotype (np.std)"})
@@ -896,3 +1079,68 @@ def figure9_table(words: pd.DataFrame, models: pd.DataFrame, runs: pd.DataFrame,
             row[f"R² {k}"], row[f"p {k}"] = _r2_and_p(col, ref[k])
         rows.append(row)
     return pd.DataFrame(rows).set_index("score")
+
+
+# --------------------------------------------------------------------------- stored tables
+
+
+def _models_slice() -> pd.DataFrame:
+    runs, words, _, vectors = load_injection()
+    subset = runs["model"].iloc[[0, -2]].tolist()
+    return pd.concat([injection_model_table(words, runs[runs["model"].isin(subset)], vectors,
+                                            pool) for pool in ("all", "word")],
+                     ignore_index=True)
+
+
+def _smoke_slice() -> pd.DataFrame:
+    _, meta = load_results("same_injection_smoke")
+    settings = InjectionSettings(**meta["settings"])
+    run = run_injection_model(settings, progress=False)
+    fresh = run.words.assign(model=settings.model_id)
+    for k, v in run.summary.items():
+        if k not in ("model", "weights"):
+            fresh[f"run_{k}"] = v
+    return fresh
+
+
+_TEST_FILE = "tests/test_same_tables.py"
+_NOTE = ("written by scripts/same_injection.py: the model and its weights fingerprint, the "
+         "grid's settings and every run's seeds, the occupations and attribute words, the "
+         "vector file, seconds per run and torch threads")
+_GRID_COST = "about half an hour on 2 cores (the whole fine-tuning grid)"
+_SCRIPT = "scripts/same_injection.py"
+
+#: The chapter's stored tables (collected by :data:`biaslib.chapters.registry.REGISTRY`),
+#: written by ``scripts/same_injection.py`` (no compute or provenance callable here).
+DECLARED_TABLES: tuple[StoredTable, ...] = (
+    StoredTable(
+        "same_injection_runs", "same", "one row per fine-tuning run: settings, seeds, losses, "
+        "held-out accuracy, unmasking R²", None, None, _NOTE, (NEEDS_TINY_MLM,),
+        _GRID_COST, _SCRIPT,
+        checked_by=(f"{_TEST_FILE}::test_provenance_records_the_settings",
+                    f"{_TEST_FILE}::test_runs_cover_the_grid"),
+        extra_files=("same_injection_vectors.npz",)),
+    StoredTable(
+        "same_injection_words", "same", "per run and occupation: predefined, training and "
+        "unmasking bias", None, None, _NOTE, (NEEDS_TINY_MLM,), _GRID_COST, _SCRIPT,
+        checked_by=(f"{_TEST_FILE}::test_training_biases_recomputed_from_the_seeds",)),
+    StoredTable(
+        "same_injection_models", "same", "per run and pooling: word-level R² of each score, set "
+        "scores, subset robustness, PCA angle (from the float16 vectors)", None, None,
+        _NOTE, (NEEDS_TINY_MLM,), _GRID_COST, _SCRIPT,
+        slices=(SliceCheck("first and second-to-last run, both poolings", _models_slice,
+                           ("model", "pooling"),
+                           f"{_TEST_FILE}::test_scores_recomputed_from_stored_vectors",
+                           numbers=lambda f: [c for c in f.columns
+                                              if c not in ("model", "pooling")]),)),
+    StoredTable(
+        "same_injection_smoke", "same", "a 30-step fine-tuning on 20 occupations (determinism "
+        "check of the pipeline)", None, None,
+        "written by scripts/same_injection.py --smoke: settings, model and weights, torch "
+        "threads, seconds", (NEEDS_TINY_MLM,), "seconds", f"{_SCRIPT} --smoke",
+        slices=(SliceCheck("whole table", _smoke_slice, ("model", "occupation"),
+                           f"{_TEST_FILE}::test_smoke_table_is_reproduced",
+                           ("n_train", "run_steps", "run_n_train", "run_n_validation"),
+                           ("predefined", "training_bias", "unmask_bias",
+                            "run_train_loss_first", "run_eval_loss", "run_unmask_r2")),)),
+)

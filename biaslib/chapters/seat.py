@@ -10,28 +10,50 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from functools import cache
 
 import pandas as pd
 from tqdm import tqdm
 
-from biaslib.chapters.published import MAY_MODELS, MAY_TABLE4, MYB_TABLE3, myb_table3_published
-from biaslib.chapters.stored import core_first, encoder_layer, stimulus_variant
+from biaslib.chapters.published import (
+    MAY_ALL,
+    MAY_MODELS,
+    MAY_TABLE4,
+    MYB_TABLE3,
+    myb_table3_published,
+)
+from biaslib.chapters.stored import stimulus_variant
+from biaslib.chapters.tables import (
+    CORE_EXACT,
+    NEEDS_MODELS,
+    SliceCheck,
+    StoredTable,
+    built_once,
+    models_provenance,
+)
 from biaslib.embeddings.base import ContextEncoder
-from biaslib.embeddings.models import EncoderSpec, cbow_glove_6b_50d, transformer
+from biaslib.embeddings.factories import cbow_glove_6b_50d, transformer
+from biaslib.embeddings.models import EncoderSpec
 from biaslib.errors import DegenerateTestError, MissingWordsError, UnknownNameError
 from biaslib.evaluate.seat import embed_contexts
+from biaslib.evaluate.tidy import layer_label
 from biaslib.evaluate.weat import TestRun
+from biaslib.methods.result import core_first
 from biaslib.methods.weat import weat
 from biaslib.reporting.format import findings_table, holm_marks, marked_table
 from biaslib.stats.conventions import MIND_YOUR_BIAS, Convention, get_convention
 from biaslib.stimuli.contexts import Context
 from biaslib.stimuli.data import load_published, load_test
-from biaslib.stimuli.templates import word_only_contexts
+from biaslib.stimuli.templates import myb_contexts, seat_contexts, word_only_contexts
 from biaslib.validation import no_string
 
 __all__ = [
+    "DECLARED_TABLES",
     "OFFLINE_SEAT_MODELS",
     "PAPER_SEAT_MODELS",
+    "SEAT_EXACT",
+    "SEAT_MAY_SLICE",
+    "SEAT_MYB_SLICE",
     "may_comparison",
     "may_contexts",
     "may_summary",
@@ -71,8 +93,6 @@ PAPER_SEAT_MODELS = (
 
 def may_contexts(test: str, context: str) -> dict[str, tuple[Context, ...]]:
     """The inputs of one row of May et al.'s tables (``"word"``, ``"sent"``, ``"sent (u)"``)."""
-    from biaslib.stimuli.templates import seat_contexts
-
     if context == "word":
         return word_only_contexts(test)
     if context == "sent":
@@ -91,7 +111,7 @@ def may_table(
     """s-SEAT effect sizes and p-values for May et al.'s tests on ``models``.
 
     One row per (test, context, model): the core columns
-    (:data:`biaslib.chapters.stored.CORE_COLUMNS`; ``level`` ``"sentence"``, ``pooling``
+    (:data:`biaslib.methods.result.CORE_COLUMNS`; ``level`` ``"sentence"``, ``pooling``
     the spec's sentence pooling, ``layer`` the encoder's), then ``column``, ``context``,
     ``title``, ``encoder`` (the full name) and the run's counts. The default
     convention is sent-bias's statistics; where a model lacks a stimulus the larger target set is
@@ -142,7 +162,7 @@ def _core(frame: pd.DataFrame, model: EncoderSpec, encoder: ContextEncoder,
     """
     frame = frame.rename(columns={"model": "encoder"})
     return core_first(frame, model=model.label.split(": ", 1)[0],
-                      layer=encoder_layer(encoder), **values)
+                      layer=layer_label(encoder), **values)
 
 
 def _not_run(key: dict[str, object], test: str, encoder: ContextEncoder,
@@ -162,13 +182,11 @@ def myb_table(
 ) -> pd.DataFrame:
     """s-SEAT and w-SEAT on Mind Your Bias's tests and templates (their Table 3 rows).
 
-    The core columns first (:data:`biaslib.chapters.stored.CORE_COLUMNS`): ``test`` is
+    The core columns first (:data:`biaslib.methods.result.CORE_COLUMNS`): ``test`` is
     Table 3's row (``C1``), ``variant`` the stimulus variant (``name``/``term``), ``level``
     and ``pooling`` those of the method; then ``column``, ``stimuli`` (the stimulus
     test, ``MYB-C1-name``), ``title``, ``encoder`` and the run's counts.
     """
-    from biaslib.stimuli.templates import myb_contexts
-
     frames = []
     for model in models:
         out = []
@@ -259,8 +277,6 @@ def template_examples(rows: slice = slice(7, 9)) -> pd.DataFrame:
 
     ``rows`` picks the sentences of each role (X, A) shown.
     """
-    from biaslib.stimuli.templates import myb_contexts, seat_contexts
-
     examples = []
     for name, contexts in [("SEAT C1", seat_contexts("C1")),
                            ("Mind Your Bias C1", myb_contexts("MYB-C1-name"))]:
@@ -450,3 +466,83 @@ def seat_findings(may: pd.DataFrame, myb: pd.DataFrame, models: Sequence[str],
          "holds": our_level["w-SEAT"][0] > our_level["s-SEAT"][0]},
     ]
     return findings_table(findings)
+
+
+# --------------------------------------------------------------------------- stored tables
+
+
+def _may_table() -> pd.DataFrame:
+    return may_table(OFFLINE_SEAT_MODELS, MAY_ALL, MIND_YOUR_BIAS)
+
+
+def _may_provenance(frame: pd.DataFrame) -> dict[str, object]:
+    return {
+        "what": "s-SEAT on May et al. (2019)'s tests: word, bleached sentence and unbleached "
+                "sentence contexts, offline models",
+        "models": models_provenance(frame),
+        "convention": MIND_YOUR_BIAS.to_dict(),
+        "rows": [list(r) for r in MAY_ALL],
+        "templates": "data/templates/seat_may2019.yaml (match_reference=True)",
+    }
+
+
+def _myb_table() -> pd.DataFrame:
+    return myb_table(OFFLINE_SEAT_MODELS, MYB_TABLE3, MIND_YOUR_BIAS)
+
+
+def _myb_provenance(frame: pd.DataFrame) -> dict[str, object]:
+    return {
+        "what": "s-SEAT and w-SEAT on Mind Your Bias's Table 3 tests and templates, "
+                "offline models",
+        "models": models_provenance(frame),
+        "convention": MIND_YOUR_BIAS.to_dict(),
+        "tests": MYB_TABLE3,
+        "templates": "data/templates/mind_your_bias.yaml (authors' strings)",
+    }
+
+
+@cache
+def _slice_models() -> tuple[EncoderSpec, ...]:
+    """The offline encoders, each built once for both slices."""
+    return tuple(built_once(m) for m in OFFLINE_SEAT_MODELS)
+
+
+#: Rows of ``seat_may`` the tests recompute.
+SEAT_MAY_SLICE = (("C6", "word"), ("C6", "sent"), ("DB-likable", "sent (u)"))
+#: Tests of ``seat_myb`` the tests recompute (Mind Your Bias's C9).
+SEAT_MYB_SLICE = ("C9",)
+#: Columns of a SEAT table that a recomputed slice must match exactly.
+SEAT_EXACT = (*CORE_EXACT, "convention", "encoder", "weights", "n_x", "n_y", "n_a", "n_b",
+              "not run")
+
+
+def _may_slice() -> pd.DataFrame:
+    return may_table(list(_slice_models()), SEAT_MAY_SLICE, MIND_YOUR_BIAS, progress=False)
+
+
+def _myb_slice() -> pd.DataFrame:
+    return myb_table(list(_slice_models()), {t: MYB_TABLE3[t] for t in SEAT_MYB_SLICE},
+                     MIND_YOUR_BIAS, progress=False)
+
+
+#: The chapter's stored tables (collected by :data:`biaslib.chapters.registry.REGISTRY`).
+DECLARED_TABLES: tuple[StoredTable, ...] = (
+    StoredTable(
+        "seat_may", "seat", "s-SEAT on May et al.'s tests: word, bleached and unbleached "
+        "sentence contexts, offline models", _may_table, _may_provenance,
+        "models with weights fingerprints, the convention, the rows and templates",
+        (NEEDS_MODELS,), "minutes",
+        slices=(SliceCheck("C6 word and sentence, DB-likable unbleached", _may_slice,
+                           ("column", "test", "context"), "tests/test_results.py::"
+                           "test_seat_may_slice", SEAT_EXACT, ("effect_size",),
+                           ("p_value",)),)),
+    StoredTable(
+        "seat_myb", "seat", "s-SEAT and w-SEAT on Mind Your Bias's Table 3 tests and "
+        "templates, offline models", _myb_table, _myb_provenance,
+        "models with weights fingerprints, the convention, the tests and templates",
+        (NEEDS_MODELS,), "minutes",
+        slices=(SliceCheck("Mind Your Bias's C9", _myb_slice,
+                           ("column", "method", "test"), "tests/test_results.py::"
+                           "test_seat_myb_slice", SEAT_EXACT, ("effect_size",),
+                           ("p_value",)),)),
+)

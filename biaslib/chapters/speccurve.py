@@ -13,7 +13,7 @@ builds the same frame by running a model (e.g. a paper model on Colab).
 Effect sizes, p-values and CEAT's CIs are the stored numbers unchanged. SEAT,
 ML-EAT and LPBS rows get the approximate Hedges & Olkin CI of their
 :math:`d` from the stored set sizes
-(:func:`~biaslib.evaluate.speccurve.d_confidence_interval`, whose docstring
+(:func:`~biaslib.stats.effect_size_ci.d_confidence_interval`, whose docstring
 says why it is approximate).
 
 References
@@ -30,18 +30,23 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from biaslib.chapters.stored import core_first, load_results
+from biaslib.chapters.stored import load_results
+from biaslib.chapters.tables import NEEDS_MODELS, SliceCheck, StoredTable
 from biaslib.embeddings.base import ContextEncoder
 from biaslib.errors import UnknownNameError
 from biaslib.evaluate.speccurve import (
     CHOICES,
-    d_confidence_interval,
     specification_frame,
     stimulus_variants,
     target_description,
 )
+from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL
+from biaslib.methods.result import core_first
+from biaslib.stats.conventions import MIND_YOUR_BIAS
+from biaslib.stats.effect_size_ci import d_confidence_interval
 
 __all__ = [
+    "DECLARED_TABLES",
     "GRID_LAYERS",
     "GRID_MODEL",
     "GRID_SENTENCE_POOLINGS",
@@ -313,7 +318,7 @@ def grid_specifications(tests: Sequence[str] = GRID_TESTS,
     poolings, ddof 0 and 1, one- and two-sided p-values, SEAT on every template
     family and CEAT on Mind Your Bias's templates (no corpus rows: the stored
     table must not depend on the extract). The core columns
-    (:data:`biaslib.chapters.stored.CORE_COLUMNS`) come first: ``variant`` is the
+    (:data:`biaslib.methods.result.CORE_COLUMNS`) come first: ``variant`` is the
     ``targets`` choice, ``model`` :data:`GRID_MODEL` (the encoders' full names are in
     ``encoder``), ``convention`` ``"n/a"``.
     """
@@ -324,3 +329,54 @@ def grid_specifications(tests: Sequence[str] = GRID_TESTS,
     grid = pd.concat(frames, ignore_index=True).rename(columns={"model": "encoder"})
     # Each row's ddof, tail and sampling are its own choices: no one preset names them.
     return core_first(grid, variant=grid["targets"], model=GRID_MODEL, convention="n/a")
+
+
+# --------------------------------------------------------------------------- stored tables
+
+
+def _grid_provenance(frame: pd.DataFrame) -> dict[str, object]:
+    encoder = next(iter(grid_encoders().values()))
+    return {
+        "what": "specification curves on all-MiniLM-L6-v2: every combination of the choices "
+                "biaslib.evaluate.speccurve.specification_frame supports, per test (SEAT on "
+                "every template family, CEAT on Mind Your Bias's templates; no corpus rows)",
+        "model": {"name": GRID_MODEL, "weights": encoder.fingerprint},
+        "tests": list(GRID_TESTS), "layers": {k: str(v) for k, v in GRID_LAYERS.items()},
+        "sentence_poolings": list(GRID_SENTENCE_POOLINGS),
+        "word_poolings": list(GRID_WORD_POOLINGS),
+        "seat_convention": MIND_YOUR_BIAS.to_dict(),
+        "ceat_conventions": {c.name: c.to_dict() for c in (CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL)},
+        "ci": "SEAT: Hedges & Olkin large-sample interval (approximate); CEAT: its meta-analysis",
+        "rows": len(frame),
+    }
+
+
+#: The slice of ``speccurve_grid`` the tests recompute: C1, last layer, mean poolings.
+_GRID_SLICE = ("C1",)
+
+
+def _grid_slice() -> pd.DataFrame:
+    fresh = grid_specifications(_GRID_SLICE, {"last": grid_encoders()["last"]},
+                                ("mean",), ("mean",))
+    return fresh.astype({"ddof": "int64"})  # the CSV reads the choice back as a number
+
+
+#: The stored tables declared here (collected by :data:`biaslib.chapters.registry.REGISTRY`):
+#: the synthesis chapter's full-grid specification curves. Not to be confused with
+#: :data:`STORED_TABLES`, the tables a specification frame reads.
+DECLARED_TABLES: tuple[StoredTable, ...] = (
+    StoredTable(
+        "speccurve_grid", "synthesis", "specification curves on all-MiniLM-L6-v2: every "
+        "combination of the book's choices for C1, C3, C6 and C9",
+        grid_specifications, _grid_provenance,
+        "the model with its weights fingerprint, tests, layers, poolings, the SEAT and CEAT "
+        "conventions, how the CIs are made", (NEEDS_MODELS,),
+        "a few minutes (2 cores; two layers, two poolings per level)",
+        slices=(SliceCheck("C1, last layer, mean poolings", _grid_slice,
+                           ("test", "method", "targets", "contexts", "level", "pooling", "layer",
+                            "ddof", "tail", "sampling", "stimuli"),
+                           "tests/test_speccurve.py::test_speccurve_grid_slice",
+                           ("variant", "model", "convention", "encoder", "n_x", "n_y",
+                            "ci_method", "not run"),
+                           ("effect_size", "ci_low", "ci_high"), ("p_value",)),)),
+)

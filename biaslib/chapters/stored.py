@@ -13,6 +13,7 @@ to produce it.
 from __future__ import annotations
 
 import json
+import os
 import platform
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -24,18 +25,15 @@ from pandas.api.types import is_numeric_dtype
 
 import biaslib
 from biaslib.errors import StoredTableMismatch
+from biaslib.methods.result import CORE_COLUMNS
 from biaslib.stimuli.data import data_dir
 
 __all__ = [
-    "CORE_COLUMNS",
     "NUMBER_TOLERANCE",
     "P_VALUE_TOLERANCE",
     "RESULT_TABLES",
     "SCHEMA",
-    "Tolerance",
     "compare_with_stored",
-    "core_first",
-    "encoder_layer",
     "load_or_compute",
     "load_results",
     "results_dir",
@@ -45,52 +43,12 @@ __all__ = [
 ]
 
 
-# integrator: import from biaslib.methods.result
-#: The columns every stored table of test results starts with, in this order: the method
-#: (``SEAT``, ``s-SEAT``, ``w-SEAT``, ``CEAT``, ``ML-EAT``, ``LPBS``), the paper's test id
-#: (``C1``, ``I1``, ``DB-likable``…), the stimulus variant (``name``/``term``, ``as
-#: published``, a word set, ``bug``/``fixed``…), the model's short name, the level
-#: (``sentence``, ``word``, ``masked token``), the pooling and the layer read from the
-#: encoder that computed the row (``n/a`` where none applies), the convention preset's
-#: name, the effect size and its p-value. Readers (the synthesis, the specification
-#: curves) rely on these and on nothing method-specific.
-CORE_COLUMNS = ("method", "test", "variant", "model", "level", "pooling", "layer",
-                "convention", "effect_size", "p_value")
-
 #: The stored tables that hold test results and so start with :data:`CORE_COLUMNS`.
 #: The others of ``data/results/`` (coverage, resampling experiments, diagnostics,
 #: underflow counts, the SAME grid) hold no test results and keep their own shape.
 RESULT_TABLES = ("seat_may", "seat_myb", "elmo_bug", "elmo_quirks", "elmo_gpt2",
                  "mleat_offline", "ceat_myb", "ceat_caliskan", "ceat_contexts", "lpbs_myb",
                  "lpbs_kurita", "lpbs_reddit", "synthesis_tiny_mlm", "speccurve_grid")
-
-
-def encoder_layer(encoder: object) -> str:
-    """The layer an encoder reads, as the ``layer`` column writes it.
-
-    ``"last"``, ``"sum"``, a hidden-state index (``"3"``) or indices joined by
-    ``+``; ``"n/a"`` for encoders without layers (static vectors). Wrappers that
-    replay a bug (:class:`biaslib.embeddings.bugs.BugEncoder`) report the layer of
-    the encoder they wrap, which is the one that computes the vectors.
-
-    Examples
-    --------
-    >>> class Static: pass
-    >>> encoder_layer(Static())
-    'n/a'
-    >>> class Deep: layer = (1, 2)
-    >>> encoder_layer(Deep())
-    '1+2'
-    """
-    seen = 0
-    while not hasattr(encoder, "layer") and hasattr(encoder, "encoder") and seen < 5:
-        encoder, seen = encoder.encoder, seen + 1  # a wrapper: ask the wrapped encoder
-    layer = getattr(encoder, "layer", None)
-    if layer is None:
-        return "n/a"
-    if isinstance(layer, tuple):
-        return "+".join(map(str, layer))
-    return str(layer)
 
 
 def stimulus_variant(stimuli: str) -> str:
@@ -104,37 +62,6 @@ def stimulus_variant(stimuli: str) -> str:
     ('name-m', 'as published')
     """
     return stimuli.split("-", 2)[2] if stimuli.startswith("MYB-") else "as published"
-
-
-def core_first(frame: pd.DataFrame, **values: object) -> pd.DataFrame:
-    """``frame`` with :data:`CORE_COLUMNS` set from ``values`` and moved first, in order.
-
-    Each keyword names a core column and gives a scalar or one value per row;
-    core columns already in ``frame`` and not named keep their values. The other
-    columns follow in their order.
-
-    Raises
-    ------
-    KeyError
-        If a keyword is not a core column, or a core column is neither in
-        ``frame`` nor given.
-
-    Examples
-    --------
-    >>> f = pd.DataFrame({"x": [1], "effect_size": [0.5], "p_value": [0.01]})
-    >>> out = core_first(f, method="SEAT", test="C1", variant="as published", model="m",
-    ...                  level="sentence", pooling="mean", layer="last", convention="c")
-    >>> list(out.columns) == [*CORE_COLUMNS, "x"]
-    True
-    """
-    unknown = sorted(set(values) - set(CORE_COLUMNS))
-    if unknown:
-        raise KeyError(f"{unknown} are not core columns {CORE_COLUMNS}")
-    out = frame.assign(**values) if values else frame.copy()
-    absent = [c for c in CORE_COLUMNS if c not in out]
-    if absent:
-        raise KeyError(f"core columns {absent} are neither in the frame nor given")
-    return out[[*CORE_COLUMNS, *(c for c in out.columns if c not in CORE_COLUMNS)]]
 
 
 def results_dir() -> Path:
@@ -152,7 +79,7 @@ def write_atomically(path: Path, write: Callable[[Path], object]) -> None:
     A crash or an error while writing leaves the old file (or none) in place,
     never half a table.
     """
-    tmp = path.with_name(f".{path.name}.tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
         write(tmp)
         tmp.replace(path)
@@ -163,9 +90,11 @@ def write_atomically(path: Path, write: Callable[[Path], object]) -> None:
 def save_results(frame: pd.DataFrame, name: str, provenance: Mapping[str, object]) -> Path:
     """Write ``<name>.csv`` and its provenance ``<name>.json``; return the CSV path.
 
-    Each file is written whole or not at all (:func:`write_atomically`). A table of
-    :data:`RESULT_TABLES` must start with :data:`CORE_COLUMNS`; its provenance
-    records the :data:`SCHEMA`.
+    Both files are written whole or not at all: each goes to a temporary file beside
+    it, and the two are renamed into place only once both are written, so an
+    interrupted run never leaves a truncated table or a table without its provenance.
+    A table of :data:`RESULT_TABLES` must start with :data:`CORE_COLUMNS`; its
+    provenance records the :data:`SCHEMA`.
 
     Raises
     ------
@@ -178,7 +107,7 @@ def save_results(frame: pd.DataFrame, name: str, provenance: Mapping[str, object
     folder = results_dir()
     folder.mkdir(parents=True, exist_ok=True)
     csv = folder / f"{name}.csv"
-    write_atomically(csv, lambda p: frame.to_csv(p, index=False, float_format="%.6g"))
+    meta = folder / f"{name}.json"
     record = {
         "table": name,
         "biaslib_version": biaslib.__version__,
@@ -186,8 +115,16 @@ def save_results(frame: pd.DataFrame, name: str, provenance: Mapping[str, object
         **({"schema": SCHEMA} if name in RESULT_TABLES else {}),
         **provenance,
     }
-    text = json.dumps(record, indent=2, default=str) + "\n"
-    write_atomically(csv.with_suffix(".json"), lambda p: p.write_text(text, encoding="utf-8"))
+    temporary = {path: path.with_name(f".{path.name}.{os.getpid()}.tmp") for path in (csv, meta)}
+    try:
+        frame.to_csv(temporary[csv], index=False, float_format="%.6g")
+        temporary[meta].write_text(json.dumps(record, indent=2, default=str) + "\n",
+                                   encoding="utf-8")
+        for path, tmp in temporary.items():
+            os.replace(tmp, path)
+    finally:
+        for tmp in temporary.values():
+            tmp.unlink(missing_ok=True)
     return csv
 
 
@@ -241,7 +178,7 @@ def load_or_compute(
 
 
 @dataclass(frozen=True)
-class Tolerance:
+class _Tolerance:
     """How far a recomputed number may lie from the stored one: ``|a - b| <= atol + rtol |b|``."""
 
     rtol: float
@@ -256,10 +193,10 @@ class Tolerance:
 #: between batches of different padding: about 1e-6 relative, measured with
 #: ATEN_CPU_CAPABILITY=default against AVX2 and with other batch sizes, which moved
 #: effect sizes by at most 6e-7. The stored CSVs keep six significant digits.
-NUMBER_TOLERANCE = Tolerance(rtol=1e-4, atol=1e-5)
+NUMBER_TOLERANCE = _Tolerance(rtol=1e-4, atol=1e-5)
 #: Permutation p-values: the same noise can move an observed statistic past a few of the
 #: 100,000 re-split statistics (1e-5 each).
-P_VALUE_TOLERANCE = Tolerance(rtol=0.0, atol=1e-3)
+P_VALUE_TOLERANCE = _Tolerance(rtol=0.0, atol=1e-3)
 
 
 def compare_with_stored(

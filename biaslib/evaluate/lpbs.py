@@ -17,16 +17,22 @@ scorer's module is imported when a function here builds queries.
 target and an attribute word (:mod:`biaslib.stimuli.cooccurrence`; Mind Your
 Bias's Table 14): each sentence is read twice, attribute present and attribute
 masked, for its X word and its Y word.
+
+Entry points: :func:`run_lpbs` runs one test (an
+:class:`~biaslib.methods.lpbs.LpbsResult`), :func:`lpbs_table` many (a tidy
+frame whose first columns are :data:`~biaslib.methods.result.CORE_COLUMNS`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
+from tqdm import tqdm
 
+from biaslib.evaluate.tidy import core_row
 from biaslib.methods.lpbs import (
     LPBS_MIND_YOUR_BIAS,
     WORDPIECES,
@@ -43,8 +49,28 @@ if TYPE_CHECKING:
     from biaslib.embeddings.masked_lm import MaskedLMScorer, MaskQuery
     from biaslib.stimuli.cooccurrence import DoubleContext
 
-__all__ = ["double_context_log_probs", "double_context_queries", "lpbs_sentences", "run_lpbs",
-           "template_log_probs", "template_queries"]
+__all__ = ["LPBS_LAYER", "LPBS_LEVEL", "double_context_log_probs", "double_context_queries",
+           "lpbs_pooling", "lpbs_sentences", "lpbs_table", "run_lpbs", "template_log_probs",
+           "template_queries"]
+
+#: The core ``level`` of an LPBS row: a masked LM's probability of one masked token.
+LPBS_LEVEL = "masked token"
+#: The core ``layer`` of an LPBS row: the probabilities come from the masked-LM head.
+LPBS_LAYER = "MLM head"
+
+
+def lpbs_pooling(wordpieces: str) -> str:
+    """The core ``pooling`` of an LPBS row: how a target's wordpieces are combined.
+
+    ``wordpieces`` is the convention's rule (:attr:`LpbsConvention.wordpieces
+    <biaslib.methods.lpbs.LpbsConvention.wordpieces>`: ``"first"`` or ``"product"``).
+
+    Examples
+    --------
+    >>> lpbs_pooling("first")
+    'first wordpiece(s)'
+    """
+    return f"{wordpieces} wordpiece(s)"
 
 
 def template_queries(
@@ -133,6 +159,54 @@ def run_lpbs(
     logs = template_log_probs(scorer, templates, wordpieces=conv.wordpieces,
                               prior_read_at=prior_read_at)
     return lpbs(logs, conv)
+
+
+def lpbs_table(
+    tests: Mapping[str, Sequence[LpbsTemplate]],
+    scorer: MaskedLMScorer,
+    conventions: Sequence[LpbsConvention | str] = (LPBS_MIND_YOUR_BIAS,),
+    *,
+    prior_read_at: str = "mask",
+    progress: bool = True,
+) -> pd.DataFrame:
+    """One row per (test, convention): :func:`run_lpbs` of each test's templates.
+
+    Parameters
+    ----------
+    tests
+        Test name → its templates. The name gives ``test`` and ``variant``
+        (:func:`~biaslib.evaluate.tidy.paper_test`): a stimulus test such as
+        ``"LPBS-C6-term-reduced"``, or a Mind Your Bias cell such as
+        ``"C6_name"`` (:func:`~biaslib.stimuli.lpbs.myb_templates`).
+    scorer
+        A :class:`~biaslib.embeddings.masked_lm.MaskedLMScorer`.
+    conventions
+        :class:`~biaslib.methods.lpbs.LpbsConvention` objects or names.
+    prior_read_at
+        As for :func:`run_lpbs`.
+    progress
+        Show a progress bar over the tests.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :data:`~biaslib.methods.result.CORE_COLUMNS` (``level`` :data:`LPBS_LEVEL`,
+        ``layer`` :data:`LPBS_LAYER`, ``pooling`` :func:`lpbs_pooling`), ``stimuli``
+        (the name given), ``prior_read_at``, then :meth:`LpbsResult.to_dict
+        <biaslib.methods.lpbs.LpbsResult.to_dict>`'s.
+    """
+    if not isinstance(tests, Mapping):
+        raise TypeError(f"tests must map test names to templates, got {type(tests).__name__}")
+    rows = []
+    for name, templates in tqdm(tests.items(), desc=f"LPBS on {scorer.name}",
+                                disable=not progress):
+        for conv in no_string(conventions, "conventions"):
+            result = run_lpbs(scorer, templates, conv, prior_read_at=prior_read_at)
+            core = core_row(result, name, scorer.name, LPBS_LEVEL, layer=LPBS_LAYER,
+                            pooling=lpbs_pooling(get_lpbs_convention(conv).wordpieces))
+            rest = {k: v for k, v in result.to_dict().items() if k not in core}
+            rows.append({**core, "stimuli": name, "prior_read_at": prior_read_at, **rest})
+    return pd.DataFrame(rows)
 
 
 def lpbs_sentences(templates: Sequence[LpbsTemplate], mask_token: str = "[MASK]",

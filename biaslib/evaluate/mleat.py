@@ -3,6 +3,11 @@
 :func:`biaslib.methods.mleat.ml_eat` takes four arrays; these functions embed a
 stimulus test first (dropping and reporting words an embedder lacks) and return
 one tidy row per test, naming the model.
+
+Entry points: :func:`run_mleat` runs one test (a stimulus test and an embedder,
+or a test already embedded), :func:`mleat_table` many on a word-level embedder
+and :func:`mleat_context_table` many on sentence vectors of a contextual
+encoder; both tables start with :data:`~biaslib.methods.result.CORE_COLUMNS`.
 """
 
 from __future__ import annotations
@@ -14,7 +19,9 @@ from tqdm import tqdm
 
 from biaslib.embeddings.base import ContextEncoder, EmbeddedTest, Embedder, embed_test
 from biaslib.evaluate.seat import embed_contexts
+from biaslib.evaluate.tidy import core_row, layer_label, pooling_label
 from biaslib.methods.mleat import MLEAT_BIASLIB, MleatConvention, MleatResult, ml_eat
+from biaslib.methods.result import NOT_APPLICABLE
 from biaslib.stimuli.contexts import Context
 from biaslib.stimuli.data import StimulusTest, load_test
 from biaslib.validation import no_string
@@ -23,9 +30,32 @@ __all__ = ["mleat_context_table", "mleat_table", "run_mleat"]
 
 
 def run_mleat(
-    embedded: EmbeddedTest, convention: MleatConvention | str = MLEAT_BIASLIB
+    embedded: EmbeddedTest | StimulusTest | str,
+    convention: MleatConvention | str = MLEAT_BIASLIB,
+    *,
+    embedder: Embedder | None = None,
+    max_missing_fraction: float = 0.2,
 ) -> MleatResult:
-    """:func:`ml_eat` on an embedded stimulus test, labelled with its set names."""
+    """:func:`ml_eat` on one stimulus test, labelled with its set names.
+
+    Parameters
+    ----------
+    embedded
+        A test already embedded (:func:`~biaslib.embeddings.base.embed_test`,
+        :func:`~biaslib.evaluate.seat.embed_contexts`), or a stimulus test (or
+        its name) to embed with ``embedder``.
+    convention
+        The :class:`~biaslib.methods.mleat.MleatConvention` or its name.
+    embedder
+        Where the vectors come from, when ``embedded`` is not embedded yet.
+    max_missing_fraction
+        As for :func:`~biaslib.embeddings.base.embed_test`.
+    """
+    if not isinstance(embedded, EmbeddedTest):
+        if embedder is None:
+            raise TypeError("run_mleat needs an embedder to embed a stimulus test")
+        test = load_test(embedded) if isinstance(embedded, str) else embedded
+        embedded = embed_test(test, embedder, max_missing_fraction)
     labels = {role: s.label for role, s in embedded.sets.items()}
     return ml_eat(*embedded.arrays, convention=convention, labels=labels)
 
@@ -35,6 +65,15 @@ def _row(embedded: EmbeddedTest, result: MleatResult) -> dict[str, object]:
                         if s.missing)
     return {"test": embedded.test.name, "title": embedded.test.title,
             "model": embedded.embedder, **result.to_dict(), "missing": missing}
+
+
+def _tidy_row(embedded: EmbeddedTest, result: MleatResult, level: str, pooling: str,
+              layer: str) -> dict[str, object]:
+    """Core columns first (``test`` the paper's id), ``stimuli``, then :func:`_row`'s."""
+    core = core_row(result, embedded.test.name, embedded.embedder, level, pooling=pooling,
+                    layer=layer)
+    rest = {k: v for k, v in _row(embedded, result).items() if k not in core}
+    return {**core, "stimuli": embedded.test.name, **rest}
 
 
 def mleat_table(
@@ -49,12 +88,17 @@ def mleat_table(
 
     Words the embedder lacks are dropped and listed in ``missing``
     (:func:`biaslib.embeddings.base.embed_test`); ``model`` names the embedder.
+    Columns: :data:`~biaslib.methods.result.CORE_COLUMNS` (Level 1's effect
+    size and p-value; ``level`` ``"word"``, no pooling or layer), ``stimuli``
+    (the stimulus test), then :meth:`~biaslib.methods.mleat.MleatResult.to_dict`'s
+    and ``missing``.
     """
     tests = [load_test(t) if isinstance(t, str) else t for t in no_string(tests, "tests")]
     rows = []
     for test in tqdm(tests, desc=f"ML-EAT on {embedder.name}", disable=not progress):
         embedded = embed_test(test, embedder, max_missing_fraction)
-        rows.append(_row(embedded, run_mleat(embedded, convention)))
+        rows.append(_tidy_row(embedded, run_mleat(embedded, convention), "word", NOT_APPLICABLE,
+                                  NOT_APPLICABLE))
     return pd.DataFrame(rows)
 
 
@@ -76,12 +120,20 @@ def mleat_context_table(
     sentences, as SEAT does. ``pooling`` is the sentence pooling (``"last"``,
     ``"mean"``…; default: the encoder's). The ``model`` and ``weights``
     columns name the encoder and its exact weights.
+
+    The columns are :func:`mleat_table`'s (``level`` ``"sentence"``, the
+    pooling the encoder used, its layer) and ``weights``, except that ``test``
+    stays the stimulus test's name (``"C3b"``, ``variant`` ``"b-variant"``):
+    the stored table ``mleat_offline`` and its chapter read it so, until that
+    table moves to the core shape (then ``test`` is
+    :func:`~biaslib.evaluate.tidy.paper_test`'s id, as everywhere else).
     """
     tests = [load_test(t) if isinstance(t, str) else t for t in no_string(tests, "tests")]
     rows = []
     for test in tqdm(tests, desc=f"ML-EAT on {encoder.name}", disable=not progress):
         embedded = embed_contexts(test, contexts(test.name), encoder, ["sentence"],
                                   pooling={"sentence": pooling})["sentence"]
-        rows.append({**_row(embedded, run_mleat(embedded, convention)),
-                     "weights": encoder.fingerprint})
+        row = _tidy_row(embedded, run_mleat(embedded, convention), "sentence",
+                        pooling_label(encoder, "sentence", pooling), layer_label(encoder))
+        rows.append({**row, "test": test.name, "weights": encoder.fingerprint})
     return pd.DataFrame(rows)

@@ -11,6 +11,11 @@ Any :class:`~biaslib.embeddings.base.ContextEncoder` works: the transformer
 encoder, the bag-of-words GloVe encoder that plays SEAT's "CBoW", or the
 bug replays of :mod:`biaslib.embeddings.bugs`. The papers' tables built on this
 are in :mod:`biaslib.chapters.seat`.
+
+Entry points: :func:`run_seat` runs one test (a :class:`~biaslib.evaluate.weat.TestRun`
+per level), :func:`seat_table` many (a tidy frame whose first columns are
+:data:`~biaslib.methods.result.CORE_COLUMNS`, with the level, the pooling the
+encoder used and its layer as columns); :func:`embed_contexts` gives the vectors alone.
 """
 
 from __future__ import annotations
@@ -23,16 +28,18 @@ import pandas as pd
 from numpy.typing import NDArray
 from tqdm import tqdm
 
-from biaslib.embeddings.base import ContextEncoder, EmbeddedSet, EmbeddedTest
+from biaslib.embeddings.base import ContextEncoder, EmbeddedSet, EmbeddedTest, Pooling, PoolingLike
 from biaslib.errors import MissingWordsError, warn_dropped
+from biaslib.evaluate.tidy import layer_label, pooling_label
 from biaslib.evaluate.weat import TestRun
-from biaslib.methods.weat import ROLES, weat
+from biaslib.methods.weat import weat
 from biaslib.stats.conventions import BIASLIB, Convention
+from biaslib.stats.sets import ROLES
 from biaslib.stimuli.contexts import Context
 from biaslib.stimuli.data import StimulusTest, load_test
 from biaslib.validation import no_string
 
-__all__ = ["Level", "check_contexts_match", "embed_contexts", "seat_table"]
+__all__ = ["Level", "check_contexts_match", "embed_contexts", "run_seat", "seat_table"]
 
 #: ``"sentence"``: one vector per sentence (s-SEAT); ``"word"``: the stimulus' tokens (w-SEAT).
 Level = Literal["sentence", "word"]
@@ -44,7 +51,7 @@ def embed_contexts(
     encoder: ContextEncoder,
     levels: Sequence[Level] = ("sentence", "word"),
     *,
-    pooling: Mapping[str, str | None] | None = None,
+    pooling: PoolingLike = None,
     max_missing_fraction: float = 0.2,
 ) -> dict[str, EmbeddedTest]:
     """Embed the contexts of each role at sentence and/or word level.
@@ -63,9 +70,12 @@ def embed_contexts(
     levels
         ``"sentence"`` (s-SEAT) and/or ``"word"`` (w-SEAT).
     pooling
-        Level → pooling passed to the encoder (sentence: ``"cls"``, ``"mean"``,
-        ``"last"``…; word: ``"first"``, ``"last"``, ``"mean"``). Default: the
-        encoder's own.
+        A :class:`~biaslib.embeddings.base.Pooling`, or level → pooling (any
+        spelling :meth:`Pooling.of <biaslib.embeddings.base.Pooling.of>`
+        takes; sentence: ``"cls"``, ``"mean"``, ``"last"``…; word: ``"first"``,
+        ``"last"``, ``"mean"``). A level left unset pools as the encoder does by
+        default, whichever levels are asked for (the word vectors of
+        ``levels=("sentence", "word")`` are those of ``levels=("word",)``).
     max_missing_fraction
         Stimuli the encoder cannot represent (a static vocabulary's
         out-of-vocabulary words) are dropped with all their sentences and
@@ -91,7 +101,7 @@ def embed_contexts(
     if bad or not levels:
         raise ValueError(f"levels must be 'sentence' and/or 'word', got {list(levels)!r}")
     check_contexts_match(test, contexts)
-    pooling = dict(pooling or {})
+    pooling = Pooling.of(pooling)
     kept_by_role, missing_by_role, problems = {}, {}, []
     for role in ROLES:
         ctxs = list(contexts[role])
@@ -110,12 +120,14 @@ def embed_contexts(
     vectors: dict[str, dict[str, NDArray]] = {lv: {} for lv in levels}
     for role, kept in kept_by_role.items():
         if len(levels) == 2:
+            # One pass for both levels; the word default is the encoder's, as
+            # for the word level alone (it once was "mean" here, whatever the encoder).
             vectors["sentence"][role], vectors["word"][role] = encoder.encode_contexts(
-                kept, pooling.get("sentence"), pooling.get("word") or "mean"
+                kept, pooling.sentence, pooling.resolve(encoder).word
             )
             continue
         for lv in levels:
-            kwargs = {} if pooling.get(lv) is None else {"pooling": pooling[lv]}
+            kwargs = {} if pooling.get(lv) is None else {"pooling": pooling.get(lv)}
             vectors[lv][role] = (
                 encoder.encode_sentences([c.text for c in kept], **kwargs)
                 if lv == "sentence"
@@ -171,28 +183,67 @@ def check_contexts_match(test: StimulusTest, contexts: Mapping[str, Sequence[Con
                              f"{shared[:3]}")
 
 
+def run_seat(
+    test: StimulusTest | str,
+    encoder: ContextEncoder,
+    contexts: Mapping[str, Sequence[Context]],
+    levels: Sequence[Level] = ("sentence", "word"),
+    *,
+    pooling: PoolingLike = None,
+    convention: Convention | str = BIASLIB,
+    max_missing_fraction: float = 0.2,
+) -> dict[str, TestRun]:
+    """s-SEAT and/or w-SEAT of one test: :func:`embed_contexts`, then the WEAT per level.
+
+    Parameters
+    ----------
+    test
+        The stimulus test (or its name).
+    encoder, contexts, levels, pooling, max_missing_fraction
+        As for :func:`embed_contexts`.
+    convention
+        The WEAT convention (:func:`biaslib.methods.weat.weat`).
+
+    Returns
+    -------
+    dict
+        Level → :class:`~biaslib.evaluate.weat.TestRun` (the embedded test and
+        the :class:`~biaslib.methods.weat.WeatResult`).
+    """
+    test = load_test(test) if isinstance(test, str) else test
+    embedded = embed_contexts(test, contexts, encoder, levels, pooling=pooling,
+                              max_missing_fraction=max_missing_fraction)
+    return {level: TestRun(embedded=emb, result=weat(*emb.arrays, convention=convention))
+            for level, emb in embedded.items()}
+
+
 def seat_table(
     tests: Iterable[str | StimulusTest],
     encoder: ContextEncoder,
     contexts: Callable[[str], Mapping[str, Sequence[Context]]],
     *,
     levels: Sequence[Level] = ("sentence", "word"),
-    pooling: Mapping[str, str | None] | None = None,
+    pooling: PoolingLike = None,
     convention: Convention | str = BIASLIB,
     progress: bool = True,
 ) -> pd.DataFrame:
     """One row per (test, level): the SEAT effect size and p-value on ``encoder``.
 
     ``contexts(test_name)`` supplies the sentences (e.g.
-    :func:`biaslib.stimuli.templates.seat_contexts`); ``pooling`` maps a level to its
-    pooling (default: the encoder's own). Rows name the model and level.
+    :func:`biaslib.stimuli.templates.seat_contexts`); ``pooling`` as for
+    :func:`embed_contexts` (default: the encoder's own). Columns:
+    :data:`~biaslib.methods.result.CORE_COLUMNS` (``method`` ``"SEAT"``, the
+    level, the pooling the encoder used at that level and its layer),
+    ``stimuli`` (the stimulus test), then :meth:`TestRun.to_dict
+    <biaslib.evaluate.weat.TestRun.to_dict>`'s.
     """
-    pooling = dict(pooling or {})
+    pooling = Pooling.of(pooling)
     rows = []
     tests = [load_test(t) if isinstance(t, str) else t for t in no_string(tests, "tests")]
     for test in tqdm(tests, desc=f"SEAT on {encoder.name}", disable=not progress):
-        embedded = embed_contexts(test, contexts(test.name), encoder, levels, pooling=pooling)
-        for level, emb in embedded.items():
-            run = TestRun(embedded=emb, result=weat(*emb.arrays, convention=convention))
-            rows.append({"level": level, **run.to_dict()})
+        runs = run_seat(test, encoder, contexts(test.name), levels, pooling=pooling,
+                        convention=convention)
+        for level, run in runs.items():
+            rows.append(run.tidy_row(level, pooling_label(encoder, level, pooling),
+                                     layer_label(encoder), method="SEAT"))
     return pd.DataFrame(rows)

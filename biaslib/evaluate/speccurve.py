@@ -46,7 +46,7 @@ Confidence intervals
 --------------------
 SEAT's :math:`d` has no CI of its own. Rows carry the large-sample normal
 approximation for a standardised mean difference (Hedges & Olkin 1985,
-eq. 5.14):
+eq. 5.14; :func:`biaslib.stats.effect_size_ci.d_confidence_interval`):
 
 .. math::
 
@@ -75,12 +75,12 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from biaslib.embeddings.base import ContextEncoder
 from biaslib.errors import DegenerateTestError, MissingWordsError
 from biaslib.evaluate.ceat import embed_word_contexts, group_by_word
 from biaslib.evaluate.seat import Level, embed_contexts
+from biaslib.evaluate.tidy import paper_test
 from biaslib.methods.ceat import (
     CEAT_MIND_YOUR_BIAS,
     CEAT_ORIGINAL,
@@ -88,8 +88,10 @@ from biaslib.methods.ceat import (
     ceat,
     get_ceat_convention,
 )
+from biaslib.methods.result import core_first
 from biaslib.methods.weat import effect_size, weat
 from biaslib.stats.conventions import MIND_YOUR_BIAS, Convention, get_convention
+from biaslib.stats.effect_size_ci import d_confidence_interval
 from biaslib.stimuli.contexts import Context
 from biaslib.stimuli.data import load_test
 from biaslib.validation import no_string
@@ -97,7 +99,6 @@ from biaslib.validation import no_string
 __all__ = [
     "CHOICES",
     "CONTEXT_LABELS",
-    "d_confidence_interval",
     "specification_frame",
     "stimulus_variants",
     "target_description",
@@ -113,32 +114,6 @@ CONTEXT_LABELS = {
     "words only": "the stimulus alone as a sentence (May et al.'s 'word' rows)",
     "Mind Your Bias": "Mind Your Bias's templates (App. B.4)",
 }
-
-
-def d_confidence_interval(
-    d: float, n_x: int, n_y: int, confidence: float = 0.95
-) -> tuple[float, float]:
-    r"""Approximate CI of a standardised mean difference (Hedges & Olkin 1985).
-
-    :math:`d \pm z \sqrt{(n_X + n_Y)/(n_X n_Y) + d^2 / (2 (n_X + n_Y))}`, the
-    large-sample normal approximation (see the module docstring for why it is
-    only approximate for the WEAT's :math:`d`). NaN bounds when :math:`d` is
-    NaN or a size is below 2.
-
-    Examples
-    --------
-    >>> lo, hi = d_confidence_interval(1.0, 25, 25)
-    >>> round(lo, 3), round(hi, 3)
-    (0.412, 1.588)
-    """
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must lie in (0, 1), got {confidence!r}")
-    if not np.isfinite(d) or n_x < 2 or n_y < 2:
-        return float("nan"), float("nan")
-    n = n_x + n_y
-    se = float(np.sqrt(n / (n_x * n_y) + d * d / (2 * n)))
-    z = float(stats.norm.ppf(0.5 + confidence / 2))
-    return float(d - z * se), float(d + z * se)
 
 
 def target_description(stimulus_test: str) -> str:
@@ -272,12 +247,16 @@ def specification_frame(
     Returns
     -------
     pandas.DataFrame
-        One row per specification: the :data:`CHOICES` columns, ``effect_size``
-        (SEAT's :math:`d`, CEAT's CES), ``ci_low``, ``ci_high``, ``ci_method``,
-        ``p_value``, ``stimuli`` (the stimulus test), ``model``, ``n_x``,
-        ``n_y``, ``not run`` (why a combination has no number: its effect size
-        is NaN, and :func:`~biaslib.reporting.speccurve.prepare_specifications`
-        drops it with a warning). Choice values are text.
+        One row per specification: first the
+        :data:`~biaslib.methods.result.CORE_COLUMNS` (``test`` the paper's id
+        and ``variant`` the stimulus variant, :func:`~biaslib.evaluate.tidy.paper_test`
+        of ``stimuli``; ``convention`` the WEAT or CEAT convention's name;
+        ``effect_size`` SEAT's :math:`d` or CEAT's CES; ``n`` the target items
+        of SEAT, the samples of CEAT), then the other :data:`CHOICES` columns,
+        ``stimuli`` (the stimulus test), ``ci_method``, ``n_x``, ``n_y``, ``not
+        run`` (why a combination has no number: its effect size is NaN, and
+        :func:`~biaslib.reporting.speccurve.prepare_specifications` drops it
+        with a warning). Choice values are text.
 
     Raises
     ------
@@ -349,11 +328,15 @@ def specification_frame(
                              "layer": layer, "stimuli": name, "model": encoder.name},
                             vectors, conv.replace(ddof=ddof, name=conv.name), confidence))
     columns = [*CHOICES, "stimuli", "model", "effect_size", "ci_low", "ci_high", "ci_method",
-               "p_value", "n_x", "n_y", "not run"]
+               "p_value", "n_x", "n_y", "not run", "convention", "n"]
     frame = pd.DataFrame(rows, columns=columns)
     for col in CHOICES:
         frame[col] = frame[col].astype(str)
-    return frame
+    split = [paper_test(s) for s in frame["stimuli"]]
+    frame["test"] = [t for t, _ in split]
+    frame["variant"] = [v for _, v in split]
+    frame["n"] = frame["n"].astype(float)
+    return core_first(frame)
 
 
 def _seat_rows(
@@ -364,7 +347,8 @@ def _seat_rows(
     def not_run(err: Exception) -> list[dict[str, object]]:
         return [{**base, "ddof": d, "tail": t, "sampling": "n/a", "effect_size": np.nan,
                  "ci_low": np.nan, "ci_high": np.nan, "ci_method": "", "p_value": np.nan,
-                 "n_x": np.nan, "n_y": np.nan, "not run": str(err)}
+                 "n_x": np.nan, "n_y": np.nan, "not run": str(err),
+                 "convention": convention.name, "n": np.nan}
                 for d in ddofs for t in tails]
 
     try:
@@ -386,23 +370,25 @@ def _seat_rows(
                          "sampling": f"{res.permutation.method} permutations",
                          "effect_size": d, "ci_low": lo, "ci_high": hi,
                          "ci_method": "Hedges-Olkin approximation", "p_value": res.p_value,
-                         "n_x": n_x, "n_y": n_y, "not run": ""})
+                         "n_x": n_x, "n_y": n_y, "not run": "",
+                         "convention": convention.name, "n": res.n})
     return rows
 
 
 def _ceat_row(base: dict[str, object], vectors: Mapping[str, Mapping[str, np.ndarray]],
               conv: CeatConvention, confidence: float) -> dict[str, object]:
-    common = {**base, "ddof": conv.ddof, "tail": conv.tail, "sampling": _ceat_sampling(conv)}
+    common = {**base, "ddof": conv.ddof, "tail": conv.tail, "sampling": _ceat_sampling(conv),
+              "convention": conv.name}
     try:
         res = ceat(vectors, conv)
     except (MissingWordsError, DegenerateTestError) as err:
         return {**common, "effect_size": np.nan, "ci_low": np.nan, "ci_high": np.nan,
                 "ci_method": "", "p_value": np.nan, "n_x": np.nan, "n_y": np.nan,
-                "not run": str(err)}
+                "not run": str(err), "n": np.nan}
     lo, hi = res.meta.conf_int(alpha=1 - confidence)
     return {**common, "effect_size": res.ces, "ci_low": float(lo), "ci_high": float(hi),
             "ci_method": "random-effects meta-analysis", "p_value": res.p_value,
-            "n_x": len(res.words["X"]), "n_y": len(res.words["Y"]), "not run": ""}
+            "n_x": len(res.words["X"]), "n_y": len(res.words["Y"]), "not run": "", "n": res.n}
 
 
 def _ceat_sampling(conv: CeatConvention) -> str:

@@ -3,6 +3,10 @@
 The glue between :mod:`biaslib.stimuli.data` (which words), :mod:`biaslib.embeddings`
 (which vectors) and :mod:`biaslib.methods.weat` (which numbers). Every row it produces
 names the model that produced it.
+
+Entry points, as for every method of :mod:`biaslib.evaluate`: :func:`run_weat`
+runs one test (a :class:`TestRun`), :func:`weat_table` many (a tidy frame whose
+first columns are :data:`~biaslib.methods.result.CORE_COLUMNS`).
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ import pandas as pd
 from tqdm import tqdm
 
 from biaslib.embeddings.base import EmbeddedTest, Embedder, embed_test
+from biaslib.evaluate.tidy import core_row
+from biaslib.methods.result import NOT_APPLICABLE
 from biaslib.methods.weat import WeatResult, weat
 from biaslib.stats.conventions import BIASLIB, Convention, get_convention
 from biaslib.stimuli.data import StimulusTest, load_test
@@ -30,6 +36,19 @@ class TestRun:
     result: WeatResult
 
     __test__ = False  # not a pytest class
+
+    def tidy_row(self, level: str = "word", pooling: str = NOT_APPLICABLE,
+                 layer: str = NOT_APPLICABLE,
+                 method: str | None = None) -> dict[str, object]:
+        """:data:`~biaslib.methods.result.CORE_COLUMNS` first, ``stimuli``, then :meth:`to_dict`'s.
+
+        ``test`` is the paper's test id and ``stimuli`` the stimulus test's
+        name; the other columns of :meth:`to_dict` follow unchanged.
+        """
+        core = core_row(self.result, self.embedded.test.name, self.embedded.embedder, level,
+                        pooling=pooling, layer=layer, method=method)
+        rest = {k: v for k, v in self.to_dict().items() if k not in core}
+        return {**core, "stimuli": self.embedded.test.name, **rest}
 
     def to_dict(self) -> dict[str, object]:
         """Flat record: test, model, convention, sizes, effect size, p-value, missing words."""
@@ -120,6 +139,9 @@ def weat_table(
 ) -> pd.DataFrame:
     """One row per (test, convention): the WEAT on ``embedder``.
 
+    Columns: :data:`~biaslib.methods.result.CORE_COLUMNS` (``level``
+    ``"word"``; ``pooling`` and ``layer`` empty: a static embedding has
+    neither), ``stimuli`` (the stimulus test), then :meth:`TestRun.to_dict`'s.
     Each test is embedded once and reused for every convention. With
     ``equalise_targets``, a test whose target sets differ in size after
     missing words were dropped is first subsampled to equal sizes
@@ -136,5 +158,5 @@ def weat_table(
             embedded = embedded.equalised_targets(seed)
         for conv in convs:
             run = run_weat(test, embedder, conv, embedded=embedded)
-            rows.append(run.to_dict())
+            rows.append(run.tidy_row())
     return pd.DataFrame(rows)

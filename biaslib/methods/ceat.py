@@ -74,7 +74,6 @@ Language Models (App. A, Eq. 6–7; App. B.5).
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import os
 from collections.abc import Mapping, Sequence
@@ -87,9 +86,12 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 from scipy import sparse
 
-from biaslib.errors import DegenerateTestError, MissingWordsError, UnknownNameError, warn_dropped
-from biaslib.methods.weat import ROLES, association, effect_size
+from biaslib.errors import DegenerateTestError, MissingWordsError, warn_dropped
+from biaslib.methods.result import ResultRecord
+from biaslib.methods.weat import association, effect_size
+from biaslib.stats.conventions import ConventionBase, lookup_preset
 from biaslib.stats.meta_analysis import TAILS, MetaAnalysis, Tail, random_effects
+from biaslib.stats.sets import ROLES
 from biaslib.stats.similarity import unit_rows
 from biaslib.validation import check_int, check_seed
 
@@ -118,8 +120,15 @@ _REPLACEMENTS = ("always", "if_fewer", "never")
 
 
 @dataclass(frozen=True)
-class CeatConvention:
+class CeatConvention(ConventionBase):
     r"""Every choice that changes a CEAT result.
+
+    CEAT holds no :class:`~biaslib.stats.resampling.Resampling`: it draws no
+    permutations. Its randomness is which context stands for each word in
+    each of :math:`N` samples (``n_samples``, ``replacement``, ``seed``), and its
+    p-value is the normal tail of the random-effects combined effect size
+    (``tail``), not a count of re-splits; its ``replacement`` is a three-way
+    policy per word, not the with/without switch of a permutation test.
 
     Attributes
     ----------
@@ -145,15 +154,14 @@ class CeatConvention:
         Where the convention comes from.
     """
 
-    name: str
     n_samples: int = 10_000
     replacement: Replacement = "if_fewer"
     tail: Tail = "two-sided"
     seed: int | None = 1111
     ddof: int = 1
-    description: str = ""
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         check_int(self.n_samples, "n_samples (CEAT's N)", minimum=2)
         check_seed(self.seed)
         if self.replacement not in _REPLACEMENTS:
@@ -162,12 +170,6 @@ class CeatConvention:
             raise ValueError(f"tail must be one of {TAILS}")
         if isinstance(self.ddof, bool) or self.ddof not in (0, 1):
             raise ValueError(f"ddof must be 0 or 1, got {self.ddof!r}")
-
-    def replace(self, **changes: object) -> CeatConvention:
-        """A copy with some fields changed (``name`` gets a ``*`` unless given)."""
-        if "name" not in changes:
-            changes["name"] = self.name + "*"
-        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
 
 #: Guo & Caliskan's code (weiguowilliam/CEAT, code/ceat.py, ``ceat_meta``): one context per
@@ -193,13 +195,14 @@ CEAT_PRESETS = {c.name: c for c in (CEAT_ORIGINAL, CEAT_MIND_YOUR_BIAS)}
 
 
 def get_ceat_convention(convention: CeatConvention | str) -> CeatConvention:
-    """A preset by name (``"ceat-original"``, ``"mind-your-bias"``), or the convention itself."""
-    if isinstance(convention, CeatConvention):
-        return convention
-    try:
-        return CEAT_PRESETS[convention]
-    except KeyError:
-        raise UnknownNameError("CEAT convention", convention, CEAT_PRESETS) from None
+    """A preset by name (``"ceat-original"``, ``"mind-your-bias"``), or the convention itself.
+
+    Raises
+    ------
+    UnknownNameError
+        For anything else (see :func:`~biaslib.stats.conventions.lookup_preset`).
+    """
+    return lookup_preset(convention, CEAT_PRESETS, kind="CEAT convention", cls=CeatConvention)
 
 
 # --------------------------------------------------------------------------- sampling
@@ -430,7 +433,7 @@ def sample_effect_sizes_loop(
 
 
 @dataclass(frozen=True)
-class CeatResult:
+class CeatResult(ResultRecord):
     r"""Result of :func:`ceat`.
 
     Attributes
@@ -447,6 +450,10 @@ class CeatResult:
         Role → number of contexts of each tested word.
     effect_sizes, variances
         Per-sample :math:`d_i` and :math:`v_i`.
+
+    It follows :class:`~biaslib.methods.result.BiasResult`: the effect size is
+    the CES, ``n`` the number of samples :math:`N` combined, ``ci`` the
+    meta-analysis' 95% interval.
     """
 
     meta: MetaAnalysis
@@ -476,6 +483,22 @@ class CeatResult:
     def n(self) -> int:
         """Number of samples :math:`N` combined."""
         return self.meta.n
+
+    @property
+    def method(self) -> str:
+        """``"CEAT"``."""
+        return "CEAT"
+
+    @property
+    def ci(self) -> tuple[float, float]:
+        """The random-effects 95% confidence interval of the CES (``ci_low``, ``ci_high``)."""
+        low, high = self.meta.conf_int()
+        return float(low), float(high)
+
+    @property
+    def convention_name(self) -> str:
+        """Name of the :class:`CeatConvention` used."""
+        return self.convention.name
 
     def to_dict(self) -> dict[str, object]:
         """One flat record of the result.

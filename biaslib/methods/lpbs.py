@@ -111,17 +111,17 @@ SilkeHusse/Re-Evaluating-Bias (``methods/LPBS/logprob.py``,
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from types import MappingProxyType
+from typing import ClassVar, Literal
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 from scipy.special import logsumexp
 
-from biaslib.errors import DegenerateTestError, MissingWordsError, UnknownNameError
+from biaslib.errors import DegenerateTestError, MissingWordsError
 from biaslib.methods.ceat import (
     CEAT_MIND_YOUR_BIAS,
     CeatConvention,
@@ -129,18 +129,13 @@ from biaslib.methods.ceat import (
     row_effect_sizes,
     sample_indices,
 )
+from biaslib.methods.result import ResultRecord
 from biaslib.methods.weat import effect_size as weat_effect_size
+from biaslib.stats.conventions import PermutationConvention, lookup_preset
 from biaslib.stats.meta_analysis import MetaAnalysis, random_effects
-from biaslib.stats.permutation import (
-    MAX_EXACT_SPLITS,
-    TAILS,
-    TIES,
-    PermutationResult,
-    Tail,
-    Ties,
-    permutation_test,
-)
-from biaslib.validation import check_int, check_seed
+from biaslib.stats.permutation import PermutationResult
+from biaslib.stats.resampling import Resampling, resampled_test
+from biaslib.validation import check_int
 
 __all__ = [
     "LPBS_BIASLIB",
@@ -183,9 +178,12 @@ _LOG_P_SLACK = 1e-4
 
 # --------------------------------------------------------------------------- conventions
 
+# Both codes' permutation test: two-sided, strict '<', no +1, never exact (the class default).
+_TWO_SIDED_STRICT = Resampling(tail="two-sided", ties="gt", plus_one=False, exact_limit=None)
+
 
 @dataclass(frozen=True)
-class LpbsConvention:
+class LpbsConvention(PermutationConvention):
     r"""Every choice that changes an LPBS effect size or p-value.
 
     Attributes
@@ -207,30 +205,31 @@ class LpbsConvention:
         word's distinct wordpieces, i.e. the sum of their log probabilities).
         The method does not use it; it travels with the convention so that a
         table states the whole recipe (:mod:`biaslib.embeddings.masked_lm`).
-    tail, ties, plus_one, n_resamples, exact_limit, seed
-        Permutation-test options (:func:`biaslib.stats.permutation.permutation_test`).
-        Both codes: ``k += s < |T_i|`` over 100,000 shuffles, ``p = k / m`` —
-        two-sided, strict (``ties="gt"``), no +1, never exact.
+    resampling
+        Permutation-test options (:class:`~biaslib.stats.resampling.Resampling`;
+        tail, ties, plus_one, n_resamples, exact_limit, seed are also read as
+        ``convention.<option>``). Both codes: ``k += s < |T_i|`` over 100,000
+        shuffles, ``p = k / m`` — two-sided, strict (``ties="gt"``), no +1,
+        never exact. Its ``statistic`` and ``replacement`` are set by the
+        method: the difference of means (the numerator of Eq. 11), units re-split without
+        replacement (both codes shuffle).
     description
         Where the convention comes from.
     """
 
-    name: str
+    set_by_method: ClassVar[Mapping[str, str]] = MappingProxyType({
+        "replacement": "LPBS re-splits its units without replacement (both codes shuffle)",
+        "statistic": "LPBS tests the difference of mean bias scores (the numerator of Eq. 11)",
+    })
+
     ddof: int = 1
     sd_epsilon: float = 0.0
     units: Units = "template"
     wordpieces: Wordpieces = "first"
-    tail: Tail = "two-sided"
-    ties: Ties = "gt"
-    plus_one: bool = False
-    n_resamples: int = 100_000
-    exact_limit: int | None = None
-    seed: int | None = 1111
-    description: str = ""
+    resampling: Resampling = field(default=_TWO_SIDED_STRICT, kw_only=True)
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name.strip():
-            raise ValueError(f"name must be a non-blank string, got {self.name!r}")
+        super().__post_init__()
         if isinstance(self.ddof, bool) or self.ddof not in (0, 1):
             raise ValueError(f"ddof must be 0 or 1, got {self.ddof!r}")
         if isinstance(self.sd_epsilon, bool) or not isinstance(self.sd_epsilon, int | float):
@@ -238,25 +237,9 @@ class LpbsConvention:
         if not (np.isfinite(self.sd_epsilon) and self.sd_epsilon >= 0):
             raise ValueError(f"sd_epsilon must be finite and >= 0, got {self.sd_epsilon!r}")
         for name, value, allowed in (("units", self.units, UNITS),
-                                     ("wordpieces", self.wordpieces, WORDPIECES),
-                                     ("tail", self.tail, TAILS), ("ties", self.ties, TIES)):
+                                     ("wordpieces", self.wordpieces, WORDPIECES)):
             if value not in allowed:
                 raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
-        if not isinstance(self.plus_one, bool):
-            raise TypeError(f"plus_one must be True or False, got {self.plus_one!r}")
-        check_int(self.n_resamples, "n_resamples", minimum=1)
-        check_int(self.exact_limit, "exact_limit", minimum=0, allow_none=True,
-                  none_means="never enumerate")
-        if self.exact_limit is not None and self.exact_limit > MAX_EXACT_SPLITS:
-            raise ValueError(f"exact_limit may not exceed {MAX_EXACT_SPLITS:,}, "
-                             f"got {self.exact_limit:,}")
-        check_seed(self.seed)
-
-    def replace(self, **changes: object) -> LpbsConvention:
-        """A copy with some fields changed (``name`` gets a ``*`` unless given)."""
-        if "name" not in changes:
-            changes["name"] = self.name + "*"
-        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
 
 #: Kurita et al.'s code (``lib/bias_calculator.py`` and ``notebooks/weat_result_replication``).
@@ -266,12 +249,8 @@ LPBS_KURITA = LpbsConvention(
     sd_epsilon=1e-8,
     units="template",
     wordpieces="first",
-    tail="two-sided",
-    ties="gt",
-    plus_one=False,
-    n_resamples=100_000,
-    exact_limit=None,
-    seed=1111,
+    resampling=Resampling(tail="two-sided", ties="gt", plus_one=False, n_resamples=100_000,
+                          exact_limit=None, seed=1111),
     description=(
         "Kurita et al. (2019), keitakurita/contextual_embedding_bias_measure: one score per "
         "template and attribute word; d = mean difference / (pandas .std(), ddof=1, + 1e-8); "
@@ -301,12 +280,8 @@ LPBS_BIASLIB = LpbsConvention(
     sd_epsilon=0.0,
     units="attribute",
     wordpieces="first",
-    tail="two-sided",
-    ties="ge",
-    plus_one=True,
-    n_resamples=100_000,
-    exact_limit=100_000,
-    seed=1111,
+    resampling=Resampling(tail="two-sided", ties="ge", plus_one=True, n_resamples=100_000,
+                          exact_limit=100_000, seed=1111),
     description=(
         "This book: each attribute word's mean score over the templates is one unit, so the "
         "permutation test re-splits attribute words (Eq. 10-11 read literally); sample SD "
@@ -327,19 +302,11 @@ def get_lpbs_convention(convention: LpbsConvention | str) -> LpbsConvention:
     Raises
     ------
     UnknownNameError
-        For a name that is not a preset (the message lists the presets).
-    TypeError
-        For anything else than a name or an :class:`LpbsConvention`.
+        For anything else: a name that is not a preset, another type, another
+        method's convention (the message lists the presets; see
+        :func:`~biaslib.stats.conventions.lookup_preset`).
     """
-    if isinstance(convention, LpbsConvention):
-        return convention
-    if not isinstance(convention, str):
-        raise TypeError(f"convention must be an LpbsConvention or a preset name, got "
-                        f"{type(convention).__name__}")
-    try:
-        return LPBS_PRESETS[convention]
-    except KeyError:
-        raise UnknownNameError("LPBS convention", convention, LPBS_PRESETS) from None
+    return lookup_preset(convention, LPBS_PRESETS, kind="LPBS convention", cls=LpbsConvention)
 
 
 # --------------------------------------------------------------------------- scores
@@ -602,7 +569,7 @@ def _scores(values: ArrayLike, name: str) -> NDArray[np.float64]:
 
 
 @dataclass(frozen=True)
-class LpbsResult:
+class LpbsResult(ResultRecord):
     r"""Result of :func:`lpbs_test` (and :func:`lpbs`).
 
     Attributes
@@ -623,6 +590,9 @@ class LpbsResult:
         The units' scores.
     permutation
         The permutation test's full result.
+
+    It follows :class:`~biaslib.methods.result.BiasResult`: ``n`` is
+    ``n_a + n_b`` (the units the permutation test re-splits), ``ci`` ``None``.
     """
 
     effect_size: float
@@ -642,6 +612,21 @@ class LpbsResult:
     def n(self) -> int:
         """Number of units tested (``n_a + n_b``)."""
         return self.n_a + self.n_b
+
+    @property
+    def method(self) -> str:
+        """``"LPBS"``."""
+        return "LPBS"
+
+    @property
+    def ci(self) -> None:
+        """``None``: LPBS defines no confidence interval."""
+        return None
+
+    @property
+    def convention_name(self) -> str:
+        """Name of the :class:`LpbsConvention` used."""
+        return self.convention.name
 
     def to_dict(self) -> dict[str, object]:
         """One flat record: d, p, the units and the convention's choices."""
@@ -721,9 +706,7 @@ def lpbs_test(
         raise ValueError(f"scores_a has {ka} templates, scores_b {kb}: each template scores "
                          "both attribute sets")
     d = effect_size(ua, ub, ddof=conv.ddof, sd_epsilon=conv.sd_epsilon)
-    perm = permutation_test(ua, ub, tail=conv.tail, ties=conv.ties, plus_one=conv.plus_one,
-                            n_resamples=conv.n_resamples, exact_limit=conv.exact_limit,
-                            seed=conv.seed, statistic="mean")
+    perm = resampled_test(ua, ub, conv.resampling, statistic="mean", replacement=False)
     return LpbsResult(
         effect_size=d, p_value=perm.p_value, n_a=int(ua.size), n_b=int(ub.size),
         n_templates=ka, mean_a=float(ua.mean()), mean_b=float(ub.mean()),
@@ -908,8 +891,9 @@ def myb_reddit_statistics(
         with np.errstate(invalid="ignore"):
             k = int(np.count_nonzero(observed < np.abs(null)))
         return d, k / n_resamples, int(a.size), int(b.size)
-    perm = permutation_test(a, b, tail="two-sided", ties="gt", plus_one=False,
-                            n_resamples=n_resamples, exact_limit=None, seed=seed)
+    # Their exact_perm_test: two-sided, strict, no +1, never exact (LPBS_MIND_YOUR_BIAS's).
+    options = LPBS_MIND_YOUR_BIAS.resampling.replace(n_resamples=n_resamples, seed=seed)
+    perm = resampled_test(a, b, options, statistic="mean", replacement=False)
     return d, perm.p_value, int(a.size), int(b.size)
 
 
@@ -1050,7 +1034,7 @@ def pair_bias_scores(
 
 
 @dataclass(frozen=True)
-class LpbsCeatResult:
+class LpbsCeatResult(ResultRecord):
     r"""Result of :func:`lpbs_ceat`: per-sentence LPBS combined as CEAT.
 
     Attributes
@@ -1072,6 +1056,10 @@ class LpbsCeatResult:
         Sentences given, and kept (NaN rows dropped with ``drop_nan``).
     effect_sizes, variances
         The :math:`N` per-sample :math:`d_i` and :math:`v_i`.
+
+    It follows :class:`~biaslib.methods.result.BiasResult` as a CEAT does:
+    ``effect_size`` is the CES, ``n`` the samples :math:`N`, ``ci`` the
+    meta-analysis' 95% interval, ``convention_name`` the CEAT convention's.
     """
 
     meta: MetaAnalysis
@@ -1096,6 +1084,32 @@ class LpbsCeatResult:
     def p_value(self) -> float:
         """The meta-analysis p-value under the convention's tail."""
         return self.meta.p_value
+
+    @property
+    def effect_size(self) -> float:
+        """The CES, under the name every result uses."""
+        return self.meta.ces
+
+    @property
+    def n(self) -> int:
+        """Number of samples :math:`N` combined."""
+        return self.meta.n
+
+    @property
+    def method(self) -> str:
+        """``"LPBS-CEAT"``: LPBS per sentence, combined as CEAT."""
+        return "LPBS-CEAT"
+
+    @property
+    def ci(self) -> tuple[float, float]:
+        """The random-effects 95% confidence interval of the CES."""
+        low, high = self.meta.conf_int()
+        return float(low), float(high)
+
+    @property
+    def convention_name(self) -> str:
+        """Name of the CEAT convention used."""
+        return self.convention.name
 
     def to_dict(self) -> dict[str, object]:
         """One flat record: CES, SE, p, τ², the words and sentences used, :math:`N`."""

@@ -76,21 +76,24 @@ Approach. Caliskan, A., Bryson, J. J. & Narayanan, A. (2017), Science 356.
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from types import MappingProxyType
+from typing import ClassVar, Literal
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
 from biaslib.errors import UnknownNameError
-from biaslib.methods.weat import ROLES, association, effect_size
-from biaslib.stats.permutation import normal_approximation_p, permutation_test
+from biaslib.methods.result import ResultRecord
+from biaslib.methods.weat import association, effect_size
+from biaslib.stats.conventions import PermutationConvention, lookup_preset
+from biaslib.stats.permutation import normal_approximation_p
+from biaslib.stats.resampling import Resampling, resampled_test
+from biaslib.stats.sets import ROLES
 from biaslib.stats.similarity import as_vectors, cosine_matrix
-from biaslib.validation import check_int, check_seed
 
 __all__ = [
     "MLEAT_BIASLIB",
@@ -127,7 +130,7 @@ Association = Literal["A", "B"] | None
 
 
 @dataclass(frozen=True)
-class MleatConvention:
+class MleatConvention(PermutationConvention):
     r"""Every choice that changes an ML-EAT p-value or pattern.
 
     Attributes
@@ -142,8 +145,12 @@ class MleatConvention:
         ``"observed-side"``: the smaller of the two one-sided p-values,
         :math:`\min(p_{>}, p_{<})` — the paper code's
         ``min(cdf, 1 - cdf)``.
-    ties, plus_one, n_resamples, exact_limit, replacement, seed
-        Permutation options, see :mod:`biaslib.stats.permutation`.
+    resampling
+        Permutation options (:class:`~biaslib.stats.resampling.Resampling`;
+        ties, plus_one, n_resamples, exact_limit, replacement, seed are also
+        read as ``convention.<option>``). Its ``tail`` and ``statistic`` are
+        set by the method: each level's tail above, and the difference of
+        means (the paper code's sums give the same :math:`z` for equal sizes).
     p_method
         ``"permutation"`` (empirical proportion) or ``"normal"`` (a normal
         distribution fitted to the permutation statistics, as the paper's code).
@@ -156,43 +163,34 @@ class MleatConvention:
         One line saying what the convention is and where it comes from.
     """
 
-    name: str
+    set_by_method: ClassVar[Mapping[str, str]] = MappingProxyType({
+        "tail": "each ML-EAT level has its own tail (level1_tail, level2_tail)",
+        "statistic": "ML-EAT re-splits compare group means (see the module docstring)",
+    })
+
     ddof: int = 1
     level1_tail: MleatTail = "two-sided"
     level2_tail: MleatTail = "two-sided"
-    ties: Literal["ge", "gt"] = "ge"
-    plus_one: bool = True
-    n_resamples: int = 100_000
-    exact_limit: int | None = 100_000
-    replacement: bool = False
-    seed: int | None = 1111
+    resampling: Resampling = field(default=Resampling(), kw_only=True)
     p_method: Literal["permutation", "normal"] = "permutation"
     min_effect: float = 0.2
     alpha: float = 0.05
-    description: str = ""
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         if isinstance(self.ddof, bool) or self.ddof not in (0, 1):
             raise ValueError(f"ddof must be 0 or 1, got {self.ddof!r}")
-        check_int(self.n_resamples, "n_resamples", minimum=1)
-        check_int(self.exact_limit, "exact_limit", minimum=0, allow_none=True)
-        check_seed(self.seed)
         for level, tail in (("level1_tail", self.level1_tail), ("level2_tail", self.level2_tail)):
             if tail not in _TAILS:
                 raise ValueError(f"{level} must be one of {_TAILS}, got {tail!r}")
         if self.p_method not in ("permutation", "normal"):
             raise ValueError(f"unknown p_method {self.p_method!r}")
-        if self.p_method == "normal" and self.replacement:
+        if self.p_method == "normal" and self.resampling.replacement:
             raise ValueError("the normal approximation is fitted to re-splits without replacement")
         if not 0 < self.alpha < 1:
             raise ValueError(f"alpha must be in (0, 1), got {self.alpha}")
         if not self.min_effect >= 0:
             raise ValueError(f"min_effect must be non-negative, got {self.min_effect}")
-
-    def replace(self, **changes: object) -> MleatConvention:
-        """A copy with some fields changed (``name`` gets a ``*`` unless given)."""
-        changes.setdefault("name", self.name + "*")
-        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
 
 #: This book's default: permutation tests, both levels two-sided.
@@ -210,8 +208,7 @@ MLEAT_PAPER_CODE = MleatConvention(
     name="ml-eat-code",
     level1_tail="observed-side",
     level2_tail="observed-side",
-    n_resamples=1_000,
-    exact_limit=None,
+    resampling=Resampling(n_resamples=1_000, exact_limit=None),
     p_method="normal",
     description=(
         "Wolfe et al.'s code (wolferobert3/ml-eat, mleat.py compute_p_value): 1,000 re-splits "
@@ -225,13 +222,15 @@ MLEAT_PRESETS: dict[str, MleatConvention] = {c.name: c for c in (MLEAT_BIASLIB, 
 
 
 def get_mleat_convention(convention: MleatConvention | str) -> MleatConvention:
-    """An :class:`MleatConvention` from a preset name (``"biaslib"``, ``"ml-eat-code"``)."""
-    if isinstance(convention, MleatConvention):
-        return convention
-    try:
-        return MLEAT_PRESETS[convention]
-    except (KeyError, TypeError):
-        raise UnknownNameError("ML-EAT convention", convention, MLEAT_PRESETS) from None
+    """An :class:`MleatConvention` from a preset name (``"biaslib"``, ``"ml-eat-code"``).
+
+    Raises
+    ------
+    UnknownNameError
+        For anything else (see :func:`~biaslib.stats.conventions.lookup_preset`).
+    """
+    return lookup_preset(convention, MLEAT_PRESETS, kind="ML-EAT convention",
+                         cls=MleatConvention)
 
 
 # --------------------------------------------------------------------------- EAT patterns
@@ -387,21 +386,21 @@ def _p_value(
     """P-value of mean(x) − mean(y) under the convention, and how it was obtained."""
     normal = conv.p_method == "normal"
     tails = ("greater", "less") if tail == "observed-side" else (tail,)
-    options = dict(ties=conv.ties, plus_one=conv.plus_one, n_resamples=conv.n_resamples,
-                   exact_limit=conv.exact_limit, replacement=conv.replacement, seed=conv.seed)
+    options = conv.resampling
     if normal:
         # One null distribution, the normal fitted to it, each requested tail read off it.
-        perm = permutation_test(x, y, tail="greater", keep_distribution=True, **options)
+        perm = resampled_test(x, y, options, tail="greater", statistic="mean",
+                              keep_distribution=True)
         assert perm.null_distribution is not None
         return min(normal_approximation_p(perm.statistic, perm.null_distribution, t)
                    for t in tails), f"normal ({perm.method})"
     # The same seed gives both one-sided tests the same re-splits.
-    perms = [permutation_test(x, y, tail=t, **options) for t in tails]
+    perms = [resampled_test(x, y, options, tail=t, statistic="mean") for t in tails]
     return min(p.p_value for p in perms), perms[0].method
 
 
 @dataclass(frozen=True)
-class MleatResult:
+class MleatResult(ResultRecord):
     r"""The three levels of one ML-EAT, its EAT pattern, and how they were computed.
 
     Attributes
@@ -424,6 +423,10 @@ class MleatResult:
         Level 1 association scores :math:`s(w,A,B)` of the target words.
     u_x, u_y
         Level 2 scores: ``(u(X,a) for a in A, u(X,b) for b in B)`` and the same for Y.
+
+    It follows :class:`~biaslib.methods.result.BiasResult` with Level 1 (the
+    WEAT): ``effect_size`` is ``level1_d``, ``p_value`` ``level1_p``, ``n``
+    ``n_x + n_y`` and ``ci`` ``None``.
     """
 
     level1_d: float
@@ -507,6 +510,26 @@ class MleatResult:
     def p_value(self) -> float:
         """Level 1's p-value, under the name every result uses."""
         return self.level1_p
+
+    @property
+    def method(self) -> str:
+        """``"ML-EAT"``."""
+        return "ML-EAT"
+
+    @property
+    def n(self) -> int:
+        """Target items of Level 1, ``n_x + n_y``."""
+        return self.n_x + self.n_y
+
+    @property
+    def ci(self) -> None:
+        """``None``: the ML-EAT defines no confidence interval."""
+        return None
+
+    @property
+    def convention_name(self) -> str:
+        """Name of the :class:`MleatConvention` used."""
+        return self.convention.name
 
 
 _NUMERIC_ORDER = (

@@ -74,7 +74,6 @@ Bolukbasi, T., Chang, K.-W., Zou, J., Saligrama, V. & Kalai, A. (2016). NeurIPS.
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -84,8 +83,10 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
-from biaslib.errors import DegenerateTestError, UnknownNameError, warn_dropped
+from biaslib.errors import DegenerateTestError, warn_dropped
+from biaslib.methods.result import ResultRecord
 from biaslib.methods.weat import association, effect_size
+from biaslib.stats.conventions import ConventionBase, lookup_preset
 from biaslib.stats.similarity import as_vectors, cosine_matrix, unit_rows
 
 __all__ = [
@@ -129,8 +130,11 @@ DEPENDENCE_TOL = 1e-10
 
 
 @dataclass(frozen=True)
-class SameConvention:
+class SameConvention(ConventionBase):
     r"""The choices that differ between the SAME paper and its authors' code.
+
+    SAME computes scores, not p-values: it holds no
+    :class:`~biaslib.stats.resampling.Resampling`.
 
     Attributes
     ----------
@@ -150,25 +154,18 @@ class SameConvention:
         Where the convention comes from.
     """
 
-    name: str
     multi: MultiRule = "norm"
     stereotype: StereotypeRule = "eq45"
     sign: Sign = "first"
-    description: str = ""
 
     def __post_init__(self) -> None:
+        super().__post_init__()
         if self.multi not in ("norm", "code-sum"):
             raise ValueError(f"multi must be 'norm' or 'code-sum', got {self.multi!r}")
         if self.stereotype not in ("eq45", "std"):
             raise ValueError(f"stereotype must be 'eq45' or 'std', got {self.stereotype!r}")
         if self.sign not in ("first", "second"):
             raise ValueError(f"sign must be 'first' or 'second', got {self.sign!r}")
-
-    def replace(self, **changes: object) -> SameConvention:
-        """A copy with some fields changed (``name`` gets a ``*`` unless given)."""
-        if "name" not in changes:
-            changes["name"] = self.name + "*"
-        return dataclasses.replace(self, **changes)  # type: ignore[arg-type]
 
 
 #: The paper: eq. 42 (norm of the cosine vector), eq. 45 (stereotype as printed), eq. 33's
@@ -197,13 +194,14 @@ SAME_PRESETS = {c.name: c for c in (SAME_PAPER, SAME_CODE, SAME_CODE_PRE_2022_10
 
 
 def get_same_convention(convention: SameConvention | str) -> SameConvention:
-    """A preset by name (``"same-paper"``, ``"same-code"``, ``"same-code-pre-2022-10"``)."""
-    if isinstance(convention, SameConvention):
-        return convention
-    try:
-        return SAME_PRESETS[convention]
-    except KeyError:
-        raise UnknownNameError("SAME convention", convention, SAME_PRESETS) from None
+    """A preset by name (``"same-paper"``, ``"same-code"``, ``"same-code-pre-2022-10"``).
+
+    Raises
+    ------
+    UnknownNameError
+        For anything else (see :func:`~biaslib.stats.conventions.lookup_preset`).
+    """
+    return lookup_preset(convention, SAME_PRESETS, kind="SAME convention", cls=SameConvention)
 
 
 #: Score name → (b_min, b_0, b_max) as the paper states them (§3.2, §4); ``nan`` where the
@@ -225,7 +223,7 @@ SCORE_RANGES: dict[str, tuple[float, float, float]] = {
 
 
 @dataclass(frozen=True)
-class BiasScoreResult:
+class BiasScoreResult(ResultRecord):
     r"""A set-level bias score with the word scores it aggregates.
 
     Attributes
@@ -244,6 +242,10 @@ class BiasScoreResult:
         The options that produced the value (convention, c, k, mean rule…).
     notes
         Decisions taken on the user's behalf (directions left out…).
+
+    It follows :class:`~biaslib.methods.result.BiasResult`: ``method`` is the
+    score's name, ``effect_size`` the ``value``, ``n`` the number of target
+    words; these scores have no p-value and no interval (``None``).
     """
 
     score: str
@@ -253,6 +255,36 @@ class BiasScoreResult:
     n_groups: int
     options: Mapping[str, object] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+
+    @property
+    def method(self) -> str:
+        """The score's name (``"SAME"``, ``"MAC"``, ``"Direct Bias"``…)."""
+        return self.score
+
+    @property
+    def effect_size(self) -> float:
+        """The set-level score :math:`b(W, A)` (``value``)."""
+        return self.value
+
+    @property
+    def p_value(self) -> None:
+        """``None``: the SAME family has no significance test."""
+        return None
+
+    @property
+    def n(self) -> int:
+        """Number of target words scored."""
+        return self.n_words
+
+    @property
+    def ci(self) -> None:
+        """``None``: the SAME family defines no confidence interval."""
+        return None
+
+    @property
+    def convention_name(self) -> str:
+        """The convention named in ``options``, or ``""`` for a score without one."""
+        return str(self.options.get("convention", ""))
 
     def to_dict(self) -> dict[str, object]:
         """One flat record: score name, value, sizes, options and notes."""

@@ -20,11 +20,11 @@ computation that can fail:
 * :func:`skew_stereotype_sets` — Theorems 15–16: a purely skewed and a purely
   stereotyped set of words;
 * :func:`weat_same_identity` — eq. 46–48: :math:`s(w,A,B) = \lVert\hat a_A -
-  \hat a_B\rVert\, b(w,A,B)`;
-* :func:`property_matrix` — all of these on given attribute sets, as the
-  paper's Table 4 with our verdicts.
+  \hat a_B\rVert\, b(w,A,B)`.
 
-Everything is numpy on the vectors given; the chapter runs it on GloVe.
+Everything is numpy on the vectors given. The chapter runs these checks on
+GloVe, and :func:`biaslib.chapters.same.property_matrix` gathers them into the
+paper's Table 4 with our verdicts.
 """
 
 from __future__ import annotations
@@ -34,10 +34,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
-from biaslib.errors import DegenerateTestError
 from biaslib.methods.same import (
     SAME_CODE,
     SAME_PAPER,
@@ -47,16 +45,12 @@ from biaslib.methods.same import (
     direct_bias_word,
     mac,
     mac_word,
-    same,
     same_multi_word,
     same_signed_word,
     same_space,
-    skew,
-    stereotype,
     weat_d,
     weat_word,
 )
-from biaslib.stats.similarity import unit_rows
 
 __all__ = [
     "Counterexample",
@@ -66,7 +60,6 @@ __all__ = [
     "lemma1_bound",
     "mac_counterexample",
     "orthogonal_unit",
-    "property_matrix",
     "skew_stereotype_sets",
     "weat_d_bound",
     "weat_same_identity",
@@ -344,181 +337,6 @@ def weat_same_identity(targets: ArrayLike, attr_a: ArrayLike, attr_b: ArrayLike)
     scale = float(np.linalg.norm(means[0] - means[1]))
     return float(np.abs(weat_word(targets, attr_a, attr_b)
                         - scale * same_signed_word(targets, attr_a, attr_b)).max())
-
-
-# --------------------------------------------------------------------------- Table 4
-
-
-def _is(value: float, target: float, tol: float = 1e-9) -> bool:
-    return abs(value - target) <= tol
-
-
-def property_matrix(
-    attribute_sets: Sequence[ArrayLike],
-    other_attribute_sets: Sequence[ArrayLike],
-    targets: ArrayLike,
-    *,
-    seed: int = 0,
-) -> pd.DataFrame:
-    r"""Our verdicts on the paper's Table 4, computed on the vectors given.
-
-    Parameters
-    ----------
-    attribute_sets
-        Two attribute sets (e.g. female and male terms), paired row by row for
-        the Direct Bias.
-    other_attribute_sets
-        Two other attribute sets (comparability: do the extremes move?).
-    targets
-        Real target words, used to build biased configurations around them.
-    seed
-        For the random directions orthogonal to the bias direction.
-
-    Returns
-    -------
-    pandas.DataFrame
-        Rows: the scores of Table 4; columns ``comparable``, ``trustworthy``,
-        ``skew``, ``stereotype`` (``"yes"``/``"no"``/``"–"`` where the
-        property is not defined for a word score), and ``evidence`` (the
-        numbers behind the verdicts).
-    """
-    A, B = (np.asarray(a, dtype=np.float64) for a in attribute_sets)
-    A2, B2 = (np.asarray(a, dtype=np.float64) for a in other_attribute_sets)
-    W = unit_rows(targets, "targets")
-    rows: dict[str, dict[str, str]] = {}
-
-    def yn(flag: bool) -> str:
-        return "yes" if flag else "no"
-
-    # --- comparability: are the extremes of the word score the same for both attribute pairs?
-    ranges = {}
-    for name in ("WEAT", "MAC", "Direct Bias", "SAME"):
-        r1 = attainable_range(name, [A, B], seed=seed)
-        r2 = attainable_range(name, [A2, B2], seed=seed)
-        attained = all(_is(r[f"attained_{e}"], r[f"theory_{e}"], 1e-9)
-                       for r in (r1, r2) for e in ("min", "max"))
-        same_range = _is(r1["theory_max"], r2["theory_max"]) and _is(r1["theory_min"],
-                                                                       r2["theory_min"])
-        ranges[name] = (attained and same_range, r1, r2)
-    sk = skew_stereotype_sets(A, B, seed=seed)
-    ex = weat_zero_counterexample(A, B, seed=seed)
-    db_ex = direct_bias_counterexample()
-    mac_pi = mac_counterexample(math.pi, math.pi / 5)
-
-    def rng_txt(name: str) -> str:
-        _, r1, r2 = ranges[name]
-        return (f"max {_num(r1['theory_max'])} vs {_num(r2['theory_max'])} "
-                f"(attained {_num(r1['attained_max'])}, {_num(r2['attained_max'])})")
-
-    # Word scores: trustworthy iff b(w) = b0 exactly when s(w,A) = s(w,B).
-    neutral = W - np.outer(W @ _unit_dir(A, B), _unit_dir(A, B))  # s(w,A) = s(w,B)
-    neutral = neutral[np.linalg.norm(neutral, axis=1) > 1e-8]
-    weat_word_ok = bool(np.abs(weat_word(neutral, A, B)).max() < 1e-12
-                        and np.abs(weat_word(W, A, B)).min() > 0)
-    same_word_ok = bool(np.abs(same_signed_word(neutral, A, B)).max() < 1e-12
-                        and np.abs(same_signed_word(W, A, B)).min() > 0)
-    mac_word_neutral = mac_word(neutral, [A, B])
-    db_word_neutral = direct_bias(neutral, [A, B]).word_scores
-    rows["WEAT (word)"] = {
-        "comparable": yn(ranges["WEAT"][0]), "trustworthy": yn(weat_word_ok),
-        "skew": "–", "stereotype": "–",
-        "evidence": rng_txt("WEAT") + "; s = 0 exactly on words with s(w,A) = s(w,B)"}
-    rows["MAC (word)"] = {
-        "comparable": yn(ranges["MAC"][0]),
-        "trustworthy": yn(bool(np.abs(mac_word_neutral - 1).max() < 1e-9)),
-        "skew": "–", "stereotype": "–",
-        "evidence": rng_txt("MAC") + f"; unbiased words score {_num(mac_word_neutral.min())}–"
-                                     f"{_num(mac_word_neutral.max())}, not 1"}
-    rows["Direct Bias (word)"] = {
-        "comparable": yn(ranges["Direct Bias"][0]),
-        "trustworthy": yn(bool(np.abs(db_word_neutral).max() < 1e-9)),
-        "skew": "–", "stereotype": "–",
-        "evidence": rng_txt("Direct Bias") + f"; unbiased words score up to "
-                                             f"{_num(db_word_neutral.max())}, not 0"}
-    rows["SAME (word)"] = {
-        "comparable": yn(ranges["SAME"][0]), "trustworthy": yn(same_word_ok),
-        "skew": "–", "stereotype": "–",
-        "evidence": rng_txt("SAME") + "; b = 0 exactly on words with s(w,A) = s(w,B)"}
-
-    # --- set scores
-    def weat_on(ws: NDArray[np.float64]) -> float:
-        try:
-            return weat_d(ws[:1], ws[1:], A, B).value
-        except DegenerateTestError:  # equal scores: d undefined; the paper reads this as 0
-            return 0.0
-
-    d_skew, d_stereo = weat_on(sk["skewed"]), weat_on(sk["stereotyped"])
-    hi, lo = extremal_scores(2, 2)
-    from biaslib.methods.weat import effect_size
-
-    d_bound_ok = _is(effect_size(hi, lo), weat_d_bound(2, 2))
-    rows["WEAT"] = {
-        "comparable": yn(d_bound_ok), "trustworthy": yn(abs(ex.reported) > 1e-9),
-        "skew": yn(abs(d_skew) > 1e-9), "stereotype": yn(abs(d_stereo) > 1e-9),
-        "evidence": f"|d| <= {_num(weat_d_bound(2, 2))} for 2+2 words whatever A, B; d = "
-                    f"{_num(ex.reported)} on biased words (Thm 4); "
-                    f"skewed pair: d = {_num(d_skew)}; "
-                    f"stereotyped pair (X, Y split by stereotype): d = {_num(d_stereo)}"}
-    # MAC (Thm 8, 10): attributes at 180 degrees in the plane; every word scores b0 = 1.
-    a1, a2 = np.array([[1.0, 0.0]]), np.array([[-1.0, 0.0]])
-    t = 0.3
-    mac_skewed = np.array([[math.cos(t), math.sin(t)], [math.cos(t), -math.sin(t)]])
-    mac_stereo = np.array([[math.cos(t), math.sin(t)], [-math.cos(t), math.sin(t)]])
-    m_skew = mac(mac_skewed, [a1, a2]).value
-    m_stereo = mac(mac_stereo, [a1, a2]).value
-    rows["MAC"] = {
-        "comparable": yn(ranges["MAC"][0]),
-        "trustworthy": yn(not (_is(mac_pi.reported, 1.0) and mac_pi.truly_biased)),
-        "skew": yn(not _is(m_skew, 1.0)), "stereotype": yn(not _is(m_stereo, 1.0)),
-        "evidence": rng_txt("MAC") + f"; attributes at 180°: a biased word scores "
-                    f"{_num(mac_pi.reported)} = b0 (Thm 8), a skewed pair {_num(m_skew)}, a "
-                    f"stereotyped pair {_num(m_stereo)} (Thm 10)"}
-    # Direct Bias (Thm 12's plane): words along the x-axis are maximally biased, score 0.
-    xa = np.array([[-1.0, 2.0], [-1.0, -2.0]])
-    db_skew = direct_bias(np.array([[1.0, 0.0], [2.0, 0.0]]), [xa, -xa],
-                          unit_attributes=False).value
-    db_stereo = direct_bias(np.array([[1.0, 0.0], [-1.0, 0.0]]), [xa, -xa],
-                            unit_attributes=False).value
-    rows["Direct Bias"] = {
-        "comparable": yn(ranges["Direct Bias"][0]),
-        "trustworthy": yn(all(_is(c.reported, 0.0) == (not c.truly_biased) for c in db_ex)),
-        "skew": yn(db_skew > 1e-9), "stereotype": yn(db_stereo > 1e-9),
-        "evidence": rng_txt("Direct Bias") + f"; Thm 12: a neutral word scores "
-                    f"{_num(db_ex[0].reported)}, a maximally biased one {_num(db_ex[1].reported)}; "
-                    f"a skewed pair {_num(db_skew)}, a stereotyped pair {_num(db_stereo)}"}
-    same_skew = same(sk["skewed"], [A, B]).value
-    same_stereo = same(sk["stereotyped"], [A, B]).value
-    same_ex = same(ex.vectors, [A, B]).value
-    rows["SAME"] = {
-        "comparable": yn(ranges["SAME"][0]), "trustworthy": yn(same_ex > 0 and same_word_ok),
-        "skew": yn(same_skew > 1e-9), "stereotype": yn(same_stereo > 1e-9),
-        "evidence": f"on Thm 4's words SAME = {_num(same_ex)}; skewed pair {_num(same_skew)}, "
-                    f"stereotyped pair {_num(same_stereo)}"}
-    st_skew = stereotype(sk["skewed"], A, B).value
-    st_stereo = stereotype(sk["stereotyped"], A, B).value
-    rows["SAME stereotype"] = {
-        "comparable": "yes",
-        "trustworthy": yn(st_skew > 1e-9), "skew": yn(st_skew > 1e-9),
-        "stereotype": yn(st_stereo > 1e-9),
-        "evidence": f"skewed pair: stereotype = {_num(st_skew)} (b0) although biased; "
-                    f"stereotyped pair {_num(st_stereo)}; eq. 45's maximum at fixed |W| is "
-                    "1/√|W| whatever the attributes (not the 1 of Theorem 18)"}
-    sw_skew = skew(sk["skewed"], A, B).value
-    sw_stereo = skew(sk["stereotyped"], A, B).value
-    rows["SAME skew"] = {
-        "comparable": "yes", "trustworthy": yn(abs(sw_stereo) > 1e-9),
-        "skew": yn(abs(sw_skew) > 1e-9), "stereotype": yn(abs(sw_stereo) > 1e-9),
-        "evidence": f"stereotyped pair: skew = {_num(sw_stereo)} (b0) although biased; skewed "
-                    f"pair {_num(sw_skew)}"}
-    frame = pd.DataFrame.from_dict(rows, orient="index")
-    frame.index.name = "score"
-    return frame[["comparable", "trustworthy", "skew", "stereotype", "evidence"]]
-
-
-def _unit_dir(A: NDArray[np.float64], B: NDArray[np.float64]) -> NDArray[np.float64]:
-    means = attribute_means([A, B])
-    d = means[0] - means[1]
-    return d / np.linalg.norm(d)
 
 
 # Keep the paper-vs-code presets importable from here for the chapter's tables.

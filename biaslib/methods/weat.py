@@ -32,25 +32,22 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
 from biaslib.errors import DegenerateTestError
+from biaslib.methods.result import ResultRecord
 from biaslib.stats.conventions import BIASLIB, Convention, get_convention
-from biaslib.stats.permutation import PermutationResult, normal_approximation_p, permutation_test
+from biaslib.stats.permutation import PermutationResult, normal_approximation_p
+from biaslib.stats.resampling import resampled_test
+from biaslib.stats.sets import equal_size_indices
 from biaslib.stats.similarity import as_vectors, cosine_matrix
 
 __all__ = [
-    "ROLES",
     "WeatResult",
     "association",
     "effect_size",
-    "equal_size_indices",
     "test_statistic",
     "weat",
 ]
 
 logger = logging.getLogger(__name__)
-
-
-#: The four sets of every association test: targets X and Y, attributes A and B.
-ROLES = ("X", "Y", "A", "B")
 
 
 def association(
@@ -174,7 +171,7 @@ def effect_size(s_x: ArrayLike, s_y: ArrayLike, ddof: int = 1, *,
 
 
 @dataclass(frozen=True)
-class WeatResult:
+class WeatResult(ResultRecord):
     r"""Result of :func:`weat`.
 
     Attributes
@@ -198,6 +195,10 @@ class WeatResult:
     x_kept, y_kept
         Row indices of X and Y that were tested (all rows unless the
         convention subsampled the larger set).
+
+    It follows :class:`~biaslib.methods.result.BiasResult`: ``n`` is
+    ``n_x + n_y`` (the target items the permutation test re-splits) and
+    ``ci`` is ``None`` (the WEAT defines no interval for :math:`d`).
     """
 
     effect_size: float
@@ -213,6 +214,26 @@ class WeatResult:
     s_y: NDArray[np.float64] = field(repr=False)
     x_kept: NDArray[np.intp] = field(repr=False)
     y_kept: NDArray[np.intp] = field(repr=False)
+
+    @property
+    def method(self) -> str:
+        """``"WEAT"`` (SEAT and w-SEAT are the WEAT on other vectors)."""
+        return "WEAT"
+
+    @property
+    def n(self) -> int:
+        """Target items tested, ``n_x + n_y``."""
+        return self.n_x + self.n_y
+
+    @property
+    def ci(self) -> None:
+        """``None``: the WEAT defines no confidence interval for :math:`d`."""
+        return None
+
+    @property
+    def convention_name(self) -> str:
+        """Name of the :class:`~biaslib.stats.conventions.Convention` used."""
+        return self.convention.name
 
     def to_dict(self) -> dict[str, object]:
         """One flat record: effect size, p-value, statistic, sizes and the convention's name."""
@@ -233,25 +254,6 @@ class WeatResult:
     def to_frame(self) -> pd.DataFrame:
         """A one-row :class:`pandas.DataFrame` of :meth:`to_dict`."""
         return pd.DataFrame([self.to_dict()])
-
-
-def equal_size_indices(
-    n_x: int, n_y: int, seed: int | None
-) -> tuple[NDArray[np.intp], NDArray[np.intp]]:
-    """Row indices that subsample the larger of two target sets to the smaller size.
-
-    Mind Your Bias's policy for unequal target sets (CONVENTIONS.md); drawn
-    without replacement from ``numpy.random.default_rng(seed)`` and returned
-    sorted, so the kept words keep their order. Equal sizes keep every row.
-    """
-    keep_x, keep_y = np.arange(n_x), np.arange(n_y)
-    n = min(n_x, n_y)
-    rng = np.random.default_rng(seed)
-    if n_x > n:
-        keep_x = np.sort(rng.choice(n_x, size=n, replace=False))
-    elif n_y > n:
-        keep_y = np.sort(rng.choice(n_y, size=n, replace=False))
-    return keep_x, keep_y
 
 
 def _apply_size_policy(
@@ -355,19 +357,7 @@ def weat(
             "X and Y are the same vectors: the test would compare a target set with itself")
 
     normal = conv.p_method == "normal"
-    perm = permutation_test(
-        s_x,
-        s_y,
-        tail=conv.tail,
-        ties=conv.ties,
-        plus_one=conv.plus_one,
-        n_resamples=conv.n_resamples,
-        exact_limit=conv.exact_limit,
-        replacement=conv.replacement,
-        seed=conv.seed,
-        keep_distribution=keep_distribution or normal,
-        statistic=conv.statistic,
-    )
+    perm = resampled_test(s_x, s_y, conv.resampling, keep_distribution=keep_distribution or normal)
     p = perm.p_value
     if normal:
         assert perm.null_distribution is not None

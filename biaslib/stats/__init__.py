@@ -1,7 +1,9 @@
 """Statistics every method shares.
 
-Cosine similarity, permutation tests, random-effects meta-analysis, multiple
-testing, and the named conventions of each paper's code.
+Cosine similarity, permutation tests and the one object holding their options
+(:mod:`~biaslib.stats.resampling`), random-effects meta-analysis, multiple
+testing, and the named conventions of each paper's code with their one base and
+lookup (:mod:`~biaslib.stats.conventions`).
 
 Pure numpy/scipy/statsmodels; nothing here knows about words, models or papers.
 """

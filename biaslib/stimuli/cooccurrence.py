@@ -49,7 +49,7 @@ from typing import Literal
 
 import pandas as pd
 
-from biaslib.stimuli.corpus import StimulusMatcher, _spans_as_given, contexts_for_words
+from biaslib.stimuli.corpus import StimulusMatcher, contexts_for_words, spans_as_given
 from biaslib.stimuli.data import StimulusTest, load_test
 from biaslib.validation import check_int, nfc
 
@@ -293,7 +293,7 @@ def double_contexts(
                 if not hits:
                     continue
                 counts["with"] += 1
-                t_spans = _spans_as_given(text, target)
+                t_spans = spans_as_given(text, target)
                 for attribute in sorted(hits, key=order.__getitem__):
                     counts["found"] += 1
                     a_spans = hits[attribute]

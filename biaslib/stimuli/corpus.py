@@ -97,7 +97,7 @@ import numpy as np
 import pandas as pd
 
 from biaslib.errors import CorpusError
-from biaslib.methods.weat import ROLES
+from biaslib.stats.sets import ROLES
 from biaslib.stimuli.contexts import Context
 from biaslib.stimuli.data import StimulusTest, load_test
 from biaslib.validation import check_int, check_strings, check_words, nfc
@@ -132,6 +132,7 @@ __all__ = [
     "read_reddit_csv",
     "read_text_file",
     "reddit_raw_url",
+    "spans_as_given",
     "split_sentences",
     "to_context",
     "tokenize",
@@ -503,10 +504,10 @@ def to_context(sentence: str, stimulus: str, source: str = "", occurrence: int =
                         f"and {type(stimulus).__name__}")
     check_int(occurrence, "occurrence", minimum=0)
     stimulus = nfc(stimulus)
-    spans = _spans_as_given(sentence, stimulus)
+    spans = spans_as_given(sentence, stimulus)
     if not spans and not unicodedata.is_normalized("NFC", sentence):
         sentence = nfc(sentence)
-        spans = _spans_as_given(sentence, stimulus)
+        spans = spans_as_given(sentence, stimulus)
     if len(spans) <= occurrence:
         raise ValueError(f"{stimulus!r} does not occur {occurrence + 1} time(s) in {sentence!r}")
     start, end = spans[occurrence]
@@ -514,8 +515,33 @@ def to_context(sentence: str, stimulus: str, source: str = "", occurrence: int =
                    source=source)
 
 
-def _spans_as_given(sentence: str, stimulus: str) -> list[tuple[int, int]]:
-    """Spans of an NFC ``stimulus`` in ``sentence`` as given, phrase fallback included."""
+def spans_as_given(sentence: str, stimulus: str) -> list[tuple[int, int]]:
+    """Character spans of every occurrence of ``stimulus`` in ``sentence``, as given.
+
+    The sentence is searched as it is (not NFC-normalised, unlike
+    :func:`to_context`, which falls back to that), so the spans index the
+    caller's own string; the stimulus must already be NFC. Matches are whole
+    tokens (:class:`StimulusMatcher`); a phrase that does not occur with
+    whitespace between its words is searched again with any non-token
+    characters between them (``a 'little person'``).
+
+    Parameters
+    ----------
+    sentence
+        The text to search.
+    stimulus
+        An NFC-normalised word or phrase.
+
+    Returns
+    -------
+    list of tuple of int
+        ``(start, end)`` of each occurrence, in order; empty if there is none.
+
+    Examples
+    --------
+    >>> spans_as_given("The nurse met another nurse.", "nurse")
+    [(4, 9), (22, 27)]
+    """
     spans = _single_matcher(stimulus)._find(sentence).get(stimulus, [])
     if not spans and " " in stimulus:
         spans = _single_matcher(stimulus, "any")._find(sentence).get(stimulus, [])

@@ -29,7 +29,7 @@ import pandas as pd
 import yaml
 
 from biaslib.errors import UnknownNameError
-from biaslib.methods.weat import ROLES
+from biaslib.stats.sets import ROLES
 from biaslib.validation import check_words
 
 __all__ = [

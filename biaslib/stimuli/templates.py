@@ -35,7 +35,7 @@ from typing import Any
 
 import yaml
 
-from biaslib.methods.weat import ROLES
+from biaslib.stats.sets import ROLES
 from biaslib.stimuli.contexts import Context
 from biaslib.stimuli.data import StimulusTest, data_dir, load_test
 

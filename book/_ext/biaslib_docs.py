@@ -1,4 +1,4 @@
-"""How the book renders biaslib's docstrings: two additions to autodoc and napoleon.
+"""How the book renders biaslib's docstrings: three additions to autodoc and napoleon.
 
 Links by other names
     The API reference (``book/api.md``) documents every object once, in the
@@ -9,6 +9,12 @@ Links by other names
     (``:func:`ceat``` in :mod:`biaslib.chapters.ceat`). When Sphinx finds no
     target for such a reference, :func:`resolve_alias` imports the object the
     name stands for and links the documented entry that is the same object.
+
+The public names, from the one list
+    ``.. biaslib-public-names::`` (:class:`PublicNames`) writes the table of
+    the names importable from ``biaslib`` when the book is built, from
+    ``biaslib._EXPORTS`` (:func:`public_name_entries`), so that the API page
+    does not keep a copy of that list.
 
 Comments on constants are plain text
     For a constant or attribute, napoleon reads ``text: more`` on the first
@@ -21,13 +27,16 @@ Comments on constants are plain text
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from typing import Any
 
 from docutils import nodes
+from docutils.statemachine import StringList
 from sphinx.addnodes import pending_xref
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.ext.napoleon import NumpyDocstring
+from sphinx.util.docutils import SphinxDirective
 
 _MISSING = object()
 _PROSE = ("data", "attribute", "property")
@@ -105,9 +114,42 @@ def parse_as_prose(app: Sphinx, what: str, name: str, obj: object, options: obje
         lines[:] = NumpyDocstring(original, app.config, app, "", name, obj).lines()
 
 
+def public_name_entries(exports: Mapping[str, str]) -> list[str]:
+    """Autosummary entries of the public names, relative to the module ``biaslib``.
+
+    ``{"weat": "biaslib.methods.weat"}`` gives ``["~methods.weat.weat"]``: the
+    entry links the object where it is defined and documented, and shows its
+    short name.
+    """
+    return [f"~{module.removeprefix('biaslib.')}.{name}" for name, module in exports.items()]
+
+
+class PublicNames(SphinxDirective):
+    """``.. biaslib-public-names::``: an autosummary of ``biaslib._EXPORTS``, in its order.
+
+    Use it after ``.. automodule:: biaslib`` (which sets the current module the
+    entries are relative to).
+    """
+
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        """Parse an ``autosummary`` directive that lists every public name."""
+        import biaslib  # the one list, read at build time
+
+        body = ["   " + entry for entry in public_name_entries(biaslib._EXPORTS)]
+        lines = StringList([".. autosummary::", "   :nosignatures:", "", *body],
+                           source=self.get_source_info()[0])
+        holder = nodes.Element()
+        self.state.nested_parse(lines, self.content_offset, holder)
+        return list(holder.children)
+
+
 def setup(app: Sphinx) -> dict[str, object]:
-    """Register the resolver and the two docstring handlers around napoleon's."""
+    """Register the resolver, the public-name table and the docstring handlers."""
     app.setup_extension("sphinx.ext.napoleon")
+    app.setup_extension("sphinx.ext.autosummary")
+    app.add_directive("biaslib-public-names", PublicNames)
     app.connect("missing-reference", resolve_alias)
     app.connect("autodoc-process-docstring", keep_comment, priority=_NAPOLEON_PRIORITY - 1)
     app.connect("autodoc-process-docstring", parse_as_prose, priority=_NAPOLEON_PRIORITY + 1)

