@@ -591,8 +591,8 @@ with pd.option_context("display.max_columns", None):
 # %% tags=["remove-cell"]
 # The text below, from the stored table.
 cov = reddit_coverage_view(reddit_rows_)
-fixed_rows = reddit_rows_[reddit_rows_["variant"] == "fixed"].set_index(["test", "word_set"])
-bug_rows = reddit_rows_[reddit_rows_["variant"] != "fixed"].set_index(["test", "word_set"])
+fixed_rows = reddit_rows_[reddit_rows_["replay"] == "fixed"].set_index(["test", "word_set"])
+bug_rows = reddit_rows_[reddit_rows_["replay"] != "fixed"].set_index(["test", "word_set"])
 for ws in ("simplified", "reduced", "full"):
     printed = t14_rebuilt[f"MYB {ws}"]
     ran = printed != ""

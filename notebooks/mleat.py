@@ -442,8 +442,9 @@ assert l3.loc[f"{SMOLLM}, SEAT", "mean sd"] < l3.loc[f"{SMOLLM}", "mean sd"] / 2
 # SEAT chapter's stored table.
 
 # %% tags=["hide-input"]
-seat_rows = offline[offline["inputs"] == "SEAT sentences"].rename(
-    columns={"effect_size": "l1_d", "p_value": "l1_p"})  # level 1, beside SEAT's own
+seat_rows = offline[offline["inputs"] == "SEAT sentences"].drop(columns="test").rename(
+    columns={"stimuli": "test",  # May et al.'s test names (C3b), as seat_may's
+             "effect_size": "l1_d", "p_value": "l1_p"})  # level 1, beside SEAT's own
 seat_may, _ = load_results("seat_may")
 seat = seat_may[(seat_may["context"] == "sent")][["column", "test", "effect_size", "p_value"]]
 merged = seat_rows.merge(seat, on=["column", "test"], how="left", validate="one_to_one")

@@ -11,7 +11,20 @@ text, so every stored number keeps its digits. Renamed columns:
 * ``seat_myb``, ``synthesis_tiny_mlm``, ``elmo_bug``, ``elmo_gpt2``: ``myb_test``
   (the paper's test) → ``test``, and the stimulus test (``MYB-C1-name``) → ``stimuli``;
 * CEAT's and ``lpbs_reddit``'s ``ces`` → ``effect_size``; ML-EAT's ``l1_d`` →
-  ``effect_size`` and ``l1_p`` → ``p_value`` (levels 2 and 3 keep their columns).
+  ``effect_size`` and ``l1_p`` → ``p_value`` (levels 2 and 3 keep their columns);
+* ``elmo_bug``, ``elmo_gpt2`` and ``lpbs_reddit``: their old ``variant`` (which
+  implementation ran: ``bug``, ``fixed``, ``case bug replayed``…) → ``replay``;
+* ``mleat_offline``: the stimulus test (``C3b``) → ``stimuli``.
+
+``variant`` means one thing in every table: the stimulus variant of the row's stimulus
+test, :func:`biaslib.evaluate.tidy.paper_test` of ``stimuli`` (``name``, ``term-m``,
+``name, reduced``, ``b-variant``…), and ``"as published"`` where a table names no
+stimulus test; ``test`` is the paper's test id (``C3`` for ``C3b``). ``elmo_bug`` and
+``elmo_gpt2``, whose rows are Mind Your Bias's Table 3 tests, gain ``stimuli``
+(:data:`biaslib.chapters.published.MYB_TABLE3` of the test). The interval columns
+``ci_low`` and ``ci_high`` (CEAT's meta-analysis, the specification curves) follow the
+core columns, in the order :func:`biaslib.methods.result.core_first` gives a fresh
+computation.
 
 Only here, once, are pooling and layer read off the stored encoder label; the code
 that computes the tables writes them from the encoder specs, and the recomputed
@@ -32,14 +45,16 @@ from collections.abc import Callable
 
 import pandas as pd
 
+from biaslib.chapters.published import MYB_TABLE3
 from biaslib.chapters.stored import (
     CORE_COLUMNS,
     RESULT_TABLES,
     SCHEMA,
     results_dir,
-    stimulus_variant,
     write_atomically,
 )
+from biaslib.evaluate.tidy import paper_test
+from biaslib.methods.result import RECORD_COLUMNS
 
 #: The note added to each migrated table's provenance.
 NOTE = f"{SCHEMA}: migrated by scripts/migrate_results.py, values unchanged"
@@ -72,6 +87,11 @@ def label_layer(label: str) -> str:
     return found.group(1) if found else "n/a"
 
 
+def _variant(stimuli: pd.Series) -> pd.Series:
+    """The stimulus variant of each row's stimulus test (:func:`paper_test`)."""
+    return stimuli.map(lambda s: paper_test(s)[1])
+
+
 def _short_model(label: str) -> str:
     """A model column's short name (``"all-MiniLM-L6-v2: [CLS]"`` → ``"all-MiniLM-L6-v2"``)."""
     return label.split(": ", 1)[0]
@@ -86,7 +106,7 @@ def _seat_like(f: pd.DataFrame, meta: dict) -> dict[str, object]:
 
 def _myb_seat(f: pd.DataFrame, meta: dict) -> dict[str, object]:
     """Mind Your Bias's s-SEAT/w-SEAT (and CEAT) rows: ``seat_myb``, ``synthesis_tiny_mlm``."""
-    return {"variant": f["stimuli"].map(stimulus_variant), "model": f["column"],
+    return {"variant": _variant(f["stimuli"]), "model": f["column"],
             "level": f["method"].map(_LEVEL),
             # CEAT's rows pool a word's subwords by their mean (EncoderSpec.word_pooling).
             "pooling": [label_pooling(e) if m != "CEAT" else "mean"
@@ -95,24 +115,28 @@ def _myb_seat(f: pd.DataFrame, meta: dict) -> dict[str, object]:
 
 
 def _elmo(f: pd.DataFrame, meta: dict) -> dict[str, object]:
-    return {"model": f["column"], "level": f["method"].map(_LEVEL),
+    """Mind Your Bias's tests through a bug replay: the stimulus test is Table 3's."""
+    stimuli = f["test"].map(MYB_TABLE3)
+    return {"variant": _variant(stimuli), "stimuli": stimuli, "model": f["column"],
+            "level": f["method"].map(_LEVEL),
             "pooling": f["encoder"].map(label_pooling), "layer": f["encoder"].map(label_layer),
             "convention": meta["convention"]["name"]}
 
 
 def _ceat(f: pd.DataFrame, meta: dict) -> dict[str, object]:
-    return {"method": "CEAT", "variant": f["stimuli"].map(stimulus_variant), "model": f["column"],
+    return {"method": "CEAT", "variant": _variant(f["stimuli"]), "model": f["column"],
             "level": "word", "pooling": "mean", "layer": f["encoder"].map(label_layer)}
 
 
 def _mleat(f: pd.DataFrame, meta: dict) -> dict[str, object]:
-    return {"method": "ML-EAT", "variant": "as published", "model": f["column"],
+    return {"method": "ML-EAT", "test": f["stimuli"].map(lambda s: paper_test(s)[0]),
+            "variant": _variant(f["stimuli"]), "model": f["column"],
             "level": "sentence", "pooling": f["encoder"].map(label_pooling),
             "layer": f["encoder"].map(label_layer)}
 
 
 def _lpbs_myb(f: pd.DataFrame, meta: dict) -> dict[str, object]:
-    return {"method": "LPBS", "variant": f["word_set"], "model": _TINY_MLM,
+    return {"method": "LPBS", "variant": _variant(f["stimuli"]), "model": _TINY_MLM,
             "level": "masked token", "pooling": f["wordpieces"] + " wordpiece(s)",
             "layer": "MLM head"}
 
@@ -126,34 +150,41 @@ def _lpbs_kurita(f: pd.DataFrame, meta: dict) -> dict[str, object]:
 
 def _lpbs_reddit(f: pd.DataFrame, meta: dict) -> dict[str, object]:
     # Mind Your Bias's product rule (reddit_rows: wordpieces="product").
-    return {"method": "LPBS", "model": _TINY_MLM, "level": "masked token",
-            "pooling": "product wordpiece(s)", "layer": "MLM head",
+    return {"method": "LPBS", "variant": _variant(f["stimuli"]), "model": _TINY_MLM,
+            "level": "masked token", "pooling": "product wordpiece(s)", "layer": "MLM head",
             "convention": meta["ceat_convention"]["name"]}
 
 
 def _grid(f: pd.DataFrame, meta: dict) -> dict[str, object]:
     # ddof, tail and sampling vary per row (their own columns): no one preset applies.
-    return {"variant": f["targets"], "model": meta["model"]["name"], "convention": "n/a"}
+    return {"variant": _variant(f["stimuli"]), "model": meta["model"]["name"],
+            "convention": "n/a"}
 
 
-#: Per table: renames of stored columns, then the core values derived from the stored ones.
+#: Per table: renames of stored columns, then the core values (and ``stimuli`` where the
+#: table lacked it) derived from the stored ones.
 MIGRATIONS: dict[str, tuple[dict[str, str], Callable[[pd.DataFrame, dict], dict[str, object]]]] = {
     "seat_may": ({"model": "encoder"}, _seat_like),
     "elmo_quirks": ({"model": "encoder"}, _seat_like),
     "seat_myb": ({"model": "encoder", "test": "stimuli", "myb_test": "test"}, _myb_seat),
     "synthesis_tiny_mlm": ({"model": "encoder", "test": "stimuli", "myb_test": "test"},
                            _myb_seat),
-    "elmo_bug": ({"model": "encoder", "myb_test": "test"}, _elmo),
-    "elmo_gpt2": ({"model": "encoder", "myb_test": "test"}, _elmo),
+    "elmo_bug": ({"model": "encoder", "myb_test": "test", "variant": "replay"}, _elmo),
+    "elmo_gpt2": ({"model": "encoder", "myb_test": "test", "variant": "replay"}, _elmo),
     "ceat_myb": ({"model": "encoder", "ces": "effect_size"}, _ceat),
     "ceat_caliskan": ({"model": "encoder", "ces": "effect_size"}, _ceat),
     "ceat_contexts": ({"model": "encoder", "ces": "effect_size"}, _ceat),
-    "mleat_offline": ({"model": "encoder", "l1_d": "effect_size", "l1_p": "p_value"}, _mleat),
+    "mleat_offline": ({"model": "encoder", "l1_d": "effect_size", "l1_p": "p_value",
+                       "test": "stimuli"}, _mleat),
     "lpbs_myb": ({"model": "encoder"}, _lpbs_myb),
     "lpbs_kurita": ({"model": "encoder"}, _lpbs_kurita),
-    "lpbs_reddit": ({"model": "encoder", "ces": "effect_size"}, _lpbs_reddit),
+    "lpbs_reddit": ({"model": "encoder", "ces": "effect_size", "variant": "replay"},
+                    _lpbs_reddit),
     "speccurve_grid": ({"model": "encoder"}, _grid),
 }
+#: Where a column the migration adds goes among the others: right after this one (as the
+#: compute path writes it).
+_PLACE_AFTER = {"stimuli": "replay"}
 
 
 def migrate_frame(old: pd.DataFrame, name: str, meta: dict) -> pd.DataFrame:
@@ -169,8 +200,15 @@ def migrate_frame(old: pd.DataFrame, name: str, meta: dict) -> pd.DataFrame:
         # Rows that did not run carry no convention; the table ran them under this one.
         frame["convention"] = frame["convention"].mask(frame["convention"] == "",
                                                        preset["name"])
-    rest = [c for c in frame.columns if c not in CORE_COLUMNS]
-    return frame[[*CORE_COLUMNS, *rest]]
+    # The order of biaslib.methods.result.core_first, which the compute paths use: the
+    # core columns, the record columns a table holds (its interval), then its own.
+    first = [*CORE_COLUMNS, *(c for c in RECORD_COLUMNS if c in frame.columns)]
+    rest = [c for c in frame.columns if c not in first]
+    for col, after in _PLACE_AFTER.items():
+        if col not in old.rename(columns=renames) and col in rest and after in rest:
+            rest.remove(col)
+            rest.insert(rest.index(after) + 1, col)
+    return frame[[*first, *rest]]
 
 
 def migrate(name: str, *, check: bool = False) -> bool:

@@ -24,10 +24,14 @@ from biaslib.chapters.stored import (
     load_results,
     results_dir,
     save_results,
-    stimulus_variant,
 )
-from biaslib.evaluate.tidy import layer_label
-from biaslib.methods.result import CORE_COLUMNS, core_first
+from biaslib.evaluate.tidy import layer_label, paper_test
+from biaslib.methods.result import (
+    CORE_COLUMNS,
+    RECORD_COLUMNS,
+    check_core_columns,
+    core_first,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The last commit with the tables in their old shape (the migration's parent).
@@ -102,9 +106,16 @@ def test_migration_is_lossless_and_reproduces_the_stored_table(name):
         else:
             assert (was == now).all(), col
     assert len(old) == len(new)
-    # Nothing is added but the core columns.
+    # Nothing is added but the core columns, and the stimulus test where a table lacked it.
     added = set(new.columns) - {renames.get(c, c) for c in old.columns}
-    assert added <= set(CORE_COLUMNS)
+    assert added <= {*CORE_COLUMNS, "stimuli"}
+    # The old meanings of ``variant`` (a bug replay) moved to ``replay``, values unchanged.
+    if "variant" in old and renames.get("variant") == "replay":
+        assert set(old["variant"]) >= {"fixed"} and (old["variant"] == new["replay"]).all()
+    # Core columns, then the record columns the table holds (as core_first orders a
+    # fresh computation), then the table's own.
+    first = [*CORE_COLUMNS, *(c for c in RECORD_COLUMNS if c in new.columns)]
+    assert list(new.columns[:len(first)]) == first
 
 
 @pytest.mark.parametrize("name", RESULT_TABLES)
@@ -162,9 +173,49 @@ def test_layer_label_reads_the_encoder_and_its_wrapper():
     assert layer_label(deep) == "3"
 
 
-def test_stimulus_variant():
-    assert [stimulus_variant(s) for s in ("MYB-C1-name", "MYB-Dis-term-m", "C3b", "C1")] == [
+@pytest.mark.parametrize("name", RESULT_TABLES)
+def test_variant_is_the_stimulus_variant_of_every_row(name):
+    """One meaning of ``variant`` everywhere: ``paper_test(stimuli)``, else as published."""
+    frame, _ = load_results(name)
+    if "stimuli" in frame:
+        split = frame["stimuli"].map(paper_test)
+        assert frame["variant"].tolist() == [v for _, v in split]
+        # ... and ``test`` is the paper's id of the same stimulus test.
+        assert frame["test"].tolist() == [t for t, _ in split]
+    else:
+        assert (frame["variant"] == "as published").all()
+    # No implementation variant (a bug replay, a word set alone) is left in ``variant``.
+    assert not set(frame["variant"]) & {"bug", "fixed", "case bug replayed", "full",
+                                        "simplified", "reduced", "names", "terms"}
+
+
+@pytest.mark.parametrize("name", RESULT_TABLES)
+def test_stored_results_table_passes_the_core_check_as_loaded(name):
+    frame, _ = load_results(name)
+    check_core_columns(frame)
+
+
+def test_the_replays_moved_to_their_own_column():
+    for name, values in (("elmo_bug", {"bug", "fixed"}),
+                         ("elmo_gpt2", {"bug", "fixed", "separate words, offset 0"}),
+                         ("lpbs_reddit", {"fixed", "case bug replayed"})):
+        frame, _ = load_results(name)
+        assert set(frame["replay"]) == values, name
+    # The Table 3 tests the bug replays ran, as their stimulus tests.
+    elmo, _ = load_results("elmo_bug")
+    assert set(zip(elmo["test"], elmo["stimuli"], elmo["variant"], strict=True)) >= {
+        ("C1", "MYB-C1-name", "name"), ("C9", "MYB-C9-term", "term")}
+
+
+def test_paper_test_splits_every_kind_of_stimulus_test_name():
+    # What the removed chapters.stored.stimulus_variant gave (Mind Your Bias's names and
+    # tests as published) is unchanged; b-variants and LPBS cells now say what they are.
+    assert [paper_test(s)[1] for s in ("MYB-C1-name", "MYB-Dis-term-m", "C1", "CEAT-I1")] == [
         "name", "term-m", "as published", "as published"]
+    assert paper_test("C3b") == ("C3", "b-variant")
+    assert paper_test("ABW-b") == ("ABW", "b-variant")
+    assert paper_test("LPBS-C9-name-m-reduced") == ("C9", "name-m, reduced")
+    assert paper_test("DB-likable") == ("DB-likable", "as published")
 
 
 def test_save_results_refuses_a_results_table_without_the_core_columns(monkeypatch, tmp_path):

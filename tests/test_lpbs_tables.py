@@ -47,6 +47,12 @@ def test_lpbs_myb_slice(stored, tiny_mlm_available):
     assert set(meta["conventions"]) == {c.name for c in LPBS_CONVENTIONS}
     (fresh,) = get_table("lpbs_myb").check_slices(frame)
     assert len(fresh) == (2 + 1 + 1 + 1) * 3  # C1 simplified twice (adjective, noun)
+    assert list(fresh.columns) == list(frame.columns)
+    # ``variant`` is the stimulus test's, which names the word set where it is not full.
+    assert set(zip(fresh["word_set"], fresh["variant"], strict=True)) <= {
+        ("simplified", "name, simplified"), ("simplified", "term, simplified"),
+        ("reduced", "name, reduced"), ("reduced", "term, reduced"), ("full", "name"),
+        ("full", "term"), ("full", "name-m"), ("full", "term-m")}
 
 
 def test_lpbs_kurita_table(stored, tiny_mlm_available):
@@ -304,6 +310,7 @@ def test_lpbs_reddit_slice(reddit_stored, corpus_available, tiny_mlm_available):
     assert meta["extract_sha256"] == extract_sha256()
     (fresh,) = get_table("lpbs_reddit").check_slices(frame)
     assert len(fresh) == 2 * len(LPBS_REDDIT_SLICE)
+    assert list(fresh.columns) == list(frame.columns)
 
 
 def test_lpbs_reddit_provenance(reddit_stored):
@@ -350,10 +357,10 @@ def test_table14_rebuilt_case_bug_gives_the_published_na_cells(reddit_stored, st
     assert t14.loc["C9", "corpus reduced"] == "too few"
     # Dis: 'ADHD' and 'Downs' are capitalised; the bug loses their rows and moves the CES.
     assert t14.loc["Dis", "corpus full"] != t14.loc["Dis", "corpus, case bug full"]
-    dis = frame[(frame["test"] == "Dis")].set_index("variant")
+    dis = frame[(frame["test"] == "Dis")].set_index("replay")
     assert dis.loc["case bug replayed", "rows_kept"] < dis.loc["fixed", "rows_kept"]
     # Identical word sets (C6 reduced and full) draw the same counterparts: the same numbers.
-    c6 = frame[(frame["test"] == "C6") & (frame["variant"] == "fixed")].set_index("word_set")
+    c6 = frame[(frame["test"] == "C6") & (frame["replay"] == "fixed")].set_index("word_set")
     assert c6.loc["reduced", "effect_size"] == c6.loc["full", "effect_size"]
 
 

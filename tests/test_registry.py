@@ -35,23 +35,24 @@ NAMES = [t.name for t in REGISTRY]
 #: the fresh slice (a callable) are "*".
 #: Issue 19 renamed the encoder's full name ``model`` → ``encoder`` (``model`` is the short
 #: name), Mind Your Bias's ``myb_test`` → ``test`` and CEAT's ``ces`` → ``effect_size``, and
-#: added the core columns (``CORE``) to what the slices compare exactly.
+#: added the core columns (``CORE``) to what the slices compare exactly. The bug replays'
+#: old ``variant`` (``bug``/``fixed``…) is ``replay``, a key; ``variant`` the stimulus variant.
 CORE = "method variant model level pooling layer"
 COMPARED = {
     "seat_may": [("column test context", f"{CORE} convention encoder weights n_x n_y n_a n_b "
                   "not run", "effect_size", "p_value")],
     "seat_myb": [("column method test", f"{CORE} convention encoder weights n_x n_y n_a n_b "
                   "not run", "effect_size", "p_value")],
-    "elmo_bug": [("column variant method test", "model level pooling layer convention encoder "
-                  "weights not run", "effect_size", "p_value")],
+    "elmo_bug": [("column replay method test", f"{CORE} stimuli convention encoder weights "
+                  "not run", "effect_size", "p_value")],
     "elmo_diagnostics": [("model extraction test", "weights sentences distinct word vectors",
                           "mean cosine between sentences", "")],
     "elmo_quirks": [("column test context", f"{CORE} convention encoder weights not run",
                      "effect_size", "p_value")],
-    "elmo_gpt2": [("column variant method test", "model level pooling layer convention encoder "
-                   "weights not run", "effect_size", "p_value")],
-    "mleat_offline": [("column inputs test", f"{CORE} convention encoder weights pattern n_x n_y "
-                       "n_a n_b", "*", "*")],
+    "elmo_gpt2": [("column replay method test", f"{CORE} stimuli convention encoder weights "
+                   "not run", "effect_size", "p_value")],
+    "mleat_offline": [("column inputs stimuli", f"{CORE} test convention encoder weights "
+                       "pattern n_x n_y n_a n_b", "*", "*")],
     **{name: [("test column contexts convention", "*",
                "effect_size ci_low ci_high se tau2 i2 weighted_variance mean_d q025 q975",
                "p_value q_p_value")] * (2 if name == "ceat_contexts" else 1)
@@ -69,11 +70,11 @@ COMPARED = {
                         "min_log10_p zeros_float16 nan_scores_float16", "")],
     "lpbs_case_bug": [("test", "myb_test capitalised_targets rows rows_kept model weights",
                        "d_replay d_ours", "p_replay p_ours")],
-    "lpbs_reddit": [("test word_set variant",
-                     "myb_test stimuli targets attributes target_sentences with_attribute found "
-                     "overlapping too_far sentences reddit_sentences rows_kept attributes_used "
-                     "status n_samples method model level pooling layer convention encoder "
-                     "weights", "effect_size se tau2 mean_d", "p_value")],
+    "lpbs_reddit": [("test word_set replay",
+                     "variant myb_test stimuli targets attributes target_sentences "
+                     "with_attribute found overlapping too_far sentences reddit_sentences "
+                     "rows_kept attributes_used status n_samples method model level pooling "
+                     "layer convention encoder weights", "effect_size se tau2 mean_d", "p_value")],
     "synthesis_tiny_mlm": [("column method test convention",
                             f"{CORE} convention encoder weights n_x n_y n_a n_b not run",
                             "effect_size", "p_value"),

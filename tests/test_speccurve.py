@@ -307,3 +307,5 @@ def test_speccurve_grid_slice():
     assert set(fresh["test"]) == {"C1"} and set(fresh["layer"]) == {"last"}
     assert len(fresh) < len(stored[stored["test"] == "C1"])
     check.compare(fresh, stored)
+    # A fresh grid has the stored columns (no record ``n``: n_x and n_y are stored).
+    assert list(fresh.columns) == list(stored.columns)

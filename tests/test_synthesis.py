@@ -347,7 +347,7 @@ def test_offline_lpbs_pair_matches_a_hand_computation(offline):
         r = lpbs[(lpbs["myb_test"] == myb_test) & (lpbs["word_set"] == "full")
                  & (lpbs["attribute_form"] == form) & (lpbs["convention"] == "mind-your-bias")]
         template[test] = float(r["effect_size"].iloc[0])
-    fixed = corpus[(corpus["variant"] == "fixed") & (corpus["word_set"] == "full")
+    fixed = corpus[(corpus["replay"] == "fixed") & (corpus["word_set"] == "full")
                    & corpus["effect_size"].notna()].set_index("test")["effect_size"]
     tests = [t for t in cells if t in fixed.index]
     assert "C9" not in tests and len(tests) == 7  # too few co-occurrences
@@ -428,6 +428,8 @@ def test_synthesis_tiny_mlm_seat_slice():
     fresh = check.fresh()
     assert set(fresh["method"]) == {"s-SEAT", "w-SEAT"} and len(fresh) == 2
     check.compare(fresh, stored)
+    # The SEAT part's columns: the stored ones it has, in the stored order.
+    assert list(fresh.columns) == [c for c in stored.columns if c in fresh.columns]
 
 
 def test_synthesis_tiny_mlm_ceat_slice():
@@ -446,3 +448,7 @@ def test_synthesis_tiny_mlm_ceat_slice():
     fresh = check.fresh()
     assert set(fresh["method"]) == {"CEAT"} and len(fresh) == 2
     check.compare(fresh, stored)
+    # The CEAT part's columns are stored ones (their order is the SEAT part's, which comes
+    # first in the whole table).
+    assert set(fresh.columns) <= set(stored.columns)
+    assert list(fresh.columns[:12]) == list(stored.columns[:12])  # core, then the interval

@@ -23,7 +23,6 @@ from numpy.typing import ArrayLike
 from tqdm import tqdm
 
 from biaslib.chapters.published import MYB_MODELS, MYB_TABLE3, myb_table3_published
-from biaslib.chapters.stored import stimulus_variant
 from biaslib.chapters.tables import (
     CORE_EXACT,
     NEEDS_CORPUS,
@@ -37,7 +36,7 @@ from biaslib.embeddings.factories import transformer
 from biaslib.embeddings.models import EncoderSpec
 from biaslib.errors import DegenerateTestError, MissingWordsError, UnknownNameError
 from biaslib.evaluate.ceat import embed_word_contexts, group_by_word
-from biaslib.evaluate.tidy import layer_label
+from biaslib.evaluate.tidy import layer_label, paper_test
 from biaslib.methods.ceat import (
     CEAT_MIND_YOUR_BIAS,
     CEAT_ORIGINAL,
@@ -257,8 +256,9 @@ def ceat_table(
                 rows.append({**key, **rec})
         frame = pd.DataFrame(rows)
         frames.append(core_first(
-            frame, method="CEAT", variant=frame["stimuli"].map(stimulus_variant), model=model.label,
-            level="word", pooling=model.word_pooling, layer=layer_label(encoder)))
+            frame, method="CEAT", variant=frame["stimuli"].map(lambda s: paper_test(s)[1]),
+            model=model.label, level="word", pooling=model.word_pooling,
+            layer=layer_label(encoder)))
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 

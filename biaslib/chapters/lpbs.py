@@ -64,6 +64,7 @@ from biaslib.evaluate.lpbs import (
     template_log_probs,
     template_queries,
 )
+from biaslib.evaluate.tidy import paper_test
 from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS, CeatConvention
 from biaslib.methods.lpbs import (
     LPBS_BIASLIB,
@@ -174,7 +175,7 @@ REDDIT_TABLE = "lpbs_reddit"
 REDDIT_CEAT = CEAT_MIND_YOUR_BIAS
 #: Seed of the counterpart draws (mixed with a checksum of the cell's target words).
 REDDIT_SEED = 1111
-#: The two ways the stored table scores each sentence.
+#: The two ways the stored table scores each sentence (its ``replay`` column).
 REDDIT_VARIANTS = {"fixed": False, "case bug replayed": True}
 
 
@@ -221,6 +222,11 @@ def _core(frame: pd.DataFrame, model: str, **values: object) -> pd.DataFrame:
                       **values)
 
 
+def _stimulus_variants(frame: pd.DataFrame) -> pd.Series:
+    """The core ``variant`` of each row: its stimulus test's (``"name, reduced"``)."""
+    return frame["stimuli"].map(lambda s: paper_test(s)[1])
+
+
 def myb_rows(
     model: str = OFFLINE_LPBS_MODEL,
     *,
@@ -247,7 +253,8 @@ def myb_rows(
     -------
     pandas.DataFrame
         The core columns (:data:`biaslib.methods.result.CORE_COLUMNS`: ``variant`` is
-        the word set, ``pooling`` the convention's wordpiece rule, ``layer`` ``"MLM
+        the stimulus variant of ``stimuli``, e.g. ``"name, reduced"``, ``pooling``
+        the convention's wordpiece rule, ``layer`` ``"MLM
         head"``), then ``target_description``, ``myb_test``, ``modified``,
         ``word_set``, ``attribute_form``, ``stimuli``, ``templates``,
         ``targets`` and ``attributes`` (set sizes), ``multi_wordpiece``
@@ -279,7 +286,7 @@ def myb_rows(
                              "pooling": lpbs_pooling(conv.wordpieces),
                              "encoder": sc.spec.name, "weights": sc.fingerprint})
     frame = pd.DataFrame(rows)
-    return _core(frame, model, variant=frame["word_set"])
+    return _core(frame, model, variant=_stimulus_variants(frame))
 
 
 def prior_positions(sc: MaskedLMScorer, test: str) -> pd.DataFrame:
@@ -472,12 +479,13 @@ def reddit_rows(
     Returns
     -------
     pandas.DataFrame
-        One row per cell and variant (``fixed``, ``case bug replayed``):
-        ``test``, ``word_set``, ``myb_test``, ``stimuli``, ``variant``,
+        One row per cell and replay (``fixed``, ``case bug replayed``):
+        ``test``, ``word_set``, ``myb_test``, ``stimuli``,
         ``targets`` and ``attributes`` (set sizes), coverage counts
         (``target_sentences``, ``with_attribute``, ``found``, ``overlapping``,
         ``too_far``, ``sentences`` scored, ``reddit_sentences`` of them from
-        Reddit, ``rows_kept``, ``attributes_used`` A/B), ``status``, ``se``,
+        Reddit, ``replay`` (how the sentences were scored), ``rows_kept``,
+        ``attributes_used`` A/B), ``status``, ``se``,
         ``tau2``, ``mean_d``, ``n_samples``, ``encoder``, ``weights``, after the
         core columns (:data:`biaslib.methods.result.CORE_COLUMNS`; the CES is
         ``effect_size``).
@@ -504,8 +512,8 @@ def reddit_rows(
                "sentences": len(pairs),
                "reddit_sentences": sum(n for src, n in sel.sources.items()
                                        if src.startswith("reddit"))}
-        for variant, bug in REDDIT_VARIANTS.items():
-            row: dict[str, object] = {**key, "variant": variant}
+        for replay, bug in REDDIT_VARIANTS.items():
+            row: dict[str, object] = {**key, "replay": replay}
             scores = (pair_bias_scores(*logs, x_words=xs, y_words=ys, case_bug=bug)
                       if pairs else np.empty(0))
             kept = int(np.isfinite(scores).sum())
@@ -536,8 +544,9 @@ def reddit_rows(
             rows.append(row)
     # Mind Your Bias's product rule (double_context_log_probs above), under the CEAT
     # convention that combines the sentences.
-    return _core(pd.DataFrame(rows), model, pooling=lpbs_pooling("product"),
-                 convention=convention.name)
+    frame = pd.DataFrame(rows)
+    return _core(frame, model, variant=_stimulus_variants(frame),
+                 pooling=lpbs_pooling("product"), convention=convention.name)
 
 
 def chapter_table(name: str, model: str = OFFLINE_LPBS_MODEL, *,
@@ -653,11 +662,11 @@ def myb_table6_comparison(ours: pd.DataFrame, convention: str = LPBS_MIND_YOUR_B
     return out
 
 
-def _reddit_cell(rows: pd.DataFrame, test: str, word_set: str, variant: str,
+def _reddit_cell(rows: pd.DataFrame, test: str, word_set: str, replay: str,
                  alpha: float) -> str:
     """A cell of the rebuilt column: CES (``*`` for p < alpha), ``n/a`` or ``too few``."""
     row = rows[(rows["test"] == test) & (rows["word_set"] == word_set)
-               & (rows["variant"] == variant)]
+               & (rows["replay"] == replay)]
     if row.empty:
         return ""
     status = str(row["status"].iloc[0])
@@ -719,12 +728,12 @@ def myb_table14_comparison(ours: pd.DataFrame, convention: str = LPBS_MIND_YOUR_
 
 
 def reddit_coverage_view(frame: pd.DataFrame) -> pd.DataFrame:
-    """The coverage of every ``lpbs_reddit`` cell, and what each variant made of it.
+    """The coverage of every ``lpbs_reddit`` cell, and what each replay made of it.
 
     Counts are exact (text matching); CES to two decimals from the stored table.
     """
-    fixed = frame[frame["variant"] == "fixed"].reset_index(drop=True)
-    bug = frame[frame["variant"] == "case bug replayed"].reset_index(drop=True)
+    fixed = frame[frame["replay"] == "fixed"].reset_index(drop=True)
+    bug = frame[frame["replay"] == "case bug replayed"].reset_index(drop=True)
 
     def ces(rows: pd.DataFrame) -> list[str]:
         return [format_d(float(c)) if st == "ok" else
@@ -1140,8 +1149,8 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
         "corpus extract and its SHA-256", (NEEDS_TINY_MLM, NEEDS_CORPUS), "tens of minutes",
         slices=(SliceCheck(
             "C6 simplified, C9 reduced, Dis full, I2 full", _reddit_slice,
-            ("test", "word_set", "variant"), f"{_TEST_FILE}::test_lpbs_reddit_slice",
-            ("myb_test", "stimuli", "targets", "attributes", "target_sentences",
+            ("test", "word_set", "replay"), f"{_TEST_FILE}::test_lpbs_reddit_slice",
+            ("variant", "myb_test", "stimuli", "targets", "attributes", "target_sentences",
              "with_attribute", "found", "overlapping", "too_far", "sentences",
              "reddit_sentences", "rows_kept", "attributes_used", "status", "n_samples",
              "method", "model", "level", "pooling", "layer", "convention", "encoder", "weights"),

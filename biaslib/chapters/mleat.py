@@ -20,14 +20,13 @@ from biaslib.chapters.tables import CORE_EXACT, NEEDS_MODELS, SliceCheck, Stored
 from biaslib.embeddings.factories import transformer
 from biaslib.embeddings.models import EncoderSpec
 from biaslib.evaluate.mleat import mleat_context_table
-from biaslib.evaluate.tidy import layer_label
 from biaslib.methods.mleat import (
     MLEAT_BIASLIB,
     MleatConvention,
     association_of,
     classify_pattern,
 )
-from biaslib.methods.result import core_first
+from biaslib.methods.result import RECORD_COLUMNS, core_first
 from biaslib.reporting.format import format_d, significance_flag
 from biaslib.stimuli.contexts import Context
 from biaslib.stimuli.data import CALISKAN_TESTS, StimulusTest, load_published, load_test
@@ -123,9 +122,13 @@ def mleat_models_table(
 ) -> pd.DataFrame:
     """:func:`mleat_context_table` for several models; ``column`` = model label, ``inputs``.
 
-    The core columns first (:data:`biaslib.methods.result.CORE_COLUMNS`): level 1's
-    effect size and p-value are ``effect_size`` and ``p_value``; levels 2 and 3 keep
-    their columns; the encoder's full name is ``encoder``.
+    The core columns first (:data:`biaslib.methods.result.CORE_COLUMNS`), as
+    :func:`mleat_context_table` gives them: ``effect_size`` and ``p_value`` are level
+    1's, ``test`` the paper's id and ``stimuli`` the stimulus test (``C3b``); then
+    ``column``, ``inputs``, ``stimuli``, ``title``, ``encoder`` (the encoder's full name)
+    and levels 1-3's other columns. Level 1's ``l1_d`` and ``l1_p`` (the core columns
+    again) and the record's ``ci_low``, ``ci_high`` and ``n`` are left out: the ML-EAT
+    defines no interval (always NaN) and ``n`` is ``n_x + n_y``, both stored already.
     """
     tests = list(no_string(tests, "tests"))
     frames = []
@@ -134,15 +137,13 @@ def mleat_models_table(
         encoder.progress = progress
         frame = mleat_context_table(tests, encoder, contexts, pooling=model.sentence_pooling,
                                     convention=convention, progress=progress)
+        frame = frame.drop(columns=["l1_d", "l1_p", *RECORD_COLUMNS])
         frame.insert(0, "inputs", inputs)
         frame.insert(0, "column", model.label)
-        # Level 1 is the result's effect size; levels 2 and 3 keep their own columns.
-        frame = frame.rename(columns={"model": "encoder", "l1_d": "effect_size",
-                                      "l1_p": "p_value"})
-        frames.append(core_first(frame, method="ML-EAT", variant="as published",
-                                 model=model.label, level="sentence",
-                                 pooling=model.sentence_pooling or "default",
-                                 layer=layer_label(encoder)))
+        # The encoder's full name goes beside the test's title; ``model`` is the short label.
+        encoder_name = frame.pop("model")
+        frame.insert(list(frame.columns).index("title") + 1, "encoder", encoder_name)
+        frames.append(core_first(frame, model=model.label))
     return pd.concat(frames, ignore_index=True)
 
 
@@ -294,10 +295,10 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
         "models per inputs with weights fingerprints, the convention, prompt and SEAT tests",
         (NEEDS_MODELS,), "minutes",
         slices=(SliceCheck(
-            "C9, prompts and SEAT sentences", _offline_slice, ("column", "inputs", "test"),
+            "C9, prompts and SEAT sentences", _offline_slice, ("column", "inputs", "stimuli"),
             "tests/test_mleat.py::test_stored_offline_table_matches_a_fresh_slice",
-            (*CORE_EXACT, "convention", "encoder", "weights", "pattern", "n_x", "n_y", "n_a",
-             "n_b"),
+            (*CORE_EXACT, "test", "convention", "encoder", "weights", "pattern", "n_x", "n_y",
+             "n_a", "n_b"),
             lambda f: ["effect_size",
                        *(c for c in f.columns if c.endswith(("_d", "_mean", "_sd")))],
             lambda f: ["p_value", *(c for c in f.columns if c.endswith("_p"))]),)),

@@ -22,7 +22,6 @@ from biaslib.chapters.published import (
     MYB_TABLE3,
     myb_table3_published,
 )
-from biaslib.chapters.stored import stimulus_variant
 from biaslib.chapters.tables import (
     CORE_EXACT,
     NEEDS_MODELS,
@@ -36,7 +35,7 @@ from biaslib.embeddings.factories import cbow_glove_6b_50d, transformer
 from biaslib.embeddings.models import EncoderSpec
 from biaslib.errors import DegenerateTestError, MissingWordsError, UnknownNameError
 from biaslib.evaluate.seat import embed_contexts
-from biaslib.evaluate.tidy import layer_label
+from biaslib.evaluate.tidy import layer_label, paper_test
 from biaslib.evaluate.weat import TestRun
 from biaslib.methods.result import core_first
 from biaslib.methods.weat import weat
@@ -216,7 +215,7 @@ def myb_table(
         frame = pd.DataFrame(out).rename(columns={"test": "stimuli", "myb_test": "test"})
         sentence = frame["method"] == "s-SEAT"
         frames.append(_core(
-            frame, model, encoder, variant=frame["stimuli"].map(stimulus_variant),
+            frame, model, encoder, variant=frame["stimuli"].map(lambda s: paper_test(s)[1]),
             level=sentence.map({True: "sentence", False: "word"}),
             pooling=sentence.map({True: model.sentence_pooling or "default",
                                   False: model.word_pooling}),

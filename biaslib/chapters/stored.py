@@ -38,7 +38,6 @@ __all__ = [
     "load_results",
     "results_dir",
     "save_results",
-    "stimulus_variant",
     "write_atomically",
 ]
 
@@ -49,19 +48,6 @@ __all__ = [
 RESULT_TABLES = ("seat_may", "seat_myb", "elmo_bug", "elmo_quirks", "elmo_gpt2",
                  "mleat_offline", "ceat_myb", "ceat_caliskan", "ceat_contexts", "lpbs_myb",
                  "lpbs_kurita", "lpbs_reddit", "synthesis_tiny_mlm", "speccurve_grid")
-
-
-def stimulus_variant(stimuli: str) -> str:
-    """The ``variant`` of a stimulus test: Mind Your Bias's ``MYB-C1-name`` → ``name``.
-
-    Other stimulus tests (May et al.'s, Caliskan's) are ``"as published"``.
-
-    Examples
-    --------
-    >>> stimulus_variant("MYB-C9-name-m"), stimulus_variant("C3")
-    ('name-m', 'as published')
-    """
-    return stimuli.split("-", 2)[2] if stimuli.startswith("MYB-") else "as published"
 
 
 def results_dir() -> Path:

@@ -62,6 +62,7 @@ from biaslib.chapters.tables import (
 from biaslib.embeddings.factories import transformer
 from biaslib.embeddings.models import EncoderSpec
 from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL
+from biaslib.methods.result import core_first
 from biaslib.stats.conventions import MIND_YOUR_BIAS
 from biaslib.stimuli.corpus import corpus_dir, describe_extract, extract_sha256
 from biaslib.stimuli.data import data_dir, load_published
@@ -400,7 +401,8 @@ def tiny_mlm_table(parts: Sequence[str] = ("seat", "ceat"), *,
                                        "corpus", caps={model.label: TINY_MLM_CEAT_CAP}))
     if not frames:
         raise ValueError("nothing computed")
-    return pd.concat(frames, ignore_index=True)
+    # CEAT's interval columns follow the core columns, as in the stored table.
+    return core_first(pd.concat(frames, ignore_index=True))
 
 
 def offline_scores(seat: pd.DataFrame | None = None, ceat: pd.DataFrame | None = None,
@@ -467,9 +469,9 @@ def _offline_sources(word_set: str) -> tuple[tuple[str, dict, str | None], ...]:
     return (
         ("seat_myb", {}, None),
         ("ceat_myb", myb, None),
-        ("lpbs_myb", {**myb, "variant": {word_set}, ("myb_test", "attribute_form"): cells},
+        ("lpbs_myb", {**myb, "word_set": {word_set}, ("myb_test", "attribute_form"): cells},
          None),
-        ("lpbs_reddit", {"variant": {"fixed"}, "word_set": {word_set}, "status": {"ok"}},
+        ("lpbs_reddit", {"replay": {"fixed"}, "word_set": {word_set}, "status": {"ok"}},
          "LPBS (corpus)"),
         (TINY_MLM_TABLE, myb, None),
     )

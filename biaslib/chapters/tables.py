@@ -16,8 +16,9 @@ from dataclasses import dataclass, replace
 
 import pandas as pd
 
-from biaslib.chapters.stored import compare_with_stored, load_results
+from biaslib.chapters.stored import RESULT_TABLES, compare_with_stored, load_results
 from biaslib.embeddings.models import EncoderSpec
+from biaslib.errors import StoredTableMismatch
 
 __all__ = [
     "CORE_EXACT",
@@ -181,6 +182,8 @@ class StoredTable:
         fresh = []
         for check in self.slices:
             frame = check.fresh()
+            if self.name in RESULT_TABLES:
+                _same_columns(frame, stored, f"{self.name}, {check.label}")
             check.compare(frame, stored)
             fresh.append(frame)
         return fresh
@@ -189,6 +192,27 @@ class StoredTable:
     def files(self) -> tuple[str, ...]:
         """The files of ``data/results/`` this entry covers."""
         return (f"{self.name}.csv", f"{self.name}.json", *self.extra_files)
+
+
+def _same_columns(fresh: pd.DataFrame, stored: pd.DataFrame, what: str) -> None:
+    """Refuse a recomputed slice whose columns are not the stored table's, in its order.
+
+    A slice may compute only some parts of a table (the tiny masked LM's SEAT rows carry
+    no CEAT columns), so its columns must be the stored ones it has, in the stored order,
+    and nothing else: a recomputed table is then written in the stored shape.
+
+    Raises
+    ------
+    biaslib.errors.StoredTableMismatch
+        Naming the columns the stored table lacks, or the two orders.
+    """
+    extra = [c for c in fresh.columns if c not in stored.columns]
+    if extra:
+        raise StoredTableMismatch(f"{what}: the stored table has no columns {extra}")
+    order = [c for c in stored.columns if c in fresh.columns]
+    if order != list(fresh.columns):
+        raise StoredTableMismatch(f"{what}: columns {list(fresh.columns)} are not in the "
+                                  f"stored order {order}")
 
 
 def models_provenance(frame: pd.DataFrame) -> dict[str, dict[str, str]]:

@@ -122,11 +122,10 @@ def mleat_context_table(
     columns name the encoder and its exact weights.
 
     The columns are :func:`mleat_table`'s (``level`` ``"sentence"``, the
-    pooling the encoder used, its layer) and ``weights``, except that ``test``
-    stays the stimulus test's name (``"C3b"``, ``variant`` ``"b-variant"``):
-    the stored table ``mleat_offline`` and its chapter read it so, until that
-    table moves to the core shape (then ``test`` is
-    :func:`~biaslib.evaluate.tidy.paper_test`'s id, as everywhere else).
+    pooling the encoder used, its layer) and ``weights``: ``test`` is the paper's
+    test id and ``variant`` the stimulus variant
+    (:func:`~biaslib.evaluate.tidy.paper_test`: ``"C3b"`` → ``"C3"``,
+    ``"b-variant"``), ``stimuli`` the stimulus test's name.
     """
     tests = [load_test(t) if isinstance(t, str) else t for t in no_string(tests, "tests")]
     rows = []
@@ -135,5 +134,5 @@ def mleat_context_table(
                                   pooling={"sentence": pooling})["sentence"]
         row = _tidy_row(embedded, run_mleat(embedded, convention), "sentence",
                         pooling_label(encoder, "sentence", pooling), layer_label(encoder))
-        rows.append({**row, "test": test.name, "weights": encoder.fingerprint})
+        rows.append({**row, "weights": encoder.fingerprint})
     return pd.DataFrame(rows)
