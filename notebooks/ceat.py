@@ -270,7 +270,7 @@ assert (dis["none"] / dis["stimuli"] > 1.5 * 0.2).all()
 # %% tags=["hide-input"]
 myb_rows = stored("ceat_myb")
 c6_stored = myb_rows.query("test == 'C6' and column == 'all-MiniLM-L6-v2'")
-print("model:", c6_stored["model"].iloc[0])
+print("model:", c6_stored["encoder"].iloc[0])
 estimate, spread = result_tables(c6_stored)
 display(estimate, spread)
 
@@ -311,7 +311,7 @@ else:
     print(encoder.name, "| contexts embedded:", int(fresh["n_contexts"].iloc[0]))
     if EXTRACT == load_results("ceat_myb")[1]["extract"]:
         display(compare_with_stored(
-            fresh, myb_rows, ["test", "column", "convention"],
+            fresh, myb_rows.rename(columns={"effect_size": "ces"}), ["test", "column", "convention"],
             exact=["n_samples", "n_contexts", "tail", "dropped"],
             numbers=["ces", "ci_low", "ci_high", "se", "tau2", "i2", "weighted_variance",
                      "mean_d", "sd_d"], p_values=["p_value", "q_p_value"]))
@@ -347,7 +347,7 @@ else:
 # disagree widely.
 
 # %% mystnb={"figure": {"caption": "CEAT on Mind Your Bias's tests, corpus sentences, Mind Your Bias's convention (stored table): the CES (dot), the middle half (thick bar) and the central 95% (thin bar) of the per-sample effect sizes, per test and offline model.", "name": "fig-ceat-forest-myb"}} tags=["hide-input"]
-ceat_forest(myb_rows[myb_rows["convention"] == CEAT_MIND_YOUR_BIAS.name],
+ceat_forest(myb_rows[myb_rows["convention"] == CEAT_MIND_YOUR_BIAS.name].rename(columns={"effect_size": "ces"}),
             title="Mind Your Bias's tests, corpus sentences, Mind Your Bias's convention")
 plt.gcf().tight_layout()
 
@@ -389,7 +389,7 @@ assert (ran["p_value"] < 0.01).mean() > 0.9
 assert ces_table(offline_rows).map(lambda c: "< 1e-300" in c).sum().sum() == (
     ran["p_value"] == 0).sum()
 i2 = ran.query("test == 'I2' and column == 'all-MiniLM-L6-v2'").set_index("convention")
-assert (i2["ces"] < 0).all()
+assert (i2["effect_size"] < 0).all()
 assert i2.loc[CEAT_ORIGINAL.name, "p_value"] > 0.99
 assert i2.loc[CEAT_MIND_YOUR_BIAS.name, "p_value"] < 1e-10
 
@@ -426,7 +426,7 @@ meta_analysis_table(myb_rows)
 
 # %% tags=["hide-input"]
 caliskan = stored("ceat_caliskan")
-print("model:", caliskan["model"].iloc[0])
+print("model:", caliskan["encoder"].iloc[0])
 caliskan_table(caliskan)
 
 # %% tags=["remove-cell"]
@@ -436,7 +436,7 @@ assert offline_caliskan["test"].nunique() == 10
 assert set(offline_caliskan["column"]) == {"all-MiniLM-L6-v2"}
 
 # %% mystnb={"figure": {"caption": "CEAT on Caliskan et al.'s C1\u2013C10, corpus sentences, Mind Your Bias's convention, all-MiniLM-L6-v2 (stored table): CES and the spread of the per-sample effect sizes, as in the figure above.", "name": "fig-ceat-forest-caliskan"}} tags=["hide-input"]
-ceat_forest(caliskan[caliskan["convention"] == CEAT_MIND_YOUR_BIAS.name],
+ceat_forest(caliskan[caliskan["convention"] == CEAT_MIND_YOUR_BIAS.name].rename(columns={"effect_size": "ces"}),
             title="C1–C10, corpus sentences, Mind Your Bias's convention")
 plt.gcf().tight_layout()
 
@@ -479,7 +479,7 @@ templates_vs_corpus(pairs)
 # %% tags=["hide-input"]
 reddit_2014 = contexts[contexts["contexts"].str.startswith("reddit_2014")
                        & (contexts["column"] == "all-MiniLM-L6-v2")]
-print("model:", reddit_2014["model"].iloc[0], "| convention:", CEAT_MIND_YOUR_BIAS.name)
+print("model:", reddit_2014["encoder"].iloc[0], "| convention:", CEAT_MIND_YOUR_BIAS.name)
 reddit_2014_comparison(contexts, myb_rows, "all-MiniLM-L6-v2", CEAT_MIND_YOUR_BIAS.name)
 
 # %% [markdown]
@@ -592,7 +592,7 @@ assert (mb["p_value"] < 0.01).all() and set(mb.index.get_level_values("column"))
 for rule, sub in summary["SE_mean"].groupby(level="contexts drawn"):
     assert sub.is_monotonic_decreasing, rule
 i1 = myb_rows.query("test == 'I1' and column == @MINI").set_index("convention")
-assert (i1["ces"].abs() < 0.05).all() and (i1["p_value"] < 0.01).all()
+assert (i1["effect_size"].abs() < 0.05).all() and (i1["p_value"] < 0.01).all()
 # C1 positive on every model of Mind Your Bias's table and ours; C6 too, except their
 # BLOOM (not significant); C3, C9, Occ positive on both of ours.
 pub3 = load_published("myb_table3").query("method == 'CEAT'")
@@ -602,7 +602,7 @@ c6_pub = pub3.query("test == 'C6' and column == 'ours'").set_index("model")
 assert list(c6_pub.index[~(c6_pub["sig"] & (c6_pub["d"] > 0))]) == ["BLOOM"]
 assert not c6_pub.loc["BLOOM", "sig"]
 for test in ("C1", "C6", "C3", "C9", "Occ"):
-    assert (mb.loc[test, "ces"] > 0).all(), test
+    assert (mb.loc[test, "effect_size"] > 0).all(), test
 # Resampling: for N ≥ 1,000 the CES moves in the second or third decimal over seeds; with
 # 50 samples it is noisier; without replacement helps only up to the cap.
 sd = summary["CES_sd_over_seeds"].unstack("contexts drawn")
@@ -621,8 +621,8 @@ inter = pub3[pub3["test"].isin(["I1", "I2"])].dropna(subset=["d"])
 assert (inter.query("column == 'ours'")["d"] > 0).all()
 assert set(inter.query("column == 'orig' and d < 0")["model"]) == {"GPT-2"}
 assert (inter.query("column == 'orig' and model != 'GPT-2'")["d"] > 0).all()
-assert (mb.xs(SMOL, level="column").loc[["I1", "I2"], "ces"] > 0).all()
-assert abs(mb.loc[("I1", MINI), "ces"]) < 0.05 and mb.loc[("I2", MINI), "ces"] < 0
+assert (mb.xs(SMOL, level="column").loc[["I1", "I2"], "effect_size"] > 0).all()
+assert abs(mb.loc[("I1", MINI), "effect_size"]) < 0.05 and mb.loc[("I2", MINI), "effect_size"] < 0
 # Templates: in Mind Your Bias's Table 12 signs change in several GPT-2, OPT and BLOOM
 # cells (and no others); ours agree in sign but move a lot in both directions.
 t12 = load_published("myb_tables_11_14").query("table == 12 and method == 'CEAT'")
@@ -641,4 +641,4 @@ r14 = contexts[contexts["contexts"].str.startswith("reddit_2014")
 assert (r14["not run"] != "").sum() > len(r14) / 2
 assert {"C3", "Occ", "I1", "I2"} <= set(r14.index[r14["not run"] != ""])
 ran14 = r14[r14["not run"] == ""]
-assert ((ran14["ces"] - mb.xs(MINI, level="column").loc[ran14.index, "ces"]).abs() > 0.05).all()
+assert ((ran14["effect_size"] - mb.xs(MINI, level="column").loc[ran14.index, "effect_size"]).abs() > 0.05).all()

@@ -172,12 +172,12 @@ for name, enc in ENCODERS.items():
 # %% tags=["hide-input"]
 elmo = table("elmo_bug")
 print("each row names its model and extraction, e.g.:")
-print(" ", elmo["model"].iloc[0])
-print(" ", elmo["model"].iloc[-1])
+print(" ", elmo["encoder"].iloc[0])
+print(" ", elmo["encoder"].iloc[-1])
 undefined = elmo[elmo["not run"] != ""]
 print("undefined tests:", "none" if undefined.empty else "")
 for r in undefined.to_dict("records"):
-    print(f"  {r['method']} {r['myb_test']} on {r['column']} ({r['variant']}): {r['not run']}")
+    print(f"  {r['method']} {r['test']} on {r['column']} ({r['replay']}): {r['not run']}")
 
 # %% tags=["remove-cell"]
 # The text above: MiniLM runs the five tests with a published ELMo "orig." value (Occ at
@@ -307,7 +307,7 @@ gpt2_offset_examples(smol, examples)
 
 # %% tags=["hide-input"]
 gpt = table("elmo_gpt2")
-gpt2_landing(smol, list(dict.fromkeys(gpt["myb_test"])))
+gpt2_landing(smol, list(dict.fromkeys(gpt["test"])))
 
 # %% [markdown]
 # Effect sizes: the bug (separate-word tokenization and the `+1`), the separate-word
@@ -379,7 +379,7 @@ def prose_holds() -> None:
     assert (published["sign flipped"] >= published["tests"] / 2).all()
     assert (published["significant, fixed"] == published["tests"]).all()
     # One test, C9 on MiniLM (at both levels), comes out larger through the bug.
-    d = elmo.pivot_table(index=["column", "method", "myb_test"], columns="variant",
+    d = elmo.pivot_table(index=["column", "method", "test"], columns="replay",
                          values="effect_size")
     larger = d[d["bug"].abs() > d["fixed"].abs()].index
     assert sorted(larger) == [(MINILM, "s-SEAT", "C9"), (MINILM, "w-SEAT", "C9")]
@@ -391,8 +391,8 @@ def prose_holds() -> None:
             (model, "fixed"), "mean cosine between sentences"]
     assert dg.loc[(SMOL, "bug"), "distinct word vectors"] * 2 < dg.loc[(SMOL, "bug"), "sentences"]
     undefined_rows = elmo[elmo["not run"] != ""]
-    assert list(zip(undefined_rows["column"], undefined_rows["variant"], undefined_rows["method"],
-                    undefined_rows["myb_test"], strict=True)) == [(SMOL, "bug", "w-SEAT", "C9")]
+    assert list(zip(undefined_rows["column"], undefined_rows["replay"], undefined_rows["method"],
+                    undefined_rows["test"], strict=True)) == [(SMOL, "bug", "w-SEAT", "C9")]
     # sent-bias's BERT input: on MiniLM most word-level tests change sign, sentences agree
     # better.
     qc = quirk_counts(quirks)
@@ -411,7 +411,7 @@ def prose_holds() -> None:
     assert sum(np.sign(low[k]) != np.sign(orig[k]) for k in name_rows) >= 2
     # GPT-2 offsets: the separate-word tokenization alone stays close to the fix, the full bug
     # moves the effect sizes and their significance.
-    g = gpt.pivot_table(index="myb_test", columns="variant", values=["effect_size", "p_value"])
+    g = gpt.pivot_table(index="test", columns="replay", values=["effect_size", "p_value"])
     es = g["effect_size"]
     assert (es["separate words, offset 0"] - es["fixed"]).abs().max() < (
         es["bug"] - es["fixed"]).abs().min()

@@ -113,7 +113,7 @@ def stored(name: str) -> pd.DataFrame:
 
 def per_model(frame: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """The rows of each model, the offline one first."""
-    return {m: frame[frame["model"] == m] for m in dict.fromkeys(frame["model"])}
+    return {m: frame[frame["encoder"] == m] for m in dict.fromkeys(frame["encoder"])}
 
 
 # %% [markdown]
@@ -336,7 +336,7 @@ for model, rows in per_model(kurita_rows_).items():
     display(kurita_comparison(rows, label="ours"))
 
 # %% tags=["remove-cell"]
-tiny_k = kurita_rows_[kurita_rows_["model"] == TINY]
+tiny_k = kurita_rows_[kurita_rows_["encoder"] == TINY]
 wide = tiny_k.pivot_table(index="test", columns="prior_read_at", values=["mean_diff", "sd"])
 assert np.allclose(wide[("mean_diff", "mask")], wide[("mean_diff", "kurita-prior-bug")],
                    rtol=1e-6)
@@ -591,8 +591,8 @@ with pd.option_context("display.max_columns", None):
 # %% tags=["remove-cell"]
 # The text below, from the stored table.
 cov = reddit_coverage_view(reddit_rows_)
-fixed_rows = reddit_rows_[reddit_rows_["variant"] == "fixed"].set_index(["test", "word_set"])
-bug_rows = reddit_rows_[reddit_rows_["variant"] != "fixed"].set_index(["test", "word_set"])
+fixed_rows = reddit_rows_[reddit_rows_["replay"] == "fixed"].set_index(["test", "word_set"])
+bug_rows = reddit_rows_[reddit_rows_["replay"] != "fixed"].set_index(["test", "word_set"])
 for ws in ("simplified", "reduced", "full"):
     printed = t14_rebuilt[f"MYB {ws}"]
     ran = printed != ""

@@ -312,7 +312,7 @@ prompts = offline[offline["inputs"] == "ML-EAT prompts"]
 if RUN_PAPER_MODELS:
     prompts = pd.concat([prompts, mleat_models_table(MLEAT_PAPER_MODELS, TESTS, prompt_contexts,
                                                      "ML-EAT prompts")], ignore_index=True)
-for column, model in prompts.drop_duplicates("column")[["column", "model"]].itertuples(
+for column, model in prompts.drop_duplicates("column")[["column", "encoder"]].itertuples(
         index=False):
     print(f"{column}: {model}")
 
@@ -442,7 +442,9 @@ assert l3.loc[f"{SMOLLM}, SEAT", "mean sd"] < l3.loc[f"{SMOLLM}", "mean sd"] / 2
 # SEAT chapter's stored table.
 
 # %% tags=["hide-input"]
-seat_rows = offline[offline["inputs"] == "SEAT sentences"]
+seat_rows = offline[offline["inputs"] == "SEAT sentences"].drop(columns="test").rename(
+    columns={"stimuli": "test",  # May et al.'s test names (C3b), as seat_may's
+             "effect_size": "l1_d", "p_value": "l1_p"})  # level 1, beside SEAT's own
 seat_may, _ = load_results("seat_may")
 seat = seat_may[(seat_may["context"] == "sent")][["column", "test", "effect_size", "p_value"]]
 merged = seat_rows.merge(seat, on=["column", "test"], how="left", validate="one_to_one")

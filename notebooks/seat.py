@@ -238,7 +238,7 @@ def rows(model: str, tests=None, context=None) -> pd.DataFrame:
 
 # C1 significant on all three models at both levels (s-SEAT and w-SEAT) ...
 ours3 = myb[myb["column"].isin(OURS)].assign(sig=lambda f: f["p_value"] <= ALPHA)
-c1 = ours3[ours3["myb_test"] == "C1"]
+c1 = ours3[ours3["test"] == "C1"]
 assert len(c1) == 2 * len(OURS) and c1["sig"].all()
 # ... as in Mind Your Bias with s-SEAT; with w-SEAT all but BLOOM.
 t3 = load_published("myb_table3").query("column == 'ours' and method in ['s-SEAT', 'w-SEAT']")
@@ -247,7 +247,7 @@ assert t3.query("test == 'C1' and method == 's-SEAT'")["sig"].all()
 assert list(t3.query("test == 'C1' and method == 'w-SEAT' and not sig")["model"]) == ["BLOOM"]
 every_pub = t3.groupby(["method", "test"])["sig"].all()
 assert list(every_pub[every_pub].index) == [("s-SEAT", "C1")]
-every_ours = ours3.groupby(["method", "myb_test"])["sig"].all()
+every_ours = ours3.groupby(["method", "test"])["sig"].all()
 assert sorted(every_ours[every_ours].index) == sorted(
     [("s-SEAT", t) for t in ("C1", "C6", "C9", "Occ")]
     + [("w-SEAT", t) for t in ("C1", "C3", "Occ")])
@@ -290,5 +290,5 @@ assert set(abw_pub["model"]) == {"CBoW (GloVe 840B)", "InferSent", "GenSen", "EL
 assert list(abw_pub.query("model == 'ELMo'")["context"]) == ["sent"]
 assert [m for m in OURS if pos_sig(rows(m, ["ABW-b"], "sent"))] == [MINILM, SMOL]
 # s-SEAT and w-SEAT differ in sign for I2 on MiniLM.
-i2 = myb.query("myb_test == 'I2' and column == @MINILM").set_index("method")["effect_size"]
+i2 = myb.query("test == 'I2' and column == @MINILM").set_index("method")["effect_size"]
 assert i2["s-SEAT"] * i2["w-SEAT"] < 0

@@ -468,7 +468,7 @@ SHORT = {"CBoW (GloVe 6B 50d)": "CBoW", "all-MiniLM-L6-v2": "MiniLM",
 for model, short in SHORT.items():
     for method, level in (("s-SEAT", "sent"), ("w-SEAT", "avg.")):
         rows = seat_rows[(seat_rows["column"] == model) & (seat_rows["method"] == method)]
-        t13[f"{short} {level}"] = {r.myb_test: format_d(r.effect_size, "*" if r.p_value < 0.01
+        t13[f"{short} {level}"] = {r.test: format_d(r.effect_size, "*" if r.p_value < 0.01
                                                           else "") for r in rows.itertuples()}
 t13 = pd.DataFrame(t13).reindex(["C1", "C3", "C6", "C9", "Dis", "Occ", "I1", "I2"])
 t13.index.name = "test"
@@ -476,7 +476,7 @@ t13
 
 # %% tags=["remove-cell"]
 def sent_vs_avg(model):
-    rows = seat_rows[seat_rows["column"] == model].pivot(index="myb_test", columns="method",
+    rows = seat_rows[seat_rows["column"] == model].pivot(index="test", columns="method",
                                                          values=["effect_size", "p_value"])
     rows = rows.dropna()
     sig = (rows["p_value"] < 0.01).sum()
@@ -521,7 +521,7 @@ t14c = pd.DataFrame({
     "BERT cosine, full (MYB)": {r.test: format_d(r.d, "*" if r.sig is True else "")
                                 for r in pub14c.itertuples()},
     "BERT probability, full (MYB)": t14["MYB full"],
-    **{f"{SHORT[m]} CEAT, full": {r.test: format_d(r.ces, "*" if r.p_value < 0.01 else "")
+    **{f"{SHORT[m]} CEAT, full": {r.test: format_d(r.effect_size, "*" if r.p_value < 0.01 else "")
                                   for r in mine[mine["column"] == m].itertuples()}
        for m in ("all-MiniLM-L6-v2", "SmolLM2-135M-Instruct")},
     "tiny MLM CEAT, full": {r.test: format_d(r.d, "*" if r.sig else "")

@@ -52,7 +52,7 @@ def test_bug_summary_by_hand():
 
 def test_elmo_beside_published_says_undefined_and_leaves_unrun_cells_empty():
     rows = pd.DataFrame([
-        {"column": "m", "variant": v, "method": "s-SEAT", "myb_test": "C1",
+        {"column": "m", "replay": v, "method": "s-SEAT", "test": "C1",
          "effect_size": d, "p_value": p, "not run": nr}
         for v, d, p, nr in (("bug", np.nan, np.nan, "undefined: all equal"),
                             ("fixed", 0.5, 0.001, ""))])
@@ -82,6 +82,12 @@ def test_elmo_bug_slice():
     # leaves undefined (no vector depends on the stimulus).
     (fresh,) = get_table("elmo_bug").check_slices(stored)
     assert (fresh["not run"] != "").sum() == 1
+    # A fresh computation has the stored columns: the replay in ``replay``, the stimulus
+    # test in ``stimuli`` and its variant in ``variant``.
+    assert list(fresh.columns) == list(stored.columns)
+    assert set(zip(fresh["replay"], fresh["stimuli"], fresh["variant"], strict=True)) == {
+        ("bug", "MYB-C6-name", "name"), ("fixed", "MYB-C6-name", "name"),
+        ("bug", "MYB-C9-term", "term"), ("fixed", "MYB-C9-term", "term")}
 
 
 def test_elmo_diagnostics_table():
@@ -99,7 +105,8 @@ def test_elmo_quirks_slice():
 def test_elmo_gpt2_slice():
     # Mind Your Bias's C9.
     stored, _ = load_results("elmo_gpt2")
-    get_table("elmo_gpt2").check_slices(stored)
+    (fresh,) = get_table("elmo_gpt2").check_slices(stored)
+    assert list(fresh.columns) == list(stored.columns)
 
 
 @pytest.mark.parametrize("name", CHAPTER_TABLES)
@@ -118,8 +125,8 @@ def toy_elmo():
     for column, tests in (("m1", ("C1", "C6")), ("m2", ("C6",))):
         for variant, d in (("bug", 0.1), ("fixed", 0.8)):
             for method in ("s-SEAT", "w-SEAT"):
-                rows += [{"column": column, "variant": variant, "method": method,
-                          "myb_test": t, "effect_size": d, "p_value": 0.5 if d < 0.5 else 0.001,
+                rows += [{"column": column, "replay": variant, "method": method,
+                          "test": t, "effect_size": d, "p_value": 0.5 if d < 0.5 else 0.001,
                           "not run": ""} for t in tests]
     return pd.DataFrame(rows)
 

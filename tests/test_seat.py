@@ -140,7 +140,10 @@ def test_paper_model_options_run_on_an_offline_stand_in():
                         transformer("all-MiniLM-L6-v2", add_special_tokens=False, lowercase=True,
                                     progress=False), "first")
     df = may_table([quirk], [("C6", "sent")], MIND_YOUR_BIAS, progress=False)
-    assert "no special tokens, lowercased input" in df.loc[0, "model"]
+    assert "no special tokens, lowercased input" in df.loc[0, "encoder"]
+    # The core columns come from the spec and the encoder, not from that label.
+    assert (df.loc[0, "model"], df.loc[0, "pooling"], df.loc[0, "layer"]) == (
+        "MiniLM (sent-bias options)", "first", "last")
     assert df.loc[0, "not run"] == ""
     assert -2 < df.loc[0, "effect_size"] < 2
 
@@ -158,7 +161,7 @@ def test_comparison_tables_put_published_and_ours_side_by_side():
     # Family of two: 0.001 * 2 <= 0.01 -> "**".
     assert table["toy"].tolist() == ["1.23**", "−0.50"]
 
-    ours = pd.DataFrame({"column": ["toy"], "method": ["s-SEAT"], "myb_test": ["C1"],
+    ours = pd.DataFrame({"column": ["toy"], "method": ["s-SEAT"], "test": ["C1"],
                          "effect_size": [0.5], "p_value": [0.02]})
     table = myb_comparison(ours, {"C1": "MYB-C1-name"})
     assert table.loc[("s-SEAT", "C1"), "ELMo orig."] == "0.42"

@@ -314,12 +314,12 @@ def test_offline_table5_matches_a_hand_computation_on_the_csvs(offline):
     seat = pd.read_csv(RESULTS / "seat_myb.csv")
     ceat = pd.read_csv(RESULTS / "ceat_myb.csv")
     model = "all-MiniLM-L6-v2"
-    s = seat[(seat["method"] == "s-SEAT") & (seat["column"] == model)].set_index("myb_test")
+    s = seat[(seat["method"] == "s-SEAT") & (seat["column"] == model)].set_index("test")
     c = ceat[(ceat["convention"] == "mind-your-bias") & (ceat["column"] == model)
-             & ceat["ces"].notna()].set_index("test")
+             & ceat["effect_size"].notna()].set_index("test")
     tests = [t for t in s.index if t in c.index]
     assert tests == ["C1", "C3", "C6", "C9", "Occ", "I1", "I2"]  # Dis: CEAT did not run
-    x, y = s.loc[tests, "effect_size"].to_numpy(), c.loc[tests, "ces"].to_numpy()
+    x, y = s.loc[tests, "effect_size"].to_numpy(), c.loc[tests, "effect_size"].to_numpy()
     both = (s.loc[tests, "p_value"].to_numpy() < 0.01) & (c.loc[tests, "p_value"].to_numpy() < 0.01)
     row = offline.set_index(["method_a", "method_b", "model", "subset"])
     cell = row.loc[("s-SEAT", "CEAT", model, "all")]
@@ -347,8 +347,8 @@ def test_offline_lpbs_pair_matches_a_hand_computation(offline):
         r = lpbs[(lpbs["myb_test"] == myb_test) & (lpbs["word_set"] == "full")
                  & (lpbs["attribute_form"] == form) & (lpbs["convention"] == "mind-your-bias")]
         template[test] = float(r["effect_size"].iloc[0])
-    fixed = corpus[(corpus["variant"] == "fixed") & (corpus["word_set"] == "full")
-                   & corpus["ces"].notna()].set_index("test")["ces"]
+    fixed = corpus[(corpus["replay"] == "fixed") & (corpus["word_set"] == "full")
+                   & corpus["effect_size"].notna()].set_index("test")["effect_size"]
     tests = [t for t in cells if t in fixed.index]
     assert "C9" not in tests and len(tests) == 7  # too few co-occurrences
     expected = np.corrcoef([template[t] for t in tests], fixed.loc[tests])[0, 1]
@@ -380,7 +380,7 @@ def _tiny_cosine(method):
     tiny = pd.read_csv(RESULTS / f"{TINY_MLM_TABLE}.csv")
     rows = tiny[(tiny["method"] == method) & (tiny["convention"] == "mind-your-bias")
                 & tiny["effect_size"].notna()]
-    return rows.set_index("myb_test")[["effect_size", "p_value"]].set_axis(["d", "p"], axis=1)
+    return rows.set_index("test")[["effect_size", "p_value"]].set_axis(["d", "p"], axis=1)
 
 
 @pytest.mark.parametrize(("a", "b"), METHOD_PAIRS)
@@ -414,7 +414,7 @@ def test_tiny_mlm_table_is_labelled_and_complete():
     assert counts == {("s-SEAT", "mind-your-bias"): 8, ("w-SEAT", "mind-your-bias"): 8,
                       ("CEAT", "mind-your-bias"): 8, ("CEAT", "ceat-original"): 8}
     # CEAT's Dis did not run (too many of its phrases lack corpus sentences), and says why
-    dis = frame[(frame["method"] == "CEAT") & (frame["myb_test"] == "Dis")]
+    dis = frame[(frame["method"] == "CEAT") & (frame["test"] == "Dis")]
     assert dis["effect_size"].isna().all() and dis["not run"].str.contains("lack contexts").all()
 
 
@@ -428,6 +428,8 @@ def test_synthesis_tiny_mlm_seat_slice():
     fresh = check.fresh()
     assert set(fresh["method"]) == {"s-SEAT", "w-SEAT"} and len(fresh) == 2
     check.compare(fresh, stored)
+    # The SEAT part's columns: the stored ones it has, in the stored order.
+    assert list(fresh.columns) == [c for c in stored.columns if c in fresh.columns]
 
 
 def test_synthesis_tiny_mlm_ceat_slice():
@@ -446,3 +448,7 @@ def test_synthesis_tiny_mlm_ceat_slice():
     fresh = check.fresh()
     assert set(fresh["method"]) == {"CEAT"} and len(fresh) == 2
     check.compare(fresh, stored)
+    # The CEAT part's columns are stored ones (their order is the SEAT part's, which comes
+    # first in the whole table).
+    assert set(fresh.columns) <= set(stored.columns)
+    assert list(fresh.columns[:12]) == list(stored.columns[:12])  # core, then the interval

@@ -24,6 +24,7 @@ from tqdm import tqdm
 
 from biaslib.chapters.published import MYB_MODELS, MYB_TABLE3, myb_table3_published
 from biaslib.chapters.tables import (
+    CORE_EXACT,
     NEEDS_CORPUS,
     NEEDS_MODELS,
     SliceCheck,
@@ -35,6 +36,7 @@ from biaslib.embeddings.factories import transformer
 from biaslib.embeddings.models import EncoderSpec
 from biaslib.errors import DegenerateTestError, MissingWordsError, UnknownNameError
 from biaslib.evaluate.ceat import embed_word_contexts, group_by_word
+from biaslib.evaluate.tidy import layer_label, paper_test
 from biaslib.methods.ceat import (
     CEAT_MIND_YOUR_BIAS,
     CEAT_ORIGINAL,
@@ -43,6 +45,7 @@ from biaslib.methods.ceat import (
     get_ceat_convention,
     missing_policy,
 )
+from biaslib.methods.result import core_first
 from biaslib.reporting.format import (
     bold_marks,
     findings_table,
@@ -125,9 +128,11 @@ def _ceat_runs(
         conv = get_ceat_convention(conv)
         try:
             rec = ceat(vectors, conv, **options).to_dict()  # type: ignore[arg-type]
+            # The effect size under the stored tables' core name (CEAT calls it CES).
+            rec = {("effect_size" if k == "ces" else k): v for k, v in rec.items()}
             rec["not run"] = ""
         except (MissingWordsError, DegenerateTestError) as err:
-            rec = {"ces": float("nan"), "p_value": float("nan"), "convention": conv.name,
+            rec = {"effect_size": float("nan"), "p_value": float("nan"), "convention": conv.name,
                    "not run": str(err)}
         rows.append(rec)
     return rows
@@ -215,13 +220,17 @@ def ceat_table(
     Returns
     -------
     pandas.DataFrame
-        Columns ``test``, ``stimuli``, ``column``, ``contexts``, ``model``,
-        ``weights`` and :meth:`CeatResult.to_dict`'s, plus ``not run``.
+        The core columns (:data:`biaslib.methods.result.CORE_COLUMNS`: ``test`` the row
+        label, ``model`` the spec's label, ``pooling`` its word pooling, ``layer`` the
+        encoder's, the CES as ``effect_size``), then ``stimuli``, ``column``,
+        ``contexts``, ``encoder`` (the full name), ``weights``, the other numbers of
+        :meth:`CeatResult.to_dict` and ``not run``.
     """
     if not isinstance(tests, Mapping):
         raise TypeError(f"tests must map row labels to test names, got {tests!r}")
-    rows = []
+    frames = []
     for model in models:
+        rows = []
         encoder = model.make()
         weights = encoder.fingerprint
         for label, name in tqdm(tests.items(), desc=f"CEAT, {model.label}", unit="test",
@@ -229,14 +238,14 @@ def ceat_table(
             test = load_test(name)
             ctxs = contexts(test)
             key = {"test": label, "stimuli": name, "column": model.label,
-                   "contexts": context_label, "model": encoder.name, "weights": weights}
+                   "contexts": context_label, "encoder": encoder.name, "weights": weights}
             try:  # refuse before embedding anything if too many words lack contexts
                 missing_policy({r: {w: len(cs) for w, cs in ctxs[r].items()} for r in ROLES},
                                max_missing_fraction=max_missing_fraction)
             except MissingWordsError as err:
                 logger.info("%s not run on %s: %s", name, encoder.name, err)
                 rows.extend({**key, "convention": get_ceat_convention(c).name,
-                             "ces": float("nan"), "p_value": float("nan"),
+                             "effect_size": float("nan"), "p_value": float("nan"),
                              "not run": str(err)} for c in conventions)
                 continue
             vectors = embed_word_contexts(ctxs, encoder, pooling=model.word_pooling)
@@ -245,12 +254,17 @@ def ceat_table(
                 if rec["not run"]:
                     logger.info("%s not run on %s: %s", name, encoder.name, rec["not run"])
                 rows.append({**key, **rec})
-    return pd.DataFrame(rows)
+        frame = pd.DataFrame(rows)
+        frames.append(core_first(
+            frame, method="CEAT", variant=frame["stimuli"].map(lambda s: paper_test(s)[1]),
+            model=model.label, level="word", pooling=model.word_pooling,
+            layer=layer_label(encoder)))
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
 def _ours_wide(ours: pd.DataFrame, columns: str, alpha: float) -> pd.DataFrame:
     """Our CES per test, ``*`` for p <= alpha (none for a missing p), ``–`` if not run."""
-    return marked_table(ours, index="test", columns=columns, values="ces",
+    return marked_table(ours, index="test", columns=columns, values="effect_size",
                         marks=["*" if p <= alpha else "" for p in ours["p_value"]])
 
 
@@ -285,7 +299,7 @@ def meta_analysis_table(rows: pd.DataFrame, convention: str = CEAT_MIND_YOUR_BIA
     """
     ran = rows[(rows["convention"] == convention) & (rows["not run"] == "")]
     return pd.DataFrame({
-        "test": ran["test"], "model": ran["column"], "CES": ran["ces"].round(3),
+        "test": ran["test"], "model": ran["column"], "CES": ran["effect_size"].round(3),
         "95% CI": [f"[{lo:.3f}, {hi:.3f}]" for lo, hi in zip(ran["ci_low"], ran["ci_high"],
                                                              strict=True)],
         "I²": ran["i2"].round(3), "Q test p": [format_tail_p(p) for p in ran["q_p_value"]],
@@ -549,7 +563,9 @@ def result_tables(rows: pd.DataFrame, decimals: int = 4
     Counts are integers, numbers rounded to ``decimals``, p-values read off a
     normal or χ² tail as :func:`biaslib.reporting.format.format_tail_p`.
     """
-    shown = rows.astype({"n_samples": int, "n_contexts": int}).round(decimals)
+    # The tables print CEAT's name for its effect size, CES.
+    shown = rows.astype({"n_samples": int, "n_contexts": int}).round(decimals).rename(
+        columns={"effect_size": "ces"})
     shown = shown.assign(p_value=rows["p_value"].map(format_tail_p),
                          q_p_value=rows["q_p_value"].map(format_tail_p))
     return shown[list(ESTIMATE_COLUMNS)], shown[list(SPREAD_COLUMNS)]
@@ -564,7 +580,7 @@ def ces_table(rows: pd.DataFrame) -> pd.DataFrame:
     """
     frame = rows[rows["not run"] == ""].copy()
     frame["CES (p)"] = [f"{d:.2f} ({format_tail_p(p)})" for d, p in
-                        zip(frame["ces"], frame["p_value"], strict=True)]
+                        zip(frame["effect_size"], frame["p_value"], strict=True)]
     wide = frame.pivot_table(index="test", columns=["column", "convention"], values="CES (p)",
                              aggfunc="first")
     return wide.reindex([t for t in dict.fromkeys(frame["test"]) if t in wide.index])
@@ -579,7 +595,8 @@ def caliskan_table(rows: pd.DataFrame, tests: Sequence[str] = CALISKAN_TESTS,
     normal tail underflows).
     """
     ran = rows[rows["not run"] == ""]
-    ces = ran.pivot_table(index="test", columns="convention", values="ces", aggfunc="first")
+    ces = ran.pivot_table(index="test", columns="convention", values="effect_size",
+                          aggfunc="first")
     p = ran.pivot_table(index="test", columns="convention", values="p_value", aggfunc="first")
     table = pd.DataFrame(index=pd.Index(list(tests), name="test"))
     for conv in ces.columns:
@@ -604,7 +621,7 @@ def templates_vs_corpus(pairs: pd.DataFrame, convention: str = CEAT_MIND_YOUR_BI
     """
     ran = pairs[(pairs["convention"] == convention) & (pairs["not run"] == "")]
     wide = ran.assign(kind=_kind(ran)).pivot_table(index=["column", "test"], columns="kind",
-                                                   values="ces")
+                                                   values="effect_size")
     return wide.dropna().round(decimals)
 
 
@@ -654,9 +671,9 @@ def reddit_2014_comparison(contexts: pd.DataFrame, rows: pd.DataFrame,
 
     full_ran = full["not run"] == ""
     return pd.DataFrame({
-        "CES, full extract": number(full["ces"], ".3f", full_ran, "not run"),
+        "CES, full extract": number(full["effect_size"], ".3f", full_ran, "not run"),
         "contexts, full extract": number(full["n_contexts"], ".0f", full_ran, "–"),
-        "CES, 2014 Reddit only": number(subset["ces"], ".3f", ran, "not run"),
+        "CES, 2014 Reddit only": number(subset["effect_size"], ".3f", ran, "not run"),
         "p, 2014 Reddit only": [format_tail_p(p) if k else "–"
                                 for p, k in zip(subset["p_value"], ran, strict=True)],
         "contexts, 2014 only": number(subset["n_contexts"], ".0f", ran, "–"),
@@ -679,7 +696,7 @@ def window_comparison(rows: pd.DataFrame, contexts: pd.DataFrame,
     windows = windows[(windows["column"] == column) & (windows["convention"] == convention)]
     windows = windows.assign(window=windows["contexts"].str.split(",").str[1].str.strip()
                              .replace({"<=100 sentences/stimulus": "Mind Your Bias window"}))
-    return windows.pivot_table(index="test", columns="window", values="ces").round(3)
+    return windows.pivot_table(index="test", columns="window", values="effect_size").round(3)
 
 
 def resampling_view(summary: pd.DataFrame, decimals: int = 5) -> pd.DataFrame:
@@ -725,7 +742,7 @@ def sign_agreement(rows: pd.DataFrame, convention: str = CEAT_MIND_YOUR_BIAS.nam
     pub = pub.pivot_table(index="test", columns="model", values="d")
     out = []
     for model, g in _ran(rows, convention).groupby("column", sort=False):
-        d = g.set_index("test")["ces"]
+        d = g.set_index("test")["effect_size"]
         out.append({"model": model, "tests run": len(d),
                     **{m: int((np.sign(pub[m].reindex(d.index)) == np.sign(d)).sum())
                        for m in MYB_MODELS if m in pub}})
@@ -753,7 +770,7 @@ def ceat_findings(
     pub = _myb_ceat_published()
     mine, orig = pub[pub["column"] == "ours"], pub[pub["column"] == "orig"]
     models = list(dict.fromkeys(mb["column"]))
-    ces = mb.pivot_table(index="test", columns="column", values="ces")
+    ces = mb.pivot_table(index="test", columns="column", values="effect_size")
     p = mb.pivot_table(index="test", columns="column", values="p_value")
 
     def each(fmt) -> str:  # one entry per our model
@@ -777,7 +794,7 @@ def ceat_findings(
     noisiest = sd.idxmax()[0]
     i1 = rows.query("test == 'I1' and column == @model").set_index("convention")
     i1_text = "; ".join(
-        f"N = {c.n_samples:,}: CES {i1.loc[c.name, 'ces']:.3f}, "
+        f"N = {c.n_samples:,}: CES {i1.loc[c.name, 'effect_size']:.3f}, "
         f"p = {format_p(i1.loc[c.name, 'p_value'])} ({c.tail})"
         for c in (CEAT_ORIGINAL, CEAT_MIND_YOUR_BIAS))
     r2014 = contexts[contexts["contexts"].str.startswith("reddit_2014")
@@ -914,14 +931,14 @@ def _slice_models() -> tuple[EncoderSpec, ...]:
 
 _KEYS = ("test", "column", "contexts", "convention")
 #: Columns of a CEAT table that a recomputed slice must match within ``NUMBER_TOLERANCE``.
-CEAT_NUMBERS = ("ces", "ci_low", "ci_high", "se", "tau2", "i2", "weighted_variance", "mean_d",
-                "q025", "q975")
+CEAT_NUMBERS = ("effect_size", "ci_low", "ci_high", "se", "tau2", "i2", "weighted_variance",
+                "mean_d", "q025", "q975")
 
 
 def ceat_exact_columns(fresh: pd.DataFrame) -> list[str]:
     """Columns of a CEAT table (those ``fresh`` has) that a recomputed slice must match exactly."""
-    return [c for c in ("model", "weights", "not run", "dropped", "n_x", "n_y", "n_a", "n_b",
-                        "n_contexts", "n_samples") if c in fresh]
+    return [c for c in (*CORE_EXACT, "encoder", "weights", "not run", "dropped", "n_x", "n_y",
+                        "n_a", "n_b", "n_contexts", "n_samples") if c in fresh]
 
 
 def _slice(label: str, rows: Mapping[str, str], contexts: str, models: int | None,

@@ -3,7 +3,7 @@
 :mod:`biaslib.embeddings.bugs` reproduces the mechanisms (characters as ELMo tokens,
 w-SEAT's GPT-2 offsets, sent-bias's BERT input). This module runs Mind Your
 Bias's and May et al.'s tests through them, buggy and fixed, on the same
-sentences, and returns one tidy row per (test, level, model, variant). The
+sentences, and returns one tidy row per (test, level, model, replay). The
 tables take minutes on a CPU, and their p-values come from permutation tests
 over vectors whose last bits depend on the CPU, so the chapter shows them from
 ``data/results/elmo_*`` (``scripts/compute_results.py``); the test suite
@@ -26,12 +26,14 @@ from scipy.spatial.distance import pdist, squareform
 
 from biaslib.chapters.published import MAY_TABLE4, MYB_TABLE3
 from biaslib.chapters.seat import may_table
-from biaslib.chapters.tables import NEEDS_MODELS, SliceCheck, StoredTable
+from biaslib.chapters.tables import CORE_EXACT, NEEDS_MODELS, SliceCheck, StoredTable
 from biaslib.embeddings.bugs import BugEncoder, gpt2_offset_input
 from biaslib.embeddings.factories import transformer
 from biaslib.embeddings.models import EncoderSpec
 from biaslib.errors import DegenerateTestError, UnknownNameError
 from biaslib.evaluate.seat import embed_contexts
+from biaslib.evaluate.tidy import layer_label, paper_test
+from biaslib.methods.result import core_first
 from biaslib.methods.weat import weat
 from biaslib.reporting.format import format_d, format_p
 from biaslib.stats.conventions import MIND_YOUR_BIAS, Convention
@@ -108,7 +110,12 @@ def bug_rows(
         test = load_test(MYB_TABLE3[short])
         embedded = embed_contexts(test, myb_contexts(test.name), encoder, levels)
         for level, emb in embedded.items():
-            row = {"method": _METHOD[level], "myb_test": short, "model": emb.embedder,
+            # The bug encoders pool as their bug does ("default"), on the wrapped layer.
+            row = {"method": _METHOD[level], "test": short,
+                   "variant": paper_test(MYB_TABLE3[short])[1],
+                   "stimuli": MYB_TABLE3[short], "level": level,
+                   "pooling": "default", "layer": layer_label(encoder),
+                   "convention": convention.name, "encoder": emb.embedder,
                    "weights": encoder.fingerprint}
             try:
                 result = weat(*emb.arrays, convention=convention)
@@ -126,17 +133,19 @@ def elmo_table(tests: Mapping[str, Sequence[str]] = ELMO_TESTS) -> pd.DataFrame:
 
     ``tests`` maps an offline model to the short names of the tests it runs
     (:data:`ELMO_TESTS`; all of :data:`biaslib.chapters.published.MYB_TABLE3` for the full
-    chapter). Columns: ``column`` (model), ``variant`` (``"bug"``/``"fixed"``),
-    ``method``, ``myb_test``, ``model`` (the full extraction), ``weights``,
-    ``effect_size``, ``p_value``, ``not run``.
+    chapter). Columns: the core columns (:data:`biaslib.methods.result.CORE_COLUMNS`;
+    ``test`` is Mind Your Bias's short test name, ``variant`` its stimulus test's variant
+    (``name``/``term``)), then ``column`` (model), ``replay`` (``"bug"``/``"fixed"``: which
+    extraction ran), ``stimuli`` (the stimulus test, ``MYB-C1-name``), ``encoder`` (the full
+    extraction), ``weights``, ``not run``.
     """
     rows = []
     for name, names in tests.items():
         encoder = transformer(name, progress=False)()
         for buggy in (True, False):
-            rows += [{"column": name, "variant": "bug" if buggy else "fixed", **row}
-                     for row in bug_rows(names, BugEncoder(encoder, "elmo", buggy))]
-    return pd.DataFrame(rows)
+            rows += [{"column": name, "replay": "bug" if buggy else "fixed", "model": name,
+                      **row} for row in bug_rows(names, BugEncoder(encoder, "elmo", buggy))]
+    return core_first(pd.DataFrame(rows))
 
 
 def distinct_vectors(vectors: ArrayLike, rtol: float = 1e-4) -> int:
@@ -224,15 +233,16 @@ def quirk_table(
 def gpt2_table(tests: Sequence[str] = GPT2_TESTS, model: str = SMOL) -> pd.DataFrame:
     """w-SEAT through the GPT-2 offset bug, the separate-word tokenization alone, and the fix.
 
-    Word level only, on a causal LM (``_GPT2_VARIANTS``).
+    Word level only, on a causal LM (``_GPT2_VARIANTS``): :func:`elmo_table`'s columns,
+    ``replay`` naming the extraction (``"bug"``, ``"separate words, offset 0"``, ``"fixed"``).
     """
     encoder = transformer(model, progress=False)()
     rows = []
     for label, (buggy, offset) in _GPT2_VARIANTS.items():
         bug = BugEncoder(encoder, "gpt2-offset", buggy, offset=offset)
-        rows += [{"column": model, "variant": label, **row}
+        rows += [{"column": model, "replay": label, "model": model, **row}
                  for row in bug_rows(tests, bug, ("word",))]
-    return pd.DataFrame(rows)
+    return core_first(pd.DataFrame(rows))
 
 
 def chapter_table(name: str, *, full: bool = False) -> pd.DataFrame:
@@ -270,7 +280,7 @@ def elmo_beside_published(elmo: pd.DataFrame, column: str | None = None) -> pd.D
     ``elmo`` is an :func:`elmo_table` result. Published: ELMo "orig." (May et
     al. / Tan & Celis, computed with the bug) and Mind Your Bias's own (fixed)
     run with its p-value from the authors' result file. Ours: d and p per
-    model and variant; empty where a model did not run the test. With
+    model and replay; empty where a model did not run the test. With
     ``column`` (a model), only that model's columns and the tests it ran: one
     narrower table per model.
     """
@@ -281,7 +291,7 @@ def elmo_beside_published(elmo: pd.DataFrame, column: str | None = None) -> pd.D
             raise UnknownNameError("model of the ELMo-bug table", column, known)
     pub = load_published("myb_table3").query("model == 'ELMo' and method in ['s-SEAT', 'w-SEAT']")
     pub = pub.set_index(["method", "test", "column"])
-    ran = {(r.method, r.myb_test) for r in elmo.itertuples()}
+    ran = {(r.method, r.test) for r in elmo.itertuples()}
     order = [(m, t) for m in _METHOD.values() for t in MYB_TABLE3 if (m, t) in ran]
     show = pd.DataFrame(index=pd.MultiIndex.from_tuples(order, names=["method", "myb_test"]))
 
@@ -292,14 +302,14 @@ def elmo_beside_published(elmo: pd.DataFrame, column: str | None = None) -> pd.D
     show["ELMo orig. d (May et al. / Tan & Celis, bug)"] = published("orig", "d")
     show["ELMo d (Mind Your Bias, fixed)"] = published("ours", "d")
     show["ELMo p (Mind Your Bias, fixed)"] = published("ours", "p_csv")
-    ours = elmo.set_index(["method", "myb_test", "column", "variant"])
+    ours = elmo.set_index(["method", "test", "column", "replay"])
     for name in dict.fromkeys(elmo["column"]):
-        for variant in ("bug", "fixed"):
-            cells = [_cell(*ours.loc[(m, t, name, variant), ["effect_size", "p_value",
-                                                              "not run"]])
-                     if (m, t, name, variant) in ours.index else ("", "") for m, t in order]
-            show[f"{name} d, {variant}"] = [d for d, _ in cells]
-            show[f"{name} p, {variant}"] = [p for _, p in cells]
+        for replay in ("bug", "fixed"):
+            cells = [_cell(*ours.loc[(m, t, name, replay), ["effect_size", "p_value",
+                                                             "not run"]])
+                     if (m, t, name, replay) in ours.index else ("", "") for m, t in order]
+            show[f"{name} d, {replay}"] = [d for d, _ in cells]
+            show[f"{name} p, {replay}"] = [p for _, p in cells]
     return show
 
 
@@ -332,8 +342,8 @@ def bug_summary(
 
 def variant_summary(rows: pd.DataFrame, bug: str = "bug", fixed: str = "fixed"
                     ) -> dict[str, object]:
-    """:func:`bug_summary` of two ``variant`` values of a table of Mind Your Bias's tests."""
-    wide = rows.pivot_table(index="myb_test", columns="variant",
+    """:func:`bug_summary` of two ``replay`` values of a table of Mind Your Bias's tests."""
+    wide = rows.pivot_table(index="test", columns="replay",
                             values=["effect_size", "p_value"], aggfunc="first")
     return bug_summary(wide[("effect_size", bug)], wide[("effect_size", fixed)],
                        wide[("p_value", bug)], wide[("p_value", fixed)])
@@ -405,12 +415,12 @@ def gpt2_beside_published(gpt: pd.DataFrame) -> pd.DataFrame:
     """Mind Your Bias's GPT-2 w-SEAT columns beside our :func:`gpt2_table` variants."""
     pub = load_published("myb_table3").query("model == 'GPT-2' and method == 'w-SEAT'")
     pub = pub.pivot_table(index="test", columns="column", values="d", aggfunc="first")
-    tests = list(dict.fromkeys(gpt["myb_test"]))
+    tests = list(dict.fromkeys(gpt["test"]))
     table = pd.DataFrame(index=pd.Index(tests, name="myb_test"))
     table["GPT-2 d, Tan & Celis (bug)"] = [format_d(pub["orig"].get(t, np.nan)) for t in tests]
     table["GPT-2 d, Mind Your Bias"] = [format_d(pub["ours"].get(t, np.nan)) for t in tests]
-    for (column, label), sub in gpt.groupby(["column", "variant"], sort=False):
-        sub = sub.set_index("myb_test")
+    for (column, label), sub in gpt.groupby(["column", "replay"], sort=False):
+        sub = sub.set_index("test")
         cells = [_cell(sub.loc[t, "effect_size"], sub.loc[t, "p_value"], sub.loc[t, "not run"])
                  for t in tests]
         table[f"{column} d, {label}"] = [d for d, _ in cells]
@@ -431,7 +441,7 @@ def elmo_figure(elmo: pd.DataFrame) -> Figure:
     from biaslib.reporting.plots import effect_size_comparison
 
     pub = load_published("myb_table3").query("model == 'ELMo'")
-    tests_run = {name: list(dict.fromkeys(g["myb_test"]))
+    tests_run = {name: list(dict.fromkeys(g["test"]))
                  for name, g in elmo.groupby("column", sort=False)}
     first = next(iter(tests_run.values()))
     fig, axes = plt.subplots(2, 1 + len(tests_run), figsize=(13, 7), sharex=True)
@@ -445,7 +455,7 @@ def elmo_figure(elmo: pd.DataFrame) -> Figure:
                                title=f"{method}: ELMo")
         for col, (name, tests) in enumerate(tests_run.items(), start=1):
             ours = elmo[(elmo["method"] == method) & (elmo["column"] == name)]
-            ours = ours.pivot_table(index="myb_test", columns="variant", values="effect_size")
+            ours = ours.pivot_table(index="test", columns="replay", values="effect_size")
             frame = pd.DataFrame({"test": tests,
                                   f"{name}, bug": ours["bug"].reindex(tests).to_numpy(),
                                   f"{name}, fixed": ours["fixed"].reindex(tests).to_numpy()})
@@ -519,7 +529,8 @@ _WHAT = {
 def _provenance(name: str) -> Callable[[pd.DataFrame], dict[str, object]]:
     def provenance(frame: pd.DataFrame) -> dict[str, object]:
         column = "model" if name == "elmo_diagnostics" else "column"
-        models = {row[column]: {"name": row.get("model", row[column]), "weights": row["weights"]}
+        models = {row[column]: {"name": row.get("encoder", row.get("model", row[column])),
+                                "weights": row["weights"]}
                   for row in frame.drop_duplicates(column).to_dict("records")}
         return {
             "what": _WHAT[name],
@@ -535,7 +546,9 @@ def _provenance(name: str) -> Callable[[pd.DataFrame], dict[str, object]]:
     return provenance
 
 
-_EXACT = ("model", "weights", "not run")
+_EXACT = (*CORE_EXACT, "stimuli", "convention", "encoder", "weights", "not run")
+#: ``elmo_quirks`` has SEAT's columns: compare them as ``seat_may``'s slices do.
+_QUIRK_EXACT = (*CORE_EXACT, "convention", "encoder", "weights", "not run")
 _TESTS = "tests/test_bug_tables.py"
 
 
@@ -566,7 +579,7 @@ DECLARED_TABLES: tuple[StoredTable, ...] = tuple(
     for name, desc, slc in (
         ("elmo_bug", "s-SEAT and w-SEAT through the ELMo tokenization bug and its fix",
          SliceCheck("MiniLM C6, SmolLM2 C9", _elmo_bug_slice,
-                    ("column", "variant", "method", "myb_test"),
+                    ("column", "replay", "method", "test"),
                     f"{_TESTS}::test_elmo_bug_slice", _EXACT, ("effect_size",),
                     ("p_value",))),
         ("elmo_diagnostics", "mean cosine between sentence vectors and distinct word "
@@ -578,9 +591,9 @@ DECLARED_TABLES: tuple[StoredTable, ...] = tuple(
         ("elmo_quirks", "s-SEAT through sent-bias's BERT input quirks and their fixes",
          SliceCheck("C3 word, DB-likable unbleached; SmolLM2 C6 word", _elmo_quirks_slice,
                     ("column", "test", "context"), f"{_TESTS}::test_elmo_quirks_slice",
-                    _EXACT, ("effect_size",), ("p_value",))),
+                    _QUIRK_EXACT, ("effect_size",), ("p_value",))),
         ("elmo_gpt2", "w-SEAT through w-SEAT's GPT-2 offsets and the fix, causal LM",
-         SliceCheck("C9", _elmo_gpt2_slice, ("column", "variant", "method", "myb_test"),
+         SliceCheck("C9", _elmo_gpt2_slice, ("column", "replay", "method", "test"),
                     f"{_TESTS}::test_elmo_gpt2_slice", _EXACT, ("effect_size",),
                     ("p_value",))),
     ))

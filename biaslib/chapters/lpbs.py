@@ -48,9 +48,23 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from biaslib.chapters.tables import NEEDS_CORPUS, NEEDS_TINY_MLM, SliceCheck, StoredTable
+from biaslib.chapters.tables import (
+    CORE_EXACT,
+    NEEDS_CORPUS,
+    NEEDS_TINY_MLM,
+    SliceCheck,
+    StoredTable,
+)
 from biaslib.errors import MissingWordsError, UnknownNameError
-from biaslib.evaluate.lpbs import double_context_log_probs, template_log_probs, template_queries
+from biaslib.evaluate.lpbs import (
+    LPBS_LAYER,
+    LPBS_LEVEL,
+    double_context_log_probs,
+    lpbs_pooling,
+    template_log_probs,
+    template_queries,
+)
+from biaslib.evaluate.tidy import paper_test
 from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS, CeatConvention
 from biaslib.methods.lpbs import (
     LPBS_BIASLIB,
@@ -67,6 +81,7 @@ from biaslib.methods.lpbs import (
     probability_space_scores,
     wordpiece_log_probability,
 )
+from biaslib.methods.result import core_first
 from biaslib.reporting.format import bold_marks, findings_table, format_d, format_p
 from biaslib.stimuli.cooccurrence import MYB_WINDOW_WORDS, double_contexts
 from biaslib.stimuli.corpus import describe_extract, extract_sha256
@@ -160,7 +175,7 @@ REDDIT_TABLE = "lpbs_reddit"
 REDDIT_CEAT = CEAT_MIND_YOUR_BIAS
 #: Seed of the counterpart draws (mixed with a checksum of the cell's target words).
 REDDIT_SEED = 1111
-#: The two ways the stored table scores each sentence.
+#: The two ways the stored table scores each sentence (its ``replay`` column).
 REDDIT_VARIANTS = {"fixed": False, "case bug replayed": True}
 
 
@@ -196,6 +211,22 @@ def _multi_wordpiece(sc: MaskedLMScorer, words: Sequence[str]) -> int:
     return sum(len(sc.piece_ids(w)) > 1 for w in dict.fromkeys(words))
 
 
+def _core(frame: pd.DataFrame, model: str, **values: object) -> pd.DataFrame:
+    """LPBS rows in the stored tables' shape: the core columns first.
+
+    ``model`` is the name the rows were computed with (the offline
+    :data:`OFFLINE_LPBS_MODEL` or a hub id); the scorer's full name stays in
+    ``encoder``. LPBS reads a masked token's probability from the MLM head.
+    """
+    return core_first(frame, method="LPBS", model=model, level=LPBS_LEVEL, layer=LPBS_LAYER,
+                      **values)
+
+
+def _stimulus_variants(frame: pd.DataFrame) -> pd.Series:
+    """The core ``variant`` of each row: its stimulus test's (``"name, reduced"``)."""
+    return frame["stimuli"].map(lambda s: paper_test(s)[1])
+
+
 def myb_rows(
     model: str = OFFLINE_LPBS_MODEL,
     *,
@@ -221,12 +252,15 @@ def myb_rows(
     Returns
     -------
     pandas.DataFrame
-        ``test``, ``target_description``, ``myb_test``, ``modified``,
+        The core columns (:data:`biaslib.methods.result.CORE_COLUMNS`: ``variant`` is
+        the stimulus variant of ``stimuli``, e.g. ``"name, reduced"``, ``pooling``
+        the convention's wordpiece rule, ``layer`` ``"MLM
+        head"``), then ``target_description``, ``myb_test``, ``modified``,
         ``word_set``, ``attribute_form``, ``stimuli``, ``templates``,
         ``targets`` and ``attributes`` (set sizes), ``multi_wordpiece``
-        (distinct target forms of several wordpieces), ``convention``,
-        ``wordpieces``, ``units``, :meth:`LpbsResult.to_dict`'s numbers,
-        ``model``, ``weights``.
+        (distinct target forms of several wordpieces), ``wordpieces``, ``units``,
+        :meth:`LpbsResult.to_dict`'s other numbers, ``encoder`` (the scorer's full
+        name), ``weights``.
     """
     sc = scorer(model, progress=False)
     todo = [(t, ws) for t, ws, _ in myb_cells()] if cells is None else list(cells)
@@ -249,8 +283,10 @@ def myb_rows(
                 res = lpbs(logs, conv).to_dict()
                 rows.append({**key, "convention": conv.name, "wordpieces": conv.wordpieces,
                              **{k: v for k, v in res.items() if k != "convention"},
-                             "model": sc.spec.name, "weights": sc.fingerprint})
-    return pd.DataFrame(rows)
+                             "pooling": lpbs_pooling(conv.wordpieces),
+                             "encoder": sc.spec.name, "weights": sc.fingerprint})
+    frame = pd.DataFrame(rows)
+    return _core(frame, model, variant=_stimulus_variants(frame))
 
 
 def prior_positions(sc: MaskedLMScorer, test: str) -> pd.DataFrame:
@@ -276,10 +312,10 @@ def prior_positions(sc: MaskedLMScorer, test: str) -> pd.DataFrame:
 def kurita_rows(model: str = OFFLINE_LPBS_MODEL, *, progress: bool = True) -> pd.DataFrame:
     """Kurita et al.'s five notebook tests, prior read at the mask and where his code reads it.
 
-    Kurita's convention (:data:`~biaslib.methods.lpbs.LPBS_KURITA`). Columns
-    ``test``, ``title``, ``prior_read_at``, ``prior_token`` (the tokens read
-    for the prior, per template), ``effect_size``, ``p_value``, ``mean_diff``
-    (numerator of d), ``sd``, ``n_templates``, ``n_a``, ``n_b``, ``model``,
+    Kurita's convention (:data:`~biaslib.methods.lpbs.LPBS_KURITA`). The core columns
+    (:data:`biaslib.methods.result.CORE_COLUMNS`), then ``title``, ``prior_read_at``,
+    ``prior_token`` (the tokens read for the prior, per template), ``mean_diff``
+    (numerator of d), ``sd``, ``n_templates``, ``n_a``, ``n_b``, ``encoder``,
     ``weights``.
     """
     sc = scorer(model, progress=False)
@@ -298,8 +334,9 @@ def kurita_rows(model: str = OFFLINE_LPBS_MODEL, *, progress: bool = True) -> pd
                          "prior_token": token, "effect_size": res.effect_size,
                          "p_value": res.p_value, "mean_diff": res.mean_a - res.mean_b,
                          "sd": res.sd, "n_templates": res.n_templates, "n_a": res.n_a,
-                         "n_b": res.n_b, "model": sc.spec.name, "weights": sc.fingerprint})
-    return pd.DataFrame(rows)
+                         "n_b": res.n_b, "encoder": sc.spec.name, "weights": sc.fingerprint})
+    return _core(pd.DataFrame(rows), model, variant="as published",
+                 pooling=lpbs_pooling(LPBS_KURITA.wordpieces), convention=LPBS_KURITA.name)
 
 
 def _dtype_zeros(pieces: list[list[np.ndarray]], dtype: type[np.floating]) -> tuple[int, list]:
@@ -442,14 +479,16 @@ def reddit_rows(
     Returns
     -------
     pandas.DataFrame
-        One row per cell and variant (``fixed``, ``case bug replayed``):
-        ``test``, ``word_set``, ``myb_test``, ``stimuli``, ``variant``,
+        One row per cell and replay (``fixed``, ``case bug replayed``):
+        ``test``, ``word_set``, ``myb_test``, ``stimuli``,
         ``targets`` and ``attributes`` (set sizes), coverage counts
         (``target_sentences``, ``with_attribute``, ``found``, ``overlapping``,
         ``too_far``, ``sentences`` scored, ``reddit_sentences`` of them from
-        Reddit, ``rows_kept``, ``attributes_used`` A/B), ``status``, ``ces``,
-        ``se``, ``p_value``, ``tau2``, ``mean_d``, ``n_samples``, ``model``,
-        ``weights``.
+        Reddit, ``replay`` (how the sentences were scored), ``rows_kept``,
+        ``attributes_used`` A/B), ``status``, ``se``,
+        ``tau2``, ``mean_d``, ``n_samples``, ``encoder``, ``weights``, after the
+        core columns (:data:`biaslib.methods.result.CORE_COLUMNS`; the CES is
+        ``effect_size``).
     """
     sc = scorer(model, progress=False)
     todo = ([(t, ws) for t, ws in TABLE14_CELLS] if cells is None else list(cells))
@@ -473,8 +512,8 @@ def reddit_rows(
                "sentences": len(pairs),
                "reddit_sentences": sum(n for src, n in sel.sources.items()
                                        if src.startswith("reddit"))}
-        for variant, bug in REDDIT_VARIANTS.items():
-            row: dict[str, object] = {**key, "variant": variant}
+        for replay, bug in REDDIT_VARIANTS.items():
+            row: dict[str, object] = {**key, "replay": replay}
             scores = (pair_bias_scores(*logs, x_words=xs, y_words=ys, case_bug=bug)
                       if pairs else np.empty(0))
             kept = int(np.isfinite(scores).sum())
@@ -493,17 +532,21 @@ def reddit_rows(
                     "status": (f"n/a: the case bug lost {len(pairs) - kept} of {len(pairs)} "
                                "sentences; " if bug and kept < len(pairs) else
                                "too few co-occurrences: ") + reason,
-                    "ces": np.nan, "se": np.nan, "p_value": np.nan, "tau2": np.nan,
+                    "effect_size": np.nan, "se": np.nan, "p_value": np.nan, "tau2": np.nan,
                     "mean_d": np.nan, "n_samples": 0})
             else:
                 out = res.to_dict()
                 row.update({"rows_kept": res.rows_kept, "attributes_used": out["attributes_used"],
-                            "status": "ok", **{k: out[k] for k in
-                                               ("ces", "se", "p_value", "tau2", "mean_d")},
+                            "status": "ok", "effect_size": out["ces"],
+                            **{k: out[k] for k in ("se", "p_value", "tau2", "mean_d")},
                             "n_samples": res.meta.n})
-            row.update({"model": sc.spec.name, "weights": sc.fingerprint})
+            row.update({"encoder": sc.spec.name, "weights": sc.fingerprint})
             rows.append(row)
-    return pd.DataFrame(rows)
+    # Mind Your Bias's product rule (double_context_log_probs above), under the CEAT
+    # convention that combines the sentences.
+    frame = pd.DataFrame(rows)
+    return _core(frame, model, variant=_stimulus_variants(frame),
+                 pooling=lpbs_pooling("product"), convention=convention.name)
 
 
 def chapter_table(name: str, model: str = OFFLINE_LPBS_MODEL, *,
@@ -619,17 +662,17 @@ def myb_table6_comparison(ours: pd.DataFrame, convention: str = LPBS_MIND_YOUR_B
     return out
 
 
-def _reddit_cell(rows: pd.DataFrame, test: str, word_set: str, variant: str,
+def _reddit_cell(rows: pd.DataFrame, test: str, word_set: str, replay: str,
                  alpha: float) -> str:
     """A cell of the rebuilt column: CES (``*`` for p < alpha), ``n/a`` or ``too few``."""
     row = rows[(rows["test"] == test) & (rows["word_set"] == word_set)
-               & (rows["variant"] == variant)]
+               & (rows["replay"] == replay)]
     if row.empty:
         return ""
     status = str(row["status"].iloc[0])
     if status != "ok":
         return "n/a" if status.startswith("n/a") else "too few"
-    return format_d(float(row["ces"].iloc[0]),
+    return format_d(float(row["effect_size"].iloc[0]),
                     "*" if float(row["p_value"].iloc[0]) < alpha else "")
 
 
@@ -685,17 +728,17 @@ def myb_table14_comparison(ours: pd.DataFrame, convention: str = LPBS_MIND_YOUR_
 
 
 def reddit_coverage_view(frame: pd.DataFrame) -> pd.DataFrame:
-    """The coverage of every ``lpbs_reddit`` cell, and what each variant made of it.
+    """The coverage of every ``lpbs_reddit`` cell, and what each replay made of it.
 
     Counts are exact (text matching); CES to two decimals from the stored table.
     """
-    fixed = frame[frame["variant"] == "fixed"].reset_index(drop=True)
-    bug = frame[frame["variant"] == "case bug replayed"].reset_index(drop=True)
+    fixed = frame[frame["replay"] == "fixed"].reset_index(drop=True)
+    bug = frame[frame["replay"] == "case bug replayed"].reset_index(drop=True)
 
     def ces(rows: pd.DataFrame) -> list[str]:
         return [format_d(float(c)) if st == "ok" else
                 ("n/a" if str(st).startswith("n/a") else "too few")
-                for c, st in zip(rows["ces"], rows["status"], strict=True)]
+                for c, st in zip(rows["effect_size"], rows["status"], strict=True)]
 
     return pd.DataFrame({
         "test": fixed["test"], "word set": fixed["word_set"], "their test": fixed["myb_test"],
@@ -979,8 +1022,10 @@ _WHAT = {
 
 
 def _models(frame: pd.DataFrame) -> dict[str, dict[str, str]]:
-    return {row.model: {"name": row.model, "weights": row.weights}
-            for row in frame.drop_duplicates("model").itertuples()}
+    # The scorer's full name: ``encoder`` in the results tables, ``model`` elsewhere.
+    full = "encoder" if "encoder" in frame else "model"
+    return {n: {"name": n, "weights": w}
+            for n, w in frame.drop_duplicates(full).set_index(full)["weights"].items()}
 
 
 def _provenance(name: str) -> Callable[[pd.DataFrame], dict[str, object]]:
@@ -1070,14 +1115,16 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
                       f"{_TEST_FILE}::test_lpbs_myb_slice",
                       ("test", "target_description", "stimuli", "templates", "targets",
                        "attributes", "multi_wordpiece", "wordpieces", "units", "n_a", "n_b",
-                       "n_templates", "p_method", "n_resamples", "model", "weights"),
+                       "n_templates", "p_method", "n_resamples", *CORE_EXACT, "encoder",
+                       "weights"),
                       ("effect_size", "mean_a", "mean_b", "sd"), ("p_value",))),
           ("lpbs_kurita", "LPBS on Kurita et al.'s five notebook tests, prior read at two "
            "positions",
            SliceCheck("whole table", _kurita_slice, ("test", "prior_read_at"),
                       f"{_TEST_FILE}::test_lpbs_kurita_table",
-                      ("title", "prior_token", "n_templates", "n_a", "n_b", "model",
-                       "weights"), ("effect_size", "mean_diff", "sd"), ("p_value",))),
+                      ("title", "prior_token", "n_templates", "n_a", "n_b", *CORE_EXACT,
+                       "convention", "encoder", "weights"), ("effect_size", "mean_diff", "sd"),
+                      ("p_value",))),
           ("lpbs_underflow", "zeros and NaN of LPBS in float32/float16 probability space vs "
            "log space",
            # Zeros and NaN in float16 are counts at a float threshold (2^-24): a
@@ -1102,11 +1149,12 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
         "corpus extract and its SHA-256", (NEEDS_TINY_MLM, NEEDS_CORPUS), "tens of minutes",
         slices=(SliceCheck(
             "C6 simplified, C9 reduced, Dis full, I2 full", _reddit_slice,
-            ("test", "word_set", "variant"), f"{_TEST_FILE}::test_lpbs_reddit_slice",
-            ("myb_test", "stimuli", "targets", "attributes", "target_sentences",
+            ("test", "word_set", "replay"), f"{_TEST_FILE}::test_lpbs_reddit_slice",
+            ("variant", "myb_test", "stimuli", "targets", "attributes", "target_sentences",
              "with_attribute", "found", "overlapping", "too_far", "sentences",
              "reddit_sentences", "rows_kept", "attributes_used", "status", "n_samples",
-             "model", "weights"), ("ces", "se", "tau2", "mean_d"), ("p_value",)),)),
+             "method", "model", "level", "pooling", "layer", "convention", "encoder", "weights"),
+            ("effect_size", "se", "tau2", "mean_d"), ("p_value",)),)),
 )
 #: The stored tables of the chapter computed from template sentences (``lpbs_reddit``
 #: needs the corpus extract).

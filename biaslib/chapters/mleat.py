@@ -16,7 +16,7 @@ import pandas as pd
 
 from biaslib.chapters.published import MAY_ALL
 from biaslib.chapters.seat import OFFLINE_SEAT_MODELS, may_contexts
-from biaslib.chapters.tables import NEEDS_MODELS, SliceCheck, StoredTable
+from biaslib.chapters.tables import CORE_EXACT, NEEDS_MODELS, SliceCheck, StoredTable
 from biaslib.embeddings.factories import transformer
 from biaslib.embeddings.models import EncoderSpec
 from biaslib.evaluate.mleat import mleat_context_table
@@ -26,6 +26,7 @@ from biaslib.methods.mleat import (
     association_of,
     classify_pattern,
 )
+from biaslib.methods.result import RECORD_COLUMNS, core_first
 from biaslib.reporting.format import format_d, significance_flag
 from biaslib.stimuli.contexts import Context
 from biaslib.stimuli.data import CALISKAN_TESTS, StimulusTest, load_published, load_test
@@ -119,7 +120,16 @@ def mleat_models_table(
     convention: MleatConvention | str = MLEAT_BIASLIB,
     progress: bool = True,
 ) -> pd.DataFrame:
-    """:func:`mleat_context_table` for several models; ``column`` = model label, ``inputs``."""
+    """:func:`mleat_context_table` for several models; ``column`` = model label, ``inputs``.
+
+    The core columns first (:data:`biaslib.methods.result.CORE_COLUMNS`), as
+    :func:`mleat_context_table` gives them: ``effect_size`` and ``p_value`` are level
+    1's, ``test`` the paper's id and ``stimuli`` the stimulus test (``C3b``); then
+    ``column``, ``inputs``, ``stimuli``, ``title``, ``encoder`` (the encoder's full name)
+    and levels 1-3's other columns. Level 1's ``l1_d`` and ``l1_p`` (the core columns
+    again) and the record's ``ci_low``, ``ci_high`` and ``n`` are left out: the ML-EAT
+    defines no interval (always NaN) and ``n`` is ``n_x + n_y``, both stored already.
+    """
     tests = list(no_string(tests, "tests"))
     frames = []
     for model in models:
@@ -127,9 +137,13 @@ def mleat_models_table(
         encoder.progress = progress
         frame = mleat_context_table(tests, encoder, contexts, pooling=model.sentence_pooling,
                                     convention=convention, progress=progress)
+        frame = frame.drop(columns=["l1_d", "l1_p", *RECORD_COLUMNS])
         frame.insert(0, "inputs", inputs)
         frame.insert(0, "column", model.label)
-        frames.append(frame)
+        # The encoder's full name goes beside the test's title; ``model`` is the short label.
+        encoder_name = frame.pop("model")
+        frame.insert(list(frame.columns).index("title") + 1, "encoder", encoder_name)
+        frames.append(core_first(frame, model=model.label))
     return pd.concat(frames, ignore_index=True)
 
 
@@ -192,12 +206,16 @@ def paper_table(frame: pd.DataFrame, index: str | Sequence[str] | None = None) -
     """Results laid out as the paper's Table 1.
 
     ``frame`` has the columns of :meth:`MleatResult.to_dict` (or of
-    ``data/published/mleat_*.csv``): ``l1_d``, ``l1_sig``, ``l2_x_d``… and
+    ``data/published/mleat_*.csv``, or of :func:`mleat_models_table`, whose Level 1
+    effect size is ``effect_size``): ``l1_d``, ``l1_sig``, ``l2_x_d``… and
     ``pattern``. Effect sizes get ``*`` when significant; Level 3 reads
     "mean (sd)" with the paper's ".10" style. ``index`` names the columns that
     label the rows (default: keep the index).
     """
     src = frame.set_index(list([index] if isinstance(index, str) else index)) if index else frame
+    if "effect_size" in src:  # our rows: Level 1 is the core effect size
+        level1 = src["l1_d"].fillna(src["effect_size"]) if "l1_d" in src else src["effect_size"]
+        src = src.assign(l1_d=level1)
 
     def d(col: str) -> list[str]:
         return [format_d(float(v), "*" if significance_flag(s) else "")
@@ -252,7 +270,7 @@ def _offline_provenance(frame: pd.DataFrame) -> dict[str, object]:
                 "Caliskan's tests in ML-EAT's GPT-2 prompts ('This is (a/an) X'), and the "
                 "SEAT chapter's bleached-template tests at sentence level",
         # One entry per (model, inputs): SmolLM2 runs without special tokens on the prompts.
-        "models": {f"{r.column} | {r.inputs}": {"name": r.model, "weights": r.weights}
+        "models": {f"{r.column} | {r.inputs}": {"name": r.encoder, "weights": r.weights}
                    for r in frame.drop_duplicates(["column", "inputs"]).itertuples()},
         "prompt_models": [m.label for m in MLEAT_OFFLINE_MODELS],
         "convention": MLEAT_BIASLIB.to_dict(),
@@ -277,9 +295,11 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
         "models per inputs with weights fingerprints, the convention, prompt and SEAT tests",
         (NEEDS_MODELS,), "minutes",
         slices=(SliceCheck(
-            "C9, prompts and SEAT sentences", _offline_slice, ("column", "inputs", "test"),
+            "C9, prompts and SEAT sentences", _offline_slice, ("column", "inputs", "stimuli"),
             "tests/test_mleat.py::test_stored_offline_table_matches_a_fresh_slice",
-            ("model", "weights", "pattern", "n_x", "n_y", "n_a", "n_b"),
-            lambda f: [c for c in f.columns if c.endswith(("_d", "_mean", "_sd"))],
-            lambda f: [c for c in f.columns if c.endswith("_p")]),)),
+            (*CORE_EXACT, "test", "convention", "encoder", "weights", "pattern", "n_x", "n_y",
+             "n_a", "n_b"),
+            lambda f: ["effect_size",
+                       *(c for c in f.columns if c.endswith(("_d", "_mean", "_sd")))],
+            lambda f: ["p_value", *(c for c in f.columns if c.endswith("_p"))]),)),
 )

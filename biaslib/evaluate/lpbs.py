@@ -49,8 +49,28 @@ if TYPE_CHECKING:
     from biaslib.embeddings.masked_lm import MaskedLMScorer, MaskQuery
     from biaslib.stimuli.cooccurrence import DoubleContext
 
-__all__ = ["double_context_log_probs", "double_context_queries", "lpbs_sentences", "lpbs_table",
-           "run_lpbs", "template_log_probs", "template_queries"]
+__all__ = ["LPBS_LAYER", "LPBS_LEVEL", "double_context_log_probs", "double_context_queries",
+           "lpbs_pooling", "lpbs_sentences", "lpbs_table", "run_lpbs", "template_log_probs",
+           "template_queries"]
+
+#: The core ``level`` of an LPBS row: a masked LM's probability of one masked token.
+LPBS_LEVEL = "masked token"
+#: The core ``layer`` of an LPBS row: the probabilities come from the masked-LM head.
+LPBS_LAYER = "MLM head"
+
+
+def lpbs_pooling(wordpieces: str) -> str:
+    """The core ``pooling`` of an LPBS row: how a target's wordpieces are combined.
+
+    ``wordpieces`` is the convention's rule (:attr:`LpbsConvention.wordpieces
+    <biaslib.methods.lpbs.LpbsConvention.wordpieces>`: ``"first"`` or ``"product"``).
+
+    Examples
+    --------
+    >>> lpbs_pooling("first")
+    'first wordpiece(s)'
+    """
+    return f"{wordpieces} wordpiece(s)"
 
 
 def template_queries(
@@ -170,8 +190,8 @@ def lpbs_table(
     Returns
     -------
     pandas.DataFrame
-        :data:`~biaslib.methods.result.CORE_COLUMNS` (``level`` ``"sentence"``:
-        a masked LM reads the whole template; no pooling or layer), ``stimuli``
+        :data:`~biaslib.methods.result.CORE_COLUMNS` (``level`` :data:`LPBS_LEVEL`,
+        ``layer`` :data:`LPBS_LAYER`, ``pooling`` :func:`lpbs_pooling`), ``stimuli``
         (the name given), ``prior_read_at``, then :meth:`LpbsResult.to_dict
         <biaslib.methods.lpbs.LpbsResult.to_dict>`'s.
     """
@@ -182,7 +202,8 @@ def lpbs_table(
                                 disable=not progress):
         for conv in no_string(conventions, "conventions"):
             result = run_lpbs(scorer, templates, conv, prior_read_at=prior_read_at)
-            core = core_row(result, name, scorer.name, "sentence")
+            core = core_row(result, name, scorer.name, LPBS_LEVEL, layer=LPBS_LAYER,
+                            pooling=lpbs_pooling(get_lpbs_convention(conv).wordpieces))
             rest = {k: v for k, v in result.to_dict().items() if k not in core}
             rows.append({**core, "stimuli": name, "prior_read_at": prior_read_at, **rest})
     return pd.DataFrame(rows)

@@ -21,6 +21,7 @@ from biaslib.embeddings.base import ContextEncoder, EmbeddedTest, Embedder, embe
 from biaslib.evaluate.seat import embed_contexts
 from biaslib.evaluate.tidy import core_row, layer_label, pooling_label
 from biaslib.methods.mleat import MLEAT_BIASLIB, MleatConvention, MleatResult, ml_eat
+from biaslib.methods.result import NOT_APPLICABLE
 from biaslib.stimuli.contexts import Context
 from biaslib.stimuli.data import StimulusTest, load_test
 from biaslib.validation import no_string
@@ -96,7 +97,8 @@ def mleat_table(
     rows = []
     for test in tqdm(tests, desc=f"ML-EAT on {embedder.name}", disable=not progress):
         embedded = embed_test(test, embedder, max_missing_fraction)
-        rows.append(_tidy_row(embedded, run_mleat(embedded, convention), "word", "", ""))
+        rows.append(_tidy_row(embedded, run_mleat(embedded, convention), "word", NOT_APPLICABLE,
+                                  NOT_APPLICABLE))
     return pd.DataFrame(rows)
 
 
@@ -120,11 +122,10 @@ def mleat_context_table(
     columns name the encoder and its exact weights.
 
     The columns are :func:`mleat_table`'s (``level`` ``"sentence"``, the
-    pooling the encoder used, its layer) and ``weights``, except that ``test``
-    stays the stimulus test's name (``"C3b"``, ``variant`` ``"b-variant"``):
-    the stored table ``mleat_offline`` and its chapter read it so, until that
-    table moves to the core shape (then ``test`` is
-    :func:`~biaslib.evaluate.tidy.paper_test`'s id, as everywhere else).
+    pooling the encoder used, its layer) and ``weights``: ``test`` is the paper's
+    test id and ``variant`` the stimulus variant
+    (:func:`~biaslib.evaluate.tidy.paper_test`: ``"C3b"`` → ``"C3"``,
+    ``"b-variant"``), ``stimuli`` the stimulus test's name.
     """
     tests = [load_test(t) if isinstance(t, str) else t for t in no_string(tests, "tests")]
     rows = []
@@ -133,5 +134,5 @@ def mleat_context_table(
                                   pooling={"sentence": pooling})["sentence"]
         row = _tidy_row(embedded, run_mleat(embedded, convention), "sentence",
                         pooling_label(encoder, "sentence", pooling), layer_label(encoder))
-        rows.append({**row, "test": test.name, "weights": encoder.fingerprint})
+        rows.append({**row, "weights": encoder.fingerprint})
     return pd.DataFrame(rows)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from biaslib.embeddings.base import ContextEncoder, Pooling, PoolingLike
-from biaslib.methods.result import BiasResult, core_record
+from biaslib.methods.result import NOT_APPLICABLE, BiasResult, core_record
 
 __all__ = ["core_row", "layer_label", "paper_test", "pooling_label"]
 
@@ -63,11 +63,16 @@ def paper_test(stimulus_test: str) -> tuple[str, str]:
 def layer_label(encoder: object) -> str:
     """The layer an encoder reads, as text: ``"last"``, ``"6"``, ``"sum"``, ``"1+2"``.
 
-    ``""`` for an embedder without layers (static vectors, bag-of-words).
+    :data:`~biaslib.methods.result.NOT_APPLICABLE` for an embedder without layers
+    (static vectors, bag-of-words). A wrapper without a ``layer`` of its own that
+    wraps an ``encoder`` reports the wrapped encoder's layer.
     """
+    seen = 0
+    while not hasattr(encoder, "layer") and hasattr(encoder, "encoder") and seen < 5:
+        encoder, seen = encoder.encoder, seen + 1  # a wrapper: ask the wrapped encoder
     layer = getattr(encoder, "layer", None)
     if layer is None:
-        return ""
+        return NOT_APPLICABLE
     if isinstance(layer, tuple):
         return "+".join(map(str, layer))
     return str(layer)
@@ -89,8 +94,8 @@ def core_row(
     model: str,
     level: str,
     *,
-    pooling: str = "",
-    layer: str = "",
+    pooling: str = NOT_APPLICABLE,
+    layer: str = NOT_APPLICABLE,
     method: str | None = None,
 ) -> dict[str, object]:
     """The core columns of one row: the result's record, the test split into id and variant.
@@ -104,7 +109,8 @@ def core_row(
     model
         The model as printed beside the number.
     level, pooling, layer
-        Where the vectors were read (``""`` where a choice does not apply).
+        Where the vectors were read (:data:`~biaslib.methods.result.NOT_APPLICABLE` where a
+        choice does not apply).
     method
         The method as the table names it (``"s-SEAT"``…), if not the result's.
     """

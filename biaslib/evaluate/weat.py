@@ -19,6 +19,7 @@ from tqdm import tqdm
 
 from biaslib.embeddings.base import EmbeddedTest, Embedder, embed_test
 from biaslib.evaluate.tidy import core_row
+from biaslib.methods.result import NOT_APPLICABLE
 from biaslib.methods.weat import WeatResult, weat
 from biaslib.stats.conventions import BIASLIB, Convention, get_convention
 from biaslib.stimuli.data import StimulusTest, load_test
@@ -36,7 +37,8 @@ class TestRun:
 
     __test__ = False  # not a pytest class
 
-    def tidy_row(self, level: str = "word", pooling: str = "", layer: str = "",
+    def tidy_row(self, level: str = "word", pooling: str = NOT_APPLICABLE,
+                 layer: str = NOT_APPLICABLE,
                  method: str | None = None) -> dict[str, object]:
         """:data:`~biaslib.methods.result.CORE_COLUMNS` first, ``stimuli``, then :meth:`to_dict`'s.
 

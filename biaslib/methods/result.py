@@ -44,6 +44,8 @@ __all__ = [
     "CORE_COLUMNS",
     "CORE_NUMBER_COLUMNS",
     "CORE_TEXT_COLUMNS",
+    "NOT_APPLICABLE",
+    "RECORD_COLUMNS",
     "RECORD_KEYS",
     "BiasResult",
     "ResultRecord",
@@ -55,23 +57,29 @@ __all__ = [
 #: The keys of :meth:`BiasResult.record`, in order.
 RECORD_KEYS = ("method", "convention", "effect_size", "p_value", "ci_low", "ci_high", "n")
 
-#: Core columns that hold text: what was run, on what, how. Empty text where a
-#: choice does not apply (a static embedding has no layer).
+#: What a core text column holds where its choice does not apply (a static embedding has
+#: no layer): text, not NaN or ``""``, so that it survives a round trip through CSV.
+NOT_APPLICABLE = "n/a"
+
+#: Core columns that hold text: what was run, on what, how.
 CORE_TEXT_COLUMNS = ("method", "test", "variant", "model", "level", "pooling", "layer",
                      "convention")
-#: Core columns that hold numbers (NaN where the method defines none, or a row was not run).
-CORE_NUMBER_COLUMNS = ("effect_size", "p_value", "ci_low", "ci_high", "n")
-#: The first columns of every tidy frame and stored table, in this order.
+#: Core columns that hold numbers (NaN where a row was not run or a method has no p-value).
+CORE_NUMBER_COLUMNS = ("effect_size", "p_value")
+#: The first columns of every tidy frame and every stored results table, in this order.
 #:
 #: ``test`` is the paper's test id (``"C1"``, ``"I1"``, ``"Dis"``,
 #: ``"DB-likable"``), ``variant`` the stimulus variant (``"as published"``,
-#: ``"b-variant"``, ``"name"``, ``"term-m"``, ``"name, reduced"``…), ``level``
-#: ``"word"``, ``"sentence"`` or ``"word in context"``, ``pooling`` and
-#: ``layer`` the values the encoder used (never parsed from the model label).
-#: ``ci_low``, ``ci_high`` and ``n`` are core too: every result defines them
-#: (NaN where it has none), the specification curve draws the interval and the
-#: synthesis weighs by ``n``, so neither needs a per-method adapter to find them.
+#: ``"b-variant"``, ``"name"``, ``"term-m"``, ``"name, reduced"``…), ``model`` the
+#: model's short name, ``level`` ``"word"``, ``"sentence"``, ``"word in context"``…,
+#: ``pooling`` and ``layer`` the values the encoder used (never parsed from a label;
+#: :data:`NOT_APPLICABLE` where a choice does not apply), ``convention`` the preset's name.
 CORE_COLUMNS = (*CORE_TEXT_COLUMNS, *CORE_NUMBER_COLUMNS)
+#: The rest of a :meth:`BiasResult.record`: the interval and the sample size. Every tidy
+#: frame of :mod:`biaslib.evaluate` carries them right after :data:`CORE_COLUMNS` (NaN
+#: where a method defines no interval); a stored table carries the interval where its
+#: method defines one (CEAT's meta-analysis, the specification curves).
+RECORD_COLUMNS = ("ci_low", "ci_high", "n")
 
 
 @runtime_checkable
@@ -150,8 +158,8 @@ def core_record(
     variant: str,
     model: str,
     level: str,
-    pooling: str = "",
-    layer: str = "",
+    pooling: str = NOT_APPLICABLE,
+    layer: str = NOT_APPLICABLE,
     method: str | None = None,
 ) -> dict[str, object]:
     """The core columns of one table row: the result's record and the labels it cannot know.
@@ -168,7 +176,7 @@ def core_record(
     level
         ``"word"``, ``"sentence"``, ``"word in context"``…
     pooling, layer
-        The pooling and layer the encoder used (``""`` where none applies).
+        The pooling and layer the encoder used (:data:`NOT_APPLICABLE` where none applies).
     method
         The method as the table names it, where it differs from the result's
         (s-SEAT and w-SEAT are the WEAT on sentences or words in context).
@@ -176,7 +184,7 @@ def core_record(
     Returns
     -------
     dict
-        Keys :data:`CORE_COLUMNS`, in that order.
+        Keys :data:`CORE_COLUMNS` then :data:`RECORD_COLUMNS`, in that order.
 
     Examples
     --------
@@ -184,7 +192,7 @@ def core_record(
     >>> r = weat([[1.0, 0.0], [0.9, 0.1]], [[0.0, 1.0], [0.1, 0.9]],
     ...          [[1.0, 0.0]], [[0.0, 1.0]])
     >>> row = core_record(r, test="T", variant="as published", model="toy", level="word")
-    >>> list(row) == list(CORE_COLUMNS), row["method"], row["n"]
+    >>> list(row) == [*CORE_COLUMNS, *RECORD_COLUMNS], row["method"], row["n"]
     (True, 'WEAT', 4)
     """
     rec = result.record()
@@ -196,15 +204,16 @@ def core_record(
     row = {**rec, **labels}
     if method is not None:
         row["method"] = method
-    return {c: row[c] for c in CORE_COLUMNS}
+    return {c: row[c] for c in (*CORE_COLUMNS, *RECORD_COLUMNS)}
 
 
 def check_core_columns(frame: pd.DataFrame) -> None:
     """Refuse a frame that lacks a core column or holds the wrong kind of value in one.
 
-    Text columns (:data:`CORE_TEXT_COLUMNS`) must hold strings only (empty
-    text where a choice does not apply, never NaN); number columns
-    (:data:`CORE_NUMBER_COLUMNS`) must have a numeric dtype (NaN allowed).
+    Text columns (:data:`CORE_TEXT_COLUMNS`) must hold non-empty strings only
+    (:data:`NOT_APPLICABLE` where a choice does not apply, never NaN or ``""``); number
+    columns (:data:`CORE_NUMBER_COLUMNS`, and the :data:`RECORD_COLUMNS` a frame has)
+    must have a numeric dtype (NaN allowed).
 
     Raises
     ------
@@ -217,10 +226,10 @@ def check_core_columns(frame: pd.DataFrame) -> None:
         problems.append(f"missing core columns {missing}")
     for col in CORE_TEXT_COLUMNS:
         if col in frame.columns:
-            not_text = frame[col][~frame[col].map(lambda v: isinstance(v, str))]
+            not_text = frame[col][~frame[col].map(lambda v: isinstance(v, str) and v != "")]
             if len(not_text):
                 problems.append(f"{col!r} must hold text, found {not_text.iloc[0]!r}")
-    for col in CORE_NUMBER_COLUMNS:
+    for col in (*CORE_NUMBER_COLUMNS, *RECORD_COLUMNS):
         if col in frame.columns and not (pd.api.types.is_numeric_dtype(frame[col])
                                          and not pd.api.types.is_bool_dtype(frame[col])):
             problems.append(f"{col!r} must be numeric, has dtype {frame[col].dtype}")
@@ -228,17 +237,37 @@ def check_core_columns(frame: pd.DataFrame) -> None:
         raise ValueError("not a table of the core shape: " + "; ".join(problems))
 
 
-def core_first(frame: pd.DataFrame, core: Mapping[str, object] | None = None) -> pd.DataFrame:
-    """The frame with the core columns first (in :data:`CORE_COLUMNS` order), the rest after.
+def core_first(frame: pd.DataFrame, core: Mapping[str, object] | None = None,
+               /, **values: object) -> pd.DataFrame:
+    """``frame`` with the core columns set, checked present and moved first, in order.
 
-    Core columns the frame lacks are left out unless ``core`` gives them a
-    value for every row (e.g. ``{"layer": ""}``). The other columns keep their order.
+    ``core`` and the keywords name core columns (or :data:`RECORD_COLUMNS`) and give a
+    scalar or one value per row; they replace a column of that name. Then
+    :data:`CORE_COLUMNS` come first, the :data:`RECORD_COLUMNS` the frame has next,
+    and the other columns after them, in their order.
+
+    Raises
+    ------
+    ValueError
+        If a name given is not a core or record column, or a core column is
+        neither in ``frame`` nor given.
+
+    Examples
+    --------
+    >>> f = pd.DataFrame({"x": [1], "effect_size": [0.5], "p_value": [0.01]})
+    >>> out = core_first(f, method="SEAT", test="C1", variant="as published", model="m",
+    ...                  level="sentence", pooling="mean", layer="last", convention="c")
+    >>> list(out.columns) == [*CORE_COLUMNS, "x"]
+    True
     """
-    frame = frame.copy()
-    for col, value in dict(core or {}).items():
-        if col not in CORE_COLUMNS:
-            raise ValueError(f"{col!r} is not a core column ({list(CORE_COLUMNS)})")
-        if col not in frame.columns:
-            frame[col] = value
-    first = [c for c in CORE_COLUMNS if c in frame.columns]
-    return frame[first + [c for c in frame.columns if c not in first]]
+    given = {**dict(core or {}), **values}
+    unknown = sorted(set(given) - {*CORE_COLUMNS, *RECORD_COLUMNS})
+    if unknown:
+        raise ValueError(f"{unknown} are not core columns ({list(CORE_COLUMNS)}) "
+                         f"or record columns ({list(RECORD_COLUMNS)})")
+    out = frame.assign(**given) if given else frame.copy()
+    absent = [c for c in CORE_COLUMNS if c not in out.columns]
+    if absent:
+        raise ValueError(f"core columns {absent} are neither in the frame nor given")
+    first = [*CORE_COLUMNS, *(c for c in RECORD_COLUMNS if c in out.columns)]
+    return out[first + [c for c in out.columns if c not in first]]
