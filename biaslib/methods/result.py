@@ -23,7 +23,7 @@ result               method     effect size                   n                 
 permutation test re-splits (``n_x + n_y``). Where a method has no p-value (the
 SAME family) ``p_value`` is ``None``; where it defines no interval ``ci`` is
 ``None`` (an approximate interval for :math:`d` belongs to whoever chooses the
-approximation, e.g. :func:`biaslib.evaluate.speccurve.d_confidence_interval`).
+approximation, e.g. :func:`biaslib.stats.effect_size_ci.d_confidence_interval`).
 
 :data:`CORE_COLUMNS` are the columns every tidy frame and stored table starts
 with; :func:`core_record` builds them from a result and the labels a result
