@@ -403,7 +403,7 @@ def prose_holds() -> None:
         assert sent["sign flipped"] / sent["tests"] < word["sign flipped"] / word["tests"]
     # Lowercasing SmolLM2: C1 exactly unchanged, every test built on names moves, several
     # across zero.
-    q = quirks.set_index(["column", "test", "context"])["effect_size"]
+    q = quirks.set_index(["column", "stimuli", "context"])["effect_size"]
     low, orig = q[f"{SMOL}: lowercased input (sent-bias)"], q[f"{SMOL}: original case"]
     assert low[("C1", "word")] == orig[("C1", "word")]
     name_rows = [k for k in low.index if k[0] != "C1"]

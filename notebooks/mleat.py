@@ -442,11 +442,13 @@ assert l3.loc[f"{SMOLLM}, SEAT", "mean sd"] < l3.loc[f"{SMOLLM}", "mean sd"] / 2
 # SEAT chapter's stored table.
 
 # %% tags=["hide-input"]
+# Rows by May et al.'s test names (C3b, the stimulus tests), as the SEAT chapter shows them.
 seat_rows = offline[offline["inputs"] == "SEAT sentences"].drop(columns="test").rename(
-    columns={"stimuli": "test",  # May et al.'s test names (C3b), as seat_may's
+    columns={"stimuli": "test",
              "effect_size": "l1_d", "p_value": "l1_p"})  # level 1, beside SEAT's own
 seat_may, _ = load_results("seat_may")
-seat = seat_may[(seat_may["context"] == "sent")][["column", "test", "effect_size", "p_value"]]
+seat = seat_may[(seat_may["context"] == "sent")].drop(columns="test").rename(
+    columns={"stimuli": "test"})[["column", "test", "effect_size", "p_value"]]
 merged = seat_rows.merge(seat, on=["column", "test"], how="left", validate="one_to_one")
 print("Level 1 equals the SEAT chapter's effect size in every row (|difference| < 1e-6, "
       "the rounding of the stored tables):",

@@ -135,7 +135,7 @@ may_comparison(may, MAY_ALL)[list(dict.fromkeys(may["column"]))]
 
 # %% tags=["hide-input"]
 not_run = may[may["not run"] != ""]
-not_run[["test", "context", "column", "not run"]] if len(not_run) else print(
+not_run[["stimuli", "context", "column", "not run"]] if len(not_run) else print(
     "every test ran on every model")
 
 # %% [markdown]
@@ -231,8 +231,8 @@ def pos_sig(frame: pd.DataFrame) -> int:
 
 def rows(model: str, tests=None, context=None) -> pd.DataFrame:
     out = mine[mine["column"] == model]
-    if tests is not None:
-        out = out[out["test"].isin(list(tests))]
+    if tests is not None:  # May et al.'s test names (C3b): the stimulus tests
+        out = out[out["stimuli"].isin(list(tests))]
     return out if context is None else out[out["context"] == context]
 
 

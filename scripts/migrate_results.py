@@ -14,12 +14,14 @@ text, so every stored number keeps its digits. Renamed columns:
   ``effect_size`` and ``l1_p`` → ``p_value`` (levels 2 and 3 keep their columns);
 * ``elmo_bug``, ``elmo_gpt2`` and ``lpbs_reddit``: their old ``variant`` (which
   implementation ran: ``bug``, ``fixed``, ``case bug replayed``…) → ``replay``;
-* ``mleat_offline``: the stimulus test (``C3b``) → ``stimuli``.
+* ``mleat_offline``, ``seat_may``, ``elmo_quirks`` and ``lpbs_kurita``: the stimulus test
+  (May et al.'s ``C3b``, ``ABW-b``; Kurita's ``C1``) → ``stimuli``; ``test`` becomes the
+  paper's test id of it (``C3``, ``ABW``).
 
 ``variant`` means one thing in every table: the stimulus variant of the row's stimulus
 test, :func:`biaslib.evaluate.tidy.paper_test` of ``stimuli`` (``name``, ``term-m``,
-``name, reduced``, ``b-variant``…), and ``"as published"`` where a table names no
-stimulus test; ``test`` is the paper's test id (``C3`` for ``C3b``). ``elmo_bug`` and
+``name, reduced``, ``b-variant``…), and ``test`` its paper's test id (``C3`` for
+``C3b``): every results table names its stimulus test in ``stimuli``. ``elmo_bug`` and
 ``elmo_gpt2``, whose rows are Mind Your Bias's Table 3 tests, gain ``stimuli``
 (:data:`biaslib.chapters.published.MYB_TABLE3` of the test). The interval columns
 ``ci_low`` and ``ci_high`` (CEAT's meta-analysis, the specification curves) follow the
@@ -97,9 +99,15 @@ def _short_model(label: str) -> str:
     return label.split(": ", 1)[0]
 
 
+def _test(stimuli: pd.Series) -> pd.Series:
+    """The paper's test id of each row's stimulus test (:func:`paper_test`)."""
+    return stimuli.map(lambda s: paper_test(s)[0])
+
+
 def _seat_like(f: pd.DataFrame, meta: dict) -> dict[str, object]:
-    """May et al.'s s-SEAT rows (``seat_may``, ``elmo_quirks``)."""
-    return {"method": "SEAT", "variant": "as published", "model": f["column"].map(_short_model),
+    """May et al.'s s-SEAT rows (``seat_may``, ``elmo_quirks``): ``C3b`` is C3's b-variant."""
+    return {"method": "SEAT", "test": _test(f["stimuli"]), "variant": _variant(f["stimuli"]),
+            "model": f["column"].map(_short_model),
             "level": "sentence", "pooling": f["encoder"].map(label_pooling),
             "layer": f["encoder"].map(label_layer)}
 
@@ -129,7 +137,7 @@ def _ceat(f: pd.DataFrame, meta: dict) -> dict[str, object]:
 
 
 def _mleat(f: pd.DataFrame, meta: dict) -> dict[str, object]:
-    return {"method": "ML-EAT", "test": f["stimuli"].map(lambda s: paper_test(s)[0]),
+    return {"method": "ML-EAT", "test": _test(f["stimuli"]),
             "variant": _variant(f["stimuli"]), "model": f["column"],
             "level": "sentence", "pooling": f["encoder"].map(label_pooling),
             "layer": f["encoder"].map(label_layer)}
@@ -143,7 +151,8 @@ def _lpbs_myb(f: pd.DataFrame, meta: dict) -> dict[str, object]:
 
 def _lpbs_kurita(f: pd.DataFrame, meta: dict) -> dict[str, object]:
     kurita = meta["conventions"]["kurita"]
-    return {"method": "LPBS", "variant": "as published", "model": _TINY_MLM,
+    return {"method": "LPBS", "test": _test(f["stimuli"]), "variant": _variant(f["stimuli"]),
+            "model": _TINY_MLM,
             "level": "masked token", "pooling": f"{kurita['wordpieces']} wordpiece(s)",
             "layer": "MLM head", "convention": kurita["name"]}
 
@@ -164,8 +173,8 @@ def _grid(f: pd.DataFrame, meta: dict) -> dict[str, object]:
 #: Per table: renames of stored columns, then the core values (and ``stimuli`` where the
 #: table lacked it) derived from the stored ones.
 MIGRATIONS: dict[str, tuple[dict[str, str], Callable[[pd.DataFrame, dict], dict[str, object]]]] = {
-    "seat_may": ({"model": "encoder"}, _seat_like),
-    "elmo_quirks": ({"model": "encoder"}, _seat_like),
+    "seat_may": ({"model": "encoder", "test": "stimuli"}, _seat_like),
+    "elmo_quirks": ({"model": "encoder", "test": "stimuli"}, _seat_like),
     "seat_myb": ({"model": "encoder", "test": "stimuli", "myb_test": "test"}, _myb_seat),
     "synthesis_tiny_mlm": ({"model": "encoder", "test": "stimuli", "myb_test": "test"},
                            _myb_seat),
@@ -177,7 +186,7 @@ MIGRATIONS: dict[str, tuple[dict[str, str], Callable[[pd.DataFrame, dict], dict[
     "mleat_offline": ({"model": "encoder", "l1_d": "effect_size", "l1_p": "p_value",
                        "test": "stimuli"}, _mleat),
     "lpbs_myb": ({"model": "encoder"}, _lpbs_myb),
-    "lpbs_kurita": ({"model": "encoder"}, _lpbs_kurita),
+    "lpbs_kurita": ({"model": "encoder", "test": "stimuli"}, _lpbs_kurita),
     "lpbs_reddit": ({"model": "encoder", "ces": "effect_size", "variant": "replay"},
                     _lpbs_reddit),
     "speccurve_grid": ({"model": "encoder"}, _grid),

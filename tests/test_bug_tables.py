@@ -145,7 +145,7 @@ def test_quirks_beside_published_one_model_drops_the_rows_it_did_not_run():
     from biaslib.chapters.elmo_bug import quirks_beside_published
 
     quirks = pd.DataFrame([
-        {"column": f"{m}: {v}", "test": "C1", "context": c, "effect_size": 0.5,
+        {"column": f"{m}: {v}", "test": "C1", "stimuli": "C1", "context": c, "effect_size": 0.5,
          "p_value": 0.01, "not run": ""}
         for m, contexts in (("A", ("word", "sent")), ("B", ("word",)))
         for v in ("x", "y") for c in contexts])
@@ -155,8 +155,12 @@ def test_quirks_beside_published_one_model_drops_the_rows_it_did_not_run():
     assert table.loc[("C1", "word"), "B: x"] == "0.50 (p 0.01)"
     # May et al., Table 4: BERT (large, cased), C1 word.
     assert table.iloc[0, 0] == "0.22"
-    both = quirks_beside_published(quirks.assign(test="C1"), "A")
+    both = quirks_beside_published(quirks, "A")
     assert list(both.index) == [("C1", "word"), ("C1", "sent")]
+    # Rows are May et al.'s test names (``stimuli``): a b-variant is a row of its own, not
+    # its test's, so it is not in Table 4's rows.
+    b = quirks_beside_published(quirks.assign(test="C3", stimuli="C3b"), "B")
+    assert b.empty and list(b.index.names) == ["test", "context"]
 
 
 def test_gpt2_counts_is_the_variant_summary_per_model():

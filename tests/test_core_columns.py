@@ -175,15 +175,19 @@ def test_layer_label_reads_the_encoder_and_its_wrapper():
 
 @pytest.mark.parametrize("name", RESULT_TABLES)
 def test_variant_is_the_stimulus_variant_of_every_row(name):
-    """One meaning of ``variant`` everywhere: ``paper_test(stimuli)``, else as published."""
+    """One meaning of ``test`` and ``variant`` everywhere: ``paper_test(stimuli)``.
+
+    Every results table names each row's stimulus test, with no exception: May et al.'s
+    ``C3b`` is test ``C3``, variant ``b-variant``, in ``seat_may`` as in ``mleat_offline``.
+    """
     frame, _ = load_results(name)
-    if "stimuli" in frame:
-        split = frame["stimuli"].map(paper_test)
-        assert frame["variant"].tolist() == [v for _, v in split]
-        # ... and ``test`` is the paper's id of the same stimulus test.
-        assert frame["test"].tolist() == [t for t, _ in split]
-    else:
-        assert (frame["variant"] == "as published").all()
+    assert "stimuli" in frame, f"{name} names no stimulus test"
+    stimuli = frame["stimuli"]
+    assert stimuli.map(lambda s: isinstance(s, str) and s != "").all()
+    split = stimuli.map(paper_test)
+    assert frame["variant"].tolist() == [v for _, v in split]
+    # ... and ``test`` is the paper's id of the same stimulus test.
+    assert frame["test"].tolist() == [t for t, _ in split]
     # No implementation variant (a bug replay, a word set alone) is left in ``variant``.
     assert not set(frame["variant"]) & {"bug", "fixed", "case bug replayed", "full",
                                         "simplified", "reduced", "names", "terms"}
@@ -205,6 +209,23 @@ def test_the_replays_moved_to_their_own_column():
     elmo, _ = load_results("elmo_bug")
     assert set(zip(elmo["test"], elmo["stimuli"], elmo["variant"], strict=True)) >= {
         ("C1", "MYB-C1-name", "name"), ("C9", "MYB-C9-term", "term")}
+
+
+def test_may_et_al_b_variants_are_variants_of_the_papers_test():
+    # Hand-checked rows: May et al.'s b-variants are their test's variant in every table
+    # that runs them, and the test names stay in ``stimuli`` for the chapters to show.
+    may, _ = load_results("seat_may")
+    mleat, _ = load_results("mleat_offline")
+    for frame in (may, mleat):
+        by_stimuli = frame.drop_duplicates("stimuli").set_index("stimuli")
+        assert tuple(by_stimuli.loc["C3b", ["test", "variant"]]) == ("C3", "b-variant")
+        assert tuple(by_stimuli.loc["C3", ["test", "variant"]]) == ("C3", "as published")
+    by_stimuli = may.drop_duplicates("stimuli").set_index("stimuli")
+    assert tuple(by_stimuli.loc["ABW-b", ["test", "variant"]]) == ("ABW", "b-variant")
+    # The stimulus test, not ``test``, tells C3 from C3b: six b-variants (C3b, C5b, C6b,
+    # C7b, C8b, ABW-b) share their test's id, at word and sentence level on 3 models.
+    assert not may.duplicated(["column", "stimuli", "context"]).any()
+    assert may.duplicated(["column", "test", "context"]).sum() == 6 * 2 * 3
 
 
 def test_paper_test_splits_every_kind_of_stimulus_test_name():

@@ -37,18 +37,20 @@ NAMES = [t.name for t in REGISTRY]
 #: name), Mind Your Bias's ``myb_test`` → ``test`` and CEAT's ``ces`` → ``effect_size``, and
 #: added the core columns (``CORE``) to what the slices compare exactly. The bug replays'
 #: old ``variant`` (``bug``/``fixed``…) is ``replay``, a key; ``variant`` the stimulus variant.
+#: May et al.'s rows (``seat_may``, ``elmo_quirks``) are keyed by their stimulus test
+#: (``C3b``, in ``stimuli``), since ``test`` is the paper's id (``C3``) of two of them.
 CORE = "method variant model level pooling layer"
 COMPARED = {
-    "seat_may": [("column test context", f"{CORE} convention encoder weights n_x n_y n_a n_b "
-                  "not run", "effect_size", "p_value")],
+    "seat_may": [("column stimuli context", f"{CORE} test convention encoder weights n_x n_y "
+                  "n_a n_b not run", "effect_size", "p_value")],
     "seat_myb": [("column method test", f"{CORE} convention encoder weights n_x n_y n_a n_b "
                   "not run", "effect_size", "p_value")],
     "elmo_bug": [("column replay method test", f"{CORE} stimuli convention encoder weights "
                   "not run", "effect_size", "p_value")],
     "elmo_diagnostics": [("model extraction test", "weights sentences distinct word vectors",
                           "mean cosine between sentences", "")],
-    "elmo_quirks": [("column test context", f"{CORE} convention encoder weights not run",
-                     "effect_size", "p_value")],
+    "elmo_quirks": [("column stimuli context", f"{CORE} test convention encoder weights "
+                     "not run", "effect_size", "p_value")],
     "elmo_gpt2": [("column replay method test", f"{CORE} stimuli convention encoder weights "
                    "not run", "effect_size", "p_value")],
     "mleat_offline": [("column inputs stimuli", f"{CORE} test convention encoder weights "
@@ -63,8 +65,9 @@ COMPARED = {
                   "test target_description stimuli templates targets attributes "
                   "multi_wordpiece wordpieces units n_a n_b n_templates p_method n_resamples "
                   f"{CORE} encoder weights", "effect_size mean_a mean_b sd", "p_value")],
-    "lpbs_kurita": [("test prior_read_at", f"title prior_token n_templates n_a n_b {CORE} "
-                     "convention encoder weights", "effect_size mean_diff sd", "p_value")],
+    "lpbs_kurita": [("test prior_read_at", "stimuli title prior_token n_templates n_a n_b "
+                     f"{CORE} convention encoder weights", "effect_size mean_diff sd",
+                     "p_value")],
     "lpbs_underflow": [("myb_test word_set", "probabilities zeros_float32 nan_scores_float32 "
                         "nan_scores_log model weights",
                         "min_log10_p zeros_float16 nan_scores_float16", "")],

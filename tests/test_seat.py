@@ -7,6 +7,7 @@ from biaslib.embeddings import BagOfWordsEncoder, StaticEmbeddings
 from biaslib.embeddings.base import ContextEncoder
 from biaslib.errors import DroppedStimuliWarning, MissingWordsError
 from biaslib.evaluate.seat import embed_contexts, seat_table
+from biaslib.evaluate.tidy import paper_test
 from biaslib.methods.weat import weat
 from biaslib.stimuli.contexts import find_context
 from biaslib.stimuli.data import load_test
@@ -153,8 +154,9 @@ def test_comparison_tables_put_published_and_ours_side_by_side():
 
     from biaslib.chapters.seat import may_comparison, myb_comparison
 
-    ours = pd.DataFrame({"column": ["toy"] * 2, "test": ["C1", "C3"], "context": ["sent"] * 2,
-                         "effect_size": [1.234, -0.5], "p_value": [0.001, 0.5]})
+    ours = pd.DataFrame({"column": ["toy"] * 2, "test": ["C1", "C3"], "stimuli": ["C1", "C3"],
+                         "context": ["sent"] * 2, "effect_size": [1.234, -0.5],
+                         "p_value": [0.001, 0.5]})
     table = may_comparison(ours, [("C1", "sent"), ("C3", "sent")])
     assert table.loc[("C1", "sent"), "CBoW (GloVe 840B) (May et al.)"] == "1.56**"
     assert table.loc[("C3", "sent"), "ELMo (May et al.)"] == "−0.38"
@@ -222,13 +224,15 @@ def test_template_examples_show_the_span_w_seat_reads():
 
 
 def toy_may():
+    """Rows in ``seat_may``'s shape: May et al.'s test name in ``stimuli`` (``C3b`` is C3's)."""
     import pandas as pd
 
     rows = []
     for model, sign in (("m1", 1), ("m2", -1)):
         for test in ("C1", "C3", "C3b", "ABW", "DB-competent"):
             for context, p in (("word", 0.001), ("sent", 0.5)):
-                rows.append({"column": model, "test": test, "context": context,
+                rows.append({"column": model, "test": paper_test(test)[0], "stimuli": test,
+                             "context": context,
                              "effect_size": sign * (1.0 if context == "word" else 0.5),
                              "p_value": p, "not run": ""})
     return pd.DataFrame(rows)
@@ -243,7 +247,8 @@ def test_may_summary_counts_positive_significant_tests_by_hand():
     assert table.loc["m2", "Caliskan tests significant (word | sent)"] == "0/2 | 0/2"
     assert table.loc["m1", "mean d, word vs sent"] == "1.00 vs 0.50"
     assert table.loc["m2", "mean d, word vs sent"] == "-1.00 vs -0.50"
-    # C3 has name targets, C3b group-term targets; ABW and ABW-b count together.
+    # C3 has name targets, C3b group-term targets (its test is C3, but it is no Caliskan
+    # row: 2/2 above); ABW and ABW-b count together.
     assert table.loc["m1", "with names vs with group terms"] == "1/2 vs 1/2"
     assert table.loc["m1", "ABW significant"] == "1/2"
     assert table.loc["m1", "double binds significant"] == "1/2"

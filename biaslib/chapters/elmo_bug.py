@@ -380,8 +380,11 @@ def quirks_beside_published(quirks: pd.DataFrame, model: str | None = None) -> p
     cells = [f"{format_d(d)} (p {format_p(p)})" if not nr else "–"
              for d, p, nr in zip(quirks["effect_size"], quirks["p_value"], quirks["not run"],
                                  strict=True)]
-    table = quirks.assign(cell=cells).pivot_table(index=["test", "context"], columns="column",
-                                                  values="cell", aggfunc="first")
+    # Rows are May et al.'s test names (the stimulus tests), as Table 4 names them.
+    table = quirks.assign(cell=cells).pivot_table(index=["stimuli", "context"],
+                                                  columns="column", values="cell",
+                                                  aggfunc="first")
+    table.index.names = ["test", "context"]
     may = load_published("seat_table4").query("model == 'BERT (large, cased)'")
     may = may.set_index(["test", "context"])
     table.insert(0, "BERT (large, cased), May et al. (sent-bias input)",
@@ -401,7 +404,7 @@ def quirk_counts(quirks: pd.DataFrame) -> pd.DataFrame:
     for bug, fixed in pairs:
         for kind, contexts in (("word", ["word"]), ("sentences", ["sent", "sent (u)"])):
             sub = quirks[quirks["context"].isin(contexts)]
-            wide = sub.pivot_table(index=["test", "context"], columns="column",
+            wide = sub.pivot_table(index=["stimuli", "context"], columns="column",
                                    values=["effect_size", "p_value"], aggfunc="first")
             if ("effect_size", bug) not in wide or ("effect_size", fixed) not in wide:
                 continue
@@ -547,8 +550,9 @@ def _provenance(name: str) -> Callable[[pd.DataFrame], dict[str, object]]:
 
 
 _EXACT = (*CORE_EXACT, "stimuli", "convention", "encoder", "weights", "not run")
-#: ``elmo_quirks`` has SEAT's columns: compare them as ``seat_may``'s slices do.
-_QUIRK_EXACT = (*CORE_EXACT, "convention", "encoder", "weights", "not run")
+#: ``elmo_quirks`` has SEAT's columns: compare them as ``seat_may``'s slices do (rows keyed
+#: by May et al.'s test name, ``stimuli``; the paper's test id must match).
+_QUIRK_EXACT = (*CORE_EXACT, "test", "convention", "encoder", "weights", "not run")
 _TESTS = "tests/test_bug_tables.py"
 
 
@@ -590,7 +594,7 @@ DECLARED_TABLES: tuple[StoredTable, ...] = tuple(
                     ("mean cosine between sentences",))),
         ("elmo_quirks", "s-SEAT through sent-bias's BERT input quirks and their fixes",
          SliceCheck("C3 word, DB-likable unbleached; SmolLM2 C6 word", _elmo_quirks_slice,
-                    ("column", "test", "context"), f"{_TESTS}::test_elmo_quirks_slice",
+                    ("column", "stimuli", "context"), f"{_TESTS}::test_elmo_quirks_slice",
                     _QUIRK_EXACT, ("effect_size",), ("p_value",))),
         ("elmo_gpt2", "w-SEAT through w-SEAT's GPT-2 offsets and the fix, causal LM",
          SliceCheck("C9", _elmo_gpt2_slice, ("column", "replay", "method", "test"),

@@ -313,7 +313,9 @@ def kurita_rows(model: str = OFFLINE_LPBS_MODEL, *, progress: bool = True) -> pd
     """Kurita et al.'s five notebook tests, prior read at the mask and where his code reads it.
 
     Kurita's convention (:data:`~biaslib.methods.lpbs.LPBS_KURITA`). The core columns
-    (:data:`biaslib.methods.result.CORE_COLUMNS`), then ``title``, ``prior_read_at``,
+    (:data:`biaslib.methods.result.CORE_COLUMNS`), then ``stimuli`` (the notebook's test
+    key, whose :func:`~biaslib.evaluate.tidy.paper_test` gives ``test`` and ``variant``),
+    ``title``, ``prior_read_at``,
     ``prior_token`` (the tokens read for the prior, per template), ``mean_diff``
     (numerator of d), ``sd``, ``n_templates``, ``n_a``, ``n_b``, ``encoder``,
     ``weights``.
@@ -330,12 +332,14 @@ def kurita_rows(model: str = OFFLINE_LPBS_MODEL, *, progress: bool = True) -> pd
             res = lpbs(logs, LPBS_KURITA)
             token = ("[MASK] (the target slot)" if read_at == "mask" else
                      " | ".join(positions["token read by Kurita's code"]))
-            rows.append({"test": test, "title": title, "prior_read_at": read_at,
+            rows.append({"stimuli": test, "title": title, "prior_read_at": read_at,
                          "prior_token": token, "effect_size": res.effect_size,
                          "p_value": res.p_value, "mean_diff": res.mean_a - res.mean_b,
                          "sd": res.sd, "n_templates": res.n_templates, "n_a": res.n_a,
                          "n_b": res.n_b, "encoder": sc.spec.name, "weights": sc.fingerprint})
-    return _core(pd.DataFrame(rows), model, variant="as published",
+    frame = pd.DataFrame(rows)
+    return _core(frame, model, test=frame["stimuli"].map(lambda s: paper_test(s)[0]),
+                 variant=_stimulus_variants(frame),
                  pooling=lpbs_pooling(LPBS_KURITA.wordpieces), convention=LPBS_KURITA.name)
 
 
@@ -1122,7 +1126,8 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
            "positions",
            SliceCheck("whole table", _kurita_slice, ("test", "prior_read_at"),
                       f"{_TEST_FILE}::test_lpbs_kurita_table",
-                      ("title", "prior_token", "n_templates", "n_a", "n_b", *CORE_EXACT,
+                      ("stimuli", "title", "prior_token", "n_templates", "n_a", "n_b",
+                       *CORE_EXACT,
                        "convention", "encoder", "weights"), ("effect_size", "mean_diff", "sd"),
                       ("p_value",))),
           ("lpbs_underflow", "zeros and NaN of LPBS in float32/float16 probability space vs "

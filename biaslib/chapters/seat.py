@@ -110,9 +110,11 @@ def may_table(
     """s-SEAT effect sizes and p-values for May et al.'s tests on ``models``.
 
     One row per (test, context, model): the core columns
-    (:data:`biaslib.methods.result.CORE_COLUMNS`; ``level`` ``"sentence"``, ``pooling``
-    the spec's sentence pooling, ``layer`` the encoder's), then ``column``, ``context``,
-    ``title``, ``encoder`` (the full name) and the run's counts. The default
+    (:data:`biaslib.methods.result.CORE_COLUMNS`; ``test`` and ``variant`` the paper's test
+    and stimulus variant of the row's stimulus test, ``C3`` and ``b-variant`` for ``C3b``;
+    ``level`` ``"sentence"``, ``pooling`` the spec's sentence pooling, ``layer`` the
+    encoder's), then ``column``, ``context``, ``stimuli`` (May et al.'s test name, as
+    ``rows`` gives it), ``title``, ``encoder`` (the full name) and the run's counts. The default
     convention is sent-bias's statistics; where a model lacks a stimulus the larger target set is
     subsampled (Mind Your Bias's rule), since sent-bias itself refuses
     unequal sizes.
@@ -144,8 +146,9 @@ def may_table(
             run = TestRun(embedded=embedded["sentence"], result=result)
             out.append({**key, **run.to_dict(), "weights": encoder.fingerprint,
                         "not run": ""})
-        frames.append(_core(pd.DataFrame(out), model, encoder, method="SEAT",
-                            variant="as published", level="sentence",
+        frame = pd.DataFrame(out).rename(columns={"test": "stimuli"})
+        frames.append(_core(frame, model, encoder, method="SEAT",
+                            **_paper_tests(frame["stimuli"]), level="sentence",
                             pooling=model.sentence_pooling or "default",
                             convention=get_convention(convention).name))
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
@@ -162,6 +165,12 @@ def _core(frame: pd.DataFrame, model: EncoderSpec, encoder: ContextEncoder,
     frame = frame.rename(columns={"model": "encoder"})
     return core_first(frame, model=model.label.split(": ", 1)[0],
                       layer=layer_label(encoder), **values)
+
+
+def _paper_tests(stimuli: pd.Series) -> dict[str, pd.Series]:
+    """The core ``test`` and ``variant`` of each row's stimulus test (:func:`paper_test`)."""
+    split = stimuli.map(paper_test)
+    return {"test": split.map(lambda tv: tv[0]), "variant": split.map(lambda tv: tv[1])}
 
 
 def _not_run(key: dict[str, object], test: str, encoder: ContextEncoder,
@@ -229,11 +238,14 @@ def may_comparison(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TAB
 
     ``ours`` is a :func:`may_table` result. Marks as in the paper: ``*`` p < alpha;
     ``**`` also after Holm–Bonferroni over *all* rows of ``ours`` (May et al.
-    correct over all their tests and models). Published marks are typed in.
+    correct over all their tests and models). Published marks are typed in. Rows are
+    May et al.'s test names (``C3b``: ``ours``'s ``stimuli``), as ``rows`` and the paper
+    name them.
     """
-    ours_wide = marked_table(ours, index=["test", "context"], columns="column",
+    ours_wide = marked_table(ours, index=["stimuli", "context"], columns="column",
                              values="effect_size",
                              marks=holm_marks(ours["p_value"].to_numpy(), alpha))
+    ours_wide.index.names = ["test", "context"]  # joined with the published rows by name
     pub = load_published("seat_table4")
     pub_wide = marked_table(pub, index=["test", "context"], columns="model", values="d",
                             marks=pub["sig"].fillna("").tolist(), order=MAY_MODELS)
@@ -297,7 +309,8 @@ def _share(frame: pd.DataFrame, alpha: float) -> str:
 def may_summary(may: pd.DataFrame, models: Sequence[str], alpha: float = 0.01) -> pd.DataFrame:
     """Per model: the counts behind May et al.'s general conclusions.
 
-    ``may`` is a :func:`may_table` result; counts are tests with a positive
+    ``may`` is a :func:`may_table` result (its tests picked by May et al.'s names, the
+    ``stimuli`` column); counts are tests with a positive
     effect size and p ≤ ``alpha`` (uncorrected) out of the tests run: Caliskan's
     C1–C10 at word and sentence level, tests with names and with group terms
     (:data:`NAME_TESTS`, :data:`TERM_TESTS`), ABW, double binds; and the mean
@@ -310,15 +323,15 @@ def may_summary(may: pd.DataFrame, models: Sequence[str], alpha: float = 0.01) -
         rows.append({
             "model": label,
             "Caliskan tests significant (word | sent)":
-                f"{_share(word[word['test'].isin(CALISKAN_ROWS)], alpha)} | "
-                f"{_share(sent[sent['test'].isin(CALISKAN_ROWS)], alpha)}",
+                f"{_share(word[word['stimuli'].isin(CALISKAN_ROWS)], alpha)} | "
+                f"{_share(sent[sent['stimuli'].isin(CALISKAN_ROWS)], alpha)}",
             "mean d, word vs sent": f"{word['effect_size'].mean():.2f} vs "
                                     f"{sent['effect_size'].mean():.2f}",
             "with names vs with group terms":
-                f"{_share(m[m['test'].isin(NAME_TESTS)], alpha)} vs "
-                f"{_share(m[m['test'].isin(TERM_TESTS)], alpha)}",
-            "ABW significant": _share(m[m["test"].isin(["ABW", "ABW-b"])], alpha),
-            "double binds significant": _share(m[m["test"].str.startswith("DB")], alpha),
+                f"{_share(m[m['stimuli'].isin(NAME_TESTS)], alpha)} vs "
+                f"{_share(m[m['stimuli'].isin(TERM_TESTS)], alpha)}",
+            "ABW significant": _share(m[m["stimuli"].isin(["ABW", "ABW-b"])], alpha),
+            "double binds significant": _share(m[m["stimuli"].str.startswith("DB")], alpha),
         })
     return pd.DataFrame(rows).set_index("model")
 
@@ -336,11 +349,11 @@ def seat_findings(may: pd.DataFrame, myb: pd.DataFrame, models: Sequence[str],
                   alpha: float = 0.01) -> pd.DataFrame:
     """May et al.'s and Mind Your Bias's general SEAT conclusions, checked on ``models``.
 
-    ``may`` and ``myb`` are :func:`may_table` and :func:`myb_table` results.
-    The published evidence is counted from the typed-in tables (May et al.'s
-    Table 4, Mind Your Bias's Table 3 with their bold); ours uses p ≤ ``alpha``
-    (uncorrected; May et al.'s ``**`` is Holm over the whole of ``may``, as
-    :func:`may_comparison` marks it). Returns a
+    ``may`` and ``myb`` are :func:`may_table` and :func:`myb_table` results (``may``'s
+    tests picked by May et al.'s names, its ``stimuli``). The published evidence is
+    counted from the typed-in tables (May et al.'s Table 4, Mind Your Bias's Table 3 with
+    their bold); ours uses p ≤ ``alpha`` (uncorrected; May et al.'s ``**`` is Holm over
+    the whole of ``may``, as :func:`may_comparison` marks it). Returns a
     :func:`biaslib.reporting.format.findings_table`.
     """
     ours = may[may["column"].isin(list(models))]
@@ -352,13 +365,13 @@ def seat_findings(may: pd.DataFrame, myb: pd.DataFrame, models: Sequence[str],
     t4_word, t4_sent = t4["context"] == "word", t4["context"] == "sent"
 
     def count(frame: pd.DataFrame, tests: Sequence[str], context: str | None = None) -> int:
-        rows = frame[frame["test"].isin(list(tests))]
+        rows = frame[frame["stimuli"].isin(list(tests))]
         if context is not None:
             rows = rows[rows["context"] == context]
         return int(_positive_significant(rows, alpha).sum())
 
     def n(frame: pd.DataFrame, tests: Sequence[str], context: str | None = None) -> int:
-        rows = frame[frame["test"].isin(list(tests))]
+        rows = frame[frame["stimuli"].isin(list(tests))]
         return len(rows if context is None else rows[rows["context"] == context])
 
     cal = {m: (count(f, CALISKAN_ROWS, "word"), count(f, CALISKAN_ROWS, "sent"),
@@ -374,11 +387,11 @@ def seat_findings(may: pd.DataFrame, myb: pd.DataFrame, models: Sequence[str],
     t4_abw_models = list(dict.fromkeys(t4_abw["model"]))
 
     marks = pd.Series(holm_marks(may["p_value"].to_numpy(), alpha), index=may.index)
-    db = ours[ours["test"].str.startswith("DB") & (marks.loc[ours.index] == "**")]
+    db = ours[ours["stimuli"].str.startswith("DB") & (marks.loc[ours.index] == "**")]
     t4_db = t4[t4["test"].str.startswith("DB") & (t4["sig"] == "**")]
 
-    def cells(frame: pd.DataFrame, column: str) -> list[str]:
-        return [f"{r[column]}: {r['test']} {r['context']}" for _, r in frame.iterrows()]
+    def cells(frame: pd.DataFrame, column: str, test: str = "test") -> list[str]:
+        return [f"{r[column]}: {r[test]} {r['context']}" for _, r in frame.iterrows()]
 
     # Mind Your Bias, Table 3: their own runs (their bold = significant) and ours.
     t3 = load_published("myb_table3").query("column == 'ours' and method in ['s-SEAT', 'w-SEAT']")
@@ -445,8 +458,8 @@ def seat_findings(may: pd.DataFrame, myb: pd.DataFrame, models: Sequence[str],
                   "bleached sentences (May et al.)",
          "published": "** in Table 4: " + ("; ".join(cells(t4_db, "model")) or "none"),
          "ours": "**: " + ("; ".join(cells(db.assign(m=db["column"].map(
-             lambda c: SHORT_NAMES.get(c, c))), "m")) or "none"),
-         "holds": bool(len(db)) and bool(((db["test"] == "DB-competent")
+             lambda c: SHORT_NAMES.get(c, c))), "m", "stimuli")) or "none"),
+         "holds": bool(len(db)) and bool(((db["stimuli"] == "DB-competent")
                                           & (db["context"] == "sent")).all())},
         {"claim": "C1 (flowers/insects) is significant on every model (Mind Your Bias)",
          "published": "; ".join(c1_share(t3, m) for m in methods),
@@ -513,6 +526,9 @@ SEAT_MYB_SLICE = ("C9",)
 #: Columns of a SEAT table that a recomputed slice must match exactly.
 SEAT_EXACT = (*CORE_EXACT, "convention", "encoder", "weights", "n_x", "n_y", "n_a", "n_b",
               "not run")
+#: ``seat_may``'s rows are keyed by May et al.'s test name (``stimuli``); the paper's test
+#: id derived from it must match too.
+_MAY_EXACT = (*CORE_EXACT, "test", *SEAT_EXACT[len(CORE_EXACT):])
 
 
 def _may_slice() -> pd.DataFrame:
@@ -532,8 +548,8 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
         "models with weights fingerprints, the convention, the rows and templates",
         (NEEDS_MODELS,), "minutes",
         slices=(SliceCheck("C6 word and sentence, DB-likable unbleached", _may_slice,
-                           ("column", "test", "context"), "tests/test_results.py::"
-                           "test_seat_may_slice", SEAT_EXACT, ("effect_size",),
+                           ("column", "stimuli", "context"), "tests/test_results.py::"
+                           "test_seat_may_slice", _MAY_EXACT, ("effect_size",),
                            ("p_value",)),)),
     StoredTable(
         "seat_myb", "seat", "s-SEAT and w-SEAT on Mind Your Bias's Table 3 tests and "

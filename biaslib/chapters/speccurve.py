@@ -109,7 +109,7 @@ def _specifications(rows: pd.DataFrame, table: str, meta: Mapping[str, object],
     out = rows.copy()
     records = out.to_dict("records")
     convs = [_preset(meta, str(c)) for c in out["convention"]]
-    stimuli = out["stimuli"] if "stimuli" in out else out["test"]
+    stimuli = out["stimuli"]
 
     def fill(template: object) -> list[str]:
         return [str(template).format(conv=conv, described=target_description(str(stim)),
@@ -217,12 +217,14 @@ def stored_specifications(
     if unknown:
         raise UnknownNameError("stored table", unknown[0], STORED_TABLES)
     variants = stimulus_variants(test)  # raises for an unknown test
-    # The paper's test, and May et al.'s b-variant of it (C3b), which is a test of its own.
+    # The paper's test, and May et al.'s b-variant of it (C3b), which is a test of its own:
+    # a row belongs to either by its paper's test id or by its stimulus test (``C3b``).
     tests = {test, *variants["seat"]}
     parts = []
     for table in tables:
         frame, meta = load_results(table)
-        rows = frame[(frame["model"] == model) & frame["test"].isin(tests)]
+        rows = frame[(frame["model"] == model)
+                     & (frame["test"].isin(tests) | frame["stimuli"].isin(tests))]
         if rows.empty:
             continue
         parts.append(_specifications(rows, table, meta, confidence))

@@ -43,9 +43,10 @@ __all__ = [
 
 
 #: The stored tables that hold test results and so start with :data:`CORE_COLUMNS`.
-#: In each, ``variant`` is the stimulus variant of the row's stimulus test ``stimuli``
-#: (:func:`biaslib.evaluate.tidy.paper_test`), ``"as published"`` where a table names
-#: none; which implementation ran (a bug replay) is a column of its own (``replay``).
+#: Each names every row's stimulus test in ``stimuli`` (May et al.'s ``C3b``,
+#: ``MYB-C1-name``); ``test`` and ``variant`` are its paper's test id and stimulus variant
+#: (:func:`biaslib.evaluate.tidy.paper_test`: ``C3``, ``b-variant``); which implementation
+#: ran (a bug replay) is a column of its own (``replay``).
 #: The others of ``data/results/`` (coverage, resampling experiments, diagnostics,
 #: underflow counts, the SAME grid) hold no test results and keep their own shape.
 RESULT_TABLES = ("seat_may", "seat_myb", "elmo_bug", "elmo_quirks", "elmo_gpt2",
