@@ -48,15 +48,9 @@ from collections.abc import Callable
 import pandas as pd
 
 from biaslib.chapters.published import MYB_TABLE3
-from biaslib.chapters.stored import (
-    CORE_COLUMNS,
-    RESULT_TABLES,
-    SCHEMA,
-    results_dir,
-    write_atomically,
-)
+from biaslib.chapters.stored import RESULT_TABLES, SCHEMA, results_dir, write_atomically
 from biaslib.evaluate.tidy import paper_test
-from biaslib.methods.result import RECORD_COLUMNS
+from biaslib.methods.result import CORE_COLUMNS, RECORD_COLUMNS
 
 #: The note added to each migrated table's provenance.
 NOTE = f"{SCHEMA}: migrated by scripts/migrate_results.py, values unchanged"
