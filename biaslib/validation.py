@@ -11,11 +11,26 @@ none.
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections.abc import Iterable
-from numbers import Integral
+from numbers import Integral, Real
 
-__all__ = ["check_int", "check_seed", "check_strings", "check_words", "nfc", "no_string"]
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+
+__all__ = [
+    "check_bool",
+    "check_ddof",
+    "check_int",
+    "check_number",
+    "check_seed",
+    "check_strings",
+    "check_words",
+    "nfc",
+    "no_string",
+    "real_array",
+]
 
 
 def nfc(text: str) -> str:
@@ -121,3 +136,101 @@ def check_words(values: object, name: str) -> tuple[str, ...]:
         If it holds a blank stimulus.
     """
     return tuple(nfc(w) for w in check_strings(values, name, item="stimulus"))
+
+
+def check_bool(value: object, name: str) -> bool:
+    """``value`` as a bool, refusing ints and strings (``"False"`` and ``"no"`` are truthy).
+
+    numpy bools are accepted and returned as Python ones.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not ``True`` or ``False``.
+    """
+    if not isinstance(value, bool | np.bool_):
+        raise TypeError(f"{name} must be True or False, got {value!r} ({type(value).__name__})")
+    return bool(value)
+
+
+def check_ddof(value: object, name: str = "ddof") -> int:
+    """Delta degrees of freedom of a standard deviation: 0 (population) or 1 (sample).
+
+    Every method in the book uses one of the two; ``ddof=2`` or ``-1`` would
+    give a number that no paper reports. numpy integers are accepted.
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is not the int 0 or 1 (bools, floats and strings included:
+        one error type for every wrong ddof, as the conventions have always raised).
+    """
+    if isinstance(value, bool | np.bool_) or not isinstance(value, Integral) or value not in (0, 1):
+        raise ValueError(f"{name} must be 0 (population SD) or 1 (sample SD), got {value!r} "
+                         f"({type(value).__name__})")
+    return int(value)
+
+
+def check_number(value: object, name: str, *, minimum: float | None = None,
+                 maximum: float | None = None, allow_none: bool = False) -> float | None:
+    """``value`` as a finite float, refusing bools, strings, complex numbers and NaN.
+
+    Parameters
+    ----------
+    value
+        What the caller passed (a Python or numpy real number).
+    name
+        The argument's name, for the message.
+    minimum, maximum
+        Inclusive bounds, if any.
+    allow_none
+        Accept ``None`` (returned as is).
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a real number (``None`` only with ``allow_none``).
+    ValueError
+        If it is NaN, infinite or outside the bounds.
+    """
+    if value is None and allow_none:
+        return None
+    bounds = ("" if minimum is None else f" >= {minimum}") + (
+        "" if maximum is None else f"{' and' if minimum is not None else ''} <= {maximum}")
+    allowed = f"{'None or ' if allow_none else ''}a finite number{bounds}"
+    if isinstance(value, bool | np.bool_) or not isinstance(value, Real):
+        raise TypeError(f"{name} must be {allowed}, got {value!r} ({type(value).__name__})")
+    number = float(value)
+    if not math.isfinite(number) or (minimum is not None and number < minimum) or (
+            maximum is not None and number > maximum):
+        raise ValueError(f"{name} must be {allowed}, got {value!r}")
+    return number
+
+
+def real_array(values: ArrayLike, name: str) -> NDArray[np.float64]:
+    """``values`` as a float64 array, refusing what numpy would mangle or fail on obscurely.
+
+    A ragged list (rows of different lengths) would fail inside numpy with a
+    message that names no argument; complex values would lose their imaginary
+    part in the cast; strings, ``None`` or objects are no numbers. Shape, size
+    and finiteness are left to the caller, whose message says what it needs.
+
+    Raises
+    ------
+    ValueError
+        If ``values`` is ragged.
+    TypeError
+        If it holds complex numbers or anything but real numbers.
+    """
+    try:
+        raw = np.asarray(values)
+    except ValueError:  # numpy: "inhomogeneous shape"
+        raise ValueError(f"{name} is ragged: its rows have different lengths; pass a "
+                         "rectangular array (every row the same length)") from None
+    if np.iscomplexobj(raw):
+        raise TypeError(f"{name} holds complex numbers; pass real numbers (casting would "
+                        "drop the imaginary part)")
+    if raw.dtype.kind not in "biuf":
+        first = f" (first entry {raw.ravel()[:1].tolist()[0]!r})" if raw.size else ""
+        raise TypeError(f"{name} must hold real numbers, got an array of {raw.dtype}{first}")
+    return raw.astype(np.float64, copy=False)

@@ -93,7 +93,7 @@ from biaslib.stats.conventions import ConventionBase, lookup_preset
 from biaslib.stats.meta_analysis import TAILS, MetaAnalysis, Tail, random_effects
 from biaslib.stats.sets import ROLES
 from biaslib.stats.similarity import unit_rows
-from biaslib.validation import check_int, check_seed
+from biaslib.validation import check_ddof, check_int, check_seed
 
 __all__ = [
     "CEAT_MIND_YOUR_BIAS",
@@ -169,8 +169,8 @@ class CeatConvention(ConventionBase):
             raise ValueError(f"replacement must be one of {_REPLACEMENTS}")
         if self.tail not in TAILS:
             raise ValueError(f"tail must be one of {TAILS}")
-        if isinstance(self.ddof, bool) or self.ddof not in (0, 1):
-            raise ValueError(f"ddof must be 0 or 1, got {self.ddof!r}")
+        # numpy ints are accepted and stored as Python ones (frozen: set through object).
+        object.__setattr__(self, "ddof", check_ddof(self.ddof))
 
 
 #: Guo & Caliskan's code (weiguowilliam/CEAT, code/ceat.py, ``ceat_meta``): one context per
@@ -284,6 +284,7 @@ def row_effect_sizes(s: NDArray, n_x: int, ddof: int, *, sd_epsilon: float = 0.0
         If a row's scores are all equal (up to rounding) and ``sd_epsilon`` is 0;
         the message names the row and ``what`` the scores are.
     """
+    ddof = check_ddof(ddof)
     var = s.var(axis=1, ddof=ddof)
     sd = np.sqrt(var)
     diff = s[:, :n_x].mean(axis=1) - s[:, n_x:].mean(axis=1)
@@ -344,6 +345,7 @@ def sample_effect_sizes(
     sparse averaging matrix times the attribute vectors — and one dot product
     per target word (``einsum`` over the gathered target vectors).
     """
+    ddof = check_ddof(ddof)
     sets = {"X": X, "Y": Y, "A": A, "B": B}
     pooled = {role: _pool(sets[role], role, dtype) for role in ROLES}
     dims = {m.shape[1] for m, _ in pooled.values()}
@@ -415,6 +417,7 @@ def sample_effect_sizes_loop(
     what CEAT's ``ceat_meta`` does. The reference for tests and the benchmark;
     too slow for real use.
     """
+    ddof = check_ddof(ddof)
     sets = {"X": X, "Y": Y, "A": A, "B": B}
     mats = {r: [np.asarray(m, dtype=np.float64) for m in sets[r]] for r in ROLES}
     n_samples = np.asarray(indices["X"]).shape[0]

@@ -86,14 +86,15 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
-from biaslib.errors import UnknownNameError
+from biaslib.errors import DegenerateTestError, UnknownNameError
 from biaslib.methods.result import ResultRecord
-from biaslib.methods.weat import association, effect_size
+from biaslib.methods.weat import _same_rows, association, effect_size
 from biaslib.stats.conventions import PermutationConvention, lookup_preset
 from biaslib.stats.permutation import normal_approximation_p
 from biaslib.stats.resampling import Resampling, resampled_test
 from biaslib.stats.sets import ROLES
 from biaslib.stats.similarity import as_vectors, cosine_matrix
+from biaslib.validation import check_ddof
 
 __all__ = [
     "MLEAT_BIASLIB",
@@ -178,8 +179,8 @@ class MleatConvention(PermutationConvention):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if isinstance(self.ddof, bool) or self.ddof not in (0, 1):
-            raise ValueError(f"ddof must be 0 or 1, got {self.ddof!r}")
+        # numpy ints are accepted and stored as Python ones (frozen: set through object).
+        object.__setattr__(self, "ddof", check_ddof(self.ddof))
         for level, tail in (("level1_tail", self.level1_tail), ("level2_tail", self.level2_tail)):
             if tail not in _TAILS:
                 raise ValueError(f"{level} must be one of {_TAILS}, got {tail!r}")
@@ -362,6 +363,7 @@ def level3(
         ``(means, sds)``, each ``2 × 2`` laid out as an EAT-Map: rows A, B;
         columns X, Y (``means[1, 0]`` is :math:`\overline{XB}`).
     """
+    ddof = check_ddof(ddof)
     means = np.empty((2, 2))
     sds = np.empty((2, 2))
     for j, (tname, T) in enumerate((("X", X), ("Y", Y))):
@@ -604,6 +606,11 @@ def ml_eat(
     """
     conv = get_mleat_convention(convention)
     X, Y, A, B = (as_vectors(v, r) for v, r in zip((X, Y, A, B), ROLES, strict=True))
+    for first, second, a, b in (("X", "Y", X, Y), ("A", "B", A, B)):
+        if _same_rows(a, b):  # each level would compare a set with itself: d = 0, p = 1
+            raise DegenerateTestError(
+                f"{first} and {second} are the same vectors (in some order): ML-EAT would "
+                f"compare a set with itself; pass two different sets")
     # Level 1: the WEAT over target words.
     s_x, s_y = association(X, A, B), association(Y, A, B)
     d1 = effect_size(s_x, s_y, ddof=conv.ddof)

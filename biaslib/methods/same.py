@@ -75,7 +75,7 @@ Bolukbasi, T., Chang, K.-W., Zou, J., Saligrama, V. & Kalai, A. (2016). NeurIPS.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -88,6 +88,7 @@ from biaslib.methods.result import ResultRecord
 from biaslib.methods.weat import association, effect_size
 from biaslib.stats.conventions import ConventionBase, lookup_preset
 from biaslib.stats.similarity import as_vectors, cosine_matrix, unit_rows
+from biaslib.validation import check_bool, check_int, check_number
 
 __all__ = [
     "SAME_CODE",
@@ -345,6 +346,14 @@ def _sets(attribute_sets: Sequence[ArrayLike], minimum: int = 2) -> list[NDArray
     if isinstance(attribute_sets, np.ndarray) and attribute_sets.ndim == 2:
         raise TypeError("attribute_sets must be a list of (n_i, d) arrays, one per group, "
                         "not a single matrix")
+    if isinstance(attribute_sets, Mapping):
+        # Iterating a dict gives its keys: the names, not the vectors.
+        raise TypeError("attribute_sets must be a list of (n_i, d) arrays, one per group, not a "
+                        f"dict (keys {list(attribute_sets)[:5]}); pass "
+                        "list(attribute_sets.values())")
+    if isinstance(attribute_sets, str | bytes) or not isinstance(attribute_sets, Iterable):
+        raise TypeError("attribute_sets must be a list of (n_i, d) arrays, one per group, got "
+                        f"{type(attribute_sets).__name__}")
     sets = [as_vectors(a, f"attribute set {i}") for i, a in enumerate(attribute_sets)]
     if len(sets) < minimum:
         raise ValueError(f"need at least {minimum} attribute sets to measure bias, "
@@ -497,8 +506,10 @@ def direct_bias_space(
     if len(sizes) != 1:
         raise ValueError("Direct Bias needs paired attribute sets (one defining set per row), "
                          f"got sizes {[a.shape[0] for a in sets]}")
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise ValueError(f"k must be a positive int, got {k!r}")
+    k = check_int(k, "k", minimum=1)
+    unit_attributes = check_bool(unit_attributes, "unit_attributes")
+    min_explained_variance = check_number(min_explained_variance, "min_explained_variance",
+                                          minimum=0.0, maximum=1.0, allow_none=True)
     stack = np.stack([unit_rows(a) if unit_attributes else a for a in sets])  # (n, pairs, d)
     centres = stack.mean(axis=0)
     rows = (stack - centres[None]).reshape(-1, stack.shape[2])
@@ -640,8 +651,7 @@ def direct_bias_word(
     """
     if space.kind != "direct_bias":
         raise ValueError("direct_bias_word needs a Direct Bias space (direct_bias_space)")
-    if not np.isfinite(c) or c < 0:
-        raise ValueError(f"c must be a finite number >= 0, got {c!r}")
+    c = check_number(c, "c", minimum=0.0)
     w = _targets(targets, space.basis.shape[1])
     cos = _cos_with(w, space.basis)
     if subspace == "norm":
@@ -804,6 +814,8 @@ def direct_bias(
     >>> round(direct_bias([[1.0, 0.0]], [a, c], unit_attributes=False).value, 6)
     0.0
     """
+    k = check_int(k, "k", minimum=1)  # numpy ints accepted, stored as Python ones
+    check_number(c, "c", minimum=0.0)  # options keep c as given
     space = direct_bias_space(attribute_sets, k, unit_attributes=unit_attributes,
                               min_explained_variance=min_explained_variance)
     words = direct_bias_word(targets, space, c, subspace)

@@ -38,6 +38,7 @@ from biaslib.stats.permutation import PermutationResult, normal_approximation_p
 from biaslib.stats.resampling import resampled_test
 from biaslib.stats.sets import equal_size_indices
 from biaslib.stats.similarity import as_vectors, cosine_matrix
+from biaslib.validation import check_ddof, real_array
 
 __all__ = [
     "WeatResult",
@@ -117,7 +118,7 @@ def effect_size(s_x: ArrayLike, s_y: ArrayLike, ddof: int = 1, *,
         Association scores :math:`s(w, A, B)` of the target words in X and in
         Y (:func:`association`); the groups may differ in size.
     ddof
-        Delta degrees of freedom of the pooled standard deviation.
+        Delta degrees of freedom of the pooled standard deviation: 0 or 1.
     sd_epsilon
         Added to the standard deviation (0: none, and a zero spread is refused).
 
@@ -129,8 +130,10 @@ def effect_size(s_x: ArrayLike, s_y: ArrayLike, ddof: int = 1, *,
     Raises
     ------
     ValueError
-        If a group is empty, scores are not finite, or there are too few
-        scores for the requested ``ddof``.
+        If a group is empty or ragged, scores are not finite, ``ddof`` is not
+        0 or 1, or there are too few scores for it.
+    TypeError
+        If scores are complex or not numbers.
     DegenerateTestError
         If all pooled scores are equal, so the effect size is 0/0, and
         ``sd_epsilon`` is 0.
@@ -150,8 +153,9 @@ def effect_size(s_x: ArrayLike, s_y: ArrayLike, ddof: int = 1, *,
     ...
     biaslib.errors.DegenerateTestError: all association scores are equal ...
     """
-    x = np.asarray(s_x, dtype=np.float64)
-    y = np.asarray(s_y, dtype=np.float64)
+    ddof = check_ddof(ddof)
+    x = real_array(s_x, "s_x")
+    y = real_array(s_y, "s_y")
     if x.size == 0 or y.size == 0:
         raise ValueError("effect size needs at least one score in each target group")
     pooled = np.concatenate([x.ravel(), y.ravel()])
@@ -273,6 +277,17 @@ def _apply_size_policy(
     return equal_size_indices(n_x, n_y, conv.seed)
 
 
+def _same_rows(first: NDArray[np.float64], second: NDArray[np.float64]) -> bool:
+    """Whether two sets hold the same vectors, counted with multiplicity, in any order."""
+    if first.shape != second.shape:
+        return False
+
+    def rows_sorted(a: NDArray[np.float64]) -> NDArray[np.float64]:
+        return a[np.lexsort(a.T[::-1])]
+
+    return bool(np.array_equal(rows_sorted(first), rows_sorted(second)))
+
+
 def weat(
     X: ArrayLike,
     Y: ArrayLike,
@@ -307,8 +322,8 @@ def weat(
         For empty sets, zero/NaN vectors, mismatched dimensions, or set sizes
         the convention forbids.
     DegenerateTestError
-        If every target word has the same association score, or X and Y are
-        the same vectors.
+        If every target word has the same association score, or X and Y (or
+        A and B) are the same vectors, in any order.
 
     Examples
     --------
@@ -350,11 +365,17 @@ def weat(
     keep_x, keep_y = _apply_size_policy(X.shape[0], Y.shape[0], conv)
     s_x = association(X[keep_x], A, B)
     s_y = association(Y[keep_y], A, B)
+    if _same_rows(A, B):
+        # Every association would be 0: the effect size is 0/0, named here by its cause.
+        raise DegenerateTestError(
+            "A and B are the same vectors (in some order): every association s(w, A, B) is 0; "
+            "pass two different attribute sets")
     d = effect_size(s_x, s_y, ddof=conv.ddof)
-    if X.shape == Y.shape and np.array_equal(X, Y):
+    if _same_rows(X[keep_x], Y[keep_y]):
         # d = 0 and p = 1 would look like a measured absence of bias.
         raise DegenerateTestError(
-            "X and Y are the same vectors: the test would compare a target set with itself")
+            "X and Y are the same vectors (in some order): the test would compare a target "
+            "set with itself; pass two different target sets")
 
     normal = conv.p_method == "normal"
     perm = resampled_test(s_x, s_y, conv.resampling, keep_distribution=keep_distribution or normal)

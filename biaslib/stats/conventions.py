@@ -27,6 +27,7 @@ from typing import Any, ClassVar, Literal, TypeVar
 
 from biaslib.errors import UnknownNameError
 from biaslib.stats.resampling import OPTION_NAMES, Resampling
+from biaslib.validation import check_ddof
 
 __all__ = [
     "BIASLIB",
@@ -246,8 +247,8 @@ class Convention(PermutationConvention):
     def __post_init__(self) -> None:
         # Refuse wrong values here, when the convention is made, not deep in a test run.
         super().__post_init__()
-        if isinstance(self.ddof, bool) or self.ddof not in (0, 1):
-            raise ValueError(f"ddof must be 0 or 1, got {self.ddof!r}")
+        # numpy ints are accepted and stored as Python ones (frozen: set through object).
+        object.__setattr__(self, "ddof", check_ddof(self.ddof))
         if self.unequal_targets not in ("allow", "error", "subsample"):
             raise ValueError(f"unknown unequal_targets policy {self.unequal_targets!r}")
         if self.p_method not in ("permutation", "normal"):

@@ -93,10 +93,12 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 from scipy import stats
 
-from biaslib.validation import check_int, check_seed
+from biaslib.errors import DegenerateTestError
+from biaslib.validation import check_bool, check_int, check_seed, real_array
 
 __all__ = [
     "MAX_EXACT_SPLITS",
+    "MAX_RESAMPLES",
     "STATISTICS",
     "TAILS",
     "TIES",
@@ -129,6 +131,12 @@ MAX_EXACT_SPLITS = 100_000_000
 #: fastest around 5,000 re-splits of 50 items), large enough to amortise numpy calls.
 _CHUNK_ENTRIES = 250_000
 _TIE_RTOL = 1e-10
+#: Scores whose largest magnitude times their number exceeds this are scaled down by a
+#: power of two before summing, so that no sum overflows (float64 ends near 1.8e308).
+_OVERFLOW_GUARD = 1e300
+#: Most sampled re-splits one test may draw: their statistics are held in memory (8
+#: bytes each, 800 MB here); the papers use at most 100,000.
+MAX_RESAMPLES = MAX_EXACT_SPLITS
 #: Raw 64-bit words read from the generator per block of candidate splits (256 KiB: the
 #: block and its masks stay in cache; the result does not depend on this number).
 _RAW_BLOCK_WORDS = 1 << 15
@@ -191,7 +199,7 @@ def _check_options(tail: str, ties: str, statistic: str) -> None:
 
 
 def _as_scores(values: ArrayLike, name: str) -> NDArray[np.float64]:
-    arr = np.asarray(values, dtype=np.float64)
+    arr = real_array(values, name)  # ragged, complex and non-numeric scores named here
     if arr.ndim != 1:
         raise ValueError(f"{name}: expected a 1-D array of scores, got shape {arr.shape}")
     if arr.size == 0:
@@ -545,11 +553,22 @@ def permutation_test(
     ------
     TypeError
         If ``n_resamples``, ``exact_limit`` or ``seed`` is not an int (bools and
-        floats included).
+        floats included; numpy integers are accepted), ``plus_one``,
+        ``replacement`` or ``keep_distribution`` is not a bool (``"no"`` and
+        ``"False"`` are truthy strings, so they are refused), or the scores are
+        complex or not numbers.
     ValueError
-        For empty, non-finite or non-1-D scores, an unknown option, a
-        non-positive ``n_resamples`` or an ``exact_limit`` above
-        :data:`MAX_EXACT_SPLITS`.
+        For empty, ragged, non-finite or non-1-D scores, an unknown option, a
+        non-positive ``n_resamples`` or one above :data:`MAX_RESAMPLES`, or an
+        ``exact_limit`` above :data:`MAX_EXACT_SPLITS`.
+    DegenerateTestError
+        If all pooled scores are equal (up to the tie tolerance). Every re-split
+        then has the observed statistic, and the p-value is whatever the tie
+        rule makes of it — 1 under ``ties="ge"``, 0 under ``"gt"`` — a
+        convention, not evidence; the effect size is 0/0 as well
+        (:func:`biaslib.methods.weat.effect_size` refuses it too). An error, not
+        p = 1 with a warning, so that no table shows a number for a test that
+        measured nothing.
 
     Notes
     -----
@@ -558,6 +577,12 @@ def permutation_test(
     observed split included, and :math:`p = k / C(|X|+|Y|, |X|)`.
     Sampled test: :math:`p = (k + 1)/(m + 1)` with ``plus_one`` or :math:`k/m`
     without, over :math:`m` = ``n_resamples`` random splits.
+
+    Scores so large that their sums would overflow (largest magnitude times
+    their number above :math:`10^{300}`) are divided by a power of two first:
+    exact in floating point, and a p-value compares statistics only, so it is
+    unchanged; ``statistic`` is scaled back (``±inf`` if the true difference
+    exceeds the float64 range).
 
     Examples
     --------
@@ -583,7 +608,14 @@ def permutation_test(
     _check_options(tail, ties, statistic)
     x = _as_scores(x_scores, "x_scores")
     y = _as_scores(y_scores, "y_scores")
+    plus_one = check_bool(plus_one, "plus_one")
+    replacement = check_bool(replacement, "replacement")
+    keep_distribution = check_bool(keep_distribution, "keep_distribution")
     n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
+    if n_resamples > MAX_RESAMPLES:
+        raise ValueError(
+            f"n_resamples={n_resamples:,} would hold that many statistics in memory; at most "
+            f"{MAX_RESAMPLES:,} (the papers use up to 100,000)")
     exact_limit = check_int(exact_limit, "exact_limit", minimum=0, allow_none=True)
     if exact_limit is not None and exact_limit > MAX_EXACT_SPLITS:
         raise ValueError(
@@ -592,13 +624,28 @@ def permutation_test(
     seed = check_seed(seed)
     pooled = np.concatenate([x, y])
     n_x = x.size
+    largest = float(np.abs(pooled).max())
+    if pooled.max() <= pooled.min() + _TIE_RTOL * largest:  # no subtraction: no overflow
+        raise DegenerateTestError(
+            f"all {pooled.size} scores are equal ({float(pooled[0])!r}): every re-split has the "
+            "observed statistic, so the p-value would be 1 with ties='ge' and 0 with "
+            "ties='gt' — a convention, not evidence. Check that the two groups (and the "
+            "attribute sets they are scored against) differ")
+    # Sums of scores near the float64 limit overflow (1e308 + 1e308 = inf, and every
+    # comparison with inf is a tie): divide by a power of two, which is exact and leaves
+    # every comparison, hence the p-value, unchanged; the statistic is scaled back.
+    exponent = math.frexp(largest)[1] if largest * pooled.size > _OVERFLOW_GUARD else 0
+    if exponent:
+        pooled = np.ldexp(pooled, -exponent)
+        x, y = pooled[:n_x], pooled[n_x:]
+        largest = math.ldexp(largest, -exponent)
     if statistic == "sum":
         observed = float(x.sum() - y.sum())
         scale = max(n_x, y.size)
     else:
         observed = float(x.mean() - y.mean())
         scale = 1
-    tol = _TIE_RTOL * scale * float(np.abs(pooled).max())
+    tol = _TIE_RTOL * scale * largest
 
     n_splits = math.comb(pooled.size, n_x)
     exact = (not replacement) and exact_limit is not None and n_splits <= exact_limit
@@ -615,8 +662,13 @@ def permutation_test(
         p_value = k / m
     else:
         p_value = (k + 1) / (m + 1)
+    if exponent:
+        with np.errstate(over="ignore"):  # ±inf when the difference exceeds float64
+            observed_unscaled = float(np.ldexp(observed, exponent))
+    else:
+        observed_unscaled = observed
     return PermutationResult(
-        statistic=observed,
+        statistic=observed_unscaled,
         p_value=float(p_value),
         method=method,
         n_resamples=int(m),
@@ -654,7 +706,9 @@ def normal_approximation_p(
         raise ValueError("a normal fit needs at least two permutation statistics")
     sd = float(null.std(ddof=1))
     if not sd > 0:
-        raise ValueError("permutation statistics have zero spread; the normal fit is degenerate")
+        raise DegenerateTestError(
+            "permutation statistics have zero spread; the normal fit is degenerate (use the "
+            "permutation p-value, p_method='permutation')")
     z = (observed - float(null.mean())) / sd
     if tail == "greater":
         return float(stats.norm.sf(z))

@@ -46,11 +46,11 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 from numpy.typing import ArrayLike
 
 from biaslib.stats.permutation import (
     MAX_EXACT_SPLITS,
+    MAX_RESAMPLES,
     STATISTICS,
     TAILS,
     TIES,
@@ -60,21 +60,12 @@ from biaslib.stats.permutation import (
     Ties,
     permutation_test,
 )
-from biaslib.validation import check_int, check_seed
+from biaslib.validation import check_bool, check_int, check_seed
 
 __all__ = ["MAX_RESAMPLES", "OPTION_NAMES", "Resampling", "resampled_test"]
 
-#: Most sampled re-splits one test may draw: their statistics are held in memory
-#: (8 bytes each, 800 MB here), the same bound as :data:`MAX_EXACT_SPLITS` for
-#: enumeration; the papers use at most 100,000.
-MAX_RESAMPLES = MAX_EXACT_SPLITS
-
-
-def _check_bool(value: object, name: str) -> bool:
-    """``value`` as a bool; refuses ints and strings (``"False"`` would be true)."""
-    if not isinstance(value, bool | np.bool_):
-        raise TypeError(f"{name} must be True or False, got {value!r} ({type(value).__name__})")
-    return bool(value)
+# MAX_RESAMPLES (the bound on n_resamples) is defined beside permutation_test, which
+# applies it too, and re-exported here where it has always been importable from.
 
 
 def _check_choice(value: object, name: str, allowed: tuple[str, ...]) -> None:
@@ -158,8 +149,8 @@ class Resampling:
                 f"of work); at most {MAX_EXACT_SPLITS:,} — above that, sample (n_resamples)")
         normalised = {"n_resamples": n_resamples, "exact_limit": exact_limit,
                       "seed": check_seed(self.seed),
-                      "plus_one": _check_bool(self.plus_one, "plus_one"),
-                      "replacement": _check_bool(self.replacement, "replacement")}
+                      "plus_one": check_bool(self.plus_one, "plus_one"),
+                      "replacement": check_bool(self.replacement, "replacement")}
         for name, value in normalised.items():
             object.__setattr__(self, name, value)  # frozen: numpy scalars become Python ones
 

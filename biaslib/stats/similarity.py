@@ -37,11 +37,15 @@ def as_vectors(vectors: ArrayLike, name: str = "vectors") -> NDArray[np.float64]
         If the values are complex (casting would drop the imaginary part) or
         not numbers at all.
     ValueError
-        If the array is not two-dimensional, has no rows or no columns, contains
+        If the array is ragged or not two-dimensional, has no rows or no columns, contains
         NaN or infinite values, or contains a zero vector (whose cosine
         similarity is undefined).
     """
-    raw = np.asarray(vectors)
+    try:
+        raw = np.asarray(vectors)
+    except ValueError:  # numpy's "inhomogeneous shape", which names no set
+        raise ValueError(f"set {name!r} is ragged: its vectors have different lengths; every "
+                         "vector of a set needs the same dimension") from None
     if np.iscomplexobj(raw):
         raise TypeError(f"set {name!r}: complex vectors; cosine similarity needs real numbers")
     if raw.dtype.kind not in "biuf":
