@@ -88,12 +88,12 @@ from numpy.typing import ArrayLike, NDArray
 
 from biaslib.errors import DegenerateTestError, UnknownNameError
 from biaslib.methods.result import ResultRecord
-from biaslib.methods.weat import _same_rows, association, effect_size
+from biaslib.methods.weat import association, effect_size
 from biaslib.stats.conventions import PermutationConvention, lookup_preset
 from biaslib.stats.permutation import normal_approximation_p
 from biaslib.stats.resampling import Resampling, resampled_test
 from biaslib.stats.sets import ROLES
-from biaslib.stats.similarity import as_vectors, cosine_matrix
+from biaslib.stats.similarity import as_vectors, cosine_matrix, same_vectors
 from biaslib.validation import check_ddof
 
 __all__ = [
@@ -606,7 +606,7 @@ def ml_eat(
     """
     conv = get_mleat_convention(convention)
     X, Y, A, B = (as_vectors(v, r) for v, r in zip((X, Y, A, B), ROLES, strict=True))
-    if _same_rows(X, Y):  # Level 1 would compare a target set with itself: d = 0, p = 1
+    if same_vectors(X, Y):  # Level 1 would compare a target set with itself: d = 0, p = 1
         raise DegenerateTestError(
             "X and Y are the same vectors (in some order): ML-EAT would compare a target set "
             "with itself; pass two different target sets")

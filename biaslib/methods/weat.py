@@ -37,7 +37,7 @@ from biaslib.stats.conventions import BIASLIB, Convention, get_convention
 from biaslib.stats.permutation import PermutationResult, normal_approximation_p
 from biaslib.stats.resampling import resampled_test
 from biaslib.stats.sets import equal_size_indices
-from biaslib.stats.similarity import as_vectors, cosine_matrix
+from biaslib.stats.similarity import as_vectors, cosine_matrix, same_vectors
 from biaslib.validation import check_ddof, real_array
 
 __all__ = [
@@ -277,17 +277,6 @@ def _apply_size_policy(
     return equal_size_indices(n_x, n_y, conv.seed)
 
 
-def _same_rows(first: NDArray[np.float64], second: NDArray[np.float64]) -> bool:
-    """Whether two sets hold the same vectors, counted with multiplicity, in any order."""
-    if first.shape != second.shape:
-        return False
-
-    def rows_sorted(a: NDArray[np.float64]) -> NDArray[np.float64]:
-        return a[np.lexsort(a.T[::-1])]
-
-    return bool(np.array_equal(rows_sorted(first), rows_sorted(second)))
-
-
 def weat(
     X: ArrayLike,
     Y: ArrayLike,
@@ -366,7 +355,7 @@ def weat(
     s_x = association(X[keep_x], A, B)
     s_y = association(Y[keep_y], A, B)
     d = effect_size(s_x, s_y, ddof=conv.ddof)
-    if _same_rows(X[keep_x], Y[keep_y]):
+    if same_vectors(X[keep_x], Y[keep_y]):
         # d = 0 and p = 1 would look like a measured absence of bias.
         raise DegenerateTestError(
             "X and Y are the same vectors (in some order): the test would compare a target "

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-__all__ = ["as_vectors", "cosine_matrix", "unit_rows"]
+__all__ = ["as_vectors", "cosine_matrix", "same_vectors", "unit_rows"]
 
 
 def as_vectors(vectors: ArrayLike, name: str = "vectors") -> NDArray[np.float64]:
@@ -71,6 +71,28 @@ def as_vectors(vectors: ArrayLike, name: str = "vectors") -> NDArray[np.float64]
             "cosine similarity is undefined"
         )
     return arr
+
+
+def same_vectors(first: NDArray[np.float64], second: NDArray[np.float64]) -> bool:
+    """Whether two ``(n, d)`` sets hold the same vectors, counted with multiplicity, in any order.
+
+    A test of a set against itself (X = Y) measures nothing; its d = 0 and
+    p = 1 would read as a measured absence of bias, so the methods refuse it.
+
+    Examples
+    --------
+    >>> same_vectors(np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([[0.0, 1.0], [1.0, 0.0]]))
+    True
+    >>> same_vectors(np.array([[1.0, 0.0], [1.0, 0.0]]), np.array([[1.0, 0.0], [0.0, 1.0]]))
+    False
+    """
+    if first.shape != second.shape:
+        return False
+
+    def rows_sorted(a: NDArray[np.float64]) -> NDArray[np.float64]:
+        return a[np.lexsort(a.T[::-1])]
+
+    return bool(np.array_equal(rows_sorted(first), rows_sorted(second)))
 
 
 def unit_rows(vectors: ArrayLike, name: str = "vectors") -> NDArray[np.float64]:
