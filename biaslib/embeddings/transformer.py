@@ -50,14 +50,18 @@ from tqdm import tqdm
 from biaslib.embeddings.base import ContextEncoder, check_contexts, check_sentences
 from biaslib.embeddings.cache import VectorCache, cache_key, open_cache
 from biaslib.embeddings.models import ModelSpec, model_unavailable, resolve_model
+from biaslib.errors import DeviceError, UnknownNameError
 from biaslib.stimuli.contexts import Context
 from biaslib.validation import check_int, no_string
 
 __all__ = [
+    "DEVICE_KINDS",
     "LayerSpec",
     "SentencePooling",
     "TransformerEncoder",
     "WordPooling",
+    "check_device",
+    "check_max_length",
     "import_transformers",
     "loaded_fingerprint",
     "max_input_length",
@@ -134,6 +138,76 @@ def import_transformers():
     return transformers
 
 
+#: The device kinds an encoder accepts (``"cuda"`` also as ``"cuda:<index>"``).
+DEVICE_KINDS = ("cpu", "cuda", "mps")
+
+
+def check_device(device: object) -> str:
+    """The device to run on: ``None`` picks CUDA when available, else the CPU.
+
+    Used for the ``device`` of every encoder, so that a typo or a missing GPU
+    is refused at construction, with what exists, instead of by torch at the
+    first forward pass.
+
+    Parameters
+    ----------
+    device
+        ``None``, ``"cpu"``, ``"cuda"``, ``"cuda:<index>"``, ``"mps"``, or a
+        :class:`torch.device`.
+
+    Raises
+    ------
+    UnknownNameError
+        For another name (``"gpu"``): the message lists :data:`DEVICE_KINDS`.
+    DeviceError
+        For CUDA without a CUDA GPU (or an index past the last GPU), or MPS
+        where it is not available.
+    TypeError
+        For something that is neither a string nor a :class:`torch.device`.
+    """
+    if device is None:
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if isinstance(device, torch.device):
+        device = str(device)
+    if not isinstance(device, str):
+        raise TypeError(f"device must be None, a string such as 'cpu' or 'cuda', or a "
+                        f"torch.device; got {device!r} ({type(device).__name__})")
+    kind, _, index = device.partition(":")
+    if kind not in DEVICE_KINDS or (index and (kind == "cpu" or not index.isdigit())):
+        raise UnknownNameError("device", device, (*DEVICE_KINDS, "cuda:0"))
+    if kind == "cuda":
+        count = torch.cuda.device_count() if torch.cuda.is_available() else 0
+        if not count:
+            raise DeviceError(f"device={device!r}, but CUDA is not available on this machine "
+                              "(no CUDA GPU, or a CPU build of torch); pass device='cpu' or "
+                              "leave device=None to pick what is available")
+        if index and int(index) >= count:
+            raise DeviceError(f"device={device!r}, but this machine has {count} CUDA GPU(s) "
+                              f"(cuda:0 to cuda:{count - 1})")
+    if kind == "mps" and not torch.backends.mps.is_available():
+        raise DeviceError(f"device={device!r}, but MPS (Apple GPU) is not available on this "
+                          "machine; pass device='cpu' or leave device=None")
+    return device
+
+
+def check_max_length(value: object, limit: int, model: str) -> int:
+    """A maximum input length in tokens: an int from 1 to the model's own ``limit``.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not an int (``2.5``, a bool, a string).
+    ValueError
+        If it is below 1 or above ``limit`` (the model has no position for
+        longer inputs).
+    """
+    value = check_int(value, "max_length", minimum=1)
+    if value > limit:
+        raise ValueError(f"max_length must be at most {limit}, the longest input {model} can "
+                         f"read, got {value}")
+    return value
+
+
 def max_input_length(tokenizer: object, model: torch.nn.Module) -> int:
     """The longest input a loaded model takes: the tokenizer's and the model's limit, the lower."""
     limits = [getattr(tokenizer, "model_max_length", None),
@@ -197,6 +271,10 @@ class TransformerEncoder(ContextEncoder):
     lowercase
         Lowercase every input first. sent-bias fed its *cased* BERT lowercased
         text; ``True`` reproduces that.
+    max_length
+        Longest input in tokens (longer texts are truncated, and a stimulus cut
+        off is refused); default and upper bound: the model's own limit. Also
+        settable later (``encoder.max_length = 128``), with the same checks.
 
     Raises
     ------
@@ -208,8 +286,13 @@ class TransformerEncoder(ContextEncoder):
         If ``batch_size`` is not an integer (a bool, a float…), or ``layer`` is
         a bool or holds one.
     ValueError
-        If ``batch_size`` is not positive, or ``layer`` is an empty tuple or
-        names no hidden state of the model.
+        If ``batch_size`` is not positive, ``layer`` is an empty tuple or
+        names no hidden state of the model, or ``max_length`` is not from 1
+        to the model's limit.
+    UnknownNameError
+        For a device name that does not exist (``"gpu"``; the message lists them).
+    DeviceError
+        For ``device="cuda"`` on a machine without CUDA.
     CacheError
         (:mod:`biaslib.embeddings.cache`) if the cache file cannot be used; the
         message names it and how to recover (delete it, or ``cache=False``).
@@ -226,11 +309,14 @@ class TransformerEncoder(ContextEncoder):
         progress: bool = True,
         add_special_tokens: bool = True,
         lowercase: bool = False,
+        max_length: int | None = None,
     ) -> None:
         batch_size = check_int(batch_size, "batch_size", minimum=1)
         _check_layer_type(layer)
+        if max_length is not None:  # type first, before loading a model
+            check_int(max_length, "max_length", minimum=1)
         self.spec = resolve_model(model)
-        self.device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+        self.device = check_device(device)
         try:
             self.tokenizer, self.model = _load(self.spec.path, self.spec.gguf_file, self.device)
         except OSError as err:
@@ -246,10 +332,22 @@ class TransformerEncoder(ContextEncoder):
             # Decoders have no padding token; padded positions are masked anyway.
             self.tokenizer.pad_token = self.tokenizer.eos_token or self.tokenizer.unk_token
         self.tokenizer.padding_side = "right"
-        self.max_length = max_input_length(self.tokenizer, self.model)
+        self.model_max_length = max_input_length(self.tokenizer, self.model)
+        self.max_length = self.model_max_length if max_length is None else max_length
         self.fingerprint = loaded_fingerprint(self.spec, self.model)
 
     # ------------------------------------------------------------------ description
+
+    @property
+    def max_length(self) -> int:
+        """Longest input in tokens, from 1 to :attr:`model_max_length` (checked when set)."""
+        return self._max_length
+
+    @max_length.setter
+    def max_length(self, value: int) -> None:
+        # A property, so that `encoder.max_length = 0` is refused rather than ignored
+        # (the tokenizer would treat 0 as "no limit").
+        self._max_length = check_max_length(value, self.model_max_length, self.spec.key)
 
     @property
     def name(self) -> str:

@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
+from biaslib.errors import OverlappingSetsError, WordpieceWarning, warn_dropped
 from biaslib.evaluate.tidy import core_row
 from biaslib.methods.lpbs import (
     LPBS_MIND_YOUR_BIAS,
@@ -49,9 +50,9 @@ if TYPE_CHECKING:
     from biaslib.embeddings.masked_lm import MaskedLMScorer, MaskQuery
     from biaslib.stimuli.cooccurrence import DoubleContext
 
-__all__ = ["LPBS_LAYER", "LPBS_LEVEL", "double_context_log_probs", "double_context_queries",
-           "lpbs_pooling", "lpbs_sentences", "lpbs_table", "run_lpbs", "template_log_probs",
-           "template_queries"]
+__all__ = ["LPBS_LAYER", "LPBS_LEVEL", "check_template_words", "double_context_log_probs",
+           "double_context_queries", "lpbs_pooling", "lpbs_sentences", "lpbs_table", "run_lpbs",
+           "template_log_probs", "template_queries"]
 
 #: The core ``level`` of an LPBS row: a masked LM's probability of one masked token.
 LPBS_LEVEL = "masked token"
@@ -96,6 +97,58 @@ def _combine(pieces: list[np.ndarray], wordpieces: str) -> np.ndarray:
     return np.array([p.sum() for p in pieces], dtype=np.float64)
 
 
+def check_template_words(scorer: MaskedLMScorer, template: LpbsTemplate,
+                         wordpieces: str) -> list[str]:
+    """Refuse words the model cannot tell apart; list the words scored by a part of them.
+
+    :class:`~biaslib.stimuli.lpbs.LpbsTemplate` already refuses a word spelled
+    the same in both sets; this check sees what the model sees:
+
+    * two targets with the same wordpieces ("Flowers" and "flowers" on an
+      uncased model) would score the same — in two sets d = 0 for no reason,
+      in one set a word counted twice;
+    * two attribute words that give the same input sentence likewise;
+    * under the ``"first"`` rule (Kurita) a target of several wordpieces is
+      scored by its first piece only ("ice cream" as "ice"): allowed, as the
+      convention says; they are returned, for :func:`template_log_probs` to
+      name in a :class:`~biaslib.errors.WordpieceWarning`.
+
+    Returns
+    -------
+    list of str
+        The targets of several wordpieces under the ``"first"`` rule (else none).
+
+    Raises
+    ------
+    OverlappingSetsError
+        Naming the words that collide and the tokens they share.
+    """
+    def collisions(groups: dict[str, tuple[str, ...]], key) -> list[str]:
+        seen: dict[object, list[tuple[str, str]]] = {}
+        for role, words in groups.items():
+            for w in words:
+                seen.setdefault(key(w), []).append((role, w))
+        return [" = ".join(f"{w!r} ({role})" for role, w in same)
+                for same in seen.values() if len(same) > 1]
+
+    clash = collisions({"x": template.x, "y": template.y}, scorer.piece_ids)
+    if clash:
+        raise OverlappingSetsError(
+            f"template {template.template!r}: targets that {scorer.spec.key}'s tokenizer "
+            f"makes the same wordpieces (e.g. an uncased model lower-cases): {clash}; they "
+            "would score the same — keep one spelling")
+    mask = scorer.mask_token
+    clash = collisions({"a": template.a, "b": template.b},
+                       lambda w: tuple(scorer.tokens(template.fill(w, mask))))
+    if clash:
+        raise OverlappingSetsError(
+            f"template {template.template!r}: attribute words that give {scorer.spec.key} the "
+            f"same input sentence: {clash}; they would score the same — keep one spelling")
+    if wordpieces != "first":
+        return []
+    return [w for w in dict.fromkeys(template.x + template.y) if len(scorer.piece_ids(w)) > 1]
+
+
 def template_log_probs(
     scorer: MaskedLMScorer,
     templates: Sequence[LpbsTemplate],
@@ -120,6 +173,17 @@ def template_log_probs(
     -------
     list of TemplateLogProbs
         One per template, for :func:`biaslib.methods.lpbs.lpbs`.
+
+    Raises
+    ------
+    OverlappingSetsError
+        If two targets, or two attribute words, are the same input to the
+        model (:func:`check_template_words`).
+
+    Warns
+    -----
+    WordpieceWarning
+        Under the ``"first"`` rule, naming the targets of several wordpieces.
     """
     templates = list(no_string(templates, "templates"))
     if not templates:
@@ -127,6 +191,15 @@ def template_log_probs(
     rule = wordpieces or scorer.wordpieces
     if rule not in WORDPIECES:
         raise ValueError(f"wordpieces must be one of {WORDPIECES}, got {rule!r}")
+    several = list(dict.fromkeys(w for t in templates
+                                 for w in check_template_words(scorer, t, rule)))
+    if several:
+        shown = {w: scorer.wordpieces_of(w) for w in several[:10]}
+        warn_dropped(
+            f"{len(several)} target(s) are several wordpieces in {scorer.spec.key} and are "
+            f"scored by their first wordpiece only (wordpieces='first', Kurita's rule): {shown}"
+            f"{' …' if len(several) > 10 else ''}. Use single-token targets, or the 'product' "
+            "rule (Mind Your Bias)", WordpieceWarning)
     parts = [template_queries(t, scorer.mask_token, prior_read_at=prior_read_at)
              for t in templates]
     flat = [q for qa, qb, prior in parts for q in (*qa, *qb, prior)]

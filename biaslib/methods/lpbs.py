@@ -113,6 +113,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from numbers import Integral
 from types import MappingProxyType
 from typing import ClassVar, Literal
 
@@ -136,7 +137,7 @@ from biaslib.stats.conventions import PermutationConvention, lookup_preset
 from biaslib.stats.meta_analysis import MetaAnalysis, random_effects
 from biaslib.stats.permutation import PermutationResult
 from biaslib.stats.resampling import Resampling, resampled_test
-from biaslib.validation import check_int
+from biaslib.validation import check_int, check_seed
 
 __all__ = [
     "LPBS_BIASLIB",
@@ -681,7 +682,11 @@ def lpbs_test(
         For NaN or infinite scores (never a silent NaN), a different number of
         templates in A and B, or empty input.
     DegenerateTestError
-        If all scores are equal and the convention adds no epsilon.
+        If all units' scores are equal, under every convention: the SD is 0,
+        so :math:`d` is 0/0 (an epsilon would turn it into a meaningless 0),
+        and every re-split ties the observed statistic (a strict count would
+        give p = 0). Kurita's and Mind Your Bias's :math:`10^{-8}` keeps their
+        codes from dividing by zero; it does not make such a test meaningful.
 
     Examples
     --------
@@ -706,6 +711,13 @@ def lpbs_test(
     if ka != kb:
         raise ValueError(f"scores_a has {ka} templates, scores_b {kb}: each template scores "
                          "both attribute sets")
+    pooled = np.concatenate([ua, ub])
+    if np.all(pooled == pooled[0]):
+        raise DegenerateTestError(
+            f"all {pooled.size} LPBS scores equal {float(pooled[0])!r} (standard deviation 0): the "
+            "effect size is 0/0 and every permutation ties, under any convention. The attribute "
+            "words make no difference to the targets' probabilities — check that A and B (and "
+            "X and Y) differ")
     d = effect_size(ua, ub, ddof=conv.ddof, sd_epsilon=conv.sd_epsilon)
     perm = resampled_test(ua, ub, conv.resampling, statistic="mean", replacement=False)
     return LpbsResult(
@@ -933,7 +945,9 @@ def draw_counterparts(
     Raises
     ------
     ValueError
-        For a target in neither set or in both, or an empty set.
+        For a target in neither set or in both, an empty set, or a negative seed.
+    TypeError
+        For a seed that is not None, an int or a sequence of ints (``"x"``, ``1.5``).
 
     Examples
     --------
@@ -943,6 +957,7 @@ def draw_counterparts(
     >>> draw_counterparts(["he", "she"], ["he"], ["she"])
     (['he', 'he'], ['she', 'she'])
     """
+    seed = _check_seed(seed)
     xs, ys = list(x_words), list(y_words)
     if not xs or not ys:
         raise ValueError("both target sets need at least one word")
@@ -962,6 +977,16 @@ def draw_counterparts(
         else:
             raise ValueError(f"target {t!r} is in neither target set")
     return out_x, out_y
+
+
+def _check_seed(seed: object) -> int | list[int] | None:
+    """A seed for :func:`numpy.random.default_rng`: None, an int >= 0, or a sequence of them."""
+    if seed is None or (isinstance(seed, Integral) and not isinstance(seed, bool)):
+        return check_seed(seed)
+    if isinstance(seed, str | bytes) or not isinstance(seed, Sequence):
+        raise TypeError(f"seed must be None, an int >= 0 or a sequence of such ints, "
+                        f"got {seed!r} ({type(seed).__name__})")
+    return [check_seed(s, "seed") for s in seed]  # type: ignore[misc]
 
 
 def pair_bias_scores(

@@ -40,13 +40,14 @@ Language Models, App. B.2 and Figure 2.
 from __future__ import annotations
 
 import random
+import unicodedata
 from collections.abc import Container, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 import pandas as pd
 
-from biaslib.errors import UnknownNameError
+from biaslib.errors import OverlappingSetsError, UnknownNameError
 from biaslib.stimuli.data import StimulusTest, load_set, load_test
 from biaslib.stimuli.templates import load_template_file
 from biaslib.validation import check_int, check_seed, check_words
@@ -255,8 +256,14 @@ class LpbsTemplate:
     Raises
     ------
     ValueError
-        If a placeholder does not occur exactly once, or a word list is empty
-        or holds blank words.
+        If a placeholder does not occur exactly once, a word list is empty
+        or holds blank words, or ``drop_last_character`` would cut a letter
+        (the template does not end in punctuation).
+    OverlappingSetsError
+        If a word is in both target sets or both attribute sets (it would score
+        the same on both sides), or twice in one set (it would count twice):
+        duplicates are refused, not silently merged, so that the set sizes a
+        table reports are the sizes tested.
     """
 
     template: str
@@ -278,6 +285,29 @@ class LpbsTemplate:
             if not words:
                 raise ValueError(f"template {self.template!r}: no words for {role}")
             object.__setattr__(self, role, words)
+        for role in ("x", "y", "a", "b"):
+            words = getattr(self, role)
+            twice = sorted({w for w in words if words.count(w) > 1})
+            if twice:
+                raise OverlappingSetsError(
+                    f"template {self.template!r}: {twice} appear more than once in {role} and "
+                    "would count twice; list each word once")
+        for first, second in (("x", "y"), ("a", "b")):
+            both = sorted(set(getattr(self, first)) & set(getattr(self, second)))
+            if both:
+                raise OverlappingSetsError(
+                    f"template {self.template!r}: {both} are in both {first} and {second}; a "
+                    "word on both sides scores the same on each (d = 0 for no reason) — "
+                    "remove it from one set")
+        if not isinstance(self.drop_last_character, bool):
+            raise TypeError(f"drop_last_character must be True or False, got "
+                            f"{self.drop_last_character!r}")
+        if self.drop_last_character and not unicodedata.category(
+                self.template[-1]).startswith("P"):
+            raise ValueError(
+                f"drop_last_character=True drops the final punctuation mark, but template "
+                f"{self.template!r} ends in {self.template[-1]!r}: it would cut the last "
+                "word. End the template with punctuation, or pass drop_last_character=False")
 
     @property
     def target_slot(self) -> int:
