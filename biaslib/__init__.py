@@ -1,7 +1,7 @@
 """biaslib: the computing layer of the bias-detection replication book.
 
 The package is built in layers, listed here from the bottom up; each imports
-only the layers before it (and :mod:`biaslib.errors` and
+only the layers before it (and :mod:`biaslib.errors`, :mod:`biaslib.files` and
 :mod:`biaslib.validation`, which every layer shares). :mod:`biaslib.embeddings`
 may import :mod:`biaslib.stimuli` (an encoder embeds a stimulus test), not the
 reverse:
@@ -142,6 +142,7 @@ _EXPORTS: dict[str, str] = {
     "DroppedStimuliWarning": "biaslib.errors",
     "MissingWordsError": "biaslib.errors",
     "ModelUnavailableError": "biaslib.errors",
+    "StoredTableCorrupt": "biaslib.errors",
     "StoredTableMismatch": "biaslib.errors",
     "UnknownNameError": "biaslib.errors",
 }
@@ -153,7 +154,7 @@ _LAYERS: tuple[str, ...] = (
     "stats", "methods", "stimuli", "embeddings", "evaluate", "reporting", "chapters",
 )
 #: Modules every layer may import; they import no layer themselves.
-_SHARED: tuple[str, ...] = ("errors", "validation")
+_SHARED: tuple[str, ...] = ("errors", "files", "validation")
 
 #: The layers, importable as attributes too (``biaslib.stats`` after ``import biaslib``).
 _SUBPACKAGES = frozenset(_LAYERS + _SHARED)

@@ -14,6 +14,7 @@ well as in the result's ``missing``/``dropped``/``left out`` fields.
 :class:`CacheError`             the vector cache file cannot be used
 :class:`ModelUnavailableError`  a model cannot be loaded (hub offline, no wheel)
 :class:`StoredTableMismatch`    a recomputed slice differs from a stored table
+:class:`StoredTableCorrupt`     a stored table's files are damaged or incomplete
 :class:`DroppedStimuliWarning`  words or contexts were left out of a test
 :class:`CacheWarning`           the cache is read-only or held an invalid entry
 ==============================  ===============================================
@@ -33,6 +34,7 @@ __all__ = [
     "DroppedStimuliWarning",
     "MissingWordsError",
     "ModelUnavailableError",
+    "StoredTableCorrupt",
     "StoredTableMismatch",
     "UnknownNameError",
     "warn_dropped",
@@ -85,6 +87,15 @@ class ModelUnavailableError(OSError):
 
 class StoredTableMismatch(AssertionError):
     """A recomputed slice differs from the stored table beyond the stated tolerance."""
+
+
+class StoredTableCorrupt(ValueError):
+    """A stored table's CSV or provenance is damaged: cut short, empty, unreadable, missing.
+
+    The message names the file and how to restore it: recompute it
+    (``python scripts/compute_results.py <name>``) or take the committed copy back
+    (``git checkout -- data/results/<name>.csv data/results/<name>.json``).
+    """
 
 
 class DroppedStimuliWarning(UserWarning):
