@@ -4,10 +4,10 @@ Some chapter tables take minutes to compute (thousands of sentences through a
 causal LM). They are computed by ``scripts/compute_results.py`` and stored in
 ``data/results/<name>.csv`` with a provenance record ``<name>.json`` (biaslib
 version, the models with their weights fingerprints, the parameters and
-seed). A notebook shows the stored table — or recomputes it when asked or when
-it is missing — and the test suite recomputes a fixed slice of every stored
-table and compares, so a stored number cannot drift from the code that claims
-to produce it.
+seed, and the CSV's row count and SHA-256, verified on every load). A notebook
+shows the stored table — or recomputes it when asked or when it is missing —
+and the test suite recomputes a fixed slice of every stored table and compares,
+so a stored number cannot drift from the code that claims to produce it.
 """
 
 from __future__ import annotations
