@@ -1,7 +1,7 @@
 """biaslib: the computing layer of the bias-detection replication book.
 
 The package is built in layers, listed here from the bottom up; each imports
-only the layers before it (and :mod:`biaslib.errors` and
+only the layers before it (and :mod:`biaslib.errors`, :mod:`biaslib.files` and
 :mod:`biaslib.validation`, which every layer shares). :mod:`biaslib.embeddings`
 may import :mod:`biaslib.stimuli` (an encoder embeds a stimulus test), not the
 reverse:
@@ -145,6 +145,7 @@ _EXPORTS: dict[str, str] = {
     "ModelUnavailableError": "biaslib.errors",
     "NotMaskedLMError": "biaslib.errors",
     "OverlappingSetsError": "biaslib.errors",
+    "StoredTableCorrupt": "biaslib.errors",
     "StoredTableMismatch": "biaslib.errors",
     "UnknownNameError": "biaslib.errors",
     "WordpieceWarning": "biaslib.errors",
@@ -157,7 +158,7 @@ _LAYERS: tuple[str, ...] = (
     "stats", "methods", "stimuli", "embeddings", "evaluate", "reporting", "chapters",
 )
 #: Modules every layer may import; they import no layer themselves.
-_SHARED: tuple[str, ...] = ("errors", "validation")
+_SHARED: tuple[str, ...] = ("errors", "files", "validation")
 
 #: The layers, importable as attributes too (``biaslib.stats`` after ``import biaslib``).
 _SUBPACKAGES = frozenset(_LAYERS + _SHARED)

@@ -18,6 +18,7 @@ well as in the result's ``missing``/``dropped``/``left out`` fields.
                                 tokenizer cannot tell two words apart
 :class:`NotMaskedLMError`       a model without a masked-LM head where one is needed
 :class:`DeviceError`            a device that this machine does not have
+:class:`StoredTableCorrupt`     a stored table's files are damaged or incomplete
 :class:`DroppedStimuliWarning`  words or contexts were left out of a test
 :class:`CacheWarning`           the cache is read-only or held an invalid entry
 :class:`WordpieceWarning`       a word is scored by its first wordpiece only
@@ -41,6 +42,7 @@ __all__ = [
     "ModelUnavailableError",
     "NotMaskedLMError",
     "OverlappingSetsError",
+    "StoredTableCorrupt",
     "StoredTableMismatch",
     "UnknownNameError",
     "WordpieceWarning",
@@ -117,6 +119,15 @@ class NotMaskedLMError(TypeError):
 
 class DeviceError(RuntimeError):
     """The device asked for is not available here (CUDA without a GPU, a GPU index too high)."""
+
+
+class StoredTableCorrupt(ValueError):
+    """A stored table's CSV or provenance is damaged: cut short, empty, unreadable, missing.
+
+    The message names the file and how to restore it: recompute it
+    (``python scripts/compute_results.py <name>``) or take the committed copy back
+    (``git checkout -- data/results/<name>.csv data/results/<name>.json``).
+    """
 
 
 class DroppedStimuliWarning(UserWarning):

@@ -35,6 +35,8 @@ import yaml
 from jupyter_client.kernelspec import KernelSpecManager
 from nbclient import NotebookClient
 
+from biaslib.files import write_atomically
+
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 SANITIZE_FILE = NOTEBOOKS / "nbval_sanitize.cfg"
@@ -162,7 +164,8 @@ def execute(path: Path, timeout: int | None, check: bool) -> bool:
         if differing:
             print(f"  outputs differ from the committed ones in cells {differing}")
         return not differing
-    nbformat.write(nb, path)
+    # Whole or not at all: an interrupted run never leaves a notebook cut short.
+    write_atomically(path, lambda tmp: nbformat.write(nb, tmp))
     jupytext_sync(path)
     return True
 

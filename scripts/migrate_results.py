@@ -34,7 +34,8 @@ slices of the test suite compare the two exactly. Each provenance JSON gains a
 ``schema`` note. Running it again on migrated tables changes nothing.
 
 Usage: ``python scripts/migrate_results.py [--check]`` (``--check``: only say which
-tables would change).
+tables would change). ``--checksums`` (issue 20) only adds each stored table's row
+count and SHA-256 to its provenance, leaving every CSV as it is.
 """
 
 from __future__ import annotations
@@ -48,8 +49,9 @@ from collections.abc import Callable
 import pandas as pd
 
 from biaslib.chapters.published import MYB_TABLE3
-from biaslib.chapters.stored import RESULT_TABLES, SCHEMA, results_dir, write_atomically
+from biaslib.chapters.stored import RESULT_TABLES, SCHEMA, record_checksums, results_dir
 from biaslib.evaluate.tidy import paper_test
+from biaslib.files import write_atomically, write_text_atomically
 from biaslib.methods.result import CORE_COLUMNS, RECORD_COLUMNS
 
 #: The note added to each migrated table's provenance.
@@ -227,16 +229,33 @@ def migrate(name: str, *, check: bool = False) -> bool:
         return changed
     write_atomically(csv, lambda p: new.to_csv(p, index=False))
     record = {**{k: v for k, v in meta.items() if k != "schema"}, "schema": NOTE}
-    text = json.dumps(record, indent=2, default=str) + "\n"
-    write_atomically(meta_path, lambda p: p.write_text(text, encoding="utf-8"))
+    write_text_atomically(meta_path, json.dumps(record, indent=2, default=str) + "\n")
+    record_checksums(name)  # the CSV's bytes changed
     return True
+
+
+def add_checksums() -> list[str]:
+    """Record ``csv_rows`` and ``csv_sha256`` in every stored table's provenance (issue 20).
+
+    One-time, without recomputing: the CSVs stay byte for byte; only their JSON gains
+    the row count and checksum :func:`biaslib.chapters.stored.load_results` verifies.
+    Returns the tables whose provenance changed.
+    """
+    return [csv.stem for csv in sorted(results_dir().glob("*.csv"))
+            if csv.with_suffix(".json").is_file() and record_checksums(csv.stem)]
 
 
 def main(argv: list[str] | None = None) -> int:
     """Migrate every results table (``--check``: list those that still need it)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="only report, write nothing")
+    parser.add_argument("--checksums", action="store_true",
+                        help="only record every stored table's rows and SHA-256 (issue 20)")
     args = parser.parse_args(argv)
+    if args.checksums:
+        for name in add_checksums():
+            print(f"{name}: checksum recorded")
+        return 0
     for name in RESULT_TABLES:
         changed = migrate(name, check=args.check)
         state = ("up to date" if not changed else "needs migration" if args.check

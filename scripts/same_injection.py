@@ -35,6 +35,8 @@ import json
 import os
 import sys
 import time
+import warnings
+import zipfile
 from dataclasses import asdict
 from pathlib import Path
 
@@ -49,6 +51,8 @@ from biaslib.chapters.same import (
     run_injection_model,
 )
 from biaslib.chapters.stored import results_dir, save_results
+from biaslib.errors import CacheError
+from biaslib.files import write_atomically
 
 SMOKE = InjectionSettings(0.5, 0.3, data_seed=7, max_steps=30, occupations=20, batch_size=8)
 
@@ -58,6 +62,31 @@ def cache_dir() -> Path:
     folder = root / "same_injection"
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+#: The arrays every finished run file holds.
+RUN_KEYS = ("all", "word", "record", "words")
+
+
+def save_run(path: Path, **arrays: object) -> None:
+    """Write a run file whole or not at all, so that a resumed grid never takes half a run."""
+    write_atomically(path, lambda tmp: np.savez_compressed(tmp, **arrays))
+
+
+def run_is_whole(path: Path) -> bool:
+    """Whether the run file ``path`` can be read back: every array of :data:`RUN_KEYS` loads.
+
+    A file cut short (a crash or a full disk while it was written, before writes were
+    atomic) is not a zip archive, or one whose members fail their CRC check.
+    """
+    try:
+        with np.load(path) as z:
+            for key in RUN_KEYS:
+                z[key]  # reading a member checks its CRC
+            json.loads(str(z["record"]))
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        return False
+    return True
 
 
 def _run_record(run, model_id: str, group: str, trained: bool) -> dict[str, object]:
@@ -77,8 +106,11 @@ def one(settings: InjectionSettings, *, train: bool = True, label: str | None = 
     model_id = label or settings.model_id
     path = cache_dir() / f"{model_id}.npz"
     if path.is_file():
-        print(f"{model_id}: done before ({path})", file=sys.stderr)
-        return path
+        if run_is_whole(path):
+            print(f"{model_id}: done before ({path})", file=sys.stderr)
+            return path
+        warnings.warn(f"the run file {path} is damaged (cut short or unreadable); "
+                      f"running {model_id} again", stacklevel=2)
     start = time.perf_counter()
     run = run_injection_model(settings, progress=True, train=train)
     on_grid = (settings.lr, settings.epochs, settings.max_steps, settings.occupations) == (
@@ -86,9 +118,9 @@ def one(settings: InjectionSettings, *, train: bool = True, label: str | None = 
     group = settings.group if train and on_grid else ""
     record = _run_record(run, model_id, group, train)
     record["seconds"] = round(time.perf_counter() - start, 1)
-    np.savez_compressed(path, all=run.vectors["all"], word=run.vectors["word"],
-                        record=json.dumps(record, default=float),
-                        words=run.words.to_json(orient="split", double_precision=15))
+    save_run(path, all=run.vectors["all"], word=run.vectors["word"],
+             record=json.dumps(record, default=float),
+             words=run.words.to_json(orient="split", double_precision=15))
     print(f"{model_id}: unmask R2 {record['unmask_r2']:.3f}, {record['seconds']} s",
           file=sys.stderr)
     return path
@@ -107,6 +139,10 @@ def tables() -> None:
         path = cache_dir() / f"{label or settings.model_id}.npz"
         if not path.is_file():
             raise FileNotFoundError(f"run {path.stem} has not finished; run the grid first")
+        if not run_is_whole(path):
+            raise CacheError(f"the run file {path} is damaged (cut short or unreadable); "
+                             f"run the grid again (python scripts/same_injection.py), which "
+                             f"redoes that run, or delete the file")
         with np.load(path) as z:
             record = json.loads(str(z["record"]))
             record["trained"] = train  # from the grid, not the cached record
@@ -145,9 +181,8 @@ def tables() -> None:
     save_results(models, "same_injection_models",
                  {**provenance, "what": "word-level R2, set scores, subset robustness (Table 3) "
                                         "and PCA angle, from the float16 vectors"})
-    np.savez_compressed(results_dir() / "same_injection_vectors.npz",
-                        vocab=np.array(list(occupations()) + list(female) + list(male)),
-                        **vectors)
+    save_run(results_dir() / "same_injection_vectors.npz",
+             vocab=np.array(list(occupations()) + list(female) + list(male)), **vectors)
 
 
 def _threads() -> int:

@@ -57,7 +57,7 @@ def get_table(name: str) -> StoredTable:
     """
     try:
         return _BY_NAME[name]
-    except KeyError:
+    except (KeyError, TypeError):  # TypeError: an unhashable name (a list)
         raise UnknownNameError("stored table", name, tuple(_BY_NAME)) from None
 
 
@@ -76,7 +76,19 @@ def table_names(chapter: str | None = None, *, script: str | None = None) -> tup
     -------
     tuple of str
         The names, in the order of :data:`REGISTRY`.
+
+    Raises
+    ------
+    biaslib.errors.UnknownNameError
+        If no stored table belongs to ``chapter`` or is written by ``script`` (a
+        misspelt filter would otherwise give an empty tuple, as if there were none).
     """
+    chapters = {t.chapter for t in REGISTRY}
+    if chapter is not None and (not isinstance(chapter, str) or chapter not in chapters):
+        raise UnknownNameError("chapter", chapter, chapters)
+    if script is not None and (not isinstance(script, str)
+                               or not any(t.script.startswith(script) for t in REGISTRY)):
+        raise UnknownNameError("script", script, {t.script.split()[0] for t in REGISTRY})
     return tuple(t.name for t in REGISTRY
                  if (chapter is None or t.chapter == chapter)
                  and (script is None or t.script.startswith(script)))

@@ -4,16 +4,17 @@ Some chapter tables take minutes to compute (thousands of sentences through a
 causal LM). They are computed by ``scripts/compute_results.py`` and stored in
 ``data/results/<name>.csv`` with a provenance record ``<name>.json`` (biaslib
 version, the models with their weights fingerprints, the parameters and
-seed). A notebook shows the stored table — or recomputes it when asked or when
-it is missing — and the test suite recomputes a fixed slice of every stored
-table and compares, so a stored number cannot drift from the code that claims
-to produce it.
+seed, and the CSV's row count and SHA-256, verified on every load). A notebook
+shows the stored table — or recomputes it when asked or when it is missing —
+and the test suite recomputes a fixed slice of every stored table and compares,
+so a stored number cannot drift from the code that claims to produce it.
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
-import os
 import platform
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -24,7 +25,8 @@ import pandas as pd
 from pandas.api.types import is_numeric_dtype
 
 import biaslib
-from biaslib.errors import StoredTableMismatch
+from biaslib.errors import StoredTableCorrupt, StoredTableMismatch
+from biaslib.files import replacing, write_atomically, write_text_atomically
 from biaslib.methods.result import CORE_COLUMNS
 from biaslib.stimuli.data import data_dir
 
@@ -36,9 +38,11 @@ __all__ = [
     "compare_with_stored",
     "load_or_compute",
     "load_results",
+    "record_checksums",
     "results_dir",
     "save_results",
-    "write_atomically",
+    "table_checksum",
+    "write_atomically",  # kept here for old imports; it lives in biaslib.files
 ]
 
 
@@ -63,28 +67,32 @@ def results_dir() -> Path:
 SCHEMA = "core columns v2 (issue 19)"
 
 
-def write_atomically(path: Path, write: Callable[[Path], object]) -> None:
-    """Write ``path`` whole or not at all: ``write`` fills a temporary file, renamed onto it.
+def _restore_hint(name: str) -> str:
+    return (f"restore it by recomputing (python scripts/compute_results.py {name}) or by "
+            f"taking the committed copy back (git checkout -- data/results/{name}.csv "
+            f"data/results/{name}.json)")
 
-    A crash or an error while writing leaves the old file (or none) in place,
-    never half a table.
-    """
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        write(tmp)
-        tmp.replace(path)
-    finally:
-        tmp.unlink(missing_ok=True)
+
+def table_checksum(data: bytes) -> str:
+    """The SHA-256 (hex) of a stored CSV's bytes, as its provenance records it (``csv_sha256``)."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def _csv_rows(data: bytes) -> int:
+    """The number of data rows of a stored CSV (what :func:`load_results` gives back)."""
+    return len(pd.read_csv(io.BytesIO(data), dtype=str, keep_default_na=False))
 
 
 def save_results(frame: pd.DataFrame, name: str, provenance: Mapping[str, object]) -> Path:
     """Write ``<name>.csv`` and its provenance ``<name>.json``; return the CSV path.
 
     Both files are written whole or not at all: each goes to a temporary file beside
-    it, and the two are renamed into place only once both are written, so an
-    interrupted run never leaves a truncated table or a table without its provenance.
-    A table of :data:`RESULT_TABLES` must start with :data:`CORE_COLUMNS`; its
-    provenance records the :data:`SCHEMA`.
+    it, and the two are renamed into place only once both are written
+    (:func:`biaslib.files.replacing`), so an interrupted run never leaves a truncated
+    table or a table without its provenance. The provenance records the CSV's row
+    count (``csv_rows``) and the SHA-256 of its bytes (``csv_sha256``), which
+    :func:`load_results` verifies. A table of :data:`RESULT_TABLES` must start with
+    :data:`CORE_COLUMNS`; its provenance records the :data:`SCHEMA`.
 
     Raises
     ------
@@ -98,42 +106,95 @@ def save_results(frame: pd.DataFrame, name: str, provenance: Mapping[str, object
     folder.mkdir(parents=True, exist_ok=True)
     csv = folder / f"{name}.csv"
     meta = folder / f"{name}.json"
-    record = {
-        "table": name,
-        "biaslib_version": biaslib.__version__,
-        "python": platform.python_version(),
-        **({"schema": SCHEMA} if name in RESULT_TABLES else {}),
-        **provenance,
-    }
-    temporary = {path: path.with_name(f".{path.name}.{os.getpid()}.tmp") for path in (csv, meta)}
-    try:
-        frame.to_csv(temporary[csv], index=False, float_format="%.6g")
-        temporary[meta].write_text(json.dumps(record, indent=2, default=str) + "\n",
-                                   encoding="utf-8")
-        for path, tmp in temporary.items():
-            os.replace(tmp, path)
-    finally:
-        for tmp in temporary.values():
-            tmp.unlink(missing_ok=True)
+    with replacing(csv, meta) as (csv_tmp, meta_tmp):
+        frame.to_csv(csv_tmp, index=False, float_format="%.6g")
+        data = csv_tmp.read_bytes()
+        record = {
+            "table": name,
+            "biaslib_version": biaslib.__version__,
+            "python": platform.python_version(),
+            **({"schema": SCHEMA} if name in RESULT_TABLES else {}),
+            **provenance,
+            "csv_rows": _csv_rows(data),
+            "csv_sha256": table_checksum(data),
+        }
+        meta_tmp.write_text(json.dumps(record, indent=2, default=str) + "\n",
+                            encoding="utf-8")
     return csv
 
 
+def record_checksums(name: str) -> bool:
+    """Add (or correct) ``csv_rows`` and ``csv_sha256`` in a table's provenance; the CSV stays.
+
+    (Not ``rows``: some provenance records already use that key for the rows a table
+    holds.) For tables stored before the provenance carried them (issue 20): the values are
+    those of the CSV as it is, so run this only on a CSV known to be whole (the
+    committed one). Returns whether the provenance changed.
+    """
+    csv = results_dir() / f"{name}.csv"
+    meta_path = csv.with_suffix(".json")
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    data = csv.read_bytes()
+    checks = {"csv_rows": _csv_rows(data), "csv_sha256": table_checksum(data)}
+    if all(meta.get(k) == v for k, v in checks.items()):
+        return False
+    record = {**{k: v for k, v in meta.items() if k not in checks}, **checks}
+    write_text_atomically(meta_path, json.dumps(record, indent=2, default=str) + "\n")
+    return True
+
+
 def load_results(name: str) -> tuple[pd.DataFrame, dict[str, object]]:
-    """The stored table ``name`` and its provenance record.
+    """The stored table ``name`` and its provenance record, verified against each other.
+
+    The CSV's bytes must have the SHA-256 and its rows the count that the provenance
+    records, so a table cut short (at a line end or mid-line), emptied or replaced is
+    refused instead of read as a smaller table.
 
     Raises
     ------
     FileNotFoundError
         If the table has not been computed (run ``scripts/compute_results.py``).
+    biaslib.errors.StoredTableCorrupt
+        If the provenance JSON is missing, unreadable or lacks the checksum, or the
+        CSV does not match it; the message names the file and how to restore it.
     """
+    if not isinstance(name, str) or not name or "/" in name:
+        raise TypeError(f"name must be a stored table's name (a str such as 'seat_may'), "
+                        f"got {name!r}")
     csv = results_dir() / f"{name}.csv"
     if not csv.is_file():
         raise FileNotFoundError(
             f"no stored results {name!r} in {csv.parent}; run scripts/compute_results.py"
         )
-    meta = json.loads((csv.with_suffix(".json")).read_text(encoding="utf-8"))
+    meta_path = csv.with_suffix(".json")
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise StoredTableCorrupt(
+            f"the stored table {csv} has no provenance file {meta_path.name}; "
+            f"{_restore_hint(name)}") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise StoredTableCorrupt(
+            f"the provenance file {meta_path} of the stored table {name!r} is not valid "
+            f"JSON ({exc}); {_restore_hint(name)}") from None
+    if not isinstance(meta, dict) or not {"csv_rows", "csv_sha256"} <= meta.keys():
+        raise StoredTableCorrupt(
+            f"the provenance file {meta_path} records no row count and checksum "
+            f"('csv_rows', 'csv_sha256'), so {csv.name} cannot be verified; {_restore_hint(name)} "
+            f"(or, for a CSV known to be whole, add them with "
+            f"biaslib.chapters.stored.record_checksums({name!r}))")
+    data = csv.read_bytes()
+    if table_checksum(data) != meta["csv_sha256"]:
+        raise StoredTableCorrupt(
+            f"the stored table {csv} is damaged: its bytes ({len(data)}) do not have the "
+            f"SHA-256 its provenance {meta_path.name} records (it was cut short, emptied "
+            f"or changed after it was written); {_restore_hint(name)}")
     # Empty cells are empty text (e.g. "not run") unless the whole column is numeric.
-    frame = pd.read_csv(csv, keep_default_na=False)
+    frame = pd.read_csv(io.BytesIO(data), keep_default_na=False)
+    if len(frame) != meta["csv_rows"]:
+        raise StoredTableCorrupt(
+            f"the stored table {csv} has {len(frame)} rows, its provenance "
+            f"{meta_path.name} records {meta['csv_rows']}; {_restore_hint(name)}")
     for col in frame.columns:
         if pd.api.types.is_string_dtype(frame[col]) or frame[col].dtype == object:
             numbers = pd.to_numeric(frame[col].mask(frame[col] == ""), errors="coerce")

@@ -12,12 +12,13 @@ first columns are :data:`~biaslib.methods.result.CORE_COLUMNS`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import pandas as pd
 from tqdm import tqdm
 
 from biaslib.embeddings.base import EmbeddedTest, Embedder, embed_test
+from biaslib.errors import warn_dropped
 from biaslib.evaluate.tidy import core_row
 from biaslib.methods.result import NOT_APPLICABLE
 from biaslib.methods.weat import WeatResult, weat
@@ -30,10 +31,23 @@ __all__ = ["TestRun", "run_weat", "weat_table"]
 
 @dataclass(frozen=True)
 class TestRun:
-    """A WEAT result together with the embedded test it was computed from."""
+    """A WEAT result together with the embedded test it was computed from.
+
+    Attributes
+    ----------
+    embedded
+        The embedded test (vectors, missing words, words left out to equalise sizes).
+    result
+        The WEAT result.
+    subsampled
+        Target words the convention left out to equalise the set sizes (Mind Your
+        Bias's ``unequal_targets="subsample"``), by role; with
+        ``embedded.left_out`` they fill the record's ``left out``.
+    """
 
     embedded: EmbeddedTest
     result: WeatResult
+    subsampled: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     __test__ = False  # not a pytest class
 
@@ -59,12 +73,25 @@ class TestRun:
             "model": self.embedded.embedder,
             **self.result.to_dict(),
             "missing": _by_role(missing),
-            "left out": _by_role(self.embedded.left_out),
+            "left out": _by_role({r: (*self.embedded.left_out.get(r, ()),
+                                      *self.subsampled.get(r, ()))
+                                  for r in {**self.embedded.left_out, **self.subsampled}}),
         }
 
 
 def _by_role(words: dict[str, tuple[str, ...]]) -> str:
     return "; ".join(f"{role}: {', '.join(w)}" for role, w in words.items() if w)
+
+
+def _subsampled(embedded: EmbeddedTest, result: WeatResult) -> dict[str, tuple[str, ...]]:
+    """Target words the convention did not test (the larger set subsampled), by role."""
+    out = {}
+    for role, kept in (("X", result.x_kept), ("Y", result.y_kept)):
+        words = embedded.sets[role].words
+        if len(kept) < len(words):
+            keep = set(kept.tolist())
+            out[role] = tuple(w for i, w in enumerate(words) if i not in keep)
+    return out
 
 
 def run_weat(
@@ -124,7 +151,16 @@ def run_weat(
         embedded = embed_test(test, embedder, max_missing_fraction)
     elif embedded.test.name != test.name or embedded.embedder != embedder.name:
         raise ValueError("the embedded test does not match the test/embedder requested")
-    return TestRun(embedded=embedded, result=weat(*embedded.arrays, convention=convention))
+    result = weat(*embedded.arrays, convention=convention)
+    subsampled = _subsampled(embedded, result)
+    for role, words in subsampled.items():
+        s = embedded.sets[role]
+        warn_dropped(
+            f"{test.name} on {embedded.embedder}: convention {result.convention.name!r} left "
+            f"{len(words)} of {len(s.words)} words {list(words)} out of {role} ({s.label}) to "
+            f"equalise the target sets (seed {result.convention.seed}); they are in the "
+            f"record's 'left out'")
+    return TestRun(embedded=embedded, result=result, subsampled=subsampled)
 
 
 def weat_table(

@@ -97,6 +97,7 @@ import numpy as np
 import pandas as pd
 
 from biaslib.errors import CorpusError
+from biaslib.files import replacing, write_atomically
 from biaslib.stats.sets import ROLES
 from biaslib.stimuli.contexts import Context
 from biaslib.stimuli.data import StimulusTest, load_test
@@ -768,14 +769,20 @@ class Extract:
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / EXTRACT_FILE
-        # mtime=0: the same extract gives the same bytes.
-        with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) as gz:
-            for rec in self.records.to_dict("records"):
-                gz.write((json.dumps(rec, ensure_ascii=False) + "\n").encode("utf-8"))
-        self.coverage.to_csv(folder / COVERAGE_FILE, index=False)
-        (folder / "build.json").write_text(
-            json.dumps({"stats": self.stats, "parameters": self.parameters}, indent=2) + "\n",
-            encoding="utf-8")
+        # The three files belong together: all are renamed into place once all are written,
+        # so an interruption leaves the old extract (or none), never half of one.
+        with replacing(path, folder / COVERAGE_FILE, folder / "build.json") as (
+                extract, coverage, build):
+            # mtime=0 and the real file's name in the header (not the temporary's): the
+            # same extract gives the same bytes.
+            with open(extract, "wb") as raw, gzip.GzipFile(str(path), mode="wb", fileobj=raw,
+                                                           mtime=0) as gz:
+                for rec in self.records.to_dict("records"):
+                    gz.write((json.dumps(rec, ensure_ascii=False) + "\n").encode("utf-8"))
+            self.coverage.to_csv(coverage, index=False)
+            build.write_text(
+                json.dumps({"stats": self.stats, "parameters": self.parameters}, indent=2)
+                + "\n", encoding="utf-8")
         return path
 
 
@@ -994,11 +1001,10 @@ def download_reddit_2014(
         if existing:
             paths.append(existing[0])
             continue
-        tmp = folder / f"{name}.part"
         url = reddit_raw_url(month)
         logger.info("downloading %s", url)
-        fetch(url, tmp)
-        tmp.replace(folder / name)
+        # A download cut off leaves no file under the real name to be taken as whole.
+        write_atomically(folder / name, lambda tmp, url=url: fetch(url, tmp))
         paths.append(folder / name)
     return paths
 
