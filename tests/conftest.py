@@ -1,7 +1,23 @@
+import importlib.util
+import os
 from pathlib import Path
 
 import pytest
 from shared_paths import REFERENCE_DIR, require
+
+if importlib.util.find_spec("hypothesis") is not None:
+    from hypothesis import HealthCheck, settings
+
+    # The property tests (tests/test_properties_*.py) run the same examples on every
+    # machine (derandomize): a failure reproduces, and the suite cannot flake. Few
+    # examples keep each file under ~30 s on 2 cores; no deadline, since a shared
+    # machine's timing varies. HYPOTHESIS_PROFILE=thorough searches wider, by hand.
+    settings.register_profile("biaslib", derandomize=True, database=None, max_examples=40,
+                              deadline=None, print_blob=True,
+                              suppress_health_check=[HealthCheck.too_slow])
+    settings.register_profile("thorough", parent=settings.get_profile("biaslib"),
+                              derandomize=False, max_examples=1_000)
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "biaslib"))
 
 
 @pytest.fixture(scope="module")
