@@ -38,6 +38,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats
 
+from biaslib.validation import real_array
+
 __all__ = ["TAILS", "MetaAnalysis", "Tail", "random_effects"]
 
 #: ``"greater"``: one-sided :math:`1 - \Phi(z)`; ``"two-sided"``: :math:`2(1 - \Phi(|z|))`.
@@ -194,8 +196,8 @@ def random_effects(
     >>> random_effects([0.5, 0.7, 0.6, 0.4], [0.04, 0.05, 0.04, 0.06]).tau2
     0.0
     """
-    d = np.asarray(effects, dtype=np.float64).ravel()
-    v = np.asarray(variances, dtype=np.float64).ravel()
+    d = real_array(effects, "effects").ravel()
+    v = real_array(variances, "variances").ravel()
     if d.shape != v.shape:
         raise ValueError(f"effects {d.shape} and variances {v.shape} differ in shape")
     if d.size < 2:
