@@ -213,3 +213,10 @@ def test_check_bool_and_number_and_ddof():
         check_number(True, "x")
     assert check_ddof(np.int8(1)) == 1
     assert real_array([1, 2], "x").dtype == np.float64
+
+
+def test_weat_dimension_mismatch_names_the_target_set():
+    # X's vectors have 3 dimensions, A's and B's 2: the message names X, not "words".
+    X, Y = np.ones((2, 3)), np.eye(2)
+    with pytest.raises(ValueError, match=r"'X'"):
+        weat(X, Y, np.eye(2), np.eye(2)[::-1])

@@ -52,7 +52,7 @@ logger = logging.getLogger(__name__)
 
 
 def association(
-    words: ArrayLike, attr_a: ArrayLike, attr_b: ArrayLike
+    words: ArrayLike, attr_a: ArrayLike, attr_b: ArrayLike, *, name: str = "words"
 ) -> NDArray[np.float64]:
     r"""Association :math:`s(w, A, B)` of each row of ``words`` with attributes A vs B.
 
@@ -67,6 +67,8 @@ def association(
         Array ``(n, d)`` of word (or sentence) vectors.
     attr_a, attr_b
         Attribute vectors, ``(n_a, d)`` and ``(n_b, d)``; sizes may differ.
+    name
+        What ``words`` is called in an error message (``"X"``, ``"Y"``…).
 
     Returns
     -------
@@ -85,8 +87,8 @@ def association(
     >>> association(words, [[1.0, 0.0]], [[0.0, 1.0]]).round(4).tolist()
     [-0.2, 0.2]
     """
-    return cosine_matrix(words, attr_a, "words", "A").mean(axis=1) - cosine_matrix(
-        words, attr_b, "words", "B"
+    return cosine_matrix(words, attr_a, name, "A").mean(axis=1) - cosine_matrix(
+        words, attr_b, name, "B"
     ).mean(axis=1)
 
 
@@ -352,8 +354,8 @@ def weat(
             f"got |A|={A.shape[0]}, |B|={B.shape[0]}"
         )
     keep_x, keep_y = _apply_size_policy(X.shape[0], Y.shape[0], conv)
-    s_x = association(X[keep_x], A, B)
-    s_y = association(Y[keep_y], A, B)
+    s_x = association(X[keep_x], A, B, name="X")
+    s_y = association(Y[keep_y], A, B, name="Y")
     d = effect_size(s_x, s_y, ddof=conv.ddof)
     if same_vectors(X[keep_x], Y[keep_y]):
         # d = 0 and p = 1 would look like a measured absence of bias.
