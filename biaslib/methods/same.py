@@ -208,8 +208,9 @@ def get_same_convention(convention: SameConvention | str) -> SameConvention:
 #: Score name → (b_min, b_0, b_max) as the paper states them (§3.2, §4); ``nan`` where the
 #: bound depends on the attribute sets or on the number of words (see
 #: :mod:`biaslib.methods.same_properties`). WEAT's ±2 is the paper's bound for equal set
-#: sizes; with |X| ≠ |Y| the sample-SD effect size reaches √(n(n−1)/(|X||Y|)), n = |X| + |Y|
-#: (e.g. ≈ 2.449 for 5 words against 1: :func:`~biaslib.methods.same_properties.weat_d_bound`).
+#: sizes; with :math:`n_X \ne n_Y` the sample-SD effect size reaches
+#: :math:`\sqrt{n(n-1)/(n_X n_Y)}`, :math:`n = n_X + n_Y` (about 2.449 for 5 words against 1:
+#: :func:`~biaslib.methods.same_properties.weat_d_bound`).
 SCORE_RANGES: dict[str, tuple[float, float, float]] = {
     "SAME": (0.0, 0.0, 1.0),
     "SAME (signed word)": (-1.0, 0.0, 1.0),
