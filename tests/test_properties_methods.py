@@ -14,7 +14,6 @@ which mostly produce zero or parallel vectors that the library rightly refuses.
 from __future__ import annotations
 
 import math
-import re
 
 import numpy as np
 import pytest
@@ -22,37 +21,14 @@ import pytest
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import assume, given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
+from library_errors import assert_library_error, raised  # noqa: E402
 
 from biaslib import errors  # noqa: E402
 from biaslib.methods import lpbs, same  # noqa: E402
 from biaslib.methods.same_properties import extremal_scores, weat_d_bound  # noqa: E402
 from biaslib.methods.weat import association, effect_size, weat  # noqa: E402
 
-ISSUE = "issue 20: {}; fixed by the robustness branch"
 SCORE_RANGES = same.SCORE_RANGES
-
-
-def assert_library_error(exc: BaseException, *names: str) -> None:
-    """``exc`` is one of biaslib's own errors, or a TypeError/ValueError naming an argument."""
-    own = tuple(getattr(errors, name) for name in errors.__all__ if name[0].isupper()
-                and isinstance(getattr(errors, name), type)
-                and issubclass(getattr(errors, name), Exception))
-    if isinstance(exc, own):
-        return
-    assert isinstance(exc, TypeError | ValueError), f"{type(exc).__module__}.{type(exc).__name__}"
-    message = str(exc)
-    # As a word: "c" must not match inside numpy's "ufunc".
-    assert any(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", message) for name in names), (
-        f"no argument named in {message!r}")
-
-
-def raised(call) -> BaseException:
-    """The exception ``call()`` raises (failing the test when it returns)."""
-    try:
-        result = call()
-    except Exception as exc:  # any type: the caller checks which
-        return exc
-    pytest.fail(f"no error, returned {result!r}")
 
 
 def vectors(seed: int, *sizes: int, dim: int) -> list[np.ndarray]:

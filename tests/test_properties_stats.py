@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import re
 from fractions import Fraction
 
 import numpy as np
@@ -24,6 +23,7 @@ import pytest
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import assume, given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
+from library_errors import assert_library_error, raised  # noqa: E402
 
 from biaslib import errors  # noqa: E402
 from biaslib.stats.meta_analysis import random_effects  # noqa: E402
@@ -35,46 +35,17 @@ from biaslib.stats.permutation import (  # noqa: E402
 )
 from biaslib.stats.resampling import MAX_RESAMPLES, Resampling, resampled_test  # noqa: E402
 
-ISSUE = "issue 20: {}; fixed by the robustness branch"
-
 #: Integer scores: exact sums, so ties are exact ties.
 int_scores = st.lists(st.integers(-10, 10), min_size=1, max_size=5)
 tails = st.sampled_from(TAILS)
 ties = st.sampled_from(TIES)
 statistics = st.sampled_from(STATISTICS)
 
+
 def _varies(*groups):
     """Whether the pooled scores differ (all-equal scores are a DegenerateTestError)."""
     pooled = np.concatenate([np.asarray(g, dtype=float) for g in groups])
     return pooled.max() > pooled.min() + 1e-10 * np.abs(pooled).max()
-
-
-
-def assert_library_error(exc: BaseException, *names: str) -> None:
-    """``exc`` is one of biaslib's own errors, or a TypeError/ValueError naming an argument.
-
-    numpy's and pandas' own messages ("could not convert string to float",
-    "setting an array element with a sequence") name no argument, so fail here.
-    """
-    own = tuple(getattr(errors, name) for name in errors.__all__ if name[0].isupper()
-                and isinstance(getattr(errors, name), type)
-                and issubclass(getattr(errors, name), Exception))
-    if isinstance(exc, own):
-        return
-    assert isinstance(exc, TypeError | ValueError), f"{type(exc).__module__}.{type(exc).__name__}"
-    message = str(exc)
-    # As a word: "c" must not match inside numpy's "ufunc".
-    assert any(re.search(rf"(?<!\w){re.escape(name)}(?!\w)", message) for name in names), (
-        f"no argument named in {message!r}")
-
-
-def raised(call) -> BaseException:
-    """The exception ``call()`` raises (failing the test when it returns)."""
-    try:
-        result = call()
-    except Exception as exc:  # any type: the caller checks which
-        return exc
-    pytest.fail(f"no error, returned {result!r}")
 
 
 def brute_force_p(x: list[int], y: list[int], tail: str, ties: str, statistic: str) -> Fraction:
