@@ -58,8 +58,8 @@ from tqdm import tqdm
 from biaslib.embeddings.cache import VectorCache, cache_key, open_cache
 from biaslib.embeddings.models import ModelSpec, model_unavailable, resolve_model
 from biaslib.embeddings.transformer import (
+    CheckedMaxLength,
     check_device,
-    check_max_length,
     import_transformers,
     loaded_fingerprint,
     max_input_length,
@@ -221,7 +221,7 @@ def _load(path: str, device: str, name: str, gguf_file: str | None = None
     return tokenizer, model
 
 
-class MaskedLMScorer:
+class MaskedLMScorer(CheckedMaxLength):
     """Log probabilities of target words at the masks of a masked language model.
 
     Parameters
@@ -309,15 +309,6 @@ class MaskedLMScorer:
         self.model_max_length = max_input_length(self.tokenizer, self.model)
         self.max_length = self.model_max_length
         self.fingerprint = loaded_fingerprint(self.spec, self.model)
-
-    @property
-    def max_length(self) -> int:
-        """Longest sentence in tokens, from 1 to :attr:`model_max_length` (checked when set)."""
-        return self._max_length
-
-    @max_length.setter
-    def max_length(self, value: int) -> None:
-        self._max_length = check_max_length(value, self.model_max_length, self.spec.key)
 
     # ------------------------------------------------------------------ description
 

@@ -56,6 +56,7 @@ from biaslib.validation import check_int, no_string
 
 __all__ = [
     "DEVICE_KINDS",
+    "CheckedMaxLength",
     "LayerSpec",
     "SentencePooling",
     "TransformerEncoder",
@@ -208,6 +209,29 @@ def check_max_length(value: object, limit: int, model: str) -> int:
     return value
 
 
+class CheckedMaxLength:
+    """Mixin: a ``max_length`` checked by :func:`check_max_length` whenever it is set.
+
+    A property, so that ``encoder.max_length = 0`` is refused rather than ignored (a
+    tokenizer treats 0 as "no limit"). The class sets ``model_max_length`` (from
+    :func:`max_input_length`) and has a ``spec`` before it sets ``max_length``.
+    :class:`TransformerEncoder` and :class:`~biaslib.embeddings.masked_lm.MaskedLMScorer`
+    use it.
+    """
+
+    model_max_length: int
+    spec: ModelSpec
+
+    @property
+    def max_length(self) -> int:
+        """Longest input in tokens, from 1 to :attr:`model_max_length` (checked when set)."""
+        return self._max_length
+
+    @max_length.setter
+    def max_length(self, value: int) -> None:
+        self._max_length = check_max_length(value, self.model_max_length, self.spec.key)
+
+
 def max_input_length(tokenizer: object, model: torch.nn.Module) -> int:
     """The longest input a loaded model takes: the tokenizer's and the model's limit, the lower."""
     limits = [getattr(tokenizer, "model_max_length", None),
@@ -241,7 +265,7 @@ def _load(path: str, gguf_file: str | None, device: str) -> tuple[object, torch.
     return tokenizer, model
 
 
-class TransformerEncoder(ContextEncoder):
+class TransformerEncoder(CheckedMaxLength, ContextEncoder):
     """Encode sentences, words in context, or token lists with a transformer model.
 
     Parameters
@@ -337,17 +361,6 @@ class TransformerEncoder(ContextEncoder):
         self.fingerprint = loaded_fingerprint(self.spec, self.model)
 
     # ------------------------------------------------------------------ description
-
-    @property
-    def max_length(self) -> int:
-        """Longest input in tokens, from 1 to :attr:`model_max_length` (checked when set)."""
-        return self._max_length
-
-    @max_length.setter
-    def max_length(self, value: int) -> None:
-        # A property, so that `encoder.max_length = 0` is refused rather than ignored
-        # (the tokenizer would treat 0 as "no limit").
-        self._max_length = check_max_length(value, self.model_max_length, self.spec.key)
 
     @property
     def name(self) -> str:
