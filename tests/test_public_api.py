@@ -2,6 +2,7 @@
 
 import importlib
 import inspect
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -98,12 +99,30 @@ def _docs_extension():
     return module
 
 
+def _api_pages() -> str:
+    """The API reference: its index page (book/api.md) and one page per layer (book/api/)."""
+    pages = [ROOT / "book" / "api.md", *sorted((ROOT / "book" / "api").glob("*.md"))]
+    return "\n".join(p.read_text(encoding="utf-8") for p in pages)
+
+
+def test_api_reference_has_one_page_per_layer_in_the_toc():
+    toc = (ROOT / "_toc.yml").read_text(encoding="utf-8")
+    pages = sorted(p.stem for p in (ROOT / "book" / "api").glob("*.md"))
+    assert set(pages) == {*biaslib._LAYERS, "shared"}, pages
+    for page in pages:
+        assert f"- file: book/api/{page}\n" in toc, f"book/api/{page}.md is not in _toc.yml"
+        text = (ROOT / "book" / "api" / f"{page}.md").read_text(encoding="utf-8")
+        modules = re.findall(r"^\.\. automodule:: (\S+)$", text, flags=re.M)
+        layer = "biaslib." + page
+        assert modules and all(m.startswith(layer) or page == "shared" for m in modules), page
+
+
 def test_all_is_derived_from_exports_in_its_order():
     assert biaslib.__all__ == ["__version__", *biaslib._EXPORTS]
 
 
 def test_api_page_writes_the_public_names_from_the_one_list():
-    page = (ROOT / "book" / "api.md").read_text(encoding="utf-8")
+    page = _api_pages()
     # The table is the directive, after the package's own automodule (entries are relative).
     assert page.index(".. automodule:: biaslib\n") < page.index(".. biaslib-public-names::\n")
     # ... and the page keeps no hand copy of the list.
@@ -115,15 +134,15 @@ def test_api_page_writes_the_public_names_from_the_one_list():
 
 
 def test_api_page_documents_every_module():
-    page = (ROOT / "book" / "api.md").read_text(encoding="utf-8")
+    page = _api_pages()
     for module in _walk_modules():
-        assert f".. automodule:: {module}\n" in page, f"book/api.md does not document {module}"
+        assert f".. automodule:: {module}\n" in page, f"the API reference lacks {module}"
 
 
 @pytest.mark.parametrize("name", PUBLIC)
 def test_public_name_is_documented_on_the_api_page(name):
     module_name = biaslib._EXPORTS[name]
-    page = (ROOT / "book" / "api.md").read_text(encoding="utf-8")
+    page = _api_pages()
     # Its module's section lists its members, and __all__ (which autodoc follows) holds it.
     assert f".. automodule:: {module_name}\n   :members:" in page, module_name
     module = importlib.import_module(module_name)

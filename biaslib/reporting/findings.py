@@ -1,0 +1,109 @@
+"""A chapter's checked claims: what a paper says, what it printed, what we found, the verdict.
+
+Every chapter states, at its top, the published claims it tested and whether they
+hold on the models this book can run ("What we found"); the book-level page "What
+holds up" collects the same findings from every chapter. Both read one source: the
+chapter module's ``findings()`` (in :mod:`biaslib.chapters`), which returns
+:class:`Finding` records computed from the chapter's stored tables. This module
+only defines the record and turns a list of them into tables for display.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+import pandas as pd
+
+__all__ = [
+    "FINDING_COLUMNS",
+    "Finding",
+    "findings_frame",
+    "holds_word",
+    "what_we_found",
+]
+
+#: The columns of :func:`findings_frame`, in order.
+FINDING_COLUMNS: tuple[str, ...] = (
+    "paper", "claim", "published", "ours", "model", "holds?", "section",
+)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One published claim, checked.
+
+    Attributes
+    ----------
+    paper
+        Who made the claim, as the references cite it ("May et al. (2019)").
+    claim
+        The claim, in a sentence.
+    published
+        The paper's evidence for it, as printed (with table or section).
+    ours
+        What this book computed, numbers from the chapter's stored tables.
+    model
+        The model(s) ``ours`` was computed on (an offline stand-in is named as such).
+    holds
+        ``True``, ``False``, or a short word ("partly", "at 0.05", "not comparable").
+    section
+        The MyST label of the chapter section where the evidence is shown; the
+        chapter's page has an anchor of that name.
+    """
+
+    paper: str
+    claim: str
+    published: str
+    ours: str
+    model: str
+    holds: bool | str
+    section: str
+
+    def __post_init__(self) -> None:
+        for name in ("paper", "claim", "published", "ours", "model", "section"):
+            value = getattr(self, name)
+            if not isinstance(value, str) or not value.strip():
+                raise ValueError(f"a Finding needs a non-empty text for {name!r}, got {value!r}")
+        if not isinstance(self.holds, (bool, str)) or self.holds == "":
+            raise ValueError(f"a Finding's holds must be True, False or a word, got {self.holds!r}")
+
+
+def holds_word(holds: bool | str) -> str:
+    """The verdict as a word: ``yes``/``no`` for booleans, the word itself otherwise."""
+    if isinstance(holds, bool):
+        return "yes" if holds else "no"
+    return holds
+
+
+def findings_frame(findings: Sequence[Finding], chapter: str | None = None) -> pd.DataFrame:
+    """Findings as a long table with :data:`FINDING_COLUMNS` (plus ``chapter`` when given).
+
+    Examples
+    --------
+    >>> f = Finding("May et al. (2019)", "C1 is significant", "5 of 5 models", "3 of 3",
+    ...             "MiniLM, SmolLM2, CBoW", True, "seat-findings")
+    >>> findings_frame([f], chapter="seat").loc[0, ["chapter", "holds?"]].tolist()
+    ['seat', 'yes']
+    """
+    rows = []
+    for f in findings:
+        if not isinstance(f, Finding):
+            raise TypeError(f"findings must be Finding records, got {type(f).__name__}")
+        row = asdict(f)
+        row["holds?"] = holds_word(row.pop("holds"))
+        rows.append(row)
+    frame = pd.DataFrame(rows, columns=list(FINDING_COLUMNS))
+    if chapter is not None:
+        frame.insert(0, "chapter", chapter)
+    return frame
+
+
+def what_we_found(findings: Sequence[Finding]) -> pd.DataFrame:
+    """The compact table a chapter opens with: claim, published, ours, holds?.
+
+    Indexed by the claim (so it stays in view when a narrow screen scrolls the
+    table sideways); the paper and model are named in the chapter's text.
+    """
+    frame = findings_frame(findings)
+    return frame.set_index("claim")[["published", "ours", "holds?"]].rename_axis(None)
