@@ -5,8 +5,8 @@ Links by other names
     documents every object once, in the module that defines it. References
     written with another name for the same object do not match that entry by
     themselves: a public name of the package or a re-export (``biaslib.weat``,
-    ``biaslib.embeddings.StaticEmbeddings``), or a name imported into the module whose docstring refers to it
-    (``:func:`ceat``` in :mod:`biaslib.chapters.ceat`). When Sphinx finds no
+    ``biaslib.embeddings.StaticEmbeddings``), or a name imported into the module
+    whose docstring refers to it (``:func:`ceat``` in :mod:`biaslib.chapters.ceat`). When Sphinx finds no
     target for such a reference, :func:`resolve_alias` imports the object the
     name stands for and links the documented entry that is the same object.
 
