@@ -6,9 +6,10 @@ Links by other names
     written with another name for the same object do not match that entry by
     themselves: a public name of the package or a re-export (``biaslib.weat``,
     ``biaslib.embeddings.StaticEmbeddings``), or a name imported into the module
-    whose docstring refers to it (``:func:`ceat``` in :mod:`biaslib.chapters.ceat`). When Sphinx finds no
-    target for such a reference, :func:`resolve_alias` imports the object the
-    name stands for and links the documented entry that is the same object.
+    whose docstring refers to it (``:func:`ceat``` in :mod:`biaslib.chapters.ceat`).
+    When Sphinx finds no target for such a reference, :func:`resolve_alias`
+    imports the object the name stands for and links the documented entry that
+    is the same object.
 
 The public names, from the one list
     ``.. biaslib-public-names::`` (:class:`PublicNames`) writes the table of
