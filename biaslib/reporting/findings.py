@@ -10,6 +10,7 @@ only defines the record and turns a list of them into tables for display.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
@@ -17,9 +18,13 @@ import pandas as pd
 
 __all__ = [
     "FINDING_COLUMNS",
+    "VERDICTS",
     "Finding",
     "findings_frame",
     "holds_word",
+    "linked_findings",
+    "verdict",
+    "verdict_summary",
     "what_we_found",
 ]
 
@@ -107,3 +112,76 @@ def what_we_found(findings: Sequence[Finding]) -> pd.DataFrame:
     """
     frame = findings_frame(findings)
     return frame.set_index("claim")[["published", "ours", "holds?"]].rename_axis(None)
+
+
+#: The three verdicts :func:`verdict` sorts a ``holds?`` word into, in display order.
+VERDICTS: tuple[str, ...] = ("holds", "with qualifications", "does not hold")
+
+
+def verdict(holds: str) -> str:
+    """Sort a ``holds?`` word into one of :data:`VERDICTS`.
+
+    ``yes`` is "holds", ``no`` (or a word starting ``no,`` / ``no (``) is "does not
+    hold", and anything else ("partly", "yes, at 0.05", "not comparable") is
+    "with qualifications".
+
+    Examples
+    --------
+    >>> [verdict(w) for w in ["yes", "no", "no (sign flips)", "yes, at 0.05", "partly"]]
+    ['holds', 'does not hold', 'does not hold', 'with qualifications', 'with qualifications']
+    """
+    word = holds.strip().lower()
+    if word == "yes":
+        return "holds"
+    if word == "no" or word.startswith(("no,", "no ", "no(")):
+        return "does not hold"
+    return "with qualifications"
+
+
+def verdict_summary(frame: pd.DataFrame) -> pd.DataFrame:
+    """Claims checked per paper and how many hold, from a :func:`findings_frame`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by paper (in order of first appearance), columns ``claims`` and one
+        per :data:`VERDICTS`, plus a ``Total`` row.
+    """
+    verdicts = frame["holds?"].map(verdict)
+    papers = list(dict.fromkeys(frame["paper"]))
+    counts = (pd.crosstab(frame["paper"], verdicts)
+              .reindex(index=papers, columns=list(VERDICTS), fill_value=0))
+    counts.insert(0, "claims", counts.sum(axis=1))
+    counts.loc["Total"] = counts.sum()
+    return counts.rename_axis(index=None, columns=None)
+
+
+def linked_findings(frame: pd.DataFrame, titles: dict[str, str]) -> str:
+    """The findings of several chapters as one HTML table, each row linking to its evidence.
+
+    Parameters
+    ----------
+    frame
+        A :func:`findings_frame` with a ``chapter`` column (the page name).
+    titles
+        Chapter page name → the title shown in the link ("SEAT").
+
+    Returns
+    -------
+    str
+        An HTML table (paper, claim, published, ours, model, holds?, evidence)
+        whose last column links ``{chapter}.html#{section}``; every text is escaped.
+    """
+    missing = set(frame["chapter"]) - set(titles)
+    if missing:
+        raise ValueError(f"no title for the chapters {sorted(missing)}")
+    head = ["paper", "claim", "published", "ours", "model", "holds?", "evidence"]
+    rows = []
+    for _, r in frame.iterrows():
+        link = (f'<a href="{html.escape(r["chapter"])}.html#{html.escape(r["section"])}">'
+                f"{html.escape(titles[r['chapter']])}</a>")
+        cells = [html.escape(str(r[c])) for c in head[:-1]] + [link]
+        rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    header = "".join(f"<th>{h}</th>" for h in head)
+    return (f'<table class="dataframe findings"><thead><tr>{header}</tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table>")
