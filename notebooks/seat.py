@@ -48,9 +48,12 @@ if "google.colab" in sys.modules:
 # about the qualitative findings, never about the published numbers.
 
 # %% tags=["hide-input"]
+import pandas as pd
+
 from biaslib.chapters import seat
 from biaslib.reporting.findings import what_we_found
 
+pd.set_option("display.max_colwidth", None)  # long cells wrap in the page, never cut
 what_we_found(seat.findings())
 
 # %% tags=["remove-cell"]
@@ -158,8 +161,9 @@ template_examples(slice(7, 9))
 # al.'s seven encoders as printed, then ours on the same rows.
 
 # %%
-may, how = load_or_compute(
-    "seat_may", lambda: may_table(OFFLINE_SEAT_MODELS, MAY_ALL, MIND_YOUR_BIAS, progress=False),
+may, _ = load_or_compute(
+    "seat_may",
+    lambda: may_table(OFFLINE_SEAT_MODELS, MAY_ALL, MIND_YOUR_BIAS, progress=False),
     recompute=RECOMPUTE,
 )
 if RUN_PAPER_MODELS:
@@ -231,13 +235,14 @@ assert "gladiola" in left_out(may, ["stimuli", "context"]).iloc[0, 0]
 # `data/results/seat_myb.csv`). Their runs and ours, side by side:
 
 # %%
-myb, how = load_or_compute(
-    "seat_myb", lambda: myb_table(OFFLINE_SEAT_MODELS, MYB_TABLE3, MIND_YOUR_BIAS,
-                                  progress=False),
+myb, _ = load_or_compute(
+    "seat_myb",
+    lambda: myb_table(OFFLINE_SEAT_MODELS, MYB_TABLE3, MIND_YOUR_BIAS, progress=False),
     recompute=RECOMPUTE,
 )
 if RUN_PAPER_MODELS:
-    myb = pd.concat([myb, myb_table(PAPER_SEAT_MODELS[2:], MYB_TABLE3, MIND_YOUR_BIAS)])
+    paper_myb = myb_table(PAPER_SEAT_MODELS[2:], MYB_TABLE3, MIND_YOUR_BIAS)
+    myb = pd.concat([myb, paper_myb])
 myb_3 = myb_tables(myb)
 myb_3["runs"]
 
