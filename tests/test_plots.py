@@ -113,3 +113,47 @@ def test_p_value_heatmap_caps_the_colour_scale_and_prints_every_p():
     plt.close(ax.figure)
     with pytest.raises(ValueError, match="floor"):
         p_value_heatmap(p, floor=0)
+
+
+# --------------------------------------------------------------------------- grouped heat map
+
+
+def test_grouped_heatmap_draws_one_panel_per_group_readable_on_the_page():
+    from biaslib.chapters.published import MAY_TABLE4
+    from biaslib.chapters.seat import OFFLINE_GROUP, PUBLISHED_GROUP, may_figure_frame
+    from biaslib.chapters.stored import load_results
+    from biaslib.reporting.plots import grouped_heatmap
+
+    may, _ = load_results("seat_may")
+    frame = may_figure_frame(may)
+    fig = grouped_heatmap(frame, note="* p < 0.01")
+    assert fig.get_size_inches()[0] <= PAGE_WIDTH + 1e-9
+    assert min(shown_sizes(fig)) >= MIN_FONTSIZE - 1e-9
+    panels = [ax for ax in fig.axes if ax.get_xlabel()]
+    assert [ax.get_xlabel() for ax in panels] == [PUBLISHED_GROUP, OFFLINE_GROUP]
+    # Each panel labels its own models, and only the first names the rows.
+    assert [t.get_text() for t in panels[0].get_xticklabels()][-1] == "BERT large"
+    assert [t.get_text() for t in panels[1].get_xticklabels()] == [
+        "CBoW 6B 50d", "MiniLM-L6", "SmolLM2-135M"]
+    assert len(panels[0].get_yticklabels()) == len(MAY_TABLE4)
+    assert not any(t.get_text() for t in panels[1].get_yticklabels())
+    # The cells print the marks: as many marked cells as marks in the frame.
+    marked = [t for ax in panels for t in ax.texts if t.get_text()]
+    assert len(marked) == int((frame["mark"] != "").sum())
+    plt.close(fig)
+
+
+def test_grouped_heatmap_prints_values_and_leaves_missing_cells_blank():
+    from biaslib.reporting.plots import grouped_heatmap
+
+    frame = pd.DataFrame({"row": ["a", "a", "b"], "group": ["paper", "ours", "paper"],
+                          "model": ["m", "n", "m"], "d": [1.5, -0.25, np.nan],
+                          "mark": ["*", "", ""]})
+    fig = grouped_heatmap(frame, values=True)
+    texts = [t.get_text() for ax in fig.axes for t in ax.texts]
+    assert texts == ["1.50*", "−0.25"]
+    plt.close(fig)
+    with pytest.raises(ValueError, match="columns"):
+        grouped_heatmap(frame.drop(columns="mark"))
+    with pytest.raises(ValueError, match="vmax"):
+        grouped_heatmap(frame, vmax=0)

@@ -216,7 +216,7 @@ def test_may_table_rows_must_be_pairs():
 def test_template_examples_show_the_span_w_seat_reads():
     from biaslib.chapters.seat import template_examples
 
-    table = template_examples()
+    table = template_examples().reset_index()
     assert list(table["templates"].unique()) == ["SEAT C1", "Mind Your Bias C1"]
     assert len(table) == 8 and set(table["role"]) == {"X", "A"}
     for sentence, span in zip(table["sentence"], table["stimulus span"], strict=True):
@@ -257,21 +257,141 @@ def test_may_summary_counts_positive_significant_tests_by_hand():
 def test_seat_findings_are_counted_from_the_tables():
     from biaslib.chapters.seat import OFFLINE_SEAT_MODELS, seat_findings
     from biaslib.chapters.stored import load_results
+    from biaslib.reporting.findings import findings_frame
 
     may, _ = load_results("seat_may")
     myb, _ = load_results("seat_myb")
     ours = [m.label for m in OFFLINE_SEAT_MODELS]
-    table = seat_findings(may, myb, ours)
-    assert list(table.columns) == ["published", "ours", "holds?"]
-    c1 = table.loc["C1 (flowers/insects) is significant on every model (Mind Your Bias)"]
+    table = findings_frame(seat_findings(may, myb, ours)).set_index("claim")
+    c1 = table.loc["C1 (flowers/insects) is significant on every model"]
     # Mind Your Bias, Table 3: C1 bold for all five models with s-SEAT, not BLOOM's w-SEAT.
-    assert c1["published"] == "s-SEAT 5/5; w-SEAT 4/5 (not BLOOM)"
-    assert c1["holds?"] == "yes"
-    only = table.loc["C1 is the only test significant on every model (Mind Your Bias)"]
-    assert only["published"] == "s-SEAT: C1; w-SEAT: none" and only["holds?"] == "no"
-    abw = table.loc["The angry black woman stereotype (names) is significant (May et al.)"]
+    assert c1["published"] == "Table 3: s-SEAT 5/5; w-SEAT 4/5 (not BLOOM)"
+    assert c1["holds?"] == "yes" and c1["paper"] == "Husse & Spitz (2022)"
+    only = table.loc["C1 is the only test significant on every model"]
+    assert only["published"] == "Table 3: s-SEAT: C1; w-SEAT: none" and only["holds?"] == "no"
+    abw = table.loc["The angry black woman stereotype (names) is significant"]
     # May et al., Table 4: ABW marked for CBoW, InferSent, GenSen (word and sent), ELMo (sent).
-    assert abw["published"] == "4 of 7 encoders: CBoW (GloVe 840B), InferSent, GenSen, ELMo"
+    assert abw["published"] == ("Table 4, 4 of 7 encoders: CBoW (GloVe 840B), InferSent, "
+                                "GenSen, ELMo")
+    assert abw["paper"] == "May et al. (2019)"
     # Applied to a model subset, a finding names the models it holds for.
-    sub = seat_findings(may, myb, ours[:1])
+    sub = findings_frame(seat_findings(may, myb, ours[:1]))
     assert sub["holds?"].iloc[0] == "no"
+    assert sub["model"].iloc[0] == "CBoW (GloVe 6B 50d) (offline stand-ins)"
+
+
+def test_findings_are_records_with_labels_in_the_notebook():
+    import re
+    from pathlib import Path
+
+    from biaslib.chapters import seat
+    from biaslib.reporting.findings import Finding
+
+    records = seat.findings()
+    assert records and all(isinstance(f, Finding) for f in records)
+    assert {f.paper for f in records} == {"May et al. (2019)", "Husse & Spitz (2022)"}
+    assert all("offline stand-ins" in f.model for f in records)
+    notebook = (Path(__file__).parents[1] / "notebooks" / "seat.py").read_text()
+    labels = set(re.findall(r"^# \(([\w-]+)\)=$", notebook, flags=re.M))
+    assert {"seat-what-we-found", "seat-findings"} <= labels
+    for f in records:
+        assert f.section.startswith("seat-") and f.section in labels, f.section
+    # Deterministic, from the stored tables.
+    assert seat.findings() == records
+
+
+def test_findings_verdict_by_hand_from_the_stored_table():
+    """May et al.'s names-vs-group-terms claim, counted by hand from seat_may."""
+    from biaslib.chapters import seat
+    from biaslib.chapters.stored import load_results
+
+    may, _ = load_results("seat_may")
+    names = ("C3", "C5", "C6", "C7b", "C8b")
+    terms = ("C3b", "C5b", "C6b", "C7", "C8")
+    holds = []
+    for model in may["column"].unique():
+        rows = may[may["column"] == model]
+        sig = rows[(rows["effect_size"] > 0) & (rows["p_value"] <= 0.01)]
+        holds.append(sig["stimuli"].isin(names).sum() > sig["stimuli"].isin(terms).sum())
+    finding = next(f for f in seat.findings() if "given names" in f.claim)
+    assert (finding.holds == "yes") == all(holds)
+    assert finding.section == "seat-findings"
+    # Mind Your Bias's C1 claim: every C1 row of seat_myb (both levels) at p <= 0.01.
+    myb, _ = load_results("seat_myb")
+    c1 = next(f for f in seat.findings() if f.claim.startswith("C1 (flowers"))
+    assert c1.holds == bool((myb.loc[myb["test"] == "C1", "p_value"] <= 0.01).all())
+
+
+def test_may_tables_put_each_group_in_its_own_narrow_table():
+    import pandas as pd
+
+    from biaslib.chapters.published import MAY_MODELS
+    from biaslib.chapters.seat import OFFLINE_GROUP, PAPER_GROUP, PUBLISHED_GROUP, may_tables
+
+    ours = pd.DataFrame({"column": ["all-MiniLM-L6-v2", "gpt2"], "test": ["C1", "C1"],
+                         "stimuli": ["C1", "C1"], "context": ["sent"] * 2,
+                         "effect_size": [1.234, -0.5], "p_value": [0.001, 0.5]})
+    tables = may_tables(ours, [("C1", "sent")])
+    assert list(tables) == [PUBLISHED_GROUP, OFFLINE_GROUP, PAPER_GROUP]
+    assert list(tables[PUBLISHED_GROUP].columns) == [(PUBLISHED_GROUP, m) for m in MAY_MODELS]
+    assert tables[PUBLISHED_GROUP].loc[("C1", "sent"), (PUBLISHED_GROUP, "ELMo")] == "0.42**"
+    # Family of two: 0.001 * 2 <= 0.01 -> "**".
+    assert tables[OFFLINE_GROUP].loc[("C1", "sent"), (OFFLINE_GROUP, "all-MiniLM-L6-v2")] == (
+        "1.23**")
+    assert list(tables[PAPER_GROUP].columns) == [(PAPER_GROUP, "gpt2")]
+
+
+def test_myb_tables_set_their_runs_beside_ours_and_keep_the_quotes_apart():
+    import pandas as pd
+
+    from biaslib.chapters.seat import myb_tables
+
+    ours = pd.DataFrame({"column": ["all-MiniLM-L6-v2"] * 2, "method": ["s-SEAT", "w-SEAT"],
+                         "test": ["C1", "C1"], "effect_size": [0.5, -0.25],
+                         "p_value": [0.02, 0.001]})
+    tables = myb_tables(ours, {"C1": "MYB-C1-name", "Dis": "MYB-Dis-term"})
+    runs = tables["runs"]
+    assert runs.index.names == ["method", "test"]
+    assert list(runs.columns.get_level_values(0).unique()) == [
+        "Mind Your Bias's runs", "ours: offline stand-ins"]
+    assert runs.loc[("s-SEAT", "C1"), ("Mind Your Bias's runs", "ELMo")] == "1.18*"
+    assert runs.loc[("w-SEAT", "C1"), ("ours: offline stand-ins", "MiniLM")] == "−0.25*"
+    # Quoted "orig." numbers: C1 has them (ELMo s-SEAT 0.42), Dis has none and is left out.
+    assert tables["quoted"].loc[("s-SEAT", "C1"), "ELMo"] == "0.42"
+    assert "Dis" not in tables["quoted"].index.get_level_values("test")
+    assert set(tables) == {"runs", "quoted"}
+
+
+def test_may_figure_frame_is_tidy_and_marks_ours_like_the_table():
+    import pandas as pd
+
+    from biaslib.chapters.seat import OFFLINE_GROUP, PUBLISHED_GROUP, may_figure_frame
+
+    ours = pd.DataFrame({"column": ["all-MiniLM-L6-v2"] * 2, "stimuli": ["C1", "C3"],
+                         "context": ["word", "word"], "effect_size": [1.0, 0.3],
+                         "p_value": [0.004, 0.008]})
+    frame = may_figure_frame(ours, [("C1", "word"), ("C3", "word")])
+    assert list(frame.columns) == ["row", "group", "model", "d", "mark"]
+    assert list(dict.fromkeys(frame["row"])) == ["C1, word", "C3, word"]
+    mine = frame[frame["group"] == OFFLINE_GROUP].set_index("row")
+    # Holm over the two: 0.004 * 2 <= 0.01 -> "**"; 0.008 * 1 <= 0.01 -> "**" too.
+    assert mine["mark"].tolist() == ["**", "**"] and set(mine["model"]) == {"MiniLM-L6"}
+    pub = frame[(frame["group"] == PUBLISHED_GROUP) & (frame["model"] == "GPT")]
+    # May et al., Table 4: GPT, C3 word 0.60*.
+    assert pub.set_index("row").loc["C3, word", ["d", "mark"]].tolist() == [0.60, "*"]
+
+
+def test_left_out_says_which_stimuli_were_missing_and_what_happened():
+    import pandas as pd
+
+    from biaslib.chapters.seat import left_out
+
+    frame = pd.DataFrame({
+        "column": ["CBoW (GloVe 6B 50d)"] * 3, "test": ["C1", "I1", "C3"],
+        "method": ["s-SEAT"] * 3, "missing": ["X: gladiola", "", ""],
+        "not run": ["", "B: 3/13 stimuli missing ['bigbutt', 'darkskinned', 'x']", ""]})
+    table = left_out(frame, ["test"])
+    assert list(table.index) == [("CBoW", "C1"), ("CBoW", "I1")]
+    assert table.loc[("CBoW", "C1"), "outcome"] == "ran without them"
+    assert table.loc[("CBoW", "I1")].tolist() == ["B: bigbutt, darkskinned, x",
+                                                  "not run: 3 of 13 missing"]

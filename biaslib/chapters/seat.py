@@ -22,6 +22,7 @@ from biaslib.chapters.published import (
     MYB_TABLE3,
     myb_table3_published,
 )
+from biaslib.chapters.stored import load_results
 from biaslib.chapters.tables import (
     CORE_EXACT,
     NEEDS_MODELS,
@@ -39,7 +40,8 @@ from biaslib.evaluate.tidy import layer_label, paper_test
 from biaslib.evaluate.weat import TestRun
 from biaslib.methods.result import core_first
 from biaslib.methods.weat import weat
-from biaslib.reporting.format import findings_table, holm_marks, marked_table
+from biaslib.reporting.findings import Finding
+from biaslib.reporting.format import holm_marks, marked_table
 from biaslib.stats.conventions import MIND_YOUR_BIAS, Convention, get_convention
 from biaslib.stimuli.contexts import Context
 from biaslib.stimuli.data import load_published, load_test
@@ -53,12 +55,17 @@ __all__ = [
     "SEAT_EXACT",
     "SEAT_MAY_SLICE",
     "SEAT_MYB_SLICE",
+    "findings",
+    "left_out",
     "may_comparison",
     "may_contexts",
+    "may_figure_frame",
     "may_summary",
     "may_table",
+    "may_tables",
     "myb_comparison",
     "myb_table",
+    "myb_tables",
     "seat_findings",
     "template_examples",
 ]
@@ -295,7 +302,137 @@ def template_examples(rows: slice = slice(7, 9)) -> pd.DataFrame:
             for ctx in contexts[role][rows]:
                 examples.append({"templates": name, "role": role, "sentence": ctx.text,
                                  "stimulus span": ctx.text[ctx.start:ctx.end]})
-    return pd.DataFrame(examples)
+    return pd.DataFrame(examples).set_index(["templates", "role"])
+
+
+#: Model groups of the chapter's tables and figure. Ours are other models than the
+#: papers': a column of ours is never a replication of a published column.
+PUBLISHED_GROUP = "May et al. (2019), as printed"
+OFFLINE_GROUP = "ours: offline stand-ins"
+PAPER_GROUP = "ours: the papers' models (Colab)"
+#: Short names of May et al.'s models (the figure's columns).
+MAY_SHORT = {"CBoW (GloVe 840B)": "CBoW 840B", "InferSent": "InferSent", "GenSen": "GenSen",
+             "USE": "USE", "ELMo": "ELMo", "GPT": "GPT", "BERT (large, cased)": "BERT large"}
+#: Short names of the offline models in the figure (the published CBoW is on GloVe 840B).
+FIGURE_NAMES = {"CBoW (GloVe 6B 50d)": "CBoW 6B 50d", "all-MiniLM-L6-v2": "MiniLM-L6",
+                "SmolLM2-135M-Instruct": "SmolLM2-135M"}
+
+
+def _group(column: str) -> str:
+    offline = {m.label for m in OFFLINE_SEAT_MODELS}
+    return OFFLINE_GROUP if column in offline else PAPER_GROUP
+
+
+def may_tables(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TABLE4,
+               alpha: float = 0.01) -> dict[str, pd.DataFrame]:
+    """:func:`may_comparison` as one table per group of models, each narrow enough to read.
+
+    Keys are :data:`PUBLISHED_GROUP` (May et al.'s seven encoders, as printed),
+    :data:`OFFLINE_GROUP` and, when ``ours`` has them, :data:`PAPER_GROUP`;
+    groups without a column are left out. Each table's header has two levels: the
+    group (spanning its columns), then the models. Rows and marks as in
+    :func:`may_comparison`.
+    """
+    table = may_comparison(ours, rows, alpha)
+    suffix = " (May et al.)"
+    groups: dict[str, list[str]] = {}
+    for column in table.columns:
+        key = PUBLISHED_GROUP if column.endswith(suffix) else _group(column)
+        groups.setdefault(key, []).append(column)
+    out = {}
+    for key in (PUBLISHED_GROUP, OFFLINE_GROUP, PAPER_GROUP):
+        if key in groups:
+            part = table[groups[key]].rename(columns=lambda c: c.removesuffix(suffix))
+            out[key] = pd.concat({key: part}, axis=1)
+    return out
+
+
+def myb_tables(ours: pd.DataFrame, tests: Mapping[str, str] = MYB_TABLE3,
+               alpha: float = 0.01) -> dict[str, pd.DataFrame]:
+    """:func:`myb_comparison` in two readable tables: the runs side by side, then the quotes.
+
+    ``"runs"``: Mind Your Bias's own runs beside ours on the offline models (same
+    templates, word sets and statistics), under a two-level header that names the
+    group; the offline models by their short names (:data:`SHORT_NAMES`).
+    ``"quoted"``: the original papers' numbers as Mind Your Bias quotes them
+    ("orig."). ``"papers' models"``: ours on the papers' models, when ``ours`` has
+    them. Rows: (method, test); ``"quoted"`` only those with a quoted number.
+    """
+    table = myb_comparison(ours, tests, alpha).rename_axis(["method", "test"])
+    theirs = [c for c in table.columns if c.endswith(" MYB")]
+    quoted = [c for c in table.columns if c.endswith(" orig.")]
+    offline = [c for c in table.columns if c not in theirs + quoted
+               and _group(c) == OFFLINE_GROUP]
+    paper = [c for c in table.columns if c not in theirs + quoted + offline]
+    runs = pd.concat({"Mind Your Bias's runs": table[theirs].rename(
+                          columns=lambda c: c.removesuffix(" MYB")),
+                      "ours: offline stand-ins": table[offline].rename(columns=SHORT_NAMES)},
+                     axis=1)
+    quotes = table[quoted].rename(columns=lambda c: c.removesuffix(" orig."))
+    out = {"runs": runs, "quoted": quotes[(quotes != "").any(axis=1)]}
+    if paper:
+        out["papers' models"] = table[paper]
+    return out
+
+
+def may_figure_frame(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TABLE4,
+                     alpha: float = 0.01) -> pd.DataFrame:
+    """May et al.'s Table 4 and ours in long form, as the chapter's figure draws it.
+
+    One row per (test, context, model): ``row`` ("C1, word"), ``group`` (published
+    or ours, :func:`may_tables`'s keys), ``model`` (a short name: :data:`MAY_SHORT`,
+    :data:`FIGURE_NAMES`), ``d`` and ``mark`` (May et al.'s marks as printed; ours
+    as :func:`may_comparison` computes them: ``*`` p < alpha, ``**`` also after
+    Holm–Bonferroni over all of ``ours``).
+    """
+    label = {r: f"{r[0]}, {r[1]}" for r in rows}
+    pub = load_published("seat_table4")
+    pub = pub[[(t, c) in label for t, c in zip(pub["test"], pub["context"], strict=True)]]
+    published = pd.DataFrame({
+        "row": [label[(t, c)] for t, c in zip(pub["test"], pub["context"], strict=True)],
+        "group": PUBLISHED_GROUP, "model": pub["model"].map(MAY_SHORT),
+        "d": pub["d"].astype(float), "mark": pub["sig"].fillna("").astype(str)})
+    marks = holm_marks(ours["p_value"].to_numpy(), alpha)
+    ours = ours.assign(mark=marks)
+    keys = list(zip(ours["stimuli"], ours["context"], strict=True))
+    ours = ours[[k in label for k in keys]]
+    computed = pd.DataFrame({
+        "row": [label[k] for k in zip(ours["stimuli"], ours["context"], strict=True)],
+        "group": ours["column"].map(_group),
+        "model": ours["column"].map(lambda c: FIGURE_NAMES.get(c, c)),
+        "d": ours["effect_size"].astype(float), "mark": ours["mark"]})
+    frame = pd.concat([published, computed], ignore_index=True)
+    order = {r: i for i, r in enumerate(label.values())}
+    return frame.sort_values("row", key=lambda s: s.map(order), kind="stable",
+                             ignore_index=True)
+
+
+def left_out(frame: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
+    """The stimuli a model lacks, per row of a SEAT table, and what became of the test.
+
+    ``frame`` is a :func:`may_table` or :func:`myb_table` result; ``keys`` the
+    columns that name its rows (``["stimuli", "context"]``, ``["test", "method"]``).
+    A test short of a few stimuli ran without them; one short of too many was not
+    run (its effect size is ``–`` in the tables). Indexed by model and ``keys``.
+    """
+    missing = frame["missing"].fillna("").astype(str) if "missing" in frame else ""
+    reason = frame["not run"].fillna("").astype(str)
+    rows = frame[(missing != "") | (reason != "")]
+    pattern = r"^(\w+): (\d+)/(\d+) stimuli missing \[(.*)\]$"
+    parsed = reason[rows.index].str.extract(pattern)
+    not_run = parsed[0].notna()
+    stimuli = missing[rows.index].where(
+        ~not_run, parsed[0] + ": " + parsed[3].str.replace("'", "", regex=False))
+    outcome = pd.Series("ran without them", index=rows.index).where(
+        ~not_run, "not run: " + parsed[1] + " of " + parsed[2] + " missing")
+    other = (reason[rows.index] != "") & ~not_run  # a reason the pattern does not know
+    outcome = outcome.where(~other, "not run: " + reason[rows.index])
+    out = pd.DataFrame({"model": rows["column"].map(lambda c: SHORT_NAMES.get(c, c)),
+                        **{k: rows[k] for k in keys},
+                        "stimuli missing from the model's vocabulary": stimuli,
+                        "outcome": outcome})
+    # Rows that differ only in a column outside ``keys`` (s-SEAT and w-SEAT) say it once.
+    return out.drop_duplicates().set_index(["model", *keys])
 
 
 def _positive_significant(frame: pd.DataFrame, alpha: float) -> pd.Series:
@@ -346,15 +483,26 @@ def _holds(models: Sequence[str], ok: Sequence[str]) -> str:
 
 
 def seat_findings(may: pd.DataFrame, myb: pd.DataFrame, models: Sequence[str],
-                  alpha: float = 0.01) -> pd.DataFrame:
+                  alpha: float = 0.01) -> list[Finding]:
     """May et al.'s and Mind Your Bias's general SEAT conclusions, checked on ``models``.
 
-    ``may`` and ``myb`` are :func:`may_table` and :func:`myb_table` results (``may``'s
-    tests picked by May et al.'s names, its ``stimuli``). The published evidence is
-    counted from the typed-in tables (May et al.'s Table 4, Mind Your Bias's Table 3 with
-    their bold); ours uses p ≤ ``alpha`` (uncorrected; May et al.'s ``**`` is Holm over
-    the whole of ``may``, as :func:`may_comparison` marks it). Returns a
-    :func:`biaslib.reporting.format.findings_table`.
+    Parameters
+    ----------
+    may, myb
+        :func:`may_table` and :func:`myb_table` results (``may``'s tests picked by
+        May et al.'s names, its ``stimuli``).
+    models
+        The ``column`` labels of the models to check the claims on.
+    alpha
+        Significance level of ours: p ≤ ``alpha``, uncorrected (May et al.'s ``**``
+        is Holm over the whole of ``may``, as :func:`may_comparison` marks it).
+
+    Returns
+    -------
+    list of Finding
+        One record per claim. The published evidence is counted from the typed-in
+        tables (May et al.'s Table 4, Mind Your Bias's Table 3 with their bold);
+        ``section`` is the chapter label where the evidence is shown.
     """
     ours = may[may["column"].isin(list(models))]
     by_model = {m: ours[ours["column"] == m] for m in models}
@@ -425,59 +573,92 @@ def seat_findings(may: pd.DataFrame, myb: pd.DataFrame, models: Sequence[str],
         return "; ".join(f"{SHORT_NAMES.get(m, m)} {v}" for m, v in values.items())
 
     n_models = t4["model"].nunique()
-    findings = [
-        {"claim": "Bleached sentences find more significant associations than the stimulus "
-                  "alone (May et al.)",
+    may_paper, myb_paper = "May et al. (2019)", "Husse & Spitz (2022)"
+    rows = [
+        {"paper": may_paper, "section": "seat-findings",
+         "claim": "Bleached sentences find more significant associations than the stimulus "
+                  "alone",
          "published": f"Table 4, {n_models} encoders: {int((t4_sig & t4_word).sum())}/"
                       f"{int(t4_word.sum())} word vs {int((t4_sig & t4_sent).sum())}/"
                       f"{int(t4_sent.sum())} sent significant",
          "ours": "C1–C10, word vs sent: " + per_model(
              {m: f"{w}/{k} vs {s}/{k}" for m, (w, s, k) in cal.items()}),
          "holds": _holds(models, [m for m, (w, s, _) in cal.items() if s > w])},
-        {"claim": "Word-level tests have larger effect sizes (May et al.)",
+        {"paper": may_paper, "section": "seat-findings",
+         "claim": "Word-level tests have larger effect sizes than sentence-level ones",
          "published": "Table 4 mean d: "
                       f"{t4.loc[t4_word, 'd'].mean():.2f} word vs "
                       f"{t4.loc[t4_sent, 'd'].mean():.2f} sent",
          "ours": "mean d, word vs sent: " + per_model(
              {m: f"{w:.2f} vs {s:.2f}" for m, (w, s) in mean_d.items()}),
          "holds": _holds(models, [m for m, (w, s) in mean_d.items() if w > s])},
-        {"claim": "Tests with given names are significant more often than with group terms "
-                  "(May et al.)",
+        {"paper": may_paper, "section": "seat-findings",
+         "claim": "Tests with given names are significant more often than with group terms",
          "published": "stated in the text; Table 4 shows the name versions only",
          "ours": "names vs group terms: " + per_model(
              {m: f"{a}/{k} vs {b}/{k}" for m, (a, b, k) in names.items()}),
          "holds": _holds(models, [m for m, (a, b, _) in names.items() if a > b])},
-        {"claim": "The angry black woman stereotype (names) is significant (May et al.)",
-         "published": f"{len(t4_abw_models)} of {n_models} encoders: "
+        {"paper": may_paper, "section": "seat-may-table4",
+         "claim": "The angry black woman stereotype (names) is significant",
+         "published": f"Table 4, {len(t4_abw_models)} of {n_models} encoders: "
                       + ", ".join(t4_abw_models),
          "ours": f"names: {sum(v > 0 for v in abw.values())} of {len(models)} models; "
                  "group terms (ABW-b), sent: "
                  + (", ".join(SHORT_NAMES.get(m, m) for m in abw_b) or "none"),
          "holds": _holds(models, [m for m, v in abw.items() if v > 0])},
-        {"claim": "After Holm–Bonferroni the double bind survives only for competence, in "
-                  "bleached sentences (May et al.)",
+        {"paper": may_paper, "section": "seat-may-table4",
+         "claim": "After Holm–Bonferroni the double bind survives only for competence, in "
+                  "bleached sentences",
          "published": "** in Table 4: " + ("; ".join(cells(t4_db, "model")) or "none"),
          "ours": "**: " + ("; ".join(cells(db.assign(m=db["column"].map(
              lambda c: SHORT_NAMES.get(c, c))), "m", "stimuli")) or "none"),
          "holds": bool(len(db)) and bool(((db["stimuli"] == "DB-competent")
                                           & (db["context"] == "sent")).all())},
-        {"claim": "C1 (flowers/insects) is significant on every model (Mind Your Bias)",
-         "published": "; ".join(c1_share(t3, m) for m in methods),
+        {"paper": myb_paper, "section": "seat-myb-table3",
+         "claim": "C1 (flowers/insects) is significant on every model",
+         "published": "Table 3: " + "; ".join(c1_share(t3, m) for m in methods),
          "ours": "; ".join(c1_share(ours3, m) for m in methods),
          "holds": bool(ours3.loc[ours3["test"] == "C1", "sig"].all())},
-        {"claim": "C1 is the only test significant on every model (Mind Your Bias)",
-         "published": every_text(pub_every),
+        {"paper": myb_paper, "section": "seat-myb-table3",
+         "claim": "C1 is the only test significant on every model",
+         "published": "Table 3: " + every_text(pub_every),
          "ours": every_text(our_every),
          "holds": all(t == ["C1"] for t in our_every.values())},
-        {"claim": "Word-level encodings (w-SEAT) find more significant biases than sentence "
-                  "vectors (s-SEAT) (Mind Your Bias)",
-         "published": "significant: " + " vs ".join(
+        {"paper": myb_paper, "section": "seat-myb-table3",
+         "claim": "Word-level encodings (w-SEAT) find more significant biases than sentence "
+                  "vectors (s-SEAT)",
+         "published": "Table 3, significant: " + " vs ".join(
              f"{m} {k}/{n}" for m, (k, n) in level.items()),
          "ours": "significant: " + " vs ".join(
              f"{m} {k}/{n}" for m, (k, n) in our_level.items()) + " (tests run)",
          "holds": our_level["w-SEAT"][0] > our_level["s-SEAT"][0]},
     ]
-    return findings_table(findings)
+    return [Finding(model=_models_text(models), **row) for row in rows]
+
+
+def _models_text(models: Sequence[str]) -> str:
+    """The models a finding was computed on; the offline ones are named as stand-ins."""
+    offline = {m.label for m in OFFLINE_SEAT_MODELS}
+    if set(models) <= offline:
+        return ", ".join(models) + " (offline stand-ins)"
+    return ", ".join(f"{m} (offline stand-in)" if m in offline else m for m in models)
+
+
+def findings() -> list[Finding]:
+    """The chapter's checked claims on the offline models, from the stored tables.
+
+    Reads ``seat_may`` and ``seat_myb`` (``data/results/``) and checks May et
+    al.'s and Mind Your Bias's general conclusions with :func:`seat_findings`;
+    no model runs.
+
+    Returns
+    -------
+    list of Finding
+        One record per claim, as the chapter's "What we found" shows them.
+    """
+    may, _ = load_results("seat_may")
+    myb, _ = load_results("seat_myb")
+    return seat_findings(may, myb, [m.label for m in OFFLINE_SEAT_MODELS])
 
 
 # --------------------------------------------------------------------------- stored tables

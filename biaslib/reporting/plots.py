@@ -23,6 +23,7 @@ __all__ = [
     "ceat_distribution",
     "ceat_forest",
     "effect_size_comparison",
+    "grouped_heatmap",
     "p_value_heatmap",
 ]
 
@@ -188,3 +189,105 @@ def ceat_forest(
         ax.set_title(title, fontsize=10, loc="left")
     ax.legend(frameon=False, fontsize="small", loc="lower right")
     return ax
+
+
+def grouped_heatmap(
+    frame: pd.DataFrame,
+    *,
+    row: str = "row",
+    column: str = "model",
+    group: str = "group",
+    value: str = "d",
+    mark: str = "mark",
+    vmax: float = 2.0,
+    width: float = 7.5,
+    fontsize: float = 10.0,
+    values: bool = False,
+    note: str | None = None,
+) -> plt.Figure:
+    """Effect sizes as a heat map, one panel per group of models, with their marks.
+
+    Each group (e.g. a paper's models, then ours) gets its own panel with its own
+    title, side by side on shared rows, so that a group is never read as another's
+    replication. The colour is the value; each cell prints its significance mark
+    (or, with ``values``, the value as the papers print it with its mark,
+    :func:`biaslib.reporting.format.format_d`: legible only with few columns).
+    A missing value stays blank.
+
+    Parameters
+    ----------
+    frame
+        Tidy: one row per (``row``, ``column``) with its ``group``, ``value`` and
+        ``mark`` (``""`` for none). Rows, groups and columns keep the order of
+        their first appearance.
+    row, column, group, value, mark
+        The columns of ``frame`` holding the row label, the model, its group,
+        the effect size and its significance mark.
+    vmax
+        The colour scale runs from ``-vmax`` to ``vmax`` (diverging around 0).
+    width
+        Figure width in inches (the book's text column is 7.5 in).
+    fontsize
+        Size of every text in points.
+    values
+        Print the values, not only the marks, in the cells.
+    note
+        A line under the panels (e.g. what the marks mean).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    from biaslib.reporting.format import format_d
+
+    missing = {row, column, group, value, mark} - set(frame.columns)
+    if missing:
+        raise ValueError(f"frame lacks the columns {sorted(missing)}")
+    if vmax <= 0:
+        raise ValueError(f"vmax must be positive, got {vmax}")
+    rows = list(dict.fromkeys(frame[row]))
+    groups = list(dict.fromkeys(frame[group]))
+    columns = {g: list(dict.fromkeys(frame.loc[frame[group] == g, column])) for g in groups}
+    lines = note.count("\n") + 1 if note else 0
+    height = 0.32 * len(rows) + 1.9 + 0.2 * lines
+    fig, axes = plt.subplots(
+        1, len(groups) + 1, figsize=(width, height), squeeze=False,
+        gridspec_kw={"width_ratios": [len(columns[g]) for g in groups] + [0.25]})
+    axes = axes[0]
+    cmap = plt.get_cmap("RdBu_r")
+    norm = plt.Normalize(-vmax, vmax)
+    for k, (ax, g) in enumerate(zip(axes, groups, strict=False)):
+        sub = frame[frame[group] == g]
+        grid = sub.pivot_table(index=row, columns=column, values=value, aggfunc="first")
+        grid = grid.reindex(index=rows, columns=columns[g])
+        marks = sub.pivot_table(index=row, columns=column, values=mark, aggfunc="first")
+        marks = marks.reindex(index=rows, columns=columns[g]).fillna("")
+        image = ax.imshow(np.ma.masked_invalid(grid.to_numpy(float)), cmap=cmap, norm=norm,
+                          aspect="auto")
+        for i in range(len(rows)):
+            for j in range(len(columns[g])):
+                d = grid.iat[i, j]
+                if np.isnan(d):
+                    continue
+                text = format_d(d, marks.iat[i, j]) if values else marks.iat[i, j]
+                ax.text(j, i, text, ha="center", va="center", fontweight="bold",
+                        fontsize=fontsize, color="white" if abs(d) > 0.6 * vmax else "black")
+        ax.set_xticks(range(len(columns[g])), columns[g], rotation=45, ha="left",
+                      rotation_mode="anchor", fontsize=fontsize)
+        ax.xaxis.tick_top()
+        ax.set_yticks(range(len(rows)), rows if k == 0 else [], fontsize=fontsize)
+        ax.tick_params(length=0)
+        ax.set_xticks(np.arange(-0.5, len(columns[g])), minor=True)
+        ax.set_yticks(np.arange(-0.5, len(rows)), minor=True)
+        ax.grid(which="minor", color="white", lw=1)
+        ax.tick_params(which="minor", length=0)
+        for spine in ax.spines.values():
+            spine.set_visible(False)
+        ax.set_xlabel(g, fontsize=fontsize, fontweight="bold")
+    bar = fig.colorbar(image, cax=axes[-1])
+    bar.set_label("effect size d", fontsize=fontsize)
+    bar.ax.tick_params(labelsize=fontsize)
+    if note:
+        fig.text(0.01, 0.01, note, fontsize=fontsize, ha="left", va="bottom")
+    fig.tight_layout(rect=(0, 0.2 * lines / height, 1, 1))
+    return fig
