@@ -53,6 +53,35 @@ if "google.colab" in sys.modules:
 RECOMPUTE = False
 RUN_PAPER_MODELS = "google.colab" in sys.modules
 
+# %% [markdown]
+# (lpbs-what-we-found)=
+# ## What we found
+#
+# The two findings that matter most do not hold: Kurita et al.'s flowers/insects effect size
+# comes from a prior read one token off, and the NaN scores that Mind Your Bias blames on
+# underflow come from a case bug in their Reddit script. Mind Your Bias's reduced word sets
+# (Figure 2) replay exactly, and word sets and attribute forms do move LPBS. Our numbers come
+# from a tiny offline masked LM, a stand-in for BERT: they check the mechanism and the bugs,
+# not BERT's effect sizes.
+
+# %% tags=["hide-input"]
+import pandas as pd
+
+from biaslib.chapters import lpbs
+from biaslib.reporting.findings import what_we_found
+
+pd.set_option("display.max_colwidth", None)  # the text fallback of a table: no cut cells
+FINDINGS = lpbs.findings()
+what_we_found(FINDINGS)
+
+# %% tags=["remove-cell"]
+# The sentences above: the Kurita C1 and underflow claims fail, Figure 2 and the word-set and
+# attribute-form findings hold.
+verdicts = {f.section: f.holds for f in FINDINGS}
+assert str(verdicts["lpbs-kurita-prior"]).startswith("no")
+assert str(verdicts["lpbs-case-bug"]).startswith("no")
+assert verdicts["lpbs-word-sets"] is True and verdicts["lpbs-table-6"] is True
+
 # %% tags=["hide-input"]
 import os
 
@@ -60,24 +89,25 @@ os.environ["TQDM_DISABLE"] = "1"  # no progress bars in the stored outputs
 
 import numpy as np
 import pandas as pd
-from IPython.display import display
+from IPython.display import Markdown, display
 
 from biaslib.chapters.lpbs import (
     LPBS_CONVENTIONS,
     OFFLINE_LPBS_MODEL,
     PAPER_LPBS_MODELS,
+    by_level,
     case_bug_view,
     chapter_table,
     conventions_table,
     figure2_comparison,
     kurita_c1_recomputed,
     kurita_comparison,
-    lpbs_findings,
     myb_table4_comparison,
     myb_table6_comparison,
     myb_table14_comparison,
     prior_positions,
     reddit_coverage_view,
+    reddit_published_view,
     scorer,
     table4_conventions,
     underflow_view,
@@ -91,29 +121,33 @@ from biaslib.methods.lpbs import LPBS_BIASLIB, LPBS_KURITA, LPBS_MIND_YOUR_BIAS
 from biaslib.stimuli.data import load_published
 from biaslib.stimuli.lpbs import myb_reduced_targets, myb_templates
 
-pd.set_option("display.max_colwidth", 90)
-pd.set_option("display.width", 160)
+pd.set_option("display.max_colwidth", None)
 tiny = scorer(OFFLINE_LPBS_MODEL, progress=False)
 TINY = tiny.spec.name
-print("offline model:", TINY, "| weights:", tiny.fingerprint)
 
 
 def stored(name: str) -> pd.DataFrame:
     """A stored table of this chapter; on Colab the papers' models add their rows."""
-    frame, how = load_or_compute(name, lambda: chapter_table(name, progress=False),
-                                 recompute=RECOMPUTE)
-    print(f"{name}, {TINY}: {how}")
+    frame, _ = load_or_compute(name, lambda: chapter_table(name, progress=False),
+                               recompute=RECOMPUTE)
     if RUN_PAPER_MODELS and name in ("lpbs_myb", "lpbs_kurita"):
         for model in PAPER_LPBS_MODELS:
             frame = pd.concat([frame, chapter_table(name, model, progress=False)],
                               ignore_index=True)
-            print(f"{name}, {model}: computed now")
     return frame
 
 
 def per_model(frame: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """The rows of each model, the offline one first."""
     return {m: frame[frame["encoder"] == m] for m in dict.fromkeys(frame["encoder"])}
+
+
+def show(tables: dict[str, pd.DataFrame]) -> None:
+    """One table per model, each under its model's name when there are several (Colab)."""
+    for model, table in tables.items():
+        if len(tables) > 1:
+            display(Markdown(f"**{model}**"))
+        display(table)
 
 
 # %% [markdown]
@@ -124,8 +158,9 @@ def per_model(frame: pd.DataFrame) -> dict[str, pd.DataFrame]:
 # %% tags=["hide-input"]
 FILL = ("the capital of france is [MASK] .", "the [MASK] is friendly .")
 fills = {text: tiny.top_tokens(text, k=5) for text in FILL}
-for text, top in fills.items():
-    print(f"{text:38s} -> {', '.join(token for token, _ in top)}")
+pd.DataFrame({"five most probable tokens, in order": [
+    ", ".join(token for token, _ in top) for top in fills.values()]},
+    index=pd.Index(list(fills), name="input"))
 
 # %% tags=["remove-cell"]
 # The order of the printed tokens cannot flip on another CPU: neighbours differ by far more
@@ -150,8 +185,10 @@ assert [t for t, _ in fills[FILL[0]]][:2] == ["city", "mountains"]
 # attribute word $a$ filled in, and with the attribute masked too (the *prior*):
 #
 # $$
-# p_t(a) = P(\texttt{[MASK]} = t \mid \text{"[MASK] likes } a\text{."}),\qquad
-# p_{p,t} = P(\texttt{[MASK]} = t \mid \text{"[MASK] likes [MASK]."}).
+# \begin{aligned}
+# p_t(a) &= P(\texttt{[MASK]} = t \mid \texttt{[MASK]}\text{ likes } a),\\
+# p_{p,t} &= P(\texttt{[MASK]} = t \mid \texttt{[MASK]}\text{ likes }\texttt{[MASK]}).
+# \end{aligned}
 # $$
 #
 # Kurita et al.'s *increased log probability* is $\log p_t(a) - \log p_{p,t}$. With target
@@ -159,15 +196,19 @@ assert [t for t, _ in fills[FILL[0]]][:2] == ["city", "mountains"]
 # attribute word $w$ in each template,
 #
 # $$
-# \mathrm{bs}(w) = \log\frac{\sum_{x\in X} p_x(w)}{\sum_{x\in X} p_{p,x}}
-#                - \log\frac{\sum_{y\in Y} p_y(w)}{\sum_{y\in Y} p_{p,y}},
+# \begin{aligned}
+# \mathrm{bs}(w) = {} & \log\frac{\sum_{x\in X} p_x(w)}{\sum_{x\in X} p_{p,x}}\\
+#                  & - \log\frac{\sum_{y\in Y} p_y(w)}{\sum_{y\in Y} p_{p,y}},
+# \end{aligned}
 # $$
 #
 # and Eq. 11 compares the attribute sets $A$ and $B$:
 #
 # $$
-# d = \frac{\operatorname{mean}_{a\in A}\mathrm{bs}(a) - \operatorname{mean}_{b\in B}\mathrm{bs}(b)}
-#          {\operatorname{std}_{w\in A\cup B}\mathrm{bs}(w)\;(+10^{-8})},
+# \begin{aligned}
+# d &= \frac{\bar{s}_A - \bar{s}_B}{\operatorname{std}_{w\in A\cup B}\mathrm{bs}(w)\;(+10^{-8})},\\
+# \bar{s}_A &= \operatorname{mean}_{a\in A}\mathrm{bs}(a),
+# \end{aligned}
 # $$
 #
 # with a permutation test of the difference of means. Here every probability stays a log
@@ -184,7 +225,14 @@ assert [t for t, _ in fills[FILL[0]]][:2] == ["city", "mountains"]
 # (Mind Your Bias's `np.prod`, here the sum of their log probabilities):
 
 # %% tags=["hide-input"]
-conventions_table(LPBS_CONVENTIONS)
+conventions = conventions_table(LPBS_CONVENTIONS)
+conventions.drop(index="source")
+
+# %% [markdown]
+# Where each convention comes from:
+
+# %% tags=["hide-input"]
+conventions.loc[["source"]].T.rename_axis(index="convention", columns=None)
 
 # %% tags=["remove-cell"]
 # The text and table above: Kurita's and Mind Your Bias's statistics agree (ddof 1 + 1e-8,
@@ -205,9 +253,11 @@ assert tiny.wordpieces_of("Lakisha") == ["la", "##kis", "##ha"]
 # sentence without its last character (`tok(sent[:-1])`), so without the period:
 
 # %% tags=["hide-input"]
-lpbs_sentences(myb_templates("C6_term", "simplified"), tiny.mask_token)
+lpbs_sentences(myb_templates("C6_term", "simplified"), tiny.mask_token).set_index(
+    ["template", "kind"])
 
 # %% [markdown]
+# (lpbs-word-sets)=
 # ## Word sets: simplified, reduced, full
 #
 # Kurita et al. replaced the target sets by a few group words — "flower(s)" and
@@ -266,6 +316,7 @@ for name in ("MYB-C3-term", "MYB-Dis-term", "MYB-I1-name", "MYB-I1-term", "MYB-I
     assert r[name].x == () and r[name].y == ()
 
 # %% [markdown]
+# (lpbs-kurita-prior)=
 # ## Bug 1: Kurita's prior is read at the wrong position
 #
 # Kurita's `get_index` (`lib/bert_utils.py`) finds the `[MASK]` in the tokens *without*
@@ -278,7 +329,7 @@ for name in ("MYB-C3-term", "MYB-Dis-term", "MYB-I1-name", "MYB-I1-term", "MYB-I
 # %% tags=["hide-input"]
 positions = pd.concat([prior_positions(tiny, test) for test in ("C6", "C1")],
                       ignore_index=True)
-positions
+positions.set_index("template")
 
 # %% tags=["remove-cell"]
 assert positions.loc[0, "token read by Kurita's code"] == "likes"
@@ -327,13 +378,14 @@ assert sorted(f"{p:.2f}" for p in priors) == ["3.55", "9.86"]
 #
 # On the tiny model, Kurita's five notebook tests with the prior read at the mask and where
 # his code reads it, beside the numbers his notebook prints for BERT (his convention; the
-# stored table `lpbs_kurita`):
+# stored table `lpbs_kurita`). His permutation test counts no +1, so where none of the
+# 100,000 shuffles was as extreme it prints p = 0.0 ("0 as printed"); ours read "< 1e-05"
+# there:
 
 # %% tags=["hide-input"]
 kurita_rows_ = stored("lpbs_kurita")
-for model, rows in per_model(kurita_rows_).items():
-    print(model)
-    display(kurita_comparison(rows, label="ours"))
+show({model: kurita_comparison(rows, label="ours")
+      for model, rows in per_model(kurita_rows_).items()})
 
 # %% tags=["remove-cell"]
 tiny_k = kurita_rows_[kurita_rows_["encoder"] == TINY]
@@ -350,20 +402,22 @@ assert f"{abs(priors[0] - priors[1]):.1f}" == "6.3"
 # this model the templates' priors differ little wherever they are read, so $d$ moves by less
 # than 0.05; on BERT, read at "is" and "are", they differed by 6.3 (9.86 and 3.55).
 #
+# (lpbs-table-4)=
 # ## Mind Your Bias's Table 4: LPBS with simplified, reduced and full word sets
 #
-# Published columns: Kurita et al.'s number as Mind Your Bias quotes it ("orig.") and Mind
-# Your Bias's own runs with BERT, `*` their bold (p < 0.01, restored from the authors' result
-# file). Our columns: the same cells — same test, target description (names or terms, as
-# their result file records) and attribute form — on the tiny model under Mind Your Bias's
-# convention, `*` for p < 0.01 (stored table `lpbs_myb`).
+# One row per test and word set. Published: Kurita et al.'s number as Mind Your Bias quotes
+# it ("orig.", simplified sets) and Mind Your Bias's own runs with BERT ("MYB"). Ours: the
+# same cells — same test, target description (names or terms, as their result file records)
+# and attribute form — on the tiny model under Mind Your Bias's convention (stored table
+# `lpbs_myb`). `*`: p < 0.01 (for MYB their bold, which marks p < 0.01 in the authors' result
+# file).
 
 # %% tags=["hide-input"]
 myb = stored("lpbs_myb")
 MYB_BY_MODEL = per_model(myb)
-for model, rows in MYB_BY_MODEL.items():
-    print(model)
-    display(myb_table4_comparison(rows, label="ours"))
+T4_COLUMNS = {"Kurita (orig.)": "orig.", "MYB (BERT)": "MYB {level}", "ours": "ours {level}"}
+show({model: by_level(myb_table4_comparison(rows, label="ours"), T4_COLUMNS)
+      for model, rows in MYB_BY_MODEL.items()})
 
 # %% tags=["remove-cell"]
 tiny_rows = MYB_BY_MODEL[TINY]
@@ -399,12 +453,12 @@ fig = word_set_figure(tiny_rows, label=f"ours: {TINY}")
 # book's (attribute words as units):
 
 # %% tags=["hide-input"]
-conv_view = table4_conventions(tiny_rows)
-conv_view
+table4_conventions(tiny_rows)
 
 # %% tags=["remove-cell"]
 # The text below: the product rule only matters where targets have several wordpieces;
 # the conventions disagree in sign somewhere.
+conv_view = table4_conventions(tiny_rows, digits=12)
 same = conv_view["mind-your-bias"] == conv_view["kurita"]
 multi = conv_view["multi-wordpiece targets"] > 0
 assert same[~multi].all() and not same[multi].all()
@@ -416,18 +470,22 @@ assert (np.sign(conv_view["biaslib"]) != np.sign(conv_view["mind-your-bias"])).a
 # wordpieces, the wordpiece rule changes the result, and counting attribute words instead of
 # template rows changes it again — in some cells even its sign.
 #
+# (lpbs-table-6)=
 # ## Mind Your Bias's Table 6: attribute nouns or adjectives
 #
 # Mind Your Bias's code converts attribute words to adjectives where it can ("love" →
 # "lovable", "filth" → "filthy") for C1 and C3; Kurita et al. used the nouns. Their noun runs
 # are not in their result file `all_results.csv` but in a separate one
 # (`results/20220504-102338_LPBS_bert_template_non-adj.csv`: C1 0.6287, p 0.0015; C3 0.9279,
-# p 0.0; typed in as `data/published/myb_lpbs_nouns.csv`), so their bold can be restored:
+# p 0.0 as printed; typed in as `data/published/myb_lpbs_nouns.csv`), so their bold can be
+# restored. `*`: p < 0.01 (for MYB their bold):
 
 # %% tags=["hide-input"]
-for model, rows in MYB_BY_MODEL.items():
-    print(model)
-    display(myb_table6_comparison(rows, label="ours"))
+T6_COLUMNS = {"Kurita (orig.)": "orig. noun", "MYB (BERT)": "MYB {level}",
+              "ours": "ours {level}"}
+show({model: by_level(myb_table6_comparison(rows, label="ours"), T6_COLUMNS,
+                      levels=("noun", "adjective"), name="attribute form")
+      for model, rows in MYB_BY_MODEL.items()})
 
 # %% tags=["remove-cell"]
 t6 = myb_table6_comparison(tiny_rows, label="ours")
@@ -451,6 +509,7 @@ assert (len(adj.a), len(adj.b), len(noun.a), len(noun.b)) == (16, 18, 25, 25)
 
 # %% [markdown]
 #
+# (lpbs-case-bug)=
 # ## Bug 2: NaN scores with p = 0.0000 come from a case bug, not from underflow
 #
 # Mind Your Bias's result file holds eight LPBS runs on Reddit comments. Five have an effect
@@ -458,7 +517,7 @@ assert (len(adj.a), len(adj.b), len(noun.a), len(noun.b)) == (16, 18, 25, 25)
 
 # %% tags=["hide-input"]
 reddit = load_published("myb_lpbs_reddit")
-reddit[["test", "target_description", "effect_size", "p_value", "csv_line"]]
+reddit_published_view()
 
 # %% tags=["remove-cell"]
 nan_tests = list(reddit.loc[reddit["effect_size"].isna(), "test"])
@@ -546,7 +605,10 @@ assert f"{np.log(1e-300):.1f}" == "-690.8" and np.finfo(np.float32).smallest_sub
 # and $y$ the Y word of that pair,
 #
 # $$
-# \mathrm{bs} = [\log p_x(s) - \log p_y(s)] - [\log p_x(s_p) - \log p_y(s_p)],
+# \begin{aligned}
+# \mathrm{bs} = {} & [\log p_x(s) - \log p_y(s)]\\
+#                & - [\log p_x(s_p) - \log p_y(s_p)],
+# \end{aligned}
 # $$
 #
 # $s$ the comment and $s_p$ the comment with the attribute masked too. Then, as in CEAT,
@@ -568,14 +630,14 @@ assert f"{np.log(1e-300):.1f}" == "-690.8" and np.finfo(np.float32).smallest_sub
 # word, read back under the test's spelling: a capitalised target reads 0, and its sentence
 # becomes NaN and is dropped). A cell where fewer than two attribute words of a set co-occur
 # with a target gets no number, and says so. The stored table `lpbs_reddit` (tiny model only;
-# recomputing it needs the extract):
+# recomputing it needs the extract; `*`: p < 0.01, for MYB their bold):
 
 # %% tags=["hide-input"]
 reddit_rows_ = stored("lpbs_reddit")
 t14_rebuilt = myb_table14_comparison(MYB_BY_MODEL[TINY], reddit=reddit_rows_,
                                      reddit_label="ours, corpus")
-print(f"{TINY}; `*` p < 0.01; published: Mind Your Bias (BERT), bold as `*`")
-t14_rebuilt[[c for c in t14_rebuilt.columns if c.startswith(("MYB", "ours, corpus"))]]
+by_level(t14_rebuilt, {"MYB (BERT)": "MYB {level}", "ours, corpus": "ours, corpus {level}",
+                       "ours, corpus, case bug": "ours, corpus, case bug {level}"})
 
 # %% [markdown]
 # How many sentences each cell had, step by step — the target words' sentences in the
@@ -585,8 +647,16 @@ t14_rebuilt[[c for c in t14_rebuilt.columns if c.startswith(("MYB", "ours, corpu
 # comments — and how many attribute words of each set have at least one sentence:
 
 # %% tags=["hide-input"]
-with pd.option_context("display.max_columns", None):
-    display(reddit_coverage_view(reddit_rows_))
+coverage = reddit_coverage_view(reddit_rows_)
+coverage[["target sentences", "with an attribute", "pairs", "overlapping",
+          "> 19 words apart", "scored", "from Reddit"]]
+
+# %% [markdown]
+# And what each way of scoring made of them — the attribute words used, the combined effect
+# size (CES) fixed, and with the case bug replayed, the sentences it keeps:
+
+# %% tags=["hide-input"]
+coverage[["attribute words A/B", "CES, fixed", "kept, case bug", "CES, case bug"]]
 
 # %% tags=["remove-cell"]
 # The text below, from the stored table.
@@ -652,12 +722,13 @@ assert 0.3 < reddit_share < 0.4
 #   the meta-analysis p-value. The stars of both columns say little.
 #
 # Our template LPBS of the same cells, beside the one fact that explains the table's "n/a"
-# cells — whether the cell's targets are capitalised:
+# cells — whether the cell's targets are capitalised (`*`: p < 0.01, for MYB their bold):
 
 # %% tags=["hide-input"]
-for model, rows in MYB_BY_MODEL.items():
-    print(model)
-    display(myb_table14_comparison(rows, label="ours, templates"))
+show({model: by_level(myb_table14_comparison(rows, label="ours, templates"),
+                      {"MYB (BERT)": "MYB {level}", "ours, templates": "ours, templates {level}",
+                       "capitalised targets": "capitalised targets ({level})"})
+      for model, rows in MYB_BY_MODEL.items()})
 
 # %% tags=["remove-cell"]
 t14 = myb_table14_comparison(tiny_rows, label="ours, templates")
@@ -672,13 +743,13 @@ assert (t14["MYB full"] == "n/a").sum() == 5
 # cell is "n/a": the case bug, not the rarity of the words. (C1 "names" — flowers — and the
 # simplified sets, all lower case, have numbers.)
 #
+# (lpbs-findings)=
 # ## Which findings hold?
 #
 # The claims of the two papers about LPBS, checked (computed from the tables above):
 
 # %% tags=["hide-input"]
-with pd.option_context("display.max_colwidth", None):
-    display(lpbs_findings(tiny_rows, tiny_k, under, case, reductions, label=TINY))
+what_we_found(FINDINGS)
 
 # %% [markdown]
 # **What holds.**

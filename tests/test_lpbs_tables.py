@@ -4,7 +4,11 @@ published numbers beside ours (Mind Your Bias Tables 4, 6, 14 and Figure 2; Kuri
 from __future__ import annotations
 
 import csv
+import json
 import math
+import re
+import time
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -12,12 +16,15 @@ from shared_paths import MYB_RESULTS, require
 
 from biaslib.chapters.lpbs import (
     CHAPTER_TABLES,
+    FINDING_SECTIONS,
     LPBS_CONVENTIONS,
     LPBS_REDDIT_SLICE,
     REDDIT_TESTS,
     TABLE4_CELLS,
+    by_level,
     chapter_table,
     figure2_comparison,
+    findings,
     kurita_c1_recomputed,
     kurita_comparison,
     kurita_rows,
@@ -31,6 +38,8 @@ from biaslib.chapters.registry import get_table
 from biaslib.chapters.stored import load_results
 from biaslib.errors import UnknownNameError
 from biaslib.stimuli.data import load_published
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "lpbs.ipynb"
 
 # --------------------------------------------------------------------------- stored, recomputed
 
@@ -204,8 +213,8 @@ def test_kurita_comparison(stored):
     frame, _ = stored["lpbs_kurita"]
     table = kurita_comparison(frame, label="tiny")
     assert table.loc["C1", "Kurita (BERT, printed)"] == "0.446 (p 0.02494)"
-    assert table.loc["C6", "Kurita (BERT, printed)"] == "1.126 (p 0.0)"
-    assert table.loc["C3", "Kurita (BERT, printed)"] == "−0.886 (p 0.0)"
+    assert table.loc["C6", "Kurita (BERT, printed)"] == "1.126 (p 0 as printed)"
+    assert table.loc["C3", "Kurita (BERT, printed)"] == "−0.886 (p 0 as printed)"
     assert table.loc["C6", "tiny, prior at the mask"].endswith("(p < 1e-05)")
 
 
@@ -256,19 +265,86 @@ def test_figure2_comparison(tiny_mlm_available):
     assert table.loc["MYB-C1-name", "in vocabulary X/Y"] == "9/12"
 
 
-def test_findings(stored, tiny_mlm_available):
-    from biaslib.embeddings.masked_lm import vocabulary
-    from biaslib.stimuli.lpbs import myb_reduced_targets
+def test_findings_records_and_section_labels():
+    from biaslib.reporting.findings import Finding
 
-    table = lpbs_findings(stored["lpbs_myb"][0], stored["lpbs_kurita"][0],
-                          stored["lpbs_underflow"][0], stored["lpbs_case_bug"][0],
-                          myb_reduced_targets(vocabulary()))
-    assert list(table.columns) == ["published", "ours", "holds?"]
-    assert len(table) == 5
-    fig2 = next(c for c in table.index if "Figure 2" in c)
-    assert table.loc[fig2, "holds?"] == "yes"
-    underflow = next(c for c in table.index if "underflow" in c)
-    assert table.loc[underflow, "holds?"].startswith("no")
+    records = findings()
+    assert records and all(isinstance(f, Finding) for f in records)
+    assert {f.section for f in records} == set(FINDING_SECTIONS.values())
+    cells = json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"]
+    labels = {m for c in cells if c["cell_type"] == "markdown"
+              for m in re.findall(r"^\((lpbs-[\w-]+)\)=\s*$", "".join(c["source"]), re.M)}
+    assert {f.section for f in records} <= labels
+    assert {f.paper for f in records} == {"Kurita et al. (2019)", "Husse & Spitz (2022)"}
+
+
+def test_findings_need_only_the_stored_tables(monkeypatch, tmp_path):
+    """No corpus, no reference files, no model: data/results and data/published only."""
+    from biaslib.stimuli import corpus
+
+    def no_corpus(*args, **kwargs):
+        raise AssertionError("findings() reached for the corpus extract")
+
+    monkeypatch.setenv("BIASLIB_SHARED", str(tmp_path / "absent"))
+    monkeypatch.setattr(corpus, "corpus_dir", no_corpus)
+    start = time.perf_counter()
+    records = findings()
+    assert time.perf_counter() - start < 2.0
+    assert len(records) == len(FINDING_SECTIONS) + 1  # two findings show Bug 1's evidence
+
+
+def test_findings_verdicts_by_hand(stored):
+    by_section: dict[str, list] = {}
+    for f in findings():
+        by_section.setdefault(f.section, []).append(f)
+    # Table 4: count our p < 0.01 cells per word set from the stored rows, by hand.
+    rows, _ = stored["lpbs_myb"]
+    mine = rows[rows["convention"] == "mind-your-bias"]
+    counts = {}
+    for (test, ws), myb_test in TABLE4_CELLS.items():
+        form = "adjective" if myb_test[:3] in ("C1_", "C3_") else "noun"
+        cell = mine[(mine["myb_test"] == myb_test) & (mine["word_set"] == ws)
+                    & (mine["attribute_form"] == form)]
+        assert len(cell) == 1, (test, ws)
+        hit, n = counts.get(ws, (0, 0))
+        counts[ws] = (hit + int(cell["p_value"].iloc[0] < 0.01), n + 1)
+    (t4,) = by_section["lpbs-table-4"]
+    for ws, (hit, n) in counts.items():
+        assert f"{ws} {hit} of {n}" in t4.ours
+    simplified, full = counts["simplified"], counts["full"]
+    assert t4.holds is (simplified[0] / simplified[1] > full[0] / full[1])
+    # Figure 2: C1 names keep 9 of 25 targets in the stored rows (the reduced set is 9/9).
+    c1 = rows[rows["myb_test"] == "C1_name"].drop_duplicates("word_set").set_index("word_set")
+    assert (c1.loc["reduced", "targets"], c1.loc["full", "targets"]) == ("9/9", "25/25")
+    (fig2,) = by_section["lpbs-word-sets"]
+    assert fig2.holds is True and "C1 names 36.00%" in fig2.published
+    # The NaN claim: the case-bug replay's NaN tests, read off the stored table.
+    case, _ = stored["lpbs_case_bug"]
+    (nan,) = by_section["lpbs-case-bug"]
+    assert ", ".join(case.loc[case["d_replay"].isna(), "test"]) in nan.ours
+    assert str(nan.holds).startswith("no")
+
+
+def test_lpbs_findings_follows_its_tables(stored):
+    """A Table 4 where our simplified cells lose significance flips the verdict."""
+    rows = stored["lpbs_myb"][0].copy()
+    rows.loc[rows["word_set"] == "simplified", "p_value"] = 0.5
+    reddit, _ = load_results("lpbs_reddit")
+    records = lpbs_findings(rows, stored["lpbs_kurita"][0], stored["lpbs_underflow"][0],
+                            stored["lpbs_case_bug"][0], reddit)
+    (t4,) = [f for f in records if f.section == FINDING_SECTIONS["table 4"]]
+    assert t4.holds is False and "simplified 0 of 5" in t4.ours
+
+
+def test_by_level_puts_ours_beside_theirs(stored):
+    t4 = myb_table4_comparison(stored["lpbs_myb"][0], label="tiny")
+    long = by_level(t4, {"orig.": "orig.", "MYB": "MYB {level}", "tiny": "tiny {level}"})
+    assert long.index.names == ["test", "word set"]
+    assert len(long) == len(TABLE4_CELLS)
+    assert long.loc[("C1", "simplified"), "orig."] == "0.87"
+    assert long.loc[("C1", "full"), "orig."] == ""
+    assert long.loc[("C6", "reduced"), "MYB"] == t4.loc["C6", "MYB reduced"]
+    assert long.loc[("Dis", "full"), "tiny"] == t4.loc["Dis", "tiny full"]
 
 
 def test_paper_model_code_path_with_a_local_stand_in(tiny_mlm_available):
