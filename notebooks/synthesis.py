@@ -542,7 +542,9 @@ assert pub13_sig == {"sent": 5, "avg.": 6}
 #
 # The "probability" column is LPBS over Reddit comments combined as CEAT; the tiny masked
 # LM's rebuilt column comes from `lpbs_reddit` (corpus extract, fixed scores and with the
-# authors' case bug replayed; {py:func}`biaslib.chapters.lpbs.myb_table14_comparison`):
+# authors' case bug replayed; {py:func}`biaslib.chapters.lpbs.myb_table14_comparison`).
+# `*` p < 0.01 (in the MYB columns: printed bold); "n/a" as printed, or where the replayed
+# case bug loses every sentence; "too few": too few co-occurrences in the corpus:
 
 # %% tags=["hide-input"]
 reddit = stored("lpbs_reddit")
@@ -553,7 +555,7 @@ t14[t14_cols]
 # %% [markdown]
 # The "cosine similarity" column is CEAT with BERT; our CEAT ran on MiniLM and SmolLM2
 # (`ceat_myb`) and on the tiny masked LM (`synthesis_tiny_mlm`), full word sets only, Mind
-# Your Bias's convention:
+# Your Bias's convention (`*` p < 0.01; in the BERT columns: printed bold):
 
 # %% tags=["hide-input"]
 pub14c = t11_14[(t11_14["table"] == 14) & (t11_14["variant"] == "cosine similarity")
