@@ -24,7 +24,42 @@
 # contextualisation, encoding level, cosine versus probability; Appendix F (Tables 7–8)
 # times the methods. Do the paper's statements follow from its own numbers, and what do the
 # same analyses say on the offline models of this book?
+
+# %% [markdown]
+# (synthesis-what-we-found)=
+# ## What we found
 #
+# Mind Your Bias's own numbers hold together: all 33 printed cells of its Table 5 follow
+# from its Tables 3 and 4. Two statements of §4.2 do not follow from that table (with
+# significant scores only, CEAT | LPBS rises instead of falling, and LPBS correlates with
+# two cosine methods, over three tests each, not with three), and most of its correlations
+# rest on so few tests that their intervals cover 0. On the book's offline stand-ins the
+# cosine methods agree on MiniLM and the tiny masked LM but not on SmolLM2, and the
+# specification curves show the paper's thesis at full strength: the design choices alone
+# flip the sign of C3 on every neural model. Paper: Husse & Spitz (2022); models: the
+# offline stand-ins named in each row.
+
+# %% tags=["hide-input"]
+import pandas as pd
+
+from biaslib.chapters import synthesis
+from biaslib.reporting.findings import what_we_found
+
+pd.set_option("display.max_colwidth", None)  # table cells are sentences: never cut them
+FINDINGS = synthesis.findings()
+what_we_found(FINDINGS)
+
+# %% tags=["remove-cell"]
+# The numbers of the sentences above, bound to the computed tables.
+_beside = synthesis.table5_beside_published()
+assert len(_beside) == 33 and _beside["matches"].all()
+_sig_only, _lpbs_strong = FINDINGS[1], FINDINGS[3]
+assert _sig_only.holds is False and "CEAT | LPBS −0.12 → 0.73" in _sig_only.published
+assert _lpbs_strong.holds is False and _lpbs_strong.published.count("(n = 3)") == 2
+assert FINDINGS[0].holds == "weakly" and "(intervals cover 0)" in FINDINGS[0].ours
+assert FINDINGS[8].holds is True and "on 3 of 3 neural models" in FINDINGS[8].ours
+
+# %% [markdown]
 # **Sources.** This chapter computes no model output. Every number shown comes from a
 # typed-in published table (`data/published/`) or from a stored table (`data/results/`,
 # computed by `scripts/compute_results.py` and checked by the test suite): those of the
@@ -51,7 +86,7 @@ import math
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from IPython.display import display
+from IPython.display import Markdown, display
 
 from biaslib.chapters.ceat import myb_table12_comparison
 from biaslib.chapters.lpbs import OFFLINE_LPBS_MODEL, myb_table14_comparison
@@ -66,10 +101,10 @@ from biaslib.chapters.synthesis import (
     offline_table5,
     table5_beside_published,
 )
-from biaslib.reporting.format import findings_table, format_d
+from biaslib.reporting.findings import findings_frame
+from biaslib.reporting.format import format_d
 from biaslib.stimuli.data import data_dir, load_published
 
-pd.set_option("display.max_colwidth", 90)
 pd.set_option("display.width", 160)
 
 
@@ -101,6 +136,7 @@ def r_view(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 # %% [markdown]
+# (synthesis-table5)=
 # ## Table 5 rebuilt from Tables 3 and 4
 #
 # **Method** ({py:mod}`biaslib.chapters.synthesis`). For a pair of methods and a model,
@@ -141,24 +177,26 @@ assert len(cosine_all) == 15 and (cosine_all["r"] > 0).sum() == 13
 
 # %% mystnb={"figure": {"caption": "Table 5 rebuilt from the printed Tables 3 and 4: each cell's Pearson r with its 95% confidence interval (Fisher's z). Filled: all tests (n = 8); open: only tests significant for both methods (n given at the right). Cells with n = 3 have no interval; n/a cells are left out.", "name": "fig-synthesis-table5"}} tags=["hide-input"]
 plotted = beside[beside["n"] >= 3].reset_index(drop=True)
-fig, ax = plt.subplots(figsize=(6.5, 7.5))
+fig, ax = plt.subplots(figsize=(7.5, 9.5))
 y = np.arange(len(plotted))[::-1]
 for yi, row in zip(y, plotted.itertuples(), strict=True):
     full = row.subset == "all"
     if not math.isnan(row.ci_low):
         ax.plot([row.ci_low, row.ci_high], [yi, yi], color="0.6", lw=1)
     ax.plot(row.r, yi, "o", color="C0", mfc="C0" if full else "white")
-    ax.text(1.04, yi, f"n={row.n}", va="center", fontsize=7)
+    ax.text(1.04, yi, f"n={row.n}", va="center", fontsize=10)
 ax.axvline(0, color="k", lw=0.5)
 ax.set_yticks(y, [f"{m}, {mo} ({s})" for m, mo, s in zip(plotted["methods"], plotted["model"],
                                                          plotted["subset"], strict=True)],
-              fontsize=7)
+              fontsize=10)
 ax.set_xlim(-1, 1.15)
-ax.set_xlabel("Pearson r between the two methods' effect sizes")
+ax.set_xlabel("Pearson r between the two methods' effect sizes", fontsize=11)
+ax.tick_params(axis="x", labelsize=10)
 fig.tight_layout()
 plt.show()
 
 # %% [markdown]
+# (synthesis-text-vs-table)=
 # ### Where §4.2's text contradicts the table
 #
 # The text says that omitting non-significant scores changes "CEAT | LPBS (decreased
@@ -190,6 +228,7 @@ assert format_r(cl.loc[("s-SEAT", "LPBS", "BERT", "sig."), "r"]) == "0.77"
 #
 # The other statements of §4.2 agree with the table (see the findings below).
 #
+# (synthesis-offline-table5)=
 # ## Table 5 on our offline models
 #
 # The same correlations from the stored tables of the earlier chapters
@@ -263,6 +302,7 @@ assert o.loc[("s-SEAT", "w-SEAT", CBOW, "sig."), "n"] == 6  # all CBoW scores si
 # the tiny masked LM, templates and corpus sentences rank the tests alike (r = 0.97 over
 # seven tests), although only two tests are significant for both.
 #
+# (synthesis-tiny-mlm)=
 # ### All six pairs on one model: the tiny masked LM
 #
 # Mind Your Bias's Table 5 pairs LPBS with the cosine methods on BERT only. The tiny masked
@@ -450,6 +490,7 @@ assert [n_sig(c) for c in t12_cols] == [8, 8, 8, 7, 7, 7]
 # Sizes move both ways: SmolLM2's C1 is 0.12* on templates and 0.56* on corpus sentences.
 # ("–": CEAT could not run — too few corpus contexts for Dis; blank: not run.)
 #
+# (synthesis-table13)=
 # ### Table 13: sentence or word encoding
 #
 # Our s-SEAT encodes the template sentence, our w-SEAT the target word's subwords averaged
@@ -496,11 +537,14 @@ assert pub13_sig == {"sent": 5, "avg.": 6}
 # significant 5 times against 4; only SmolLM2 follows the paper (4 significant against 6,
 # lower on 4 of 8).
 #
+# (synthesis-table14)=
 # ### Table 14: cosine or probability
 #
 # The "probability" column is LPBS over Reddit comments combined as CEAT; the tiny masked
 # LM's rebuilt column comes from `lpbs_reddit` (corpus extract, fixed scores and with the
-# authors' case bug replayed; {py:func}`biaslib.chapters.lpbs.myb_table14_comparison`):
+# authors' case bug replayed; {py:func}`biaslib.chapters.lpbs.myb_table14_comparison`).
+# `*` p < 0.01 (in the MYB columns: printed bold); "n/a" as printed, or where the replayed
+# case bug loses every sentence; "too few": too few co-occurrences in the corpus:
 
 # %% tags=["hide-input"]
 reddit = stored("lpbs_reddit")
@@ -511,7 +555,7 @@ t14[t14_cols]
 # %% [markdown]
 # The "cosine similarity" column is CEAT with BERT; our CEAT ran on MiniLM and SmolLM2
 # (`ceat_myb`) and on the tiny masked LM (`synthesis_tiny_mlm`), full word sets only, Mind
-# Your Bias's convention:
+# Your Bias's convention (`*` p < 0.01; in the BERT columns: printed bold):
 
 # %% tags=["hide-input"]
 pub14c = t11_14[(t11_14["table"] == 14) & (t11_14["variant"] == "cosine similarity")
@@ -551,6 +595,7 @@ assert t14c.loc["C9", "tiny MLM probability, full"] == "too few"
 # CEAT is significant in all 7 cells that ran (Dis lacks corpus contexts), its probability
 # scores in all 7 cells with enough co-occurrences (C9 has too few) — again no separation.
 #
+# (synthesis-runtimes)=
 # ## Runtimes (Tables 7 and 8)
 #
 # The paper's means of ten runs "on a single CPU" (ELMo … BLOOM; LPBS one number, BERT),
@@ -562,9 +607,9 @@ assert t14c.loc["C9", "tiny MLM probability, full"] == "too few"
 # %% tags=["hide-input"]
 bench = json.loads((data_dir().parent / "benchmarks" / "results" / "myb_runtime.json").read_text())
 machine = bench["machine"]
-print(f"ours: {machine['cpu']}, {machine['cores']} cores, torch {machine['torch']} "
-      f"with {machine['torch_threads']} thread, numpy {machine['numpy']}; "
-      f"measured {machine['date']}")
+display(Markdown(f"Ours: {machine['cpu']}, {machine['cores']} cores, torch {machine['torch']} "
+                 f"with {machine['torch_threads']} thread, numpy {machine['numpy']}; "
+                 f"measured {machine['date']}."))
 pub_rt = load_published("myb_tables_7_8_runtime")
 rt = pub_rt.pivot_table(index=["test", "method"], columns="model", values="seconds",
                         sort=False)
@@ -604,6 +649,7 @@ assert measured.loc[("C1", "CEAT"), "n_samples"] == 10000
 # its embeddings (36.5 s for C1's 9,216 contexts against 2.4 s for s-SEAT's sentences), not
 # its statistics, which vectorise over the 10,000 samples.
 #
+# (synthesis-speccurves)=
 # ## Specification curves
 #
 # Mind Your Bias varies one design choice at a time (Tables 11–14). A *specification
@@ -625,7 +671,11 @@ assert measured.loc[("C1", "CEAT"), "n_samples"] == 10000
 # %% tags=["hide-input"]
 import warnings
 
-from biaslib.chapters.speccurve import specification_summary, stored_specifications
+from biaslib.chapters.speccurve import (
+    GRID_LAYER_LABELS,
+    specification_summary,
+    stored_specifications,
+)
 from biaslib.evaluate.speccurve import CHOICES as CHOICES_SHOWN
 from biaslib.reporting.format import round_table
 from biaslib.reporting.speccurve import specification_curve
@@ -708,7 +758,8 @@ assert f"{seat3[('names', 'Mind Your Bias', 'word')]:.2f}" == "0.54"
 # book supports on all-MiniLM-L6-v2 for C1, C3, C6 and C9: SEAT on each template family
 # and CEAT on Mind Your Bias's templates, × sentence or word level, × two poolings per
 # level (mean or [CLS] for sentences, mean or first subword for words), × two layers (the
-# last and the third of six), × ddof 0 or 1, × one- or two-sided p-values:
+# last, i.e. the sixth, and the third of MiniLM's six), × ddof 0 or 1, × one- or two-sided
+# p-values:
 
 # %% tags=["hide-input"]
 grid = load_results("speccurve_grid")[0]
@@ -739,7 +790,8 @@ assert (c3g[c3g["targets"] == "b-variant"]["effect_size"].max() < 0.6)
 fig = specification_curve(grid[grid["test"] == "C3"], ["method", "targets", "contexts", "level",
                                                        "pooling", "layer", "ddof", "tail"],
                           title=f"C3 on {MINI}, every combination", p_value="p_value",
-                          ylabel="effect size d / CES")
+                          ylabel="effect size d / CES",
+                          value_labels={"layer": GRID_LAYER_LABELS})
 plt.show()
 
 # %% [markdown]
@@ -750,104 +802,20 @@ plt.show()
 # decide how far. C6 reverses in 8 specifications, C9 in none. ddof and the tail change
 # almost nothing (they move $d$ by a factor $\sqrt{n/(n-1)}$ and the p-value only).
 #
+# (synthesis-findings)=
 # ## Findings
 #
 # Claims of Mind Your Bias's cross-method analysis (§4.2, Appendix E, §4.3, Appendix F),
-# checked on the paper's own numbers and on our stored tables.
+# checked on the paper's own numbers and on our stored tables — the table of "What we
+# found" above ({py:func}`biaslib.chapters.synthesis.findings`), with the models each
+# row's numbers come from.
 
 # %% tags=["hide-input"]
-pub5 = beside.set_index(["methods", "model", "subset"])["published"]
-
-
-def cells(*keys):
-    return ", ".join(pub5[k].replace("-", "−") for k in keys)
-
-
-mini_all = [r2((a, b, MINI, "all")) for a, b in (("s-SEAT", "w-SEAT"), ("s-SEAT", "CEAT"),
-                                                 ("w-SEAT", "CEAT"))]
-smol_all = [r2((a, b, SMOL, "all")) for a, b in (("s-SEAT", "w-SEAT"), ("s-SEAT", "CEAT"),
-                                                 ("w-SEAT", "CEAT"))]
-with pd.option_context("display.max_colwidth", None):
-    display(findings_table([
-        {"claim": "§4.2: cosine methods have a relatively consistent positive correlation, "
-                  "especially for ELMo and BLOOM",
-         "published": f"13 of 15 'all' cosine cells positive; ELMo "
-                      f"{cells(*((p, 'ELMo', 'all') for p in ('s-SEAT | w-SEAT', 's-SEAT | CEAT', 'w-SEAT | CEAT')))}"
-                      f"; BLOOM {cells(*((p, 'BLOOM', 'all') for p in ('s-SEAT | w-SEAT', 's-SEAT | CEAT', 'w-SEAT | CEAT')))}"
-                      f"; only 7 of 26 intervals exclude 0",
-         "ours": f"MiniLM {', '.join(mini_all)} (intervals above 0); CBoW s-|w-SEAT "
-                 f"{r2(('s-SEAT', 'w-SEAT', CBOW, 'all'))}; SmolLM2 "
-                 f"{', '.join(smol_all).replace('-', '−')}",
-         "holds": "yes in the table (weakly); on MiniLM and CBoW, not SmolLM2"},
-        {"claim": "§4.2: with significant scores only, s-SEAT | CEAT and s-SEAT | LPBS "
-                  "increase and CEAT | LPBS decreases (BERT)",
-         "published": "s-SEAT | CEAT 0.02 → 0.38, s-SEAT | LPBS 0.23 → 0.77, CEAT | LPBS "
-                      "−0.12 → 0.73",
-         "ours": "tiny masked LM (not BERT): s-SEAT | CEAT "
-                 f"{tiny_all[('s-SEAT', 'CEAT')]} → {tiny_sig[('s-SEAT', 'CEAT')]}, s-SEAT | "
-                 f"LPBS {tiny_all[('s-SEAT', 'LPBS')]} → n/a, CEAT | LPBS "
-                 f"{tiny_all[('CEAT', 'LPBS')]} → n/a (LPBS significant on 2 tests); MiniLM "
-                 f"s-SEAT | CEAT {r2(('s-SEAT', 'CEAT', MINI, 'all'))} → "
-                 f"{r2(('s-SEAT', 'CEAT', MINI, 'sig.'))}",
-         "holds": "no: CEAT | LPBS increases; on the tiny MLM s-SEAT | CEAT decreases and "
-                  "the LPBS cells are n/a"},
-        {"claim": "§4.2: the inverse effect for s-SEAT | w-SEAT and s-SEAT | CEAT with OPT",
-         "published": "0.79 → −0.21 and 0.12 → −0.42",
-         "ours": "(paper's models only)",
-         "holds": True},
-        {"claim": "§4.2: with significant scores, LPBS correlates (strongly) with s-SEAT, "
-                  "CEAT and w-SEAT",
-         "published": "0.77 (n = 3), 0.73 (n = 3), n/a (n = 2)",
-         "ours": "tiny masked LM (not BERT): n/a for all three (n = 2: LPBS significant on "
-                 "C6 and I1 only)",
-         "holds": "no: w-SEAT is n/a; the other two rest on 3 tests, no CI (tiny MLM: "
-                  "not testable, n/a)"},
-        {"claim": "§4.2: mixed correlations between s-SEAT and w-SEAT",
-         "published": "'sig.': BERT −0.56, OPT −0.21, GPT-2 and BLOOM n/a; 'all' 0.58–0.84 "
-                      "except BERT −0.44",
-         "ours": f"'all': CBoW {r2(('s-SEAT', 'w-SEAT', CBOW, 'all'))}, MiniLM "
-                 f"{r2(('s-SEAT', 'w-SEAT', MINI, 'all'))}, SmolLM2 "
-                 f"{r2(('s-SEAT', 'w-SEAT', SMOL, 'all')).replace('-', '−')}",
-         "holds": "yes (in both)"},
-        {"claim": "Appendix E: no clear trend between the cosine methods and LPBS",
-         "published": "'all' (n = 8): s-SEAT 0.23, w-SEAT −0.14, CEAT −0.12; every "
-                      "interval covers 0",
-         "ours": "tiny masked LM (not BERT), 'all': s-SEAT "
-                 f"{tiny_all[('s-SEAT', 'LPBS')]} (n = 8), w-SEAT "
-                 f"{tiny_all[('w-SEAT', 'LPBS')]} (n = 8), CEAT {tiny_all[('CEAT', 'LPBS')]} "
-                 "(n = 7); every interval covers 0",
-         "holds": "yes (paper's numbers; tiny MLM: positive, but every interval covers 0)"},
-        {"claim": "§4.3: sentence encodings give fewer significant results and lower "
-                  "effect sizes (Table 13)",
-         "published": f"BERT SEAT: {pub13_sig['sent']} significant 'sent' vs "
-                      f"{pub13_sig['avg.']} 'avg.'",
-         "ours": f"s-SEAT vs w-SEAT, significant / lower: CBoW {SVA['CBoW'][0]} vs "
-                 f"{SVA['CBoW'][1]}, lower on {SVA['CBoW'][2]} of {SVA['CBoW'][3]}; MiniLM "
-                 f"{SVA['MiniLM'][0]} vs {SVA['MiniLM'][1]}, lower on {SVA['MiniLM'][2]} of "
-                 f"{SVA['MiniLM'][3]}; SmolLM2 {SVA['SmolLM2'][0]} vs {SVA['SmolLM2'][1]}, "
-                 f"lower on {SVA['SmolLM2'][2]} of {SVA['SmolLM2'][3]}",
-         "holds": "partly (SmolLM2 and CBoW's sizes; not MiniLM)"},
-        {"claim": "§4.3: cosine gives more significant results than probability (Table 14)",
-         "published": "BERT, full sets: 8 of 8 vs 2 of 8 (5 n/a)",
-         "ours": "probability (tiny MLM, corpus): 7 of 7 with enough co-occurrences; CEAT "
-                 "(MiniLM, SmolLM2, tiny MLM): every cell that ran (tiny MLM: 7 of 7)",
-         "holds": "not separable here (CEAT-style p-values)"},
-        {"claim": "The design choices change the scores substantially (the paper's thesis)",
-         "published": "Tables 11–14: one choice at a time",
-         "ours": f"{int(sp['specifications'].sum())} stored specifications of 4 offline models "
-                 f"× {len(CURVE_TESTS)} tests; ranges up to {sp['range'].max():.2f} in d; C3's "
-                 "CIs lie wholly above 0 in some specifications and wholly below in others, "
-                 "on all three neural models",
-         "holds": True},
-        {"claim": "Appendix F: SEAT runtimes match, CEAT's are substantially higher",
-         "published": "C1: SEAT 3.4–6.4 s, CEAT 445.2–489.4 s",
-         "ours": f"C1 without embeddings: s-SEAT {m[('C1', 's-SEAT')]:.3f} s, CEAT "
-                 f"{m[('C1', 'CEAT')]:.3f} s; CEAT's embeddings {emb[('C1', 'CEAT')]:.1f} s",
-         "holds": "SEAT: yes; CEAT: only through its embeddings"},
-    ]))
+findings_frame(FINDINGS).set_index("claim")[["published", "ours", "model", "holds?"]].rename_axis(
+    None)
 
 # %% tags=["remove-cell"]
-# The published numbers quoted in the findings, from the typed-in Table 5.
+# The published numbers the text quotes, from the typed-in Table 5.
 def pr(a, b, model, subset):
     return format_r(cl.loc[(a, b, model, subset), "r"])
 

@@ -43,10 +43,34 @@ def page_tables() -> list[tuple[list[str], str, list[list[str]]]]:
                 if not all(set(c) <= set("-: ") for c in cells):
                     rows.append(cells)
                 i += 1
-            found.append((files, part, rows[1:]))  # rows[0] is the header
+            found.append((files, part, _as_rows(part, rows)))
         else:
             i += 1
     return found
+
+
+#: Tables the page shows transposed (one row per quantity, so that they fit a phone's
+#: width): their row labels, in order. ``machine`` has one column per results file
+#: (named in its header), ``limit`` a single column of values.
+TRANSPOSED = {
+    "machine": ["CPU", "cores", "Python", "numpy", "scipy", "1-minute load average at start",
+                "date"],
+    "limit": ["additions per re-split", "re-splits", "additions",
+              "measured additions per second", "floor (ms)", "biaslib ÷ floor",
+              "masks cached ÷ floor"],
+}
+
+
+def _as_rows(part: str, rows: list[list[str]]) -> list[list[str]]:
+    """A table's body as one row per record (a transposed table turned back)."""
+    header, body = rows[0], rows[1:]
+    if part not in TRANSPOSED:
+        return body
+    labels = [row[0] for row in body]
+    assert labels == TRANSPOSED[part], f"the {part} table's row labels: {labels}"
+    if part == "limit":
+        return [[row[1] for row in body]]
+    return [[name, *(row[j] for row in body)] for j, name in enumerate(header) if j > 0]
 
 
 def load(path: str) -> dict:

@@ -112,6 +112,16 @@ def test_plot_smoke():
     plt.close(fig)
 
 
+def test_value_labels_rename_dashboard_rows_only():
+    frame = _example()
+    fig = specification_curve(frame, ["method", "level", "ddof"],
+                              value_labels={"level": {"sentence": "sentence vector"}})
+    labels = [t.get_text() for t in fig.axes[1].get_yticklabels()]
+    assert "sentence vector" in labels and "sentence" not in labels
+    assert "sentence" in set(frame["level"])  # the frame is not changed
+    plt.close(fig)
+
+
 def test_plot_many_specifications():
     rng = np.random.default_rng(0)
     n = 300
@@ -119,7 +129,10 @@ def test_plot_many_specifications():
     frame = pd.DataFrame({"a": rng.choice(["x", "y", "z"], n), "b": rng.choice(["0", "1"], n),
                           "effect_size": d, "ci_low": d - 0.2, "ci_high": d + 0.2})
     fig = specification_curve(frame, ["a", "b"], p_value=None)
-    assert fig.get_size_inches()[0] <= 16
+    assert fig.get_size_inches()[0] <= 8  # shown at about its own size in the book
+    ticks = [*fig.axes[0].get_yticklabels(), *fig.axes[1].get_yticklabels(),
+             *fig.axes[1].get_xticklabels()]
+    assert min(t.get_fontsize() for t in ticks) >= 10
     plt.close(fig)
 
 

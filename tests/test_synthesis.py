@@ -6,6 +6,7 @@ intervals from four) are checked on small hand-built frames whose answer is know
 """
 
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -20,8 +21,10 @@ from biaslib.chapters.synthesis import (
     MIN_PAIRS,
     MIN_PAIRS_CI,
     OFFLINE_PAIRS,
+    PAPER,
     TINY_MLM_TABLE,
     correlations,
+    findings,
     format_r,
     myb_csv_effect_sizes,
     myb_scores,
@@ -31,6 +34,7 @@ from biaslib.chapters.synthesis import (
     table5_beside_published,
     table5_published,
 )
+from biaslib.reporting.findings import Finding
 from biaslib.stimuli.data import load_published
 
 KEY = ["methods", "model", "subset"]
@@ -452,3 +456,71 @@ def test_synthesis_tiny_mlm_ceat_slice():
     # first in the whole table).
     assert set(fresh.columns) <= set(stored.columns)
     assert list(fresh.columns[:12]) == list(stored.columns[:12])  # core, then the interval
+
+
+# --- the chapter's findings -------------------------------------------------------------------
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "synthesis.py"
+
+
+@pytest.fixture(scope="module")
+def chapter_findings():
+    return findings()
+
+
+def test_findings_are_records_with_labels_in_the_notebook(chapter_findings):
+    labels = set(re.findall(r"^# \(([\w-]+)\)=$", NOTEBOOK.read_text(), flags=re.M))
+    assert "synthesis-what-we-found" in labels
+    assert len(chapter_findings) >= 10
+    for f in chapter_findings:
+        assert isinstance(f, Finding)
+        assert f.paper == PAPER == "Husse & Spitz (2022)"
+        assert f.section.startswith("synthesis-") and f.section in labels, f.section
+        assert isinstance(f.holds, (bool, str))
+    assert len({f.claim for f in chapter_findings}) == len(chapter_findings)
+
+
+def test_findings_are_deterministic(chapter_findings):
+    assert findings() == chapter_findings
+
+
+def test_sentence_encoding_verdict_matches_a_hand_count(chapter_findings):
+    # Table 13's claim from seat_myb.csv by hand: per model, how often s-SEAT and w-SEAT are
+    # significant (p < 0.01) and on how many tests the sentence effect size is the lower one.
+    seat = pd.read_csv(RESULTS / "seat_myb.csv")
+    follows, texts = [], []
+    for model, short in (("CBoW (GloVe 6B 50d)", "CBoW"), ("all-MiniLM-L6-v2", "MiniLM"),
+                         ("SmolLM2-135M-Instruct", "SmolLM2")):
+        rows = seat[seat["column"] == model]
+        s = rows[rows["method"] == "s-SEAT"].set_index("test")
+        w = rows[rows["method"] == "w-SEAT"].set_index("test")
+        tests = [t for t in s.index if t in w.index and np.isfinite(s.loc[t, "effect_size"])
+                 and np.isfinite(w.loc[t, "effect_size"])]
+        n_s = sum(s.loc[t, "p_value"] < 0.01 for t in tests)
+        n_w = sum(w.loc[t, "p_value"] < 0.01 for t in tests)
+        lower = sum(s.loc[t, "effect_size"] < w.loc[t, "effect_size"] for t in tests)
+        follows.append(n_s <= n_w and lower > len(tests) / 2)
+        texts.append(f"{short} {n_s} vs {n_w} significant, sent lower on {lower} of {len(tests)}")
+    (table13,) = [f for f in chapter_findings if "Table 13" in f.claim]
+    assert table13.ours == "; ".join(texts)
+    assert any(follows) and not all(follows)
+    assert table13.holds == "partly"
+
+
+def test_significant_only_verdict_follows_the_printed_table(chapter_findings):
+    # §4.2 says CEAT | LPBS *decreases* when only significant scores are kept (BERT); the
+    # printed Table 5 has -0.12 over all tests and 0.73 over the significant ones.
+    printed = table5_published().set_index(["method_a", "method_b", "model", "subset"])["r"]
+    before, after = (float(printed[("CEAT", "LPBS", "BERT", s)]) for s in ("all", "sig."))
+    (claim,) = [f for f in chapter_findings if "CEAT | LPBS decreases" in f.claim]
+    assert claim.holds is (after < before) is False
+
+
+def test_smollm2_cosine_correlations_match_the_csv(chapter_findings):
+    seat = pd.read_csv(RESULTS / "seat_myb.csv")
+    rows = seat[seat["column"] == "SmolLM2-135M-Instruct"]
+    s = rows[rows["method"] == "s-SEAT"].set_index("test")["effect_size"]
+    w = rows[rows["method"] == "w-SEAT"].set_index("test")["effect_size"]
+    r = np.corrcoef(s.loc[w.index], w)[0, 1]
+    cosine = chapter_findings[0]
+    assert f"SmolLM2 {format_r(r).replace('-', '−')}," in cosine.ours

@@ -48,6 +48,7 @@ from biaslib.stats.effect_size_ci import d_confidence_interval
 __all__ = [
     "DECLARED_TABLES",
     "GRID_LAYERS",
+    "GRID_LAYER_LABELS",
     "GRID_MODEL",
     "GRID_SENTENCE_POOLINGS",
     "GRID_TESTS",
@@ -213,16 +214,27 @@ def stored_specifications(
     >>> specs["effect_size"].round(4).tolist()
     [1.0716, 1.1264, 0.9812, 1.347]
     """
+    return _specifications_of(model, test, _load_tables(tables), confidence)
+
+
+def _load_tables(tables: Sequence[str]) -> dict[str, tuple[pd.DataFrame, dict[str, object]]]:
+    """The stored tables a specification frame reads, each loaded (and verified) once."""
     unknown = [t for t in tables if t not in _TABLE_CHOICES]
     if unknown:
         raise UnknownNameError("stored table", unknown[0], STORED_TABLES)
+    return {table: load_results(table) for table in tables}
+
+
+def _specifications_of(model: str, test: str,
+                       loaded: Mapping[str, tuple[pd.DataFrame, Mapping[str, object]]],
+                       confidence: float) -> pd.DataFrame:
+    """:func:`stored_specifications` on tables already loaded (read-only: rows are copied)."""
     variants = stimulus_variants(test)  # raises for an unknown test
     # The paper's test, and May et al.'s b-variant of it (C3b), which is a test of its own:
     # a row belongs to either by its paper's test id or by its stimulus test (``C3b``).
     tests = {test, *variants["seat"]}
     parts = []
-    for table in tables:
-        frame, meta = load_results(table)
+    for table, (frame, meta) in loaded.items():
         rows = frame[(frame["model"] == model)
                      & (frame["test"].isin(tests) | frame["stimuli"].isin(tests))]
         if rows.empty:
@@ -271,9 +283,10 @@ def specification_summary(models: Sequence[str], tests: Sequence[str], *,
         ``choices varied``.
     """
     rows = []
+    loaded = _load_tables(STORED_TABLES)  # once for every (model, test), not 6 reads each
     for model in models:
         for test in tests:
-            frame = stored_specifications(model, test, confidence=confidence)
+            frame = _specifications_of(model, test, loaded, confidence)
             frame = frame[frame["effect_size"].notna()] if len(frame) else frame
             if not len(frame):
                 continue
@@ -295,6 +308,8 @@ GRID_MODEL = "all-MiniLM-L6-v2"
 GRID_TESTS = ("C1", "C3", "C6", "C9")
 #: Its layers: label → the encoder's ``layer`` (MiniLM has 6; 3 is the middle one).
 GRID_LAYERS = {"last": "last", "layer 3": 3}
+#: How the layers read in a figure: MiniLM-L6 has six layers, and "last" is the sixth.
+GRID_LAYER_LABELS = {"last": "last (6 of 6)", "layer 3": "layer 3 of 6"}
 #: Its sentence poolings (MiniLM was trained with the mean; ``cls`` is BERT's habit).
 GRID_SENTENCE_POOLINGS = ("mean", "cls")
 #: Its subword poolings of a word in context.

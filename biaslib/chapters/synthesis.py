@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import csv
 import functools
+import json
 import math
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -63,14 +64,17 @@ from biaslib.embeddings.factories import transformer
 from biaslib.embeddings.models import EncoderSpec
 from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL
 from biaslib.methods.result import core_first
+from biaslib.reporting.findings import Finding
 from biaslib.stats.conventions import MIND_YOUR_BIAS
 from biaslib.stimuli.corpus import corpus_dir, describe_extract, extract_sha256
 from biaslib.stimuli.data import data_dir, load_published
 
-__all__ = ["DECLARED_TABLES", "METHOD_PAIRS", "MIN_PAIRS", "MIN_PAIRS_CI", "OFFLINE_PAIRS",
-           "SYNTHESIS_TINY_MLM_SLICE", "TINY_MLM_CEAT_CAP", "TINY_MLM_TABLE", "correlations",
-           "format_r", "myb_csv_effect_sizes", "myb_scores", "myb_table5", "offline_scores",
-           "offline_table5", "table5_beside_published", "table5_published", "tiny_mlm_encoder",
+__all__ = ["CURVE_MODELS", "CURVE_TESTS", "DECLARED_TABLES", "METHOD_PAIRS", "MIN_PAIRS",
+           "MIN_PAIRS_CI", "OFFLINE_PAIRS", "PAPER", "SYNTHESIS_TINY_MLM_SLICE",
+           "TINY_MLM_CEAT_CAP", "TINY_MLM_TABLE", "correlations", "findings", "format_r",
+           "myb_csv_effect_sizes", "myb_scores", "myb_table5", "offline_scores",
+           "offline_table5", "runtime_measurements", "sentence_vs_word",
+           "table5_beside_published", "table5_published", "tiny_mlm_encoder",
            "tiny_mlm_table"]
 
 #: Table 5's rows, in the paper's order: (method_a, method_b), printed "a | b".
@@ -571,3 +575,283 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
                            ceat_exact_columns, ("effect_size", *CEAT_NUMBERS[1:]),
                            ("p_value", "q_p_value")))),
 )
+
+
+# -------------------------------------------------------------------------------- findings
+
+#: The paper whose cross-method claims the chapter checks, as the references cite it.
+PAPER = "Husse & Spitz (2022)"
+#: Short names of the offline models in the findings.
+_SHORT = {"CBoW (GloVe 6B 50d)": "CBoW", "all-MiniLM-L6-v2": "MiniLM",
+          "SmolLM2-135M-Instruct": "SmolLM2", OFFLINE_LPBS_MODEL: "tiny MLM"}
+#: The three cosine-method pairs of Table 5.
+_COSINE_PAIRS = METHOD_PAIRS[:3]
+#: The eight tests of Table 5, in the paper's order.
+_TABLE5_TESTS = ("C1", "C3", "C6", "C9", "Dis", "Occ", "I1", "I2")
+#: The models of the stored specification curves (the ``model`` column) and their tests.
+CURVE_MODELS = ("all-MiniLM-L6-v2", "SmolLM2-135M-Instruct", "CBoW (GloVe 6B 50d)",
+                OFFLINE_LPBS_MODEL)
+CURVE_TESTS = _TABLE5_TESTS
+
+
+def _minus(text: str) -> str:
+    """A printed number with a typographic minus."""
+    return text.replace("-", "−")
+
+
+def sentence_vs_word(seat_rows: pd.DataFrame | None = None, alpha: float = _OFFLINE_ALPHA
+                     ) -> pd.DataFrame:
+    """Table 13's claim on our models: s-SEAT (sentence) against w-SEAT (word average).
+
+    Parameters
+    ----------
+    seat_rows
+        The stored table ``seat_myb`` (read when ``None``).
+    alpha
+        Significance level (the paper's bold, p < 0.01).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by model (``seat_myb``'s ``column``): ``significant sent`` and
+        ``significant avg.`` (counts), ``sent lower`` (tests where the sentence
+        effect size is below the word-average one) and ``tests`` (tests both ran).
+    """
+    rows = load_results("seat_myb")[0] if seat_rows is None else seat_rows
+    out = {}
+    for model in dict.fromkeys(rows["column"]):
+        wide = rows[rows["column"] == model].pivot(index="test", columns="method",
+                                                   values=["effect_size", "p_value"]).dropna()
+        sig = (wide["p_value"] < alpha).sum()
+        out[model] = {"significant sent": int(sig["s-SEAT"]),
+                      "significant avg.": int(sig["w-SEAT"]),
+                      "sent lower": int((wide[("effect_size", "s-SEAT")]
+                                         < wide[("effect_size", "w-SEAT")]).sum()),
+                      "tests": len(wide)}
+    return pd.DataFrame.from_dict(out, orient="index")
+
+
+def runtime_measurements() -> tuple[dict[str, object], pd.DataFrame]:
+    """Our runtimes of Mind Your Bias's Tables 7–8 (``benchmarks/results/myb_runtime.json``).
+
+    Returns
+    -------
+    tuple
+        The machine record (CPU, cores, library versions, date) and the measurements,
+        indexed by (test, method): ``model``, ``seconds`` (mean of ten runs, embeddings
+        excluded), ``embedding_s`` and the other fields the benchmark stores.
+    """
+    path = data_dir().parent / "benchmarks" / "results" / "myb_runtime.json"
+    bench = json.loads(path.read_text(encoding="utf-8"))
+    return dict(bench["machine"]), pd.DataFrame(bench["measured"]).set_index(["test", "method"])
+
+
+def _interval_excludes_0(frame: pd.DataFrame) -> pd.Series:
+    return (frame["ci_low"] > 0) | (frame["ci_high"] < 0)
+
+
+def _cover_0(frame: pd.DataFrame) -> str:
+    return ("every interval covers 0" if not _interval_excludes_0(frame).any()
+            else "some intervals exclude 0")
+
+
+def findings() -> list[Finding]:
+    """Mind Your Bias's cross-method claims (§4.2, Appendices E–G), checked.
+
+    Computed from the typed-in published tables (Tables 3, 4, 5, 7–8, 11–14) and the
+    stored tables of the earlier chapters (``seat_myb``, ``ceat_myb``, ``lpbs_myb``,
+    ``lpbs_reddit``, ``synthesis_tiny_mlm``, the specification curves' tables) and
+    ``benchmarks/results/myb_runtime.json``; no model is run.
+
+    Returns
+    -------
+    list of Finding
+        One record per claim, in the order of the chapter's sections; ``section`` is
+        the label of the section that shows the evidence.
+    """
+    # The speccurve module reads the other chapters' tables; imported here, not at the top,
+    # so that importing this module stays light.
+    from biaslib.chapters.speccurve import specification_summary
+
+    beside = table5_beside_published()
+    pub = beside.set_index(["methods", "model", "subset"])["published"].sort_index()
+    keys = ["method_a", "method_b", "model", "subset"]
+    ours5 = myb_table5().set_index(keys).sort_index()
+    scores = offline_scores()
+    off = offline_table5(scores).set_index(keys).sort_index()
+
+    def printed(pairs: Sequence[tuple[str, str]], model: str, subset: str = "all") -> str:
+        return ", ".join(_minus(pub[(f"{a} | {b}", model, subset)]) for a, b in pairs)
+
+    def r_off(a: str, b: str, model: str, subset: str = "all") -> str:
+        return _minus(format_r(off.loc[(a, b, model, subset), "r"]))
+
+    def n_off(a: str, b: str, model: str, subset: str = "all") -> int:
+        return int(off.loc[(a, b, model, subset), "n"])
+
+    def change(a: str, b: str, model: str, frame: pd.DataFrame = ours5) -> str:
+        return " → ".join(_minus(format_r(frame.loc[(a, b, model, s), "r"]))
+                          for s in _SUBSETS)
+
+    mini, smol, cbow, tiny = CURVE_MODELS[0], CURVE_MODELS[1], CURVE_MODELS[2], OFFLINE_LPBS_MODEL
+
+    # §4.2: the cosine methods correlate positively.
+    cos_all = beside[(beside["subset"] == "all") & ~beside["methods"].str.contains("LPBS")]
+    with_ci = beside[beside["n"] >= MIN_PAIRS_CI]
+    n_pos = int((cos_all["r"] > 0).sum())
+    mini_excl = _interval_excludes_0(off.loc[[(a, b, mini, "all") for a, b in _COSINE_PAIRS]])
+    smol_excl = _interval_excludes_0(off.loc[[(a, b, smol, "all") for a, b in _COSINE_PAIRS]])
+    cosine = Finding(
+        PAPER, "§4.2: the cosine methods correlate positively, especially for ELMo and BLOOM",
+        f"Table 5: {n_pos} of {len(cos_all)} 'all' cosine cells positive; ELMo "
+        f"{printed(_COSINE_PAIRS, 'ELMo')}; BLOOM {printed(_COSINE_PAIRS, 'BLOOM')}; "
+        f"{int(_interval_excludes_0(with_ci).sum())} of {len(with_ci)} intervals (ours, "
+        "Fisher's z) exclude 0",
+        f"MiniLM {', '.join(r_off(a, b, mini) for a, b in _COSINE_PAIRS)} "
+        f"({'every interval above 0' if mini_excl.all() else 'some intervals cover 0'}); "
+        f"CBoW s-|w-SEAT {r_off('s-SEAT', 'w-SEAT', cbow)}; SmolLM2 "
+        f"{', '.join(r_off(a, b, smol) for a, b in _COSINE_PAIRS)} "
+        f"({'intervals cover 0' if not smol_excl.any() else 'some intervals exclude 0'})",
+        "CBoW, MiniLM-L6, SmolLM2-135M (stand-ins)", "weakly", "synthesis-table5")
+
+    # §4.2: dropping non-significant scores (BERT).
+    tiny_lpbs_sig = scores[(scores["model"] == tiny) & (scores["method"] == "LPBS")
+                           & scores["sig"]]["test"].tolist()
+    tiny_sig_na = all(math.isnan(off.loc[(a, "LPBS", tiny, "sig."), "r"])
+                      for a in ("s-SEAT", "w-SEAT", "CEAT"))
+    ceat_lpbs = ours5.loc[("CEAT", "LPBS", "BERT"), "r"]
+    significant_only = Finding(
+        PAPER, "§4.2: with significant scores only, s-SEAT | CEAT and s-SEAT | LPBS "
+        "increase and CEAT | LPBS decreases (BERT)",
+        f"Table 5, BERT, all → sig.: s-SEAT | CEAT {change('s-SEAT', 'CEAT', 'BERT')}, "
+        f"s-SEAT | LPBS {change('s-SEAT', 'LPBS', 'BERT')}, CEAT | LPBS "
+        f"{change('CEAT', 'LPBS', 'BERT')}",
+        f"tiny MLM: s-SEAT | CEAT {change('s-SEAT', 'CEAT', tiny, off)}, LPBS cells "
+        f"{'n/a' if tiny_sig_na else 'computed'} (LPBS significant on "
+        f"{len(tiny_lpbs_sig)} tests); MiniLM s-SEAT | CEAT {change('s-SEAT', 'CEAT', mini, off)}",
+        "tiny masked LM (not BERT), MiniLM-L6", bool(ceat_lpbs["sig."] < ceat_lpbs["all"]),
+        "synthesis-text-vs-table")
+
+    # §4.2: OPT reverses two correlations.
+    opt = (ours5.loc[("s-SEAT", "w-SEAT", "OPT"), "r"], ours5.loc[("s-SEAT", "CEAT", "OPT"), "r"])
+    inverse = Finding(
+        PAPER, "§4.2: the inverse effect for s-SEAT | w-SEAT and s-SEAT | CEAT with OPT",
+        f"Table 5, OPT, all → sig.: {change('s-SEAT', 'w-SEAT', 'OPT')} and "
+        f"{change('s-SEAT', 'CEAT', 'OPT')}",
+        f"recomputed from the printed Tables 3 and 4: the same cells "
+        f"({int(beside['matches'].sum())} of {len(beside)} printed cells reproduced)",
+        "the paper's OPT scores (no model run)",
+        bool(all(r["all"] > 0 > r["sig."] for r in opt)), "synthesis-table5")
+
+    # §4.2: LPBS correlates strongly with the cosine methods over significant scores.
+    lpbs_sig = [(a, "LPBS") for a in ("s-SEAT", "CEAT", "w-SEAT")]
+    lpbs_cells = ", ".join(
+        f"{_minus(pub[(f'{a} | {b}', 'BERT', 'sig.')])} "
+        f"(n = {int(ours5.loc[(a, b, 'BERT', 'sig.'), 'n'])})" for a, b in lpbs_sig)
+    lpbs_strong = Finding(
+        PAPER, "§4.2: with significant scores, LPBS correlates (strongly) with s-SEAT, CEAT "
+        "and w-SEAT",
+        f"Table 5, BERT, sig.: s-SEAT, CEAT, w-SEAT {lpbs_cells}",
+        f"tiny MLM: n/a for all three (n = {n_off('s-SEAT', 'LPBS', tiny, 'sig.')}: LPBS "
+        f"significant on {' and '.join(tiny_lpbs_sig)} only)",
+        "tiny masked LM (not BERT)",
+        bool(all(ours5.loc[(a, b, "BERT", "sig."), "n"] >= MIN_PAIRS_CI for a, b in lpbs_sig)),
+        "synthesis-text-vs-table")
+
+    # §4.2: mixed s-SEAT | w-SEAT correlations.
+    sw_sig = ", ".join(f"{m} {_minus(pub[('s-SEAT | w-SEAT', m, 'sig.')])}"
+                       for m in MYB_MODELS if m != "ELMo")
+    sw_all = [ours5.loc[("s-SEAT", "w-SEAT", m, "all"), "r"] for m in MYB_MODELS if m != "BERT"]
+    sw_off = [r_off("s-SEAT", "w-SEAT", m) for m in (cbow, mini, smol)]
+    mixed = Finding(
+        PAPER, "§4.2: mixed correlations between s-SEAT and w-SEAT",
+        f"Table 5, sig.: {sw_sig}; all: {min(sw_all):.2f}–{max(sw_all):.2f} except BERT "
+        f"{_minus(pub[('s-SEAT | w-SEAT', 'BERT', 'all')])}",
+        f"all: CBoW {sw_off[0]}, MiniLM {sw_off[1]}, SmolLM2 {sw_off[2]}",
+        "CBoW, MiniLM-L6, SmolLM2-135M (stand-ins)",
+        bool(min(sw_all) > 0 > ours5.loc[("s-SEAT", "w-SEAT", "BERT", "all"), "r"]),
+        "synthesis-offline-table5")
+
+    # Appendix E: no clear trend between the cosine methods and LPBS.
+    lpbs_pairs = METHOD_PAIRS[3:]
+    bert_lpbs = ours5.loc[[(a, b, "BERT", "all") for a, b in lpbs_pairs]]
+    tiny_lpbs = off.loc[[(a, b, tiny, "all") for a, b in lpbs_pairs]]
+    no_trend = Finding(
+        PAPER, "Appendix E: no clear trend between the cosine methods and LPBS",
+        f"Table 5, BERT, all (n = {int(bert_lpbs['n'].max())}): s-SEAT, w-SEAT, CEAT "
+        f"{printed(lpbs_pairs, 'BERT')}; "
+        f"{_cover_0(bert_lpbs)}",
+        f"tiny MLM, all: {', '.join(r_off(a, b, tiny) for a, b in lpbs_pairs)} "
+        f"(n = {', '.join(str(n_off(a, b, tiny)) for a, b in lpbs_pairs)}); "
+        f"{_cover_0(tiny_lpbs)}",
+        "tiny masked LM (not BERT)", bool(not _interval_excludes_0(bert_lpbs).any()),
+        "synthesis-tiny-mlm")
+
+    # §4.3 / Table 13: sentence encodings give fewer significant results, lower sizes.
+    t13 = load_published("myb_tables_11_14")
+    pub13 = t13[(t13["table"] == 13) & (t13["method"] == "SEAT") & (t13["model"] == "BERT")]
+    pub13_sig = {v: int(pub13.loc[pub13["variant"] == v, "sig"].eq(True).sum())
+                 for v in ("sent", "avg.")}
+    sva = sentence_vs_word()
+    follows = [r["significant sent"] <= r["significant avg."] and r["sent lower"] > r["tests"] / 2
+               for _, r in sva.iterrows()]
+    sentence = Finding(
+        PAPER, "§4.3: sentence encodings give fewer significant results and lower effect "
+        "sizes (Table 13)",
+        f"Table 13, BERT SEAT: {pub13_sig['sent']} significant 'sent' vs {pub13_sig['avg.']} "
+        "'avg.'",
+        "; ".join(f"{_SHORT[m]} {r['significant sent']} vs {r['significant avg.']} significant, "
+                  f"sent lower on {r['sent lower']} of {r['tests']}" for m, r in sva.iterrows()),
+        "CBoW, MiniLM-L6, SmolLM2-135M (stand-ins)",
+        "yes" if all(follows) else ("partly" if any(follows) else "no"), "synthesis-table13")
+
+    # §4.3 / Table 14: cosine gives more significant results than probability.
+    pub14 = t13[(t13["table"] == 14) & (t13["word_set"] == "full")]
+    pub_cos = pub14[pub14["variant"] == "cosine similarity"]
+    pub_prob = pub14[pub14["variant"] == "probability"]
+    counts = scores.groupby(["model", "method"])["sig"].agg(["size", "sum"]).sort_index()
+    prob = counts.loc[(tiny, "LPBS (corpus)")]
+    ceat_counts = ", ".join(f"{_SHORT[m]} {int(counts.loc[(m, 'CEAT'), 'sum'])} of "
+                            f"{int(counts.loc[(m, 'CEAT'), 'size'])}" for m in (mini, smol, tiny))
+    metric = Finding(
+        PAPER, "§4.3: cosine gives more significant results than probability (Table 14)",
+        f"Table 14, BERT, full sets: {int(pub_cos['sig'].eq(True).sum())} of {len(pub_cos)} "
+        f"vs {int(pub_prob['sig'].eq(True).sum())} of {len(pub_prob)} "
+        f"({int(pub_prob['d'].isna().sum())} n/a)",
+        f"probability (tiny MLM, corpus): {int(prob['sum'])} of {int(prob['size'])} with enough "
+        f"co-occurrences; CEAT: {ceat_counts}",
+        "tiny masked LM, MiniLM-L6, SmolLM2-135M (stand-ins)", "not separable",
+        "synthesis-table14")
+
+    # The thesis: the design choices change the scores (specification curves).
+    spread = specification_summary(CURVE_MODELS, CURVE_TESTS)
+    c3 = spread[spread["test"] == "C3"]
+    c3_both = c3[(c3["CI above 0"] > 0) & (c3["CI below 0"] > 0)]
+    neural = [m for m in CURVE_MODELS if m != cbow]
+    choices = Finding(
+        PAPER, "The design choices change the scores substantially (the paper's thesis)",
+        "Tables 11–14: one choice at a time",
+        f"{int(spread['specifications'].sum())} stored specifications of {len(CURVE_MODELS)} "
+        f"models × {len(CURVE_TESTS)} tests; ranges up to {spread['range'].max():.2f} in d; "
+        f"C3's CIs lie wholly above 0 in some specifications and wholly below in others on "
+        f"{len(c3_both)} of {len(neural)} neural models",
+        "CBoW, MiniLM-L6, SmolLM2-135M, tiny masked LM (stand-ins)",
+        bool(set(c3_both["model"]) == set(neural)), "synthesis-speccurves")
+
+    # Appendix F: runtimes.
+    _, measured = runtime_measurements()
+    pub_rt = load_published("myb_tables_7_8_runtime")
+    pub_c1 = pub_rt[pub_rt["test"] == "C1"].set_index(["method", "model"])["seconds"].sort_index()
+    seat_c1 = pub_c1.loc[["s-SEAT", "w-SEAT"]]
+    secs, emb = measured["seconds"], measured["embedding_s"]
+    runtimes = Finding(
+        PAPER, "Appendix F: SEAT runtimes match, CEAT's are substantially higher",
+        f"Tables 7–8, C1: SEAT {seat_c1.min():.1f}–{seat_c1.max():.1f} s, CEAT "
+        f"{pub_c1.loc['CEAT'].min():.1f}–{pub_c1.loc['CEAT'].max():.1f} s",
+        f"C1 without embeddings: s-SEAT {secs[('C1', 's-SEAT')]:.3f} s, CEAT "
+        f"{secs[('C1', 'CEAT')]:.3f} s; embeddings: s-SEAT {emb[('C1', 's-SEAT')]:.1f} s, "
+        f"CEAT {emb[('C1', 'CEAT')]:.1f} s",
+        "MiniLM-L6 (stand-in; another CPU)", "partly", "synthesis-runtimes")
+
+    return [cosine, significant_only, inverse, lpbs_strong, mixed, no_trend, sentence, metric,
+            choices, runtimes]

@@ -43,6 +43,8 @@ from matplotlib.ticker import MaxNLocator
 
 __all__ = [
     "ESTIMATE_COLUMNS",
+    "FONT_SIZE",
+    "MAX_WIDTH",
     "indicator_matrix",
     "prepare_specifications",
     "specification_curve",
@@ -50,6 +52,10 @@ __all__ = [
 
 #: The columns every specification frame needs besides its choice columns.
 ESTIMATE_COLUMNS = ("effect_size", "ci_low", "ci_high")
+#: The widest default figure, in inches (a book column is about 8 inches at 100 dpi).
+MAX_WIDTH = 8.0
+#: The smallest text of the figure, in points (tick labels, dashboard rows).
+FONT_SIZE = 10
 
 
 def prepare_specifications(
@@ -200,6 +206,7 @@ def specification_curve(
     ylabel: str = "effect size",
     highlight: pd.Series | None = None,
     width: float | None = None,
+    value_labels: dict[str, dict[str, str]] | None = None,
 ) -> Figure:
     """Draw the specification curve and its dashboard of choices.
 
@@ -230,7 +237,13 @@ def specification_curve(
         specifications are drawn in a second colour, e.g. the published one.
     width
         Figure width in inches; default grows with the number of
-        specifications (about 6 to 16 inches for 10 to 300).
+        specifications, from 6 inches (about 40 or fewer) to :data:`MAX_WIDTH`
+        (8 inches: a book column shows it at about its own size, so its 10-point
+        text stays 10 points; a wider figure is scaled down, and its text with it).
+    value_labels
+        Optional ``{choice: {value: label}}``: how a value reads in the
+        dashboard (e.g. ``{"layer": {"layer 3": "layer 3 of 6"}}``); the frame
+        is not changed.
 
     Returns
     -------
@@ -254,9 +267,9 @@ def specification_curve(
     marked = specs["_highlight"].to_numpy(dtype=bool)
 
     n_rows = len(dash)
-    width = width or float(np.clip(4.5 + 0.04 * n, 6.0, 16.0))
-    label_len = max(len(f"{c}: {v}") for c, v in dash.index)
-    dash_height = 0.22 * n_rows + 0.4
+    width = width or float(np.clip(4.5 + 0.04 * n, 6.0, MAX_WIDTH))
+    # One dashboard row per value, tall enough for a line of 10-point text.
+    dash_height = 0.25 * n_rows + 0.5
     fig, (ax, ax_dash) = plt.subplots(
         2, 1, sharex=True, figsize=(width, 3.2 + dash_height),
         gridspec_kw={"height_ratios": [3.2, dash_height], "hspace": 0.05})
@@ -270,13 +283,13 @@ def specification_curve(
         ax.scatter(x[keep], est[keep], s=size, zorder=3, linewidths=1.0,
                    facecolors=colour[keep] if filled else "white", edgecolors=colour[keep])
     ax.axhline(0.0, color="black", linewidth=0.8)
-    ax.set_ylabel(ylabel, fontsize=11)
-    ax.tick_params(labelsize=10)
+    ax.set_ylabel(ylabel, fontsize=FONT_SIZE + 1)
+    ax.tick_params(labelsize=FONT_SIZE)
     ax.grid(axis="y", alpha=0.3)
     note = f"{n} specifications; bars: CI"
     if p_value is not None and p_value in specs:
         note += f"; filled: p ≤ {alpha:g}"
-    ax.set_title(f"{title}\n{note}" if title else note, fontsize=11, loc="left")
+    ax.set_title(f"{title}\n{note}" if title else note, fontsize=FONT_SIZE + 1, loc="left")
 
     # Dashboard: rows from top (first choice) to bottom.
     ys = np.arange(n_rows)[::-1]
@@ -288,15 +301,17 @@ def specification_curve(
     starts = [i for i, (c, _) in enumerate(dash.index) if i == 0 or dash.index[i - 1][0] != c]
     for i in starts[1:]:
         ax_dash.axhline(ys[i] + 0.5, color="lightgray", linewidth=0.8)
+    labels = value_labels or {}
+    shown = [labels.get(c, {}).get(v, v) for c, v in dash.index]
     ax_dash.set_yticks(ys)
     ax_dash.set_yticklabels([f"{c}: {v}" if i in starts else v
-                             for i, (c, v) in enumerate(dash.index)],
-                            fontsize=9 if label_len < 40 else 8)
+                             for i, ((c, _), v) in enumerate(zip(dash.index, shown, strict=True))],
+                            fontsize=FONT_SIZE)
     ax_dash.set_ylim(-0.6, n_rows - 0.4)
     ax_dash.set_xlim(-0.8, n - 0.2)
-    ax_dash.set_xlabel("specifications, sorted by effect size", fontsize=10)
-    ax_dash.tick_params(axis="x", labelsize=9)
-    ax_dash.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax_dash.set_xlabel("specifications, sorted by effect size", fontsize=FONT_SIZE)
+    ax_dash.tick_params(axis="x", labelsize=FONT_SIZE)
+    ax_dash.xaxis.set_major_locator(MaxNLocator(nbins=6, integer=True))
     for spine in ("top", "right"):
         ax.spines[spine].set_visible(False)
         ax_dash.spines[spine].set_visible(False)
