@@ -564,7 +564,7 @@ with pd.option_context("display.max_colwidth", None):
 #   `biaslib.stats.permutation`'s), with the paper's rule for
 #   patterns read as $|d| > 0.2$ and $p < 0.05$.
 # * On GloVe 6B 50d the patterns of the ten tests agree with the published GloVe 840B
-#   ones only in part (the first findings table), and which ones agree depends on
+#   ones only in part (see {ref}`mleat-table1`), and which ones agree depends on
 #   the p-value convention: patterns are sensitive to Level 2 effects close to the
 #   thresholds.
 # * Level 3 is the anisotropy check the paper recommends; our contextual models are less
