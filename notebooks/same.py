@@ -37,6 +37,37 @@
 # Its MLM head was tuned for retrieval, not language modelling, so its numbers show the
 # *mechanism* of the experiment, never a replication of BERT's. On Colab,
 # `RUN_PAPER_MODELS` fine-tunes `bert-base-uncased` with the paper's settings.
+#
+# (same-what-we-found)=
+# ## What we found
+#
+# On GloVe 6B 50d the properties of Schröder et al.'s Table 4 hold in every cell but two:
+# the skew and the stereotype, marked trustworthy there, are not (by the paper's own
+# Theorem 1). On the tiny offline masked LM the injected bias is learned, SAME and WEAT
+# track it at word level better than MAC and the Direct Bias, and WEAT's effect size is
+# again the least robust score; unlike on BERT, the Direct Bias trails MAC, and SAME is
+# not more robust across seeds than the Direct Bias.
+
+# %% tags=["hide-input"]
+import pandas as pd
+from IPython.display import display
+
+from biaslib.chapters.same import findings
+from biaslib.reporting.findings import what_we_found
+
+FINDINGS = findings()
+with pd.option_context("display.max_colwidth", None):
+    display(what_we_found(FINDINGS))
+
+# %% tags=["remove-cell"]
+# The sentences above, against the findings.
+HOLDS = {f.claim.split(" (")[0]: f.holds for f in FINDINGS}
+assert HOLDS["Skew and stereotype are trustworthy"] is False
+assert HOLDS["WEAT's effect size can report no bias for biased words"] is True
+assert str(HOLDS["Fine-tuning at the pronoun installs the bias"]).startswith("yes")
+assert HOLDS["Word level: WEAT/SAME track the bias better than the Direct Bias, MAC worst"] is False
+assert HOLDS["Across seeds SAME is more robust than WEAT and the Direct Bias"] is False
+assert HOLDS["Over half subsets WEAT's d is by far the least robust score"] is True
 
 # %% tags=["remove-cell"]
 # On Colab: install biaslib and the offline model wheels from the book's repository.
@@ -110,7 +141,7 @@ from biaslib.methods.same_properties import (
     weat_zero_counterexample,
 )
 from biaslib.methods.weat import effect_size
-from biaslib.reporting.format import findings_table, round_table
+from biaslib.reporting.format import format_p, round_table
 from biaslib.stimuli.data import load_set
 
 pd.set_option("display.max_colwidth", 90)
@@ -121,6 +152,12 @@ W, F, M = glove["occupations"], glove["female"], glove["male"]
 RELIGION = [glove["judaism"], glove["christianity"], glove["islam"]]
 OCC = list(occupations())
 FEMALE, MALE = gender_words()
+
+
+def dashed(frame: pd.DataFrame, digits: int) -> pd.DataFrame:
+    """Numbers to ``digits`` decimals as text, and "–" where a cell has no number."""
+    return frame.map(lambda v: "–" if pd.isna(v) else f"{v:.{digits}f}"
+                     if isinstance(v, float) else v)
 
 # %% [markdown]
 # ## Method
@@ -158,25 +195,27 @@ pd.DataFrame({"female": FEMALE, "male": MALE}, index=pd.RangeIndex(1, 10, name="
 # %% [markdown]
 # ## The properties on GloVe
 #
+# (same-identity)=
 # ### WEAT's word score is SAME's, rescaled
 #
 # For unit attribute vectors, $s(w, A, B) = \lVert \hat a_A - \hat a_B \rVert \cdot
 # \cos(w, \hat a_A - \hat a_B)$ (appendix, eq. 46–48): WEAT's word score is SAME's
-# binary score times a factor set by the attribute words. On the 258 occupations:
+# binary score times a factor set by the attribute words. On the 258 occupations the
+# two sides agree to 1e-12 for both choices of attribute sets, with the factors:
 
 # %% tags=["hide-input"]
 identity = pd.DataFrame([
     {"attribute sets": label, "‖â_A − â_B‖": float(np.linalg.norm(
         np.mean([a / np.linalg.norm(a) for a in A], 0) - np.mean([b / np.linalg.norm(b)
                                                                   for b in B], 0))),
-     "max |s − ‖â_A − â_B‖·b| < 1e-12": weat_same_identity(W, A, B) < 1e-12}
+     "error": weat_same_identity(W, A, B)}
     for label, A, B in (("debiaswe pairs (male, female)", M, F),
                         ("he, she", glove["he"], glove["she"]))]).set_index("attribute sets")
-identity
+round_table(identity[["‖â_A − â_B‖"]], 4)
 
 # %% tags=["remove-cell"]
 FACTOR_PAIRS, FACTOR_HE = identity.iloc[:, 0]
-assert identity.iloc[:, 1].all()
+assert (identity["error"] < 1e-12).all()
 assert f"{FACTOR_PAIRS:.4f}" == "0.4018" and f"{FACTOR_HE:.4f}" == "0.4791"
 
 # %% [markdown]
@@ -185,6 +224,7 @@ assert f"{FACTOR_PAIRS:.4f}" == "0.4018" and f"{FACTOR_HE:.4f}" == "0.4791"
 # them together in Figure 5–6), but WEAT's word scores of two embeddings — or of two
 # attribute lists — are on different scales.
 #
+# (same-comparable)=
 # ### Magnitude-comparable: are the extremes independent of the attributes?
 #
 # For each word score, its smallest and largest value over *all* word vectors, from the
@@ -234,6 +274,7 @@ assert np.allclose(bounds["bound, ddof=1"], bounds["d of the extremal scores (dd
 # It is the value of four words whose scores form two tight pairs — which is why
 # replacing the words by "more extremely stereotyped" ones could only lower it.
 #
+# (same-trustworthy)=
 # ### Trustworthy: can a score say "no bias" about biased words?
 #
 # **WEAT's effect size (Theorem 4, Figure 4).** Four *real* occupations, the two most
@@ -277,9 +318,9 @@ unit_w = W / np.linalg.norm(W, axis=1, keepdims=True)
 neutral_w = unit_w - np.outer(unit_w @ g_mean, g_mean)
 db_neutral = direct_bias(neutral_w, [F, M]).word_scores
 display(round_table(counter.set_index("case"), 4))
-print(f"GloVe, 258 occupations made unbiased (projected off the mean direction): "
-      f"SAME max {np.abs(same_signed_word(neutral_w, M, F)).max():.4f}; "
-      f"Direct Bias mean {db_neutral.mean():.4f}, max {db_neutral.max():.4f}")
+pd.DataFrame({"SAME |b(w)|": np.abs(same_signed_word(neutral_w, M, F)),
+              "Direct Bias": db_neutral}).agg(["mean", "max"]).T.rename_axis(
+    "258 occupations made unbiased (GloVe)").map(lambda v: f"{v + 0.0:.4f}")
 
 # %% tags=["remove-cell"]
 assert counter.loc[0, "reported"] == 0.0 or abs(counter.loc[0, "reported"]) < 1e-12
@@ -294,6 +335,7 @@ assert f"{db_neutral.max():.4f}" == "0.0507" and db_neutral.mean() > 0.01
 # equidistant word otherwise. On GloVe the effect is small but real: unbiased versions
 # of the occupations get a Direct Bias of up to 0.0507.
 #
+# (same-skew-stereotype)=
 # ### Sign, skew and stereotype
 #
 # Swapping the attribute sets flips the signed scores (WEAT's $s$, SAME's binary score,
@@ -351,13 +393,19 @@ assert (sens["SAME"] > 0.1).all()
 # %% tags=["hide-input"]
 matrix = property_matrix([F, M], [glove["she"], glove["he"]], W)
 comparison = properties_comparison(matrix)
+# Property (column group), then Table 4 as printed beside our verdict.
 table4 = comparison.pivot(index="score", columns="property", values=["Table 4", "ours"])
-table4 = table4.reindex(matrix.index)
-table4.columns = [f"{prop} ({src})" for src, prop in table4.columns]
-display(table4[[f"{p} ({s})" for p in ("comparable", "trustworthy", "skew", "stereotype")
-                for s in ("Table 4", "ours")]])
-print("cells where Table 4 and our check disagree:")
-display(comparison.loc[~comparison["agrees"], ["score", "property", "Table 4", "ours"]])
+table4 = table4.reindex(matrix.index).swaplevel(axis=1)
+table4 = table4[[(p, src) for p in ("comparable", "trustworthy", "skew", "stereotype")
+                 for src in ("Table 4", "ours")]].rename_axis(columns=[None, None])
+table4
+
+# %% [markdown]
+# The cells where Table 4 and our check disagree:
+
+# %% tags=["hide-input"]
+display(comparison.loc[~comparison["agrees"], ["score", "property", "Table 4", "ours"]]
+        .set_index(["score", "property"]))
 with pd.option_context("display.max_colwidth", None):
     display(matrix[["evidence"]])
 
@@ -375,6 +423,7 @@ assert comparison["agrees"].sum() == len(comparison) - 2
 # 258 words), not the 1 of Theorem 18, so stereotypes of word sets of different sizes
 # are not comparable. The authors' code computes `np.std` instead, which is in $[0, 1]$.
 #
+# (same-counterexample)=
 # ## §3.1: WEAT's effect size on BERT, and on GloVe
 #
 # The paper's motivating example: $X$ = {footballer, bishop}, $Y$ = {hairdresser,
@@ -517,6 +566,7 @@ with pd.option_context("display.max_colwidth", None):
     display(choices)
 
 # %% [markdown]
+# (same-injection-runs)=
 # ### The runs: did the model learn the injected bias?
 #
 # One row per fine-tuning (stored table `data/results/same_injection_runs.csv`, with its
@@ -527,7 +577,8 @@ with pd.option_context("display.max_colwidth", None):
 # model without fine-tuning, probed on the same data.
 
 # %% tags=["hide-input"]
-print(f"model: {runs['model_name'].iloc[0]}; weights {runs['weights'].iloc[0]}")
+display(runs[["model_name", "weights"]].drop_duplicates().set_index("model_name").rename_axis(
+    "model").rename(columns={"weights": "weights (package, file, SHA-256 prefix)"}))
 run_view = runs[["model", "mu", "sigma", "data_seed", "lr", "epochs", "steps",
                  "eval_accuracy", "unmask_r2", "passes_r2_bar"]].copy()
 run_view["lr"] = run_view["lr"].map("{:.0e}".format).astype(object)
@@ -566,6 +617,7 @@ assert PRETRAINED["unmask_r2"] < 0.001
 # 3e-4 × 2. The pre-trained model, which never saw the data, has R² below 0.001: the bar
 # measures what fine-tuning installed. Everything below uses the nine kept grid runs.
 #
+# (same-word-scores)=
 # ### Word-level scores against the injected bias (Figures 5 and 6)
 #
 # For one kept run, every occupation's score against its training bias (the share of male
@@ -579,14 +631,17 @@ ex_words = words[words["model"] == EXAMPLE].reset_index(drop=True)
 ex_scores = score_words(vectors[f"{EXAMPLE}/all"], len(ex_words))
 panels = [("SAME", "SAME b(w) (= WEAT s / const)"), ("MAC", "MAC"),
           ("Direct Bias", "Direct Bias |cos(w, g)|"), ("unmask", "unmasking bias")]
-fig, axes = plt.subplots(1, 4, figsize=(13, 3.2), sharex=True)
-for ax, (key, label) in zip(axes, panels, strict=True):
+# 2 x 2 at the column's width, so that titles and R² stay readable (>= 10 pt).
+fig, axes = plt.subplots(2, 2, figsize=(8, 6.5), sharex=True)
+for ax, (key, label) in zip(axes.flat, panels, strict=True):
     y = ex_words["unmask_bias"] if key == "unmask" else ex_scores[key]
     r2 = np.corrcoef(ex_words["training_bias"], y)[0, 1] ** 2
-    ax.scatter(ex_words["training_bias"], y, s=6, alpha=0.6)
-    ax.set_title(f"{label}\nR² = {r2:.2f}", fontsize=9)
-    ax.set_xlabel("training bias p(male)")
-fig.suptitle(f"run {EXAMPLE}", fontsize=9)
+    ax.scatter(ex_words["training_bias"], y, s=8, alpha=0.6)
+    ax.set_title(f"{label}, R² = {r2:.2f}", fontsize=11)
+    ax.tick_params(labelsize=10)
+for ax in axes[1]:
+    ax.set_xlabel("training bias p(male)", fontsize=11)
+fig.suptitle(f"run {EXAMPLE}", fontsize=12)
 fig.tight_layout()
 plt.show()
 
@@ -598,14 +653,20 @@ plt.show()
 # %% tags=["hide-input"]
 fig6 = figure6_table(models, runs)
 fig6_word = figure6_table(models, runs, pooling="word")
-display(round_table(fig6, 3).fillna("–"))
+fig6_view = fig6.copy()
+fig6_view.columns = pd.MultiIndex.from_tuples([
+    ("paper, text (BERT)", "vs training"), ("ours, vs training", "mean R²"),
+    ("ours, vs training", "SD"), ("ours, vs unmasking", "mean R²"),
+    ("ours, vs unmasking", "SD")])
+display(dashed(fig6_view.rename(index={"unmasking": "unmasking bias"}), 3))
 kept_all = models[(models["pooling"] == "all") & models["model"].isin(kept_runs(runs))]
 DB_ABS = kept_all["R2 Direct Bias ~ |training - 0.5|"].mean()
-print("Direct Bias against |training bias − 0.5| (it has no sign): mean R² "
-      f"{DB_ABS:.3f}")
-print("pooling over the word's own subwords instead (mean R² vs training):",
-      {k: round(v, 3) for k, v in fig6_word["ours: mean R² vs training"].items()
-       if k in SCORES})
+# Two variations, mean R² vs the training bias over the kept runs.
+variations = fig6_word.loc[list(SCORES), ["ours: mean R² vs training"]].rename(columns={
+    "ours: mean R² vs training": "word's own subwords (pooling)"})
+variations["all tokens, against |training bias − 0.5|"] = np.nan
+variations.loc["Direct Bias", "all tokens, against |training bias − 0.5|"] = DB_ABS
+display(dashed(variations, 3))
 
 # %% mystnb={"figure": {"caption": "Mean word-level R\u00b2 of each score with the training bias and with the unmasking bias over the kept runs of the tiny offline masked LM (stored tables; whiskers: one SD). The paper's text gives about 0.4 for WEAT/SAME, 0 for MAC and 0.1 for the Direct Bias on bert-base-uncased (Figure 6).", "name": "fig-same-r2"}} tags=["hide-input"]
 fig, ax = plt.subplots(figsize=(6.5, 3))
@@ -621,7 +682,7 @@ ax.scatter(x - 0.2, paper_text, marker="_", s=400, color="k", zorder=3,
 ax.set_xticks(x, ["SAME", "WEAT", "MAC", "Direct Bias"])
 ax.set_ylabel("word-level R²")
 ax.set_ylim(0, 1)
-ax.legend(fontsize=8, loc="upper right")
+ax.legend(fontsize=10, loc="upper right")
 fig.tight_layout()
 plt.show()
 
@@ -659,9 +720,12 @@ kept_models["R² SAME − R² Direct Bias"] = (kept_models["R2 SAME ~ training"]
                                            - kept_models["R2 Direct Bias ~ training"])
 angles = kept_models[["model", "angle PCA vs mean (deg)", "R2 SAME ~ training",
                       "R2 Direct Bias ~ training", "R² SAME − R² Direct Bias"]]
-display(round_table(angles.set_index("model"), 3))
+display(round_table(angles.set_index("model").rename_axis("run").rename(columns={
+    "angle PCA vs mean (deg)": "angle, PCA vs mean (°)", "R2 SAME ~ training": "R² SAME",
+    "R2 Direct Bias ~ training": "R² Direct Bias"}), 3))
 ANGLE_R = np.corrcoef(angles["angle PCA vs mean (deg)"], angles["R² SAME − R² Direct Bias"])[0, 1]
-print(f"correlation over runs between the angle and the R² gap: r = {ANGLE_R:.2f}")
+pd.DataFrame({"r": [f"{ANGLE_R:.2f}"]}, index=pd.Index(
+    ["angle vs R² gap, over the kept runs"], name="correlation"))
 
 # %% tags=["remove-cell"]
 ang = angles["angle PCA vs mean (deg)"]
@@ -676,6 +740,7 @@ assert (angles["R2 Direct Bias ~ training"] < 0.2).all()
 # runs), the reverse of the paper's reading. On this model the angle does not explain
 # the gap; the absent sign does (above).
 #
+# (same-robustness)=
 # ### Robustness (Tables 2 and 3)
 #
 # **Across seeds (Table 2).** For each run, the standard deviation of each word score over
@@ -688,7 +753,7 @@ assert (angles["R2 Direct Bias ~ training"] < 0.2).all()
 
 # %% tags=["hide-input"]
 t2, t3 = tables_2_3(words, models, runs)
-display(round_table(t2, 3).fillna("–"), round_table(t3, 4).fillna("–"))
+display(dashed(t2.rename(index={"unmask": "unmasking bias"}), 3), dashed(t3, 4))
 
 # %% tags=["remove-cell"]
 T2 = t2["ours"].round(3)
@@ -708,6 +773,7 @@ assert f"{t3['ours']['WEAT d'] / others.max():.0f}" == "7"
 # occupations halved, $X \cap W_i$ and $Y \cap W_i$ hold about 25 words each, and an effect
 # size of two small groups moves much more than a mean over 129 words.
 #
+# (same-figure9)=
 # ### Set scores across runs (Figure 9)
 #
 # Each kept run is one point: its set score over all 258 occupations against the mean,
@@ -717,7 +783,13 @@ assert f"{t3['ours']['WEAT d'] / others.max():.0f}" == "7"
 
 # %% tags=["hide-input"]
 fig9 = figure9_table(words, models, runs)
-round_table(fig9, 3)
+fig9_view = fig9.copy()
+for col in fig9.columns:
+    fig9_view[col] = (fig9[col].map(format_p) if col.startswith("p ")
+                      else fig9[col].map(lambda v: f"{v:.3f}"))
+fig9_view.columns = pd.MultiIndex.from_tuples(
+    [(f"unmasking bias: {col.split(' ')[1]}", col.split(" ")[0]) for col in fig9.columns])
+fig9_view
 
 # %% tags=["remove-cell"]
 sig9 = fig9.filter(like="p ") < 0.05
@@ -732,6 +804,11 @@ assert f"{fig9.loc['skew', 'R² mean']:.2f}" == "0.73"
 # none of those correlations is significant with nine points, and a tenfold larger grid
 # would be needed to test them.
 
+# %% [markdown]
+# With `RUN_PAPER_MODELS` (Colab), bert-base-uncased is fine-tuned with the paper's
+# settings on the first `PAPER_RUNS` distributions and its runs are shown here; offline
+# the cell shows nothing.
+
 # %% tags=["hide-input"]
 if RUN_PAPER_MODELS:  # bert-base-uncased with the paper's settings (Colab, GPU recommended)
     paper_runs = [InjectionSettings(mu, sd, INJECTION["bias_seed"], 0, epochs=5, lr=5e-5)
@@ -744,84 +821,17 @@ if RUN_PAPER_MODELS:  # bert-base-uncased with the paper's settings (Colab, GPU 
     bert_vectors = {f"{r.settings.model_id}/{p}": r.vectors[p] for r in done for p in r.vectors}
     print("bert-base-uncased, computed now:")
     display(injection_model_table(bert_words, bert_runs, bert_vectors).set_index("model").T)
-else:
-    print("bert-base-uncased runs: set RUN_PAPER_MODELS = True (Colab) to fine-tune it")
 
 # %% [markdown]
+# (same-findings)=
 # ## Findings
+#
+# Every claim checked above, with its verdict (computed by
+# `biaslib.chapters.same.findings`, as at the top of the chapter):
 
 # %% tags=["hide-input"]
-fig6_mean = fig6["ours: mean R² vs training"]
-t2o, t3o = t2["ours"], t3["ours"]
 with pd.option_context("display.max_colwidth", None):
-    display(findings_table([
-    {"claim": "WEAT's word score is SAME's times ‖â_A − â_B‖ (eq. 46–48)",
-     "published": "proof; Figures 5–6 report WEAT and SAME together",
-     "ours": f"equal to < 1e-12 on 258 GloVe occupations; factor {FACTOR_PAIRS:.4f} "
-             f"(definitional pairs) vs {FACTOR_HE:.4f} (he/she)",
-     "holds": True},
-    {"claim": "Word scores: SAME and Direct Bias comparable, WEAT and MAC not (Thm 2, 9, 11, 14)",
-     "published": "Table 4",
-     "ours": "GloVe: SAME ±1 and Direct Bias [0, 1] for both attribute choices; WEAT's max "
-             f"{FACTOR_PAIRS:.4f} vs {FACTOR_HE:.4f}, MAC's 1.8367 vs 1.9709",
-     "holds": True},
-    {"claim": "WEAT's effect size can report no bias for biased words (Thm 4)",
-     "published": "Figure 4 (construction)",
-     "ours": f"GloVe: the same four occupations give d = {real_d['split by stereotype']:.4f} "
-             f"or {real_d['mixed groups']:.4f} depending on the grouping",
-     "holds": True},
-    {"claim": "|d| ≤ 2 (Lemma 1, Thm 5)",
-     "published": "§3.1: d(X, Y) = 1.7299 with 2 + 2 words",
-     "ours": f"with the sample SD and 2 + 2 words the bound is √3 = {weat_d_bound(2, 2):.4f}; "
-             f"1.7299 is {D31 / weat_d_bound(2, 2):.4f} of it",
-     "holds": "yes (√3, not 2, for ddof = 1)"},
-    {"claim": "§3.1: more stereotyped words (X', Y') lower WEAT's d",
-     "published": "BERT: 1.7299 → −0.0865, 1.6448e-05",
-     "ours": f"GloVe 6B 50d: {ce_glove['d(X, Y)']:.4f} → {d_xy2:.4f}, "
-             f"{d_xpyp:.4f}",
-     "holds": "not on GloVe (BERT not run here)"},
-    {"claim": "Direct Bias is not trustworthy (Thm 12)",
-     "published": "2-D construction",
-     "ours": f"construction reproduced; GloVe occupations made unbiased score up to "
-             f"{db_neutral.max():.4f}",
-     "holds": True},
-    {"claim": "Skew and stereotype are trustworthy",
-     "published": "Table 4 (✓); §4.4.3 and Theorem 1 say they are not",
-     "ours": "skew 0 on a stereotyped pair, stereotype 0 on a skewed pair (both biased)",
-     "holds": False},
-    {"claim": "The stereotype (eq. 45) lies in [0, 1] (Thm 18)",
-     "published": "Theorem 18",
-     "ours": f"eq. 45 = np.std / √|W| ≤ 1/√|W| ({1 / math.sqrt(258):.4f} for 258 words); "
-             "the code's np.std is in [0, 1]",
-     "holds": "no (eq. 45); yes (code)"},
-    {"claim": "Fine-tuning at the pronoun installs the bias (unmasking R² ≥ 0.7)",
-     "published": "models below 0.7 were discarded (count not given)",
-     "ours": f"tiny MLM, lr 3e-4 × 2: all 9 runs with σ = 0.3 (R² {by_sigma.loc[0.3, 'min']:.2f}–"
-             f"{by_sigma.loc[0.3, 'max']:.2f}), none of 9 with σ = 0.1 "
-             f"({by_sigma.loc[0.1, 'min']:.2f}–{by_sigma.loc[0.1, 'max']:.2f}); "
-             f"lr 5e-5 × 5: {PAPER_LR['unmask_r2']:.2f}",
-     "holds": "yes, when the injected biases spread (σ = 0.3)"},
-    {"claim": "Word level: WEAT/SAME track the bias better than the Direct Bias, MAC worst",
-     "published": "R² about 0.4, 0.1 and 0 (Figure 6, text)",
-     "ours": f"tiny MLM: SAME/WEAT {fig6_mean['SAME']:.2f}, Direct Bias "
-             f"{fig6_mean['Direct Bias']:.2f}, MAC {fig6_mean['MAC']:.2f}",
-     "holds": bool(fig6_mean["SAME"] > fig6_mean["Direct Bias"] > fig6_mean["MAC"])},
-    {"claim": "Across seeds SAME is more robust than WEAT and the Direct Bias (Table 2)",
-     "published": "SAME 0.121, WEAT 0.150, Direct Bias 0.306",
-     "ours": f"SAME {t2o['SAME']:.3f}, WEAT {t2o['WEAT']:.3f}, Direct Bias "
-             f"{t2o['Direct Bias']:.3f}",
-     "holds": bool(t2o["SAME"] < t2o["WEAT"] and t2o["SAME"] < t2o["Direct Bias"])},
-    {"claim": "Over half subsets WEAT is about ten times less robust (Table 3)",
-     "published": "WEAT 0.0397; others 0.0010–0.0022",
-     "ours": f"WEAT {t3o['WEAT d']:.4f}; others {t3o.drop(['WEAT d']).min():.4f}–"
-             f"{t3o.drop(['WEAT d']).max():.4f}",
-     "holds": bool(t3o["WEAT d"] > 5 * t3o.drop(["WEAT d"]).max())},
-    {"claim": "Of the set scores, only the skew correlates with the mean unmasking bias (Fig. 9)",
-     "published": "skew R² 0.21 over 330 models, the only significant one",
-     "ours": f"skew R² {fig9.loc['skew', 'R² mean']:.2f} (p {fig9.loc['skew', 'p mean']:.3f}) "
-             "over 9 runs; no other correlation of Figure 9 significant",
-     "holds": bool(sig9.sum().sum() == 1 and sig9.loc["skew", "p mean"])},
-    ]))
+    display(what_we_found(FINDINGS))
 
 # %% [markdown]
 # ## Caveats

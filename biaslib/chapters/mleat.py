@@ -9,6 +9,7 @@ layout (:func:`paper_table`, :func:`gpt2_comparison`).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
@@ -16,17 +17,22 @@ import pandas as pd
 
 from biaslib.chapters.published import MAY_ALL
 from biaslib.chapters.seat import OFFLINE_SEAT_MODELS, may_contexts
+from biaslib.chapters.stored import load_results
 from biaslib.chapters.tables import CORE_EXACT, NEEDS_MODELS, SliceCheck, StoredTable
 from biaslib.embeddings.factories import transformer
 from biaslib.embeddings.models import EncoderSpec
-from biaslib.evaluate.mleat import mleat_context_table
+from biaslib.embeddings.static import glove_6b_50d
+from biaslib.errors import DroppedStimuliWarning
+from biaslib.evaluate.mleat import mleat_context_table, mleat_table
 from biaslib.methods.mleat import (
     MLEAT_BIASLIB,
+    MLEAT_PAPER_CODE,
     MleatConvention,
     association_of,
     classify_pattern,
 )
 from biaslib.methods.result import RECORD_COLUMNS, core_first
+from biaslib.reporting.findings import Finding
 from biaslib.reporting.format import format_d, significance_flag
 from biaslib.stimuli.contexts import Context
 from biaslib.stimuli.data import CALISKAN_TESTS, StimulusTest, load_published, load_test
@@ -38,11 +44,15 @@ __all__ = [
     "MLEAT_OFFLINE_MODELS",
     "MLEAT_PAPER_MODELS",
     "SEAT_SENTENCE_TESTS",
+    "findings",
+    "glove_table1",
     "gpt2_comparison",
+    "level3_summary",
     "mleat_models_table",
     "mleat_offline_table",
     "paper_table",
     "prompt_contexts",
+    "seat_patterns",
     "with_patterns",
 ]
 
@@ -255,6 +265,157 @@ def gpt2_comparison(computed: pd.DataFrame) -> pd.DataFrame:
     order = [(m, t, s) for m in GPT2_NAMES.values() if m in set(ours["model"])
              for t in dict.fromkeys(ours["test"]) for s in ("ML-EAT (published)", "ours")]
     return table.loc[[key for key in order if key in table.index]]
+
+
+# ------------------------------------------------------------------------------ findings
+
+#: The Level 3 columns: each cosine matrix's mean and standard deviation.
+_L3_MEANS = ("l3_ax_mean", "l3_bx_mean", "l3_ay_mean", "l3_by_mean")
+_L3_SDS = ("l3_ax_sd", "l3_bx_sd", "l3_ay_sd", "l3_by_sd")
+
+
+def glove_table1(convention: MleatConvention | str = MLEAT_BIASLIB) -> pd.DataFrame:
+    """ML-EAT of Caliskan's ten tests on GloVe 6B 50d (lower case), as in Table 1.
+
+    A lookup in a static embedding (about a second, deterministic: the
+    permutation tests are seeded), so it is computed, not stored. "gladiola" has
+    no vector: the ``missing`` column names it, so the warning that says so is
+    not repeated here.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DroppedStimuliWarning)  # listed in ``missing``
+        return mleat_table(list(CALISKAN_TESTS), glove_6b_50d(case="lower"), convention,
+                           progress=False)
+
+
+def level3_summary(frame: pd.DataFrame) -> dict[str, float]:
+    """Level 3 pooled over a model's tests: mean cosine, lowest/highest cell mean, mean sd.
+
+    ``frame`` holds one row per test with the ``l3_*_mean`` and ``l3_*_sd`` columns
+    (ours or a published table); every test contributes its four cells.
+    """
+    means, sds = frame[list(_L3_MEANS)].to_numpy(), frame[list(_L3_SDS)].to_numpy()
+    return {"tests": len(frame), "mean cosine": float(means.mean()),
+            "lowest cell mean": float(means.min()), "highest cell mean": float(means.max()),
+            "mean sd": float(sds.mean())}
+
+
+def seat_patterns(offline: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The SEAT sentence rows of the stored ML-EAT table beside the SEAT chapter's verdicts.
+
+    One row per (``column`` = model, ``test`` = May et al.'s test name), with
+    Level 1 (``l1_d``, ``l1_p``, equal to the SEAT effect size), Level 2 and the
+    pattern, the SEAT chapter's stored ``effect_size`` and ``p_value``, and
+    ``SEAT``: "significant" when positive and p ≤ 0.01 (sent-bias's one-sided
+    convention), else "not significant".
+    """
+    if offline is None:
+        offline = load_results("mleat_offline")[0]
+    rows = offline[offline["inputs"] == "SEAT sentences"].drop(columns="test").rename(
+        columns={"stimuli": "test", "effect_size": "l1_d", "p_value": "l1_p"})
+    seat_may = load_results("seat_may")[0]
+    seat = seat_may[seat_may["context"] == "sent"].drop(columns="test").rename(
+        columns={"stimuli": "test"})[["column", "test", "effect_size", "p_value"]]
+    merged = rows.merge(seat, on=["column", "test"], how="left", validate="one_to_one")
+    merged["SEAT"] = np.where((merged["effect_size"] > 0) & (merged["p_value"] <= 0.01),
+                              "significant", "not significant")
+    return merged
+
+
+def _holds(k: int, n: int) -> bool | str:
+    """All of ``n`` agree: True; none: False; some: "partly"."""
+    return True if k == n else False if k == 0 else "partly"
+
+
+_PAPER = "Wolfe et al. (2024)"
+_GLOVE = "GloVe 6B 50d (stand-in for GloVe 840B 300d)"
+_CONTEXTUAL = "MiniLM-L6, SmolLM2-135M (stand-ins for GPT-2)"
+
+
+def findings() -> list[Finding]:
+    """The chapter's checked claims of the ML-EAT paper, with our verdicts.
+
+    Table 1's claims are checked on GloVe 6B 50d (:func:`glove_table1`, under the
+    book's convention and the paper code's); the claims about contextual models
+    on the stored table ``mleat_offline`` (and the SEAT chapter's ``seat_may``)
+    against the paper's Table 1 and Tables 5–8 (``data/published/``).
+
+    Returns
+    -------
+    list of Finding
+        One record per claim, ``section`` pointing at the chapter section
+        (``mleat-table1``, ``mleat-anisotropy``, ``mleat-seat-patterns``).
+    """
+    tests = list(CALISKAN_TESTS)
+    n = len(tests)
+    pub = load_published("mleat_table1_glove").set_index("test").loc[tests]
+    ours = glove_table1(MLEAT_BIASLIB).set_index("test").loc[tests]
+    code = glove_table1(MLEAT_PAPER_CODE).set_index("test").loc[tests]
+    large = {k: int((t["l1_d"] > 0.8).sum()) for k, t in (("pub", pub), ("ours", ours))}
+    sig = {k: int(t["l1_sig"].map(significance_flag).sum())
+           for k, t in (("pub", pub), ("ours", ours))}
+    out = [
+        Finding(_PAPER, "Level 1 is large (d > 0.8) and significant for all ten WEATs on GloVe",
+                f"{large['pub']} of {n} large, {sig['pub']} significant (Table 1, GloVe 840B)",
+                f"{large['ours']} of {n} large, {sig['ours']} significant",
+                _GLOVE, large["ours"] == sig["ours"] == n, "mleat-table1"),
+        Finding(_PAPER, "The same large Level 1 hides different EAT patterns",
+                f"{pub['pattern'].nunique()} patterns among the {n} tests (Table 1)",
+                f"{ours['pattern'].nunique()} patterns (book's convention), "
+                f"{code['pattern'].nunique()} (paper's code)",
+                _GLOVE, ours["pattern"].nunique() > 1, "mleat-table1"),
+    ]
+    for label, table in (("book's convention", ours), ("paper's code", code)):
+        agree = [t for t in tests if table.loc[t, "pattern"] == pub.loc[t, "pattern"]]
+        out.append(Finding(
+            _PAPER, f"Table 1's EAT patterns recur ({label})", f"{n} patterns (Table 1)",
+            f"same pattern in {len(agree)} of {n} tests ({', '.join(agree) or 'none'})",
+            _GLOVE, _holds(len(agree), n), "mleat-table1"))
+    signs = (ours[["l2_x_d", "l2_y_d"]] > 0) == (pub[["l2_x_d", "l2_y_d"]] > 0)
+    n_signs = int(signs.to_numpy().sum())
+    out.append(Finding(_PAPER, "Table 1's Level 2 directions recur",
+                       f"{signs.size} Level 2 effect sizes (Table 1)",
+                       f"{n_signs} of {signs.size} with the published sign",
+                       _GLOVE, _holds(n_signs, signs.size), "mleat-table1"))
+
+    # Level 3 per model: the published GPT-2 rows (Tables 5-8) and our stored prompts.
+    gpt2 = load_published("mleat_gpt2")
+    pub_l3 = {m.removeprefix("GPT-2 "): level3_summary(rows)["mean cosine"]
+              for m, rows in gpt2.groupby("model", sort=False)}
+    offline = load_results("mleat_offline")[0]
+    prompts = offline[offline["inputs"] == "ML-EAT prompts"]
+    ours_l3 = {c: level3_summary(rows)["mean cosine"]
+               for c, rows in prompts.groupby("column", sort=False)}
+    glove_l3 = level3_summary(ours)["mean cosine"]
+    pub_glove_l3 = level3_summary(pub)["mean cosine"]
+    out.append(Finding(
+        _PAPER, "GPT-2 Base's prompt vectors are anisotropic (cosines near 1), XL's are not",
+        "mean Level 3 cosine (Tables 5–8): "
+        + ", ".join(f"{m} {c:.2f}" for m, c in pub_l3.items()),
+        "GPT-2 not run offline (RUN_PAPER_MODELS on Colab)", "none (GPT-2 needs the hub)",
+        "not run", "mleat-anisotropy"))
+    minilm, smollm = (m.label for m in MLEAT_OFFLINE_MODELS)
+    out.append(Finding(
+        _PAPER, "Contextual prompt vectors have higher Level 3 cosines than static embeddings",
+        f"mean cosine: GPT-2 Base {pub_l3['Base']:.2f} … XL {pub_l3['XL']:.2f}; "
+        f"GloVe 840B {pub_glove_l3:.2f} (Tables 1, 5–8)",
+        f"mean cosine: MiniLM {ours_l3[minilm]:.2f}, SmolLM2 {ours_l3[smollm]:.2f}; "
+        f"GloVe 6B 50d {glove_l3:.2f}",
+        f"{_CONTEXTUAL}; GloVe 6B 50d",
+        bool(min(ours_l3[minilm], ours_l3[smollm]) > glove_l3), "mleat-anisotropy"))
+
+    merged = seat_patterns(offline)
+    significant = merged[merged["SEAT"] == "significant"]
+    kinds = {c: (len(rows), rows["pattern"].nunique())
+             for c, rows in significant.groupby("column", sort=False)}
+    out.append(Finding(
+        _PAPER, "A significant Level 1 can come from different EAT patterns",
+        f"GloVe: {pub['pattern'].nunique()} patterns among {n} significant WEATs (Table 1)",
+        "; ".join(f"{c.removeprefix('all-').split('-')[0]}: {k} significant SEAT results "
+                  f"in {p} patterns" for c, (k, p) in kinds.items()),
+        "MiniLM-L6, SmolLM2-135M (SEAT's sentence tests)",
+        min(p for _, p in kinds.values()) > 1, "mleat-seat-patterns"))
+    return out
 
 
 # --------------------------------------------------------------------------- stored tables

@@ -100,9 +100,11 @@ from biaslib.methods.same_properties import (
     mac_counterexample,
     skew_stereotype_sets,
     weat_d_bound,
+    weat_same_identity,
     weat_zero_counterexample,
 )
 from biaslib.methods.weat import effect_size
+from biaslib.reporting.findings import Finding
 from biaslib.stats.similarity import unit_rows
 from biaslib.stimuli.data import data_dir, load_published, load_set
 from biaslib.validation import check_int, check_seed
@@ -117,9 +119,11 @@ __all__ = [
     "figure6_table",
     "figure9_table",
     "fill_template",
+    "findings",
     "gender_words",
     "glove_setup",
     "glove_vectors",
+    "glove_word_facts",
     "injection_grid",
     "injection_model_table",
     "kept_runs",
@@ -1079,6 +1083,175 @@ def figure9_table(words: pd.DataFrame, models: pd.DataFrame, runs: pd.DataFrame,
             row[f"R² {k}"], row[f"p {k}"] = _r2_and_p(col, ref[k])
         rows.append(row)
     return pd.DataFrame(rows).set_index("score")
+
+
+# ------------------------------------------------------------------------------ findings
+
+_PAPER = "Schröder et al. (2021)"
+_GLOVE = "GloVe 6B 50d"
+_TINY = "SPLADE-tiny MLM (stand-in for bert-base-uncased)"
+
+
+def glove_word_facts(glove: Mapping[str, NDArray[np.float64]] | None = None
+                     ) -> dict[str, float]:
+    r"""The GloVe numbers the chapter's findings quote, from :func:`glove_setup`'s vectors.
+
+    Keys: ``factor pairs`` and ``factor he/she`` (:math:`\lVert\hat a_A - \hat
+    a_B\rVert`), ``identity error`` (eq. 46–48, largest deviation over the 258
+    occupations), ``MAC max pairs`` and ``MAC max he/she``, ``d split`` and
+    ``d mixed`` (Theorem 4 with real words), ``d(X, Y)``, ``d(X, Y')`` and
+    ``d(X', Y')`` (§3.1), ``Direct Bias max neutral`` (the occupations projected
+    off the mean gender direction), ``skew of stereotyped pair`` and ``stereotype
+    of skewed pair`` (the sets of
+    :func:`~biaslib.methods.same_properties.skew_stereotype_sets`).
+    """
+    g = glove_setup() if glove is None else glove
+    W, F, M = g["occupations"], g["female"], g["male"]
+    female, male = gender_words()
+    ranges = ranges_table({"pairs": [M, F], "he/she": [g["he"], g["she"]]}).set_index(
+        ["score", "attribute sets"])
+    real = real_word_counterexample(g).set_index("groups")["WEAT d"]
+    ce = counterexample_table(dict(zip(g["lookup_words"], g["lookup"], strict=True)),
+                              _GLOVE, female, male).set_index("effect size")["d"]
+    unit_w = unit_rows(W, "occupations")
+    g_mean = _unit_dir(M, F)
+    neutral = unit_w - np.outer(unit_w @ g_mean, g_mean)  # s(w, male) = s(w, female)
+    sk = skew_stereotype_sets(M, F)
+    return {
+        "factor pairs": float(ranges.loc[("WEAT", "pairs"), "max"]),
+        "factor he/she": float(ranges.loc[("WEAT", "he/she"), "max"]),
+        "identity error": float(max(weat_same_identity(W, M, F),
+                                    weat_same_identity(W, g["he"], g["she"]))),
+        "SAME max": float(ranges.xs("SAME")["max"].max()),
+        "SAME max spread": float(np.ptp(ranges.xs("SAME")["max"])),
+        "Direct Bias max spread": float(np.ptp(ranges.xs("Direct Bias")["max"])),
+        "MAC max pairs": float(ranges.loc[("MAC", "pairs"), "max"]),
+        "MAC max he/she": float(ranges.loc[("MAC", "he/she"), "max"]),
+        "d split": float(real["split by stereotype"]),
+        "d mixed": float(real["mixed groups"]),
+        **{label: float(ce[label]) for label in ("d(X, Y)", "d(X, Y')", "d(X', Y')")},
+        "Direct Bias max neutral": float(direct_bias(neutral, [F, M]).word_scores.max()),
+        "skew of stereotyped pair": float(skew(sk["stereotyped"], M, F).value),
+        "stereotype of skewed pair": float(stereotype(sk["skewed"], M, F).value),
+    }
+
+
+def findings() -> list[Finding]:
+    """The chapter's checked claims of the SAME paper, with our verdicts.
+
+    The properties (Sections 3–4) are checked on GloVe 6B 50d
+    (:func:`glove_word_facts`, a lookup of about a second); the injection
+    experiment (§5) is read from the stored tables (:func:`load_injection`) and
+    set beside the paper's numbers (``data/published/same_*.csv``).
+
+    Returns
+    -------
+    list of Finding
+        One record per claim; ``section`` is the label of the chapter section
+        that shows the evidence (``same-identity``, ``same-comparable``, …).
+    """
+    fx = glove_word_facts()
+    pub = published("numbers").set_index("quantity")
+    d31 = float(pub.loc["d(X, Y, A, B), X = {footballer, bishop}, Y = {hairdresser, "
+                        "sociologist}", "value"])
+    bound = weat_d_bound(2, 2)
+    n_occ = len(occupations())
+    printed = list(pub["printed"].iloc[:3])
+    runs, words, models, _ = load_injection()
+    grid = runs[runs["group"].fillna("") != ""]
+    by_sigma = grid.groupby("sigma")["unmask_r2"].agg(["min", "max", "size"])
+    passes = grid.groupby("sigma")["passes_r2_bar"].sum()
+    paper_lr = runs[(runs["lr"] == 5e-5) & runs["trained"].astype(bool)].iloc[0]
+    fig6 = figure6_table(models, runs)["ours: mean R² vs training"]
+    t2, t3 = tables_2_3(words, models, runs)
+    t2o, t3o = t2["ours"], t3["ours"]
+    t3_others = t3o.drop(["WEAT d", "stereotype (np.std)"])
+    t3_pub_others = t3["Table 3 (BERT)"].drop(["WEAT d"]).dropna()
+    fig9 = figure9_table(words, models, runs)
+    sig9 = fig9.filter(like="p ") < 0.05
+    d_xy2, d_xpyp = fx["d(X, Y')"], fx["d(X', Y')"]
+    err = fx["identity error"]
+    identity = "equal to 1e-12" if err < 1e-12 else f"differ by up to {err:.1e}"
+    sigma_text = "; ".join(
+        f"σ = {sig}: {int(passes[sig])} of {int(row['size'])} runs pass "
+        f"(R² {row['min']:.2f}–{row['max']:.2f})" for sig, row in by_sigma.iterrows())
+    return [
+        Finding(_PAPER, "WEAT's word score is SAME's times ‖â_A − â_B‖ (eq. 46–48)",
+                "proof (appendix); Figures 5–6 report WEAT and SAME together",
+                f"{identity} on {n_occ} occupations; factor "
+                f"{fx['factor pairs']:.4f} (definitional pairs), {fx['factor he/she']:.4f} "
+                "(he/she)", _GLOVE, fx["identity error"] < 1e-12, "same-identity"),
+        Finding(_PAPER, "Word scores: SAME and Direct Bias are magnitude-comparable, WEAT "
+                "and MAC are not (Thm 2, 9, 11, 14)", "Table 4",
+                f"SAME and Direct Bias reach 1 for both attribute choices; WEAT's max "
+                f"{fx['factor pairs']:.4f} vs {fx['factor he/she']:.4f}, MAC's "
+                f"{fx['MAC max pairs']:.4f} vs {fx['MAC max he/she']:.4f}", _GLOVE,
+                fx["SAME max spread"] == fx["Direct Bias max spread"] == 0
+                and fx["factor pairs"] != fx["factor he/she"]
+                and fx["MAC max pairs"] != fx["MAC max he/she"], "same-comparable"),
+        Finding(_PAPER, "|d| ≤ 2 (Lemma 1, Thm 5)", f"§3.1: d(X, Y) = {d31} with 2 + 2 words",
+                f"with the sample SD and 2 + 2 words the bound is √3 = {bound:.4f}; "
+                f"{d31} is {d31 / bound:.4f} of it", "none (algebra)",
+                "yes (√3, not 2, for ddof = 1)", "same-comparable"),
+        Finding(_PAPER, "WEAT's effect size can report no bias for biased words (Thm 4)",
+                "Figure 4 (construction)",
+                f"the same four occupations give d = {fx['d split']:.4f} or "
+                f"{fx['d mixed']:.4f} depending on the grouping", _GLOVE,
+                abs(fx["d mixed"]) < 0.01 < 1 < fx["d split"], "same-trustworthy"),
+        Finding(_PAPER, "The Direct Bias is not trustworthy (Thm 12)", "2-D construction",
+                f"construction reproduced; occupations made unbiased score up to "
+                f"{fx['Direct Bias max neutral']:.4f}", _GLOVE,
+                fx["Direct Bias max neutral"] > 1e-3, "same-trustworthy"),
+        Finding(_PAPER, "Skew and stereotype are trustworthy",
+                "Table 4 (✓); §4.4.3 and Theorem 1 say they are not",
+                f"skew {abs(fx['skew of stereotyped pair']):.4f} on a stereotyped pair, "
+                f"stereotype {abs(fx['stereotype of skewed pair']):.4f} on a skewed pair "
+                "(both pairs biased)", _GLOVE,
+                not (abs(fx["skew of stereotyped pair"]) < 1e-12
+                     and abs(fx["stereotype of skewed pair"]) < 1e-12),
+                "same-skew-stereotype"),
+        Finding(_PAPER, "The stereotype (eq. 45) lies in [0, 1] (Thm 18)", "Theorem 18",
+                f"eq. 45 = np.std / √|W| ≤ 1/√|W| ({1 / math.sqrt(n_occ):.4f} for {n_occ} "
+                "words); the code's np.std is in [0, 1]", "none (algebra)",
+                "no (eq. 45); yes (code)", "same-skew-stereotype"),
+        Finding(_PAPER, "§3.1: more stereotyped words (X′, Y′) lower WEAT's d",
+                f"BERT: {printed[0]} → {printed[1]}, {printed[2]} (§3.1)",
+                f"{fx['d(X, Y)']:.4f} → {d_xy2:.4f}, {d_xpyp:.4f}",
+                f"{_GLOVE} (BERT not run here)", "not on GloVe", "same-counterexample"),
+        Finding(_PAPER, "Fine-tuning at the pronoun installs the bias (unmasking R² ≥ 0.7)",
+                "models below 0.7 were discarded (§5.1; count not given)",
+                f"lr 3e-4 × 2: {sigma_text}; lr 5e-5 × 5: R² {paper_lr['unmask_r2']:.2f}",
+                _TINY, "yes, when the injected biases spread (σ = 0.3)"
+                if bool(passes.iloc[-1] == by_sigma["size"].iloc[-1]) else "partly",
+                "same-injection-runs"),
+        Finding(_PAPER, "Word level: WEAT/SAME track the bias better than the Direct Bias, "
+                "MAC worst", "R² about 0.4, 0.1 and 0 (§5.2, text on Figure 6)",
+                f"mean R²: SAME/WEAT {fig6['SAME']:.2f}, Direct Bias "
+                f"{fig6['Direct Bias']:.2f}, MAC {fig6['MAC']:.2f}", _TINY,
+                bool(fig6["SAME"] > fig6["Direct Bias"] > fig6["MAC"]), "same-word-scores"),
+        Finding(_PAPER, "Across seeds SAME is more robust than WEAT and the Direct Bias",
+                f"SAME {t2['Table 2 (BERT)']['SAME']:.3f}, WEAT "
+                f"{t2['Table 2 (BERT)']['WEAT']:.3f}, Direct Bias "
+                f"{t2['Table 2 (BERT)']['Direct Bias']:.3f} (Table 2)",
+                f"SAME {t2o['SAME']:.3f}, WEAT {t2o['WEAT']:.3f}, Direct Bias "
+                f"{t2o['Direct Bias']:.3f}", _TINY,
+                bool(t2o["SAME"] < t2o["WEAT"] and t2o["SAME"] < t2o["Direct Bias"]),
+                "same-robustness"),
+        Finding(_PAPER, "Over half subsets WEAT's d is by far the least robust score",
+                f"WEAT {t3['Table 3 (BERT)']['WEAT d']:.4f}; others "
+                f"{t3_pub_others.min():.4f}–{t3_pub_others.max():.4f} (Table 3)",
+                f"WEAT {t3o['WEAT d']:.4f}; others {t3_others.min():.4f}–"
+                f"{t3_others.max():.4f}", _TINY,
+                bool(t3o["WEAT d"] > 5 * t3_others.max()), "same-robustness"),
+        Finding(_PAPER, "Of the set scores, only the skew correlates with the mean "
+                "unmasking bias", "skew R² 0.21 over 330 models, the only significant one "
+                "(§5.3, Figure 9)",
+                f"skew R² {fig9.loc['skew', 'R² mean']:.2f} (p "
+                f"{fig9.loc['skew', 'p mean']:.3f}) over {len(kept_runs(runs))} runs; no "
+                "other correlation of Figure 9 significant", _TINY,
+                bool(sig9.to_numpy().sum() == 1 and sig9.loc["skew", "p mean"]),
+                "same-figure9"),
+    ]
 
 
 # --------------------------------------------------------------------------- stored tables
