@@ -57,8 +57,12 @@ if "google.colab" in sys.modules:
 # samples a CES near 0 is significant too.
 
 # %% tags=["hide-input"]
+import pandas as pd
+
 from biaslib.chapters import ceat as ceat_chapter
 from biaslib.reporting.findings import what_we_found
+
+pd.set_option("display.max_colwidth", None)  # text cells wrap in the page, never cut
 
 FINDINGS = ceat_chapter.findings()
 what_we_found(FINDINGS)
@@ -113,6 +117,7 @@ from biaslib.chapters.ceat import (
     ces_table,
     chapter_table,
     conventions_table,
+    coverage_view,
     meta_analysis_table,
     myb_ceat_comparison,
     myb_table12_comparison,
@@ -136,7 +141,6 @@ from biaslib.reporting.plots import ceat_distribution, ceat_forest
 from biaslib.stimuli.corpus import contexts_for_test, describe_extract, myb_window
 from biaslib.stimuli.data import load_test
 
-pd.set_option("display.max_colwidth", None)  # text cells wrap in the page, never cut
 try:  # the extract in use, if any: the cells that read sentences need it
     EXTRACT = describe_extract()
 except FileNotFoundError as err:
@@ -234,7 +238,7 @@ assert CEAT_ORIGINAL.ddof == CEAT_MIND_YOUR_BIAS.ddof == 1
 # Rare names and long phrases are the weak point of natural contexts. The table counts,
 # per test and role, the stimuli with no sentence in the extract, with fewer than 20, and
 # with fewer than the offline runs' sample of sentences per stimulus (MiniLM's 100), and
-# names the rare ones (rows without any are left out). `found in 2014 Reddit` is the
+# names the three rarest (rows without any rare stimulus are left out). `found in 2014 Reddit` is the
 # median number of matching sentences per stimulus in the twelve 2014 raw files, the
 # corpus the papers sampled.
 
@@ -264,7 +268,7 @@ for name in ("ceat_myb", "ceat_caliskan", "ceat_contexts", "ceat_resampling", "c
 # %% tags=["hide-input"]
 CAP = OFFLINE_CAPS["all-MiniLM-L6-v2"]
 cov_table = stored("ceat_coverage")
-cov_table[(cov_table["none"] + cov_table["< 20"]) > 0].set_index(["test", "role"])
+coverage_view(cov_table)
 
 # %% [markdown]
 # **What the chapter does about them.** A stimulus with no sentence is dropped from its

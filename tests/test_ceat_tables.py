@@ -123,7 +123,7 @@ def test_myb_comparison_shows_published_and_ours():
     assert table.loc["C1", "my model (ours)"] == "0.50*"
     assert table.loc["Dis", "my model (ours)"] == "–"
     # Ours beside the test, before the published columns.
-    assert list(table.columns)[0] == "my model (ours)"
+    assert table.columns[0] == "my model (ours)"
     t12 = myb_table12_comparison(ours.assign(contexts="corpus, <=100 sentences/stimulus"))
     assert t12.loc["C1", "BERT template (MYB)"] == "0.97*"
     assert t12.loc["C1", "my model corpus"] == "0.50*"

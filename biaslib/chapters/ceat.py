@@ -94,6 +94,7 @@ __all__ = [
     "chapter_tests",
     "conventions_table",
     "corpus_contexts",
+    "coverage_view",
     "findings",
     "meta_analysis_table",
     "myb_ceat_comparison",
@@ -520,6 +521,32 @@ def _coverage_table(
     return pd.DataFrame(rows)
 
 
+def coverage_view(coverage: pd.DataFrame, shown: int = 3) -> pd.DataFrame:
+    """The ``ceat_coverage`` rows with rare stimuli, indexed by test and role.
+
+    Rows whose stimuli all have at least 20 sentences are left out; the list of
+    rare stimuli keeps the ``shown`` rarest and says how many more there are.
+
+    Examples
+    --------
+    >>> cov = pd.DataFrame({"test": ["C1"], "role": ["X"], "stimuli": [3], "none": [1],
+    ...                     "< 20": [2], "rare stimuli (sentences)": ["a (0), b (4), c (9)"]})
+    >>> coverage_view(cov, shown=2).loc[("C1", "X"), "rare stimuli (sentences)"]
+    'a (0), b (4) and 1 more'
+    """
+    rare = coverage[(coverage["none"] + coverage["< 20"]) > 0].copy()
+    column = "rare stimuli (sentences)"
+
+    def first(text: str) -> str:
+        words = text.split("), ")
+        if len(words) <= shown:
+            return text
+        return "), ".join(words[:shown]) + f") and {len(words) - shown} more"
+
+    rare[column] = rare[column].map(first)
+    return rare.set_index(["test", "role"])
+
+
 def chapter_tests() -> dict[str, str]:
     """Every test of the chapter: Mind Your Bias's (``MYB C1``…) and Caliskan's C1–C10."""
     return {**{f"MYB {k}": v for k, v in MYB_TABLE3.items()}, **CALISKAN_ROWS}
@@ -691,12 +718,14 @@ def templates_vs_corpus(pairs: pd.DataFrame, convention: str = CEAT_MIND_YOUR_BI
     """Our CES on corpus sentences and on Mind Your Bias's templates, per model and test.
 
     ``pairs`` holds chapter rows of both kinds; only tests that ran on both.
-    Indexed by ``(model, test)``, the model by its ``column`` label.
+    Indexed by ``(model, test)``, the model by its short name.
     """
     ran = pairs[(pairs["convention"] == convention) & (pairs["not run"] == "")]
     wide = ran.assign(kind=_kind(ran)).pivot_table(index=["column", "test"], columns="kind",
                                                    values="effect_size")
-    return wide.dropna().round(decimals).rename_axis(index=["model", "test"], columns=None)
+    wide = wide.dropna().round(decimals).rename_axis(index=["model", "test"], columns=None)
+    models = list(dict.fromkeys(ran["column"]))  # in the rows' order, not alphabetical
+    return wide.reindex(models, level="model").rename(index=_short, level="model")
 
 
 def _table12_published() -> pd.DataFrame:
@@ -789,12 +818,14 @@ def resampling_view(summary: pd.DataFrame) -> pd.DataFrame:
     The mean CES with two decimals, the spreads with three, the largest p as
     :func:`format_tail_p`.
     """
+    index = summary.index.set_levels(
+        summary.index.levels[1].str.replace("_", " "), level="contexts drawn")
     view = pd.DataFrame({
         "mean CES": [format_d(v) for v in summary["CES_mean"]],
         "SD of the CES over seeds": [f"{v:.3f}" for v in summary["CES_sd_over_seeds"]],
         "mean SE": [f"{v:.3f}" for v in summary["SE_mean"]],
         "largest p (two-sided)": [format_tail_p(v) for v in summary["p_max"]],
-    }, index=summary.index)
+    }, index=index)
     return view
 
 
@@ -804,7 +835,8 @@ def resampling_figure(runs: pd.DataFrame, title: str = "") -> Figure:
 
     fig, ax = plt.subplots(figsize=(6, 3))
     for rule, sub in runs.groupby("contexts drawn"):
-        ax.plot(sub["N"], sub["CES"], "o", alpha=0.6, label=f"contexts drawn: {rule}")
+        ax.plot(sub["N"], sub["CES"], "o", alpha=0.6,
+                label=f"contexts drawn: {rule.replace('_', ' ')}")
     ax.set_xscale("log")
     ax.set_xlabel("samples N")
     ax.set_ylabel("CES (five seeds each)")
@@ -837,7 +869,7 @@ def sign_agreement(rows: pd.DataFrame, convention: str = CEAT_MIND_YOUR_BIAS.nam
     out = []
     for model, g in _ran(rows, convention).groupby("column", sort=False):
         d = g.set_index("test")["effect_size"]
-        out.append({"model": model, "tests run": len(d),
+        out.append({"model": _short(model), "tests run": len(d),
                     **{m: int((np.sign(pub[m].reindex(d.index)) == np.sign(d)).sum())
                        for m in MYB_MODELS if m in pub}})
     return pd.DataFrame(out).set_index("model")
