@@ -141,6 +141,8 @@ from biaslib.reporting.plots import ceat_distribution, ceat_forest
 from biaslib.stimuli.corpus import contexts_for_test, describe_extract, myb_window
 from biaslib.stimuli.data import load_test
 
+# Text no smaller than the page's footnotes once the figure is scaled to the column.
+plt.rcParams["font.size"] = 12
 try:  # the extract in use, if any: the cells that read sentences need it
     EXTRACT = describe_extract()
 except FileNotFoundError as err:
@@ -505,13 +507,14 @@ plt.gcf().tight_layout()
 # %% tags=["hide-input"]
 contexts = stored("ceat_contexts")
 pairs = pd.concat([myb_rows, contexts[contexts["contexts"] == "templates"]])
-myb_table12_comparison(pairs, part="ours", two_level=True)
+ours_t12 = myb_table12_comparison(pairs, part="ours", two_level=True).T
+ours_t12.sort_index(level="model", sort_remaining=False)
 
 # %% [markdown]
 # Mind Your Bias's Table 12, CEAT part, as printed (`*` p < 0.01: their bold):
 
 # %% tags=["hide-input"]
-myb_table12_comparison(pairs, part="published", two_level=True)
+myb_table12_comparison(pairs, part="published", two_level=True).T
 
 # %% [markdown]
 # How often the templates give the larger effect, and how often the sign changes, in their

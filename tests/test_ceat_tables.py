@@ -256,7 +256,7 @@ def test_reddit_2014_comparison_has_no_nan_and_integer_counts():
     full_, only = "full extract", "2014 Reddit only"
     assert table.loc["C1", (full_, "CES")] == "0.50"
     assert table.loc["C1", (full_, "contexts")] == "10"
-    assert table.loc["C1", (only, "CES")] == "not run"
+    assert table.loc["C1", (only, "CES")] == "–"
     assert table.loc["C1", (only, "p")] == "–"
     assert table.loc["C1", (only, "why not run")] == "X: 7 of 25 stimuli without sentences"
     assert table.loc["C3", (only, "p")] == "0.003"

@@ -761,7 +761,8 @@ def reddit_2014_comparison(contexts: pd.DataFrame, rows: pd.DataFrame,
     ``2014 Reddit only``: the CES (:func:`format_d`), the contexts embedded
     and, for 2014 alone, the p-value (:func:`format_tail_p`), the dropped
     stimuli and, where a test did not run, why (:func:`not_run_reason`; its
-    cells then read ``not run`` / ``–``).
+    other cells then read ``–``; a test that did not run on the full extract
+    reads ``not run`` there).
     """
     subset = contexts[contexts["contexts"].str.startswith("reddit_2014")
                       & (contexts["convention"] == convention)
@@ -781,7 +782,7 @@ def reddit_2014_comparison(contexts: pd.DataFrame, rows: pd.DataFrame,
     table = pd.DataFrame({
         ("full extract", "CES"): number(full["effect_size"], format_d, full_ran, "not run"),
         ("full extract", "contexts"): number(full["n_contexts"], count, full_ran, "–"),
-        ("2014 Reddit only", "CES"): number(subset["effect_size"], format_d, ran, "not run"),
+        ("2014 Reddit only", "CES"): number(subset["effect_size"], format_d, ran, "–"),
         ("2014 Reddit only", "p"): number(subset["p_value"], format_tail_p, ran, "–"),
         ("2014 Reddit only", "contexts"): number(subset["n_contexts"], count, ran, "–"),
         ("2014 Reddit only", "dropped"): list(subset["dropped"].fillna("")),
