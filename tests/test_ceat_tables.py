@@ -120,7 +120,10 @@ def test_myb_comparison_shows_published_and_ours():
     # Mind Your Bias, Table 3: C1, BERT: Guo & Caliskan 0.64, Mind Your Bias 0.72 (bold)
     assert table.loc["C1", "BERT orig."] == "0.64" and table.loc["C1", "BERT MYB"] == "0.72*"
     assert table.loc["C6", "BLOOM MYB"] == "0.00"  # not significant in the authors' file
-    assert table.loc["C1", "my model"] == "0.50*" and table.loc["Dis", "my model"] == "–"
+    assert table.loc["C1", "my model (ours)"] == "0.50*"
+    assert table.loc["Dis", "my model (ours)"] == "–"
+    # Ours beside the test, before the published columns.
+    assert table.columns[0] == "my model (ours)"
     t12 = myb_table12_comparison(ours.assign(contexts="corpus, <=100 sentences/stimulus"))
     assert t12.loc["C1", "BERT template (MYB)"] == "0.97*"
     assert t12.loc["C1", "my model corpus"] == "0.50*"
@@ -206,9 +209,14 @@ def test_result_tables_split_the_row_and_say_when_a_tail_underflowed():
                          "mean_d": 0.865, "sd_d": 0.3156}])
     estimate, spread = result_tables(row)
     assert tuple(estimate.columns) == ESTIMATE_COLUMNS and tuple(spread.columns) == SPREAD_COLUMNS
-    assert estimate.loc[0, "n_samples"] == 10000 and estimate["n_contexts"].dtype.kind == "i"
-    assert estimate.loc[0, "ces"] == 0.8644
-    assert estimate.loc[0, "p_value"] == "< 1e-300" and spread.loc[0, "q_p_value"] == "2.0e-207"
+    assert list(estimate.index) == list(spread.index) == ["mind-your-bias"]
+    est, spr = estimate.loc["mind-your-bias"], spread.loc["mind-your-bias"]
+    assert (est["N"], est["contexts"]) == ("10,000", "3,200")
+    assert (est["CES"], est["95% CI"], est["SE"]) == ("0.86", "[0.86, 0.87]", "0.003")
+    assert est["p"] == "< 1e-300" and spr["Q p-value"] == "2.0e-207"
+    assert (spr["I² (%)"], spr["SD d"]) == ("98.0", "0.32")
+    # No header is a snake_case column name.
+    assert not any("_" in c for c in (*estimate.columns, *spread.columns))
 
 
 def toy_rows(**extra):
@@ -229,11 +237,12 @@ def test_ces_and_caliskan_tables_print_underflowed_p_values():
     wide = ces_table(toy_rows())
     assert list(wide.index) == ["C1", "C3"]
     assert wide.loc["C1", ("m", "mind-your-bias")] == "0.50 (< 1e-300)"
-    assert wide.loc["C3", ("m", "mind-your-bias")] == "-0.25 (0.003)"
+    assert wide.loc["C3", ("m", "mind-your-bias")] == "−0.25 (0.003)"
     table = caliskan_table(toy_rows(), tests=["C1", "C3", "Dis"])
-    assert table.loc["C1", "p_value (mind-your-bias)"] == "< 1e-300"
-    assert table.loc["Dis", "p_value (mind-your-bias)"] == "–"
-    assert table.loc["C3", "dropped"] == "X: a"
+    assert table.loc["C1", ("mind-your-bias", "CES")] == "0.50"
+    assert table.loc["C1", ("mind-your-bias", "p")] == "< 1e-300"
+    assert table.loc["Dis", ("mind-your-bias", "p")] == "–"
+    assert table.loc["C3", ("", "dropped")] == "X: a"
 
 
 def test_reddit_2014_comparison_has_no_nan_and_integer_counts():
@@ -244,13 +253,16 @@ def test_reddit_2014_comparison_has_no_nan_and_integer_counts():
     subset.loc[0, ["effect_size", "p_value", "n_contexts"]] = np.nan
     subset.loc[0, "not run"] = "CEAT: X: 7/25 words lack contexts"
     table = reddit_2014_comparison(subset, full, column="m")
-    assert table.loc["C1", "CES, full extract"] == "0.500"
-    assert table.loc["C1", "contexts, full extract"] == "10"
-    assert table.loc["C1", "CES, 2014 Reddit only"] == "not run"
-    assert table.loc["C1", "p, 2014 Reddit only"] == "–"
-    assert table.loc["C3", "p, 2014 Reddit only"] == "0.003"
-    assert table.loc["C3", "contexts, 2014 only"] == "12"
-    assert table.loc["Dis", "CES, full extract"] == "not run"
+    full_, only = "full extract", "2014 Reddit only"
+    assert table.loc["C1", (full_, "CES")] == "0.50"
+    assert table.loc["C1", (full_, "contexts")] == "10"
+    assert table.loc["C1", (only, "CES")] == "–"
+    assert table.loc["C1", (only, "p")] == "–"
+    assert table.loc["C1", (only, "why not run")] == "X: 7 of 25 stimuli without sentences"
+    assert table.loc["C3", (only, "p")] == "0.003"
+    assert table.loc["C3", (only, "CES")] == "−0.25"
+    assert table.loc["C3", (only, "contexts")] == "12"
+    assert table.loc["Dis", (full_, "CES")] == "not run"
     assert not table.isna().any().any()
 
 
@@ -264,6 +276,9 @@ def test_table12_parts_and_counts():
     assert ours.loc["C1", "m templates"] == "0.25*"
     published = myb_table12_comparison(rows, part="published")
     assert all(c.endswith("(MYB)") for c in published.columns)
+    two = myb_table12_comparison(rows, part="both", two_level=True)
+    assert ("BERT (MYB)", "template") in two.columns and ("m (ours)", "templates") in two.columns
+    assert two[("m (ours)", "templates")].tolist() == ours["m templates"].tolist()
     wide = templates_vs_corpus(rows)
     assert list(wide.index) == [("m", "C1"), ("m", "C3")]
     counts = table12_counts(rows)
@@ -282,8 +297,10 @@ def test_resampling_view_formats_the_largest_p():
                          "CES": [0.5, 0.6], "SE": [0.1, 0.1], "p (two-sided)": [0.0, 1e-40],
                          "p (one-sided)": [0.0, 0.0]})
     view = resampling_view(resampling_summary(runs))
-    assert view.loc[(50, "always"), "p_max"] == "1.0e-40"
-    assert view.loc[(50, "always"), "CES_sd_over_seeds"] == round(np.std([0.5, 0.6], ddof=1), 5)
+    assert view.loc[(50, "always"), "largest p (two-sided)"] == "1.0e-40"
+    # SD of 0.5 and 0.6 (ddof 1): 0.1 / sqrt(2) = 0.0707...
+    assert view.loc[(50, "always"), "SD of the CES over seeds"] == "0.071"
+    assert view.loc[(50, "always"), "mean CES"] == "0.55"
 
 
 def test_ceat_findings_and_sign_agreement_from_the_stored_tables():
@@ -293,14 +310,87 @@ def test_ceat_findings_and_sign_agreement_from_the_stored_tables():
     rows, _ = load_results("ceat_myb")
     contexts, _ = load_results("ceat_contexts")
     runs, _ = load_results("ceat_resampling")
-    table = ceat_findings(rows, contexts, resampling_summary(runs), sd_d=0.3)
-    assert list(table.columns) == ["published", "ours", "holds?"]
-    sig = table.loc["CEAT finds significant bias almost everywhere (Mind Your Bias, Table 3)"]
+    records = {f.claim: f for f in ceat_findings(rows, contexts, resampling_summary(runs),
+                                                 sd_d=0.3)}
+    sig = records["CEAT finds significant bias almost everywhere"]
     # Mind Your Bias, Table 3: 38 of the 40 CEAT results in bold.
-    assert sig["published"] == "38/40 results with p < 0.01"
-    t12 = table.loc["Templates change CEAT's results in size and sign (Mind Your Bias, Table 12)"]
-    assert t12["published"] == "templates larger in 29/40 cells; signs differ in 7"
+    assert sig.published == "Table 3: 38 of 40 CEAT results in bold (p < 0.01)"
+    t12 = records["Templates change CEAT's results in size and sign"]
+    assert t12.published == "Table 12: templates larger in 29 of 40 cells; signs differ in 7"
+    # The SD of the per-sample effect sizes given here (0.3) is the one quoted.
+    assert records["The CES is robust to the random draw of contexts"].ours.endswith("0.30")
     agree = sign_agreement(rows)
     assert list(agree.columns) == ["tests run", "ELMo", "BERT", "GPT-2", "OPT", "BLOOM"]
     assert (agree.drop(columns="tests run").le(agree["tests run"], axis=0)).all().all()
-    assert list(conventions_table()["samples N"]) == [1000, 10000]
+    conventions = conventions_table()
+    assert list(conventions.index) == ["ceat-original", "mind-your-bias"]
+    assert list(conventions["samples N"]) == ["1,000", "10,000"]
+
+
+# --------------------------------------------------------------------------- findings()
+
+
+@pytest.fixture(scope="module")
+def chapter_findings():
+    from biaslib.chapters.ceat import findings
+
+    return findings()
+
+
+def test_findings_are_records_whose_sections_are_labels_of_the_chapter(chapter_findings):
+    import re
+    from pathlib import Path
+
+    from biaslib.reporting.findings import Finding, findings_frame
+
+    notebook = (Path(__file__).resolve().parents[1] / "notebooks" / "ceat.py").read_text(
+        encoding="utf-8")
+    # MyST labels in the chapter's markdown cells: a line "# (label)=".
+    labels = set(re.findall(r"^# \(([\w-]+)\)=$", notebook, flags=re.MULTILINE))
+    assert "ceat-what-we-found" in labels and "ceat-findings" in labels
+    assert len(chapter_findings) == 8
+    for f in chapter_findings:
+        assert isinstance(f, Finding)
+        assert f.section in labels and f.section.startswith("ceat-")
+        assert f.paper in {"Guo & Caliskan (2021)", "Husse & Spitz (2022)"}
+        assert "stand-in" in f.model
+    assert not findings_frame(chapter_findings)["claim"].duplicated().any()
+
+
+def test_findings_verdicts_against_the_stored_table_by_hand(chapter_findings):
+    from biaslib.chapters.stored import load_results
+
+    rows, _ = load_results("ceat_myb")
+    mb = rows[(rows["convention"] == CEAT_MIND_YOUR_BIAS.name) & (rows["not run"] == "")]
+    records = {f.claim: f for f in chapter_findings}
+    # Significant everywhere: every test that ran has p < 0.01 on both models.
+    sig = records["CEAT finds significant bias almost everywhere"]
+    per_model = mb.groupby("column")["p_value"].agg(lambda p: ((p < 0.01).sum(), len(p)))
+    assert sig.holds is all(n == total for n, total in per_model)
+    for model, short in (("all-MiniLM-L6-v2", "MiniLM-L6"), ("SmolLM2-135M-Instruct",
+                                                             "SmolLM2-135M")):
+        n, total = per_model[model]
+        assert f"{short} {n} of {total} tests p < 0.01" in sig.ours
+    # I1 and I2 positive: only on the models whose CES is positive on both.
+    inter = mb[mb["test"].isin(["I1", "I2"])].groupby("column")["effect_size"].min()
+    positive = sorted(inter.index[inter > 0])
+    verdict = records["I1 and I2 are positive, except in Guo & Caliskan's GPT-2 run"].holds
+    assert positive == ["SmolLM2-135M-Instruct"] and verdict == "for SmolLM2-135M"
+    # 2014 Reddit alone: fewer tests run than on the full extract.
+    contexts, _ = load_results("ceat_contexts")
+    r14 = contexts[contexts["contexts"].str.startswith("reddit_2014")
+                   & (contexts["convention"] == CEAT_MIND_YOUR_BIAS.name)
+                   & (contexts["column"] == "all-MiniLM-L6-v2")]
+    corpus = records["A larger corpus than 2014 Reddit helps rare stimuli"]
+    assert corpus.ours.startswith(f"{(r14['not run'] == '').sum()} of {len(r14)} tests run")
+
+
+def test_findings_read_only_the_stored_tables(monkeypatch, tmp_path):
+    """No corpus extract (an empty folder as the extract's place): findings() still runs."""
+    from biaslib.chapters.ceat import findings
+    from biaslib.stimuli.corpus import CORPUS_ENV, corpus_dir
+
+    monkeypatch.setenv(CORPUS_ENV, str(tmp_path))
+    with pytest.raises(FileNotFoundError):
+        corpus_dir()
+    assert [f.holds for f in findings()] == [f.holds for f in findings()]

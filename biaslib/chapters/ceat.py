@@ -23,6 +23,7 @@ from numpy.typing import ArrayLike
 from tqdm import tqdm
 
 from biaslib.chapters.published import MYB_MODELS, MYB_TABLE3, myb_table3_published
+from biaslib.chapters.stored import load_results
 from biaslib.chapters.tables import (
     CORE_EXACT,
     NEEDS_CORPUS,
@@ -46,11 +47,10 @@ from biaslib.methods.ceat import (
     missing_policy,
 )
 from biaslib.methods.result import core_first
+from biaslib.reporting.findings import Finding
 from biaslib.reporting.format import (
     bold_marks,
-    findings_table,
     format_d,
-    format_p,
     format_tail_p,
     marked_table,
 )
@@ -94,9 +94,13 @@ __all__ = [
     "chapter_tests",
     "conventions_table",
     "corpus_contexts",
+    "coverage_view",
+    "findings",
     "meta_analysis_table",
     "myb_ceat_comparison",
     "myb_table12_comparison",
+    "not_run_reason",
+    "not_run_table",
     "reddit_2014_comparison",
     "resampling_figure",
     "resampling_summary",
@@ -276,35 +280,70 @@ def myb_ceat_comparison(
 ) -> pd.DataFrame:
     """Mind Your Bias's Table 3 (CEAT rows) beside our columns.
 
-    Published columns: ``<model> orig.`` (Guo & Caliskan 2021, as Mind Your
-    Bias quotes them) and ``<model> MYB`` (Mind Your Bias's own run); their
-    bold (p < 0.01, from the authors' result file) is shown as ``*``
-    (:func:`biaslib.chapters.published.myb_table3_published`). Our columns: CES under
-    ``convention`` with ``*`` for p ≤ ``alpha``; ``–`` where a test could not
-    run (see ``ours["not run"]``).
+    Our columns first, ``<short model> (ours)``: CES under ``convention`` with
+    ``*`` for p ≤ ``alpha``; ``–`` where a test could not run (see
+    ``ours["not run"]``). Then the published columns: ``<model> orig.`` (Guo &
+    Caliskan 2021, as Mind Your Bias quotes them) and ``<model> MYB`` (Mind Your
+    Bias's own run); their bold (p < 0.01, from the authors' result file) is
+    shown as ``*`` (:func:`biaslib.chapters.published.myb_table3_published`).
     """
     pub_wide = myb_table3_published(["CEAT"]).droplevel("method")
-    ours_wide = _ours_wide(ours[ours["convention"] == convention], "column", alpha)
-    out = pub_wide.join(ours_wide, how="outer").reindex(list(tests)).fillna("")
+    ours = ours[ours["convention"] == convention]
+    ours_wide = _ours_wide(ours.assign(column=ours["column"].map(lambda m: f"{_short(m)} (ours)")),
+                           "column", alpha)
+    # Ours first, beside the test: a narrow screen scrolls the published columns.
+    out = ours_wide.join(pub_wide, how="outer").reindex(list(tests)).fillna("")
     out.index.name = "test"
     return out
 
 
 def meta_analysis_table(rows: pd.DataFrame, convention: str = CEAT_MIND_YOUR_BIAS.name
                         ) -> pd.DataFrame:
-    """Per test and model: CES with its 95% CI, I², Cochran's Q p-value, weighted variance.
+    """Per model and test: CES with its 95% CI, I², Cochran's Q p-value, weighted variance.
 
     ``rows`` are chapter rows (:func:`ceat_table`); tests that did not run are
-    left out. Numbers are rounded for display (CES and CI to 3 decimals).
+    left out. The CES and the weighted variance print with two decimals as Mind
+    Your Bias prints them, the interval with three (it is narrower than 0.01),
+    I² in percent.
     """
     ran = rows[(rows["convention"] == convention) & (rows["not run"] == "")]
     return pd.DataFrame({
-        "test": ran["test"], "model": ran["column"], "CES": ran["effect_size"].round(3),
-        "95% CI": [f"[{lo:.3f}, {hi:.3f}]" for lo, hi in zip(ran["ci_low"], ran["ci_high"],
-                                                             strict=True)],
-        "I²": ran["i2"].round(3), "Q test p": [format_tail_p(p) for p in ran["q_p_value"]],
-        "weighted variance of d_i": ran["weighted_variance"].round(3),
-    }).set_index(["test", "model"])
+        "model": ran["column"].map(_short), "test": ran["test"],
+        "CES": [format_d(v) for v in ran["effect_size"]],
+        "95% CI": [f"[{lo:.3f}, {hi:.3f}]".replace("-", "−")
+                   for lo, hi in zip(ran["ci_low"], ran["ci_high"], strict=True)],
+        "I² (%)": [f"{100 * v:.1f}" for v in ran["i2"]],
+        "Q p-value": [format_tail_p(p) for p in ran["q_p_value"]],
+        "weighted variance": [format_d(v) for v in ran["weighted_variance"]],
+    }).set_index(["model", "test"])
+
+
+def not_run_reason(reason: str) -> str:
+    """A ``not run`` reason without its word list: ``CEAT: X: 13/23 words lack contexts``.
+
+    Examples
+    --------
+    >>> not_run_reason("CEAT: X: 13/23 words lack contexts ['a deaf person', 'a person']")
+    'X: 13 of 23 stimuli without sentences'
+    """
+    head = reason.split(" [", 1)[0].removeprefix("CEAT: ")
+    parts = []
+    for part in head.split("; "):
+        role, _, what = part.partition(": ")
+        count, _, rest = what.partition(" ")
+        if "/" in count and rest == "words lack contexts":
+            lacking, total = count.split("/")
+            part = f"{role}: {lacking} of {total} stimuli without sentences"
+        parts.append(part)
+    return "; ".join(parts)
+
+
+def not_run_table(rows: pd.DataFrame) -> pd.DataFrame:
+    """The tests that did not run, per test and model, and why (without the word lists)."""
+    failed = rows[rows["not run"] != ""].drop_duplicates(["test", "column"])
+    return pd.DataFrame({"test": failed["test"], "model": failed["column"].map(_short),
+                         "why not run": failed["not run"].map(not_run_reason)}
+                        ).set_index(["test", "model"])
 
 
 def myb_table12_comparison(
@@ -313,6 +352,7 @@ def myb_table12_comparison(
     convention: str = CEAT_MIND_YOUR_BIAS.name,
     alpha: float = 0.01,
     part: str = "both",
+    two_level: bool = False,
 ) -> pd.DataFrame:
     """Mind Your Bias's Table 12 (CEAT, templates vs Reddit) beside ours.
 
@@ -321,7 +361,9 @@ def myb_table12_comparison(
     reddit (MYB)`` (published; ``*`` their bold) and ``<our model>
     templates`` / ``<our model> corpus``. ``part`` keeps only the published
     (``"published"``) or only our (``"ours"``) columns: two narrower tables
-    instead of one of fourteen columns.
+    instead of one of fourteen columns. ``two_level`` splits each header into
+    the model (our models by short name) above the kind of context, which
+    keeps the columns narrow.
     """
     if part not in ("both", "published", "ours"):
         raise UnknownNameError("part of Table 12", part, ("both", "published", "ours"))
@@ -342,7 +384,17 @@ def myb_table12_comparison(
         out = pub_wide.join(ours_wide, how="outer")
     out = out.reindex(list(tests)).fillna("")
     out.index.name = "test"
+    if two_level:
+        out.columns = pd.MultiIndex.from_tuples(
+            [_table12_header(c) for c in out.columns], names=["model", "contexts"])
     return out
+
+
+def _table12_header(column: str) -> tuple[str, str]:
+    """``"BERT template (MYB)"`` → ``("BERT (MYB)", "template")``; ours by short name."""
+    published = column.endswith(" (MYB)")
+    model, _, kind = column.removesuffix(" (MYB)").rpartition(" ")
+    return (f"{model} (MYB)", kind) if published else (f"{_short(model)} (ours)", kind)
 
 
 #: Sentences per stimulus in the offline runs of the chapter. MiniLM embeds ~150 windowed
@@ -469,6 +521,32 @@ def _coverage_table(
     return pd.DataFrame(rows)
 
 
+def coverage_view(coverage: pd.DataFrame, shown: int = 3) -> pd.DataFrame:
+    """The ``ceat_coverage`` rows with rare stimuli, indexed by test and role.
+
+    Rows whose stimuli all have at least 20 sentences are left out; the list of
+    rare stimuli keeps the ``shown`` rarest and says how many more there are.
+
+    Examples
+    --------
+    >>> cov = pd.DataFrame({"test": ["C1"], "role": ["X"], "stimuli": [3], "none": [1],
+    ...                     "< 20": [2], "rare stimuli (sentences)": ["a (0), b (4), c (9)"]})
+    >>> coverage_view(cov, shown=2).loc[("C1", "X"), "rare stimuli (sentences)"]
+    'a (0), b (4) and 1 more'
+    """
+    rare = coverage[(coverage["none"] + coverage["< 20"]) > 0].copy()
+    column = "rare stimuli (sentences)"
+
+    def first(text: str) -> str:
+        words = text.split("), ")
+        if len(words) <= shown:
+            return text
+        return "), ".join(words[:shown]) + f") and {len(words) - shown} more"
+
+    rare[column] = rare[column].map(first)
+    return rare.set_index(["test", "role"])
+
+
 def chapter_tests() -> dict[str, str]:
     """Every test of the chapter: Mind Your Bias's (``MYB C1``…) and Caliskan's C1–C10."""
     return {**{f"MYB {k}": v for k, v in MYB_TABLE3.items()}, **CALISKAN_ROWS}
@@ -540,35 +618,54 @@ def chapter_table(
 def conventions_table(conventions: Sequence[CeatConvention] = (CEAT_ORIGINAL,
                                                                CEAT_MIND_YOUR_BIAS)
                       ) -> pd.DataFrame:
-    """The settings of CEAT conventions side by side (one row each)."""
-    return pd.DataFrame([{"convention": c.name, "samples N": c.n_samples,
-                          "contexts drawn": c.replacement, "p-value": c.tail, "seed": c.seed,
-                          "ddof": c.ddof, "source": c.description} for c in conventions])
+    """The settings of CEAT conventions side by side, one row each, indexed by name."""
+    sources = {CEAT_ORIGINAL.name: "Guo & Caliskan (2021), their script",
+               CEAT_MIND_YOUR_BIAS.name: "Mind Your Bias (Husse & Spitz, 2022)"}
+    return pd.DataFrame([{"convention": c.name, "samples N": f"{c.n_samples:,}",
+                          "contexts drawn": c.replacement.replace("_", " "),
+                          "p-value": c.tail, "seed": c.seed, "ddof": c.ddof,
+                          "source": sources.get(c.name, c.description)}
+                         for c in conventions]).set_index("convention")
 
 
 #: The columns of :func:`result_tables`: the estimate, and the spread of the samples.
-ESTIMATE_COLUMNS = ("convention", "n_samples", "n_contexts", "ces", "ci_low", "ci_high", "se",
-                    "p_value", "tail")
-SPREAD_COLUMNS = ("convention", "tau2", "i2", "q_p_value", "weighted_variance", "mean_d",
-                  "sd_d")
+ESTIMATE_COLUMNS = ("N", "contexts", "CES", "95% CI", "SE", "p", "tail")
+SPREAD_COLUMNS = ("τ²", "I² (%)", "Q p-value", "weighted variance", "mean d", "SD d")
 
 
-def result_tables(rows: pd.DataFrame, decimals: int = 4
-                  ) -> tuple[pd.DataFrame, pd.DataFrame]:
+def result_tables(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """CEAT result rows as two narrower tables: the estimate, and the spread of the samples.
 
-    The first has :data:`ESTIMATE_COLUMNS` (CES, its 95% CI, SE, p-value),
-    the second :data:`SPREAD_COLUMNS` (τ², I², Cochran's Q p-value, Mind Your
-    Bias's weighted variance, mean and SD of the per-sample effect sizes).
-    Counts are integers, numbers rounded to ``decimals``, p-values read off a
-    normal or χ² tail as :func:`biaslib.reporting.format.format_tail_p`.
+    Both are indexed by the convention. The first has :data:`ESTIMATE_COLUMNS`
+    (samples N, contexts embedded, CES and its 95% CI, SE, p-value and its tail),
+    the second :data:`SPREAD_COLUMNS` (τ², I² in percent, Cochran's Q p-value, Mind
+    Your Bias's weighted variance, mean and SD of the per-sample effect sizes
+    :math:`d_i`). Effect sizes, their spread and the CI print with two decimals as
+    the papers do, the SE with three; p-values read off a normal or χ² tail as
+    :func:`biaslib.reporting.format.format_tail_p`.
     """
-    # The tables print CEAT's name for its effect size, CES.
-    shown = rows.astype({"n_samples": int, "n_contexts": int}).round(decimals).rename(
-        columns={"effect_size": "ces"})
-    shown = shown.assign(p_value=rows["p_value"].map(format_tail_p),
-                         q_p_value=rows["q_p_value"].map(format_tail_p))
-    return shown[list(ESTIMATE_COLUMNS)], shown[list(SPREAD_COLUMNS)]
+    index = pd.Index(rows["convention"], name="convention")
+
+    def two(column: str) -> list[str]:
+        return [format_d(v) for v in rows[column]]
+
+    estimate = pd.DataFrame({
+        "N": [f"{int(n):,}" for n in rows["n_samples"]],
+        "contexts": [f"{int(n):,}" for n in rows["n_contexts"]],
+        "CES": two("effect_size"),
+        "95% CI": [f"[{format_d(lo)}, {format_d(hi)}]"
+                   for lo, hi in zip(rows["ci_low"], rows["ci_high"], strict=True)],
+        "SE": [f"{v:.3f}" for v in rows["se"]],
+        "p": [format_tail_p(v) for v in rows["p_value"]],
+        "tail": list(rows["tail"]),
+    }).set_axis(index)
+    spread = pd.DataFrame({
+        "τ²": two("tau2"), "I² (%)": [f"{100 * v:.1f}" for v in rows["i2"]],
+        "Q p-value": [format_tail_p(v) for v in rows["q_p_value"]],
+        "weighted variance": two("weighted_variance"), "mean d": two("mean_d"),
+        "SD d": two("sd_d"),
+    }).set_axis(index)
+    return estimate, spread
 
 
 def ces_table(rows: pd.DataFrame) -> pd.DataFrame:
@@ -576,23 +673,25 @@ def ces_table(rows: pd.DataFrame) -> pd.DataFrame:
 
     ``rows`` are chapter rows (:func:`ceat_table`); tests that did not run
     are left out. Cells read ``CES (p)``; a p-value whose normal tail
-    underflows (computed as 0) reads ``< 1e-300`` (:func:`format_tail_p`).
+    underflows (computed as 0) reads ``< 1e-300`` (:func:`format_tail_p`); the
+    CES has two decimals and a minus sign (:func:`format_d`).
     """
     frame = rows[rows["not run"] == ""].copy()
-    frame["CES (p)"] = [f"{d:.2f} ({format_tail_p(p)})" for d, p in
+    frame["CES (p)"] = [f"{format_d(d)} ({format_tail_p(p)})" for d, p in
                         zip(frame["effect_size"], frame["p_value"], strict=True)]
-    wide = frame.pivot_table(index="test", columns=["column", "convention"], values="CES (p)",
+    frame["model"] = frame["column"].map(_short)
+    wide = frame.pivot_table(index="test", columns=["model", "convention"], values="CES (p)",
                              aggfunc="first")
     return wide.reindex([t for t in dict.fromkeys(frame["test"]) if t in wide.index])
 
 
-def caliskan_table(rows: pd.DataFrame, tests: Sequence[str] = CALISKAN_TESTS,
-                   decimals: int = 4) -> pd.DataFrame:
+def caliskan_table(rows: pd.DataFrame, tests: Sequence[str] = CALISKAN_TESTS) -> pd.DataFrame:
     """Caliskan's C1–C10 with CEAT: CES and p-value per convention, and the dropped words.
 
-    ``rows`` are the ``ceat_caliskan`` rows of one model. CES rounded to
-    ``decimals``; p-values as :func:`format_tail_p` (``< 1e-300`` where the
-    normal tail underflows).
+    ``rows`` are the ``ceat_caliskan`` rows of one model. Columns ``(convention,
+    "CES")`` (two decimals, :func:`format_d`) and ``(convention, "p")``
+    (:func:`format_tail_p`: ``< 1e-300`` where the normal tail underflows; ``–``
+    where the test did not run), then ``("", "dropped")``.
     """
     ran = rows[rows["not run"] == ""]
     ces = ran.pivot_table(index="test", columns="convention", values="effect_size",
@@ -600,11 +699,12 @@ def caliskan_table(rows: pd.DataFrame, tests: Sequence[str] = CALISKAN_TESTS,
     p = ran.pivot_table(index="test", columns="convention", values="p_value", aggfunc="first")
     table = pd.DataFrame(index=pd.Index(list(tests), name="test"))
     for conv in ces.columns:
-        table[f"ces ({conv})"] = ces[conv].reindex(table.index).round(decimals)
-    for conv in p.columns:
-        table[f"p_value ({conv})"] = [format_tail_p(v) if pd.notna(v) else "–"
-                                      for v in p[conv].reindex(table.index)]
-    table["dropped"] = rows.drop_duplicates("test").set_index("test")["dropped"]
+        table[(conv, "CES")] = [format_d(v) for v in ces[conv].reindex(table.index)]
+        table[(conv, "p")] = [format_tail_p(v) if pd.notna(v) else "–"
+                              for v in p[conv].reindex(table.index)]
+    table[("", "dropped")] = rows.drop_duplicates("test").set_index("test")["dropped"].reindex(
+        table.index).fillna("")
+    table.columns = pd.MultiIndex.from_tuples(table.columns)
     return table
 
 
@@ -614,15 +714,18 @@ def _kind(frame: pd.DataFrame) -> pd.Series:
 
 
 def templates_vs_corpus(pairs: pd.DataFrame, convention: str = CEAT_MIND_YOUR_BIAS.name,
-                        decimals: int = 3) -> pd.DataFrame:
+                        decimals: int = 2) -> pd.DataFrame:
     """Our CES on corpus sentences and on Mind Your Bias's templates, per model and test.
 
     ``pairs`` holds chapter rows of both kinds; only tests that ran on both.
+    Indexed by ``(model, test)``, the model by its short name.
     """
     ran = pairs[(pairs["convention"] == convention) & (pairs["not run"] == "")]
     wide = ran.assign(kind=_kind(ran)).pivot_table(index=["column", "test"], columns="kind",
                                                    values="effect_size")
-    return wide.dropna().round(decimals)
+    wide = wide.dropna().round(decimals).rename_axis(index=["model", "test"], columns=None)
+    models = list(dict.fromkeys(ran["column"]))  # in the rows' order, not alphabetical
+    return wide.reindex(models, level="model").rename(index=_short, level="model")
 
 
 def _table12_published() -> pd.DataFrame:
@@ -654,10 +757,12 @@ def reddit_2014_comparison(contexts: pd.DataFrame, rows: pd.DataFrame,
     """The CES on the full extract beside the CES on its 2014 Reddit sentences only.
 
     ``contexts`` are the ``ceat_contexts`` rows (their ``reddit_2014`` kind),
-    ``rows`` the ``ceat_myb`` rows. CES to three decimals, context counts as
-    integers, the 2014-only p-value as :func:`format_tail_p`; where a test
-    did not run on 2014 alone its cells read ``not run`` / ``–`` and the
-    reason (its first 80 characters) stands in the last column.
+    ``rows`` the ``ceat_myb`` rows. Two column groups, ``full extract`` and
+    ``2014 Reddit only``: the CES (:func:`format_d`), the contexts embedded
+    and, for 2014 alone, the p-value (:func:`format_tail_p`), the dropped
+    stimuli and, where a test did not run, why (:func:`not_run_reason`; its
+    other cells then read ``–``; a test that did not run on the full extract
+    reads ``not run`` there).
     """
     subset = contexts[contexts["contexts"].str.startswith("reddit_2014")
                       & (contexts["convention"] == convention)
@@ -666,42 +771,63 @@ def reddit_2014_comparison(contexts: pd.DataFrame, rows: pd.DataFrame,
     full = full.set_index("test").reindex(subset.index)
     ran = subset["not run"] == ""
 
-    def number(values: pd.Series, fmt: str, ok: pd.Series, missing: str) -> list[str]:
-        return [format(v, fmt) if k else missing for v, k in zip(values, ok, strict=True)]
+    def number(values: pd.Series, fmt: Callable[[float], str], ok: pd.Series,
+               missing: str) -> list[str]:
+        return [fmt(v) if k else missing for v, k in zip(values, ok, strict=True)]
+
+    def count(n: float) -> str:
+        return f"{int(n):,}"
 
     full_ran = full["not run"] == ""
-    return pd.DataFrame({
-        "CES, full extract": number(full["effect_size"], ".3f", full_ran, "not run"),
-        "contexts, full extract": number(full["n_contexts"], ".0f", full_ran, "–"),
-        "CES, 2014 Reddit only": number(subset["effect_size"], ".3f", ran, "not run"),
-        "p, 2014 Reddit only": [format_tail_p(p) if k else "–"
-                                for p, k in zip(subset["p_value"], ran, strict=True)],
-        "contexts, 2014 only": number(subset["n_contexts"], ".0f", ran, "–"),
-        "dropped": subset["dropped"].fillna(""),
-        "not run": subset["not run"].str.slice(0, 80),
+    table = pd.DataFrame({
+        ("full extract", "CES"): number(full["effect_size"], format_d, full_ran, "not run"),
+        ("full extract", "contexts"): number(full["n_contexts"], count, full_ran, "–"),
+        ("2014 Reddit only", "CES"): number(subset["effect_size"], format_d, ran, "–"),
+        ("2014 Reddit only", "p"): number(subset["p_value"], format_tail_p, ran, "–"),
+        ("2014 Reddit only", "contexts"): number(subset["n_contexts"], count, ran, "–"),
+        ("2014 Reddit only", "dropped"): list(subset["dropped"].fillna("")),
+        ("2014 Reddit only", "why not run"): [not_run_reason(r) for r in subset["not run"]],
     }, index=subset.index)
+    table.columns = pd.MultiIndex.from_tuples(table.columns)
+    return table
 
 
 def window_comparison(rows: pd.DataFrame, contexts: pd.DataFrame,
                       tests: Sequence[str] = tuple(WINDOW_TESTS),
                       column: str = "all-MiniLM-L6-v2",
-                      convention: str = CEAT_MIND_YOUR_BIAS.name) -> pd.DataFrame:
+                      convention: str = CEAT_MIND_YOUR_BIAS.name,
+                      decimals: int | None = 2) -> pd.DataFrame:
     """The CES with Mind Your Bias's window, Guo & Caliskan's, and whole sentences.
 
     ``rows`` are the ``ceat_myb`` rows (Mind Your Bias's window), ``contexts``
-    the ``ceat_contexts`` rows (the other two). CES to three decimals.
+    the ``ceat_contexts`` rows (the other two). CES rounded to ``decimals``
+    (``None``: not rounded).
     """
     windows = pd.concat([rows[rows["test"].isin(list(tests))],
                          contexts[contexts["contexts"].str.startswith("corpus")]])
     windows = windows[(windows["column"] == column) & (windows["convention"] == convention)]
     windows = windows.assign(window=windows["contexts"].str.split(",").str[1].str.strip()
                              .replace({"<=100 sentences/stimulus": "Mind Your Bias window"}))
-    return windows.pivot_table(index="test", columns="window", values="effect_size").round(3)
+    wide = windows.pivot_table(index="test", columns="window", values="effect_size")
+    wide = wide.rename_axis(columns=None)
+    return wide if decimals is None else wide.round(decimals)
 
 
-def resampling_view(summary: pd.DataFrame, decimals: int = 5) -> pd.DataFrame:
-    """:func:`resampling_summary` as printed: rounded; the largest p as :func:`format_tail_p`."""
-    return summary.round(decimals).assign(p_max=summary["p_max"].map(format_tail_p))
+def resampling_view(summary: pd.DataFrame) -> pd.DataFrame:
+    """:func:`resampling_summary` as printed, headers in words.
+
+    The mean CES with two decimals, the spreads with three, the largest p as
+    :func:`format_tail_p`.
+    """
+    index = summary.index.set_levels(
+        summary.index.levels[1].str.replace("_", " "), level="contexts drawn")
+    view = pd.DataFrame({
+        "mean CES": [format_d(v) for v in summary["CES_mean"]],
+        "SD of the CES over seeds": [f"{v:.3f}" for v in summary["CES_sd_over_seeds"]],
+        "mean SE": [f"{v:.3f}" for v in summary["SE_mean"]],
+        "largest p (two-sided)": [format_tail_p(v) for v in summary["p_max"]],
+    }, index=index)
+    return view
 
 
 def resampling_figure(runs: pd.DataFrame, title: str = "") -> Figure:
@@ -710,12 +836,13 @@ def resampling_figure(runs: pd.DataFrame, title: str = "") -> Figure:
 
     fig, ax = plt.subplots(figsize=(6, 3))
     for rule, sub in runs.groupby("contexts drawn"):
-        ax.plot(sub["N"], sub["CES"], "o", alpha=0.6, label=f"contexts drawn: {rule}")
+        ax.plot(sub["N"], sub["CES"], "o", alpha=0.6,
+                label=f"contexts drawn: {rule.replace('_', ' ')}")
     ax.set_xscale("log")
     ax.set_xlabel("samples N")
     ax.set_ylabel("CES (five seeds each)")
-    ax.set_title(title, fontsize=10, loc="left")
-    ax.legend(frameon=False, fontsize="small")
+    ax.set_title(title, fontsize=11, loc="left")
+    ax.legend(frameon=False, fontsize=10)
     fig.tight_layout()
     return fig
 
@@ -743,10 +870,42 @@ def sign_agreement(rows: pd.DataFrame, convention: str = CEAT_MIND_YOUR_BIAS.nam
     out = []
     for model, g in _ran(rows, convention).groupby("column", sort=False):
         d = g.set_index("test")["effect_size"]
-        out.append({"model": model, "tests run": len(d),
+        out.append({"model": _short(model), "tests run": len(d),
                     **{m: int((np.sign(pub[m].reindex(d.index)) == np.sign(d)).sum())
                        for m in MYB_MODELS if m in pub}})
     return pd.DataFrame(out).set_index("model")
+
+
+#: Short names of our models in the findings (the stored tables' ``column`` labels).
+_SHORT = {"all-MiniLM-L6-v2": "MiniLM-L6", "SmolLM2-135M-Instruct": "SmolLM2-135M"}
+_MYB = "Husse & Spitz (2022)"
+_GUO = "Guo & Caliskan (2021)"
+
+
+def _short(model: str) -> str:
+    return _SHORT.get(model, model)
+
+
+def _stand_ins(models: Sequence[str]) -> str:
+    """The models a finding used, offline stand-ins named as such."""
+    names = [_short(m) for m in models]
+    offline = {m.label for m in OFFLINE_CEAT_MODELS}
+    note = "" if not all(m in offline for m in models) else (
+        " (stand-ins)" if len(names) > 1 else " (stand-in)")
+    return ", ".join(names) + note
+
+
+def _c6_sd_d(rows: pd.DataFrame, model: str) -> float:
+    """The SD of the per-sample effect sizes of :data:`RESAMPLING`'s test on ``model``.
+
+    Under Mind Your Bias's convention: the spread the resampling noise is set against.
+    """
+    row = rows[(rows["stimuli"] == RESAMPLING["test"]) & (rows["column"] == model)
+               & (rows["convention"] == CEAT_MIND_YOUR_BIAS.name)]
+    if len(row) != 1:
+        raise ValueError(f"expected one {RESAMPLING['test']} row of {model} under "
+                         f"{CEAT_MIND_YOUR_BIAS.name}, found {len(row)}")
+    return float(row["sd_d"].iloc[0])
 
 
 def ceat_findings(
@@ -754,27 +913,50 @@ def ceat_findings(
     contexts: pd.DataFrame,
     resampling: pd.DataFrame,
     *,
-    sd_d: float,
+    sd_d: float | None = None,
     model: str = "all-MiniLM-L6-v2",
     alpha: float = 0.01,
-) -> pd.DataFrame:
-    """Mind Your Bias's conclusions about CEAT, checked on the offline models.
+) -> list[Finding]:
+    """Mind Your Bias's conclusions about CEAT, checked on the models of ``rows``.
 
-    ``rows`` are the ``ceat_myb`` rows, ``contexts`` the ``ceat_contexts`` rows,
-    ``resampling`` a :func:`resampling_summary` of ``model``'s C6 and ``sd_d``
-    the SD of its per-sample effect sizes. Published evidence is counted from
-    Mind Your Bias's Tables 3 and 12 as typed in (their bold: p < 0.01). Returns
-    a :func:`biaslib.reporting.format.findings_table`.
+    The one place the chapter's verdicts are computed: :func:`findings` calls it on
+    the stored tables, the chapter on the tables it shows (which on Colab also hold
+    the papers' models).
+
+    Parameters
+    ----------
+    rows
+        The ``ceat_myb`` rows.
+    contexts
+        The ``ceat_contexts`` rows.
+    resampling
+        A :func:`resampling_summary` of ``model``'s C6 (:data:`RESAMPLING`).
+    sd_d
+        The SD of the per-sample effect sizes of that C6 run; ``None`` reads it
+        from ``rows``.
+    model
+        The model of the single-model findings (resampling, I1, 2014 Reddit).
+    alpha
+        Significance level of our CES (Mind Your Bias's bold: p < 0.01).
+
+    Returns
+    -------
+    list of biaslib.reporting.findings.Finding
+        Published evidence counted from Mind Your Bias's Tables 3 and 12 as typed
+        in (``data/published``), ours from the tables.
     """
+    if sd_d is None:
+        sd_d = _c6_sd_d(rows, model)
     mb = _ran(rows, CEAT_MIND_YOUR_BIAS.name)
     pub = _myb_ceat_published()
     mine, orig = pub[pub["column"] == "ours"], pub[pub["column"] == "orig"]
     models = list(dict.fromkeys(mb["column"]))
     ces = mb.pivot_table(index="test", columns="column", values="effect_size")
     p = mb.pivot_table(index="test", columns="column", values="p_value")
+    every, one = _stand_ins(models), _stand_ins([model])
 
     def each(fmt) -> str:  # one entry per our model
-        return "; ".join(f"{m}: {fmt(m)}" for m in models)
+        return "; ".join(f"{_short(m)} {fmt(m)}" for m in models)
 
     def positive(frame: pd.DataFrame, test: str) -> list[str]:
         rows_ = frame[frame["test"] == test]
@@ -794,8 +976,8 @@ def ceat_findings(
     noisiest = sd.idxmax()[0]
     i1 = rows.query("test == 'I1' and column == @model").set_index("convention")
     i1_text = "; ".join(
-        f"N = {c.n_samples:,}: CES {i1.loc[c.name, 'effect_size']:.3f}, "
-        f"p = {format_p(i1.loc[c.name, 'p_value'])} ({c.tail})"
+        f"N = {c.n_samples:,}: CES {format_d(i1.loc[c.name, 'effect_size'])}, "
+        f"{_p_text(i1.loc[c.name, 'p_value'])} ({c.tail})"
         for c in (CEAT_ORIGINAL, CEAT_MIND_YOUR_BIAS))
     r2014 = contexts[contexts["contexts"].str.startswith("reddit_2014")
                      & (contexts["convention"] == CEAT_MIND_YOUR_BIAS.name)
@@ -805,57 +987,82 @@ def ceat_findings(
     n_sig = {m: int((p[m].dropna() < alpha).sum()) for m in models}
     n_run = {m: int(p[m].notna().sum()) for m in models}
 
-    findings = [
-        {"claim": "CEAT finds significant bias almost everywhere (Mind Your Bias, Table 3)",
-         "published": f"{int(mine['sig'].sum())}/{len(mine)} results with p < {alpha}",
-         "ours": each(lambda m: f"{n_sig[m]}/{n_run[m]}"),
-         "holds": all(n_sig[m] == n_run[m] for m in models)},
-        {"claim": "A significant CES marks a bias (both papers read p < 0.01 so)",
-         "published": f"Guo & Caliskan: N = {CEAT_ORIGINAL.n_samples:,}, one-sided; "
-                      f"Mind Your Bias: N = {CEAT_MIND_YOUR_BIAS.n_samples:,}, two-sided",
-         "ours": f"I1, {model}: {i1_text}",
-         "holds": "no: a CES near 0 is significant"},
-        {"claim": "C1 (flowers/insects) is positive on every model",
-         "published": f"{len(positive(mine, 'C1'))}/{int((mine['test'] == 'C1').sum())} "
-                      f"(Mind Your Bias), {len(positive(orig, 'C1'))}/"
-                      f"{int((orig['test'] == 'C1').sum())} (Guo & Caliskan)",
-         "ours": each(lambda m: format_d(ces.loc["C1", m])),
-         "holds": bool((ces.loc["C1"] > 0).all())},
-        {"claim": "C6 (career/family) is positive and significant, except on BLOOM",
-         "published": f"{len(c6_mine) - len(c6_exceptions)}/{len(c6_mine)}; not: "
-                      + ", ".join(f"{m} ({c6_mine.loc[m, 'd']:.2f})" for m in c6_exceptions),
-         "ours": each(lambda m: f"{format_d(ces.loc['C6', m])}, {_p_text(p.loc['C6', m])}"),
-         "holds": bool(((ces.loc["C6"] > 0) & (p.loc["C6"] < alpha)).all())},
-        {"claim": "I1 and I2 are positive except in Guo & Caliskan's GPT-2 run",
-         "published": "Mind Your Bias: " + ", ".join(
-             f"{t} {mine_pos[t]}/{int((mine['test'] == t).sum())}" for t in inter)
-             + "; Guo & Caliskan's negative: " + ", ".join(
-                 f"{r.model} {r.test} {format_d(r.d)}" for r in orig_neg.itertuples()),
-         "ours": each(lambda m: ", ".join(f"{t} {format_d(ces.loc[t, m])}" for t in inter)),
-         "holds": _holds_for(models, [m for m in models if (ces.loc[inter, m] > 0).all()])},
-        {"claim": "The CES is robust to the random draw of contexts (Mind Your Bias)",
-         "published": "stated in the text (differences from Guo & Caliskan "
-                      "explained by sampling)",
-         "ours": f"C6, {model}: SD of the CES over seeds ≤ {big_n:.4f} for N ≥ 1,000 "
-                 f"(at most {sd.max():.4f}, N = {noisiest}); SD of the per-sample "
-                 f"effect sizes {sd_d:.3f}",
-         "holds": bool(big_n < 0.1 * sd_d)},
-        {"claim": "Templates change CEAT's results in size and sign (Mind Your Bias, "
-                  "Table 12)",
-         "published": f"templates larger in {pub12.iloc[1]}/{pub12.iloc[0]} cells; "
-                      f"signs differ in {pub12.iloc[2]}",
-         "ours": f"templates larger in {ours12.iloc[1]}/{ours12.iloc[0]} cells; "
-                 f"signs differ in {ours12.iloc[2]}",
-         "holds": "in size, not in sign" if ours12.iloc[2] == 0 else True},
-        {"claim": "A larger corpus than 2014 Reddit helps rare stimuli (Mind Your Bias, "
-                  "limitations)",
-         "published": "conjecture",
-         "ours": f"{model}: {int((r2014['not run'] == '').sum())}/{len(r2014)} tests run "
-                 f"on 2014 Reddit alone, {int((full['not run'] == '').sum())}/{len(full)} "
-                 "on the full extract",
-         "holds": bool((full["not run"] == "").sum() > (r2014["not run"] == "").sum())},
+    return [
+        Finding(
+            _MYB, "CEAT finds significant bias almost everywhere",
+            f"Table 3: {int(mine['sig'].sum())} of {len(mine)} CEAT results in bold "
+            f"(p < {alpha})",
+            each(lambda m: f"{n_sig[m]} of {n_run[m]} tests p < {alpha}"), every,
+            all(n_sig[m] == n_run[m] for m in models), "ceat-table3"),
+        Finding(
+            _GUO, "A significant CES marks a bias",
+            f"p < {alpha} read as a significant bias; Guo & Caliskan's code N = "
+            f"{CEAT_ORIGINAL.n_samples:,}, one-sided; Mind Your Bias's N = "
+            f"{CEAT_MIND_YOUR_BIAS.n_samples:,}, two-sided",
+            f"I1: {i1_text}", one, "no: a CES near 0 is significant", "ceat-table3"),
+        Finding(
+            _MYB, "C1 (flowers/insects) is positive on every model",
+            f"Table 3: {len(positive(mine, 'C1'))} of {int((mine['test'] == 'C1').sum())} "
+            f"models (Mind Your Bias), {len(positive(orig, 'C1'))} of "
+            f"{int((orig['test'] == 'C1').sum())} (Guo & Caliskan)",
+            each(lambda m: format_d(ces.loc["C1", m])), every,
+            bool((ces.loc["C1"] > 0).all()), "ceat-table3"),
+        Finding(
+            _MYB, "C6 (career/family) is positive and significant, except on BLOOM",
+            f"Table 3: {len(c6_mine) - len(c6_exceptions)} of {len(c6_mine)} models; not: "
+            + ", ".join(f"{m} ({format_d(c6_mine.loc[m, 'd'])})" for m in c6_exceptions),
+            each(lambda m: f"{format_d(ces.loc['C6', m])}, {_p_text(p.loc['C6', m])}"),
+            every, bool(((ces.loc["C6"] > 0) & (p.loc["C6"] < alpha)).all()), "ceat-table3"),
+        Finding(
+            _MYB, "I1 and I2 are positive, except in Guo & Caliskan's GPT-2 run",
+            "Table 3, Mind Your Bias: " + ", ".join(
+                f"{t} {mine_pos[t]} of {int((mine['test'] == t).sum())} models" for t in inter)
+            + "; Guo & Caliskan's negative: " + ", ".join(
+                f"{r.model} {r.test} {format_d(r.d)}" for r in orig_neg.itertuples()),
+            each(lambda m: ", ".join(f"{t} {format_d(ces.loc[t, m])}" for t in inter)), every,
+            _holds_for([_short(m) for m in models],
+                       [_short(m) for m in models if (ces.loc[inter, m] > 0).all()]),
+            "ceat-table3"),
+        Finding(
+            _MYB, "The CES is robust to the random draw of contexts",
+            "stated in the text: differences from Guo & Caliskan explained by sampling",
+            f"C6: SD of the CES over seeds ≤ {big_n:.3f} for N ≥ 1,000 (at most "
+            f"{sd.max():.3f}, at N = {noisiest}); SD of the per-sample effect sizes "
+            f"{sd_d:.2f}", one, bool(big_n < 0.1 * sd_d), "ceat-resampling"),
+        Finding(
+            _MYB, "Templates change CEAT's results in size and sign",
+            f"Table 12: templates larger in {pub12.iloc[1]} of {pub12.iloc[0]} cells; signs "
+            f"differ in {pub12.iloc[2]}",
+            f"templates larger in {ours12.iloc[1]} of {ours12.iloc[0]} cells; signs differ "
+            f"in {ours12.iloc[2]}", every,
+            "in size, not in sign" if ours12.iloc[2] == 0 else True, "ceat-templates"),
+        Finding(
+            _MYB, "A larger corpus than 2014 Reddit helps rare stimuli",
+            "a conjecture (their Limitations section)",
+            f"{int((r2014['not run'] == '').sum())} of {len(r2014)} tests run on 2014 Reddit "
+            f"alone, {int((full['not run'] == '').sum())} of {len(full)} on the full extract",
+            one, bool((full["not run"] == "").sum() > (r2014["not run"] == "").sum()),
+            "ceat-reddit-2014"),
     ]
-    return findings_table(findings)
+
+
+def findings() -> list[Finding]:
+    """The chapter's checked claims, computed from its stored tables.
+
+    :func:`ceat_findings` on the stored ``ceat_myb``, ``ceat_contexts`` and
+    ``ceat_resampling`` tables (``data/results``): no model, no corpus.
+
+    Returns
+    -------
+    list of biaslib.reporting.findings.Finding
+        One record per claim of Guo & Caliskan (2021) and Mind Your Bias
+        (Husse & Spitz, 2022) that the chapter checks; ``section`` is the label
+        of the chapter's section that shows the evidence.
+    """
+    rows, _ = load_results("ceat_myb")
+    contexts, _ = load_results("ceat_contexts")
+    runs, _ = load_results("ceat_resampling")
+    return ceat_findings(rows, contexts, resampling_summary(runs))
 
 
 def _p_text(p: float) -> str:
