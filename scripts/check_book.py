@@ -308,6 +308,24 @@ const desktop = arguments[0];
                 ? [document.documentElement.scrollWidth, window.innerWidth] : null,
     images: [], outputs: [], longLines: [], merrors: [], hasMath: false, rawText: [], hrefs: [],
   };
+  if (result.pageScroll) {
+    // name what pushes the page sideways: the outermost elements past the window's
+    // right edge that no ancestor clips or scrolls
+    const clipped = e => {
+      for (let p = e.parentElement; p && p !== document.body; p = p.parentElement)
+        if (getComputedStyle(p).overflowX !== 'visible') return true;
+      return false;
+    };
+    const culprits = [];
+    for (const e of document.body.querySelectorAll('*')) {
+      const r = e.getBoundingClientRect();
+      if (r.width > 0 && r.right > window.innerWidth + 1 && getComputedStyle(e).position !== 'fixed'
+          && !clipped(e) && !culprits.some(c => c.contains(e))) culprits.push(e);
+    }
+    result.pageScroll.push(culprits.slice(0, 3).map(e =>
+      `${e.tagName.toLowerCase()}.${String(e.className).split(' ')[0]} "${
+        e.textContent.trim().slice(0, 40)}" under "${section(e)}"`));
+  }
   imgs.forEach((img, k) => {
     if (!decoded[k] || img.naturalWidth === 0)
       result.images.push({src: img.getAttribute('src') || '', section: section(img)});
@@ -364,8 +382,10 @@ def layout_problems(measured: dict[str, Any], desktop: bool) -> list[tuple[str, 
             found.append((f"wide-{kind}", item["section"],
                           f"{size}: {hidden:.0f}% hidden behind a scrollbar at {DESKTOP[0]} px"))
     if measured["pageScroll"]:
-        wide, inner = measured["pageScroll"]
-        found.append(("page-scroll", "(page)", f"page is {wide} px wide in a {inner} px window"))
+        wide, inner, *culprits = measured["pageScroll"]
+        by = f" by {'; '.join(culprits[0])}" if culprits and culprits[0] else ""
+        found.append(("page-scroll", "(page)",
+                      f"page is {wide} px wide in a {inner} px window{by}"))
     return found
 
 

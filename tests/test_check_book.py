@@ -240,3 +240,16 @@ def test_browser_screenshots_are_written(browser, tmp_path):
     cb.check_page(browser, good, tmp_path, shots)
     assert sorted(p.name for p in shots.iterdir()) == ["good-1366.png", "good-390.png"]
     assert (shots / "good-390.png").read_bytes().startswith(b"\x89PNG")
+
+
+def test_browser_is_offline_so_math_from_a_cdn_is_caught(browser, tmp_path):
+    # The book must read offline: MathJax from a CDN does not load here, and the
+    # formula stays raw LaTeX.
+    cdn = page(tmp_path / "cdn.html",
+               '<script src="https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-chtml.js"></script>'
+               r'<p>The score <span class="math">\(s(w, A, B)\)</span>.</p>')
+    assert sorted(set(problems_of(browser, cdn, tmp_path))) == [(1366, "mathjax")]
+    found = [p.detail for (_, _), _, ps in cb.check_page(browser, cdn, tmp_path, None)
+             for p in ps]
+    assert any(d.startswith("MathJax") for d in found)
+    assert any(d.startswith("raw LaTeX") for d in found)
