@@ -6,8 +6,8 @@ reader would meet:
 
 - a table, display equation or figure wider than its container that is not inside a
   box scrolling horizontally (cut off, or pushing the page sideways), a page that
-  scrolls sideways, and at 1366 px an output table or display equation that does
-  not fit the text column at all;
+  scrolls sideways, and at 1366 px a table or display equation that does not fit
+  the text column at all (it scrolls);
 - an output showing a warning, a stderr block, a log line, a traceback or a path of
   the machine that ran it, or (at 1366 px) a text line longer than its box;
 - a MathJax error, MathJax not loaded on a page with math, or raw LaTeX left in the
@@ -365,9 +365,10 @@ def layout_problems(measured: dict[str, Any], desktop: bool) -> list[tuple[str, 
     """The ``(rule, section, detail)`` layout problems in one page's measurements.
 
     ``overflow``: a table, equation or figure wider than the column and not in a box
-    that scrolls inside the column. At the desktop width also ``wide-table`` (an
-    output table that needs scrolling) and ``wide-equation`` (a display equation
-    that does). ``page-scroll``: the page itself scrolls sideways.
+    that scrolls inside the column. At the desktop width also ``wide-table`` (a
+    table, in an output or in the prose, that needs scrolling: "no table wider than
+    the text column at 1366 px") and ``wide-equation`` (a display equation that
+    does). ``page-scroll``: the page itself scrolls sideways.
     """
     found = []
     for item in measured["items"]:
@@ -376,10 +377,10 @@ def layout_problems(measured: dict[str, Any], desktop: bool) -> list[tuple[str, 
         if not item["fits"]:
             found.append(("overflow", item["section"],
                           f"{size}: cut off or widens the page (no scroll box inside the column)"))
-        elif desktop and item["scrolls"] and (
-                (kind == "table" and item["output"]) or kind == "equation"):
+        elif desktop and item["scrolls"] and kind in ("table", "equation"):
             hidden = 100 * (content - shown) / content
-            found.append((f"wide-{kind}", item["section"],
+            where = "output " if item["output"] else ""
+            found.append((f"wide-{kind}", item["section"], where +
                           f"{size}: {hidden:.0f}% hidden behind a scrollbar at {DESKTOP[0]} px"))
     if measured["pageScroll"]:
         wide, inner, *culprits = measured["pageScroll"]
