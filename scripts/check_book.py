@@ -559,7 +559,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     by_rule = Counter(p.rule for p in problems)
     summary = ", ".join(f"{rule} {n}" for rule, n in sorted(by_rule.items()))
-    print(f"\nchecked {len(pages)} page{'s' * (len(pages) != 1)} at {' and '.join(str(w) for w, _ in WIDTHS)} px "
+    widths = " and ".join(str(w) for w, _ in WIDTHS)
+    print(f"\nchecked {len(pages)} page{'s' * (len(pages) != 1)} at {widths} px "
           f"in {time.monotonic() - start:.0f} s: {len(problems)} "
           f"problem{'s' * (len(problems) != 1)}" + (f" ({summary})" if summary else ""))
     return 1 if problems else 0
