@@ -119,7 +119,7 @@ def book_pages(html_root: Path) -> list[Path]:
 def select_pages(pages: Sequence[Path], html_root: Path, wanted: Iterable[str]) -> list[Path]:
     """The ``pages`` named in ``wanted``: by path under ``html_root`` or by file stem.
 
-    Raises ``SystemExit`` naming a page that matches nothing, so a typo does not pass
+    Raises ``ValueError`` naming a page that matches nothing, so a typo does not pass
     as a clean check.
     """
     chosen: list[Path] = []
@@ -129,7 +129,7 @@ def select_pages(pages: Sequence[Path], html_root: Path, wanted: Iterable[str]) 
                    if p.relative_to(html_root).with_suffix("").as_posix() == key
                    or p.stem == key]
         if not matches:
-            raise SystemExit(f"check_book: no built page matches {name!r}")
+            raise ValueError(f"no built page matches {name!r}")
         chosen.extend(m for m in matches if m not in chosen)
     return chosen
 
@@ -521,6 +521,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"check_book: no built book in {html_root}; build it first with "
               "`jupyter-book build . -W --keep-going`", file=sys.stderr)
         return 2
+    pages = book_pages(html_root)
+    if args.pages:
+        try:
+            pages = select_pages(pages, html_root, args.pages)
+        except ValueError as error:
+            parser.error(str(error))  # exit 2: nothing was checked
     found = find_browser()
     if found is None:
         print("check_book: Chromium and chromedriver are needed: "
@@ -534,9 +540,6 @@ def main(argv: Sequence[str] | None = None) -> int:
               file=sys.stderr)
         return 2
 
-    pages = book_pages(html_root)
-    if args.pages:
-        pages = select_pages(pages, html_root, args.pages)
     if args.screenshots is not None:
         args.screenshots.mkdir(parents=True, exist_ok=True)
 

@@ -62,7 +62,7 @@ def test_pages_are_chosen_by_path_or_stem_and_a_typo_is_an_error(tmp_path):
     pages = [page(tmp_path / n, "") for n in ("book/intro.html", "notebooks/seat.html")]
     assert cb.select_pages(pages, tmp_path, ["seat"]) == [pages[1]]
     assert cb.select_pages(pages, tmp_path, ["book/intro.html", "seat"]) == pages
-    with pytest.raises(SystemExit, match="sea"):
+    with pytest.raises(ValueError, match="sea"):
         cb.select_pages(pages, tmp_path, ["sea"])
 
 
@@ -185,6 +185,9 @@ def test_no_build_or_no_browser_exits_2_saying_what_to_do(tmp_path, monkeypatch,
     assert cb.main(["--html", str(tmp_path)]) == 2
     assert "jupyter-book build" in capsys.readouterr().err
     write(tmp_path / "index.html", "")
+    with pytest.raises(SystemExit) as typo:
+        cb.main(["--html", str(tmp_path), "--pages", "nope"])
+    assert typo.value.code == 2
     monkeypatch.setattr(cb, "find_browser", lambda: None)
     assert cb.main(["--html", str(tmp_path)]) == 2
     assert "apt-get install chromium chromium-driver" in capsys.readouterr().err
