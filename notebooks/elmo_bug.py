@@ -56,11 +56,15 @@ if "google.colab" in sys.modules:
 # (sent-bias's BERT input, w-SEAT's GPT-2 offsets) move the numbers as well.
 
 # %% tags=["hide-input"]
+import pandas as pd
+from IPython.display import display
+
 from biaslib.chapters import elmo_bug
 from biaslib.reporting.findings import what_we_found
 
 findings = elmo_bug.findings()
-what_we_found(findings)
+with pd.option_context("display.max_colwidth", None):
+    display(what_we_found(findings))
 
 # %% tags=["remove-cell"]
 # The sentences above: every verdict holds, on the two stand-in models.
@@ -204,7 +208,8 @@ for name, enc in ENCODERS.items():
 elmo = table("elmo_bug")
 undefined = elmo[elmo["not run"] != ""].set_index(["column", "replay", "method", "test"])
 undefined.index.names = ["model", "replay", "method", "test"]
-undefined[["not run"]].rename(columns={"not run": "why"})
+with pd.option_context("display.max_colwidth", None):
+    display(undefined[["not run"]].rename(columns={"not run": "why"}))
 
 # %% tags=["remove-cell"]
 # The text above: MiniLM runs the five tests with a published ELMo "orig." value (Occ at
@@ -317,7 +322,12 @@ quirks_beside_published(quirks, SMOL)
 # The same counts, for the stimulus alone (`word`) and in sentences (`sent`, `sent (u)`):
 
 # %% tags=["hide-input"]
-quirk_counts(quirks)
+qc_shown = quirk_counts(quirks)
+qc_shown.index = pd.MultiIndex.from_tuples(
+    [(bug.split(": ", 1)[0], bug.split(": ", 1)[1], fixed.split(": ", 1)[1], contexts)
+     for bug, fixed, contexts in qc_shown.index],
+    names=["model", "bug", "fixed", "contexts"])
+qc_shown
 
 # %% [markdown]
 # ## w-SEAT's GPT-2 offsets

