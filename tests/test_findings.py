@@ -8,6 +8,7 @@ import pytest
 
 from biaslib.reporting.findings import (
     FINDING_COLUMNS,
+    VERDICTS,
     Finding,
     findings_frame,
     linked_findings,
@@ -58,7 +59,9 @@ def test_what_we_found_is_indexed_by_claim_without_a_name():
 
 @pytest.mark.parametrize(("word", "expected"), [
     ("yes", "holds"), ("Yes", "holds"), ("no", "does not hold"),
-    ("no, the sign flips", "does not hold"), ("partly", "with qualifications"),
+    ("no, the sign flips", "does not hold"), ("no: 0.45", "does not hold"),
+    ("no (eq. 45); yes (code)", "with qualifications"), ("not run", "not checked here"),
+    ("partly", "with qualifications"),
     ("yes, at 0.05", "with qualifications"), ("not comparable", "with qualifications"),
     ("none of them", "with qualifications"),
 ])
@@ -73,19 +76,24 @@ def test_verdict_summary_counts_by_hand():
     ])
     summary = verdict_summary(frame)
     assert summary.index.tolist() == ["A", "B", "Total"]
-    assert summary.loc["A"].tolist() == [3, 2, 0, 1]
-    assert summary.loc["B"].tolist() == [1, 0, 1, 0]
-    assert summary.loc["Total"].tolist() == [4, 2, 1, 1]
+    assert list(summary.columns) == ["claims", *VERDICTS]
+    assert summary.loc["A"].tolist() == [3, 2, 0, 1, 0]
+    assert summary.loc["B"].tolist() == [1, 0, 1, 0, 0]
+    assert summary.loc["Total"].tolist() == [4, 2, 1, 1, 0]
 
 
-def test_linked_findings_links_each_row_and_escapes_text():
-    frame = findings_frame([_finding(claim="d < 0.8 & <b>", section="seat-table4")],
-                           chapter="seat")
+def test_linked_findings_groups_by_paper_links_each_claim_and_escapes_text():
+    frame = findings_frame([_finding(claim="d < 0.8 & <b>", section="seat-table4"),
+                            _finding(paper="Husse & Spitz (2022)", claim="C1", holds=False),
+                            _finding(claim="C3", section="seat-c3")], chapter="seat")
     table = linked_findings(frame, {"seat": "SEAT"})
-    assert '<a href="seat.html#seat-table4">SEAT</a>' in table
+    assert '<a href="seat.html#seat-table4">SEAT chapter</a>' in table
     assert "d &lt; 0.8 &amp; &lt;b&gt;" in table and "<b>" not in table
-    cells = re.findall(r"<td>(.*?)</td>", table)
-    assert len(cells) == 7 and cells[5] == "yes" and cells[0] == "May et al. (2019)"
+    papers = re.findall(r'<th colspan="4" class="findings-paper">(.*?)</th>', table)
+    assert papers == ["May et al. (2019)", "Husse &amp; Spitz (2022)"]  # first appearance
+    rows = re.findall(r"<tr><td>(.*?)</td></tr>", table)
+    assert len(rows) == 3 and rows[1].startswith("C3")  # May et al.'s claims stay together
+    assert rows[2].endswith("<td>no")
 
 
 def test_linked_findings_needs_a_title_for_every_chapter():

@@ -1,4 +1,4 @@
-"""The registry of stored tables: collects what each chapter declares, and looks tables up.
+"""The registry of stored tables and findings: collects what each chapter declares.
 
 Each chapter module that stores tables in ``data/results/`` declares them at its
 bottom as ``DECLARED_TABLES`` (:class:`~biaslib.chapters.tables.StoredTable` entries,
@@ -7,7 +7,12 @@ checked slices). This module imports those chapter modules and concatenates thei
 declarations into :data:`REGISTRY`; it knows nothing of their internals.
 
 ``scripts/compute_results.py`` computes tables through :func:`write_table`, the tests
-iterate :data:`REGISTRY` and look entries up with :func:`get_table`. No chapter
+iterate :data:`REGISTRY` and look entries up with :func:`get_table`.
+
+Each chapter module also checks published claims in its ``findings()``
+(:class:`~biaslib.reporting.findings.Finding` records computed from its stored
+tables); :func:`book_findings` collects them, in book order, for the page "What
+holds up", and each chapter shows its own at its top. No chapter
 imports this module (their lists of tables come from their own declarations), so
 there is no import loop. Importing it imports no model code (no torch): a chapter
 loads a model only when a table or slice is computed.
@@ -17,7 +22,10 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
+
+import pandas as pd
 
 from biaslib.chapters import (
     ceat,
@@ -33,9 +41,12 @@ from biaslib.chapters import (
 from biaslib.chapters.stored import save_results
 from biaslib.chapters.tables import StoredTable
 from biaslib.errors import UnknownNameError
+from biaslib.reporting.findings import Finding, findings_frame
 
 __all__ = [
+    "FINDINGS",
     "REGISTRY",
+    "book_findings",
     "get_table",
     "registered_files",
     "table_names",
@@ -56,6 +67,33 @@ REGISTRY: tuple[StoredTable, ...] = (
 )
 
 _BY_NAME = {t.name: t for t in REGISTRY}
+
+#: The chapters' findings, in book order: chapter page (``notebooks/<page>``) → the
+#: chapter module's ``findings()``.
+FINDINGS: dict[str, Callable[[], Sequence[Finding]]] = {
+    "weat_static": weat_static.findings,
+    "seat": seat.findings,
+    "elmo_bug": elmo_bug.findings,
+    "mleat": mleat.findings,
+    "ceat": ceat.findings,
+    "lpbs": lpbs.findings,
+    "same": same.findings,
+    "synthesis": synthesis.findings,
+}
+
+
+def book_findings() -> pd.DataFrame:
+    """Every checked claim of every chapter, in book order: the page "What holds up".
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`~biaslib.reporting.findings.findings_frame` of each chapter's
+        ``findings()``, concatenated, with a first column ``chapter`` (the page
+        name, so ``{chapter}.html#{section}`` links to the evidence).
+    """
+    frames = [findings_frame(list(find()), chapter=page) for page, find in FINDINGS.items()]
+    return pd.concat(frames, ignore_index=True)
 
 
 def get_table(name: str) -> StoredTable:

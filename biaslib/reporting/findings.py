@@ -114,26 +114,30 @@ def what_we_found(findings: Sequence[Finding]) -> pd.DataFrame:
     return frame.set_index("claim")[["published", "ours", "holds?"]].rename_axis(None)
 
 
-#: The three verdicts :func:`verdict` sorts a ``holds?`` word into, in display order.
-VERDICTS: tuple[str, ...] = ("holds", "with qualifications", "does not hold")
+#: The verdicts :func:`verdict` sorts a ``holds?`` word into, in display order.
+VERDICTS: tuple[str, ...] = ("holds", "with qualifications", "does not hold", "not checked here")
 
 
 def verdict(holds: str) -> str:
     """Sort a ``holds?`` word into one of :data:`VERDICTS`.
 
-    ``yes`` is "holds", ``no`` (or a word starting ``no,`` / ``no (``) is "does not
-    hold", and anything else ("partly", "yes, at 0.05", "not comparable") is
-    "with qualifications".
+    ``yes`` is "holds"; ``no`` (or ``no: …``, ``no, …``, ``no (…)`` that says no
+    ``yes`` too) is "does not hold"; ``not run`` is "not checked here" (the claim
+    needs a model this machine cannot load); anything else ("partly", "yes, at
+    0.05", "not comparable", "no (eq. 45); yes (code)") is "with qualifications".
 
     Examples
     --------
-    >>> [verdict(w) for w in ["yes", "no", "no (sign flips)", "yes, at 0.05", "partly"]]
-    ['holds', 'does not hold', 'does not hold', 'with qualifications', 'with qualifications']
+    >>> [verdict(w) for w in ["yes", "no: 0.45, not 0.87", "not run", "partly",
+    ...                       "no (paper); yes (code)"]]
+    ['holds', 'does not hold', 'not checked here', 'with qualifications', 'with qualifications']
     """
     word = holds.strip().lower()
     if word == "yes":
         return "holds"
-    if word == "no" or word.startswith(("no,", "no ", "no(")):
+    if word.startswith("not run"):
+        return "not checked here"
+    if (word == "no" or word.startswith(("no:", "no,", "no ("))) and "yes" not in word:
         return "does not hold"
     return "with qualifications"
 
@@ -157,7 +161,12 @@ def verdict_summary(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def linked_findings(frame: pd.DataFrame, titles: dict[str, str]) -> str:
-    """The findings of several chapters as one HTML table, each row linking to its evidence.
+    """The findings of several chapters as one HTML table, grouped by paper, linked to the evidence.
+
+    Four columns keep it within a laptop's text column: the claim (with a link
+    to the chapter section that shows the evidence), the paper's evidence as
+    printed, ours (with the model it was computed on) and the verdict. A header
+    row per paper groups the claims.
 
     Parameters
     ----------
@@ -169,19 +178,23 @@ def linked_findings(frame: pd.DataFrame, titles: dict[str, str]) -> str:
     Returns
     -------
     str
-        An HTML table (paper, claim, published, ours, model, holds?, evidence)
-        whose last column links ``{chapter}.html#{section}``; every text is escaped.
+        An HTML table of class ``findings``; every text is escaped, and each
+        claim links ``{chapter}.html#{section}``.
     """
     missing = set(frame["chapter"]) - set(titles)
     if missing:
         raise ValueError(f"no title for the chapters {sorted(missing)}")
-    head = ["paper", "claim", "published", "ours", "model", "holds?", "evidence"]
+    esc = html.escape
     rows = []
-    for _, r in frame.iterrows():
-        link = (f'<a href="{html.escape(r["chapter"])}.html#{html.escape(r["section"])}">'
-                f"{html.escape(titles[r['chapter']])}</a>")
-        cells = [html.escape(str(r[c])) for c in head[:-1]] + [link]
-        rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    header = "".join(f"<th>{h}</th>" for h in head)
+    for paper, group in frame.groupby("paper", sort=False):
+        rows.append(f'<tr><th colspan="4" class="findings-paper">{esc(str(paper))}</th></tr>')
+        for _, r in group.iterrows():
+            href = f"{esc(r['chapter'])}.html#{esc(r['section'])}"
+            claim = (f"{esc(r['claim'])}<br/><small><a href=\"{href}\">"
+                     f"{esc(titles[r['chapter']])} chapter</a></small>")
+            ours = f"{esc(r['ours'])}<br/><small>{esc(r['model'])}</small>"
+            cells = [claim, esc(r["published"]), ours, esc(r["holds?"])]
+            rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    header = "".join(f"<th>{h}</th>" for h in ("claim", "published", "ours (model)", "holds?"))
     return (f'<table class="dataframe findings"><thead><tr>{header}</tr></thead>'
             f"<tbody>{''.join(rows)}</tbody></table>")
