@@ -82,7 +82,7 @@ RUN_PAPER_MODELS = "google.colab" in sys.modules
 
 # %%
 import pandas as pd
-from IPython.display import display
+from IPython.display import Markdown, display
 
 from biaslib.chapters.mleat import (
     MLEAT_OFFLINE_MODELS,
@@ -472,19 +472,31 @@ star = {True: "*", False: ""}
 overview = merged.assign(**{
     "SEAT d": merged["effect_size"].map(format_d),
     "SEAT p": merged["p_value"].map(format_p),
+    "SEAT significant": merged["SEAT"].map({"significant": "yes", "not significant": "no"}),
     "Level 2 X": [format_d(d, star[bool(s)]) for d, s in zip(merged["l2_x_d"],
                                                              merged["l2_x_sig"], strict=True)],
     "Level 2 Y": [format_d(d, star[bool(s)]) for d, s in zip(merged["l2_y_d"],
                                                              merged["l2_y_sig"], strict=True)],
 }).set_index(["test", "column"]).rename_axis(["test", "model"])
 models = list(dict.fromkeys(merged["column"]))
-overview.loc[[(t, m) for t in SEAT_SENTENCE_TESTS for m in models],
-             ["SEAT d", "SEAT p", "SEAT", "Level 2 X", "Level 2 Y", "pattern"]]
+# One table per model, two header levels: each fits the text column (the note below
+# spells the short model names out).
+short_model = {MINILM: "MiniLM-L6", SMOLLM: "SmolLM2-135M"}
+for model in models:
+    shown = overview.xs(model, level="model").loc[
+        list(SEAT_SENTENCE_TESTS),
+        ["SEAT d", "SEAT p", "SEAT significant", "Level 2 X", "Level 2 Y", "pattern"]]
+    shown.columns = pd.MultiIndex.from_tuples([
+        ("SEAT", "d"), ("SEAT", "p"), ("SEAT", "significant"),
+        ("Level 2", "X"), ("Level 2", "Y"), ("ML-EAT", "pattern")])
+    display(Markdown(f"**{short_model[model]}**"))
+    display(shown)
 
 # %% [markdown]
-# "SEAT" is the SEAT chapter's verdict (positive and $p \le 0.01$, one-sided); in the
-# Level 2 columns `*` means p < 0.05 (two-sided permutation test). The tests' titles are
-# in the {doc}`SEAT chapter <seat>`.
+# MiniLM-L6 is all-MiniLM-L6-v2, SmolLM2-135M is SmolLM2-135M-Instruct. "SEAT significant"
+# is the SEAT chapter's verdict (positive and $p \le 0.01$, one-sided); in the Level 2 columns
+# `*` means p < 0.05 (two-sided permutation test). The tests' titles are in the
+# {doc}`SEAT chapter <seat>`.
 
 # %% tags=["remove-cell"]
 # Level 1 is the SEAT chapter's effect size in every row (up to the stored tables' rounding).
@@ -496,8 +508,9 @@ assert ((merged["l1_d"] - merged["effect_size"]).abs() < 1e-6).all()
 # %% tags=["hide-input"]
 counts = pd.crosstab([merged["column"], merged["SEAT"]], merged["pattern"]).rename_axis(
     ["model", "SEAT"])
+# Patterns as rows, (model, SEAT verdict) as columns: four count columns fit the text column.
 counts.loc[[(m, v) for m in models for v in ("significant", "not significant")],
-           [p for p in PATTERNS if p in counts.columns]]
+           [p for p in PATTERNS if p in counts.columns]].T.rename(columns=short_model, level="model")
 
 # %% tags=["hide-input"]
 split = {}

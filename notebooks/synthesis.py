@@ -89,7 +89,7 @@ import pandas as pd
 from IPython.display import Markdown, display
 
 from biaslib.chapters.ceat import myb_table12_comparison
-from biaslib.chapters.lpbs import OFFLINE_LPBS_MODEL, myb_table14_comparison
+from biaslib.chapters.lpbs import OFFLINE_LPBS_MODEL, by_level, myb_table14_comparison
 from biaslib.chapters.published import MYB_MODELS
 from biaslib.chapters.stored import load_results
 from biaslib.chapters.synthesis import (
@@ -543,14 +543,15 @@ assert pub13_sig == {"sent": 5, "avg.": 6}
 # The "probability" column is LPBS over Reddit comments combined as CEAT; the tiny masked
 # LM's rebuilt column comes from `lpbs_reddit` (corpus extract, fixed scores and with the
 # authors' case bug replayed; {py:func}`biaslib.chapters.lpbs.myb_table14_comparison`).
-# `*` p < 0.01 (in the MYB columns: printed bold); "n/a" as printed, or where the replayed
+# `*` p < 0.01 (in the MYB column: printed bold); "n/a" as printed, or where the replayed
 # case bug loses every sentence; "too few": too few co-occurrences in the corpus:
 
 # %% tags=["hide-input"]
 reddit = stored("lpbs_reddit")
 t14 = myb_table14_comparison(lpbs_rows, reddit=reddit, reddit_label="tiny MLM, corpus")
-t14_cols = [c for c in t14.columns if c.startswith(("MYB", "tiny MLM, corpus"))]
-t14[t14_cols]
+# Long format (one row per test and word set): the rebuilt columns stand beside the published.
+by_level(t14, {"MYB (BERT)": "MYB {level}", "tiny MLM, corpus": "tiny MLM, corpus {level}",
+               "tiny MLM, corpus, case bug": "tiny MLM, corpus, case bug {level}"})
 
 # %% [markdown]
 # The "cosine similarity" column is CEAT with BERT; our CEAT ran on MiniLM and SmolLM2
