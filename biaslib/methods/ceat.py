@@ -21,17 +21,19 @@ DerSimonian–Laird random-effects model
 
 .. math::
 
+    \begin{aligned}
     w_i &= 1 / v_i, \qquad
-    Q = \sum_i w_i d_i^2 - \frac{(\sum_i w_i d_i)^2}{\sum_i w_i}, \qquad
-    \mathit{df} = N - 1, \qquad
+    Q = \sum_i w_i d_i^2 - \frac{(\sum_i w_i d_i)^2}{\sum_i w_i}, \\
+    \mathit{df} &= N - 1, \qquad
     c = \sum_i w_i - \frac{\sum_i w_i^2}{\sum_i w_i}, \\
     \tau^2 &= \max\!\left(0, \frac{Q - \mathit{df}}{c}\right), \qquad
-    w_i^* = \frac{1}{v_i + \tau^2}, \qquad
-    \mathrm{CES} = \frac{\sum_i w_i^* d_i}{\sum_i w_i^*}, \qquad
+    w_i^* = \frac{1}{v_i + \tau^2}, \\
+    \mathrm{CES} &= \frac{\sum_i w_i^* d_i}{\sum_i w_i^*}, \qquad
     \mathrm{SE} = \sqrt{1 / \textstyle\sum_i w_i^*}, \\
     z &= \mathrm{CES} / \mathrm{SE}, \qquad
     p_{\text{one-sided}} = 1 - \Phi(z), \qquad
     p_{\text{two-sided}} = 2\,(1 - \Phi(|z|)).
+    \end{aligned}
 
 The original code (``weiguowilliam/CEAT``, ``code/ceat.py``) reports the
 one-sided p-value; Mind Your Bias (``SilkeHusse/Re-Evaluating-Bias``) the

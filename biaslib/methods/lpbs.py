@@ -7,8 +7,10 @@ and a target word :math:`t`:
 
 .. math::
 
-    p_t(a) = P([\mathrm{MASK}] = t \mid \text{"[MASK] likes } a\text{."}), \qquad
-    p_p = P([\mathrm{MASK}] = t \mid \text{"[MASK] likes [MASK]."}),
+    \begin{aligned}
+    p_t(a) &= P([\mathrm{MASK}] = t \mid \text{"[MASK] likes } a\text{."}), \\
+    p_p &= P([\mathrm{MASK}] = t \mid \text{"[MASK] likes [MASK]."}),
+    \end{aligned}
 
 and the *increased log probability* :math:`\log p_t(a) - \log p_p` (Kurita et
 al., §3) says how much attribute :math:`a` raises the model's belief in

@@ -8,10 +8,12 @@ ML-EAT reports it at three levels of increasing granularity, for target sets
 
 .. math::
 
-    d_{A,B,X,Y} = \frac{\operatorname{mean}_{x\in X} s(x,A,B)
-                        - \operatorname{mean}_{y\in Y} s(y,A,B)}
-                       {\operatorname{std}_{w\in X\cup Y} s(w,A,B)},
-    \qquad s(w,A,B) = \operatorname{mean}_{a}\cos(w,a) - \operatorname{mean}_{b}\cos(w,b),
+    \begin{aligned}
+    d_{A,B,X,Y} &= \frac{\operatorname{mean}_{x\in X} s(x,A,B)
+                         - \operatorname{mean}_{y\in Y} s(y,A,B)}
+                        {\operatorname{std}_{w\in X\cup Y} s(w,A,B)}, \\
+    s(w,A,B) &= \operatorname{mean}_{a}\cos(w,a) - \operatorname{mean}_{b}\cos(w,b),
+    \end{aligned}
 
 with a permutation test over re-splits of the *target* words.
 

@@ -6,13 +6,15 @@ with the DerSimonian–Laird random-effects model; with within variances
 
 .. math::
 
-    Q = \sum_i w_i d_i^2 - \frac{(\sum_i w_i d_i)^2}{\sum_i w_i}, \qquad
-    c = \sum_i w_i - \frac{\sum_i w_i^2}{\sum_i w_i}, \qquad
-    \tau^2 = \max\!\left(0, \frac{Q - (N-1)}{c}\right), \\
-    w_i^* = \frac{1}{v_i + \tau^2}, \qquad
-    \mathrm{CES} = \frac{\sum_i w_i^* d_i}{\sum_i w_i^*}, \qquad
+    \begin{aligned}
+    Q &= \sum_i w_i d_i^2 - \frac{(\sum_i w_i d_i)^2}{\sum_i w_i}, \qquad
+    c = \sum_i w_i - \frac{\sum_i w_i^2}{\sum_i w_i}, \\
+    \tau^2 &= \max\!\left(0, \frac{Q - (N-1)}{c}\right), \qquad
+    w_i^* = \frac{1}{v_i + \tau^2}, \\
+    \mathrm{CES} &= \frac{\sum_i w_i^* d_i}{\sum_i w_i^*}, \qquad
     \mathrm{SE} = \sqrt{1 / \textstyle\sum_i w_i^*}, \qquad
     z = \mathrm{CES} / \mathrm{SE},
+    \end{aligned}
 
 one-sided :math:`p = 1 - \Phi(z)` (the original CEAT), two-sided
 :math:`2(1 - \Phi(|z|))` (Mind Your Bias), and with them the 95% confidence
