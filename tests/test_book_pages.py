@@ -61,3 +61,13 @@ def test_every_replicated_paper_has_a_year_and_a_link():
         assert "n.d." not in entry
         assert re.search(r"\((19|20)\d\d\)", entry), entry
         assert re.search(r"<https://[^>]+>", entry), entry
+
+
+def test_no_straight_double_quote_inside_text_in_math():
+    # MathJax sets " in \text{} as a closing curly quote (as TeX does): "x" shows as ”x”.
+    sources = [*ROOT.glob("notebooks/*.py"), *ROOT.glob("book/**/*.md"),
+               *ROOT.glob("biaslib/**/*.py")]
+    offenders = [f"{path.relative_to(ROOT)}:{n}" for path in sources
+                 for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+                 if re.search(r'\\text\{[^}]*"', line)]
+    assert not offenders, offenders

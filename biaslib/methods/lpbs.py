@@ -8,8 +8,8 @@ and a target word :math:`t`:
 .. math::
 
     \begin{aligned}
-    p_t(a) &= P([\mathrm{MASK}] = t \mid \text{"[MASK] likes } a\text{."}), \\
-    p_p &= P([\mathrm{MASK}] = t \mid \text{"[MASK] likes [MASK]."}),
+    p_t(a) &= P([\mathrm{MASK}] = t \mid \text{“[MASK] likes } a\text{.”}), \\
+    p_p &= P([\mathrm{MASK}] = t \mid \text{“[MASK] likes [MASK].”}),
     \end{aligned}
 
 and the *increased log probability* :math:`\log p_t(a) - \log p_p` (Kurita et
