@@ -156,11 +156,15 @@ def test_quirks_beside_published_one_model_drops_the_rows_it_did_not_run():
         for v in ("x", "y") for c in contexts])
     table = quirks_beside_published(quirks, "B")
     assert list(table.index) == [("C1", "word")]
-    # One model: ours first, headed by the variant, May et al.'s column last.
-    assert list(table.columns) == ["x", "y", "BERT-large, May et al."]
-    assert table.loc[("C1", "word"), "x"] == "0.50 (p 0.01)"
+    # One model: ours first, the variant over its d and p, May et al.'s d last.
+    assert list(table.columns) == [("x", "d"), ("x", "p"), ("y", "d"), ("y", "p"),
+                                   ("May et al.", "d")]
+    assert table.loc[("C1", "word"), ("x", "d")] == "0.50"
+    assert table.loc[("C1", "word"), ("x", "p")] == "0.01"
     # May et al., Table 4: BERT (large, cased), C1 word.
     assert table.iloc[0, -1] == "0.22"
+    # Without a model: d and p in one cell.
+    assert quirks_beside_published(quirks).loc[("C1", "word"), "A: x"] == "0.50 (p 0.01)"
     # All models: May et al.'s column first, ours named with their model.
     every = quirks_beside_published(quirks)
     assert list(every.columns[1:]) == ["A: x", "A: y", "B: x", "B: y"]

@@ -15,7 +15,7 @@ Encoders are built lazily, so importing this module does not import torch.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -388,40 +388,53 @@ def elmo_counts(elmo: pd.DataFrame) -> pd.DataFrame:
 
 
 def quirks_beside_published(quirks: pd.DataFrame, model: str | None = None) -> pd.DataFrame:
-    """May et al.'s BERT-large column beside our quirk variants (d and p per cell).
+    """May et al.'s BERT-large column beside our quirk variants.
 
     ``quirks`` is a :func:`quirk_table` result; rows in May et al.'s Table 4
-    order, ``not run offline`` where a variant did not run that row; May et al.'s
-    column comes first. With ``model`` (e.g. :data:`MINILM`), only the variants of
-    that model and the rows they ran, headed by the variant alone (the caption names
-    the model), May et al.'s column last: one narrower table per model, ours first.
+    order, ``not run offline`` where a variant did not run that row, ``–`` where
+    it did not run a test it lists. Without ``model``, d and p in one cell per
+    variant and May et al.'s column first. With ``model`` (e.g. :data:`MINILM`),
+    only the variants of that model and the rows they ran, one narrower table per
+    model: two header rows, the variant alone (the caption names the model) over
+    its ``d`` and ``p`` columns, ours first and May et al.'s BERT-large ``d`` last
+    (headed ``May et al.``).
     """
     if model is not None:
         quirks = quirks[quirks["column"].str.startswith(f"{model}: ")]
         if quirks.empty:
             raise UnknownNameError("model of the quirk table", model, (MINILM, SMOL))
-    cells = [f"{format_d(d)} (p {format_p(p)})" if not nr else "–"
-             for d, p, nr in zip(quirks["effect_size"], quirks["p_value"], quirks["not run"],
-                                 strict=True)]
-    # Rows are May et al.'s test names (the stimulus tests), as Table 4 names them.
-    table = quirks.assign(cell=cells).pivot_table(index=["stimuli", "context"],
-                                                  columns="column", values="cell",
-                                                  aggfunc="first")
-    table.index.names = ["test", "context"]
+    ran = [not nr for nr in quirks["not run"]]
+    d = [format_d(x) if r else "–" for x, r in zip(quirks["effect_size"], ran, strict=True)]
+    p = [format_p(x) if r else "–" for x, r in zip(quirks["p_value"], ran, strict=True)]
+    cells = quirks.assign(d=d, p=p, cell=[f"{a} (p {b})" if r else "–"
+                                          for a, b, r in zip(d, p, ran, strict=True)])
     may = load_published("seat_table4").query("model == 'BERT (large, cased)'")
     may = may.set_index(["test", "context"])
-    table.insert(0, "BERT (large, cased), May et al. (sent-bias input)",
-                 [format_d(may["d"].get(k, np.nan), may["sig"].fillna("").get(k, ""))
-                  for k in table.index])
+
+    def may_d(index: Iterable[tuple[str, str]]) -> list[str]:
+        return [format_d(may["d"].get(k, np.nan), may["sig"].fillna("").get(k, ""))
+                for k in index]
+
     ours = list(dict.fromkeys(quirks["column"]))
+    # Rows are May et al.'s test names (the stimulus tests), as Table 4 names them.
     if model is None:
+        table = cells.pivot_table(index=["stimuli", "context"], columns="column", values="cell",
+                                  aggfunc="first")
+        table.index.names = ["test", "context"]
+        table.insert(0, "BERT (large, cased), May et al. (sent-bias input)", may_d(table.index))
         return table.reindex(list(MAY_TABLE4))[[table.columns[0], *ours]].fillna(
             "not run offline")
+    # d and p in columns of their own: "0.57 (p 0.011)" in one cell wraps in the column.
+    table = cells.pivot_table(index=["stimuli", "context"], columns="column",
+                              values=["d", "p"], aggfunc="first").swaplevel(axis=1)
+    table.index.names = ["test", "context"]
     rows = [r for r in MAY_TABLE4 if r in table.index]
-    table = table.loc[rows, [*ours, table.columns[0]]].fillna("not run offline")
-    table.columns = [c.removeprefix(f"{model}: ") for c in ours] + [
-        "BERT-large, May et al."]
-    table.columns.name = None
+    columns = [(c, v) for c in ours for v in ("d", "p")]
+    table = table.reindex(index=rows, columns=columns).fillna("not run offline")
+    table.columns = pd.MultiIndex.from_tuples(
+        [(c.removeprefix(f"{model}: "), v) for c, v in columns])
+    # "May et al." alone: a wide header would squeeze the p columns; the text names BERT-large.
+    table[("May et al.", "d")] = may_d(rows)
     return table
 
 
