@@ -54,7 +54,7 @@ def test_what_we_found_is_indexed_by_claim_without_a_name():
     table = what_we_found([_finding(), _finding(claim="C3", holds=False)])
     assert table.index.tolist() == ["C1 is significant", "C3"]
     assert table.index.name is None
-    assert list(table.columns) == ["published", "ours", "holds?"]
+    assert list(table.columns) == ["holds?", "ours", "published"]  # the verdict first
 
 
 @pytest.mark.parametrize(("word", "expected"), [

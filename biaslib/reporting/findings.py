@@ -105,13 +105,15 @@ def findings_frame(findings: Sequence[Finding], chapter: str | None = None) -> p
 
 
 def what_we_found(findings: Sequence[Finding]) -> pd.DataFrame:
-    """The compact table a chapter opens with: claim, published, ours, holds?.
+    """The compact table a chapter opens with: claim, holds?, ours, published.
 
-    Indexed by the claim (so it stays in view when a narrow screen scrolls the
-    table sideways); the paper and model are named in the chapter's text.
+    Indexed by the claim, which stays in view when a narrow screen scrolls the
+    table sideways; the verdict and our numbers come next, so that on a phone
+    they are what the first screen shows, and the paper's evidence last. The
+    paper and model are named in the chapter's text.
     """
     frame = findings_frame(findings)
-    return frame.set_index("claim")[["published", "ours", "holds?"]].rename_axis(None)
+    return frame.set_index("claim")[["holds?", "ours", "published"]].rename_axis(None)
 
 
 #: The verdicts :func:`verdict` sorts a ``holds?`` word into, in display order.
