@@ -6,8 +6,8 @@ Python without biaslib; the notebook's first cell (``colab-install``, written by
 
 1. the package is built as a wheel from this checkout, once per session, with the
    project's own build backend (hatchling, in the ``test`` extra; offline, so
-   ``--no-build-isolation``), and the wheel must carry the package data
-   (``biaslib/_data``);
+   ``--no-build-isolation``), and the wheel must carry the data the package reads
+   (``biaslib/_data``, and ``biaslib/benchmarks/results`` for the synthesis chapter);
 2. for each notebook, a fresh virtual environment with a Jupyter kernel of its own,
    started without ``PYTHONPATH`` and with pip offline (``PIP_NO_INDEX``, no pip
    configuration file). It sees the test environment's site-packages through a
@@ -19,8 +19,8 @@ Python without biaslib; the notebook's first cell (``colab-install``, written by
 3. the notebook is copied alone into an empty folder and executed there with
    ``BIASLIB_INSTALL=<wheel>[extras]``, so that its own install cell installs the
    wheel; then the kernel's ``biaslib`` must be the venv's copy installed from that
-   wheel (not the checkout), and every code cell's outputs must equal the committed ones after the
-   sanitize file's normalisation, as under nbval. Cells tagged ``needs-corpus`` are
+   wheel (not the checkout), and every code cell's outputs must equal the committed
+   ones after the sanitize file's normalisation, as under nbval. Cells tagged ``needs-corpus`` are
    skipped where the corpus extract is absent, as ``conftest.py`` skips them under nbval.
 
 Which notebooks: every one of ``_toc.yml`` (about 2½ minutes in all on a 2-core CPU,
