@@ -1,0 +1,317 @@
+"""The Colab path, tested here: each chapter run as a new reader gets it, from a wheel.
+
+A reader who opens a chapter on Colab has the notebook alone, in an empty folder, in a
+Python without biaslib; the notebook's first cell (``colab-install``, written by
+``scripts/colab_cells.py``) installs it. This test does the same without the internet:
+
+1. the package is built as a wheel from this checkout, once per session, with the
+   project's own build backend (hatchling, in the ``test`` extra; offline, so
+   ``--no-build-isolation``), and the wheel must carry the data the package reads
+   (``biaslib/_data``, and ``biaslib/benchmarks/results`` for the synthesis chapter);
+2. for each notebook, a fresh virtual environment with a Jupyter kernel of its own,
+   started without ``PYTHONPATH`` and with pip offline (``PIP_NO_INDEX``, no pip
+   configuration file). It sees the test environment's site-packages through a
+   ``.pth`` file listing them (torch, transformers and the model wheels come from
+   there: nothing is downloaded). ``--system-site-packages`` would not do: the test
+   environment is itself a venv, and a venv made from it sees the base Python's site;
+   and a plain path line in a ``.pth`` file does not run the ``.pth`` files of that
+   folder, so the editable install's path to the checkout stays off ``sys.path``;
+3. the notebook is copied alone into an empty folder and executed there with
+   ``BIASLIB_INSTALL=<wheel>[extras]``, so that its own install cell installs the
+   wheel; then the kernel's ``biaslib`` must be the venv's copy installed from that
+   wheel (not the checkout), and every code cell's outputs must equal the committed
+   ones after the sanitize file's normalisation, as under nbval. Cells tagged ``needs-corpus`` are
+   skipped where the corpus extract is absent, as ``conftest.py`` skips them under nbval.
+
+Which notebooks: every one of ``_toc.yml`` (about 2½ minutes in all on a 2-core CPU,
+7 to 30 s each). ``BIASLIB_COLAB_PATH=quick`` runs only ``holds_up`` and ``seat``
+(about 20 s): ``holds_up`` imports every chapter module and reads every stored table
+and the published data from the installed package, and ``seat`` runs GloVe and the
+two offline transformer wheels through the installed code.
+
+Colab mode: with ``colab=True`` the kernel starts with a stand-in ``google.colab``
+module (an IPython startup file), so that ``"google.colab" in sys.modules`` holds and
+the chapters take their Colab branches. Most of those need the papers' models from
+the Hugging Face hub (a stand-in hub, issue 22 b); the notebooks of
+:data:`COLAB_MODE`, whose Colab branch only installs, run in Colab mode here.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import site
+import subprocess
+import sys
+import venv
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+import pytest
+from jupyter_client.kernelspec import KernelSpecManager
+from jupyter_client.manager import KernelManager
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Run only :data:`QUICK`, not every chapter, when this variable is ``quick``.
+SELECT_ENV = "BIASLIB_COLAB_PATH"
+#: The notebooks of a quick run (see the module docstring for why these).
+QUICK = ("holds_up", "seat")
+#: The notebooks run in Colab mode: those whose Colab branch needs no hub. A chapter
+#: whose paper-model cells need the papers' models joins with the stand-in hub.
+COLAB_MODE = ("holds_up",)
+#: The name of the kernel each fresh environment gets.
+KERNEL = "biaslib-fresh"
+#: Seconds one cell may take (the slowest chapters' cells take a minute or two on CPU).
+CELL_TIMEOUT = 900
+
+
+def _load(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(name, module)
+    spec.loader.exec_module(module)
+    return module
+
+
+execute_notebooks = _load("execute_notebooks")
+colab_cells = _load("colab_cells")
+TOC_NOTEBOOKS = [p.stem for p in execute_notebooks.toc_notebooks()]
+
+#: Put into the kernel by an IPython startup file in Colab mode: Colab's runtime has
+#: ``google.colab`` imported before the first cell runs, and the chapters test for it.
+COLAB_STUB = '''"""Colab mode (tests/test_colab_path.py): a stand-in for Colab's google.colab."""
+import sys
+import types
+
+_colab = types.ModuleType("google.colab")
+_colab.__doc__ = "Stand-in for Colab's module: marks this kernel as a Colab runtime."
+sys.modules["google.colab"] = _colab
+try:  # `import google.colab` then works too, where a google namespace package exists
+    import google
+
+    google.colab = _colab
+except ImportError:
+    pass
+'''
+
+#: Appended to the notebook for the run (and removed before the outputs are compared):
+#: what the kernel imported after the install cell, and whether it took Colab's branch.
+PROBE = """import json as _json, sys as _sys
+import biaslib as _biaslib
+print(_json.dumps({"biaslib": _biaslib.__file__, "prefix": _sys.prefix,
+                   "colab": "google.colab" in _sys.modules}))"""
+
+
+@dataclass(frozen=True)
+class FreshEnv:
+    """A virtual environment with a Jupyter kernel of its own, as a new reader has.
+
+    Attributes
+    ----------
+    prefix
+        The venv's folder (``sys.prefix`` in its kernel).
+    kernels
+        The folder holding its kernel spec (:data:`KERNEL`).
+    ipython_dir
+        The kernel's ``IPYTHONDIR``: empty, or with the Colab stand-in's startup file.
+    """
+
+    prefix: Path
+    kernels: Path
+    ipython_dir: Path
+
+    @property
+    def python(self) -> Path:
+        """The venv's interpreter."""
+        return self.prefix / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+    def installed_from(self) -> str | None:
+        """The URL biaslib was installed from into this venv (None: not installed here)."""
+        # a set: lib64 is a link to lib on some systems
+        found = {p.resolve() for pattern in ("lib/python*/site-packages", "Lib/site-packages")
+                 for p in self.prefix.glob(f"{pattern}/biaslib-*.dist-info")}
+        if not found:
+            return None
+        (dist_info,) = found
+        return json.loads((dist_info / "direct_url.json").read_text(encoding="utf-8"))["url"]
+
+
+def make_fresh_env(root: Path, *, colab: bool = False) -> FreshEnv:
+    """Create a venv under ``root`` with a kernel spec; ``colab`` adds the stand-in.
+
+    The venv sees the test environment's site-packages (a ``.pth`` file lists them,
+    after its own) but has no biaslib of its own until a notebook's install cell puts
+    one there; it has no pip either (the test environment's pip installs into the venv
+    whose interpreter runs it).
+    """
+    env = FreshEnv(root / "venv", root / "kernels", root / "ipython")
+    venv.EnvBuilder(with_pip=False, symlinks=os.name != "nt").create(env.prefix)
+    (own,) = {p.resolve() for p in env.prefix.glob("[lL]ib/**/site-packages")}
+    # Path lines only: the .pth files in those folders (the editable checkout's) stay unread.
+    (own / "_test_environment.pth").write_text(
+        "".join(f"{p}\n" for p in site.getsitepackages()), encoding="utf-8")
+    spec_dir = env.kernels / KERNEL
+    spec_dir.mkdir(parents=True)
+    spec = {"argv": [str(env.python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+            "display_name": "biaslib, fresh venv", "language": "python"}
+    (spec_dir / "kernel.json").write_text(json.dumps(spec), encoding="utf-8")
+    startup = env.ipython_dir / "profile_default" / "startup"
+    startup.mkdir(parents=True)
+    if colab:
+        (startup / "00-google-colab.py").write_text(COLAB_STUB, encoding="utf-8")
+    return env
+
+
+def kernel_environ(env: FreshEnv, install: str, tmp: Path) -> dict[str, str]:
+    """The kernel's environment variables: the test run's, made into a new reader's.
+
+    No ``PYTHONPATH`` (it could put the checkout before the venv), no pip configuration
+    but offline (every dependency must already be satisfied), no Jupyter or IPython
+    settings of the user's; the Hugging Face cache in ``tmp``; the variables the
+    committed outputs were executed with (``scripts/execute_notebooks.py``); and
+    ``BIASLIB_INSTALL``, which the install cell installs.
+    """
+    dropped = ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "VIRTUAL_ENV", "IPYTHONDIR",
+               "JUPYTER_PATH", "BIASLIB_INSTALL", "HF_HOME", "HF_HUB_CACHE")
+    environ = {k: v for k, v in os.environ.items()
+               if k not in dropped and not k.startswith("PIP_")}
+    environ |= execute_notebooks.KERNEL_ENV
+    environ |= {
+        "BIASLIB_INSTALL": install,
+        "PIP_NO_INDEX": "1",
+        "PIP_CONFIG_FILE": os.devnull,  # no index, find-links or constraints of this machine
+        "PIP_DISABLE_PIP_VERSION_CHECK": "1",
+        "IPYTHONDIR": str(env.ipython_dir),
+        "HF_HOME": str(tmp / "hf-home"),  # never ~/.cache/huggingface
+        "PATH": os.pathsep.join([str(env.python.parent), os.environ.get("PATH", "")]),
+    }
+    return environ
+
+
+def _corpus_missing() -> str:
+    """Why the corpus extract cannot be read here ("" when it can); as ``conftest.py``."""
+    from biaslib.stimuli.corpus import corpus_dir
+
+    try:
+        corpus_dir()
+    except FileNotFoundError as err:
+        return str(err)
+    return ""
+
+
+def run_alone(name: str, wheel: Path, env: FreshEnv, tmp: Path):
+    """Execute notebook ``name`` alone in an empty folder, in ``env``'s kernel.
+
+    Returns the committed notebook, the executed one (probe cell removed) and what the
+    probe printed. Cells tagged ``needs-corpus`` are not executed where the corpus is
+    absent; where it is present the kernel is pointed at it (``BIASLIB_CORPUS_DIR``),
+    since the venv's biaslib has no checkout beside it.
+    """
+    folder = tmp / "work"
+    folder.mkdir()
+    copy = folder / f"{name}.ipynb"
+    shutil.copyfile(ROOT / "notebooks" / f"{name}.ipynb", copy)
+    committed = nbformat.read(copy, as_version=4)
+    nb = nbformat.read(copy, as_version=4)
+    nb.cells.append(nbformat.v4.new_code_cell(PROBE))
+
+    extras = colab_cells.NEEDS[name][0]
+    install = f"{wheel}[{','.join(extras)}]" if extras else str(wheel)
+    environ = kernel_environ(env, install, tmp)
+    skip_tag = "skip-execution"  # nbclient's default: a tag no notebook carries
+    if _corpus_missing():
+        skip_tag = "needs-corpus"
+    else:
+        from biaslib.stimuli.corpus import corpus_dir
+
+        environ["BIASLIB_CORPUS_DIR"] = str(corpus_dir())
+
+    km = KernelManager(kernel_name=KERNEL,
+                       kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(env.kernels)]))
+    client = NotebookClient(nb, km=km, timeout=CELL_TIMEOUT, record_timing=False,
+                            skip_cells_with_tag=skip_tag,
+                            resources={"metadata": {"path": str(folder)}})
+    client.execute(env=environ)
+    probe = nb.cells.pop()
+    (line,) = [o.text for o in probe.outputs if o.output_type == "stream"]
+    return committed, nb, json.loads(line), skip_tag
+
+
+def differing_cells(committed, executed, skip_tag: str) -> dict[int, tuple[list[str], list[str]]]:
+    """The code cells whose sanitized outputs differ, as nbval compares them."""
+    sanitizers = execute_notebooks.load_sanitizers()
+    differ = {}
+    for i, (old, new) in enumerate(zip(committed.cells, executed.cells, strict=True)):
+        if new.cell_type != "code" or skip_tag in new.metadata.get("tags", []):
+            continue
+        want = execute_notebooks.comparable_outputs(old, sanitizers)
+        got = execute_notebooks.comparable_outputs(new, sanitizers)
+        if want != got:
+            differ[i] = (want, got)
+    return differ
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory) -> Path:
+    """The wheel of this checkout, built once per session, with its data checked."""
+    if importlib.util.find_spec("hatchling") is None:
+        pytest.fail("hatchling (the build backend) is missing: install the test extra "
+                    "(README: python -m pip install ... -e \".[dev]\")")
+    out = tmp_path_factory.mktemp("wheel")
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+         "--no-index", "-w", str(out), str(ROOT)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    (built,) = out.glob("biaslib-*.whl")
+    names = zipfile.ZipFile(built).namelist()
+    # The data beside the package in a checkout, as the installed package reads it.
+    shipped = {"data/stimuli": "biaslib/_data/stimuli", "data/published": "biaslib/_data/published",
+               "data/templates": "biaslib/_data/templates", "data/results": "biaslib/_data/results",
+               "benchmarks/results": "biaslib/benchmarks/results"}
+    for folder, inside in shipped.items():
+        data = ROOT / folder
+        want = {f"{inside}/{p.relative_to(data).as_posix()}"
+                for p in data.rglob("*") if p.is_file()}
+        assert want and want <= set(names), sorted(want - set(names))[:5]
+    return built
+
+
+def selected() -> list[str]:
+    """The notebooks this run executes: every one, or :data:`QUICK` with ``=quick``."""
+    if os.environ.get(SELECT_ENV, "").strip().lower() == "quick":
+        return [n for n in TOC_NOTEBOOKS if n in QUICK]
+    return TOC_NOTEBOOKS
+
+
+def test_the_named_notebooks_are_in_the_book():
+    assert set(QUICK) <= set(TOC_NOTEBOOKS) and set(COLAB_MODE) <= set(TOC_NOTEBOOKS)
+
+
+def _check(name: str, wheel: Path, tmp_path: Path, *, colab: bool) -> None:
+    env = make_fresh_env(tmp_path / "env", colab=colab)
+    assert env.installed_from() is None  # the venv starts without biaslib
+    committed, executed, probe, skip_tag = run_alone(name, wheel, env, tmp_path)
+    # The install cell installed the wheel into the venv, and the kernel imported that copy.
+    assert env.installed_from() == wheel.as_uri()
+    assert Path(probe["biaslib"]).resolve().is_relative_to(env.prefix.resolve()), probe
+    assert Path(probe["prefix"]).resolve() == env.prefix.resolve()
+    assert probe["colab"] is colab
+    assert not differing_cells(committed, executed, skip_tag)
+
+
+@pytest.mark.parametrize("name", selected())
+def test_notebook_runs_alone_from_the_wheel(name, wheel, tmp_path):
+    _check(name, wheel, tmp_path, colab=False)
+
+
+@pytest.mark.parametrize("name", COLAB_MODE)
+def test_notebook_runs_alone_from_the_wheel_in_colab_mode(name, wheel, tmp_path):
+    _check(name, wheel, tmp_path, colab=True)
