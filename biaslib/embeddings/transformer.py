@@ -232,11 +232,33 @@ class CheckedMaxLength:
         self._max_length = check_max_length(value, self.model_max_length, self.spec.key)
 
 
+#: transformers' ``model_max_length`` of a tokenizer whose files name no limit (``int(1e30)``).
+_NO_TOKENIZER_LIMIT = int(1e30)
+
+
 def max_input_length(tokenizer: object, model: torch.nn.Module) -> int:
-    """The longest input a loaded model takes: the tokenizer's and the model's limit, the lower."""
-    limits = [getattr(tokenizer, "model_max_length", None),
-              getattr(model.config, "max_position_embeddings", None)]
-    return int(min(x for x in limits if x))
+    """The longest input a loaded model takes: the tokenizer's and the model's limit, the lower.
+
+    The model's limit is its number of position embeddings or, for a model without
+    them, the length it was trained on (``seq_length``: BLOOM, whose ALiBi has no table
+    of positions and whose tokenizer names no limit either). A tokenizer without a
+    limit of its own counts as none: its placeholder (1e30) would overflow the
+    tokenizer's truncation.
+
+    Raises
+    ------
+    ValueError
+        If neither the tokenizer nor the model's configuration names a limit.
+    """
+    config = model.config
+    model_limit = next((getattr(config, k) for k in ("max_position_embeddings", "seq_length")
+                        if getattr(config, k, None)), None)
+    limits = [getattr(tokenizer, "model_max_length", None), model_limit]
+    known = [int(x) for x in limits if x and int(x) < _NO_TOKENIZER_LIMIT]
+    if not known:
+        raise ValueError(f"{getattr(config, 'name_or_path', 'the model')}: neither the tokenizer "
+                         "nor the model configuration says how long an input may be")
+    return min(known)
 
 
 def loaded_fingerprint(spec: ModelSpec, model: torch.nn.Module) -> str:
