@@ -121,12 +121,12 @@ from biaslib.chapters.same import (
     SCORES,
     InjectionSettings,
     code_vs_paper,
+    computed_injection_table,
     counterexample_table,
     figure6_table,
     figure9_table,
     gender_words,
     glove_setup,
-    injection_model_table,
     kept_runs,
     load_injection,
     multi_attribute_table,
@@ -834,12 +834,7 @@ if RUN_PAPER_MODELS:  # bert-base-uncased with the paper's settings (Colab, GPU 
                   for mu, sd in INJECTION["distributions"][:PAPER_RUNS]]
     done = [run_injection_model(s, base_model="bert-base-uncased", progress=True,
                                 device="auto") for s in paper_runs]
-    bert_runs = pd.DataFrame([{"model": r.settings.model_id, "group": r.settings.group,
-                               "trained": True, **r.summary} for r in done])
-    bert_words = pd.concat([r.words.assign(model=r.settings.model_id) for r in done])
-    bert_vectors = {f"{r.settings.model_id}/{p}": r.vectors[p] for r in done for p in r.vectors}
-    print("bert-base-uncased, computed now:")
-    display(injection_model_table(bert_words, bert_runs, bert_vectors).set_index("model").T)
+    display(computed_injection_table(done).set_index("model").T)
 
 # %% [markdown]
 # (same-findings)=

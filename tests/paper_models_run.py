@@ -209,7 +209,7 @@ def part_same_injection() -> dict[str, object]:
     from biaslib.chapters.same import (
         INJECTION,
         InjectionSettings,
-        injection_model_table,
+        computed_injection_table,
         run_injection_model,
     )
 
@@ -219,11 +219,7 @@ def part_same_injection() -> dict[str, object]:
     done = [run_injection_model(settings, base_model="bert-base-uncased", progress=False,
                                 device="auto")]
     # From here on, notebooks/same.py's cell as it stands.
-    bert_runs = pd.DataFrame([{"model": r.settings.model_id, "group": r.settings.group,
-                               "trained": True, **r.summary} for r in done])
-    bert_words = pd.concat([r.words.assign(model=r.settings.model_id) for r in done])
-    bert_vectors = {f"{r.settings.model_id}/{p}": r.vectors[p] for r in done for p in r.vectors}
-    table = injection_model_table(bert_words, bert_runs, bert_vectors).set_index("model").T
+    table = computed_injection_table(done).set_index("model").T
     numeric = table.T.select_dtypes("number")
     return {"index": _labels(table.index), "columns": _labels(table.columns),
             "finite": bool(np.isfinite(numeric.to_numpy(float)).all())}

@@ -307,12 +307,6 @@ def test_same_counterexample_runs_on_bert_base_uncased(report):
     assert got["columns"][:5] == ["model", "effect size", "X", "Y", "d"]
 
 
-@pytest.mark.xfail(strict=True, raises=pytest.fail.Exception, reason=(
-    "notebooks/same.py's paper cell builds its runs table as {'model': model_id, …, "
-    "**r.summary}: the summary's own 'model' (the base model's name) replaces the run id, "
-    "so injection_model_table looks up 'bert-base-uncased/all' among vectors keyed by run "
-    "id (KeyError). Fix in the notebook: drop 'model' from the summary, as "
-    "scripts/same_injection.py does"))
 def test_same_injection_paper_cell_runs_on_bert_base_uncased(report):
     got = part(report, "same_injection")
     assert got["finite"] and len(got["columns"]) == 1

@@ -115,6 +115,7 @@ __all__ = [
     "SCORES",
     "InjectionSettings",
     "code_vs_paper",
+    "computed_injection_table",
     "counterexample_table",
     "figure6_table",
     "figure9_table",
@@ -681,6 +682,26 @@ def injection_model_table(words: pd.DataFrame, runs: pd.DataFrame,
         row["angle PCA vs mean (deg)"] = _angle(v, n_occ)
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def computed_injection_table(done: Sequence[_InjectionRun],
+                             pooling: str = "all") -> pd.DataFrame:
+    """:func:`injection_model_table` of runs computed now (the chapter's Colab cell).
+
+    Each run's settings name it (``settings.model_id``); its training summary
+    joins the run's row without its own ``model`` and ``weights`` keys, which
+    name the base model and would overwrite the run's name (as
+    ``scripts/same_injection.py`` does for the stored tables).
+    """
+    if not done:
+        raise ValueError("no injection run to tabulate")
+    runs = pd.DataFrame([{"model": r.settings.model_id, "group": r.settings.group,
+                          "trained": True,
+                          **{k: v for k, v in r.summary.items() if k not in ("model", "weights")}}
+                         for r in done])
+    words = pd.concat([r.words.assign(model=r.settings.model_id) for r in done])
+    vectors = {f"{r.settings.model_id}/{p}": r.vectors[p] for r in done for p in r.vectors}
+    return injection_model_table(words, runs, vectors, pooling)
 
 
 def _table2_robustness(words: pd.DataFrame, models: pd.DataFrame, runs: pd.DataFrame
