@@ -395,3 +395,22 @@ def test_left_out_says_which_stimuli_were_missing_and_what_happened():
     assert table.loc[("CBoW", "C1"), "outcome"] == "ran without them"
     assert table.loc[("CBoW", "I1")].tolist() == ["B: bigbutt, darkskinned, x",
                                                   "not run: 3 of 13 missing"]
+
+
+def test_left_out_reads_stored_rows_concatenated_with_rows_computed_now():
+    # The chapter's Colab cell appends the paper models' rows with pd.concat, index kept:
+    # the labels repeat, and each row must still get its own stimuli and outcome.
+    import pandas as pd
+
+    from biaslib.chapters.seat import left_out
+
+    stored = pd.DataFrame({"column": ["CBoW (GloVe 6B 50d)"], "test": ["C1"],
+                           "missing": ["X: gladiola"], "not run": [""]})
+    computed = pd.DataFrame({"column": ["gpt2"], "test": ["I1"], "missing": [""],
+                             "not run": ["B: 3/13 stimuli missing ['bigbutt', 'x', 'y']"]})
+    table = left_out(pd.concat([stored, computed]), ["test"])
+    assert table.to_dict("index") == {
+        ("CBoW", "C1"): {"stimuli missing from the model's vocabulary": "X: gladiola",
+                         "outcome": "ran without them"},
+        ("gpt2", "I1"): {"stimuli missing from the model's vocabulary": "B: bigbutt, x, y",
+                         "outcome": "not run: 3 of 13 missing"}}

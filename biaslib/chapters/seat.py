@@ -414,7 +414,10 @@ def left_out(frame: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
     columns that name its rows (``["stimuli", "context"]``, ``["test", "method"]``).
     A test short of a few stimuli ran without them; one short of too many was not
     run (its effect size is ``–`` in the tables). Indexed by model and ``keys``.
+    ``frame``'s own index is not used: stored rows concatenated with rows computed now
+    (the chapter's Colab cells) repeat its labels, and the rows are matched by position.
     """
+    frame = frame.reset_index(drop=True)
     missing = frame["missing"].fillna("").astype(str) if "missing" in frame else ""
     reason = frame["not run"].fillna("").astype(str)
     rows = frame[(missing != "") | (reason != "")]
