@@ -361,13 +361,14 @@ def paper_markers(name: str) -> tuple[str, ...]:
 
 
 def shown_text(nb) -> str:
-    """Everything the code cells of ``nb`` show: streams, plain text and HTML (unescaped)."""
+    """Everything the code cells of ``nb`` show: streams, plain text, Markdown, HTML (unescaped)."""
     parts = []
     for cell in nb.cells:
         for out in cell.get("outputs", []) if cell.cell_type == "code" else []:
             parts.append(out.get("text", ""))
             data = out.get("data", {})
-            parts += [data.get("text/plain", ""), html.unescape(data.get("text/html", ""))]
+            parts += [data.get("text/plain", ""), data.get("text/markdown", ""),
+                      html.unescape(data.get("text/html", ""))]
     return "\n".join(parts)
 
 

@@ -507,6 +507,9 @@ def seat_findings(may: pd.DataFrame, myb: pd.DataFrame, models: Sequence[str],
         tables (May et al.'s Table 4, Mind Your Bias's Table 3 with their bold);
         ``section`` is the chapter label where the evidence is shown.
     """
+    # Stored rows concatenated with rows computed now (the Colab cells) repeat index
+    # labels; the rows are matched by position below.
+    may, myb = may.reset_index(drop=True), myb.reset_index(drop=True)
     ours = may[may["column"].isin(list(models))]
     by_model = {m: ours[ours["column"] == m] for m in models}
 
