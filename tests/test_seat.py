@@ -280,6 +280,24 @@ def test_seat_findings_are_counted_from_the_tables():
     assert sub["model"].iloc[0] == "CBoW (GloVe 6B 50d) (offline stand-ins)"
 
 
+def test_seat_findings_read_stored_rows_concatenated_with_rows_computed_now():
+    # The chapter's Colab cells append the paper models' rows with pd.concat, index kept
+    # (labels repeat): the findings on the offline models must be those of the stored rows.
+    import pandas as pd
+
+    from biaslib.chapters.seat import OFFLINE_SEAT_MODELS, seat_findings
+    from biaslib.chapters.stored import load_results
+    from biaslib.reporting.findings import findings_frame
+
+    may, _ = load_results("seat_may")
+    myb, _ = load_results("seat_myb")
+    ours = [m.label for m in OFFLINE_SEAT_MODELS]
+    other = may.assign(column="gpt2", p_value=1.0)  # a model outside ``ours``: ignored
+    joined = findings_frame(seat_findings(pd.concat([may, other]),
+                                          pd.concat([myb, myb.assign(column="gpt2")]), ours))
+    assert joined.equals(findings_frame(seat_findings(may, myb, ours)))
+
+
 def test_findings_are_records_with_labels_in_the_notebook():
     import re
     from pathlib import Path
