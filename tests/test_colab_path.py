@@ -31,9 +31,27 @@ two offline transformer wheels through the installed code.
 
 Colab mode: with ``colab=True`` the kernel starts with a stand-in ``google.colab``
 module (an IPython startup file), so that ``"google.colab" in sys.modules`` holds and
-the chapters take their Colab branches. Most of those need the papers' models from
-the Hugging Face hub (a stand-in hub, issue 22 b); the notebooks of
-:data:`COLAB_MODE`, whose Colab branch only installs, run in Colab mode here.
+the chapters take their Colab branches: ``RUN_PAPER_MODELS`` (SEAT, ML-EAT, LPBS, CEAT,
+SAME) and ELMo-bug's ``FULL`` are on. The kernel's Hugging Face hub is the stand-in hub
+of tests/standin_hub.py (tiny random models under the paper models' ids, built once per
+session; ``HF_HUB_CACHE`` on it, ``HF_HUB_OFFLINE=1``), and its embedding cache
+(``BIASLIB_CACHE_DIR``) is in the test's folder, so the stand-ins' vectors reach no cache
+of the user's. The outputs then differ from the committed ones (the paper models' columns
+are added, with meaningless numbers), so they are not compared: every cell must run, no
+output may show a traceback, and the paper-model tables must be there, found by the names
+of their columns (:func:`paper_markers`, read from the chapter modules), which the
+committed outputs must lack. CEAT's Colab cell builds the 2014 Reddit extract from the
+internet unless an extract is found: the kernel is pointed at the shared one
+(``$BIASLIB_SHARED/corpus``), and CEAT's Colab mode is skipped where it is absent.
+
+Measured on a shared 2-core CPU: ``holds_up`` 7–9 s, ``seat`` 39 s, ``mleat`` 19–29 s,
+``lpbs`` 15–31 s in Colab mode; with the hub's build (about 5 s) these run by default,
+about 1½ minutes in all. :data:`COLAB_SLOW` runs only with ``BIASLIB_COLAB_PATH=all``:
+``ceat`` (the paper models on up to 100 corpus sentences per stimulus, and the chapter's
+corpus cells: more than 6 minutes), ``same`` (fine-tunes the stand-in bert-base-uncased twice at the
+paper's settings: 52 s, which would take the default past 2 minutes) and ``elmo_bug`` (``FULL`` recomputes every test on the two offline
+models: long on a CPU, as the chapter says). With ``=quick`` only ``holds_up`` runs in
+Colab mode.
 """
 
 from __future__ import annotations
@@ -346,17 +364,23 @@ def paper_markers(name: str) -> tuple[str, ...]:
     Read from the chapter modules (the labels the paper-model tables carry), so a paper
     model added there is looked for without editing this file.
     """
-    from biaslib.chapters import ceat, lpbs, mleat, seat
+    from biaslib.chapters import ceat, lpbs, mleat, same, seat
 
     def labels(specs) -> tuple[str, ...]:
         return tuple(spec.label for spec in specs)
+
+    # SAME's Colab cell fine-tunes at the paper's settings on the grid's first PAPER_RUNS
+    # (2) distributions; each run's column is named by its settings.
+    same_runs = tuple(same.InjectionSettings(mu, sd, same.INJECTION["bias_seed"], 0, epochs=5,
+                                             lr=5e-5).model_id
+                      for mu, sd in same.INJECTION["distributions"][:2])
 
     return {
         "seat": (seat.PAPER_GROUP, *labels(seat.PAPER_SEAT_MODELS)),
         "mleat": labels(mleat.MLEAT_PAPER_MODELS),
         "lpbs": tuple(f"{m} (Hugging Face hub)" for m in lpbs.PAPER_LPBS_MODELS),
         "ceat": labels(ceat.PAPER_CEAT_MODELS),
-        "same": ("bert-base-uncased (computed now)",),
+        "same": ("bert-base-uncased (computed now)", *same_runs),
     }.get(name, ())
 
 
