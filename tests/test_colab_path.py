@@ -48,10 +48,11 @@ Measured on a shared 2-core CPU: ``holds_up`` 7–9 s, ``seat`` 39 s, ``mleat`` 
 ``lpbs`` 15–31 s in Colab mode; with the hub's build (about 5 s) these run by default,
 about 1½ minutes in all. :data:`COLAB_SLOW` runs only with ``BIASLIB_COLAB_PATH=all``:
 ``ceat`` (the paper models on up to 100 corpus sentences per stimulus, and the chapter's
-corpus cells: more than 6 minutes), ``same`` (fine-tunes the stand-in bert-base-uncased twice at the
-paper's settings: 52 s, which would take the default past 2 minutes) and ``elmo_bug`` (``FULL`` recomputes every test on the two offline
-models: long on a CPU, as the chapter says). With ``=quick`` only ``holds_up`` runs in
-Colab mode.
+corpus cells: over 10 minutes here, not seen to finish), ``same`` (fine-tunes the
+stand-in bert-base-uncased twice at the paper's settings: 49–52 s, which would take the
+default past 2 minutes) and ``elmo_bug`` (``FULL`` recomputes every test on the two
+offline models: long on a CPU, as the chapter says). With ``=quick`` only ``holds_up``
+runs in Colab mode.
 """
 
 from __future__ import annotations
