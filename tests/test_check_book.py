@@ -5,24 +5,12 @@ Each check is shown to catch a small bad example and to pass a good one.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
+from script_modules import load_script
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _load_check_book():
-    spec = importlib.util.spec_from_file_location("check_book", ROOT / "scripts" / "check_book.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["check_book"] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
-cb = _load_check_book()
+cb = load_script("check_book")
 
 ARTICLE = """<!DOCTYPE html><html><head><meta charset="utf-8">
 <style>body {{ margin: 0; }} article.bd-article {{ max-width: 600px; padding: 0 20px; }}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
@@ -11,22 +10,15 @@ from pathlib import Path
 import nbformat
 import pytest
 import yaml
+from script_modules import load_script
 
 import biaslib
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-colab_cells = _load("colab_cells")
-TOC_NOTEBOOKS = [p.stem for p in _load("execute_notebooks").toc_notebooks()]
+colab_cells = load_script("colab_cells")
+TOC_NOTEBOOKS = [p.stem for p in load_script("execute_notebooks").toc_notebooks()]
 
 
 def _cell(name: str) -> nbformat.NotebookNode:

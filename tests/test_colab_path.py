@@ -76,6 +76,7 @@ import pytest
 from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
+from script_modules import load_script
 from shared_paths import SHARED
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -99,16 +100,8 @@ KERNEL = "biaslib-fresh"
 CELL_TIMEOUT = 900
 
 
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(name, module)
-    spec.loader.exec_module(module)
-    return module
-
-
-execute_notebooks = _load("execute_notebooks")
-colab_cells = _load("colab_cells")
+execute_notebooks = load_script("execute_notebooks")
+colab_cells = load_script("colab_cells")
 TOC_NOTEBOOKS = [p.stem for p in execute_notebooks.toc_notebooks()]
 
 #: Put into the kernel by an IPython startup file in Colab mode: Colab's runtime has
@@ -233,15 +226,14 @@ def kernel_environ(env: FreshEnv, install: str, tmp: Path,
     return environ
 
 
-def _corpus_missing() -> str:
-    """Why the corpus extract cannot be read here ("" when it can); as ``conftest.py``."""
+def _local_corpus() -> Path | None:
+    """The corpus extract this machine's nbval run reads (``corpus_dir``), or None."""
     from biaslib.stimuli.corpus import corpus_dir
 
     try:
-        corpus_dir()
-    except FileNotFoundError as err:
-        return str(err)
-    return ""
+        return corpus_dir()
+    except FileNotFoundError:
+        return None
 
 
 def _shared_corpus() -> Path | None:
@@ -274,12 +266,8 @@ def run_alone(name: str, wheel: Path, env: FreshEnv, tmp: Path, hub: Path | None
     install = f"{wheel}[{','.join(extras)}]" if extras else str(wheel)
     environ = kernel_environ(env, install, tmp, hub)
     skip_tag = "skip-execution"  # nbclient's default: a tag no notebook carries
-    corpus = None
-    if not _corpus_missing():
-        from biaslib.stimuli.corpus import corpus_dir
-
-        corpus = corpus_dir()
-    elif hub is not None:
+    corpus = _local_corpus()
+    if corpus is None and hub is not None:
         corpus = _shared_corpus()
     if corpus is None:
         skip_tag = "needs-corpus"
@@ -434,7 +422,7 @@ def test_notebook_runs_alone_from_the_wheel(name, wheel, tmp_path):
 
 @pytest.mark.parametrize("name", colab_selected())
 def test_notebook_runs_alone_from_the_wheel_in_colab_mode(name, wheel, hub, tmp_path):
-    if name == "ceat" and _corpus_missing() and _shared_corpus() is None:
+    if name == "ceat" and _local_corpus() is None and _shared_corpus() is None:
         pytest.skip(f"CEAT's Colab cell would build the 2014 Reddit extract from the internet: "
                     f"no extract at {SHARED_CORPUS} (set BIASLIB_SHARED) or BIASLIB_CORPUS_DIR")
     committed, executed, _ = _check(name, wheel, tmp_path, colab=True, hub=hub)

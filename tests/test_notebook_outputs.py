@@ -14,27 +14,18 @@ The rules themselves are tested on small examples at the end.
 from __future__ import annotations
 
 import html.parser
-import importlib.util
 import json
 import re
-import sys
 from pathlib import Path
 
 import pytest
+from script_modules import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-check_book = _load("check_book")
-execute_notebooks = _load("execute_notebooks")
+check_book = load_script("check_book")
+execute_notebooks = load_script("execute_notebooks")
 
 #: The longest text line a reader sees whole in the book's column at 1366 px.
 MAX_LINE = 100
