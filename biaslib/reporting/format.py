@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -12,7 +12,6 @@ from biaslib.stats.multiple_testing import holm_bonferroni
 
 __all__ = [
     "bold_marks",
-    "findings_table",
     "format_d",
     "format_p",
     "format_tail_p",
@@ -111,43 +110,6 @@ def format_d(d: float, mark: str = "") -> str:
     if d is None or (isinstance(d, float) and math.isnan(d)):
         return "–"
     return f"{d:.2f}{mark}".replace("-", "−")
-
-
-def findings_table(findings: Sequence[Mapping[str, object]]) -> pd.DataFrame:
-    """A chapter's checked findings as a table (claim, published, ours, holds?).
-
-    Parameters
-    ----------
-    findings
-        One mapping per finding with ``claim`` (what a paper says), ``published``
-        (its evidence, as printed), ``ours`` (what this book computed, with the
-        model named) and ``holds`` (``True``, ``False``, or a word such as
-        ``"partly"``).
-
-    Returns
-    -------
-    pandas.DataFrame
-        Indexed by claim; ``holds?`` reads ``yes``/``no`` for booleans.
-
-    Examples
-    --------
-    >>> table = findings_table([{"claim": "C1 is significant on every model",
-    ...                          "published": "5/5 models", "ours": "3/3 models",
-    ...                          "holds": True}])
-    >>> table.loc["C1 is significant on every model", "holds?"]
-    'yes'
-    """
-    rows = []
-    for f in findings:
-        missing = {"claim", "published", "ours", "holds"} - set(f)
-        if missing:
-            raise ValueError(f"a finding needs {sorted(missing)}: {dict(f)}")
-        holds = f["holds"]
-        if isinstance(holds, bool):
-            holds = "yes" if holds else "no"
-        rows.append({"claim": f["claim"], "published": f["published"], "ours": f["ours"],
-                     "holds?": holds})
-    return pd.DataFrame(rows).set_index("claim")
 
 
 def significance_flag(value: object) -> bool:
