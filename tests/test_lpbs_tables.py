@@ -4,11 +4,7 @@ published numbers beside ours (Mind Your Bias Tables 4, 6, 14 and Figure 2; Kuri
 from __future__ import annotations
 
 import csv
-import json
 import math
-import re
-import time
-from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -38,8 +34,6 @@ from biaslib.chapters.registry import get_table
 from biaslib.chapters.stored import load_results
 from biaslib.errors import UnknownNameError
 from biaslib.stimuli.data import load_published
-
-NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "lpbs.ipynb"
 
 # --------------------------------------------------------------------------- stored, recomputed
 
@@ -271,10 +265,6 @@ def test_findings_records_and_section_labels():
     records = findings()
     assert records and all(isinstance(f, Finding) for f in records)
     assert {f.section for f in records} == set(FINDING_SECTIONS.values())
-    cells = json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"]
-    labels = {m for c in cells if c["cell_type"] == "markdown"
-              for m in re.findall(r"^\((lpbs-[\w-]+)\)=\s*$", "".join(c["source"]), re.M)}
-    assert {f.section for f in records} <= labels
     assert {f.paper for f in records} == {"Kurita et al. (2019)", "Husse & Spitz (2022)"}
 
 
@@ -287,9 +277,7 @@ def test_findings_need_only_the_stored_tables(monkeypatch, tmp_path):
 
     monkeypatch.setenv("BIASLIB_SHARED", str(tmp_path / "absent"))
     monkeypatch.setattr(corpus, "corpus_dir", no_corpus)
-    start = time.perf_counter()
     records = findings()
-    assert time.perf_counter() - start < 2.0
     assert len(records) == len(FINDING_SECTIONS) + 1  # two findings show Bug 1's evidence
 
 
