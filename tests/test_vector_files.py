@@ -449,3 +449,95 @@ def test_glove_6b_round_trips_through_glove_text_and_word2vec_binary(tmp_path):
         assert table.provenance["words kept"] == len(known) > 2000
         for w in known:
             assert np.array_equal(table.vectors[table.index[w]], glove.vectors[glove.index[w]])
+
+
+# ---------------------------------------------------- the chapters' paper-vector paths
+
+
+@pytest.fixture(scope="module")
+def standins(tmp_path_factory):
+    from standin_vectors import write_standin_release_files
+
+    return write_standin_release_files(tmp_path_factory.mktemp("standin_release_files"))
+
+
+@pytest.fixture
+def served(standins, tmp_path, monkeypatch):
+    """A fetch serving the stand-ins, counting its calls; the cache in tmp_path."""
+    from standin_vectors import standin_fetch
+
+    monkeypatch.setenv("BIASLIB_CACHE_DIR", str(tmp_path / "cache"))
+    calls: list[str] = []
+    return SimpleNamespace(fetch=standin_fetch(standins, calls), calls=calls)
+
+
+@pytest.mark.parametrize("model", ["GloVe 840B 300d", "word2vec Google News 300d"])
+def test_weat_static_paper_vectors_give_the_chapter_tables(served, model):
+    from biaslib.chapters import weat_static
+
+    ours = weat_static.paper_vectors_table(model, fetch=served.fetch)
+    assert list(ours["test"]) == list(weat_static.WEAT_TESTS)
+    assert set(ours["model"]) == {model} and ours["weights"].str.contains("sha256=").all()
+    assert "gladiola" in ours.set_index("test").loc["C1", "missing"]
+    published = weat_static.PAPER_VECTORS[model][1]
+    table = weat_static.comparison_table(ours, published)
+    assert list(table.index) == list(weat_static.WEAT_TESTS)
+    expected = ["d, ours", "p, ours", "d, ML-EAT", "|X|/|Y|, ours"]
+    if published == "mleat_table1_glove":
+        expected[3:3] = ["d, SEAT", "p, SEAT §4"]
+    assert list(table.columns) == expected
+    # The published column is the paper's, whatever the stand-in vectors give.
+    pub = load_published_l1(published)
+    assert [printed(x) for x in table["d, ML-EAT"]] == pub
+    weat_static.paper_vectors_table(model, ["C7"], fetch=served.fetch)
+    assert len(served.calls) == 1  # the second table reads the cached download
+
+
+def printed(cell: str) -> float:
+    """The number of a formatted cell ("−0.09*")."""
+    return float(cell.rstrip("*").replace("\u2212", "-"))
+
+
+def load_published_l1(name):
+    from biaslib.stimuli.data import load_published
+
+    return [float(x) for x in load_published(name).set_index("test").loc[
+        [f"C{i}" for i in range(1, 11)], "l1_d"]]
+
+
+@pytest.mark.parametrize("model", ["GloVe 840B 300d", "word2vec Google News 300d"])
+def test_mleat_paper_vectors_give_tables_1_and_4(served, model):
+    from biaslib.chapters import mleat
+    from biaslib.stimuli.data import CALISKAN_TESTS
+
+    ours = mleat.paper_static_table(model, fetch=served.fetch)
+    assert list(ours["test"]) == list(CALISKAN_TESTS) and set(ours["model"]) == {model}
+    table = mleat.paper_static_comparison(ours, model)
+    assert list(table.index) == [(t, s) for t in CALISKAN_TESTS
+                                 for s in ("ML-EAT (published)", "ours")]
+    assert list(dict.fromkeys(table.columns.get_level_values(0))) == [
+        "Level 1", "Level 2", "Level 3", "EAT pattern"]
+    assert list(table.columns.get_level_values(1)[:3]) == ["A,B,X,Y", "A,B,X", "A,B,Y"]
+    published = table.xs("ML-EAT (published)", level="source")[("Level 1", "A,B,X,Y")]
+    assert [printed(x) for x in published] == load_published_l1(
+        mleat.MLEAT_PAPER_VECTORS[model][1])
+
+
+def test_mleat_histwords_figure_3(served):
+    import matplotlib.pyplot as plt
+    from standin_vectors import ZERO_IN_1810
+
+    from biaslib.chapters import mleat
+
+    frame = mleat.histwords_table(fetch=served.fetch)
+    assert list(frame["decade"]) == list(range(1810, 2000, 10))
+    assert set(frame["test"]) == {"C7-histwords"}
+    assert ZERO_IN_1810 in frame.loc[0, "missing"] and frame.loc[1, "missing"] == ""
+    words = [w for ws in mleat.histwords_test().sets.values() for w in ws.words]
+    assert {"music", "mathematics", "calculation"} <= set(words)
+    assert not {"symphony", "math", "calculus"} & set(words)
+    fig = mleat.histwords_figure(frame)
+    assert [line.get_label() for line in fig.axes[0].get_lines()][:3] == [
+        "Level 1 (X,Y,A,B)", "Level 2 (X,A,B): Math", "Level 2 (Y,A,B): Arts"]
+    plt.close(fig)
+    assert len(served.calls) == 1

@@ -36,6 +36,7 @@ from biaslib.files import write_text_atomically
 __all__ = [
     "RELEASE_FILES",
     "DownloadError",
+    "Fetch",
     "ReleaseFile",
     "download",
     "release_file",
