@@ -541,3 +541,64 @@ def test_mleat_histwords_figure_3(served):
         "Level 1 (X,Y,A,B)", "Level 2 (X,A,B): Math", "Level 2 (Y,A,B): Arts"]
     plt.close(fig)
     assert len(served.calls) == 1
+
+
+def _paper_vector_cells(notebook: str) -> list[str]:
+    """The code cells of ``notebooks/<notebook>.py`` that compute on release-file vectors."""
+    text = (Path(__file__).resolve().parents[1] / "notebooks" / f"{notebook}.py").read_text(
+        encoding="utf-8")
+    cells = text.split("\n# %%")
+    calls = ("paper_vectors_table(", "paper_static_table(", "histwords_table(")
+    return [cell.split("\n", 1)[1] for cell in cells
+            if not cell.startswith(" [markdown]") and any(c in cell for c in calls)]
+
+
+@pytest.mark.parametrize("notebook,cells,shown", [("weat_static", 1, 4), ("mleat", 2, 3)])
+def test_notebook_paper_vector_cells_run_on_files_in_the_cache(standins, tmp_path, monkeypatch,
+                                                               notebook, cells, shown):
+    """The notebooks' RUN_PAPER_MODELS cells, run as Colab runs them, on stand-in files.
+
+    weat_static shows, per paper model, its comparison table and the words it dropped
+    (the stand-ins lack "gladiola"); mleat shows Tables 1 and 4 and the HistWords table.
+
+    The stand-ins are put where a download leaves the release files
+    (``$BIASLIB_CACHE_DIR/release_files``), without their SHA-256 records: the cells
+    find them there and fetch nothing (a fetch would fail: no network here). Off
+    Colab the cells show nothing.
+    """
+    import shutil
+
+    import matplotlib
+    import matplotlib.pyplot as plt
+
+    from biaslib.chapters import weat_static
+    from biaslib.methods.mleat import MLEAT_BIASLIB
+
+    matplotlib.use("Agg")
+    folder = tmp_path / "cache" / "release_files"
+    folder.mkdir(parents=True)
+    for path in standins.values():
+        shutil.copyfile(path, folder / path.name)
+    monkeypatch.setenv("BIASLIB_CACHE_DIR", str(tmp_path / "cache"))
+
+    def no_network(url, part):
+        raise AssertionError(f"fetched {url}")
+
+    monkeypatch.setattr("biaslib.embeddings.release_files._http_fetch", no_network)
+    sources = _paper_vector_cells(notebook)
+    assert len(sources) == cells
+    for on in (False, True):
+        shown_items: list[object] = []
+        namespace = {"RUN_PAPER_MODELS": on, "display": shown_items.append,
+                     "comparison_table": weat_static.comparison_table,
+                     "dropped_stimuli": weat_static.dropped_stimuli,
+                     "MLEAT_BIASLIB": MLEAT_BIASLIB, "Markdown": str}
+        for source in sources:
+            exec(compile(source, f"notebooks/{notebook}.py", "exec"), namespace)
+        tables = [x for x in shown_items if hasattr(x, "columns")]
+        assert len(tables) == (shown if on else 0)
+        plt.close("all")
+    used = {"glove.840B.300d", "GoogleNews-vectors-negative300"} | (
+        {"histwords-eng-all-sgns"} if notebook == "mleat" else set())
+    assert sorted(p.name for p in folder.glob("*.sha256.json")) == sorted(
+        f"{standins[name].name}.sha256.json" for name in used)

@@ -140,13 +140,15 @@ def ours_marks(ours: pd.DataFrame, alpha: float = ALPHA) -> pd.Series:
     return pd.Series(marks, index=ours.index)
 
 
-def dropped_stimuli(frame: pd.DataFrame) -> pd.DataFrame:
+def dropped_stimuli(frame: pd.DataFrame, why: str | None = None) -> pd.DataFrame:
     """Which words a WEAT table dropped, from which set, and why: one row per set.
 
     ``frame`` has ``test`` and ``missing`` (``"X: gladiola; Y: blackfly"``), as
     :func:`glove_table` writes it. Returns a table indexed by (test, set) with the
-    set's name, the words dropped, how many words the set had and the reason.
+    set's name, the words dropped, how many words the set had and the reason (``why``;
+    default: no vector in GloVe 6B 50d, lowercase lookup).
     """
+    why = why or f"no vector in {GLOVE_MODEL} (lowercase lookup)"
     rows = []
     for test, missing in frame.drop_duplicates("test")[["test", "missing"]].itertuples(
             index=False):
@@ -157,7 +159,7 @@ def dropped_stimuli(frame: pd.DataFrame) -> pd.DataFrame:
             role, words = part.split(": ", 1)
             rows.append({"test": test, "set": role, "name": sets[role].label,
                          "dropped": words, "of": len(sets[role].words),
-                         "why": f"no vector in {GLOVE_MODEL} (lowercase lookup)"})
+                         "why": why})
     columns = ["test", "set", "name", "dropped", "of", "why"]
     return pd.DataFrame(rows, columns=columns).set_index(["test", "set"])
 
