@@ -515,6 +515,8 @@ if RUN_PAPER_MODELS:
     from biaslib.chapters.mleat import histwords_figure, histwords_table
 
     histwords = histwords_table(convention=MLEAT_BIASLIB)
+    display(Markdown(f"**HistWords English SGNS**, {len(histwords)} decades, the book's "
+                     "default convention; `missing`: stimuli without a vector that decade"))
     display(histwords[["decade", "effect_size", "l2_x_d", "l2_y_d", "pattern", "missing"]]
             .set_index("decade"))
     fig = histwords_figure(histwords)
