@@ -87,6 +87,15 @@ def write_standin_release_files(folder: Path, seed: int = 0) -> dict[str, Path]:
     return paths
 
 
+def install_standin_release_files(cache_dir: Path, seed: int = 0) -> dict[str, Path]:
+    """Put the stand-ins where a download leaves them: ``<cache_dir>/release_files``.
+
+    ``cache_dir`` is the kernel's ``BIASLIB_CACHE_DIR``; the chapters' paper-vector
+    cells then find the files there and fetch nothing.
+    """
+    return write_standin_release_files(Path(cache_dir) / "release_files", seed)
+
+
 def standin_fetch(paths: dict[str, Path], calls: list[str] | None = None):
     """A ``fetch(url, part)`` serving the stand-in of the release at ``url``."""
     by_url = {RELEASE_FILES[name].url: path for name, path in paths.items()}

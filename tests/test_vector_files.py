@@ -215,6 +215,8 @@ class TestMalformed:
         path.write_text("a 1 2\n\nb 3 4\n")
         with pytest.raises(VectorFileError, match="line 2: empty line"):
             read_vectors(path)
+        path.write_text("a 1 2\nb 3 4\n\n")  # a blank line at the end is harmless
+        assert sorted(read_vectors(path).index) == ["a", "b"]
 
     def test_truncated_binary(self, tmp_path):
         path = tmp_path / "v.bin"
@@ -456,9 +458,12 @@ def test_glove_6b_round_trips_through_glove_text_and_word2vec_binary(tmp_path):
 
 @pytest.fixture(scope="module")
 def standins(tmp_path_factory):
-    from standin_vectors import write_standin_release_files
+    from standin_vectors import install_standin_release_files
 
-    return write_standin_release_files(tmp_path_factory.mktemp("standin_release_files"))
+    cache = tmp_path_factory.mktemp("standin_cache")
+    paths = install_standin_release_files(cache)
+    assert {p.parent for p in paths.values()} == {cache / "release_files"}
+    return paths
 
 
 @pytest.fixture

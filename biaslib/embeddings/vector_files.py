@@ -225,12 +225,15 @@ def _read_text(stream: IO[bytes], where: str, fmt: VectorFormat, dim: int | None
             raise VectorFileError(f"{where}, line 1: header gives dimension {header_dim}, "
                                   f"{dim} expected")
         dim = header_dim
-    rows = 0
+    rows, blank = 0, 0
     for raw in lines:
         number += 1
         line = raw.rstrip(b"\r\n").rstrip(b" ")  # fastText rows end with a space
         if not line.strip():
-            raise VectorFileError(f"{where}, line {number}: empty line")
+            blank = blank or number  # blank lines are allowed at the end of the file only
+            continue
+        if blank:
+            raise VectorFileError(f"{where}, line {blank}: empty line")
         if dim is None:  # GloVe without a header: the first row tells the dimension
             dim = line.count(b" ")
             if dim < 1:
