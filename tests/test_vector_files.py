@@ -17,6 +17,7 @@ import gzip
 import json
 import pickle
 import struct
+import warnings
 import zipfile
 from pathlib import Path
 from types import SimpleNamespace
@@ -319,6 +320,19 @@ class TestHistWords:
             z.writestr("sgns/1990-w.npy", matrix)
             z.writestr("sgns/1990-vocab.pkl", py2)
         assert sorted(read_histwords(path, 1990).index) == sorted(set(HIST_VOCAB) - {"algebra"})
+
+    def test_python2_npy_header(self, tmp_path):
+        """A ``.npy`` saved by Python 2's numpy writes its shape as ``(6L, 3L)``."""
+        path = write_histwords(tmp_path, {1990: hist_matrix(1990)}, HIST_VOCAB, as_zip=False)
+        matrix = hist_matrix(1990)
+        header = "{'descr': '<f8', 'fortran_order': False, 'shape': (6L, 3L), }"
+        header += " " * (-(10 + len(header) + 1) % 16) + "\n"
+        data = b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode()
+        (path / "sgns" / "1990-w.npy").write_bytes(data + matrix.astype("<f8").tobytes())
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # numpy's "saved on Python 2" warning is not shown
+            table = read_histwords(path, 1990, ["art"])
+        assert np.array_equal(table.vectors[0], matrix[3])
 
     def test_missing_decade_and_bad_files(self, tmp_path):
         path = write_histwords(tmp_path, {1990: hist_matrix(1990)}, HIST_VOCAB, as_zip=True)

@@ -38,6 +38,7 @@ import logging
 import os
 import pickle
 import unicodedata
+import warnings
 import zipfile
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -434,7 +435,11 @@ def _read_npy_rows(stream: IO[bytes], where: str, n_words: int,
                        (2, 0): np.lib.format.read_array_header_2_0}.get(version)
         if read_header is None:
             raise ValueError(f".npy format version {version} is not supported")
-        shape, fortran, dtype = read_header(stream)
+        with warnings.catch_warnings():
+            # HistWords was saved by Python 2 ("(100000L, 300L)"): numpy parses it and
+            # warns, once per decade, that the file should be saved again.
+            warnings.filterwarnings("ignore", "Reading `.npy`.*Python 2", UserWarning)
+            shape, fortran, dtype = read_header(stream)
     except ValueError as err:
         raise VectorFileError(f"{where}: not a .npy array ({err})") from None
     if len(shape) != 2 or fortran or dtype.kind != "f":
