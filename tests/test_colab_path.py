@@ -78,6 +78,7 @@ from jupyter_client.manager import KernelManager
 from nbclient import NotebookClient
 from script_modules import load_script
 from shared_paths import SHARED
+from standin_vectors import install_standin_release_files
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -223,6 +224,9 @@ def kernel_environ(env: FreshEnv, install: str, tmp: Path,
     if hub is not None:
         environ |= {"HF_HUB_CACHE": str(hub), "HF_HUB_OFFLINE": "1",
                     "BIASLIB_CACHE_DIR": str(tmp / "biaslib-cache")}
+        # The static paper-vector cells (weat_static, mleat) read the papers' release
+        # files: stand-ins in the kernel's cache, where a download leaves them (about 1 s).
+        install_standin_release_files(tmp / "biaslib-cache")
     return environ
 
 

@@ -9,8 +9,10 @@ layout (:func:`paper_table`, :func:`gpt2_comparison`).
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -35,21 +37,40 @@ from biaslib.methods.result import RECORD_COLUMNS, core_first
 from biaslib.reporting.findings import Finding
 from biaslib.reporting.format import format_d, significance_flag
 from biaslib.stimuli.contexts import Context
-from biaslib.stimuli.data import CALISKAN_TESTS, StimulusTest, load_published, load_test
+from biaslib.stimuli.data import (
+    CALISKAN_TESTS,
+    StimulusTest,
+    WordSet,
+    load_published,
+    load_test,
+)
 from biaslib.validation import no_string
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from biaslib.embeddings.release_files import Fetch
 
 __all__ = [
     "DECLARED_TABLES",
     "GPT2_NAMES",
+    "HISTWORDS_DECADES",
+    "HISTWORDS_SUBSTITUTES",
     "MLEAT_OFFLINE_MODELS",
     "MLEAT_PAPER_MODELS",
+    "MLEAT_PAPER_VECTORS",
     "SEAT_SENTENCE_TESTS",
     "findings",
     "glove_table1",
     "gpt2_comparison",
+    "histwords_figure",
+    "histwords_table",
+    "histwords_test",
     "level3_summary",
     "mleat_models_table",
     "mleat_offline_table",
+    "paper_static_comparison",
+    "paper_static_table",
     "paper_table",
     "prompt_contexts",
     "seat_patterns",
@@ -265,6 +286,140 @@ def gpt2_comparison(computed: pd.DataFrame) -> pd.DataFrame:
     order = [(m, t, s) for m in GPT2_NAMES.values() if m in set(ours["model"])
              for t in dict.fromkeys(ours["test"]) for s in ("ML-EAT (published)", "ours")]
     return table.loc[[key for key in order if key in table.index]]
+
+
+# ------------------------------------------------------- the paper's own static vectors
+
+#: ML-EAT's static vectors (release files, :mod:`biaslib.embeddings.release_files`):
+#: the chapter's name → (release name, the published table computed on them):
+#: Table 1 (GloVe 840B 300d) and appendix Table 4 (Google News word2vec).
+MLEAT_PAPER_VECTORS: dict[str, tuple[str, str]] = {
+    "GloVe 840B 300d": ("glove.840B.300d", "mleat_table1_glove"),
+    "word2vec Google News 300d": ("GoogleNews-vectors-negative300", "mleat_table4_googlenews"),
+}
+
+
+def _stimuli(tests: Iterable[StimulusTest]) -> list[str]:
+    return list(dict.fromkeys(w for t in tests for ws in t.sets.values() for w in ws.words))
+
+
+def paper_static_table(model: str, convention: MleatConvention | str = MLEAT_BIASLIB, *,
+                       fetch: Fetch | None = None) -> pd.DataFrame:
+    """ML-EAT of Caliskan's ten tests on the paper's own vectors (:data:`MLEAT_PAPER_VECTORS`).
+
+    For Colab (``RUN_PAPER_MODELS``): the release file is downloaded once into the
+    biaslib cache and streamed, keeping only the stimuli
+    (:func:`biaslib.embeddings.vector_files.paper_vectors`); both vocabularies are
+    cased, so words are looked up as printed (``case="exact"``). The columns are
+    :func:`glove_table1`'s; ``model`` is ``model``. ``fetch`` replaces the download
+    (tests serve stand-in files with it).
+    """
+    from biaslib.embeddings.vector_files import paper_vectors
+
+    tests = [load_test(t) for t in CALISKAN_TESTS]
+    table = paper_vectors(MLEAT_PAPER_VECTORS[model][0], _stimuli(tests), case="exact",
+                          fetch=fetch)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DroppedStimuliWarning)  # listed in ``missing``
+        frame = mleat_table(tests, table, convention, progress=False)
+    frame["encoder"], frame["model"] = frame["model"], model
+    frame["weights"] = table.fingerprint
+    return frame
+
+
+def paper_static_comparison(computed: pd.DataFrame, model: str) -> pd.DataFrame:
+    """The published table of ``model`` (Table 1 or 4) beside ours, laid out as Table 1.
+
+    ``computed`` is a :func:`paper_static_table` frame. Rows: (test, source) with
+    source ``"ML-EAT (published)"`` then ``"ours"``; the published patterns of Table
+    4, which the paper does not print, are derived from its starred Level 2 values
+    (:func:`with_patterns`).
+    """
+    pub = with_patterns(load_published(MLEAT_PAPER_VECTORS[model][1])).assign(
+        source="ML-EAT (published)")
+    table = paper_table(pd.concat([pub, computed.assign(source="ours")], ignore_index=True),
+                        ["test", "source"])
+    order = [(t, s) for t in CALISKAN_TESTS for s in ("ML-EAT (published)", "ours")]
+    return table.loc[[key for key in order if key in table.index]]
+
+
+#: HistWords decades of ML-EAT Figure 3: the 1810s to the 1990s (1800 left out: "many
+#: stimuli had zero-norm vectors"; a decade is named by its first year).
+HISTWORDS_DECADES: tuple[int, ...] = tuple(range(1810, 2000, 10))
+#: ML-EAT's replacements in C7 for HistWords (§Stimuli): their vectors are zero in
+#: several decades.
+HISTWORDS_SUBSTITUTES: dict[str, str] = {"symphony": "music", "math": "mathematics",
+                                         "calculus": "calculation"}
+
+
+def histwords_test() -> StimulusTest:
+    """Math/Arts × Male/Female (C7) with ML-EAT's HistWords substitutions (Figure 3)."""
+    c7 = load_test("C7")
+
+    def swap(ws: WordSet) -> WordSet:
+        return dataclasses.replace(ws, words=tuple(HISTWORDS_SUBSTITUTES.get(w, w)
+                                                   for w in ws.words))
+
+    return dataclasses.replace(
+        c7, name="C7-histwords", title=f"{c7.title} (HistWords stimuli)",
+        **{role: swap(ws) for role, ws in c7.sets.items()},
+        provenance=f"{c7.provenance} ML-EAT §Stimuli replaces "
+                   + ", ".join(f"{a!r} by {b!r}" for a, b in HISTWORDS_SUBSTITUTES.items())
+                   + " for HistWords (zero vectors in several decades).")
+
+
+def histwords_table(decades: Sequence[int] = HISTWORDS_DECADES,
+                    convention: MleatConvention | str = MLEAT_BIASLIB, *,
+                    fetch: Fetch | None = None) -> pd.DataFrame:
+    """ML-EAT Figure 3's data: :func:`histwords_test` on HistWords, one row per decade.
+
+    For Colab (``RUN_PAPER_MODELS``): the HistWords English SGNS release is downloaded
+    once into the biaslib cache and each decade read with only the stimuli
+    (:func:`biaslib.embeddings.vector_files.read_histwords`); words with a zero vector in
+    a decade are dropped and named in ``missing``. Columns: ``decade`` then
+    :func:`glove_table1`'s. The paper prints Figure 3 only as a plot, so there are no
+    published numbers to set beside these.
+    """
+    from biaslib.embeddings.vector_files import paper_vectors
+
+    test = histwords_test()
+    words = _stimuli([test])
+    frames = []
+    for decade in decades:
+        table = paper_vectors("histwords-eng-all-sgns", words, case="lower", decade=decade,
+                              fetch=fetch)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DroppedStimuliWarning)  # listed in ``missing``
+            frame = mleat_table([test], table, convention, progress=False)
+        frame.insert(0, "decade", decade)
+        frame["weights"] = table.fingerprint
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True)
+
+
+def histwords_figure(frame: pd.DataFrame) -> Figure:
+    """ML-EAT Figure 3's layout: Level 1 and the two Level 2 effect sizes by decade.
+
+    ``frame`` is a :func:`histwords_table`; a filled marker is significant (as the
+    convention decides, ``l1_sig``/``l2_*_sig``), a hollow one is not.
+    """
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 3.5))
+    series = (("effect_size", "l1_sig", "Level 1 (X,Y,A,B)"),
+              ("l2_x_d", "l2_x_sig", "Level 2 (X,A,B): Math"),
+              ("l2_y_d", "l2_y_sig", "Level 2 (Y,A,B): Arts"))
+    for column, sig, label in series:
+        flags = frame[sig].map(significance_flag)
+        line, = ax.plot(frame["decade"], frame[column], label=label)
+        ax.scatter(frame["decade"], frame[column], color=line.get_color(),
+                   facecolors=[line.get_color() if f else "none" for f in flags], zorder=3)
+    ax.axhline(0, color="grey", lw=0.5)
+    ax.set_xlabel("decade (HistWords, first year)")
+    ax.set_ylabel("effect size d")
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    return fig
 
 
 # ------------------------------------------------------------------------------ findings

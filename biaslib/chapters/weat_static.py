@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -28,10 +29,15 @@ from biaslib.stats.conventions import BIASLIB
 from biaslib.stats.multiple_testing import holm_bonferroni
 from biaslib.stimuli.data import load_published, load_test
 
+if TYPE_CHECKING:
+    from biaslib.embeddings.release_files import Fetch
+    from biaslib.embeddings.static import StaticEmbeddings
+
 __all__ = [
     "DECLARED_TABLES",
     "GLOVE_MODEL",
     "GLOVE_TABLE",
+    "PAPER_VECTORS",
     "STRONGEST",
     "WEAT_TESTS",
     "comparison_table",
@@ -39,6 +45,8 @@ __all__ = [
     "findings",
     "glove_table",
     "ours_marks",
+    "paper_vectors_table",
+    "stimulus_words",
 ]
 
 #: Caliskan et al.'s ten tests, in their order.
@@ -56,6 +64,57 @@ ALPHA = 0.01
 SECTION = "weat-static-findings"
 
 
+#: The papers' own static vectors (release files, :mod:`biaslib.embeddings.release_files`):
+#: short model name → (release name, the published table of ML-EAT that used them).
+#: Caliskan et al. (2017) ran GloVe 840B 300d (ML-EAT Table 1 reproduces their numbers);
+#: ML-EAT's appendix Table 4 ran the Google News word2vec vectors of their supplement.
+PAPER_VECTORS: dict[str, tuple[str, str]] = {
+    "GloVe 840B 300d": ("glove.840B.300d", "mleat_table1_glove"),
+    "word2vec Google News 300d": ("GoogleNews-vectors-negative300", "mleat_table4_googlenews"),
+}
+
+
+def stimulus_words(tests: Sequence[str] = WEAT_TESTS) -> list[str]:
+    """Every stimulus of ``tests``, once each: the words to keep from a release file."""
+    return list(dict.fromkeys(w for t in tests for ws in load_test(t).sets.values()
+                              for w in ws.words))
+
+
+def _weat_frame(tests: Sequence[str], table: StaticEmbeddings, model: str) -> pd.DataFrame:
+    """The chapter's WEAT table on one static table (``model``: its short name)."""
+    from biaslib.evaluate.weat import weat_table
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DroppedStimuliWarning)
+        frame = weat_table(list(tests), table, [BIASLIB], progress=False)
+    # A permutation test gives no confidence interval: the empty columns would be read
+    # back as text.
+    frame = frame.drop(columns=[c for c in ("ci_low", "ci_high") if frame[c].isna().all()])
+    frame["encoder"] = frame["model"]
+    frame["weights"] = table.fingerprint
+    frame["model"] = model
+    return frame
+
+
+def paper_vectors_table(model: str, tests: Sequence[str] = WEAT_TESTS, *,
+                        fetch: Fetch | None = None) -> pd.DataFrame:
+    """The WEAT of ``tests`` on a paper's own vectors (:data:`PAPER_VECTORS`).
+
+    The same columns as :func:`glove_table`; ``model`` is the key of :data:`PAPER_VECTORS`.
+
+    For Colab (``RUN_PAPER_MODELS``): the release file is downloaded once into the
+    biaslib cache (GloVe 840B: 2 GB; Google News: 1.6 GB) and streamed, keeping only
+    the stimuli. Both vocabularies are cased, so words are looked up exactly as
+    published (``case="exact"``), as Caliskan et al. did. ``fetch`` replaces the
+    download (tests serve stand-in files with it).
+    """
+    from biaslib.embeddings.vector_files import paper_vectors
+
+    release, _ = PAPER_VECTORS[model]
+    table = paper_vectors(release, stimulus_words(tests), case="exact", fetch=fetch)
+    return _weat_frame(tests, table, model)
+
+
 def glove_table(tests: Sequence[str] = WEAT_TESTS) -> pd.DataFrame:
     """The WEAT of ``tests`` on GloVe 6B 50d (lowercase lookup), book's default convention.
 
@@ -66,19 +125,8 @@ def glove_table(tests: Sequence[str] = WEAT_TESTS) -> pd.DataFrame:
     warnings are not repeated: the column says what they said).
     """
     from biaslib.embeddings import glove_6b_50d
-    from biaslib.evaluate.weat import weat_table
 
-    glove = glove_6b_50d(case="lower")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DroppedStimuliWarning)
-        frame = weat_table(list(tests), glove, [BIASLIB], progress=False)
-    # A permutation test gives no confidence interval: the empty columns would be read
-    # back as text.
-    frame = frame.drop(columns=[c for c in ("ci_low", "ci_high") if frame[c].isna().all()])
-    frame["encoder"] = frame["model"]
-    frame["weights"] = glove.fingerprint
-    frame["model"] = GLOVE_MODEL
-    return frame
+    return _weat_frame(tests, glove_6b_50d(case="lower"), GLOVE_MODEL)
 
 
 def ours_marks(ours: pd.DataFrame, alpha: float = ALPHA) -> pd.Series:
@@ -92,13 +140,15 @@ def ours_marks(ours: pd.DataFrame, alpha: float = ALPHA) -> pd.Series:
     return pd.Series(marks, index=ours.index)
 
 
-def dropped_stimuli(frame: pd.DataFrame) -> pd.DataFrame:
+def dropped_stimuli(frame: pd.DataFrame, why: str | None = None) -> pd.DataFrame:
     """Which words a WEAT table dropped, from which set, and why: one row per set.
 
     ``frame`` has ``test`` and ``missing`` (``"X: gladiola; Y: blackfly"``), as
     :func:`glove_table` writes it. Returns a table indexed by (test, set) with the
-    set's name, the words dropped, how many words the set had and the reason.
+    set's name, the words dropped, how many words the set had and the reason (``why``;
+    default: no vector in GloVe 6B 50d, lowercase lookup).
     """
+    why = why or f"no vector in {GLOVE_MODEL} (lowercase lookup)"
     rows = []
     for test, missing in frame.drop_duplicates("test")[["test", "missing"]].itertuples(
             index=False):
@@ -109,7 +159,7 @@ def dropped_stimuli(frame: pd.DataFrame) -> pd.DataFrame:
             role, words = part.split(": ", 1)
             rows.append({"test": test, "set": role, "name": sets[role].label,
                          "dropped": words, "of": len(sets[role].words),
-                         "why": f"no vector in {GLOVE_MODEL} (lowercase lookup)"})
+                         "why": why})
     columns = ["test", "set", "name", "dropped", "of", "why"]
     return pd.DataFrame(rows, columns=columns).set_index(["test", "set"])
 
@@ -124,7 +174,7 @@ def _published() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     return mleat, seat.reindex(list(WEAT_TESTS)), seat_p.reindex(list(WEAT_TESTS))
 
 
-def comparison_table(ours: pd.DataFrame) -> pd.DataFrame:
+def comparison_table(ours: pd.DataFrame, published: str = "mleat_table1_glove") -> pd.DataFrame:
     """Ours beside the published GloVe 840B numbers, one row per test, ours first.
 
     ``ours`` is a :func:`glove_table` (or stored) frame. Columns: our d (starred by
@@ -133,9 +183,16 @@ def comparison_table(ours: pd.DataFrame) -> pd.DataFrame:
     ``**`` after Holm–Bonferroni over their tests) and the p-value their §4 quotes,
     then the target sizes. The test is the index, so it stays in view when a narrow
     screen scrolls the table.
+
+    ``published`` names ML-EAT's table to compare with: Table 1 (GloVe 840B, default)
+    or ``"mleat_table4_googlenews"`` (appendix Table 4, Google News word2vec), for which
+    the SEAT columns are left out (May et al. ran GloVe only).
     """
     ours = ours.set_index("test").loc[list(WEAT_TESTS)]
     mleat, seat, seat_p = _published()
+    glove = published == "mleat_table1_glove"
+    if not glove:
+        mleat = load_published(published).set_index("test")
     marks = ours_marks(ours)
     table = pd.DataFrame(index=pd.Index(list(WEAT_TESTS)))
     table["d, ours"] = [format_d(d, m) for d, m in zip(ours["effect_size"], marks, strict=True)]
@@ -143,9 +200,10 @@ def comparison_table(ours: pd.DataFrame) -> pd.DataFrame:
     table["d, ML-EAT"] = [format_d(d, "*" if s else "")
                           for d, s in zip(mleat.loc[list(WEAT_TESTS), "l1_d"],
                                           mleat.loc[list(WEAT_TESTS), "l1_sig"], strict=True)]
-    table["d, SEAT"] = [format_d(d, s if isinstance(s, str) else "")
-                        for d, s in zip(seat["d"], seat["sig"], strict=True)]
-    table["p, SEAT §4"] = seat_p["p"].map(format_p)
+    if glove:
+        table["d, SEAT"] = [format_d(d, s if isinstance(s, str) else "")
+                            for d, s in zip(seat["d"], seat["sig"], strict=True)]
+        table["p, SEAT §4"] = seat_p["p"].map(format_p)
     table["|X|/|Y|, ours"] = (ours["n_x"].astype(int).astype(str) + "/"
                              + ours["n_y"].astype(int).astype(str))
     return table
