@@ -48,10 +48,14 @@ __all__ = [
     "GENSEN_URL",
     "INFERSENT_URLS",
     "INFERSENT_VECTORS",
+    "OFFLINE_ENV",
     "USE_PAPER_HANDLE",
     "GenSenEncoder",
     "InferSentEncoder",
     "UniversalSentenceEncoder",
+    "load_gensen_vocab",
+    "load_state_dict",
+    "offline",
     "release_file",
     "word_tokenize",
 ]
@@ -97,6 +101,17 @@ def word_tokenize(text: str) -> list[str]:
     return [tok for part in _SENTENCE_END.split(nfc(text)) for tok in tokenizer.tokenize(part)]
 
 
+#: Environment variables that turn downloads off (Hugging Face's, which the book's offline
+#: runs and the Colab-path test set, and the book's own).
+OFFLINE_ENV = ("HF_HUB_OFFLINE", "BIASLIB_OFFLINE")
+
+
+def offline() -> bool:
+    """Whether downloads are off: one of :data:`OFFLINE_ENV` is set to ``1``/``true``/``yes``."""
+    return any(os.environ.get(v, "").strip().lower() in ("1", "true", "yes", "on")
+               for v in OFFLINE_ENV)
+
+
 def release_file(url: str, folder: str | os.PathLike[str] | None = None, *,
                  fetch: Callable[[str, Path], None] | None = None) -> Path:
     """A released model file, downloaded once into a cache folder (needs internet).
@@ -120,6 +135,9 @@ def release_file(url: str, folder: str | os.PathLike[str] | None = None, *,
     path = target / url.rstrip("/").rsplit("/", 1)[-1]
     if path.is_file():
         return path
+    if fetch is None and offline():
+        raise OSError(f"{path.name} is not in {target} and downloads are off "
+                      f"({', '.join(OFFLINE_ENV)} set): fetch {url} there")
     target.mkdir(parents=True, exist_ok=True)
 
     def download(url: str, dest: Path) -> None:
