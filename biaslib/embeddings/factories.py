@@ -53,6 +53,13 @@ def _paper_vectors(name: str) -> StaticEmbeddings:
     return paper_vectors(name)
 
 
+def _existing(path: str | Path) -> Path:
+    """``path``, checked before the (large) word vectors are read."""
+    if not Path(path).is_file():
+        raise FileNotFoundError(f"no model file at {path}")
+    return Path(path)
+
+
 def cbow_paper(name: str = "glove.840B.300d") -> Callable[[], ContextEncoder]:
     """A factory of SEAT's "CBoW" on the paper's vectors (May et al.: GloVe 840B, cased).
 
@@ -75,7 +82,7 @@ def infersent(version: int = 1, path: str | None = None) -> Callable[[], Context
     def make() -> ContextEncoder:
         from biaslib.embeddings import sentence_encoders as se
 
-        file = path or se.release_file(se.INFERSENT_URLS[version])
+        file = _existing(path) if path else se.release_file(se.INFERSENT_URLS[version])
         return se.InferSentEncoder(file, _paper_vectors(se.INFERSENT_VECTORS[version]),
                                    version=version, allow_pickle=True)
 
@@ -95,7 +102,7 @@ def gensen(prefix: str | None = None, folder: str | None = None) -> Callable[[],
         name = prefix or se.GENSEN_PAPER_MODEL
         files = [f"{name}.model", f"{name}_vocab.pkl"]
         if folder is not None:
-            model, vocab = (Path(folder) / f for f in files)
+            model, vocab = (_existing(Path(folder) / f) for f in files)
         else:
             model, vocab = (se.release_file(se.GENSEN_URL.format(file=f)) for f in files)
         return se.GenSenEncoder(model, vocab, _paper_vectors("glove.840B.300d"),

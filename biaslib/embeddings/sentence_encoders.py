@@ -215,9 +215,10 @@ class InferSentEncoder(ContextEncoder):
     Follows facebookresearch/InferSent ``models.py``: each sentence is tokenized
     (``tokenize=True``; version 2 joins "n't" the Moses way), wrapped in ``<s>``/``</s>``
     (version 2: ``<p>``/``</p>``), and every token without a word vector is dropped — the
-    boundary tokens too, when the table lacks them; a sentence left empty becomes the end
-    token alone, as there. The BiLSTM's outputs (``2 × hidden``: 4096 for the release) are
-    max-pooled over the sentence's own tokens only. That is what sent-bias computed, since
+    boundary tokens too, when the table lacks them (a sentence of unknown words is its
+    boundary tokens alone; the release's fallback to the end token for a sentence left
+    empty can only fire when that token has no vector, and here raises). The BiLSTM's
+    outputs (``2 × hidden``: 4096 for the release) are max-pooled over the sentence's own tokens only. That is what sent-bias computed, since
     it encoded one sentence at a time (``bsize=1``); version 1 batched would also take the
     max over the zero outputs at padded positions (the release README calls this
     "inconvenient"), so here a vector never depends on its batch.
@@ -289,13 +290,9 @@ class InferSentEncoder(ContextEncoder):
                 self.oov[tok] += 1
             else:
                 rows.append(self.vectors.index[key])
-        if not rows:
-            key = self.vectors.key_for(self.eos)
-            if key is None:
-                raise KeyError(f"no token of {text!r} has a vector in {self.vectors.name}, "
-                               f"nor has {self.eos!r}, which InferSent encodes instead")
-            logger.warning("no token of %r has a word vector; encoded as %r", text, self.eos)
-            rows = [self.vectors.index[key]]
+        if not rows:  # the release would encode the end token, which has no vector either
+            raise KeyError(f"no token of {text!r} has a vector in {self.vectors.name}, "
+                           f"not even {self.eos!r}")
         return np.asarray(self.vectors.vectors[rows], dtype=np.float32)
 
     @torch.no_grad()
