@@ -218,7 +218,8 @@ class InferSentEncoder(ContextEncoder):
     boundary tokens too, when the table lacks them (a sentence of unknown words is its
     boundary tokens alone; the release's fallback to the end token for a sentence left
     empty can only fire when that token has no vector, and here raises). The BiLSTM's
-    outputs (``2 × hidden``: 4096 for the release) are max-pooled over the sentence's own tokens only. That is what sent-bias computed, since
+    outputs (``2 × hidden``: 4096 for the release) are max-pooled over the sentence's own
+    tokens only. That is what sent-bias computed, since
     it encoded one sentence at a time (``bsize=1``); version 1 batched would also take the
     max over the zero outputs at padded positions (the release README calls this
     "inconvenient"), so here a vector never depends on its batch.
