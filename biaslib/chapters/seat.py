@@ -109,6 +109,9 @@ PAPER_SEAT_MODELS = (
     EncoderSpec("bigscience/bloom-560m", transformer("bigscience/bloom-560m"), "last"),
     # Table 4's GPT (Radford et al., 2018): sent-bias read its vectors from jiant with
     # ``combine_method = last`` (README, "GPT (OpenAI)"); May et al.'s Table 3: "last", 768.
+    # Here the last token is the sentence's own last BPE token. jiant wrapped sentences in
+    # <SOS>/<EOS> boundary tokens (utils.apply_standard_boundary_tokens), whose embeddings
+    # are not in the hub weights, so its "last" may have been <EOS>: not reproducible here.
     EncoderSpec("openai-gpt", transformer("openai-gpt"), "last", paper_column="GPT"),
 )
 #: The models of Mind Your Bias's Table 3 among them (BERT base cased, GPT-2, OPT, BLOOM).

@@ -213,16 +213,16 @@ class InferSentEncoder(ContextEncoder):
     """InferSent (Conneau et al., 2017): a BiLSTM over word vectors, max-pooled over time.
 
     Follows facebookresearch/InferSent ``models.py``: each sentence is tokenized
-    (``tokenize=True``; version 2 joins "n't" the Moses way), wrapped in ``<s>``/``</s>``
-    (version 2: ``<p>``/``</p>``), and every token without a word vector is dropped — the
-    boundary tokens too, when the table lacks them (a sentence of unknown words is its
-    boundary tokens alone; the release's fallback to the end token for a sentence left
-    empty can only fire when that token has no vector, and here raises). The BiLSTM's
-    outputs (``2 × hidden``: 4096 for the release) are max-pooled over the sentence's own
-    tokens only. That is what sent-bias computed, since
-    it encoded one sentence at a time (``bsize=1``); version 1 batched would also take the
-    max over the zero outputs at padded positions (the release README calls this
-    "inconvenient"), so here a vector never depends on its batch.
+    (``tokenize=True``; version 2 splits "isn't" the Moses way, ``isn 't``), wrapped in
+    ``<s>``/``</s>`` (version 2: ``<p>``/``</p>``), and every token without a word vector is
+    dropped — the boundary tokens too, when the table lacks them (a sentence of unknown
+    words is its boundary tokens alone; the release's fallback to the end token for a
+    sentence left empty can only fire when that token has no vector, and here raises). The
+    BiLSTM's outputs (``2 × hidden``: 4096 for the release) are max-pooled over the
+    sentence's own tokens only. That is what sent-bias computed, since it encoded one
+    sentence at a time (``bsize=1``); version 1 batched would also take the max over the
+    zero outputs at padded positions (the release README calls this "inconvenient"), so here
+    a vector never depends on its batch.
 
     Parameters
     ----------
