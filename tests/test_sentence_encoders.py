@@ -283,8 +283,11 @@ def fake_tensorflow(monkeypatch, callable_model: bool) -> list[list[str]]:
         seen.append(list(texts))
         return np.array([[len(t), t.count(" "), 1.0] for t in texts])
 
-    loaded = types.SimpleNamespace(
-        signatures={"default": lambda texts: {"default": embed(texts)}})
+    def signature(*, text):  # a TF1 Hub signature: inputs by name, a dict out
+        return {"default": embed(text)}
+
+    signature.structured_input_signature = ((), {"text": "TensorSpec"})
+    loaded = types.SimpleNamespace(signatures={"default": signature})
     model = embed if callable_model else loaded
     tf = types.SimpleNamespace(constant=list)
     hub = types.SimpleNamespace(load=lambda handle: model)
@@ -323,6 +326,15 @@ def test_use_reads_a_savedmodel_of_the_same_signature(tmp_path):
     tf.saved_model.save(Tiny(), str(tmp_path / "use"))
     enc = se.UniversalSentenceEncoder(str(tmp_path / "use"))
     assert enc.encode_sentences(["Eve.", "This is Adam."]).tolist() == [[4, 8, 1], [13, 26, 1]]
+    # Not callable, a "default" signature with one named input (how hub.load returns a
+    # TF1 Hub module such as USE 2).
+    sig = tf.function(lambda text: {"default": Tiny().__call__(text)},
+                      input_signature=[tf.TensorSpec([None], tf.string, name="text")])
+    tf.saved_model.save(tf.Module(), str(tmp_path / "use1"),
+                        signatures={"default": sig.get_concrete_function()})
+    enc = se.UniversalSentenceEncoder(str(tmp_path / "use1"))
+    assert not callable(enc.model)
+    assert enc.encode_sentences(["Eve."]).tolist() == [[4, 8, 1]]
 
 
 # ----------------------------------------------------------------------------- downloads

@@ -481,8 +481,10 @@ class UniversalSentenceEncoder(ContextEncoder):
     sent-bias loaded version 2 (DAN; :data:`USE_PAPER_HANDLE`) as a TF1 ``hub.Module`` and
     called it on a list of sentences. Here ``tensorflow_hub.load`` reads the handle; a
     loaded object that is callable (a TF2 SavedModel, version 4 on) is called on the
-    sentences, else its ``"default"`` signature is. The model does its own tokenizing
-    and pooling (May et al.'s Table 3: aggregation "N/A").
+    sentences, else its ``"default"`` signature is, with the sentences as its one named
+    input (``hub.load`` reads the deprecated TF1 Hub format "to the extent that
+    tf.saved_model.load() in TF2 does": as signatures; TF-Hub's ``hub.load`` documentation).
+    The model does its own tokenizing and pooling (May et al.'s Table 3: aggregation "N/A").
 
     Parameters
     ----------
@@ -517,7 +519,13 @@ class UniversalSentenceEncoder(ContextEncoder):
         if callable(self.model):
             out = self.model(inputs)
         else:
-            out = self.model.signatures["default"](inputs)
+            # A TF1 Hub module (USE 2): its signatures take their inputs by name.
+            signature = self.model.signatures["default"]
+            _, named = signature.structured_input_signature
+            if len(named) != 1:
+                raise ValueError(f"{self.handle}: the default signature takes "
+                                 f"{sorted(named)}, not one batch of sentences")
+            out = signature(**{next(iter(named)): inputs})
         if isinstance(out, Mapping):
             out = out["default"] if "default" in out else next(iter(out.values()))
         return np.asarray(out)
