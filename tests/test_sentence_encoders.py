@@ -351,8 +351,10 @@ def test_release_files_are_fetched_once_and_never_offline(tmp_path, monkeypatch)
     assert path == tmp_path / "a.pkl" and path.read_bytes() == b"weights"
     assert se.release_file("https://example.org/models/a.pkl", tmp_path, fetch=fetch) == path
     assert len(calls) == 1
+    monkeypatch.delenv("BIASLIB_OFFLINE", raising=False)
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    with pytest.raises(OSError, match=r"b\.pkl is not in .* downloads are off"):
+    with pytest.raises(OSError,
+                       match=r"b\.pkl is not in .* downloads are off \(HF_HUB_OFFLINE set\)"):
         se.release_file("https://example.org/models/b.pkl", tmp_path)
 
     def broken(url, dest):

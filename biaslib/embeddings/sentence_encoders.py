@@ -106,10 +106,10 @@ def word_tokenize(text: str) -> list[str]:
 OFFLINE_ENV = ("HF_HUB_OFFLINE", "BIASLIB_OFFLINE")
 
 
-def offline() -> bool:
-    """Whether downloads are off: one of :data:`OFFLINE_ENV` is set to ``1``/``true``/``yes``."""
+def offline(variable: str | None = None) -> bool:
+    """Whether downloads are off: one of :data:`OFFLINE_ENV` (or ``variable``) is ``1``/``true``."""
     return any(os.environ.get(v, "").strip().lower() in ("1", "true", "yes", "on")
-               for v in OFFLINE_ENV)
+               for v in ([variable] if variable else OFFLINE_ENV))
 
 
 def release_file(url: str, folder: str | os.PathLike[str] | None = None, *,
@@ -137,7 +137,8 @@ def release_file(url: str, folder: str | os.PathLike[str] | None = None, *,
         return path
     if fetch is None and offline():
         raise OSError(f"{path.name} is not in {target} and downloads are off "
-                      f"({', '.join(OFFLINE_ENV)} set): fetch {url} there")
+                      f"({' and '.join(v for v in OFFLINE_ENV if offline(v))} set): "
+                      f"fetch {url} there")
     target.mkdir(parents=True, exist_ok=True)
 
     def download(url: str, dest: Path) -> None:
