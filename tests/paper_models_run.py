@@ -92,8 +92,10 @@ def part_load() -> dict[str, object]:
 def part_seat() -> dict[str, object]:
     """May et al.'s Table 4 and Mind Your Bias's Table 3 (s-/w-SEAT) on the paper models."""
     from biaslib.chapters.seat import (
+        MYB_PAPER_SEAT_MODELS,
         PAPER_GROUP,
         PAPER_SEAT_MODELS,
+        may_paper_table,
         may_table,
         may_tables,
         myb_table,
@@ -104,8 +106,15 @@ def part_seat() -> dict[str, object]:
     rows = [("C6", "word"), ("C6", "sent")]
     may = may_table(PAPER_SEAT_MODELS, rows, MIND_YOUR_BIAS, progress=False)
     tests = {"C6": "MYB-C6-name"}
-    myb = myb_table(PAPER_SEAT_MODELS[2:], tests, MIND_YOUR_BIAS, progress=False)
+    myb = myb_table(MYB_PAPER_SEAT_MODELS, tests, MIND_YOUR_BIAS, progress=False)
+    # Table 4's release encoders: offline (HF_HUB_OFFLINE=1) none can download its files,
+    # and each is reported instead of stopping the chapter.
+    released, status = may_paper_table(rows, MIND_YOUR_BIAS,
+                                       skip=[m.label for m in PAPER_SEAT_MODELS], progress=False)
     return {"may": _rows(may, "column", "stimuli", "context"),
+            "table4_columns": {"rows": len(released),
+                               "status": status[["paper column", "ours", "status"]]
+                               .values.tolist()},
             "may_tables": {g: _shape(t) for g, t in may_tables(may, rows).items()},
             "paper_group": PAPER_GROUP,
             "myb": _rows(myb, "column", "method", "test"),

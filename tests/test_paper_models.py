@@ -214,7 +214,8 @@ def test_an_input_limit_comes_from_the_model_when_the_tokenizer_names_none():
 
 
 def test_seat_paper_models_give_may_and_mind_your_bias_tables(report):
-    from biaslib.chapters.seat import PAPER_GROUP, PAPER_SEAT_MODELS
+    from biaslib.chapters.published import MAY_MODELS
+    from biaslib.chapters.seat import MYB_PAPER_SEAT_MODELS, PAPER_GROUP, PAPER_SEAT_MODELS
 
     got = part(report, "seat")
     labels = column_labels(PAPER_SEAT_MODELS)
@@ -226,12 +227,23 @@ def test_seat_paper_models_give_may_and_mind_your_bias_tables(report):
     assert paper["columns"] == [[PAPER_GROUP, label] for label in labels]
     assert paper["blank_columns"] == []
     # Mind Your Bias's Table 3 (s-SEAT, w-SEAT) on the models it ran that the hub has.
+    myb_labels = column_labels(MYB_PAPER_SEAT_MODELS)
+    assert myb_labels == ["bert-base-cased", "gpt2", "facebook/opt-125m", "bigscience/bloom-560m"]
     myb = got["myb"]
-    assert myb["column"] == sorted(labels[2:]) and myb["method"] == ["s-SEAT", "w-SEAT"]
-    assert myb["n_ran"] == myb["n"] == 2 * len(labels[2:]) and myb["finite"]
+    assert myb["column"] == sorted(myb_labels) and myb["method"] == ["s-SEAT", "w-SEAT"]
+    assert myb["n_ran"] == myb["n"] == 2 * len(myb_labels) and myb["finite"]
     table = got["myb_tables"]["papers' models"]
     assert table["index"] == [["s-SEAT", "C6"], ["w-SEAT", "C6"]]
-    assert table["columns"] == labels[2:] and table["blank_columns"] == []
+    assert table["columns"] == myb_labels and table["blank_columns"] == []
+    # Table 4: GPT (openai-gpt) and BERT were computed above from the hub; the release
+    # encoders cannot download offline and are reported, not fatal; ELMo is named.
+    status = {c: (label, s) for c, label, s in got["table4_columns"]["status"]}
+    assert list(status) == list(MAY_MODELS) and got["table4_columns"]["rows"] == 0
+    assert status["GPT"] == ("openai-gpt", "computed above")
+    assert status["BERT (large, cased)"] == ("bert-large-cased (sent-bias)", "computed above")
+    assert status["ELMo"][1] == "not offered"
+    assert {status[c][1] for c in ("CBoW (GloVe 840B)", "InferSent", "GenSen", "USE")} == {
+        "could not load"}
 
 
 def test_mleat_gpt2_models_give_the_papers_tables(report):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import cache
 
 import pandas as pd
@@ -32,7 +33,14 @@ from biaslib.chapters.tables import (
     models_provenance,
 )
 from biaslib.embeddings.base import ContextEncoder
-from biaslib.embeddings.factories import cbow_glove_6b_50d, transformer
+from biaslib.embeddings.factories import (
+    cbow_glove_6b_50d,
+    cbow_paper,
+    gensen,
+    infersent,
+    transformer,
+    universal_sentence_encoder,
+)
 from biaslib.embeddings.models import EncoderSpec
 from biaslib.errors import DegenerateTestError, MissingWordsError, UnknownNameError
 from biaslib.evaluate.seat import embed_contexts
@@ -50,6 +58,9 @@ from biaslib.validation import no_string
 
 __all__ = [
     "DECLARED_TABLES",
+    "ELMO_SLOT",
+    "MAY_PAPER_MODELS",
+    "MYB_PAPER_SEAT_MODELS",
     "OFFLINE_SEAT_MODELS",
     "PAPER_SEAT_MODELS",
     "SEAT_EXACT",
@@ -60,6 +71,8 @@ __all__ = [
     "may_comparison",
     "may_contexts",
     "may_figure_frame",
+    "may_paper_specs",
+    "may_paper_table",
     "may_summary",
     "may_table",
     "may_tables",
@@ -94,7 +107,43 @@ PAPER_SEAT_MODELS = (
     EncoderSpec("gpt2", transformer("gpt2"), "last"),
     EncoderSpec("facebook/opt-125m", transformer("facebook/opt-125m"), "last"),
     EncoderSpec("bigscience/bloom-560m", transformer("bigscience/bloom-560m"), "last"),
+    # Table 4's GPT (Radford et al., 2018): sent-bias read its vectors from jiant with
+    # ``combine_method = last`` (README, "GPT (OpenAI)"); May et al.'s Table 3: "last", 768.
+    # Here the last token is the sentence's own last BPE token. jiant wrapped sentences in
+    # <SOS>/<EOS> boundary tokens (utils.apply_standard_boundary_tokens), whose embeddings
+    # are not in the hub weights, so its "last" may have been <EOS>: not reproducible here.
+    EncoderSpec("openai-gpt", transformer("openai-gpt"), "last", paper_column="GPT"),
 )
+#: The models of Mind Your Bias's Table 3 among them (BERT base cased, GPT-2, OPT, BLOOM).
+MYB_PAPER_SEAT_MODELS = tuple(
+    s for s in PAPER_SEAT_MODELS if s.label in ("bert-base-cased", "gpt2", "facebook/opt-125m",
+                                                "bigscience/bloom-560m"))
+
+#: ELMo's column is built by the ELMo encoder (a separate piece of issue 22): until it is
+#: wired here, Table 4's ELMo column is named as not offered, with this reason.
+# TODO(issue 22, ELMo): replace with the ELMo EncoderSpec (sum over layers of the
+# mean over time, May et al.'s Table 3).
+ELMO_SLOT = "ELMo's encoder is not wired into this chapter yet (issue 22)"
+
+#: May et al.'s Table 4 columns (:data:`~biaslib.chapters.published.MAY_MODELS`), each with
+#: the encoder that recomputes it from the paper's own model (May et al.'s Table 3, as
+#: sent-bias ran it), or the reason it is not offered. The release encoders
+#: (:mod:`biaslib.embeddings.sentence_encoders`) download their files on first use; the
+#: word vectors come from ``biaslib.embeddings.vector_files.paper_vectors``.
+MAY_PAPER_MODELS: dict[str, EncoderSpec | str] = {
+    "CBoW (GloVe 840B)": EncoderSpec("CBoW (GloVe 840B)", cbow_paper("glove.840B.300d"),
+                                     "mean", paper_column="CBoW (GloVe 840B)"),
+    "InferSent": EncoderSpec("InferSent (v1, GloVe 840B)", infersent(1), "max",
+                             paper_column="InferSent"),
+    "GenSen": EncoderSpec("GenSen (nli_large_bothskip_parse)", gensen(), "last",
+                          paper_column="GenSen"),
+    "USE": EncoderSpec("USE (TF-Hub, version 2)", universal_sentence_encoder(), "model",
+                       paper_column="USE"),
+    "ELMo": ELMO_SLOT,
+    "GPT": next(s for s in PAPER_SEAT_MODELS if s.label == "openai-gpt"),
+    # sent-bias's BERT: bert-large-cased without [CLS], fed lowercased text.
+    "BERT (large, cased)": PAPER_SEAT_MODELS[0],
+}
 
 
 def may_contexts(test: str, context: str) -> dict[str, tuple[Context, ...]]:
@@ -159,6 +208,67 @@ def may_table(
                             pooling=model.sentence_pooling or "default",
                             convention=get_convention(convention).name))
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def may_paper_specs(models: Mapping[str, EncoderSpec | str] | None = None
+                    ) -> tuple[EncoderSpec, ...]:
+    """The offered encoders of May et al.'s Table 4 columns (:data:`MAY_PAPER_MODELS`), in order."""
+    models = MAY_PAPER_MODELS if models is None else models
+    return tuple(m for m in models.values() if isinstance(m, EncoderSpec))
+
+
+def may_paper_table(
+    rows: Sequence[tuple[str, str]] = MAY_TABLE4,
+    convention: Convention | str = MIND_YOUR_BIAS,
+    models: Mapping[str, EncoderSpec | str] | None = None,
+    skip: Sequence[str] = (),
+    progress: bool = True,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """:func:`may_table` on the paper's own model of each of Table 4's columns, as far as they load.
+
+    Parameters
+    ----------
+    rows, convention, progress
+        As for :func:`may_table`.
+    models
+        Table 4 column → encoder spec or the reason it is not offered; default
+        :data:`MAY_PAPER_MODELS`.
+    skip
+        Labels of specs computed elsewhere (e.g. the hub models already in the table).
+
+    Returns
+    -------
+    (pandas.DataFrame, pandas.DataFrame)
+        The :func:`may_table` rows of the columns that ran, and one row per Table 4 column:
+        ``paper column``, ``ours`` (the spec's label, or ``""``), ``status`` (``"computed"``,
+        ``"computed above"``, ``"not offered"`` or ``"could not load"``) and ``why``. A model
+        whose files cannot be had now (no internet, a dead link, TensorFlow missing) is
+        reported there instead of stopping the chapter.
+    """
+    models = MAY_PAPER_MODELS if models is None else models
+    frames, status = [], []
+    for column, spec in models.items():
+        if not isinstance(spec, EncoderSpec):
+            status.append({"paper column": column, "ours": "", "status": "not offered",
+                           "why": spec})
+            continue
+        if spec.label in skip:
+            status.append({"paper column": column, "ours": spec.label,
+                           "status": "computed above", "why": ""})
+            continue
+        try:  # only loading is guarded: an error while computing is an error
+            encoder = spec.make()
+        except (ImportError, OSError, ValueError, KeyError, RuntimeError) as err:
+            logger.warning("%s not computed: %s", spec.label, err)
+            status.append({"paper column": column, "ours": spec.label,
+                           "status": "could not load", "why": f"{type(err).__name__}: {err}"})
+            continue
+        frames.append(may_table([replace(spec, build=lambda e=encoder: e)], rows, convention,
+                                progress))
+        status.append({"paper column": column, "ours": spec.label, "status": "computed",
+                       "why": ""})
+    table = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    return table, pd.DataFrame(status, columns=["paper column", "ours", "status", "why"])
 
 
 def _core(frame: pd.DataFrame, model: EncoderSpec, encoder: ContextEncoder,
@@ -315,7 +425,10 @@ MAY_SHORT = {"CBoW (GloVe 840B)": "CBoW 840B", "InferSent": "InferSent", "GenSen
              "USE": "USE", "ELMo": "ELMo", "GPT": "GPT", "BERT (large, cased)": "BERT large"}
 #: Short names of the offline models in the figure (the published CBoW is on GloVe 840B).
 FIGURE_NAMES = {"CBoW (GloVe 6B 50d)": "CBoW 6B 50d", "all-MiniLM-L6-v2": "MiniLM-L6",
-                "SmolLM2-135M-Instruct": "SmolLM2-135M"}
+                "SmolLM2-135M-Instruct": "SmolLM2-135M", "CBoW (GloVe 840B)": "CBoW 840B",
+                "InferSent (v1, GloVe 840B)": "InferSent v1",
+                "GenSen (nli_large_bothskip_parse)": "GenSen", "USE (TF-Hub, version 2)": "USE",
+                "bert-large-cased (sent-bias)": "BERT large (sent-bias)"}
 
 
 def _group(column: str) -> str:
