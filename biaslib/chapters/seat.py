@@ -32,7 +32,7 @@ from biaslib.chapters.tables import (
     models_provenance,
 )
 from biaslib.embeddings.base import ContextEncoder
-from biaslib.embeddings.factories import cbow_glove_6b_50d, transformer
+from biaslib.embeddings.factories import cbow_glove_6b_50d, elmo, transformer
 from biaslib.embeddings.models import EncoderSpec
 from biaslib.errors import DegenerateTestError, MissingWordsError, UnknownNameError
 from biaslib.evaluate.seat import embed_contexts
@@ -51,6 +51,7 @@ from biaslib.validation import no_string
 __all__ = [
     "DECLARED_TABLES",
     "OFFLINE_SEAT_MODELS",
+    "PAPER_ELMO",
     "PAPER_SEAT_MODELS",
     "SEAT_EXACT",
     "SEAT_MAY_SLICE",
@@ -95,6 +96,15 @@ PAPER_SEAT_MODELS = (
     EncoderSpec("facebook/opt-125m", transformer("facebook/opt-125m"), "last"),
     EncoderSpec("bigscience/bloom-560m", transformer("bigscience/bloom-560m"), "last"),
 )
+
+
+#: SEAT Table 4's ELMo, for the Colab path: AllenNLP's original release
+#: (``elmo_2x4096_512_2048cnn_2xhighway``, what sent-bias's ``ElmoEmbedder()`` loaded)
+#: read by :class:`biaslib.embeddings.elmo.ElmoEncoder` — the sum of its three layers
+#: and the mean over tokens (sent-bias's defaults), on whitespace tokens (Mind Your
+#: Bias's fix of sent-bias's character input), stateless. Not in
+#: :data:`PAPER_SEAT_MODELS`: it is no hub model but two release files (about 374 MB).
+PAPER_ELMO = EncoderSpec("ELMo (AllenNLP original)", elmo(), "mean", paper_column="ELMo")
 
 
 def may_contexts(test: str, context: str) -> dict[str, tuple[Context, ...]]:

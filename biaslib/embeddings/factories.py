@@ -14,7 +14,7 @@ from collections.abc import Callable
 from biaslib.embeddings.base import ContextEncoder
 from biaslib.embeddings.static import BagOfWordsEncoder, glove_6b_50d
 
-__all__ = ["cbow_glove_6b_50d", "transformer"]
+__all__ = ["cbow_glove_6b_50d", "elmo", "transformer"]
 
 
 def transformer(model: str, **options: object) -> Callable[[], ContextEncoder]:
@@ -41,3 +41,24 @@ def transformer(model: str, **options: object) -> Callable[[], ContextEncoder]:
 def cbow_glove_6b_50d() -> ContextEncoder:
     """SEAT's bag-of-words baseline ("CBoW") on GloVe 6B 50d (lower-cased look-ups)."""
     return BagOfWordsEncoder(glove_6b_50d(case="lower"))
+
+
+def elmo(**options: object) -> Callable[[], ContextEncoder]:
+    """A factory of ``ElmoEncoder(**options)`` (AllenNLP's ELMo release files); torch loads on call.
+
+    Default: :data:`~biaslib.embeddings.elmo.PAPER_ELMO`, the release sent-bias
+    ran for SEAT Table 4, downloaded once (about 374 MB) into the biaslib cache.
+
+    Examples
+    --------
+    >>> make = elmo(progress=False)
+    >>> callable(make)
+    True
+    """
+
+    def make() -> ContextEncoder:
+        from biaslib.embeddings.elmo import ElmoEncoder
+
+        return ElmoEncoder(**options)  # type: ignore[arg-type]
+
+    return make
