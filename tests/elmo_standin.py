@@ -23,18 +23,29 @@ TINY_OPTIONS = {
 }
 
 
+#: The shapes of AllenNLP's original release (``elmo_2x4096_512_2048cnn_2xhighway``), for timings.
+ORIGINAL_OPTIONS = {
+    "lstm": {"cell_clip": 3, "use_skip_connections": True, "n_layers": 2, "proj_clip": 3,
+             "projection_dim": 512, "dim": 4096},
+    "char_cnn": {"embedding": {"dim": 16}, "n_highway": 2, "n_characters": 262,
+                 "filters": [[1, 32], [2, 32], [3, 64], [4, 128], [5, 256], [6, 512], [7, 1024]],
+                 "max_characters_per_token": 50, "activation": "relu"},
+}
+
+
 def write_tiny_release(folder: Path, *, seed: int = 0, n_layers: int = 2,
-                       symmetric: bool = False, name: str = "tiny") -> tuple[Path, Path]:
+                       symmetric: bool = False, name: str = "tiny",
+                       options: dict | None = None) -> tuple[Path, Path]:
     """Write ``<name>_options.json`` and ``<name>_weights.hdf5`` into ``folder``.
 
     ``symmetric``: the backward LSTM gets the forward LSTM's weights and the
     sentence-end character the sentence-start one's embedding (for the reversal
-    property).
+    property). ``options``: other shapes (default :data:`TINY_OPTIONS`).
     """
     import h5py
 
     rng = np.random.default_rng(seed)
-    options = json.loads(json.dumps(TINY_OPTIONS))
+    options = json.loads(json.dumps(options or TINY_OPTIONS))
     options["lstm"]["n_layers"] = n_layers
     cnn, lstm = options["char_cnn"], options["lstm"]
     d, p, c = cnn["embedding"]["dim"], lstm["projection_dim"], lstm["dim"]

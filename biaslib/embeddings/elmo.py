@@ -319,8 +319,12 @@ class _LstmWithProjection(nn.Module):
     def step(self, x: torch.Tensor, h: torch.Tensor, mem: torch.Tensor
              ) -> tuple[torch.Tensor, torch.Tensor]:
         """One time step: ``(input, state, memory)`` → ``(new state, new memory)``."""
+        return self._step(x @ self.input_weight.T + self.bias, h, mem)
+
+    def _step(self, projected_input: torch.Tensor, h: torch.Tensor, mem: torch.Tensor
+              ) -> tuple[torch.Tensor, torch.Tensor]:
         c = self.cell_size
-        gates = x @ self.input_weight.T + h @ self.state_weight.T + self.bias
+        gates = projected_input + h @ self.state_weight.T
         i, f = torch.sigmoid(gates[:, :c]), torch.sigmoid(gates[:, c : 2 * c])
         j, o = torch.tanh(gates[:, 2 * c : 3 * c]), torch.sigmoid(gates[:, 3 * c :])
         mem = i * j + f * mem
@@ -341,10 +345,12 @@ class _LstmWithProjection(nn.Module):
         batch lengths.
         """
         h, mem = state
+        # The input's share of the gates for every step at once: one matrix product.
+        projected = inputs @ self.input_weight.T + self.bias
         out = inputs.new_zeros(*inputs.shape[:2], h.shape[-1])
         steps = range(inputs.shape[1]) if forward else reversed(range(inputs.shape[1]))
         for t in steps:
-            new_h, new_mem = self.step(inputs[:, t], h, mem)
+            new_h, new_mem = self._step(projected[:, t], h, mem)
             keep = mask[:, t].unsqueeze(-1)
             h, mem = torch.where(keep, new_h, h), torch.where(keep, new_mem, mem)
             out[:, t] = torch.where(keep, new_h, torch.zeros_like(new_h))
