@@ -21,9 +21,9 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from elmo_standin import ORIGINAL_OPTIONS, write_tiny_release  # noqa: E402
+from elmo_standin import ORIGINAL_OPTIONS, write_tiny_release
 
-from biaslib.embeddings.elmo import ElmoEncoder  # noqa: E402
+from biaslib.embeddings.elmo import ElmoEncoder
 
 
 def seat_texts() -> list[str]:
