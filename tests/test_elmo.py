@@ -30,6 +30,15 @@ from biaslib.stimuli.contexts import Context  # noqa: E402
 SENTENCES = [["The", "cat", "sat", "."], ["A", "tulip", "is", "a", "flower", "."], ["Hi"]]
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _one_thread():
+    # Tiny matrices: a second torch thread only costs (30x on a loaded 2-core machine).
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
 @pytest.fixture(scope="module")
 def release(tmp_path_factory) -> tuple[Path, Path]:
     return write_tiny_release(tmp_path_factory.mktemp("elmo"), seed=3)
@@ -310,3 +319,24 @@ def test_matches_bilm_tf_outputs_on_allennlps_fixture():
     for i, batch in enumerate(zip(*sentences, strict=True)):
         for k, acts in enumerate(model.embed_batch([s.split() for s in batch])):
             np.testing.assert_allclose(acts[2], expected[k][i], atol=1e-5)
+
+
+def test_seat_and_bug_tables_run_on_elmo(release):
+    """The Colab cells' calls, end to end, on the tiny release (numbers not checked: random)."""
+    from biaslib.chapters.elmo_bug import bug_rows
+    from biaslib.chapters.seat import may_table
+    from biaslib.embeddings.factories import elmo
+    from biaslib.embeddings.models import EncoderSpec
+
+    options, weights = release
+    make = elmo(options_file=options, weight_file=weights, cache=False, progress=False,
+                device="cpu")
+    spec = EncoderSpec("ELMo (tiny stand-in)", make, "mean", paper_column="ELMo")
+    table = may_table([spec], [("C1", "word"), ("C1", "sent")], progress=False)
+    assert list(table["context"]) == ["word", "sent"]
+    assert set(table["layer"]) == {"sum"} and table["effect_size"].notna().all()
+    assert (table["weights"] == make().fingerprint).all()
+    rows = bug_rows(["C6"], BugEncoder(make(), "elmo", buggy=True))
+    assert [(r["method"], r["layer"]) for r in rows] == [("s-SEAT", "sum"), ("w-SEAT", "sum")]
+    assert all(r["encoder"].startswith("ELMo tiny, sum of the 3 layers, characters as tokens")
+               for r in rows)
