@@ -340,3 +340,16 @@ def test_seat_and_bug_tables_run_on_elmo(release):
     assert [(r["method"], r["layer"]) for r in rows] == [("s-SEAT", "sum"), ("w-SEAT", "sum")]
     assert all(r["encoder"].startswith("ELMo tiny, sum of the 3 layers, characters as tokens")
                for r in rows)
+
+
+def test_vectors_are_cached_by_weights_and_layers(tmp_path, release):
+    options, weights = release
+    kw = {"options_file": options, "weight_file": weights, "device": "cpu", "progress": False,
+          "cache": tmp_path / "vectors.sqlite"}
+    first = E.ElmoEncoder(**kw)
+    want = first.encode_sentences(["A tulip is red.", "Hi"])
+    again = E.ElmoEncoder(**kw)
+    again.model = None  # a cache hit computes nothing
+    np.testing.assert_array_equal(again.encode_sentences(["A tulip is red.", "Hi"]), want)
+    other_layer = E.ElmoEncoder(layer=0, **kw)  # another layer: another key, computed
+    assert not np.allclose(other_layer.encode_sentences(["Hi"])[0], want[1])
