@@ -201,6 +201,9 @@ def test_layers_and_poolings(enc, release):
                                atol=1e-5)
     ctx = Context(text, "flower", "flower", 13, 19)  # covered by the token "flower."
     np.testing.assert_allclose(enc.encode_words([ctx])[0], acts.sum(0)[4], atol=1e-5)
+    sentences, words = enc.encode_contexts([ctx], "max", "first")
+    np.testing.assert_allclose(sentences[0], acts.sum(0).max(0), atol=1e-5)
+    np.testing.assert_allclose(words[0], acts.sum(0)[4], atol=1e-5)
     with pytest.raises(ValueError, match="layer"):
         E.ElmoEncoder(layer=3, **kw)
     with pytest.raises(ValueError, match="pooling"):

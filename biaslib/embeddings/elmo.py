@@ -809,17 +809,27 @@ class ElmoEncoder(ContextEncoder):
     def encode_words(self, contexts: Sequence[Context], pooling: str | None = None
                      ) -> NDArray[np.float32]:
         """One vector per stimulus: the whitespace tokens overlapping its span, pooled."""
-        pooling = pooling or self.default_word_pooling
-        if pooling not in _WORD_POOLINGS:
-            raise ValueError(f"ELMo word pooling must be one of {_WORD_POOLINGS}, got {pooling!r}")
+        return self.encode_contexts(contexts, "mean", pooling)[1]
+
+    def encode_contexts(self, contexts: Sequence[Context], sentence_pooling: str | None = None,
+                        word_pooling: str | None = None) -> tuple[NDArray, NDArray]:
+        """Sentence vectors and stimulus vectors of ``contexts`` from one pass over each text."""
+        sentence_pooling = sentence_pooling or self.default_sentence_pooling
+        word_pooling = word_pooling or self.default_word_pooling
+        if sentence_pooling not in _SENTENCE_POOLINGS:
+            raise ValueError(f"ELMo sentence pooling must be one of {_SENTENCE_POOLINGS}, "
+                             f"got {sentence_pooling!r}")
+        if word_pooling not in _WORD_POOLINGS:
+            raise ValueError(f"ELMo word pooling must be one of {_WORD_POOLINGS}, "
+                             f"got {word_pooling!r}")
         contexts = check_contexts(contexts)
         spans = [whitespace_tokens(c.text) for c in contexts]
         vectors = self._encode([[tok for tok, _, _ in s] for s in spans])
-        out = []
+        words = []
         for ctx, span, vec in zip(contexts, spans, vectors, strict=True):
             rows = [i for i, (_, a, b) in enumerate(span) if a < ctx.end and ctx.start < b]
-            out.append(_pool(vec[rows], pooling))
-        return np.stack(out)
+            words.append(_pool(vec[rows], word_pooling))
+        return np.stack([_pool(v, sentence_pooling) for v in vectors]), np.stack(words)
 
     # ------------------------------------------------------------ internals
 
