@@ -4,15 +4,13 @@ The release (tests/elmo_standin.py) has AllenNLP's exact hdf5 layout and random
 seeded weights; every check goes through the real loader. Expected values come
 from AllenNLP's documented constants, a numpy computation written from the raw
 TensorFlow-layout arrays (independent of the loader's transposes and gate
-reordering), or properties of a bidirectional LM. When ``BIASLIB_ELMO_FIXTURES``
-names a folder with AllenNLP's own ``test_fixtures/elmo`` files, the model is
-also compared with bilm-tf's stored outputs.
+reordering), or properties of a bidirectional LM. The model is also compared
+with bilm-tf's stored outputs on AllenNLP's own fixture (tests/fixtures/allennlp_elmo).
 """
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import numpy as np
@@ -305,11 +303,14 @@ def test_paper_release_and_specs(tmp_path, release, monkeypatch):
     assert built.name == f"ELMo {E.PAPER_ELMO}, sum of the 3 layers"
 
 
-@pytest.mark.skipif(not os.environ.get("BIASLIB_ELMO_FIXTURES"),
-                    reason="BIASLIB_ELMO_FIXTURES names no copy of AllenNLP's test_fixtures/elmo")
+#: AllenNLP's test_fixtures/elmo (its README says where from and under which licence).
+ALLENNLP_FIXTURE = Path(__file__).parent / "fixtures" / "allennlp_elmo"
+
+
 def test_matches_bilm_tf_outputs_on_allennlps_fixture():
-    # allennlp tests/modules/elmo_test.py::TestElmoBiLm: 30 sentences in stateful batches of 3.
-    folder = Path(os.environ["BIASLIB_ELMO_FIXTURES"])
+    # allennlp tests/modules/elmo_test.py::TestElmoBiLm: 30 sentences in stateful batches of 3,
+    # against the TensorFlow reference's outputs (top layer).
+    folder = ALLENNLP_FIXTURE
     sentences = json.loads((folder / "sentences.json").read_text())
     expected = []
     for k in range(len(sentences)):

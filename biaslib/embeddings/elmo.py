@@ -68,8 +68,8 @@ of a batch starts from row ``i``'s final states of the previous batch (rows
 of an earlier, larger batch are kept), and inputs are encoded in the order
 given. On AllenNLP's own fixture (``test_fixtures/elmo``: ``lm_weights.hdf5``
 and bilm-tf's outputs ``lm_embeddings_{0,1,2}.hdf5``, 10 stateful batches of
-3) the top layer matches to 1.2e-6 (``tests/test_elmo.py``, run when
-``BIASLIB_ELMO_FIXTURES`` names a folder holding those files). sent-bias
+3) the top layer matches to 1.2e-6 (``tests/test_elmo.py``, on a copy in
+``tests/fixtures/allennlp_elmo``). sent-bias
 called ``embed_sentence`` one sentence at a time: ``batch_size=1,
 stateful=True`` replays that.
 """
