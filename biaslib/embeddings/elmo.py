@@ -70,8 +70,12 @@ given. On AllenNLP's own fixture (``test_fixtures/elmo``: ``lm_weights.hdf5``
 and bilm-tf's outputs ``lm_embeddings_{0,1,2}.hdf5``, 10 stateful batches of
 3) the top layer matches to 1.2e-6 (``tests/test_elmo.py``, on a copy in
 ``tests/fixtures/allennlp_elmo``). sent-bias
-called ``embed_sentence`` one sentence at a time: ``batch_size=1,
-stateful=True`` replays that.
+(``sentbias/encoders/elmo.py``, ``encode``) built a new ``ElmoEmbedder()`` for
+each of a test's four sets (``main.py`` calls ``encode`` once per set) and
+called ``embed_sentence`` one sentence at a time, so its states ran on from
+sentence to sentence within a set: ``stateful=True, batch_size=1``, with
+:meth:`ElmoEncoder.reset_states` before each set and the set's sentences in
+its file's order, replays that.
 """
 
 from __future__ import annotations
