@@ -619,6 +619,16 @@ class ElmoEncoder(ContextEncoder):
         docstring). Default ``False``: every sentence starts from zero states.
     fetch
         The downloader passed to :func:`download_release` (tests).
+
+    Raises
+    ------
+    ElmoFileError
+        If a release file is not in AllenNLP's layout (names the file and key).
+    ValueError
+        For a layer ELMo does not have, a non-positive ``batch_size``, or only
+        one of ``options_file``/``weight_file``.
+    OSError
+        If the download fails.
     """
 
     default_sentence_pooling = "mean"
@@ -642,6 +652,7 @@ class ElmoEncoder(ContextEncoder):
         from biaslib.validation import check_int
 
         self.batch_size = check_int(batch_size, "batch_size", minimum=1)
+        self.device = check_device(device)  # before a download, so a typo fails at once
         if (options_file is None) != (weight_file is None):
             raise ValueError("give both options_file and weight_file, or neither")
         if options_file is None:
@@ -653,7 +664,6 @@ class ElmoEncoder(ContextEncoder):
             self.release = Path(weight_file).stem.removesuffix("_weights")
         else:
             self.release = release.name if isinstance(release, ElmoRelease) else str(release)
-        self.device = check_device(device)
         self.model = load_elmo(options_file, weight_file).to(self.device)  # type: ignore[arg-type]
         self.n_layers = self.model.n_lstm_layers + 1
         self.layer = self._check_layer(layer)
