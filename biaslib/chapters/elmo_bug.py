@@ -25,7 +25,7 @@ from scipy.sparse import csgraph, csr_matrix
 from scipy.spatial.distance import pdist, squareform
 
 from biaslib.chapters.published import MAY_TABLE4, MYB_TABLE3
-from biaslib.chapters.seat import may_table
+from biaslib.chapters.seat import PAPER_ELMO, may_table
 from biaslib.chapters.stored import load_results
 from biaslib.chapters.tables import CORE_EXACT, NEEDS_MODELS, SliceCheck, StoredTable
 from biaslib.embeddings.bugs import BugEncoder, gpt2_offset_input
@@ -56,6 +56,7 @@ __all__ = [
     "ELMO_TESTS",
     "GPT2_TESTS",
     "MINILM",
+    "PAPER_ELMO",
     "QUIRK_ROWS_SMOLLM2",
     "SMOL",
     "bug_rows",
@@ -83,6 +84,8 @@ __all__ = [
 
 #: The two offline models the chapter runs the bug replays on.
 MINILM, SMOL = "all-MiniLM-L6-v2", "SmolLM2-135M-Instruct"
+# PAPER_ELMO (from biaslib.chapters.seat): the real ELMo for the Colab replay,
+# ``BugEncoder(PAPER_ELMO.make(), "elmo", buggy=...)`` in place of the stand-ins.
 #: Encoding level → the method's name in Mind Your Bias's tables.
 _METHOD = {"sentence": "s-SEAT", "word": "w-SEAT"}
 #: Mind Your Bias's tests run through the ELMo bug offline: on MiniLM the five for which

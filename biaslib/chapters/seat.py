@@ -36,6 +36,7 @@ from biaslib.embeddings.base import ContextEncoder
 from biaslib.embeddings.factories import (
     cbow_glove_6b_50d,
     cbow_paper,
+    elmo,
     gensen,
     infersent,
     transformer,
@@ -58,10 +59,11 @@ from biaslib.validation import no_string
 
 __all__ = [
     "DECLARED_TABLES",
-    "ELMO_SLOT",
     "MAY_PAPER_MODELS",
     "MYB_PAPER_SEAT_MODELS",
     "OFFLINE_SEAT_MODELS",
+    "PAPER_ELMO",
+    "PAPER_ELMO_SENT_BIAS",
     "PAPER_SEAT_MODELS",
     "SEAT_EXACT",
     "SEAT_MAY_SLICE",
@@ -119,11 +121,29 @@ MYB_PAPER_SEAT_MODELS = tuple(
     s for s in PAPER_SEAT_MODELS if s.label in ("bert-base-cased", "gpt2", "facebook/opt-125m",
                                                 "bigscience/bloom-560m"))
 
-#: ELMo's column is built by the ELMo encoder (a separate piece of issue 22): until it is
-#: wired here, Table 4's ELMo column is named as not offered, with this reason.
-# TODO(issue 22, ELMo): replace with the ELMo EncoderSpec (sum over layers of the
-# mean over time, May et al.'s Table 3).
-ELMO_SLOT = "ELMo's encoder is not wired into this chapter yet (issue 22)"
+#: SEAT Table 4's ELMo, fixed: AllenNLP's original release
+#: (``elmo_2x4096_512_2048cnn_2xhighway``, what sent-bias's ``ElmoEmbedder()`` loaded) read by
+#: :class:`biaslib.embeddings.elmo.ElmoEncoder` — the sum of its three layers and the mean
+#: over tokens (sent-bias's defaults), on whitespace tokens (Mind Your Bias's fix),
+#: stateless. Not in :data:`PAPER_SEAT_MODELS`: it is no hub model but two release files
+#: (about 374 MB).
+PAPER_ELMO = EncoderSpec("ELMo (AllenNLP original)", elmo(), "mean", paper_column="ELMo")
+
+
+def _elmo_as_sent_bias_ran_it() -> ContextEncoder:
+    """ELMo as sent-bias ran it: fed a string where ``ElmoEmbedder`` expected tokens.
+
+    Every character is then a token (Mind Your Bias, App. D), as in May et al.'s Table 4.
+    """
+    from biaslib.embeddings.bugs import BugEncoder
+
+    return BugEncoder(PAPER_ELMO.make(), "elmo", buggy=True)
+
+
+#: Table 4's ELMo column as sent-bias computed it: :data:`PAPER_ELMO` through the ELMo bug.
+PAPER_ELMO_SENT_BIAS = EncoderSpec("ELMo (sent-bias: characters as tokens)",
+                                   _elmo_as_sent_bias_ran_it, "mean", paper_column="ELMo")
+
 
 #: May et al.'s Table 4 columns (:data:`~biaslib.chapters.published.MAY_MODELS`), each with
 #: the encoder that recomputes it from the paper's own model (May et al.'s Table 3, as
@@ -139,7 +159,7 @@ MAY_PAPER_MODELS: dict[str, EncoderSpec | str] = {
                           paper_column="GenSen"),
     "USE": EncoderSpec("USE (TF-Hub, version 2)", universal_sentence_encoder(), "model",
                        paper_column="USE"),
-    "ELMo": ELMO_SLOT,
+    "ELMo": PAPER_ELMO_SENT_BIAS,
     "GPT": next(s for s in PAPER_SEAT_MODELS if s.label == "openai-gpt"),
     # sent-bias's BERT: bert-large-cased without [CLS], fed lowercased text.
     "BERT (large, cased)": PAPER_SEAT_MODELS[0],

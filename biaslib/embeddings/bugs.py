@@ -66,6 +66,7 @@ from biaslib.embeddings.base import ContextEncoder, check_contexts, check_senten
 from biaslib.stimuli.contexts import Context
 
 if TYPE_CHECKING:
+    from biaslib.embeddings.elmo import ElmoEncoder
     from biaslib.embeddings.transformer import TransformerEncoder, WordPooling
 
 __all__ = [
@@ -357,7 +358,10 @@ class BugEncoder(ContextEncoder):
     Parameters
     ----------
     encoder
-        The transformer encoder whose vectors are read.
+        The encoder whose vectors are read: a transformer standing in for ELMo,
+        or, for ``"elmo"``, the real ELMo
+        (:class:`~biaslib.embeddings.elmo.ElmoEncoder`, which takes the same
+        ``encode_tokens`` call, so the bug runs on the model it was found in).
     bug
         ``"elmo"`` (sentence and word level) or ``"gpt2-offset"`` (word level only).
     buggy
@@ -367,7 +371,8 @@ class BugEncoder(ContextEncoder):
     """
 
     def __init__(
-        self, encoder: TransformerEncoder, bug: Bug, buggy: bool = True, *, offset: int = 1
+        self, encoder: TransformerEncoder | ElmoEncoder, bug: Bug, buggy: bool = True, *,
+        offset: int = 1
     ) -> None:
         if bug not in ("elmo", "gpt2-offset"):
             raise ValueError(f"bug must be 'elmo' or 'gpt2-offset', got {bug!r}")

@@ -15,7 +15,7 @@ from pathlib import Path
 from biaslib.embeddings.base import ContextEncoder
 from biaslib.embeddings.static import BagOfWordsEncoder, StaticEmbeddings, glove_6b_50d
 
-__all__ = ["cbow_glove_6b_50d", "cbow_paper", "gensen", "infersent", "transformer",
+__all__ = ["cbow_glove_6b_50d", "cbow_paper", "elmo", "gensen", "infersent", "transformer",
            "universal_sentence_encoder"]
 
 
@@ -118,5 +118,26 @@ def universal_sentence_encoder(handle: str | None = None) -> Callable[[], Contex
         from biaslib.embeddings import sentence_encoders as se
 
         return se.UniversalSentenceEncoder(handle or se.USE_PAPER_HANDLE)
+
+    return make
+
+
+def elmo(**options: object) -> Callable[[], ContextEncoder]:
+    """A factory of ``ElmoEncoder(**options)`` (AllenNLP's ELMo release files); torch loads on call.
+
+    Default: :data:`~biaslib.embeddings.elmo.PAPER_ELMO`, the release sent-bias
+    ran for SEAT Table 4, downloaded once (about 374 MB) into the biaslib cache.
+
+    Examples
+    --------
+    >>> make = elmo(progress=False)
+    >>> callable(make)
+    True
+    """
+
+    def make() -> ContextEncoder:
+        from biaslib.embeddings.elmo import ElmoEncoder
+
+        return ElmoEncoder(**options)  # type: ignore[arg-type]
 
     return make
