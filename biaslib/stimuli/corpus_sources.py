@@ -92,6 +92,7 @@ __all__ = [
     "SOURCES_FILE",
     "archive_url",
     "build_corpus_extract",
+    "coverage_by_test",
     "download_size",
     "download_sources",
     "load_corpus_sources",
@@ -100,7 +101,6 @@ __all__ = [
     "read_imdb_review",
     "read_source",
     "read_wikipedia_file",
-    "coverage_by_test",
     "tree_digest",
 ]
 
@@ -174,13 +174,13 @@ def archive_url(repo: str, commit: str) -> str:
 
 
 def tree_digest(files: Iterable[tuple[str, str]]) -> str:
-    """SHA-256 of a ``sha256sum`` listing of ``(path, sha256)`` pairs, sorted by path.
+    r"""SHA-256 of a ``sha256sum`` listing of ``(path, sha256)`` pairs, sorted by path.
 
     Examples
     --------
     >>> import hashlib
     >>> d = tree_digest([("b", "2" * 64), ("a", "1" * 64)])
-    >>> d == hashlib.sha256(("1" * 64 + "  a\\n" + "2" * 64 + "  b\\n").encode()).hexdigest()
+    >>> d == hashlib.sha256(("1" * 64 + "  a\n" + "2" * 64 + "  b\n").encode()).hexdigest()
     True
     """
     listing = "".join(f"{sha}  {rel}\n" for rel, sha in sorted(files))
@@ -489,6 +489,17 @@ def build_corpus_extract(
             for doc in read_source(source, [path]))
     extract = build_extract(docs, stimuli if stimuli is not None else book_stimuli(), cap=cap,
                             seed=seed, source_order=SOURCE_ORDER)
+    # Every source gets its coverage columns, as in the shared coverage.csv, even one in
+    # which no stimulus was found (a thin subset, a test build).
+    cov = extract.coverage
+    for prefix in ("found_", "eligible_"):
+        for source in SOURCE_ORDER:
+            if prefix + source not in cov.columns:
+                cov[prefix + source] = 0
+    extra = [c for c in cov.columns if c.removeprefix("found_").removeprefix("eligible_")
+             not in SOURCE_ORDER and c not in ("stimulus", "kept")]
+    extract.coverage = cov[["stimulus", "kept", *[f"found_{s}" for s in SOURCE_ORDER],
+                            *[f"eligible_{s}" for s in SOURCE_ORDER], *extra]]
     extract.parameters["sources"] = sorted({f"{r}@{c}" for r, c in
                                             zip(table["repo"], table["commit"], strict=True)})
     extract.parameters["files"] = len(files)
@@ -504,6 +515,7 @@ def coverage_by_test(
     path: str | os.PathLike[str] | None = None,
     *,
     few: int = 20,
+    shown: int = 10,
 ) -> pd.DataFrame:
     """Contexts per stimulus for each test, from an extract's ``coverage.csv``.
 
@@ -521,6 +533,8 @@ def coverage_by_test(
         Extract folder (default :func:`~biaslib.stimuli.corpus.corpus_dir`).
     few
         Threshold for "few" sentences.
+    shown
+        Most stimuli named in ``none`` (the rest are counted).
     """
     coverage = load_coverage(path).set_index("stimulus")
     found = [c for c in coverage.columns if c.startswith("found_")]
@@ -542,7 +556,8 @@ def coverage_by_test(
             "test": label, "stimuli": len(words), "min": min(kept.values()),
             "median": float(np.median(list(kept.values()))),
             f"fewer than {few}": sum(n < few for n in kept.values()),
-            "none": "; ".join(why_none(w) for w in none),
+            "none": "; ".join(why_none(w) for w in none[:shown])
+                    + (f" and {len(none) - shown} more" if len(none) > shown else ""),
             "covered": not empty,
             "why": "; ".join(f"{role}: no stimulus has a sentence" for role in empty),
         })
