@@ -71,8 +71,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from biaslib.errors import CorpusError
+from biaslib.errors import CorpusError, MissingWordsError
 from biaslib.files import replacing
+from biaslib.methods.ceat import missing_policy
 from biaslib.stimuli.corpus import (
     SOURCE_ORDER,
     RawDocument,
@@ -162,8 +163,8 @@ def raw_url(repo: str, commit: str, path: str) -> str:
 
     Examples
     --------
-    >>> raw_url("a/b", "c" * 40, "x/y.csv")[-40:]
-    'ccccccccccccccccccccccccccccccccc/x/y.csv'
+    >>> raw_url("a/b", "c" * 40, "x/y.csv").replace("c" * 40, "<commit>")
+    'https://raw.githubusercontent.com/a/b/<commit>/x/y.csv'
     """
     return f"https://raw.githubusercontent.com/{repo}/{commit}/{path}"
 
@@ -516,14 +517,17 @@ def coverage_by_test(
     *,
     few: int = 20,
     shown: int = 10,
+    max_missing: float = 0.2,
 ) -> pd.DataFrame:
     """Contexts per stimulus for each test, from an extract's ``coverage.csv``.
 
     One row per test: ``stimuli``, ``min`` and ``median`` sentences kept per
     stimulus, ``fewer than <few>`` (how many stimuli), ``none`` (stimuli with
     no sentence, with the sources' counts: ``Latisha (0 in every source)``),
-    and ``covered``: False where a role has no stimulus with a sentence, so
-    CEAT cannot compare it, with the reason in ``why``.
+    and ``covered``: False where CEAT cannot run the test on this extract because a
+    role loses more than ``max_missing`` of its stimuli (or all of them) — the
+    chapter's rule, :func:`biaslib.methods.ceat.missing_policy` — with the reason
+    in ``why`` (``X: 13 of 23 stimuli have no sentence``).
 
     Parameters
     ----------
@@ -535,6 +539,8 @@ def coverage_by_test(
         Threshold for "few" sentences.
     shown
         Most stimuli named in ``none`` (the rest are counted).
+    max_missing
+        Largest fraction of a role's stimuli that may lack sentences.
     """
     coverage = load_coverage(path).set_index("stimulus")
     found = [c for c in coverage.columns if c.startswith("found_")]
@@ -551,15 +557,27 @@ def coverage_by_test(
                 return f"{w} (0 in every source)"
             return f"{w} ({', '.join(f'{s} {n}' for s, n in counts.items() if n)}, none kept)"
 
-        empty = [role for role, ws in test.sets.items() if all(kept[w] == 0 for w in ws.words)]
+        # The chapter's rule (biaslib.methods.ceat.missing_policy): a role that loses more
+        # than max_missing of its stimuli, or all of them, cannot be run.
+        lost = {role: sum(kept[w] == 0 for w in ws.words) for role, ws in test.sets.items()}
+        try:
+            missing_policy({role: {w: kept[w] for w in ws.words}
+                            for role, ws in test.sets.items()},
+                           max_missing_fraction=max_missing)
+            failing: list[str] = []
+        except MissingWordsError:
+            failing = [role for role, ws in test.sets.items()
+                       if lost[role] == len(ws.words)
+                       or lost[role] / len(ws.words) > max_missing]
         rows.append({
             "test": label, "stimuli": len(words), "min": min(kept.values()),
             "median": float(np.median(list(kept.values()))),
             f"fewer than {few}": sum(n < few for n in kept.values()),
             "none": "; ".join(why_none(w) for w in none[:shown])
                     + (f" and {len(none) - shown} more" if len(none) > shown else ""),
-            "covered": not empty,
-            "why": "; ".join(f"{role}: no stimulus has a sentence" for role in empty),
+            "covered": not failing,
+            "why": "; ".join(f"{role}: {lost[role]} of {len(test.sets[role].words)} stimuli "
+                             "have no sentence" for role in failing),
         })
     return pd.DataFrame(rows)
 
