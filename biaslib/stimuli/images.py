@@ -133,9 +133,13 @@ def clip_test(name: str | ImageTest) -> ImageTest:
     raise UnknownNameError("ML-EAT CLIP test", name, [t.name for t in CLIP_TESTS])
 
 
-@lru_cache(maxsize=1)
 def _manifest() -> pd.DataFrame:
-    path = data_dir() / "images" / "ieat_images.csv"
+    """The manifest of the data folder in use (``BIASLIB_DATA_DIR`` may name another)."""
+    return _read_manifest(data_dir() / "images" / "ieat_images.csv")
+
+
+@lru_cache(maxsize=4)
+def _read_manifest(path: Path) -> pd.DataFrame:
     frame = pd.read_csv(path, dtype={"size": "int64"}, keep_default_na=False)
     missing = [c for c in _MANIFEST_COLUMNS if c not in frame.columns]
     if missing:
