@@ -34,7 +34,7 @@ import zlib
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["PAPER_HUB_IDS", "build_standin_hub", "paper_hub_ids", "snapshot_dir"]
+__all__ = ["CLIP_HUB_IDS", "PAPER_HUB_IDS", "build_standin_hub", "paper_hub_ids", "snapshot_dir"]
 
 #: Hub ids the book names as paper models but no chapter constant lists (yet): SEAT
 #: Table 4's GPT is openai-gpt (issue 22). Built so that its loader and tokenizer are tested.
@@ -47,12 +47,15 @@ _FAMILY = {
     "bert-base-uncased": "bert-uncased",
     "gpt2": "gpt2", "gpt2-medium": "gpt2", "gpt2-large": "gpt2", "gpt2-xl": "gpt2",
     "facebook/opt-125m": "opt", "bigscience/bloom-560m": "bloom", "openai-gpt": "openai-gpt",
-    # ML-EAT's CLIP models (Tables 2, 9-12; biaslib.chapters.mleat.CLIP_PAPER_MODELS).
-    "openai/clip-vit-base-patch32": "clip", "openai/clip-vit-base-patch16": "clip",
-    "openai/clip-vit-large-patch14": "clip", "openai/clip-vit-large-patch14-336": "clip",
 }
-#: Every hub id a stand-in can be built for.
+#: Every text-model hub id a stand-in can be built for.
 PAPER_HUB_IDS = tuple(_FAMILY)
+#: ML-EAT's CLIP models (Tables 2, 9-12; ``biaslib.chapters.mleat.CLIP_PAPER_MODELS``):
+#: family "clip", kept apart from :data:`PAPER_HUB_IDS`, whose every id is a text encoder
+#: that ``TransformerEncoder`` loads (tests/test_paper_models.py loads each so).
+CLIP_HUB_IDS = ("openai/clip-vit-base-patch32", "openai/clip-vit-base-patch16",
+                "openai/clip-vit-large-patch14", "openai/clip-vit-large-patch14-336")
+_FAMILY_ALL = {**_FAMILY, **dict.fromkeys(CLIP_HUB_IDS, "clip")}
 
 _DATA = Path(__file__).resolve().parents[1] / "data"
 # Tiny but real transformers: two layers, two heads, width 32.
@@ -311,12 +314,12 @@ def build_standin_hub(cache_dir: str | Path, ids: Iterable[str] | None = None) -
     transformers.utils.logging.disable_progress_bar()  # "Writing model shards" bars
     cache_dir = Path(cache_dir)
     ids = tuple(paper_hub_ids() if ids is None else ids)
-    unknown = [i for i in ids if i not in _FAMILY]
+    unknown = [i for i in ids if i not in _FAMILY_ALL]
     if unknown:
-        raise ValueError(f"no stand-in for {unknown}; known: {list(_FAMILY)}")
+        raise ValueError(f"no stand-in for {unknown}; known: {list(_FAMILY_ALL)}")
     words = _stimulus_words()
     for hub_id in ids:
-        family = _FAMILY[hub_id]
+        family = _FAMILY_ALL[hub_id]
         rev = _revision(hub_id)
         repo = cache_dir / ("models--" + hub_id.replace("/", "--"))
         snap = repo / "snapshots" / rev

@@ -2,7 +2,8 @@
 
 The iEAT manifest is checked against the iEAT repository where a snapshot is at hand;
 the download against its checksums, through an injected ``fetch`` serving tiny PNGs
-written here (under a manifest of their own, via ``BIASLIB_DATA_DIR``); the published
+written by tests/standin_images.py (under a manifest of their own, via
+``BIASLIB_IEAT_MANIFEST``); the published
 tables against the seed text; and the whole CLIP path — ``ClipEncoder`` loading the four
 paper ids with ``from_pretrained`` from a stand-in hub (tests/standin_hub.py, tiny random
 ``CLIPModel``s with CLIP's tokenizer and image processor) with ``HF_HUB_OFFLINE=1`` —
@@ -24,6 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from standin_images import png, write_standin_images
 
 from biaslib.chapters.mleat import (
     CLIP_NAMES,
@@ -34,11 +36,12 @@ from biaslib.chapters.mleat import (
 )
 from biaslib.methods.mleat import MLEAT_BIASLIB, association_of, classify_pattern
 from biaslib.stats.resampling import Resampling
-from biaslib.stimuli.data import data_dir, load_published, load_test
+from biaslib.stimuli.data import load_published, load_test
 from biaslib.stimuli.images import (
     CLIP_TESTS,
     IEAT_COMMIT,
     IEAT_REPO,
+    MANIFEST_ENV,
     ChecksumError,
     download_ieat_images,
     ieat_raw_url,
@@ -83,39 +86,15 @@ def test_manifest_matches_the_ieat_repository() -> None:
 # ------------------------------------------------------------------------------ download
 
 
-def _png(seed: int) -> bytes:
-    """A tiny PNG of random colours (a different picture per seed)."""
-    import io
-
-    from PIL import Image
-
-    rng = np.random.default_rng(seed)
-    out = io.BytesIO()
-    Image.fromarray(rng.integers(0, 256, (12, 10, 3), dtype=np.uint8)).save(out, "PNG")
-    return out.getvalue()
-
-
 @pytest.fixture
 def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, bytes]:
     """Two tiny PNGs per CLIP category under a manifest of their own; URL → bytes.
 
-    ``BIASLIB_DATA_DIR`` names a data folder with the real stimuli and published tables
-    and this manifest, so the code under test reads it as it reads the real one.
+    ``BIASLIB_IEAT_MANIFEST`` names that manifest, so the code under test reads it as it
+    reads the packaged one (tests/standin_images.py).
     """
-    data = tmp_path / "data"
-    (data / "images").mkdir(parents=True)
-    for folder in ("stimuli", "published", "templates"):
-        (data / folder).symlink_to(data_dir() / folder)
-    rows, files = [], {}
-    for i, category in enumerate(CATEGORIES):
-        for j in range(2):
-            content, path = _png(10 * i + j), f"data/experiments/{category}/img{j}.png"
-            rows.append({"repo": IEAT_REPO, "commit": IEAT_COMMIT, "category": category,
-                         "path": path, "size": len(content),
-                         "sha256": hashlib.sha256(content).hexdigest(), "git_blob": ""})
-            files[ieat_raw_url(path)] = content
-    pd.DataFrame(rows).to_csv(data / "images" / "ieat_images.csv", index=False)
-    monkeypatch.setenv("BIASLIB_DATA_DIR", str(data))
+    manifest, files = write_standin_images(tmp_path / "manifest")
+    monkeypatch.setenv(MANIFEST_ENV, str(manifest))
     return files
 
 
@@ -229,9 +208,10 @@ def clip_hub(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A stand-in hub with the four paper CLIP ids."""
     pytest.importorskip("torch")
     pytest.importorskip("transformers")
-    from standin_hub import build_standin_hub
+    from standin_hub import CLIP_HUB_IDS, build_standin_hub
 
-    return build_standin_hub(tmp_path_factory.mktemp("hf") / "hub", CLIP_PAPER_MODELS)
+    assert CLIP_HUB_IDS == CLIP_PAPER_MODELS  # the stand-ins are the chapter's models
+    return build_standin_hub(tmp_path_factory.mktemp("hf") / "hub", CLIP_HUB_IDS)
 
 
 @pytest.fixture
@@ -330,7 +310,7 @@ def test_clip_encoder_prompt_cache_and_bad_input(offline_hub: Path, tmp_path: Pa
     with pytest.raises(ValueError, match=r"text\.png"):
         enc.encode_images([tmp_path / "text.png"])
     img = tmp_path / "a.png"
-    img.write_bytes(_png(1))
+    img.write_bytes(png(1))
     shutil.copy(img, tmp_path / "b.png")  # same content, another name: one vector
     v = enc.encode_images([img, tmp_path / "b.png"])
     np.testing.assert_array_equal(v[0], v[1])

@@ -54,6 +54,7 @@ __all__ = [
     "CLIP_TESTS",
     "IEAT_COMMIT",
     "IEAT_REPO",
+    "MANIFEST_ENV",
     "ChecksumError",
     "ImageTest",
     "clip_test",
@@ -133,13 +134,21 @@ def clip_test(name: str | ImageTest) -> ImageTest:
     raise UnknownNameError("ML-EAT CLIP test", name, [t.name for t in CLIP_TESTS])
 
 
+#: Environment variable naming another manifest (same columns) to use instead of the
+#: packaged one: tests serve tiny images under it (the real ones need the internet).
+MANIFEST_ENV = "BIASLIB_IEAT_MANIFEST"
+
+
 def _manifest() -> pd.DataFrame:
-    """The manifest of the data folder in use (``BIASLIB_DATA_DIR`` may name another)."""
-    return _read_manifest(data_dir() / "images" / "ieat_images.csv")
+    """The packaged manifest, or the one ``$BIASLIB_IEAT_MANIFEST`` names."""
+    env = os.environ.get(MANIFEST_ENV)
+    return _read_manifest(Path(env) if env else data_dir() / "images" / "ieat_images.csv")
 
 
 @lru_cache(maxsize=4)
 def _read_manifest(path: Path) -> pd.DataFrame:
+    if not path.is_file():
+        raise FileNotFoundError(f"iEAT image manifest not found: {path}")
     frame = pd.read_csv(path, dtype={"size": "int64"}, keep_default_na=False)
     missing = [c for c in _MANIFEST_COLUMNS if c not in frame.columns]
     if missing:
