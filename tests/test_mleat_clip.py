@@ -315,6 +315,15 @@ def test_clip_encoder_prompt_cache_and_bad_input(offline_hub: Path, tmp_path: Pa
     v = enc.encode_images([img, tmp_path / "b.png"])
     np.testing.assert_array_equal(v[0], v[1])
 
+    # Loaded from the hub cache, the fingerprint names the snapshot; from a folder, the folder.
+    from standin_hub import snapshot_dir
+
+    snap = snapshot_dir(offline_hub, hub_id)
+    assert enc.fingerprint == f"{hub_id}@{snap.name}"
+    local = ClipEncoder(str(snap), device="cpu", cache=False, progress=False)
+    assert local.fingerprint == str(snap)
+    np.testing.assert_allclose(local.encode_texts(["caress"]), plain, atol=1e-6)
+
 
 def test_comparison_refuses_rows_of_other_models() -> None:
     with pytest.raises(ValueError, match="no rows computed with the paper's CLIP models"):
