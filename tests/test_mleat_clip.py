@@ -152,7 +152,7 @@ def _printed(x: float, sig: bool | None = None, short: bool = False) -> str:
     return text + ("*" if sig else "")
 
 
-def test_published_clip_tables_against_the_seed_text() -> None:
+def test_published_clip_tables_hold_what_the_paper_prints() -> None:
     pub = load_published("mleat_clip")
     assert pub.groupby("table").size().to_dict() == {
         "Table 2": 10, "Table 9": 11, "Table 10": 11, "Table 11": 11, "Table 12": 11}
@@ -174,6 +174,9 @@ def test_published_clip_tables_against_the_seed_text() -> None:
                                    association_of(r.l2_y_d, r.l2_y_sig))
         assert derived == r.pattern, (r.prompt, r.test)
 
+
+def test_published_clip_tables_equal_the_seed_text() -> None:
+    pub = load_published("mleat_clip")
     seed = Path(os.environ.get("BIASLIB_SHARED", "/work/shared")) / "seeds"
     seed = seed / "002_dd42f9a65323caeb.txt"
     if not seed.is_file():
