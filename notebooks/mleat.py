@@ -666,6 +666,9 @@ assert set(CLIP_NAMES.values()) == set(clip_pub["model"])
 # %% tags=["hide-input"]
 if RUN_PAPER_MODELS:
     clip_ours = clip_paper_table()
+    with pd.option_context("display.max_colwidth", None):
+        display(clip_ours.drop_duplicates("column").set_index("column")[
+            ["encoder", "weights"]].rename_axis("model"))
     display(clip_comparison(clip_ours))
 
 # %% [markdown]
