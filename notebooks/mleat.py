@@ -630,6 +630,100 @@ quiet_uniform = merged[(merged["SEAT"] != "significant")
 assert ((quiet_uniform["l2_x_d"] - quiet_uniform["l2_y_d"]).abs() < 0.3).any()
 
 # %% [markdown]
+# (mleat-clip)=
+# ## CLIP: image targets, word attributes (Table 2 and appendix Tables 9–12)
+#
+# The paper's last models are four of OpenAI's CLIP language-and-image models
+# (ViT-B/32, ViT-B/16, ViT-L/14 and ViT-L/14-336). Its CLIP tests take the *target*
+# groups from the images of Steed & Caliskan's iEAT and the *attribute* groups from
+# Caliskan et al.'s words (Pleasant/Unpleasant 25; Career/Family and Male/Female for the
+# two stereotype tests), and read every vector after CLIP's projection into the joint
+# text-and-image space. Table 2 shows five tests on CLIP-ViT-L14-336 with the words
+# alone and inside the prompt "a picture that brings to mind [word]"; appendix Tables
+# 9–12 show all eleven tests on each model, without the prompt. Neither CLIP's weights
+# nor the images can be fetched where this book is built, so offline this section shows
+# the published numbers (`data/published/mleat_clip.csv`, typed in from the paper); with
+# `RUN_PAPER_MODELS` (Colab) it computes ours beside them.
+#
+# The image groups, as `biaslib.stimuli.images.CLIP_TESTS` maps the paper's rows to
+# iEAT's folders (`ryansteed/ieat`, pinned to one commit; every file named with its
+# size and SHA-256 in `data/images/ieat_images.csv`). The paper does not list its
+# folders: we take the ones iEAT's own tests use, in the order of the paper's row
+# labels (which reverses iEAT's X and Y for Abled/Disabled and Straight/Gay).
+
+# %% tags=["hide-input"]
+from biaslib.chapters.mleat import (
+    CLIP_NAMES,
+    clip_comparison,
+    clip_paper_table,
+    clip_published,
+)
+from biaslib.stimuli.images import CLIP_TESTS, image_manifest
+
+clip_images = image_manifest().groupby("category").size()
+pd.DataFrame([{"test": t.name, "paper's row": t.label, "X (iEAT folder)": t.x,
+               "Y (iEAT folder)": t.y, "images per group": clip_images[t.x],
+               "attributes (words of)": t.attributes} for t in CLIP_TESTS]).set_index("test")
+
+# %% [markdown]
+# **Table 2** as published (CLIP-ViT-L14-336; patterns as the paper's text names them,
+# the same with and without the prompt):
+
+# %% tags=["hide-input"]
+clip_pub = clip_published()
+paper_table(clip_pub[clip_pub["table"] == "Table 2"], ["prompt", "test"])
+
+# %% [markdown]
+# `*` p < 0.05 as the paper prints it. The prompt flips the sign of White/Black's Level 1
+# (1.05 → −1.20) while both Level 2 effects stay negative: the pattern (B-Uniform) does
+# not change, and every Level 3 mean rises or stays.
+
+# %% tags=["remove-cell"]
+# The text above, against the published table.
+t2 = clip_pub[clip_pub["table"] == "Table 2"].set_index(["prompt", "test"])
+PROMPT = "a picture that brings to mind [word]"
+assert (t2.loc[("none", "race"), "l1_d"], t2.loc[(PROMPT, "race"), "l1_d"]) == (
+    1.05, -1.20)
+assert t2.xs("race", level="test")["pattern"].eq("B-Uniform").all()
+L3_MEANS = [f"l3_{c}_mean" for c in ("ax", "bx", "ay", "by")]
+assert (t2.xs(PROMPT, level="prompt")[L3_MEANS]
+        >= t2.xs("none", level="prompt")[L3_MEANS]).all().all()
+
+# %% [markdown]
+# **Tables 9–12**, all eleven tests on the four models, no prompt (patterns derived from
+# the starred Level 2 values by the rule above):
+
+# %% tags=["hide-input"]
+clip_full = clip_pub[clip_pub["table"] != "Table 2"]
+paper_table(clip_full, ["model", "test"])
+
+# %% tags=["remove-cell"]
+# Sources: Table 2 and appendix Tables 9-12, one model each.
+assert clip_full.groupby("table")["model"].unique().map(list).to_dict() == {
+    "Table 9": ["CLIP-ViT-B32"], "Table 10": ["CLIP-ViT-B16"], "Table 11": ["CLIP-ViT-L14"],
+    "Table 12": ["CLIP-ViT-L14-336"]}
+assert set(CLIP_NAMES.values()) == set(clip_pub["model"])
+
+# %% [markdown]
+# With `RUN_PAPER_MODELS` (Colab), the cell below downloads the iEAT images (310 files,
+# 39 MB, each checked against its SHA-256), loads the four CLIP models by their hub ids
+# (`openai/clip-vit-base-patch32` … `openai/clip-vit-large-patch14-336`, about 3.5 GB
+# together), runs the eleven tests on each and Table 2's five with the prompt on
+# CLIP-ViT-L14-336, and shows each published row above ours. Expected time (an
+# estimate: the paper's models cannot run where this book is built): a few minutes on
+# a free Colab GPU, most of it the downloads; on a CPU, mainly the ViT-L models'
+# forward passes over the images, some 10–20 minutes. The ML-EAT itself takes about
+# 0.05 s per test. Here the cell shows nothing.
+
+# %% tags=["hide-input"]
+if RUN_PAPER_MODELS:
+    clip_ours = clip_paper_table()
+    with pd.option_context("display.max_colwidth", None):
+        display(clip_ours.drop_duplicates("column").set_index("column")[
+            ["encoder", "weights"]].rename_axis("model"))
+    display(clip_comparison(clip_ours))
+
+# %% [markdown]
 # **Which findings hold, beyond Table 1** (from `biaslib.chapters.mleat.findings`, as at the
 # top):
 

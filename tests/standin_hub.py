@@ -16,7 +16,10 @@ The quirks kept are those the book's code depends on: BERT's ``[CLS]``/``[SEP]``
 lower-casing for the uncased model; GPT-2's byte-level BPE, no special tokens added,
 and offsets of a word inside a sentence that include its leading space; OPT's ``</s>``
 prepended as BOS; BLOOM adding no BOS and padding on the left; openai-gpt's lower-cased
-BPE with ``</w>`` word ends. The weights are random (seeded): numbers computed on them
+BPE with ``</w>`` word ends; CLIP's lower-cased byte-level BPE with ``</w>`` word ends,
+``<|startoftext|>``/``<|endoftext|>`` around every text and the text vector read at the
+end token, its image processor (resize, centre crop, normalise) and both projections.
+The weights are random (seeded): numbers computed on them
 mean nothing and are never shown in the book.
 
 This is a test helper, not part of the package.
@@ -31,22 +34,28 @@ import zlib
 from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["PAPER_HUB_IDS", "build_standin_hub", "paper_hub_ids", "snapshot_dir"]
+__all__ = ["CLIP_HUB_IDS", "PAPER_HUB_IDS", "build_standin_hub", "paper_hub_ids", "snapshot_dir"]
 
 #: Hub ids the book names as paper models but no chapter constant lists (yet): SEAT
 #: Table 4's GPT is openai-gpt (issue 22). Built so that its loader and tokenizer are tested.
 EXTRA_IDS = ("openai-gpt",)
 
 #: Architecture family of each hub id: "bert-cased", "bert-uncased", "gpt2", "opt",
-#: "bloom" or "openai-gpt".
+#: "bloom", "openai-gpt" or "clip".
 _FAMILY = {
     "bert-base-cased": "bert-cased", "bert-large-cased": "bert-cased",
     "bert-base-uncased": "bert-uncased",
     "gpt2": "gpt2", "gpt2-medium": "gpt2", "gpt2-large": "gpt2", "gpt2-xl": "gpt2",
     "facebook/opt-125m": "opt", "bigscience/bloom-560m": "bloom", "openai-gpt": "openai-gpt",
 }
-#: Every hub id a stand-in can be built for.
+#: Every text-model hub id a stand-in can be built for.
 PAPER_HUB_IDS = tuple(_FAMILY)
+#: ML-EAT's CLIP models (Tables 2, 9-12; ``biaslib.chapters.mleat.CLIP_PAPER_MODELS``):
+#: family "clip", kept apart from :data:`PAPER_HUB_IDS`, whose every id is a text encoder
+#: that ``TransformerEncoder`` loads (tests/test_paper_models.py loads each so).
+CLIP_HUB_IDS = ("openai/clip-vit-base-patch32", "openai/clip-vit-base-patch16",
+                "openai/clip-vit-large-patch14", "openai/clip-vit-large-patch14-336")
+_FAMILY_ALL = {**_FAMILY, **dict.fromkeys(CLIP_HUB_IDS, "clip")}
 
 _DATA = Path(__file__).resolve().parents[1] / "data"
 # Tiny but real transformers: two layers, two heads, width 32.
@@ -173,11 +182,60 @@ def _tokenizer(family: str, words: list[str]) -> object:
     if family == "openai-gpt":
         vocab, merges = _train_bpe(words, ["<unk>"], byte_level=False, lowercase=True)
         return OpenAIGPTTokenizer(vocab=vocab, merges=merges, model_max_length=512)
+    if family == "clip":
+        return _clip_tokenizer(words)
     raise ValueError(f"no stand-in for architecture family {family!r}")
 
 
-def _model(family: str, vocab_size: int, tokenizer: object) -> object:
-    """A tiny random model of ``family``'s class with its pretraining head."""
+def _clip_tokenizer(words: list[str]) -> object:
+    """CLIP's tokenizer class on a small BPE: byte symbols, each also with ``</w>``, merges.
+
+    As in CLIP's vocab every byte symbol exists alone and as a word end, so any
+    lower-cased text is covered; the merges come from the (lower-cased) stimuli and ML-EAT's
+    prompt. ``<|startoftext|>`` and ``<|endoftext|>`` close the vocab, as in CLIP's.
+    """
+    from tokenizers import Tokenizer, models, pre_tokenizers, trainers
+    from transformers import CLIPTokenizer
+
+    text = [w.lower() for w in [*words, *"a picture that brings to mind".split()]]
+    tok = Tokenizer(models.BPE(end_of_word_suffix="</w>"))
+    # Stimuli are ASCII, whose byte symbols are the characters themselves: split on spaces.
+    tok.pre_tokenizer = pre_tokenizers.WhitespaceSplit()
+    alphabet = pre_tokenizers.ByteLevel.alphabet()
+    trainer = trainers.BpeTrainer(vocab_size=3000, initial_alphabet=alphabet,
+                                  end_of_word_suffix="</w>", show_progress=False)
+    tok.train_from_iterator([" ".join(text[i:i + 20]) for i in range(0, len(text), 20)],
+                            trainer)
+    state = json.loads(tok.to_str())["model"]
+    merges = [tuple(m.split(" ")) if isinstance(m, str) else tuple(m)
+              for m in state["merges"]]
+    vocab = dict.fromkeys([*sorted(alphabet), *(f"{c}</w>" for c in sorted(alphabet))])
+    for m in merges:
+        vocab["".join(m)] = None
+    vocab.update(dict.fromkeys(["<|startoftext|>", "<|endoftext|>"]))
+    ids = {t: i for i, t in enumerate(vocab)}
+    return CLIPTokenizer(vocab=ids, merges=merges, model_max_length=77)
+
+
+def _clip_image_side(hub_id: str) -> int:
+    """Image side of a stand-in CLIP: larger for the 336-pixel model, as the real ones differ."""
+    return 48 if hub_id.endswith("-336") else 32
+
+
+def _clip_processor(hub_id: str, tokenizer: object) -> object:
+    """CLIP's processor: its image processor (tiny images; larger for the 336 model) and
+    ``tokenizer``."""
+    from transformers import CLIPImageProcessor, CLIPProcessor
+
+    side = _clip_image_side(hub_id)
+    images = CLIPImageProcessor(size={"shortest_edge": side},
+                                crop_size={"height": side, "width": side})
+    return CLIPProcessor(image_processor=images, tokenizer=tokenizer)
+
+
+def _model(family: str, vocab_size: int, tokenizer: object, image_side: int = 32) -> object:
+    """A tiny random model of ``family``'s class with its pretraining head (CLIP: both
+    towers and projections, images of ``image_side`` pixels)."""
     import transformers as tf
 
     small = {"hidden_size": _WIDTH, "num_hidden_layers": _LAYERS,
@@ -210,6 +268,16 @@ def _model(family: str, vocab_size: int, tokenizer: object) -> object:
         cfg = tf.OpenAIGPTConfig(vocab_size=vocab_size, n_embd=_WIDTH, n_layer=_LAYERS,
                                  n_head=_HEADS, n_positions=512)
         return tf.OpenAIGPTLMHeadModel(cfg)
+    if family == "clip":
+        # The text vector is read at the end token (eos_token_id), as in CLIP's config.
+        specials = {k: tokenizer.convert_tokens_to_ids(t) for k, t in
+                    (("bos_token_id", "<|startoftext|>"), ("eos_token_id", "<|endoftext|>"),
+                     ("pad_token_id", "<|endoftext|>"))}
+        text = {"vocab_size": vocab_size, "intermediate_size": 64,
+                "max_position_embeddings": 77, **small, **specials}
+        vision = {"intermediate_size": 64, "image_size": image_side, "patch_size": 8, **small}
+        return tf.CLIPModel(tf.CLIPConfig(text_config=text, vision_config=vision,
+                                          projection_dim=16))
     raise ValueError(f"no stand-in for architecture family {family!r}")
 
 
@@ -246,21 +314,23 @@ def build_standin_hub(cache_dir: str | Path, ids: Iterable[str] | None = None) -
     transformers.utils.logging.disable_progress_bar()  # "Writing model shards" bars
     cache_dir = Path(cache_dir)
     ids = tuple(paper_hub_ids() if ids is None else ids)
-    unknown = [i for i in ids if i not in _FAMILY]
+    unknown = [i for i in ids if i not in _FAMILY_ALL]
     if unknown:
-        raise ValueError(f"no stand-in for {unknown}; known: {list(_FAMILY)}")
+        raise ValueError(f"no stand-in for {unknown}; known: {list(_FAMILY_ALL)}")
     words = _stimulus_words()
     for hub_id in ids:
-        family = _FAMILY[hub_id]
+        family = _FAMILY_ALL[hub_id]
         rev = _revision(hub_id)
         repo = cache_dir / ("models--" + hub_id.replace("/", "--"))
         snap = repo / "snapshots" / rev
         snap.mkdir(parents=True, exist_ok=True)
         tokenizer = _tokenizer(family, words)
         torch.manual_seed(zlib.crc32(hub_id.encode()))  # each id its own fixed weights
-        model = _model(family, len(tokenizer), tokenizer)
+        model = _model(family, len(tokenizer), tokenizer, _clip_image_side(hub_id))
         model.save_pretrained(snap)
-        tokenizer.save_pretrained(snap)
+        # CLIP's checkpoints hold the processor's files: the tokenizer's and the images'.
+        saved = _clip_processor(hub_id, tokenizer) if family == "clip" else tokenizer
+        saved.save_pretrained(snap)
         # What the real checkpoints' files say: bert-*'s config names BertForMaskedLM,
         # bloom's tokenizer_config.json names BloomTokenizerFast.
         if family.startswith("bert"):

@@ -227,6 +227,12 @@ def kernel_environ(env: FreshEnv, install: str, tmp: Path,
         # The static paper-vector cells (weat_static, mleat) read the papers' release
         # files: stand-ins in the kernel's cache, where a download leaves them (about 1 s).
         install_standin_release_files(tmp / "biaslib-cache")
+        # ML-EAT's CLIP cell downloads the iEAT images: stand-in PNGs, already in the
+        # image cache under a manifest of their own (tests/standin_images.py).
+        from standin_images import write_standin_images
+
+        manifest, _ = write_standin_images(tmp / "ieat", tmp / "biaslib-cache" / "images")
+        environ["BIASLIB_IEAT_MANIFEST"] = str(manifest)
     return environ
 
 
@@ -394,9 +400,11 @@ def hub(tmp_path_factory) -> Path:
     """The stand-in Hugging Face hub (tests/standin_hub.py), built once per session."""
     pytest.importorskip("torch")
     pytest.importorskip("transformers")
-    from standin_hub import build_standin_hub
+    from standin_hub import CLIP_HUB_IDS, build_standin_hub, paper_hub_ids
 
-    return build_standin_hub(tmp_path_factory.mktemp("hf") / "hub")
+    # ML-EAT's CLIP cell loads the four CLIP ids too.
+    return build_standin_hub(tmp_path_factory.mktemp("hf") / "hub",
+                             [*paper_hub_ids(), *CLIP_HUB_IDS])
 
 
 def test_the_named_notebooks_are_in_the_book():

@@ -3,8 +3,10 @@
 :mod:`biaslib.methods.mleat` holds the test; this module holds what the chapter
 (``notebooks/mleat``) needs around it: ML-EAT's GPT-2 prompts
 (:func:`prompt_contexts`), the offline and paper models, the stored table of
-the contextual models (:func:`mleat_offline_table`), and the paper's Table 1
-layout (:func:`paper_table`, :func:`gpt2_comparison`).
+the contextual models (:func:`mleat_offline_table`), the paper's Table 1
+layout (:func:`paper_table`, :func:`gpt2_comparison`), and its CLIP tables
+(Table 2, Tables 9–12: :func:`clip_published`, :func:`clip_paper_table`,
+:func:`clip_comparison`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from biaslib.embeddings.models import EncoderSpec
 from biaslib.embeddings.static import glove_6b_50d
 from biaslib.errors import DroppedStimuliWarning
 from biaslib.evaluate.mleat import mleat_context_table, mleat_table
+from biaslib.evaluate.mleat_clip import TABLE2_TESTS, clip_mleat_table
 from biaslib.methods.mleat import (
     MLEAT_BIASLIB,
     MLEAT_PAPER_CODE,
@@ -44,6 +47,7 @@ from biaslib.stimuli.data import (
     load_published,
     load_test,
 )
+from biaslib.stimuli.images import CLIP_TESTS, download_ieat_images
 from biaslib.validation import no_string
 
 if TYPE_CHECKING:
@@ -52,6 +56,9 @@ if TYPE_CHECKING:
     from biaslib.embeddings.release_files import Fetch
 
 __all__ = [
+    "CLIP_NAMES",
+    "CLIP_PAPER_MODELS",
+    "CLIP_TABLE2_MODEL",
     "DECLARED_TABLES",
     "GPT2_NAMES",
     "HISTWORDS_DECADES",
@@ -60,6 +67,9 @@ __all__ = [
     "MLEAT_PAPER_MODELS",
     "MLEAT_PAPER_VECTORS",
     "SEAT_SENTENCE_TESTS",
+    "clip_comparison",
+    "clip_paper_table",
+    "clip_published",
     "findings",
     "glove_table1",
     "gpt2_comparison",
@@ -420,6 +430,113 @@ def histwords_figure(frame: pd.DataFrame) -> Figure:
     ax.legend(fontsize="small")
     fig.tight_layout()
     return fig
+
+# ----------------------------------------------------------------------------------- CLIP
+
+#: ML-EAT's CLIP models (appendix Tables 9–12), hub id → the paper's name.
+CLIP_NAMES = {"openai/clip-vit-base-patch32": "CLIP-ViT-B32",
+              "openai/clip-vit-base-patch16": "CLIP-ViT-B16",
+              "openai/clip-vit-large-patch14": "CLIP-ViT-L14",
+              "openai/clip-vit-large-patch14-336": "CLIP-ViT-L14-336"}
+#: Their hub ids, in the paper's order.
+CLIP_PAPER_MODELS = tuple(CLIP_NAMES)
+#: Table 2's model: CLIP-ViT-L14-336, run without and with the prompt.
+CLIP_TABLE2_MODEL = "openai/clip-vit-large-patch14-336"
+
+_PUBLISHED, _OURS = "ML-EAT (published)", "ours"
+_NO_PROMPT = "none"
+
+
+def _prompt_as_printed(prompt: str) -> str:
+    """``"a picture that brings to mind {word}"`` as the paper writes it, with ``[word]``."""
+    return prompt.replace("{word}", "[word]")
+
+
+def clip_published(tables: Sequence[str] | None = None) -> pd.DataFrame:
+    """The paper's CLIP rows (``data/published/mleat_clip.csv``) with patterns filled in.
+
+    ``tables`` selects by the ``table`` column (``"Table 2"``, ``"Table 9"`` …
+    ``"Table 12"``; default all). Table 2's patterns are the ones the paper's text
+    names; the others are derived from the starred Level 2 values
+    (:func:`with_patterns`).
+    """
+    pub = with_patterns(load_published("mleat_clip"))
+    if tables is not None:
+        tables = list(no_string(tables, "tables"))
+        unknown = sorted(set(tables) - set(pub["table"]))
+        if unknown:
+            raise ValueError(f"no published CLIP table {unknown}; "
+                             f"known: {list(dict.fromkeys(pub['table']))}")
+        pub = pub[pub["table"].isin(tables)]
+    return pub.reset_index(drop=True)
+
+
+def clip_paper_table(
+    hub_ids: Sequence[str] = CLIP_PAPER_MODELS,
+    *,
+    table2: bool = True,
+    image_dir: str | None = None,
+    fetch: Callable[..., None] | None = None,
+    convention: MleatConvention | str = MLEAT_BIASLIB,
+    device: str | None = None,
+    cache: bool | str = True,
+    progress: bool = True,
+) -> pd.DataFrame:
+    """Ours on the paper's CLIP models: Tables 9–12, and Table 2's prompted rows.
+
+    Every model runs the eleven tests of Tables 9–12 with the words alone; with
+    ``table2``, :data:`CLIP_TABLE2_MODEL` (if among ``hub_ids``) also runs Table 2's five
+    tests with :data:`biaslib.embeddings.clip.CLIP_PROMPT`. The iEAT images are
+    downloaded once (:func:`biaslib.stimuli.images.download_ieat_images`, into
+    ``image_dir`` with ``fetch``). Needs the hub and torch (Colab).
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`biaslib.evaluate.mleat_clip.clip_mleat_table`'s rows of every run;
+        ``column`` holds the hub id, ``prompt`` ``"none"`` or the template.
+    """
+    from biaslib.embeddings.clip import CLIP_PROMPT, ClipEncoder  # torch: only when run
+
+    hub_ids = list(no_string(hub_ids, "hub_ids"))
+    categories = list(dict.fromkeys(c for t in CLIP_TESTS for c in (t.x, t.y)))
+    images = download_ieat_images(categories, image_dir, fetch=fetch, progress=progress)
+    frames = []
+    for hub_id in hub_ids:
+        encoder = ClipEncoder(hub_id, device=device, cache=cache, progress=progress)
+        frames.append(clip_mleat_table(encoder, CLIP_TESTS, images=images,
+                                       convention=convention, progress=progress))
+        if table2 and hub_id == CLIP_TABLE2_MODEL:
+            frames.append(clip_mleat_table(encoder, TABLE2_TESTS, prompt=CLIP_PROMPT,
+                                           images=images, convention=convention,
+                                           progress=progress))
+    return pd.concat(frames, ignore_index=True)
+
+
+def clip_comparison(computed: pd.DataFrame) -> pd.DataFrame:
+    """The paper's CLIP rows beside ours for the same models and prompts, as Table 1.
+
+    ``computed`` is a :func:`clip_paper_table` result (``column`` = hub id of
+    :data:`CLIP_NAMES`); rows of other models are ignored. Published rows without the
+    prompt come from Tables 9–12 (Table 2's equal Table 12's), with the prompt from
+    Table 2. Rows: (model, prompt, test, source), ``source`` ``"ML-EAT (published)"``
+    or ``"ours"``; only (model, prompt) pairs ours has.
+    """
+    ours = computed[computed["column"].isin(list(CLIP_NAMES))]
+    if ours.empty:
+        raise ValueError(f"no rows computed with the paper's CLIP models {list(CLIP_NAMES)}")
+    ours = ours.assign(model=ours["column"].map(CLIP_NAMES), source=_OURS,
+                       prompt=ours["prompt"].map(_prompt_as_printed))
+    pub = clip_published()
+    pub = pub[(pub["table"] != "Table 2") | (pub["prompt"] != _NO_PROMPT)].assign(
+        source=_PUBLISHED)
+    key = ["model", "prompt", "test", "source"]
+    table = paper_table(pd.concat([pub, ours], ignore_index=True), key)
+    pairs = list(dict.fromkeys(zip(ours["model"], ours["prompt"], strict=True)))
+    pairs.sort(key=lambda mp: (list(CLIP_NAMES.values()).index(mp[0]), mp[1] != _NO_PROMPT))
+    order = [(m, p, t, s) for m, p in pairs for t in dict.fromkeys(ours["test"])
+             for s in (_PUBLISHED, _OURS)]
+    return table.loc[[k for k in order if k in table.index]]
 
 
 # ------------------------------------------------------------------------------ findings
