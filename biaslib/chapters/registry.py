@@ -42,11 +42,14 @@ from biaslib.chapters.stored import save_results
 from biaslib.chapters.tables import StoredTable
 from biaslib.errors import UnknownNameError
 from biaslib.reporting.findings import Finding, findings_frame
+from biaslib.stimuli.data import data_dir
 
 __all__ = [
     "FINDINGS",
     "REGISTRY",
     "book_findings",
+    "colab_runtime",
+    "colab_runtime_table",
     "get_table",
     "registered_files",
     "table_names",
@@ -181,3 +184,75 @@ def _run_script(script: str, *args: str) -> None:
         raise FileNotFoundError(f"{path} not found: the SAME tables are written by "
                                 f"{script} in a checkout of the book")
     subprocess.run([sys.executable, str(path), *args], check=True)
+
+
+#: The devices of ``benchmarks/results/colab_runtime.csv``, as a chapter names them.
+_COLAB_DEVICES = {"Colab T4": "a free T4 GPU", "Colab CPU": "the CPU runtime"}
+
+
+def colab_runtime_table() -> pd.DataFrame:
+    """Each chapter's expected Colab run time with ``RUN_PAPER_MODELS`` on, per device.
+
+    Read from ``benchmarks/results/colab_runtime.csv`` (shipped in the wheel), which
+    ``benchmarks/colab_runtime.py`` writes: the chapter's forward passes counted from
+    its own functions and constants, timed on random-weight models of the published
+    sizes. Columns: ``chapter``, ``device`` (``Colab CPU``, ``Colab T4``), ``minutes``
+    (empty where not yet measured), ``download_gb``, ``how_estimated``.
+
+    Raises
+    ------
+    FileNotFoundError
+        If the file is missing (run ``python benchmarks/colab_runtime.py --combine``).
+    """
+    path = data_dir().parent / "benchmarks" / "results" / "colab_runtime.csv"
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} not found: python benchmarks/colab_runtime.py "
+                                "--combine writes it")
+    return pd.read_csv(path, keep_default_na=False, na_values=[""])
+
+
+def _duration(minutes: float) -> str:
+    """A run time as a reader wants it: rounded, in minutes or hours."""
+    if minutes < 1:
+        return "under a minute"
+    if minutes < 90:
+        return f"about {minutes:.0f} min" if minutes < 10 else f"about {round(minutes, -1):.0f} min"
+    return f"about {minutes / 60:.1f} h"
+
+
+def colab_runtime(chapter: str) -> str:
+    """One line for a chapter's page: its expected Colab run time with the papers' models.
+
+    Parameters
+    ----------
+    chapter : str
+        The page name (``"seat"``, ``"ceat"``…; ``notebooks/<chapter>``).
+
+    Returns
+    -------
+    str
+        For example ``"On Colab with RUN_PAPER_MODELS: about 8 min on a free T4 GPU,
+        about 3.2 h on the CPU runtime; 3.1 GB of model weights to download."``
+
+    Raises
+    ------
+    biaslib.errors.UnknownNameError
+        If the table has no row for ``chapter``.
+    """
+    table = colab_runtime_table()
+    rows = table[table["chapter"] == chapter]
+    if rows.empty:
+        raise UnknownNameError("chapter of benchmarks/results/colab_runtime.csv", chapter,
+                               sorted(set(table["chapter"])))
+    times = []
+    for device, words in _COLAB_DEVICES.items():
+        minutes = rows.loc[rows["device"] == device, "minutes"]
+        if minutes.empty or pd.isna(minutes.iloc[0]):
+            times.append(f"not yet measured on {words}")
+        else:
+            times.append(f"{_duration(float(minutes.iloc[0]))} on {words}")
+    gb = float(rows["download_gb"].iloc[0])
+    if gb == 0 and all(rows["minutes"].fillna(1) == 0):
+        return "On Colab with RUN_PAPER_MODELS: no model runs on this page."
+    download = f"{gb:.1f} GB of model weights to download" if gb else "no hub download"
+    return f"On Colab with RUN_PAPER_MODELS: {', '.join(times)}; {download}."
