@@ -654,6 +654,11 @@ def combine(results: Path = RESULTS, work: Mapping[str, Sequence[Work]] | None =
                 else:
                     scale, why = 1.0, (f"measured on {hw} (Colab's free CPU runtime has 2 "
                                        "vCPUs), taken as is")
+                    if "load_average_1min_at_start" in tp:
+                        load = tp[["load_average_1min_at_start",
+                                   "load_average_1min_at_end"]].to_numpy()
+                        why += (f", with a load average of {load.min():g} to {load.max():g} "
+                                "(other work on the same cores makes this an overestimate)")
                 row["minutes"] = round(estimate_minutes(items, tp, scale), 1)
                 row["how_estimated"] = (f"{why}; random-weight models of the published sizes, "
                                         f"float32, batches as biaslib's; counted: {counted}; "

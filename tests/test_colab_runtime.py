@@ -144,3 +144,36 @@ def test_every_chapter_page_gets_its_line(chapter):
 def test_an_unknown_chapter_is_named():
     with pytest.raises(UnknownNameError, match="sat"):
         colab_runtime("sat")
+
+
+#: The intro's table rows (first column) → chapter pages.
+INTRO_ROWS = {"WEAT": "weat_static", "SEAT": "seat", "ELMo bug": "elmo_bug", "ML-EAT": "mleat",
+              "CEAT": "ceat", "LPBS": "lpbs", "SAME": "same",
+              "Synthesis, What holds up": "synthesis"}
+
+
+def test_the_intro_table_gives_each_chapters_run_time():
+    from biaslib.chapters.registry import colab_runtime_short
+
+    text = (ROOT / "book" / "intro.md").read_text(encoding="utf-8")
+    lines = [ln for ln in text.splitlines() if ln.startswith("| chapter |")]
+    assert len(lines) == 1, "the intro's what-runs-where table"
+    header = [c.strip() for c in lines[0].strip("|").split("|")]
+    column = header.index("Colab run time (free T4 GPU / CPU)")
+    rows = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if line.startswith("|") and cells[0] in INTRO_ROWS:
+            rows[INTRO_ROWS[cells[0]]] = cells[column]
+    assert set(rows) == set(INTRO_ROWS.values())
+    for chapter, cell in rows.items():
+        assert cell == colab_runtime_short(chapter), chapter
+
+
+@pytest.mark.parametrize(("minutes", "text"), [(0.4, "under a minute"), (4.4, "about 4 min"),
+                                               (26, "about 30 min"), (150, "about 2.5 h"),
+                                               (1873.5, "about 31 h")])
+def test_durations_read_as_a_reader_wants_them(minutes, text):
+    from biaslib.chapters.registry import _duration
+
+    assert _duration(minutes) == text

@@ -49,6 +49,7 @@ __all__ = [
     "REGISTRY",
     "book_findings",
     "colab_runtime",
+    "colab_runtime_short",
     "colab_runtime_table",
     "get_table",
     "registered_files",
@@ -217,7 +218,38 @@ def _duration(minutes: float) -> str:
         return "under a minute"
     if minutes < 90:
         return f"about {minutes:.0f} min" if minutes < 10 else f"about {round(minutes, -1):.0f} min"
-    return f"about {minutes / 60:.1f} h"
+    hours = minutes / 60
+    return f"about {hours:.1f} h" if hours < 10 else f"about {hours:.0f} h"
+
+
+def _chapter_rows(chapter: str) -> pd.DataFrame:
+    table = colab_runtime_table()
+    rows = table[table["chapter"] == chapter]
+    if rows.empty:
+        raise UnknownNameError("chapter of benchmarks/results/colab_runtime.csv", chapter,
+                               sorted(set(table["chapter"])))
+    return rows
+
+
+def _device_time(rows: pd.DataFrame, device: str) -> str | None:
+    minutes = rows.loc[rows["device"] == device, "minutes"]
+    if minutes.empty or pd.isna(minutes.iloc[0]):
+        return None
+    return _duration(float(minutes.iloc[0]))
+
+
+def colab_runtime_short(chapter: str) -> str:
+    """A chapter's Colab run times as the intro's table gives them: ``"T4 … / CPU …"``.
+
+    ``"not estimated"`` where neither is known, ``"—"`` for a page without a model.
+    """
+    rows = _chapter_rows(chapter)
+    if (rows["minutes"].fillna(1) == 0).all():
+        return "—"
+    t4, cpu = (_device_time(rows, d) for d in _COLAB_DEVICES)
+    if t4 is None and cpu is None:
+        return "not estimated"
+    return f"T4 {t4 or 'not measured'} / CPU {cpu or 'not measured'}"
 
 
 def colab_runtime(chapter: str) -> str:
@@ -239,20 +271,13 @@ def colab_runtime(chapter: str) -> str:
     biaslib.errors.UnknownNameError
         If the table has no row for ``chapter``.
     """
-    table = colab_runtime_table()
-    rows = table[table["chapter"] == chapter]
-    if rows.empty:
-        raise UnknownNameError("chapter of benchmarks/results/colab_runtime.csv", chapter,
-                               sorted(set(table["chapter"])))
+    rows = _chapter_rows(chapter)
+    if (rows["minutes"].fillna(1) == 0).all():
+        return "On Colab with RUN_PAPER_MODELS: no model runs on this page."
     times = []
     for device, words in _COLAB_DEVICES.items():
-        minutes = rows.loc[rows["device"] == device, "minutes"]
-        if minutes.empty or pd.isna(minutes.iloc[0]):
-            times.append(f"not yet measured on {words}")
-        else:
-            times.append(f"{_duration(float(minutes.iloc[0]))} on {words}")
+        time_ = _device_time(rows, device)
+        times.append(f"{time_} on {words}" if time_ else f"not yet estimated on {words}")
     gb = float(rows["download_gb"].iloc[0])
-    if gb == 0 and all(rows["minutes"].fillna(1) == 0):
-        return "On Colab with RUN_PAPER_MODELS: no model runs on this page."
     download = f"{gb:.1f} GB of model weights to download" if gb else "no hub download"
     return f"On Colab with RUN_PAPER_MODELS: {', '.join(times)}; {download}."
