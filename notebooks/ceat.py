@@ -132,6 +132,12 @@ RUN_PAPER_MODELS = "google.colab" in sys.modules
 PAPER_CAP = 100
 
 # %% tags=["hide-input"]
+# The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
+from biaslib.chapters.registry import colab_runtime
+
+print(colab_runtime("ceat"))
+
+# %% tags=["hide-input"]
 import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import display

@@ -90,10 +90,17 @@ assert all(f.model.startswith(f"{elmo_bug.MINILM}, {elmo_bug.SMOL}") for f in fi
 # %% tags=["parameters"]
 # The tables below are read from data/results/ (computed by scripts/compute_results.py on
 # the offline subsets of tests; the test suite recomputes a slice of each). RECOMPUTE
-# computes them now instead; FULL computes every test of Mind Your Bias's Table 3 and every
-# row of May et al.'s Table 4 on both models (long on a CPU, quick on a GPU).
+# computes them now instead; RUN_PAPER_MODELS (on in Colab, the switch of every chapter)
+# computes every test of Mind Your Bias's Table 3 and every row of May et al.'s Table 4 on
+# both models (long on a CPU, quick on a GPU).
 RECOMPUTE = False
-FULL = "google.colab" in sys.modules
+RUN_PAPER_MODELS = "google.colab" in sys.modules
+
+# %% tags=["hide-input"]
+# The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
+from biaslib.chapters.registry import colab_runtime
+
+print(colab_runtime("elmo_bug"))
 
 # %% tags=["hide-input"]
 import os
@@ -148,8 +155,8 @@ def counts_view(counts: pd.DataFrame) -> pd.DataFrame:
 
 def table(name: str) -> pd.DataFrame:
     """A stored table of this chapter (or computed now, see the parameters)."""
-    frame, _ = load_or_compute(name, lambda: chapter_table(name, full=FULL),
-                               recompute=RECOMPUTE or FULL)
+    frame, _ = load_or_compute(name, lambda: chapter_table(name, full=RUN_PAPER_MODELS),
+                               recompute=RECOMPUTE or RUN_PAPER_MODELS)
     return frame
 
 
@@ -225,7 +232,7 @@ for name, enc in ENCODERS.items():
 # ELMo summed its three layers; our models are read at their last layer, as in the SEAT
 # chapter. Offline, all-MiniLM-L6-v2 runs the five tests for which Mind Your Bias prints
 # ELMo's published ("orig.") values (Occ at word level only) and the causal LM the two
-# smallest of them ({py:data}`biaslib.chapters.elmo_bug.ELMO_TESTS`); `FULL = True` runs all eight
+# smallest of them ({py:data}`biaslib.chapters.elmo_bug.ELMO_TESTS`); `RUN_PAPER_MODELS = True` runs all eight
 # tests on both.
 #
 # Each row is a permutation test over vectors whose last bits depend on the CPU and the
@@ -245,7 +252,7 @@ with pd.option_context("display.max_colwidth", None):
 
 # %% tags=["remove-cell"]
 # The text above: MiniLM runs the five tests with a published ELMo "orig." value (Occ at
-# word level only), SmolLM2 the two smallest; FULL runs all eight; the statistics are
+# word level only), SmolLM2 the two smallest; RUN_PAPER_MODELS runs all eight; the statistics are
 # Mind Your Bias's (99,999 shuffles, seed 1111).
 from biaslib.chapters.elmo_bug import ELMO_TESTS
 from biaslib.chapters.published import MYB_TABLE3
@@ -412,7 +419,7 @@ counts_view(gpt2_counts(gpt))
 # %% [markdown]
 # ## What the comparison shows
 #
-# Read off the tables above (offline subsets; `FULL = True` runs every test).
+# Read off the tables above (offline subsets; `RUN_PAPER_MODELS = True` runs every test).
 #
 # * **The ELMo bug mostly erases the effect, as in the published ELMo columns.** On both of
 #   our models, vectors built from characters give much smaller effect sizes than the fixed
@@ -447,7 +454,7 @@ counts_view(gpt2_counts(gpt))
 
 # %% tags=["remove-cell"]
 # Every comparison the text above states, checked against the tables it reads (the
-# offline subsets; with FULL the tables hold more tests than the text describes).
+# offline subsets; with RUN_PAPER_MODELS the tables hold more tests than the text describes).
 import numpy as np
 
 
@@ -505,5 +512,5 @@ def prose_holds() -> None:
     assert ((g["p_value"]["bug"] <= 0.01) != (g["p_value"]["fixed"] <= 0.01)).any()
 
 
-if not FULL:
+if not RUN_PAPER_MODELS:
     prose_holds()

@@ -69,6 +69,12 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
 RECOMPUTE = False
 RUN_PAPER_MODELS = "google.colab" in sys.modules
 
+# %% tags=["hide-input"]
+# The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
+from biaslib.chapters.registry import colab_runtime
+
+print(colab_runtime("lpbs"))
+
 # %% [markdown]
 # (lpbs-what-we-found)=
 # ## What we found

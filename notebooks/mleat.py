@@ -96,6 +96,12 @@ assert VERDICT["A significant Level 1 can come from different EAT patterns"] is 
 RECOMPUTE = False
 RUN_PAPER_MODELS = "google.colab" in sys.modules
 
+# %% tags=["hide-input"]
+# The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
+from biaslib.chapters.registry import colab_runtime
+
+print(colab_runtime("mleat"))
+
 # %%
 import pandas as pd
 from IPython.display import Markdown, display

@@ -109,6 +109,12 @@ RUN_PAPER_MODELS = "google.colab" in sys.modules
 PAPER_RUNS = 2
 
 # %% tags=["hide-input"]
+# The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
+from biaslib.chapters.registry import colab_runtime
+
+print(colab_runtime("same"))
+
+# %% tags=["hide-input"]
 import math
 
 import matplotlib.pyplot as plt

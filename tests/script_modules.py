@@ -16,9 +16,9 @@ from types import ModuleType
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
 
 
-def load_script(name: str) -> ModuleType:
-    """``scripts/<name>.py`` as the module ``name``, executed on first use only."""
-    path = SCRIPTS / f"{name}.py"
+def load_script(name: str, folder: str = "scripts") -> ModuleType:
+    """``<folder>/<name>.py`` (default ``scripts/``) as the module ``name``, executed once."""
+    path = SCRIPTS.parent / folder / f"{name}.py"
     loaded = sys.modules.get(name)
     if loaded is not None and getattr(loaded, "__file__", None) == str(path):
         return loaded

@@ -31,8 +31,8 @@ two offline transformer wheels through the installed code.
 
 Colab mode: with ``colab=True`` the kernel starts with a stand-in ``google.colab``
 module (an IPython startup file), so that ``"google.colab" in sys.modules`` holds and
-the chapters take their Colab branches: ``RUN_PAPER_MODELS`` (SEAT, ML-EAT, LPBS, CEAT,
-SAME) and ELMo-bug's ``FULL`` are on. The kernel's Hugging Face hub is the stand-in hub
+the chapters take their Colab branches: ``RUN_PAPER_MODELS`` (every chapter with a
+model) is on. The kernel's Hugging Face hub is the stand-in hub
 of tests/standin_hub.py (tiny random models under the paper models' ids, built once per
 session; ``HF_HUB_CACHE`` on it, ``HF_HUB_OFFLINE=1``), and its embedding cache
 (``BIASLIB_CACHE_DIR``) is in the test's folder, so the stand-ins' vectors reach no cache
@@ -50,7 +50,7 @@ about 1½ minutes in all. :data:`COLAB_SLOW` runs only with ``BIASLIB_COLAB_PATH
 ``ceat`` (the paper models on up to 100 corpus sentences per stimulus, and the chapter's
 corpus cells: over 10 minutes here, not seen to finish), ``same`` (fine-tunes the
 stand-in bert-base-uncased twice at the paper's settings: 49–52 s, which would take the
-default past 2 minutes) and ``elmo_bug`` (``FULL`` recomputes every test on the two
+default past 2 minutes) and ``elmo_bug`` (``RUN_PAPER_MODELS`` recomputes every test on the two
 offline models: long on a CPU, as the chapter says). With ``=quick`` only ``holds_up``
 runs in Colab mode.
 """

@@ -20,6 +20,7 @@ retrieval (SPLADE), so it is a mechanism demonstration, not BERT.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -111,7 +112,11 @@ def load_masked_lm(model: str | ModelSpec, *, seed: int = 0, device: str = "cpu"
         device = "cuda" if torch.cuda.is_available() else "cpu"
     net.to(device)
     net.eval()
-    return MaskedLM(net, tok, spec)
+    # The id names no weights until it is loaded: record the snapshot commit it resolved
+    # to (as the encoders do), so a table's "weights" says which revision it came from.
+    from biaslib.embeddings.transformer import loaded_fingerprint
+
+    return MaskedLM(net, tok, dataclasses.replace(spec, fingerprint=loaded_fingerprint(spec, net)))
 
 
 def _token_id(tokenizer: Any, word: str) -> int:

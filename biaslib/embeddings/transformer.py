@@ -63,6 +63,7 @@ __all__ = [
     "WordPooling",
     "check_device",
     "check_max_length",
+    "hub_snapshot_commit",
     "import_transformers",
     "loaded_fingerprint",
     "max_input_length",
@@ -262,9 +263,37 @@ def max_input_length(tokenizer: object, model: torch.nn.Module) -> int:
 
 
 def loaded_fingerprint(spec: ModelSpec, model: torch.nn.Module) -> str:
-    """The spec's weights fingerprint, with the hub snapshot's commit when there is one."""
+    """The spec's weights fingerprint, with the hub snapshot's commit when there is one.
+
+    A hub id names a repository whose ``main`` moves; the commit of the snapshot
+    loaded names the weights, so vectors cached for one revision are never served
+    for another. transformers 4 recorded it on the configuration (``_commit_hash``);
+    transformers 5 no longer does, so it is read from the hub cache's layout
+    (``snapshots/<commit>/config.json``, :func:`hub_snapshot_commit`).
+    """
     commit = getattr(model.config, "_commit_hash", None)
+    if not commit and spec.fingerprint.startswith("hub:"):
+        commit = hub_snapshot_commit(spec.path)
     return spec.fingerprint + (f"@{commit}" if commit else "")
+
+
+def hub_snapshot_commit(hub_id: str, revision: str | None = None) -> str | None:
+    """The commit of the cached snapshot that ``from_pretrained(hub_id)`` loads, if cached.
+
+    Reads only the local hub cache (``HF_HUB_CACHE``; no network), where a snapshot
+    lives in ``models--<org>--<name>/snapshots/<commit>/`` and ``refs/<revision>``
+    names the commit of a branch. ``None`` when the id is not cached or not a hub id.
+    """
+    from huggingface_hub import try_to_load_from_cache
+
+    try:
+        found = try_to_load_from_cache(hub_id, "config.json", revision=revision)
+    except ValueError:  # not a valid repository id (HFValidationError)
+        return None
+    if not isinstance(found, str):
+        return None
+    parts = Path(found).parts
+    return parts[parts.index("snapshots") + 1] if "snapshots" in parts[:-1] else None
 
 
 @functools.lru_cache(maxsize=4)

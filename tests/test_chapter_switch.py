@@ -1,0 +1,74 @@
+"""Every chapter that runs a model has one switch for the papers' models, and the same one.
+
+Issue 22: "Every chapter has the same switch, off here and on in Colab". The switch is
+``RUN_PAPER_MODELS = "google.colab" in sys.modules`` in the notebook's ``parameters``
+cell (papermill's tag), read here from the paired py:percent files that are edited
+(``notebooks/<name>.py``). ``holds_up`` and ``synthesis`` run no model (they read stored
+tables and published numbers), so they have no switch; that is checked too, so a model
+added to them later must bring the switch.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Pages that only read stored tables and published numbers.
+NO_MODEL = ("holds_up", "synthesis")
+CHAPTERS = sorted(p.stem for p in (ROOT / "notebooks").glob("*.py") if p.stem not in NO_MODEL)
+SWITCH = 'RUN_PAPER_MODELS = "google.colab" in sys.modules'
+#: Code that loads or computes with a model: a page without the switch must have none.
+_MODEL_CODE = re.compile(r"biaslib\.embeddings|load_or_compute|RECOMPUTE|from_pretrained")
+
+
+def _cells(name: str) -> list[tuple[str, str]]:
+    """(header line, body) of each py:percent cell of ``notebooks/<name>.py``."""
+    text = (ROOT / "notebooks" / f"{name}.py").read_text(encoding="utf-8")
+    parts = re.split(r"^(# %%.*)$", text, flags=re.MULTILINE)
+    return list(zip(parts[1::2], parts[2::2], strict=True))
+
+
+def _parameters_cell(name: str) -> str:
+    cells = [body for header, body in _cells(name) if '"parameters"' in header]
+    assert len(cells) == 1, f"notebooks/{name}.py: {len(cells)} cells tagged parameters"
+    return cells[0]
+
+
+def test_the_chapter_list_is_not_empty_and_names_every_model_chapter():
+    # The glob must find the book's chapters (a moved folder would make every test pass).
+    assert {"seat", "elmo_bug", "mleat", "ceat", "lpbs", "same", "weat_static"} <= set(CHAPTERS)
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_every_model_chapter_has_the_switch_in_its_parameters_cell(name):
+    if name == "weat_static" and "RUN_PAPER_MODELS" not in (
+            ROOT / "notebooks" / "weat_static.py").read_text(encoding="utf-8"):
+        pytest.xfail("weat_static's switch is added by another branch of issue 22")
+    tree = ast.parse(_parameters_cell(name))
+    assigned = {t.id: node for node in tree.body if isinstance(node, ast.Assign)
+                for t in node.targets if isinstance(t, ast.Name)}
+    assert "RUN_PAPER_MODELS" in assigned, f"notebooks/{name}.py: no RUN_PAPER_MODELS"
+    assert ast.dump(assigned["RUN_PAPER_MODELS"]) == ast.dump(ast.parse(SWITCH).body[0]), (
+        f"notebooks/{name}.py: {ast.unparse(assigned['RUN_PAPER_MODELS'])!r}, not {SWITCH!r}")
+    # No second name for the same switch (the ELMo chapter's former FULL).
+    others = {n for n, node in assigned.items()
+              if n != "RUN_PAPER_MODELS" and "google.colab" in ast.unparse(node)}
+    assert not others, f"notebooks/{name}.py: {others} also read google.colab"
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_the_switch_is_defined_only_once(name):
+    text = (ROOT / "notebooks" / f"{name}.py").read_text(encoding="utf-8")
+    assert len(re.findall(r"^RUN_PAPER_MODELS\s*=", text, flags=re.MULTILINE)) <= 1
+
+
+@pytest.mark.parametrize("name", NO_MODEL)
+def test_the_pages_without_the_switch_run_no_model(name):
+    code = "".join(body for header, body in _cells(name) if "[markdown]" not in header)
+    assert not _MODEL_CODE.search(code), (
+        f"notebooks/{name}.py computes with a model: give it the RUN_PAPER_MODELS switch")
+    assert "RUN_PAPER_MODELS" not in code
