@@ -45,9 +45,6 @@ def test_the_chapter_list_is_not_empty_and_names_every_model_chapter():
 
 @pytest.mark.parametrize("name", CHAPTERS)
 def test_every_model_chapter_has_the_switch_in_its_parameters_cell(name):
-    if name == "weat_static" and "RUN_PAPER_MODELS" not in (
-            ROOT / "notebooks" / "weat_static.py").read_text(encoding="utf-8"):
-        pytest.xfail("weat_static's switch is added by another branch of issue 22")
     tree = ast.parse(_parameters_cell(name))
     assigned = {t.id: node for node in tree.body if isinstance(node, ast.Assign)
                 for t in node.targets if isinstance(t, ast.Name)}

@@ -448,7 +448,9 @@ FIGURE_NAMES = {"CBoW (GloVe 6B 50d)": "CBoW 6B 50d", "all-MiniLM-L6-v2": "MiniL
                 "SmolLM2-135M-Instruct": "SmolLM2-135M", "CBoW (GloVe 840B)": "CBoW 840B",
                 "InferSent (v1, GloVe 840B)": "InferSent v1",
                 "GenSen (nli_large_bothskip_parse)": "GenSen", "USE (TF-Hub, version 2)": "USE",
-                "bert-large-cased (sent-bias)": "BERT large (sent-bias)"}
+                "bert-large-cased (sent-bias)": "BERT large (sent-bias)",
+                "ELMo (sent-bias: characters as tokens)": "ELMo (sent-bias)",
+                "ELMo (AllenNLP original)": "ELMo"}
 
 
 def _group(column: str) -> str:

@@ -29,10 +29,10 @@ from numpy.typing import NDArray
 from tqdm import tqdm
 
 from biaslib.embeddings.cache import VectorCache, cache_key, open_cache
-from biaslib.embeddings.transformer import check_device
+from biaslib.embeddings.transformer import check_device, hub_snapshot_commit
 from biaslib.validation import check_strings
 
-__all__ = ["CLIP_PROMPT", "ClipEncoder", "hub_commit"]
+__all__ = ["CLIP_PROMPT", "ClipEncoder"]
 
 #: ML-EAT's prompt for the attribute words (section "Empirical Analysis: Prompting in
 #: CLIP"): "a picture that brings to mind [word]"; ``{word}`` marks the word.
@@ -45,21 +45,6 @@ def _features(output: object) -> torch.Tensor:
     A tensor in transformers 4; an output whose ``pooler_output`` holds them in 5.
     """
     return output if isinstance(output, torch.Tensor) else output.pooler_output
-
-
-def hub_commit(hub_id: str, revision: str | None = None) -> str | None:
-    """The commit of the hub snapshot ``hub_id`` was loaded from, if it came from the hub cache.
-
-    transformers 5 no longer keeps it in ``config._commit_hash``; the cache's layout
-    (``snapshots/<commit>/config.json``) names it. ``None`` for a local folder.
-    """
-    from huggingface_hub import try_to_load_from_cache
-
-    try:
-        found = try_to_load_from_cache(hub_id, "config.json", revision=revision)
-    except ValueError:  # not a hub id (a local folder)
-        return None
-    return Path(found).parent.name if isinstance(found, str) else None
 
 
 def _file_sha256(path: Path) -> str:
@@ -118,7 +103,7 @@ class ClipEncoder:
         self.model = CLIPModel.from_pretrained(hub_id, **kwargs).to(self.device).eval()
         self.processor = CLIPProcessor.from_pretrained(hub_id, **kwargs)
         commit = (getattr(self.model.config, "_commit_hash", None)
-                  or hub_commit(hub_id, revision))
+                  or hub_snapshot_commit(hub_id, revision))
         self.fingerprint = hub_id + (f"@{commit}" if commit else "")
         self.name = f"CLIP {hub_id}"
 
