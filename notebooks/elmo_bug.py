@@ -113,6 +113,7 @@ import pandas as pd
 
 from biaslib.chapters.elmo_bug import (
     MINILM,
+    PAPER_ELMO,
     SMOL,
     chapter_table,
     elmo_beside_published,
@@ -122,9 +123,12 @@ from biaslib.chapters.elmo_bug import (
     gpt2_counts,
     gpt2_landing,
     gpt2_offset_examples,
+    gpt2_table,
+    paper_elmo_table,
     quirk_counts,
     quirks_beside_published,
 )
+from biaslib.chapters.published import MYB_TABLE3
 from biaslib.chapters.stored import load_or_compute
 from biaslib.embeddings.bugs import wseat_word_index
 from biaslib.embeddings.transformer import TransformerEncoder
@@ -294,6 +298,17 @@ elmo_beside_published(elmo, MINILM)
 elmo_beside_published(elmo, SMOL)
 
 # %% [markdown]
+# On Colab (`RUN_PAPER_MODELS`), ELMo itself — AllenNLP's original release, read by
+# {py:mod}`biaslib.embeddings.elmo` without AllenNLP (the sum of its three layers) — runs
+# every test of Mind Your Bias's Table 3 through the bug and through the fix: the bug rows
+# are then sent-bias's computation on the model it was found in, beside the "orig." values.
+
+# %% tags=["hide-input"]
+if RUN_PAPER_MODELS:
+    paper_elmo = paper_elmo_table()
+    display(elmo_beside_published(paper_elmo, PAPER_ELMO.label))
+
+# %% [markdown]
 # Counts over the table (`p ≤ 0.01` as significant, uncorrected, as in Mind Your Bias's
 # Table 3):
 
@@ -412,6 +427,16 @@ gpt2_landing(smol, list(dict.fromkeys(gpt["test"])))
 
 # %% tags=["hide-input"]
 gpt2_beside_published(gpt)
+
+# %% [markdown]
+# On Colab (`RUN_PAPER_MODELS`), the same three extractions on GPT-2 itself (`gpt2`, the
+# model Tan & Celis and Mind Your Bias ran), for every test of Mind Your Bias's Table 3.
+# (sent-bias's BERT input on BERT large itself is computed by the SEAT chapter's Colab run:
+# its `bert-large-cased (sent-bias)` and `bert-large-cased` columns.)
+
+# %% tags=["hide-input"]
+if RUN_PAPER_MODELS:
+    display(gpt2_beside_published(gpt2_table(tuple(MYB_TABLE3), "gpt2")))
 
 # %% tags=["hide-input"]
 counts_view(gpt2_counts(gpt))
