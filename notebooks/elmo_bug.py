@@ -259,7 +259,6 @@ with pd.option_context("display.max_colwidth", None):
 # word level only), SmolLM2 the two smallest; RUN_PAPER_MODELS runs all eight; the statistics are
 # Mind Your Bias's (99,999 shuffles, seed 1111).
 from biaslib.chapters.elmo_bug import ELMO_TESTS
-from biaslib.chapters.published import MYB_TABLE3
 from biaslib.stats.conventions import MIND_YOUR_BIAS
 from biaslib.stimuli.data import load_published, load_test
 
