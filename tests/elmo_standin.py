@@ -83,3 +83,15 @@ def write_tiny_release(folder: Path, *, seed: int = 0, n_layers: int = 2,
                 for key, value in cell.items():
                     h5[f"{prefix}/{key}"] = value
     return options_path, weights_path
+
+
+def install_standin_elmo(cache_dir: Path) -> tuple[Path, Path]:
+    """A tiny release under the paper release's name where its download leaves it.
+
+    ``cache_dir`` is a kernel's ``BIASLIB_CACHE_DIR``: the chapters' ELMo
+    (:data:`biaslib.chapters.seat.PAPER_ELMO`) then finds its two files there and
+    downloads nothing (the Colab-path tests run offline).
+    """
+    from biaslib.embeddings.elmo import PAPER_ELMO
+
+    return write_tiny_release(Path(cache_dir) / "elmo" / PAPER_ELMO, name=PAPER_ELMO)
