@@ -108,8 +108,9 @@ assert verdicts["I1 and I2 are positive, except in Guo & Caliskan's GPT-2 run"] 
 # test, and **SmolLM2-135M-Instruct** (a causal LM, Q4_1 GGUF weights) on Mind Your
 # Bias's tests without Dis; on this CPU SmolLM2 embeds sentences more than an order of
 # magnitude more slowly than MiniLM, so it gets fewer sentences per stimulus. On Colab,
-# `RUN_PAPER_MODELS` adds `bert-base-cased`, `gpt2`, `facebook/opt-125m` and
-# `bigscience/bloom-560m`. No number computed here is a replication of a number published
+# `RUN_PAPER_MODELS` adds all five of Mind Your Bias's models: ELMo (AllenNLP's original
+# release, read by {py:mod}`biaslib.embeddings.elmo`), `bert-base-cased`, `gpt2`,
+# `facebook/opt-125m` and `bigscience/bloom-560m`. No number computed here is a replication of a number published
 # for another model.
 #
 # **Sentences.** Natural contexts come from the corpus extract described in

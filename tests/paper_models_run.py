@@ -174,9 +174,9 @@ def part_lpbs() -> dict[str, object]:
 
 
 def part_ceat() -> dict[str, object]:
-    """CEAT on Mind Your Bias's templates (no corpus needed) with the four paper models."""
+    """CEAT on Mind Your Bias's templates (no corpus needed) with the four hub models."""
     from biaslib.chapters.ceat import (
-        PAPER_CEAT_MODELS,
+        HUB_CEAT_MODELS,
         ces_table,
         chapter_rows,
         myb_ceat_comparison,
@@ -184,7 +184,7 @@ def part_ceat() -> dict[str, object]:
     )
 
     tests = {"C6": "MYB-C6-name"}
-    rows = chapter_rows(PAPER_CEAT_MODELS, tests, "templates")
+    rows = chapter_rows(HUB_CEAT_MODELS, tests, "templates")
     return {"rows": _rows(rows, "column", "test", "convention", "contexts"),
             "ces_table": _shape(ces_table(rows)),
             "myb_ceat_comparison": _shape(myb_ceat_comparison(rows, tests=["C6"])),

@@ -74,7 +74,7 @@ def paper_hub_ids() -> tuple[str, ...]:
     from biaslib.chapters import ceat, lpbs, mleat, seat
 
     ids: list[str] = []
-    for spec in (*seat.PAPER_SEAT_MODELS, *ceat.PAPER_CEAT_MODELS, *mleat.MLEAT_PAPER_MODELS):
+    for spec in (*seat.PAPER_SEAT_MODELS, *ceat.HUB_CEAT_MODELS, *mleat.MLEAT_PAPER_MODELS):
         # Labels are hub ids, one with its options in parentheses: "bert-large-cased (sent-bias)".
         ids.append(spec.label.split(" (")[0])
     ids.extend(lpbs.PAPER_LPBS_MODELS)

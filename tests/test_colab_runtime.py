@@ -59,7 +59,7 @@ def test_mleat_counts_c1_by_hand(bench):
 def test_every_counted_model_has_an_architecture(bench):
     # Model ids as the chapters name them: a new paper model must get a configuration.
     from biaslib.chapters import ceat, lpbs, mleat, seat
-    ids = {s.label.split(" (")[0] for s in (*seat.PAPER_SEAT_MODELS, *ceat.PAPER_CEAT_MODELS,
+    ids = {s.label.split(" (")[0] for s in (*seat.PAPER_SEAT_MODELS, *ceat.HUB_CEAT_MODELS,
                                             *mleat.MLEAT_PAPER_MODELS)}
     assert ids | set(lpbs.PAPER_LPBS_MODELS) | {"bert-base-uncased"} <= set(bench.ARCHITECTURES)
 

@@ -88,7 +88,7 @@ def test_every_paper_model_of_the_chapters_has_a_stand_in():
             "gpt2-large", "gpt2-xl", "facebook/opt-125m", "bigscience/bloom-560m",
             "openai-gpt"} == ids
     assert set(lpbs.PAPER_LPBS_MODELS) | set(PAPER_MODELS) <= ids
-    for spec in (*seat.PAPER_SEAT_MODELS, *ceat.PAPER_CEAT_MODELS, *mleat.MLEAT_PAPER_MODELS):
+    for spec in (*seat.PAPER_SEAT_MODELS, *ceat.HUB_CEAT_MODELS, *mleat.MLEAT_PAPER_MODELS):
         assert spec.label.split(" (")[0] in ids
     assert ids <= set(PAPER_HUB_IDS)
 
@@ -295,10 +295,10 @@ def test_lpbs_paper_berts_give_kurita_and_mind_your_bias_tables(report, model):
 
 
 def test_ceat_paper_models_run_on_the_templates(report):
-    from biaslib.chapters.ceat import PAPER_CEAT_MODELS
+    from biaslib.chapters.ceat import HUB_CEAT_MODELS
 
     got = part(report, "ceat")
-    labels = column_labels(PAPER_CEAT_MODELS)
+    labels = column_labels(HUB_CEAT_MODELS)
     rows = got["rows"]
     assert rows["column"] == sorted(labels) and rows["contexts"] == ["templates"]
     assert rows["convention"] == ["ceat-original", "mind-your-bias"]

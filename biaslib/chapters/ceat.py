@@ -23,6 +23,7 @@ from numpy.typing import ArrayLike
 from tqdm import tqdm
 
 from biaslib.chapters.published import MYB_MODELS, MYB_TABLE3, myb_table3_published
+from biaslib.chapters.seat import PAPER_ELMO
 from biaslib.chapters.stored import load_results
 from biaslib.chapters.tables import (
     CORE_EXACT,
@@ -78,6 +79,7 @@ __all__ = [
     "CEAT_NUMBERS",
     "CHAPTER_TABLES",
     "DECLARED_TABLES",
+    "HUB_CEAT_MODELS",
     "OFFLINE_CAPS",
     "OFFLINE_CEAT_MODELS",
     "PAPER_CEAT_MODELS",
@@ -151,12 +153,16 @@ OFFLINE_CEAT_MODELS = (
     EncoderSpec("all-MiniLM-L6-v2", transformer("all-MiniLM-L6-v2", progress=False)),
     EncoderSpec("SmolLM2-135M-Instruct", transformer("SmolLM2-135M-Instruct", progress=False)),
 )
-#: Mind Your Bias's CEAT models available on the Hugging Face hub (ELMo needs AllenNLP).
-PAPER_CEAT_MODELS = tuple(
+#: Mind Your Bias's CEAT models on the Hugging Face hub, labelled by their hub ids.
+HUB_CEAT_MODELS = tuple(
     EncoderSpec(hub_id, transformer(hub_id, progress=False), paper_column=column)
     for hub_id, column in (("bert-base-cased", "BERT"), ("gpt2", "GPT-2"),
                            ("facebook/opt-125m", "OPT"), ("bigscience/bloom-560m", "BLOOM"))
 )
+#: Mind Your Bias's CEAT models (Table 3): ELMo from AllenNLP's release files
+#: (:data:`biaslib.chapters.seat.PAPER_ELMO`, the sum of its layers; a stimulus' vector is
+#: its token's), then :data:`HUB_CEAT_MODELS`.
+PAPER_CEAT_MODELS = (PAPER_ELMO, *HUB_CEAT_MODELS)
 
 
 def corpus_contexts(
