@@ -55,7 +55,7 @@ _BLOCK = 1 << 20
 
 
 def offline_setting() -> str | None:
-    """The variable of :data:`OFFLINE_ENV` that turns downloads off (``"HF_HUB_OFFLINE=1"``), or None.
+    """The :data:`OFFLINE_ENV` setting that turns downloads off (``"HF_HUB_OFFLINE=1"``), or None.
 
     A variable counts when set to ``1``, ``ON``, ``YES`` or ``TRUE`` (any case), as
     ``huggingface_hub`` reads ``HF_HUB_OFFLINE`` (:func:`biaslib.embeddings.models.hub_offline`).

@@ -156,7 +156,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     cut_at: int | None = None
     log: list[str | None]
 
-    def do_GET(self):  # noqa: N802 - http.server's name
+    def do_GET(self):
         asked = self.headers.get("Range")
         type(self).log.append(asked)
         if self.path.endswith("/missing"):
