@@ -13,9 +13,10 @@ mechanics they share:
   only once complete and checked (size, SHA-256 where given): the destination never
   holds half a file;
 * a wrong size or SHA-256 deletes the ``.part`` file and raises
-  :class:`~biaslib.errors.DownloadError`; an interrupted transfer (an :class:`OSError`:
-  connection reset, timeout, cut short) keeps it, and the next call resumes after its
-  bytes with an HTTP ``Range`` request where the server allows (:func:`http_fetch`);
+  :class:`~biaslib.errors.DownloadError`, as does a failed fetch; only an interrupted
+  transfer of the default :func:`http_fetch` (connection lost, timeout, cut short,
+  Ctrl-C; or the process killed, as a Colab runtime can be) keeps it, and the next call
+  resumes after its bytes with an HTTP ``Range`` request where the server allows;
 * downloads are off when ``BIASLIB_OFFLINE`` or ``HF_HUB_OFFLINE`` is set (read as
   ``huggingface_hub`` reads its own: ``1``, ``ON``, ``YES``, ``TRUE``): the tests and
   the book's build run so, and a missing file is then refused at once, naming the URL
@@ -173,10 +174,10 @@ def download(url: str, dest: str | os.PathLike[str], *, size: int | None = None,
     ------
     DownloadError
         When downloads are off and the file is missing (before any connection), when the
-        fetch fails (an :class:`OSError`: the ``.part`` file is kept, and the next call
-        resumes after it, as after a keyboard interrupt; any other error deletes it
-        and propagates as it is), writes
-        nothing, or brings a wrong size or SHA-256 (the ``.part`` file is deleted). In
+        fetch fails with an :class:`OSError` (HTTP error, connection lost, disk full),
+        writes nothing, or brings a wrong size or SHA-256. The ``.part`` file is deleted,
+        except after an interrupted transfer of the default fetch, which the next call
+        resumes. Any other error of the fetch deletes it and propagates as it is. In
         every case ``dest`` is as it was before the call.
     """
     dest = Path(dest)
@@ -185,6 +186,7 @@ def download(url: str, dest: str | os.PathLike[str], *, size: int | None = None,
         if stale is None:
             return dest
         logger.warning("%s: %s; fetching it again from %s", dest, stale, url)
+    resumable = fetch is None  # http_fetch resumes a .part; of another fetch nothing is known
     if fetch is None:
         setting = offline_setting()
         if setting is not None:
@@ -196,15 +198,17 @@ def download(url: str, dest: str | os.PathLike[str], *, size: int | None = None,
     logger.info("downloading %s to %s", url, dest)
     try:
         fetch(url, part)
-    except OSError as err:
+    except BaseException as err:
+        # An interrupted HTTP transfer (connection lost, timeout, cut short, Ctrl-C) keeps
+        # its bytes for the next call to resume after; anything else leaves nothing.
+        if not (resumable and isinstance(err, OSError | KeyboardInterrupt)):
+            part.unlink(missing_ok=True)
+        if not isinstance(err, OSError):
+            raise
         reason = err.reason if isinstance(err, DownloadError) else f"{type(err).__name__}: {err}"
         kept = (f"; the {part.stat().st_size} bytes fetched are kept in {part.name} and the "
                 "next call resumes after them" if part.is_file() else "")
         raise DownloadError(url, dest, f"{reason}{kept}", what) from err
-    except BaseException as err:
-        if not isinstance(err, KeyboardInterrupt):  # interrupted by hand: resumable too
-            part.unlink(missing_ok=True)
-        raise
     if not part.is_file():
         raise DownloadError(url, dest, "the fetch wrote nothing", what)
     problem = _mismatch(part, size, sha256)

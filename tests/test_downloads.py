@@ -99,23 +99,30 @@ def test_size_or_sha256_mismatch_is_refused_and_nothing_is_left(tmp_path, size, 
     assert _listing(tmp_path) == []
 
 
-def test_interrupted_fetch_keeps_only_the_part_and_the_next_call_gets_it(tmp_path):
-    dest = tmp_path / "data.bin"
-    with pytest.raises(DownloadError, match=r"ConnectionResetError: .*kept in \.data\.bin\.part"):
-        download(URL, dest, size=len(DATA), fetch=Serve(fail_after=100))
-    assert _listing(tmp_path) == [".data.bin.part"]  # nothing under the name
+@pytest.mark.parametrize("error", [ConnectionResetError, OSError, ValueError, KeyboardInterrupt])
+def test_a_given_fetch_failing_half_way_leaves_nothing(tmp_path, error):
+    """Only the default HTTP fetch resumes: another's half-written bytes are deleted."""
+    raised = DownloadError if issubclass(error, OSError) else error
+    with pytest.raises(raised, match="connection reset by peer") as caught:
+        download(URL, tmp_path / "data.bin", size=len(DATA),
+                 fetch=Serve(fail_after=100, error=error))
+    assert _listing(tmp_path) == []
+    if raised is DownloadError:
+        assert isinstance(caught.value.__cause__, error) and "kept" not in str(caught.value)
+
+
+def test_a_part_left_by_a_killed_process_is_handed_to_the_fetch(tmp_path):
+    (tmp_path / ".data.bin.part").write_bytes(DATA[:100])
     fetch = Serve()
-    download(URL, dest, size=len(DATA), fetch=fetch)
-    assert fetch.calls == [(URL, 100)] and dest.read_bytes() == DATA  # it saw the 100 bytes
+    download(URL, tmp_path / "data.bin", size=len(DATA), fetch=fetch)
+    assert fetch.calls == [(URL, 100)] and (tmp_path / "data.bin").read_bytes() == DATA
     assert _listing(tmp_path) == ["data.bin"]
 
 
-def test_fetch_failing_otherwise_leaves_nothing(tmp_path):
-    with pytest.raises(ValueError, match="connection reset"):
-        download(URL, tmp_path / "data.bin", fetch=Serve(fail_after=100, error=ValueError))
-    assert _listing(tmp_path) == []
+def test_a_fetch_writing_nothing_is_refused(tmp_path):
     with pytest.raises(DownloadError, match="the fetch wrote nothing"):
         download(URL, tmp_path / "data.bin", fetch=lambda url, path: None)
+    assert _listing(tmp_path) == []
 
 
 @pytest.mark.parametrize("variable,value", [("BIASLIB_OFFLINE", "1"), ("HF_HUB_OFFLINE", "TRUE"),
@@ -219,6 +226,17 @@ def test_http_fetch_cut_short_keeps_the_part_to_resume(tmp_path, server, online)
     server.cut_at = None
     download(server.url, tmp_path / "data.bin", sha256=SHA, progress=False)
     assert server.log == [None, "bytes=3000-"] and (tmp_path / "data.bin").read_bytes() == DATA
+
+
+def test_http_fetch_interrupted_by_an_error_keeps_the_part(tmp_path, monkeypatch, online):
+    def reset(url, path, progress):
+        path.write_bytes(DATA[:500])
+        raise ConnectionResetError("reset")
+
+    monkeypatch.setattr(downloads, "http_fetch", reset)
+    with pytest.raises(DownloadError, match=r"reset; the 500 bytes .* kept in \.data\.bin\.part"):
+        download(URL, tmp_path / "data.bin")
+    assert _listing(tmp_path) == [".data.bin.part"]
 
 
 def test_http_error_names_the_url_and_file(tmp_path, server, online):
