@@ -179,6 +179,17 @@ def download(url: str, dest: str | os.PathLike[str], *, size: int | None = None,
         except after an interrupted transfer of the default fetch, which the next call
         resumes. Any other error of the fetch deletes it and propagates as it is. In
         every case ``dest`` is as it was before the call.
+
+    Examples
+    --------
+    A local fetch standing in for the network (as the tests use it):
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> path = download("https://example.org/a.txt", folder / "a.txt", size=5,
+    ...                 fetch=lambda url, part: part.write_bytes(b"hello"))
+    >>> path.read_bytes(), sorted(p.name for p in folder.iterdir())
+    (b'hello', ['a.txt'])
     """
     dest = Path(dest)
     if dest.is_file():
