@@ -39,7 +39,15 @@ from pathlib import Path
 
 from biaslib.errors import DownloadError
 
-__all__ = ["OFFLINE_ENV", "Fetch", "download", "http_fetch", "offline_setting", "sha256_of"]
+__all__ = [
+    "OFFLINE_ENV",
+    "Fetch",
+    "cache_folder",
+    "download",
+    "http_fetch",
+    "offline_setting",
+    "sha256_of",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -53,6 +61,16 @@ Fetch = Callable[[str, Path], None]
 OFFLINE_ENV = ("BIASLIB_OFFLINE", "HF_HUB_OFFLINE")
 
 _BLOCK = 1 << 20
+
+
+def cache_folder(name: str) -> Path:
+    """``$BIASLIB_CACHE_DIR/<name>``, else ``~/.cache/biaslib/<name>``: where a download goes.
+
+    The folder of the vector cache (:func:`biaslib.embeddings.cache.default_cache_path`);
+    it is not created here.
+    """
+    root = os.environ.get("BIASLIB_CACHE_DIR") or Path.home() / ".cache" / "biaslib"
+    return Path(root) / name
 
 
 def offline_setting() -> str | None:

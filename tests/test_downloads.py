@@ -56,6 +56,13 @@ def test_sha256_of_matches_hashlib(tmp_path):
     assert sha256_of(tmp_path / "f") == SHA
 
 
+def test_cache_folder_follows_biaslib_cache_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("BIASLIB_CACHE_DIR", str(tmp_path))
+    assert downloads.cache_folder("images") == tmp_path / "images"
+    monkeypatch.delenv("BIASLIB_CACHE_DIR")
+    assert downloads.cache_folder("x") == Path.home() / ".cache" / "biaslib" / "x"
+
+
 def test_whole_file_checked_and_renamed(tmp_path):
     fetch = Serve()
     dest = tmp_path / "sub" / "data.bin"

@@ -31,7 +31,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from biaslib.downloads import Fetch, sha256_of
+from biaslib.downloads import Fetch, cache_folder, sha256_of
 from biaslib.downloads import download as fetch_file
 from biaslib.errors import DownloadError, UnknownNameError
 from biaslib.files import write_text_atomically
@@ -136,8 +136,7 @@ def release_file(name: str) -> ReleaseFile:
 
 def release_folder() -> Path:
     """``$BIASLIB_CACHE_DIR/release_files``, else ``~/.cache/biaslib/release_files``."""
-    root = os.environ.get("BIASLIB_CACHE_DIR") or Path.home() / ".cache" / "biaslib"
-    return Path(root) / "release_files"
+    return cache_folder("release_files")
 
 
 def download(name: str, *, fetch: Fetch | None = None,

@@ -139,8 +139,7 @@ def release_file(url: str, folder: str | os.PathLike[str] | None = None, *,
         If the file is not there and downloads are off (:data:`OFFLINE_ENV`), or the
         download fails (:func:`biaslib.downloads.download`).
     """
-    root = os.environ.get("BIASLIB_CACHE_DIR") or Path.home() / ".cache" / "biaslib"
-    target = Path(folder) if folder is not None else Path(root) / "releases"
+    target = Path(folder) if folder is not None else _downloads.cache_folder("releases")
     # No published sizes or checksums: the file is checked when its loader reads it.
     return _downloads.download(url, target / url.rstrip("/").rsplit("/", 1)[-1], fetch=fetch)
 

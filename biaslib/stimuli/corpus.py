@@ -94,7 +94,7 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
-from biaslib.downloads import Fetch, download
+from biaslib.downloads import Fetch, cache_folder, download
 from biaslib.errors import CorpusError
 from biaslib.files import replacing
 from biaslib.stats.sets import ROLES
@@ -948,8 +948,7 @@ def reddit_raw_url(month: str) -> str:
 
 
 def _default_raw_dir() -> Path:
-    root = os.environ.get("BIASLIB_CACHE_DIR") or Path.home() / ".cache" / "biaslib"
-    return Path(root) / "corpus" / "raw"
+    return cache_folder("corpus") / "raw"
 
 
 def download_reddit_2014(

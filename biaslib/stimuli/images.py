@@ -43,7 +43,7 @@ from pathlib import Path
 import pandas as pd
 from tqdm import tqdm
 
-from biaslib.downloads import Fetch, download
+from biaslib.downloads import Fetch, cache_folder, download
 from biaslib.errors import DownloadError, UnknownNameError
 from biaslib.stimuli.data import data_dir
 
@@ -193,8 +193,7 @@ def ieat_raw_url(path: str, repo: str = IEAT_REPO, commit: str = IEAT_COMMIT) ->
 
 def default_image_dir() -> Path:
     """``$BIASLIB_CACHE_DIR/images``, else ``~/.cache/biaslib/images`` (as the vector cache)."""
-    root = os.environ.get("BIASLIB_CACHE_DIR") or Path.home() / ".cache" / "biaslib"
-    return Path(root) / "images"
+    return cache_folder("images")
 
 
 def download_ieat_images(
