@@ -210,17 +210,18 @@ def download(url: str, dest: str | os.PathLike[str], *, size: int | None = None,
     (b'hello', ['a.txt'])
     """
     dest = Path(dest)
-    if dest.is_file():
-        stale = _mismatch(dest, size, sha256)
-        if stale is None:
-            return dest
+    stale = _mismatch(dest, size, sha256) if dest.is_file() else ""
+    if stale is None:
+        return dest
+    if stale:
         logger.warning("%s: %s; fetching it again from %s", dest, stale, url)
     resumable = fetch is None  # http_fetch resumes a .part; of another fetch nothing is known
     if fetch is None:
         setting = offline_setting()
         if setting is not None:
-            raise DownloadError(url, dest, f"not downloaded: downloads are off ({setting}); "
-                                "unset it to download, or put the file there", what)
+            there = f"the file there is stale ({stale}); " if stale else ""
+            raise DownloadError(url, dest, f"{there}not downloaded: downloads are off "
+                                f"({setting}); unset it to download, or put the file there", what)
         fetch = functools.partial(http_fetch, progress=progress)
     dest.parent.mkdir(parents=True, exist_ok=True)
     part = dest.with_name(f".{dest.name}.part")

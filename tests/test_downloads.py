@@ -143,6 +143,9 @@ def test_offline_refuses_before_fetching(tmp_path, monkeypatch, online, variable
     with pytest.raises(DownloadError, match=rf"{URL} .*downloads are off \({variable}={value}\)"):
         download(URL, dest)
     assert called == [] and _listing(tmp_path) == []
+    dest.write_bytes(DATA[:-1])  # a stale file is not taken for the right one
+    with pytest.raises(DownloadError, match=r"stale \(10239 bytes, 10240 expected\); not down"):
+        download(URL, dest, size=len(DATA))
     dest.write_bytes(DATA)  # a file already there is used offline
     assert download(URL, dest, sha256=SHA) == dest
     download(URL, tmp_path / "other.bin", fetch=Serve())  # a given fetch is no network call

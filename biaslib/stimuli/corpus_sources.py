@@ -208,7 +208,7 @@ def _local(cache: Path, row: Mapping[str, object]) -> Path:
 def _fetch_file(row: Mapping[str, object], dest: Path, fetch: Fetch | None) -> None:
     """Download one file row, keeping it only if size and sha256 match."""
     repo, commit, path = str(row["repo"]), str(row["commit"]), str(row["path"])
-    download(raw_url(repo, commit, path), dest, size=int(row["size"]),  # type: ignore[call-overload]
+    download(raw_url(repo, commit, path), dest, size=int(str(row["size"])),
              sha256=str(row["sha256"]), fetch=fetch, what=f"{repo}@{commit[:12]}:{path}",
              progress=False)
 
