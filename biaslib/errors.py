@@ -18,6 +18,8 @@ well as in the result's ``missing``/``dropped``/``left out`` fields.
                                 tokenizer cannot tell two words apart
 :class:`NotMaskedLMError`       a model without a masked-LM head where one is needed
 :class:`DeviceError`            a device that this machine does not have
+:class:`DownloadError`          a download failed, was refused offline, or its
+                                size or SHA-256 is wrong
 :class:`StoredTableCorrupt`     a stored table's files are damaged or incomplete
 :class:`DroppedStimuliWarning`  words or contexts were left out of a test
 :class:`CacheWarning`           the cache is read-only or held an invalid entry
@@ -28,8 +30,10 @@ well as in the result's ``missing``/``dropped``/``left out`` fields.
 from __future__ import annotations
 
 import inspect
+import os
 import warnings
 from collections.abc import Iterable
+from pathlib import Path
 
 __all__ = [
     "CacheError",
@@ -37,6 +41,7 @@ __all__ = [
     "CorpusError",
     "DegenerateTestError",
     "DeviceError",
+    "DownloadError",
     "DroppedStimuliWarning",
     "MissingWordsError",
     "ModelUnavailableError",
@@ -119,6 +124,35 @@ class NotMaskedLMError(TypeError):
 
 class DeviceError(RuntimeError):
     """The device asked for is not available here (CUDA without a GPU, a GPU index too high)."""
+
+
+class DownloadError(OSError):
+    """A file could not be downloaded whole and verified (:func:`biaslib.downloads.download`).
+
+    Raised for an HTTP or connection error, a transfer cut short, a size or SHA-256
+    that differs from the one expected, and a download refused because downloads are
+    off (``BIASLIB_OFFLINE`` or ``HF_HUB_OFFLINE`` set). An :class:`OSError`, as
+    urllib's own errors are, so ``except OSError`` still catches a failed download.
+
+    Parameters
+    ----------
+    url
+        What was to be downloaded.
+    dest
+        The local file it was to become.
+    reason
+        What went wrong (the message's end).
+    what
+        A name for the file in the message (``"GloVe 840B"``); default its file name.
+    """
+
+    def __init__(self, url: str, dest: str | os.PathLike[str], reason: str,
+                 what: str = "") -> None:
+        self.url, self.dest, self.reason, self.what = url, Path(dest), reason, what
+        super().__init__(f"{what or self.dest.name} from {url} (to {self.dest}): {reason}")
+
+    def __reduce__(self) -> tuple[object, ...]:  # picklable across processes
+        return type(self), (self.url, self.dest, self.reason, self.what)
 
 
 class StoredTableCorrupt(ValueError):

@@ -97,7 +97,7 @@ def install_standin_release_files(cache_dir: Path, seed: int = 0) -> dict[str, P
 
 
 def standin_fetch(paths: dict[str, Path], calls: list[str] | None = None):
-    """A ``fetch(url, part)`` serving the stand-in of the release at ``url``."""
+    """A ``fetch(url, part)`` (:data:`biaslib.downloads.Fetch`) serving the stand-in at ``url``."""
     by_url = {RELEASE_FILES[name].url: path for name, path in paths.items()}
 
     def fetch(url: str, part: Path) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from biaslib.errors import CorpusError
+from biaslib.errors import CorpusError, DownloadError
 from biaslib.stimuli import corpus_sources as cs
 from biaslib.stimuli.corpus import SOURCE_ORDER
 from biaslib.stimuli.data import load_test
@@ -160,18 +160,18 @@ def test_colab_build_end_to_end(tmp_path: Path) -> None:
     assert len(log) == 5
 
 
-def test_checksum_mismatch_is_refused_and_leaves_no_file(tmp_path: Path) -> None:
+def test_table_checksums_are_checked_and_a_mismatch_leaves_no_file(tmp_path: Path) -> None:
     table, served = _small_world(tmp_path)
     url = cs.raw_url(*REDDIT, "data/sampled_comments/RC_2014-01.csv")
     served[url] = served[url].replace(b"PayPal", b"PayPaI")
-    with pytest.raises(CorpusError, match=r"RC_2014-01\.csv: downloaded .* not kept"):
+    with pytest.raises(DownloadError, match=r"RC_2014-01\.csv from .*SHA-256 .* was deleted"):
         cs.download_sources(tmp_path / "cache", ["reddit"], table=table,
                             fetch=_fetcher(served, []), progress=False)
     assert not [p for p in (tmp_path / "cache").rglob("*RC_2014-01*")]
     # A tree whose archive differs from the listing: nothing of it is kept.
     table, served = _small_world(tmp_path)
     table.loc[table["path"] == "blogs", "sha256"] = "0" * 64
-    with pytest.raises(CorpusError, match=r"blogs/\*\.xml: the archive gave 1 files"):
+    with pytest.raises(DownloadError, match=r"blogs/\*\.xml from .*: the archive gave 1 files"):
         cs.download_sources(tmp_path / "cache2", ["blogs"], table=table,
                             fetch=_fetcher(served, []), progress=False)
     assert not [p for p in (tmp_path / "cache2").rglob("*") if p.is_file()]

@@ -339,15 +339,6 @@ def test_an_extract_write_that_fails_part_way_leaves_the_old_extract(tmp_path, m
     assert set(read_extract(path=folder).stimulus) == {"rose", "ant"}
 
 
-def test_a_download_cut_off_leaves_no_file_under_the_real_name(tmp_path):
-    from biaslib.stimuli.corpus import download_reddit_2014
-
-    with pytest.raises(OSError, match="No space"):
-        download_reddit_2014(tmp_path, months=["2014-01"],
-                             fetch=lambda url, dest: _disk_full_after(999)(dest))
-    assert list(tmp_path.iterdir()) == []
-
-
 # --------------------------------------------------------------------------- WEAT subsampling
 
 

@@ -129,7 +129,7 @@ def test_download_is_cached_and_checksummed(served: dict[str, bytes], tmp_path: 
 
 def test_download_refuses_a_checksum_mismatch_and_leaves_no_file(
         served: dict[str, bytes], tmp_path: Path) -> None:
-    with pytest.raises(ChecksumError, match=r"raw\.githubusercontent\.com.*sha256"):
+    with pytest.raises(ChecksumError, match=r"raw\.githubusercontent\.com.*SHA-256"):
         download_ieat_images(["weight/thin"], tmp_path / "img", fetch=Server(served, True),
                              progress=False)
     left = [p for p in (tmp_path / "img").rglob("*") if p.is_file()]

@@ -18,7 +18,6 @@ changed one is).
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -28,6 +27,7 @@ import torch
 from numpy.typing import NDArray
 from tqdm import tqdm
 
+from biaslib.downloads import sha256_of
 from biaslib.embeddings.cache import VectorCache, cache_key, open_cache
 from biaslib.embeddings.transformer import check_device, hub_snapshot_commit
 from biaslib.validation import check_strings
@@ -47,12 +47,6 @@ def _features(output: object) -> torch.Tensor:
     return output if isinstance(output, torch.Tensor) else output.pooler_output
 
 
-def _file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 class ClipEncoder:
@@ -188,4 +182,4 @@ class ClipEncoder:
             return _features(self.model.get_image_features(
                 pixel_values=enc["pixel_values"].to(self.device)))
 
-        return self._run("image", paths, [_file_sha256(p) for p in paths], compute)
+        return self._run("image", paths, [sha256_of(p) for p in paths], compute)

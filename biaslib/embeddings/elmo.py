@@ -83,8 +83,7 @@ from __future__ import annotations
 import json
 import logging
 import os
-import urllib.request
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -95,10 +94,10 @@ from numpy.typing import NDArray
 from torch import nn
 from tqdm.auto import tqdm
 
+from biaslib.downloads import Fetch, download
 from biaslib.embeddings.base import ContextEncoder, check_contexts, check_sentences
 from biaslib.embeddings.cache import VectorCache, cache_key, default_cache_path, open_cache
 from biaslib.embeddings.models import file_digest
-from biaslib.files import write_atomically
 from biaslib.stimuli.contexts import Context
 
 __all__ = [
@@ -492,22 +491,6 @@ ELMO_RELEASES: dict[str, ElmoRelease] = {
         374_000_000),
 }
 
-#: ``fetch(url)`` → ``(total bytes or None, chunks)``: how a file is downloaded (injectable).
-Fetch = Callable[[str], tuple[int | None, Iterable[bytes]]]
-
-
-def _urlopen_fetch(url: str) -> tuple[int | None, Iterator[bytes]]:
-    response = urllib.request.urlopen(url, timeout=60)
-    total = response.headers.get("Content-Length")
-
-    def chunks() -> Iterator[bytes]:
-        with response:
-            while block := response.read(1 << 20):
-                yield block
-
-    return (int(total) if total else None), chunks()
-
-
 def download_release(
     release: str | ElmoRelease = PAPER_ELMO,
     folder: str | os.PathLike[str] | None = None,
@@ -526,20 +509,23 @@ def download_release(
         of :func:`~biaslib.embeddings.cache.default_cache_path`, i.e.
         ``$BIASLIB_CACHE_DIR`` or ``~/.cache/biaslib``).
     fetch
-        Downloads a URL (default: ``urllib``); tests pass a stand-in.
+        ``fetch(url, path)`` (:data:`biaslib.downloads.Fetch`); default an HTTP
+        download; tests pass a stand-in.
     progress
         Show a progress bar per file.
 
-    Each file is written whole or not at all (a temporary file renamed onto
-    it), so an interrupted download leaves nothing that a later call would
-    take for the file. A file already there is used as is.
+    Each file comes through :func:`biaslib.downloads.download`: written whole
+    or not at all (a ``.part`` file renamed onto it), so an interrupted
+    download leaves nothing that a later call would take for the file (the
+    ``.part`` is resumed). A file already there is used as is.
 
     Raises
     ------
     KeyError
         For an unknown release name (the message lists the known ones).
-    OSError
-        If a download fails or is cut short (fewer bytes than announced).
+    DownloadError
+        If a download fails or is cut short (fewer bytes than announced), or
+        downloads are off (``BIASLIB_OFFLINE``/``HF_HUB_OFFLINE``).
     """
     if isinstance(release, str):
         if release not in ELMO_RELEASES:
@@ -548,29 +534,12 @@ def download_release(
     folder = Path(folder) if folder is not None else (
         default_cache_path().parent / "elmo" / release.name)
     folder.mkdir(parents=True, exist_ok=True)
-    fetch = fetch or _urlopen_fetch
-    paths = []
-    for url, name in zip((release.options_url, release.weights_url), release.filenames,
-                         strict=True):
-        path = folder / name
-        if not path.exists():
-            total, chunks = fetch(url)
-
-            def write(tmp: Path, total: int | None = total, chunks: Iterable[bytes] = chunks,
-                      name: str = name, url: str = url) -> None:
-                got = 0
-                with tmp.open("wb") as fh, tqdm(total=total, unit="B", unit_scale=True,
-                                                desc=name, disable=not progress) as bar:
-                    for block in chunks:
-                        fh.write(block)
-                        got += len(block)
-                        bar.update(len(block))
-                if total is not None and got != total:
-                    raise OSError(f"download of {url} cut short: {got} of {total} bytes")
-
-            write_atomically(path, write)
-        paths.append(path)
-    return paths[0], paths[1]
+    # No published checksums: a file is checked when load_elmo reads it.
+    options, weights = (download(url, folder / name, fetch=fetch, progress=progress,
+                                 what=f"ELMo {release.name} {name.rsplit('_', 1)[1]}")
+                        for url, name in zip((release.options_url, release.weights_url),
+                                             release.filenames, strict=True))
+    return options, weights
 
 
 # ---------------------------------------------------------------- the encoder

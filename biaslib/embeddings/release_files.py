@@ -4,7 +4,8 @@ The papers' static vectors are not on the Hugging Face hub; on Colab they come f
 authors' release files (:data:`RELEASE_FILES`). :func:`download` fetches one into the
 biaslib cache folder (``$BIASLIB_CACHE_DIR/release_files``, else
 ``~/.cache/biaslib/release_files``, beside the vector cache of
-:mod:`biaslib.embeddings.cache`):
+:mod:`biaslib.embeddings.cache`) with the package's downloader,
+:func:`biaslib.downloads.download`:
 
 * the bytes go to a ``.part`` file beside the target, renamed onto the real name only
   when complete and checked, so the real name never holds half a file; an interrupted
@@ -17,20 +18,22 @@ biaslib cache folder (``$BIASLIB_CACHE_DIR/release_files``, else
   provenance (``biaslib.embeddings.vector_files``) so that a run says exactly which
   bytes it read. Pin a checksum by filling :attr:`ReleaseFile.sha256`.
 
-The fetch function is injectable (``fetch=``): a callable ``fetch(url, part)`` that
-writes (or appends to) ``part``; tests serve a local file with it.
+The fetch function is injectable (``fetch=``, :data:`biaslib.downloads.Fetch`): a
+callable ``fetch(url, part)`` that writes ``part``; tests serve a local file with it.
+:data:`Fetch` and :class:`DownloadError` are those of :mod:`biaslib.downloads` and
+:mod:`biaslib.errors`, under the names this module has always exported.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import urllib.request
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from biaslib.errors import UnknownNameError
+from biaslib.downloads import Fetch, cache_folder, sha256_of
+from biaslib.downloads import download as fetch_file
+from biaslib.errors import DownloadError, UnknownNameError
 from biaslib.files import write_text_atomically
 
 __all__ = [
@@ -42,14 +45,6 @@ __all__ = [
     "release_file",
     "release_folder",
 ]
-
-#: ``fetch(url, part)``: write the bytes of ``url`` to ``part`` (appending to what it holds).
-Fetch = Callable[[str, Path], None]
-
-
-class DownloadError(OSError):
-    """A release file could not be fetched whole, or its size or checksum is wrong."""
-
 
 @dataclass(frozen=True)
 class ReleaseFile:
@@ -141,36 +136,7 @@ def release_file(name: str) -> ReleaseFile:
 
 def release_folder() -> Path:
     """``$BIASLIB_CACHE_DIR/release_files``, else ``~/.cache/biaslib/release_files``."""
-    root = os.environ.get("BIASLIB_CACHE_DIR") or Path.home() / ".cache" / "biaslib"
-    return Path(root) / "release_files"
-
-
-def _http_fetch(url: str, part: Path) -> None:
-    """Download ``url`` into ``part``, resuming after the bytes it holds, with a tqdm bar."""
-    from tqdm.auto import tqdm
-
-    have = part.stat().st_size if part.exists() else 0
-    request = urllib.request.Request(url, headers={"Range": f"bytes={have}-"} if have else {})
-    with urllib.request.urlopen(request, timeout=60) as response:
-        if have and response.status != 206:  # the server ignored Range: start again
-            have = 0
-        length = response.headers.get("Content-Length")
-        total = have + int(length) if length else None
-        with part.open("ab" if have else "wb") as out, tqdm(
-                total=total, initial=have, unit="B", unit_scale=True,
-                desc=part.name.removesuffix(".part").lstrip(".")) as bar:
-            for block in iter(lambda: response.read(1 << 20), b""):
-                out.write(block)
-                bar.update(len(block))
-    if total is not None and part.stat().st_size != total:
-        raise DownloadError(f"{url}: the connection ended at {part.stat().st_size} of "
-                            f"{total} bytes; call again to resume")
-
-
-def _sha256(path: Path) -> str:
-    from biaslib.embeddings.vector_files import sha256_of
-
-    return sha256_of(path)
+    return cache_folder("release_files")
 
 
 def download(name: str, *, fetch: Fetch | None = None,
@@ -178,30 +144,31 @@ def download(name: str, *, fetch: Fetch | None = None,
     """The release file ``name`` in the cache folder, downloaded if need be; and its SHA-256.
 
     A file already there with its ``.sha256.json`` record (and the recorded size) is
-    returned without fetching. Otherwise the file is fetched into a ``.part`` file
-    (resumed if one is left from an interrupted call), its size and SHA-256 checked
-    against the registry where known, then renamed onto its name and its SHA-256
-    recorded (the first download's hash, where no checksum is published).
+    returned without fetching or re-hashing. Otherwise :func:`biaslib.downloads.download`
+    fetches it (resuming a ``.part`` file left by an interrupted call) and checks its
+    size and SHA-256 against the registry where known; its SHA-256 is then recorded (the
+    first download's hash, where no checksum is published). A file put there by hand,
+    without a record, is hashed and recorded.
 
     Parameters
     ----------
     name
         A key of :data:`RELEASE_FILES`.
     fetch
-        ``fetch(url, part)`` writing the bytes to ``part``; default an HTTP download
-        with a progress bar, resuming with ``Range``.
+        ``fetch(url, part)`` writing the bytes to ``part`` (:data:`biaslib.downloads.Fetch`);
+        default an HTTP download with a progress bar, resuming with ``Range``.
     folder
         Where to keep the file (default :func:`release_folder`).
 
     Raises
     ------
     DownloadError
-        If the fetched file has the wrong size or SHA-256 (the ``.part`` file is
-        deleted: nothing half-fetched is kept under either name).
+        If the fetch fails, downloads are off (``BIASLIB_OFFLINE``/``HF_HUB_OFFLINE``), or
+        the file has the wrong size or SHA-256 (nothing half-fetched is kept under its
+        name; a stale file is fetched again).
     """
     release = release_file(name)
     folder = Path(folder) if folder is not None else release_folder()
-    folder.mkdir(parents=True, exist_ok=True)
     target = folder / release.filename
     record_path = folder / f"{release.filename}.sha256.json"
     if target.is_file():
@@ -209,36 +176,12 @@ def download(name: str, *, fetch: Fetch | None = None,
         if record and record.get("size") == target.stat().st_size and \
                 (release.sha256 is None or record.get("sha256") == release.sha256):
             return target, str(record["sha256"])
-        # A file put there by hand, or without its record: check it as if fetched.
-        digest = _check(target, release, delete=False)
-        _write_record(record_path, release, target, digest)
-        return target, digest
-    part = folder / f".{release.filename}.part"
-    (fetch or _http_fetch)(release.url, part)
-    if not part.is_file():
-        raise DownloadError(f"{release.url}: the fetch wrote nothing to {part}")
-    digest = _check(part, release, delete=True)
-    os.replace(part, target)
+    fetch_file(release.url, target, size=release.size, sha256=release.sha256, fetch=fetch,
+               what=release.title)
+    # A published checksum was verified by the download; else hash the file once, here.
+    digest = release.sha256.lower() if release.sha256 else sha256_of(target)
     _write_record(record_path, release, target, digest)
     return target, digest
-
-
-def _check(path: Path, release: ReleaseFile, *, delete: bool) -> str:
-    """The file's SHA-256 after checking its size and checksum against the registry."""
-    size = path.stat().st_size
-    problem = None
-    if release.size is not None and size != release.size:
-        problem = f"{size} bytes, {release.size} expected"
-    digest = _sha256(path) if problem is None else ""
-    if problem is None and release.sha256 is not None and digest != release.sha256:
-        problem = f"SHA-256 {digest}, {release.sha256} expected"
-    if problem is not None:
-        if delete:
-            path.unlink(missing_ok=True)
-        raise DownloadError(f"{release.filename} from {release.url}: {problem}"
-                            + ("; the download was deleted" if delete else
-                               f"; delete {path} to download it again"))
-    return digest
 
 
 def _read_record(path: Path) -> dict[str, object] | None:

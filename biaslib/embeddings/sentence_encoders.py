@@ -27,9 +27,8 @@ import logging
 import os
 import pickle
 import re
-import urllib.request
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -37,10 +36,10 @@ import torch
 from numpy.typing import NDArray
 from torch import nn
 
+from biaslib import downloads as _downloads
 from biaslib.embeddings.base import ContextEncoder, check_sentences
 from biaslib.embeddings.models import file_digest
 from biaslib.embeddings.static import StaticEmbeddings
-from biaslib.files import write_atomically
 from biaslib.validation import nfc
 
 __all__ = [
@@ -101,19 +100,22 @@ def word_tokenize(text: str) -> list[str]:
     return [tok for part in _SENTENCE_END.split(nfc(text)) for tok in tokenizer.tokenize(part)]
 
 
-#: Environment variables that turn downloads off (Hugging Face's, which the book's offline
-#: runs and the Colab-path test set, and the book's own).
-OFFLINE_ENV = ("HF_HUB_OFFLINE", "BIASLIB_OFFLINE")
+#: Environment variables that turn downloads off: :data:`biaslib.downloads.OFFLINE_ENV`.
+OFFLINE_ENV = _downloads.OFFLINE_ENV
 
 
 def offline(variable: str | None = None) -> bool:
-    """Whether downloads are off: one of :data:`OFFLINE_ENV` (or ``variable``) is ``1``/``true``."""
-    return any(os.environ.get(v, "").strip().lower() in ("1", "true", "yes", "on")
-               for v in ([variable] if variable else OFFLINE_ENV))
+    """Whether downloads are off: one of :data:`OFFLINE_ENV` (or ``variable``) is ``1``/``true``.
+
+    Read as :func:`biaslib.downloads.offline_setting` reads them.
+    """
+    if variable is None:
+        return _downloads.offline_setting() is not None
+    return os.environ.get(variable, "").strip().upper() in ("1", "ON", "YES", "TRUE")
 
 
 def release_file(url: str, folder: str | os.PathLike[str] | None = None, *,
-                 fetch: Callable[[str, Path], None] | None = None) -> Path:
+                 fetch: _downloads.Fetch | None = None) -> Path:
     """A released model file, downloaded once into a cache folder (needs internet).
 
     Parameters
@@ -123,32 +125,23 @@ def release_file(url: str, folder: str | os.PathLike[str] | None = None, *,
     folder
         Destination; default ``$BIASLIB_CACHE_DIR/releases`` or ``~/.cache/biaslib/releases``.
     fetch
-        ``fetch(url, destination)``; default :func:`urllib.request.urlopen`.
+        ``fetch(url, destination)`` (:data:`biaslib.downloads.Fetch`); default an HTTP
+        download with a progress bar.
 
     Returns
     -------
     pathlib.Path
         The file (a file already there is not fetched again; a cut-off download leaves none).
+
+    Raises
+    ------
+    DownloadError
+        If the file is not there and downloads are off (:data:`OFFLINE_ENV`), or the
+        download fails (:func:`biaslib.downloads.download`).
     """
-    root = os.environ.get("BIASLIB_CACHE_DIR") or Path.home() / ".cache" / "biaslib"
-    target = Path(folder) if folder is not None else Path(root) / "releases"
-    path = target / url.rstrip("/").rsplit("/", 1)[-1]
-    if path.is_file():
-        return path
-    if fetch is None and offline():
-        raise OSError(f"{path.name} is not in {target} and downloads are off "
-                      f"({' and '.join(v for v in OFFLINE_ENV if offline(v))} set): "
-                      f"fetch {url} there")
-    target.mkdir(parents=True, exist_ok=True)
-
-    def download(url: str, dest: Path) -> None:
-        with urllib.request.urlopen(url, timeout=300) as response, dest.open("wb") as out:
-            while chunk := response.read(1 << 20):
-                out.write(chunk)
-
-    logger.info("downloading %s", url)
-    write_atomically(path, lambda tmp: (fetch or download)(url, tmp))
-    return path
+    target = Path(folder) if folder is not None else _downloads.cache_folder("releases")
+    # No published sizes or checksums: the file is checked when its loader reads it.
+    return _downloads.download(url, target / url.rstrip("/").rsplit("/", 1)[-1], fetch=fetch)
 
 
 def load_state_dict(path: str | os.PathLike[str], allow_pickle: bool = False

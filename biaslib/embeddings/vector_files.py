@@ -48,6 +48,7 @@ from typing import IO, Literal
 import numpy as np
 from numpy.typing import NDArray
 
+from biaslib.downloads import sha256_of
 from biaslib.embeddings.static import CaseMode, StaticEmbeddings
 
 __all__ = [
@@ -70,15 +71,6 @@ _CHUNK = 1 << 20
 
 class VectorFileError(ValueError):
     """A vector file is malformed; the message names the file and the line or record."""
-
-
-def sha256_of(path: str | os.PathLike[str]) -> str:
-    """The full hex SHA-256 of a file (read in 1 MiB blocks)."""
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(_CHUNK), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 # ------------------------------------------------------------------ opening files

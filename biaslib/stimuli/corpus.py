@@ -84,9 +84,7 @@ import logging
 import os
 import random
 import re
-import shutil
 import unicodedata
-import urllib.request
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -96,8 +94,9 @@ from typing import Literal
 import numpy as np
 import pandas as pd
 
+from biaslib.downloads import Fetch, cache_folder, download
 from biaslib.errors import CorpusError
-from biaslib.files import replacing, write_atomically
+from biaslib.files import replacing
 from biaslib.stats.sets import ROLES
 from biaslib.stimuli.contexts import Context
 from biaslib.stimuli.data import StimulusTest, load_test
@@ -949,20 +948,14 @@ def reddit_raw_url(month: str) -> str:
 
 
 def _default_raw_dir() -> Path:
-    root = os.environ.get("BIASLIB_CACHE_DIR") or Path.home() / ".cache" / "biaslib"
-    return Path(root) / "corpus" / "raw"
-
-
-def _urlopen_fetch(url: str, dest: Path) -> None:
-    with urllib.request.urlopen(url, timeout=120) as response, dest.open("wb") as out:
-        shutil.copyfileobj(response, out)
+    return cache_folder("corpus") / "raw"
 
 
 def download_reddit_2014(
     cache_dir: str | os.PathLike[str] | None = None,
     months: Sequence[str] = REDDIT_2014_MONTHS,
     *,
-    fetch: Callable[[str, Path], None] | None = None,
+    fetch: Fetch | None = None,
 ) -> list[Path]:
     """Download the twelve raw 2014 Reddit samples into a cache folder (needs internet).
 
@@ -979,13 +972,20 @@ def download_reddit_2014(
     months
         ``YYYY-MM`` strings.
     fetch
-        ``fetch(url, destination)``; default: :func:`urllib.request.urlopen`.
-        Tests pass a function that copies local files instead.
+        ``fetch(url, destination)`` (:data:`biaslib.downloads.Fetch`); default an HTTP
+        download (:func:`biaslib.downloads.download`: written whole, refused when
+        ``BIASLIB_OFFLINE``/``HF_HUB_OFFLINE`` is set). Tests pass a function that
+        copies local files instead.
 
     Returns
     -------
     list of pathlib.Path
         One file per month, in order.
+
+    Raises
+    ------
+    DownloadError
+        If a download fails or is refused offline.
     """
     months = check_strings(months, "months", item="month")
     odd = [m for m in months if not re.fullmatch(r"\d{4}-\d{2}", m)]
@@ -993,7 +993,6 @@ def download_reddit_2014(
         raise ValueError(f"months must be YYYY-MM strings, got {odd}")
     folder = Path(cache_dir) if cache_dir is not None else _default_raw_dir()
     folder.mkdir(parents=True, exist_ok=True)
-    fetch = fetch or _urlopen_fetch
     paths = []
     for month in months:
         name = f"RC_{month}.csv"
@@ -1001,11 +1000,8 @@ def download_reddit_2014(
         if existing:
             paths.append(existing[0])
             continue
-        url = reddit_raw_url(month)
-        logger.info("downloading %s", url)
-        # A download cut off leaves no file under the real name to be taken as whole.
-        write_atomically(folder / name, lambda tmp, url=url: fetch(url, tmp))
-        paths.append(folder / name)
+        # No size or hash in the MANIFEST (corpus_sources.csv has them, for its own build).
+        paths.append(download(reddit_raw_url(month), folder / name, fetch=fetch))
     return paths
 
 
@@ -1024,7 +1020,7 @@ def build_reddit_2014_extract(
     cache_dir: str | os.PathLike[str] | None = None,
     cap: int = 1000,
     seed: int = 1111,
-    fetch: Callable[[str, Path], None] | None = None,
+    fetch: Fetch | None = None,
     progress: bool = True,
 ) -> Path:
     """Download the 2014 Reddit samples and build an extract from them, in one call.

@@ -68,15 +68,14 @@ import re
 import shutil
 import tarfile
 import tempfile
-import urllib.request
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from biaslib.errors import CorpusError, MissingWordsError
-from biaslib.files import replacing
+from biaslib.downloads import Fetch, download
+from biaslib.errors import CorpusError, DownloadError, MissingWordsError
 from biaslib.methods.ceat import missing_policy
 from biaslib.stimuli.corpus import (
     SOURCE_ORDER,
@@ -118,7 +117,6 @@ COLUMNS = ("source", "repo", "commit", "path", "kind", "pattern", "files", "size
 #: Table sources in the order they are read; "reddit" yields reddit_2014 and reddit_other.
 _TABLE_ORDER = ("reddit", "blogs", "wikipedia", "imdb")
 
-Fetch = Callable[[str, Path], None]
 
 
 # --------------------------------------------------------------------------- the table
@@ -203,45 +201,29 @@ def download_size(table: pd.DataFrame | None = None) -> pd.Series:
 # --------------------------------------------------------------------------- downloading
 
 
-def _urlopen_fetch(url: str, dest: Path) -> None:
-    with urllib.request.urlopen(url, timeout=300) as response, dest.open("wb") as out:
-        shutil.copyfileobj(response, out, length=1 << 20)
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _local(cache: Path, row: Mapping[str, object]) -> Path:
     return cache / str(row["repo"]).replace("/", "+") / str(row["commit"])[:12] / str(row["path"])
 
 
-def _fetch_file(row: Mapping[str, object], dest: Path, fetch: Fetch) -> None:
+def _fetch_file(row: Mapping[str, object], dest: Path, fetch: Fetch | None) -> None:
     """Download one file row, keeping it only if size and sha256 match."""
-    dest.parent.mkdir(parents=True, exist_ok=True)
-    with replacing(dest) as (tmp,):
-        fetch(raw_url(str(row["repo"]), str(row["commit"]), str(row["path"])), tmp)
-        size, digest = tmp.stat().st_size, _sha256(tmp)
-        if (size, digest) != (row["size"], row["sha256"]):
-            raise CorpusError(
-                f"{row['repo']}@{str(row['commit'])[:12]}:{row['path']}: downloaded "
-                f"{size} bytes with sha256 {digest}, expected {row['size']} bytes with "
-                f"{row['sha256']}; the file was not kept")
+    repo, commit, path = str(row["repo"]), str(row["commit"]), str(row["path"])
+    download(raw_url(repo, commit, path), dest, size=int(str(row["size"])),
+             sha256=str(row["sha256"]), fetch=fetch, what=f"{repo}@{commit[:12]}:{path}",
+             progress=False)
 
 
-def _fetch_trees(rows: list[Mapping[str, object]], cache: Path, fetch: Fetch) -> None:
+def _fetch_trees(rows: list[Mapping[str, object]], cache: Path, fetch: Fetch | None) -> None:
     """Download a repository's archive once and keep each tree row's files if they match."""
     repo, commit = str(rows[0]["repo"]), str(rows[0]["commit"])
     base = cache / repo.replace("/", "+") / commit[:12]
     base.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(dir=base, prefix=".archive."))
     try:
-        archive = work / "archive.tar.gz"
-        fetch(archive_url(repo, commit), archive)
+        # No size or hash for the archive (GitHub builds it on request): each tree's
+        # listing is checked below instead.
+        archive = download(archive_url(repo, commit), work / "archive.tar.gz", fetch=fetch,
+                           what=f"{repo}@{commit[:12]} archive", progress=False)
         staged = {str(r["path"]): work / f"tree{i}" for i, r in enumerate(rows)}
         sums: dict[str, list[tuple[str, str]]] = {p: [] for p in staged}
         with tarfile.open(archive, "r|gz") as tar:
@@ -262,11 +244,12 @@ def _fetch_trees(rows: list[Mapping[str, object]], cache: Path, fetch: Fetch) ->
             got = sums[prefix]
             size = sum((staged[prefix] / rel).stat().st_size for rel, _ in got)
             if (len(got), size, tree_digest(got)) != (row["files"], row["size"], row["sha256"]):
-                raise CorpusError(
-                    f"{repo}@{commit[:12]}:{prefix}/{row['pattern']}: the archive gave "
-                    f"{len(got)} files, {size} bytes, listing sha256 {tree_digest(got)}; "
-                    f"expected {row['files']} files, {row['size']} bytes, {row['sha256']}; "
-                    "nothing was kept")
+                raise DownloadError(
+                    archive_url(repo, commit), base / prefix,
+                    f"the archive gave {len(got)} files, {size} bytes, listing sha256 "
+                    f"{tree_digest(got)}; expected {row['files']} files, {row['size']} "
+                    f"bytes, {row['sha256']}; nothing was kept",
+                    f"{repo}@{commit[:12]}:{prefix}/{row['pattern']}")
         # Every tree matched: move each into place whole (a folder rename is atomic).
         for prefix, folder in staged.items():
             dest = base / prefix
@@ -300,8 +283,10 @@ def download_sources(
     table
         The source table (default :func:`load_corpus_sources`).
     fetch
-        ``fetch(url, destination)``; default :func:`urllib.request.urlopen`.
-        Tests pass a function serving local files.
+        ``fetch(url, destination)`` (:data:`biaslib.downloads.Fetch`); default an HTTP
+        download (:func:`biaslib.downloads.download`, which refuses when
+        ``BIASLIB_OFFLINE``/``HF_HUB_OFFLINE`` is set). Tests pass a function serving
+        local files.
     progress
         Show a progress bar over files and archives.
 
@@ -310,6 +295,11 @@ def download_sources(
     dict
         Source → local files, in the table's order (tree rows: every file of
         the tree, sorted by path).
+
+    Raises
+    ------
+    DownloadError
+        If a download fails, or a file or tree differs from the table.
     """
     from tqdm import tqdm
 
@@ -319,7 +309,6 @@ def download_sources(
         raise CorpusError(f"unknown corpus source(s) {unknown}; the table has "
                           f"{sorted(set(table['source']))}")
     cache = Path(cache_dir) if cache_dir is not None else _default_raw_dir()
-    fetch = fetch or _urlopen_fetch
     chosen = table[table["source"].isin(sources)]
     files = chosen[chosen["kind"] == "file"].to_dict("records")
     trees = chosen[chosen["kind"] == "tree"]

@@ -33,12 +33,9 @@ targets of the first and ``gender/science``/``gender/liberal-arts`` of the secon
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
-import shutil
-import urllib.request
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -46,8 +43,8 @@ from pathlib import Path
 import pandas as pd
 from tqdm import tqdm
 
-from biaslib.errors import UnknownNameError
-from biaslib.files import write_atomically
+from biaslib.downloads import Fetch, cache_folder, download
+from biaslib.errors import DownloadError, UnknownNameError
 from biaslib.stimuli.data import data_dir
 
 __all__ = [
@@ -73,8 +70,9 @@ IEAT_COMMIT = "4d7639bfd0b6c17b127ce163af0ddf985f5a6510"
 _MANIFEST_COLUMNS = ("repo", "commit", "category", "path", "size", "sha256", "git_blob")
 
 
-class ChecksumError(ValueError):
-    """A downloaded file's size or SHA-256 differs from the manifest's."""
+#: A downloaded image's size or SHA-256 differs from the manifest's: the package's one
+#: :class:`~biaslib.errors.DownloadError` (this name is kept for existing callers).
+ChecksumError = DownloadError
 
 
 @dataclass(frozen=True)
@@ -195,46 +193,23 @@ def ieat_raw_url(path: str, repo: str = IEAT_REPO, commit: str = IEAT_COMMIT) ->
 
 def default_image_dir() -> Path:
     """``$BIASLIB_CACHE_DIR/images``, else ``~/.cache/biaslib/images`` (as the vector cache)."""
-    root = os.environ.get("BIASLIB_CACHE_DIR") or Path.home() / ".cache" / "biaslib"
-    return Path(root) / "images"
-
-
-def _urlopen_fetch(url: str, dest: Path) -> None:
-    with urllib.request.urlopen(url, timeout=120) as response, dest.open("wb") as out:
-        shutil.copyfileobj(response, out)
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def _verify(path: Path, size: int, sha256: str, what: str) -> None:
-    """Raise :class:`ChecksumError` unless ``path`` has ``size`` bytes and ``sha256``."""
-    got = path.stat().st_size
-    if got != size:
-        raise ChecksumError(f"{what}: {got} bytes, the manifest says {size}")
-    digest = _sha256(path)
-    if digest != sha256:
-        raise ChecksumError(f"{what}: sha256 {digest}, the manifest says {sha256}")
+    return cache_folder("images")
 
 
 def download_ieat_images(
     categories: Sequence[str],
     cache_dir: str | os.PathLike[str] | None = None,
     *,
-    fetch: Callable[[str, Path], None] | None = None,
+    fetch: Fetch | None = None,
     progress: bool = True,
 ) -> dict[str, list[Path]]:
     """The images of iEAT ``categories`` on disk, downloading those not there yet.
 
-    Each file lands at ``<cache_dir>/<repo>/<commit>/<path>``. A file is fetched into
-    a temporary file, checked against the manifest's size and SHA-256, and only then
-    renamed to its name: an interrupted or corrupted download leaves no file behind. A
-    file already there is checked the same way and fetched again if it differs.
+    Each file lands at ``<cache_dir>/<repo>/<commit>/<path>``, through
+    :func:`biaslib.downloads.download`: fetched into a temporary file, checked against
+    the manifest's size and SHA-256, and only then renamed to its name, so an
+    interrupted or corrupted download leaves no file under it. A file already there is
+    checked the same way and fetched again if it differs.
 
     Parameters
     ----------
@@ -243,8 +218,9 @@ def download_ieat_images(
     cache_dir
         Root folder; default :func:`default_image_dir`.
     fetch
-        ``fetch(url, destination)`` writing the file at ``url`` to ``destination``;
-        default :func:`urllib.request.urlopen` on :func:`ieat_raw_url`. Tests pass a
+        ``fetch(url, destination)`` writing the file at ``url`` (:func:`ieat_raw_url`)
+        to ``destination`` (:data:`biaslib.downloads.Fetch`); default an HTTP download,
+        refused when ``BIASLIB_OFFLINE``/``HF_HUB_OFFLINE`` is set. Tests pass a
         function that copies local files.
     progress
         Show a progress bar over the files to fetch.
@@ -256,32 +232,18 @@ def download_ieat_images(
 
     Raises
     ------
-    ChecksumError
-        When a fetched file differs from the manifest (naming the URL).
+    DownloadError
+        When a fetched file differs from the manifest (naming the URL), or a download
+        fails or is refused offline.
     """
     categories = [categories] if isinstance(categories, str) else list(categories)
     rows = image_manifest(categories)
     root = Path(cache_dir) if cache_dir is not None else default_image_dir()
-    fetch = fetch or _urlopen_fetch
     dest = {i: root / r.repo / r.commit / r.path
             for i, r in zip(rows.index, rows.itertuples(), strict=True)}
-    todo = []
-    for i, r in zip(rows.index, rows.itertuples(), strict=True):
-        if dest[i].is_file():
-            try:
-                _verify(dest[i], int(r.size), r.sha256, str(dest[i]))
-                continue
-            except ChecksumError as err:  # a file changed on disk: fetch it again
-                logger.warning("%s; fetching it again", err)
-        todo.append(i)
-    for i in tqdm(todo, desc="iEAT images", unit="file", disable=not progress or not todo):
-        r = rows.loc[i]
-        url = ieat_raw_url(r["path"], r["repo"], r["commit"])
-        dest[i].parent.mkdir(parents=True, exist_ok=True)
-
-        def write(tmp: Path, url: str = url, r: pd.Series = r) -> None:
-            fetch(url, tmp)
-            _verify(tmp, int(r["size"]), r["sha256"], url)
-
-        write_atomically(dest[i], write)
+    missing = not all(path.is_file() for path in dest.values())
+    for i, r in tqdm(zip(rows.index, rows.itertuples(), strict=True), total=len(rows),
+                     desc="iEAT images", unit="file", disable=not progress or not missing):
+        download(ieat_raw_url(r.path, r.repo, r.commit), dest[i], size=int(r.size),
+                 sha256=r.sha256, fetch=fetch, progress=False)
     return {c: [dest[i] for i in rows.index[rows["category"] == c]] for c in categories}
