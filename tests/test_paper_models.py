@@ -236,14 +236,14 @@ def test_seat_paper_models_give_may_and_mind_your_bias_tables(report):
     assert table["index"] == [["s-SEAT", "C6"], ["w-SEAT", "C6"]]
     assert table["columns"] == myb_labels and table["blank_columns"] == []
     # Table 4: GPT (openai-gpt) and BERT were computed above from the hub; the release
-    # encoders cannot download offline and are reported, not fatal; ELMo is named.
+    # encoders (ELMo included) cannot download offline and are reported, not fatal (the
+    # Colab-path test runs them on stand-in release files).
     status = {c: (label, s) for c, label, s in got["table4_columns"]["status"]}
     assert list(status) == list(MAY_MODELS) and got["table4_columns"]["rows"] == 0
     assert status["GPT"] == ("openai-gpt", "computed above")
     assert status["BERT (large, cased)"] == ("bert-large-cased (sent-bias)", "computed above")
-    assert status["ELMo"][1] == "not offered"
-    assert {status[c][1] for c in ("CBoW (GloVe 840B)", "InferSent", "GenSen", "USE")} == {
-        "could not load"}
+    assert {status[c][1] for c in ("CBoW (GloVe 840B)", "InferSent", "GenSen", "USE",
+                                   "ELMo")} == {"could not load"}
 
 
 def test_mleat_gpt2_models_give_the_papers_tables(report):
