@@ -125,6 +125,12 @@ import sys
 
 RUN_PAPER_MODELS = "google.colab" in sys.modules
 
+# %% tags=["hide-input"]
+# The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
+from biaslib.chapters.registry import colab_runtime
+
+print(colab_runtime("weat_static"))
+
 # %% [markdown]
 # ## Method
 #
