@@ -53,18 +53,19 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
             )
 
 # %% tags=["remove-cell"]
-# On Colab: build the 2014 Reddit extract from the public raw files (the full extract
-# is not downloadable).
+# On Colab: build the full extract from its five public sources (about 2 GB of raw text,
+# checksummed; biaslib.stimuli.corpus_sources), unless an extract is already there.
 import os
 import sys
 
 if "google.colab" in sys.modules:
-    from biaslib.stimuli.corpus import build_reddit_2014_extract, corpus_dir
+    from biaslib.stimuli.corpus import corpus_dir
+    from biaslib.stimuli.corpus_sources import build_corpus_extract
 
     try:
         corpus_dir()
     except FileNotFoundError:
-        os.environ["BIASLIB_CORPUS_DIR"] = str(build_reddit_2014_extract("corpus_2014"))
+        os.environ["BIASLIB_CORPUS_DIR"] = str(build_corpus_extract("corpus"))
 
 # %% [markdown]
 # (ceat-what-we-found)=
@@ -107,15 +108,21 @@ assert verdicts["I1 and I2 are positive, except in Guo & Caliskan's GPT-2 run"] 
 # test, and **SmolLM2-135M-Instruct** (a causal LM, Q4_1 GGUF weights) on Mind Your
 # Bias's tests without Dis; on this CPU SmolLM2 embeds sentences more than an order of
 # magnitude more slowly than MiniLM, so it gets fewer sentences per stimulus. On Colab,
-# `RUN_PAPER_MODELS` adds `bert-base-cased`, `gpt2`, `facebook/opt-125m` and
-# `bigscience/bloom-560m`. No number computed here is a replication of a number published
+# `RUN_PAPER_MODELS` adds all five of Mind Your Bias's models: ELMo (AllenNLP's original
+# release, read by {py:mod}`biaslib.embeddings.elmo`), `bert-base-cased`, `gpt2`,
+# `facebook/opt-125m` and `bigscience/bloom-560m`. No number computed here is a replication of a number published
 # for another model.
 #
 # **Sentences.** Natural contexts come from the corpus extract described in
 # `../shared/corpus/MANIFEST.md` (Reddit comments from 2014 first, then other Reddit
 # years, blogs, Wikipedia and IMDB; at most 1,000 sentences per stimulus), read from
-# `$BIASLIB_CORPUS_DIR` or `../shared/corpus` ({py:mod}`biaslib.stimuli.corpus`). On Colab the
-# first cell builds the 2014 Reddit part of it from the public raw files.
+# `$BIASLIB_CORPUS_DIR` or `../shared/corpus` ({py:mod}`biaslib.stimuli.corpus`). The extract
+# itself is not distributed; on Colab the first cell builds the same kind of extract from
+# the same raw files — five public GitHub repositories, each at a fixed commit, every
+# file checked against its size and SHA-256 ({py:mod}`biaslib.stimuli.corpus_sources`,
+# about 2 GB to download) — with the same cap and order of sources. It is not
+# byte-identical to the book's (the original build's seeds and file order were not
+# published), so Colab's numbers differ from the stored ones by sampling.
 
 # %% tags=["parameters"]
 # Recompute the stored tables of the offline models (hours on a shared 2-core CPU)
@@ -124,6 +131,12 @@ assert verdicts["I1 and I2 are positive, except in Guo & Caliskan's GPT-2 run"] 
 RECOMPUTE = False
 RUN_PAPER_MODELS = "google.colab" in sys.modules
 PAPER_CAP = 100
+
+# %% tags=["hide-input"]
+# The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
+from biaslib.chapters.registry import colab_runtime
+
+print(colab_runtime("ceat"))
 
 # %% tags=["hide-input"]
 import matplotlib.pyplot as plt
@@ -177,8 +190,8 @@ PER_MODEL = ("ceat_myb", "ceat_caliskan", "ceat_contexts")
 def stored(name: str) -> pd.DataFrame:
     """A stored table of this chapter (recomputed when ``RECOMPUTE``).
 
-    On Colab the paper models' rows are computed from the extract there (the 2014
-    Reddit extract built in the first cell); when that is not the extract of the
+    On Colab the paper models' rows are computed from the extract there (the one
+    built from the public sources in the first cell); when that is not the extract of the
     stored rows, their column names say which one they used.
     """
     frame, _ = load_or_compute(name, lambda: chapter_table(name), recompute=RECOMPUTE)
@@ -320,6 +333,23 @@ assert inspect.signature(ceat_table).parameters["max_missing_fraction"].default 
 dis = cov_table.query("test == 'MYB Dis' and role in ['X', 'Y']")
 assert (dis["none"] / dis["stimuli"] > 1.5 * 0.2).all()
 assert dis[["none", "stimuli"]].values.tolist() == [[13, 23], [8, 23]]
+
+# %% [markdown]
+# On Colab (`RUN_PAPER_MODELS`) the next cell shows, for the extract built there, the
+# sentences per stimulus of every test — the fewest, the median, and how many stimuli
+# have fewer than 20 — and names the tests it cannot cover, with the reason
+# ({py:func}`biaslib.stimuli.corpus_sources.coverage_by_test`). Here it shows nothing: the
+# table above is this extract's.
+
+# %%
+if RUN_PAPER_MODELS and EXTRACT is not None:
+    from biaslib.chapters.ceat import chapter_tests
+    from biaslib.stimuli.corpus_sources import coverage_by_test
+
+    colab_coverage = coverage_by_test(chapter_tests())
+    display(colab_coverage.drop(columns=["covered", "why"]).set_index("test"))
+    for row in colab_coverage[~colab_coverage["covered"]].itertuples():
+        print(f"{row.test} cannot be covered: {row.why}")
 #
 # ## One test, step by step: C6 (career/family × male/female names)
 #
@@ -368,8 +398,8 @@ else:
 # Embedding them with all-MiniLM-L6-v2 and running CEAT under both conventions gives the
 # two tables above again, now computed in front of the reader. A hidden cell checks them
 # against the stored rows within the test suite's tolerance (a difference beyond it stops
-# the chapter). On an extract other than the one the stored tables came from — the 2014
-# Reddit extract that Colab builds — the numbers are shown and not compared.
+# the chapter). On an extract other than the one the stored tables came from — the
+# extract that Colab builds — the numbers are shown and not compared.
 
 # %% tags=["needs-corpus"]
 if EXTRACT is None:
@@ -662,8 +692,8 @@ sign_agreement(myb_rows)
 #
 # Our models are not the papers' models: the comparison is about which qualitative
 # findings recur, not about the numbers. On Colab, `RUN_PAPER_MODELS` adds BERT, GPT-2,
-# OPT and BLOOM columns computed with the same code (on the 2014 Reddit extract built
-# there, so with the coverage limits just described).
+# OPT and BLOOM columns computed with the same code, on the extract built there from the
+# same public sources (so with the coverage limits just described).
 
 # %% tags=["remove-cell"]
 # Every comparison the text above states, checked against the tables.

