@@ -390,7 +390,7 @@ def paper_markers(name: str) -> tuple[str, ...]:
     return {
         "weat_static": (*(f"**{m}**" for m in weat_static.PAPER_VECTORS), "sha256="),
         "seat": (seat.PAPER_GROUP, *labels(seat.PAPER_SEAT_MODELS), seat.PAPER_ELMO.label,
-                 seat.PAPER_ELMO_SENT_BIAS.label, "CBoW (GloVe 840B)"),
+                 seat.PAPER_ELMO_SENT_BIAS.label),
         "elmo_bug": (f"d, {elmo_bug.PAPER_ELMO.label}", "gpt2 d, bug"),
         "mleat": (*labels(mleat.MLEAT_PAPER_MODELS), "word2vec Google News 300d", "sha256=",
                   "**HistWords English SGNS**",
