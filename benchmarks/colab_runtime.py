@@ -1218,10 +1218,10 @@ def combine(results: Path = RESULTS, work: Mapping[str, Sequence[Work]] | None =
                     # Each model's rows carry the card they were measured on.
                     hw_of = tp.groupby("model")["hardware"].first()
                     reasons = {t4_scale(str(hw))[1] for hw in hw_of[hw_of.index.isin(
-                        [w.model for w in timed])]}
+                        [w.model for w in timed if w.kind not in RATE_KINDS])]}
                     seconds = sum(work_seconds(w, tp, fallback) * (
-                        1.0 if w.kind in RATE_KINDS else t4_scale(str(hw_of[w.model]))[0])
-                        for w in timed)
+                        1.0 if w.kind in RATE_KINDS or w.kind in NOT_TIMED
+                        else t4_scale(str(hw_of[w.model]))[0]) for w in timed)
                     why = "; ".join(sorted(reasons)) or "CPU work only"
                     why += ("; vector files and the corpus build at the CPU file's rate "
                             "(CPU work on either runtime)" if any(w.kind in RATE_KINDS
