@@ -27,10 +27,23 @@ Three steps, each usable alone:
    ratio of fp32 peak throughput (:data:`FP32_TFLOPS`): an upper bound where short
    batches leave the GPU idle between kernel launches.
 
+The papers' other models (issue 22) are counted and timed the same way: SEAT's release
+encoders of May et al.'s Table 4 (:func:`seat_paper_work`: CBoW on GloVe 840B, InferSent
+v1, GenSen, USE — counted, not timed: TensorFlow —, ELMo as sent-bias ran it, one token
+per character, and fixed, whitespace tokens), the ELMo-bug chapter's ELMo and GPT-2 runs
+(:func:`elmo_bug_paper_work`), ML-EAT's vector files, HistWords and CLIP
+(:func:`mleat_paper_work`), WEAT's vector files (:func:`weat_static_work`) and CEAT's
+corpus build (:func:`ceat_corpus_work`). ELMo, InferSent and GenSen are timed through
+biaslib's own classes at the releases' shapes with random weights, CLIP's towers with
+the four published configurations; reading a vector file and building the corpus run
+on the CPU on either Colab runtime, so their rates (:data:`RATE_KINDS`, measured with
+``--device cpu`` on files of the real formats) apply to both devices. Each chapter's
+download GB adds the release files (:func:`downloads`), with their sources.
+
 Token lengths: BERT-family inputs are counted with all-MiniLM-L6-v2's tokenizer (the
 WordPiece vocabulary of bert-base-uncased, lower-cased: a cased vocabulary splits a few
 names differently), GPT-2/OPT/BLOOM/openai-gpt inputs with SmolLM2-135M's byte-level
-BPE (another vocabulary of the same kind), plus each model's special tokens
+BPE (another vocabulary of the same kind; CLIP's texts too), plus each model's special tokens
 (:data:`SPECIAL_TOKENS`). CEAT's corpus sentences are not in this repository: each
 stimulus is assumed to reach the cap of sentences, of the window's length in words
 (Mind Your Bias's window: 9 words, 13 for a phrase; whole sentences: 20 words, an
@@ -45,6 +58,8 @@ Usage::
     python benchmarks/colab_runtime.py --device cpu      # measure here, then combine
     python benchmarks/colab_runtime.py --device cuda     # on a GPU machine, then combine
     python benchmarks/colab_runtime.py --combine         # combine the files that exist
+    python benchmarks/colab_runtime.py --device cpu --models infersent-v1 "vectors: text"
+                                                         # measure some (rows of others kept)
 
 Conventions as in ``benchmarks/machine.py`` (hardware recorded with the numbers); the
 results are CSV, written whole (temporary file, then rename).
