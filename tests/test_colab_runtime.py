@@ -65,7 +65,10 @@ def test_every_counted_model_has_an_architecture(bench):
 
 
 @pytest.mark.parametrize("model", ["bert-base-uncased", "bert-large-cased", "gpt2", "gpt2-xl",
-                                   "facebook/opt-125m", "bigscience/bloom-560m", "openai-gpt"])
+                                   "facebook/opt-125m", "bigscience/bloom-560m", "openai-gpt",
+                                   "openai/clip-vit-base-patch32", "openai/clip-vit-base-patch16",
+                                   "openai/clip-vit-large-patch14",
+                                   "openai/clip-vit-large-patch14-336"])
 def test_published_download_matches_the_configs_size(bench, model):
     # Typed-in file sizes against the configuration's parameter count (float16 files for
     # OPT and BLOOM, float32 for the others): an independent check of both.
@@ -77,6 +80,98 @@ def test_published_download_matches_the_configs_size(bench, model):
     params = sum(p.numel() for p in net.parameters())
     bytes_per = 2 if "float16" in arch.source else 4
     assert arch.download_gb == pytest.approx(params * bytes_per / 1e9, rel=0.12)
+
+
+def test_seat_counts_the_release_encoders(bench):
+    # May et al.'s Table 4 inputs: 4,869 distinct texts over its rows (benchmarks/bench_elmo.py).
+    work = {(w.model, w.note.split(":")[0]): w for w in bench.seat_paper_work(None)}
+    elmo_bug = work[(bench.ELMO, "ELMo as sent-bias ran it (characters as tokens)")]
+    assert len(elmo_bug.lengths) == 4869
+    # Word-level rows feed the word alone: "aster" is 5 character tokens, 1 word token.
+    assert 5 in elmo_bug.lengths and elmo_bug.files == (bench.ELMO,)
+    use = work[(bench.USE, "USE")]
+    assert use.kind in bench.NOT_TIMED and len(use.lengths) == 4869
+    # GloVe 840B is read whole three times (CBoW, InferSent, GenSen), downloaded once.
+    assert sum(w.kind == "read-all" for w in work.values()) == 3
+    assert bench.download_gb(bench.seat_paper_work(None), {
+        "glove.840B.300d": bench.Download(2.0, "", True), bench.INFERSENT: bench.Download(
+            0.1, "", True), bench.GENSEN: bench.Download(0.2, "", True),
+        bench.ELMO: bench.Download(0.4, "", True)}) == pytest.approx(2.7)
+
+
+def test_nltk_like_tokens_by_hand(bench):
+    assert bench.nltk_like_tokens("Aster is a flower.") == 5
+    assert bench.nltk_like_tokens("This isn't it!") == 6  # NLTK: This is n't it ! (5); close
+
+
+def test_clip_counts_by_hand(bench):
+    # Tables 9-12: C1's 25 + 25, C6's 8 + 8, C8's 8 + 8 attribute words, "family" in C1 and
+    # C6: 81 texts per model; L/14-336 runs Table 2's prompted words too (the same 81).
+    counter = WordCount({**bench.SPECIAL_TOKENS})
+    work = bench.clip_work(counter)
+    texts = {w.model: w for w in work if w.kind == "text"}
+    images = {w.model: w for w in work if w.kind == "image"}
+    assert len(texts) == len(images) == 4
+    assert [len(texts[m].lengths) for m in texts] == [81, 81, 81, 162]
+    assert sorted(set(texts["openai/clip-vit-base-patch32"].lengths)) == [3]  # word + 2
+    assert all(len(w.lengths) == 310 and w.batches == [1] * 10 for w in images.values())
+
+
+def test_rnn_parameter_counts_match_torch(bench):
+    torch = pytest.importorskip("torch")
+    lstm = torch.nn.LSTM(300, 2048, 1, bidirectional=True)
+    gru = torch.nn.GRU(512, 2048, 1, bidirectional=True)
+    assert bench._rnn_params(300, 2048, 4) == sum(p.numel() for p in lstm.parameters())
+    assert bench._rnn_params(512, 2048, 3) == sum(p.numel() for p in gru.parameters())
+
+
+def test_download_sizes_from_the_registries(bench):
+    files = bench.downloads()
+    assert files["ieat-images"].gb == pytest.approx(0.039, abs=0.001)  # 39,389,416 bytes
+    assert not files["ieat-images"].approximate and not files["ceat-corpus"].approximate
+    assert files["ceat-corpus"].gb == pytest.approx(2.0, abs=0.01)
+    assert files[bench.ELMO].gb == pytest.approx(0.374) and files[bench.ELMO].approximate
+    assert files["glove.840B.300d"].gb == pytest.approx(2.03)
+    assert files[bench.INFERSENT].gb == pytest.approx(0.154, abs=0.001)
+    # Each file counts once per chapter, whichever works name it; hub weights beside them.
+    work = [bench.Work("mleat", "openai/clip-vit-base-patch32", "image", [1],
+                       files=("ieat-images",)),
+            bench.Work("mleat", "openai/clip-vit-base-patch16", "image", [1],
+                       files=("ieat-images",))]
+    assert bench.download_gb(work, files) == pytest.approx(0.605 + 0.599 + 0.039, abs=0.006)
+    note = bench.download_note(work, files)
+    assert note.count("ieat-images") == 1 and "approximate" not in note
+
+
+def test_rates_and_missing_models_in_combine(bench, tmp_path):
+    # 2,000 lines at 1 ms, one 64-sentence ELMo batch of 4 tokens at 3 s, USE counted only.
+    work = [bench.Work("mleat", bench.VECTORS_TEXT, "read-some", units=2000),
+            bench.Work("mleat", bench.ELMO, "elmo", [4] * 64),
+            bench.Work("mleat", bench.USE, "use", [1] * 10, note="USE: 10 texts")]
+    cpu = pd.DataFrame({"model": [bench.VECTORS_TEXT, bench.ELMO, bench.ELMO],
+                        "kind": ["read-some", "elmo", "elmo"], "batch_size": [1, 64, 64],
+                        "length": [1, 4, 16], "seconds_per_batch": [0.001, 3.0, 9.0],
+                        "hardware": "some CPU, 2 cores"})
+    assert bench.estimate_minutes(work, cpu) == pytest.approx(5 / 60)
+    bench.write_csv(cpu, tmp_path / "colab_throughput_cpu.csv")
+    # The GPU file has no ELMo and no vector rate: the rate comes from the CPU file, ELMo
+    # is left out and named.
+    gpu = pd.DataFrame({"model": ["gpt2"], "kind": ["encode"], "batch_size": [32],
+                        "length": [8], "seconds_per_batch": [0.01],
+                        "hardware": "NVIDIA H100 80GB HBM3"})
+    bench.write_csv(gpu, tmp_path / "colab_throughput_cuda.csv")
+    rows = bench.combine(tmp_path, {"mleat": work}).set_index("device")
+    assert rows.loc["Colab CPU", "minutes"] == pytest.approx(0.1)
+    assert rows.loc["Colab T4", "minutes"] == pytest.approx(round(2 / 60, 1))
+    t4 = rows.loc["Colab T4", "how_estimated"]
+    assert f"not measured on this device yet: {bench.ELMO}" in t4
+    assert "not measured (TensorFlow)" in t4 and "USE: 10 texts" in t4
+
+
+def test_vector_file_rate_on_the_real_format(bench):
+    rows = bench.measure_rate(bench.VECTORS_TEXT, lines=200)
+    assert [r[0] for r in rows] == ["read-some", "read-all"]
+    assert all(0 < r[3] < 0.01 for r in rows)  # seconds per line
 
 
 def test_seconds_are_interpolated_in_the_padded_length(bench):
@@ -129,7 +224,7 @@ def test_every_chapter_has_a_row_in_the_stored_table():
             == [["Colab CPU", "Colab T4"]] * len(CHAPTERS)).all()
     # Measured chapters: a number of minutes, and the hub models' weights to download.
     cpu = table[table["device"] == "Colab CPU"].set_index("chapter")
-    for chapter in ("seat", "mleat", "ceat", "lpbs", "same"):
+    for chapter in ("weat_static", "seat", "mleat", "ceat", "lpbs", "same"):
         assert cpu.loc[chapter, "minutes"] > 0 and cpu.loc[chapter, "download_gb"] > 0
     assert (cpu.loc[["holds_up", "synthesis"], "minutes"] == 0).all()
     assert np.isfinite(cpu.loc["elmo_bug", "minutes"])

@@ -264,7 +264,7 @@ def colab_runtime(chapter: str) -> str:
     -------
     str
         For example ``"On Colab with RUN_PAPER_MODELS: about 8 min on a free T4 GPU,
-        about 3.2 h on the CPU runtime; 3.1 GB of model weights to download."``
+        about 3.2 h on the CPU runtime; 3.1 GB of weights and data to download."``
 
     Raises
     ------
@@ -279,5 +279,5 @@ def colab_runtime(chapter: str) -> str:
         time_ = _device_time(rows, device)
         times.append(f"{time_} on {words}" if time_ else f"not yet estimated on {words}")
     gb = float(rows["download_gb"].iloc[0])
-    download = f"{gb:.1f} GB of model weights to download" if gb else "no hub download"
+    download = f"{gb:.1f} GB of weights and data to download" if gb else "nothing to download"
     return f"On Colab with RUN_PAPER_MODELS: {', '.join(times)}; {download}."
