@@ -366,39 +366,13 @@ def mleat_work(lengths: Lengths, tests: Sequence[str] | None = None) -> list[Wor
             for s in MLEAT_PAPER_MODELS]
 
 
-def elmo_bug_work(lengths: Lengths) -> list[Work]:
-    """ELMo bug: every Table 3 test and Table 4 row on the two offline models (full=True).
-
-    The bug replays feed one token per character (``list(text)``; SmolLM2's BPE adds a
-    space token before each blank's stand-in); each variant is its own encoder
-    configuration, so its forward passes are not shared.
-    """
-    from biaslib.chapters.elmo_bug import MINILM, SMOL
-    from biaslib.chapters.published import MAY_TABLE4, MYB_TABLE3
-    from biaslib.chapters.seat import may_contexts
-    from biaslib.stimuli.templates import myb_contexts
-
-    myb = list(dict.fromkeys(t for test in MYB_TABLE3.values()
-                             for t in _texts(myb_contexts(test))))
-    may = list(dict.fromkeys(t for test, ctx in MAY_TABLE4
-                             for t in _texts(may_contexts(test, ctx))))
-    out = []
-    for model, tok, variants in ((MINILM, "bert", 3), (SMOL, "llama", 2)):
-        chars = [len(t) + (SPECIAL_TOKENS[tok] if tok == "bert" else t.count(" ")) for t in myb]
-        fixed = lengths(myb, tok)
-        out.append(Work("elmo_bug", model, "encode", chars + fixed,
-                        f"{model}: ELMo bug and fix, {len(myb):,} sentences each"))
-        out.append(Work("elmo_bug", model, "encode", lengths(may, tok) * variants,
-                        f"{model}: sent-bias's BERT input, {variants} variants × {len(may):,}"))
-    smol = next(w for w in out if w.model == SMOL)
-    smol.lengths += lengths(myb, "llama") * 3  # GPT-2 offsets: bug, offset 0, fixed
-    smol.note += "; GPT-2 offsets, 3 variants"
-    return out
-
-
 def ceat_work(lengths: Lengths) -> list[Work]:
-    """CEAT: the paper models on ceat_myb, ceat_caliskan, ceat_contexts (PAPER_CAP each)."""
-    from biaslib.chapters.ceat import CALISKAN_ROWS, PAPER_CEAT_MODELS, WINDOW_TESTS
+    """CEAT: the paper models on ceat_myb, ceat_caliskan, ceat_contexts (PAPER_CAP each).
+
+    The hub models (``HUB_CEAT_MODELS``) in tokens of their tokenizers; ELMo
+    (``PAPER_CEAT_MODELS``' first) in whitespace tokens, the context's words.
+    """
+    from biaslib.chapters.ceat import CALISKAN_ROWS, HUB_CEAT_MODELS, WINDOW_TESTS
     from biaslib.chapters.published import MYB_TABLE3
     from biaslib.stimuli.data import load_test
     from biaslib.stimuli.templates import myb_contexts
@@ -413,17 +387,21 @@ def ceat_work(lengths: Lengths) -> list[Work]:
               "reddit_2014": stimuli(no_dis), "corpus, full sentence": stimuli(WINDOW_TESTS),
               "corpus, CEAT window": stimuli(WINDOW_TESTS)}
     templates = [t for test in MYB_TABLE3.values() for t in _texts(myb_contexts(test))]
-    out = []
-    for spec in PAPER_CEAT_MODELS:
+    n = {kind: len(words) * cap for kind, words in corpus.items()}
+    note = "corpus contexts (≤{} per stimulus, assumed reached): {}".format(
+        cap, ", ".join(f"{k} {v:,}" for k, v in n.items()))
+    out = [Work("ceat", ELMO, "elmo",
+                [len(t.split()) for t in templates]
+                + [CONTEXT_WORDS[kind] for kind, k in n.items() for _ in range(k)],
+                files=(ELMO,), note=f"ELMo: templates: {len(templates):,} texts; {note}")]
+    for spec in HUB_CEAT_MODELS:
         model = _hub_id(spec.label)
         tok = ARCHITECTURES[model].tokenizer
-        n = {kind: len(words) * cap for kind, words in corpus.items()}
         ls = [max(1, round(CONTEXT_WORDS[kind] * TOKENS_PER_WORD)) + SPECIAL_TOKENS[tok]
               for kind, k in n.items() for _ in range(k)]
         work = _encode("ceat", model, templates, lengths, f"{spec.label}: templates")
         work.lengths += ls
-        work.note += "; corpus contexts (≤{} per stimulus, assumed reached): {}".format(
-            cap, ", ".join(f"{k} {v:,}" for k, v in n.items()))
+        work.note += f"; {note}"
         out.append(work)
     return out
 
@@ -716,7 +694,7 @@ def _all(*counters: Callable[[Lengths], list[Work]]) -> Callable[[Lengths], list
 
 COUNTERS: dict[str, Callable[[Lengths], list[Work]] | None] = {
     "weat_static": weat_static_work, "seat": _all(seat_work, seat_paper_work),
-    "elmo_bug": _all(elmo_bug_work, elmo_bug_paper_work),
+    "elmo_bug": elmo_bug_paper_work,
     "mleat": _all(mleat_work, mleat_paper_work), "ceat": _all(ceat_corpus_work, ceat_work),
     "lpbs": lpbs_work, "same": same_work, "synthesis": None, "holds_up": None,
 }
