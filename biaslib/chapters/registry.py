@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -280,4 +281,6 @@ def colab_runtime(chapter: str) -> str:
         times.append(f"{time_} on {words}" if time_ else f"not yet estimated on {words}")
     gb = float(rows["download_gb"].iloc[0])
     download = f"{gb:.1f} GB of weights and data to download" if gb else "nothing to download"
-    return f"On Colab with RUN_PAPER_MODELS: {', '.join(times)}; {download}."
+    # Wrapped: a chapter prints it, and a notebook output line stays under 100 characters.
+    return textwrap.fill(f"On Colab with RUN_PAPER_MODELS: {', '.join(times)}; {download}.",
+                         width=88)

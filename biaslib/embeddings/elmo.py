@@ -414,9 +414,10 @@ class ElmoBiLM(nn.Module):
         framed = ids.new_zeros(batch, n + 2, MAX_CHARS)
         framed[:, 1:-1] = ids
         framed[:, 0] = self.bos
-        framed[torch.arange(batch), lengths + 1] = self.eos
-        mask = framed.new_zeros(batch, n + 2, dtype=torch.bool)
-        mask[torch.arange(n + 2).unsqueeze(0) < (lengths + 2).unsqueeze(1)] = True
+        # Index tensors on the model's device (a GPU run mixes no devices).
+        framed[torch.arange(batch, device=ids.device), lengths + 1] = self.eos
+        positions = torch.arange(n + 2, device=ids.device)
+        mask = positions.unsqueeze(0) < (lengths + 2).unsqueeze(1)
         tokens = self.char_encoder(framed.view(-1, MAX_CHARS)).view(batch, n + 2, -1)
         layers = [torch.cat([tokens, tokens], -1) * mask.unsqueeze(-1)]
         states = states if states is not None else self.zero_states(batch)
