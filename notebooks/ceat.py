@@ -110,8 +110,8 @@ assert verdicts["I1 and I2 are positive, except in Guo & Caliskan's GPT-2 run"] 
 # magnitude more slowly than MiniLM, so it gets fewer sentences per stimulus. On Colab,
 # `RUN_PAPER_MODELS` adds all five of Mind Your Bias's models: ELMo (AllenNLP's original
 # release, read by {py:mod}`biaslib.embeddings.elmo`), `bert-base-cased`, `gpt2`,
-# `facebook/opt-125m` and `bigscience/bloom-560m`. No number computed here is a replication of a number published
-# for another model.
+# `facebook/opt-125m` and `bigscience/bloom-560m`. No number computed here is a
+# replication of a number published for another model.
 #
 # **Sentences.** Natural contexts come from the corpus extract described in
 # `../shared/corpus/MANIFEST.md` (Reddit comments from 2014 first, then other Reddit
@@ -691,8 +691,8 @@ sign_agreement(myb_rows)
 #   the rare names in C3, Occ, I1 and I2 and about the Dis phrases.
 #
 # Our models are not the papers' models: the comparison is about which qualitative
-# findings recur, not about the numbers. On Colab, `RUN_PAPER_MODELS` adds BERT, GPT-2,
-# OPT and BLOOM columns computed with the same code, on the extract built there from the
+# findings recur, not about the numbers. On Colab, `RUN_PAPER_MODELS` adds ELMo, BERT,
+# GPT-2, OPT and BLOOM columns computed with the same code, on the extract built there from the
 # same public sources (so with the coverage limits just described).
 
 # %% tags=["remove-cell"]
