@@ -1,10 +1,10 @@
 """biaslib: the computing layer of the bias-detection replication book.
 
 The package is built in layers, listed here from the bottom up; each imports
-only the layers before it (and :mod:`biaslib.errors`, :mod:`biaslib.files` and
-:mod:`biaslib.validation`, which every layer shares). :mod:`biaslib.embeddings`
-may import :mod:`biaslib.stimuli` (an encoder embeds a stimulus test), not the
-reverse:
+only the layers before it (and :mod:`biaslib.errors`, :mod:`biaslib.files`,
+:mod:`biaslib.downloads` and :mod:`biaslib.validation`, which every layer shares).
+:mod:`biaslib.embeddings` may import :mod:`biaslib.stimuli` (an encoder embeds a
+stimulus test), not the reverse:
 
 :mod:`biaslib.stats`
     Statistics every method shares: cosine similarity, permutation tests,
@@ -158,7 +158,7 @@ _LAYERS: tuple[str, ...] = (
     "stats", "methods", "stimuli", "embeddings", "evaluate", "reporting", "chapters",
 )
 #: Modules every layer may import; they import no layer themselves.
-_SHARED: tuple[str, ...] = ("errors", "files", "validation")
+_SHARED: tuple[str, ...] = ("downloads", "errors", "files", "validation")
 
 #: The layers, importable as attributes too (``biaslib.stats`` after ``import biaslib``).
 _SUBPACKAGES = frozenset(_LAYERS + _SHARED)

@@ -74,22 +74,19 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from biaslib.downloads import Fetch, download
+from biaslib.downloads import Fetch, cache_folder, download
 from biaslib.errors import CorpusError, DownloadError, MissingWordsError
 from biaslib.methods.ceat import missing_policy
 from biaslib.stimuli.corpus import (
     SOURCE_ORDER,
     RawDocument,
-    _check_cap,
-    _check_words,
-    _default_raw_dir,
     book_stimuli,
     build_extract,
     load_coverage,
     read_reddit_csv,
 )
 from biaslib.stimuli.data import load_test
-from biaslib.validation import check_int
+from biaslib.validation import check_int, check_words
 
 __all__ = [
     "COLUMNS",
@@ -308,7 +305,7 @@ def download_sources(
     if unknown:
         raise CorpusError(f"unknown corpus source(s) {unknown}; the table has "
                           f"{sorted(set(table['source']))}")
-    cache = Path(cache_dir) if cache_dir is not None else _default_raw_dir()
+    cache = Path(cache_dir) if cache_dir is not None else cache_folder("corpus") / "raw"
     chosen = table[table["source"].isin(sources)]
     files = chosen[chosen["kind"] == "file"].to_dict("records")
     trees = chosen[chosen["kind"] == "tree"]
@@ -470,10 +467,10 @@ def build_corpus_extract(
     """
     from tqdm import tqdm
 
-    _check_cap(cap, none_ok=False)
+    check_int(cap, "cap", minimum=1)
     check_int(seed, "seed")
     if stimuli is not None:
-        stimuli = _check_words(stimuli, "stimuli")
+        stimuli = list(dict.fromkeys(check_words(stimuli, "stimuli")))
     table = load_corpus_sources() if table is None else table
     sources = [s for s in _TABLE_ORDER if s in set(table["source"])]
     paths = download_sources(cache_dir, sources, table=table, fetch=fetch, progress=progress)
