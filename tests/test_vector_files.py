@@ -26,14 +26,14 @@ import numpy as np
 import pytest
 
 from biaslib.embeddings import release_files
-from biaslib.embeddings.release_files import DownloadError, ReleaseFile, download
+from biaslib.embeddings.release_files import ReleaseFile, download
 from biaslib.embeddings.vector_files import (
     VectorFileError,
     paper_vectors,
     read_histwords,
     read_vectors,
 )
-from biaslib.errors import UnknownNameError
+from biaslib.errors import DownloadError, UnknownNameError
 
 WORDS = ["rose", "Rose", "ant", "naïve", "New_York"]
 DIM = 4

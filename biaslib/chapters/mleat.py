@@ -53,7 +53,7 @@ from biaslib.validation import no_string
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
-    from biaslib.embeddings.release_files import Fetch
+    from biaslib.downloads import Fetch
 
 __all__ = [
     "CLIP_NAMES",

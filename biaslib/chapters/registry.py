@@ -281,6 +281,6 @@ def colab_runtime(chapter: str) -> str:
         times.append(f"{time_} on {words}" if time_ else f"not yet estimated on {words}")
     gb = float(rows["download_gb"].iloc[0])
     download = f"{gb:.1f} GB of weights and data to download" if gb else "nothing to download"
-    # Wrapped: a chapter prints it, and a notebook output line stays under 100 characters.
+    # Wrapped: a chapter prints it, and its output box is about 86 monospace characters wide.
     return textwrap.fill(f"On Colab with RUN_PAPER_MODELS: {', '.join(times)}; {download}.",
-                         width=88)
+                         width=80)

@@ -30,7 +30,7 @@ from biaslib.stats.multiple_testing import holm_bonferroni
 from biaslib.stimuli.data import load_published, load_test
 
 if TYPE_CHECKING:
-    from biaslib.embeddings.release_files import Fetch
+    from biaslib.downloads import Fetch
     from biaslib.embeddings.static import StaticEmbeddings
 
 __all__ = [

@@ -501,24 +501,23 @@ def download_release(
 ) -> tuple[Path, Path]:
     """The release's ``options.json`` and ``weights.hdf5``, downloaded once into the cache folder.
 
+    Each file comes through :func:`biaslib.downloads.download`: written whole
+    or not at all (a ``.part`` file renamed onto it), so an interrupted
+    download leaves nothing that a later call would take for the file (the
+    ``.part`` is resumed). A file already there is used as is.
+
     Parameters
     ----------
     release
         A name in :data:`ELMO_RELEASES` or an :class:`ElmoRelease`.
     folder
-        Where the files go; default ``<biaslib cache>/elmo/<name>`` (the folder
-        of :func:`~biaslib.embeddings.cache.default_cache_path`, i.e.
-        ``$BIASLIB_CACHE_DIR`` or ``~/.cache/biaslib``).
+        Where the files go; default ``<biaslib cache>/elmo/<name>``, the biaslib
+        cache being ``$BIASLIB_CACHE_DIR`` or ``~/.cache/biaslib``.
     fetch
         ``fetch(url, path)`` (:data:`biaslib.downloads.Fetch`); default an HTTP
         download; tests pass a stand-in.
     progress
         Show a progress bar per file.
-
-    Each file comes through :func:`biaslib.downloads.download`: written whole
-    or not at all (a ``.part`` file renamed onto it), so an interrupted
-    download leaves nothing that a later call would take for the file (the
-    ``.part`` is resumed). A file already there is used as is.
 
     Raises
     ------

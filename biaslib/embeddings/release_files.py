@@ -20,8 +20,7 @@ biaslib cache folder (``$BIASLIB_CACHE_DIR/release_files``, else
 
 The fetch function is injectable (``fetch=``, :data:`biaslib.downloads.Fetch`): a
 callable ``fetch(url, part)`` that writes ``part``; tests serve a local file with it.
-:data:`Fetch` and :class:`DownloadError` are those of :mod:`biaslib.downloads` and
-:mod:`biaslib.errors`, under the names this module has always exported.
+A failed download raises :class:`biaslib.errors.DownloadError`.
 """
 
 from __future__ import annotations
@@ -33,13 +32,11 @@ from pathlib import Path
 
 from biaslib.downloads import Fetch, cache_folder, sha256_of
 from biaslib.downloads import download as fetch_file
-from biaslib.errors import DownloadError, UnknownNameError
+from biaslib.errors import UnknownNameError
 from biaslib.files import write_text_atomically
 
 __all__ = [
     "RELEASE_FILES",
-    "DownloadError",
-    "Fetch",
     "ReleaseFile",
     "download",
     "release_file",
