@@ -32,27 +32,33 @@ two offline transformer wheels through the installed code.
 Colab mode: with ``colab=True`` the kernel starts with a stand-in ``google.colab``
 module (an IPython startup file), so that ``"google.colab" in sys.modules`` holds and
 the chapters take their Colab branches: ``RUN_PAPER_MODELS`` (every chapter with a
-model) is on. The kernel's Hugging Face hub is the stand-in hub
-of tests/standin_hub.py (tiny random models under the paper models' ids, built once per
-session; ``HF_HUB_CACHE`` on it, ``HF_HUB_OFFLINE=1``), and its embedding cache
-(``BIASLIB_CACHE_DIR``) is in the test's folder, so the stand-ins' vectors reach no cache
-of the user's. The outputs then differ from the committed ones (the paper models' columns
-are added, with meaningless numbers), so they are not compared: every cell must run, no
-output may show a traceback, and the paper-model tables must be there, found by the names
-of their columns (:func:`paper_markers`, read from the chapter modules), which the
-committed outputs must lack. CEAT's Colab cell builds the 2014 Reddit extract from the
-internet unless an extract is found: the kernel is pointed at the shared one
-(``$BIASLIB_SHARED/corpus``), and CEAT's Colab mode is skipped where it is absent.
+model) is on. The kernel's Hugging Face hub is the stand-in hub of tests/standin_hub.py
+(tiny random models under the paper models' ids, CLIP's included, built once per session;
+``HF_HUB_CACHE`` on it, ``HF_HUB_OFFLINE=1``), and its biaslib cache
+(``BIASLIB_CACHE_DIR``) is in the test's folder and already holds stand-ins of the
+release files, where their downloads would leave them: the papers' vector files
+(tests/standin_vectors.py), a tiny ELMo release in AllenNLP's layout
+(tests/elmo_standin.py) and the iEAT images (tests/standin_images.py). So every loader
+runs end to end on files of the real formats, and nothing reaches a cache of the user's.
+InferSent, GenSen and USE cannot download offline: the SEAT chapter lists them as not
+loaded, with the reason, as it would on Colab without internet. The outputs then differ
+from the committed ones (the paper models' columns are added, with meaningless numbers),
+so they are not compared: every cell must run, no output may show a traceback, and the
+paper-model tables must be there, found by the names of their columns
+(:func:`paper_markers`, read from the chapter modules), which the committed outputs must
+lack. CEAT's Colab cell builds the full extract from the internet unless an extract is
+found: the kernel is pointed at the shared one (``$BIASLIB_SHARED/corpus``), and CEAT's
+Colab mode is skipped where it is absent. :data:`COLAB_OVERRIDES` sets parameters after
+a notebook's ``parameters`` cell, as papermill does (CEAT's paper models then read 3
+sentences per stimulus instead of 100).
 
-Measured on a shared 2-core CPU: ``holds_up`` 7–9 s, ``seat`` 39 s, ``mleat`` 19–29 s,
-``lpbs`` 15–31 s in Colab mode; with the hub's build (about 5 s) these run by default,
-about 1½ minutes in all. :data:`COLAB_SLOW` runs only with ``BIASLIB_COLAB_PATH=all``:
-``ceat`` (the paper models on up to 100 corpus sentences per stimulus, and the chapter's
-corpus cells: over 10 minutes here, not seen to finish), ``same`` (fine-tunes the
-stand-in bert-base-uncased twice at the paper's settings: 49–52 s, which would take the
-default past 2 minutes) and ``elmo_bug`` (``RUN_PAPER_MODELS`` recomputes every test on the two
-offline models: long on a CPU, as the chapter says). With ``=quick`` only ``holds_up``
-runs in Colab mode.
+Measured on a 2-core CPU: ``holds_up`` 8 s, ``weat_static`` 8 s, ``seat`` 46–60 s,
+``elmo_bug`` 35–44 s, ``mleat`` 19–36 s, ``lpbs`` 15 s in Colab mode; with the hub's
+build (about 7 s) these run by default, about 2½ minutes in all. :data:`COLAB_SLOW` runs
+only with ``BIASLIB_COLAB_PATH=all``: ``ceat`` (five paper models on the corpus and
+the chapter's corpus cells: about 4 minutes even with 3 sentences per stimulus) and
+``same`` (fine-tunes the stand-in bert-base-uncased twice at the paper's settings:
+49–52 s). With ``=quick`` only ``holds_up`` runs in Colab mode.
 """
 
 from __future__ import annotations
