@@ -459,7 +459,7 @@ def test_notebook_runs_alone_from_the_wheel(name, wheel, tmp_path):
 @pytest.mark.parametrize("name", colab_selected())
 def test_notebook_runs_alone_from_the_wheel_in_colab_mode(name, wheel, hub, tmp_path):
     if name == "ceat" and _local_corpus() is None and _shared_corpus() is None:
-        pytest.skip(f"CEAT's Colab cell would build the 2014 Reddit extract from the internet: "
+        pytest.skip(f"CEAT's Colab cell would build its corpus extract from the internet: "
                     f"no extract at {SHARED_CORPUS} (set BIASLIB_SHARED) or BIASLIB_CORPUS_DIR")
     committed, executed, _ = _check(name, wheel, tmp_path, colab=True, hub=hub)
     # The outputs are not the committed ones (the paper models' columns are added, with
