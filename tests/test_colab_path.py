@@ -103,7 +103,7 @@ COLAB_SLOW = ("ceat", "same")
 #: them: the same code on less data. CEAT's paper models read at most 3 sentences per
 #: stimulus instead of 100 (the stand-ins' numbers are not compared anyway).
 COLAB_OVERRIDES = {"ceat": "PAPER_CAP = 3"}
-#: Where the shared 2014 Reddit extract lives (CEAT's Colab cell builds one from the
+#: Where the shared corpus extract lives (CEAT's Colab cell builds one from the
 #: internet unless the kernel is pointed at an extract).
 SHARED_CORPUS = SHARED / "corpus"
 #: The name of the kernel each fresh environment gets.
