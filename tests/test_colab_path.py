@@ -53,12 +53,11 @@ a notebook's ``parameters`` cell, as papermill does (CEAT's paper models then re
 sentences per stimulus instead of 100).
 
 Measured on a 2-core CPU: ``holds_up`` 8 s, ``weat_static`` 8 s, ``seat`` 46–60 s,
-``elmo_bug`` 35–44 s, ``mleat`` 19–36 s, ``lpbs`` 15 s in Colab mode; with the hub's
-build (about 7 s) these run by default, about 2½ minutes in all. :data:`COLAB_SLOW` runs
-only with ``BIASLIB_COLAB_PATH=all``: ``ceat`` (five paper models on the corpus and
-the chapter's corpus cells: about 4 minutes even with 3 sentences per stimulus) and
-``same`` (fine-tunes the stand-in bert-base-uncased twice at the paper's settings:
-49–52 s). With ``=quick`` only ``holds_up`` runs in Colab mode.
+``elmo_bug`` 35–44 s, ``mleat`` 19–36 s, ``lpbs`` 15 s, ``same`` about 50 s (it fine-tunes
+the stand-in bert-base-uncased twice at the paper's settings) and ``ceat`` about 4
+minutes (five paper models on the corpus, and the chapter's corpus cells) in Colab
+mode, with the hub's build (about 7 s): about 7½ minutes in all. With
+``BIASLIB_COLAB_PATH=quick`` only ``holds_up`` runs in Colab mode.
 """
 
 from __future__ import annotations
@@ -96,9 +95,6 @@ QUICK = ("holds_up", "seat")
 #: The notebooks run in Colab mode (see the module docstring): ``holds_up``, whose Colab
 #: branch only installs, and the chapters with paper-model cells, on the stand-in hub.
 COLAB_MODE = ("holds_up", "weat_static", "seat", "elmo_bug", "mleat", "lpbs", "ceat", "same")
-#: Those of :data:`COLAB_MODE` run only with ``BIASLIB_COLAB_PATH=all``: their Colab mode
-#: takes over a minute here (see the module docstring for the measured times).
-COLAB_SLOW = ("ceat", "same")
 #: Parameters set after a notebook's ``parameters`` cell in Colab mode, as papermill injects
 #: them: the same code on less data. CEAT's paper models read at most 3 sentences per
 #: stimulus instead of 100 (the stand-ins' numbers are not compared anyway).
@@ -368,12 +364,11 @@ def selected() -> list[str]:
 
 
 def colab_selected() -> list[str]:
-    """The notebooks run in Colab mode: every one of :data:`COLAB_MODE` with ``=all``,
-    ``holds_up`` alone with ``=quick``, else all but :data:`COLAB_SLOW`."""
-    choice = os.environ.get(SELECT_ENV, "").strip().lower()
-    if choice == "quick":
+    """The notebooks run in Colab mode: every one of :data:`COLAB_MODE`, or ``holds_up``
+    alone with ``BIASLIB_COLAB_PATH=quick``."""
+    if os.environ.get(SELECT_ENV, "").strip().lower() == "quick":
         return ["holds_up"]
-    return [n for n in COLAB_MODE if choice == "all" or n not in COLAB_SLOW]
+    return list(COLAB_MODE)
 
 
 def paper_markers(name: str) -> tuple[str, ...]:
@@ -433,7 +428,6 @@ def hub(tmp_path_factory) -> Path:
 
 def test_the_named_notebooks_are_in_the_book():
     assert set(QUICK) <= set(TOC_NOTEBOOKS) and set(COLAB_MODE) <= set(TOC_NOTEBOOKS)
-    assert set(COLAB_SLOW) <= set(COLAB_MODE)
 
 
 def _check(name: str, wheel: Path, tmp_path: Path, *, colab: bool, hub: Path | None = None):
