@@ -39,6 +39,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
+from biaslib.downloads import cache_folder
 from biaslib.errors import CacheError, CacheWarning
 
 __all__ = ["VectorCache", "cache_key", "default_cache_path", "open_cache"]
@@ -50,8 +51,7 @@ _ITEMSIZE = np.dtype(np.float32).itemsize
 
 def default_cache_path() -> Path:
     """``$BIASLIB_CACHE_DIR/vectors.sqlite``, else ``~/.cache/biaslib/vectors.sqlite``."""
-    root = os.environ.get("BIASLIB_CACHE_DIR") or Path.home() / ".cache" / "biaslib"
-    return Path(root) / "vectors.sqlite"
+    return cache_folder("vectors.sqlite")
 
 
 def cache_key(config: Mapping[str, object], item: object) -> str:

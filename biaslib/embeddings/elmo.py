@@ -94,9 +94,9 @@ from numpy.typing import NDArray
 from torch import nn
 from tqdm.auto import tqdm
 
-from biaslib.downloads import Fetch, download
+from biaslib.downloads import Fetch, cache_folder, download
 from biaslib.embeddings.base import ContextEncoder, check_contexts, check_sentences
-from biaslib.embeddings.cache import VectorCache, cache_key, default_cache_path, open_cache
+from biaslib.embeddings.cache import VectorCache, cache_key, open_cache
 from biaslib.embeddings.models import file_digest
 from biaslib.stimuli.contexts import Context
 
@@ -531,8 +531,7 @@ def download_release(
         if release not in ELMO_RELEASES:
             raise KeyError(f"unknown ELMo release {release!r}; known: {sorted(ELMO_RELEASES)}")
         release = ELMO_RELEASES[release]
-    folder = Path(folder) if folder is not None else (
-        default_cache_path().parent / "elmo" / release.name)
+    folder = Path(folder) if folder is not None else cache_folder("elmo") / release.name
     folder.mkdir(parents=True, exist_ok=True)
     # No published checksums: a file is checked when load_elmo reads it.
     options, weights = (download(url, folder / name, fetch=fetch, progress=progress,

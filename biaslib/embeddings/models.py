@@ -32,7 +32,6 @@ Offline models (DESIGN.md):
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
 import logging
 import os
@@ -42,6 +41,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from biaslib.downloads import sha256_of
 from biaslib.embeddings.base import Pooling
 from biaslib.errors import ModelUnavailableError
 
@@ -203,11 +203,7 @@ def _package_dir(module: str) -> Path | None:
 
 def file_digest(path: Path) -> str:
     """First 16 hex digits of the SHA-256 of a file (weights fingerprints)."""
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()[:16]
+    return sha256_of(path)[:16]
 
 
 def resolve_model(model: str | os.PathLike[str] | ModelSpec) -> ModelSpec:

@@ -47,14 +47,12 @@ __all__ = [
     "GENSEN_URL",
     "INFERSENT_URLS",
     "INFERSENT_VECTORS",
-    "OFFLINE_ENV",
     "USE_PAPER_HANDLE",
     "GenSenEncoder",
     "InferSentEncoder",
     "UniversalSentenceEncoder",
     "load_gensen_vocab",
     "load_state_dict",
-    "offline",
     "release_file",
     "word_tokenize",
 ]
@@ -100,20 +98,6 @@ def word_tokenize(text: str) -> list[str]:
     return [tok for part in _SENTENCE_END.split(nfc(text)) for tok in tokenizer.tokenize(part)]
 
 
-#: Environment variables that turn downloads off: :data:`biaslib.downloads.OFFLINE_ENV`.
-OFFLINE_ENV = _downloads.OFFLINE_ENV
-
-
-def offline(variable: str | None = None) -> bool:
-    """Whether downloads are off: one of :data:`OFFLINE_ENV` (or ``variable``) is ``1``/``true``.
-
-    Read as :func:`biaslib.downloads.offline_setting` reads them.
-    """
-    if variable is None:
-        return _downloads.offline_setting() is not None
-    return os.environ.get(variable, "").strip().upper() in ("1", "ON", "YES", "TRUE")
-
-
 def release_file(url: str, folder: str | os.PathLike[str] | None = None, *,
                  fetch: _downloads.Fetch | None = None) -> Path:
     """A released model file, downloaded once into a cache folder (needs internet).
@@ -136,8 +120,9 @@ def release_file(url: str, folder: str | os.PathLike[str] | None = None, *,
     Raises
     ------
     DownloadError
-        If the file is not there and downloads are off (:data:`OFFLINE_ENV`), or the
-        download fails (:func:`biaslib.downloads.download`).
+        If the file is not there and downloads are off
+        (:data:`biaslib.downloads.OFFLINE_ENV`), or the download fails
+        (:func:`biaslib.downloads.download`).
     """
     target = Path(folder) if folder is not None else _downloads.cache_folder("releases")
     # No published sizes or checksums: the file is checked when its loader reads it.

@@ -58,7 +58,6 @@ __all__ = [
     "paper_vectors",
     "read_histwords",
     "read_vectors",
-    "sha256_of",
 ]
 
 logger = logging.getLogger(__name__)
