@@ -110,15 +110,25 @@ from biaslib.stimuli.data import data_dir, load_published, load_set
 from biaslib.validation import check_int, check_seed
 
 __all__ = [
+    "AUTHORS_CODE",
     "DECLARED_TABLES",
+    "DIRECTION_CLASSES",
     "INJECTION",
     "SCORES",
     "InjectionSettings",
+    "authors_code",
+    "authors_code_table",
     "code_vs_paper",
+    "commit_span",
     "computed_injection_table",
     "counterexample_table",
+    "direction_angle",
+    "direction_class",
+    "direction_examples",
     "figure6_table",
     "figure9_table",
+    "figures_7_8_table",
+    "figures_7_8_words",
     "fill_template",
     "findings",
     "gender_words",
@@ -268,39 +278,104 @@ def counterexample_table(lookup: Mapping[str, NDArray[np.float64]], model: str,
     return pd.DataFrame(rows)
 
 
+#: The repository of the SAME authors' code, as the chapter names it.
+AUTHORS_CODE = "HammerLabML/EmbeddingBiasScores"
+
+
+def authors_code() -> pd.DataFrame:
+    """What the authors' code computed at which commits (``data/published/same_authors_code.csv``).
+
+    One row per behaviour of one function of :data:`AUTHORS_CODE`, with the
+    first and last commit it holds at (full hashes, dates), for the signed
+    functions the side they are positive towards (``sign``, as
+    :attr:`~biaslib.methods.same.SameConvention.sign`), the code's own
+    output on the chapter's GloVe 6B 50d words (``glove_value``; for the signed
+    functions also on a toy example, ``toy_value``) and the biaslib call that
+    reproduces it. ``tests/test_same_authors_code.py`` re-runs the code at
+    those commits where a copy of the repository is at hand.
+    """
+    return published("authors_code")
+
+
+def commit_span(row: Mapping[str, object]) -> str:
+    """``"0bf1acb (2022-10-17) – 5e72d36 (2024-04-22)"``: a row's commits, short hashes."""
+    return (f"{str(row['first_commit'])[:7]} ({row['first_date']}) – "
+            f"{str(row['last_commit'])[:7]} ({row['last_date']})")
+
+
+def authors_code_table() -> pd.DataFrame:
+    """:func:`authors_code` for display: function and behaviour, commits, the code's output."""
+    facts = authors_code()
+    return pd.DataFrame({
+        "function": facts["function"], "computes": facts["behaviour"],
+        "at commits": [commit_span(r) for _, r in facts.iterrows()],
+        "code's output on GloVe": facts["glove_value"],
+    }).set_index(["function", "computes"])
+
+
+def _span(function: str, behaviour_start: str = "") -> str:
+    facts = authors_code()
+    rows = facts[(facts["function"] == function)
+                 & facts["behaviour"].str.startswith(behaviour_start)]
+    if len(rows) != 1:
+        raise KeyError(f"{len(rows)} rows of same_authors_code.csv for {function!r}, "
+                       f"{behaviour_start!r}")
+    return commit_span(rows.iloc[0])
+
+
 def code_vs_paper(targets: NDArray[np.float64], female: NDArray[np.float64],
                   male: NDArray[np.float64], multi_sets: Sequence[NDArray[np.float64]],
                   unequal_sets: Sequence[NDArray[np.float64]]) -> pd.DataFrame:
     """Every option where the paper and its authors' code differ, on the same words.
 
-    Rows: the stereotype (eq. 45 vs ``np.std``), the sign of the binary score
-    (paper/code since Oct 2022 vs code before), the multi-attribute SAME (norm vs
-    the code's sum, on ``multi_sets``), MAC's mean (per set vs flat, on
-    ``unequal_sets`` of different sizes) and the Direct Bias with k=2 (norm vs
-    sum).
+    One row per difference and range of commits of the code
+    (:func:`authors_code`; the ``authors' code at`` column names them): the
+    stereotype (eq. 45 vs ``np.std``), the sign of ``signed_individual_bias``
+    and of ``skew_pairwise`` before and since 0bf1acb (2022-10-17), the
+    multi-attribute SAME (norm vs the code's sum, on ``multi_sets``), MAC's
+    mean (per set vs flat, on ``unequal_sets`` of different sizes), the Direct
+    Bias's attribute vectors (unit vs as given, k = 1) and the Direct Bias with
+    k = 2 (norm vs sum) before and since 1fe40a7 (2024-01-26). Every code value
+    is computed with the options that reproduce the code at those commits.
     """
     rows = []
 
-    def add(what: str, paper_label: str, code_label: str, paper: float, code: float) -> None:
-        rows.append({"difference": what, "paper": paper_label, "code": code_label,
-                     "paper value": paper, "code value": code, "code / paper": code / paper
-                     if paper else math.nan})
+    def add(what: str, paper_label: str, code_label: str, span: str, paper: float,
+            code: float) -> None:
+        rows.append({"difference": what, "authors' code at": span, "paper": paper_label,
+                     "code": code_label, "paper value": paper, "code value": code,
+                     "code / paper": code / paper if paper else math.nan})
 
-    add("stereotype of the occupations (male vs female)", "eq. 45: std/√|W|", "np.std",
+    add("stereotype (male vs female)", "eq. 45: std/√|W|", "np.std",
+        _span("SAME.stereotype_pairwise(W, i, j)"),
         stereotype(targets, male, female, SAME_PAPER).value,
         stereotype(targets, male, female, SAME_CODE).value)
-    add("skew of the occupations (male vs female)", "positive = closer to the first set",
-        "before Oct 2022: positive = closer to the second set",
-        skew(targets, male, female, SAME_PAPER).value,
-        skew(targets, male, female, SAME_CODE_PRE_2022_10).value)
+    paper_skew = skew(targets, male, female, SAME_PAPER).value
+    facts = authors_code()
+    for function, label in (("SAME.signed_individual_bias", "mean signed_individual_bias"),
+                            ("SAME.skew_pairwise(W, i, j)", "skew_pairwise(W, 0, 1)")):
+        for _, row in facts[facts["function"] == function].iterrows():
+            conv = SAME_PAPER.replace(name=f"code, + = {row['sign']} set", sign=row["sign"])
+            add(f"skew (male, female): {label}", "eq. 44: + = first set",
+                f"+ = {row['sign']} set", commit_span(row), paper_skew,
+                skew(targets, male, female, conv).value)
     add("SAME, three religion groups", "‖w_B‖ (eq. 42)", "|cos b1| + Σ|cos b'_i|·‖b'_i‖",
+        _span("SAME.mean_individual_bias, 3 groups"),
         same(targets, multi_sets, SAME_PAPER).value, same(targets, multi_sets, SAME_CODE).value)
     add("MAC, attribute sets of different sizes", "mean per set, then over sets (eq. 7–8)",
-        "flat mean over all attribute words", mac(targets, unequal_sets, "per_set").value,
-        mac(targets, unequal_sets, "flat").value)
-    add("Direct Bias, k = 2 (gender pairs)", "cos(w, proj_B w)", "Σ_k |cos(w, b_k)|",
-        direct_bias(targets, [female, male], k=2, subspace="norm").value,
-        direct_bias(targets, [female, male], k=2, subspace="sum").value)
+        "flat mean over all attribute words", _span("MAC.mean_individual_bias"),
+        mac(targets, unequal_sets, "per_set").value, mac(targets, unequal_sets, "flat").value)
+    add("Direct Bias, k = 1: attribute vectors", "unit length (ours)", "as given",
+        _span("DirectBias.mean_individual_bias, k = 1"),
+        direct_bias(targets, [female, male]).value,
+        direct_bias(targets, [female, male], unit_attributes=False).value)
+    norm = direct_bias(targets, [female, male], k=2, subspace="norm", unit_attributes=False)
+    for start, subspace, label in (("Σ", "sum", "Σ_k |cos(w, b_k)|"),
+                                   ("‖", "norm", "cos(w, proj_B w)")):
+        add("Direct Bias, k = 2 (vectors as given)", "cos(w, proj_B w)", label,
+            _span("DirectBias.mean_individual_bias, k = 2", start), norm.value,
+            direct_bias(targets, [female, male], k=2, subspace=subspace,
+                        unit_attributes=False).value)
     return pd.DataFrame(rows)
 
 
@@ -616,10 +691,7 @@ def _set_scores(vectors: NDArray, n_occ: int, x_idx: Sequence[int], y_idx: Seque
 def _angle(vectors: NDArray, n_occ: int) -> float:
     """Angle (degrees) between the PCA direction and SAME's mean direction (§5.2.1)."""
     _, female, male = _split(vectors, n_occ)
-    means = attribute_means([male, female])
-    mean_dir = (means[0] - means[1]) / np.linalg.norm(means[0] - means[1])
-    pca = direct_bias_space([female, male]).basis[0]
-    return float(np.degrees(np.arccos(min(1.0, abs(float(pca @ mean_dir))))))
+    return direction_angle(female, male)
 
 
 def subset_robustness(vectors: NDArray, n_occ: int, x_idx: Sequence[int], y_idx: Sequence[int],
@@ -1104,6 +1176,111 @@ def figure9_table(words: pd.DataFrame, models: pd.DataFrame, runs: pd.DataFrame,
             row[f"R² {k}"], row[f"p {k}"] = _r2_and_p(col, ref[k])
         rows.append(row)
     return pd.DataFrame(rows).set_index("score")
+
+
+# --------------------------------------------------------------------------- Figures 7 and 8
+
+#: §5.2.1's selection of models: SAME's word-level R² at least ``min_same``; "similar" when
+#: the Direct Bias's R² is within ``similar`` of SAME's, "worse" when it trails by more than
+#: ``worse``. The paper speaks of a "difference in correlation"; we read it on R², the
+#: quantity of its Figure 6.
+DIRECTION_CLASSES = {"min_same": 0.6, "similar": 0.25, "worse": 0.4}
+
+
+def direction_class(r2_same: float, r2_direct_bias: float) -> str:
+    r"""§5.2.1's class of a model: ``"similar"``, ``"worse"`` or ``"neither"``.
+
+    ``"similar"``: :math:`R^2_{SAME} \ge 0.6` and :math:`|R^2_{SAME} - R^2_{DB}| < 0.25`;
+    ``"worse"``: :math:`R^2_{SAME} \ge 0.6` and :math:`R^2_{SAME} - R^2_{DB} > 0.4`
+    (:data:`DIRECTION_CLASSES`). Figure 7 shows a "similar" model, Figure 8 a "worse" one.
+
+    Examples
+    --------
+    >>> from biaslib.chapters.same import direction_class
+    >>> direction_class(0.8, 0.7), direction_class(0.8, 0.3), direction_class(0.5, 0.5)
+    ('similar', 'worse', 'neither')
+    """
+    gap = r2_same - r2_direct_bias
+    if r2_same < DIRECTION_CLASSES["min_same"]:
+        return "neither"
+    if abs(gap) < DIRECTION_CLASSES["similar"]:
+        return "similar"
+    return "worse" if gap > DIRECTION_CLASSES["worse"] else "neither"
+
+
+def direction_angle(female: NDArray[np.float64], male: NDArray[np.float64]) -> float:
+    r"""Angle in degrees between the Direct Bias's PCA direction and SAME's mean direction.
+
+    :math:`\arccos |g \cdot (\hat a_{male} - \hat a_{female}) / \lVert\cdot\rVert|`, with
+    :math:`g` the first principal component of the centred definitional pairs
+    (:func:`~biaslib.methods.same.direct_bias_space`); the absolute value because a
+    principal component has no sign (§5.2.1).
+    """
+    means = attribute_means([male, female])
+    mean_dir = (means[0] - means[1]) / np.linalg.norm(means[0] - means[1])
+    pca = direct_bias_space([female, male]).basis[0]
+    return float(np.degrees(np.arccos(min(1.0, abs(float(pca @ mean_dir))))))
+
+
+def direction_examples(models: pd.DataFrame, runs: pd.DataFrame) -> dict[str, str]:
+    """The kept runs in the roles of Figures 7 and 8: the smallest and the largest R² gap.
+
+    The gap is SAME's word-level :math:`R^2` with the training bias minus the
+    Direct Bias's (pooling over all tokens). Keys ``"smallest gap"`` (the Direct
+    Bias closest to SAME, Figure 7's role) and ``"largest gap"`` (Figure 8's).
+    """
+    kept = models[(models["pooling"] == "all") & models["model"].isin(kept_runs(runs))]
+    gap = (kept["R2 SAME ~ training"] - kept["R2 Direct Bias ~ training"]).to_numpy()
+    names = kept["model"].tolist()
+    return {"smallest gap": names[int(np.argmin(gap))],
+            "largest gap": names[int(np.argmax(gap))]}
+
+
+def figures_7_8_words(words: pd.DataFrame, models: pd.DataFrame, runs: pd.DataFrame,
+                      vectors: Mapping[str, NDArray],
+                      glove: Mapping[str, NDArray[np.float64]]) -> pd.DataFrame:
+    """Word scores behind the Figures 7–8 panels: SAME and the Direct Bias against a reference.
+
+    One row per case and occupation: ``case`` (``"GloVe 6B 50d"``, or ``"smallest gap"``,
+    ``"largest gap"`` for the runs of :func:`direction_examples`), ``model``,
+    ``reference`` (the run's training bias; for GloVe debiaswe's stereotype rating,
+    −1 female … +1 male, *flight attendant* left out for want of one), ``SAME``
+    (signed, positive = male) and ``Direct Bias`` (k = 1, c = 1).
+    """
+    frames = []
+    ratings = occupation_ratings().set_index("occupation")["stereotype"]
+    occ = list(occupations())
+    g_scores = score_words(np.concatenate([glove["occupations"], glove["female"],
+                                           glove["male"]]), len(occ))
+    g = pd.DataFrame({"case": _GLOVE, "model": _GLOVE, "occupation": occ,
+                      "reference": ratings.reindex(occ).to_numpy(dtype=np.float64),
+                      "SAME": g_scores["SAME"], "Direct Bias": g_scores["Direct Bias"]})
+    frames.append(g.dropna(subset=["reference"]))
+    for case, run in direction_examples(models, runs).items():
+        w = words[words["model"] == run].reset_index(drop=True)
+        sc = score_words(vectors[f"{run}/all"], len(w))
+        frames.append(pd.DataFrame({"case": case, "model": run, "occupation": w["occupation"],
+                                    "reference": w["training_bias"], "SAME": sc["SAME"],
+                                    "Direct Bias": sc["Direct Bias"]}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def figures_7_8_table(panel_words: pd.DataFrame, vectors: Mapping[str, NDArray],
+                      glove: Mapping[str, NDArray[np.float64]]) -> pd.DataFrame:
+    """Per case of :func:`figures_7_8_words`: the angle, both R², their gap and §5.2.1's class."""
+    rows = []
+    for case, w in panel_words.groupby("case", sort=False):
+        model = str(w["model"].iloc[0])
+        if case == _GLOVE:
+            angle = direction_angle(glove["female"], glove["male"])
+        else:
+            angle = _angle(vectors[f"{model}/all"], len(w))
+        r2s = r_squared(w["reference"], w["SAME"])
+        r2d = r_squared(w["reference"], w["Direct Bias"])
+        rows.append({"case": case, "model": model, "words": len(w), "angle (°)": angle,
+                     "R² SAME": r2s, "R² Direct Bias": r2d, "gap": r2s - r2d,
+                     "§5.2.1 class": direction_class(r2s, r2d)})
+    return pd.DataFrame(rows)
 
 
 # ------------------------------------------------------------------------------ findings

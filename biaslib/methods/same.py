@@ -24,38 +24,64 @@ the *unit* attribute vectors of group :math:`i` (eq. 30–32).
 Where the paper and its authors' code (``HammerLabML/EmbeddingBiasScores``,
 ``geometrical_bias/``) differ, both are named options of a
 :class:`SameConvention` (presets :data:`SAME_PAPER`, :data:`SAME_CODE`,
-:data:`SAME_CODE_PRE_2022_10`) or of the function:
+:data:`SAME_CODE_PRE_2022_10`) or of the function. The code changed over time in
+ways that matter here, so every statement below names the commits it holds at
+(short hash and date; ``data/published/same_authors_code.csv`` lists them with
+full hashes and the code's own output on GloVe, and
+``tests/test_same_authors_code.py`` re-runs the code at those commits when a
+copy of the repository is at hand):
 
 multi-attribute SAME
     paper (eq. 42): the norm of the vector of cosines with the orthonormal basis,
     :math:`\lVert (\cos(w, b_1), \dots, \cos(w, b_n)) \rVert`; code
-    (``SAME.individual_bias``): :math:`|\cos(w, b_1)| + \sum_{i \ge 2}
-    |\cos(w, b'_i)| \, \lVert b'_i \rVert`, a sum of absolute cosines in which the
-    later Gram–Schmidt residuals :math:`b'_i` keep their length. Its maximum is
+    (``SAME.individual_bias``, 46c9cfa 2022-04-08 to 5e72d36 2024-04-22):
+    :math:`|\cos(w, b_1)| + \sum_{i \ge 2} |\cos(w, b'_i)| \, \lVert b'_i \rVert`,
+    a sum of absolute cosines in which the later Gram–Schmidt residuals
+    :math:`b'_i` keep their length. Its maximum is
     :math:`\sqrt{1 + \sum_{i\ge2} \lVert b'_i \rVert^2}` — it depends on the
-    attribute sets, so the code's score is not magnitude-comparable.
+    attribute sets, so the code's score is not magnitude-comparable. (At
+    0328011 and dc6490a, March 2022, three groups raise a ``TypeError``.)
 stereotype
     paper (eq. 45): :math:`\frac{1}{|W|}\sqrt{\sum_w (b(w) - b_{skew})^2}`,
     which is ``np.std`` divided by :math:`\sqrt{|W|}`; code
-    (``SAME.stereotype_pairwise``): ``np.std`` (``ddof=0``). Eq. 45's maximum is
+    (``SAME.stereotype_pairwise``, every commit from 0328011 2022-03-02 to
+    5e72d36 2024-04-22): ``np.std`` (``ddof=0``). Eq. 45's maximum is
     :math:`1/\sqrt{|W|}`, not the 1 of the paper's Theorem 18.
-sign of the binary score
+sign of the binary score and of the skew
     ``"first"``: positive when :math:`w` is closer to the first attribute set
-    (eq. 33 with :math:`(A_i, A_j)` = (first, second); WEAT's
-    :math:`s(w, A, B)`; the code since October 2022); ``"second"``: positive
-    when closer to the second set (the code's ``signed_individual_bias`` before
-    October 2022, :math:`\cos(w, \hat a_1 - \hat a_0)`).
+    (eq. 33 and 44 with :math:`(A_i, A_j)` = (first, second); WEAT's
+    :math:`s(w, A, B)`); ``"second"``: positive when closer to the second set.
+    The code has two signed functions, and they are oriented *opposite to each
+    other at every commit*; commit 0bf1acb (2022-10-17, "switch sign for same
+    to match weat") reversed both:
+
+    ==============================  ==========================  ==========================
+    code function                   46c9cfa/0328011 – 43f2cce   0bf1acb – 5e72d36
+                                    (2022-04-08/03-02 – 10-17)  (2022-10-17 – 2024-04-22)
+    ==============================  ==========================  ==========================
+    ``signed_individual_bias``      ``"second"``                ``"first"``
+    ``skew_pairwise(W, i, j)``      ``"first"``                 ``"second"``
+    ==============================  ==========================  ==========================
+
+    (``signed_individual_bias`` exists from 46c9cfa, ``skew_pairwise`` from
+    0328011.) The presets follow ``signed_individual_bias``; the code's
+    ``skew_pairwise`` is reproduced by the other sign.
 MAC's mean
     ``"per_set"``: eq. 7–8 with :math:`N = |A_j|` — the mean cosine distance to
     each attribute set, then the mean over sets (Manzini et al.; WEFE);
     ``"flat"``: one mean over all attribute words of all sets (the authors'
-    ``MAC.individual_bias``). They differ only when the sets differ in size.
+    ``MAC.individual_bias`` at every commit, 0328011 to 5e72d36). They differ
+    only when the sets differ in size.
 Direct Bias with :math:`k > 1`
     ``subspace="norm"``: the cosine of :math:`w` with its projection onto the
     :math:`k`-dimensional subspace, :math:`\lVert \operatorname{proj}_B \hat w
-    \rVert`; ``"sum"``: :math:`\sum_k |\cos(w, b_k)|` (the authors'
-    ``DirectBias.individual_bias``). Both are :math:`|\cos(w, g)|` for
-    :math:`k = 1`.
+    \rVert` (the authors' ``DirectBias.individual_bias`` since 1fe40a7,
+    2024-01-26, "fix direct bias for multi attribute"); ``"sum"``:
+    :math:`\sum_k |\cos(w, b_k)|` (the same function from 0328011, 2022-03-02,
+    to 86aea8f, 2023-11-07). Both are :math:`|\cos(w, g)|` for :math:`k = 1`.
+    The code's PCA takes the attribute vectors as given, at every commit:
+    ``unit_attributes=False`` reproduces it (the default ``True`` scales them
+    to unit length first).
 
 Decisions taken on the user's behalf are visible: a multi-attribute direction
 that is linearly dependent on the earlier ones is left out of the bias space
@@ -149,8 +175,11 @@ class SameConvention(ConventionBase):
         ``np.std``, ``ddof=0``).
     sign
         ``"first"``: the binary score is positive when a word is closer to the
-        first attribute set (paper eq. 33, WEAT, code since Oct 2022);
-        ``"second"``: closer to the second (code before Oct 2022).
+        first attribute set (paper eq. 33, WEAT; the code's
+        ``signed_individual_bias`` from 0bf1acb, 2022-10-17); ``"second"``:
+        closer to the second (``signed_individual_bias`` before 0bf1acb). The
+        code's ``skew_pairwise`` is oriented the other way at every commit (see
+        the module docstring).
     description
         Where the convention comes from.
     """
@@ -175,20 +204,28 @@ SAME_PAPER = SameConvention(
     name="same-paper", multi="norm", stereotype="eq45", sign="first",
     description="Schröder et al., eq. 33, 42, 44, 45 as printed",
 )
-#: The authors' code (HammerLabML/EmbeddingBiasScores, geometrical_bias/same.py) after the
-#: sign flip of October 2022: sum of absolute cosines with unnormalised later directions,
-#: np.std for the stereotype, positive towards the first attribute set.
+#: The authors' code (HammerLabML/EmbeddingBiasScores, geometrical_bias/same.py) from commit
+#: 0bf1acb (2022-10-17) to 5e72d36 (2024-04-22, the newest commit checked): sum of absolute
+#: cosines with unnormalised later directions, np.std for the stereotype, and the sign of
+#: ``signed_individual_bias``, positive towards the first set. Its ``skew_pairwise(W, i, j)``
+#: is positive towards the *second* set: ``skew(..., SAME_CODE.replace(sign="second"))``.
 SAME_CODE = SameConvention(
     name="same-code", multi="code-sum", stereotype="std", sign="first",
-    description="EmbeddingBiasScores SAME after Oct 2022: |cos b1| + sum |cos b'_i| ||b'_i||, "
-                "np.std, positive towards the first set",
+    description="EmbeddingBiasScores geometrical_bias/same.py at 0bf1acb (2022-10-17) to "
+                "5e72d36 (2024-04-22): |cos b1| + sum |cos b'_i| ||b'_i||, np.std, "
+                "signed_individual_bias positive towards the first set (its skew_pairwise "
+                "is positive towards the second)",
 )
-#: The same code before October 2022: ``signed_individual_bias`` was cos(w, â_1 − â_0),
-#: positive towards the second attribute set.
+#: The same code from 46c9cfa (2022-04-08, where ``signed_individual_bias`` appears) to
+#: 43f2cce (2022-10-17), before 0bf1acb reversed the sign: ``signed_individual_bias`` was
+#: cos(w, â_1 − â_0), positive towards the second attribute set. Its ``skew_pairwise(W, i,
+#: j)`` was positive towards the *first* set, like :data:`SAME_PAPER`.
 SAME_CODE_PRE_2022_10 = SAME_CODE.replace(
     name="same-code-pre-2022-10", sign="second",
-    description="EmbeddingBiasScores SAME before Oct 2022: as same-code, but the binary "
-                "score cos(w, mean(A_1) - mean(A_0)) is positive towards the second set",
+    description="EmbeddingBiasScores geometrical_bias/same.py at 46c9cfa (2022-04-08) to "
+                "43f2cce (2022-10-17): as same-code, but signed_individual_bias "
+                "cos(w, mean(A_1) - mean(A_0)) is positive towards the second set (its "
+                "skew_pairwise is positive towards the first)",
 )
 #: Preset name → convention.
 SAME_PRESETS = {c.name: c for c in (SAME_PAPER, SAME_CODE, SAME_CODE_PRE_2022_10)}
@@ -550,8 +587,9 @@ def same_signed_word(
     attr_a, attr_b
         The two attribute sets.
     sign
-        ``"first"`` (positive when closer to ``attr_a``; paper, WEAT, code since
-        Oct 2022) or ``"second"`` (the code before Oct 2022).
+        ``"first"`` (positive when closer to ``attr_a``; paper, WEAT, the code's
+        ``signed_individual_bias`` from 0bf1acb, 2022-10-17) or ``"second"``
+        (``signed_individual_bias`` before 0bf1acb; ``skew_pairwise`` from it).
 
     Raises
     ------
@@ -649,8 +687,10 @@ def direct_bias_word(
 
     For a ``k``-dimensional space: ``subspace="norm"`` uses
     :math:`\lVert \operatorname{proj}_B \hat w \rVert` (the cosine of :math:`w`
-    with the subspace), ``"sum"`` :math:`\sum_k |\cos(w, b_k)|` (the SAME
-    authors' code). ``c`` is the strictness (:math:`c \ge 0`; Theorem 11).
+    with the subspace; the SAME authors' ``DirectBias`` since 1fe40a7,
+    2024-01-26), ``"sum"`` :math:`\sum_k |\cos(w, b_k)|` (their code from
+    0328011, 2022-03-02, to 86aea8f, 2023-11-07). ``c`` is the strictness
+    (:math:`c \ge 0`; Theorem 11).
     """
     if space.kind != "direct_bias":
         raise ValueError("direct_bias_word needs a Direct Bias space (direct_bias_space)")
