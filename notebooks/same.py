@@ -515,8 +515,16 @@ assert f"{d_xy2:.4f}" == "1.7308" and f"{d_xpyp:.4f}" == "1.6879"
 # (`data/published/same_authors_code.csv`, with full hashes):
 
 # %% tags=["hide-input"]
+def nobreak(text: str) -> str:
+    """Dates that a narrow column does not break at their hyphens (U+2011)."""
+    return text.replace("-", "\u2011")
+
+
+code_facts = authors_code_table()
+code_facts["at commits"] = code_facts["at commits"].map(nobreak)
+code_facts["code's output on GloVe"] = code_facts["code's output on GloVe"].map("{:.4f}".format)
 with pd.option_context("display.max_colwidth", None):
-    display(authors_code_table().map(lambda v: f"{v:.4f}" if isinstance(v, float) else v))
+    display(code_facts)
 
 # %% [markdown]
 # Each of these outputs is reproduced by a biaslib call (the file names it, and the test
@@ -528,7 +536,7 @@ with pd.option_context("display.max_colwidth", None):
 cvp = code_vs_paper(W, F, M, RELIGION, [F, glove["he"]])
 cvp_view = cvp.set_index(["difference", "authors' code at"])[
     ["code", "paper value", "code value", "code / paper"]]
-round_table(cvp_view, 4)
+round_table(cvp_view.rename(index=nobreak, level=1), 4)
 
 # %% tags=["remove-cell"]
 cv = cvp.set_index(["difference", "authors' code at"])

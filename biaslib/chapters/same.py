@@ -6,8 +6,10 @@ module holds what the chapter's tables are made of:
 * the word and attribute sets (the paper's 258 occupations; debiaswe's gender
   definitional pairs; debiaswe's stereotype ratings of the occupations) and
   their GloVe 6B 50d vectors (:func:`glove_vectors`);
-* the §3.1 counterexample (:func:`counterexample_table`), the code-vs-paper
-  comparisons (:func:`code_vs_paper`) and the property verdicts of Table 4
+* the §3.1 counterexample (:func:`counterexample_table`), what the authors' code
+  computes at which commits (:func:`authors_code`, from
+  ``data/published/same_authors_code.csv``), the code-vs-paper comparisons
+  (:func:`code_vs_paper`) and the property verdicts of Table 4
   (:func:`property_matrix`, from the checks of
   :mod:`biaslib.methods.same_properties`);
 * the bias-injection experiment of §5 (:func:`run_injection_model`): training
@@ -17,8 +19,9 @@ module holds what the chapter's tables are made of:
   sentences, and the word vectors the cosine scores are computed from;
 * the analyses of the stored runs: word-level :math:`R^2` of each score
   (Figure 5–6), robustness across seeds (Table 2) and over half subsets
-  (Table 3), set-level correlations (Figure 9) and the angle between PCA and
-  mean bias directions (§5.2.1).
+  (Table 3), set-level correlations (Figure 9), the angle between PCA and
+  mean bias directions (§5.2.1) and the example runs in the roles of Figures 7
+  and 8 (:func:`figures_7_8_words`, :func:`figures_7_8_table`).
 
 Settings the paper leaves open, and what is chosen here (all named in
 :data:`INJECTION`):
