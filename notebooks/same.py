@@ -282,7 +282,8 @@ assert f"{r.loc[('MAC', 'he / she'), 'max']:.4f}" == "1.9709"
 # Theorems 2, 9, 11 and 14. WEAT's *effect size* is comparable in a different sense: by
 # Lemma 1, $\lvert d\rvert \le n/\sqrt{n_X n_Y}$ with the population SD, which is 2 for
 # equal groups (Theorem 5). With the sample SD (`ddof = 1`, as Caliskan et al. and the
-# authors' code compute it) the bound is $\sqrt{n(n-1)/(n_X n_Y)}$, i.e. $2\sqrt{(n-1)/n}$:
+# authors' `weat.py` compute it, at every commit from 0328011 of 2022-03-02 to 5e72d36 of
+# 2024-04-22) the bound is $\sqrt{n(n-1)/(n_X n_Y)}$, i.e. $2\sqrt{(n-1)/n}$:
 
 # %% tags=["hide-input"]
 bounds = pd.DataFrame([{"|X| + |Y|": f"{m} + {m}", "bound, ddof=0": weat_d_bound(m, m, 0),
@@ -456,7 +457,8 @@ assert comparison["agrees"].sum() == len(comparison) - 2
 # divided by $\sqrt{|W|}$. At a fixed number of words — Definition 5's condition — its
 # extremes do not depend on the attributes, but its maximum is $1/\sqrt{|W|}$ (0.0623 for
 # 258 words), not the 1 of Theorem 18, so stereotypes of word sets of different sizes
-# are not comparable. The authors' code computes `np.std` instead, which is in $[0, 1]$.
+# are not comparable. The authors' code computes `np.std` instead (every commit, 0328011 to
+# 5e72d36), which is in $[0, 1]$.
 #
 # (same-counterexample)=
 # ## §3.1: WEAT's effect size on BERT, and on GloVe

@@ -875,7 +875,8 @@ def weat_d(
     r"""WEAT's effect size :math:`d(X, Y, A, B)` (eq. 4) as a set score.
 
     :func:`biaslib.methods.weat.effect_size` on :func:`weat_word`; ``ddof=1``
-    as Caliskan et al. and the SAME authors' code (``np.std(..., ddof=1)``).
+    as Caliskan et al. and the SAME authors' ``weat.py`` (``np.std(..., ddof=1)`` at
+    every commit, 0328011 of 2022-03-02 to 5e72d36 of 2024-04-22).
     ``word_scores`` holds :math:`s(w, A, B)` of X then Y.
     """
     s_x = weat_word(X, attr_a, attr_b)

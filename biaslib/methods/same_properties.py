@@ -94,7 +94,8 @@ def weat_d_bound(n_x: int, n_y: int, ddof: int = 1) -> float:
     Examples
     --------
     The paper's §3.1 uses two words per group; with the sample standard
-    deviation (``ddof=1``, as WEAT and the authors' code) the bound is
+    deviation (``ddof=1``, as WEAT and the authors' ``weat.py`` at every commit,
+    0328011 of 2022-03-02 to 5e72d36 of 2024-04-22) the bound is
     :math:`\sqrt 3`:
 
     >>> from biaslib.methods.same_properties import weat_d_bound
