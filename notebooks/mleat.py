@@ -411,7 +411,8 @@ gn_changes = pd.DataFrame([
 gn_changes
 
 # %% [markdown]
-# What the subset lacks, per test (`kept` of `words` in each set, exact look-up):
+# What the subset lacks, per test: whether the test runs (no set loses more than 20 % of
+# its words), how many words each set keeps, and which are missing (exact look-up):
 
 # %% tags=["hide-input"]
 gn_coverage = googlenews_coverage()
@@ -423,7 +424,7 @@ gn_by_test = gn_coverage.groupby(level="test", sort=False).agg(
            gn_coverage["missing"].items()]).groupby(level="test", sort=False)["lacks"].agg(
     lambda parts: "; ".join(p for p in parts if p)))
 gn_by_test = gn_by_test.rename(columns={
-    "runs": "runs (≤ 20 % lost per set)", "kept": "kept of X / Y / A / B",
+    "runs": "runs", "kept": "kept, X / Y / A / B",
     "lacks": "missing from the subset (set: words)"})
 with pd.option_context("display.max_colwidth", None):
     display(gn_by_test)
