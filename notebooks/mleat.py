@@ -130,6 +130,7 @@ TESTS = list(CALISKAN_TESTS)
 MINILM, SMOLLM = (model.label for model in MLEAT_OFFLINE_MODELS)
 
 # %% [markdown]
+# (mleat-method)=
 # ## Method
 #
 # For target sets $X, Y$ and attribute sets $A, B$ ({py:mod}`biaslib.methods.mleat`):
@@ -317,6 +318,7 @@ if RUN_PAPER_MODELS:
         display(paper_static_comparison(paper_static, paper_model))
 
 # %% [markdown]
+# (mleat-gpt2)=
 # ## GPT-2 (Table 3 and appendix Tables 5–8)
 #
 # The paper embeds every stimulus in the prompt "This is [stimulus]" (May et al.'s

@@ -185,6 +185,7 @@ def dashed(frame: pd.DataFrame, digits: int) -> pd.DataFrame:
                      if isinstance(v, float) else v)
 
 # %% [markdown]
+# (same-method)=
 # ## Method
 #
 # All scores share one shape ({py:mod}`biaslib.methods.same`): **define a bias space
@@ -540,6 +541,7 @@ assert mrow["words where code > paper"] > 0
 # subspace (Bolukbasi et al.'s projection) or, in the code, a sum of absolute cosines,
 # which can exceed 1.
 #
+# (same-injection)=
 # ## The bias-injection experiment (§5)
 #
 # **Design.** For each occupation a probability of a male pronoun is drawn from

