@@ -44,7 +44,8 @@ def rows() -> list[tuple[str, str, str, str]]:
                     COVERAGE["section"], strict=True))
 
 
-@pytest.mark.parametrize(("paper", "item", "chapter", "section"), rows())
+@pytest.mark.parametrize(("paper", "item", "chapter", "section"), rows(),
+                         ids=[f"row{i + 2}-{c}#{s}" for i, (_, _, c, s) in enumerate(rows())])
 def test_every_row_links_to_a_label_of_an_existing_chapter(paper, item, chapter, section):
     page = NOTEBOOKS / f"{chapter}.py"
     assert page.is_file(), f"{paper} / {item}: no chapter page notebooks/{chapter}.py"
