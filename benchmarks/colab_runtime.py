@@ -696,14 +696,15 @@ COUNTERS: dict[str, Callable[[Lengths], list[Work]] | None] = {
     "weat_static": weat_static_work, "seat": _all(seat_work, seat_paper_work),
     "elmo_bug": elmo_bug_paper_work,
     "mleat": _all(mleat_work, mleat_paper_work), "ceat": _all(ceat_corpus_work, ceat_work),
-    "lpbs": lpbs_work, "same": same_work, "synthesis": None, "holds_up": None,
+    "lpbs": lpbs_work, "same": same_work, "synthesis": None, "holds_up": None, "coverage": None,
 }
 #: Pages that run no model (tests/test_chapter_switch.py checks that they have none).
-NO_MODEL = ("holds_up", "synthesis")
+NO_MODEL = ("holds_up", "coverage", "synthesis")
 #: Why a chapter has no count.
 NOT_COUNTED = {
     "synthesis": "runs no model (reads stored tables)",
     "holds_up": "runs no model (reads stored tables)",
+    "coverage": "runs no model (reads data/coverage.csv)",
 }
 
 

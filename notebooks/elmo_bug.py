@@ -395,6 +395,7 @@ qc_shown.index = pd.MultiIndex.from_tuples(
 qc_shown
 
 # %% [markdown]
+# (elmo-bug-gpt2-offsets)=
 # ## w-SEAT's GPT-2 offsets
 #
 # w-SEAT's GPT-2 code (`gpt2.py`) tokenizes every word of `text[:-1].split()` on its own —

@@ -618,6 +618,7 @@ assert f"{np.log(1e-300):.1f}" == "-690.8" and np.finfo(np.float32).smallest_sub
 # distributions can underflow float32 with its products of rare wordpieces; the code of this
 # book never forms them.
 #
+# (lpbs-table-14)=
 # ## Mind Your Bias's Table 14: LPBS on Reddit comments
 #
 # Table 14's "probability" column scores LPBS per Reddit comment that holds a target *and* an

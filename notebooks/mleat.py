@@ -141,6 +141,7 @@ TESTS = list(CALISKAN_TESTS)
 MINILM, SMOLLM = (model.label for model in MLEAT_OFFLINE_MODELS)
 
 # %% [markdown]
+# (mleat-method)=
 # ## Method
 #
 # For target sets $X, Y$ and attribute sets $A, B$ ({py:mod}`biaslib.methods.mleat`):
@@ -567,6 +568,7 @@ with pd.option_context("display.max_colwidth", None):
     display(what_we_found([f for f in FINDINGS if f.section == "mleat-table4"]))
 
 # %% [markdown]
+# (mleat-gpt2)=
 # ## GPT-2 (Table 3 and appendix Tables 5–8)
 #
 # The paper embeds every stimulus in the prompt "This is [stimulus]" (May et al.'s

@@ -190,6 +190,7 @@ def dashed(frame: pd.DataFrame, digits: int) -> pd.DataFrame:
                      if isinstance(v, float) else v)
 
 # %% [markdown]
+# (same-method)=
 # ## Method
 #
 # All scores share one shape ({py:mod}`biaslib.methods.same`): **define a bias space
@@ -603,6 +604,7 @@ assert mrow["words where code > paper"] > 0
 #   subspace, $\lVert \operatorname{proj}_B \hat w\rVert$ (0.2400) — Bolukbasi et al.'s
 #   projection and biaslib's `subspace="norm"`.
 #
+# (same-injection)=
 # ## The bias-injection experiment (§5)
 #
 # **Design.** For each occupation a probability of a male pronoun is drawn from

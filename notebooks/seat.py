@@ -163,6 +163,7 @@ OURS = [m.label for m in OFFLINE_SEAT_MODELS]
 assert len(OURS) == 3
 
 # %% [markdown]
+# (seat-templates)=
 # ## Templates
 #
 # The sentences are generated from template data (`data/templates/seat_may2019.yaml`):

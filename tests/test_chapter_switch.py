@@ -3,9 +3,9 @@
 Issue 22: "Every chapter has the same switch, off here and on in Colab". The switch is
 ``RUN_PAPER_MODELS = "google.colab" in sys.modules`` in the notebook's ``parameters``
 cell (papermill's tag), read here from the paired py:percent files that are edited
-(``notebooks/<name>.py``). ``holds_up`` and ``synthesis`` run no model (they read stored
-tables and published numbers), so they have no switch; that is checked too, so a model
-added to them later must bring the switch.
+(``notebooks/<name>.py``). ``holds_up``, ``coverage`` and ``synthesis`` run no model (they
+read stored tables, published numbers and ``data/coverage.csv``), so they have no switch;
+that is checked too, so a model added to them later must bring the switch.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Pages that only read stored tables and published numbers.
-NO_MODEL = ("holds_up", "synthesis")
+NO_MODEL = ("holds_up", "coverage", "synthesis")
 CHAPTERS = sorted(p.stem for p in (ROOT / "notebooks").glob("*.py") if p.stem not in NO_MODEL)
 SWITCH = 'RUN_PAPER_MODELS = "google.colab" in sys.modules'
 #: Code that loads or computes with a model: a page without the switch must have none.

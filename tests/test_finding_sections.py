@@ -7,23 +7,12 @@ chapter to the same rules; the chapters' own tests check their claims and verdic
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import pytest
+from notebook_labels import LABEL, labels_of
 
 from biaslib.chapters.registry import FINDINGS
 from biaslib.errors import ModelUnavailableError
 from biaslib.reporting.findings import Finding
-
-NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
-# A MyST label in a py:percent markdown cell: the line "# (label)=".
-LABEL = re.compile(r"^# \(([\w-]+)\)=$", flags=re.MULTILINE)
-
-
-def labels_of(page: str) -> set[str]:
-    """The MyST labels of notebooks/<page>.py."""
-    return set(LABEL.findall((NOTEBOOKS / f"{page}.py").read_text(encoding="utf-8")))
 
 
 @pytest.mark.parametrize("page", list(FINDINGS))

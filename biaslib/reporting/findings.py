@@ -11,7 +11,7 @@ only defines the record and turns a list of them into tables for display.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 
 import pandas as pd
@@ -21,8 +21,10 @@ __all__ = [
     "VERDICTS",
     "Finding",
     "findings_frame",
+    "grouped_html_table",
     "holds_word",
     "linked_findings",
+    "section_href",
     "verdict",
     "verdict_summary",
     "what_we_found",
@@ -162,6 +164,60 @@ def verdict_summary(frame: pd.DataFrame) -> pd.DataFrame:
     return counts.rename_axis(index=None, columns=None)
 
 
+def section_href(chapter: str, section: str) -> str:
+    """The link to a section of a chapter page: ``{chapter}.html#{section}``, escaped.
+
+    ``chapter`` is the page name (``notebooks/<chapter>``), ``section`` a MyST label of
+    that page; the built page has an anchor of that name.
+
+    Examples
+    --------
+    >>> section_href("seat", "seat-may-table4")
+    'seat.html#seat-may-table4'
+    """
+    return f"{html.escape(chapter)}.html#{html.escape(section)}"
+
+
+def grouped_html_table(groups: Iterable[tuple[str, Iterable[Sequence[str]]]],
+                       header: Sequence[str], css_class: str = "findings") -> str:
+    """An HTML table whose rows come in groups, each under a header row of its own.
+
+    Parameters
+    ----------
+    groups
+        ``(title, rows)`` pairs in display order; the title is text (escaped here),
+        each row a sequence of cells that are HTML already (the caller escapes them),
+        one per column of ``header``.
+    header
+        The column headings (text, escaped here).
+    css_class
+        Classes of the table besides ``dataframe`` (the book's CSS styles ``findings``:
+        left-aligned cells, spaced group headers of class ``findings-paper``).
+
+    Returns
+    -------
+    str
+        ``<table class="dataframe {css_class}">`` with one ``<th colspan>`` row per group.
+
+    Raises
+    ------
+    ValueError
+        If a row has another number of cells than ``header``.
+    """
+    esc = html.escape
+    width = len(header)
+    rows = []
+    for title, group_rows in groups:
+        rows.append(f'<tr><th colspan="{width}" class="findings-paper">{esc(str(title))}</th></tr>')
+        for cells in group_rows:
+            if len(cells) != width:
+                raise ValueError(f"a row of {title!r} has {len(cells)} cells, not {width}")
+            rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+    head = "".join(f"<th>{esc(h)}</th>" for h in header)
+    return (f'<table class="dataframe {css_class}"><thead><tr>{head}</tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table>")
+
+
 def linked_findings(frame: pd.DataFrame, titles: dict[str, str]) -> str:
     """The findings of several chapters as one HTML table, grouped by paper, linked to the evidence.
 
@@ -180,23 +236,21 @@ def linked_findings(frame: pd.DataFrame, titles: dict[str, str]) -> str:
     Returns
     -------
     str
-        An HTML table of class ``findings``; every text is escaped, and each
-        claim links ``{chapter}.html#{section}``.
+        An HTML table of class ``findings`` (:func:`grouped_html_table`); every text is
+        escaped, and each claim links :func:`section_href` of its chapter and section.
     """
     missing = set(frame["chapter"]) - set(titles)
     if missing:
         raise ValueError(f"no title for the chapters {sorted(missing)}")
     esc = html.escape
-    rows = []
-    for paper, group in frame.groupby("paper", sort=False):
-        rows.append(f'<tr><th colspan="4" class="findings-paper">{esc(str(paper))}</th></tr>')
-        for _, r in group.iterrows():
-            href = f"{esc(r['chapter'])}.html#{esc(r['section'])}"
-            claim = (f"{esc(r['claim'])}<br/><small><a href=\"{href}\">"
-                     f"{esc(titles[r['chapter']])} chapter</a></small>")
-            ours = f"{esc(r['ours'])}<br/><small>{esc(r['model'])}</small>"
-            cells = [claim, esc(r["published"]), ours, esc(r["holds?"])]
-            rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    header = "".join(f"<th>{h}</th>" for h in ("claim", "published", "ours (model)", "holds?"))
-    return (f'<table class="dataframe findings"><thead><tr>{header}</tr></thead>'
-            f"<tbody>{''.join(rows)}</tbody></table>")
+
+    def cells(r: pd.Series) -> list[str]:
+        href = section_href(r["chapter"], r["section"])
+        claim = (f"{esc(r['claim'])}<br/><small><a href=\"{href}\">"
+                 f"{esc(titles[r['chapter']])} chapter</a></small>")
+        ours = f"{esc(r['ours'])}<br/><small>{esc(r['model'])}</small>"
+        return [claim, esc(r["published"]), ours, esc(r["holds?"])]
+
+    groups = [(paper, [cells(r) for _, r in group.iterrows()])
+              for paper, group in frame.groupby("paper", sort=False)]
+    return grouped_html_table(groups, ("claim", "published", "ours (model)", "holds?"))

@@ -1,0 +1,194 @@
+"""The coverage page: every table, figure and headline claim of each seed paper, and where.
+
+The book replicates four papers (:data:`SEED_PAPERS`). For each of them,
+``data/coverage.csv`` lists every results table, every figure and every headline
+claim as one row (:data:`COLUMNS`): what it is, how far this book rebuilds it (one
+of :data:`STATUSES`), on which model, and the MyST label of the chapter section
+that shows it. This module reads the file, checks it (:func:`check_coverage`),
+counts it per paper and status (:func:`coverage_summary`) and renders it as one
+HTML table grouped by paper, each item linked to its section
+(:func:`linked_coverage`, on :func:`biaslib.reporting.findings.grouped_html_table`).
+
+That each row's section is a label of its chapter is checked by
+``tests/test_coverage.py``, which reads the notebooks (they are not part of the
+installed package).
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+import pandas as pd
+
+from biaslib.reporting.findings import grouped_html_table, section_href
+from biaslib.stimuli.data import data_dir
+
+__all__ = [
+    "CHAPTER_TITLES",
+    "COLUMNS",
+    "KINDS",
+    "NOTE_REQUIRED",
+    "SEED_PAPERS",
+    "STATUSES",
+    "check_coverage",
+    "coverage_path",
+    "coverage_summary",
+    "linked_coverage",
+    "load_coverage",
+]
+
+#: The columns of ``data/coverage.csv``, in order.
+COLUMNS: tuple[str, ...] = (
+    "paper", "item", "kind", "what", "status", "model", "chapter", "section", "note",
+)
+#: What an item is.
+KINDS: tuple[str, ...] = ("table", "figure", "claim")
+#: How far the book rebuilds an item → what that means, in display order.
+STATUSES: dict[str, str] = {
+    "paper model": "rebuilt on the paper's own model or vectors — or, for an item that "
+                   "needs no model (a word list, a template, a theorem), from the same "
+                   "material",
+    "stand-in": "rebuilt on other models that run offline (named in the row); the "
+                "paper's own models run on Colab where the note says so",
+    "published only": "the paper's numbers are shown as published (typed in with their "
+                      "source) and read, but nothing is computed on a model",
+    "Colab only": "computed on the paper's model only on Colab (RUN_PAPER_MODELS), which "
+                  "downloads what the book's machines cannot; the book shows the "
+                  "published side",
+    "not possible": "not rebuilt here, for the reason in the note",
+}
+#: Statuses whose rows must say, in ``note``, why (not possible) or what runs (Colab only).
+NOTE_REQUIRED: tuple[str, ...] = ("not possible", "Colab only")
+#: The seed papers, as the references cite them → the paper's short name.
+SEED_PAPERS: dict[str, str] = {
+    "May et al. (2019)": "SEAT",
+    "Husse & Spitz (2022)": "Mind Your Bias",
+    "Wolfe et al. (2024)": "ML-EAT",
+    "Schröder et al. (2021)": "SAME",
+}
+#: Chapter page (``notebooks/<page>``) → the title its links show.
+CHAPTER_TITLES: dict[str, str] = {
+    "weat_static": "WEAT", "seat": "SEAT", "elmo_bug": "ELMo bug", "mleat": "ML-EAT",
+    "ceat": "CEAT", "lpbs": "LPBS", "same": "SAME", "synthesis": "Synthesis",
+}
+
+
+def coverage_path() -> Path:
+    """``data/coverage.csv`` (in a checkout; ``biaslib/_data/coverage.csv`` when installed)."""
+    return data_dir() / "coverage.csv"
+
+
+def check_coverage(frame: pd.DataFrame) -> pd.DataFrame:
+    """Check a coverage table and return it unchanged.
+
+    Raises
+    ------
+    ValueError
+        Naming every problem at once: columns other than :data:`COLUMNS`; an empty
+        field (``note`` may be empty, except for :data:`NOTE_REQUIRED` statuses); a
+        kind outside :data:`KINDS`, a status outside :data:`STATUSES`, a paper outside
+        :data:`SEED_PAPERS` or a chapter outside :data:`CHAPTER_TITLES`; an item listed
+        twice for a paper; a seed paper without rows.
+
+    Examples
+    --------
+    >>> row = dict(paper="May et al. (2019)", item="Table 4", kind="table", what="SEAT",
+    ...            status="Colab only", model="BERT", chapter="seat", section="seat-x",
+    ...            note="")
+    >>> check_coverage(pd.DataFrame([row]))
+    Traceback (most recent call last):
+    ...
+    ValueError: data/coverage.csv: May et al. (2019) / Table 4: a 'Colab only' row needs a note; ...
+    """
+    if tuple(frame.columns) != COLUMNS:
+        raise ValueError(f"data/coverage.csv: columns {list(frame.columns)}, "
+                         f"expected {list(COLUMNS)}")
+    problems = []
+    for _, row in frame.iterrows():
+        where = f"{row['paper']} / {row['item']}"
+        empty = [c for c in COLUMNS if c != "note" and not str(row[c]).strip()]
+        if empty:
+            problems.append(f"{where}: empty {', '.join(empty)}")
+        for column, allowed in (("kind", KINDS), ("status", tuple(STATUSES)),
+                                ("paper", tuple(SEED_PAPERS)),
+                                ("chapter", tuple(CHAPTER_TITLES))):
+            if str(row[column]).strip() and row[column] not in allowed:
+                problems.append(f"{where}: {column} {row[column]!r} is not one of "
+                                f"{', '.join(allowed)}")
+        if row["status"] in NOTE_REQUIRED and not str(row["note"]).strip():
+            problems.append(f"{where}: a {row['status']!r} row needs a note")
+    twice = frame[frame.duplicated(["paper", "item"])]
+    problems += [f"{p} / {i}: listed twice" for p, i in zip(twice["paper"], twice["item"],
+                                                            strict=True)]
+    problems += [f"{p}: no rows" for p in SEED_PAPERS if p not in set(frame["paper"])]
+    if problems:
+        raise ValueError("data/coverage.csv: " + "; ".join(problems))
+    return frame
+
+
+def load_coverage(path: Path | None = None) -> pd.DataFrame:
+    """The coverage table, checked by :func:`check_coverage`.
+
+    Parameters
+    ----------
+    path
+        The CSV file; :func:`coverage_path` when left out.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per item, columns :data:`COLUMNS` (all text; an empty note is ``""``).
+    """
+    path = coverage_path() if path is None else Path(path)
+    frame = pd.read_csv(path, dtype=str, keep_default_na=False)
+    return check_coverage(frame)
+
+
+def coverage_summary(frame: pd.DataFrame) -> pd.DataFrame:
+    """Items per paper and status.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by paper (in :data:`SEED_PAPERS` order, by its short name: "SEAT"),
+        one column per status of :data:`STATUSES` and ``items`` (their sum),
+        plus a ``Total`` row.
+    """
+    counts = (pd.crosstab(frame["paper"], frame["status"])
+              .reindex(index=list(SEED_PAPERS), columns=list(STATUSES), fill_value=0))
+    counts.insert(0, "items", counts.sum(axis=1))
+    counts.index = [SEED_PAPERS[p] for p in counts.index]
+    counts.loc["Total"] = counts.sum()
+    return counts.rename_axis(index=None, columns=None)
+
+
+def linked_coverage(frame: pd.DataFrame, titles: dict[str, str] = CHAPTER_TITLES) -> str:
+    """The coverage table as HTML, grouped by paper, each item linked to its section.
+
+    Three columns keep it within a laptop's text column: the item (its name, what it
+    shows, and a link ``{chapter}.html#{section}`` to the chapter section), its status,
+    and the model the book's numbers come from, with the row's note beneath.
+
+    Parameters
+    ----------
+    frame
+        A checked coverage table (:func:`load_coverage`).
+    titles
+        Chapter page name → the title shown in the link.
+    """
+    esc = html.escape
+
+    def cells(r: pd.Series) -> list[str]:
+        href = section_href(r["chapter"], r["section"])
+        item = (f"<strong>{esc(r['item'])}</strong>: {esc(r['what'])}<br/><small>"
+                f"<a href=\"{href}\">{esc(titles[r['chapter']])} chapter</a></small>")
+        model = esc(r["model"])
+        if r["note"]:
+            model += f"<br/><small>{esc(r['note'])}</small>"
+        return [item, esc(r["status"]), model]
+
+    groups = [(f"{paper} ({SEED_PAPERS[paper]})",
+               [cells(r) for _, r in frame[frame["paper"] == paper].iterrows()])
+              for paper in SEED_PAPERS if (frame["paper"] == paper).any()]
+    return grouped_html_table(groups, ("item", "status", "model (note)"))
