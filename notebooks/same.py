@@ -797,6 +797,7 @@ assert f"{PAPER_SAME_R2:.2f}" == "0.25"
 # but moved the word vectors less: its SAME R² is 0.25. These are properties of a 2-layer,
 # 128-dimensional model's geometry, not evidence about BERT's.
 #
+# (same-direction-angle)=
 # ### Why the Direct Bias trails SAME: the direction (§5.2.1)
 #
 # The Direct Bias and SAME both take the cosine of a word with a gender direction; only
