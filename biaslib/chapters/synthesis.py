@@ -47,6 +47,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from biaslib.chapters import myb_figures
 from biaslib.chapters.ceat import CEAT_NUMBERS, ceat_exact_columns, chapter_rows
 from biaslib.chapters.lpbs import OFFLINE_LPBS_MODEL, TABLE4_CELLS
 from biaslib.chapters.published import MYB_MODELS, MYB_TABLE3
@@ -656,7 +657,7 @@ def _cover_0(frame: pd.DataFrame) -> str:
 
 
 def findings() -> list[Finding]:
-    """Mind Your Bias's cross-method claims (§4.2, Appendices E–G), checked.
+    """Mind Your Bias's cross-method claims (§4.2, Appendices E–G) and two of §4.1, checked.
 
     Computed from the typed-in published tables (Tables 3, 4, 5, 7–8, 11–14) and the
     stored tables of the earlier chapters (``seat_myb``, ``ceat_myb``, ``lpbs_myb``,
@@ -853,5 +854,6 @@ def findings() -> list[Finding]:
         f"CEAT {emb[('C1', 'CEAT')]:.1f} s",
         "MiniLM-L6 (stand-in; another CPU)", "partly", "synthesis-runtimes")
 
+    # §4.1: Table 3's significance counts and OPT ≈ BLOOM (biaslib.chapters.myb_figures).
     return [cosine, significant_only, inverse, lpbs_strong, mixed, no_trend, sentence, metric,
-            choices, runtimes]
+            choices, runtimes, *myb_figures.findings()]

@@ -1,7 +1,8 @@
 """Figures of the book.
 
-Effect sizes beside published values, p-values across conventions, and CEAT's
-distributions of per-sample effect sizes.
+Effect sizes beside published values, p-values across conventions, CEAT's
+distributions of per-sample effect sizes, binned score counts by setting and
+pairwise scatter matrices of methods (Mind Your Bias's Figures 1 and 5).
 """
 
 from __future__ import annotations
@@ -20,11 +21,13 @@ if TYPE_CHECKING:
     from biaslib.methods.ceat import CeatResult
 
 __all__ = [
+    "binned_scores",
     "ceat_distribution",
     "ceat_forest",
     "effect_size_comparison",
     "grouped_heatmap",
     "p_value_heatmap",
+    "scatter_matrix",
 ]
 
 
@@ -290,4 +293,192 @@ def grouped_heatmap(
     if note:
         fig.text(0.01, 0.01, note, fontsize=fontsize, ha="left", va="bottom")
     fig.tight_layout(rect=(0, 0.2 * lines / height, 1, 1))
+    return fig
+
+
+def binned_scores(
+    counts: pd.DataFrame,
+    *,
+    models: Sequence[str],
+    settings: dict[str, Sequence[str]],
+    bin_width: float,
+    title: str | None = None,
+    width: float = 7.5,
+    fontsize: float = 10.0,
+) -> plt.Figure:
+    """Bias scores by model and setting from binned counts (Mind Your Bias's Figure 1 layout).
+
+    One row per panel (a design choice, e.g. target description). Left: for each model,
+    one column of dots per setting (offset left and right); a dot sits at the centre of an
+    effect-size bin, its area proportional to the number of scores in the bin;
+    significant scores are opaque, the others faint. Right: the distribution of the
+    significant scores per setting (all models), as horizontal bars on the same y axis.
+
+    Parameters
+    ----------
+    counts
+        ``panel``, ``setting``, ``model``, ``bin_low``, ``significant``, ``count``
+        (e.g. :func:`biaslib.chapters.myb_figures.figure1_counts`); other columns (the
+        method) are summed over.
+    models
+        The models, in x-axis order.
+    settings
+        Panel → its two settings, in legend order (left, right).
+    bin_width
+        The bins' width (dots at ``bin_low + bin_width / 2``).
+    title
+        A title above the panels (name the models' source here).
+    width
+        Figure width in inches (the book's text column is 7.5 in).
+    fontsize
+        Size of every text in points.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    needed = {"panel", "setting", "model", "bin_low", "significant", "count"}
+    missing = sorted(needed - set(counts.columns))
+    if missing:
+        raise ValueError(f"counts lacks the columns {missing}")
+    summed = (counts.groupby(["panel", "setting", "model", "bin_low", "significant"])["count"]
+              .sum().reset_index())
+    largest = max(int(summed["count"].max()), 1)
+    colours = ("C0", "C1")
+    fig, axes = plt.subplots(len(settings), 2, figsize=(width, 3.1 * len(settings) + 0.6),
+                             squeeze=False, sharey=True,
+                             gridspec_kw={"width_ratios": [3, 1.2]})
+    for (left, right), (panel, names) in zip(axes, settings.items(), strict=True):
+        sub = summed[summed["panel"] == panel]
+        for j, (setting, colour) in enumerate(zip(names, colours, strict=True)):
+            part = sub[sub["setting"] == setting]
+            offset = -0.18 if j == 0 else 0.18
+            x = part["model"].map({m: i for i, m in enumerate(models)}).to_numpy(float) + offset
+            y = part["bin_low"].to_numpy(float) + bin_width / 2
+            size = 12 + 160 * part["count"].to_numpy(float) / largest
+            sig = part["significant"].to_numpy(bool)
+            left.scatter(x[sig], y[sig], s=size[sig], color=colour, alpha=0.85, lw=0,
+                         label=f"{setting}")
+            left.scatter(x[~sig], y[~sig], s=size[~sig], color=colour, alpha=0.2, lw=0)
+            dist = part[part["significant"]].groupby("bin_low")["count"].sum()
+            shift = bin_width / 4 if j == 0 else 3 * bin_width / 4
+            right.barh(dist.index.to_numpy(float) + shift, dist.to_numpy(float),
+                       height=bin_width / 2, color=colour, alpha=0.85, label=setting)
+        left.axhline(0, color="0.3", lw=0.6)
+        right.axhline(0, color="0.3", lw=0.6)
+        left.set_xticks(range(len(models)), list(models), fontsize=fontsize)
+        left.set_xlim(-0.6, len(models) - 0.4)
+        left.set_ylabel(f"effect size ({panel})", fontsize=fontsize)
+        left.tick_params(axis="y", labelsize=fontsize)
+        left.legend(fontsize=fontsize, frameon=False, loc="lower left", ncols=2,
+                    handletextpad=0.2, columnspacing=0.8, markerscale=0.8)
+        right.set_xlabel("significant scores", fontsize=fontsize)
+        right.tick_params(labelsize=fontsize)
+    if title:
+        fig.suptitle(title, fontsize=fontsize + 1)
+    fig.text(0.01, 0.005, "dot area: number of scores in the bin; faint: not significant",
+             fontsize=fontsize, ha="left", va="bottom")
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    return fig
+
+
+def scatter_matrix(
+    scores: pd.DataFrame,
+    methods: Sequence[str],
+    *,
+    hue: str = "model",
+    hue_order: Sequence[str] | None = None,
+    value: str = "d",
+    key: str = "test",
+    title: str | None = None,
+    width: float = 7.5,
+    fontsize: float = 10.0,
+) -> plt.Figure:
+    """Pairwise scatter plots of methods' scores, one colour per model (Mind Your Bias's Figure 5).
+
+    Below the diagonal, each pair of methods: one dot per model and test that both scored
+    (x: the column's method, y: the row's). On the diagonal, each method's scores over all
+    models (histogram) and their number. Above the diagonal: the legend.
+
+    Parameters
+    ----------
+    scores
+        Long: one row per method × ``key`` × ``hue`` with the score in ``value``.
+    methods
+        The methods, in matrix order.
+    hue, hue_order
+        The column that colours the dots, and its order (default: first appearance).
+    value, key
+        The score column and the column that pairs two methods' scores (the test).
+    title
+        A title above the matrix (name the models' source here).
+    width
+        Figure width (and height) in inches.
+    fontsize
+        Size of every text in points.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+    """
+    missing = sorted({"method", hue, value, key} - set(scores.columns))
+    if missing:
+        raise ValueError(f"scores lacks the columns {missing}")
+    wide = scores.pivot_table(index=[hue, key], columns="method", values=value,
+                              aggfunc="first")
+    absent = [m for m in methods if m not in wide.columns]
+    if absent:
+        raise ValueError(f"no scores for the methods {absent}")
+    hues = list(hue_order) if hue_order is not None else list(dict.fromkeys(scores[hue]))
+    values = wide[list(methods)].to_numpy(float)
+    low, high = np.nanmin(values), np.nanmax(values)
+    pad = 0.1 * (high - low)
+    limits = (low - pad, high + pad)
+    n = len(methods)
+    fig, axes = plt.subplots(n, n, figsize=(width, width), squeeze=False)
+    handles: dict[str, object] = {}
+    for i, row_method in enumerate(methods):
+        for j, col_method in enumerate(methods):
+            ax = axes[i][j]
+            if j > i:
+                ax.axis("off")
+                continue
+            if i == j:
+                column = wide[row_method].dropna()
+                heights, _, _ = ax.hist(column.to_numpy(float), bins=np.linspace(*limits, 13),
+                                        color="0.6")
+                ax.set_xlim(limits)
+                ax.set_ylim(0, 1.7 * max(heights.max(), 1))
+                ax.set_yticks([])
+                ax.text(0.04, 0.96, f"{row_method}, n = {len(column)}", transform=ax.transAxes,
+                        va="top", fontsize=fontsize)
+            else:
+                for k, h in enumerate(hues):
+                    if h not in wide.index.get_level_values(0):
+                        continue
+                    part = wide.loc[h, [col_method, row_method]].dropna()
+                    dots = ax.scatter(part[col_method], part[row_method], s=22,
+                                      color=f"C{k}", alpha=0.85, lw=0, label=h)
+                    handles.setdefault(h, dots)
+                ax.axhline(0, color="0.8", lw=0.5, zorder=0)
+                ax.axvline(0, color="0.8", lw=0.5, zorder=0)
+                ax.set_xlim(limits)
+                ax.set_ylim(limits)
+            ax.tick_params(labelsize=fontsize)
+            if j == 0 and i != j:
+                ax.set_ylabel(row_method, fontsize=fontsize)
+            elif i != j:
+                ax.set_yticklabels([])
+            if i < n - 1:
+                ax.set_xticklabels([])
+            else:
+                ax.set_xlabel(col_method, fontsize=fontsize)
+    if title:
+        fig.suptitle(title, fontsize=fontsize + 1)
+    fig.tight_layout()
+    if n > 1:  # after the layout, in the empty upper triangle
+        shown = [h for h in hues if h in handles]
+        fig.legend(handles=[handles[h] for h in shown], labels=shown, loc="upper right",
+                   bbox_to_anchor=(0.98, 0.93), fontsize=fontsize, frameon=False, title=hue,
+                   title_fontsize=fontsize)
     return fig
