@@ -52,6 +52,7 @@ from biaslib.chapters.lpbs import OFFLINE_LPBS_MODEL, TABLE4_CELLS
 from biaslib.chapters.published import MYB_MODELS, MYB_TABLE3
 from biaslib.chapters.seat import SEAT_EXACT, myb_table
 from biaslib.chapters.stored import load_results
+from biaslib.chapters.synthesis_tables import choice_findings
 from biaslib.chapters.tables import (
     NEEDS_CORPUS,
     NEEDS_TINY_MLM,
@@ -853,5 +854,6 @@ def findings() -> list[Finding]:
         f"CEAT {emb[('C1', 'CEAT')]:.1f} s",
         "MiniLM-L6 (stand-in; another CPU)", "partly", "synthesis-runtimes")
 
-    return [cosine, significant_only, inverse, lpbs_strong, mixed, no_trend, sentence, metric,
-            choices, runtimes]
+    tables = choice_findings(PAPER)
+    return [cosine, significant_only, inverse, lpbs_strong, mixed, no_trend, tables["t11"],
+            tables["t12"], sentence, tables["t13-subword"], metric, choices, runtimes]
