@@ -111,9 +111,9 @@ def test_ours_long_reads_the_stored_numbers(ours):
     assert len(mine) == 1 and mine["effect_size"].iloc[0] == row["effect_size"]
     choices = load_results(CHOICES_TABLE)[0]
     pick = choices[(choices["table"] == 11) & (choices["method"] == "CEAT")
-                   & (choices["column"] == "all-MiniLM-L6-v2") & (choices["test"] == "C9")]
+                   & (choices["column"] == "SPLADE-tiny-MLM") & (choices["test"] == "C9")]
     mine = ours[(ours["table"] == 11) & (ours["method"] == "CEAT") & (ours["option"] == "names")
-                & (ours["column"] == "MiniLM") & (ours["test"] == "C9")]
+                & (ours["column"] == "tiny MLM") & (ours["test"] == "C9")]
     assert len(pick) == len(mine) == 1
     assert mine["effect_size"].iloc[0] == pick["effect_size"].iloc[0]
     # one row per cell
@@ -145,12 +145,14 @@ def test_stored_table_is_labelled_and_complete():
     assert "not the paper's models" in meta["what"]
     assert meta["sentences_per_stimulus"] == 100 and meta["extract_sha256"]
     counts = frame.groupby(["table", "method"]).size().to_dict()
-    assert counts[(11, "s-SEAT")] == counts[(11, "w-SEAT")] == 6 * 4
-    assert counts[(11, "CEAT")] == 6 * 2
+    # SEAT: CBoW, MiniLM, tiny masked LM (start/end: not CBoW); CEAT: tiny masked LM
+    assert counts[(11, "s-SEAT")] == counts[(11, "w-SEAT")] == 6 * 3
+    assert counts[(11, "CEAT")] == 6
     assert counts[(12, "CEAT")] == 8
-    assert counts[(13, "w-SEAT")] == 8 * 3 * 2
-    assert counts[(13, "CEAT")] == 8 * 2 * 3
-    assert counts[(14, "CEAT")] == len(TABLE14_SETS) * 2
+    assert counts[(13, "w-SEAT")] == 8 * 2 * 2
+    assert counts[(13, "CEAT")] == 8 * 3
+    assert counts[(14, "CEAT")] == len(TABLE14_SETS)
+    assert set(frame["column"]) == {"CBoW (GloVe 6B 50d)", "all-MiniLM-L6-v2", "SPLADE-tiny-MLM"}
     # no silent NaN: a cell without an effect size says why
     missing = frame[frame["effect_size"].isna()]
     assert (missing["not run"].fillna("") != "").all()
