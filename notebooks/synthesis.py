@@ -485,7 +485,7 @@ for method in TABLE_METHODS[11]:
 # %% tags=["hide-input"]
 long11 = st.cells(11, ours_cells)
 switch11 = st.switch_summary(long11, "names", "terms")
-round_table(switch11, 2)
+round_table(st.compact_summary(switch11), 2)
 
 # %% tags=["remove-cell"]
 sw11 = switch11
@@ -550,7 +550,7 @@ for method in TABLE_METHODS[12]:
     show(12, method, **pending)
 long12 = st.cells(12, ours_cells)
 switch12 = st.switch_summary(long12, "template", "reddit")
-round_table(switch12, 2)
+round_table(st.compact_summary(switch12), 2)
 
 # %% tags=["remove-cell"]
 F12 = next(f for f in FINDINGS if f.section == "synthesis-table12")
@@ -600,7 +600,7 @@ switch13 = pd.concat({f"{a} → {b}": st.switch_summary(long13, a, b).set_axis(
     ["tests", "sign flips", "significance changes", "significant before", "significant after",
      "mean d before", "mean d after"], axis=1)
     for a, b in (("avg.", "sent"), ("avg.", "start"), ("avg.", "end"))}, names=["switch"])
-round_table(switch13, 2)
+round_table(st.compact_summary(switch13), 2)
 
 # %% tags=["remove-cell"]
 F13S = next(f for f in FINDINGS if f.claim.startswith("§4.3: the first, last"))

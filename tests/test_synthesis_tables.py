@@ -229,3 +229,16 @@ def test_switch_summary_counts_by_hand():
     assert row["sign flips"] == 1  # C1; C6's 0.00 has no sign
     assert row["significance changes"] == 2  # C1, C6
     assert row["mean d a"] == pytest.approx((0.5 + 0.3 + 0.0) / 3)
+
+
+def test_compact_summary_names_the_source_in_the_model():
+    from biaslib.chapters.synthesis_tables import compact_summary, switch_summary
+
+    long = pd.DataFrame({
+        "group": [PUBLISHED_GROUP] * 2 + [OURS_GROUP] * 2, "model": ["BERT"] * 2 + ["MiniLM"] * 2,
+        "method": "CEAT", "test": "C1", "option": ["a", "b"] * 2, "d": [0.5, 0.4, 0.1, -0.1],
+        "sig": [True, True, False, True]})
+    out = compact_summary(switch_summary(long, "a", "b"))
+    assert list(out.index) == [("BERT (MYB)", "CEAT"), ("MiniLM (ours)", "CEAT")]
+    assert "sig. changes" in out.columns and "sig. a" in out.columns
+    assert out.loc[("MiniLM (ours)", "CEAT"), "sign flips"] == 1

@@ -118,6 +118,7 @@ __all__ = [
     "choice_findings",
     "choice_table",
     "choices_table",
+    "compact_summary",
     "ours_long",
     "published_cells",
     "stored_ours",
@@ -913,3 +914,24 @@ def _flipped_tests(long: pd.DataFrame, a: str, b: str) -> dict[str, list[str]]:
 
 def _flip_text(flipped: Mapping[str, Sequence[str]]) -> str:
     return "; ".join(f"{m} {', '.join(ts)}" for m, ts in flipped.items()) or "none"
+
+
+def compact_summary(summary: pd.DataFrame) -> pd.DataFrame:
+    """:func:`switch_summary` for display: one ``model`` level, short headers.
+
+    The printed models are named ``"<model> (MYB)"``, ours ``"<model> (ours)"``;
+    ``significance changes`` becomes ``sig. changes`` and ``significant <x>`` ``sig. <x>``.
+    """
+    groups = summary.index.get_level_values("group")
+    models = summary.index.get_level_values("model")
+    label = [f"{m} (MYB)" if g == PUBLISHED_GROUP else f"{m} (ours)"
+             for g, m in zip(groups, models, strict=True)]
+    frame = summary.copy()
+    frame.index = pd.MultiIndex.from_arrays(
+        [*(summary.index.get_level_values(n) for n in summary.index.names
+           if n not in ("group", "model", "method")), label,
+         summary.index.get_level_values("method")],
+        names=[*(n for n in summary.index.names if n not in ("group", "model", "method")),
+               "model", "method"])
+    return frame.rename(columns=lambda c: c.replace("significance changes", "sig. changes")
+                        .replace("significant ", "sig. "))
