@@ -933,5 +933,18 @@ def compact_summary(summary: pd.DataFrame) -> pd.DataFrame:
          summary.index.get_level_values("method")],
         names=[*(n for n in summary.index.names if n not in ("group", "model", "method")),
                "model", "method"])
+    # Rows: per method (in order of appearance), the paper's models, then ours, each in order.
+    methods = list(dict.fromkeys(summary.index.get_level_values("method")))
+    models = [*MYB_MODELS, *SHORT.values()]
+    rank = [(methods.index(me), g != PUBLISHED_GROUP,
+             models.index(m) if m in models else len(models))
+            for g, m, me in zip(groups, summary.index.get_level_values("model"),
+                                summary.index.get_level_values("method"), strict=True)]
+    outer = [n for n in summary.index.names if n not in ("group", "model", "method")]
+    seen = {n: list(dict.fromkeys(summary.index.get_level_values(n))) for n in outer}
+    keys = [(*(seen[n].index(summary.index.get_level_values(n)[i]) for n in outer), *rank[i])
+            for i in range(len(summary))]
+    order = sorted(range(len(summary)), key=lambda i: keys[i])
+    frame = frame.iloc[order]
     return frame.rename(columns=lambda c: c.replace("significance changes", "sig. changes")
                         .replace("significant ", "sig. "))
