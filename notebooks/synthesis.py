@@ -36,7 +36,10 @@
 # rest on so few tests that their intervals cover 0. On the book's offline stand-ins the
 # cosine methods agree on MiniLM and the tiny masked LM but not on SmolLM2, and the
 # specification curves show the paper's thesis at full strength: the design choices alone
-# flip the sign of C3 on every neural model. Paper: Husse & Spitz (2022); models: the
+# flip the sign of C3 on every neural model. Tables 11–14, shown in full, agree: names
+# against group terms flip 31 of the paper's 90 cosine pairs and flip C3 on each of our three
+# models, and the subword read (first, last or average), which §4.3 calls without impact,
+# flips 16 of 128 pairs in the paper's own Table 13. Paper: Husse & Spitz (2022); models: the
 # offline stand-ins named in each row.
 
 # %% tags=["colab-install", "remove-cell"]
@@ -82,7 +85,14 @@ _sig_only, _lpbs_strong = FINDINGS[1], FINDINGS[3]
 assert _sig_only.holds is False and "CEAT | LPBS −0.12 → 0.73" in _sig_only.published
 assert _lpbs_strong.holds is False and _lpbs_strong.published.count("(n = 3)") == 2
 assert FINDINGS[0].holds == "weakly" and "(intervals cover 0)" in FINDINGS[0].ours
-assert FINDINGS[8].holds is True and "on 3 of 3 neural models" in FINDINGS[8].ours
+_t11 = next(f for f in FINDINGS if f.section == "synthesis-table11")
+assert "31 sign flips" in _t11.published and "in 90 pairs" in _t11.published
+assert all(m in _t11.ours.split("tests that flip: ")[1] for m in ("CBoW C3", "MiniLM C3",
+                                                                   "tiny MLM C3"))
+_t13 = next(f for f in FINDINGS if f.claim.startswith("§4.3: the first, last"))
+assert "16 sign flips" in _t13.published and "in 128 pairs" in _t13.published
+_curves = next(f for f in FINDINGS if f.section == "synthesis-speccurves")
+assert _curves.holds is True and "on 3 of 3 neural models" in _curves.ours
 
 # %% [markdown]
 # **Sources.** This chapter computes no model output. Every number shown comes from a
@@ -105,8 +115,7 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
-from biaslib.chapters.ceat import myb_table12_comparison
-from biaslib.chapters.lpbs import OFFLINE_LPBS_MODEL, by_level, myb_table14_comparison
+from biaslib.chapters.lpbs import OFFLINE_LPBS_MODEL
 from biaslib.chapters.published import MYB_MODELS
 from biaslib.chapters.stored import load_results
 from biaslib.chapters.synthesis import (
@@ -123,13 +132,6 @@ from biaslib.reporting.format import format_d
 from biaslib.stimuli.data import data_dir, load_published
 
 pd.set_option("display.width", 160)
-
-
-def stored(name: str) -> pd.DataFrame:
-    """A stored table of an earlier chapter, with empty text cells as ''."""
-    frame = load_results(name)[0]
-    text = frame.select_dtypes(exclude="number").columns
-    return frame.assign(**{c: frame[c].fillna("") for c in text})
 
 
 def ci_text(n: int, low: float, high: float) -> str:
@@ -396,222 +398,294 @@ assert (tiny_cos["ci_low"] > 0).all() and len(tiny_cos) == 3
 # ## Tables 11–14: one design choice at a time
 #
 # Appendix G prints, for each design choice, the scores of every method × test × model
-# under each option. The stored tables of the earlier chapters hold only some of these
-# options for our models. What we have, and what not:
+# under each option: 767 cells in all. Every one of them is shown below, as typed in
+# (`data/published/myb_tables_11_14.csv`), in long format — one row per test and option, one
+# table per method — with ours beside it ({py:mod}`biaslib.chapters.synthesis_tables`). Our
+# cells come from the stored tables of the earlier chapters (`seat_myb`, `ceat_myb`,
+# `ceat_contexts`, `lpbs_myb`, `lpbs_reddit`, `synthesis_tiny_mlm`) and from this chapter's
+# `synthesis_choices`, which computes the options they lack: s-SEAT, w-SEAT and CEAT with the
+# other target description, w-SEAT read at the first or last subword, CEAT at the sentence,
+# first- and last-subword levels and with the simplified and reduced word sets. To stay within
+# minutes on the book's shared 2-core CPU, `synthesis_choices` runs SEAT on CBoW, MiniLM and
+# the tiny masked LM and CEAT on the tiny masked LM only (at most 100 corpus sentences per
+# stimulus, seed 1111, Mind Your Bias's window): SmolLM2 embeds about six sentences a second,
+# and MiniLM's CEAT would need some 180,000 sentence encodings. The tiny masked LM is the one
+# offline model with every method, so each table has one like-for-like column. None of our
+# models is one of the paper's five.
+#
+# In every table: `*` marks p < 0.01 (in the printed columns: the paper's bold); "n/a" is
+# printed so; "–" means our run did not happen for a stated reason (too few corpus sentences
+# or co-occurrences, stimuli missing from GloVe); a blank is a cell the paper does not print
+# or we did not compute. How many cells each table has, and how many of ours are filled:
 
 # %% tags=["hide-input"]
-t11_14 = load_published("myb_tables_11_14")
-printed_cells = t11_14.groupby("table").size()
-have = pd.DataFrame([
-    {"table": 11, "choice": "target description: names / terms",
-     "ours (stored)": "LPBS, tiny masked LM: names and terms (lpbs_myb, full word sets)",
-     "not available": "SEAT and CEAT: seat_myb and ceat_myb hold one description per test "
-                      "(Table 3's)"},
-    {"table": 12, "choice": "contextualisation: templates / Reddit",
-     "ours (stored)": "CEAT, MiniLM and SmolLM2: templates (ceat_contexts) and corpus "
-                      "(ceat_myb); LPBS, tiny masked LM: templates (lpbs_myb) and corpus "
-                      "(lpbs_reddit)",
-     "not available": "s-SEAT and w-SEAT on corpus sentences: never run (SEAT is defined "
-                      "on templates here)"},
-    {"table": 13, "choice": "encoding level: sent / avg. / start / end",
-     "ours (stored)": "SEAT at sent (s-SEAT) and avg. (w-SEAT, mean over subwords): "
-                      "seat_myb, three models",
-     "not available": "SEAT start/end tokens and CEAT at any level but the CEAT chapter's: "
-                      "not stored"},
-    {"table": 14, "choice": "cosine (CEAT) / probability (LPBS over Reddit)",
-     "ours (stored)": "probability: tiny masked LM (lpbs_reddit); cosine: CEAT on MiniLM "
-                      "and SmolLM2 (ceat_myb) and on the tiny masked LM (synthesis_tiny_mlm), "
-                      "full word sets",
-     "not available": "CEAT on simplified/reduced sets"},
-])
-have.insert(2, "printed cells", have["table"].map(printed_cells).astype(int))
-have.set_index("table")
+from biaslib.chapters import synthesis_tables as st
+from biaslib.reporting.format import round_table
+
+ours_cells = st.stored_ours()
+OURS_COLUMNS = {
+    "s-SEAT": ("CBoW", "MiniLM", "SmolLM2", "tiny MLM"),
+    "w-SEAT": ("CBoW", "MiniLM", "SmolLM2", "tiny MLM"),
+    "SEAT": ("CBoW", "MiniLM", "SmolLM2", "tiny MLM"),
+    "CEAT": ("MiniLM", "SmolLM2", "tiny MLM"), "LPBS": ("tiny MLM",),
+}
+TABLE_METHODS = {11: ("s-SEAT", "w-SEAT", "CEAT", "LPBS"), 12: ("s-SEAT", "w-SEAT", "CEAT", "LPBS"),
+                 13: ("SEAT", "CEAT")}
+LEGEND = ("`*` p < 0.01 (printed columns: the paper's bold); n/a as printed;\n"
+          "– not run (reason in the stored table); blank: not printed or not computed.")
+
+
+def method_table(table, method, **options):
+    """One method's printed cells beside ours (long format)."""
+    return st.choice_table(st.published_cells(table), ours_cells[ours_cells["table"] == table],
+                           method, options=st.OPTIONS[table], ours_columns=OURS_COLUMNS[method],
+                           **options)
+
+
+def show(table, method, **options):
+    """A method's table with its star legend."""
+    display(Markdown(f"**Table {table}, {method}.**\n{LEGEND}"))
+    display(method_table(table, method, **options))
+
+
+views = {(t, m): method_table(t, m) for t, methods in TABLE_METHODS.items() for m in methods}
+count = pd.DataFrame([
+    {"table": t, "printed cells": len(st.published_cells(t)),
+     "printed cells shown": sum(int((views[(t, m)][st.PUBLISHED_GROUP] != "").to_numpy().sum())
+                                for m in TABLE_METHODS.get(t, ())),
+     "our cells": int(ours_cells["table"].eq(t).sum())}
+    for t in (11, 12, 13, 14)]).set_index("table")
+count.loc[14, "printed cells shown"] = len(st.published_cells(14))  # shown below, one table
+count
 
 # %% tags=["remove-cell"]
-assert printed_cells.to_dict() == {11: 192, 12: 251, 13: 288, 14: 36}
+assert list(count["printed cells"]) == [192, 251, 288, 36]
+assert (count["printed cells shown"] == count["printed cells"]).all()
 
 # %% [markdown]
+# (synthesis-table11)=
 # ### Table 11: names or group terms
 #
-# LPBS with BERT as printed (`*` bold, p < 0.01) beside the tiny masked LM's LPBS on the
-# same tests, templates, full word sets, Mind Your Bias's convention (`*` p < 0.01; stored
-# table `lpbs_myb`). The paper: "the choice between using names … or terms … has a
-# substantial impact … and cannot be generalized across bias types or LMs".
+# Six tests have stimuli of both kinds: C3, C6, C9, Occ, I1 and I2 (Mind Your Bias's word
+# sets, `data/stimuli/mind_your_bias.yaml`). Table 3 used names for all but C9; the stored
+# tables of the SEAT and CEAT chapters hold those, `synthesis_choices` the other description.
+# The paper: "the choice between using names … or terms … has a substantial impact on the
+# ability to detect biases towards group members and cannot be generalized across bias types
+# or LMs". s-SEAT and w-SEAT on templates, CEAT on corpus sentences (Reddit in the paper),
+# LPBS on templates (BERT only in the paper):
 
 # %% tags=["hide-input"]
-lpbs_rows = stored("lpbs_myb")
-lpbs_full = lpbs_rows[(lpbs_rows["word_set"] == "full") & ~lpbs_rows["modified"]
-                      & (lpbs_rows["convention"] == "mind-your-bias")]
-form = np.where(lpbs_full["test"].isin(["C1", "C3"]), "adjective", "noun")
-lpbs_full = lpbs_full[lpbs_full["attribute_form"] == form]
-pub11 = t11_14[(t11_14["table"] == 11) & (t11_14["method"] == "LPBS")]
-t11 = pd.DataFrame({
-    **{f"BERT {v} (MYB)": {r.test: format_d(r.d, "*" if r.sig is True else "")
-                           for r in pub11[pub11["variant"] == v].itertuples()}
-       for v in ("names", "terms")},
-    **{f"tiny MLM {v}": {r.test: format_d(r.effect_size, "*" if r.p_value < 0.01 else "")
-                         for r in lpbs_full[lpbs_full["target_description"] == v].itertuples()}
-       for v in ("names", "terms")},
-}).reindex(list(dict.fromkeys(pub11["test"]))).fillna("")
-t11.index.name = "test"
-t11
-
-# %% tags=["remove-cell"]
-assert list(t11.index) == ["C3", "C6", "C9", "Occ", "I1", "I2"]
-assert (t11 != "").all().all()
-assert (t11.loc["C3", "tiny MLM names"], t11.loc["C3", "tiny MLM terms"]) == ("−0.10", "1.10*")
-assert (t11.loc["I1", "tiny MLM names"], t11.loc["I1", "tiny MLM terms"]) == ("−1.03*", "−0.66")
-assert t11["BERT names (MYB)"].str.endswith("*").sum() == 2
+for method in TABLE_METHODS[11]:
+    show(11, method)
 
 # %% [markdown]
-# On the tiny model the description flips C3 from −0.10 (names) to 1.10* (terms), and I1
-# is significant with names (−1.03*) but not with terms (−0.66): the choice matters as much
-# as the paper says, in directions that differ from BERT's.
+# What switching from names to terms does, test by test (over the tests with a number
+# under both: sign flips, changes of significance, and the mean effect size under each):
+
+# %% tags=["hide-input"]
+long11 = st.cells(11, ours_cells)
+switch11 = st.switch_summary(long11, "names", "terms")
+round_table(st.compact_summary(switch11), 2)
+
+# %% tags=["remove-cell"]
+sw11 = switch11
+pub11 = sw11.loc[st.PUBLISHED_GROUP]
+assert int(pub11.loc[pub11.index.get_level_values("method") != "LPBS", "tests"].sum()) == 90
+F11 = next(f for f in FINDINGS if f.section == "synthesis-table11")
+assert "31 sign flips and 23 significance changes in 90 pairs" in F11.published
+assert F11.ours.startswith("CBoW 3 sign flips, 3 significance changes in 8 pairs; MiniLM 5 sign "
+                           "flips, 6 significance changes in 12 pairs; tiny MLM 6 sign flips, 6 "
+                           "significance changes in 21 pairs")
+assert int(sw11.loc[(st.PUBLISHED_GROUP, "BERT", "LPBS"), "sign flips"]) == 2
+v11 = {m: views[(11, m)] for m in TABLE_METHODS[11]}
+
+
+def cell(view, test, option, column, group=st.OURS_GROUP):
+    return view.loc[(test, option), (group, column)]
+
+
+assert [cell(v11["s-SEAT"], "C3", o, "CBoW") for o in ("names", "terms")] == ["0.25*", "−0.06"]
+assert [cell(v11["s-SEAT"], "C3", o, "MiniLM") for o in ("names", "terms")] == ["0.36*", "−0.29"]
+assert [cell(v11["w-SEAT"], "C3", o, "MiniLM") for o in ("names", "terms")] == ["0.55*", "−0.50"]
+assert [cell(v11["s-SEAT"], "C3", o, "tiny MLM") for o in ("names", "terms")] == ["−0.20", "0.36*"]
+assert [cell(v11["LPBS"], "C3", o, "tiny MLM") for o in ("names", "terms")] == ["−0.10", "1.10*"]
+assert [cell(v11["s-SEAT"], "I1", o, "tiny MLM") for o in ("names", "terms")] == ["1.14*", "−0.08"]
+assert [cell(v11["w-SEAT"], "C9", o, "CBoW") for o in ("names", "terms")] == ["−0.07", "1.18*"]
+assert [cell(v11["CEAT"], t, "terms", "tiny MLM") for t in ("C3", "I1", "I2")] == ["–"] * 3
+
+# %% [markdown]
+# In the paper's own table the choice matters a great deal: of the 90 pairs of s-SEAT, w-SEAT
+# and CEAT (five models × six tests), 31 change sign and 23 change significance when names
+# are replaced by terms (BERT's LPBS: 2 sign flips in 6). It recurs on our stand-ins, in other
+# places. C3 flips on all three models that have both descriptions: on CBoW (s-SEAT 0.25* →
+# −0.06) and MiniLM (s-SEAT 0.36* → −0.29, w-SEAT 0.55* → −0.50) the names give the positive
+# score, on the tiny masked LM the terms (s-SEAT −0.20 → 0.36*, LPBS −0.10 → 1.10*). I1 and
+# I2 flip on MiniLM and the tiny masked LM (its s-SEAT on I1: 1.14* → −0.08), C9 on CBoW's
+# w-SEAT (−0.07 → 1.18*). In all: CBoW 3 sign flips and 3 significance changes in 8 pairs,
+# MiniLM 5 and 6 in 12, the tiny masked LM 6 and 6 in 21 (SEAT, CEAT and LPBS). Which tests
+# flip differs from model to model, as the paper says: the description cannot be fixed once
+# for all bias types and models. Missing cells: CBoW lacks three of I1's and I2's group terms
+# ("bigbutt", "darkskinned", "fried-chicken"); the tiny masked LM's CEAT with the terms of C3,
+# I1 and I2 did not run, since most of those phrases ("Kenyan American", "Polish American
+# male") have no sentence in the corpus; MiniLM's and SmolLM2's CEAT have Table 3's
+# description only (`ceat_myb`; not rerun, see above).
 #
+# (synthesis-table12)=
 # ### Table 12: templates or natural contexts
 #
-# CEAT, computed by the CEAT chapter (`ceat_myb` for corpus sentences, `ceat_contexts` for
-# Mind Your Bias's templates; Mind Your Bias's convention, `*` p < 0.01), beside the
-# printed BERT columns ({py:func}`biaslib.chapters.ceat.myb_table12_comparison`). Our corpus
-# is the project's extract, not Reddit 2014; the LPBS part of Table 12 is Table 14's
-# probability column, below.
+# The same tests with template sentences or natural sentences as contexts. The printed
+# "reddit" cells are 2014 Reddit comments; ours are the project's corpus extract (Reddit
+# among five sources; the CEAT chapter says which), Mind Your Bias's window. CEAT comes from
+# `ceat_contexts` (templates) and `ceat_myb` (corpus; MiniLM at most 100, SmolLM2 at most
+# 20 sentences per stimulus), the tiny masked LM's from `synthesis_choices` and
+# `synthesis_tiny_mlm`; LPBS (tiny masked LM) from `lpbs_myb` and `lpbs_reddit` (fixed
+# scores, combined as CEAT). s-SEAT and w-SEAT on corpus sentences are computed in the SEAT
+# chapter ({doc}`seat`, section "SEAT on corpus sentences"); their cells here read "pending"
+# until they are wired in.
 
 # %% tags=["hide-input"]
-ceat_rows = stored("ceat_myb")
-ceat_ctx = stored("ceat_contexts")
-pairs = pd.concat([ceat_rows, ceat_ctx[ceat_ctx["contexts"] == "templates"]])
-t12 = myb_table12_comparison(pairs)
-t12_cols = ["BERT template (MYB)", "BERT reddit (MYB)",
-            *(f"{m} {k}" for m in ("all-MiniLM-L6-v2", "SmolLM2-135M-Instruct")
-              for k in ("templates", "corpus"))]
-t12[t12_cols].rename_axis(columns=None)
+for method in TABLE_METHODS[12]:
+    pending = ({"pending": {"reddit": st.CORPUS_PENDING}} if method in ("s-SEAT", "w-SEAT")
+               else {})
+    show(12, method, **pending)
+long12 = st.cells(12, ours_cells)
+switch12 = st.switch_summary(long12, "template", "reddit")
+round_table(st.compact_summary(switch12), 2)
 
 # %% tags=["remove-cell"]
-t12v = t12[t12_cols]
-assert (t12v.loc["Dis", "all-MiniLM-L6-v2 corpus"], t12v.loc["Dis", "SmolLM2-135M-Instruct corpus"]
-        ) == ("–", "")
-assert t12v.loc["C1", "SmolLM2-135M-Instruct templates"] == "0.12*"
-assert t12v.loc["C1", "SmolLM2-135M-Instruct corpus"] == "0.56*"
-assert t12v.loc["I2", "all-MiniLM-L6-v2 templates"] == "−0.38*"
-
-
-def n_sig(col):
-    return int(t12v[col].str.endswith("*").sum())
-
-
-assert [n_sig(c) for c in t12_cols] == [8, 8, 8, 7, 7, 7]
+F12 = next(f for f in FINDINGS if f.section == "synthesis-table12")
+assert F12.holds == "partly"
+assert ("mean d larger with templates in 9 of 15; w-SEAT significant 28 (templates) vs 35 "
+        "(Reddit) of 40") in F12.published
+o12 = switch12.loc[st.OURS_GROUP]
+assert (o12.loc[(slice(None), "CEAT"), ["significant template", "significant reddit"]] == 7).all(
+    ).all() and (o12["sign flips"] == 0).all()
+assert [f"{o12.loc[(m, 'CEAT'), c]:.2f}" for m in ("SmolLM2", "tiny MLM", "MiniLM")
+        for c in ("mean d template", "mean d reddit")] == ["0.64", "0.52", "0.72", "0.67",
+                                                            "0.50", "0.58"]
+lp12 = o12.loc[("tiny MLM", "LPBS")]
+assert (f"{lp12['mean d template']:.2f}", f"{lp12['mean d reddit']:.2f}") == ("0.13", "0.07")
+assert (lp12["significant template"], lp12["significant reddit"], lp12["tests"]) == (2, 7, 7)
 
 # %% [markdown]
-# The printed BERT cells are significant in both columns, and with CEAT's thousands of
-# samples so is every one of ours: the paper's count of significant results cannot separate the two kinds of context here.
-# Sizes move both ways: SmolLM2's C1 is 0.12* on templates and 0.56* on corpus sentences.
-# ("–": CEAT could not run — too few corpus contexts for Dis; blank: not run.)
+# In the paper's own table, the mean effect size is larger with templates for 9 of the 15
+# method × model pairs, and w-SEAT is significant 35 times on Reddit against 28 on templates:
+# both halves of the claim show, neither everywhere. On ours, until the SEAT chapter's corpus
+# cells are wired in, CEAT and LPBS can be compared. CEAT is significant on all 7 tests it ran
+# with either kind of context, on all three models (with CEAT's 10,000 samples almost every
+# score is), and no test changes sign; its mean effect size is larger with templates on
+# SmolLM2 (0.64 vs 0.52) and the tiny masked LM (0.72 vs 0.67), smaller on MiniLM (0.50 vs
+# 0.58). LPBS on the tiny masked LM shows both halves of the paper's pattern: larger with
+# templates (mean 0.13 vs 0.07) but significant far more often over corpus sentences (7
+# against 2 of 7), where thousands of sentences are combined as in CEAT.
 #
 # (synthesis-table13)=
-# ### Table 13: sentence or word encoding
+# ### Table 13: sentence or word encoding, and which subword
 #
-# Our s-SEAT encodes the template sentence, our w-SEAT the target word's subwords averaged
-# — Table 13's "sent" and "avg." levels of SEAT. Printed BERT beside our three models
-# (`seat_myb`; `*` p < 0.01). The paper: sentence encodings "yield less significant results
-# and lower effect sizes across all bias tests and methods".
+# SEAT (on templates) and CEAT (on corpus sentences) with four readings of the stimulus:
+# the sentence vector ("sent": s-SEAT; for CEAT each context sentence's vector), the mean of
+# the stimulus' subword vectors ("avg.": w-SEAT, and CEAT as elsewhere in this book), its
+# first ("start") or its last ("end") subword. Our sentence vectors are each model's s-SEAT
+# pooling: the mean over tokens for MiniLM and the tiny masked LM, the last token for SmolLM2,
+# the mean of word vectors for CBoW (which has no subwords, hence no start or end). The paper:
+# sentence encodings "yield less significant results and lower effect sizes across all bias
+# tests and methods", and "the decision to use the first, last, or an average over all token
+# embeddings of a word … does not seem to have an impact".
 
 # %% tags=["hide-input"]
-seat_rows = stored("seat_myb")
-pub13 = t11_14[(t11_14["table"] == 13) & (t11_14["method"] == "SEAT") & (t11_14["model"] == "BERT")]
-t13 = {f"BERT {v} (MYB)": {r.test: format_d(r.d, "*" if r.sig is True else "")
-                           for r in pub13[pub13["variant"] == v].itertuples()}
-       for v in ("sent", "avg.")}
-SHORT = {"CBoW (GloVe 6B 50d)": "CBoW", "all-MiniLM-L6-v2": "MiniLM",
-         "SmolLM2-135M-Instruct": "SmolLM2"}
-for model, short in SHORT.items():
-    for method, level in (("s-SEAT", "sent"), ("w-SEAT", "avg.")):
-        rows = seat_rows[(seat_rows["column"] == model) & (seat_rows["method"] == method)]
-        t13[f"{short} {level}"] = {r.test: format_d(r.effect_size, "*" if r.p_value < 0.01
-                                                          else "") for r in rows.itertuples()}
-t13 = pd.DataFrame(t13).reindex(["C1", "C3", "C6", "C9", "Dis", "Occ", "I1", "I2"])
-t13.index.name = "test"
-t13
+for method in TABLE_METHODS[13]:
+    show(13, method)
+long13 = st.cells(13, ours_cells)
+switch13 = pd.concat({f"{a} → {b}": st.switch_summary(long13, a, b).set_axis(
+    ["tests", "sign flips", "significance changes", "significant before", "significant after",
+     "mean d before", "mean d after"], axis=1)
+    for a, b in (("avg.", "sent"), ("avg.", "start"), ("avg.", "end"))}, names=["switch"])
+round_table(st.compact_summary(switch13), 2)
 
 # %% tags=["remove-cell"]
-def sent_vs_avg(model):
-    rows = seat_rows[seat_rows["column"] == model].pivot(index="test", columns="method",
-                                                         values=["effect_size", "p_value"])
-    rows = rows.dropna()
-    sig = (rows["p_value"] < 0.01).sum()
-    lower = int((rows[("effect_size", "s-SEAT")] < rows[("effect_size", "w-SEAT")]).sum())
-    return int(sig["s-SEAT"]), int(sig["w-SEAT"]), lower, len(rows)
-
-
-SVA = {short: sent_vs_avg(model) for model, short in SHORT.items()}
-assert SVA == {"CBoW": (6, 6, 6, 6), "MiniLM": (5, 4, 2, 8), "SmolLM2": (4, 6, 4, 8)}
-pub13_sig = {v: int(pub13.loc[pub13["variant"] == v, "sig"].eq(True).sum()) for v in ("sent", "avg.")}
-assert pub13_sig == {"sent": 5, "avg.": 6}
+F13S = next(f for f in FINDINGS if f.claim.startswith("§4.3: the first, last"))
+assert F13S.holds == "no"
+assert "16 sign flips and 19 significance changes in 128 pairs" in F13S.published
+assert F13S.ours == ("MiniLM SEAT 3 sign flips, 2 significance changes in 16; tiny MLM SEAT 0 "
+                     "sign flips, 4 significance changes in 16; tiny MLM CEAT 1 sign flips, 1 "
+                     "significance changes in 14")
+s13 = switch13.loc["avg. → sent"].loc[st.OURS_GROUP]
+assert [f"{s13.loc[(m, 'SEAT'), c]:.2f}" for m in ("MiniLM", "tiny MLM")
+        for c in ("mean d after", "mean d before")] == ["0.74", "0.47", "0.82", "0.68"]
+assert [f"{s13.loc[('tiny MLM', 'CEAT'), c]:.2f}" for c in ("mean d before", "mean d after")
+        ] == ["0.67", "0.26"] and s13.loc[("tiny MLM", "CEAT"), "sign flips"] == 3
+v13 = views[(13, "SEAT")]
+assert [cell(v13, "I1", o, "MiniLM") for o in ("avg.", "start", "end")] == ["0.03", "0.60*",
+                                                                           "0.40*"]
+assert [cell(v13, "C9", o, "MiniLM") for o in ("avg.", "end")] == ["0.20", "−0.04"]
+assert [cell(views[(13, "CEAT")], "I2", o, "tiny MLM") for o in ("avg.", "start")] == [
+    "0.70*", "−0.00"]
+p13 = views[(13, "SEAT")]
+assert [cell(p13, "I1", o, "GPT-2", st.PUBLISHED_GROUP) for o in ("avg.", "start")] == [
+    "−0.52", "0.83*"]
+assert [cell(p13, "Dis", o, "BLOOM", st.PUBLISHED_GROUP) for o in ("avg.", "end")] == [
+    "0.50*", "−0.64"]
 
 # %% [markdown]
-# For BERT the paper prints 5 significant "sent" scores against 6 "avg." ones. On our
-# models the rule does not hold throughout: CBoW's sentence scores are lower on all 6 tests
-# (equally often significant); MiniLM's sentence scores are *higher* on 6 of 8 tests and
-# significant 5 times against 4; only SmolLM2 follows the paper (4 significant against 6,
-# lower on 4 of 8).
+# **Sentence or word.** The SEAT finding (below, "What we found") holds on SmolLM2 and CBoW,
+# not on MiniLM and the tiny masked LM, whose sentence vectors give the *larger* mean effect
+# size (0.74 vs 0.47, 0.82 vs 0.68). CEAT follows the paper more closely: on the tiny masked
+# LM the sentence reading lowers the mean effect size from 0.67 to 0.26, as in every printed
+# CEAT column (BERT 0.38 → 0.14), and flips three tests' signs.
+#
+# **Which subword.** The paper's own table does not bear the claim out: between "avg." and
+# "start" or "end" (BERT, GPT-2, OPT, BLOOM; SEAT and CEAT) 16 of 128 pairs change sign and
+# 19 change significance — GPT-2's SEAT I1 is −0.52 averaged and 0.83* at the start token,
+# BLOOM's SEAT Dis 0.50* averaged and −0.64 at the end. On ours the reading matters where the
+# averaged score is small: MiniLM's SEAT flips 3 of 16 pairs (C9 0.20 → −0.04 at the end; I1
+# goes from 0.03 to 0.60* and 0.40*), the tiny masked LM's SEAT changes significance 4 times
+# in 16 without a flip, and its CEAT I2 falls from 0.70* to −0.00 at the start token. Large
+# effects (C1, C6, Occ) barely move. A word of one subword reads the same under all three,
+# so the choice only matters for stimuli the tokenizer splits.
 #
 # (synthesis-table14)=
 # ### Table 14: cosine or probability
 #
-# The "probability" column is LPBS over Reddit comments combined as CEAT; the tiny masked
-# LM's rebuilt column comes from `lpbs_reddit` (corpus extract, fixed scores and with the
-# authors' case bug replayed; {py:func}`biaslib.chapters.lpbs.myb_table14_comparison`).
-# `*` p < 0.01 (in the MYB column: printed bold); "n/a" as printed, or where the replayed
-# case bug loses every sentence; "too few": too few co-occurrences in the corpus:
+# BERT only in the paper. "cosine" is CEAT; "probability" is LPBS over Reddit comments,
+# combined as CEAT. Our probability column is the tiny masked LM's `lpbs_reddit` (corpus
+# extract, fixed scores; the LPBS chapter replays the authors' case bug, which explains their
+# n/a's); our cosine columns are CEAT on the same model (`synthesis_tiny_mlm` for the full
+# sets, `synthesis_choices` for the simplified and reduced sets of the LPBS chapter's
+# {ref}`lpbs-word-sets`), and CEAT on MiniLM and SmolLM2 with the full sets (`ceat_myb`).
 
 # %% tags=["hide-input"]
-reddit = stored("lpbs_reddit")
-t14 = myb_table14_comparison(lpbs_rows, reddit=reddit, reddit_label="tiny MLM, corpus")
-# Long format (one row per test and word set): the rebuilt columns stand beside the published.
-by_level(t14, {"MYB (BERT)": "MYB {level}", "tiny MLM, corpus": "tiny MLM, corpus {level}",
-               "tiny MLM, corpus, case bug": "tiny MLM, corpus, case bug {level}"})
-
-# %% [markdown]
-# The "cosine similarity" column is CEAT with BERT; our CEAT ran on MiniLM and SmolLM2
-# (`ceat_myb`) and on the tiny masked LM (`synthesis_tiny_mlm`), full word sets only, Mind
-# Your Bias's convention (`*` p < 0.01; in the BERT columns: printed bold):
-
-# %% tags=["hide-input"]
-pub14c = t11_14[(t11_14["table"] == 14) & (t11_14["variant"] == "cosine similarity")
-                & (t11_14["word_set"] == "full")]
-mine = ceat_rows[ceat_rows["convention"] == "mind-your-bias"]
-t14c = pd.DataFrame({
-    "BERT cosine, full (MYB)": {r.test: format_d(r.d, "*" if r.sig is True else "")
-                                for r in pub14c.itertuples()},
-    "BERT probability, full (MYB)": t14["MYB full"],
-    **{f"{SHORT[m]} CEAT, full": {r.test: format_d(r.effect_size, "*" if r.p_value < 0.01 else "")
-                                  for r in mine[mine["column"] == m].itertuples()}
-       for m in ("all-MiniLM-L6-v2", "SmolLM2-135M-Instruct")},
-    "tiny MLM CEAT, full": {r.test: format_d(r.d, "*" if r.sig else "")
-                            for r in tiny_scores[tiny_scores["method"] == "CEAT"].itertuples()},
-    "tiny MLM probability, full": t14["tiny MLM, corpus full"],
-}).reindex(["C1", "C3", "C6", "C9", "Dis", "Occ", "I1", "I2"]).fillna("")
-t14c.index.name = "test"
-t14c
+t14_view = st.table14_view(st.published_cells(14), ours_cells[ours_cells["table"] == 14])
+display(Markdown(f"**Table 14.**\n{LEGEND}"))
+t14_view
 
 # %% tags=["remove-cell"]
-assert (t14["MYB full"] == "n/a").sum() == 5
-assert t14c["BERT cosine, full (MYB)"].str.endswith("*").sum() == 8
-assert t14c["BERT probability, full (MYB)"].str.endswith("*").sum() == 2
-assert (t14c["tiny MLM probability, full"] == "too few").sum() == 1
-assert t14c["tiny MLM probability, full"].str.endswith("*").sum() == 7
-assert t14c["tiny MLM CEAT, full"].str.endswith("*").sum() == 7
-assert t14c.loc["Dis", "tiny MLM CEAT, full"] == ""
-assert t14c.loc["C9", "tiny MLM probability, full"] == "too few"
+pub14 = t14_view[st.PUBLISHED_GROUP]
+assert pub14["cosine"].str.endswith("*").sum() == 18
+prob = pub14["probability"][pub14["probability"] != ""]
+assert (prob != "n/a").sum() == 10 and prob.str.endswith("*").sum() == 9
+tiny14 = t14_view[st.OURS_GROUP]
+ran = tiny14["tiny MLM cosine"][~tiny14["tiny MLM cosine"].isin(["", "–"])]
+assert ran.str.endswith("*").all() and len(ran) == 12
+assert (tiny14.xs("simpl.", level="word set")["tiny MLM cosine"] == "–").all()
+pran = tiny14["tiny MLM probability"][~tiny14["tiny MLM probability"].isin(["", "–"])]
+assert pran.str.endswith("*").all() and len(pran) == 16
+assert [tiny14.loc[("C1", w), "tiny MLM cosine"] for w in ("redu.", "full")] == ["1.51*", "0.89*"]
+assert [tiny14.loc[("C9", w), "tiny MLM cosine"] for w in ("redu.", "full")] == ["0.81*", "0.58*"]
+assert [tiny14.loc[(t, "full"), c] for t in ("I1", "I2")
+        for c in ("tiny MLM cosine", "tiny MLM probability")] == ["0.53*", "−0.46*", "0.70*",
+                                                                  "−0.62*"]
 
 # %% [markdown]
-# The paper counts more significant cosine results (8 of 8 with the full sets) than
-# probability results (2 of 8; five cells are n/a, which the LPBS chapter traces to the
-# authors' case bug). Over our corpus extract the fixed probability scores are significant
-# in all 7 cells that have enough co-occurrences — as are our CEAT scores: with CEAT's
-# sample counts, significance no longer separates the metrics. The like-for-like comparison
-# (one model under both metrics) is the tiny masked LM's (a mechanism model, not BERT): its
-# CEAT is significant in all 7 cells that ran (Dis lacks corpus contexts), its probability
-# scores in all 7 cells with enough co-occurrences (C9 has too few) — again no separation.
+# Significance does not separate the metrics on the tiny masked LM (a mechanism model, not
+# BERT): every cosine (CEAT) cell that ran is significant, and so is every probability cell
+# with enough co-occurrences (C9's reduced and full sets have too few). In the paper 18 of 18
+# cosine cells are bold and 9 of the 10 probability cells that are not n/a. The simplified
+# sets keep so few target words that our CEAT refuses an effect size (its standard deviation
+# needs more: "too few target words for a standard deviation"), where the paper printed one;
+# the reduced sets run and move the scores a lot (C1 1.51* reduced vs 0.89* full; C9 0.81* vs
+# 0.58*). The sign problem the paper raises — negative cosine scores beside positive
+# probabilities — appears here the other way round: I1 and I2 are positive under cosine
+# (0.53*, 0.70*) and negative under probability (−0.46*, −0.62*).
 #
 # (synthesis-runtimes)=
 # ## Runtimes (Tables 7 and 8)

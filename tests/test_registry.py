@@ -92,6 +92,12 @@ COMPARED = {
                            ("column method test convention", "*",
                             "effect_size ci_low ci_high se tau2 i2 weighted_variance mean_d "
                             "q025 q975", "p_value q_p_value")],
+    "synthesis_choices": [("table option column method stimuli level pooling convention",
+                           f"{CORE} convention encoder weights n_x n_y n_a n_b not run",
+                           "effect_size", "p_value"),
+                          ("table option column method stimuli level pooling convention", "*",
+                           "effect_size ci_low ci_high se tau2 i2 weighted_variance mean_d "
+                           "q025 q975", "p_value q_p_value")],
     "speccurve_grid": [("test method targets contexts level pooling layer ddof tail sampling "
                         "stimuli", "variant model convention encoder n_x n_y ci_method not run",
                         "effect_size ci_low ci_high", "p_value")],
@@ -196,7 +202,7 @@ def test_importing_the_registry_imports_no_model_code():
 
 #: The chapter modules that declare stored tables, in registry order.
 DECLARING = ("weat_static", "seat", "elmo_bug", "mleat", "ceat", "lpbs", "same", "synthesis",
-             "speccurve")
+             "synthesis_tables", "speccurve")
 
 
 def test_registry_is_the_chapters_declarations_in_order():

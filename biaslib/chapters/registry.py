@@ -37,6 +37,7 @@ from biaslib.chapters import (
     seat,
     speccurve,
     synthesis,
+    synthesis_tables,
     weat_static,
 )
 from biaslib.chapters.stored import save_results
@@ -68,6 +69,7 @@ REGISTRY: tuple[StoredTable, ...] = (
     *lpbs.DECLARED_TABLES,
     *same.DECLARED_TABLES,
     *synthesis.DECLARED_TABLES,
+    *synthesis_tables.DECLARED_TABLES,
     *speccurve.DECLARED_TABLES,
 )
 

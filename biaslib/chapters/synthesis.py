@@ -53,6 +53,7 @@ from biaslib.chapters.lpbs import OFFLINE_LPBS_MODEL, TABLE4_CELLS
 from biaslib.chapters.published import MYB_MODELS, MYB_TABLE3
 from biaslib.chapters.seat import SEAT_EXACT, myb_table
 from biaslib.chapters.stored import load_results
+from biaslib.chapters.synthesis_tables import choice_findings
 from biaslib.chapters.tables import (
     NEEDS_CORPUS,
     NEEDS_TINY_MLM,
@@ -854,6 +855,8 @@ def findings() -> list[Finding]:
         f"CEAT {emb[('C1', 'CEAT')]:.1f} s",
         "MiniLM-L6 (stand-in; another CPU)", "partly", "synthesis-runtimes")
 
+    tables = choice_findings(PAPER)
     # §4.1: Table 3's significance counts and OPT ≈ BLOOM (biaslib.chapters.myb_figures).
-    return [cosine, significant_only, inverse, lpbs_strong, mixed, no_trend, sentence, metric,
-            choices, runtimes, *myb_figures.findings()]
+    return [cosine, significant_only, inverse, lpbs_strong, mixed, no_trend, tables["t11"],
+            tables["t12"], sentence, tables["t13-subword"], metric, choices, runtimes,
+            *myb_figures.findings()]
