@@ -1374,10 +1374,10 @@ def corpus_seat_table(
     sentences per stimulus (default :data:`CORPUS_CAPS`), else ``cap``. Rows as
     :func:`myb_table`'s, plus ``contexts`` (:data:`CORPUS_LABEL` with the cap),
     ``no sentences`` (stimuli dropped for lack of sentences) and
-    ``shared dropped`` (sentences dropped from both sets of a pair); ``left out`` counts
-    the sentences the subsampling left out. A test refused by
-    :func:`corpus_seat_contexts`, or one a model cannot run, gets a row with NaN numbers
-    and the reason in ``not run``.
+    ``shared dropped`` (sentences dropped from both sets of a pair); ``n_x`` … ``n_b`` are
+    the sentences tested, after the subsampling (the subsampled sentences are not
+    listed). A test refused by :func:`corpus_seat_contexts`, or one a model cannot run,
+    gets a row with NaN numbers and the reason in ``not run``.
     """
     caps = CORPUS_CAPS if caps is None else caps
     samples: dict[tuple[str, int], CorpusSample | MissingWordsError] = {}
@@ -1481,10 +1481,11 @@ def seat_table12_rows(corpus: pd.DataFrame | None = None,
             "context": context, "d": frame["effect_size"].astype(float),
             "p": frame["p_value"].astype(float), "n sentences": sizes.where(ran, 0),
             "not run": frame["not run"].fillna("")}))
-    order = {t: i for i, t in enumerate(MYB_TABLE3)}
     out = pd.concat(frames, ignore_index=True)
+    order = {"test": {t: i for i, t in enumerate(MYB_TABLE3)},
+             "model": {m: i for i, m in enumerate(dict.fromkeys(out["model"]))}}
     return out.sort_values(["test", "model", "method", "context"],
-                           key=lambda s: s.map(order) if s.name == "test" else s,
+                           key=lambda s: s.map(order[s.name]) if s.name in order else s,
                            kind="stable", ignore_index=True)
 
 
@@ -1535,8 +1536,8 @@ def table12_findings(rows: pd.DataFrame, alpha: float = 0.01) -> list[Finding]:
                       "templates, especially for w-SEAT",
                 published="Table 12, significant, templates vs Reddit: " + text(pc),
                 ours="templates vs corpus (tests run in both): " + text(oc),
-                holds="yes" if more and more_s else ("w-SEAT only" if more else
-                                                     ("s-SEAT only" if more_s else "no"))),
+                holds=True if more and more_s else ("w-SEAT only" if more else
+                                                    ("s-SEAT only" if more_s else False))),
         Finding(paper=paper, section="seat-corpus-sentences", model=_models_text(models),
                 claim="Templates give larger SEAT effect sizes than Reddit sentences on average",
                 published=f"Table 12, mean |d|: templates {pd_[0]:.2f} vs Reddit {pd_[1]:.2f}",
@@ -1590,8 +1591,10 @@ def corpus_decisions(corpus: pd.DataFrame) -> pd.DataFrame:
     same for every model), with the reason where the test was not run.
     """
     first = corpus.reset_index(drop=True).drop_duplicates("test")
-    reason = first["not run"].fillna("").map(lambda r: r.split(": ", 1)[-1]
-                                             .replace(" on the corpus extract", ""))
+    # Only the sample's own refusals: a model lacking stimuli (CBoW) is not the corpus.
+    reason = first["not run"].fillna("").map(
+        lambda r: r.split(" on the corpus extract: ", 1)[1] if " on the corpus extract: " in r
+        else "")
     return pd.DataFrame({
         "test": first["test"],
         "stimuli without sentences (dropped)": first["no sentences"].fillna(""),
