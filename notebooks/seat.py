@@ -512,9 +512,10 @@ table12["ours"]
 corpus_decisions(corpus)
 
 # %% [markdown]
-# CBoW on GloVe 6B 50d also lacks some stimuli in the form a sentence uses ("Sunrise",
-# "Spider" at a sentence's start), and drops them with all their sentences; I1 and I2 lack
-# three attribute words in GloVe 6B, as with the templates:
+# CBoW on GloVe 6B 50d drops a stimulus with all its sentences when one of them holds it in
+# a form its tokenizer reads as another token ("'Sunrise'" in quotes, "unicorn_spider"),
+# besides those GloVe 6B lacks (gladiola); I1 and I2 lack three attribute words, as with
+# the templates:
 
 # %% tags=["hide-input"]
 left_out(corpus[~corpus["not run"].str.contains("on the corpus extract")], ["test"])
