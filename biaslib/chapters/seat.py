@@ -1496,8 +1496,8 @@ def table12_findings(rows: pd.DataFrame, alpha: float = 0.01) -> list[Finding]:
     context have on average larger effect sizes than those derived from Reddit comments";
     "we observe a larger number of Reddit comments that yield significant bias scores,
     especially for w-SEAT". Published counts from the typed-in Table 12 (their bold,
-    p < 0.01; mean |d|), ours from ``rows`` (:func:`seat_table12_rows`, p ≤ ``alpha``),
-    on the tests both contexts ran for a model.
+    p < 0.01; the mean absolute effect size), ours from ``rows``
+    (:func:`seat_table12_rows`, p ≤ ``alpha``), on the tests both contexts ran for a model.
     """
     pub = load_published("myb_tables_11_14").query(
         "table == 12 and method in ['s-SEAT', 'w-SEAT']")
