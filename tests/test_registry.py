@@ -53,6 +53,10 @@ COMPARED = {
                   "n_a n_b not run", "effect_size", "p_value")],
     "seat_myb": [("column method test", f"{CORE} convention encoder weights n_x n_y n_a n_b "
                   "not run", "effect_size", "p_value")],
+    "seat_corpus": [("column method test", "|".join(
+        [*CORE.split(), "convention", "encoder", "weights", "n_x", "n_y", "n_a", "n_b",
+         "not run", "contexts", "no sentences", "shared dropped", "left out"]),
+        "effect_size", "p_value")],
     "elmo_bug": [("column replay method test", f"{CORE} stimuli convention encoder weights "
                   "not run", "effect_size", "p_value")],
     "elmo_diagnostics": [("model extraction test", "weights sentences distinct word vectors",

@@ -8,11 +8,14 @@ sets our columns beside the published ones.
 
 from __future__ import annotations
 
+import itertools
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import cache
+from typing import TYPE_CHECKING
 
+import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
@@ -20,12 +23,14 @@ from biaslib.chapters.published import (
     MAY_ALL,
     MAY_MODELS,
     MAY_TABLE4,
+    MYB_MODELS,
     MYB_TABLE3,
     myb_table3_published,
 )
 from biaslib.chapters.stored import load_results
 from biaslib.chapters.tables import (
     CORE_EXACT,
+    NEEDS_CORPUS,
     NEEDS_MODELS,
     SliceCheck,
     StoredTable,
@@ -50,14 +55,25 @@ from biaslib.evaluate.weat import TestRun
 from biaslib.methods.result import core_first
 from biaslib.methods.weat import weat
 from biaslib.reporting.findings import Finding
-from biaslib.reporting.format import holm_marks, marked_table
+from biaslib.reporting.format import bold_marks, format_p, holm_marks, marked_table
 from biaslib.stats.conventions import MIND_YOUR_BIAS, Convention, get_convention
+from biaslib.stats.sets import ROLES
 from biaslib.stimuli.contexts import Context
-from biaslib.stimuli.data import load_published, load_test
+from biaslib.stimuli.corpus import (
+    contexts_for_test,
+    describe_extract,
+    extract_sha256,
+    myb_window,
+)
+from biaslib.stimuli.data import StimulusTest, load_published, load_test
 from biaslib.stimuli.templates import myb_contexts, seat_contexts, word_only_contexts
 from biaslib.validation import no_string
 
 __all__ = [
+    "BERT_CLAIM",
+    "CORPUS_CAP",
+    "CORPUS_CAPS",
+    "CORPUS_SEED",
     "DECLARED_TABLES",
     "MAY_PAPER_MODELS",
     "MYB_PAPER_SEAT_MODELS",
@@ -65,9 +81,19 @@ __all__ = [
     "PAPER_ELMO",
     "PAPER_ELMO_SENT_BIAS",
     "PAPER_SEAT_MODELS",
+    "P_FLOOR",
+    "SEAT_CORPUS_SLICE",
     "SEAT_EXACT",
     "SEAT_MAY_SLICE",
     "SEAT_MYB_SLICE",
+    "SENSITIVITY_CHAIN",
+    "SENSITIVITY_PAIR",
+    "CorpusSample",
+    "chain_verdict",
+    "corpus_decisions",
+    "corpus_seat_contexts",
+    "corpus_seat_table",
+    "evidence_counts",
     "findings",
     "left_out",
     "may_comparison",
@@ -81,9 +107,21 @@ __all__ = [
     "myb_comparison",
     "myb_table",
     "myb_tables",
+    "pair_verdict",
     "seat_findings",
+    "seat_table12_rows",
+    "sensitivity_checks",
+    "sensitivity_figure",
+    "sensitivity_findings",
+    "sensitivity_pvalue_table",
+    "sensitivity_pvalues",
+    "table12_findings",
+    "table12_seat_tables",
     "template_examples",
 ]
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 logger = logging.getLogger(__name__)
 
@@ -789,8 +827,10 @@ def findings() -> list[Finding]:
     """The chapter's checked claims on the offline models, from the stored tables.
 
     Reads ``seat_may`` and ``seat_myb`` (``data/results/``) and checks May et
-    al.'s and Mind Your Bias's general conclusions with :func:`seat_findings`;
-    no model runs.
+    al.'s and Mind Your Bias's general conclusions with :func:`seat_findings`, then
+    May et al.'s §4 sensitivity argument and their sentence on BERT with
+    :func:`sensitivity_findings`, and Mind Your Bias's Table 12 observations with
+    :func:`table12_findings` (``seat_corpus``); no model runs.
 
     Returns
     -------
@@ -799,7 +839,783 @@ def findings() -> list[Finding]:
     """
     may, _ = load_results("seat_may")
     myb, _ = load_results("seat_myb")
-    return seat_findings(may, myb, [m.label for m in OFFLINE_SEAT_MODELS])
+    models = [m.label for m in OFFLINE_SEAT_MODELS]
+    return [*seat_findings(may, myb, models), *sensitivity_findings(may, models),
+            *table12_findings(seat_table12_rows(templates=myb))]
+
+
+# ------------------------------------------------------------ §4: patterns of sensitivity
+
+#: May et al.'s §4 pair: Caliskan's C7 (math/arts) and C8 (science/arts) × male/female
+#: terms, "the same sizes of target concept and attribute sets", the same dichotomy.
+SENSITIVITY_PAIR = ("C7", "C8")
+#: May et al.'s §4 chain: C3, C4, C5 (European/African American names × pleasant/
+#: unpleasant), each with fewer words than the one before (targets 32 → 16 → 16 per set,
+#: attributes 25 → 25 → 8). C4's names are Bertrand & Mullainathan's, not a subset of C3's,
+#: and C5's eight attributes are not among C4's 25: the three shrink, they do not nest.
+SENSITIVITY_CHAIN = ("C3", "C4", "C5")
+#: The smallest p-value sent-bias's sampling can give (May et al., footnote 10).
+P_FLOOR = 1e-5
+#: Resamples of sent-bias's permutation test (its Monte Carlo error sets the ties below).
+SENSITIVITY_RESAMPLES = 100_000
+#: Who computed a p-value: May et al.'s text, or this book.
+PUBLISHED_SOURCE = "May et al. (2019), §4"
+#: The contexts of the §4 argument (word versions and bleached sentence versions).
+SENSITIVITY_CONTEXTS = ("word", "sent")
+
+
+def pair_verdict(p_first: float, p_second: float, alpha: float = 0.01,
+                 orders: float = 1.0) -> str:
+    r"""May et al.'s C7/C8 rule: two tests of the same association should agree.
+
+    The two p-values are *discordant* when they fall on opposite sides of ``alpha``
+    (one significant, p ≤ ``alpha``, the other not) **and** lie more than ``orders``
+    orders of magnitude apart, :math:`|\\log_{10} p_7 - \\log_{10} p_8| > 1`, both floored
+    at :data:`P_FLOOR`. The second condition keeps a pair that straddles ``alpha`` by a
+    hair (May et al.'s CBoW word pair, 0.016 and 0.01, which they call similar) from
+    counting; their discrepant pairs (BERT 10⁻⁵ vs 0.14, GenSen 0.12 vs 10⁻³, GPT 0.89
+    vs 10⁻⁴) meet both.
+
+    Returns
+    -------
+    str
+        ``"agree"`` or ``"discordant"``.
+
+    Examples
+    --------
+    >>> pair_verdict(1e-5, 0.14), pair_verdict(0.016, 0.01), pair_verdict(0.04, 0.713)
+    ('discordant', 'agree', 'agree')
+    """
+    a, b = max(p_first, P_FLOOR), max(p_second, P_FLOOR)
+    apart = abs(np.log10(a) - np.log10(b)) > orders
+    return "discordant" if apart and ((a <= alpha) != (b <= alpha)) else "agree"
+
+
+def _falls(p_larger: float, p_smaller: float, n_resamples: int) -> bool:
+    r"""The smaller test's p-value lies below the larger test's beyond sampling error.
+
+    Both floored at :data:`P_FLOOR`; a difference within two Monte Carlo standard
+    errors of the larger test's p-value, :math:`2\\sqrt{p(1-p)/n}`, is a tie.
+    """
+    a, b = max(p_larger, P_FLOOR), max(p_smaller, P_FLOOR)
+    return b < a - 2 * np.sqrt(a * (1 - a) / n_resamples)
+
+
+def chain_verdict(p_values: Sequence[float], alpha: float = 0.01,
+                  n_resamples: int = SENSITIVITY_RESAMPLES) -> str:
+    """May et al.'s C3 → C4 → C5 rule: with fewer words a test has less power, so p rises.
+
+    ``p_values`` are those of tests with ever fewer words (C3, C4, C5). May et al.:
+    "we expect increasing p-values across Tests 3, 4, and 5, as well-designed target
+    concepts and attributes of larger sizes should yield higher-power tests". A step
+    *falls* when the smaller test's p-value lies below the larger test's by more than
+    sampling error (:func:`_falls`; values at the floor :data:`P_FLOOR` are equal).
+
+    Returns
+    -------
+    str
+        ``"rises or ties"`` (as expected), ``"falls"`` (some step falls, every verdict at
+        ``alpha`` unchanged: May et al.'s ELMo word tests, 0.95, 0.45, 0.08) or
+        ``"falls across α"`` (a smaller test is significant where a larger one is not:
+        their ELMo sentence tests, 1, 0.97, 10⁻⁴).
+
+    Examples
+    --------
+    >>> chain_verdict([1e-5, 1e-5, 1e-4]), chain_verdict([0.95, 0.45, 0.08])
+    ('rises or ties', 'falls')
+    >>> chain_verdict([1.0, 0.97, 1e-4])
+    'falls across α'
+    """
+    ps = [float(p) for p in p_values]
+    steps = list(itertools.pairwise(ps))
+    falls = [b_ for a_, b_ in steps if _falls(a_, b_, n_resamples)]
+    if not falls:
+        return "rises or ties"
+    across = any(_falls(a_, b_, n_resamples) and a_ > alpha >= b_ for a_, b_ in steps)
+    # Across also when the chain as a whole crosses alpha downwards (1 → 0.97 → 1e-4).
+    across = across or (ps[0] > alpha >= min(ps[1:]) and _falls(ps[0], min(ps[1:]),
+                                                                  n_resamples))
+    return "falls across α" if across else "falls"
+
+
+def sensitivity_pvalues(may: pd.DataFrame | None = None) -> pd.DataFrame:
+    """The p-values of May et al.'s §4 argument: the 22 typed in from their text, and ours.
+
+    Parameters
+    ----------
+    may
+        A :func:`may_table` result (stored ``seat_may`` rows, plus the papers' models on
+        Colab); its rows of C3, C4, C5, C7 and C8 at word and bleached sentence level
+        are used, one model per ``column``. ``None``: the published ones only.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per p-value: ``source`` (:data:`PUBLISHED_SOURCE` or the group of ours,
+        :data:`OFFLINE_GROUP` / :data:`PAPER_GROUP`), ``model``, ``context`` (``word``,
+        ``sent``), ``test`` and ``p``. Rows of ours that did not run are left out (and
+        logged).
+    """
+    pub = load_published("seat_text_pvalues")
+    rows = [pd.DataFrame({"source": PUBLISHED_SOURCE, "model": pub["model"],
+                          "context": pub["context"], "test": pub["test"],
+                          "p": pub["p"].astype(float)})]
+    if may is not None:
+        may = may.reset_index(drop=True)
+        ours = may[may["stimuli"].isin([*SENSITIVITY_CHAIN, *SENSITIVITY_PAIR])
+                   & may["context"].isin(SENSITIVITY_CONTEXTS)]
+        failed = ours[ours["p_value"].isna()]
+        for r in failed.itertuples():
+            logger.info("%s %s on %s did not run: left out of the §4 checks", r.stimuli,
+                        r.context, r.column)
+        ours = ours[ours["p_value"].notna()]
+        rows.append(pd.DataFrame({"source": ours["column"].map(_group), "model": ours["column"],
+                                  "context": ours["context"], "test": ours["stimuli"],
+                                  "p": ours["p_value"].astype(float)}))
+    return pd.concat(rows, ignore_index=True)
+
+
+def sensitivity_checks(pvalues: pd.DataFrame, alpha: float = 0.01,
+                       n_resamples: int = SENSITIVITY_RESAMPLES) -> pd.DataFrame:
+    r"""May et al.'s two §4 rules applied to every model and context that has the p-values.
+
+    ``pvalues`` is a :func:`sensitivity_pvalues` frame. A (source, model, context) is
+    checked against a rule only when it has every p-value the rule needs (May et al.
+    quote C7/C8 for CBoW, BERT, GenSen and GPT, C3–C5 for CBoW and ELMo).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (source, model, context, check): ``check`` (``"C7 vs C8"`` or
+        ``"C3 → C4 → C5"``), ``p-values`` (as printed, ``format_p``), ``orders apart``
+        (C7/C8: :math:`|\\log_{10} p_7 - \\log_{10} p_8|`, floored at :data:`P_FLOOR`;
+        NaN for the chain) and ``verdict`` (:func:`pair_verdict`, :func:`chain_verdict`),
+        indexed by (source, model, context, check) in the order of ``pvalues``.
+    """
+    out = []
+    keys = ["source", "model", "context"]
+    for key, group in pvalues.groupby(keys, sort=False):
+        p = dict(zip(group["test"], group["p"], strict=True))
+        if all(t in p for t in SENSITIVITY_PAIR):
+            a, b = (p[t] for t in SENSITIVITY_PAIR)
+            out.append({**dict(zip(keys, key, strict=True)), "check": "C7 vs C8",
+                        "p-values": f"{format_p(a)} vs {format_p(b)}",
+                        "orders apart": abs(np.log10(max(a, P_FLOOR)) - np.log10(max(b, P_FLOOR))),
+                        "verdict": pair_verdict(a, b, alpha)})
+        if all(t in p for t in SENSITIVITY_CHAIN):
+            chain = [p[t] for t in SENSITIVITY_CHAIN]
+            out.append({**dict(zip(keys, key, strict=True)), "check": "C3 → C4 → C5",
+                        "p-values": " → ".join(format_p(v) for v in chain),
+                        "orders apart": float("nan"),
+                        "verdict": chain_verdict(chain, alpha, n_resamples)})
+    columns = [*keys, "check", "p-values", "orders apart", "verdict"]
+    return pd.DataFrame(out, columns=columns).set_index([*keys, "check"])
+
+
+def sensitivity_pvalue_table(pvalues: pd.DataFrame) -> pd.DataFrame:
+    """Every p-value of the §4 argument as a table: May et al.'s 22 beside ours.
+
+    Rows: (test, context) for C3, C4, C5, C7, C8 at word and sentence level; columns: a
+    two-level header, the source (May et al.'s text, our groups) above the model; cells
+    as printed (:func:`biaslib.reporting.format.format_p`), empty where May et al. quote
+    none. Published models by their short names (:data:`MAY_SHORT`), ours by
+    :data:`FIGURE_NAMES`.
+    """
+    frame = pvalues.assign(
+        short=[MAY_SHORT.get(m, m) if s == PUBLISHED_SOURCE else FIGURE_NAMES.get(m, m)
+               for s, m in zip(pvalues["source"], pvalues["model"], strict=True)],
+        cell=pvalues["p"].map(format_p))
+    columns = list(dict.fromkeys(zip(frame["source"], frame["short"], strict=True)))
+    published = [c for c in columns if c[0] == PUBLISHED_SOURCE]
+    order = {m: i for i, m in enumerate(MAY_SHORT.values())}
+    published.sort(key=lambda c: order.get(c[1], len(order)))
+    columns = published + [c for c in columns if c[0] != PUBLISHED_SOURCE]
+    wide = frame.pivot_table(index=["test", "context"], columns=["source", "short"],
+                             values="cell", aggfunc="first")
+    index = [(t, c) for t in (*SENSITIVITY_CHAIN, *SENSITIVITY_PAIR)
+             for c in SENSITIVITY_CONTEXTS]
+    wide = wide.reindex(index=pd.MultiIndex.from_tuples(index, names=["test", "context"]),
+                        columns=pd.MultiIndex.from_tuples(columns, names=["", "model"]))
+    return wide.fillna("")
+
+
+def sensitivity_figure(pvalues: pd.DataFrame, alpha: float = 0.01) -> Figure:
+    """The §4 p-values on a log axis: C3 → C4 → C5 per model (left), C7 against C8 (right).
+
+    Left, one panel per context (word, sentence): each model's p-values across the chain
+    as a line (May et al.'s as printed, dashed; ours solid); a chain that rises is what
+    the power argument expects. Right: C7's p against C8's per model and context; the
+    diagonal is agreement, the shaded quadrants the verdicts that differ at ``alpha``.
+    """
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 3, figsize=(8, 4), gridspec_kw={"width_ratios": [1, 1, 1.1]})
+    frame = pvalues.assign(p=pvalues["p"].clip(lower=P_FLOOR))
+    published = frame["source"] == PUBLISHED_SOURCE
+    names = [MAY_SHORT.get(m, m) if pub else FIGURE_NAMES.get(m, m)
+             for m, pub in zip(frame["model"], published, strict=True)]
+    frame = frame.assign(name=names, published=published)
+    labels = list(dict.fromkeys(frame["name"]))
+    colours = {n: plt.get_cmap("tab10")(i % 10) for i, n in enumerate(labels)}
+    x = {t: i for i, t in enumerate(SENSITIVITY_CHAIN)}
+    for ax, context in zip(axes[:2], SENSITIVITY_CONTEXTS, strict=True):
+        rows = frame[(frame["context"] == context) & frame["test"].isin(SENSITIVITY_CHAIN)]
+        for (name, pub), g in rows.groupby(["name", "published"], sort=False):
+            if len(g) < len(SENSITIVITY_CHAIN):
+                continue
+            g = g.sort_values("test", key=lambda s: s.map(x))
+            ax.plot(g["test"].map(x), g["p"], marker="o", color=colours[name],
+                    linestyle="--" if pub else "-",
+                    markerfacecolor="none" if pub else colours[name])
+        ax.axhline(alpha, color="grey", linewidth=0.8, linestyle=":")
+        ax.set_yscale("log")
+        ax.set_ylim(P_FLOOR / 2, 2)
+        ax.set_xticks(range(len(SENSITIVITY_CHAIN)), SENSITIVITY_CHAIN)
+        ax.set_title("C3 → C4 → C5, " + ("words" if context == "word" else "sentences"),
+                     fontsize=10)
+    axes[0].set_ylabel("p-value (log scale)")
+    pair = frame[frame["test"].isin(SENSITIVITY_PAIR)]
+    wide = pair.pivot_table(index=["name", "published", "context"], columns="test",
+                            values="p", aggfunc="first").dropna()
+    ax = axes[2]
+    ax.fill_between([P_FLOOR / 2, alpha], alpha, 2, color="0.9", linewidth=0)
+    ax.fill_between([alpha, 2], P_FLOOR / 2, alpha, color="0.9", linewidth=0)
+    ax.plot([P_FLOOR / 2, 2], [P_FLOOR / 2, 2], color="grey", linewidth=0.8)
+    for (name, pub, context), r in wide.iterrows():
+        ax.scatter(r[SENSITIVITY_PAIR[0]], r[SENSITIVITY_PAIR[1]], color=colours[name],
+                   marker="s" if context == "sent" else "o",
+                   facecolors="none" if pub else colours[name], s=36)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlim(P_FLOOR / 2, 2)
+    ax.set_ylim(P_FLOOR / 2, 2)
+    ax.set_xlabel("p, C7 (math/arts)")
+    ax.set_ylabel("p, C8 (science/arts)")
+    ax.set_title("C7 vs C8", fontsize=10)
+    from matplotlib.lines import Line2D
+
+    kinds = frame.drop_duplicates("name").set_index("name")["published"]
+    handles = [Line2D([], [], color=colours[n], marker="o", linestyle="--" if kinds[n] else "-",
+                      markerfacecolor="none" if kinds[n] else colours[n])
+               for n in labels]
+    texts = [n + (" (May et al.)" if kinds[n] else "") for n in labels]
+    fig.legend(handles, texts, loc="lower center", ncol=3, fontsize=9, frameon=False,
+               bbox_to_anchor=(0.5, 0.0))
+    fig.text(0.5, 0.995, "Right: ○ words, □ sentences; hollow: May et al. as printed; grey: "
+             "the verdicts at 0.01 differ", ha="center", va="top", fontsize=9)
+    fig.tight_layout(rect=(0, 0.22, 1, 0.95))
+    return fig
+
+
+#: May et al.'s sentence on BERT (§1, Introduction).
+BERT_CLAIM = ("Recent sentence encoders such as BERT (Devlin et al., 2018) display limited "
+              "evidence of the tested biases.")
+
+
+def evidence_counts(may: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TABLE4,
+                    alpha: float = 0.01) -> pd.DataFrame:
+    """Significant associations per model on Table 4's rows: May et al.'s and ours.
+
+    Counts cells with a positive effect size that are significant (May et al.: ``*`` or
+    ``**`` as printed, i.e. p < 0.01; ours: p ≤ ``alpha``, uncorrected) out of the rows
+    ``rows`` (default Table 4's 14). Indexed by (source, model); columns ``significant``
+    (``k of n``), ``k``, ``n``.
+    """
+    t4 = load_published("seat_table4")
+    keys = set(rows)
+    t4 = t4[[(t, c) in keys for t, c in zip(t4["test"], t4["context"], strict=True)]]
+    out = []
+    for model in MAY_MODELS:
+        m = t4[t4["model"] == model]
+        k = int(((m["sig"].fillna("") != "") & (m["d"].astype(float) > 0)).sum())
+        out.append({"source": PUBLISHED_GROUP, "model": model, "k": k, "n": len(m)})
+    may = may.reset_index(drop=True)
+    ours = may[[(t, c) in keys for t, c in zip(may["stimuli"], may["context"], strict=True)]]
+    for column, m in ours.groupby("column", sort=False):
+        ran = m[m["p_value"].notna()]
+        out.append({"source": _group(column), "model": column,
+                    "k": int(_positive_significant(ran, alpha).sum()), "n": len(ran)})
+    frame = pd.DataFrame(out)
+    frame["significant"] = frame["k"].astype(str) + " of " + frame["n"].astype(str)
+    return frame.set_index(["source", "model"])[["significant", "k", "n"]]
+
+
+def sensitivity_findings(may: pd.DataFrame, models: Sequence[str],
+                         alpha: float = 0.01) -> list[Finding]:
+    """May et al.'s §4 claims (and their sentence on BERT), checked on ``models``.
+
+    Parameters
+    ----------
+    may
+        A :func:`may_table` result.
+    models
+        The ``column`` labels to check the claims on.
+    alpha
+        The significance level of the rules (May et al.'s 0.01).
+    """
+    pvalues = sensitivity_pvalues(may)
+    checks = sensitivity_checks(pvalues, alpha).reset_index()
+    pub = checks[checks["source"] == PUBLISHED_SOURCE]
+    ours = checks[checks["model"].isin(list(models))]
+
+    def name(model: str) -> str:
+        return SHORT_NAMES.get(model, MAY_SHORT.get(model, model))
+
+    def listing(frame: pd.DataFrame, check: str, verdicts: Sequence[str]) -> list[str]:
+        rows = frame[(frame["check"] == check) & frame["verdict"].isin(list(verdicts))]
+        return [f"{name(r.model)} {r.context} ({r._5})" for r in rows.itertuples()]
+
+    def total(frame: pd.DataFrame, check: str) -> int:
+        return int((frame["check"] == check).sum())
+
+    pair, chain = "C7 vs C8", "C3 → C4 → C5"
+    falls = ("falls", "falls across α")
+    pub_pair, our_pair = listing(pub, pair, ["discordant"]), listing(ours, pair, ["discordant"])
+    pub_chain, our_chain = listing(pub, chain, falls), listing(ours, chain, falls)
+    cbow = [m for m in models if m in {s.label for s in OFFLINE_SEAT_MODELS}
+            and m.startswith("CBoW")]
+    cbow_rows = ours[ours["model"].isin(cbow)]
+    cbow_ok = ((cbow_rows["verdict"].isin(["agree", "rises or ties"])).all()
+               and len(cbow_rows) > 0)
+    pub_cbow = pub[pub["model"] == "CBoW (GloVe 840B)"]
+    counts = evidence_counts(may, MAY_TABLE4, alpha).reset_index()
+    pub_counts = counts[counts["source"] == PUBLISHED_GROUP].set_index("model")
+    our_counts = counts[counts["model"].isin(list(models))].set_index("model")
+    baseline = [m for m in our_counts.index if m.startswith("CBoW")]
+    recent = [m for m in our_counts.index if m not in baseline]
+    base_k = int(our_counts.loc[baseline, "k"].max()) if baseline else 0
+    fewer = [m for m in recent if our_counts.loc[m, "k"] < base_k]
+    paper = "May et al. (2019)"
+    model_text = _models_text(models)
+    return [
+        Finding(paper=paper, section="seat-sensitivity", model=model_text,
+                claim="C7 and C8 (math/arts, science/arts × gender) should agree, yet give "
+                      "discrepant p-values on several models",
+                published=f"§4: discordant {len(pub_pair)} of {total(pub, pair)}: "
+                          + "; ".join(pub_pair),
+                ours=f"discordant {len(our_pair)} of {total(ours, pair)}"
+                     + (": " + "; ".join(our_pair) if our_pair else
+                        " (rule: opposite sides of p = 0.01 and > 1 order of magnitude apart)"),
+                holds=bool(our_pair)),
+        Finding(paper=paper, section="seat-sensitivity", model=model_text,
+                claim="C3 → C4 → C5 p-values should rise as the sets shrink, yet fall for ELMo",
+                published=f"§4: p falls in {len(pub_chain)} of {total(pub, chain)}: "
+                          + "; ".join(pub_chain),
+                ours=f"p falls in {len(our_chain)} of {total(ours, chain)}: "
+                     + ("; ".join(our_chain) or "none"),
+                holds=_holds(models, list(dict.fromkeys(
+                    ours.loc[(ours["check"] == chain) & ours["verdict"].isin(falls),
+                             "model"])))),
+        Finding(paper=paper, section="seat-sensitivity", model=model_text,
+                claim="The bag-of-words baseline (CBoW) behaves as intuition expects: C7 ≈ "
+                      "C8, and p rises from C3 to C5",
+                published="§4, CBoW (GloVe 840B): "
+                          + "; ".join(f"{r.check} {r.context}: {r.verdict}"
+                                      for r in pub_cbow.itertuples()),
+                ours="; ".join(f"{name(r.model)} {r.check} {r.context}: {r.verdict}"
+                               for r in cbow_rows.itertuples()) or "no CBoW model",
+                holds=bool(cbow_ok)),
+        Finding(paper=paper, section="seat-bert-evidence", model=model_text,
+                claim=BERT_CLAIM.replace(" (Devlin et al., 2018)", ""),
+                published="Table 4, positive significant of 14: BERT "
+                          f"{pub_counts.loc['BERT (large, cased)', 'k']}, GPT "
+                          f"{pub_counts.loc['GPT', 'k']}, ELMo {pub_counts.loc['ELMo', 'k']} "
+                          f"vs CBoW {pub_counts.loc['CBoW (GloVe 840B)', 'k']}",
+                ours="Table 4's rows: " + ", ".join(
+                    f"{name(m)} {our_counts.loc[m, 'significant']}" for m in our_counts.index)
+                     + " (stand-ins, not BERT)",
+                holds=_holds(recent, fewer) if recent else "not comparable"),
+    ]
+
+
+# ------------------------------------------------------------ SEAT on natural sentences
+
+#: Sentences per stimulus in ``seat_corpus``: a seeded uniform sample of the extract's
+#: sentences of each stimulus, nested across caps
+#: (:func:`biaslib.stimuli.corpus.contexts_for_words`). Mind Your Bias sampled 1,000 per
+#: stimulus (Appendix B.5; they found 100 gave effect sizes of similar magnitude); 10 keeps
+#: the whole table within a few minutes on a 2-core CPU (SmolLM2 embeds ~17 windows/s).
+CORPUS_CAP = 10
+#: Exceptions to :data:`CORPUS_CAP` by model: SmolLM2 embeds a window about ten times
+#: slower than MiniLM, so it reads at most 4 sentences per stimulus (among the 10 the
+#: others read: the sample is nested).
+CORPUS_CAPS = {"SmolLM2-135M-Instruct": 4}
+#: Seed of that sample (Mind Your Bias's ``random.seed(1111)``).
+CORPUS_SEED = 1111
+#: A role that loses more than this share of its stimuli (no sentence in the extract) is
+#: not run: the CEAT chapter's rule, so that the corpus rows of s-SEAT, w-SEAT and CEAT
+#: use the same tests. Mind Your Bias's code dropped stimuli without sentences and ran
+#: whatever was left, refusing only a set with none.
+CORPUS_MAX_MISSING = 0.2
+#: What the ``contexts`` column of ``seat_corpus`` says.
+CORPUS_LABEL = "corpus extract, Mind Your Bias's 9/13-word window, <={cap} sentences/stimulus"
+
+
+@dataclass(frozen=True)
+class CorpusSample:
+    """The natural sentences s-SEAT and w-SEAT read for one test, and what was left out.
+
+    Attributes
+    ----------
+    contexts
+        Role → contexts (each a sentence of the extract, shortened by
+        :func:`biaslib.stimuli.corpus.myb_window`), stimulus by stimulus in the
+        test's order.
+    no_sentences
+        Role → stimuli without a sentence in the extract (dropped).
+    shared
+        Sentences dropped because the same (shortened) sentence stood in both
+        target sets or both attribute sets (e.g. one holding "sad" and "sick"):
+        :func:`biaslib.evaluate.seat.check_contexts_match` refuses them, and
+        keeping one copy would assign it to one side arbitrarily.
+    """
+
+    contexts: dict[str, list[Context]]
+    no_sentences: dict[str, tuple[str, ...]]
+    shared: int
+
+    def dropped_text(self) -> str:
+        """The stimuli without sentences, ``"X: a, b; A: c"`` (``""`` for none)."""
+        return "; ".join(f"{r}: {', '.join(w)}" for r, w in self.no_sentences.items() if w)
+
+
+def corpus_seat_contexts(
+    test: str | StimulusTest,
+    cap: int | None = CORPUS_CAP,
+    seed: int = CORPUS_SEED,
+    *,
+    max_missing_fraction: float = CORPUS_MAX_MISSING,
+    path: str | None = None,
+    frame: pd.DataFrame | None = None,
+) -> CorpusSample:
+    """The corpus sentences of a stimulus test for s-SEAT and w-SEAT (Mind Your Bias, "Reddit").
+
+    Mind Your Bias's Table 12 replaces the templates by sentences sampled per stimulus
+    from 2014 Reddit comments, each shortened to a window of nine words around the
+    stimulus (13 for a phrase), and pools every sentence of every stimulus of a set
+    into that set (``methods/SEAT/generate_ebd_bert.py``): a set's items are sentences.
+    Here the sentences come from the corpus extract
+    (:func:`biaslib.stimuli.corpus.contexts_for_test`, 2014 Reddit first), at most
+    ``cap`` per stimulus, a sample seeded by ``seed`` and the stimulus.
+
+    Parameters
+    ----------
+    test
+        The stimulus test (or its name).
+    cap, seed
+        Sentences per stimulus and the sample's seed.
+    max_missing_fraction
+        A role whose stimuli lack sentences for more than this share (or for all of
+        them) is refused.
+    path, frame
+        The extract's folder, or an already read
+        :func:`biaslib.stimuli.corpus.read_extract` table (tests).
+
+    Returns
+    -------
+    CorpusSample
+        The contexts by role and the decisions taken: stimuli without sentences
+        dropped (named), sentences standing in both sets of a pair dropped (counted).
+
+    Raises
+    ------
+    MissingWordsError
+        If a role loses too many stimuli, naming them.
+    """
+    test = load_test(test) if isinstance(test, str) else test
+    by_word = contexts_for_test(test, cap=cap, seed=seed, window=myb_window, path=path,
+                                frame=frame)
+    no_sentences, problems = {}, []
+    for role in ROLES:
+        lacking = tuple(w for w, cs in by_word[role].items() if not cs)
+        no_sentences[role] = lacking
+        total = len(by_word[role])
+        if len(lacking) == total or len(lacking) / total > max_missing_fraction:
+            problems.append(f"{role}: {len(lacking)}/{total} stimuli without sentences "
+                            f"{list(lacking)}")
+    if problems:
+        raise MissingWordsError(f"{test.name} on the corpus extract: " + "; ".join(problems))
+    contexts = {role: [c for cs in by_word[role].values() for c in cs] for role in ROLES}
+    shared = 0
+    for first, second in (("X", "Y"), ("A", "B")):
+        both = {c.text for c in contexts[first]} & {c.text for c in contexts[second]}
+        if both:
+            for role in (first, second):
+                kept = [c for c in contexts[role] if c.text not in both]
+                shared += len(contexts[role]) - len(kept)
+                contexts[role] = kept
+    for role in ROLES:
+        if no_sentences[role]:
+            logger.info("%s, %s: no sentence in the extract for %s (dropped)", test.name, role,
+                        list(no_sentences[role]))
+    if shared:
+        logger.info("%s: %d sentences stood in both sets of a pair (dropped)", test.name, shared)
+    return CorpusSample(contexts=contexts, no_sentences=no_sentences, shared=shared)
+
+
+def corpus_seat_table(
+    models: Sequence[EncoderSpec],
+    tests: Mapping[str, str] = MYB_TABLE3,
+    cap: int = CORPUS_CAP,
+    seed: int = CORPUS_SEED,
+    convention: Convention | str = MIND_YOUR_BIAS,
+    *,
+    caps: Mapping[str, int] | None = None,
+    path: str | None = None,
+    progress: bool = True,
+) -> pd.DataFrame:
+    """s-SEAT and w-SEAT on natural sentences from the corpus extract (Mind Your Bias, Table 12).
+
+    For each test, :func:`corpus_seat_contexts` samples the sentences once; every model
+    then embeds them (s-SEAT: the sentence vector of the window, pooled as the model's
+    spec says; w-SEAT: the stimulus' own subword vectors, averaged) and the WEAT runs over
+    the sentences (``convention``: sent-bias's statistics, the larger target set
+    subsampled, as Mind Your Bias did). A model reads at most ``caps[model.label]``
+    sentences per stimulus (default :data:`CORPUS_CAPS`), else ``cap``. Rows as
+    :func:`myb_table`'s, plus ``contexts`` (:data:`CORPUS_LABEL` with the cap),
+    ``no sentences`` (stimuli dropped for lack of sentences) and
+    ``shared dropped`` (sentences dropped from both sets of a pair); ``n_x`` … ``n_b`` are
+    the sentences tested, after the subsampling (the subsampled sentences are not
+    listed). A test refused by :func:`corpus_seat_contexts`, or one a model cannot run,
+    gets a row with NaN numbers and the reason in ``not run``.
+    """
+    caps = CORPUS_CAPS if caps is None else caps
+    samples: dict[tuple[str, int], CorpusSample | MissingWordsError] = {}
+
+    def sample_of(short: str, name: str, n: int) -> CorpusSample | MissingWordsError:
+        if (short, n) not in samples:
+            try:
+                samples[short, n] = corpus_seat_contexts(name, n, seed, path=path)
+            except MissingWordsError as err:
+                logger.info("%s not run on the corpus: %s", name, err)
+                samples[short, n] = err
+        return samples[short, n]
+
+    frames = []
+    for model in models:
+        encoder = model.make()
+        n_cap = caps.get(model.label, cap)
+        label = CORPUS_LABEL.format(cap=n_cap)
+        out = []
+        for short, name in tqdm(tests.items(), desc=f"SEAT on corpus sentences, {model.label}",
+                                disable=not progress):
+            sample = sample_of(short, name, n_cap)
+            extra = {"contexts": label,
+                     "no sentences": "" if isinstance(sample, Exception)
+                     else sample.dropped_text(),
+                     "shared dropped": 0 if isinstance(sample, Exception) else sample.shared}
+
+            def key(method: str, short: str = short, column: str = model.label
+                    ) -> dict[str, object]:
+                return {"method": method, "myb_test": short, "column": column}
+
+            if isinstance(sample, Exception):
+                out.extend({**_not_run(key(m), name, encoder, sample), **extra}
+                           for m in ("s-SEAT", "w-SEAT"))
+                continue
+            try:
+                embedded = embed_contexts(
+                    load_test(name), sample.contexts, encoder,
+                    pooling={"sentence": model.sentence_pooling, "word": model.word_pooling},
+                    max_missing_fraction=CORPUS_MAX_MISSING)
+            except MissingWordsError as err:
+                out.extend({**_not_run(key(m), name, encoder, err), **extra}
+                           for m in ("s-SEAT", "w-SEAT"))
+                continue
+            for level, method in (("sentence", "s-SEAT"), ("word", "w-SEAT")):
+                try:
+                    result = weat(*embedded[level].arrays, convention=convention)
+                except DegenerateTestError as err:
+                    out.append({**_not_run(key(method), name, encoder, err), **extra})
+                    continue
+                run = TestRun(embedded=embedded[level], result=result)
+                # The subsampled items are sentences: count them rather than list them.
+                left = "; ".join(f"{r}: {len(v)} sentences" for r, v in run.subsampled.items()
+                                 if v)
+                out.append({**key(method), **run.to_dict(), "left out": left,
+                            "weights": encoder.fingerprint, "not run": "", **extra})
+        frame = pd.DataFrame(out).rename(columns={"test": "stimuli", "myb_test": "test"})
+        sentence = frame["method"] == "s-SEAT"
+        frames.append(_core(
+            frame, model, encoder, variant=frame["stimuli"].map(lambda s: paper_test(s)[1]),
+            level=sentence.map({True: "sentence", False: "word"}),
+            pooling=sentence.map({True: model.sentence_pooling or "default",
+                                  False: model.word_pooling}),
+            convention=get_convention(convention).name))
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def seat_table12_rows(corpus: pd.DataFrame | None = None,
+                      templates: pd.DataFrame | None = None) -> pd.DataFrame:
+    """s-SEAT and w-SEAT with templates and with corpus sentences, as Mind Your Bias's Table 12.
+
+    The tidy rows behind the SEAT cells of Table 12 (templates vs natural contexts) on the
+    offline stand-ins, for this chapter and the synthesis chapter.
+
+    Parameters
+    ----------
+    corpus, templates
+        :func:`corpus_seat_table` and :func:`myb_table` results; default the stored
+        tables ``seat_corpus`` and ``seat_myb`` (no model runs, no corpus needed).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per test, model, method and context: ``test`` (Table 12's row, ``C1``),
+        ``model`` (the model's column label), ``method`` (``s-SEAT``/``w-SEAT``),
+        ``context`` (``templates``/``corpus``), ``d``, ``p``, ``n sentences`` (the
+        sentences in the four sets after subsampling; 0 where not run) and ``not run``
+        (the reason, or ``""``).
+    """
+    if corpus is None:
+        corpus = load_results("seat_corpus")[0]
+    if templates is None:
+        templates = load_results("seat_myb")[0]
+    frames = []
+    for context, frame in (("templates", templates), ("corpus", corpus)):
+        frame = frame.reset_index(drop=True)
+        ran = frame["not run"].fillna("") == ""
+        sizes = frame[["n_x", "n_y", "n_a", "n_b"]].fillna(0).sum(axis=1).astype(int)
+        frames.append(pd.DataFrame({
+            "test": frame["test"], "model": frame["column"], "method": frame["method"],
+            "context": context, "d": frame["effect_size"].astype(float),
+            "p": frame["p_value"].astype(float), "n sentences": sizes.where(ran, 0),
+            "not run": frame["not run"].fillna("")}))
+    out = pd.concat(frames, ignore_index=True)
+    order = {"test": {t: i for i, t in enumerate(MYB_TABLE3)},
+             "model": {m: i for i, m in enumerate(dict.fromkeys(out["model"]))}}
+    return out.sort_values(["test", "model", "method", "context"],
+                           key=lambda s: s.map(order[s.name]) if s.name in order else s,
+                           kind="stable", ignore_index=True)
+
+
+def table12_findings(rows: pd.DataFrame, alpha: float = 0.01) -> list[Finding]:
+    """Mind Your Bias's two observations on Table 12 (templates vs Reddit), for SEAT.
+
+    Their §5: "bias scores that are derived when using bleached template sentences as
+    context have on average larger effect sizes than those derived from Reddit comments";
+    "we observe a larger number of Reddit comments that yield significant bias scores,
+    especially for w-SEAT". Published counts from the typed-in Table 12 (their bold,
+    p < 0.01; the mean absolute effect size), ours from ``rows``
+    (:func:`seat_table12_rows`, p ≤ ``alpha``), on the tests both contexts ran for a model.
+    """
+    pub = load_published("myb_tables_11_14").query(
+        "table == 12 and method in ['s-SEAT', 'w-SEAT']")
+    pub = pub.assign(sig=pub["sig"].map(lambda v: str(v).lower() == "true"),
+                     context=pub["variant"].map({"template": "templates", "reddit": "corpus"}))
+    ran = rows[rows["not run"] == ""]
+    both = ran.groupby(["test", "model", "method"])["context"].transform("nunique") == 2
+    ran = ran[both].assign(sig=ran.loc[both, "p"] <= alpha)
+
+    def counts(frame: pd.DataFrame) -> dict[str, tuple[int, int, int]]:
+        out = {}
+        for method in ("s-SEAT", "w-SEAT"):
+            m = frame[frame["method"] == method]
+            out[method] = (int(m.loc[m["context"] == "templates", "sig"].sum()),
+                           int(m.loc[m["context"] == "corpus", "sig"].sum()),
+                           int((m["context"] == "templates").sum()))
+        return out
+
+    def mean_abs(frame: pd.DataFrame, column: str) -> tuple[float, float]:
+        return (float(frame.loc[frame["context"] == "templates", column].abs().mean()),
+                float(frame.loc[frame["context"] == "corpus", column].abs().mean()))
+
+    pc, oc = counts(pub), counts(ran)
+    pd_, od = mean_abs(pub, "d"), mean_abs(ran, "d")
+    models = list(dict.fromkeys(rows["model"]))
+    paper = "Husse & Spitz (2022)"
+
+    def text(c: Mapping[str, tuple[int, int, int]]) -> str:
+        return "; ".join(f"{m} {t} vs {k} of {n}" for m, (t, k, n) in c.items())
+
+    more = oc["w-SEAT"][1] > oc["w-SEAT"][0]
+    more_s = oc["s-SEAT"][1] > oc["s-SEAT"][0]
+    return [
+        Finding(paper=paper, section="seat-corpus-sentences", model=_models_text(models),
+                claim="Natural sentences (Reddit) give more significant SEAT results than "
+                      "templates, especially for w-SEAT",
+                published="Table 12, significant, templates vs Reddit: " + text(pc),
+                ours="templates vs corpus (tests run in both): " + text(oc),
+                holds=True if more and more_s else ("w-SEAT only" if more else
+                                                    ("s-SEAT only" if more_s else False))),
+        Finding(paper=paper, section="seat-corpus-sentences", model=_models_text(models),
+                claim="Templates give larger SEAT effect sizes than Reddit sentences on average",
+                published=f"Table 12, mean |d|: templates {pd_[0]:.2f} vs Reddit {pd_[1]:.2f}",
+                ours=f"mean |d|: templates {od[0]:.2f} vs corpus {od[1]:.2f} (tests run in "
+                     "both)",
+                holds=od[0] > od[1]),
+    ]
+
+
+#: Short names of the offline models in Table 12's layout.
+TABLE12_SHORT = SHORT_NAMES
+
+
+def table12_seat_tables(rows: pd.DataFrame, alpha: float = 0.01) -> dict[str, pd.DataFrame]:
+    """Mind Your Bias's Table 12 (s-SEAT, w-SEAT cells) as printed, and ours in its layout.
+
+    ``rows`` is a :func:`seat_table12_rows` result. Returns ``"published"`` (Mind Your
+    Bias's five models, template and reddit; ``*`` their bold, p < 0.01) and ``"ours"``
+    (the offline stand-ins, templates and corpus; ``*`` p ≤ ``alpha``; ``–`` not run),
+    each indexed by (test, method) with a two-level header (model, contexts).
+    """
+    pub = load_published("myb_tables_11_14").query(
+        "table == 12 and method in ['s-SEAT', 'w-SEAT']")
+    pub = pub.assign(col=pub["model"] + "\x00" + pub["variant"])
+    pub_wide = marked_table(pub, index=["test", "method"], columns="col", values="d",
+                            marks=bold_marks(pub["sig"]),
+                            order=[f"{m}\x00{v}" for m in MYB_MODELS
+                                   for v in ("template", "reddit")])
+    ours = rows.assign(col=rows["model"].map(lambda m: TABLE12_SHORT.get(m, m)) + "\x00"
+                       + rows["context"])
+    models = list(dict.fromkeys(ours["col"].str.split("\x00").str[0]))
+    ours_wide = marked_table(ours, index=["test", "method"], columns="col", values="d",
+                             marks=["*" if p <= alpha else "" for p in ours["p"]],
+                             order=[f"{m}\x00{c}" for m in models
+                                    for c in ("templates", "corpus")])
+    index = [(t, m) for t in MYB_TABLE3 for m in ("s-SEAT", "w-SEAT")]
+    out = {}
+    for name, wide in (("published", pub_wide), ("ours", ours_wide)):
+        wide = wide.reindex(index).fillna("")
+        wide.index.names = ["test", "method"]
+        wide.columns = pd.MultiIndex.from_tuples([tuple(c.split("\x00")) for c in wide.columns],
+                                                 names=["model", "contexts"])
+        out[name] = wide
+    return out
+
+
+def corpus_decisions(corpus: pd.DataFrame) -> pd.DataFrame:
+    """What the corpus sample left out, per test: stimuli without sentences, shared sentences.
+
+    ``corpus`` is a :func:`corpus_seat_table` result; one row per test (the sample is the
+    same for every model), with the reason where the test was not run.
+    """
+    first = corpus.reset_index(drop=True).drop_duplicates("test")
+    # Only the sample's own refusals: a model lacking stimuli (CBoW) is not the corpus.
+    reason = first["not run"].fillna("").map(
+        lambda r: r.split(" on the corpus extract: ", 1)[1] if " on the corpus extract: " in r
+        else "")
+    return pd.DataFrame({
+        "test": first["test"],
+        "stimuli without sentences (dropped)": first["no sentences"].fillna(""),
+        "sentences in both sets of a pair (dropped)": first["shared dropped"].astype(int),
+        "not run": reason.map(_short_reason)}).set_index("test")
+
+
+def _short_reason(reason: str) -> str:
+    """``"X: 13/23 stimuli without sentences [...]"`` → ``"X: 13 of 23 stimuli without …"``."""
+    if not reason:
+        return ""
+    parts = []
+    for part in reason.split("; "):
+        part = part.split(" [", 1)[0]
+        role, _, what = part.partition(": ")
+        count, _, rest = what.partition(" ")
+        if "/" in count:
+            lacking, total = count.split("/")
+            part = f"{role}: {lacking} of {total} {rest}"
+        parts.append(part)
+    return "; ".join(parts)
 
 
 # --------------------------------------------------------------------------- stored tables
@@ -862,6 +1678,38 @@ def _myb_slice() -> pd.DataFrame:
                      MIND_YOUR_BIAS, progress=False)
 
 
+def _corpus_table() -> pd.DataFrame:
+    return corpus_seat_table(OFFLINE_SEAT_MODELS, MYB_TABLE3, progress=False)
+
+
+def _corpus_provenance(frame: pd.DataFrame) -> dict[str, object]:
+    return {
+        "what": "s-SEAT and w-SEAT on Mind Your Bias's Table 12 tests, natural sentences from "
+                "the corpus extract instead of templates, offline models",
+        "models": models_provenance(frame),
+        "convention": MIND_YOUR_BIAS.to_dict(),
+        "tests": MYB_TABLE3,
+        "sentences_per_stimulus": {m.label: CORPUS_CAPS.get(m.label, CORPUS_CAP)
+                                   for m in OFFLINE_SEAT_MODELS},
+        "sample_seed": CORPUS_SEED,
+        "max_missing_fraction": CORPUS_MAX_MISSING,
+        "window": "biaslib.stimuli.corpus.myb_window (9 words, 13 for a phrase)",
+        "extract": describe_extract(),
+        "extract_sha256": extract_sha256(),
+    }
+
+
+#: Tests of ``seat_corpus`` the tests recompute (Mind Your Bias's C9: 26 stimuli).
+SEAT_CORPUS_SLICE = ("C9",)
+#: Columns of ``seat_corpus`` a recomputed slice must match exactly.
+SEAT_CORPUS_EXACT = (*SEAT_EXACT, "contexts", "no sentences", "shared dropped", "left out")
+
+
+def _corpus_slice() -> pd.DataFrame:
+    return corpus_seat_table(list(_slice_models()),
+                             {t: MYB_TABLE3[t] for t in SEAT_CORPUS_SLICE}, progress=False)
+
+
 #: The chapter's stored tables (collected by :data:`biaslib.chapters.registry.REGISTRY`).
 DECLARED_TABLES: tuple[StoredTable, ...] = (
     StoredTable(
@@ -881,5 +1729,15 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
         slices=(SliceCheck("Mind Your Bias's C9", _myb_slice,
                            ("column", "method", "test"), "tests/test_results.py::"
                            "test_seat_myb_slice", SEAT_EXACT, ("effect_size",),
+                           ("p_value",)),)),
+    StoredTable(
+        "seat_corpus", "seat", "s-SEAT and w-SEAT on natural sentences of the corpus extract "
+        "(Mind Your Bias's Table 12 tests), offline models", _corpus_table, _corpus_provenance,
+        "models with weights fingerprints, the convention, the tests, sentences per stimulus, "
+        "sample seed, window, the corpus extract and its SHA-256",
+        (NEEDS_MODELS, NEEDS_CORPUS), "minutes",
+        slices=(SliceCheck("Mind Your Bias's C9 on corpus sentences", _corpus_slice,
+                           ("column", "method", "test"), "tests/test_seat_corpus.py::"
+                           "test_seat_corpus_slice", SEAT_CORPUS_EXACT, ("effect_size",),
                            ("p_value",)),)),
 )
