@@ -22,7 +22,7 @@ from biaslib.chapters.synthesis_tables import (
 )
 from biaslib.stimuli.data import load_published, load_test
 
-STORED = ("seat_myb", "ceat_myb", "ceat_contexts", "lpbs_myb", "lpbs_reddit",
+STORED = ("seat_myb", "seat_corpus", "ceat_myb", "ceat_contexts", "lpbs_myb", "lpbs_reddit",
           "synthesis_tiny_mlm", CHOICES_TABLE)
 METHODS = {11: ("s-SEAT", "w-SEAT", "CEAT", "LPBS"), 12: ("s-SEAT", "w-SEAT", "CEAT", "LPBS"),
            13: ("SEAT", "CEAT"), 14: ("cosine", "probability")}
@@ -116,6 +116,12 @@ def test_ours_long_reads_the_stored_numbers(ours):
                 & (ours["column"] == "tiny MLM") & (ours["test"] == "C9")]
     assert len(pick) == len(mine) == 1
     assert mine["effect_size"].iloc[0] == pick["effect_size"].iloc[0]
+    corpus = load_results("seat_corpus")[0]
+    row = corpus[(corpus["column"] == "SmolLM2-135M-Instruct") & (corpus["method"] == "s-SEAT")
+                 & (corpus["test"] == "C9")].iloc[0]
+    mine = ours[(ours["table"] == 12) & (ours["method"] == "s-SEAT") & (ours["option"] == "reddit")
+                & (ours["column"] == "SmolLM2") & (ours["test"] == "C9")]
+    assert len(mine) == 1 and mine["effect_size"].iloc[0] == row["effect_size"]
     # one row per cell
     keys = ["table", "method", "test", "option", "column"]
     assert not ours.duplicated(keys).any()

@@ -102,7 +102,6 @@ __all__ = [
     "CEAT_CAP",
     "CEAT_MODELS",
     "CHOICES_TABLE",
-    "CORPUS_PENDING",
     "DECLARED_TABLES",
     "OPTIONS",
     "OURS_GROUP",
@@ -154,10 +153,6 @@ SHORT = {"CBoW (GloVe 6B 50d)": "CBoW", "all-MiniLM-L6-v2": "MiniLM",
 #: The two column groups of a displayed table.
 PUBLISHED_GROUP = "MYB (printed)"
 OURS_GROUP = "ours"
-#: What an s-SEAT/w-SEAT cell on corpus sentences shows until the SEAT chapter's rows are
-#: wired in (label ``seat-corpus-sentences``).
-CORPUS_PENDING = "pending"
-
 _WORD_SETS = {"simplified": "simpl.", "reduced": "redu.", "full": "full"}
 _LEVELS = {"first": "start", "last": "end", "mean": "avg."}
 
@@ -491,8 +486,7 @@ def _ours_text(row: pd.Series, alpha: float) -> str:
 def choice_table(published: pd.DataFrame, ours: pd.DataFrame, method: str, *,
                  options: Sequence[str], models: Sequence[str] = MYB_MODELS,
                  ours_columns: Sequence[str] = (), tests: Sequence[str] | None = None,
-                 alpha: float = ALPHA, pending: Mapping[str, str] | None = None
-                 ) -> pd.DataFrame:
+                 alpha: float = ALPHA) -> pd.DataFrame:
     """One method's cells of one of Tables 11–14: printed (five models) beside ours.
 
     Long format: one row per test × option (the paper's column: names/terms,
@@ -523,9 +517,6 @@ def choice_table(published: pd.DataFrame, ours: pd.DataFrame, method: str, *,
         Row order of the tests (default: as they first appear in ``published``).
     alpha
         Our significance level.
-    pending
-        Option → the text our empty cells of that option show (cells another chapter
-        computes: Table 12's s-SEAT and w-SEAT on corpus sentences, :data:`CORPUS_PENDING`).
 
     Raises
     ------
@@ -555,14 +546,8 @@ def choice_table(published: pd.DataFrame, ours: pd.DataFrame, method: str, *,
         if row["column"] in ours_columns and (row["test"], row["option"]) in index:
             out.loc[(row["test"], row["option"]), (OURS_GROUP, row["column"])] = _ours_text(
                 row, alpha)
-    for option, text in (pending or {}).items():
-        for column in ours_columns:
-            rows = out.index.get_level_values("option") == option
-            empty = rows & (out[(OURS_GROUP, column)] == "").to_numpy()
-            out.loc[empty, (OURS_GROUP, column)] = text
     printed = (out[[c for c in out.columns if c[0] == PUBLISHED_GROUP]] != "").any(axis=1)
-    filler = ["", *(pending or {}).values()]
-    computed = (~out[[c for c in out.columns if c[0] == OURS_GROUP]].isin(filler)).any(axis=1)
+    computed = (out[[c for c in out.columns if c[0] == OURS_GROUP]] != "").any(axis=1)
     return out[printed | computed]
 
 
@@ -616,7 +601,7 @@ def ours_long(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     Parameters
     ----------
     frames
-        The stored tables by name: ``seat_myb``, ``ceat_myb``, ``ceat_contexts``,
+        The stored tables by name: ``seat_myb``, ``seat_corpus``, ``ceat_myb``, ``ceat_contexts``,
         ``lpbs_myb``, ``lpbs_reddit``, ``synthesis_tiny_mlm`` and :data:`CHOICES_TABLE`.
 
     Returns
@@ -645,6 +630,10 @@ def ours_long(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
 
     names = {"name": "names", "term": "terms"}
     seat = _frame(frames, "seat_myb")
+    # s-SEAT and w-SEAT on corpus sentences: the SEAT chapter's seat_corpus.
+    corpus_seat = _frame(frames, "seat_corpus")
+    add(corpus_seat, "seat_corpus", 12, corpus_seat["method"] if len(corpus_seat) else "",
+        "reddit")
     tiny = _frame(frames, "synthesis_tiny_mlm")
     tiny = tiny.assign(column=OFFLINE_LPBS_MODEL) if len(tiny) else tiny
     cs = _frame(frames, CHOICES_TABLE)
@@ -776,7 +765,7 @@ def switch_summary(long: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
 
 
 #: The stored tables :func:`ours_long` reads.
-SOURCES = ("seat_myb", "ceat_myb", "ceat_contexts", "lpbs_myb", "lpbs_reddit",
+SOURCES = ("seat_myb", "seat_corpus", "ceat_myb", "ceat_contexts", "lpbs_myb", "lpbs_reddit",
            "synthesis_tiny_mlm", CHOICES_TABLE)
 
 
@@ -785,10 +774,6 @@ def stored_ours() -> pd.DataFrame:
     from biaslib.chapters.stored import load_results
 
     return ours_long({name: load_results(name)[0] for name in SOURCES})
-
-
-def _m(x: float) -> str:
-    return f"{x:.2f}".replace("-", "−")
 
 
 def choice_findings(paper: str, ours: pd.DataFrame | None = None) -> dict[str, Finding]:
@@ -844,10 +829,7 @@ def choice_findings(paper: str, ours: pd.DataFrame | None = None) -> dict[str, F
     w12 = pub12[pub12.index.get_level_values("method") == "w-SEAT"]
     larger = int((pub12["mean d template"] > pub12["mean d reddit"]).sum())
     our12 = s12.loc[OURS_GROUP]
-    our_text = "; ".join(
-        f"{model} {method}: mean d {_m(r['mean d template'])} vs {_m(r['mean d reddit'])}, "
-        f"significant {int(r['significant template'])} vs {int(r['significant reddit'])} of "
-        f"{int(r['tests'])}" for (model, method), r in our12.iterrows())
+    w_ours = our12[our12.index.get_level_values("method") == "w-SEAT"]
     ours_larger = int((our12["mean d template"] > our12["mean d reddit"]).sum())
     ours_more = int((our12["significant reddit"] > our12["significant template"]).sum())
     # Both halves hold somewhere (on some models or methods) but neither everywhere: "partly".
@@ -860,8 +842,12 @@ def choice_findings(paper: str, ours: pd.DataFrame | None = None) -> dict[str, F
         f"of {len(pub12)}; w-SEAT significant {int(w12['significant template'].sum())} "
         f"(templates) vs {int(w12['significant reddit'].sum())} (Reddit) of "
         f"{int(w12['tests'].sum())}",
-        f"{our_text} (s-SEAT and w-SEAT on corpus sentences: the SEAT chapter)",
-        "MiniLM-L6, SmolLM2-135M (CEAT), tiny masked LM (LPBS; stand-ins)",
+        f"mean d larger with templates in {ours_larger} of {len(our12)} method × model pairs, "
+        f"more significant results on corpus sentences in {ours_more}; w-SEAT significant "
+        f"{int(w_ours['significant template'].sum())} (templates) vs "
+        f"{int(w_ours['significant reddit'].sum())} (corpus) of {int(w_ours['tests'].sum())}",
+        "CBoW (GloVe 6B 50d), MiniLM-L6, SmolLM2-135M (SEAT, CEAT), tiny masked LM (CEAT, "
+        "LPBS; stand-ins)",
         verdict12, "synthesis-table12")
 
     # Table 13: first, last or average subword.
