@@ -664,10 +664,10 @@ def window_rows(
 
     .. math::
 
-        d = rac{ar s_A - ar s_B}{\operatorname{std}_{A\cup B}(s)\;(	ext{ddof } 1)
+        d = \frac{\bar s_A - \bar s_B}{\operatorname{std}_{A\cup B}(s)\;(\text{ddof } 1)
             + 10^{-8}},
 
-    with a two-sided permutation test of :math:`ar s_A - ar s_B`
+    with a two-sided permutation test of :math:`\bar s_A - \bar s_B`
     (:func:`~biaslib.methods.lpbs.myb_reddit_statistics`). Figure 4 plots
     :math:`d` for window sizes 10 to 60.
 
