@@ -71,14 +71,17 @@ if "google.colab" in sys.modules:
 # (ceat-what-we-found)=
 # ## What we found
 #
-# Of the eight claims about CEAT that Mind Your Bias (Husse & Spitz, 2022) and Guo &
+# Of the ten claims about CEAT that Mind Your Bias (Husse & Spitz, 2022) and Guo &
 # Caliskan (2021) make and this chapter checks, five hold on our two stand-in models
 # (MiniLM-L6 and SmolLM2-135M): CEAT finds significant bias almost everywhere, C1 and C6
 # are positive, the CES barely moves under resampling, and the 2014 Reddit comments alone
 # are too thin for the rare names. Two hold in part: templates change our CES in size but
 # never in sign, and the intersectional tests I1 and I2 are positive on SmolLM2 only. One
 # does not: a *significant* CES is no evidence of a sizeable bias, since with thousands of
-# samples a CES near 0 is significant too.
+# samples a CES near 0 is significant too. Of Mind Your Bias's Figure 3 — simplified word
+# sets move CEAT far, LPBS less — our models show the reverse; and swapping the compound
+# "fried-chicken" for "chicken" moves I1 and I2 by up to 0.18 but reverses no sign, so
+# whether it explains GPT-2's reversal cannot be shown without GPT-2.
 
 # %% tags=["hide-input"]
 import pandas as pd
@@ -92,10 +95,14 @@ FINDINGS = ceat_chapter.findings()
 what_we_found(FINDINGS)
 
 # %% tags=["remove-cell"]
-# The sentences above, against the computed findings: eight claims, five hold, two in
-# part (templates in size only, I1/I2 only for SmolLM2), the significance claim fails.
+# The sentences above, against the computed findings: ten claims, five hold, two in
+# part (templates in size only, I1/I2 only for SmolLM2), the significance claim fails,
+# Figure 3 reversed, the compound stimuli not shown.
 verdicts = {f.claim: f.holds for f in FINDINGS}
-assert len(FINDINGS) == 8 and sum(v is True for v in verdicts.values()) == 5
+assert len(FINDINGS) == 10 and sum(v is True for v in verdicts.values()) == 5
+by_section = {f.section: f.holds for f in FINDINGS}
+assert by_section["ceat-figure3"] == "no: the simplified set moves LPBS more"
+assert by_section["ceat-compound-stimuli"] == "not shown: the swap moves the CES, flips no sign"
 assert verdicts["A significant CES marks a bias"].startswith("no")
 assert verdicts["Templates change CEAT's results in size and sign"] == "in size, not in sign"
 assert verdicts["I1 and I2 are positive, except in Guo & Caliskan's GPT-2 run"] == (
@@ -112,6 +119,13 @@ assert verdicts["I1 and I2 are positive, except in Guo & Caliskan's GPT-2 run"] 
 # release, read by {py:mod}`biaslib.embeddings.elmo`), `bert-base-cased`, `gpt2`,
 # `facebook/opt-125m` and `bigscience/bloom-560m`. No number computed here is a
 # replication of a number published for another model.
+#
+# **What the chapter rebuilds.** Mind Your Bias's tables of CEAT — the CEAT rows of its
+# Table 3, Table 12 (templates versus Reddit), Figure 3 (word sets) — and its claims about
+# CEAT. Guo & Caliskan's own paper is not among the seed papers of this book, so its
+# headline numbers (its tables for ELMo, BERT, GPT and GPT-2) are not typed in: where a
+# column says "orig." it is Guo & Caliskan's number *as Mind Your Bias quotes it* in
+# Table 3, and their word lists come from their code (`data/stimuli/ceat_guo2021.yaml`).
 #
 # **Sentences.** Natural contexts come from the corpus extract described in
 # `../shared/corpus/MANIFEST.md` (Reddit comments from 2014 first, then other Reddit
@@ -152,8 +166,15 @@ from biaslib.chapters.ceat import (
     ceat_findings,
     ces_table,
     chapter_table,
+    compound_coverage_view,
+    compound_finding,
+    compound_view,
     conventions_table,
     coverage_view,
+    figure3_figure,
+    figure3_finding,
+    figure3_published,
+    figure3_view,
     meta_analysis_table,
     myb_ceat_comparison,
     myb_table12_comparison,
@@ -638,6 +659,191 @@ resampling_view(summary)
 fig = resampling_figure(runs, title=f"C6 (names), {RESAMPLING['model']}")
 
 # %% [markdown]
+# (ceat-figure3)=
+# ## Mind Your Bias's Figure 3: C1 with simplified, reduced and full word sets
+#
+# Kurita et al. replaced the 25 flower and 25 insect names of C1 by "flower(s)" and
+# "insect(s)" (the *simplified* set); Mind Your Bias proposes the *reduced* set instead —
+# the names that are single tokens of BERT's vocabulary (App. B.2; the LPBS chapter replays
+# the reduction). Their Figure 3 plots, for BERT, the 10,000 per-sample effect sizes of C1
+# with each word set: CEAT (cosine, top) and LPBS computed inside CEAT (bottom: Table 14's
+# "probability" column, one LPBS score per Reddit comment holding a target and an attribute
+# word, combined as CEAT; the LPBS chapter rebuilds it). Their reading: with CEAT "a stark
+# difference in obtained bias scores between the simplified and the full set, while the
+# reduced set can be considered as a reasonable approximation of the full dataset. When
+# using LPBS, this effect is lessened, but still pronounced."
+#
+# **Published side.** The paper prints the figure only, but the authors released the
+# per-sample values behind it (`results/dists/` of their repository at commit daee383,
+# deleted from it later). `data/published/myb_figure3_dists.csv` holds their count, mean,
+# SD and quantiles (`scripts/myb_figures_3_4_data.py` computed them from those files, which are
+# not copied); the CES is Table 14's. **Ours** (stored table `ceat_figure3`): CEAT on
+# all-MiniLM-L6-v2 (at most 100 corpus sentences per stimulus, Mind Your Bias's window,
+# N = 10,000) and LPBS-in-CEAT on the tiny masked LM of the LPBS chapter (every sentence of
+# the extract holding a target and an attribute word, N = 10,000), both under Mind Your
+# Bias's convention. The simplified CEAT targets are their CEAT code's "flower, flowers"
+# and "insect, insects"; the LPBS cells use the book's singular "flower" and "insect", as
+# the LPBS chapter's Table 14 does.
+
+# %% tags=["hide-input"]
+fig3 = stored("ceat_figure3")
+figure3_view(fig3)
+
+# %% mystnb={"figure": {"caption": "Mind Your Bias's Figure 3 redrawn from quantiles: the per-sample effect sizes of C1 with the simplified, reduced and full target sets, CEAT (top) and LPBS in CEAT (bottom); BERT from the authors' released values, ours on the offline stand-ins (stored table ceat_figure3). Box: middle half; whiskers: central 95%; tick: median; dot: CES.", "name": "fig-ceat-figure3"}} tags=["hide-input"]
+fig = figure3_figure(fig3)
+
+# %% [markdown]
+# **BERT (their released values).** With CEAT the simplified set gives a CES of 1.08
+# against 0.72 for the full set, and its per-sample effect sizes spread from −0.89 to 1.72
+# (central 95%) where the full set's stay between 0.17 and 1.22; the reduced set (0.83)
+# lies near the full one. With LPBS in CEAT the CES falls from 0.33 (simplified) to 0.09
+# and 0.04, and the three distributions keep the same width (SD 0.26 to 0.28): they shift
+# rather than spread — the "lessened, but still pronounced" effect.
+#
+# Part of the CEAT panel is arithmetic. With two words per target set, a sample's effect
+# size is computed from four association scores, and it cannot exceed $\sqrt 3 \approx
+# 1.73$ (two equal scores per set). BERT's simplified samples pile up under that ceiling
+# (median 1.36, 97.5% 1.72), with a long tail of samples where one sentence turns one word
+# around — which a set of 25 words per set absorbs.
+#
+# **Ours.** MiniLM's CES is 1.71, 1.66 and 1.49: the simplified samples sit at the
+# ceiling (97.5% at 1.73), and the three word sets differ by less than 0.25 — MiniLM,
+# a sentence-embedding model, separates flowers from insects in nearly every sentence, and
+# its per-sample effect sizes barely spread (SD 0.02 to 0.06). On the tiny masked LM, LPBS
+# moves the other way round: 1.23 with "flower"/"insect" (109 sentences), 0.57 reduced,
+# 0.14 full. So the word sets matter on our models too, but here they move LPBS far more
+# than CEAT — which of the two methods is the more sensitive depends on the model, and
+# Mind Your Bias's advice (reduced sets, not simplified ones) holds either way.
+
+# %% tags=["remove-cell"]
+# The text above, from the published summary and the stored ceat_figure3.
+import math
+
+import numpy as np
+
+pub3 = figure3_published().set_index(["method", "word_set"])
+ours3 = fig3.set_index(["method", "word_set"])
+COS, PROB = "CEAT (cosine)", "LPBS in CEAT (probability)"
+
+
+def two(v):
+    return f"{v:.2f}".replace("-", "−")
+
+
+assert [two(pub3.loc[(COS, w), "effect_size"]) for w in ("simplified", "reduced", "full")] == [
+    "1.08", "0.83", "0.72"]
+assert [two(pub3.loc[(COS, "simplified"), q]) for q in ("q025", "q975", "q50")] == [
+    "−0.89", "1.72", "1.36"]
+assert [two(pub3.loc[(COS, "full"), q]) for q in ("q025", "q975")] == ["0.17", "1.22"]
+assert [two(pub3.loc[(PROB, w), "effect_size"]) for w in ("simplified", "reduced", "full")] == [
+    "0.33", "0.09", "0.04"]
+assert pub3.loc[PROB, "sd_d"].between(0.255, 0.285).all()
+# Two words per target set: (1, 1) against (0, 0) is the largest effect size, sqrt(3).
+scores = np.array([1.0, 1.0, 0.0, 0.0])
+assert math.isclose((scores[:2].mean() - scores[2:].mean()) / scores.std(ddof=1), math.sqrt(3))
+assert pub3.loc[(COS, "simplified"), "q975"] < math.sqrt(3)
+assert abs(ours3.loc[(COS, "simplified"), "q975"] - math.sqrt(3)) < 0.005
+assert [two(ours3.loc[(COS, w), "effect_size"]) for w in ("simplified", "reduced", "full")] == [
+    "1.71", "1.66", "1.49"]
+assert ours3.loc[COS, "effect_size"].max() - ours3.loc[COS, "effect_size"].min() < 0.25
+assert ours3.loc[COS, "sd_d"].between(0.015, 0.065).all()
+assert [two(ours3.loc[(PROB, w), "effect_size"]) for w in ("simplified", "reduced", "full")] == [
+    "1.23", "0.57", "0.14"]
+assert ours3.loc[(PROB, "simplified"), "sentences"] == 109
+
+# %% [markdown]
+# (ceat-compound-stimuli)=
+# ## I1 and I2: compound stimuli ("fried-chicken" or "chicken")
+#
+# Mind Your Bias's one CEAT result of a different sign from Guo & Caliskan's is GPT-2's I1
+# and I2 (Table 3: −0.19 → 0.48 and −0.14 → 0.30), and §4.1 explains it: "we attribute
+# [it] to the use of full stimuli in the case of compound stimulus words (e.g., we use
+# fried-chicken for testing African American bias, while Guo and Caliskan (2021) simplify
+# to chicken)". Two things can be checked without GPT-2: how much natural text each form
+# has — a stimulus lives in CEAT only through the sentences it occurs in — and whether
+# swapping the forms moves the CES of our models. The lists differ in four words, not one:
+# Guo & Caliskan's code also has "American", "status" and "successful" where Mind Your Bias
+# prints "all-american", "high-status" and the typo "sucessful"
+# (`data/stimuli/ceat_guo2021.yaml`). Sentences per attribute word in the corpus extract
+# (at most 1,000) and matching sentences in the 2014 Reddit files (stored table
+# `ceat_compound_coverage`):
+
+# %% tags=["hide-input"]
+compound_cov = stored("ceat_compound_coverage")
+compound_coverage_view(compound_cov)
+
+# %% [markdown]
+# "fried-chicken" has 2 sentences in the whole extract and none in the 2014 Reddit files;
+# "chicken" has 1,000 (275 in 2014 Reddit). The other forms Mind Your Bias prints are thin
+# too ("high-status" 38, "sucessful" 120, "all-american" one 2014 match), and so are
+# "bigbutt" and "darkskinned", which both lists share. In CEAT a stimulus lives only
+# through its sentences: a word with two of them enters each of the 10,000 samples with one
+# of two vectors, and a word with none is dropped. Which of their words Mind Your Bias's own
+# 2014 sample held is not recorded; on the extract, their I1 and I2 stand on a few sentences
+# for exactly the compound forms.
+#
+# I1 and I2 on both offline models with Mind Your Bias's words, with "chicken" for
+# "fried-chicken" only, and with all four of Guo & Caliskan's forms (stored table
+# `ceat_compound`; corpus sentences as in Table 3 above, Mind Your Bias's convention, `*`
+# p < 0.01):
+
+# %% tags=["hide-input"]
+compound = stored("ceat_compound")
+compound_view(compound)
+
+# %% [markdown]
+# **One word moves the CES, but flips no sign here.** Replacing "fried-chicken" by
+# "chicken" — one word of 13 (I1) or 8 (I2) — moves the CES by up to 0.18, in both
+# directions: on SmolLM2, the causal model and GPT-2's nearest stand-in, I2 falls from 0.44
+# to 0.26 and I1 from 1.04 to 0.96 — the direction of GPT-2's difference (Guo & Caliskan's
+# "chicken" lower) — while on MiniLM I2 rises from −0.23 to −0.10. With all four of Guo &
+# Caliskan's forms MiniLM's I2 comes to −0.04, still negative, and SmolLM2's rise again. On
+# our models the mechanism Mind Your Bias names is real — the attribute word's form
+# changes CEAT's I1 and I2 by far more than resampling does (the resampling section above)
+# — but it does not reverse a sign, while GPT-2's difference (0.67 for I1, 0.44 for I2)
+# does. Whether it explains GPT-2's reversal needs GPT-2: no GPT-2 weights can be had
+# offline. On Colab, `compound_table` with the hub's `gpt2`
+# ({py:data}`biaslib.chapters.ceat.HUB_CEAT_MODELS`) runs the same three variants on the
+# extract built there, at most `PAPER_CAP` sentences per stimulus.
+
+# %% tags=["remove-cell"]
+# The text above, from the stored ceat_compound and ceat_compound_coverage.
+cov_c = compound_cov.set_index("word")
+assert (cov_c.loc["fried-chicken", "sentences in the extract"],
+        cov_c.loc["fried-chicken", "found in 2014 Reddit"]) == (2, 0)
+assert (cov_c.loc["chicken", "sentences in the extract"],
+        cov_c.loc["chicken", "found in 2014 Reddit"]) == (1000, 275)
+assert [cov_c.loc[w, "sentences in the extract"] for w in ("high-status", "sucessful",
+                                                          "bigbutt", "darkskinned")] == [
+    38, 120, 2, 4]
+assert cov_c.loc["all-american", "found in 2014 Reddit"] == 1
+mb_c = compound[compound["convention"] == CEAT_MIND_YOUR_BIAS.name].pivot_table(
+    index=["column", "test"], columns="compound_variant", values="effect_size")
+MYB_W, HEAD, CODE = "Mind Your Bias's words", "chicken for fried-chicken", (
+    "Guo & Caliskan's code forms")
+assert f"{(mb_c[HEAD] - mb_c[MYB_W]).abs().max():.2f}" == "0.18"
+assert (np.sign(mb_c[HEAD]) == np.sign(mb_c[MYB_W])).all()
+assert (np.sign(mb_c[CODE]) == np.sign(mb_c[MYB_W])).all()
+smol_c, mini_c = mb_c.loc["SmolLM2-135M-Instruct"], mb_c.loc["all-MiniLM-L6-v2"]
+assert [two(smol_c.loc["I2", c]) for c in (MYB_W, HEAD)] == ["0.44", "0.26"]
+assert [two(smol_c.loc["I1", c]) for c in (MYB_W, HEAD)] == ["1.04", "0.96"]
+assert [two(mini_c.loc["I2", c]) for c in (MYB_W, HEAD, CODE)] == ["−0.23", "−0.10", "−0.04"]
+assert (smol_c[CODE] > smol_c[HEAD]).all()
+# The MYB variant is ceat_myb's row (same contexts and vectors), within the tolerance.
+same_rows = myb_rows.set_index(["test", "column", "convention"])
+for r in compound[compound["compound_variant"] == MYB_W].itertuples():
+    assert abs(same_rows.loc[(r.test, r.column, r.convention), "effect_size"]
+               - r.effect_size) < 1e-4
+# Resampling moves C6's CES by far less than the swap (SD over seeds < 0.02).
+assert summary["CES_sd_over_seeds"].max() < 0.18
+# GPT-2's published difference (Table 3): 0.67 for I1, 0.44 for I2.
+from biaslib.stimuli.data import load_published
+
+g2 = load_published("myb_table3").query("method == 'CEAT' and model == 'GPT-2'")
+g2 = g2[g2["test"].isin(["I1", "I2"])].pivot_table(index="test", columns="column", values="d")
+assert [f"{g2.loc[t, 'ours'] - g2.loc[t, 'orig']:.2f}" for t in ("I1", "I2")] == ["0.67", "0.44"]
+
+# %% [markdown]
 # (ceat-findings)=
 # ## Which findings hold?
 #
@@ -645,7 +851,8 @@ fig = resampling_figure(runs, title=f"C6 (names), {RESAMPLING['model']}")
 # "What we found", computed from the tables above (on Colab it includes the papers' models).
 
 # %% tags=["hide-input"]
-what_we_found(ceat_findings(myb_rows, contexts, summary))
+what_we_found([*ceat_findings(myb_rows, contexts, summary),
+               figure3_finding(fig3), compound_finding(compound, compound_cov)])
 
 # %% [markdown]
 # On how many tests the sign of our CES equals that of each of Mind Your Bias's models
@@ -689,6 +896,12 @@ sign_agreement(myb_rows)
 #   Mind Your Bias's tests cannot run on it; where they can, the CES differs from the
 #   full extract's. Coverage — not the meta-analysis — limits what CEAT can say about
 #   the rare names in C3, Occ, I1 and I2 and about the Dis phrases.
+# * **Word sets (Figure 3).** On BERT, simplified C1 sets move CEAT far from the full set
+#   and LPBS less; on our models CEAT barely moves (1.71, 1.66, 1.49) and LPBS moves a lot
+#   (1.23, 0.57, 0.14). The word set is a choice that changes the result either way.
+# * **Compound stimuli.** "fried-chicken" has 2 sentences in the extract, "chicken" 1,000;
+#   swapping them moves I1 and I2 by up to 0.18 on our models, without reversing a sign.
+#   GPT-2's reversal stays unexplained here.
 #
 # Our models are not the papers' models: the comparison is about which qualitative
 # findings recur, not about the numbers. On Colab, `RUN_PAPER_MODELS` adds ELMo, BERT,

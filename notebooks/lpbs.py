@@ -36,6 +36,15 @@
 # priors, effect sizes, permutation tests, and the bugs — and nothing it says about bias is a
 # replication of a number published for BERT. On Colab, `RUN_PAPER_MODELS` adds
 # `bert-base-uncased` and `bert-base-cased`, computed by the same code.
+#
+# **What the chapter rebuilds.** Mind Your Bias's tables of LPBS — Tables 4, 6 and 14,
+# Figures 2 and 4 — and the two papers' claims about it. Kurita et al.'s paper is not among
+# the seed papers of this book, and its results table is not typed in. What the chapter
+# types in from Kurita et al. are the outputs printed in their notebook
+# (`notebooks/weat_result_replication.ipynb` of keitakurita/contextual_embedding_bias_measure
+# @ 9d768dc): the effect sizes and p-values of five tests (`kurita_notebook.csv`) and the
+# 100 rows of flowers/insects (`kurita_notebook_c1.csv`). The "orig." column of Table 4 is
+# Kurita et al.'s number as Mind Your Bias quotes it.
 
 # %% tags=["colab-install", "remove-cell"]
 # Colab: install biaslib 0.1.0, the version these pages were built with.
@@ -82,9 +91,10 @@ print(colab_runtime("lpbs"))
 # The two findings that matter most do not hold: Kurita et al.'s flowers/insects effect size
 # comes from a prior read one token off, and the NaN scores that Mind Your Bias blames on
 # underflow come from a case bug in their Reddit script. Mind Your Bias's reduced word sets
-# (Figure 2) replay exactly, and word sets and attribute forms do move LPBS. Our numbers come
-# from a tiny offline masked LM, a stand-in for BERT: they check the mechanism and the bugs,
-# not BERT's effect sizes.
+# (Figure 2) replay exactly, and word sets and attribute forms do move LPBS. Their modified
+# word sets leave Dis unchanged but not always C9, whose sets have seven words. Our numbers
+# come from a tiny offline masked LM, a stand-in for BERT: they check the mechanism and the
+# bugs, not BERT's effect sizes.
 
 # %% tags=["hide-input"]
 import pandas as pd
@@ -103,6 +113,7 @@ verdicts = {f.section: f.holds for f in FINDINGS}
 assert str(verdicts["lpbs-kurita-prior"]).startswith("no")
 assert str(verdicts["lpbs-case-bug"]).startswith("no")
 assert verdicts["lpbs-word-sets"] is True and verdicts["lpbs-table-6"] is True
+assert verdicts["lpbs-modified-sets"] == "for Dis, not for C9"
 
 # %% tags=["hide-input"]
 import os
@@ -122,8 +133,13 @@ from biaslib.chapters.lpbs import (
     chapter_table,
     conventions_table,
     figure2_comparison,
+    figure4_counts,
+    figure4_figure,
+    figure4_view,
     kurita_c1_recomputed,
     kurita_comparison,
+    modified_sets_ours,
+    modified_sets_published,
     myb_table4_comparison,
     myb_table6_comparison,
     myb_table14_comparison,
@@ -765,7 +781,144 @@ assert (t14["MYB full"] == "n/a").sum() == 5
 # Every "n/a" of Table 14 is a cell whose targets are all capitalised names, and no other
 # cell is "n/a": the case bug, not the rarity of the words. (C1 "names" — flowers — and the
 # simplified sets, all lower case, have numbers.)
+
+# %% [markdown]
+# (lpbs-figure4)=
+# ## Mind Your Bias's Figure 4: the window around the two words
 #
+# LPBS on Reddit needs sentences that hold a target *and* an attribute word, and the
+# comments are long, so Mind Your Bias cut each to a window around the two words (App. B.5):
+# "we filter all Reddit comments such that only sentences in which there are at most 18
+# words between both stimuli remain. The effect of the window size choice on the resulting
+# bias scores is illustrated in Figure 4" — for C1 and C9, "significant bias tests", window
+# sizes 10 to 60. Their Reddit LPBS script (`methods/LPBS/generate_ebd_bert.py`) pools the
+# scored sentences of all attribute words of A and of B and computes Eq. 11 over them, with
+# its permutation test; the window is `shorten_sent`'s `window_size` (20 in the runs of
+# Tables 3 and 12). The authors released one result file per window size, so the published
+# side is their numbers, not values read off the figure
+# (`data/published/myb_figure4_window.csv`).
+#
+# Ours (stored table `lpbs_window`, {py:func}`biaslib.chapters.lpbs.window_rows`): the same
+# statistic on the corpus extract's sentences (at most 1,000 per target word; see Table 14
+# above), the tiny masked LM ("tiny MLM"), the product of wordpieces, seeded counterparts, for
+# each of their eight window sizes. Capped for the book's 2-core CPU: 10,000 shuffles per cell
+# instead of their 100,000, and the extract's sentences instead of every 2014 comment. `–`:
+# too few sentences in A or B to compute $d$ (the counts below).
+
+# %% tags=["hide-input"]
+windows = stored("lpbs_window")
+figure4_view(windows)
+
+# %% mystnb={"figure": {"caption": "Mind Your Bias's Figure 4 redrawn: LPBS effect size d against the window size for C1 and C9, BERT from the authors' result files and the tiny offline masked LM on the corpus extract (stored table lpbs_window).", "name": "fig-lpbs-figure4"}} tags=["hide-input"]
+fig = figure4_figure(windows)
+
+# %% [markdown]
+# The sentences behind each point — theirs (rows of A and of B in their files) and ours,
+# with the attribute words that have a sentence and the pairs the window dropped:
+
+# %% tags=["hide-input"]
+figure4_counts(windows)
+
+# %% [markdown]
+# **What the figure shows.** On BERT the window moves LPBS about as much as the word sets
+# do (Table 4): C1 goes from 0.29 (10 words) down to 0.18 (25) and up to 0.39 (30), and C9
+# falls steadily from 0.38 to 0.16 as the window widens — the window of the paper's tables
+# (20 words: 0.20 and 0.26) is one point of a range, and no size is singled out by the data.
+# The paper states the choice and shows the figure; it draws no conclusion from it.
+#
+# **Ours.** On the tiny model C1 stays positive and moves between 0.40 and 0.55, also not
+# monotonically — the same order of sensitivity. The extract holds sentences, not whole
+# comments: most are shorter than 40 words, so beyond 40 the window drops almost no pair
+# (41 at 40 words, 9 at 60) and the points differ only by the counterparts drawn for the
+# added pairs. C9 has no comparable curve: a C9 term ("sad", "sick"…) shares a sentence with
+# a "temporary" attribute word once or twice in the whole extract (1–2 sentences in A,
+# against some 200 in B), so below 25 words there is no number, and above it $d$ rests on two
+# sentences (not significant) — a coverage limit of the extract, not a property of LPBS.
+
+# %% tags=["remove-cell"]
+# The text above, from the published files and the stored lpbs_window.
+fig4 = load_published("myb_figure4_window").set_index(["test", "window"])["effect_size"]
+c1_pub, c9_pub = fig4.loc["C1"], fig4.loc["C9"]
+assert [f"{c1_pub[w]:.2f}" for w in (10, 25, 30)] == ["0.29", "0.18", "0.39"]
+assert c9_pub.is_monotonic_decreasing and [f"{c9_pub[w]:.2f}" for w in (10, 60)] == [
+    "0.38", "0.16"]
+assert [f"{fig4[(t, 20)]:.2f}" for t in ("C1", "C9")] == ["0.20", "0.26"]
+w = windows.set_index(["test", "window"])
+c1 = w.loc["C1"]
+assert (c1["status"] == "ok").all() and (c1["effect_size"] > 0).all()
+assert [f"{c1['effect_size'].min():.2f}", f"{c1['effect_size'].max():.2f}"] == ["0.40", "0.55"]
+assert not c1["effect_size"].is_monotonic_decreasing
+assert (c1.loc[40, "too_far"], c1.loc[60, "too_far"]) == (41, 9)
+c9 = w.loc["C9"]
+assert (c9["rows_a"] <= 2).all() and (c9["rows_b"] > 150).all()
+assert list(c9.index[c9["status"] != "ok"]) == [10, 15, 20]
+assert (c9.loc[c9["status"] == "ok", "p_value"] > 0.05).all()
+
+# %% [markdown]
+# (lpbs-modified-sets)=
+# ## Mind Your Bias's modified C9 and Dis word sets
+#
+# Mind Your Bias found two word sets flawed and modified them (App. B.1): C9 (names) — their
+# own test, the 14 most common mental and physical disorders — gains "transitory" and
+# "lasting" (7 → 8 attribute words per set), and Dis drops four attribute words that carry
+# other biases: "masculine" and "youthful" (positive), "maternal" and "boyish" (negative;
+# 225 → 223 words per set).
+# "Surprisingly, the modifications do not result in substantial changes of bias scores
+# (thus, using the original datasets can be considered reasonable)." The claim covers all
+# their methods; their result file holds both versions of many runs, labelled "modified
+# dataset" (`data/published/myb_modified_sets.csv`: each labelled run beside its unlabelled
+# twin; BERT, ELMo, GPT-2 and OPT — BLOOM's SEAT labels sit two lines away from their runs
+# and are left out). Per method and test:
+
+# %% tags=["hide-input"]
+modified_sets_published()
+
+# %% [markdown]
+# On the tiny model, LPBS with the original and the modified sets (stored table
+# `lpbs_myb`, Mind Your Bias's convention, `*` p < 0.01), beside Mind Your Bias's BERT runs
+# of the same cells:
+
+# %% tags=["hide-input"]
+modified_sets_ours(tiny_rows)
+
+# %% [markdown]
+# **Dis: no change.** Two of 225 attribute words per set cannot move a mean much: in the 47
+# pairs of their file the effect size moves by at most 0.06, and no sign or significance
+# changes; on the tiny model, 0.05 before and after.
+#
+# **C9: usually small, not always.** The median change is 0.03, but it reaches 0.28 (SEAT,
+# ELMo, Reddit sentences: −0.04 → 0.24), and every sign change (six) and every change of
+# significance (five) in their file is a C9 run — each sign change between two values
+# within 0.25 of zero. On the tiny model the full set moves from −0.03 to −0.39 (neither
+# significant). With seven words per set, one more word is an eighth of the set: "not
+# substantial" holds for Dis and for C9's typical run, not for every run of C9. Our check
+# is LPBS on templates only (the tiny model; the CEAT chapter cannot run Dis on the corpus,
+# and its C9 rows use the terms, which were not modified).
+
+# %% tags=["remove-cell"]
+# The text above, from the published pairs and lpbs_myb.
+pairs = load_published("myb_modified_sets")
+change = (pairs["d_modified"] - pairs["d_original"]).abs()
+flip = np.sign(pairs["d_modified"]) != np.sign(pairs["d_original"])
+moved = (pairs["p_modified"] < 0.01) != (pairs["p_original"] < 0.01)
+dis = pairs["test"] == "Dis"
+assert dis.sum() == 47 and change[dis].max() < 0.065 and not (flip | moved)[dis].any()
+assert f"{change[~dis].median():.2f}" == "0.03" and f"{change.max():.2f}" == "0.28"
+top = pairs.loc[change.idxmax()]
+assert (top["method"], top["model"], top["context"]) == ("SEAT", "elmo", "reddit")
+assert (flip.sum(), moved.sum()) == (6, 5) and set(pairs.loc[flip | moved, "test"]) == {"C9"}
+assert (pairs.loc[flip, ["d_original", "d_modified"]].abs() < 0.25).all().all()
+ours_mod = modified_sets_ours(tiny_rows)
+assert ours_mod.loc[("Dis", "full"), ["ours original", "ours modified"]].tolist() == ["0.05"] * 2
+assert ours_mod.loc[("C9", "full"), ["ours original", "ours modified"]].tolist() == [
+    "−0.03", "−0.39"]
+from biaslib.stimuli.data import load_test
+
+assert (len(load_test("MYB-C9-name").A), len(load_test("MYB-C9-name-m").A)) == (7, 8)
+assert set(load_test("MYB-Dis-term").B.words) - set(load_test("MYB-Dis-term-m").B.words) == {
+    "boyish", "maternal"}
+
+# %% [markdown]
 # (lpbs-findings)=
 # ## Which findings hold?
 #
@@ -783,8 +936,14 @@ what_we_found(FINDINGS)
 # * **LPBS depends on the word sets and on the attribute forms.** The simplified, reduced
 #   and full sets, and nouns versus adjectives, give different effect sizes for the same
 #   test, on BERT (Tables 4 and 6) and on the tiny model.
+# * **The modified Dis set changes nothing.** Four of 450 attribute words dropped: the
+#   effect size moves by at most 0.06 in their 47 runs, and not at all on the tiny model.
 #
-# **What does not.**
+# **What does not, or not always.**
+#
+# * **The modified C9 set can matter.** Usually by a few hundredths, but up to 0.28 on their
+#   models and 0.36 on the tiny one, and with every sign and significance change of their
+#   file: two more words in sets of seven are not a detail.
 #
 # * **Kurita's flowers/insects result is not 0.45.** His notebook's 0.446 comes from a prior
 #   read one token off; his own printed scores give 0.88 without that offset — close to the
@@ -797,5 +956,6 @@ what_we_found(FINDINGS)
 #   underflow where it does occur; it would not have removed this bug — refusing NaN does.
 #
 # The tiny model's own numbers (C6 strongly positive, C3 negative) say nothing about BERT.
-# On Colab, `RUN_PAPER_MODELS` computes every table above with `bert-base-uncased` and
-# `bert-base-cased`.
+# On Colab, `RUN_PAPER_MODELS` computes Tables 4 and 6 and Kurita's five tests with
+# `bert-base-uncased` and `bert-base-cased`; the other tables (the bug replays, Table 14,
+# Figure 4, the modified sets) stay the tiny model's.

@@ -341,7 +341,7 @@ def test_findings_papers_models_and_claims(chapter_findings):
     from biaslib.reporting.findings import findings_frame
 
     # Sections are checked against the chapter's labels in test_finding_sections.py.
-    assert len(chapter_findings) == 8
+    assert len(chapter_findings) == 10  # with Figure 3 and the compound stimuli
     for f in chapter_findings:
         assert f.paper in {"Guo & Caliskan (2021)", "Husse & Spitz (2022)"}
         assert "stand-in" in f.model

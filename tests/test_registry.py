@@ -73,6 +73,13 @@ COMPARED = {
        for name in ("ceat_myb", "ceat_caliskan", "ceat_contexts")},
     "ceat_resampling": [("N|contexts drawn|seed", "", "CES SE", "p (two-sided)|p (one-sided)")],
     "ceat_coverage": [("test role", "*", "", "")],
+    "ceat_figure3": [("method word_set", "stimuli targets model encoder weights sentences "
+                      "n_samples", "effect_size se tau2 mean_d sd_d q025 q05 q25 q50 q75 q95 "
+                      "q975", "p_value")],
+    "ceat_compound": [("test compound_variant column convention", "*",
+                       "effect_size ci_low ci_high se tau2 i2 weighted_variance mean_d q025 q975",
+                       "p_value q_p_value")],
+    "ceat_compound_coverage": [("word|role|listed by", "*", "", "")],
     "lpbs_myb": [("myb_test word_set attribute_form convention",
                   "test target_description stimuli templates targets attributes "
                   "multi_wordpiece wordpieces units n_a n_b n_templates p_method n_resamples "
@@ -90,6 +97,9 @@ COMPARED = {
                      "with_attribute found overlapping too_far sentences reddit_sentences "
                      "rows_kept attributes_used status n_samples method model level pooling "
                      "layer convention encoder weights", "effect_size se tau2 mean_d", "p_value")],
+    "lpbs_window": [("test window", "variant myb_test stimuli pairs too_far rows_a rows_b "
+                     "attributes_used status n_resamples method model level pooling layer "
+                     "convention encoder weights", "effect_size", "p_value")],
     "synthesis_tiny_mlm": [("column method test convention",
                             f"{CORE} convention encoder weights n_x n_y n_a n_b not run",
                             "effect_size", "p_value"),
@@ -176,11 +186,12 @@ def test_chapter_lists_match_the_registry():
     from biaslib.chapters import ceat, elmo_bug, lpbs
 
     assert ceat.CHAPTER_TABLES == table_names("ceat") == (
-        "ceat_myb", "ceat_caliskan", "ceat_contexts", "ceat_resampling", "ceat_coverage")
+        "ceat_myb", "ceat_caliskan", "ceat_contexts", "ceat_resampling", "ceat_coverage",
+        "ceat_figure3", "ceat_compound", "ceat_compound_coverage")
     assert elmo_bug.CHAPTER_TABLES == table_names("elmo_bug") == (
         "elmo_bug", "elmo_diagnostics", "elmo_quirks", "elmo_gpt2")
     assert lpbs.CHAPTER_TABLES == ("lpbs_myb", "lpbs_kurita", "lpbs_underflow", "lpbs_case_bug")
-    assert table_names("lpbs") == (*lpbs.CHAPTER_TABLES, lpbs.REDDIT_TABLE)
+    assert table_names("lpbs") == (*lpbs.CHAPTER_TABLES, lpbs.REDDIT_TABLE, lpbs.WINDOW_TABLE)
     assert set(table_names(script="scripts/same_injection.py")) == set(table_names("same"))
 
 

@@ -5,13 +5,17 @@ random-effects combination). This module runs it over the book's grid — tests
 × models × kinds of context × conventions (:func:`ceat_table`,
 :func:`chapter_rows`, :func:`chapter_table`, stored in ``data/results/ceat_*``
 by ``scripts/compute_results.py``) — and sets our rows beside Mind Your Bias's
-Tables 3 and 12 (:func:`myb_ceat_comparison`, :func:`myb_table12_comparison`).
+Tables 3 and 12 (:func:`myb_ceat_comparison`, :func:`myb_table12_comparison`), rebuilds
+Figure 3 (C1's per-sample effect sizes with simplified, reduced and full word sets, CEAT
+and LPBS-in-CEAT: :func:`figure3_table`) and checks the compound stimuli of I1/I2
+(:func:`compound_table`, :func:`compound_coverage`).
 Encoders are built lazily from :class:`~biaslib.embeddings.models.EncoderSpec`
 columns, so importing this module does not import torch.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 from collections.abc import Callable, Mapping, Sequence
@@ -29,6 +33,7 @@ from biaslib.chapters.tables import (
     CORE_EXACT,
     NEEDS_CORPUS,
     NEEDS_MODELS,
+    NEEDS_TINY_MLM,
     SliceCheck,
     StoredTable,
     built_once,
@@ -78,7 +83,15 @@ __all__ = [
     "CALISKAN_ROWS",
     "CEAT_NUMBERS",
     "CHAPTER_TABLES",
+    "CODE_FORMS",
+    "COMPOUND_TESTS",
+    "COMPOUND_VARIANTS",
     "DECLARED_TABLES",
+    "FIGURE3_METHODS",
+    "FIGURE3_MODEL",
+    "FIGURE3_QUANTILES",
+    "FIGURE3_SIMPLIFIED",
+    "FIGURE3_TESTS",
     "HUB_CEAT_MODELS",
     "OFFLINE_CAPS",
     "OFFLINE_CEAT_MODELS",
@@ -94,9 +107,22 @@ __all__ = [
     "chapter_rows",
     "chapter_table",
     "chapter_tests",
+    "compound_coverage",
+    "compound_coverage_view",
+    "compound_finding",
+    "compound_table",
+    "compound_view",
     "conventions_table",
     "corpus_contexts",
     "coverage_view",
+    "distribution_summary",
+    "figure3_figure",
+    "figure3_finding",
+    "figure3_published",
+    "figure3_table",
+    "figure3_test",
+    "figure3_view",
+    "figure_findings",
     "findings",
     "meta_analysis_table",
     "myb_ceat_comparison",
@@ -114,6 +140,7 @@ __all__ = [
     "template_contexts",
     "templates_vs_corpus",
     "window_comparison",
+    "with_words",
 ]
 
 logger = logging.getLogger(__name__)
@@ -577,12 +604,22 @@ def chapter_table(
         and model (offline only; ``models`` is ignored).
     ``ceat_coverage``
         ``_coverage_table`` of every test (no model).
+    ``ceat_figure3``
+        :func:`figure3_table` (offline only; ``models`` is ignored).
+    ``ceat_compound``, ``ceat_compound_coverage``
+        :func:`compound_table` on ``models``, :func:`compound_coverage` (no model).
 
     Every CEAT row is computed under :data:`CEAT_MIND_YOUR_BIAS` and
     :data:`CEAT_ORIGINAL`. Models in :data:`SLOW_MODELS` run a subset (see there).
     """
     if name not in CHAPTER_TABLES:
         raise UnknownNameError("table of the CEAT chapter", name, CHAPTER_TABLES)
+    if name == "ceat_figure3":
+        return figure3_table()
+    if name == "ceat_compound":
+        return compound_table(models)
+    if name == "ceat_compound_coverage":
+        return compound_coverage()
     if name == "ceat_coverage":
         return _coverage_table(chapter_tests(), OFFLINE_CAPS["all-MiniLM-L6-v2"])
     if name == "ceat_resampling":
@@ -616,6 +653,401 @@ def chapter_table(
     if not parts:
         raise ValueError(f"no model computes table {name!r}")
     return pd.concat(parts, ignore_index=True)
+
+
+# ------------------------------------------------ Mind Your Bias's Figure 3, compound stimuli
+
+#: Figure 3 (App. B.2): C1 with Mind Your Bias's simplified, reduced and full target sets
+#: (word set → stimulus test). The simplified targets are those of their CEAT code
+#: (:data:`FIGURE3_SIMPLIFIED`), not the book's singular-only LPBS set.
+FIGURE3_TESTS = {"simplified": "LPBS-C1-name-simplified", "reduced": "LPBS-C1-name-reduced",
+                 "full": "MYB-C1-name"}
+#: Simplified C1 targets of Mind Your Bias's CEAT code (``methods/CEAT/generate_ebd_bert.py``,
+#: ``c1_name_targ1_simplified``, ``c1_name_targ2_simplified``): singular and plural.
+FIGURE3_SIMPLIFIED = {"X": ("flower", "flowers"), "Y": ("insect", "insects")}
+#: The cosine model of Figure 3's CEAT panel (BERT's stand-in).
+FIGURE3_MODEL = "all-MiniLM-L6-v2"
+#: Quantiles of the per-sample effect sizes stored for Figure 3.
+FIGURE3_QUANTILES = (0.025, 0.05, 0.25, 0.5, 0.75, 0.95, 0.975)
+#: The two panels of Figure 3 (their ``method`` column).
+FIGURE3_METHODS = ("CEAT (cosine)", "LPBS in CEAT (probability)")
+
+#: The intersectional tests of the compound-stimuli check (row → stimulus test).
+COMPOUND_TESTS = {"I1": "MYB-I1-name", "I2": "MYB-I2-name"}
+#: Attribute words Mind Your Bias prints (App. B.1) where Guo & Caliskan's code has
+#: another form: the compound "fried-chicken" for "chicken", and three more.
+CODE_FORMS = {"fried-chicken": "chicken", "all-american": "American",
+              "high-status": "status", "sucessful": "successful"}
+#: The variants of the compound check: variant → the words replaced (MYB form → code form).
+COMPOUND_VARIANTS = {
+    "Mind Your Bias's words": {},
+    "chicken for fried-chicken": {"fried-chicken": "chicken"},
+    "Guo & Caliskan's code forms": dict(CODE_FORMS),
+}
+
+
+def with_words(test: StimulusTest, replace: Mapping[str, str], suffix: str = "") -> StimulusTest:
+    """``test`` with some of its words replaced (``old → new``), renamed ``name + suffix``.
+
+    Raises
+    ------
+    KeyError
+        If a word of ``replace`` is in none of the test's sets (named).
+    """
+    words = {w for role in ROLES for w in test.sets[role].words}
+    unknown = sorted(set(replace) - words)
+    if unknown:
+        raise KeyError(f"not words of {test.name}: {unknown}")
+    sets = {role: dataclasses.replace(
+        test.sets[role], words=tuple(replace.get(w, w) for w in test.sets[role].words),
+        forms={}) for role in ROLES}
+    return dataclasses.replace(test, name=test.name + suffix, **sets)
+
+
+def figure3_test(word_set: str) -> StimulusTest:
+    """Figure 3's C1 test for ``word_set`` (simplified: :data:`FIGURE3_SIMPLIFIED`)."""
+    if word_set not in FIGURE3_TESTS:
+        raise UnknownNameError("word set of Figure 3", word_set, FIGURE3_TESTS)
+    test = load_test(FIGURE3_TESTS[word_set])
+    if word_set != "simplified":
+        return test
+    sets = {r: dataclasses.replace(test.sets[r], words=FIGURE3_SIMPLIFIED[r], forms={})
+            for r in ("X", "Y")}
+    return dataclasses.replace(test, name=test.name + " (CEAT code: singular and plural)",
+                               **sets)
+
+
+def distribution_summary(effect_sizes: ArrayLike,
+                         quantiles: Sequence[float] = FIGURE3_QUANTILES) -> dict[str, float]:
+    r"""Count, mean, SD (ddof 1) and quantiles of per-sample effect sizes :math:`d_i`.
+
+    Quantiles are numpy's default (linear interpolation between order
+    statistics), named ``q`` + the percentage without its point (``q025`` for
+    2.5%, ``q50`` for the median).
+
+    Raises
+    ------
+    ValueError
+        For fewer than two values or a non-finite one.
+
+    Examples
+    --------
+    >>> from biaslib.chapters.ceat import distribution_summary
+    >>> s = distribution_summary([0.0, 1.0, 2.0, 3.0, 4.0], quantiles=(0.25, 0.5))
+    >>> s["n_samples"], s["mean_d"], round(s["sd_d"], 4), s["q25"], s["q50"]
+    (5, 2.0, 1.5811, 1.0, 2.0)
+    """
+    d = np.asarray(effect_sizes, dtype=np.float64).ravel()
+    if d.size < 2 or not np.isfinite(d).all():
+        raise ValueError(f"need at least two finite effect sizes, got {d.size} "
+                         f"({int((~np.isfinite(d)).sum())} not finite)")
+    out: dict[str, float] = {"n_samples": int(d.size), "mean_d": float(d.mean()),
+                             "sd_d": float(d.std(ddof=1))}
+    for q in quantiles:
+        out[_quantile_name(q)] = float(np.quantile(d, q))
+    return out
+
+
+def _quantile_name(q: float) -> str:
+    """``0.025`` → ``"q025"``, ``0.05`` → ``"q05"``, ``0.5`` → ``"q50"``, ``0.975`` → ``"q975"``."""
+    pct = round(100 * q, 6)
+    if float(pct).is_integer():
+        return f"q{int(pct):02d}"
+    return "q" + f"{pct:g}".replace(".", "").zfill(3)
+
+
+def figure3_table(*, progress: bool = False) -> pd.DataFrame:
+    """Mind Your Bias's Figure 3 on the offline models: C1's per-sample effect sizes.
+
+    For each word set of :data:`FIGURE3_TESTS`:
+
+    * **CEAT (cosine)**: CEAT under :data:`~biaslib.methods.ceat.CEAT_MIND_YOUR_BIAS`
+      (:math:`N` = 10,000, seed 1111) on :data:`FIGURE3_MODEL`'s vectors of the
+      corpus sentences (at most :data:`OFFLINE_CAPS` per stimulus, Mind Your
+      Bias's window), as ``ceat_myb``.
+    * **LPBS in CEAT (probability)**: Table 14's "probability" cell of C1
+      (:func:`biaslib.chapters.lpbs.reddit_cell`: every extract sentence holding a
+      target and an attribute word, the tiny masked LM's LPBS per sentence, fixed)
+      combined as CEAT (:func:`biaslib.methods.lpbs.lpbs_ceat`), as ``lpbs_reddit``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per method and word set: ``method``, ``word_set``, ``stimuli``,
+        ``targets`` (X/Y), ``model``, ``encoder``, ``weights``, ``sentences`` (per
+        stimulus cap, or sentences scored), the CES, its SE and two-sided
+        p-value, τ², and :func:`distribution_summary` of the :math:`d_i`.
+    """
+    from biaslib.chapters.lpbs import OFFLINE_LPBS_MODEL, reddit_cell, scorer
+    from biaslib.methods.lpbs import lpbs_ceat
+
+    rows = []
+    spec = next(m for m in OFFLINE_CEAT_MODELS if m.label == FIGURE3_MODEL)
+    encoder = spec.make()
+    cap = OFFLINE_CAPS[FIGURE3_MODEL]
+    for word_set in tqdm(FIGURE3_TESTS, desc="Figure 3, CEAT", disable=not progress):
+        test = figure3_test(word_set)
+        ctxs = contexts_for_test(test, cap=cap, seed=1111, window=myb_window)
+        res = ceat(embed_word_contexts(ctxs, encoder, pooling=spec.word_pooling),
+                   CEAT_MIND_YOUR_BIAS)
+        rows.append({"method": FIGURE3_METHODS[0], "word_set": word_set, "stimuli": test.name,
+                     "targets": f"{len(test.X)}/{len(test.Y)}", "model": FIGURE3_MODEL,
+                     "encoder": encoder.name, "weights": encoder.fingerprint,
+                     "sentences": sum(len(c) for r in ROLES for c in ctxs[r].values()),
+                     "effect_size": res.ces, "se": res.meta.se, "p_value": res.p_value,
+                     "tau2": res.meta.tau2, **distribution_summary(res.effect_sizes)})
+    sc = scorer(OFFLINE_LPBS_MODEL, progress=False)
+    for word_set in tqdm(FIGURE3_TESTS, desc="Figure 3, LPBS", disable=not progress):
+        cell = reddit_cell(sc, "C1", word_set)
+        res = lpbs_ceat(cell.scores(), [p.attribute for p in cell.pairs], cell.test.A.words,
+                        cell.test.B.words, CEAT_MIND_YOUR_BIAS, sd_epsilon=1e-8)
+        rows.append({"method": FIGURE3_METHODS[1], "word_set": word_set,
+                     "stimuli": cell.stimuli,
+                     "targets": f"{len(cell.test.X)}/{len(cell.test.Y)}",
+                     "model": OFFLINE_LPBS_MODEL, "encoder": sc.spec.name,
+                     "weights": sc.fingerprint, "sentences": len(cell.pairs),
+                     "effect_size": res.ces, "se": res.meta.se, "p_value": res.p_value,
+                     "tau2": res.meta.tau2, **distribution_summary(res.effect_sizes)})
+    return pd.DataFrame(rows)
+
+
+def compound_table(models: Sequence[EncoderSpec] = OFFLINE_CEAT_MODELS) -> pd.DataFrame:
+    """CEAT's I1 and I2 with Mind Your Bias's attribute words and with Guo & Caliskan's forms.
+
+    Each test of :data:`COMPOUND_TESTS` in each variant of
+    :data:`COMPOUND_VARIANTS` (:func:`with_words`), on each model's corpus
+    sentences (at most :data:`OFFLINE_CAPS` per stimulus, Mind Your Bias's
+    window, seed 1111) under both conventions — the same contexts and vectors
+    as ``ceat_myb`` for every word the variants share.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`ceat_table`'s columns (core columns first; ``contexts`` the kind and
+        cap) with ``compound_variant`` and ``replaced`` (the words replaced).
+    """
+    frames = []
+    for model in models:
+        cap = OFFLINE_CAPS.get(model.label, 100)
+        encoder = model.make()
+        rows = []
+        for label, name in COMPOUND_TESTS.items():
+            base = load_test(name)
+            present = {w for role in ROLES for w in base.sets[role].words}
+            for variant, replace_all in COMPOUND_VARIANTS.items():
+                # I2's A has no "all-american": each test replaces the words it has.
+                replace = {a: b for a, b in replace_all.items() if a in present}
+                test = with_words(base, replace, f" ({variant})" if replace else "")
+                ctxs = contexts_for_test(test, cap=cap, seed=1111, window=myb_window)
+                key = {"test": label, "stimuli": name, "compound_variant": variant,
+                       "replaced": ", ".join(f"{a} → {b}" for a, b in replace.items()),
+                       "column": model.label, "contexts": f"corpus, <={cap} sentences/stimulus",
+                       "encoder": encoder.name, "weights": encoder.fingerprint}
+                vectors = embed_word_contexts(ctxs, encoder, pooling=model.word_pooling)
+                rows.extend({**key, **rec} for rec in _ceat_runs(
+                    vectors, (CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL)))
+        frame = pd.DataFrame(rows)
+        frames.append(core_first(
+            frame, method="CEAT", variant=frame["stimuli"].map(lambda s: paper_test(s)[1]),
+            model=model.label, level="word", pooling=model.word_pooling,
+            layer=layer_label(encoder)))
+    return pd.concat(frames, ignore_index=True)
+
+
+def compound_coverage(path: str | None = None) -> pd.DataFrame:
+    """Sentences in the extract for every I1/I2 attribute word in either list's form.
+
+    From the extract's ``coverage.csv``: ``kept`` (sentences in the extract, at
+    most 1,000) and ``found_reddit_2014`` (matching 2014 Reddit sentences), per
+    word of Mind Your Bias's I1 and I2 attribute sets and each code form of
+    :data:`CODE_FORMS`.
+    """
+    cov = load_coverage(path).drop_duplicates("stimulus").set_index("stimulus")
+    i1 = load_test(COMPOUND_TESTS["I1"])
+    code = {v: k for k, v in CODE_FORMS.items()}
+    rows = []
+    for role in ("A", "B"):
+        for word in i1.sets[role].words:
+            for form, listed in ((word, "Mind Your Bias"),
+                                 *(((CODE_FORMS[word], "Guo & Caliskan's code"),)
+                                   if word in CODE_FORMS else ())):
+                if form not in cov.index:
+                    raise KeyError(f"{form!r} is not in the extract's coverage.csv")
+                rows.append({"word": form, "role": role, "listed by": listed,
+                             "form of": code.get(form, ""),
+                             "in I2": word in load_test(COMPOUND_TESTS["I2"]).sets[role].words,
+                             "sentences in the extract": int(cov.loc[form, "kept"]),
+                             "found in 2014 Reddit": int(cov.loc[form, "found_reddit_2014"])})
+    return pd.DataFrame(rows)
+
+
+_T14_SETS = {"simpl.": "simplified", "redu.": "reduced", "full": "full"}
+_T14_METHODS = {"cosine similarity": FIGURE3_METHODS[0], "probability": FIGURE3_METHODS[1]}
+
+
+def figure3_published() -> pd.DataFrame:
+    """Figure 3's published side, one row per panel and word set (BERT).
+
+    The CES of Mind Your Bias's Table 14 (C1; ``myb_tables_11_14``) beside the
+    summary of the per-sample effect sizes the authors released
+    (``myb_figure3_dists``, :func:`distribution_summary` of their files).
+    """
+    t14 = load_published("myb_tables_11_14").query("table == 14 and test == 'C1'")
+    t14 = t14.assign(method=t14["variant"].map(_T14_METHODS),
+                     word_set=t14["word_set"].map(_T14_SETS))
+    dists = load_published("myb_figure3_dists")
+    out = dists.merge(t14[["method", "word_set", "d", "sig"]], on=["method", "word_set"],
+                      how="left", validate="one_to_one")
+    return out.rename(columns={"d": "effect_size"})
+
+
+def figure3_view(ours: pd.DataFrame) -> pd.DataFrame:
+    """Figure 3 as a table: per panel, word set and source, the CES and the :math:`d_i`'s spread.
+
+    ``ours`` is the stored ``ceat_figure3``; the published rows come from
+    :func:`figure3_published` (BERT). Long format, so that it fits the page.
+    """
+    pub = figure3_published().assign(source="BERT (MYB)")
+    mine = ours.assign(source=ours["model"].map(
+        lambda m: f"ours: {_SHORT.get(m, 'tiny MLM' if 'MLM' in m else m)}"))
+    rows = []
+    for frame in (pub, mine):
+        for r in frame.itertuples():
+            rows.append({
+                "method": r.method.split(" (")[0], "word set": r.word_set, "source": r.source,
+                "CES": format_d(float(r.effect_size)), "mean d": format_d(r.mean_d),
+                "SD d": f"{r.sd_d:.2f}",
+                "middle 50%": f"{format_d(r.q25)} to {format_d(r.q75)}",
+                "central 95%": f"{format_d(r.q025)} to {format_d(r.q975)}"})
+    order = {m.split(" (")[0]: i for i, m in enumerate(FIGURE3_METHODS)}
+    sets = {w: i for i, w in enumerate(FIGURE3_TESTS)}
+    frame = pd.DataFrame(rows)
+    frame = frame.sort_values(["method", "word set"], key=lambda c: c.map(
+        order if c.name == "method" else sets), kind="stable")
+    return frame.set_index(["method", "word set", "source"])
+
+
+def figure3_figure(ours: pd.DataFrame) -> Figure:
+    """Mind Your Bias's Figure 3 redrawn from quantiles: theirs (BERT) beside ours.
+
+    One panel per method (CEAT on top, LPBS in CEAT below), one row per word set
+    and source: the box spans the middle half of the per-sample effect sizes,
+    the whiskers their central 95%, the tick the median and the dot the CES.
+    """
+    import matplotlib.pyplot as plt
+
+    pub = figure3_published().assign(source="Mind Your Bias (BERT)")
+    mine = ours.assign(source=ours["model"].map(lambda m: f"ours ({m})"))
+    fig, axes = plt.subplots(2, 1, figsize=(7.5, 6.4), sharex=True)
+    colours = {"pub": "tab:blue", "ours": "tab:orange"}
+    for ax, method in zip(axes, FIGURE3_METHODS, strict=True):
+        labels = []
+        for i, word_set in enumerate(FIGURE3_TESTS):
+            for j, (kind, frame) in enumerate((("pub", pub), ("ours", mine))):
+                r = frame[(frame["method"] == method) & (frame["word_set"] == word_set)].iloc[0]
+                y = -(3 * i + j)
+                c = colours[kind]
+                ax.plot([r.q025, r.q975], [y, y], color=c, lw=1.2)
+                ax.add_patch(plt.Rectangle((r.q25, y - 0.3), r.q75 - r.q25, 0.6, color=c,
+                                           alpha=0.35, lw=0))
+                ax.plot([r.q50, r.q50], [y - 0.3, y + 0.3], color=c, lw=1.5)
+                ax.plot(float(r.effect_size), y, "o", color=c, ms=5)
+                labels.append((y, f"{word_set}, {'BERT' if kind == 'pub' else 'ours'}"))
+        ax.axvline(0, color="grey", lw=0.8)
+        ax.set_yticks([y for y, _ in labels], [t for _, t in labels])
+        ax.set_title(method)
+    axes[-1].set_xlabel("per-sample effect size $d_i$ (box: middle 50%; whiskers: 95%; "
+                        "dot: CES)")
+    names = {c: s for c, s in zip(mine["method"], mine["source"], strict=True)}
+    fig.text(0.01, 0.005, "ours: " + "; ".join(f"{k.split(' (')[0]}: {v[6:-1]}"
+                                               for k, v in names.items()), fontsize=10)
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    return fig
+
+
+def compound_coverage_view(coverage: pd.DataFrame, rare: int = 100) -> pd.DataFrame:
+    """The words of :data:`CODE_FORMS` in both forms, and every attribute word under ``rare``.
+
+    ``coverage`` is the stored ``ceat_compound_coverage``.
+    """
+    shown = coverage[coverage["word"].isin([*CODE_FORMS, *CODE_FORMS.values()])
+                     | (coverage["sentences in the extract"] < rare)]
+    return shown.assign(**{"in I2": shown["in I2"].map({True: "yes", False: "no"}),
+                           "form of": shown["form of"].fillna("")}).set_index(
+        ["role", "word"])[["listed by", "form of", "in I2", "sentences in the extract",
+                           "found in 2014 Reddit"]]
+
+
+def compound_view(compound: pd.DataFrame, convention: str = CEAT_MIND_YOUR_BIAS.name,
+                  alpha: float = 0.01) -> pd.DataFrame:
+    """CEAT's I1 and I2 per attribute-word variant (rows) and model (columns), ``*`` p < alpha."""
+    rows = compound[compound["convention"] == convention]
+    cells = {}
+    for r in rows.itertuples():
+        cells.setdefault((r.test, r.compound_variant), {})[_short(r.column)] = (
+            format_d(r.effect_size, "*" if r.p_value < alpha else ""))
+    frame = pd.DataFrame.from_dict(cells, orient="index")
+    frame.index = pd.MultiIndex.from_tuples(frame.index, names=["test", "attribute words"])
+    return frame
+
+
+def figure3_finding(ours: pd.DataFrame) -> Finding:
+    """Mind Your Bias App. B.2 on Figure 3: simplified sets move CEAT a lot, LPBS less."""
+    pub = figure3_published().set_index(["method", "word_set"])
+    mine = ours.set_index(["method", "word_set"])
+    cos, prob = FIGURE3_METHODS
+
+    def gaps(frame: pd.DataFrame) -> dict[str, float]:
+        ces = frame["effect_size"].astype(float)
+        return {m: (abs(ces[(m, "simplified")] - ces[(m, "full")]),
+                    abs(ces[(m, "reduced")] - ces[(m, "full")])) for m in FIGURE3_METHODS}
+
+    def text(frame: pd.DataFrame) -> str:
+        ces = frame["effect_size"].astype(float)
+        return "; ".join(f"{m.split(' (')[0]}: " + ", ".join(
+            f"{ws[:4]}. {format_d(ces[(m, ws)])}" if ws != "full" else
+            f"full {format_d(ces[(m, ws)])}" for ws in FIGURE3_TESTS) for m in FIGURE3_METHODS)
+
+    g = gaps(mine)
+    # Stark for CEAT: the simplified set moves the CES more than the reduced one does,
+    # and by more than with LPBS.
+    holds: bool | str = bool(g[cos][0] > g[cos][1] and g[cos][0] > g[prob][0])
+    if not holds and g[prob][0] > g[cos][0]:
+        holds = "no: the simplified set moves LPBS more"
+    return Finding(
+        _MYB, "Simplified word sets move C1's CEAT far from the full set, reduced ones "
+              "little; with LPBS the effect is smaller",
+        f"Figure 3, App. B.2 (BERT), CES of Table 14: {text(pub)}",
+        f"CES {text(mine)}", ", ".join(dict.fromkeys(ours["model"])) + " (stand-ins)",
+        holds, "ceat-figure3")
+
+
+def compound_finding(compound: pd.DataFrame, coverage: pd.DataFrame) -> Finding:
+    """Mind Your Bias §4.1: GPT-2's I1/I2 sign difference comes from the compound stimuli."""
+    rows = compound[compound["convention"] == CEAT_MIND_YOUR_BIAS.name]
+    wide = rows.pivot_table(index=["column", "test"], columns="compound_variant",
+                            values="effect_size")
+    as_myb, head = "Mind Your Bias's words", "chicken for fried-chicken"
+    flips = wide[np.sign(wide[as_myb]) != np.sign(wide[head])]
+    moved = (wide[head] - wide[as_myb]).abs()
+    cov = coverage.set_index("word")
+    pub = _myb_ceat_published()
+    gpt = pub[(pub["model"] == "GPT-2") & pub["test"].isin(["I1", "I2"])].pivot_table(
+        index="test", columns="column", values="d")
+    gpt_text = ", ".join(f"{t} {format_d(gpt.loc[t, 'orig'])} → {format_d(gpt.loc[t, 'ours'])}"
+                         for t in ("I1", "I2"))
+    return Finding(
+        _MYB, "CEAT's GPT-2 sign difference on I1/I2 comes from the compound "
+              "'fried-chicken' (Guo & Caliskan: 'chicken')",
+        f"Table 3, GPT-2, Guo & Caliskan → Mind Your Bias: {gpt_text}; three more words "
+        "differ between the two lists",
+        f"fried-chicken: {cov.loc['fried-chicken', 'sentences in the extract']} sentences, "
+        f"chicken {cov.loc['chicken', 'sentences in the extract']:,}; chicken for "
+        f"fried-chicken moves the CES by at most {moved.max():.2f} and flips "
+        f"{len(flips)} of {len(wide)} signs",
+        ", ".join(_short(m) for m in dict.fromkeys(rows["column"])) + " (stand-ins; no GPT-2)",
+        "not shown: the swap moves the CES, flips no sign" if flips.empty
+        else "on our models", "ceat-compound-stimuli")
 
 
 # ------------------------------------------------------------------ as the chapter shows them
@@ -1068,7 +1500,16 @@ def findings() -> list[Finding]:
     rows, _ = load_results("ceat_myb")
     contexts, _ = load_results("ceat_contexts")
     runs, _ = load_results("ceat_resampling")
-    return ceat_findings(rows, contexts, resampling_summary(runs))
+    return [*ceat_findings(rows, contexts, resampling_summary(runs)),
+            *figure_findings()]
+
+
+def figure_findings() -> list[Finding]:
+    """The Figure 3 and compound-stimuli findings, from ``ceat_figure3`` and ``ceat_compound``."""
+    fig3, _ = load_results("ceat_figure3")
+    compound, _ = load_results("ceat_compound")
+    coverage, _ = load_results("ceat_compound_coverage")
+    return [figure3_finding(fig3), compound_finding(compound, coverage)]
 
 
 def _p_text(p: float) -> str:
@@ -1136,6 +1577,37 @@ def _coverage_provenance(frame: pd.DataFrame) -> dict[str, object]:
             "tests": chapter_tests()}
 
 
+def _figure3_provenance(frame: pd.DataFrame) -> dict[str, object]:
+    from biaslib.chapters.lpbs import OFFLINE_LPBS_MODEL, TABLE14_CELLS
+
+    return {"what": "Mind Your Bias Figure 3 rebuilt: C1's per-sample effect sizes with the "
+                    "simplified, reduced and full target sets, CEAT on all-MiniLM-L6-v2 and "
+                    "LPBS-in-CEAT (Table 14's probability column) on the tiny masked LM",
+            "models": models_provenance(frame.rename(columns={"model": "column"})),
+            "tests": FIGURE3_TESTS, "simplified_targets": FIGURE3_SIMPLIFIED,
+            "convention": CEAT_MIND_YOUR_BIAS.to_dict(),
+            "ceat_sentences_per_stimulus": OFFLINE_CAPS[FIGURE3_MODEL],
+            "lpbs_model": OFFLINE_LPBS_MODEL,
+            "lpbs_cells": {ws: TABLE14_CELLS[("C1", ws)] for ws in FIGURE3_TESTS},
+            "quantiles": list(FIGURE3_QUANTILES), "sample_seed": 1111,
+            "extract": describe_extract(), "extract_sha256": extract_sha256()}
+
+
+def _compound_provenance(frame: pd.DataFrame) -> dict[str, object]:
+    return {**_common_provenance(frame, "CEAT's I1 and I2 with Mind Your Bias's attribute "
+                                        "words and with Guo & Caliskan's code forms "
+                                        "(fried-chicken -> chicken and three more), offline "
+                                        "models"),
+            "tests": COMPOUND_TESTS, "variants": COMPOUND_VARIANTS}
+
+
+def _compound_coverage_provenance(frame: pd.DataFrame) -> dict[str, object]:
+    return {"what": "sentences in the corpus extract (coverage.csv) of every I1/I2 attribute "
+                    "word, in Mind Your Bias's and Guo & Caliskan's code forms",
+            "code_forms": CODE_FORMS, "extract": describe_extract(),
+            "extract_sha256": extract_sha256()}
+
+
 @functools.cache
 def _slice_models() -> tuple[EncoderSpec, ...]:
     """The offline encoders, each built once for all slices."""
@@ -1173,6 +1645,15 @@ def _resampling_slice() -> pd.DataFrame:
 
 def _coverage_slice() -> pd.DataFrame:
     return chapter_table("ceat_coverage")
+
+
+def _figure3_slice() -> pd.DataFrame:
+    return figure3_table()
+
+
+def _compound_slice() -> pd.DataFrame:
+    frame = compound_table(_slice_models()[:1])
+    return frame[frame["test"] == "I2"]
 
 
 _NEEDS = (NEEDS_MODELS, NEEDS_CORPUS)
@@ -1218,6 +1699,37 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
         slices=(SliceCheck("whole table", _coverage_slice, ("test", "role"),
                            f"{_TESTS}::test_ceat_coverage_table",
                            exact=lambda f: list(f.columns[2:])),)),
+    StoredTable(
+        "ceat_figure3", "ceat", "Mind Your Bias Figure 3 rebuilt: C1's per-sample effect sizes, "
+        "CEAT and LPBS-in-CEAT, simplified/reduced/full target sets",
+        functools.partial(chapter_table, "ceat_figure3"), _figure3_provenance,
+        "models with weights fingerprints, tests, word sets, CEAT convention, caps, seeds, "
+        "quantiles, the corpus extract and its SHA-256",
+        (NEEDS_MODELS, NEEDS_TINY_MLM, NEEDS_CORPUS), "minutes",
+        slices=(SliceCheck("whole table", _figure3_slice, ("method", "word_set"),
+                           "tests/test_myb_figures_3_4.py::test_ceat_figure3_table",
+                           exact=("stimuli", "targets", "model", "encoder", "weights",
+                                  "sentences", "n_samples"),
+                           numbers=("effect_size", "se", "tau2", "mean_d", "sd_d",
+                                    *(_quantile_name(q) for q in FIGURE3_QUANTILES)),
+                           p_values=("p_value",)),)),
+    StoredTable(
+        "ceat_compound", "ceat", "CEAT's I1 and I2 with Mind Your Bias's compound attribute "
+        "words and with Guo & Caliskan's forms", functools.partial(chapter_table, "ceat_compound"),
+        _compound_provenance, _NOTE, _NEEDS, "minutes",
+        slices=(SliceCheck("MiniLM, I2", _compound_slice,
+                           ("test", "compound_variant", "column", "convention"),
+                           "tests/test_myb_figures_3_4.py::test_ceat_compound_slice",
+                           exact=ceat_exact_columns, numbers=CEAT_NUMBERS,
+                           p_values=("p_value", "q_p_value")),)),
+    StoredTable(
+        "ceat_compound_coverage", "ceat", "sentences of the I1/I2 attribute words in both "
+        "forms", functools.partial(chapter_table, "ceat_compound_coverage"),
+        _compound_coverage_provenance, "the extract, its SHA-256 and the code forms",
+        (NEEDS_CORPUS,), "seconds",
+        slices=(SliceCheck("whole table", compound_coverage, ("word", "role", "listed by"),
+                           "tests/test_myb_figures_3_4.py::test_ceat_compound_coverage_table",
+                           exact=lambda f: list(f.columns[3:])),)),
 )
 #: The names of the chapter's stored tables, in the order the chapter shows them.
 CHAPTER_TABLES = tuple(t.name for t in DECLARED_TABLES)

@@ -23,6 +23,10 @@ over the chapter's grid and sets our rows beside the published ones:
     a target and an attribute word (:mod:`biaslib.stimuli.cooccurrence`),
     combined as CEAT (:func:`biaslib.methods.lpbs.lpbs_ceat`), fixed and with
     the case bug replayed, with the coverage of every cell (:func:`reddit_rows`).
+``lpbs_window``
+    Figure 4 rebuilt: LPBS on the same kind of sentences, pooled per attribute
+    set as their Reddit LPBS script does, for window sizes 10 to 60
+    (:func:`window_rows`).
 
 They are stored in ``data/results/`` by ``scripts/compute_results.py``
 (:func:`chapter_table`) and checked by recomputed slices in the test suite.
@@ -42,6 +46,7 @@ from __future__ import annotations
 import functools
 import zlib
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -85,9 +90,14 @@ from biaslib.methods.lpbs import (
 from biaslib.methods.result import core_first
 from biaslib.reporting.findings import Finding
 from biaslib.reporting.format import bold_marks, format_d, format_p
-from biaslib.stimuli.cooccurrence import MYB_WINDOW_WORDS, double_contexts
+from biaslib.stimuli.cooccurrence import (
+    MYB_WINDOW_WORDS,
+    DoubleContext,
+    DoubleSelection,
+    double_contexts,
+)
 from biaslib.stimuli.corpus import describe_extract, extract_sha256
-from biaslib.stimuli.data import load_published, load_test
+from biaslib.stimuli.data import StimulusTest, load_published, load_test
 from biaslib.stimuli.lpbs import (
     WORD_SETS,
     Reduction,
@@ -109,6 +119,8 @@ __all__ = [
     "FINDING_TABLES",
     "LPBS_CONVENTIONS",
     "LPBS_REDDIT_SLICE",
+    "LPBS_WINDOW_SLICE",
+    "MODIFIED_PAIRS",
     "OFFLINE_LPBS_MODEL",
     "PAPER_LPBS_MODELS",
     "REDDIT_CEAT",
@@ -116,22 +128,34 @@ __all__ = [
     "REDDIT_TABLE",
     "REDDIT_TESTS",
     "TABLE14_CELLS",
+    "WINDOW_RESAMPLES",
+    "WINDOW_SIZES",
+    "WINDOW_TABLE",
+    "WINDOW_TESTS",
+    "RedditCell",
     "by_level",
     "case_bug_rows",
     "case_bug_view",
     "chapter_table",
     "conventions_table",
     "figure2_comparison",
+    "figure4_counts",
+    "figure4_figure",
+    "figure4_view",
     "findings",
     "kurita_c1_recomputed",
     "kurita_comparison",
     "kurita_rows",
     "lpbs_findings",
+    "modified_sets_finding",
+    "modified_sets_ours",
+    "modified_sets_published",
     "myb_rows",
     "myb_table4_comparison",
     "myb_table6_comparison",
     "myb_table14_comparison",
     "prior_positions",
+    "reddit_cell",
     "reddit_coverage_view",
     "reddit_published_view",
     "reddit_rows",
@@ -140,6 +164,7 @@ __all__ = [
     "table4_conventions",
     "underflow_rows",
     "underflow_view",
+    "window_rows",
     "word_set_figure",
     "word_sets_table",
 ]
@@ -463,6 +488,59 @@ def _counterpart_seed(x_words: Sequence[str], y_words: Sequence[str]) -> list[in
     return [REDDIT_SEED, zlib.crc32("\x1f".join([*x_words, "\x1e", *y_words]).encode("utf-8"))]
 
 
+@dataclass(frozen=True)
+class RedditCell:
+    """One cell's sentences, counterparts and log probabilities (:func:`reddit_cell`)."""
+
+    test_name: str
+    word_set: str
+    myb_test: str
+    stimuli: str
+    test: StimulusTest
+    selection: DoubleSelection
+    xs: list[str]
+    ys: list[str]
+    logs: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+    @property
+    def pairs(self) -> tuple[DoubleContext, ...]:
+        """The scored (target, attribute) co-occurrences."""
+        return self.selection.pairs
+
+    def scores(self, *, case_bug: bool = False) -> np.ndarray:
+        """One LPBS per sentence (:func:`~biaslib.methods.lpbs.pair_bias_scores`)."""
+        if not self.pairs:
+            return np.empty(0)
+        return pair_bias_scores(*self.logs, x_words=self.xs, y_words=self.ys,
+                                case_bug=case_bug)
+
+
+def reddit_cell(sc: MaskedLMScorer, test_name: str, word_set: str, *,
+                window: int | None = MYB_WINDOW_WORDS,
+                frame: pd.DataFrame | None = None) -> RedditCell:
+    """The sentences of a Table 14 cell (:data:`TABLE14_CELLS`) and their log probabilities.
+
+    The extract's sentences holding a target and an attribute word, cut to
+    ``shorten_sent``'s window of ``window`` words
+    (:func:`~biaslib.stimuli.cooccurrence.double_contexts`), a seeded
+    counterpart for each (:func:`~biaslib.methods.lpbs.draw_counterparts`) and
+    the scorer's log probabilities with Mind Your Bias's product of wordpieces
+    (:func:`~biaslib.evaluate.lpbs.double_context_log_probs`). ``frame``: the
+    extract's rows of the cell's target words, read once
+    (:func:`~biaslib.stimuli.corpus.read_extract`) for several windows.
+    """
+    myb_test = TABLE14_CELLS[(test_name, word_set)]
+    stimuli = {(t, w): s for t, w, s in myb_cells()}[(myb_test, word_set)]
+    test = load_test(stimuli)
+    sel = double_contexts(test, window=window, frame=frame)
+    pairs = list(sel.pairs)
+    xs, ys = draw_counterparts([p.target for p in pairs], test.X.words, test.Y.words,
+                               _counterpart_seed(test.X.words, test.Y.words))
+    logs = double_context_log_probs(sc, pairs, xs, ys, wordpieces="product")
+    return RedditCell(test_name, word_set, myb_test, stimuli, test, sel, list(xs), list(ys),
+                      logs)
+
+
 def reddit_rows(
     model: str = OFFLINE_LPBS_MODEL,
     *,
@@ -504,18 +582,12 @@ def reddit_rows(
     """
     sc = scorer(model, progress=False)
     todo = ([(t, ws) for t, ws in TABLE14_CELLS] if cells is None else list(cells))
-    stimuli_of = {(t, w): s for t, w, s in myb_cells()}
     rows = []
     for test_name, word_set in tqdm(todo, desc=f"LPBS on corpus sentences, {sc.spec.key}",
                                     unit="cell", disable=not progress):
-        myb_test = TABLE14_CELLS[(test_name, word_set)]
-        stimuli = stimuli_of[(myb_test, word_set)]
-        test = load_test(stimuli)
-        sel = double_contexts(test)
-        pairs = list(sel.pairs)
-        xs, ys = draw_counterparts([p.target for p in pairs], test.X.words, test.Y.words,
-                                   _counterpart_seed(test.X.words, test.Y.words))
-        logs = double_context_log_probs(sc, pairs, xs, ys, wordpieces="product")
+        cell = reddit_cell(sc, test_name, word_set)
+        myb_test, stimuli, test, sel = cell.myb_test, cell.stimuli, cell.test, cell.selection
+        pairs, xs, ys, logs = list(cell.pairs), cell.xs, cell.ys, cell.logs
         key = {"test": test_name, "word_set": word_set, "myb_test": myb_test,
                "stimuli": stimuli, "targets": f"{len(test.X.words)}/{len(test.Y.words)}",
                "attributes": f"{len(test.A.words)}/{len(test.B.words)}",
@@ -561,6 +633,94 @@ def reddit_rows(
                  pooling=lpbs_pooling("product"), convention=convention.name)
 
 
+#: Mind Your Bias's Figure 4: the window sizes of their Reddit LPBS runs
+#: (``results/*_LPBS_bert_reddit_<size>.csv``).
+WINDOW_SIZES = (10, 15, 20, 25, 30, 40, 50, 60)
+#: Figure 4's tests (full word sets; their result files' target descriptions).
+WINDOW_TESTS = ("C1", "C9")
+#: Shuffles of the permutation test per cell of ``lpbs_window`` (theirs: 100,000; capped
+#: for the book's 2-core CPU: 16 cells).
+WINDOW_RESAMPLES = 10_000
+#: The stored table of Figure 4.
+WINDOW_TABLE = "lpbs_window"
+
+
+def window_rows(
+    model: str = OFFLINE_LPBS_MODEL,
+    *,
+    tests: Sequence[str] = WINDOW_TESTS,
+    windows: Sequence[int] = WINDOW_SIZES,
+    n_resamples: int = WINDOW_RESAMPLES,
+    progress: bool = True,
+) -> pd.DataFrame:
+    r"""Mind Your Bias's Figure 4 rebuilt: LPBS on corpus sentences against the window size.
+
+    Their Reddit LPBS script (``methods/LPBS/generate_ebd_bert.py``,
+    ``logprob_cal``) scores every sentence holding a target and an attribute
+    word of the full word sets, cut by ``shorten_sent`` to a window of
+    ``window_size`` words around the two (pairs more than ``window_size - 1``
+    words apart are dropped); then it pools the sentences of all attribute
+    words of A and of B and computes Eq. 11 over them,
+
+    .. math::
+
+        d = \frac{\bar s_A - \bar s_B}{\operatorname{std}_{A\cup B}(s)\;(\text{ddof } 1)
+            + 10^{-8}},
+
+    with a two-sided permutation test of :math:`\bar s_A - \bar s_B`
+    (:func:`~biaslib.methods.lpbs.myb_reddit_statistics`). Figure 4 plots
+    :math:`d` for window sizes 10 to 60.
+
+    Here: the same for each test of ``tests`` (full sets, :func:`reddit_cell`:
+    the extract's sentences, seeded counterparts, product of wordpieces, no case
+    bug) and each size of ``windows``, with ``n_resamples`` shuffles (seed
+    :data:`REDDIT_SEED`). A cell where A or B keeps fewer than two sentences
+    gets no number and says so (their code returned NaN with p = 0).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The core columns (the effect size :math:`d`, its p-value), then
+        ``window``, ``myb_test``, ``stimuli``, ``pairs`` (sentences scored),
+        ``too_far`` (dropped by the window), ``rows_a``, ``rows_b``,
+        ``attributes_used`` (A/B words with a sentence), ``status``,
+        ``n_resamples``, ``encoder``, ``weights``.
+    """
+    from biaslib.stimuli.corpus import read_extract
+
+    sc = scorer(model, progress=False)
+    rows = []
+    todo = [(t, w) for t in tests for w in windows]
+    stimuli = {(t, w): s for t, w, s in myb_cells()}
+    frames: dict[str, pd.DataFrame] = {}
+    for test_name, window in tqdm(todo, desc=f"LPBS window sizes, {sc.spec.key}", unit="cell",
+                                  disable=not progress):
+        if test_name not in frames:  # the extract is read once per test
+            test = load_test(stimuli[(TABLE14_CELLS[(test_name, "full")], "full")])
+            frames[test_name] = read_extract([*test.X.words, *test.Y.words])
+        cell = reddit_cell(sc, test_name, "full", window=window, frame=frames[test_name])
+        scores = cell.scores()
+        roles = np.array([p.role for p in cell.pairs], dtype=object)
+        a, b = scores[roles == "A"], scores[roles == "B"]
+        used = [len({p.attribute for p in cell.pairs if p.role == r}) for r in ("A", "B")]
+        row: dict[str, object] = {
+            "test": test_name, "window": window, "myb_test": cell.myb_test,
+            "stimuli": cell.stimuli, "pairs": len(cell.pairs),
+            "too_far": cell.selection.too_far, "rows_a": int(a.size), "rows_b": int(b.size),
+            "attributes_used": f"{used[0]}/{used[1]}", "n_resamples": n_resamples}
+        if min(a.size, b.size) < 2:
+            row.update({"status": f"too few sentences: A {a.size}, B {b.size} (2 needed)",
+                        "effect_size": np.nan, "p_value": np.nan})
+        else:
+            d, p, _, _ = myb_reddit_statistics(a, b, n_resamples=n_resamples, seed=REDDIT_SEED)
+            row.update({"status": "ok", "effect_size": d, "p_value": p})
+        row.update({"encoder": sc.spec.name, "weights": sc.fingerprint})
+        rows.append(row)
+    frame = pd.DataFrame(rows)
+    return _core(frame, model, variant=_stimulus_variants(frame),
+                 pooling=lpbs_pooling("product"), convention=LPBS_MIND_YOUR_BIAS.name)
+
+
 def chapter_table(name: str, model: str = OFFLINE_LPBS_MODEL, *,
                   progress: bool = True) -> pd.DataFrame:
     """One of the chapter's stored tables (:data:`CHAPTER_TABLES`), computed now.
@@ -572,9 +732,10 @@ def chapter_table(name: str, model: str = OFFLINE_LPBS_MODEL, *,
     """
     builders = {"lpbs_myb": myb_rows, "lpbs_kurita": kurita_rows,
                 "lpbs_underflow": underflow_rows, "lpbs_case_bug": case_bug_rows,
-                REDDIT_TABLE: reddit_rows}
+                REDDIT_TABLE: reddit_rows, WINDOW_TABLE: window_rows}
     if name not in builders:
-        raise UnknownNameError("table of the LPBS chapter", name, (*CHAPTER_TABLES, REDDIT_TABLE))
+        raise UnknownNameError("table of the LPBS chapter", name,
+                               (*CHAPTER_TABLES, REDDIT_TABLE, WINDOW_TABLE))
     return builders[name](model, progress=progress)
 
 
@@ -1018,6 +1179,7 @@ FINDING_SECTIONS = {
     "word sets": "lpbs-word-sets",
     "table 4": "lpbs-table-4",
     "table 6": "lpbs-table-6",
+    "modified sets": "lpbs-modified-sets",
 }
 #: The stored tables :func:`findings` reads, in :func:`lpbs_findings`'s order.
 FINDING_TABLES = ("lpbs_myb", "lpbs_kurita", "lpbs_underflow", "lpbs_case_bug", REDDIT_TABLE)
@@ -1195,7 +1357,170 @@ def findings() -> list[Finding]:
     list of Finding
         :func:`lpbs_findings` on the stored tables.
     """
-    return lpbs_findings(*(load_results(name)[0] for name in FINDING_TABLES))
+    tables = [load_results(name)[0] for name in FINDING_TABLES]
+    return [*lpbs_findings(*tables), modified_sets_finding(tables[0])]
+
+
+# ------------------------------------------------ Figure 4 and the modified word sets
+
+_BERT = "Mind Your Bias (BERT)"
+_OURS_TINY = "ours (tiny MLM)"
+
+
+def figure4_view(ours: pd.DataFrame) -> pd.DataFrame:
+    """Figure 4 as a table: :math:`d` per window size, theirs (BERT) and ours, C1 and C9.
+
+    ``ours`` is the stored ``lpbs_window``; ``–`` marks a cell without a number
+    (its ``status`` says why). Published: ``myb_figure4_window`` (their files).
+    """
+    pub = load_published("myb_figure4_window")
+    label = _OURS_TINY
+    cols = {}
+    for test in WINDOW_TESTS:
+        theirs = pub[pub["test"] == test].set_index("window")["effect_size"]
+        mine = ours[ours["test"] == test].set_index("window")["effect_size"]
+        cols[(test, _BERT)] = theirs.map(format_d)
+        cols[(test, label)] = mine.map(lambda d: "–" if pd.isna(d) else format_d(d))
+    frame = pd.DataFrame(cols).rename_axis("window (words)")
+    frame.columns = pd.MultiIndex.from_tuples(frame.columns, names=["test", "d"])
+    return frame
+
+
+def figure4_counts(ours: pd.DataFrame) -> pd.DataFrame:
+    """The sentences behind each point of Figure 4: theirs (A/B rows) and ours."""
+    pub = load_published("myb_figure4_window")
+    rows = []
+    for r in ours.itertuples():
+        p = pub[(pub["test"] == r.test) & (pub["window"] == r.window)].iloc[0]
+        rows.append({"test": r.test, "window (words)": r.window,
+                     "BERT rows A/B": f"{p.rows_a:,}/{p.rows_b:,}",
+                     "ours rows A/B": f"{r.rows_a:,}/{r.rows_b:,}",
+                     "ours attribute words A/B": r.attributes_used,
+                     "ours dropped by the window": f"{r.too_far:,}"})
+    return pd.DataFrame(rows).set_index(["test", "window (words)"])
+
+
+def figure4_figure(ours: pd.DataFrame) -> Figure:
+    """Mind Your Bias's Figure 4 redrawn: :math:`d` against the window size, theirs and ours."""
+    import matplotlib.pyplot as plt
+
+    pub = load_published("myb_figure4_window")
+    fig, axes = plt.subplots(1, len(WINDOW_TESTS), figsize=(7.5, 3.4), sharey=True)
+    for ax, test in zip(axes, WINDOW_TESTS, strict=True):
+        theirs = pub[pub["test"] == test]
+        ax.plot(theirs["window"], theirs["effect_size"], "o-", label=_BERT)
+        mine = ours[(ours["test"] == test) & ours["effect_size"].notna()]
+        if not mine.empty:
+            ax.plot(mine["window"], mine["effect_size"], "s--", label=_OURS_TINY)
+        ax.axhline(0, color="grey", lw=0.8)
+        few = int(ours.loc[ours["test"] == test, "rows_a"].max())
+        note = (" (ours: no sentence pairs)" if mine.empty else
+                f" (ours: at most {few} sentences in A)" if few < 10 else "")
+        ax.set_title(test + note, fontsize=11)
+        ax.set_xlabel("window size (words)")
+    axes[0].set_ylabel("LPBS effect size d")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=2, fontsize=10, frameon=False)
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
+    return fig
+
+
+def modified_sets_published() -> pd.DataFrame:
+    r"""The "modified dataset" runs of Mind Your Bias's result file beside the originals.
+
+    Per method and test (``myb_modified_sets``): the pairs, the median and
+    largest :math:`|d_\text{mod} - d_\text{orig}|`, and in how many pairs the
+    sign or the significance (:math:`p < 0.01`) changes.
+    """
+    pairs = load_published("myb_modified_sets")
+    pairs = pairs.assign(change=(pairs["d_modified"] - pairs["d_original"]).abs(),
+                         sign=np.sign(pairs["d_modified"]) != np.sign(pairs["d_original"]),
+                         sig=(pairs["p_modified"] < 0.01) != (pairs["p_original"] < 0.01))
+    out = pairs.groupby(["method", "test"], sort=False).agg(
+        pairs=("change", "size"), median=("change", "median"), largest=("change", "max"),
+        signs=("sign", "sum"), significance=("sig", "sum"))
+    out["median"] = out["median"].map(lambda v: f"{v:.2f}")
+    out["largest"] = out["largest"].map(lambda v: f"{v:.2f}")
+    return out.rename(columns={"pairs": "pairs of runs", "median": "median |Δd|",
+                               "largest": "largest |Δd|", "signs": "sign changes",
+                               "significance": "significance changes (p < 0.01)"})
+
+
+#: Mind Your Bias's modified sets and the originals, as ``lpbs_myb`` runs them:
+#: (their test of the original, their test of the modified set).
+MODIFIED_PAIRS = (("C9_name", "C9_name_m"), ("Dis_term", "Dis_term_m"))
+
+
+def modified_sets_ours(ours: pd.DataFrame, convention: str = LPBS_MIND_YOUR_BIAS.name,
+                       alpha: float = 0.01) -> pd.DataFrame:
+    """LPBS with the original and the modified C9 (names) and Dis sets, from ``lpbs_myb``.
+
+    One row per test and word set under ``convention``: :math:`d` of each
+    (``*`` p < ``alpha``) and the change. The published runs of the same cells
+    (Mind Your Bias's BERT) stand beside them.
+    """
+    mine = ours[ours["convention"] == convention]
+    pairs = load_published("myb_modified_sets").query("method == 'LPBS' and context == 'template'")
+    rows = []
+    for orig, mod in MODIFIED_PAIRS:
+        for ws in WORD_SETS:
+            a = mine[(mine["myb_test"] == orig) & (mine["word_set"] == ws)]
+            b = mine[(mine["myb_test"] == mod) & (mine["word_set"] == ws)]
+            if a.empty or b.empty:
+                continue
+            a, b = a.iloc[0], b.iloc[0]
+            pub = pairs[(pairs["test"] == orig.split("_")[0]) & (pairs["dataset"] == ws)]
+            star = {True: "*", False: ""}
+            row = {"test": orig.split("_")[0], "word set": ws,
+                   "ours original": format_d(a.effect_size, star[a.p_value < alpha]),
+                   "ours modified": format_d(b.effect_size, star[b.p_value < alpha]),
+                   "ours change": format_d(b.effect_size - a.effect_size)}
+            if len(pub) == 1:
+                p = pub.iloc[0]
+                row.update({"BERT original": format_d(p.d_original,
+                                                      star[p.p_original < alpha]),
+                            "BERT modified": format_d(p.d_modified,
+                                                      star[p.p_modified < alpha])})
+            rows.append(row)
+    return pd.DataFrame(rows).set_index(["test", "word set"]).fillna("")
+
+
+def modified_sets_finding(ours: pd.DataFrame, convention: str = LPBS_MIND_YOUR_BIAS.name,
+                          alpha: float = 0.01) -> Finding:
+    r"""Mind Your Bias App. B.1: the modified C9 and Dis sets do not change scores substantially.
+
+    Published: every labelled pair of their result file (all methods). Ours:
+    LPBS on the tiny model (``lpbs_myb``). "Substantially" is read as a change
+    of sign or of significance, or :math:`|\Delta d| \ge 0.2` (a "small" effect).
+    """
+    pub = load_published("myb_modified_sets")
+    change = (pub["d_modified"] - pub["d_original"]).abs()
+    flip = np.sign(pub["d_modified"]) != np.sign(pub["d_original"])
+    moved = (pub["p_modified"] < alpha) != (pub["p_original"] < alpha)
+    where = sorted(set(pub.loc[flip | moved, "test"]))
+    flips, sig = int(flip.sum()), int(moved.sum())
+    mine = ours[ours["convention"] == convention]
+    diffs = []
+    for orig, mod in MODIFIED_PAIRS:
+        for ws in WORD_SETS:
+            a = mine[(mine["myb_test"] == orig) & (mine["word_set"] == ws)]
+            b = mine[(mine["myb_test"] == mod) & (mine["word_set"] == ws)]
+            if not (a.empty or b.empty):
+                da, db = float(a["effect_size"].iloc[0]), float(b["effect_size"].iloc[0])
+                sa, sb = (float(x["p_value"].iloc[0]) < alpha for x in (a, b))
+                diffs.append((orig.split("_")[0], ws, db - da, np.sign(da) != np.sign(db),
+                              sa != sb))
+    big = [d for d in diffs if abs(d[2]) >= 0.2 or d[3] or d[4]]
+    ours_text = "; ".join(f"{t} {ws}: Δd {format_d(d)}" + (" (sign)" if s else "")
+                          for t, ws, d, s, _ in diffs)
+    holds = True if not big else (
+        "for Dis, not for C9" if all(t == "C9" for t, *_ in big) else False)
+    return Finding(
+        _MYB, "The modified C9 and Dis word sets do not change bias scores substantially",
+        f"App. B.1; their result file, {len(pub)} labelled pairs (SEAT, CEAT, LPBS): median "
+        f"|Δd| {change.median():.2f}, largest {change.max():.2f}; {flips} sign and {sig} "
+        f"significance changes" + (f", all {where[0]}" if len(where) == 1 else ""),
+        f"LPBS: {ours_text}", _stand_in(ours), holds, "lpbs-modified-sets")
 
 
 # --------------------------------------------------------------------------- stored tables
@@ -1266,6 +1591,34 @@ def _reddit_provenance(frame: pd.DataFrame) -> dict[str, object]:
         "scorer": "biaslib.embeddings.masked_lm.MaskedLMScorer: log-softmax at the first target "
                   "mask located by the tokenizer",
     }
+
+
+def _window_provenance(frame: pd.DataFrame) -> dict[str, object]:
+    return {
+        "what": "Mind Your Bias Figure 4 rebuilt: LPBS on corpus sentences holding a target and "
+                "an attribute word of the full word sets, cut to shorten_sent's window of each "
+                "size, pooled per attribute set (methods/LPBS/generate_ebd_bert.py, "
+                "logprob_cal); offline tiny masked LM",
+        "models": _models(frame),
+        "tests": {t: TABLE14_CELLS[(t, "full")] for t in WINDOW_TESTS},
+        "window_sizes": list(WINDOW_SIZES),
+        "n_resamples": WINDOW_RESAMPLES,
+        "permutation_seed": REDDIT_SEED,
+        "counterpart_seed": f"numpy default_rng([{REDDIT_SEED}, crc32(X words, Y words)])",
+        "min_sentences_per_set": 2,
+        "wordpieces": "product (sum of the distinct wordpieces' log probabilities at the mask)",
+        "extract": describe_extract(),
+        "extract_sha256": extract_sha256(),
+    }
+
+
+#: Cells of ``lpbs_window`` the tests recompute: (test, window size).
+LPBS_WINDOW_SLICE = (("C1", 10), ("C9", 60))
+
+
+def _window_slice() -> pd.DataFrame:
+    return pd.concat([window_rows(tests=(t,), windows=(w,), progress=False)
+                      for t, w in LPBS_WINDOW_SLICE], ignore_index=True)
 
 
 #: Cells of ``lpbs_myb`` the tests recompute.
@@ -1353,6 +1706,19 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
              "reddit_sentences", "rows_kept", "attributes_used", "status", "n_samples",
              "method", "model", "level", "pooling", "layer", "convention", "encoder", "weights"),
             ("effect_size", "se", "tau2", "mean_d"), ("p_value",)),)),
+    StoredTable(
+        WINDOW_TABLE, "lpbs", "Mind Your Bias Figure 4 rebuilt: LPBS on corpus sentences "
+        "against the window size", functools.partial(chapter_table, WINDOW_TABLE),
+        _window_provenance, "the model with its weights fingerprint, tests, window sizes, "
+        "shuffles, seeds, the corpus extract and its SHA-256", (NEEDS_TINY_MLM, NEEDS_CORPUS),
+        "minutes",
+        slices=(SliceCheck(
+            "C1 window 10, C9 window 60", _window_slice, ("test", "window"),
+            "tests/test_myb_figures_3_4.py::test_lpbs_window_slice",
+            ("variant", "myb_test", "stimuli", "pairs", "too_far", "rows_a", "rows_b",
+             "attributes_used", "status", "n_resamples", "method", "model", "level", "pooling",
+             "layer", "convention", "encoder", "weights"),
+            ("effect_size",), ("p_value",)),)),
 )
 #: The stored tables of the chapter computed from template sentences (``lpbs_reddit``
 #: needs the corpus extract).

@@ -55,8 +55,8 @@ __all__ = [
 #: underflow counts, the SAME grid) hold no test results and keep their own shape.
 RESULT_TABLES = ("weat_static_glove", "seat_may", "seat_myb", "seat_corpus", "elmo_bug",
                  "elmo_quirks", "elmo_gpt2", "mleat_offline", "ceat_myb", "ceat_caliskan",
-                 "ceat_contexts", "lpbs_myb", "lpbs_kurita", "lpbs_reddit", "synthesis_tiny_mlm",
-                 "synthesis_choices", "speccurve_grid")
+                 "ceat_contexts", "lpbs_myb", "lpbs_kurita", "lpbs_reddit", "lpbs_window",
+                 "synthesis_tiny_mlm", "synthesis_choices", "speccurve_grid")
 
 
 def results_dir() -> Path:
