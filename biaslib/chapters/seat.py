@@ -396,15 +396,25 @@ def myb_table(
                 run = TestRun(embedded=embedded[level], result=result)
                 out.append({**key, **run.to_dict(), "weights": encoder.fingerprint,
                             "not run": ""})
-        frame = pd.DataFrame(out).rename(columns={"test": "stimuli", "myb_test": "test"})
-        sentence = frame["method"] == "s-SEAT"
-        frames.append(_core(
-            frame, model, encoder, variant=frame["stimuli"].map(lambda s: paper_test(s)[1]),
-            level=sentence.map({True: "sentence", False: "word"}),
-            pooling=sentence.map({True: model.sentence_pooling or "default",
-                                  False: model.word_pooling}),
-            convention=get_convention(convention).name))
+        frames.append(_myb_core(out, model, encoder, convention))
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def _myb_core(rows: list[dict], model: EncoderSpec, encoder: ContextEncoder,
+              convention: Convention | str) -> pd.DataFrame:
+    """Rows of s-SEAT/w-SEAT runs on Mind Your Bias's tests in the stored core shape.
+
+    The stimulus-test id moves to ``stimuli`` and Table 3's row name to ``test``; the level
+    and pooling follow from the method (s-SEAT: the sentence vector, w-SEAT: the word).
+    """
+    frame = pd.DataFrame(rows).rename(columns={"test": "stimuli", "myb_test": "test"})
+    sentence = frame["method"] == "s-SEAT"
+    return _core(
+        frame, model, encoder, variant=frame["stimuli"].map(lambda s: paper_test(s)[1]),
+        level=sentence.map({True: "sentence", False: "word"}),
+        pooling=sentence.map({True: model.sentence_pooling or "default",
+                              False: model.word_pooling}),
+        convention=get_convention(convention).name)
 
 
 def may_comparison(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TABLE4,
@@ -1434,14 +1444,7 @@ def corpus_seat_table(
                                  if v)
                 out.append({**key(method), **run.to_dict(), "left out": left,
                             "weights": encoder.fingerprint, "not run": "", **extra})
-        frame = pd.DataFrame(out).rename(columns={"test": "stimuli", "myb_test": "test"})
-        sentence = frame["method"] == "s-SEAT"
-        frames.append(_core(
-            frame, model, encoder, variant=frame["stimuli"].map(lambda s: paper_test(s)[1]),
-            level=sentence.map({True: "sentence", False: "word"}),
-            pooling=sentence.map({True: model.sentence_pooling or "default",
-                                  False: model.word_pooling}),
-            convention=get_convention(convention).name))
+        frames.append(_myb_core(out, model, encoder, convention))
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
