@@ -63,14 +63,10 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
 # %% tags=["hide-input"]
 from IPython.display import HTML, display
 
+from biaslib.chapters.coverage import CHAPTER_TITLES
 from biaslib.chapters.registry import book_findings
 from biaslib.reporting.findings import linked_findings, verdict_summary
 
-#: Chapter page → the title its links show.
-TITLES = {
-    "weat_static": "WEAT", "seat": "SEAT", "elmo_bug": "ELMo bug", "mleat": "ML-EAT",
-    "ceat": "CEAT", "lpbs": "LPBS", "same": "SAME", "synthesis": "Synthesis",
-}
 findings = book_findings()
 
 # %% [markdown]
@@ -91,4 +87,4 @@ assert summary.loc["Total", "claims"] == len(findings)
 # chapter where the numbers are shown.
 
 # %% tags=["hide-input"]
-display(HTML(linked_findings(findings, TITLES)))
+display(HTML(linked_findings(findings, CHAPTER_TITLES)))
