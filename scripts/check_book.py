@@ -468,15 +468,29 @@ def set_viewport(browser: Any, width: int, height: int) -> None:
         "width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
 
 
-def screenshot(browser: Any, path: Path, width: int, height: int) -> None:
-    """Save a full-page screenshot of the loaded page to ``path`` (written whole)."""
+def screenshot(browser: Any, path: Path, width: int, height: int) -> list[Path]:
+    """Save full-page screenshots of the loaded page (each file written whole).
+
+    A page taller than :data:`MAX_SHOT_HEIGHT` is saved in tiles of that height,
+    ``<stem>-part1.png``, ``<stem>-part2.png``, …, so that no part of it goes unseen; a
+    shorter one as ``path`` itself. Returns the files written.
+    """
     from biaslib.files import write_atomically
 
     full = int(browser.execute_script("return document.documentElement.scrollHeight"))
-    set_viewport(browser, width, min(max(full, height), MAX_SHOT_HEIGHT))
-    png = browser.get_screenshot_as_png()
+    tile = min(max(full, height), MAX_SHOT_HEIGHT)
+    set_viewport(browser, width, tile)
+    offsets = range(0, full, tile) if full > MAX_SHOT_HEIGHT else range(1)
+    written = []
+    for part, offset in enumerate(offsets, start=1):
+        browser.execute_script("window.scrollTo(0, arguments[0]);", offset)
+        png = browser.get_screenshot_as_png()
+        out = path if len(offsets) == 1 else path.with_name(f"{path.stem}-part{part}.png")
+        write_atomically(out, lambda tmp, png=png: tmp.write_bytes(png))
+        written.append(out)
+    browser.execute_script("window.scrollTo(0, 0);")
     set_viewport(browser, width, height)
-    write_atomically(path, lambda tmp: tmp.write_bytes(png))
+    return written
 
 
 def check_page(browser: Any, page: Path, html_root: Path, shots: Path | None,
