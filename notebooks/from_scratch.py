@@ -145,7 +145,7 @@ assert [len(words[r]) for r in "XYAB"] == [24, 25, 25, 25]
 # %% [markdown]
 # ## Step 1: the association of each word
 #
-# For a word vector $w$ the {term}`association` is how much closer it is, on average, to
+# For a word vector $w$ the association is how much closer it is, on average, to
 # the pleasant words than to the unpleasant ones:
 #
 # $$
@@ -185,7 +185,7 @@ print("association matches biaslib:", True)
 # %% [markdown]
 # ## Step 2: the effect size
 #
-# The {term}`effect size` is the difference between the mean association of flowers and
+# The effect size is the difference between the mean association of flowers and
 # of insects, in units of the standard deviation of all 49 associations:
 #
 # $$
@@ -220,7 +220,7 @@ assert 0.8 < d < 2  # "large" in Cohen's reading, used in the text below
 #
 # If the labels "flower" and "insect" carried no information, any split of the 49 scores
 # into a group of 24 and a group of 25 would be as likely as the observed one. The
-# {term}`permutation test` therefore compares the observed difference of means
+# permutation test therefore compares the observed difference of means
 # $T = \bar s_X - \bar s_Y$ with the same difference $T_i$ on re-splits $i$ of the pooled
 # scores. (Caliskan et al. write the statistic as the difference of sums,
 # $\sum_X s - \sum_Y s$; for equal set sizes that is $T$ times $|X|$ and gives the same
@@ -432,6 +432,7 @@ sampled = [rows[r][c] for r in ("sampled, not exact", "sampled, and no +1")
            for c in ("p, by hand", "p, biaslib")]
 assert all(abs(s - base_p) < 3 * se for s in sampled)
 assert round(se, 4) == 0.0006
+assert rows["sampled, not exact"]["p, by hand"] != rows["sampled, not exact"]["p, biaslib"]
 assert 0 < (rows["sampled, not exact"]["p, by hand"]
             - rows["sampled, and no +1"]["p, by hand"]) < 1e-5
 
@@ -458,8 +459,10 @@ assert 0 < (rows["sampled, not exact"]["p, by hand"]
 # - {doc}`seat` feeds steps 1 to 3 sentence vectors instead of word vectors: each word is
 #   put into {term}`template` sentences and encoded by a {term}`contextual embedding`.
 # - {doc}`elmo_bug` changes nothing in the steps, only the vectors they receive.
-# - {doc}`mleat`: its Level 1 is step 2's effect size, its Level 2 runs steps 2 and 3 on
-#   each attribute set separately, and its Level 3 summarises step 1's cosines.
+# - {doc}`mleat`: its Level 1 is steps 2 and 3; its Level 2 turns the roles round, for one
+#   target set at a time: each attribute word is scored by its mean cosine with the
+#   targets, and steps 2 and 3 compare and re-split the attribute words; its Level 3 is the
+#   mean and spread of step 1's cosines.
 # - {doc}`ceat` computes step 2 on many samples of sentence contexts and combines them with
 #   a {term}`random-effects` meta-analysis instead of a permutation test.
 # - {doc}`lpbs` keeps step 2's formula and step 3's permutation test but replaces step 1's
