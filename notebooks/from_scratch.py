@@ -371,6 +371,9 @@ def weat_by_hand(s_x, s_y, ddof=1, tail="greater", ties="ge", plus_one=True,
     pooled = np.concatenate([s_x, s_y])
     n_x, n_y = s_x.size, s_y.size
     d = (s_x.mean() - s_y.mean()) / pooled.std(ddof=ddof)
+    if exact and math.comb(n_x + n_y, n_x) > 1_000_000:
+        raise ValueError(f"{math.comb(n_x + n_y, n_x):,} splits are too many to list: "
+                         "use exact=False")
     if exact:  # every split, as the index sets of X
         splits = np.array(list(itertools.combinations(range(n_x + n_y), n_x)))
         sum_x = pooled[splits].sum(axis=1)
