@@ -1131,6 +1131,7 @@ display(Markdown(
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 from biaslib.chapters.mleat import glove_table1
 from biaslib.methods.mleat import MLEAT_BIASLIB
+from biaslib.stimuli.data import load_test
 
 t1 = glove_table1(MLEAT_BIASLIB).set_index("test")
 gaps = pd.DataFrame({"X": t1["l3_ax_mean"] - t1["l3_bx_mean"],
@@ -1170,6 +1171,11 @@ display(Markdown(
 
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 import dataclasses
+
+from biaslib.embeddings.static import glove_6b_50d
+from biaslib.evaluate.mleat import run_mleat
+from biaslib.methods.mleat import MLEAT_BIASLIB
+from biaslib.stimuli.data import load_test
 
 c4 = load_test("C4")
 without = dataclasses.replace(c4, X=dataclasses.replace(
@@ -1214,6 +1220,13 @@ display(Markdown(
 # not) change? What range does Level 1's $d$ cover?
 
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
+import dataclasses
+
+from biaslib.embeddings.static import glove_6b_50d
+from biaslib.evaluate.mleat import run_mleat
+from biaslib.stimuli.data import load_test
+
+c4, glove = load_test("C4"), glove_6b_50d(case="lower")
 base = run_mleat(c4, embedder=glove)
 rows = []
 for role, ws in c4.sets.items():
@@ -1264,11 +1277,16 @@ display(Markdown(
 # sign?
 
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
+import dataclasses
+
 from biaslib.chapters.mleat import googlenews_test
+from biaslib.embeddings.static import glove_6b_50d
 from biaslib.embeddings.vector_files import googlenews_subset
+from biaslib.evaluate.mleat import run_mleat
+from biaslib.reporting.format import format_d
 
 GN = "Google News subset"
-embeddings = {"GloVe 6B 50d": glove, GN: googlenews_subset()}
+embeddings = {"GloVe 6B 50d": glove_6b_50d(case="lower"), GN: googlenews_subset()}
 results, shown = {}, []
 for name in ("C4", "C5", "C7", "C9"):
     test = googlenews_test(name)
