@@ -1285,7 +1285,7 @@ from biaslib.embeddings.vector_files import googlenews_subset
 from biaslib.evaluate.mleat import run_mleat
 from biaslib.reporting.format import format_d
 
-GN = "Google News subset"
+GN = "Google News"  # the subset on PyPI
 embeddings = {"GloVe 6B 50d": glove_6b_50d(case="lower"), GN: googlenews_subset()}
 results, shown = {}, []
 for name in ("C4", "C5", "C7", "C9"):
