@@ -1131,6 +1131,7 @@ display(Markdown(
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 from biaslib.chapters.mleat import glove_table1
 from biaslib.methods.mleat import MLEAT_BIASLIB
+from biaslib.reporting.format import format_d
 from biaslib.stimuli.data import load_test
 
 t1 = glove_table1(MLEAT_BIASLIB).set_index("test")
@@ -1151,10 +1152,10 @@ display(Markdown(
     f"({names.sets[group].label}): its mean cosine to {names.sets['A'].label} is "
     f"{row[f'l3_a{group.lower()}_mean']:.3f} and to {names.sets['B'].label} "
     f"{row[f'l3_b{group.lower()}_mean']:.3f}, a gap of {gaps.loc[test, group]:+.3f}; its "
-    f"Level 2 $d$ is {l2:.2f}. Yet Level 1 is $d$ = {row['effect_size']:.2f} "
+    f"Level 2 $d$ is {format_d(l2)}. Yet Level 1 is $d$ = {format_d(row['effect_size'])} "
     f"($p$ = {row['p_value']:.4f}), because Level 1 compares the two groups: the "
     f"{names.sets[other].label} words lean (Level 3 gap {gaps.loc[test, other]:+.3f}, "
-    f"Level 2 $d$ = {l2_other:.2f}) and the {names.sets[group].label} words do not. "
+    f"Level 2 $d$ = {format_d(l2_other)}) and the {names.sets[group].label} words do not. "
     f"Read as a WEAT, '{names.sets[group].label} go with {names.sets[attr].label}' is half "
     f"of the claim and not supported here; the pattern is {row['pattern']}. Note that the "
     f"cells themselves are far from zero: what is zero is the difference between them."))
