@@ -33,7 +33,7 @@
 # - run s-SEAT and w-SEAT on one test with an offline encoder, and explain how the
 #   {term}`pooling` (the sentence mean, the `[CLS]` token, the stimulus' own {term}`subword`
 #   vectors) changes the {term}`effect size` and even its sign;
-# - read from the Table 4 layout which tests are significant at {term}`p-value` < 0.01 and
+# - read from the Table 4 layout which tests have a {term}`p-value` of at most 0.01 and
 #   which survive {term}`Holm correction`, and say why the correction depends on the family
 #   of tests;
 # - explain why a test with given names and its version with group terms measure different
@@ -726,12 +726,17 @@ assert i2["s-SEAT"] * i2["w-SEAT"] < 0
 # hidden (click "Show solution").
 
 # %% tags=["hide-cell"]
-# The exercises print a few numbers computed live from MiniLM. A transformer's vectors differ
-# in their last bits between CPUs and between a cached and a fresh run (CONTRIBUTING.md,
-# rule 2), so these helpers refuse to show a digit that such noise could change.
+# What the exercises share: the offline all-MiniLM-L6-v2 (an offline stand-in, also on
+# Colab), loaded once, and two helpers for the numbers they print live from it. A
+# transformer's vectors differ in their last bits between CPUs and between a cached and a
+# fresh run (CONTRIBUTING.md, rule 2), so the helpers refuse to show a digit that such noise
+# could change.
 import numpy as np
 
+from biaslib.embeddings.transformer import TransformerEncoder
 from biaslib.reporting.format import format_p
+
+minilm = TransformerEncoder("all-MiniLM-L6-v2", progress=False)
 
 
 def shown(value: float, digits: int = 2) -> str:
@@ -743,7 +748,7 @@ def shown(value: float, digits: int = 2) -> str:
 
 
 def shown_p(result, digits: int = 1) -> str:
-    """A WEAT result's p-value to ``digits`` significant digits, refused if noise could change it.
+    """A WEAT result's p-value as ``format_p(p, digits)`` prints it; an error if noise could change it.
 
     Needs ``weat(..., keep_distribution=True)``. A re-split whose statistic lies within 1e-4
     (relative) of the observed one, other than an exact tie (the observed split itself), may
@@ -761,7 +766,7 @@ def shown_p(result, digits: int = 1) -> str:
 # (seat-exercise-1)=
 # ### Exercise 1. One star or two (★☆☆)
 #
-# In the table of ours under {ref}`seat-may-table4`, `*` marks p < 0.01 and `**` a test that
+# In the table of ours under {ref}`seat-may-table4`, `*` marks p ≤ 0.01 and `**` a test that
 # is also significant after Holm correction over every test, context and model of our May et
 # al. table (the 120 rows of the table of the full set, not only Table 4's 42 cells). Read off
 # which of Table 4's cells of ours have one star only. Then recompute the marks from the
@@ -889,16 +894,16 @@ display(Markdown(
 # ### Exercise 3. One template or eight (★★☆)
 #
 # May et al. slot every name into eight person templates ("This is Amy.", "Amy is here.",
-# "Amy is a person.", ...), every count noun into fourteen. Run C6 (male and female names × career and family
-# words) on all-MiniLM-L6-v2 with only the *first* template of each stimulus, and compare
-# d and p with the stored row for all bleached templates (`may`, context `sent`). Which of
-# the two moves, and why? Hint: what does the permutation test re-split?
+# "Amy is a person.", ...), every count noun into fourteen. Run C6 (male and female names ×
+# career and family words) on all-MiniLM-L6-v2 (loaded above as `minilm`) with only the
+# *first* template of each stimulus, and compare d and p with the stored row for all
+# bleached templates (`may`, context `sent`). Which of the two moves, and why? Hint: what
+# does the permutation test re-split?
 
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 from IPython.display import Markdown
 
 from biaslib.chapters.seat import may_contexts
-from biaslib.embeddings.transformer import TransformerEncoder
 from biaslib.evaluate.seat import embed_contexts
 from biaslib.methods.weat import weat
 from biaslib.stimuli.data import load_test
@@ -912,7 +917,6 @@ def first_template(contexts):
     return tuple(first.values())
 
 
-minilm = TransformerEncoder("all-MiniLM-L6-v2", progress=False)  # the offline model
 one = {role: first_template(c) for role, c in may_contexts("C6", "sent").items()}
 vectors = embed_contexts(load_test("C6"), one, minilm, ["sentence"],
                          pooling={"sentence": "mean"})["sentence"]
@@ -943,10 +947,10 @@ display(Markdown(
 # ### Exercise 4. Three readings of the same sentences (★★★)
 #
 # The chapter finds that on MiniLM s-SEAT and w-SEAT disagree in sign for I2 (Mind Your
-# Bias's templates, `myb_contexts`). Encode I2's sentences with all-MiniLM-L6-v2 and read
-# them three ways: the mean over the sentence's tokens (s-SEAT as stored, the pooling MiniLM
-# was trained with), the sentence's `[CLS]` token (what Mind Your Bias read for BERT), and the
-# mean of the stimulus' own subword vectors (w-SEAT). Check that your s-SEAT and w-SEAT
+# Bias's templates, `myb_contexts`). Encode I2's sentences with all-MiniLM-L6-v2 (`minilm`)
+# and read them three ways: the mean over the sentence's tokens (s-SEAT as stored, the
+# pooling MiniLM was trained with), the sentence's `[CLS]` token (what Mind Your Bias read
+# for BERT), and the mean of the stimulus' own subword vectors (w-SEAT). Check that your s-SEAT and w-SEAT
 # reproduce the stored rows (`myb`), then give d and p for each reading and explain why
 # three poolings of one model can disagree.
 
@@ -955,13 +959,11 @@ from IPython.display import Markdown
 
 from biaslib.chapters.published import MYB_TABLE3
 from biaslib.chapters.stored import NUMBER_TOLERANCE
-from biaslib.embeddings.transformer import TransformerEncoder
 from biaslib.evaluate.seat import embed_contexts
 from biaslib.methods.weat import weat
 from biaslib.stimuli.data import load_test
 from biaslib.stimuli.templates import myb_contexts
 
-minilm = TransformerEncoder("all-MiniLM-L6-v2", progress=False)  # the offline model
 i2 = load_test(MYB_TABLE3["I2"])
 sentences = myb_contexts(MYB_TABLE3["I2"])
 mean_and_word = embed_contexts(i2, sentences, minilm, pooling={"sentence": "mean",
