@@ -17,12 +17,30 @@
 # # SEAT and w-SEAT
 #
 # **Question.** May et al. (2019) carried the WEAT from word vectors to sentence encoders
-# (SEAT): every stimulus is slotted into *semantically bleached* templates ("This is a
-# tulip.", "Tulips are things.") and the test compares sets of sentence vectors. Tan and
-# Celis (2019) kept the sentences but took only the vectors of the stimulus' own tokens
-# (w-SEAT). Mind Your Bias re-ran both on five language models and found that many of the
+# (SEAT): every stimulus is slotted into *semantically bleached*
+# {term}`templates <template>` ("This is a tulip.", "Tulips are things.") and the test
+# compares sets of sentence vectors. Tan and Celis (2019) kept the sentences but took only
+# the vectors of the stimulus' own tokens (w-SEAT). Mind Your Bias re-ran both on five language models and found that many of the
 # published numbers do not survive a careful re-implementation. Which of the published
 # SEAT findings hold on the models we can run, and how do s-SEAT and w-SEAT compare?
+
+# %% [markdown]
+# (seat-learning-goals)=
+# :::{admonition} Learning goals
+# :class: tip
+# After this chapter you can
+#
+# - run s-SEAT and w-SEAT on one test with an offline encoder, and explain how the
+#   {term}`pooling` (the sentence mean, the `[CLS]` token, the stimulus' own {term}`subword`
+#   vectors) changes the {term}`effect size` and even its sign;
+# - read from the Table 4 layout which tests have a {term}`p-value` of at most 0.01 and
+#   which survive {term}`Holm correction`, and say why the correction depends on the family
+#   of tests;
+# - explain why a test with given names and its version with group terms measure different
+#   {term}`associations <association>`, in size and in sign;
+# - explain why more templates per stimulus shrink a SEAT p-value while the effect size
+#   barely moves: the {term}`permutation test` re-splits sentences, not stimuli.
+# :::
 
 # %% tags=["colab-install", "remove-cell"]
 # Colab: install biaslib 0.1.0, the version these pages were built with.
@@ -53,9 +71,10 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
 # (seat-what-we-found)=
 # ## What we found
 #
-# Of May et al.'s five general conclusions, two hold on our offline stand-ins (tests with
-# given names beat their group-term versions; after Holm–Bonferroni only the competence
-# double bind in bleached sentences survives), two hold for some of the models only
+# Of May et al.'s five general conclusions, two hold on our offline
+# {term}`stand-ins <stand-in>` (tests with given names beat their group-term versions; after
+# Holm–Bonferroni only the competence double bind in
+# {term}`bleached sentences <bleached sentence>` survives), two hold for some of the models only
 # (bleached sentences beat the stimulus alone for the two contextual models, word-level
 # effect sizes are larger for CBoW and MiniLM), and one fails: the angry black woman
 # stereotype with names is significant on none of them. Of Mind Your Bias's three, C1 is
@@ -203,8 +222,8 @@ template_examples(slice(7, 9))
 # stimulus alone (*word*), bleached templates (*sent*) and the unbleached double-bind
 # sentences (*sent (u)*, e.g. "Kate is an engineer." / "The engineer is competent.").
 # Statistics follow sent-bias (ddof = 1; exact test up to 100,000 splits, else 99,999
-# shuffles + the observed one; one-sided); where CBoW lacks a stimulus the larger target
-# set is subsampled (Mind Your Bias's rule, since sent-bias would refuse). The offline
+# shuffles + the observed one; one-sided); where CBoW lacks a stimulus the larger
+# {term}`target set` is subsampled (Mind Your Bias's rule, since sent-bias would refuse). The offline
 # models' rows are read from the stored table `data/results/seat_may.csv` (set
 # `RECOMPUTE = True` to compute them again). One table per group of models: first May et
 # al.'s seven encoders as printed, then ours on the same rows.
@@ -695,3 +714,290 @@ assert [m for m in OURS if pos_sig(rows(m, ["ABW-b"], "sent"))] == [MINILM, SMOL
 # s-SEAT and w-SEAT differ in sign for I2 on MiniLM.
 i2 = myb.query("test == 'I2' and column == @MINILM").set_index("method")["effect_size"]
 assert i2["s-SEAT"] * i2["w-SEAT"] < 0
+
+# %% [markdown]
+# (seat-exercises)=
+# ## Exercises
+#
+# These exercises practise the chapter's central lesson: a SEAT result depends on how the
+# sentences are built and read (names or group terms, how many templates, which pooling) and
+# on how significance is corrected. Every solution runs on a CPU in seconds with the offline
+# models (CBoW on GloVe 6B 50d, all-MiniLM-L6-v2) and the stored tables; the solutions are
+# hidden (click "Show solution").
+
+# %% tags=["hide-cell"]
+# What the exercises share: the offline all-MiniLM-L6-v2 (an offline stand-in, also on
+# Colab), loaded once, and two helpers for the numbers they print live from it. A
+# transformer's vectors differ in their last bits between CPUs and between a cached and a
+# fresh run (CONTRIBUTING.md, rule 2), so the helpers refuse to show a digit that such noise
+# could change.
+import numpy as np
+
+from biaslib.embeddings.transformer import TransformerEncoder
+from biaslib.reporting.format import format_p
+
+minilm = TransformerEncoder("all-MiniLM-L6-v2", progress=False)
+
+
+def shown(value: float, digits: int = 2) -> str:
+    """``value`` rounded to ``digits`` decimals; an error if noise of 1e-4 could change them."""
+    text = f"{value:.{digits}f}"
+    for nudged in (value * (1 + 1e-4) + 1e-6, value * (1 - 1e-4) - 1e-6):
+        assert f"{nudged:.{digits}f}" == text, f"{value} lies on a rounding boundary"
+    return text
+
+
+def shown_p(result, digits: int = 1) -> str:
+    """A WEAT result's p-value as ``format_p(p, digits)`` prints it; an error if noise could change it.
+
+    Needs ``weat(..., keep_distribution=True)``. A re-split whose statistic lies within 1e-4
+    (relative) of the observed one, other than an exact tie (the observed split itself), may
+    be counted or not depending on float noise; the printed p must be the same either way.
+    """
+    null, observed = result.permutation.null_distribution, result.permutation.statistic
+    gap = np.abs(null - observed) / abs(observed)
+    step = ((gap > 1e-9) & (gap <= 1e-4)).sum() / len(null)
+    text = format_p(result.p_value, digits)
+    assert format_p(max(result.p_value - step, 0), digits) == text == format_p(
+        min(result.p_value + step, 1), digits), f"p = {result.p_value} is not robust to noise"
+    return text
+
+# %% [markdown]
+# (seat-exercise-1)=
+# ### Exercise 1. One star or two (★☆☆)
+#
+# In the table of ours under {ref}`seat-may-table4`, `*` marks p ≤ 0.01 and `**` a test that
+# is also significant after Holm correction over every test, context and model of our May et
+# al. table (the 120 rows of the table of the full set, not only Table 4's 42 cells). Read off
+# which of Table 4's cells of ours have one star only. Then recompute the marks from the
+# stored p-values with `biaslib.stats.multiple_testing.holm_bonferroni`: how many of the 120
+# rows are significant uncorrected and after Holm? Why does the smallest p-value that loses
+# its star lose it? And how many of Table 4's 42 cells would survive if the family were only
+# those 42?
+
+# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
+from IPython.display import Markdown
+
+from biaslib.chapters.published import MAY_TABLE4
+from biaslib.chapters.seat import SHORT_NAMES
+from biaslib.reporting.format import holm_marks
+from biaslib.stats.multiple_testing import holm_bonferroni
+
+family = may[may["column"].isin(OURS)].reset_index(drop=True)  # the stored offline rows
+raw = family["p_value"].to_numpy()
+holm, adjusted = holm_bonferroni(raw, alpha=0.01)
+uncorrected = raw <= 0.01
+in_table4 = np.array([row in MAY_TABLE4 for row in
+                      zip(family["stimuli"], family["context"], strict=True)])
+# Holm only removes stars, and it gives exactly the chapter's "**" marks.
+assert not (holm & ~uncorrected).any() and holm.sum() < uncorrected.sum()
+assert [mark == "**" for mark in holm_marks(raw)] == holm.tolist()
+lost = family.assign(adjusted=adjusted)[uncorrected & ~holm]
+assert (lost["adjusted"] > 0.01).all()
+# The smallest p-value that loses its star, and Holm's threshold at its rank.
+first = lost.loc[lost["p_value"].idxmin()]
+rank = int((raw < first["p_value"]).sum()) + 1
+threshold = 0.01 / (len(raw) - rank + 1)
+assert first["p_value"] > threshold and holm[raw < first["p_value"]].all()
+# A smaller family: Holm over Table 4's cells only.
+holm_42, _ = holm_bonferroni(raw[in_table4], alpha=0.01)
+assert holm_42.sum() >= holm[in_table4].sum()  # fewer tests, a milder correction
+one_star = lost[in_table4[lost.index]]
+display(pd.DataFrame({
+    "model": one_star["column"].map(SHORT_NAMES),
+    "test": one_star["stimuli"], "context": one_star["context"],
+    "p": one_star["p_value"].map(format_p),
+    "Holm-adjusted p": one_star["adjusted"].map(format_p),
+}).set_index(["model", "test", "context"]))
+display(Markdown(
+    f"**Answer.** Of the {len(raw)} stored rows of our three stand-ins, {uncorrected.sum()} "
+    f"have p ≤ 0.01 and {holm.sum()} keep it after Holm correction; on Table 4's rows "
+    f"{in_table4[uncorrected].sum()} cells have a star and {len(one_star)} of them only one "
+    f"(above). Holm compares the k-th smallest p-value with 0.01 / (m − k + 1): the smallest "
+    f"p that loses its star ({SHORT_NAMES[first['column']]}, {first['stimuli']}, "
+    f"{first['context']}: p = {format_p(first['p_value'])}) has rank k = {rank} of "
+    f"m = {len(raw)}, so it must be below 0.01 / {len(raw) - rank + 1} = "
+    f"{format_p(threshold)}; its adjusted p is {format_p(first['adjusted'])}. The correction "
+    f"depends on the family: over Table 4's {in_table4.sum()} cells alone, "
+    f"{holm_42.sum()} would survive instead of {holm[in_table4].sum()}. May et al. corrected "
+    "over all their tests and models, so a row's `**` is a statement about the whole table, "
+    "not about the row."))
+# %% [markdown]
+# (seat-exercise-2)=
+# ### Exercise 2. Names or group terms: C3 and C3b (★★☆)
+#
+# C3 asks whether European American *names* ("Adam", "Harry") are more associated with
+# pleasant words than African American names ("Alonzo", "Jamel"); C3b asks the same with
+# *group terms* ("European American", "African American", "Nigerian American"). Run both on
+# CBoW (GloVe 6B 50d, `OFFLINE_SEAT_MODELS[0]`) at word and sentence level with
+# `may_table`, check that your numbers are the stored ones, and read the two contextual
+# stand-ins' rows from `may`. Which version is significant, what sign does C3b take on
+# MiniLM and SmolLM2, and why do the two versions of "the same" test disagree?
+
+# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
+from IPython.display import Markdown
+
+from biaslib.chapters.seat import SHORT_NAMES
+from biaslib.embeddings.static import glove_6b_50d
+from biaslib.stimuli.data import load_test
+
+rows = [("C3", "word"), ("C3", "sent"), ("C3b", "word"), ("C3b", "sent")]
+cbow = may_table([OFFLINE_SEAT_MODELS[0]], rows, MIND_YOUR_BIAS, progress=False)
+stored = may[may["column"].isin(OURS)].set_index(["column", "stimuli", "context"])
+live = cbow.set_index(["column", "stimuli", "context"])
+# CBoW's numbers are computed live (static vectors) and equal the stored ones.
+assert np.allclose(live["effect_size"], stored.loc[live.index, "effect_size"], rtol=1e-6)
+assert np.allclose(live["p_value"], stored.loc[live.index, "p_value"], atol=1e-9)
+
+
+def cell(model, test, context):
+    row = (live if model == OURS[0] else stored).loc[(model, test, context)]
+    return row["effect_size"], row["p_value"]
+
+
+grid = pd.DataFrame({SHORT_NAMES[m]: [f"{d_:.2f} (p = {format_p(p_)})" for d_, p_ in
+                                      (cell(m, t, c) for t, c in rows)] for m in OURS},
+                    index=pd.MultiIndex.from_tuples(rows, names=["test", "context"]))
+display(grid)
+d = {(m, t, c): cell(m, t, c)[0] for m in OURS for t, c in rows}
+p = {(m, t, c): cell(m, t, c)[1] for m in OURS for t, c in rows}
+# Names: positive on every model and context, significant for CBoW's words.
+assert all(d[m, "C3", c] > 0 for m in OURS for c in ("word", "sent"))
+assert p[OURS[0], "C3", "word"] <= 0.01
+# Group terms: CBoW's effect is gone; the contextual stand-ins turn it negative.
+assert all(p[OURS[0], "C3b", c] > 0.01 for c in ("word", "sent"))
+assert all(d[m, "C3b", c] < 0 for m in OURS[1:] for c in ("word", "sent"))
+# How frequent the names are: GloVe's vocabulary is ordered by corpus frequency.
+glove, c3 = glove_6b_50d(), load_test("C3")
+rank = {role: np.median([glove.index[w.lower()] + 1 for w in c3.sets[role].words])
+        for role in ("X", "Y")}
+assert rank["X"] < rank["Y"]
+display(Markdown(
+    f"**Answer.** With names, C3 is positive on all three stand-ins and significant for CBoW's "
+    f"words (d = {d[OURS[0], 'C3', 'word']:.2f}, p = {format_p(p[OURS[0], 'C3', 'word'])}); "
+    f"with group terms CBoW's effect vanishes (d = {d[OURS[0], 'C3b', 'word']:.2f} for the "
+    f"words, {d[OURS[0], 'C3b', 'sent']:.2f} in sentences, neither significant) and both "
+    f"contextual stand-ins turn negative (MiniLM {d[OURS[1], 'C3b', 'word']:.2f} and "
+    f"{d[OURS[1], 'C3b', 'sent']:.2f}, SmolLM2 {d[OURS[2], 'C3b', 'word']:.2f} and "
+    f"{d[OURS[2], 'C3b', 'sent']:.2f}; stored table). The two tests share their attributes but "
+    "not their targets, and a target word carries more than the group it stands for. Caliskan's "
+    "European American names are common words: their median rank in GloVe 6B's "
+    f"frequency-ordered vocabulary is {rank['X']:,.0f}, against {rank['Y']:,.0f} for the African "
+    "American names, so the name test also compares common words with rare ones. The group "
+    "terms are matched in form (\"<nationality> American\", the same second word everywhere), so "
+    "that difference disappears, and what is left, with its sign, is how each model places these "
+    "particular phrases. A SEAT result is a property of its stimuli; the label \"race × "
+    "pleasantness\" does not make two tests measure the same thing."))
+
+# %% [markdown]
+# (seat-exercise-3)=
+# ### Exercise 3. One template or eight (★★☆)
+#
+# May et al. slot every name into eight person templates ("This is Amy.", "Amy is here.",
+# "Amy is a person.", ...), every count noun into fourteen. Run C6 (male and female names ×
+# career and family words) on all-MiniLM-L6-v2 (loaded above as `minilm`) with only the
+# *first* template of each stimulus, and compare d and p with the stored row for all
+# bleached templates (`may`, context `sent`). Which of the two moves, and why? Hint: what
+# does the permutation test re-split?
+
+# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
+from IPython.display import Markdown
+
+from biaslib.chapters.seat import may_contexts
+from biaslib.evaluate.seat import embed_contexts
+from biaslib.methods.weat import weat
+from biaslib.stimuli.data import load_test
+
+
+def first_template(contexts):
+    """The first sentence of every stimulus ("This is Amy.")."""
+    first = {}
+    for context in contexts:
+        first.setdefault(context.word, context)
+    return tuple(first.values())
+
+
+one = {role: first_template(c) for role, c in may_contexts("C6", "sent").items()}
+vectors = embed_contexts(load_test("C6"), one, minilm, ["sentence"],
+                         pooling={"sentence": "mean"})["sentence"]
+single = weat(*vectors.arrays, convention=MIND_YOUR_BIAS, keep_distribution=True)
+every = may.query("column == 'all-MiniLM-L6-v2' and stimuli == 'C6' and context == 'sent'")
+every = every.iloc[0]
+# One sentence per stimulus: the sets are the 8 names, 8 career and 8 family words.
+assert (single.n_x, single.n_y) == (len(load_test("C6").X.words), len(load_test("C6").Y.words))
+assert every["n_x"] == 8 * single.n_x  # eight templates per name
+# p moves by more than an order of magnitude; d by less than a tenth of itself.
+assert single.p_value > 10 * every["p_value"]
+assert abs(single.effect_size - every["effect_size"]) < 0.1 * abs(every["effect_size"])
+display(Markdown(
+    f"**Answer** (all-MiniLM-L6-v2, an offline stand-in). With the first template only, each "
+    f"target set holds {single.n_x} sentences, one per name, and the exact test over all "
+    f"{single.permutation.n_resamples:,} splits gives d = {shown(single.effect_size)}, "
+    f"p = {shown_p(single, 3)}; with all templates ({every['n_x']} sentences per target set, "
+    f"stored) d = {every['effect_size']:.2f} and p = {format_p(every['p_value'])}, the "
+    "floor of 99,999 shuffles. The effect size is a standardised difference of means: eight "
+    "near-copies of every name leave the means and the spread almost where they were. The "
+    "permutation test, however, re-splits *sentences* as if each were a new stimulus, so eight "
+    "sentences of one name count as eight pieces of evidence and the p-value shrinks with the "
+    "number of templates, not with the number of names. The evidence is the 8 names; the "
+    "all-templates p-value overstates it (pseudo-replication)."))
+
+# %% [markdown]
+# (seat-exercise-4)=
+# ### Exercise 4. Three readings of the same sentences (★★★)
+#
+# The chapter finds that on MiniLM s-SEAT and w-SEAT disagree in sign for I2 (Mind Your
+# Bias's templates, `myb_contexts`). Encode I2's sentences with all-MiniLM-L6-v2 (`minilm`)
+# and read them three ways: the mean over the sentence's tokens (s-SEAT as stored, the
+# pooling MiniLM was trained with), the sentence's `[CLS]` token (what Mind Your Bias read
+# for BERT), and the mean of the stimulus' own subword vectors (w-SEAT). Check that your s-SEAT and w-SEAT
+# reproduce the stored rows (`myb`), then give d and p for each reading and explain why
+# three poolings of one model can disagree.
+
+# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
+from IPython.display import Markdown
+
+from biaslib.chapters.published import MYB_TABLE3
+from biaslib.chapters.stored import NUMBER_TOLERANCE
+from biaslib.evaluate.seat import embed_contexts
+from biaslib.methods.weat import weat
+from biaslib.stimuli.data import load_test
+from biaslib.stimuli.templates import myb_contexts
+
+i2 = load_test(MYB_TABLE3["I2"])
+sentences = myb_contexts(MYB_TABLE3["I2"])
+mean_and_word = embed_contexts(i2, sentences, minilm, pooling={"sentence": "mean",
+                                                             "word": "mean"})
+cls = embed_contexts(i2, sentences, minilm, ["sentence"], pooling={"sentence": "cls"})
+readings = {"sentence mean (s-SEAT)": mean_and_word["sentence"],
+            "[CLS] token": cls["sentence"],
+            "stimulus subwords (w-SEAT)": mean_and_word["word"]}
+runs = {name: weat(*emb.arrays, convention=MIND_YOUR_BIAS, keep_distribution=True)
+        for name, emb in readings.items()}
+stored_i2 = myb.query("column == 'all-MiniLM-L6-v2' and test == 'I2'").set_index("method")
+# The two stored readings are reproduced within the book's tolerance for stored tables.
+for name, method in (("sentence mean (s-SEAT)", "s-SEAT"), ("stimulus subwords (w-SEAT)",
+                                                               "w-SEAT")):
+    assert np.isclose(runs[name].effect_size, stored_i2.loc[method, "effect_size"],
+                      rtol=NUMBER_TOLERANCE.rtol, atol=NUMBER_TOLERANCE.atol)
+# Same sentences, same model, same test: the sign depends on the reading.
+signs = {name: np.sign(r.effect_size) for name, r in runs.items()}
+assert signs["sentence mean (s-SEAT)"] != signs["stimulus subwords (w-SEAT)"]
+assert all(r.p_value > 0.01 for r in runs.values())
+display(pd.DataFrame({"d": [shown(r.effect_size) for r in runs.values()],
+                      "p": [shown_p(r) for r in runs.values()]},
+                     index=pd.Index(list(runs), name="reading of all-MiniLM-L6-v2")))
+d = {name: shown(r.effect_size) for name, r in runs.items()}
+display(Markdown(
+    f"**Answer** (all-MiniLM-L6-v2, an offline stand-in; {i2.X.label} vs {i2.Y.label}). "
+    f"The sentence mean gives d = {d['sentence mean (s-SEAT)']}, the `[CLS]` token "
+    f"{d['[CLS] token']}, the stimulus' subwords {d['stimulus subwords (w-SEAT)']}; the first "
+    "and the last reproduce the stored s-SEAT and w-SEAT rows, and none is significant at 0.01. "
+    "All three read the same model on the same sentences. The sentence mean averages every token, "
+    "most of them the template's own (\"This is\", the full stop), which are the same in "
+    "every sentence, so the differences between stimuli are diluted and partly replaced by "
+    "how the template words react to them; `[CLS]` is a single position, not the summary MiniLM "
+    "was fine-tuned to give (its sentence embedding is the mean); w-SEAT keeps only the stimulus' "
+    "own subwords, contextualised by the template. Each reading is a different measurement of "
+    "the same model, which is why Mind Your Bias report s-SEAT and w-SEAT side by side, and "
+    "why a result should always name its pooling."))
