@@ -28,8 +28,8 @@
 # * **paper model** — rebuilt on the paper's own model or vectors (Google News word2vec
 #   for ML-EAT's Table 4, BERT's vocabulary for Mind Your Bias's Figure 2, the paper's own
 #   printed scores where a table is computed from them), or, for an item that needs no
-#   model (a word list, a template, a theorem), from the same material.
-# * **stand-in** — rebuilt on other models that run offline here (GloVe 6B 50d,
+#   model (a word list, a {term}`template`, a theorem), from the same material.
+# * **{term}`stand-in`** — rebuilt on other models that run offline here (GloVe 6B 50d,
 #   all-MiniLM-L6-v2, SmolLM2-135M-Instruct, a tiny masked LM), named in each row. These
 #   are not the papers' models: a stand-in shows whether the *pattern* recurs, never the
 #   paper's number for its own model. Most items are here; on Colab, most chapters add the

@@ -26,8 +26,8 @@
 # is true of the numbers computed here; "does not hold" that it is not; "with
 # qualifications" that it holds in part, or only under a stated condition (another
 # significance level, one encoding level), or that it cannot be compared (for example an
-# effect size of another embedding). Most chapters compute their numbers with small
-# offline stand-in models (the *model* column names them): a claim that holds there is
+# {term}`effect size` of another embedding). Most chapters compute their numbers with small
+# offline {term}`stand-in models <stand-in model>` (the *model* column names them): a claim that holds there is
 # evidence that the *pattern* recurs, not a replication of the paper's number for its own
 # model.
 #

@@ -11,8 +11,10 @@ them changes::
 Each notebook is first synchronised with its paired ``py:percent`` script
 (jupytext keeps the inputs of whichever file is newer), then executed top to
 bottom in a fresh ``python3`` kernel whose working directory is the notebook's
-folder, then written back without execution-timing metadata, and finally the
-paired script is synchronised again. The kernel gets ``PYTHONHASHSEED=0``,
+folder, then written back without per-cell execution-timing metadata, and finally
+the paired script is synchronised again. What the teaching guide needs of the
+timings is kept in the notebook's metadata (``biaslib.timing``, :func:`run_times`):
+the whole run and each solution cell, in seconds. The kernel gets ``PYTHONHASHSEED=0``,
 ``HF_HUB_OFFLINE=1`` and ``TRANSFORMERS_VERBOSITY=error``. Progress bars are
 kept; ``notebooks/nbval_sanitize.cfg`` normalises their timings for nbval.
 
@@ -28,6 +30,7 @@ import os
 import re
 import sys
 import time
+from datetime import datetime
 from pathlib import Path
 
 import nbformat
@@ -82,6 +85,33 @@ def jupytext_sync(path: Path) -> None:
     from jupytext.cli import jupytext
 
     jupytext(["--sync", "--quiet", str(path)])
+
+
+def _cell_seconds(cell: nbformat.NotebookNode) -> float | None:
+    """Seconds from a cell's execute request to its reply, from nbclient's timing record."""
+    timing = cell.metadata.get("execution", {})
+    start, end = timing.get("iopub.execute_input"), timing.get("shell.execute_reply")
+    if not (start and end):
+        return None
+    parse = datetime.fromisoformat
+    return (parse(end.replace("Z", "+00:00")) - parse(start.replace("Z", "+00:00"))).total_seconds()
+
+
+def run_times(nb: nbformat.NotebookNode, total: float) -> dict[str, object]:
+    """The run times kept in the notebook: the whole run and each solution cell, in seconds.
+
+    Solution cells are the code cells tagged ``solution`` (the exercises' answers, issue 24);
+    ``scripts/teaching_guide.py`` shows the times and ``tests/test_teaching.py`` bounds them.
+    """
+    solutions = [
+        _cell_seconds(cell)
+        for cell in nb.cells
+        if cell.cell_type == "code" and "solution" in cell.metadata.get("tags", [])
+    ]
+    return {
+        "notebook": round(total, 1),
+        "solutions": [None if s is None else round(s, 1) for s in solutions],
+    }
 
 
 def strip_timing(nb: nbformat.NotebookNode) -> None:
@@ -148,11 +178,15 @@ def execute(path: Path, timeout: int | None, check: bool) -> bool:
         nb,
         timeout=timeout,
         kernel_name=KERNEL_NAME,
-        record_timing=False,
+        record_timing=True,
         resources={"metadata": {"path": str(path.parent)}},
     )
+    start = time.perf_counter()
     client.execute()
+    timing = run_times(nb, time.perf_counter() - start)
     strip_timing(nb)
+    if not check:
+        nb.metadata.setdefault("biaslib", {})["timing"] = timing
     if check:
         sanitizers = load_sanitizers()
         differing = [
