@@ -1194,7 +1194,7 @@ else:
 # (ceat-exercise-5)=
 # ### Exercise 5. What the standard error does not see (★★★)
 #
-# Every CES of this chapter is "significant", with an SE of a few thousandths. But the
+# Almost every CES of this chapter is "significant", with an SE of a few thousandths. But the
 # sentences themselves are a sample of the corpus. Split the 100 sentences of every C6 word
 # at random into two halves of 50 — two corpora of the same kind — and run CEAT
 # ($N = 2{,}000$) on each half; repeat for five random splits (seeds 0 to 4). Compare the
