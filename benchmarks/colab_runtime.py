@@ -697,14 +697,18 @@ COUNTERS: dict[str, Callable[[Lengths], list[Work]] | None] = {
     "elmo_bug": elmo_bug_paper_work,
     "mleat": _all(mleat_work, mleat_paper_work), "ceat": _all(ceat_corpus_work, ceat_work),
     "lpbs": lpbs_work, "same": same_work, "synthesis": None, "holds_up": None, "coverage": None,
+    "from_scratch": None,
 }
-#: Pages that run no model (tests/test_chapter_switch.py checks that they have none).
-NO_MODEL = ("holds_up", "coverage", "synthesis")
+#: Pages that run no model (tests/test_chapter_switch.py checks that they have none), and
+#: teaching pages that run only the offline GloVe 6B 50d vectors, the same on Colab (no
+#: RUN_PAPER_MODELS path; tests/test_chapter_switch.py checks that too): no paper-model time.
+NO_MODEL = ("holds_up", "coverage", "synthesis", "from_scratch")
 #: Why a chapter has no count.
 NOT_COUNTED = {
     "synthesis": "runs no model (reads stored tables)",
     "holds_up": "runs no model (reads stored tables)",
     "coverage": "runs no model (reads data/coverage.csv)",
+    "from_scratch": "runs no paper model (offline GloVe 6B 50d only, the same on Colab)",
 }
 
 

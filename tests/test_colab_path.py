@@ -92,11 +92,11 @@ ROOT = Path(__file__).resolve().parents[1]
 SELECT_ENV = "BIASLIB_COLAB_PATH"
 #: The notebooks of a quick run (see the module docstring for why these).
 QUICK = ("holds_up", "seat")
-#: The notebooks run in Colab mode (see the module docstring): ``holds_up`` and
-#: ``coverage``, whose Colab branch only installs, and the chapters with paper-model cells,
-#: on the stand-in hub.
-COLAB_MODE = ("holds_up", "coverage", "weat_static", "seat", "elmo_bug", "mleat", "lpbs", "ceat",
-              "same")
+#: The notebooks run in Colab mode (see the module docstring): ``holds_up``, ``coverage``
+#: and ``from_scratch`` (offline GloVe 6B 50d only, its exercises included), whose Colab
+#: branch only installs, and the chapters with paper-model cells, on the stand-in hub.
+COLAB_MODE = ("holds_up", "coverage", "from_scratch", "weat_static", "seat", "elmo_bug", "mleat",
+              "lpbs", "ceat", "same")
 #: Parameters set after a notebook's ``parameters`` cell in Colab mode, as papermill injects
 #: them: the same code on less data. CEAT's paper models read at most 3 sentences per
 #: stimulus instead of 100 (the stand-ins' numbers are not compared anyway).

@@ -310,3 +310,20 @@ def test_student_copy_drops_exactly_the_solutions(tmp_path):
     assert not any(guide.is_solution(c) for c in copy.cells)
     kept = [c.source for c in nb.cells if not guide.is_solution(c)]
     assert [c.source for c in copy.cells if not c.source.startswith("# Your answer")] == kept
+
+
+def test_run_times_reads_each_solution_cells_timing_from_nbclient_metadata():
+    execute_notebooks = load_script("execute_notebooks")
+    nb = nbformat.v4.new_notebook()
+    timed = {
+        "iopub.execute_input": "2026-01-01T10:00:00.250000Z",
+        "shell.execute_reply": "2026-01-01T10:00:02.750000Z",
+    }
+    nb.cells = [
+        nbformat.v4.new_code_cell("x = 1", metadata={"execution": dict(timed)}),
+        nbformat.v4.new_code_cell("assert x", metadata={"tags": ["solution"], "execution": timed}),
+        nbformat.v4.new_code_cell("assert x", metadata={"tags": ["hide-cell", "solution"]}),
+    ]
+    assert execute_notebooks.run_times(nb, 12.34) == {"notebook": 12.3, "solutions": [2.5, None]}
+    execute_notebooks.strip_timing(nb)
+    assert not any("execution" in cell.metadata for cell in nb.cells)
