@@ -19,13 +19,24 @@
 # **Question.** A contextual model gives a word a different vector in every sentence.
 # Guo and Caliskan (2021) therefore measure bias not with one WEAT but with thousands:
 # the *Contextualized Embedding Association Test* (CEAT) draws one natural sentence for
-# every stimulus, computes a WEAT effect size, repeats this $N$ times, and combines the
-# $N$ effect sizes with a random-effects meta-analysis into one *combined effect size*
+# every stimulus, computes a WEAT {term}`effect size`, repeats this $N$ times, and combines the
+# $N$ effect sizes with a {term}`random-effects <random effects>` meta-analysis into one *combined effect size*
 # (CES). Mind Your Bias re-ran CEAT on five language models and found it the most stable
 # of the methods it reviewed. How much does the CES depend on the choices behind it — the
-# sentences (corpus, time window, templates instead of natural text), the context window,
-# the number of samples and how they are drawn, the one- or two-sided p-value — and which
+# sentences (corpus, time window, {term}`templates <template>` instead of natural text), the context window,
+# the number of samples and how they are drawn, the one- or two-sided {term}`p-value` — and which
 # published CEAT findings recur on the models we can run?
+
+# %% [markdown]
+# (ceat-learning-goals)=
+# :::{admonition} Learning goals
+# :class: tip
+# After this chapter you can
+#
+# - compute CEAT's combined effect size (CES) from per-sample effect sizes and variances by hand with the DerSimonian–Laird random-effects model, and check it against biaslib
+# - read {term}`τ²` and {term}`I²` from a CEAT result and explain how much of the spread of the per-sample effect sizes comes from the choice of sentences
+# - choose the number of samples $N$ from how much the CES moves between seeds, and explain why its standard error and p-value shrink with $N$ while the uncertainty from the choice of sentences does not
+# :::
 
 # %% tags=["remove-cell", "colab-install"]
 # Colab: install biaslib 0.1.0, the version these pages were built with.
@@ -72,7 +83,7 @@ if "google.colab" in sys.modules:
 # ## What we found
 #
 # Of the ten claims about CEAT that Mind Your Bias (Husse & Spitz, 2022) and Guo &
-# Caliskan (2021) make and this chapter checks, five hold on our two stand-in models
+# Caliskan (2021) make and this chapter checks, five hold on our two {term}`stand-in models <stand-in model>`
 # (MiniLM-L6 and SmolLM2-135M): CEAT finds significant bias almost everywhere, C1 and C6
 # are positive, the CES barely moves under resampling, and the 2014 Reddit comments alone
 # are too thin for the rare names. Two hold in part: templates change our CES in size but
@@ -286,7 +297,7 @@ assert CEAT_ORIGINAL.ddof == CEAT_MIND_YOUR_BIAS.ddof == 1
 # one-word stimulus, thirteen for a phrase — and Guo & Caliskan's code to words
 # `[i-4:i+4]`, which keeps only *three* words after the stimulus
 # ({py:func}`biaslib.stimuli.corpus.myb_window`, {py:func}`biaslib.stimuli.corpus.ceat_window`). The
-# tables use Mind Your Bias's window and the mean of the stimulus' subword vectors (their
+# tables use Mind Your Bias's window and the mean of the stimulus' {term}`subword` vectors (their
 # "word-average"; Guo & Caliskan took the last subword). Every table below reads sentences
 # from the shared corpus extract (2014 Reddit first, then other Reddit years, blogs,
 # Wikipedia, IMDB; at most 1,000 sentences per stimulus), of which the offline runs take
@@ -416,7 +427,7 @@ else:
     ).set_index(["role", "stimulus"]))
 
 # %% [markdown]
-# Embedding them with all-MiniLM-L6-v2 and running CEAT under both conventions gives the
+# Embedding them with all-MiniLM-L6-v2 and running CEAT under both {term}`conventions <convention>` gives the
 # two tables above again, now computed in front of the reader. A hidden cell checks them
 # against the stored rows within the test suite's tolerance (a difference beyond it stops
 # the chapter). On an extract other than the one the stored tables came from — the
@@ -527,7 +538,7 @@ ces_table(myb_rows)
 # p-value of Cochran's $Q$ test — and Mind Your Bias's "weighted SD" (the weighted variance
 # of the $d_i$). The intervals are narrow, and $I^2$ is above 90% for every test and model
 # but MiniLM's C1 (66%): most of the spread of the $d_i$ comes from *which sentences* a
-# sample drew, not from the within-sample variance of the association scores, which is
+# sample drew, not from the within-sample variance of the {term}`association` scores, which is
 # exactly the variation CEAT sets out to describe — and which a confidence interval of the
 # mean does not.
 
@@ -700,7 +711,7 @@ fig = figure3_figure(fig3)
 # and 0.04, and the three distributions keep the same width (SD 0.26 to 0.28): they shift
 # rather than spread — the "lessened, but still pronounced" effect.
 #
-# Part of the CEAT panel is arithmetic. With two words per target set, a sample's effect
+# Part of the CEAT panel is arithmetic. With two words per {term}`target set`, a sample's effect
 # size is computed from four association scores, and it cannot exceed $\sqrt 3 \approx
 # 1.73$ (two equal scores per set). BERT's simplified samples pile up under that ceiling
 # (median 1.36, 97.5% 1.72), with a long tail of samples where one sentence turns one word
@@ -971,3 +982,262 @@ assert (r14["not run"] != "").sum() > len(r14) / 2
 assert {"C3", "Occ", "I1", "I2"} <= set(r14.index[r14["not run"] != ""])
 ran14 = r14[r14["not run"] == ""]
 assert ((ran14["effect_size"] - mb.xs(MINI, level="column").loc[ran14.index, "effect_size"]).abs() > 0.05).all()
+
+# %% [markdown]
+# (ceat-exercises)=
+# ## Exercises
+#
+# The exercises practise the meta-analysis behind the CES — computing it, reading
+# τ² and I², choosing $N$ — on this chapter's stored tables and on the C6
+# vectors embedded above (all-MiniLM-L6-v2, a stand-in for the
+# papers' models, on the corpus extract). Every solution runs on a CPU in a few seconds;
+# the solutions are hidden (click "Show solution"). Exercises 2 to 5 reuse `c6_vectors`
+# from the section "One test, step by step": run the chapter first.
+
+# %% [markdown]
+# (ceat-exercise-1)=
+# ### Exercise 1. Where I² comes from (★☆☆)
+#
+# The meta-analysis table above gives an $I^2$ of 66% for C1 but above 90% for C6 on
+# all-MiniLM-L6-v2. Read $\tau^2$ and $I^2$ of both tests from the stored rows
+# (`myb_rows`, Mind Your Bias's convention) and compute the typical within-sample variance
+# $s^2 = \tau^2 (1 - I^2) / I^2$ that goes with them (Higgins & Thompson's
+# $I^2 = \tau^2 / (\tau^2 + s^2)$). Does the difference in $I^2$ come from $\tau^2$ or from
+# $s^2$, and what does $\tau^2$ measure in CEAT?
+
+# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
+from IPython.display import Markdown
+
+mini_mb = myb_rows[(myb_rows["column"] == "all-MiniLM-L6-v2")
+                   & (myb_rows["convention"] == CEAT_MIND_YOUR_BIAS.name)].set_index("test")
+het = mini_mb.loc[["C1", "C6"], ["tau2", "i2"]]
+het = het.assign(s2=het["tau2"] * (1 - het["i2"]) / het["i2"])
+tau_ratio = het.loc["C6", "tau2"] / het.loc["C1", "tau2"]
+s2_ratio = het.loc["C6", "s2"] / het.loc["C1", "s2"]
+# The gap in I² comes from τ² (the spread between samples), not from s².
+assert het.loc["C1", "i2"] < het.loc["C6", "i2"]
+assert tau_ratio > 10 and 0.5 < s2_ratio < 2
+display(pd.DataFrame({"τ²": het["tau2"].map("{:.4f}".format),
+                      "I² (%)": (100 * het["i2"]).map("{:.1f}".format),
+                      "s² (typical within-sample variance)": het["s2"].map("{:.4f}".format)}))
+display(Markdown(
+    f"**Answer.** On all-MiniLM-L6-v2 (stand-in, stored table) the typical within-sample "
+    f"variance is about the same in both tests ({het.loc['C1', 's2']:.4f} and "
+    f"{het.loc['C6', 's2']:.4f}), while τ² is {tau_ratio:.0f} times larger for C6 "
+    f"({het.loc['C6', 'tau2']:.4f} against {het.loc['C1', 'tau2']:.4f}). So the gap in I² "
+    "comes from τ²: the variance of the per-sample effect sizes that is due to *which "
+    "sentences* a sample drew. MiniLM separates flowers from insects in almost every "
+    "sentence, while the names and career/family words of C6 mean different things in "
+    "different sentences. Note that CEAT's $v_i$ is the variance of a sample's association "
+    "scores, not the sampling variance of $d_i$; it is small, which is why I² is high for "
+    "every test."))
+
+# %% [markdown]
+# (ceat-exercise-2)=
+# ### Exercise 2. The CES by hand (★★☆)
+#
+# Run CEAT on the C6 vectors with only $N = 5$ samples
+# (`ceat(c6_vectors, CEAT_MIND_YOUR_BIAS.replace(n_samples=5))`). From the result's
+# per-sample `effect_sizes` $d_i$ and `variances` $v_i$ compute, with numpy and the
+# formulas of the section "Method", the weights $w_i$, $Q$, $c$, $\tau^2$, the CES and its
+# SE, and check them against the result's `meta`. Then compare the CES with the
+# fixed-effect mean $\sum_i w_i d_i / \sum_i w_i$ and with the plain mean of the $d_i$:
+# which is it closer to, and why?
+
+# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution", "needs-corpus"]
+import numpy as np
+from IPython.display import Markdown
+
+if EXTRACT is None:
+    print(NO_CORPUS)
+else:
+    five = ceat(c6_vectors, CEAT_MIND_YOUR_BIAS.replace(n_samples=5))
+    d, v = five.effect_sizes, five.variances
+    w = 1 / v
+    fixed_mean = (w * d).sum() / w.sum()
+    q = (w * d**2).sum() - (w * d).sum() ** 2 / w.sum()
+    c = w.sum() - (w**2).sum() / w.sum()
+    tau2 = max(0.0, (q - (len(d) - 1)) / c)
+    w_star = 1 / (v + tau2)
+    ces_by_hand = (w_star * d).sum() / w_star.sum()
+    se_by_hand = np.sqrt(1 / w_star.sum())
+    # The hand computation is biaslib's, and the CES lies nearer the plain mean.
+    assert np.allclose([q, tau2, ces_by_hand, se_by_hand],
+                       [five.meta.q, five.meta.tau2, five.ces, five.meta.se], rtol=1e-9)
+    assert abs(ces_by_hand - d.mean()) < abs(ces_by_hand - fixed_mean)
+    display(pd.DataFrame({"d_i": [f"{x:.2f}" for x in d], "v_i": [f"{x:.4f}" for x in v],
+                          "w_i = 1/v_i": [f"{x:.0f}" for x in w],
+                          "w*_i = 1/(v_i + τ²)": [f"{x:.2f}" for x in w_star]},
+                         index=pd.RangeIndex(1, len(d) + 1, name="sample")))
+    display(Markdown((
+        f"**Answer.** On all-MiniLM-L6-v2 (stand-in) the five effect sizes spread from "
+        f"{d.min():.2f} to {d.max():.2f}, far more than their within variances "
+        f"(about {v.mean():.4f}) explain: Q = {q:.0f} on {len(d) - 1} degrees of freedom, so "
+        f"τ² = {tau2:.2f}, and the CES is {ces_by_hand:.2f} (SE {se_by_hand:.2f}), as "
+        f"biaslib computes it. The fixed-effect mean is {fixed_mean:.2f}, the plain mean "
+        f"{d.mean():.2f}: because τ² is added to every $v_i$ and is {tau2 / v.mean():.0f} "
+        "times larger than they are, the random-effects weights are almost equal, and the CES "
+        "is close to the plain mean of the samples.").replace("-0.", "−0.")))
+
+# %% [markdown]
+# (ceat-exercise-3)=
+# ### Exercise 3. When τ² is zero (★★☆)
+#
+# Keep only the *first* sentence of every word of C6
+# (`{role: {word: vecs[:1] for word, vecs in words.items()} for role, words in c6_vectors.items()}`)
+# and run CEAT with $N = 1{,}000$. What are $\tau^2$ and $I^2$? Show that the CES then
+# equals the fixed-effect mean and the WEAT effect size of those 32 sentences
+# ({py:func}`biaslib.methods.weat.association`, {py:func}`biaslib.methods.weat.effect_size`).
+# Then keep two sentences per word: what happens to $\tau^2$, and which mean is the CES
+# close to now?
+
+# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution", "needs-corpus"]
+import numpy as np
+from IPython.display import Markdown
+
+from biaslib.methods.weat import association, effect_size
+
+if EXTRACT is None:
+    print(NO_CORPUS)
+else:
+    def first_sentences(k):
+        """The C6 vectors with the first k sentences of every word."""
+        return {role: {word: vecs[:k] for word, vecs in words.items()}
+                for role, words in c6_vectors.items()}
+
+    def fixed_effect_mean(result):
+        w = 1 / result.variances
+        return (w * result.effect_sizes).sum() / w.sum()
+
+    conv_1000 = CEAT_MIND_YOUR_BIAS.replace(n_samples=1_000)
+    one, two_ = (ceat(first_sentences(k), conv_1000) for k in (1, 2))
+    n_words = sum(len(words) for words in c6_vectors.values())
+    stacked = {role: np.stack([vecs[0] for vecs in words.values()])
+               for role, words in c6_vectors.items()}
+    weat_d = effect_size(association(stacked["X"], stacked["A"], stacked["B"]),
+                         association(stacked["Y"], stacked["A"], stacked["B"]))
+    # One sentence per word: every sample is the same WEAT, τ² = I² = 0, and the CES is
+    # the fixed-effect mean and that WEAT's effect size (float32 vectors: rtol 1e-5).
+    assert n_words == 32 and one.meta.tau2 == 0 and one.meta.i2 == 0
+    assert np.isclose(one.ces, fixed_effect_mean(one), rtol=1e-12)
+    assert np.isclose(one.ces, weat_d, rtol=1e-5)
+    # Two sentences per word: τ² > 0, and the CES moves towards the plain mean.
+    mean_two = two_.effect_sizes.mean()
+    assert two_.meta.tau2 > 0
+    assert abs(two_.ces - mean_two) < abs(two_.ces - fixed_effect_mean(two_))
+    display(pd.DataFrame(
+        {"τ²": [f"{r.meta.tau2:.3f}" for r in (one, two_)],
+         "I² (%)": [f"{100 * r.meta.i2:.1f}" for r in (one, two_)],
+         "CES": [f"{r.ces:.3f}" for r in (one, two_)],
+         "fixed-effect mean": [f"{fixed_effect_mean(r):.3f}" for r in (one, two_)],
+         "plain mean of the d_i": [f"{r.effect_sizes.mean():.3f}" for r in (one, two_)]},
+        index=pd.Index([1, 2], name="sentences per word")))
+    display(Markdown(
+        f"**Answer.** On all-MiniLM-L6-v2 (stand-in), with one sentence per word all "
+        f"{one.n:,} samples draw the same {n_words} vectors: every $d_i$ is the same, Q = 0, so "
+        f"τ² = 0 and I² = 0, the random-effects weights are the fixed-effect weights $1/v_i$, "
+        f"and the CES ({one.ces:.3f}) is the fixed-effect mean and the effect size of one "
+        f"WEAT on those sentences ({weat_d:.3f}). CEAT with a single context per word *is* "
+        f"a WEAT. With two sentences per word the samples differ, τ² rises to "
+        f"{two_.meta.tau2:.3f} (I² {100 * two_.meta.i2:.0f}%), and the CES "
+        f"({two_.ces:.3f}) moves away from the fixed-effect mean "
+        f"({fixed_effect_mean(two_):.3f}) towards the plain mean of the $d_i$ "
+        f"({mean_two:.3f}): τ² measures the variation that the choice of sentences brings."))
+
+# %% [markdown]
+# (ceat-exercise-4)=
+# ### Exercise 4. How many samples? (★★☆)
+#
+# Rerun C6 on the same vectors with $N$ = 100, 300, 1,000, 3,000 and 10,000 samples, eight
+# seeds each (`CEAT_MIND_YOUR_BIAS.replace(n_samples=n, seed=s)`). Call the CES *stable to
+# two digits* at $N$ when its standard deviation over the seeds is below 0.005, half a unit
+# of the second decimal. What is the smallest such $N$ of the grid? Compare the SD over the
+# seeds with the SE that the meta-analysis reports: what does the SE estimate, and why is
+# $N = 100$ different?
+
+# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution", "needs-corpus"]
+import numpy as np
+from IPython.display import Markdown
+
+if EXTRACT is None:
+    print(NO_CORPUS)
+else:
+    grid = (100, 300, 1_000, 3_000, 10_000)
+    rows_n = []
+    for n in grid:
+        runs_n = [ceat(c6_vectors, CEAT_MIND_YOUR_BIAS.replace(n_samples=n, seed=s))
+                  for s in range(8)]
+        rows_n.append({"N": n, "SD over seeds": np.std([r.ces for r in runs_n], ddof=1),
+                       "mean SE": np.mean([r.meta.se for r in runs_n])})
+    by_n = pd.DataFrame(rows_n).set_index("N")
+    stable = by_n.index[by_n["SD over seeds"] < 0.005]
+    n_stable = int(stable.min())
+    ratio = by_n["SD over seeds"] / by_n["mean SE"]
+    # Stable from some N of the grid on; above the 100 sentences per word (draws with
+    # replacement) the SE predicts the spread over seeds; at N = 100 the spread is smaller.
+    assert list(stable) == [n for n in grid if n >= n_stable]
+    assert ratio[ratio.index > CAP].between(0.5, 2).all()
+    assert ratio.loc[CAP] < 1
+    display(by_n.map("{:.4f}".format).assign(**{"SD / SE": ratio.map("{:.2f}".format)}))
+    display(Markdown(
+        f"**Answer.** On all-MiniLM-L6-v2 (stand-in), C6's CES is stable to two digits from "
+        f"N = {n_stable:,} on in this grid (SD over seeds {by_n.loc[n_stable, 'SD over seeds']:.4f}). "
+        f"Above {CAP} samples the SD over the seeds is {ratio[ratio.index > CAP].min():.1f} to "
+        f"{ratio[ratio.index > CAP].max():.1f} times the SE: the SE estimates how much the CES "
+        "moves when the samples are drawn again, and it shrinks like $1/\\sqrt{N}$, so "
+        "one run's SE tells how large $N$ must be. At N = 100, the number of sentences per "
+        "word, Mind Your Bias's rule draws every sentence exactly once, so a new seed only "
+        f"changes which sentences meet in a sample, and the SD is {ratio.loc[CAP]:.2f} of "
+        "the SE."))
+
+# %% [markdown]
+# (ceat-exercise-5)=
+# ### Exercise 5. What the standard error does not see (★★★)
+#
+# Almost every CES of this chapter is "significant", with an SE of a few thousandths. But the
+# sentences themselves are a sample of the corpus. Split the 100 sentences of every C6 word
+# at random into two halves of 50 — two corpora of the same kind — and run CEAT
+# ($N = 2{,}000$) on each half; repeat for five random splits (seeds 0 to 4). Compare the
+# SD of the ten CES with their SE. How uncertain is the CES of the full 100 sentences per
+# word from the choice of sentences alone, against its SE at $N = 10{,}000$ (the stored
+# C6 row), and what does that mean for a p-value below $10^{-300}$?
+
+# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution", "needs-corpus"]
+import numpy as np
+from IPython.display import Markdown
+
+if EXTRACT is None:
+    print(NO_CORPUS)
+else:
+    conv_2000 = CEAT_MIND_YOUR_BIAS.replace(n_samples=2_000)
+    half_runs = []
+    for split in range(5):
+        rng = np.random.default_rng(split)
+        halves = ({role: {} for role in c6_vectors}, {role: {} for role in c6_vectors})
+        for role, words in c6_vectors.items():
+            for word, vecs in words.items():
+                order = rng.permutation(len(vecs))
+                halves[0][role][word] = vecs[order[: len(vecs) // 2]]
+                halves[1][role][word] = vecs[order[len(vecs) // 2 :]]
+        half_runs += [ceat(half, conv_2000) for half in halves]
+    sd_halves = np.std([r.ces for r in half_runs], ddof=1)
+    se_halves = np.mean([r.meta.se for r in half_runs])
+    # The spread that the choice of sentences brings, beyond the SE's (variances add),
+    # scaled from 50 to 100 sentences per word.
+    sentence_sd = np.sqrt(max(sd_halves**2 - se_halves**2, 0.0) / 2)
+    stored_se = myb_rows.query("test == 'C6' and column == 'all-MiniLM-L6-v2' and "
+                               "convention == @CEAT_MIND_YOUR_BIAS.name")["se"].item()
+    # The CES moves between halves by several times its SE.
+    assert sd_halves > 2 * se_halves and sentence_sd > 2 * stored_se
+    display(Markdown(
+        f"**Answer.** On all-MiniLM-L6-v2 (stand-in), the CES of the ten half corpora "
+        f"ranges from {min(r.ces for r in half_runs):.2f} to "
+        f"{max(r.ces for r in half_runs):.2f}: an SD of {sd_halves:.3f}, "
+        f"{sd_halves / se_halves:.0f} times their SE ({se_halves:.3f}). Taking the SE's share "
+        f"out and scaling to 100 sentences per word, the choice of sentences alone moves "
+        f"C6's CES by about ±{sentence_sd:.3f}, {sentence_sd / stored_se:.0f} times the SE "
+        f"of the stored row ({stored_se:.4f}, N = 10,000). The SE and the p-value only "
+        "measure the redrawing of samples from *the same* sentences, and shrink with $N$ "
+        "without limit; a p-value below $10^{-300}$ says that $N$ was large, not that "
+        "another corpus would give the same CES — which is why this chapter reads the CES "
+        "and its spread, not its significance."))
