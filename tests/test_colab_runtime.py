@@ -242,7 +242,8 @@ def test_an_unknown_chapter_is_named():
 
 
 #: The intro's table rows (first column) → chapter pages.
-INTRO_ROWS = {"WEAT": "weat_static", "SEAT": "seat", "ELMo bug": "elmo_bug", "ML-EAT": "mleat",
+INTRO_ROWS = {"A bias test from scratch": "from_scratch",
+              "WEAT": "weat_static", "SEAT": "seat", "ELMo bug": "elmo_bug", "ML-EAT": "mleat",
               "CEAT": "ceat", "LPBS": "lpbs", "SAME": "same",
               "Synthesis, What holds up, Coverage": "synthesis"}
 
