@@ -995,14 +995,13 @@ import torch
 
 from biaslib.evaluate.lpbs import run_lpbs, template_log_probs
 from biaslib.methods.lpbs import TemplateLogProbs, increased_log_probability, lpbs, lpbs_test
+from biaslib.reporting.format import robust_format
 from biaslib.stimuli.lpbs import LpbsTemplate, kurita_templates
 
 
 def fixed(x: float, spec: str = ".2f") -> str:
-    """``x`` formatted as ``spec``, refused if noise of 1e-4 relative could print it otherwise."""
-    text = format(x, spec)
-    assert format(x * (1 - 1e-4), spec) == text == format(x * (1 + 1e-4), spec), (x, spec)
-    return text.replace("-", "−")
+    """``x`` formatted as ``spec`` with a typographic minus; refused on a rounding boundary."""
+    return robust_format(x, spec, atol=0).replace("-", "−")
 
 
 # %% [markdown]

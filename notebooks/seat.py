@@ -727,24 +727,16 @@ assert i2["s-SEAT"] * i2["w-SEAT"] < 0
 
 # %% tags=["hide-cell"]
 # What the exercises share: the offline all-MiniLM-L6-v2 (an offline stand-in, also on
-# Colab), loaded once, and two helpers for the numbers they print live from it. A
+# Colab), loaded once, and a helper for the p-values they print live from it. A
 # transformer's vectors differ in their last bits between CPUs and between a cached and a
-# fresh run (CONTRIBUTING.md, rule 2), so the helpers refuse to show a digit that such noise
-# could change.
+# fresh run (CONTRIBUTING.md, rule 2), so numbers are printed through `robust_format` and
+# `shown_p`, which refuse to show a digit that such noise could change.
 import numpy as np
 
 from biaslib.embeddings.transformer import TransformerEncoder
-from biaslib.reporting.format import format_p
+from biaslib.reporting.format import format_p, robust_format
 
 minilm = TransformerEncoder("all-MiniLM-L6-v2", progress=False)
-
-
-def shown(value: float, digits: int = 2) -> str:
-    """``value`` rounded to ``digits`` decimals; an error if noise of 1e-4 could change them."""
-    text = f"{value:.{digits}f}"
-    for nudged in (value * (1 + 1e-4) + 1e-6, value * (1 - 1e-4) - 1e-6):
-        assert f"{nudged:.{digits}f}" == text, f"{value} lies on a rounding boundary"
-    return text
 
 
 def shown_p(result, digits: int = 1) -> str:
@@ -932,7 +924,7 @@ assert abs(single.effect_size - every["effect_size"]) < 0.1 * abs(every["effect_
 display(Markdown(
     f"**Answer** (all-MiniLM-L6-v2, an offline stand-in). With the first template only, each "
     f"target set holds {single.n_x} sentences, one per name, and the exact test over all "
-    f"{single.permutation.n_resamples:,} splits gives d = {shown(single.effect_size)}, "
+    f"{single.permutation.n_resamples:,} splits gives d = {robust_format(single.effect_size)}, "
     f"p = {shown_p(single, 3)}; with all templates ({every['n_x']} sentences per target set, "
     f"stored) d = {every['effect_size']:.2f} and p = {format_p(every['p_value'])}, the "
     "floor of 99,999 shuffles. The effect size is a standardised difference of means: eight "
@@ -984,10 +976,10 @@ for name, method in (("sentence mean (s-SEAT)", "s-SEAT"), ("stimulus subwords (
 signs = {name: np.sign(r.effect_size) for name, r in runs.items()}
 assert signs["sentence mean (s-SEAT)"] != signs["stimulus subwords (w-SEAT)"]
 assert all(r.p_value > 0.01 for r in runs.values())
-display(pd.DataFrame({"d": [shown(r.effect_size) for r in runs.values()],
+display(pd.DataFrame({"d": [robust_format(r.effect_size) for r in runs.values()],
                       "p": [shown_p(r) for r in runs.values()]},
                      index=pd.Index(list(runs), name="reading of all-MiniLM-L6-v2")))
-d = {name: shown(r.effect_size) for name, r in runs.items()}
+d = {name: robust_format(r.effect_size) for name, r in runs.items()}
 display(Markdown(
     f"**Answer** (all-MiniLM-L6-v2, an offline stand-in; {i2.X.label} vs {i2.Y.label}). "
     f"The sentence mean gives d = {d['sentence mean (s-SEAT)']}, the `[CLS]` token "

@@ -6,6 +6,7 @@ from biaslib.reporting.format import (
     format_p,
     format_tail_p,
     marked_table,
+    robust_format,
     significance_mark,
 )
 
@@ -70,3 +71,16 @@ def test_marked_table_formats_marks_and_orders_columns():
 
 def test_bold_marks():
     assert bold_marks(pd.Series([True, False, None])) == ["*", "", ""]
+
+
+def test_robust_format_prints_safe_digits_and_refuses_a_rounding_boundary():
+    assert robust_format(0.4567) == "0.46"
+    assert robust_format(-1.2349, ".3f") == "-1.235"
+    assert robust_format(0.001, ".2f") == "0.00"
+    # 0.125 printed to 2 decimals depends on noise far below 1e-4 (0.12 or 0.13).
+    with pytest.raises(ValueError, match="rounding boundary"):
+        robust_format(0.12500001)
+    with pytest.raises(ValueError, match="rounding boundary"):
+        robust_format(2.0049999, ".2f")
+    # Smaller noise is tolerated where the caller says so.
+    assert robust_format(2.00499, ".2f", rel=1e-7, atol=0) == "2.00"

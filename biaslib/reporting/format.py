@@ -17,6 +17,7 @@ __all__ = [
     "format_tail_p",
     "holm_marks",
     "marked_table",
+    "robust_format",
     "round_table",
     "significance_flag",
     "significance_mark",
@@ -34,6 +35,30 @@ def format_p(p: float, digits: int = 2) -> str:
     if p >= 10 ** -(digits + 1):
         return f"{p:.{digits + 1}f}".rstrip("0").rstrip(".") if p < 1 else "1"
     return f"{p:.{digits - 1}e}"
+
+
+def robust_format(value: float, spec: str = ".2f", rel: float = 1e-4, atol: float = 1e-6) -> str:
+    """``format(value, spec)``, refused when noise could print it otherwise.
+
+    A number computed live from a neural model differs between CPUs in its last bits
+    (CONTRIBUTING §2), so a notebook may print it only to digits that such noise cannot
+    change. This checks ``value·(1 ± rel) ± atol`` (``atol`` for values near 0)
+    against the same format; a value on a rounding boundary raises instead of printing a
+    digit that another machine would print differently.
+
+    Raises
+    ------
+    ValueError
+        If a nudged value formats differently, naming the value and the format.
+    """
+    text = format(value, spec)
+    for nudged in (value * (1 + rel) + atol, value * (1 - rel) - atol):
+        if format(nudged, spec) != text:
+            raise ValueError(
+                f"{value!r} lies on a rounding boundary of {spec!r}: noise of {rel:g} "
+                f"could print {format(nudged, spec)!r} instead of {text!r}; print fewer digits"
+            )
+    return text
 
 
 def format_tail_p(p: float, digits: int = 2) -> str:
