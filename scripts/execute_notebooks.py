@@ -97,17 +97,18 @@ def _cell_seconds(cell: nbformat.NotebookNode) -> float | None:
     return (parse(end.replace("Z", "+00:00")) - parse(start.replace("Z", "+00:00"))).total_seconds()
 
 
+def is_solution(cell: nbformat.NotebookNode) -> bool:
+    """Whether a cell is an exercise's solution: a code cell tagged ``solution`` (issue 24)."""
+    return cell.cell_type == "code" and "solution" in cell.metadata.get("tags", [])
+
+
 def run_times(nb: nbformat.NotebookNode, total: float) -> dict[str, object]:
     """The run times kept in the notebook: the whole run and each solution cell, in seconds.
 
-    Solution cells are the code cells tagged ``solution`` (the exercises' answers, issue 24);
-    ``scripts/teaching_guide.py`` shows the times and ``tests/test_teaching.py`` bounds them.
+    Solution cells are those of :func:`is_solution`; ``scripts/teaching_guide.py`` shows the
+    times and ``tests/test_teaching.py`` bounds them.
     """
-    solutions = [
-        _cell_seconds(cell)
-        for cell in nb.cells
-        if cell.cell_type == "code" and "solution" in cell.metadata.get("tags", [])
-    ]
+    solutions = [_cell_seconds(cell) for cell in nb.cells if is_solution(cell)]
     return {
         "notebook": round(total, 1),
         "solutions": [None if s is None else round(s, 1) for s in solutions],

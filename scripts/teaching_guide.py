@@ -32,7 +32,7 @@ import argparse
 import math
 import re
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import nbformat
@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT))  # the checkout's biaslib, also when run as a scri
 sys.path.insert(0, str(ROOT / "scripts"))  # execute_notebooks, also when loaded by a test
 
 from colab_cells import repository_url  # noqa: E402
-from execute_notebooks import toc_notebooks  # noqa: E402
+from execute_notebooks import is_solution, toc_notebooks  # noqa: E402
 
 from biaslib.files import write_atomically, write_text_atomically  # noqa: E402
 
@@ -103,11 +103,6 @@ def _goals(cell_source: str) -> tuple[str, ...]:
     return tuple(BULLET.findall(body))
 
 
-def is_solution(cell: nbformat.NotebookNode) -> bool:
-    """Whether a cell is a solution cell (a code cell tagged ``solution``)."""
-    return cell.cell_type == "code" and "solution" in cell.metadata.get("tags", [])
-
-
 def read_chapter(path: Path) -> Chapter:
     """Read a chapter's title, learning goals and exercises from its notebook."""
     nb = nbformat.read(path, as_version=4)
@@ -143,9 +138,7 @@ def read_chapter(path: Path) -> Chapter:
         elif is_solution(cell) and exercises:
             last = exercises[-1]
             seconds = solution_seconds[n_solutions] if n_solutions < len(solution_seconds) else None
-            exercises[-1] = Exercise(
-                last.number, last.title, last.level, last.label, (*last.solutions, index), seconds
-            )
+            exercises[-1] = replace(last, solutions=(*last.solutions, index), seconds=seconds)
             n_solutions += 1
     return Chapter(path.stem, title, goals_label, goals, tuple(exercises), timing.get("notebook"))
 
@@ -159,8 +152,8 @@ def _runs_in(seconds: float | None) -> str:
     return f"about {math.ceil(seconds / 60)} min"
 
 
-def colab_link(name: str, config: Path = ROOT / "_config.yml") -> str:
-    """The Colab address of ``notebooks/<name>.ipynb`` in the book's repository and branch.
+def colab_base(config: Path = ROOT / "_config.yml") -> str:
+    """Colab's address of the book's repository and branch; a notebook's path follows it.
 
     The same address as the pages' launch button: Colab opens a notebook of a public
     GitHub repository at ``colab.research.google.com/github/<owner>/<repo>/blob/<branch>/``.
@@ -169,7 +162,7 @@ def colab_link(name: str, config: Path = ROOT / "_config.yml") -> str:
 
     branch = yaml.safe_load(config.read_text(encoding="utf-8"))["repository"]["branch"]
     repo = repository_url(config).removeprefix("https://github.com/")
-    return f"https://colab.research.google.com/github/{repo}/blob/{branch}/notebooks/{name}.ipynb"
+    return f"https://colab.research.google.com/github/{repo}/blob/{branch}"
 
 
 def render(chapters: list[Chapter]) -> str:
@@ -190,10 +183,12 @@ def render(chapters: list[Chapter]) -> str:
         lines.append(
             f"| {{doc}}`../notebooks/{ch.name}` | {goals} | {counts} | {_runs_in(ch.seconds)} |"
         )
+    colab = colab_base()
     for ch in chapters:
         lines += [
             "",
-            f"**{{doc}}`../notebooks/{ch.name}`** · [open on Colab]({colab_link(ch.name)})",
+            f"**{{doc}}`../notebooks/{ch.name}`** · "
+            f"[open on Colab]({colab}/notebooks/{ch.name}.ipynb)",
             "",
         ]
         for ex in ch.exercises:
