@@ -24,6 +24,19 @@ def require(path: Path, what: str) -> Path:
     return path
 
 
+def require_corpus(why: str) -> Path:
+    """The corpus extract's folder (``corpus_dir``), or skip the test saying ``why`` it needs it.
+
+    The reason reads ``"<why>: <where corpus_dir looked>"``.
+    """
+    from biaslib.stimuli.corpus import corpus_dir
+
+    try:
+        return corpus_dir()
+    except FileNotFoundError as err:
+        pytest.skip(f"{why}: {err}")
+
+
 def undeclared_differences(ours, theirs, declared: dict) -> str:
     """How ``ours`` and a reference copy ``theirs`` differ beyond what ``declared`` lists.
 

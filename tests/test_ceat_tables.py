@@ -6,6 +6,7 @@ import zlib
 import numpy as np
 import pandas as pd
 import pytest
+from shared_paths import require_corpus
 
 from biaslib.chapters.ceat import (
     OFFLINE_CAPS,
@@ -139,12 +140,8 @@ def test_myb_comparison_shows_published_and_ours():
 @pytest.fixture(scope="module")
 def stored():
     from biaslib.chapters.stored import load_results
-    from biaslib.stimuli.corpus import corpus_dir
 
-    try:
-        corpus_dir()
-    except FileNotFoundError as err:
-        pytest.skip(f"the stored CEAT tables are recomputed from the corpus extract: {err}")
+    require_corpus("the stored CEAT tables are recomputed from the corpus extract")
     return load_results
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from shared_paths import SHARED, require
+from shared_paths import SHARED, require, require_corpus
 
 from biaslib.stimuli import corpus
 from biaslib.stimuli.contexts import Context
@@ -44,10 +44,7 @@ RAW_DIR = SHARED / "corpus" / "raw"
 
 
 def shared_extract() -> Path:
-    try:
-        return corpus_dir()
-    except FileNotFoundError as err:
-        pytest.skip(f"corpus extract not available: {err}")
+    return require_corpus("corpus extract not available")
 
 
 # --------------------------------------------------------------------------- text rules

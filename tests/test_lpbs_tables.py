@@ -8,7 +8,7 @@ import math
 
 import pandas as pd
 import pytest
-from shared_paths import MYB_RESULTS, require
+from shared_paths import MYB_RESULTS, require, require_corpus
 
 from biaslib.chapters.lpbs import (
     CHAPTER_TABLES,
@@ -359,12 +359,7 @@ def reddit_stored():
 
 @pytest.fixture(scope="module")
 def corpus_available():
-    from biaslib.stimuli.corpus import corpus_dir
-
-    try:
-        return corpus_dir()
-    except FileNotFoundError as err:
-        pytest.skip(f"lpbs_reddit is recomputed from the corpus extract: {err}")
+    return require_corpus("lpbs_reddit is recomputed from the corpus extract")
 
 
 def test_lpbs_reddit_slice(reddit_stored, corpus_available, tiny_mlm_available):

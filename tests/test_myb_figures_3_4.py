@@ -5,7 +5,7 @@ against the authors' result file, and the stored tables' recomputed slices."""
 import numpy as np
 import pandas as pd
 import pytest
-from shared_paths import MYB_RESULTS, require
+from shared_paths import MYB_RESULTS, require, require_corpus
 
 from biaslib.chapters import ceat as ceat_chapter
 from biaslib.chapters import lpbs as lpbs_chapter
@@ -257,12 +257,7 @@ def test_window_stored_table_shape():
 
 @pytest.fixture(scope="module")
 def corpus():
-    from biaslib.stimuli.corpus import corpus_dir
-
-    try:
-        return corpus_dir()
-    except FileNotFoundError as err:
-        pytest.skip(f"these stored tables are recomputed from the corpus extract: {err}")
+    return require_corpus("these stored tables are recomputed from the corpus extract")
 
 
 def test_ceat_figure3_table(corpus, tiny_mlm_available):

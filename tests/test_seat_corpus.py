@@ -11,6 +11,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from shared_paths import require_corpus
 
 from biaslib.chapters import seat
 from biaslib.chapters.published import MYB_TABLE3
@@ -256,12 +257,7 @@ def test_seat_corpus_provenance():
 
 
 def test_seat_corpus_slice():
-    from biaslib.stimuli.corpus import corpus_dir
-
-    try:
-        corpus_dir()
-    except FileNotFoundError as err:
-        pytest.skip(f"seat_corpus is recomputed from the corpus extract: {err}")
+    require_corpus("seat_corpus is recomputed from the corpus extract")
     stored, _ = load_results("seat_corpus")
     (fresh,) = get_table("seat_corpus").check_slices(stored)
     assert list(fresh.columns) == list(stored.columns)
