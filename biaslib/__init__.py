@@ -156,7 +156,7 @@ _EXPORTS: dict[str, str] = {
 #: the layers before it, never of a later one, neither at module level nor inside a
 #: function (``tests/test_layers.py`` enforces this, and that no import cycle exists).
 _LAYERS: tuple[str, ...] = (
-    "stats", "methods", "stimuli", "embeddings", "evaluate", "reporting", "chapters",
+    "stats", "methods", "stimuli", "embeddings", "evaluate", "reporting", "chapters", "audit",
 )
 #: Modules every layer may import; they import no layer themselves.
 _SHARED: tuple[str, ...] = ("downloads", "errors", "files", "validation")

@@ -1,0 +1,642 @@
+"""The audit's report: one self-contained HTML page of an audit's tidy results.
+
+:func:`render_report` turns the three things an audit writes — its results (one row per
+number), its timings (one row per task) and its provenance — into one HTML page, and
+:func:`write_report` writes that page whole (:func:`biaslib.files.write_text_atomically`).
+
+The page needs nothing beside itself: figures are PNG images inside it (``data:`` URIs),
+the style sheet is inline and uses the reader's system fonts, and there is no script,
+web font or link to another site. It reads at a laptop's 1366 px and a phone's 390 px:
+wide tables scroll sideways in their own box, their first column stays in view, and no
+number is hidden. Every text is escaped, and anything that looks like a path on the
+machine that ran the audit is shown as its file name only (:func:`strip_paths`).
+
+Top to bottom: what was audited, when and how long, and how to read the numbers; then,
+per model, the summary table (rows: tests; columns grouped by method: effect size, 95 %
+CI, p-value, Holm mark), a specification curve per test
+(:func:`biaslib.reporting.speccurve.specification_curve`) with a line on its share of
+positive and significant specifications, ML-EAT's EAT-Maps
+(:func:`biaslib.reporting.eatmap.eat_map_grid`) with their patterns, and the timings;
+last, the rows that were not run and the provenance, both folded.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import io
+import json
+import math
+import re
+import textwrap
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from biaslib.files import write_text_atomically
+from biaslib.reporting.eatmap import eat_map_grid
+from biaslib.reporting.format import format_d, format_p
+from biaslib.reporting.speccurve import specification_curve
+
+__all__ = [
+    "GRID_CHOICES",
+    "METHOD_ORDER",
+    "RESULT_COLUMNS",
+    "TIMING_COLUMNS",
+    "format_seconds",
+    "render_report",
+    "strip_paths",
+    "write_report",
+]
+
+#: The columns of an audit's results that the report reads.
+RESULT_COLUMNS = ("method", "test", "variant", "model", "effect_size", "p_value", "ci_low",
+                  "ci_high", "ci_method", "part", "not run", "model_kind", "holm")
+#: The columns of an audit's timings.
+TIMING_COLUMNS = ("model", "part", "test", "seconds", "status")
+#: The choice columns of a specification grid; a curve's dashboard shows those that vary.
+GRID_CHOICES = ("method", "targets", "contexts", "level", "pooling", "layer", "ddof", "tail",
+                "sampling")
+#: The order of the methods in a summary table; other methods follow in order of appearance.
+METHOD_ORDER = ("s-SEAT", "w-SEAT", "WEAT", "CEAT", "ML-EAT", "LPBS", "SAME")
+
+#: Resolution of the embedded figures (dots per inch).
+_DPI = 110
+#: What each method's effect size is called in the summary table's header.
+_ESTIMATE_NAMES = {"CEAT": "CES", "SAME": "score"}
+_TIMING_STATUSES = ("computed", "reused")
+_PARTS = ("summary", "grid")
+
+# A path of the machine: POSIX absolute (/a/b, ~/a/b, file:///a/b) or Windows (C:\a\b).
+_PATH = re.compile(
+    r"(?:file://|(?<![\w.:/~-]))(?:~?/(?:[^\s/\\'\"<>,;()\[\]{}]+/)+[^\s/\\'\"<>,;()\[\]{}]*"
+    r"|[A-Za-z]:\\(?:[^\s\\'\"<>,;()\[\]{}]+\\)*[^\s\\'\"<>,;()\[\]{}]*)")
+
+_CSS = """
+:root { color-scheme: light; }
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial,
+       sans-serif; line-height: 1.5; color: #1a1a1a; background: #fff; margin: 0; }
+main { max-width: 72rem; margin: 0 auto; padding: 1rem 1.25rem 3rem; }
+h1 { font-size: 1.6rem; line-height: 1.25; margin: 0.5rem 0 0.75rem; }
+h2 { font-size: 1.35rem; margin-top: 2.5rem; border-bottom: 2px solid #ddd;
+     padding-bottom: 0.25rem; }
+h3 { font-size: 1.1rem; margin-top: 1.75rem; }
+h4 { font-size: 1rem; margin: 1.25rem 0 0.25rem; }
+p, li { max-width: 48rem; }
+.meta { color: #444; }
+.note { color: #444; font-size: 0.92rem; }
+.scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; margin: 0.5rem 0 0.75rem;
+          border: 1px solid #e3e3e3; width: fit-content; max-width: 100%; }
+table { border-collapse: collapse; font-size: 0.92rem; font-variant-numeric: tabular-nums; }
+caption { text-align: left; font-weight: 600; padding: 0.4rem 0.5rem; caption-side: top; }
+th, td { padding: 0.3rem 0.55rem; border-bottom: 1px solid #e3e3e3; vertical-align: top; }
+thead th { background: #f3f4f6; text-align: center; }
+td.num, th.num { text-align: right; white-space: nowrap; }
+td.mark { text-align: center; }
+tbody th { text-align: left; font-weight: 600; background: #fff; white-space: nowrap; }
+td.nowrap { white-space: nowrap; }
+ul.reading li { margin-bottom: 0.35rem; }
+.sticky { position: sticky; left: 0; z-index: 1; background: #fff; }
+thead .sticky { background: #f3f4f6; }
+th.group { border-left: 2px solid #ccc; }
+td.first, th.first { border-left: 2px solid #ccc; }
+.variant { display: block; font-weight: 400; color: #555; font-size: 0.85rem; }
+figure { margin: 1rem 0 1.5rem; }
+.figure-box { overflow-x: auto; }
+figure img { max-width: 100%; height: auto; display: block; }
+figcaption { font-size: 0.92rem; color: #333; margin-top: 0.35rem; max-width: 48rem; }
+details { margin: 1rem 0; border: 1px solid #ddd; border-radius: 4px; padding: 0.4rem 0.75rem; }
+summary { cursor: pointer; font-weight: 600; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 0.85rem; background: #f7f7f7;
+      padding: 0.5rem; margin: 0; }
+nav ul { padding-left: 1.2rem; }
+a { color: #0b57d0; }
+@media (max-width: 600px) {
+  main { padding: 0.75rem 0.75rem 2rem; }
+  h1 { font-size: 1.35rem; }
+  table { font-size: 0.85rem; }
+  th, td { padding: 0.25rem 0.4rem; }
+  figure img { max-width: none; }
+}
+"""
+
+
+def strip_paths(text: str) -> str:
+    r"""``text`` with every machine path replaced by its file name.
+
+    A path is an absolute POSIX path with at least two parts (``/home/me/model.vec``,
+    ``~/data/x.txt``, ``file:///tmp/out``) or a Windows path (``C:\Users\me\x.vec``);
+    ``a/b`` (a relative pair such as "Flowers/Insects" or a hub id) is left alone.
+
+    Examples
+    --------
+    >>> strip_paths("biaslib audit /home/me/vectors/my.vec --out /tmp/audit/")
+    'biaslib audit my.vec --out audit'
+    >>> strip_paths("Flowers/Insects, sentence-transformers/all-MiniLM-L6-v2, n/a")
+    'Flowers/Insects, sentence-transformers/all-MiniLM-L6-v2, n/a'
+    """
+    def name(match: re.Match[str]) -> str:
+        parts = [p for p in re.split(r"[/\\]", match.group(0)) if p]
+        return parts[-1] if parts else ""
+
+    return _PATH.sub(name, text)
+
+
+def _text(value: object) -> str:
+    """A value as escaped HTML text, machine paths reduced to file names."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    return html.escape(strip_paths(str(value)), quote=True)
+
+
+def format_seconds(seconds: float) -> str:
+    """A duration as a reader says it: ``0.42 s``, ``12.3 s``, ``4 min 05 s``, ``1 h 02 min``.
+
+    Examples
+    --------
+    >>> [format_seconds(s) for s in (0.4213, 12.34, 245.2, 3725)]
+    ['0.42 s', '12.3 s', '4 min 05 s', '1 h 02 min']
+    """
+    if not np.isfinite(seconds) or seconds < 0:
+        raise ValueError(f"not a duration in seconds: {seconds!r}")
+    if seconds < 10:
+        return f"{seconds:.2f} s"
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    whole = round(seconds)
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60:02d} s"
+    return f"{whole // 3600} h {(whole % 3600) // 60:02d} min"
+
+
+def _png(fig: Figure, alt: str) -> str:
+    """An ``<img>`` holding ``fig`` as a PNG ``data:`` URI; the figure is closed."""
+    buffer = io.BytesIO()
+    try:
+        fig.savefig(buffer, format="png", dpi=_DPI, bbox_inches="tight",
+                    metadata={"Software": None}, facecolor="white")
+    finally:
+        plt.close(fig)
+    data = base64.b64encode(buffer.getvalue()).decode("ascii")
+    return f'<img alt="{_text(alt)}" src="data:image/png;base64,{data}">'
+
+
+def _check_columns(frame: pd.DataFrame, needed: Iterable[str], what: str) -> None:
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"{what} must be a pandas DataFrame, not {type(frame).__name__}")
+    missing = [c for c in needed if c not in frame.columns]
+    if missing:
+        raise KeyError(f"the audit's {what} lack columns {missing}; they have "
+                       f"{list(frame.columns)}")
+
+
+def _blank(value: object) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value)) or (
+        isinstance(value, str) and not value.strip())
+
+
+def _first(values: pd.Series) -> str:
+    """The first non-blank value of a column, as text ('' if none)."""
+    for value in values:
+        if not _blank(value):
+            return str(value)
+    return ""
+
+
+def _number(value: object) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return math.nan
+
+
+def _ci(low: object, high: object) -> str:
+    low, high = _number(low), _number(high)
+    if math.isnan(low) or math.isnan(high):
+        return "–"
+    return f"[{format_d(low)}, {format_d(high)}]"
+
+
+def _not_run(frame: pd.DataFrame) -> pd.Series:
+    return frame["not run"].map(lambda v: not _blank(v))
+
+
+def _models(results: pd.DataFrame, timings: pd.DataFrame) -> list[str]:
+    return list(dict.fromkeys([*results["model"].astype(str), *timings["model"].astype(str)]))
+
+
+def _method_order(methods: Iterable[str]) -> list[str]:
+    present = list(dict.fromkeys(methods))
+    return [m for m in METHOD_ORDER if m in present] + [m for m in present
+                                                        if m not in METHOD_ORDER]
+
+
+def _when(provenance: Mapping[str, object]) -> tuple[str, float | None]:
+    """The audit's time span as a sentence, and its wall-clock seconds if both ends parse."""
+    started, finished = provenance.get("started"), provenance.get("finished")
+    times = []
+    for value in (started, finished):
+        try:
+            times.append(datetime.fromisoformat(str(value)))
+        except (TypeError, ValueError):
+            times.append(None)
+    span = None
+    if None not in times:
+        try:
+            span = (times[1] - times[0]).total_seconds()
+        except TypeError:  # one has a time zone, the other not
+            span = None
+    if span is not None and span < 0:
+        span = None
+    parts = []
+    for word, value, when in (("started", started, times[0]), ("finished", finished, times[1])):
+        if when is not None:
+            parts.append(f"{word} {_text(when.isoformat(sep=' ', timespec='seconds'))}")
+        elif not _blank(value):
+            parts.append(f"{word} {_text(value)}")
+    return ", ".join(parts), span
+
+
+def _header(results: pd.DataFrame, timings: pd.DataFrame, provenance: Mapping[str, object],
+            models: Sequence[str]) -> list[str]:
+    kinds = {m: _first(results.loc[results["model"] == m, "model_kind"]) for m in models}
+    names = ", ".join(_text(m) for m in models)
+    out = [f"<h1>Bias audit: {names}</h1>" if len(models) <= 2 else
+           f"<h1>Bias audit of {len(models)} models</h1>"]
+    items = "".join(
+        f"<li>{_text(m)}{f' ({_text(kinds[m])})' if kinds[m] else ''}</li>" for m in models)
+    out.append(f'<p class="meta">Models audited:</p><ul class="meta">{items}</ul>')
+    when, span = _when(provenance)
+    meta = []
+    if when:
+        meta.append(f"The audit {when}")
+        if span is not None:
+            meta[-1] += f" (wall clock {format_seconds(span)})"
+        meta[-1] += "."
+    if len(timings):
+        seconds = pd.to_numeric(timings["seconds"], errors="coerce")
+        counts = timings["status"].value_counts()
+        meta.append(f"Its {len(timings)} tasks ({int(counts.get('computed', 0))} computed, "
+                    f"{int(counts.get('reused', 0))} reused from an earlier run) recorded "
+                    f"{format_seconds(float(seconds.sum()))} of work in all.")
+    version = provenance.get("biaslib") or provenance.get("biaslib_version")
+    if not _blank(version):
+        meta.append(f"biaslib {_text(version)}.")
+    if meta:
+        out.append(f'<p class="meta">{" ".join(meta)}</p>')
+    out.append(
+        "<h2 id='how-to-read'>How to read this report</h2><ul class='reading'>"
+        "<li>Each number is one bias test run by one method on one model. The <b>effect "
+        "size</b> is Cohen's <i>d</i> of the WEAT family (WEAT; s-SEAT on sentences; w-SEAT "
+        "on words in sentences; ML-EAT's level 1; LPBS on log probabilities) or CEAT's "
+        "combined effect size (CES, a random-effects mean of <i>d</i> over sampled "
+        "contexts). SAME reports its own score, not a <i>d</i>, and no p-value.</li>"
+        "<li>A <b>positive</b> effect size points in the stereotype-congruent direction "
+        "(the first target group with the first attribute group, as the test is "
+        "published); by Cohen's rule of thumb, 0.2 is small, 0.5 medium, 0.8 large.</li>"
+        "<li>The <b>95 % CI</b> is the interval each method defines (a note under each "
+        "table says how it was computed); <b>p</b> is the method's p-value.</li>"
+        "<li>A <b>*</b> in the <b>Holm</b> column marks a p-value that stays below 0.05 "
+        "after the Holm–Bonferroni correction over all the summary p-values of that model. "
+        "A method without a p-value (SAME) has no p and Holm columns; “–” means no "
+        "value.</li>"
+        "<li>The <b>specification curves</b> show how the effect size of one test moves "
+        "over every analytic choice the audit ran (targets, templates, level, pooling, "
+        "layer, ddof, tail, sampling): a bias that holds up keeps its sign along the "
+        "curve.</li>"
+        "<li>On a narrow screen, wide tables and figures scroll sideways.</li></ul>")
+    return out
+
+
+def _summary_table(rows: pd.DataFrame, model: str) -> str:
+    """The summary of one model: a row per test, a group of four columns per method."""
+    methods = _method_order(rows["method"].astype(str))
+    keys = list(dict.fromkeys(zip(rows["test"].astype(str), rows["variant"].astype(str),
+                                  strict=True)))
+    cells: dict[tuple[str, str, str], pd.Series] = {}
+    for _, row in rows.iterrows():
+        key = (str(row["test"]), str(row["variant"]), str(row["method"]))
+        if key in cells:
+            raise ValueError(f"two summary rows for test {key[0]} ({key[1]}), method {key[2]} "
+                             f"of model {model!r}")
+        cells[key] = row
+    # Each method's columns: its estimate, and its CI and p-value (with the Holm mark)
+    # where any of its rows has one; a column that would be empty for every test is left out.
+    ran = rows.loc[~_not_run(rows)]
+    columns: dict[str, list[str]] = {}
+    for method in methods:
+        own = ran.loc[ran["method"] == method]
+        has_ci = bool((pd.to_numeric(own["ci_low"], errors="coerce").notna()
+                       & pd.to_numeric(own["ci_high"], errors="coerce").notna()).any())
+        has_p = bool(pd.to_numeric(own["p_value"], errors="coerce").notna().any())
+        columns[method] = ["d", *(["ci"] if has_ci else []), *(["p", "holm"] if has_p else [])]
+    head_names = {"ci": '<th scope="col" class="num">95 % CI</th>',
+                  "p": '<th scope="col" class="num">p</th>', "holm": '<th scope="col">Holm</th>'}
+    head1 = ['<th rowspan="2" scope="col" class="sticky">test</th>']
+    head2 = []
+    for method in methods:
+        head1.append(f'<th colspan="{len(columns[method])}" scope="colgroup" class="group">'
+                     f"{_text(method)}</th>")
+        estimate = _ESTIMATE_NAMES.get(method, "d")
+        head2.append(f'<th scope="col" class="num first">{estimate}</th>')
+        head2.extend(head_names[c] for c in columns[method][1:])
+    body = []
+    for test, variant in keys:
+        label = _text(test)
+        if variant not in ("as published", "n/a", "", "nan"):
+            label += f'<span class="variant">{_text(variant)}</span>'
+        tds = [f'<th scope="row" class="sticky">{label}</th>']
+        for method in methods:
+            row = cells.get((test, variant, method))
+            if row is None or not _blank(row["not run"]):
+                shown = {"d": "·" if row is None else "not run", "ci": "", "p": "", "holm": ""}
+            else:
+                shown = {"d": format_d(_number(row["effect_size"])),
+                         "ci": _ci(row["ci_low"], row["ci_high"]),
+                         "p": format_p(_number(row["p_value"])),
+                         "holm": "" if _blank(row["holm"]) else str(row["holm"])}
+            for c in columns[method]:
+                cls = {"d": "num first", "holm": "mark"}.get(c, "num")
+                tds.append(f'<td class="{cls}">{_text(shown[c])}</td>')
+        body.append(f"<tr>{''.join(tds)}</tr>")
+    caption = f"Summary of {_text(model)}: one row per test, a group of columns per method"
+    table = (f'<div class="scroll" role="region" tabindex="0" aria-label="{caption}">'
+             f"<table><caption>{caption}</caption><thead><tr>{''.join(head1)}</tr>"
+             f"<tr>{''.join(head2)}</tr></thead><tbody>{''.join(body)}</tbody></table></div>")
+    ci_methods = []
+    for method in methods:
+        found = rows.loc[(rows["method"] == method) & ~_not_run(rows), "ci_method"]
+        names = [str(v) for v in dict.fromkeys(found) if not _blank(v) and str(v) != "n/a"]
+        ci_methods.append(f"{_text(method)}: {_text('; '.join(names)) if names else 'no CI'}")
+    note = ('<p class="note">“·”: the audit has no row of this method for this test. A '
+            "method shows a CI or p-value column only where one of its rows has one. How each "
+            f"CI was computed — {'; '.join(ci_methods)}.</p>")
+    return table + note
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{part} of {whole} ({100 * part / whole:.0f} %)"
+
+
+def _curve(grid: pd.DataFrame, model: str, test: str) -> str:
+    """The specification curve of one test on one model, with its one-line reading."""
+    heading = f"<h4>{_text(test)}</h4>"
+    if grid.empty:
+        return heading + (f"<p>No specification grid was run for {_text(test)} on this model, "
+                          "so there is no curve.</p>")
+    ran = grid.loc[~_not_run(grid)].copy()
+    ran["effect_size"] = pd.to_numeric(ran["effect_size"], errors="coerce")
+    ran = ran.loc[ran["effect_size"].notna()]
+    skipped = len(grid) - len(ran)
+    skip_note = (f" {_share(skipped, len(grid))} specifications did not run or have no "
+                 "effect size (see “Rows not run” below) and are left out." if skipped else "")
+    if ran.empty:
+        return heading + (f"<p>None of the {len(grid)} specifications of {_text(test)} has an "
+                          "effect size, so there is no curve.</p>")
+    present = [c for c in GRID_CHOICES if c in ran.columns]
+    choices = [c for c in present if ran[c].astype(str).nunique() > 1] or present[:1]
+    if not choices:
+        raise KeyError(f"the grid rows of {test!r} have none of the choice columns "
+                       f"{list(GRID_CHOICES)}")
+    for col in ("ci_low", "ci_high", "p_value"):
+        ran[col] = pd.to_numeric(ran[col], errors="coerce")
+    title = textwrap.fill(strip_paths(f"{model} — {test}"), 80)
+    fig = specification_curve(ran, choices, title=title)
+    d = ran["effect_size"].to_numpy(dtype=float)
+    p = ran["p_value"].to_numpy(dtype=float)
+    have_p = ~np.isnan(p)
+    line = (f"{_share(int((d > 0).sum()), len(d))} specifications have a positive effect size"
+            + (f"; {_share(int((p[have_p] < 0.05).sum()), int(have_p.sum()))} of those with a "
+               "p-value have p &lt; 0.05" if have_p.any() else "; none has a p-value")
+            + f"; the effect size ranges from {_text(format_d(float(d.min())))} to "
+              f"{_text(format_d(float(d.max())))}.")
+    alt = (f"Specification curve of {test} on {model}: {len(d)} specifications sorted by "
+           f"effect size, with the choices each made below")
+    img = _png(fig, alt)
+    return (f'{heading}<figure class="speccurve"><div class="figure-box">{img}</div>'
+            f"<figcaption>{line}{skip_note} Choices shown: "
+            f"{_text(', '.join(choices))}.</figcaption></figure>")
+
+
+def _mleat(rows: pd.DataFrame, model: str) -> str:
+    """EAT-Maps and the pattern table of one model's ML-EAT summary rows."""
+    ran = rows.loc[~_not_run(rows)]
+    if "pattern" in ran.columns:
+        ran = ran.loc[ran["pattern"].map(lambda v: not _blank(v))]
+    else:
+        ran = ran.iloc[0:0]
+    out = ["<h3>ML-EAT: EAT patterns</h3>"]
+    if ran.empty:
+        out.append("<p>No ML-EAT test of this model has a pattern (none ran).</p>")
+        return "".join(out)
+    fig = eat_map_grid(ran.reset_index(drop=True), title_column="test", ncols=min(4, len(ran)))
+    out.append('<figure class="eatmap"><div class="figure-box">'
+               + _png(fig, f"EAT-Maps of {model}: one map per ML-EAT test")
+               + "</div><figcaption>Columns: target groups X, Y; rows: attribute groups A, "
+                 "B. A red cell is a significant level-2 association of that target group "
+                 "with that attribute group; each column prints its level-2 effect size "
+                 "(* significant).</figcaption></figure>")
+
+    def level2(d: object, sig: object) -> str:
+        mark = "*" if str(sig).strip().lower() == "true" or sig is True else ""
+        return format_d(_number(d), mark)
+
+    body = "".join(
+        f'<tr><th scope="row" class="sticky">{_text(r["test"])}</th>'
+        f"<td class='nowrap'>{_text(r['pattern'])}</td>"
+        f'<td class="num">{_text(format_d(_number(r["effect_size"])))}</td>'
+        f'<td class="num">{_text(level2(r.get("l2_x_d"), r.get("l2_x_sig")))}</td>'
+        f'<td class="num">{_text(level2(r.get("l2_y_d"), r.get("l2_y_sig")))}</td></tr>'
+        for _, r in ran.iterrows())
+    caption = f"ML-EAT patterns of {_text(model)}"
+    out.append(f'<div class="scroll" role="region" tabindex="0" aria-label="{caption}">'
+               f"<table><caption>{caption}</caption><thead><tr>"
+               '<th scope="col" class="sticky">test</th><th scope="col">pattern</th>'
+               '<th scope="col" class="num">level 1 d</th>'
+               '<th scope="col" class="num">level 2 d, X</th>'
+               '<th scope="col" class="num">level 2 d, Y</th></tr></thead>'
+               f"<tbody>{body}</tbody></table></div>"
+               '<p class="note">*: the level-2 association is significant.</p>')
+    return "".join(out)
+
+
+def _timings(frame: pd.DataFrame, model: str) -> str:
+    """Seconds and task counts of one model, one row per part, and the total."""
+    out = ["<h3>Timings</h3>"]
+    if frame.empty:
+        out.append("<p>No task of this model recorded a time.</p>")
+        return "".join(out)
+    frame = frame.assign(seconds=pd.to_numeric(frame["seconds"], errors="coerce"))
+    rows = []
+    for part in dict.fromkeys(frame["part"].astype(str)):
+        sub = frame.loc[frame["part"].astype(str) == part]
+        rows.append((_text(part), sub))
+    rows.append(("<b>total</b>", frame))
+    body = "".join(
+        f'<tr><th scope="row" class="sticky">{label}</th>'
+        f'<td class="num">{_text(format_seconds(float(sub["seconds"].sum())))}</td>'
+        f'<td class="num">{int((sub["status"] == "computed").sum())}</td>'
+        f'<td class="num">{int((sub["status"] == "reused").sum())}</td></tr>'
+        for label, sub in rows)
+    caption = f"Timings of {_text(model)}"
+    out.append(f'<div class="scroll" role="region" tabindex="0" aria-label="{caption}">'
+               f"<table><caption>{caption}</caption><thead><tr>"
+               '<th scope="col" class="sticky">part</th><th scope="col" class="num">time</th>'
+               '<th scope="col" class="num">tasks computed</th>'
+               '<th scope="col" class="num">tasks reused</th></tr></thead>'
+               f"<tbody>{body}</tbody></table></div>"
+               '<p class="note">Time: the sum of the tasks\' recorded seconds (tasks that ran '
+               "side by side count each).</p>")
+    return "".join(out)
+
+
+def _model_section(index: int, model: str, results: pd.DataFrame, timings: pd.DataFrame) -> str:
+    rows = results.loc[results["model"].astype(str) == model]
+    summary = rows.loc[rows["part"] == "summary"]
+    grid = rows.loc[rows["part"] == "grid"]
+    kind = _first(rows["model_kind"])
+    out = [f'<section id="model-{index}"><h2>{_text(model)}'
+           f"{f' <small>({_text(kind)})</small>' if kind else ''}</h2>",
+           "<h3>Summary</h3>"]
+    if summary.empty:
+        out.append("<p>No summary row for this model.</p>")
+    else:
+        out.append(_summary_table(summary, model))
+    out.append("<h3>Specification curves</h3>")
+    tests = list(dict.fromkeys([*summary["test"].astype(str), *grid["test"].astype(str)]))
+    if not tests:
+        out.append("<p>No test was run on this model.</p>")
+    for test in tests:
+        out.append(_curve(grid.loc[grid["test"].astype(str) == test], model, test))
+    mleat = summary.loc[summary["method"] == "ML-EAT"]
+    if not mleat.empty:
+        out.append(_mleat(mleat, model))
+    out.append(_timings(timings.loc[timings["model"].astype(str) == model], model))
+    out.append("</section>")
+    return "".join(out)
+
+
+def _not_run_block(results: pd.DataFrame) -> str:
+    skipped = results.loc[_not_run(results)]
+    if skipped.empty:
+        return "<h2 id='not-run'>Rows not run</h2><p>Every row of the audit ran.</p>"
+    body = []
+    for _, row in skipped.iterrows():
+        spec = ", ".join(f"{c}: {row[c]}" for c in GRID_CHOICES[1:]
+                         if row["part"] == "grid" and c in row.index and not _blank(row[c])
+                         and str(row[c]) != "n/a")
+        body.append(f'<tr><td>{_text(row["model"])}</td><td>{_text(row["part"])}</td>'
+                    f'<td>{_text(row["method"])}</td><td>{_text(row["test"])}</td>'
+                    f'<td>{_text(spec)}</td><td>{_text(row["not run"])}</td></tr>')
+    return ("<h2 id='not-run'>Rows not run</h2>"
+            f"<details><summary>{len(skipped)} of {len(results)} rows were not run; "
+            "show them and why</summary>"
+            '<div class="scroll"><table><thead><tr><th scope="col">model</th>'
+            '<th scope="col">part</th><th scope="col">method</th><th scope="col">test</th>'
+            '<th scope="col">specification</th><th scope="col">reason</th></tr></thead>'
+            f"<tbody>{''.join(body)}</tbody></table></div></details>")
+
+
+def _provenance_block(provenance: Mapping[str, object]) -> str:
+    rows = []
+    for key, value in provenance.items():
+        if isinstance(value, Mapping | list | tuple):
+            shown = (f"<pre>{_text(json.dumps(value, indent=2, ensure_ascii=False, default=str))}"
+                     "</pre>")
+        else:
+            shown = _text(value)
+        rows.append(f'<tr><th scope="row">{_text(key)}</th><td>{shown}</td></tr>')
+    return ("<h2 id='provenance'>Provenance</h2>"
+            "<details><summary>What produced these numbers (versions, model fingerprints, "
+            "seeds, options)</summary>"
+            f'<div class="scroll"><table><tbody>{"".join(rows)}</tbody></table></div>'
+            "</details>")
+
+
+def render_report(results: pd.DataFrame, timings: pd.DataFrame,
+                  provenance: Mapping[str, object]) -> str:
+    """The audit's report as one self-contained HTML page.
+
+    Parameters
+    ----------
+    results
+        The audit's tidy results, one row per number: the core columns and
+        :data:`RESULT_COLUMNS`. ``part`` is ``"summary"`` (one test × method of one model;
+        ``holm``: ``"*"``, ``""`` or ``"n/a"``) or ``"grid"`` (one specification, with the
+        :data:`GRID_CHOICES` as text); ML-EAT summary rows also carry ``pattern``,
+        ``l2_x_d``, ``l2_x_sig``, ``l2_y_d``, ``l2_y_sig``. A row whose ``not run`` is not
+        empty did not run, for that reason.
+    timings
+        One row per task: :data:`TIMING_COLUMNS` (``status``: ``"computed"`` or
+        ``"reused"``).
+    provenance
+        What produced the numbers (JSON-able): shown folded at the end; ``started`` and
+        ``finished`` (ISO 8601) and ``biaslib`` (its version) are shown at the top too.
+
+    Returns
+    -------
+    str
+        The HTML page: figures embedded as PNG ``data:`` URIs, inline CSS, no script and
+        no external resource; machine paths shown as file names only.
+
+    Raises
+    ------
+    TypeError
+        If ``results`` or ``timings`` is not a DataFrame, or ``provenance`` not a mapping.
+    KeyError
+        If a needed column is missing (the message lists them).
+    ValueError
+        If ``part`` or ``status`` holds an unknown value, a summary has two rows for one
+        test and method, or a number is not one (a p-value outside [0, 1]).
+    """
+    _check_columns(results, RESULT_COLUMNS, "results")
+    _check_columns(timings, TIMING_COLUMNS, "timings")
+    if not isinstance(provenance, Mapping):
+        raise TypeError(f"provenance must be a mapping, not {type(provenance).__name__}")
+    unknown = sorted(set(results["part"].astype(str)) - set(_PARTS))
+    if unknown:
+        raise ValueError(f"results' part must be one of {list(_PARTS)}, not {unknown}")
+    unknown = sorted(set(timings["status"].astype(str)) - set(_TIMING_STATUSES))
+    if unknown:
+        raise ValueError(f"timings' status must be one of {list(_TIMING_STATUSES)}, "
+                         f"not {unknown}")
+    models = _models(results, timings)
+    body = _header(results, timings, provenance, models)
+    if len(models) > 1:
+        links = "".join(f'<li><a href="#model-{i}">{_text(m)}</a></li>'
+                        for i, m in enumerate(models, 1))
+        body.append(f"<nav aria-label='Models'><p>One section per model:</p><ul>{links}</ul>"
+                    "</nav>")
+    if not models:
+        body.append("<p>The audit holds no result.</p>")
+    body.extend(_model_section(i, m, results, timings) for i, m in enumerate(models, 1))
+    body.append(_not_run_block(results))
+    body.append(_provenance_block(provenance))
+    title = "Bias audit: " + ", ".join(_text(m) for m in models)
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{title}</title><style>{_CSS}</style></head>"
+            f"<body><main>{''.join(body)}</main></body></html>\n")
+
+
+def write_report(path: Path | str, results: pd.DataFrame, timings: pd.DataFrame,
+                 provenance: Mapping[str, object]) -> Path:
+    """Render the report (:func:`render_report`) and write it to ``path`` whole.
+
+    The page is rendered first and then written atomically
+    (:func:`biaslib.files.write_text_atomically`): an error or an interruption leaves the
+    old file, or none, never half a page.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``.
+    """
+    path = Path(path)
+    write_text_atomically(path, render_report(results, timings, provenance))
+    return path

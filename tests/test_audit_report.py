@@ -1,0 +1,368 @@
+"""The audit's HTML report (biaslib.audit.report) on results computed from GloVe 6B 50d."""
+
+from __future__ import annotations
+
+import base64
+import html
+import re
+import time
+import warnings
+from html.parser import HTMLParser
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
+
+import biaslib
+from biaslib import BagOfWordsEncoder, embed_test, glove_6b_50d, load_test, weat_table
+from biaslib.audit.report import (
+    format_seconds,
+    render_report,
+    strip_paths,
+    write_report,
+)
+from biaslib.evaluate.mleat import mleat_table
+from biaslib.evaluate.speccurve import specification_frame
+from biaslib.methods.result import CORE_COLUMNS
+from biaslib.methods.same import same
+from biaslib.reporting.format import format_d, format_p
+from biaslib.stats.multiple_testing import holm_bonferroni
+
+MODEL = "GloVe 6B 50d"
+TESTS = ("C1", "C3")
+COLUMNS = [*CORE_COLUMNS, "ci_low", "ci_high", "ci_method", "n", "n_x", "n_y", "part",
+           "targets", "contexts", "ddof", "tail", "sampling", "stimuli", "not run",
+           "model_input", "model_kind", "weights", "holm", "pattern", "l2_x_d", "l2_x_sig",
+           "l2_y_d", "l2_y_sig"]
+SECRET_DIR = "/work/secret-dir/models"
+VOID = {"meta", "img", "br", "hr", "link", "input", "col", "wbr", "source"}
+
+
+def _audit_frames() -> tuple[pd.DataFrame, pd.DataFrame, dict[str, object]]:
+    """Results, timings and provenance as the audit writes them, from real computations."""
+    glove = glove_6b_50d()
+    timings, rows = [], []
+
+    def timed(part: str, test: str, compute):
+        start = time.perf_counter()
+        out = compute()
+        timings.append({"model": MODEL, "part": part, "test": test,
+                        "seconds": time.perf_counter() - start, "status": "computed"})
+        return out
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # words GloVe lacks are dropped, with a warning
+        for test in TESTS:
+            grid = timed("SEAT", test, lambda t=test: specification_frame(
+                t, BagOfWordsEncoder(glove), contexts=("words only", "SEAT bleached"),
+                levels=("sentence",), ceat_conventions=()))
+            rows.append(grid.assign(part="grid"))
+            headline = grid[(grid["contexts"] == "SEAT bleached") & (grid["ddof"] == "1")
+                            & (grid["tail"] == "greater") & (grid["targets"] == "as published")]
+            assert len(headline) == 1
+            rows.append(headline.assign(method="s-SEAT", part="summary"))
+        weat = timed("WEAT", "all", lambda: weat_table(list(TESTS), glove, progress=False))
+        rows.append(weat.assign(part="summary", ci_method="n/a"))
+        mleat = timed("ML-EAT", "all", lambda: mleat_table(list(TESTS), glove, progress=False))
+        rows.append(mleat.assign(part="summary", ci_method="n/a"))
+        for test in TESTS:
+            x, y, a, b = embed_test(load_test(test), glove).arrays
+            result = same(np.vstack([x, y]), [a, b])
+            rows.append(pd.DataFrame([{"method": "SAME", "test": test, "variant": "as published",
+                                       "level": "word", "pooling": "n/a", "layer": "n/a",
+                                       "convention": "paper", "effect_size": result.value,
+                                       "p_value": np.nan, "part": "summary"}]))
+    # A method that cannot run on static vectors, and one grid specification that failed.
+    rows.append(pd.DataFrame([{"method": "LPBS", "test": "C1", "variant": "as published",
+                               "effect_size": np.nan, "p_value": np.nan, "part": "summary",
+                               "not run": "static vectors have no masked-LM head"}]))
+    failed = rows[0].iloc[[0]].assign(effect_size=np.nan, p_value=np.nan, ci_low=np.nan,
+                                      ci_high=np.nan, contexts="Mind Your Bias",
+                                      **{"not run": "too few words left"})
+    rows.append(failed)
+    results = pd.concat(rows, ignore_index=True).reindex(columns=COLUMNS)
+    results["model"] = MODEL
+    results["model_kind"] = "static"
+    results["not run"] = results["not run"].fillna("")
+    summary = (results["part"] == "summary") & (results["not run"] == "")
+    has_p = summary & results["p_value"].notna()
+    reject, _ = holm_bonferroni(results.loc[has_p, "p_value"].to_numpy(), 0.05)
+    results["holm"] = ""
+    results.loc[has_p, "holm"] = np.where(reject, "*", "")
+    results.loc[summary & ~has_p, "holm"] = "n/a"
+    provenance = {
+        "biaslib": biaslib.__version__,
+        "command": f"biaslib audit {SECRET_DIR}/glove.vec --out /tmp/audit-out",
+        "models": [{"name": MODEL, "fingerprint": "sha256:0f3a", "file": f"{SECRET_DIR}/g.npy"}],
+        "seeds": {"permutation": 1111}, "tests": list(TESTS),
+        "started": "2025-01-02T10:00:00", "finished": "2025-01-02T10:03:05",
+    }
+    return results, pd.DataFrame(timings), provenance
+
+
+@pytest.fixture(scope="module")
+def audit() -> tuple[pd.DataFrame, pd.DataFrame, dict[str, object]]:
+    return _audit_frames()
+
+
+@pytest.fixture(scope="module")
+def page(audit) -> str:
+    return render_report(*audit)
+
+
+class _Page(HTMLParser):
+    """Checks that every element closes in order and collects the tables' cells."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[str] = []
+        self.tables: list[dict[str, object]] = []
+        self.cell: list[str] | None = None
+        self.in_caption = False
+        self.imgs: list[dict[str, str]] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "img":
+            self.imgs.append(dict(attrs))
+        if tag in VOID:
+            return
+        self.stack.append(tag)
+        if tag == "table":
+            self.tables.append({"caption": "", "rows": []})
+        elif tag == "tr":
+            self.tables[-1]["rows"].append([])
+        elif tag in ("td", "th"):
+            self.cell = []
+            span = int(dict(attrs).get("colspan", 1))
+            self.tables[-1]["rows"][-1].extend([None] * (span - 1))
+        elif tag == "caption":
+            self.in_caption = True
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        assert self.stack and self.stack[-1] == tag, f"</{tag}> closes <{self.stack[-1:]}>"
+        self.stack.pop()
+        if tag in ("td", "th"):
+            self.tables[-1]["rows"][-1].append("".join(self.cell).strip())
+            self.cell = None
+        elif tag == "caption":
+            self.in_caption = False
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell.append(data)
+        if self.in_caption:
+            self.tables[-1]["caption"] += data
+
+
+def _parse(text: str) -> _Page:
+    parser = _Page()
+    parser.feed(text)
+    parser.close()
+    assert parser.stack == [], parser.stack
+    return parser
+
+
+def _table(parsed: _Page, caption_start: str) -> list[list[str]]:
+    found = [t for t in parsed.tables if t["caption"].startswith(caption_start)]
+    assert len(found) == 1, [t["caption"] for t in parsed.tables]
+    return found[0]["rows"]
+
+
+def test_page_parses_with_every_element_closed_in_order(page):
+    parsed = _parse(page)
+    assert page.startswith("<!DOCTYPE html>")
+    assert parsed.imgs
+
+
+def test_page_loads_nothing_from_outside(page):
+    assert not re.search(r"""(src|href)\s*=\s*["']?\s*(https?:|//|file:)""", page, re.I)
+    for forbidden in ("<script", "<link", "@import", "url(", "@font-face"):
+        assert forbidden not in page.lower()
+    for img in _parse(page).imgs:
+        assert img["src"].startswith("data:image/png;base64,")
+        assert base64.b64decode(img["src"].split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
+        assert img["alt"]
+
+
+def test_page_shows_no_machine_path(page):
+    assert "glove.vec" in page and "g.npy" in page  # the file names stay
+    for part in ("/work/", "/tmp/", "secret-dir", "/home/"):
+        assert part not in page
+
+
+def test_every_summary_number_is_in_its_cell(audit, page):
+    results, _, _ = audit
+    rows = _table(_parse(page), f"Summary of {MODEL}")
+    methods = [c for c in rows[0][1:] if c is not None]
+    assert methods == ["s-SEAT", "WEAT", "ML-EAT", "LPBS", "SAME"]
+    # Each method's group starts at its estimate's column (d, or SAME's score).
+    starts = [i for i, name in enumerate(rows[1]) if name in ("d", "score")]
+    groups = dict(zip(methods, zip(starts, [*starts[1:], len(rows[1])], strict=True),
+                      strict=True))
+    by_test = {r[0]: r[1:] for r in rows[2:]}
+    summary = results[results["part"] == "summary"]
+    for _, row in summary.iterrows():
+        first, stop = groups[row["method"]]
+        cells = dict(zip(rows[1][first:stop], by_test[row["test"]][first:stop], strict=True))
+        estimate = cells.pop("score" if row["method"] == "SAME" else "d")
+        if row["not run"]:
+            assert estimate == "not run"
+            continue
+        assert estimate == format_d(row["effect_size"])
+        own = summary[(summary["method"] == row["method"]) & (summary["not run"] == "")]
+        assert ("p" in cells) == own["p_value"].notna().any()
+        assert ("95 % CI" in cells) == own["ci_low"].notna().any()
+        if "p" in cells:
+            assert cells["p"] == format_p(row["p_value"])
+            assert cells["Holm"] == row["holm"]
+        if "95 % CI" in cells:
+            assert cells["95 % CI"] == f"[{format_d(row['ci_low'])}, {format_d(row['ci_high'])}]"
+    assert "95 % CI" in rows[1] and "p" in rows[1]  # the fixture shows both kinds
+
+
+def test_holm_marks_are_shown_and_the_fixture_has_each_kind(audit, page):
+    results, _, _ = audit
+    marks = set(results.loc[results["part"] == "summary", "holm"])
+    assert {"*", "n/a"} <= marks  # the fixture exercises both marks
+    rows = _table(_parse(page), f"Summary of {MODEL}")
+    holm = [i for i, name in enumerate(rows[1]) if name == "Holm"]
+    shown = {r[1:][i] for r in rows[2:] for i in holm}
+    assert "*" in shown
+
+
+def test_one_curve_per_test_with_its_reading(audit, page):
+    results, _, _ = audit
+    assert page.count('<figure class="speccurve">') == len(TESTS)
+    grid = results[(results["part"] == "grid") & (results["not run"] == "")]
+    for test in TESTS:
+        d = grid.loc[grid["test"] == test, "effect_size"]
+        p = grid.loc[grid["test"] == test, "p_value"]
+        positive = int((d > 0).sum())
+        assert f"{positive} of {len(d)} ({100 * positive / len(d):.0f} %) specifications " \
+               "have a positive effect size" in page
+        assert f"{int((p < 0.05).sum())} of {len(p)}" in page
+        assert (f"ranges from {format_d(d.min())} to {format_d(d.max())}") in page
+    assert "did not run or have no effect size" in page  # C1's failed specification
+
+
+def test_no_figure_is_left_open(audit):
+    before = plt.get_fignums()
+    render_report(*audit)
+    assert plt.get_fignums() == before
+
+
+def test_eat_maps_and_patterns_shown_when_mleat_ran(audit, page):
+    results, timings, provenance = audit
+    assert page.count('<figure class="eatmap">') == 1
+    rows = _table(_parse(page), f"ML-EAT patterns of {MODEL}")
+    mleat = results[(results["method"] == "ML-EAT") & (results["part"] == "summary")]
+    assert [r[:2] for r in rows[1:]] == mleat[["test", "pattern"]].to_numpy().tolist()
+    without = render_report(results[results["method"] != "ML-EAT"], timings, provenance)
+    assert '<figure class="eatmap">' not in without and "ML-EAT patterns" not in without
+
+
+def test_text_is_escaped(audit):
+    results, timings, provenance = audit
+    odd = results.replace({"test": {"C1": "C1 <b>&</b>"}})
+    text = render_report(odd, timings, provenance | {"note": "<script>alert(1)</script>"})
+    _parse(text)
+    assert "C1 &lt;b&gt;&amp;&lt;/b&gt;" in text and "<b>&</b>" not in text
+    assert "<script" not in text
+
+
+def test_several_models_give_several_sections(audit):
+    results, timings, provenance = audit
+    other = results.assign(model="MiniLM stand-in", model_kind="encoder")
+    text = render_report(pd.concat([results, other], ignore_index=True),
+                         pd.concat([timings, timings.assign(model="MiniLM stand-in")]),
+                         provenance)
+    parsed = _parse(text)
+    assert text.count('<section id="model-') == 2
+    assert text.count('<figure class="speccurve">') == 2 * len(TESTS)
+    _table(parsed, "Summary of MiniLM stand-in")
+    _table(parsed, f"Summary of {MODEL}")
+    assert 'href="#model-2"' in text
+
+
+def test_a_test_without_grid_gets_a_sentence(audit):
+    results, timings, provenance = audit
+    no_c3 = results[~((results["part"] == "grid") & (results["test"] == "C3"))]
+    text = render_report(no_c3, timings, provenance)
+    assert text.count('<figure class="speccurve">') == 1
+    assert "No specification grid was run for C3" in text
+
+
+def test_timings_table_sums_each_part(audit, page):
+    _, timings, _ = audit
+    rows = {r[0]: r[1:] for r in _table(_parse(page), f"Timings of {MODEL}")[1:]}
+    for part, sub in timings.groupby("part"):
+        assert rows[part] == [format_seconds(sub["seconds"].sum()), str(len(sub)), "0"]
+    assert rows["total"] == [format_seconds(timings["seconds"].sum()), str(len(timings)), "0"]
+    assert "wall clock 3 min 05 s" in page
+
+
+def test_rows_not_run_are_listed_folded(page):
+    block = page[page.index("id='not-run'"):page.index("id='provenance'")]
+    assert "<details>" in block
+    assert "static vectors have no masked-LM head" in block
+    assert "too few words left" in block and "contexts: Mind Your Bias" in block
+
+
+def test_provenance_is_folded_and_complete(audit, page):
+    _, _, provenance = audit
+    block = page[page.index("id='provenance'"):]
+    assert block.index("<details>") < block.index("sha256:0f3a")
+    for key in provenance:
+        assert f'<th scope="row">{html.escape(key)}</th>' in block
+
+
+def test_bad_input_is_refused_clearly(audit):
+    results, timings, provenance = audit
+    with pytest.raises(KeyError, match="holm"):
+        render_report(results.drop(columns="holm"), timings, provenance)
+    with pytest.raises(ValueError, match="part"):
+        render_report(results.assign(part="headline"), timings, provenance)
+    with pytest.raises(ValueError, match="status"):
+        render_report(results, timings.assign(status="cached"), provenance)
+    with pytest.raises(ValueError, match="two summary rows"):
+        twice = results[results["method"] == "WEAT"]
+        render_report(pd.concat([results, twice]), timings, provenance)
+    with pytest.raises(TypeError, match="provenance"):
+        render_report(results, timings, [("biaslib", "0.1")])
+
+
+def test_write_report_writes_the_page_whole(audit, tmp_path):
+    path = write_report(tmp_path / "report.html", *audit)
+    assert path == tmp_path / "report.html"
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>") and text.endswith("</html>\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["report.html"]
+
+
+@pytest.mark.parametrize(("seconds", "text"), [
+    (0.004, "0.00 s"), (9.994, "9.99 s"), (12.34, "12.3 s"), (59.9, "59.9 s"),
+    (61, "1 min 01 s"), (3599.4, "59 min 59 s"), (7260, "2 h 01 min"),
+])
+def test_format_seconds_by_hand(seconds, text):
+    assert format_seconds(seconds) == text
+
+
+def test_format_seconds_refuses_no_duration():
+    with pytest.raises(ValueError, match="duration"):
+        format_seconds(-1.0)
+
+
+@pytest.mark.parametrize(("text", "shown"), [
+    ("run /home/me/x/model.vec now", "run model.vec now"),
+    ("file:///tmp/out/report.html", "report.html"),
+    (r"C:\Users\me\vectors.txt", "vectors.txt"),
+    ("~/data/glove.npy", "glove.npy"),
+    ("Flowers/Insects × Pleasant/Unpleasant", "Flowers/Insects × Pleasant/Unpleasant"),
+    ("sentence-transformers/all-MiniLM-L6-v2 and n/a", "sentence-transformers/all-MiniLM-L6-v2 "
+                                                       "and n/a"),
+])
+def test_strip_paths_keeps_file_names_only(text, shown):
+    assert strip_paths(text) == shown
