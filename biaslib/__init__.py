@@ -26,7 +26,10 @@ stimulus test), not the reverse:
 :mod:`biaslib.reporting`
     Numbers formatted as the papers print them, tables, plots and EAT-Maps.
 :mod:`biaslib.chapters`
-    Each chapter's tables beside the published ones (the top layer).
+    Each chapter's tables beside the published ones.
+:mod:`biaslib.audit`
+    The book's whole battery on any model or embedding file, as tidy results and
+    an HTML report; the console command ``biaslib audit`` (the top layer).
 
 Every exception and warning is in :mod:`biaslib.errors`.
 
@@ -135,6 +138,9 @@ _EXPORTS: dict[str, str] = {
     "run_lpbs": "biaslib.evaluate.lpbs",
     "lpbs_table": "biaslib.evaluate.lpbs",
     "paper_test": "biaslib.evaluate.tidy",
+    # audit
+    "run_audit": "biaslib.audit.run",
+    "AuditResult": "biaslib.audit.run",
     # errors
     "CacheError": "biaslib.errors",
     "CacheWarning": "biaslib.errors",

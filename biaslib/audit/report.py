@@ -289,6 +289,8 @@ def _header(results: pd.DataFrame, timings: pd.DataFrame, provenance: Mapping[st
         meta.append(f"biaslib {_text(version)}.")
     if meta:
         out.append(f'<p class="meta">{" ".join(meta)}</p>')
+    holm = provenance.get("holm")
+    alpha = _text(holm.get("alpha", 0.05) if isinstance(holm, Mapping) else 0.05)
     out.append(
         "<h2 id='how-to-read'>How to read this report</h2><ul class='reading'>"
         "<li>Each number is one bias test run by one method on one model. The <b>effect "
@@ -301,7 +303,7 @@ def _header(results: pd.DataFrame, timings: pd.DataFrame, provenance: Mapping[st
         "published); by Cohen's rule of thumb, 0.2 is small, 0.5 medium, 0.8 large.</li>"
         "<li>The <b>95 % CI</b> is the interval each method defines (a note under each "
         "table says how it was computed); <b>p</b> is the method's p-value.</li>"
-        "<li>A <b>*</b> in the <b>Holm</b> column marks a p-value that stays below 0.05 "
+        f"<li>A <b>*</b> in the <b>Holm</b> column marks a p-value that stays below {alpha} "
         "after the Holm–Bonferroni correction over all the summary p-values of that model. "
         "A method without a p-value (SAME) has no p and Holm columns; “–” means no "
         "value.</li>"
@@ -313,16 +315,30 @@ def _header(results: pd.DataFrame, timings: pd.DataFrame, provenance: Mapping[st
     return out
 
 
+#: ``targets`` values that need no note under a number: the test as May et al. published it.
+_PUBLISHED = ("as published", "n/a", "", "nan")
+
+
+def _p_text(p: float | None) -> str:
+    """:func:`~biaslib.reporting.format.format_p`, with a p that underflowed to 0 as a bound.
+
+    A normal tail probability below the smallest double (about 1e-308) is computed
+    as exactly 0 (CEAT's z over thousands of samples).
+    """
+    return "< 1e-300" if p == 0 else format_p(p)
+
+
 def _summary_table(rows: pd.DataFrame, model: str) -> str:
     """The summary of one model: a row per test, a group of four columns per method."""
     methods = _method_order(rows["method"].astype(str))
-    keys = list(dict.fromkeys(zip(rows["test"].astype(str), rows["variant"].astype(str),
-                                  strict=True)))
-    cells: dict[tuple[str, str, str], pd.Series] = {}
+    # One row per test: a method's headline may use another description of the groups
+    # (CEAT and LPBS run Mind Your Bias's name sets), which its cell says under the number.
+    keys = list(dict.fromkeys(rows["test"].astype(str)))
+    cells: dict[tuple[str, str], pd.Series] = {}
     for _, row in rows.iterrows():
-        key = (str(row["test"]), str(row["variant"]), str(row["method"]))
+        key = (str(row["test"]), str(row["method"]))
         if key in cells:
-            raise ValueError(f"two summary rows for test {key[0]} ({key[1]}), method {key[2]} "
+            raise ValueError(f"two summary rows for test {key[0]}, method {key[1]} "
                              f"of model {model!r}")
         cells[key] = row
     # Each method's columns: its estimate, and its CI and p-value (with the Holm mark)
@@ -346,23 +362,24 @@ def _summary_table(rows: pd.DataFrame, model: str) -> str:
         head2.append(f'<th scope="col" class="num first">{estimate}</th>')
         head2.extend(head_names[c] for c in columns[method][1:])
     body = []
-    for test, variant in keys:
-        label = _text(test)
-        if variant not in ("as published", "n/a", "", "nan"):
-            label += f'<span class="variant">{_text(variant)}</span>'
-        tds = [f'<th scope="row" class="sticky">{label}</th>']
+    for test in keys:
+        tds = [f'<th scope="row" class="sticky">{_text(test)}</th>']
         for method in methods:
-            row = cells.get((test, variant, method))
+            row = cells.get((test, method))
             if row is None or not _blank(row["not run"]):
                 shown = {"d": "·" if row is None else "not run", "ci": "", "p": "", "holm": ""}
             else:
                 shown = {"d": format_d(_number(row["effect_size"])),
                          "ci": _ci(row["ci_low"], row["ci_high"]),
-                         "p": format_p(_number(row["p_value"])),
+                         "p": _p_text(_number(row["p_value"])),
                          "holm": "" if _blank(row["holm"]) else str(row["holm"])}
             for c in columns[method]:
                 cls = {"d": "num first", "holm": "mark"}.get(c, "num")
-                tds.append(f'<td class="{cls}">{_text(shown[c])}</td>')
+                text = _text(shown[c])
+                targets = "" if row is None else str(row.get("targets", ""))
+                if c == "d" and row is not None and targets not in _PUBLISHED:
+                    text += f'<span class="variant">{_text(targets)}</span>'
+                tds.append(f'<td class="{cls}">{text}</td>')
         body.append(f"<tr>{''.join(tds)}</tr>")
     caption = f"Summary of {_text(model)}: one row per test, a group of columns per method"
     table = (f'<div class="scroll" role="region" tabindex="0" aria-label="{caption}">'
@@ -373,7 +390,9 @@ def _summary_table(rows: pd.DataFrame, model: str) -> str:
         found = rows.loc[(rows["method"] == method) & ~_not_run(rows), "ci_method"]
         names = [str(v) for v in dict.fromkeys(found) if not _blank(v) and str(v) != "n/a"]
         ci_methods.append(f"{_text(method)}: {_text('; '.join(names)) if names else 'no CI'}")
-    note = ('<p class="note">“·”: the audit has no row of this method for this test. A '
+    note = ('<p class="note">“·”: the audit has no row of this method for this test. A word '
+            "under a number says how that headline described the groups where it is not May "
+            "et al.'s test as published (names, terms: Mind Your Bias's sets). A "
             "method shows a CI or p-value column only where one of its rows has one. How each "
             f"CI was computed — {'; '.join(ci_methods)}.</p>")
     return table + note

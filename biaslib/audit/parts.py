@@ -1,0 +1,311 @@
+"""Each method of an audit on one test: the book's own functions, as rows of one shape.
+
+Every part calls the functions the chapters call (:func:`~biaslib.evaluate.weat.run_weat`,
+:func:`~biaslib.evaluate.speccurve.specification_frame`,
+:func:`~biaslib.evaluate.mleat.mleat_table`, :func:`~biaslib.evaluate.lpbs.lpbs_table`,
+:func:`~biaslib.methods.same.same`) and returns rows in :data:`RESULT_COLUMNS`:
+``part`` ``"summary"`` for the test's headline number under the method, ``"grid"``
+for one specification of its specification curve.
+
+Headline numbers (the summary table of the report) are read under one convention
+per method: the book's WEAT convention :data:`~biaslib.stats.conventions.BIASLIB`
+(sample SD, one-sided p, exact or 100,000 seeded re-splits) for WEAT, SEAT and the
+curves; Mind Your Bias's for CEAT and LPBS (the papers' own settings); the paper's
+SAME; ML-EAT's own conventions. The stimulus test is May et al.'s (Mind Your Bias's
+names where May et al. have none, :func:`~biaslib.audit.plan.headline_stimuli`), on
+May et al.'s bleached templates, the last layer and the model's own pooling.
+"""
+
+from __future__ import annotations
+
+import logging
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from biaslib.audit.inputs import LoadedModel
+from biaslib.audit.plan import Task, headline_stimuli, lpbs_cells
+from biaslib.errors import DegenerateTestError, DroppedStimuliWarning, MissingWordsError
+from biaslib.evaluate.speccurve import (
+    CHOICES,
+    specification_frame,
+    stimulus_variants,
+    target_description,
+)
+from biaslib.evaluate.tidy import layer_label, paper_test
+from biaslib.methods.result import CORE_COLUMNS, NOT_APPLICABLE
+from biaslib.stats.conventions import BIASLIB
+
+__all__ = ["PARTS", "RESULT_COLUMNS", "needed_words", "run_task"]
+
+logger = logging.getLogger(__name__)
+
+#: The columns of an audit's results, in order (the report and the stored files use them).
+RESULT_COLUMNS: tuple[str, ...] = (
+    *CORE_COLUMNS, "ci_low", "ci_high", "ci_method", "n", "n_x", "n_y", "part",
+    *(c for c in CHOICES if c not in CORE_COLUMNS), "stimuli", "not run", "notes", "model_input",
+    "model_kind", "weights", "pattern", "l2_x_d", "l2_x_sig", "l2_y_d", "l2_y_sig",
+)
+
+#: Columns of text besides the choices (a CSV round trip keeps them text).
+_TEXT_COLUMNS = ("method", "test", "variant", "model", "convention", "ci_method", "stimuli",
+                 "not run", "notes", "part", "pattern", "l2_x_sig", "l2_y_sig")
+
+_HEADLINE = {"ddof": str(BIASLIB.ddof), "tail": BIASLIB.tail}
+
+
+def _contexts_label(stimuli: str) -> str:
+    return "Mind Your Bias" if stimuli.startswith("MYB-") else "SEAT bleached"
+
+
+def _template_contexts(stimuli: str) -> Mapping[str, Sequence[Any]]:
+    from biaslib.stimuli.templates import myb_contexts, seat_contexts
+
+    if stimuli.startswith("MYB-"):
+        return myb_contexts(stimuli)
+    return seat_contexts(stimuli, "bleached", match_reference=True)
+
+
+def _transformer_encoders(model: LoadedModel, task: Task) -> dict[str, Any]:
+    return {layer_label(enc): enc for enc in (model.encoder(layer) for layer in task.grid.layers)}
+
+
+def _sentence_poolings(model: LoadedModel, task: Task) -> list[str]:
+    enc = model.encoder("last")
+    poolings = [enc.default_sentence_pooling if p == "default" else p
+                for p in task.grid.sentence_poolings]
+    if not getattr(enc, "has_cls", False):  # a decoder has no [CLS] to read
+        poolings = [p for p in poolings if p != "cls"]
+    return list(dict.fromkeys(poolings))
+
+
+def _headline(frame: pd.DataFrame, **where: str) -> pd.DataFrame:
+    mask = np.ones(len(frame), dtype=bool)
+    for column, value in where.items():
+        mask &= (frame[column] == value).to_numpy()
+    return frame[mask]
+
+
+def _seat(model: LoadedModel, task: Task) -> pd.DataFrame:
+    """s-SEAT and w-SEAT over the grid (May et al. 2019; Tan & Celis 2019)."""
+    encoders = _transformer_encoders(model, task)
+    sentence = _sentence_poolings(model, task)
+    grid = specification_frame(task.test, encoders, contexts=task.grid.contexts,
+                               sentence_poolings=sentence,
+                               word_poolings=task.grid.word_poolings, ddofs=task.grid.ddofs,
+                               tails=task.grid.tails, convention=BIASLIB, ceat_conventions=())
+    stimuli = headline_stimuli(task.test)
+    last = layer_label(model.encoder("last"))
+    summary = [
+        _headline(grid, stimuli=stimuli, contexts=_contexts_label(stimuli), layer=last,
+                  level=level, pooling=pooling, **_HEADLINE).assign(method=method)
+        for level, pooling, method in (("sentence", sentence[0], "s-SEAT"),
+                                       ("word", task.grid.word_poolings[0], "w-SEAT"))]
+    return _stack(summary, grid)
+
+
+def _ceat(model: LoadedModel, task: Task, corpus: Callable[[str], Mapping] | None
+          ) -> pd.DataFrame:
+    """CEAT on Mind Your Bias's templates grouped by word, and on corpus contexts."""
+    from biaslib.methods.ceat import get_ceat_convention
+
+    variants = stimulus_variants(task.test)
+    by_name = None
+    if corpus is not None:
+        by_name = {name: corpus(name) for name in variants["seat"] + variants["myb"]}
+    contexts = ("Mind Your Bias",) if variants["myb"] else ()
+    conventions = [get_ceat_convention(c) for c in task.grid.ceat]
+    grid = specification_frame(task.test, _transformer_encoders(model, task),
+                               contexts=contexts, levels=(),
+                               word_poolings=task.grid.word_poolings, ddofs=task.grid.ddofs,
+                               ceat_conventions=conventions, corpus=by_name,
+                               corpus_label=CORPUS_LABEL)
+    first = conventions[0]
+    last = layer_label(model.encoder("last"))
+    summary = []
+    for label, names in (("Mind Your Bias", variants["myb"]),
+                         (CORPUS_LABEL, (variants["seat"] + variants["myb"]) if by_name else [])):
+        if names:
+            rows = _headline(grid, stimuli=names[0], contexts=label, layer=last,
+                             pooling=task.grid.word_poolings[0], ddof=str(first.ddof),
+                             convention=first.name)
+            summary.append(rows.assign(method="CEAT" if label != CORPUS_LABEL
+                                       else "CEAT (corpus)"))
+    return _stack(summary, grid)
+
+
+#: The ``contexts`` value of CEAT rows on the corpus extract.
+CORPUS_LABEL = "corpus"
+
+
+def _stack(summary: list[pd.DataFrame], grid: pd.DataFrame) -> pd.DataFrame:
+    return pd.concat([*(s.assign(part="summary") for s in summary), grid.assign(part="grid")],
+                     ignore_index=True)
+
+
+def _weat(model: LoadedModel, task: Task) -> pd.DataFrame:
+    """The WEAT on static vectors (Caliskan et al. 2017) over targets × ddof × tail."""
+    from biaslib.evaluate.weat import run_weat
+    from biaslib.methods.weat import effect_size
+    from biaslib.stats.effect_size_ci import d_confidence_interval
+
+    variants = stimulus_variants(task.test)
+    rows = []
+    for stimuli in variants["seat"] + variants["myb"]:
+        base = {"method": "WEAT", "targets": target_description(stimuli),
+                "contexts": "words only", "level": "word", "pooling": NOT_APPLICABLE,
+                "layer": NOT_APPLICABLE, "stimuli": stimuli, "model": model.input.name,
+                "convention": BIASLIB.name}
+        for tail in task.grid.tails:
+            try:
+                run = run_weat(stimuli, model.table, BIASLIB.replace(tail=tail))
+            except (MissingWordsError, DegenerateTestError) as err:
+                rows += [{**base, "ddof": d, "tail": tail, "not run": str(err)}
+                         for d in task.grid.ddofs]
+                continue
+            res = run.result
+            n_x, n_y = len(res.s_x), len(res.s_y)
+            for ddof in task.grid.ddofs:
+                d = effect_size(res.s_x, res.s_y, ddof=ddof)
+                lo, hi = d_confidence_interval(d, n_x, n_y)
+                rows.append({**base, "ddof": ddof, "tail": tail,
+                             "sampling": f"{res.permutation.method} permutations",
+                             "effect_size": d, "ci_low": lo, "ci_high": hi,
+                             "ci_method": "Hedges-Olkin approximation",
+                             "p_value": res.p_value, "n_x": n_x, "n_y": n_y, "n": res.n,
+                             "not run": ""})
+    grid = pd.DataFrame(rows).astype({"ddof": str})
+    split = [paper_test(s) for s in grid["stimuli"]]
+    grid["test"], grid["variant"] = [t for t, _ in split], [v for _, v in split]
+    summary = _headline(grid, stimuli=headline_stimuli(task.test), **_HEADLINE)
+    return _stack([summary], grid)
+
+
+def _mleat(model: LoadedModel, task: Task) -> pd.DataFrame:
+    """The ML-EAT (Wolfe et al.) of the headline stimulus test, with its EAT pattern."""
+    from biaslib.evaluate.mleat import mleat_context_table, mleat_table
+
+    stimuli = headline_stimuli(task.test)
+    if model.table is not None:
+        rows = mleat_table([stimuli], model.table, progress=False).assign(contexts="words only")
+    else:
+        rows = mleat_context_table([stimuli], model.encoder("last"), _template_contexts,
+                                   progress=False).assign(contexts=_contexts_label(stimuli))
+    return rows.assign(part="summary", targets=target_description(stimuli),
+                       sampling=rows["p_method_l1"] + " permutations")
+
+
+def _lpbs(model: LoadedModel, task: Task) -> pd.DataFrame:
+    """LPBS (Kurita et al. 2019) under Mind Your Bias's convention, per word set."""
+    from biaslib.evaluate.lpbs import lpbs_table
+    from biaslib.methods.lpbs import LPBS_MIND_YOUR_BIAS
+    from biaslib.stimuli.lpbs import myb_templates
+
+    tests = {stimuli: myb_templates(cell, "full") for cell, stimuli in lpbs_cells(task.test)}
+    rows = lpbs_table(tests, model.scorer, (LPBS_MIND_YOUR_BIAS,), progress=False)
+    grid = rows.assign(stimuli=list(tests), targets=[target_description(s) for s in tests],
+                       contexts="Mind Your Bias (LPBS templates)",
+                       ddof=str(LPBS_MIND_YOUR_BIAS.ddof),
+                       tail=LPBS_MIND_YOUR_BIAS.resampling.tail)
+    # The headline is the first word set (names where the test has them, as for CEAT);
+    # every word set is a specification of the test's curve.
+    return _stack([grid.iloc[:1]], grid)
+
+
+def _same(model: LoadedModel, task: Task) -> pd.DataFrame:
+    r"""SAME (Schröder et al., eq. 37) of the attribute words against the two target groups.
+
+    The test's target sets X and Y (the social groups) span the bias direction, and
+    its attribute words A ∪ B are scored: the mean over them of
+    :math:`|\cos(w, \hat x - \hat y)|`. A contextual model's word vector is the
+    word alone encoded as a sentence ("words only").
+    """
+    from biaslib.embeddings.base import embed_test
+    from biaslib.evaluate.seat import embed_contexts
+    from biaslib.methods.same import SAME_PAPER, same
+    from biaslib.stimuli.data import load_test
+    from biaslib.stimuli.templates import word_only_contexts
+
+    stimuli = headline_stimuli(task.test)
+    test = load_test(stimuli)
+    base = {"method": "SAME", "model": model.input.name, "stimuli": stimuli,
+            "targets": target_description(stimuli), "contexts": "words only",
+            "convention": SAME_PAPER.name, "part": "summary"}
+    try:
+        if model.table is not None:
+            x, y, a, b = embed_test(test, model.table).arrays
+            base |= {"level": "word", "pooling": NOT_APPLICABLE, "layer": NOT_APPLICABLE}
+        else:
+            enc = model.encoder("last")
+            x, y, a, b = embed_contexts(test, word_only_contexts(stimuli), enc,
+                                        ["sentence"])["sentence"].arrays
+            base |= {"level": "sentence", "pooling": str(enc.default_sentence_pooling),
+                     "layer": layer_label(enc)}
+        result = same(np.vstack([a, b]), [x, y], SAME_PAPER)
+    except (MissingWordsError, DegenerateTestError) as err:
+        row = {**base, "not run": str(err)}
+    else:
+        row = {**base, "effect_size": result.value, "n": result.n_words, "n_x": len(x),
+               "n_y": len(y), "not run": "; ".join(result.notes)}
+    frame = pd.DataFrame([row])
+    frame["test"], frame["variant"] = paper_test(stimuli)
+    return frame
+
+
+#: Method → the function that runs it on one test.
+PARTS: dict[str, Callable[..., pd.DataFrame]] = {
+    "WEAT": _weat, "SEAT": _seat, "ML-EAT": _mleat, "LPBS": _lpbs, "SAME": _same,
+}
+
+
+def run_task(model: LoadedModel, task: Task,
+             corpus: Callable[[str], Mapping] | None = None) -> pd.DataFrame:
+    """The rows of one task, in :data:`RESULT_COLUMNS`, naming the model and its weights.
+
+    Words and contexts the model cannot represent are dropped by the methods with a
+    :class:`~biaslib.errors.DroppedStimuliWarning`; here each such message is logged
+    and kept in the task's ``notes`` column instead of being printed once per
+    specification.
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DroppedStimuliWarning)
+        if task.method == "CEAT":
+            frame = _ceat(model, task, corpus)
+        else:
+            frame = PARTS[task.method](model, task)
+    for w in caught:
+        if not issubclass(w.category, DroppedStimuliWarning):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    notes = list(dict.fromkeys(str(w.message) for w in caught
+                               if issubclass(w.category, DroppedStimuliWarning)))
+    for note in notes:
+        logger.info("%s %s: %s", task.method, task.test, note)
+    frame = frame.assign(model=model.input.name, model_input=model.input.label,
+                         model_kind=model.input.kind, weights=model.input.fingerprint,
+                         notes="; ".join(notes))
+    for column in RESULT_COLUMNS:
+        if column not in frame:
+            frame[column] = np.nan
+    frame = frame[list(RESULT_COLUMNS)].copy()
+    text = [c for c in RESULT_COLUMNS if c in CHOICES or c in _TEXT_COLUMNS]
+    frame[text] = frame[text].astype(object).where(frame[text].notna(), "").astype(str)
+    for column in ("effect_size", "p_value", "ci_low", "ci_high", "n", "n_x", "n_y",
+                   "l2_x_d", "l2_y_d"):
+        frame[column] = pd.to_numeric(frame[column], errors="coerce").astype(float)
+    return frame.reset_index(drop=True)
+
+
+def needed_words(tests: Sequence[str]) -> set[str]:
+    """Every word of every stimulus test behind ``tests`` (what a static file must provide)."""
+    from biaslib.stimuli.data import load_test
+
+    words: set[str] = set()
+    for test in tests:
+        variants = stimulus_variants(test)
+        for name in variants["seat"] + variants["myb"]:
+            stimulus = load_test(name)
+            words.update(w for ws in stimulus.sets.values() for w in ws.words)
+    return words

@@ -1,0 +1,217 @@
+"""What an audit runs: the tests, the methods each kind of model supports, the grid, the tasks.
+
+An audit is a list of :class:`Task` objects, one per (model, method, test). Each
+task's rows are stored on their own under a key that hashes everything that
+changes them (:meth:`Task.key`), so an interrupted audit resumes where it stopped
+and a second run recomputes nothing.
+
+Methods and the models they apply to (:data:`METHODS`):
+
+========  ==========================================  ==================================
+method    what it runs                                 models
+========  ==========================================  ==================================
+WEAT      Caliskan et al.'s test on word vectors       static
+SEAT      s-SEAT and w-SEAT on template sentences      encoder, decoder, masked LM
+CEAT      CEAT on Mind Your Bias's templates, and on   encoder, decoder, masked LM
+          corpus contexts when a corpus is given
+ML-EAT    Wolfe et al.'s three levels and EAT pattern  all
+LPBS      Kurita et al.'s log probability bias score   masked LM
+SAME      Schröder et al.'s SAME on the test's words   all
+========  ==========================================  ==================================
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+
+from biaslib.audit.inputs import AuditInput, Kind
+
+__all__ = ["GRIDS", "METHODS", "Grid", "Task", "default_tests", "headline_stimuli",
+           "lpbs_cells", "plan_tasks"]
+
+#: Method → the model kinds it applies to.
+METHODS: dict[str, tuple[Kind, ...]] = {
+    "WEAT": ("static",),
+    "SEAT": ("encoder", "decoder", "masked LM"),
+    "CEAT": ("encoder", "decoder", "masked LM"),
+    "ML-EAT": ("static", "encoder", "decoder", "masked LM"),
+    "LPBS": ("masked LM",),
+    "SAME": ("static", "encoder", "decoder", "masked LM"),
+}
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The choices a specification curve varies (Simonsohn et al. 2020).
+
+    Attributes
+    ----------
+    name
+        ``"small"`` or ``"full"``.
+    layers
+        ``"last"``, ``"middle"`` (half the transformer's layers) or layer numbers.
+    contexts
+        SEAT's template families (:data:`biaslib.evaluate.speccurve.CONTEXT_LABELS`).
+    sentence_poolings
+        Sentence poolings; ``"default"`` is the model's own (the mean for a
+        sentence-transformers model, ``[CLS]`` for BERT, the last token for a decoder).
+    word_poolings
+        Subword poolings of a word in a sentence (w-SEAT, CEAT).
+    ddofs, tails
+        The effect size's ddof and the p-value's tails.
+    ceat
+        CEAT conventions (:mod:`biaslib.methods.ceat`) by name.
+    """
+
+    name: str
+    layers: tuple[str, ...] = ("last",)
+    contexts: tuple[str, ...] = ("SEAT bleached", "words only", "Mind Your Bias")
+    sentence_poolings: tuple[str, ...] = ("default",)
+    word_poolings: tuple[str, ...] = ("mean",)
+    ddofs: tuple[int, ...] = (1, 0)
+    tails: tuple[str, ...] = ("greater", "two-sided")
+    ceat: tuple[str, ...] = ("mind-your-bias",)
+
+
+#: The two grids of ``--grid``: ``small`` varies the targets' description, the template
+#: family, the level, ddof and tail on the last layer with the model's own pooling; ``full``
+#: adds the middle layer, the other poolings, the unbleached templates and CEAT's
+#: original sampling.
+GRIDS: dict[str, Grid] = {
+    "small": Grid("small"),
+    "full": Grid("full", layers=("last", "middle"),
+                 contexts=("SEAT bleached", "SEAT unbleached", "words only", "Mind Your Bias"),
+                 sentence_poolings=("default", "mean", "cls", "last"),
+                 word_poolings=("mean", "first", "last"),
+                 ceat=("mind-your-bias", "ceat-original")),
+}
+
+
+def default_tests() -> tuple[str, ...]:
+    """Every test of the book with a short id: May et al.'s SEAT tests and Mind Your Bias's.
+
+    ``C1``…``C10``, ``ABW``, ``DB-competent``, ``DB-likable`` (SEAT), then
+    ``Occ``, ``I1``, ``I2``, ``Dis`` (Mind Your Bias only). A b-variant and the
+    name/term sets of a test are choices of its specification curve, not tests of
+    their own.
+    """
+    from biaslib.stimuli.templates import list_myb_tests, list_seat_tests
+
+    seat = [t for t in list_seat_tests() if not (t.endswith("-b") or t[-1] == "b")]
+    myb = [t.split("-")[1] for t in list_myb_tests()]
+    return tuple(dict.fromkeys(sorted(seat, key=_order) + [t for t in myb if t not in seat]))
+
+
+def _order(test: str) -> tuple[int, str]:
+    return (int(test[1:]), "") if test[0] == "C" and test[1:].isdigit() else (99, test)
+
+
+def headline_stimuli(test: str) -> str:
+    """The stimulus test of a test's headline number: May et al.'s, else Mind Your Bias's first.
+
+    >>> headline_stimuli("C6"), headline_stimuli("Occ")
+    ('C6', 'MYB-Occ-name')
+    """
+    from biaslib.evaluate.speccurve import stimulus_variants
+
+    variants = stimulus_variants(test)
+    return variants["seat"][0] if variants["seat"] else variants["myb"][0]
+
+
+def lpbs_cells(test: str) -> list[tuple[str, str]]:
+    """Mind Your Bias's LPBS cells of a test on its full word sets: (cell, stimulus test)."""
+    from biaslib.stimuli.lpbs import myb_cells
+
+    return [(cell, stimuli) for cell, word_set, stimuli in myb_cells()
+            if word_set == "full" and cell.split("_")[0] == test]
+
+
+@dataclass(frozen=True)
+class Task:
+    """One method on one test of one model: the unit that is stored, resumed and fanned out."""
+
+    model: AuditInput
+    method: str
+    test: str
+    grid: Grid
+    options: Mapping[str, object] = field(default_factory=dict)
+
+    def key(self) -> str:
+        """A name for the task's stored rows: method, test and a hash of all that changes them."""
+        from biaslib import __version__
+
+        blob = json.dumps({"fingerprint": self.model.fingerprint, "kind": self.model.kind,
+                           "case": self.model.case, "method": self.method, "test": self.test,
+                           "grid": asdict(self.grid), "options": dict(self.options),
+                           "biaslib": __version__}, sort_keys=True, default=str)
+        digest = hashlib.sha256(blob.encode()).hexdigest()[:16]
+        return f"{self.method}-{self.test}-{digest}"
+
+
+def _applies(method: str, kind: Kind, test: str, corpus: bool) -> bool:
+    from biaslib.evaluate.speccurve import stimulus_variants
+
+    if kind not in METHODS[method]:
+        return False
+    if method == "CEAT":  # Mind Your Bias's templates, or natural contexts when given
+        return bool(stimulus_variants(test)["myb"]) or corpus
+    if method == "LPBS":
+        return bool(lpbs_cells(test))
+    return True
+
+
+def plan_tasks(models: Sequence[AuditInput], tests: Iterable[str] | None = None,
+               methods: Iterable[str] | None = None, grid: Grid | str = "small",
+               options: Mapping[str, object] | None = None) -> list[Task]:
+    """Every (model, method, test) that applies, grouped by model, in a fixed order.
+
+    Parameters
+    ----------
+    models
+        The resolved inputs (:func:`~biaslib.audit.inputs.resolve_input`).
+    tests
+        Short test ids (default: :func:`default_tests`).
+    methods
+        Names of :data:`METHODS` (default: all); a method a model's kind does not
+        support is left out for that model (LPBS needs a masked LM).
+    grid
+        A :class:`Grid` or a name of :data:`GRIDS`.
+    options
+        What else changes the rows (the corpus checksum and cap, the seed); part of
+        every task's key.
+
+    Raises
+    ------
+    biaslib.errors.UnknownNameError
+        For an unknown test, method or grid name.
+    ValueError
+        If no method applies to any model on the tests.
+    """
+    grid = grid if isinstance(grid, Grid) else _named(GRIDS, grid, "grid")
+    known = default_tests()
+    tests = list(known if tests is None else tests)
+    for test in tests:
+        _named(dict.fromkeys(known), test, "test")
+    methods = list(METHODS if methods is None else methods)
+    for method in methods:
+        _named(METHODS, method, "method")
+    options = dict(options or {})
+    corpus = options.get("corpus") is not None
+    tasks = [Task(model, method, test, grid, options)
+             for model in models for method in METHODS if method in methods
+             for test in tests if _applies(method, model.kind, test, corpus)]
+    if not tasks:
+        raise ValueError(f"nothing to run: none of the methods {methods} applies to "
+                         f"{[m.kind for m in models]} models on the tests {tests}")
+    return tasks
+
+
+def _named(mapping: Mapping[str, object], name: str, what: str) -> object:
+    from biaslib.errors import UnknownNameError
+
+    if name not in mapping:
+        raise UnknownNameError(what, name, mapping)
+    return mapping[name]

@@ -1,0 +1,391 @@
+"""Run an audit: plan the tasks, compute what is not stored yet, assemble, report.
+
+:func:`run_audit` is what ``biaslib audit`` calls. The work is grouped by model, so
+that each model loads once: :func:`run_model_tasks` loads one model and runs its
+tasks. In-process (the default) every finished task is stored at once under
+``OUT/tasks/``; with ``scheduler`` the groups are sent to a Dask distributed
+cluster (:mod:`biaslib.audit.distributed`) and stored as they come back. Either
+way a task already stored is read back, not recomputed: an interrupted audit
+resumes, and the embedding cache (:mod:`biaslib.embeddings.cache`) spares the
+vectors of a task cut off half-way.
+
+What an audit writes in ``OUT``:
+
+``results.parquet`` and ``results.csv``
+    One row per number (:data:`~biaslib.audit.parts.RESULT_COLUMNS`), headline
+    numbers (``part == "summary"``, with ``holm``) and specification-curve rows
+    (``part == "grid"``).
+``timings.csv``
+    Seconds per model load and per task, and whether the task was computed now
+    or read back.
+``provenance.json``
+    Package versions, every model's fingerprint, the corpus checksum, the
+    seeds, the grid, tests and methods, start and end, the command.
+``report.html``
+    The self-contained report (:mod:`biaslib.audit.report`).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+import os
+import platform
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from biaslib.audit.inputs import AuditInput, resolve_input
+from biaslib.audit.parts import RESULT_COLUMNS, needed_words, run_task
+from biaslib.audit.plan import GRIDS, Grid, Task, plan_tasks
+from biaslib.files import write_atomically, write_text_atomically
+from biaslib.stats.multiple_testing import holm_bonferroni
+
+__all__ = ["ALPHA", "AuditResult", "run_audit", "run_model_tasks"]
+
+logger = logging.getLogger(__name__)
+
+#: Family-wise level of the Holm–Bonferroni mark of the summary table.
+ALPHA = 0.05
+
+#: One computed task: its key, its rows and the seconds it took.
+TaskOutput = tuple[str, pd.DataFrame, float]
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    """What :func:`run_audit` returns (and wrote to ``out``).
+
+    Attributes
+    ----------
+    results
+        Every number (:data:`~biaslib.audit.parts.RESULT_COLUMNS`).
+    timings
+        ``model, part, test, seconds, status`` (``"computed"`` or ``"reused"``).
+    provenance
+        What produced the numbers (written to ``provenance.json``).
+    out
+        The folder written.
+    """
+
+    results: pd.DataFrame
+    timings: pd.DataFrame
+    provenance: dict[str, object]
+    out: Path
+
+    @property
+    def summary(self) -> pd.DataFrame:
+        """The headline numbers: one row per model × test × method (and word set)."""
+        return self.results[self.results["part"] == "summary"].reset_index(drop=True)
+
+    @property
+    def computed(self) -> int:
+        """How many tasks were computed in this run."""
+        return self._count("computed")
+
+    @property
+    def reused(self) -> int:
+        """How many tasks were read back from an earlier run's stored rows."""
+        return self._count("reused")
+
+    def _count(self, status: str) -> int:
+        tasks = self.timings[self.timings["part"] != "load model"]
+        return int((tasks["status"] == status).sum())
+
+
+# ----------------------------------------------------------------------- storage
+
+
+def _slug(text: str) -> str:
+    keep = "".join(c if c.isalnum() or c in "-._" else "_" for c in text)
+    return keep.strip("_")[:80] or "model"
+
+
+class TaskStore:
+    """Each task's rows in ``OUT/tasks/<model>/<key>.parquet``, written whole or not at all."""
+
+    def __init__(self, out: Path) -> None:
+        self.root = out / "tasks"
+
+    def path(self, task: Task) -> Path:
+        """Where ``task``'s rows are stored."""
+        return self.root / _slug(task.model.source) / f"{task.key()}.parquet"
+
+    def load(self, task: Task) -> tuple[pd.DataFrame, float] | None:
+        """The stored rows and seconds of ``task``, or ``None`` if it has not finished."""
+        path = self.path(task)
+        if not path.is_file():
+            return None
+        frame = pd.read_parquet(path)
+        seconds = float(frame.attrs.pop("seconds"))
+        return frame, seconds
+
+    def save(self, task: Task, frame: pd.DataFrame, seconds: float) -> None:
+        """Store ``task``'s rows (atomically: an interruption leaves no half file)."""
+        path = self.path(task)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        stored = frame.copy()
+        stored.attrs = {"seconds": seconds}  # kept in the Parquet file's metadata
+        write_atomically(path, lambda tmp: stored.to_parquet(tmp, index=False))
+
+
+# ----------------------------------------------------------------------- running
+
+
+@functools.lru_cache(maxsize=2)
+def _read_extract(path: str) -> pd.DataFrame:
+    from biaslib.stimuli.corpus import read_extract
+
+    return read_extract(path=path)
+
+
+def _corpus_contexts(options: Mapping[str, object]) -> Callable[[str], Mapping] | None:
+    corpus = options.get("corpus")
+    if corpus is None:
+        return None
+    from biaslib.stimuli.corpus import contexts_for_test
+
+    frame = _read_extract(str(corpus))
+    return functools.partial(contexts_for_test, frame=frame, cap=options["corpus_cap"],
+                             seed=options["seed"])
+
+
+def run_model_tasks(model: AuditInput, tasks: Sequence[Task], *, words: Iterable[str] = (),
+                    device: str | None = None, progress: bool = True,
+                    save: Callable[[Task, pd.DataFrame, float], None] | None = None,
+                    ) -> tuple[float, list[TaskOutput]]:
+    """Load ``model`` once and run its ``tasks``; each is passed to ``save`` when done.
+
+    The unit of work of an audit (the function a Dask worker runs). Returns the
+    seconds the model took to load and each task's key, rows and seconds.
+    """
+    from tqdm.auto import tqdm
+
+    start = time.perf_counter()
+    loaded = model.load(device=device, words=words, progress=progress)
+    corpus = _corpus_contexts(tasks[0].options) if tasks else None
+    load_seconds = time.perf_counter() - start
+    done: list[TaskOutput] = []
+    bar = tqdm(tasks, desc=f"audit {model.name}", unit="task", disable=not progress)
+    for task in bar:
+        bar.set_postfix_str(f"{task.method} {task.test}")
+        start = time.perf_counter()
+        frame = run_task(loaded, task, corpus)
+        seconds = time.perf_counter() - start
+        if save is not None:
+            save(task, frame, seconds)
+        done.append((task.key(), frame, seconds))
+    return load_seconds, done
+
+
+def _holm(results: pd.DataFrame, alpha: float) -> pd.Series:
+    """Holm–Bonferroni over each model's headline p-values (:func:`~biaslib.stats.holm_bonferroni`).
+
+    ``"*"`` where a headline p-value is rejected at family-wise level ``alpha``, ``""``
+    where it is not, ``"n/a"`` where the method has no p-value (SAME); grid rows get
+    ``""`` (a specification curve is not a family of independent tests).
+    """
+    holm = pd.Series("", index=results.index, dtype=object)
+    summary = results["part"] == "summary"
+    holm[summary & results["p_value"].isna()] = "n/a"
+    for _, rows in results[summary & results["p_value"].notna()].groupby("model", sort=False):
+        rejected = holm_bonferroni(rows["p_value"].to_numpy(), alpha)[0]
+        holm[rows.index] = np.where(rejected, "*", "")
+    return holm
+
+
+def _versions() -> dict[str, str]:
+    from importlib import metadata
+
+    from biaslib import __version__
+
+    versions = {"biaslib": __version__, "python": platform.python_version()}
+    for dist in ("numpy", "scipy", "pandas", "torch", "transformers"):
+        try:
+            versions[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            versions[dist] = "not installed"
+    return versions
+
+
+def _corpus_options(corpus: str | os.PathLike[str] | None, cap: int, seed: int
+                    ) -> dict[str, object]:
+    if corpus is None:
+        return {"corpus": None, "seed": seed}
+    from biaslib.downloads import sha256_of
+    from biaslib.stimuli.corpus import extract_path
+
+    path = extract_path(corpus)
+    return {"corpus": str(path), "corpus_sha256": sha256_of(path), "corpus_cap": cap,
+            "seed": seed}
+
+
+def run_audit(
+    models: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+    out: str | os.PathLike[str],
+    *,
+    tests: Iterable[str] | None = None,
+    methods: Iterable[str] | None = None,
+    grid: Grid | str = "small",
+    device: str | None = None,
+    corpus: str | os.PathLike[str] | None = None,
+    corpus_cap: int = 100,
+    seed: int = 1111,
+    scheduler: str | object | None = None,
+    alpha: float = ALPHA,
+    report: bool = True,
+    progress: bool = True,
+    command: str | None = None,
+) -> AuditResult:
+    """Run the book's methods on one or more models and write results and a report to ``out``.
+
+    Parameters
+    ----------
+    models
+        One or more models (:func:`~biaslib.audit.inputs.resolve_input`): a Hugging
+        Face id or folder (encoder, decoder or masked LM), an offline model name, or
+        a static vector file (word2vec binary or text, GloVe text, fastText ``.vec``).
+    out
+        The folder to write (created; an earlier audit's stored tasks there are
+        reused).
+    tests
+        Short test ids (default: all, :func:`~biaslib.audit.plan.default_tests`).
+    methods
+        Methods to run (default: every method the model supports,
+        :data:`~biaslib.audit.plan.METHODS`).
+    grid
+        The specification grid: ``"small"`` or ``"full"``
+        (:data:`~biaslib.audit.plan.GRIDS`) or a :class:`~biaslib.audit.plan.Grid`.
+    device
+        Torch device of the transformers (default: CUDA when available, else CPU).
+    corpus
+        A corpus extract (folder or file, :func:`biaslib.stimuli.corpus.extract_path`):
+        CEAT runs on its contexts too.
+    corpus_cap, seed
+        Most contexts per word taken from the corpus, and the seed of that sample.
+    scheduler
+        ``None``: run here, one model after the other. ``"processes"``: a local Dask
+        cluster of worker processes, one model per worker at a time. Otherwise the
+        address of a Dask scheduler (``"tcp://host:8786"``) or a
+        :class:`distributed.Client` (:mod:`biaslib.audit.distributed`).
+    alpha
+        Family-wise level of the Holm–Bonferroni mark (per model, over its headline
+        p-values).
+    report
+        Write ``report.html``.
+    progress
+        Show progress bars.
+    command
+        The command line, recorded in the provenance (the console command passes it).
+
+    Returns
+    -------
+    AuditResult
+
+    Raises
+    ------
+    biaslib.errors.UnknownNameError
+        For an unknown test, method or grid.
+    FileNotFoundError
+        If a vector file or the corpus does not exist.
+    """
+    try:
+        import pyarrow  # noqa: F401  (parquet)
+    except ImportError as err:
+        raise ImportError("an audit writes Parquet files: pip install pyarrow") from err
+    started = datetime.now(timezone.utc)
+    sources = [models] if isinstance(models, (str, os.PathLike)) else list(models)
+    if not sources:
+        raise ValueError("no model to audit")
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    inputs = [resolve_input(s) for s in sources]
+    options = _corpus_options(corpus, corpus_cap, seed)
+    tasks = plan_tasks(inputs, tests, methods, grid, options)
+    test_ids = list(dict.fromkeys(t.test for t in tasks))
+    words = needed_words(test_ids)
+    store = TaskStore(out)
+
+    outputs: dict[str, tuple[pd.DataFrame, float, str]] = {}
+    loads: dict[str, float] = {}
+    todo: dict[AuditInput, list[Task]] = {}
+    for task in tasks:
+        stored = store.load(task)
+        if stored is None:
+            todo.setdefault(task.model, []).append(task)
+        else:
+            outputs[task.key()] = (*stored, "reused")
+    logger.info("audit: %d tasks, %d stored already", len(tasks), len(outputs))
+    if todo and scheduler is None:
+        for model, group in todo.items():
+            loads[model.name], done = run_model_tasks(model, group, words=words, device=device,
+                                                      progress=progress, save=store.save)
+            outputs.update({key: (frame, s, "computed") for key, frame, s in done})
+    elif todo:
+        from biaslib.audit.distributed import run_distributed
+
+        by_key = {t.key(): t for t in tasks}
+        for model, load_seconds, done in run_distributed(
+                todo, scheduler, words=words, device=device, progress=progress):
+            loads[model.name] = load_seconds
+            for key, frame, seconds in done:
+                store.save(by_key[key], frame, seconds)
+                outputs[key] = (frame, seconds, "computed")
+
+    results = pd.concat([outputs[t.key()][0] for t in tasks], ignore_index=True)
+    results = results[list(RESULT_COLUMNS)]
+    results["holm"] = _holm(results, alpha).astype(str)
+    timings = pd.DataFrame(
+        [{"model": m, "part": "load model", "test": "", "seconds": s, "status": "computed"}
+         for m, s in loads.items()]
+        + [{"model": t.model.name, "part": t.method, "test": t.test,
+            "seconds": outputs[t.key()][1], "status": outputs[t.key()][2]} for t in tasks])
+    grid_obj = grid if isinstance(grid, Grid) else GRIDS[grid]
+    provenance: dict[str, object] = {
+        "what": "biaslib audit: the book's bias tests on the models below",
+        "versions": _versions(),
+        "models": [{"input": m.label, "kind": m.kind, "name": m.name,
+                    "fingerprint": m.fingerprint} for m in inputs],
+        "tests": test_ids, "methods": sorted({t.method for t in tasks}),
+        "grid": asdict(grid_obj),
+        "corpus": None if corpus is None else {
+            "file": Path(str(options["corpus"])).name, "sha256": options["corpus_sha256"],
+            "cap": corpus_cap},
+        "seeds": {"corpus sample": seed, "permutations (WEAT, SEAT, ML-EAT)": 1111,
+                  "CEAT resampling": 1111},
+        "holm": {"alpha": alpha, "family": "each model's headline p-values"},
+        "device": device or "auto", "scheduler": _scheduler_text(scheduler),
+        "tasks": {"total": len(tasks),
+                  "computed": sum(o[2] == "computed" for o in outputs.values()),
+                  "reused": sum(o[2] == "reused" for o in outputs.values())},
+        "started": started.isoformat(timespec="seconds"),
+        "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "command": command or "biaslib.run_audit(...)",
+    }
+    _write(out, results, timings, provenance, report)
+    return AuditResult(results, timings, provenance, out)
+
+
+def _scheduler_text(scheduler: object) -> str:
+    if scheduler is None:
+        return "in-process"
+    return scheduler if isinstance(scheduler, str) else type(scheduler).__name__
+
+
+def _write(out: Path, results: pd.DataFrame, timings: pd.DataFrame,
+           provenance: Mapping[str, object], report: bool) -> None:
+    write_atomically(out / "results.parquet", lambda tmp: results.to_parquet(tmp, index=False))
+    write_atomically(out / "results.csv", lambda tmp: results.to_csv(tmp, index=False))
+    write_atomically(out / "timings.csv", lambda tmp: timings.to_csv(tmp, index=False))
+    write_text_atomically(out / "provenance.json",
+                          json.dumps(provenance, indent=2, default=str) + "\n")
+    if report:
+        from biaslib.audit.report import write_report
+
+        write_report(out / "report.html", results, timings, provenance)
