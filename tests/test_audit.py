@@ -111,7 +111,7 @@ def test_kinds_are_read_from_the_configuration():
 @needs_glove
 def test_unknown_names_are_refused_with_the_known_ones():
     model = resolve_input("glove-6b-50d")
-    with pytest.raises(UnknownNameError, match="C99.*known"):
+    with pytest.raises(UnknownNameError, match=r"C99.*known"):
         plan_tasks([model], ["C99"])
     with pytest.raises(UnknownNameError, match="method 'WEFE'"):
         plan_tasks([model], ["C1"], ["WEFE"])
@@ -129,7 +129,7 @@ def test_default_tests_are_the_books_short_ids():
 
 
 def test_a_missing_vector_file_is_named(tmp_path):
-    with pytest.raises(FileNotFoundError, match="nothing.vec"):
+    with pytest.raises(FileNotFoundError, match=r"nothing\.vec"):
         resolve_input(str(tmp_path / "nothing.vec"))
 
 
