@@ -384,3 +384,30 @@ def test_the_command_runs_an_audit_and_names_a_malformed_line(w2v_files, tmp_pat
     assert cli.main(["audit", str(bad), "--out", str(tmp_path / "bad"), "--quiet"]) == 2
     err = capsys.readouterr().err
     assert "bad.vec" in err and "line 5" in err
+
+
+# ------------------------------------------------------------------ the corpus
+
+
+@needs_minilm
+def test_ceat_on_the_corpus_equals_the_chapters_run(tmp_path):
+    from shared_paths import require_corpus
+
+    corpus = require_corpus("CEAT on natural contexts needs the corpus extract")
+    from biaslib.embeddings.transformer import TransformerEncoder
+    from biaslib.evaluate.ceat import run_ceat
+    from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS
+    from biaslib.stimuli.corpus import contexts_for_test
+
+    result = run_audit("all-MiniLM-L6-v2", tmp_path, tests=["C6"], methods=["CEAT"],
+                       corpus=corpus, corpus_cap=3, progress=False, report=False)
+    row = _summary(result, "CEAT (corpus)", "C6")
+    enc = TransformerEncoder("all-MiniLM-L6-v2", progress=False)
+    contexts = contexts_for_test("C6", path=corpus, cap=3, seed=1111)
+    contexts = {r: {w: [c for c in cs if enc.known(c)] for w, cs in ws.items()}
+                for r, ws in contexts.items()}
+    expected = run_ceat("C6", enc, contexts, CEAT_MIND_YOUR_BIAS, pooling="mean")
+    assert (row["effect_size"], row["p_value"]) == (expected.ces, expected.p_value)
+    assert "at most 3 per word" in row["contexts"]
+    assert result.provenance["corpus"]["cap"] == 3
+    assert len(result.provenance["corpus"]["sha256"]) == 64

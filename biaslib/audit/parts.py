@@ -39,7 +39,7 @@ from biaslib.evaluate.tidy import layer_label, paper_test
 from biaslib.methods.result import CORE_COLUMNS, NOT_APPLICABLE
 from biaslib.stats.conventions import BIASLIB
 
-__all__ = ["PARTS", "RESULT_COLUMNS", "needed_words", "run_task"]
+__all__ = ["PARTS", "RESULT_COLUMNS", "corpus_label", "needed_words", "run_task"]
 
 logger = logging.getLogger(__name__)
 
@@ -116,29 +116,31 @@ def _ceat(model: LoadedModel, task: Task, corpus: Callable[[str], Mapping] | Non
     by_name = None
     if corpus is not None:
         by_name = {name: corpus(name) for name in variants["seat"] + variants["myb"]}
+    label = corpus_label(task.options)
     contexts = ("Mind Your Bias",) if variants["myb"] else ()
     conventions = [get_ceat_convention(c) for c in task.grid.ceat]
     grid = specification_frame(task.test, _transformer_encoders(model, task),
                                contexts=contexts, levels=(),
                                word_poolings=task.grid.word_poolings, ddofs=task.grid.ddofs,
                                ceat_conventions=conventions, corpus=by_name,
-                               corpus_label=CORPUS_LABEL)
+                               corpus_label=label)
     first = conventions[0]
     last = layer_label(model.encoder("last"))
     summary = []
-    for label, names in (("Mind Your Bias", variants["myb"]),
-                         (CORPUS_LABEL, (variants["seat"] + variants["myb"]) if by_name else [])):
+    for family, names, method in (
+            ("Mind Your Bias", variants["myb"], "CEAT"),
+            (label, (variants["seat"] + variants["myb"]) if by_name else [], "CEAT (corpus)")):
         if names:
-            rows = _headline(grid, stimuli=names[0], contexts=label, layer=last,
+            rows = _headline(grid, stimuli=names[0], contexts=family, layer=last,
                              pooling=task.grid.word_poolings[0], ddof=str(first.ddof),
                              convention=first.name)
-            summary.append(rows.assign(method="CEAT" if label != CORPUS_LABEL
-                                       else "CEAT (corpus)"))
+            summary.append(rows.assign(method=method))
     return _stack(summary, grid)
 
 
-#: The ``contexts`` value of CEAT rows on the corpus extract.
-CORPUS_LABEL = "corpus"
+def corpus_label(options: Mapping[str, object]) -> str:
+    """The ``contexts`` value of CEAT rows on the corpus extract: which file, how many."""
+    return f"corpus ({options.get('corpus_file')}, at most {options.get('corpus_cap')} per word)"
 
 
 def _stack(summary: list[pd.DataFrame], grid: pd.DataFrame) -> pd.DataFrame:

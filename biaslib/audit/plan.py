@@ -145,7 +145,9 @@ class Task:
 
         blob = json.dumps({"fingerprint": self.model.fingerprint, "kind": self.model.kind,
                            "case": self.model.case, "method": self.method, "test": self.test,
-                           "grid": asdict(self.grid), "options": dict(self.options),
+                           "grid": asdict(self.grid),
+                           # the corpus by its checksum, not where it lies on this machine
+                           "options": {k: v for k, v in self.options.items() if k != "corpus"},
                            "biaslib": __version__}, sort_keys=True, default=str)
         digest = hashlib.sha256(blob.encode()).hexdigest()[:16]
         return f"{self.method}-{self.test}-{digest}"

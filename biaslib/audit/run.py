@@ -138,20 +138,15 @@ class TaskStore:
 # ----------------------------------------------------------------------- running
 
 
-@functools.lru_cache(maxsize=2)
-def _read_extract(path: str) -> pd.DataFrame:
-    from biaslib.stimuli.corpus import read_extract
-
-    return read_extract(path=path)
-
-
-def _corpus_contexts(options: Mapping[str, object]) -> Callable[[str], Mapping] | None:
+def _corpus_contexts(options: Mapping[str, object], words: Iterable[str]
+                     ) -> Callable[[str], Mapping] | None:
+    """Role → word → contexts of a stimulus test from the corpus (only ``words`` are read)."""
     corpus = options.get("corpus")
     if corpus is None:
         return None
-    from biaslib.stimuli.corpus import contexts_for_test
+    from biaslib.stimuli.corpus import contexts_for_test, read_extract
 
-    frame = _read_extract(str(corpus))
+    frame = read_extract(sorted(set(words)), path=str(corpus))
     return functools.partial(contexts_for_test, frame=frame, cap=options["corpus_cap"],
                              seed=options["seed"])
 
@@ -169,7 +164,7 @@ def run_model_tasks(model: AuditInput, tasks: Sequence[Task], *, words: Iterable
 
     start = time.perf_counter()
     loaded = model.load(device=device, words=words, progress=progress)
-    corpus = _corpus_contexts(tasks[0].options) if tasks else None
+    corpus = _corpus_contexts(tasks[0].options, words) if tasks else None
     load_seconds = time.perf_counter() - start
     done: list[TaskOutput] = []
     bar = tqdm(tasks, desc=f"audit {model.name}", unit="task", disable=not progress)
@@ -222,8 +217,8 @@ def _corpus_options(corpus: str | os.PathLike[str] | None, cap: int, seed: int
     from biaslib.stimuli.corpus import extract_path
 
     path = extract_path(corpus)
-    return {"corpus": str(path), "corpus_sha256": sha256_of(path), "corpus_cap": cap,
-            "seed": seed}
+    return {"corpus": str(path), "corpus_file": path.name, "corpus_sha256": sha256_of(path),
+            "corpus_cap": cap, "seed": seed}
 
 
 def run_audit(

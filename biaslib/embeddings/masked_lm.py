@@ -489,7 +489,9 @@ class MaskedLMScorer(CheckedMaxLength):
             by_text.setdefault(q.text, []).append(i)
         pad = self.tokenizer.pad_token_id or 0
         with tqdm(batches, desc=f"mask log probabilities, {self.spec.key}", unit="batch",
-                  disable=not self.progress or len(batches) < 2) as bar:
+                  disable=not self.progress or len(batches) < 2,
+                  # None: kept when alone, cleared when nested in another bar (an audit's)
+                  leave=None) as bar:
             for batch in bar:
                 width = max(len(encoded[t]) for t in batch)
                 ids = torch.full((len(batch), width), pad, dtype=torch.long)

@@ -907,7 +907,9 @@ class TransformerEncoder(CheckedMaxLength, ContextEncoder):
         todo = sorted(first_of.values(), key=lengths.__getitem__)
         batches = [todo[j : j + self.batch_size] for j in range(0, len(todo), self.batch_size)]
         with tqdm(batches, desc=f"{kind} vectors, {self.spec.key}", unit="batch",
-                  disable=not self.progress or len(batches) < 2) as bar:
+                  disable=not self.progress or len(batches) < 2,
+                  # None: kept when alone, cleared when nested in another bar (an audit's)
+                  leave=None) as bar:
             for batch in bar:
                 fresh = []
                 for i, arr in zip(batch, compute([items[i] for i in batch]), strict=True):
