@@ -18,6 +18,8 @@ from pathlib import Path
 import numpy as np
 import scipy
 
+from biaslib.files import write_text_atomically
+
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
@@ -64,10 +66,10 @@ def print_machine(machine: dict[str, object]) -> None:
 
 
 def save(name: str, results: dict[str, object], path: str | None = None) -> Path:
-    """Write ``results`` as JSON to ``path`` or ``benchmarks/results/<name>.json``."""
+    """Write ``results`` as JSON to ``path`` or ``benchmarks/results/<name>.json``, whole."""
     target = Path(path) if path else RESULTS / f"{name}.json"
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(results, indent=2) + "\n")
+    write_text_atomically(target, json.dumps(results, indent=2) + "\n")
     print(f"results written to {target}")
     return target
 
