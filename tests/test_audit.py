@@ -411,3 +411,18 @@ def test_ceat_on_the_corpus_equals_the_chapters_run(tmp_path):
     assert "at most 3 per word" in row["contexts"]
     assert result.provenance["corpus"]["cap"] == 3
     assert len(result.provenance["corpus"]["sha256"]) == 64
+
+
+@needs_glove
+def test_a_test_the_model_cannot_run_is_a_row_saying_why(tmp_path):
+    # A file with C6's words only: C1 loses every flower and insect, and the audit says so
+    # in C1's headline rows instead of stopping.
+    words, vectors = _glove_rows(needed_words(["C6"]))
+    path = write_word2vec(tmp_path / "c6only.vec", words, vectors, binary=False)
+    result = run_audit(str(path), tmp_path / "out", tests=["C1", "C6"], progress=False,
+                       report=False)
+    c1 = result.summary[result.summary["test"] == "C1"]
+    assert set(c1["method"]) == {"WEAT", "ML-EAT", "SAME"}
+    assert c1["not run"].str.contains("lose more than 20% of their words").all()
+    assert c1["effect_size"].isna().all()
+    assert not result.summary.loc[result.summary["test"] == "C6", "not run"].any()

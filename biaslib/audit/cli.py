@@ -72,7 +72,12 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``biaslib`` with ``argv`` (default: the command line); returns the exit status."""
     args = parser().parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    # Warnings and errors only: the handler's own level also stops what libraries log at
+    # INFO on loggers of their own level (Dask's scheduler chatter).
+    handler = logging.StreamHandler()
+    handler.setLevel(logging.WARNING)
+    handler.setFormatter(logging.Formatter("%(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.WARNING, handlers=[handler])
     from biaslib.audit.run import run_audit
 
     argv = list(sys.argv[1:] if argv is None else argv)

@@ -15,6 +15,7 @@ the CPU count); any other string is a scheduler's address; a
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import ExitStack
@@ -37,7 +38,7 @@ def _client(scheduler: object, n_models: int, stack: ExitStack) -> object:
         workers = max(1, min(n_models, os.cpu_count() or 1))
         cluster = stack.enter_context(LocalCluster(
             n_workers=workers, threads_per_worker=1, processes=True,
-            dashboard_address=None))
+            dashboard_address=None, silence_logs=logging.WARNING))
         return stack.enter_context(Client(cluster))
     if not isinstance(scheduler, str) or not scheduler.strip():
         raise TypeError(f"scheduler must be 'processes', an address or a Client, "

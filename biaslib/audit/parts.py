@@ -257,6 +257,15 @@ def _same(model: LoadedModel, task: Task) -> pd.DataFrame:
     return frame
 
 
+def _not_run(task: Task, err: Exception) -> pd.DataFrame:
+    """The headline row of a task that could not run, with the reason."""
+    stimuli = headline_stimuli(task.test)
+    test, variant = paper_test(stimuli)
+    return pd.DataFrame([{"method": task.method, "test": test, "variant": variant,
+                          "stimuli": stimuli, "targets": target_description(stimuli),
+                          "part": "summary", "not run": str(err)}])
+
+
 #: Method → the function that runs it on one test.
 PARTS: dict[str, Callable[..., pd.DataFrame]] = {
     "WEAT": _weat, "SEAT": _seat, "ML-EAT": _mleat, "LPBS": _lpbs, "SAME": _same,
@@ -274,10 +283,17 @@ def run_task(model: LoadedModel, task: Task,
     """
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", DroppedStimuliWarning)
-        if task.method == "CEAT":
-            frame = _ceat(model, task, corpus)
-        else:
-            frame = PARTS[task.method](model, task)
+        try:
+            if task.method == "CEAT":
+                frame = _ceat(model, task, corpus)
+            else:
+                frame = PARTS[task.method](model, task)
+        except (MissingWordsError, DegenerateTestError) as err:
+            # The test cannot run on this model (too many words without a vector, a set
+            # left empty): one headline row says why, and the audit goes on.
+            logger.warning("%s %s not run on %s: %s", task.method, task.test,
+                           model.input.name, err)
+            frame = _not_run(task, err)
     for w in caught:
         if not issubclass(w.category, DroppedStimuliWarning):
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
