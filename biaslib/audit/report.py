@@ -67,8 +67,6 @@ METHOD_ORDER = ("s-SEAT", "w-SEAT", "WEAT", "CEAT", "ML-EAT", "LPBS", "SAME")
 
 #: Resolution of the embedded figures (dots per inch).
 _DPI = 110
-#: What each method's effect size is called in the summary table's header.
-_ESTIMATE_NAMES = {"CEAT": "CES", "SAME": "score"}
 _TIMING_STATUSES = ("computed", "reused")
 _PARTS = ("summary", "grid")
 
@@ -103,8 +101,7 @@ td.nowrap { white-space: nowrap; }
 ul.reading li { margin-bottom: 0.35rem; }
 .sticky { position: sticky; left: 0; z-index: 1; background: #fff; }
 thead .sticky { background: #f3f4f6; }
-th.group { border-left: 2px solid #ccc; }
-td.first, th.first { border-left: 2px solid #ccc; }
+tr.newtest > * { border-top: 2px solid #bbb; }
 .variant { display: block; font-weight: 400; color: #555; font-size: 0.85rem; }
 figure { margin: 1rem 0 1.5rem; }
 .figure-box { overflow-x: auto; }
@@ -305,8 +302,7 @@ def _header(results: pd.DataFrame, timings: pd.DataFrame, provenance: Mapping[st
         "table says how it was computed); <b>p</b> is the method's p-value.</li>"
         f"<li>A <b>*</b> in the <b>Holm</b> column marks a p-value that stays below {alpha} "
         "after the Holm–Bonferroni correction over all the summary p-values of that model. "
-        "A method without a p-value (SAME) has no p and Holm columns; “–” means no "
-        "value.</li>"
+        "A method without a p-value (SAME) shows “–” there.</li>"
         "<li>The <b>specification curves</b> show how the effect size of one test moves "
         "over every analytic choice the audit ran (targets, templates, level, pooling, "
         "layer, ddof, tail, sampling): a bias that holds up keeps its sign along the "
@@ -329,11 +325,13 @@ def _p_text(p: float | None) -> str:
 
 
 def _summary_table(rows: pd.DataFrame, model: str) -> str:
-    """The summary of one model: a row per test, a group of four columns per method."""
+    """The summary of one model: one row per test × method, tests in the audit's order.
+
+    A long table rather than a group of columns per method: seven columns fit a phone,
+    and no method's numbers are ever scrolled out of view.
+    """
     methods = _method_order(rows["method"].astype(str))
-    # One row per test: a method's headline may use another description of the groups
-    # (CEAT and LPBS run Mind Your Bias's name sets), which its cell says under the number.
-    keys = list(dict.fromkeys(rows["test"].astype(str)))
+    tests = list(dict.fromkeys(rows["test"].astype(str)))
     cells: dict[tuple[str, str], pd.Series] = {}
     for _, row in rows.iterrows():
         key = (str(row["test"]), str(row["method"]))
@@ -341,60 +339,48 @@ def _summary_table(rows: pd.DataFrame, model: str) -> str:
             raise ValueError(f"two summary rows for test {key[0]}, method {key[1]} "
                              f"of model {model!r}")
         cells[key] = row
-    # Each method's columns: its estimate, and its CI and p-value (with the Holm mark)
-    # where any of its rows has one; a column that would be empty for every test is left out.
-    ran = rows.loc[~_not_run(rows)]
-    columns: dict[str, list[str]] = {}
-    for method in methods:
-        own = ran.loc[ran["method"] == method]
-        has_ci = bool((pd.to_numeric(own["ci_low"], errors="coerce").notna()
-                       & pd.to_numeric(own["ci_high"], errors="coerce").notna()).any())
-        has_p = bool(pd.to_numeric(own["p_value"], errors="coerce").notna().any())
-        columns[method] = ["d", *(["ci"] if has_ci else []), *(["p", "holm"] if has_p else [])]
-    head_names = {"ci": '<th scope="col" class="num">95 % CI</th>',
-                  "p": '<th scope="col" class="num">p</th>', "holm": '<th scope="col">Holm</th>'}
-    head1 = ['<th rowspan="2" scope="col" class="sticky">test</th>']
-    head2 = []
-    for method in methods:
-        head1.append(f'<th colspan="{len(columns[method])}" scope="colgroup" class="group">'
-                     f"{_text(method)}</th>")
-        estimate = _ESTIMATE_NAMES.get(method, "d")
-        head2.append(f'<th scope="col" class="num first">{estimate}</th>')
-        head2.extend(head_names[c] for c in columns[method][1:])
+    head = ('<tr><th scope="col" class="sticky">test</th><th scope="col">method</th>'
+            '<th scope="col">groups</th><th scope="col" class="num">effect size</th>'
+            '<th scope="col" class="num">95 % CI</th><th scope="col" class="num">p</th>'
+            '<th scope="col">Holm</th></tr>')
     body = []
-    for test in keys:
-        tds = [f'<th scope="row" class="sticky">{_text(test)}</th>']
+    for test in tests:
+        first = True
         for method in methods:
             row = cells.get((test, method))
-            if row is None or not _blank(row["not run"]):
-                shown = {"d": "·" if row is None else "not run", "ci": "", "p": "", "holm": ""}
+            if row is None:
+                continue
+            targets = str(row.get("targets", ""))
+            groups = "as published" if targets in _PUBLISHED else targets
+            if not _blank(row["not run"]):
+                numbers = ['<td class="num">not run</td>', "<td></td>", "<td></td>",
+                           "<td></td>"]
             else:
-                shown = {"d": format_d(_number(row["effect_size"])),
-                         "ci": _ci(row["ci_low"], row["ci_high"]),
-                         "p": _p_text(_number(row["p_value"])),
-                         "holm": "" if _blank(row["holm"]) else str(row["holm"])}
-            for c in columns[method]:
-                cls = {"d": "num first", "holm": "mark"}.get(c, "num")
-                text = _text(shown[c])
-                targets = "" if row is None else str(row.get("targets", ""))
-                if c == "d" and row is not None and targets not in _PUBLISHED:
-                    text += f'<span class="variant">{_text(targets)}</span>'
-                tds.append(f'<td class="{cls}">{text}</td>')
-        body.append(f"<tr>{''.join(tds)}</tr>")
-    caption = f"Summary of {_text(model)}: one row per test, a group of columns per method"
+                estimate = format_d(_number(row["effect_size"]))
+                holm = "" if _blank(row["holm"]) or str(row["holm"]) == "n/a" else row["holm"]
+                numbers = [f'<td class="num">{_text(estimate)}</td>',
+                           f'<td class="num">{_text(_ci(row["ci_low"], row["ci_high"]))}</td>',
+                           f'<td class="num">{_text(_p_text(_number(row["p_value"])))}</td>',
+                           f'<td class="mark">{_text(holm)}</td>']
+            css = ' class="newtest"' if first else ""
+            body.append(f'<tr{css}><th scope="row" class="sticky">{_text(test)}</th>'
+                        f"<td>{_text(method)}</td><td>{_text(groups)}</td>"
+                        f"{''.join(numbers)}</tr>")
+            first = False
+    caption = f"Summary of {_text(model)}: one row per test and method"
     table = (f'<div class="scroll" role="region" tabindex="0" aria-label="{caption}">'
-             f"<table><caption>{caption}</caption><thead><tr>{''.join(head1)}</tr>"
-             f"<tr>{''.join(head2)}</tr></thead><tbody>{''.join(body)}</tbody></table></div>")
+             f"<table><caption>{caption}</caption><thead>{head}</thead>"
+             f"<tbody>{''.join(body)}</tbody></table></div>")
     ci_methods = []
     for method in methods:
         found = rows.loc[(rows["method"] == method) & ~_not_run(rows), "ci_method"]
         names = [str(v) for v in dict.fromkeys(found) if not _blank(v) and str(v) != "n/a"]
-        ci_methods.append(f"{_text(method)}: {_text('; '.join(names)) if names else 'no CI'}")
-    note = ('<p class="note">“·”: the audit has no row of this method for this test. A word '
-            "under a number says how that headline described the groups where it is not May "
-            "et al.'s test as published (names, terms: Mind Your Bias's sets). A "
-            "method shows a CI or p-value column only where one of its rows has one. How each "
-            f"CI was computed — {'; '.join(ci_methods)}.</p>")
+        ci_methods.append(f"{_text(method)}: {_text('; '.join(names)) if names else 'none'}")
+    note = ('<p class="note">The effect size is Cohen\'s <i>d</i>, except CEAT\'s combined '
+            "effect size (CES) and SAME's score. “Groups” says how the headline described "
+            "the social groups: May et al.'s test as published, or Mind Your Bias's names or "
+            "terms. “–”: the method defines no such number. How each CI was computed — "
+            f"{'; '.join(ci_methods)}.</p>")
     return table + note
 
 
