@@ -237,6 +237,11 @@ def test_a_second_run_recomputes_nothing_and_a_lost_task_is_redone(static_audit,
                        tests=TESTS, progress=False, report=False)
     assert redone.computed == 1
     pd.testing.assert_frame_equal(redone.results, static_audit.results)
+    stored[1].write_bytes(b"not parquet")  # damaged by hand: recomputed, not trusted
+    repaired = run_audit(str(w2v_files["text"]), static_audit.out,
+                         tests=TESTS, progress=False, report=False)
+    assert repaired.computed == 1
+    pd.testing.assert_frame_equal(repaired.results, static_audit.results)
 
 
 @needs_glove

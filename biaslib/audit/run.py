@@ -122,8 +122,13 @@ class TaskStore:
         path = self.path(task)
         if not path.is_file():
             return None
-        frame = pd.read_parquet(path)
-        seconds = float(frame.attrs.pop("seconds"))
+        try:
+            frame = pd.read_parquet(path)
+            seconds = float(frame.attrs.pop("seconds"))
+        except (OSError, ValueError, KeyError) as err:  # not a file this store wrote whole
+            logger.warning("stored task %s cannot be read (%s): computing it again",
+                           path.name, err)
+            return None
         return frame, seconds
 
     def save(self, task: Task, frame: pd.DataFrame, seconds: float) -> None:
