@@ -7,17 +7,18 @@ and a second run recomputes nothing.
 
 Methods and the models they apply to (:data:`METHODS`):
 
-========  ==========================================  ==================================
-method    what it runs                                 models
-========  ==========================================  ==================================
-WEAT      Caliskan et al.'s test on word vectors       static
-SEAT      s-SEAT and w-SEAT on template sentences      encoder, decoder, masked LM
-CEAT      CEAT on Mind Your Bias's templates, and on   encoder, decoder, masked LM
-          corpus contexts when a corpus is given
-ML-EAT    Wolfe et al.'s three levels and EAT pattern  all
-LPBS      Kurita et al.'s log probability bias score   masked LM
-SAME      Schröder et al.'s SAME on the test's words   all
-========  ==========================================  ==================================
+========  ================================================  ============================
+method    what it runs                                      models
+========  ================================================  ============================
+WEAT      Caliskan et al.'s test on word vectors            static
+SEAT      s-SEAT and w-SEAT on template sentences           encoder, decoder, masked LM
+CEAT      CEAT on Mind Your Bias's templates (and corpus)   encoder, decoder, masked LM
+ML-EAT    Wolfe et al.'s three levels and EAT pattern       all
+LPBS      Kurita et al.'s log probability bias score        masked LM
+SAME      Schröder et al.'s SAME on the test's words        all
+========  ================================================  ============================
+
+CEAT runs on a corpus extract's natural contexts too when one is given.
 """
 
 from __future__ import annotations
