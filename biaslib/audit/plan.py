@@ -14,7 +14,7 @@ WEAT      Caliskan et al.'s test on word vectors       static
 SEAT      s-SEAT and w-SEAT on template sentences      encoder, decoder, masked LM
 CEAT      CEAT on Mind Your Bias's templates, and on   encoder, decoder, masked LM
           corpus contexts when a corpus is given
-ML-EAT    Wolfe et al.'s three levels and EAT pattern  all
+ML-EAT    Wolfe et al.'s three levels, EAT pattern     all
 LPBS      Kurita et al.'s log probability bias score   masked LM
 SAME      Schröder et al.'s SAME on the test's words   all
 ========  ==========================================  ==================================
