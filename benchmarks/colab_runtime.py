@@ -687,6 +687,52 @@ def ceat_corpus_work(lengths: Lengths) -> list[Work]:
                  note=f"build_corpus_extract over {mb:,.0f} MB of downloaded raw text")]
 
 
+def audit_work(lengths: Lengths) -> list[Work]:
+    """The audit chapter: ``biaslib audit PAPER_MODEL`` on the notebook's ``TESTS``, small grid.
+
+    What the audit's methods feed the masked LM (:mod:`biaslib.audit.parts`): SEAT's
+    specification grid encodes each stimulus test's May et al. bleached templates (sentence
+    and word level), its words alone (sentence level) and Mind Your Bias's templates
+    (sentence and word level); CEAT (Mind Your Bias's templates, word level), ML-EAT (the
+    headline test's templates) and SAME (the words alone) read the same texts at the same
+    levels, which the embedding cache serves again, so they add none; LPBS sends Mind Your
+    Bias's full-word-set queries of the test's cells to the masked-LM head. Each level is
+    counted as its own forward passes.
+    """
+    from biaslib.audit.plan import GRIDS, lpbs_cells
+    from biaslib.evaluate.lpbs import template_queries
+    from biaslib.evaluate.speccurve import stimulus_variants
+    from biaslib.stimuli.lpbs import myb_templates
+    from biaslib.stimuli.templates import myb_contexts, seat_contexts, word_only_contexts
+
+    model = str(notebook_parameter("audit", "PAPER_MODEL"))
+    tests = list(notebook_parameter("audit", "TESTS"))  # type: ignore[call-overload]
+    readers = {"SEAT bleached": lambda s: seat_contexts(s, "bleached", match_reference=True),
+               "words only": word_only_contexts, "Mind Your Bias": myb_contexts}
+    sentence: list[str] = []
+    word: list[str] = []
+    queries: dict[tuple[str, int, str], None] = {}
+    for test in tests:
+        variants = stimulus_variants(test)
+        for family in GRIDS["small"].contexts:
+            names = variants["myb"] if family == "Mind Your Bias" else variants["seat"]
+            for name in names:
+                texts = _texts(readers[family](name))
+                sentence += texts
+                if family != "words only":
+                    word += texts
+        for cell, _ in lpbs_cells(test):
+            for t in myb_templates(cell, "full"):
+                qa, qb, prior = template_queries(t, "[MASK]")
+                for q in (*qa, *qb, prior):
+                    queries[(q.text, q.slot, q.read_at)] = None
+    texts = [text for text, _, _ in queries]
+    return [_encode("audit", model, sentence, lengths, f"{model}: sentence level"),
+            _encode("audit", model, word, lengths, f"{model}: word level"),
+            Work("audit", model, "mlm", lengths(texts, "bert"),
+                 f"{model}: {len(texts):,} masked-LM queries")]
+
+
 #: Chapter → its counter; ``None`` for the pages that run no model.
 def _all(*counters: Callable[[Lengths], list[Work]]) -> Callable[[Lengths], list[Work]]:
     return lambda lengths: [w for count in counters for w in count(lengths)]
@@ -697,7 +743,7 @@ COUNTERS: dict[str, Callable[[Lengths], list[Work]] | None] = {
     "elmo_bug": elmo_bug_paper_work,
     "mleat": _all(mleat_work, mleat_paper_work), "ceat": _all(ceat_corpus_work, ceat_work),
     "lpbs": lpbs_work, "same": same_work, "synthesis": None, "holds_up": None, "coverage": None,
-    "from_scratch": None,
+    "from_scratch": None, "audit": audit_work,
 }
 #: Pages that run no model (tests/test_chapter_switch.py checks that they have none), and
 #: teaching pages that run only the offline GloVe 6B 50d vectors, the same on Colab (no

@@ -133,8 +133,18 @@ def load_sanitizers(path: Path = SANITIZE_FILE) -> list[tuple[re.Pattern[str], s
     return [(re.compile(regex), replace) for regex, replace in pairs]
 
 
+#: The cell tag with which nbval runs a cell but does not compare its outputs (a report
+#: that names its run's start, timings): nothing of such a cell is compared here either.
+NBVAL_IGNORE = "nbval-ignore-output"
+
+
 def comparable_outputs(cell: nbformat.NotebookNode, sanitizers) -> list[str]:
-    """Text of a code cell's outputs as nbval compares them (images ignored), sanitized."""
+    """Text of a code cell's outputs as nbval compares them (images ignored), sanitized.
+
+    Empty for a cell tagged :data:`NBVAL_IGNORE`, whose outputs nbval does not compare.
+    """
+    if NBVAL_IGNORE in cell.get("metadata", {}).get("tags", []):
+        return []
     texts = []
     for out in cell.get("outputs", []):
         if out.output_type == "stream":

@@ -96,7 +96,7 @@ QUICK = ("holds_up", "seat")
 #: and ``from_scratch`` (offline GloVe 6B 50d only, its exercises included), whose Colab
 #: branch only installs, and the chapters with paper-model cells, on the stand-in hub.
 COLAB_MODE = ("holds_up", "coverage", "from_scratch", "weat_static", "seat", "elmo_bug", "mleat",
-              "lpbs", "ceat", "same")
+              "lpbs", "ceat", "same", "audit")
 #: Parameters set after a notebook's ``parameters`` cell in Colab mode, as papermill injects
 #: them: the same code on less data. CEAT's paper models read at most 3 sentences per
 #: stimulus instead of 100 (the stand-ins' numbers are not compared anyway).
@@ -387,6 +387,8 @@ def paper_markers(name: str) -> tuple[str, ...]:
 
     # SAME's Colab cell fine-tunes at the paper's settings on the grid's first PAPER_RUNS
     # (2) distributions; each run's column is named by its settings.
+    audit_model = load_script("colab_runtime", folder="benchmarks").notebook_parameter(
+        "audit", "PAPER_MODEL")
     same_runs = tuple(same.InjectionSettings(mu, sd, same.INJECTION["bias_seed"], 0, epochs=5,
                                              lr=5e-5).model_id
                       for mu, sd in same.INJECTION["distributions"][:2])
@@ -402,6 +404,8 @@ def paper_markers(name: str) -> tuple[str, ...]:
         "lpbs": tuple(f"{m} (Hugging Face hub)" for m in lpbs.PAPER_LPBS_MODELS),
         "ceat": labels(ceat.PAPER_CEAT_MODELS),
         "same": ("bert-base-uncased (computed now)", *same_runs),
+        # The audit chapter's Colab cell names its summary table's columns by the model.
+        "audit": (f"{audit_model} (Hugging Face hub)",),
     }.get(name, ())
 
 

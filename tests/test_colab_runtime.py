@@ -245,7 +245,8 @@ def test_an_unknown_chapter_is_named():
 INTRO_ROWS = {"A bias test from scratch": "from_scratch",
               "WEAT": "weat_static", "SEAT": "seat", "ELMo bug": "elmo_bug", "ML-EAT": "mleat",
               "CEAT": "ceat", "LPBS": "lpbs", "SAME": "same",
-              "Synthesis, What holds up, Coverage": "synthesis"}
+              "Synthesis, What holds up, Coverage": "synthesis",
+              "Audit your own model": "audit"}
 
 
 def test_the_intro_table_gives_each_chapters_run_time():

@@ -57,3 +57,19 @@ def test_equivalent_outputs_match(a, b):
 )
 def test_real_differences_survive(a, b):
     assert sanitize(a) != sanitize(b)
+
+
+def test_outputs_of_a_cell_nbval_ignores_are_not_compared():
+    # The Colab-path test and `execute_notebooks.py --check` compare outputs as nbval does:
+    # a cell tagged nbval-ignore-output (a report naming its run's start) runs, and its
+    # outputs are not compared; an untagged cell's are.
+    import nbformat
+    from script_modules import load_script
+
+    execute_notebooks = load_script("execute_notebooks")
+    out = nbformat.v4.new_output("stream", name="stdout", text="started 22:00:16\n")
+    plain = nbformat.v4.new_code_cell("print(start)", outputs=[out])
+    ignored = nbformat.v4.new_code_cell("print(start)", outputs=[out],
+                                        metadata={"tags": ["hide-input", "nbval-ignore-output"]})
+    assert execute_notebooks.comparable_outputs(plain, []) == ["stdout:started 22:00:16\n"]
+    assert execute_notebooks.comparable_outputs(ignored, []) == []
