@@ -409,6 +409,15 @@ display(Markdown(
     "sentence-transformers, with the same vectors: the audit's time is the model's, not "
     "biaslib's overhead."))
 assert (speed["min_cosine"] > 0.9999).all()
+whole = json.loads((data_dir().parent / "benchmarks" / "results" / "audit.json")
+                   .read_text(encoding="utf-8"))
+display(Markdown(
+    f"The whole battery takes minutes, not hours: `benchmarks/bench_audit.py` ran "
+    f"`biaslib audit` on {whole['inputs']['model']} with all {len(whole['inputs']['tests'])} "
+    f"tests and the {whole['inputs']['grid']} grid ({whole['inputs']['tasks']} tasks, "
+    f"{whole['inputs']['rows']} rows) in {format_seconds(whole['cold_wall_seconds'])} with "
+    f"an empty vector cache on {whole['machine']['cores']} cores, and resumed it in "
+    f"{format_seconds(whole['resumed_wall_seconds'])} (see {{doc}}`../book/performance`)."))
 
 # %% [markdown]
 # ### Resuming

@@ -19,7 +19,7 @@ import pytest
 from statsmodels.stats.multitest import multipletests
 
 from biaslib.audit import cli
-from biaslib.audit import run as audit_run
+from biaslib.audit import work as audit_work
 from biaslib.audit.inputs import resolve_input
 from biaslib.audit.parts import RESULT_COLUMNS, needed_words
 from biaslib.audit.plan import METHODS, default_tests, plan_tasks
@@ -246,7 +246,7 @@ def test_a_second_run_recomputes_nothing_and_a_lost_task_is_redone(static_audit,
 
 @needs_glove
 def test_an_interrupted_audit_resumes_where_it_stopped(w2v_files, tmp_path, monkeypatch):
-    real = audit_run.run_task
+    real = audit_work.run_task
     calls = []
 
     def interrupted(model, task, corpus=None):
@@ -255,12 +255,12 @@ def test_an_interrupted_audit_resumes_where_it_stopped(w2v_files, tmp_path, monk
             raise KeyboardInterrupt
         return real(model, task, corpus)
 
-    monkeypatch.setattr(audit_run, "run_task", interrupted)
+    monkeypatch.setattr(audit_work, "run_task", interrupted)
     with pytest.raises(KeyboardInterrupt):
         run_audit(str(w2v_files["text"]), tmp_path, tests=TESTS, progress=False)
     assert len(list((tmp_path / "tasks").rglob("*.parquet"))) == 2
     assert not list((tmp_path / "tasks").rglob("*.tmp*"))  # no half-written file
-    monkeypatch.setattr(audit_run, "run_task", real)
+    monkeypatch.setattr(audit_work, "run_task", real)
     resumed = run_audit(str(w2v_files["text"]), tmp_path, tests=TESTS, progress=False,
                         report=False)
     assert resumed.reused == 2 and resumed.computed == len(resumed.timings) - 1 - 2

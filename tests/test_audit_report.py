@@ -298,6 +298,17 @@ def test_timings_table_sums_each_part(audit, page):
         assert rows[part] == [format_seconds(sub["seconds"].sum()), str(len(sub)), "0"]
     assert rows["total"] == [format_seconds(timings["seconds"].sum()), str(len(timings)), "0"]
     assert "wall clock 3 min 05 s" in page
+    assert f"Its {len(timings)} tasks ({len(timings)} computed, 0 reused" in page
+
+
+def test_a_model_load_is_timed_but_not_counted_as_a_task(audit):
+    results, timings, provenance = audit
+    load = pd.DataFrame([{"model": timings["model"].iloc[0], "part": "load model", "test": "",
+                          "seconds": 2.0, "status": "computed"}])
+    page = render_report(results, pd.concat([load, timings], ignore_index=True), provenance)
+    assert f"Its {len(timings)} tasks ({len(timings)} computed, 0 reused" in page
+    total = format_seconds(timings["seconds"].sum() + 2.0)
+    assert f"recorded {total} of work" in page
 
 
 def test_rows_not_run_are_listed_folded(page):

@@ -13,6 +13,8 @@ report to ``DIR``:
     Each method on one test, through the chapters' own functions.
 :mod:`~biaslib.audit.run`
     Planning, resuming, running (here or on Dask), writing.
+:mod:`~biaslib.audit.work`
+    One model loaded once and its tasks run (here or on a Dask worker).
 :mod:`~biaslib.audit.distributed`
     The fan-out to a Dask cluster.
 :mod:`~biaslib.audit.report`

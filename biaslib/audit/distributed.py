@@ -1,7 +1,7 @@
 """Fan an audit out to a Dask distributed cluster, one model per task group.
 
 Each model's tasks go to one worker as one unit
-(:func:`biaslib.audit.run.run_model_tasks`), so a model is loaded once however many
+(:func:`biaslib.audit.work.run_model_tasks`), so a model is loaded once however many
 tests and methods it runs; different models run on different workers at the same
 time. The rows come back to the client, which stores them (so ``OUT`` needs to
 exist only where the command runs, not on the workers). The workers need biaslib
@@ -62,7 +62,7 @@ def run_distributed(
     from distributed import as_completed
     from tqdm.auto import tqdm
 
-    from biaslib.audit.run import run_model_tasks
+    from biaslib.audit.work import run_model_tasks
 
     words = sorted(set(words))
     with ExitStack() as stack:

@@ -275,13 +275,16 @@ def _header(results: pd.DataFrame, timings: pd.DataFrame, provenance: Mapping[st
         if span is not None:
             meta[-1] += f" (wall clock {format_seconds(span)})"
         meta[-1] += "."
-    if len(timings):
+    tasks = timings[timings["part"] != "load model"]  # a model load is not a task
+    if len(tasks):
         seconds = pd.to_numeric(timings["seconds"], errors="coerce")
-        counts = timings["status"].value_counts()
-        meta.append(f"Its {len(timings)} tasks ({int(counts.get('computed', 0))} computed, "
-                    f"{int(counts.get('reused', 0))} reused from an earlier run) recorded "
-                    f"{format_seconds(float(seconds.sum()))} of work in all.")
-    version = provenance.get("biaslib") or provenance.get("biaslib_version")
+        counts = tasks["status"].value_counts()
+        meta.append(f"Its {len(tasks)} tasks ({int(counts.get('computed', 0))} computed, "
+                    f"{int(counts.get('reused', 0))} reused from an earlier run) and model "
+                    f"loads recorded {format_seconds(float(seconds.sum()))} of work in all.")
+    versions = provenance.get("versions")
+    version = (versions.get("biaslib") if isinstance(versions, Mapping) else None) or (
+        provenance.get("biaslib") or provenance.get("biaslib_version"))
     if not _blank(version):
         meta.append(f"biaslib {_text(version)}.")
     if meta:

@@ -27,13 +27,11 @@ What an audit writes in ``OUT``:
 
 from __future__ import annotations
 
-import functools
 import json
 import logging
 import os
 import platform
-import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -42,21 +40,18 @@ import numpy as np
 import pandas as pd
 
 from biaslib.audit.inputs import AuditInput, resolve_input
-from biaslib.audit.parts import RESULT_COLUMNS, needed_words, run_task
+from biaslib.audit.parts import RESULT_COLUMNS, needed_words
 from biaslib.audit.plan import GRIDS, Grid, Task, plan_tasks
+from biaslib.audit.work import run_model_tasks
 from biaslib.files import write_atomically, write_text_atomically
 from biaslib.stats.multiple_testing import holm_bonferroni
 
-__all__ = ["ALPHA", "AuditResult", "run_audit", "run_model_tasks"]
+__all__ = ["ALPHA", "AuditResult", "run_audit"]
 
 logger = logging.getLogger(__name__)
 
 #: Family-wise level of the Holm–Bonferroni mark of the summary table.
 ALPHA = 0.05
-
-#: One computed task: its key, its rows and the seconds it took.
-TaskOutput = tuple[str, pd.DataFrame, float]
-
 
 @dataclass(frozen=True)
 class AuditResult:
@@ -141,47 +136,6 @@ class TaskStore:
 
 
 # ----------------------------------------------------------------------- running
-
-
-def _corpus_contexts(options: Mapping[str, object], words: Iterable[str]
-                     ) -> Callable[[str], Mapping] | None:
-    """Role → word → contexts of a stimulus test from the corpus (only ``words`` are read)."""
-    corpus = options.get("corpus")
-    if corpus is None:
-        return None
-    from biaslib.stimuli.corpus import contexts_for_test, read_extract
-
-    frame = read_extract(sorted(set(words)), path=str(corpus))
-    return functools.partial(contexts_for_test, frame=frame, cap=options["corpus_cap"],
-                             seed=options["seed"])
-
-
-def run_model_tasks(model: AuditInput, tasks: Sequence[Task], *, words: Iterable[str] = (),
-                    device: str | None = None, progress: bool = True,
-                    save: Callable[[Task, pd.DataFrame, float], None] | None = None,
-                    ) -> tuple[float, list[TaskOutput]]:
-    """Load ``model`` once and run its ``tasks``; each is passed to ``save`` when done.
-
-    The unit of work of an audit (the function a Dask worker runs). Returns the
-    seconds the model took to load and each task's key, rows and seconds.
-    """
-    from tqdm.auto import tqdm
-
-    start = time.perf_counter()
-    loaded = model.load(device=device, words=words, progress=progress)
-    corpus = _corpus_contexts(tasks[0].options, words) if tasks else None
-    load_seconds = time.perf_counter() - start
-    done: list[TaskOutput] = []
-    bar = tqdm(tasks, desc=f"audit {model.name}", unit="task", disable=not progress)
-    for task in bar:
-        bar.set_postfix_str(f"{task.method} {task.test}")
-        start = time.perf_counter()
-        frame = run_task(loaded, task, corpus)
-        seconds = time.perf_counter() - start
-        if save is not None:
-            save(task, frame, seconds)
-        done.append((task.key(), frame, seconds))
-    return load_seconds, done
 
 
 def _holm(results: pd.DataFrame, alpha: float) -> pd.Series:
