@@ -234,57 +234,12 @@ import json
 
 import numpy as np
 
-from biaslib.reporting.format import format_p, format_tail_p, robust_format
+from biaslib.chapters.audit import P_NOISE, check_holm_margin, shown_d, summary_table
+from biaslib.reporting.format import format_p, robust_format
 
 results = pd.read_parquet(out / "results.parquet")
 timings = pd.read_csv(out / "timings.csv", keep_default_na=False)
 provenance = json.loads((out / "provenance.json").read_text(encoding="utf-8"))
-
-#: How far a sampled permutation p-value can move with float noise: a few re-splits of
-#: 100,000 whose statistic ties with the observed one to 1e-4 (an upper bound).
-P_NOISE = 5 / 100_001
-
-
-def shown_d(value: float) -> str:
-    """An effect size (or SAME score) to two decimals, refused if noise could change it."""
-    return "–" if pd.isna(value) else robust_format(float(value), ".2f").replace("-", "−")
-
-
-def shown_p(p: float, method: str) -> str:
-    """A p-value as the papers print it, refused if noise could change the printed digits."""
-    if pd.isna(p):
-        return "–"
-    if method.startswith("CEAT"):  # a normal tail: continuous in the inputs
-        texts = {format_tail_p(p * f) for f in (1 - 1e-4, 1, 1 + 1e-4)}
-    else:  # a permutation count: below 0.01 only its order of magnitude, else two decimals
-        texts = {"< 0.001" if q < 0.001 else "< 0.01" if q < 0.01 else format_p(q, 1)
-                 for q in (max(p - P_NOISE, 0), p, min(p + P_NOISE, 1))}
-    assert len(texts) == 1, f"p = {p} prints differently under noise: {texts}"
-    return texts.pop()
-
-
-def summary_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """The headline numbers of one model: test and method as the index, in words."""
-    rows = frame[frame["part"] == "summary"]
-    table = pd.DataFrame({
-        "stimuli": rows["stimuli"].to_numpy(),
-        "templates": rows["contexts"].to_numpy(),
-        "effect size": [shown_d(v) for v in rows["effect_size"]],
-        "95 % CI": ["–" if pd.isna(lo) else f"[{shown_d(lo)}, {shown_d(hi)}]"
-                    for lo, hi in zip(rows["ci_low"], rows["ci_high"], strict=True)],
-        "p": [shown_p(p, m) for p, m in zip(rows["p_value"], rows["method"], strict=True)],
-        "Holm": rows["holm"].replace("", "–").to_numpy()},
-        index=pd.MultiIndex.from_arrays([rows["test"], rows["method"]],
-                                        names=["test", "method"]))
-    return table.sort_index(level="test", sort_remaining=False)
-
-
-def check_holm_margin(frame: pd.DataFrame, alpha: float = 0.05) -> None:
-    """No headline p-value lies so near its Holm threshold that noise could flip the mark."""
-    p = np.sort(frame.loc[(frame["part"] == "summary") & frame["p_value"].notna(), "p_value"])
-    thresholds = alpha / (len(p) - np.arange(len(p)))
-    assert (np.abs(p - thresholds) > 10 * P_NOISE).all()
-
 
 check_holm_margin(results)
 minilm_summary = summary_table(results)
@@ -471,25 +426,13 @@ HTML(f'<div><iframe srcdoc="{html.escape(page, quote=True)}" title="The audit re
 # %%
 from biaslib import glove_6b_50d
 from biaslib.audit.parts import needed_words
+from biaslib.embeddings.vector_files import write_vectors
 
 glove = glove_6b_50d()
 
 
-def write_word2vec_text(path: Path, tests: list[str]) -> int:
-    """Write GloVe 6B 50d's vectors of the words of ``tests`` in word2vec's text format.
-
-    A ``count dim`` header, then one word and its 50 numbers per line. A float32 printed
-    as its exact float64 value reads back to the same float32. Returns the word count.
-    """
-    keys = sorted({k for w in needed_words(tests) if (k := glove.key_for(w)) is not None})
-    lines = [f"{len(keys)} {glove.vectors.shape[1]}"]
-    lines += [" ".join([k, *map(str, glove.vectors[glove.index[k]].tolist())]) for k in keys]
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return len(keys)
-
-
 vector_file = work / "my-vectors.txt"
-n_words = write_word2vec_text(vector_file, TESTS)
+n_words = write_vectors(vector_file, glove, needed_words(TESTS))
 static = run_audit(vector_file, work / "audit-vectors", tests=TESTS, progress=False)
 print(f"{n_words} words × {glove.vectors.shape[1]} dimensions written; "
       f"the audit ran {', '.join(sorted(set(static.summary['method'])))}.")
@@ -613,13 +556,13 @@ display(Markdown(
 # ### Exercise 2. The full grid on C9 (★★☆)
 #
 # Write the GloVe 6B 50d vectors of C9's words (mental vs physical disease, temporary vs
-# permanent) to a word2vec text file with `write_word2vec_text`, audit it with
+# permanent) to a word2vec text file with `write_vectors`, audit it with
 # `--grid full` (`grid="full"`), and report the share of its specifications with
 # p < 0.05. Which choice separates the significant ones from the others?
 
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 c9_file = work / "c9-vectors.txt"
-write_word2vec_text(c9_file, ["C9"])
+write_vectors(c9_file, glove, needed_words(["C9"]))
 c9 = run_audit(c9_file, work / "audit-c9", tests=["C9"], methods=["WEAT"], grid="full",
                progress=False)
 c9_grid = c9.results[(c9.results["part"] == "grid") & (c9.results["not run"] == "")]

@@ -605,3 +605,20 @@ def test_notebook_paper_vector_cells_run_on_files_in_the_cache(standins, tmp_pat
         {"histwords-eng-all-sgns"} if notebook == "mleat" else set())
     assert sorted(p.name for p in folder.glob("*.sha256.json")) == sorted(
         f"{standins[name].name}.sha256.json" for name in used)
+
+
+@pytest.mark.parametrize("fmt", ["word2vec-text", "glove-text", "word2vec-binary"])
+def test_write_vectors_reads_back_exactly(tmp_path, fmt):
+    from biaslib.embeddings.static import StaticEmbeddings
+    from biaslib.embeddings.vector_files import write_vectors
+
+    rng = np.random.default_rng(7)
+    vectors = rng.normal(size=(4, 5)).astype(np.float32)
+    table = StaticEmbeddings(["apple", "Bee", "cat", "dog"], vectors, name="t", case="exact")
+    path = tmp_path / ("v.bin" if fmt == "word2vec-binary" else "v.txt")
+    assert write_vectors(path, table, ["dog", "apple", "apple", "absent"], fmt) == 2
+    back = read_vectors(path, format=fmt)
+    assert list(back.index) == ["apple", "dog"]  # once each, sorted, the absent word left out
+    np.testing.assert_array_equal(back.vectors, vectors[[0, 3]])
+    with pytest.raises(ValueError, match="format must be one of"):
+        write_vectors(path, table, ["dog"], "fasttext")

@@ -52,6 +52,7 @@ from numpy.typing import NDArray
 from biaslib.downloads import sha256_of
 from biaslib.embeddings.static import CaseMode, StaticEmbeddings
 from biaslib.errors import ModelUnavailableError
+from biaslib.files import write_atomically
 
 __all__ = [
     "GOOGLENEWS_SUBSET_SHA256",
@@ -63,6 +64,7 @@ __all__ = [
     "paper_vectors",
     "read_histwords",
     "read_vectors",
+    "write_vectors",
 ]
 
 logger = logging.getLogger(__name__)
@@ -389,6 +391,49 @@ def read_vectors(
         "duplicates skipped": len(collector.duplicates),
     }
     return table
+
+
+def write_vectors(path: str | os.PathLike[str], table: StaticEmbeddings, words: Iterable[str],
+                  format: VectorFormat = "word2vec-text") -> int:
+    """Write the vectors of ``words`` in a release file's format (whole or not at all).
+
+    Each word is written under the entry ``table`` finds it as
+    (:meth:`~biaslib.embeddings.static.StaticEmbeddings.key_for`), once, in sorted order;
+    words the table lacks are left out. ``"word2vec-text"``: a ``count dim`` header,
+    then a word and its numbers per line (a float32 printed as its exact shortest
+    float64 text reads back to the same float32); ``"glove-text"``: the same without the
+    header; ``"word2vec-binary"``: the header, then per word the word, a space and
+    ``dim`` little-endian float32. :func:`read_vectors` reads all three back.
+
+    Returns
+    -------
+    int
+        The number of words written.
+
+    Raises
+    ------
+    ValueError
+        If ``format`` is unknown.
+    """
+    if format not in _FORMATS:
+        raise ValueError(f"format must be one of {_FORMATS}, got {format!r}")
+    keys = sorted({k for w in words if (k := table.key_for(w)) is not None})
+    rows = np.asarray(table.vectors[[table.index[k] for k in keys]], dtype=np.float32)
+    rows = rows.reshape(len(keys), table.vectors.shape[1])
+    header = f"{len(keys)} {rows.shape[1]}\n".encode()
+
+    def write(tmp: Path) -> None:
+        with open(tmp, "wb") as f:
+            if format != "glove-text":
+                f.write(header)
+            for key, row in zip(keys, rows, strict=True):
+                if format == "word2vec-binary":
+                    f.write(key.encode() + b" " + row.astype("<f4").tobytes() + b"\n")
+                else:
+                    f.write((" ".join([key, *map(str, row.tolist())]) + "\n").encode())
+
+    write_atomically(path, write)
+    return len(keys)
 
 
 # ------------------------------------------------------------------ HistWords
