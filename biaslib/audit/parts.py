@@ -31,6 +31,7 @@ from biaslib.audit.plan import Task, headline_stimuli, lpbs_cells
 from biaslib.errors import DegenerateTestError, DroppedStimuliWarning, MissingWordsError
 from biaslib.evaluate.speccurve import (
     CHOICES,
+    family_contexts,
     specification_frame,
     stimulus_variants,
     target_description,
@@ -59,14 +60,6 @@ _HEADLINE = {"ddof": str(BIASLIB.ddof), "tail": BIASLIB.tail}
 
 def _contexts_label(stimuli: str) -> str:
     return "Mind Your Bias" if stimuli.startswith("MYB-") else "SEAT bleached"
-
-
-def _template_contexts(stimuli: str) -> Mapping[str, Sequence[Any]]:
-    from biaslib.stimuli.templates import myb_contexts, seat_contexts
-
-    if stimuli.startswith("MYB-"):
-        return myb_contexts(stimuli)
-    return seat_contexts(stimuli, "bleached", match_reference=True)
 
 
 def _transformer_encoders(model: LoadedModel, task: Task) -> dict[str, Any]:
@@ -194,8 +187,10 @@ def _mleat(model: LoadedModel, task: Task) -> pd.DataFrame:
     if model.table is not None:
         rows = mleat_table([stimuli], model.table, progress=False).assign(contexts="words only")
     else:
-        rows = mleat_context_table([stimuli], model.encoder("last"), _template_contexts,
-                                   progress=False).assign(contexts=_contexts_label(stimuli))
+        family = _contexts_label(stimuli)
+        rows = mleat_context_table([stimuli], model.encoder("last"),
+                                   lambda name: family_contexts(name, family),
+                                   progress=False).assign(contexts=family)
     return rows.assign(part="summary", targets=target_description(stimuli),
                        sampling=rows["p_method_l1"] + " permutations")
 

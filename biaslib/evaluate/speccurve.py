@@ -99,6 +99,7 @@ from biaslib.validation import no_string
 __all__ = [
     "CHOICES",
     "CONTEXT_LABELS",
+    "family_contexts",
     "specification_frame",
     "stimulus_variants",
     "target_description",
@@ -174,7 +175,8 @@ def _sentence_pooling_label(encoder: ContextEncoder, pooling: str | None) -> str
     return str(getattr(encoder, "default_sentence_pooling", "mean"))
 
 
-def _seat_contexts(stimulus_test: str, label: str) -> Mapping[str, Sequence[Context]]:
+def family_contexts(stimulus_test: str, label: str) -> Mapping[str, Sequence[Context]]:
+    """The sentences of a stimulus test in one template family (a key of :data:`CONTEXT_LABELS`)."""
     from biaslib.stimuli.templates import myb_contexts, seat_contexts, word_only_contexts
 
     if label == "SEAT bleached":
@@ -291,7 +293,7 @@ def specification_frame(
             for name in names:
                 if family == "SEAT unbleached" and "unbleached" not in seat_variants[name]:
                     continue
-                ctxs = _seat_contexts(name, family)
+                ctxs = family_contexts(name, family)
                 fam_levels = ["sentence"] if family == "words only" else levels
                 runs = [("sentence", p) for p in sentence_poolings if "sentence" in fam_levels]
                 runs += [("word", p) for p in word_poolings if "word" in fam_levels]
