@@ -191,8 +191,8 @@ def run_wefe(sets: Sets, rows: Rows) -> None:
                  convention="wefe")
         res = MAC().run_query(q, model)
         rows.add("MAC.run_query", test, targets, attrs, res["result"],
-                 biaslib_call="same.mac(concat(X, Y), [A, B]) (mean over words and sets)",
-                 convention="wefe")
+                 biaslib_call="same.mac(concat(X, Y), [A, B], mean='per_set')",
+                 convention="paper", note="Manzini et al.'s mean over targets and sets")
         # RNSB: WEFE labels attribute 0 positive (+1), attribute 1 negative (-1); biaslib's
         # A is the "negative" class, so biaslib's A is WEFE's attribute 1 (here B).
         for holdout in (False, True):
@@ -273,16 +273,17 @@ def run_responsibly(sets: Sets, rows: Rows) -> None:
                  convention="paper",
                  note="direction: _identify_direction('she', 'he', pairs, method='pca')")
     words_a, words_b = occupations[INDIRECT_A], occupations[INDIRECT_B]
-    call = ("indirect_bias(occupations[0:20], occupations[20:40], female, male, "
-            "convention='responsibly')")
+    call = ("indirect_bias(occupations[0:20], occupations[20:40], female, male) "
+            "(convention='responsibly' adds only responsibly's check that the first component "
+            "explains >= 0.5, which passes here)")
     betas = [(f"{a}|{b}", we.calc_indirect_bias(a, b)) for a in words_a for b in words_b]
     rows.add("BiasWordEmbedding.calc_indirect_bias", "SAME", pairs,
              ["SAME.occupations[0:20]", "SAME.occupations[20:40]"],
-             float(np.mean([v for _, v in betas])), biaslib_call=call, convention="responsibly",
+             float(np.mean([v for _, v in betas])), biaslib_call=call, convention="paper",
              note="mean over the pairs of the per-pair values (responsibly has no mean)")
     rows.add_items("BiasWordEmbedding.calc_indirect_bias", "SAME", pairs,
                    ["SAME.occupations[0:20]", "SAME.occupations[20:40]"], betas,
-                   biaslib_call=call, convention="responsibly")
+                   biaslib_call=call, convention="paper")
 
     utils.TSNE = _NoTSNE
     for test, groups in _labelled_groups(sets):
