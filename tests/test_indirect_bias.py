@@ -217,7 +217,7 @@ def test_same_call_same_result():
 
 
 def test_orthogonal_words_raise():
-    with pytest.raises(DegenerateTestError, match="w . v = 0"):
+    with pytest.raises(DegenerateTestError, match=r"w \. v = 0"):
         indirect_bias_pair([1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0])
     X, Y = [[1.0, 1.0, 0.0], [1.0, -1.0, 0.0]], [[-1.0, 1.0, 0.0], [-1.0, -1.0, 0.0]]
     with pytest.raises(DegenerateTestError, match="words_a 0 and words_b 1"):
@@ -231,7 +231,7 @@ def test_word_along_g_raises():
 
 @pytest.mark.parametrize("w, v, g, match", [
     ([1.0, 0.0], [1.0, 1.0, 0.0], [1.0, 0.0], "dimension"),
-    ([np.nan, 1.0], [1.0, 1.0], [1.0, 0.0], "NaN|finite"),
+    ([np.nan, 1.0], [1.0, 1.0], [1.0, 0.0], r"NaN|finite"),
     ([0.0, 0.0], [1.0, 1.0], [1.0, 0.0], "zero"),
     ([1.0, 1.0], [1.0, 1.0], [0.0, 0.0], "zero"),
     ([[1.0, 1.0]], [1.0, 1.0], [1.0, 0.0], "1-D"),
