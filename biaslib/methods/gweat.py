@@ -36,8 +36,11 @@ Properties (``tests/test_gweat.py``):
 
   half the numerator of WEAT's effect size :math:`d` (Caliskan et al. 2017),
   and :math:`S(X, Y, A, B) / (2m)` for WEAT's test statistic :math:`S` when
-  :math:`|X| = |Y| = m`; for any set sizes and either centre. It flips sign
-  when X ↔ Y or A ↔ B.
+  :math:`|X| = |Y| = m`; for any set sizes with the group centres. With
+  ``center="pooled"`` it is
+  :math:`\frac{m_1 k_1 + m_2 k_2}{(m_1+m_2)(k_1+k_2)} (\bar x - \bar y) \cdot (\bar a - \bar b)`
+  (:math:`m_i` target and :math:`k_i` attribute set sizes): the same when
+  :math:`|A| = |B|`. It flips sign when X ↔ Y or A ↔ B.
 
 Where implementations differ:
 
