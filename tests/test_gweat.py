@@ -44,6 +44,11 @@ def test_matches_brute_force_three_groups_unequal_sizes():
     rng = np.random.default_rng(0)
     t, a = _sets(rng, [3, 5, 2]), _sets(rng, [4, 2, 6])
     assert generalized_weat(t, a).value == pytest.approx(_brute(t, a), rel=1e-12)
+    # Derived: with the group centre of A, Σ_i (ā_i - ā) = 0 and the target centre drops out.
+    unit = [[m / np.linalg.norm(m, axis=1, keepdims=True) for m in s] for s in (t, a)]
+    am = np.array([m.mean(0) for m in unit[1]])
+    no_centre = sum(x.mean(0) @ (ai - am.mean(0)) for x, ai in zip(unit[0], am, strict=True))
+    assert generalized_weat(t, a).value == pytest.approx(no_centre)
 
 
 def test_two_groups_is_half_weats_mean_difference():

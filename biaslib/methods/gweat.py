@@ -20,10 +20,11 @@ among this project's seeds, so the equation number could not be checked here.
 
 Properties (``tests/test_gweat.py``):
 
-* **the target centre does not matter**: because :math:`\sum_i (\bar a_i - \bar a) = 0`,
+* **the target centre does not matter** with the group centre of the
+  attributes: then :math:`\sum_i (\bar a_i - \bar a) = 0`, so
   :math:`\mathrm{GWEAT} = \sum_i \bar x_i \cdot (\bar a_i - \bar a)` for any
-  :math:`\bar x`; only the attribute centre can change the value
-  (``center="pooled"`` with attribute sets of different sizes);
+  :math:`\bar x`. ``center="pooled"`` changes the value only when the
+  attribute sets differ in size (then the target centre matters too);
 * permuting the pairs :math:`(X_i, A_i)` leaves it unchanged;
 * **two targets, two attributes** (X, Y, A, B): :math:`\bar x_{1,2} - \bar x =
   \pm(\bar x_1 - \bar x_2)/2`, so
@@ -128,7 +129,7 @@ def generalized_weat(
     center
         ``"groups"``: :math:`\bar x`, :math:`\bar a` are the means of the group
         means (EBS); ``"pooled"``: the means of all vectors (weighted by set
-        size). Only the attribute centre changes the value.
+        size). Same value as ``"groups"`` when the attribute sets are of equal size.
 
     Returns
     -------
