@@ -314,3 +314,16 @@ def test_neighbours_bad_input():
         neighbour_test(words, [1.0, -1.0, 1.0, -1.0], k=1, metric="manhattan")
     with pytest.raises(ValueError):
         neighbour_test(np.empty((0, 3)), [], k=1)
+
+
+def test_neighbours_same_in_small_chunks(monkeypatch):
+    import biaslib.methods.gonen_goldberg as gg
+
+    rng = np.random.default_rng(12)
+    base = rng.normal(size=(30, 3))
+    words = np.vstack([base, 2.0 * base[:20]])  # same directions: ties at the k-th place
+    bias = rng.normal(size=50)
+    whole = neighbour_test(words, bias, k=6)
+    monkeypatch.setattr(gg, "CHUNK_ENTRIES", 3 * 50)  # three rows at a time
+    assert np.array_equal(neighbour_test(words, bias, k=6).word_scores, whole.word_scores)
+    assert whole.word_scores == pytest.approx(_brute_shares(words, bias, 6))

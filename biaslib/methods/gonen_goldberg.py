@@ -101,8 +101,8 @@ GG_CONVENTIONS: Mapping[str, Mapping[str, object]] = {
             "exclude_self": False},
 }
 
-#: Rows of the similarity matrix computed at once by :func:`neighbour_test`.
-CHUNK = 1024
+#: Entries of the similarity matrix held at once by :func:`neighbour_test` (rows × words).
+CHUNK_ENTRIES = 2**23
 
 
 def _convention(convention: str, test: str, allowed: tuple[str, ...]) -> Mapping[str, object]:
@@ -426,8 +426,9 @@ def _neighbour_shares(
         u = unit_rows(w, "words")
     sq = (w**2).sum(axis=1)
     shares = np.empty(n)
-    for start in range(0, n, CHUNK):
-        rows = np.arange(start, min(start + CHUNK, n))
+    chunk = max(1, CHUNK_ENTRIES // n)
+    for start in range(0, n, chunk):
+        rows = np.arange(start, min(start + chunk, n))
         if metric == "cosine":
             sim = u[rows] @ u.T
         else:  # larger is nearer: minus the squared Euclidean distance
@@ -439,7 +440,11 @@ def _neighbour_shares(
         above = sim > kth[:, None]
         tied = sim == kth[:, None]
         room = k - above.sum(axis=1)
-        chosen = above | (tied & (np.cumsum(tied, axis=1) <= room[:, None]))
+        chosen = above | tied
+        crowded = tied.sum(axis=1) > room  # more ties at the k-th place than places left
+        if crowded.any():
+            t = tied[crowded]
+            chosen[crowded] = above[crowded] | (t & (np.cumsum(t, axis=1) <= room[crowded, None]))
         shares[rows] = (chosen & positive[None, :]).sum(axis=1) / k
     return shares
 
