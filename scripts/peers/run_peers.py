@@ -157,7 +157,9 @@ def run_wefe(sets: Sets, rows: Rows) -> None:
         for distance in ("norm", "cos"):
             res = RND().run_query(q, model, distance=distance)
             call = (f"rnd(words={attr}, X={targets[0]}, Y={targets[1]}, "
-                    f"distance='{distance}', convention='wefe')")
+                    f"distance='{distance}', normalize=False, convention='wefe')"
+                    + ("; WEFE's values are -1 times biaslib's (its norm word score is "
+                       "positive towards Y)" if distance == "norm" else ""))
             rows.add("RND.run_query", test, targets, [attr], res["result"],
                      option=f"distance={distance}", biaslib_call=call, convention="wefe")
             rows.add_items("RND.run_query", test, targets, [attr],
@@ -198,8 +200,10 @@ def run_wefe(sets: Sets, rows: Rows) -> None:
         for holdout in (False, True):
             res = RNSB().run_query(q, model, random_state=RANDOM_STATE, holdout=holdout)
             option = f"holdout={holdout}, random_state={RANDOM_STATE}"
+            conv = ("'wefe'" if holdout
+                    else "get_rnsb_convention('wefe').replace(test_size=0.0, stratify=False)")
             call = (f"rnsb([X, Y], A={attrs[1]}, B={attrs[0]}, seed={RANDOM_STATE}, "
-                    f"convention='wefe'{', holdout=True' if holdout else ''})")
+                    f"convention={conv})")
             rows.add("RNSB.run_query", test, targets, attrs, res["result"], option=option,
                      biaslib_call=call, convention="wefe",
                      note="estimator=LogisticRegression(solver='liblinear', max_iter=10000)")
