@@ -38,6 +38,12 @@ constant similarities
 duplicates
     The authors' script builds its word list with ``set()`` and so scores each
     word once; here the rows given are scored as they are.
+the authors' script
+    ``ECT.py`` (d71b4c3) does not run as published: ``return spearmanr(sim1,
+    sim2))`` has a stray parenthesis, and ``meanList`` sums rows of an undefined
+    ``X`` (the vectors are loaded as ``A``). Read for its intent, it is the
+    formula above: means of the (optionally normalised) group vectors,
+    ``1 - scipy.spatial.distance.cosine`` with each word, ``spearmanr``.
 
 References
 ----------

@@ -59,11 +59,20 @@ solver, C            ``lbfgs``, :math:`C = 2` (see below)      ``liblinear``, :m
     attribute set is its *positive* class (label 1, line 145) and the second its
     negative class, although its class docstring says the opposite (lines 56–57):
     this ``rnsb(groups, A, B)`` is WEFE's query with ``attribute_sets=[B, A]``.
+    Two slips in WEFE's holdout check (lines 173–185): it refuses a split that
+    leaves *one* positive training word (``== 1``, meant ``< 1``), and its
+    messages speak of ``test_size=0.1`` while the split uses 0.2. And
+    ``run_query`` logs and skips an iteration that raises (line 873), so a query
+    whose every fit fails returns the mean of no divergences, NaN; here the error
+    is raised.
 repeated fits
     WEFE's ``n_iterations`` re-splits and refits, then returns the *mean of the
     KL divergences* (line 877) and the mean probabilities; ``n_iterations`` here
     does the same with seeds ``seed, seed + 1, …`` (WEFE refuses a seed with more
-    than one iteration, since its iterations would all be alike).
+    than one iteration, since its iterations would all be alike). The mean of the
+    divergences is not the divergence of the mean probabilities: WEFE's
+    ``negative_sentiment_distribution`` (lines 882–886, the normalised mean
+    probabilities) is not the distribution whose divergence it reports.
 per word or per group
     The paper has one identity term per group. WEFE flattens every word of
     every target set into one distribution (``_calc_rnsb``, lines 237–266), so a
