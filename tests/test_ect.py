@@ -178,3 +178,8 @@ def test_bad_spearman_input():
         spearman([1.0, 2.0], [1.0, 2.0, 3.0])
     with pytest.raises(TypeError, match="normalize"):
         ect([[1.0, 0.0], [0.0, 1.0]], [[1.0, 0.0]], [[0.0, 1.0]], normalize=None)
+
+
+def test_options_name_the_convention():
+    r = ect([[1.0, 0.0], [0.0, 1.0]], [[1.0, 0.2]], [[0.1, 1.0]])
+    assert r.convention_name == "paper" and r.options["ties"] == "average ranks"

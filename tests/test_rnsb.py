@@ -248,6 +248,8 @@ def test_bad_input():
         rnsb(groups, A[:1], B[:9], convention=RNSB_PAPER, seed=_seed_dropping_the_negative())
     with pytest.raises(TypeError, match="seed"):
         rnsb(groups, A, B, seed=None)
+    with pytest.raises(TypeError, match="seed"):
+        negative_probabilities(groups, A, B, seed=None)
     with pytest.raises(ValueError, match="seed"):
         rnsb(groups, A, B, seed=-1)
     with pytest.raises(ValueError, match="n_iterations"):

@@ -145,7 +145,9 @@ def ect(words: ArrayLike, X: ArrayLike, Y: ArrayLike, *, normalize: bool = False
     -------
     BiasScoreResult
         ``score="ECT"``, ``value`` :math:`\rho \in [-1, 1]` (1: no bias),
-        ``word_scores`` :math:`\cos(w, \bar X) - \cos(w, \bar Y)`.
+        ``word_scores`` :math:`\cos(w, \bar X) - \cos(w, \bar Y)`;
+        ``options["convention"]`` is ``"paper"`` (the authors' script and WEFE
+        compute the same number; only ``normalize`` differs between calls).
 
     Raises
     ------
@@ -175,4 +177,5 @@ def ect(words: ArrayLike, X: ArrayLike, Y: ArrayLike, *, normalize: bool = False
     scores = sims[:, 0] - sims[:, 1]
     return BiasScoreResult(score="ECT", value=rho, word_scores=scores,
                            n_words=int(scores.size), n_groups=2,
-                           options={"normalize": normalize, "ties": "average ranks"})
+                           options={"convention": "paper", "normalize": normalize,
+                                    "ties": "average ranks"})

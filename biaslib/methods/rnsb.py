@@ -47,7 +47,9 @@ solver, C            ``lbfgs``, :math:`C = 2` (see below)      ``liblinear``, :m
     (the optimum has :math:`w_1 = -w_0 = v/2`); recent scikit-learn has dropped
     ``multi_class``, so the preset fits the binary model with :math:`C = 2`
     (``tests/test_rnsb.py`` checks the equivalence by fitting the softmax
-    objective directly).
+    objective directly). With 100 iterations lbfgs may stop before it converges
+    on a real lexicon, with scikit-learn's ``ConvergenceWarning`` — as it did in
+    the notebook; ``RNSB_PAPER.replace(max_iter=...)`` lets it run longer.
 ``"wefe"``
     WEFE's ``RNSB._train_classifier`` (``wefe/metrics/RNSB.py`` lines 140–206, at
     1998132, 2025-07-29): ``train_test_split(test_size=0.2, stratify=labels,
@@ -249,8 +251,16 @@ def _groups(groups: Sequence[ArrayLike]) -> list[NDArray[np.float64]]:
     return sets
 
 
+def _seed(seed: object) -> int:
+    checked = check_seed(seed)
+    if checked is None:
+        raise TypeError("seed must be an int >= 0: RNSB's split and solver are always seeded "
+                        "(same call, same result)")
+    return checked
+
+
 def _fit(A: NDArray[np.float64], B: NDArray[np.float64], conv: RnsbConvention,
-         seed: int | None) -> tuple[LogisticRegression, float]:
+         seed: int) -> tuple[LogisticRegression, float]:
     """Fit on rows [B; A] with labels +1 / -1 (as both peers); held-out accuracy or NaN."""
     rows = np.concatenate([B, A])
     labels = np.concatenate([np.ones(B.shape[0]), -np.ones(A.shape[0])])
@@ -281,7 +291,7 @@ def _fit(A: NDArray[np.float64], B: NDArray[np.float64], conv: RnsbConvention,
 
 
 def negative_probabilities(
-    groups: Sequence[ArrayLike], A: ArrayLike, B: ArrayLike, *, seed: int | None = 0,
+    groups: Sequence[ArrayLike], A: ArrayLike, B: ArrayLike, *, seed: int = 0,
     convention: RnsbConvention | str = RNSB_PAPER, normalize: bool = False,
 ) -> tuple[NDArray[np.float64], float]:
     """P(negative | word) for every word of every group, and the held-out accuracy.
@@ -291,7 +301,7 @@ def negative_probabilities(
     ``test_size=0``).
     """
     conv = get_rnsb_convention(convention)
-    seed = check_seed(seed)
+    seed = _seed(seed)
     normalize = check_bool(normalize, "normalize")
     sets = _groups(groups)
     a = unit_rows(A, "A") if normalize else as_vectors(A, "A")
@@ -362,9 +372,7 @@ def rnsb(
     """
     conv = get_rnsb_convention(convention)
     n_iterations = check_int(n_iterations, "n_iterations", minimum=1)
-    seed = check_seed(seed)
-    if seed is None:
-        raise TypeError("seed must be an int >= 0: RNSB's split and solver are always seeded")
+    seed = _seed(seed)
     sets = _groups(groups)
     sizes = [g.shape[0] for g in sets]
     if conv.aggregate == "groups" and len(sets) < 2:
