@@ -74,6 +74,10 @@ unequal sets
     ``Y`` is cut silently, a shorter one raises ``IndexError``. Here sets of
     different sizes raise a :class:`ValueError`.
 
+``tests/test_ripa.py`` runs WEFE's ``RIPA._calc_metric`` and EBS's ``RIPA`` (read
+from git mirrors, ``tests/peer_code.py``) on random vectors: the ``"wefe"`` and ``"ebs"``
+presets agree with them to 1e-12.
+
 References
 ----------
 Ethayarajh, K., Duvenaud, D. & Hirst, G. (2019). Understanding Undesirable Word

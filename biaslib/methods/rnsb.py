@@ -86,6 +86,10 @@ unit-length vectors
     Neither peer normalises by default; ``normalize=True`` scales every vector
     to unit length first (WEFE's ``normalize=True``).
 
+``tests/test_rnsb.py`` runs WEFE's ``RNSB._train_classifier`` and ``_calc_rnsb``
+(from a git mirror) with the same ``random_state``: the ``"wefe"`` preset gives the same
+split, probabilities, divergence and held-out accuracy, to 1e-12.
+
 References
 ----------
 Sweeney, C. & Najafian, M. (2019). A Transparent Framework for Evaluating
