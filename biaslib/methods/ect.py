@@ -38,6 +38,15 @@ constant similarities
 duplicates
     The authors' script builds its word list with ``set()`` and so scores each
     word once; here the rows given are scored as they are.
+the authors' script
+    ``ECT.py`` (d71b4c3) does not run as published: ``return spearmanr(sim1,
+    sim2))`` has a stray parenthesis, and ``meanList`` sums rows of an undefined
+    ``X`` (the vectors are loaded as ``A``). Read for its intent, it is the
+    formula above: means of the (optionally normalised) group vectors,
+    ``1 - scipy.spatial.distance.cosine`` with each word, ``spearmanr``.
+
+``tests/test_ect.py`` runs WEFE's ``ECT.__calculate_embedding_coherence`` (from a
+git mirror) on random vectors and agrees with it to 1e-12.
 
 References
 ----------
@@ -139,7 +148,9 @@ def ect(words: ArrayLike, X: ArrayLike, Y: ArrayLike, *, normalize: bool = False
     -------
     BiasScoreResult
         ``score="ECT"``, ``value`` :math:`\rho \in [-1, 1]` (1: no bias),
-        ``word_scores`` :math:`\cos(w, \bar X) - \cos(w, \bar Y)`.
+        ``word_scores`` :math:`\cos(w, \bar X) - \cos(w, \bar Y)`;
+        ``options["convention"]`` is ``"paper"`` (the authors' script and WEFE
+        compute the same number; only ``normalize`` differs between calls).
 
     Raises
     ------
@@ -169,4 +180,5 @@ def ect(words: ArrayLike, X: ArrayLike, Y: ArrayLike, *, normalize: bool = False
     scores = sims[:, 0] - sims[:, 1]
     return BiasScoreResult(score="ECT", value=rho, word_scores=scores,
                            n_words=int(scores.size), n_groups=2,
-                           options={"normalize": normalize, "ties": "average ranks"})
+                           options={"convention": "paper", "normalize": normalize,
+                                    "ties": "average ranks"})
