@@ -58,7 +58,7 @@ from __future__ import annotations
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.stats import rankdata
+from scipy import stats
 
 from biaslib.errors import DegenerateTestError
 from biaslib.methods.same import BiasScoreResult
@@ -69,7 +69,7 @@ __all__ = ["ect", "ect_similarities", "spearman"]
 
 
 def spearman(a: ArrayLike, b: ArrayLike) -> float:
-    """Spearman's rank correlation with average ranks for ties (as ``scipy.stats.spearmanr``).
+    """Spearman's rank correlation with average ranks for ties (``scipy.stats.spearmanr``).
 
     Raises
     ------
@@ -90,13 +90,13 @@ def spearman(a: ArrayLike, b: ArrayLike) -> float:
         raise ValueError(f"need two lists of the same length, got shapes {x.shape}, {y.shape}")
     if x.size < 2:
         raise ValueError(f"a rank correlation needs at least two words, got {x.size}")
-    rx, ry = rankdata(x) - (x.size + 1) / 2, rankdata(y) - (y.size + 1) / 2
-    den = float(np.sqrt((rx**2).sum() * (ry**2).sum()))
-    if den == 0.0:
-        which = "both lists are" if not rx.any() and not ry.any() else "a list is"
+    # scipy warns and returns NaN for a constant list; say why instead.
+    constant = [bool(np.all(v == v[0])) for v in (x, y)]
+    if any(constant):
+        which = "both lists are" if all(constant) else "a list is"
         raise DegenerateTestError(f"{which} constant (every word equally similar to a group "
                                   "mean): the rank correlation is 0/0")
-    return float(np.clip((rx * ry).sum() / den, -1.0, 1.0))
+    return float(stats.spearmanr(x, y).statistic)
 
 
 def ect_similarities(
