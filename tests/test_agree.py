@@ -298,3 +298,30 @@ def test_a_metric_that_fails_on_a_test_gives_nan_and_says_why():
     table = agree.score_table([_toy()], [agree.metric("WEAT d"), m])
     row = table.set_index("metric").loc["broken"]
     assert math.isnan(row["score"]) and row["note"] == "no second class"
+
+
+# --------------------------------------------------------------------------- Colab path
+
+
+@pytest.fixture(scope="module")
+def standins(tmp_path_factory):
+    from standin_vectors import install_standin_release_files
+
+    return install_standin_release_files(tmp_path_factory.mktemp("standin_cache"))
+
+
+@pytest.mark.skipif(not all(map(_available, agree.METRICS)), reason="a metric not merged yet")
+@pytest.mark.parametrize("model", agree.PAPER_VECTORS)
+def test_paper_vectors_give_a_score_table(standins, tmp_path, monkeypatch, model):
+    # The stand-in release files (tests/standin_vectors.py) hold random vectors for the
+    # Caliskan stimuli only, without "gladiola": C1 loses a flower and its partner insect,
+    # and the SAME test (its words are not in the stand-ins) is left out.
+    from standin_vectors import standin_fetch
+
+    monkeypatch.setenv("BIASLIB_CACHE_DIR", str(tmp_path / "cache"))
+    table = agree.paper_scores(model, fetch=standin_fetch(standins))
+    assert agree.SAME_TEST not in set(table["test"])
+    assert "C4" in set(table["test"])
+    assert table["metric"].unique().tolist() == [m.name for m in agree.METRICS]
+    with pytest.raises(ValueError, match="model must be"):
+        agree.paper_scores("GloVe 6B 50d")

@@ -51,6 +51,7 @@ __all__ = [
     "METRICS",
     "MIN_TESTS",
     "MIN_TESTS_CI",
+    "PAPER_VECTORS",
     "SAME_TEST",
     "SECTIONS",
     "VECTORS",
@@ -65,6 +66,8 @@ __all__ = [
     "four_sets",
     "framing_table",
     "metric",
+    "paper_label",
+    "paper_scores",
     "rank_correlations",
     "same_test",
     "score_table",
@@ -518,6 +521,45 @@ def sign_table(scores_: pd.DataFrame) -> pd.DataFrame:
     """The signed metrics' scores per test (rows: tests, columns: metrics), printed."""
     signed = scores_[scores_["signed"]]
     return _wide(signed, "score").map(shown)
+
+
+#: The papers' own static vectors, read on Colab (``RUN_PAPER_MODELS``) from their release
+#: files as the WEAT chapter reads them (:data:`biaslib.chapters.weat_static.PAPER_VECTORS`).
+PAPER_VECTORS: tuple[str, ...] = ("GloVe 840B 300d", "word2vec Google News 300d")
+
+
+def paper_label(model: str) -> str:
+    """The column label of a paper model's correlations (what only the Colab run shows)."""
+    return f"ρ, {model}"
+
+
+def paper_scores(model: str, *, fetch: Callable[[str, object], None] | None = None
+                 ) -> pd.DataFrame:
+    """:func:`score_table` on a paper's own vectors (:data:`PAPER_VECTORS`), for Colab.
+
+    The release file is downloaded once into the biaslib cache (GloVe 840B: 2 GB; Google
+    News: 1.6 GB) and streamed, keeping only the stimuli
+    (:func:`biaslib.embeddings.vector_files.paper_vectors`). Both are cased: the words are
+    looked up as printed, with Caliskan et al.'s stimuli on GloVe 840B and ML-EAT's on
+    Google News (:func:`biaslib.chapters.mleat.googlenews_test`), and the SAME test on both.
+    ``fetch`` replaces the download (tests serve stand-in files with it).
+    """
+    from biaslib.chapters.weat_static import PAPER_VECTORS as RELEASES
+    from biaslib.embeddings.vector_files import paper_vectors
+
+    if model not in PAPER_VECTORS:
+        raise ValueError(f"model must be one of {PAPER_VECTORS}, got {model!r}")
+    release, _ = RELEASES[model]
+    if model.startswith("GloVe"):
+        tests = [*map(load_test, CALISKAN_TESTS), same_test()]
+    else:
+        from biaslib.chapters.mleat import googlenews_test
+
+        tests = [*map(googlenews_test, CALISKAN_TESTS), same_test()]
+    words = list(dict.fromkeys(w for t in tests for ws in t.sets.values() for w in ws.words))
+    table = paper_vectors(release, words, case="exact", fetch=fetch)  # type: ignore[arg-type]
+    sets = [s for s in (four_sets(t, table) for t in tests) if s is not None]
+    return score_table(sets)
 
 
 # --------------------------------------------------------------------------- correlations
