@@ -57,6 +57,7 @@ __all__ = [
     "VECTORS",
     "FourSets",
     "Metric",
+    "agreement_with",
     "correlation_heatmap",
     "correlation_matrix",
     "correlation_table",
@@ -236,8 +237,8 @@ def dropped_words(vectors: str) -> pd.DataFrame:
     GloVe 6B 50d is looked up in lower case (it was trained on lowercased text), the Google
     News subset exactly as printed (word2vec is cased; ML-EAT's stimuli for it,
     :func:`biaslib.chapters.mleat.googlenews_test`). Returns one row per test that lost a
-    word: the words without a vector, the target partners dropped with them, and whether
-    the test ran. Index: test.
+    word: the words without a vector (for a test left out, how many of each set), the
+    target partners dropped with them, and whether the test ran. Index: test.
     """
     table = _table(vectors)
     rows = []
@@ -249,9 +250,12 @@ def dropped_words(vectors: str) -> pd.DataFrame:
         partners = ([] if sets is None else
                     [w for role in ("X", "Y") for w in sets.dropped[role]
                      if w not in missing[role]])
-        rows.append({"test": name,
-                     "no vector": "; ".join(f"{role}: {', '.join(ws)}"
-                                            for role, ws in missing.items() if ws),
+        if sets is None:  # left out: how many of each set, not the words
+            lacking = "; ".join(f"{role}: {len(ws)} of {len(test.sets[role].words)}"
+                                for role, ws in missing.items() if ws)
+        else:
+            lacking = "; ".join(f"{role}: {', '.join(ws)}" for role, ws in missing.items() if ws)
+        rows.append({"test": name, "no vector": lacking,
                      "partner dropped": ", ".join(partners) or "—",
                      "runs": "yes" if sets is not None else
                      f"no (a set loses more than {MAX_MISSING:.0%})"})
@@ -529,8 +533,11 @@ PAPER_VECTORS: tuple[str, ...] = ("GloVe 840B 300d", "word2vec Google News 300d"
 
 
 def paper_label(model: str) -> str:
-    """The column label of a paper model's correlations (what only the Colab run shows)."""
-    return f"ρ, {model}"
+    """The column label of a vector set's correlations in :func:`agreement_with`.
+
+    For a paper model's vectors it is what only the Colab run shows.
+    """
+    return f"ρ (95 % interval), {model}"
 
 
 def paper_scores(model: str, *, fetch: Callable[[str, object], None] | None = None
@@ -692,6 +699,28 @@ def correlation_table(pairs: pd.DataFrame, with_metric: str | None = None) -> pd
         "compared on": rows["compared"].to_numpy(),
     })
     return table.set_index("pair")
+
+
+def agreement_with(pairs: Mapping[str, pd.DataFrame], with_metric: str = "WEAT d"
+                   ) -> pd.DataFrame:
+    """Every metric's ρ with ``with_metric`` and its interval, one column per vector set.
+
+    ``pairs``: vector set → :func:`rank_correlations`. Cells read ``"0.75 (0.18 to
+    0.94)"``; the last column says how the pair is compared (signed or magnitude). Index:
+    the other metric.
+    """
+    columns = {}
+    compared = None
+    for vectors, frame in pairs.items():
+        table = correlation_table(frame, with_metric)
+        columns[paper_label(vectors)] = [
+            r if ci == "–" else f"{r} ({ci})"
+            for r, ci in table[["r", "95 % interval"]].itertuples(index=False)]
+        compared = table["compared on"]
+        index = table.index
+    out = pd.DataFrame(columns, index=index)
+    out["compared on"] = compared
+    return out.rename_axis(f"with {with_metric}")
 
 
 def correlation_heatmap(matrices: Mapping[str, pd.DataFrame], *, width: float = 7.5,
