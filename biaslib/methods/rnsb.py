@@ -1,0 +1,381 @@
+r"""RNSB, the relative negative sentiment bias (Sweeney & Najafian 2019).
+
+Sweeney & Najafian, *A Transparent Framework for Evaluating Unintended
+Demographic Bias in Word Embeddings* (ACL 2019, §3) train a logistic regression
+on the vectors of negative and positive sentiment words (Hu & Liu's opinion
+lexicon), ask it for the probability that each identity term (*Mexican*,
+*German*…) is negative, normalise these probabilities to a distribution
+:math:`P` and compare it with the uniform distribution :math:`U`:
+
+.. math::
+
+    P(t) = \frac{p(\text{negative} \mid t)}{\sum_{t'} p(\text{negative} \mid t')},
+    \qquad
+    \text{RNSB} = D_{KL}(P \,\Vert\, U) = \sum_t P(t) \log \frac{P(t)}{1/|T|}
+               = \log |T| - H(P) \;\ge 0 ,
+
+(natural logarithm). RNSB is 0 exactly when every identity term is equally
+likely to be read as negative, and at most :math:`\log |T|`.
+
+Here :math:`A` are the negative attribute words (label 1) and :math:`B` the
+positive ones (label 0); the terms :math:`t` are every word of every group, in
+order. Internally the classifier is fitted, as both peers fit it, on the rows
+:math:`[B; A]` with labels :math:`+1` (positive) and :math:`-1` (negative), so
+that a seed gives the same train/test split as the peers' ``random_state``.
+
+Where the authors' code and WEFE differ, each choice is a field of an
+:class:`RnsbConvention`, with presets (``convention=``):
+
+===================  ========================================  ===========================
+field                ``"paper"`` (the authors' notebook)       ``"wefe"``
+===================  ========================================  ===========================
+held-out share       ``test_size=0.1``, not stratified         ``0.2``, stratified
+solver, C            ``lbfgs``, :math:`C = 2` (see below)      ``liblinear``, :math:`C=1`
+``max_iter``         100 (sklearn's default then)              10 000
+===================  ========================================  ===========================
+
+``"paper"``
+    The paper gives no classifier settings; its authors' notebook
+    (``ChristopherSweeney/AIFairness``,
+    ``python_notebooks/Measuring_and_Mitigating_Word_Embedding_Bias.ipynb``, cell 7)
+    holds out 10% of the lexicon (``train_test_split(test_size=0.1,
+    random_state=0)``) and fits ``LogisticRegression(random_state=0,
+    solver='lbfgs', multi_class='multinomial')`` with labels :math:`\pm 1`. A
+    two-class *multinomial* model with penalty :math:`\tfrac12(\lVert w_0\rVert^2 +
+    \lVert w_1 \rVert^2)` is the binary logistic regression of :math:`v = w_1 - w_0`
+    with penalty :math:`\tfrac14 \lVert v \rVert^2`, i.e. with :math:`C` doubled
+    (the optimum has :math:`w_1 = -w_0 = v/2`); recent scikit-learn has dropped
+    ``multi_class``, so the preset fits the binary model with :math:`C = 2`
+    (``tests/test_rnsb.py`` checks the equivalence by fitting the softmax
+    objective directly).
+``"wefe"``
+    WEFE's ``RNSB._train_classifier`` (``wefe/metrics/RNSB.py`` lines 140–206, at
+    1998132, 2025-07-29): ``train_test_split(test_size=0.2, stratify=labels,
+    shuffle=True, random_state=random_state)`` and ``LogisticRegression(
+    solver="liblinear", max_iter=10000)`` (``run_query`` defaults, line 284).
+    liblinear also penalises the intercept, which lbfgs does not. WEFE's
+    ``random_state`` defaults to ``None`` — an unseeded split, a different RNSB on
+    every call; here the split and the solver always take ``seed``. WEFE's first
+    attribute set is its *positive* class (label 1, line 145) and the second its
+    negative class, although its class docstring says the opposite (lines 56–57):
+    this ``rnsb(groups, A, B)`` is WEFE's query with ``attribute_sets=[B, A]``.
+repeated fits
+    WEFE's ``n_iterations`` re-splits and refits, then returns the *mean of the
+    KL divergences* (line 877) and the mean probabilities; ``n_iterations`` here
+    does the same with seeds ``seed, seed + 1, …`` (WEFE refuses a seed with more
+    than one iteration, since its iterations would all be alike).
+per word or per group
+    The paper has one identity term per group. WEFE flattens every word of
+    every target set into one distribution (``_calc_rnsb``, lines 237–266), so a
+    group with more words weighs more; that is ``aggregate="words"`` (both
+    presets). ``aggregate="groups"`` averages each group's probabilities first
+    and compares the distribution over *groups* with the uniform one — what the
+    paper's definition gives when a group is described by several words.
+unit-length vectors
+    Neither peer normalises by default; ``normalize=True`` scales every vector
+    to unit length first (WEFE's ``normalize=True``).
+
+References
+----------
+Sweeney, C. & Najafian, M. (2019). A Transparent Framework for Evaluating
+Unintended Demographic Bias in Word Embeddings. ACL 2019, 1662–1667.
+Hu, M. & Liu, B. (2004). Mining and Summarizing Customer Reviews. KDD 2004.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+from numpy.typing import ArrayLike, NDArray
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import train_test_split
+
+from biaslib.errors import DegenerateTestError
+from biaslib.methods.same import BiasScoreResult
+from biaslib.stats.conventions import ConventionBase, lookup_preset
+from biaslib.stats.similarity import as_vectors, unit_rows
+from biaslib.validation import check_bool, check_int, check_number, check_seed
+
+__all__ = [
+    "RNSB_PAPER",
+    "RNSB_PRESETS",
+    "RNSB_WEFE",
+    "RnsbConvention",
+    "get_rnsb_convention",
+    "kl_from_uniform",
+    "negative_probabilities",
+    "rnsb",
+]
+
+Aggregate = Literal["words", "groups"]
+Solver = Literal["lbfgs", "liblinear"]
+
+
+@dataclass(frozen=True)
+class RnsbConvention(ConventionBase):
+    """The classifier and aggregation choices that differ between RNSB's implementations.
+
+    Attributes
+    ----------
+    name
+        Short identifier (a preset's key).
+    test_size
+        Share of the attribute words held out of training (0: train on all).
+    stratify
+        Keep the negative/positive ratio in the held-out split.
+    solver
+        scikit-learn's ``"lbfgs"`` or ``"liblinear"`` (which also penalises the
+        intercept).
+    C
+        Inverse L2 regularisation strength of the binary model.
+    max_iter
+        The solver's iteration limit.
+    aggregate
+        ``"words"``: one distribution over every word of every group (WEFE);
+        ``"groups"``: over the groups, each its words' mean probability.
+    description
+        Where the convention comes from.
+    """
+
+    test_size: float = 0.1
+    stratify: bool = False
+    solver: Solver = "lbfgs"
+    C: float = 2.0
+    max_iter: int = 100
+    aggregate: Aggregate = "words"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check_number(self.test_size, "test_size", minimum=0.0, maximum=0.9)
+        check_bool(self.stratify, "stratify")
+        if self.solver not in ("lbfgs", "liblinear"):
+            raise ValueError(f"solver must be 'lbfgs' or 'liblinear', got {self.solver!r}")
+        check_number(self.C, "C")
+        if self.C <= 0:
+            raise ValueError(f"C must be > 0, got {self.C!r}")
+        check_int(self.max_iter, "max_iter", minimum=1)
+        if self.aggregate not in ("words", "groups"):
+            raise ValueError(f"aggregate must be 'words' or 'groups', got {self.aggregate!r}")
+
+
+#: The authors' notebook: 10% held out (not stratified), lbfgs multinomial = binary with C = 2.
+RNSB_PAPER = RnsbConvention(
+    name="paper", test_size=0.1, stratify=False, solver="lbfgs", C=2.0, max_iter=100,
+    aggregate="words",
+    description="Sweeney & Najafian 2019 (ACL) as their notebook ChristopherSweeney/AIFairness "
+                "python_notebooks/Measuring_and_Mitigating_Word_Embedding_Bias.ipynb computes "
+                "it: train_test_split(test_size=0.1), LogisticRegression(lbfgs, multinomial) "
+                "= binary with C=2",
+)
+#: WEFE ``wefe/metrics/RNSB.py`` (1998132, 2025-07-29): 20% stratified holdout, liblinear.
+RNSB_WEFE = RnsbConvention(
+    name="wefe", test_size=0.2, stratify=True, solver="liblinear", C=1.0, max_iter=10000,
+    aggregate="words",
+    description="WEFE wefe/metrics/RNSB.py lines 140-206, 284: train_test_split(test_size=0.2, "
+                "stratify), LogisticRegression(solver='liblinear', max_iter=10000); one "
+                "distribution over all target words",
+)
+#: Preset name → convention.
+RNSB_PRESETS = {c.name: c for c in (RNSB_PAPER, RNSB_WEFE)}
+
+
+def get_rnsb_convention(convention: RnsbConvention | str) -> RnsbConvention:
+    """A preset by name (``"paper"``, ``"wefe"``) or an :class:`RnsbConvention`.
+
+    Raises
+    ------
+    UnknownNameError
+        For anything else.
+    """
+    return lookup_preset(convention, RNSB_PRESETS, kind="RNSB convention", cls=RnsbConvention)
+
+
+def kl_from_uniform(weights: ArrayLike) -> float:
+    r""":math:`D_{KL}(P \Vert U)` of the distribution :math:`P` proportional to ``weights``.
+
+    :math:`\sum_i P_i \log(n P_i)` in nats, with :math:`0 \log 0 = 0`; the weights
+    are normalised first (they need not sum to 1).
+
+    Raises
+    ------
+    ValueError
+        If the weights are empty, negative, not finite, or all zero.
+
+    Examples
+    --------
+    >>> import math
+    >>> from biaslib.methods.rnsb import kl_from_uniform
+    >>> kl_from_uniform([0.2, 0.2, 0.2]), round(kl_from_uniform([1.0, 0.0]) / math.log(2), 12)
+    (0.0, 1.0)
+    """
+    w = np.asarray(weights, dtype=np.float64)
+    if w.ndim != 1 or w.size == 0:
+        raise ValueError(f"need a non-empty list of weights, got shape {w.shape}")
+    if not np.isfinite(w).all() or (w < 0).any():
+        raise ValueError("weights must be finite and non-negative")
+    total = float(w.sum())
+    if total <= 0.0:
+        raise DegenerateTestError("every weight is 0: no distribution to compare")
+    p = w / total
+    nz = p > 0
+    return float(max(0.0, (p[nz] * np.log(p[nz] * p.size)).sum()))
+
+
+def _groups(groups: Sequence[ArrayLike]) -> list[NDArray[np.float64]]:
+    if isinstance(groups, np.ndarray) and groups.ndim == 2:
+        raise TypeError("groups must be a list of (n_i, d) arrays, one per identity group, not "
+                        "a single matrix (pass [matrix] for one group, or one row per group "
+                        "as [[row] for row in matrix])")
+    if isinstance(groups, Mapping):
+        raise TypeError("groups must be a list of (n_i, d) arrays, not a dict (keys "
+                        f"{list(groups)[:5]}); pass list(groups.values())")
+    if isinstance(groups, str | bytes) or not isinstance(groups, Iterable):
+        raise TypeError(f"groups must be a list of (n_i, d) arrays, got {type(groups).__name__}")
+    sets = [as_vectors(g, f"group {i}") for i, g in enumerate(groups)]
+    if not sets:
+        raise ValueError("groups is empty: RNSB needs identity words to compare")
+    return sets
+
+
+def _fit(A: NDArray[np.float64], B: NDArray[np.float64], conv: RnsbConvention,
+         seed: int | None) -> tuple[LogisticRegression, float]:
+    """Fit on rows [B; A] with labels +1 / -1 (as both peers); held-out accuracy or NaN."""
+    rows = np.concatenate([B, A])
+    labels = np.concatenate([np.ones(B.shape[0]), -np.ones(A.shape[0])])
+    accuracy = float("nan")
+    if conv.test_size > 0:
+        try:
+            train, test, y_train, y_test = train_test_split(
+                rows, labels, test_size=conv.test_size, shuffle=True, random_state=seed,
+                stratify=labels if conv.stratify else None)
+        except ValueError as err:  # sklearn: too few words to split (and stratify)
+            raise ValueError(f"the attribute sets ({A.shape[0]} negative, {B.shape[0]} positive "
+                             f"words) are too small to hold out {conv.test_size:g} of them: "
+                             f"{err}") from None
+        missing = [name for name, label in (("negative (A)", -1.0), ("positive (B)", 1.0))
+                   if not (y_train == label).any()]
+        if missing:
+            raise ValueError(f"after holding out {conv.test_size:g} of the attribute words no "
+                             f"{' or '.join(missing)} word is left to train on; use larger sets "
+                             "or a convention with test_size=0")
+    else:
+        train, y_train, test, y_test = rows, labels, None, None
+    model = LogisticRegression(C=conv.C, solver=conv.solver, max_iter=conv.max_iter,
+                               random_state=seed)
+    model.fit(train, y_train)
+    if test is not None:
+        accuracy = float(model.score(test, y_test))
+    return model, accuracy
+
+
+def negative_probabilities(
+    groups: Sequence[ArrayLike], A: ArrayLike, B: ArrayLike, *, seed: int | None = 0,
+    convention: RnsbConvention | str = RNSB_PAPER, normalize: bool = False,
+) -> tuple[NDArray[np.float64], float]:
+    """P(negative | word) for every word of every group, and the held-out accuracy.
+
+    One fit of :func:`rnsb`'s classifier; the words come group after group, in
+    order. The accuracy is on the held-out attribute words (NaN with
+    ``test_size=0``).
+    """
+    conv = get_rnsb_convention(convention)
+    seed = check_seed(seed)
+    normalize = check_bool(normalize, "normalize")
+    sets = _groups(groups)
+    a = unit_rows(A, "A") if normalize else as_vectors(A, "A")
+    b = unit_rows(B, "B") if normalize else as_vectors(B, "B")
+    dims = {"A": a.shape[1], "B": b.shape[1], **{f"group {i}": g.shape[1]
+                                                   for i, g in enumerate(sets)}}
+    if len(set(dims.values())) != 1:
+        raise ValueError(f"the sets differ in dimension: {dims}")
+    words = np.concatenate([unit_rows(g) if normalize else g for g in sets])
+    model, accuracy = _fit(a, b, conv, seed)
+    column = int(np.flatnonzero(model.classes_ == -1.0)[0])
+    return model.predict_proba(words)[:, column], accuracy
+
+
+def rnsb(
+    groups: Sequence[ArrayLike], A: ArrayLike, B: ArrayLike, *, seed: int = 0,
+    convention: RnsbConvention | str = RNSB_PAPER, normalize: bool = False,
+    n_iterations: int = 1,
+) -> BiasScoreResult:
+    r"""RNSB: :math:`D_{KL}(P \Vert U)` of the normalised P(negative) of the identity words.
+
+    Parameters
+    ----------
+    groups
+        The identity groups, a list of ``(n_i, d)`` arrays (one word per group in
+        the paper: ``[[v_mexican], [v_german], …]``).
+    A, B
+        Negative (label 1) and positive (label 0) attribute words.
+    seed
+        Seeds the held-out split and the solver (same call, same result).
+    convention
+        ``"paper"`` or ``"wefe"`` (an :class:`RnsbConvention`; see the module
+        docstring).
+    normalize
+        Scale every vector to unit length first.
+    n_iterations
+        Refit with seeds ``seed, …, seed + n_iterations - 1``; ``value`` is the
+        mean of the divergences and ``word_scores`` the mean probabilities (WEFE).
+
+    Returns
+    -------
+    BiasScoreResult
+        ``score="RNSB"``, ``value`` :math:`\ge 0`, ``word_scores`` P(negative |
+        word) of every word of every group, in order; ``n_groups`` the number of
+        groups; ``options`` the convention's fields, ``seed``, ``n_iterations``
+        and the mean held-out ``accuracy``.
+
+    Raises
+    ------
+    ValueError
+        For empty sets, NaN, zero vectors, mismatched dimensions, attribute sets
+        too small to hold words out, or ``aggregate="groups"`` with one group.
+    TypeError
+        If ``groups`` is one matrix or a dict instead of a list of sets.
+
+    Examples
+    --------
+    Negative words near (−1, 0), positive near (1, 0); identity words at
+    (−1, 0), (0, 1) and (1, 0) get decreasing probabilities of being negative:
+
+    >>> from biaslib.methods.rnsb import RNSB_PAPER, rnsb
+    >>> A = [[-1.0, 0.1], [-1.2, -0.2], [-0.9, 0.3], [-1.1, 0.0]]
+    >>> B = [[1.0, 0.2], [1.1, -0.1], [0.8, 0.1], [1.2, 0.3]]
+    >>> all_words = RNSB_PAPER.replace(test_size=0.0)  # too few words to hold any out
+    >>> r = rnsb([[[-1.0, 0.0]], [[0.0, 1.0]], [[1.0, 0.0]]], A, B, convention=all_words)
+    >>> bool(r.word_scores[0] > r.word_scores[1] > r.word_scores[2]), r.value > 0
+    (True, True)
+    """
+    conv = get_rnsb_convention(convention)
+    n_iterations = check_int(n_iterations, "n_iterations", minimum=1)
+    seed = check_seed(seed)
+    if seed is None:
+        raise TypeError("seed must be an int >= 0: RNSB's split and solver are always seeded")
+    sets = _groups(groups)
+    sizes = [g.shape[0] for g in sets]
+    if conv.aggregate == "groups" and len(sets) < 2:
+        raise ValueError("aggregate='groups' compares groups: need at least two, got 1")
+    if conv.aggregate == "words" and sum(sizes) < 2:
+        raise ValueError("RNSB compares identity words: need at least two, got 1")
+    probs, divergences, accuracies = [], [], []
+    for i in range(n_iterations):
+        p, acc = negative_probabilities(sets, A, B, seed=seed + i, convention=conv,
+                                        normalize=normalize)
+        weights = p if conv.aggregate == "words" else np.array(
+            [part.mean() for part in np.split(p, np.cumsum(sizes)[:-1])])
+        probs.append(p)
+        divergences.append(kl_from_uniform(weights))
+        accuracies.append(acc)
+    word_scores = np.mean(probs, axis=0)
+    options = {"convention": conv.name, **{k: v for k, v in conv.to_dict().items()
+                                           if k not in ("name", "description")},
+               "normalize": bool(normalize), "seed": seed, "n_iterations": n_iterations,
+               "accuracy": float(np.mean(accuracies))}
+    return BiasScoreResult(score="RNSB", value=float(np.mean(divergences)),
+                           word_scores=word_scores, n_words=int(word_scores.size),
+                           n_groups=len(sets), options=options)
