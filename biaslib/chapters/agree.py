@@ -37,7 +37,6 @@ from numpy.typing import NDArray
 from scipy import stats
 
 from biaslib.reporting.findings import Finding
-from biaslib.reporting.format import robust_format
 from biaslib.stimuli.data import StimulusTest, WordSet, load_test
 
 if TYPE_CHECKING:
@@ -49,6 +48,7 @@ __all__ = [
     "CALISKAN_TESTS",
     "CONFIDENCE",
     "COSINE_METRICS",
+    "COUNT_METRICS",
     "FROM_NEUTRAL",
     "METRICS",
     "MIN_TESTS",
@@ -76,9 +76,11 @@ __all__ = [
     "paper_scores",
     "rank_correlations",
     "same_test",
+    "score_frame",
     "score_table",
     "scores",
     "shown",
+    "shown_score",
     "sign_flips",
     "sign_table",
     "vector_sign_flips",
@@ -249,31 +251,29 @@ def dropped_words(vectors: str) -> pd.DataFrame:
 
     GloVe 6B 50d is looked up in lower case (it was trained on lowercased text), the Google
     News subset exactly as printed (word2vec is cased; ML-EAT's stimuli for it,
-    :func:`biaslib.chapters.mleat.googlenews_test`). Returns one row per test that lost a
-    word: the words without a vector (for a test left out, how many of each set), the
-    target partners dropped with them, and whether the test ran. Index: test.
+    :func:`biaslib.chapters.mleat.googlenews_test`). Returns one row per set that lost a
+    word: its printed size, the words without a vector (for a test left out, how many),
+    the target partners dropped with them, and whether the test runs. Index: (test, set).
     """
     table = _table(vectors)
     rows = []
     for name, sets, test in _all_sets(vectors):
         missing = {role: [w for w in ws.words if _vector(table, w) is None]
                    for role, ws in test.sets.items()}
-        if not any(missing.values()):
-            continue
-        partners = ([] if sets is None else
-                    [w for role in ("X", "Y") for w in sets.dropped[role]
-                     if w not in missing[role]])
-        if sets is None:  # left out: how many of each set, not the words
-            lacking = "; ".join(f"{role}: {len(ws)} of {len(test.sets[role].words)}"
-                                for role, ws in missing.items() if ws)
-        else:
-            lacking = "; ".join(f"{role}: {', '.join(ws)}" for role, ws in missing.items() if ws)
-        rows.append({"test": name, "no vector": lacking,
-                     "partner dropped": ", ".join(partners) or "—",
-                     "runs": "yes" if sets is not None else
-                     f"no (a set loses more than {MAX_MISSING:.0%})"})
-    return pd.DataFrame(rows, columns=["test", "no vector", "partner dropped", "runs"]
-                        ).set_index("test")
+        for role, ws in test.sets.items():
+            partners = [] if sets is None else [w for w in sets.dropped[role]
+                                                 if w not in missing[role]]
+            if not missing[role] and not partners:
+                continue
+            n = len(ws.words)
+            lacking = (", ".join(missing[role]) if sets is not None and missing[role]
+                       else f"{len(missing[role])} of {n}" if missing[role] else "—")
+            rows.append({"test": name, "set": role, "of": n, "no vector": lacking,
+                         "partner dropped": ", ".join(partners) or "—",
+                         "test runs": "yes" if sets is not None else
+                         f"no (a set loses more than {MAX_MISSING:.0%})"})
+    return pd.DataFrame(rows, columns=["test", "set", "of", "no vector", "partner dropped",
+                                       "test runs"]).set_index(["test", "set"])
 
 
 # --------------------------------------------------------------------------- the metrics
@@ -540,14 +540,52 @@ def _wide(scores_: pd.DataFrame, column: str) -> pd.DataFrame:
 def shown(value: float, digits: int = 2) -> str:
     """A live static-vector number to ``digits`` decimals with a true minus sign.
 
-    Refused (``ValueError``) if float noise of 1e-9 relative could print another digit
-    (:func:`~biaslib.reporting.format.robust_format`); ``–`` for NaN.
+    Refused (``ValueError``) if float noise of 1e-9 relative (1e-12 absolute) could print
+    another digit, as :func:`~biaslib.reporting.format.robust_format` does; a value that
+    rounds to zero prints without a sign; ``–`` for NaN.
     """
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "–"
-    text = robust_format(float(value), f".{digits}f", rel=1e-9, atol=1e-12)
-    text = text.replace("-", "−")
-    return text[1:] if text == "−" + "0." + "0" * digits else text
+    spec = f".{digits}f"
+
+    def printed(v: float) -> str:
+        text = format(v, spec)
+        return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+    text = printed(float(value))
+    for nudged in (value * (1 + 1e-9) + 1e-12, value * (1 - 1e-9) - 1e-12):
+        if printed(nudged) != text:
+            raise ValueError(f"{value!r} lies on a rounding boundary of {spec!r}: noise could "
+                             f"print {printed(nudged)!r} instead of {text!r}; print fewer digits")
+    return text.replace("-", "−")
+
+
+#: Metrics whose score is a ratio of counts (accuracies): float noise cannot reach them, and
+#: a ratio such as 10/16 = 0.625 sits on a rounding boundary by construction.
+COUNT_METRICS: tuple[str, ...] = ("G&G cluster", "G&G classification")
+
+
+def shown_score(metric_name: str, value: float) -> str:
+    """A metric's score as the chapter prints it: :func:`shown`, accuracies to 3 decimals.
+
+    The accuracies of :data:`COUNT_METRICS` are ratios of counts, printed as computed
+    (three decimals: 10/16 prints 0.625).
+    """
+    if metric_name in COUNT_METRICS and not math.isnan(value):
+        return format(value, ".3f")
+    return shown(value)
+
+
+def score_frame(scores_: pd.DataFrame, column: str = "score", *, signed_only: bool = False
+                ) -> pd.DataFrame:
+    """Scores (or magnitudes) as the chapter prints them: one row per metric, a column per test.
+
+    Through :func:`shown_score`. Index: metric.
+    """
+    rows = scores_[scores_["signed"]] if signed_only else scores_
+    wide = _wide(rows, column).T
+    return pd.DataFrame({t: [shown_score(m, v) for m, v in wide[t].items()] for t in wide},
+                        index=wide.index).rename_axis("metric")
 
 
 def sign_table(scores_: pd.DataFrame) -> pd.DataFrame:
@@ -767,7 +805,8 @@ def correlation_heatmap(matrices: Mapping[str, pd.DataFrame], *, width: float = 
     fig, axes = plt.subplots(len(matrices), 1, figsize=(width, len(matrices) * (0.42 * n + 1.6)),
                              squeeze=False)
     for ax, (title, matrix) in zip(axes[:, 0], matrices.items(), strict=True):
-        mask = np.triu(np.ones(matrix.shape, dtype=bool))
+        matrix = matrix.iloc[1:, :-1]  # the first row and last column hold only the diagonal
+        mask = np.triu(np.ones(matrix.shape, dtype=bool), k=1)
         annot = matrix.map(lambda r: "" if pd.isna(r) else
                            shown(r).replace("0.", ".").replace("1.00", "1"))
         sns.heatmap(matrix.astype(float), mask=mask, annot=annot, fmt="", cmap="RdBu_r",
