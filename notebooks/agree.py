@@ -182,9 +182,17 @@ print(colab_runtime("agree"))
 framing_table()
 
 # %% [markdown]
-# **Choices taken for this chapter** (each is a parameter of
+# **Choices taken for this chapter** (each is a constant or a function of
 # {py:mod}`biaslib.chapters.agree`):
 #
+# - *Each metric at its paper's convention*: RIPA with the first principal component of
+#   the pairs and the vectors as they are (their length counts), RND with unit vectors and
+#   Euclidean distances, Direct Bias with one component and $c = 1$, the generalized WEAT
+#   on unit vectors, RNSB, Indirect Bias and Gonen & Goldberg's tests at their `"paper"`
+#   presets (the modules of {py:mod}`biaslib.methods` document where WEFE, responsibly
+#   and EBS differ). For RIPA, RND and the skew the test-level score is built from the
+#   word scores (mean over $A$ minus mean over $B$): their own set-level value, a sum or
+#   mean over all measured words, would add $A$ and $B$ together.
 # - *Unsigned metrics are compared on a magnitude* (last column): $|d|$ for WEAT, $|1 -
 #   \text{MAC}|$ because MAC reads 1 as "no bias", $1 - \rho$ for ECT (its Spearman ρ is 1
 #   without bias), $|\bar\beta|$ for Indirect Bias; SAME, Direct Bias, RNSB's divergence

@@ -325,3 +325,25 @@ def test_paper_vectors_give_a_score_table(standins, tmp_path, monkeypatch, model
     assert table["metric"].unique().tolist() == [m.name for m in agree.METRICS]
     with pytest.raises(ValueError, match="model must be"):
         agree.paper_scores("GloVe 6B 50d")
+
+
+def test_families_split_the_pairs_by_kind_of_metric():
+    names = ["WEAT d", "skew", "SAME", "Direct Bias", "ECT"]
+    rows = [{"metric_a": a, "metric_b": b, "compared": "", "n": 5, "r": 0.0, "ci_low": 0.0,
+             "ci_high": 0.0} for a, b in itertools.combinations(names, 2)]
+    fam = agree.families(pd.DataFrame(rows))
+    as_pairs = {k: sorted(zip(v["metric_a"], v["metric_b"], strict=True))
+                for k, v in fam.items()}
+    assert as_pairs["signed"] == [("WEAT d", "skew")]
+    assert as_pairs["neutral"] == [("SAME", "Direct Bias")]
+    assert len(as_pairs["across"]) == 4 and ("WEAT d", "ECT") not in as_pairs["across"]
+    assert len(as_pairs["cosine"]) == 10  # all five are computed from cosines
+
+
+def test_findings_read_their_sections_and_the_sign_identity_holds():
+    # Live on GloVe 6B 50d and the Google News subset (seconds). The third verdict is the
+    # identity of test_skew_contrast_has_the_sign_of_weat_d_on_any_sets: it must hold.
+    found = agree.findings()
+    assert [f.section for f in found] == [agree.SECTIONS["correlations"],
+                                          agree.SECTIONS["signs"], agree.SECTIONS["signs"]]
+    assert found[2].holds is True and "0 of 11 tests" in found[2].ours
