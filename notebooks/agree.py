@@ -139,8 +139,8 @@ from biaslib.chapters.agree import (
 pd.set_option("display.max_colwidth", 90)
 
 # %% tags=["parameters"]
-# Run the comparison on the papers' own vectors as well: GloVe 840B 300d and the full
-# Google News word2vec file, downloaded once from their release files (Colab).
+# Also run the comparison on the papers' own vectors (GloVe 840B 300d, the full
+# Google News word2vec file), downloaded once from their release files (Colab).
 import sys
 
 RUN_PAPER_MODELS = "google.colab" in sys.modules
@@ -185,7 +185,7 @@ framing_table()
 # **Choices taken for this chapter** (each is a constant or a function of
 # {py:mod}`biaslib.chapters.agree`):
 #
-# - *Each metric at its paper's convention*: RIPA with the first principal component of
+# - *Each metric at its paper's {term}`convention`*: RIPA with the first principal component of
 #   the pairs and the vectors as they are (their length counts), RND with unit vectors and
 #   Euclidean distances, Direct Bias with one component and $c = 1$, the generalized WEAT
 #   on unit vectors, RNSB, Indirect Bias and Gonen & Goldberg's tests at their `"paper"`
@@ -243,7 +243,8 @@ for vectors in VECTORS:
 # Every metric on every test that runs, computed now from the vectors
 # ({py:func}`biaslib.chapters.agree.scores`, a few seconds). First the signed metrics,
 # positive in WEAT's direction (Caliskan et al. chose each test so that its bias is
-# positive), then the magnitudes of all metrics, as they enter the correlations:
+# positive), then the magnitudes of all metrics, as they enter the correlations (printed
+# to two decimals; the ranks use every digit):
 
 # %%
 per_vectors = {v: scores(v) for v in VECTORS}
@@ -253,7 +254,7 @@ for vectors, frame in per_vectors.items():
 
 # %% tags=["hide-input"]
 for vectors, frame in per_vectors.items():
-    display(Markdown(f"**{vectors}**: magnitudes (the compared-as column of the framing)"))
+    display(Markdown(f"**{vectors}**: magnitudes (as the framing compares them)"))
     display(score_frame(frame, "magnitude"))
 
 # %% tags=["remove-cell"]

@@ -253,7 +253,8 @@ def dropped_words(vectors: str) -> pd.DataFrame:
     News subset exactly as printed (word2vec is cased; ML-EAT's stimuli for it,
     :func:`biaslib.chapters.mleat.googlenews_test`). Returns one row per set that lost a
     word: its printed size, the words without a vector (for a test left out, how many),
-    the target partners dropped with them, and whether the test runs. Index: (test, set).
+    the target partners dropped with them, and whether the test runs (no set loses more
+    than :data:`MAX_MISSING`). Index: (test, set).
     """
     table = _table(vectors)
     rows = []
@@ -270,8 +271,7 @@ def dropped_words(vectors: str) -> pd.DataFrame:
                        else f"{len(missing[role])} of {n}" if missing[role] else "—")
             rows.append({"test": name, "set": role, "of": n, "no vector": lacking,
                          "partner dropped": ", ".join(partners) or "—",
-                         "test runs": "yes" if sets is not None else
-                         f"no (a set loses more than {MAX_MISSING:.0%})"})
+                         "test runs": "yes" if sets is not None else "no"})
     return pd.DataFrame(rows, columns=["test", "set", "of", "no vector", "partner dropped",
                                        "test runs"]).set_index(["test", "set"])
 
@@ -668,7 +668,7 @@ def fisher_interval(r: float, n: int, se: Literal["fisher", "bonett-wright", "fi
     --------
     >>> lo, hi = fisher_interval(0.5, 12, "fisher")
     >>> round(lo, 3), round(hi, 3)
-    (-0.095, 0.83)
+    (-0.104, 0.834)
     """
     if se not in SE_RULES:
         raise ValueError(f"se must be one of {sorted(SE_RULES)}, got {se!r}")
@@ -923,23 +923,25 @@ def findings() -> list[Finding]:
     model = f"{glove}; {w2v}"
     n = {v: per[v]["test"].nunique() for v in VECTORS}
 
+    short = {glove: glove, w2v: "Google News subset"}
     cos = {v: fam[v]["cosine"] for v in VECTORS}
     cosine_text = "; ".join(
-        f"{v} ({n[v]} tests): {int((c['r'] > 0).sum())} of {len(c)} pairs ρ > 0, "
-        f"{int((c['ci_low'] > 0).sum())} with the interval above 0" for v, c in cos.items())
-    cosine_text += (f"; {FROM_NEUTRAL[0]} and {FROM_NEUTRAL[1]} against the signed metrics on "
-                    f"{glove}: ρ {_span(g['across'])}")
+        f"{short[v]} {int((c['r'] > 0).sum())} of {len(c)} pairs ρ > 0 "
+        f"({int((c['ci_low'] > 0).sum())} with the interval above 0)" for v, c in cos.items())
+    cosine_text = (f"among the {len(COSINE_METRICS)} cosine-based metrics: {cosine_text}; "
+                   f"{FROM_NEUTRAL[0]} and {FROM_NEUTRAL[1]} against the signed metrics on "
+                   f"{glove}: ρ {_span(g['across'])}")
     all_positive = all(bool((c["r"] > 0).all()) for c in cos.values())
 
     splits = {v: int((f["split"] == "yes").sum()) for v, f in flips.items()}
+    every = ("every interval above 0" if bool((g["signed"]["ci_low"] > 0).all()) else
+             f"{int((g['signed']['ci_low'] > 0).sum())} of {len(g['signed'])} intervals "
+             "above 0")
     disagree_text = (
-        f"the signed metrics share their sign on every test ({splits[glove]} splits of "
-        f"{n[glove]} on {glove}, {splits[w2v]} of {n[w2v]} on {w2v}); they rank the tests "
-        f"alike on {glove} (ρ {_span(g['signed'])}, "
-        + ("every interval above 0" if bool((g["signed"]["ci_low"] > 0).all()) else
-           f"{int((g['signed']['ci_low'] > 0).sum())} of {len(g['signed'])} intervals above 0")
-        + f"); {FROM_NEUTRAL[0]} and "
-        f"{FROM_NEUTRAL[1]} rank them against the signed metrics (ρ {_span(g['across'])})")
+        f"signed metrics: one sign on every test ({splits[glove]} of {n[glove]} split on "
+        f"{glove}, {splits[w2v]} of {n[w2v]} on the {short[w2v]}), alike ranks on {glove} "
+        f"(ρ {_span(g['signed'])}, {every}); {FROM_NEUTRAL[0]} and {FROM_NEUTRAL[1]} "
+        f"against them (ρ {_span(g['across'])})")
     disagree = (any(splits.values()) or bool((g["across"]["r"] < 0).any()))
     agree_sign = not any(splits.values())
 
@@ -948,7 +950,7 @@ def findings() -> list[Finding]:
         Finding(_MYB, "§4.2: the cosine-based methods correlate positively",
                 "Table 5 (contextual models, Pearson r over the tests): “a relatively "
                 "consistent positive correlation”",
-                f"Spearman ρ over the tests among {', '.join(COSINE_METRICS)}: " + cosine_text,
+                cosine_text,
                 model, True if all_positive else "partly", SECTIONS["correlations"]),
         Finding(_MYB, "§5: the methods disagree fundamentally",
                 "§5: “a fundamental disagreement between methods”; minor design choices "
@@ -959,7 +961,7 @@ def findings() -> list[Finding]:
                        "attribute sets",
                 "§5, eq. 46–48: “Eq. 3 of WEAT only differs from our pairwise bias "
                 "(Eq. 36) by a constant factor”",
-                "; ".join(f"{v}: WEAT's d and SAME's skew differ in sign on "
-                          f"{skew_vs_d[v]} of {n[v]} tests" for v in VECTORS),
+                "d and the skew differ in sign on " + " and ".join(
+                    f"{skew_vs_d[v]} of {n[v]} tests ({short[v]})" for v in VECTORS),
                 model, not any(skew_vs_d.values()), SECTIONS["signs"]),
     ]
