@@ -11,7 +11,8 @@ stimulus test), not the reverse:
     random-effects meta-analysis, multiple testing, and the named conventions
     of each paper's code. Pure numpy/scipy.
 :mod:`biaslib.methods`
-    The bias tests themselves (WEAT with SEAT and w-SEAT, CEAT, ML-EAT, LPBS, SAME):
+    The bias tests themselves (WEAT with SEAT and w-SEAT, CEAT, ML-EAT, LPBS, SAME,
+    and RIPA, RND, ECT, RNSB, indirect bias, Gonen & Goldberg's tests, generalized WEAT):
     arrays of vectors in, a frozen result out. No torch, no files, no models.
 :mod:`biaslib.stimuli`
     What the tests are made of: word sets and tests (``data/stimuli``),
@@ -102,6 +103,15 @@ _EXPORTS: dict[str, str] = {
     "SameConvention": "biaslib.methods.same",
     "SAME_PAPER": "biaslib.methods.same",
     "SAME_CODE": "biaslib.methods.same",
+    "ripa": "biaslib.methods.ripa",
+    "rnd": "biaslib.methods.rnd",
+    "ect": "biaslib.methods.ect",
+    "rnsb": "biaslib.methods.rnsb",
+    "indirect_bias": "biaslib.methods.indirect_bias",
+    "cluster_test": "biaslib.methods.gonen_goldberg",
+    "classification_test": "biaslib.methods.gonen_goldberg",
+    "neighbour_test": "biaslib.methods.gonen_goldberg",
+    "generalized_weat": "biaslib.methods.gweat",
     "BiasResult": "biaslib.methods.result",
     "CORE_COLUMNS": "biaslib.methods.result",
     "check_core_columns": "biaslib.methods.result",

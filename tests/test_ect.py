@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 import pytest
+from peer_code import needs_wefe, wefe_metric
 from scipy.stats import spearmanr
 
 from biaslib.errors import DegenerateTestError
@@ -178,3 +179,16 @@ def test_bad_spearman_input():
         spearman([1.0, 2.0], [1.0, 2.0, 3.0])
     with pytest.raises(TypeError, match="normalize"):
         ect([[1.0, 0.0], [0.0, 1.0]], [[1.0, 0.0]], [[0.0, 1.0]], normalize=None)
+
+
+def test_options_name_the_convention():
+    r = ect([[1.0, 0.0], [0.0, 1.0]], [[1.0, 0.2]], [[0.1, 1.0]])
+    assert r.convention_name == "paper" and r.options["ties"] == "average ranks"
+
+
+@needs_wefe
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_reproduces_wefes_code(seed):
+    W, X, Y = _rng_sets(seed)
+    theirs = wefe_metric("ECT")()._ECT__calculate_embedding_coherence(list(X), list(Y), list(W))
+    assert ect(W, X, Y).value == pytest.approx(float(theirs), abs=1e-12)

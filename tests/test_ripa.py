@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 import pytest
+from peer_code import ebs_class, needs_ebs, needs_wefe, wefe_metric
 from sklearn.decomposition import PCA
 
 from biaslib.errors import DegenerateTestError, UnknownNameError
@@ -272,3 +273,30 @@ def test_bad_flags():
         ripa([[1.0, 0.0]], [[1.0, 0.0]], [[0.0, 1.0]], normalize=1)
     with pytest.raises(ValueError, match="pairs"):
         relation_vector([[1.0, 0.0]], [[0.0, 1.0], [1.0, 1.0]])
+
+
+# --------------------------------------------------------------------------- the peers' own code
+
+
+@needs_wefe
+@pytest.mark.parametrize("seed", [0, 1])
+def test_wefe_preset_reproduces_wefes_code(seed):
+    W, X, Y = _rng_sets(seed)
+    value, per_word = wefe_metric("RIPA")()._calc_metric(
+        [{f"x{i}": v for i, v in enumerate(X)}, {f"y{i}": v for i, v in enumerate(Y)}],
+        [{f"w{i}": v for i, v in enumerate(W)}])
+    ours = ripa(W, X, Y, convention="wefe")
+    assert ours.value == pytest.approx(float(value), abs=1e-12)
+    assert ours.word_scores == pytest.approx([per_word[f"w{i}"]["mean"] for i in range(len(W))],
+                                             abs=1e-12)
+
+
+@needs_ebs
+@pytest.mark.parametrize("seed", [0, 1])
+def test_ebs_preset_reproduces_ebs_code(seed):
+    W, X, Y = _rng_sets(seed)
+    model = ebs_class("RIPA")()
+    model.define_bias_space([X.copy(), Y.copy()])
+    ours = ripa(W, X, Y, convention="ebs")
+    assert ours.value == pytest.approx(model.mean_individual_bias(list(W)), abs=1e-12)
+    assert ours.word_scores == pytest.approx([model.individual_bias(w) for w in W], abs=1e-12)

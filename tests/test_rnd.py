@@ -5,6 +5,7 @@ import math
 
 import numpy as np
 import pytest
+from peer_code import needs_wefe, wefe_metric
 
 from biaslib.errors import DegenerateTestError, UnknownNameError
 from biaslib.methods.rnd import (
@@ -202,3 +203,20 @@ def test_presets():
 def test_bad_input(words, X, Y, kwargs, error, match):
     with pytest.raises(error, match=match):
         rnd(words, X, Y, **kwargs)
+
+
+# --------------------------------------------------------------------------- WEFE's own code
+
+
+@needs_wefe
+@pytest.mark.parametrize("distance", ["norm", "cos"])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_wefe_preset_reproduces_wefes_code_up_to_its_sign(distance, seed):
+    W, X, Y = _rng_sets(seed)
+    value, per_word = wefe_metric("RND")()._RND__calc_rnd(X, Y, W, [f"w{i}" for i in range(len(W))],
+                                                          distance)
+    ours = rnd(W, X, Y, distance=distance, normalize=False, convention="wefe")
+    sign = -1.0 if distance == "norm" else 1.0  # what the notes say
+    assert sign * ours.value == pytest.approx(float(value), abs=1e-12)
+    assert sign * ours.word_scores == pytest.approx(
+        [per_word[f"w{i}"] for i in range(len(W))], abs=1e-12)

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+from peer_code import needs_wefe, wefe_metric
 from scipy.optimize import minimize
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import train_test_split
@@ -248,6 +249,8 @@ def test_bad_input():
         rnsb(groups, A[:1], B[:9], convention=RNSB_PAPER, seed=_seed_dropping_the_negative())
     with pytest.raises(TypeError, match="seed"):
         rnsb(groups, A, B, seed=None)
+    with pytest.raises(TypeError, match="seed"):
+        negative_probabilities(groups, A, B, seed=None)
     with pytest.raises(ValueError, match="seed"):
         rnsb(groups, A, B, seed=-1)
     with pytest.raises(ValueError, match="n_iterations"):
@@ -266,3 +269,24 @@ def _seed_dropping_the_negative():
         if -1.0 in test:
             return seed
     raise AssertionError("no such seed")
+
+
+# --------------------------------------------------------------------------- WEFE's own code
+
+
+@needs_wefe
+@pytest.mark.parametrize("seed", [0, 1, 42])
+def test_wefe_preset_reproduces_wefes_code(seed):
+    # WEFE's query with attribute_sets=[B, A] (its first set is the positive class), the same
+    # random_state, its run_query defaults (holdout, liblinear, max_iter=10000).
+    groups, A, B = _lexicon(seed)
+    rnsb_class = wefe_metric("RNSB")
+    classifier, accuracy = rnsb_class()._train_classifier(
+        [{f"b{i}": v for i, v in enumerate(B)}, {f"a{i}": v for i, v in enumerate(A)}],
+        LogisticRegression, {"solver": "liblinear", "max_iter": 10000}, seed, True, False)
+    kl, probs = rnsb_class()._calc_rnsb(
+        [{f"g{j}_{i}": v for i, v in enumerate(g)} for j, g in enumerate(groups)], classifier)
+    ours = rnsb(groups, A, B, seed=seed, convention="wefe")
+    assert ours.value == pytest.approx(float(kl), abs=1e-12)
+    assert ours.word_scores == pytest.approx(list(probs.values()), abs=1e-12)
+    assert ours.options["accuracy"] == pytest.approx(accuracy)

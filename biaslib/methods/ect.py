@@ -38,6 +38,15 @@ constant similarities
 duplicates
     The authors' script builds its word list with ``set()`` and so scores each
     word once; here the rows given are scored as they are.
+the authors' script
+    ``ECT.py`` (d71b4c3) does not run as published: ``return spearmanr(sim1,
+    sim2))`` has a stray parenthesis, and ``meanList`` sums rows of an undefined
+    ``X`` (the vectors are loaded as ``A``). Read for its intent, it is the
+    formula above: means of the (optionally normalised) group vectors,
+    ``1 - scipy.spatial.distance.cosine`` with each word, ``spearmanr``.
+
+``tests/test_ect.py`` runs WEFE's ``ECT.__calculate_embedding_coherence`` (from a
+git mirror) on random vectors and agrees with it to 1e-12.
 
 References
 ----------
@@ -49,7 +58,7 @@ from __future__ import annotations
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
-from scipy.stats import rankdata
+from scipy import stats
 
 from biaslib.errors import DegenerateTestError
 from biaslib.methods.same import BiasScoreResult
@@ -60,7 +69,7 @@ __all__ = ["ect", "ect_similarities", "spearman"]
 
 
 def spearman(a: ArrayLike, b: ArrayLike) -> float:
-    """Spearman's rank correlation with average ranks for ties (as ``scipy.stats.spearmanr``).
+    """Spearman's rank correlation with average ranks for ties (``scipy.stats.spearmanr``).
 
     Raises
     ------
@@ -81,13 +90,13 @@ def spearman(a: ArrayLike, b: ArrayLike) -> float:
         raise ValueError(f"need two lists of the same length, got shapes {x.shape}, {y.shape}")
     if x.size < 2:
         raise ValueError(f"a rank correlation needs at least two words, got {x.size}")
-    rx, ry = rankdata(x) - (x.size + 1) / 2, rankdata(y) - (y.size + 1) / 2
-    den = float(np.sqrt((rx**2).sum() * (ry**2).sum()))
-    if den == 0.0:
-        which = "both lists are" if not rx.any() and not ry.any() else "a list is"
+    # scipy warns and returns NaN for a constant list; say why instead.
+    constant = [bool(np.all(v == v[0])) for v in (x, y)]
+    if any(constant):
+        which = "both lists are" if all(constant) else "a list is"
         raise DegenerateTestError(f"{which} constant (every word equally similar to a group "
                                   "mean): the rank correlation is 0/0")
-    return float(np.clip((rx * ry).sum() / den, -1.0, 1.0))
+    return float(stats.spearmanr(x, y).statistic)
 
 
 def ect_similarities(
@@ -139,7 +148,9 @@ def ect(words: ArrayLike, X: ArrayLike, Y: ArrayLike, *, normalize: bool = False
     -------
     BiasScoreResult
         ``score="ECT"``, ``value`` :math:`\rho \in [-1, 1]` (1: no bias),
-        ``word_scores`` :math:`\cos(w, \bar X) - \cos(w, \bar Y)`.
+        ``word_scores`` :math:`\cos(w, \bar X) - \cos(w, \bar Y)`;
+        ``options["convention"]`` is ``"paper"`` (the authors' script and WEFE
+        compute the same number; only ``normalize`` differs between calls).
 
     Raises
     ------
@@ -169,4 +180,5 @@ def ect(words: ArrayLike, X: ArrayLike, Y: ArrayLike, *, normalize: bool = False
     scores = sims[:, 0] - sims[:, 1]
     return BiasScoreResult(score="ECT", value=rho, word_scores=scores,
                            n_words=int(scores.size), n_groups=2,
-                           options={"normalize": normalize, "ties": "average ranks"})
+                           options={"convention": "paper", "normalize": normalize,
+                                    "ties": "average ranks"})

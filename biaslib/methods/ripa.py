@@ -58,16 +58,25 @@ word score
     (``geometrical_bias/ripa.py`` line 12, every commit: ``abs(pow(sum(abs(
     inner(target, b)) for b in bias_space), c))``, with its defaults ``k=1``,
     ``c=1``). EBS's ``k > 1`` (a sum over several components) and ``c != 1`` are
-    not reproduced.
+    not reproduced. EBS also asserts more pairs than groups
+    (``direct_bias.py`` line 42: at least three pairs); any number of pairs
+    works here, one included.
 unit-length word vectors
     None of the three normalises by default (the paper's point; WEFE's
     ``run_query(normalize=False)``; EBS uses the vectors given).
     ``normalize=True`` scales every vector — words and pair members — to unit
     length first, as WEFE's ``normalize=True`` does.
+per-word spread
+    WEFE also reports, per word, the standard deviation of :math:`w\cdot b_i`
+    over the pairs (lines 129–140); it is not computed here.
 unequal sets
     WEFE pairs ``X[i]`` with ``Y[i]`` for ``i < len(X)`` (line 107): a longer
     ``Y`` is cut silently, a shorter one raises ``IndexError``. Here sets of
     different sizes raise a :class:`ValueError`.
+
+``tests/test_ripa.py`` runs WEFE's ``RIPA._calc_metric`` and EBS's ``RIPA`` (read
+from git mirrors, ``tests/peer_code.py``) on random vectors: the ``"wefe"`` and ``"ebs"``
+presets agree with them to 1e-12.
 
 References
 ----------

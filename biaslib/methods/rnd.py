@@ -51,6 +51,9 @@ unit-length vectors
     re-normalised), as WEFE's ``normalize=True`` does. WEFE's own default is
     ``normalize=False``: pass it to reproduce WEFE's default call.
 
+``tests/test_rnd.py`` runs WEFE's ``RND.__calc_rnd`` (from a git mirror) on random
+vectors: the ``"wefe"`` preset agrees with it to 1e-12, up to the sign stated above.
+
 References
 ----------
 Garg, N., Schiebinger, L., Jurafsky, D. & Zou, J. (2018). Word embeddings quantify

@@ -47,7 +47,9 @@ solver, C            ``lbfgs``, :math:`C = 2` (see below)      ``liblinear``, :m
     (the optimum has :math:`w_1 = -w_0 = v/2`); recent scikit-learn has dropped
     ``multi_class``, so the preset fits the binary model with :math:`C = 2`
     (``tests/test_rnsb.py`` checks the equivalence by fitting the softmax
-    objective directly).
+    objective directly). With 100 iterations lbfgs may stop before it converges
+    on a real lexicon, with scikit-learn's ``ConvergenceWarning`` — as it did in
+    the notebook; ``RNSB_PAPER.replace(max_iter=...)`` lets it run longer.
 ``"wefe"``
     WEFE's ``RNSB._train_classifier`` (``wefe/metrics/RNSB.py`` lines 140–206, at
     1998132, 2025-07-29): ``train_test_split(test_size=0.2, stratify=labels,
@@ -59,11 +61,20 @@ solver, C            ``lbfgs``, :math:`C = 2` (see below)      ``liblinear``, :m
     attribute set is its *positive* class (label 1, line 145) and the second its
     negative class, although its class docstring says the opposite (lines 56–57):
     this ``rnsb(groups, A, B)`` is WEFE's query with ``attribute_sets=[B, A]``.
+    Two slips in WEFE's holdout check (lines 173–185): it refuses a split that
+    leaves *one* positive training word (``== 1``, meant ``< 1``), and its
+    messages speak of ``test_size=0.1`` while the split uses 0.2. And
+    ``run_query`` logs and skips an iteration that raises (line 873), so a query
+    whose every fit fails returns the mean of no divergences, NaN; here the error
+    is raised.
 repeated fits
     WEFE's ``n_iterations`` re-splits and refits, then returns the *mean of the
     KL divergences* (line 877) and the mean probabilities; ``n_iterations`` here
     does the same with seeds ``seed, seed + 1, …`` (WEFE refuses a seed with more
-    than one iteration, since its iterations would all be alike).
+    than one iteration, since its iterations would all be alike). The mean of the
+    divergences is not the divergence of the mean probabilities: WEFE's
+    ``negative_sentiment_distribution`` (lines 882–886, the normalised mean
+    probabilities) is not the distribution whose divergence it reports.
 per word or per group
     The paper has one identity term per group. WEFE flattens every word of
     every target set into one distribution (``_calc_rnsb``, lines 237–266), so a
@@ -74,6 +85,10 @@ per word or per group
 unit-length vectors
     Neither peer normalises by default; ``normalize=True`` scales every vector
     to unit length first (WEFE's ``normalize=True``).
+
+``tests/test_rnsb.py`` runs WEFE's ``RNSB._train_classifier`` and ``_calc_rnsb``
+(from a git mirror) with the same ``random_state``: the ``"wefe"`` preset gives the same
+split, probabilities, divergence and held-out accuracy, to 1e-12.
 
 References
 ----------
@@ -240,8 +255,16 @@ def _groups(groups: Sequence[ArrayLike]) -> list[NDArray[np.float64]]:
     return sets
 
 
+def _seed(seed: object) -> int:
+    checked = check_seed(seed)
+    if checked is None:
+        raise TypeError("seed must be an int >= 0: RNSB's split and solver are always seeded "
+                        "(same call, same result)")
+    return checked
+
+
 def _fit(A: NDArray[np.float64], B: NDArray[np.float64], conv: RnsbConvention,
-         seed: int | None) -> tuple[LogisticRegression, float]:
+         seed: int) -> tuple[LogisticRegression, float]:
     """Fit on rows [B; A] with labels +1 / -1 (as both peers); held-out accuracy or NaN."""
     rows = np.concatenate([B, A])
     labels = np.concatenate([np.ones(B.shape[0]), -np.ones(A.shape[0])])
@@ -272,7 +295,7 @@ def _fit(A: NDArray[np.float64], B: NDArray[np.float64], conv: RnsbConvention,
 
 
 def negative_probabilities(
-    groups: Sequence[ArrayLike], A: ArrayLike, B: ArrayLike, *, seed: int | None = 0,
+    groups: Sequence[ArrayLike], A: ArrayLike, B: ArrayLike, *, seed: int = 0,
     convention: RnsbConvention | str = RNSB_PAPER, normalize: bool = False,
 ) -> tuple[NDArray[np.float64], float]:
     """P(negative | word) for every word of every group, and the held-out accuracy.
@@ -282,7 +305,7 @@ def negative_probabilities(
     ``test_size=0``).
     """
     conv = get_rnsb_convention(convention)
-    seed = check_seed(seed)
+    seed = _seed(seed)
     normalize = check_bool(normalize, "normalize")
     sets = _groups(groups)
     a = unit_rows(A, "A") if normalize else as_vectors(A, "A")
@@ -353,9 +376,7 @@ def rnsb(
     """
     conv = get_rnsb_convention(convention)
     n_iterations = check_int(n_iterations, "n_iterations", minimum=1)
-    seed = check_seed(seed)
-    if seed is None:
-        raise TypeError("seed must be an int >= 0: RNSB's split and solver are always seeded")
+    seed = _seed(seed)
     sets = _groups(groups)
     sizes = [g.shape[0] for g in sets]
     if conv.aggregate == "groups" and len(sets) < 2:
