@@ -347,3 +347,18 @@ def test_findings_read_their_sections_and_the_sign_identity_holds():
     assert [f.section for f in found] == [agree.SECTIONS["correlations"],
                                           agree.SECTIONS["signs"], agree.SECTIONS["signs"]]
     assert found[2].holds is True and "0 of 11 tests (GloVe 6B 50d)" in found[2].ours
+
+
+def test_family_table_gives_each_family_both_correlations():
+    values = {"WEAT d": [1.0, 2, 3, 4, 5], "skew": [1.0, 2, 3, 5, 4],
+              "SAME": [5.0, 4, 3, 2, 1], "Direct Bias": [4.0, 5, 3, 2, 1]}
+    frame = _scores(values, {"WEAT d": True, "skew": True, "SAME": False,
+                             "Direct Bias": False})
+    table = agree.family_table({"toy": frame})
+    assert table.shape == (8, 2)
+    # WEAT d and skew: ρ = 1 − 6·2/(5·24) = 0.9; τ = (9 − 1)/10 = 0.8.
+    assert table.loc[("signed with signed", "Spearman ρ"), ("toy", "range")] == "0.90"
+    assert table.loc[("signed with signed", "Kendall τ"), ("toy", "range")] == "0.80"
+    # Magnitudes of the signed metrics against SAME and Direct Bias: all reversed or nearly.
+    assert table.loc[("signed with SAME or Direct Bias", "Spearman ρ"),
+                     ("toy", "range")] == "−1.00 to −0.80"

@@ -49,6 +49,7 @@ __all__ = [
     "CONFIDENCE",
     "COSINE_METRICS",
     "COUNT_METRICS",
+    "FAMILY_LABELS",
     "FROM_NEUTRAL",
     "METRICS",
     "MIN_TESTS",
@@ -67,6 +68,7 @@ __all__ = [
     "correlation_table",
     "dropped_words",
     "families",
+    "family_table",
     "findings",
     "fisher_interval",
     "four_sets",
@@ -898,7 +900,41 @@ def families(pairs: pd.DataFrame) -> dict[str, pd.DataFrame]:
 
 
 def _span(frame: pd.DataFrame) -> str:
-    return f"{shown(frame['r'].min())} to {shown(frame['r'].max())}"
+    low, high = shown(frame["r"].min()), shown(frame["r"].max())
+    return low if low == high else f"{low} to {high}"
+
+
+#: The families of :func:`families` as the chapter's table names them.
+FAMILY_LABELS = {"signed": "signed with signed", "neutral": "SAME with Direct Bias",
+                 "across": "signed with SAME or Direct Bias",
+                 "cosine": "cosine-based with cosine-based"}
+
+
+def family_table(per_vectors: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """Spearman's ρ and Kendall's τ by family of metric pairs, per vector set.
+
+    ``per_vectors``: vector set → :func:`score_table`. One row per family
+    (:data:`FAMILY_LABELS`) and correlation; per vector set (the upper column level) the
+    range of the correlations and how many of the pairs' intervals lie above 0 (``"3 of
+    10"``). Index: (pairs, correlation).
+    """
+    found = {(v, label): families(rank_correlations(frame, method))
+             for v, frame in per_vectors.items()
+             for method, label in (("spearman", "Spearman ρ"), ("kendall", "Kendall τ"))}
+    rows = {}
+    for family, name in FAMILY_LABELS.items():
+        for label in ("Spearman ρ", "Kendall τ"):
+            row = {}
+            for vectors in per_vectors:
+                pairs = found[(vectors, label)][family]
+                row[(vectors, "range")] = _span(pairs)
+                row[(vectors, "intervals above 0")] = (f"{int((pairs['ci_low'] > 0).sum())} "
+                                                       f"of {len(pairs)}")
+            rows[(name, label)] = row
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index = pd.MultiIndex.from_tuples(table.index, names=["pairs", "correlation"])
+    table.columns = pd.MultiIndex.from_tuples(table.columns)
+    return table
 
 
 def findings() -> list[Finding]:
