@@ -733,6 +733,14 @@ def audit_work(lengths: Lengths) -> list[Work]:
                  f"{model}: {len(texts):,} masked-LM queries")]
 
 
+def agree_work(lengths: Lengths) -> list[Work]:
+    """Do the metrics agree?: ``paper_scores`` on each of ``agree.PAPER_VECTORS``."""
+    from biaslib.chapters.agree import PAPER_VECTORS as MODELS
+    from biaslib.chapters.weat_static import PAPER_VECTORS
+
+    return static_work("agree", (PAPER_VECTORS[m][0] for m in MODELS))
+
+
 #: Chapter → its counter; ``None`` for the pages that run no model.
 def _all(*counters: Callable[[Lengths], list[Work]]) -> Callable[[Lengths], list[Work]]:
     return lambda lengths: [w for count in counters for w in count(lengths)]
@@ -743,7 +751,7 @@ COUNTERS: dict[str, Callable[[Lengths], list[Work]] | None] = {
     "elmo_bug": elmo_bug_paper_work,
     "mleat": _all(mleat_work, mleat_paper_work), "ceat": _all(ceat_corpus_work, ceat_work),
     "lpbs": lpbs_work, "same": same_work, "synthesis": None, "holds_up": None, "coverage": None,
-    "from_scratch": None, "audit": audit_work,
+    "from_scratch": None, "audit": audit_work, "agree": agree_work,
 }
 #: Pages that run no model (tests/test_chapter_switch.py checks that they have none), and
 #: teaching pages that run only the offline GloVe 6B 50d vectors, the same on Colab (no

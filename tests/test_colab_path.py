@@ -96,7 +96,7 @@ QUICK = ("holds_up", "seat")
 #: and ``from_scratch`` (offline GloVe 6B 50d only, its exercises included), whose Colab
 #: branch only installs, and the chapters with paper-model cells, on the stand-in hub.
 COLAB_MODE = ("holds_up", "coverage", "from_scratch", "weat_static", "seat", "elmo_bug", "mleat",
-              "lpbs", "ceat", "same", "audit")
+              "lpbs", "ceat", "same", "audit", "agree")
 #: Parameters set after a notebook's ``parameters`` cell in Colab mode, as papermill injects
 #: them: the same code on less data. CEAT's paper models read at most 3 sentences per
 #: stimulus instead of 100 (the stand-ins' numbers are not compared anyway).
@@ -380,7 +380,7 @@ def paper_markers(name: str) -> tuple[str, ...]:
     Read from the chapter modules (the labels the paper-model tables carry), so a paper
     model added there is looked for without editing this file.
     """
-    from biaslib.chapters import ceat, elmo_bug, lpbs, mleat, same, seat, weat_static
+    from biaslib.chapters import agree, ceat, elmo_bug, lpbs, mleat, same, seat, weat_static
 
     def labels(specs) -> tuple[str, ...]:
         return tuple(spec.label for spec in specs)
@@ -406,6 +406,8 @@ def paper_markers(name: str) -> tuple[str, ...]:
         "same": ("bert-base-uncased (computed now)", *same_runs),
         # The audit chapter's Colab cell names its summary table's columns by the model.
         "audit": (f"{audit_model} (Hugging Face hub)",),
+        # The agreement chapter's Colab cell names its correlation columns by the vectors.
+        "agree": tuple(agree.paper_label(m) for m in agree.PAPER_VECTORS),
     }.get(name, ())
 
 

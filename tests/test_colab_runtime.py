@@ -246,6 +246,7 @@ INTRO_ROWS = {"A bias test from scratch": "from_scratch",
               "WEAT": "weat_static", "SEAT": "seat", "ELMo bug": "elmo_bug", "ML-EAT": "mleat",
               "CEAT": "ceat", "LPBS": "lpbs", "SAME": "same",
               "Synthesis, What holds up, Coverage": "synthesis",
+              "Do the metrics agree?": "agree",
               "Audit your own model": "audit"}
 
 

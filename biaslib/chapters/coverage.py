@@ -71,6 +71,7 @@ SEED_PAPERS: dict[str, str] = {
 CHAPTER_TITLES: dict[str, str] = {
     "weat_static": "WEAT", "seat": "SEAT", "elmo_bug": "ELMo bug", "mleat": "ML-EAT",
     "ceat": "CEAT", "lpbs": "LPBS", "same": "SAME", "synthesis": "Synthesis",
+    "agree": "Do the metrics agree?",
 }
 
 

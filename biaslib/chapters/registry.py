@@ -29,6 +29,7 @@ from pathlib import Path
 import pandas as pd
 
 from biaslib.chapters import (
+    agree,
     ceat,
     elmo_bug,
     lpbs,
@@ -86,6 +87,7 @@ FINDINGS: dict[str, Callable[[], Sequence[Finding]]] = {
     "lpbs": lpbs.findings,
     "same": same.findings,
     "synthesis": synthesis.findings,
+    "agree": agree.findings,
 }
 
 

@@ -21,14 +21,14 @@ of :mod:`biaslib.methods`.
 Where the paper and the peers' code differ, each choice is a field of a
 :class:`RipaConvention`, with three presets (``convention=``):
 
-==========  ======================================  ================  ========
-preset      relation vector :math:`b`               word score        source
-==========  ======================================  ================  ========
-``paper``   first principal component (``"pca"``)   :math:`w\cdot b`  §5
-``wefe``    mean of the unit pair differences       :math:`w\cdot b`  WEFE
+==========  ======================================  ===================  ========
+preset      relation vector :math:`b`               word score           source
+==========  ======================================  ===================  ========
+``paper``   first principal component (``"pca"``)   :math:`w\cdot b`     §5
+``wefe``    mean of the unit pair differences       :math:`w\cdot b`     WEFE
             (``"mean"``)
-``ebs``     first principal component (``"pca"``)   :math:`|w\cdot b|` EBS
-==========  ======================================  ================  ========
+``ebs``     first principal component (``"pca"``)   :math:`|w\cdot b|`   EBS
+==========  ======================================  ===================  ========
 
 relation vector
     ``"pca"``: the first right singular vector of the matrix of differences
@@ -156,7 +156,8 @@ RIPA_WEFE = RipaConvention(
     description="WEFE wefe/metrics/RIPA.py lines 62-66, 118-130: mean over pairs of "
                 "w . (x_i - y_i)/||x_i - y_i||",
 )
-#: EBS's ``geometrical_bias/ripa.py`` (0328011 to 5e72d36): |w·b|, b from DirectBias's PCA.
+#: EBS's ``geometrical_bias/ripa.py`` (0328011 to 5e72d36): :math:`|w \cdot b|`,
+#: b from DirectBias's PCA.
 RIPA_EBS = RipaConvention(
     name="ebs", relation="pca", absolute=True,
     description="EmbeddingBiasScores geometrical_bias/ripa.py line 12 (0328011 2022-03-02 to "
