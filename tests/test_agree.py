@@ -20,6 +20,7 @@ from scipy import stats
 from biaslib.chapters import agree
 from biaslib.embeddings.static import StaticEmbeddings
 from biaslib.errors import UnknownNameError
+from biaslib.stats.correlation_ci import fisher_interval
 from biaslib.stimuli.data import StimulusTest, WordSet
 
 
@@ -213,7 +214,7 @@ def test_the_fisher_rule_equals_scipys_pearson_interval():
     x, y = rng.normal(size=15), rng.normal(size=15)
     result = stats.pearsonr(x, y)
     ci = result.confidence_interval(0.95)
-    lo, hi = agree.fisher_interval(float(result.statistic), 15, "fisher")
+    lo, hi = fisher_interval(float(result.statistic), 15, "fisher")
     assert (lo, hi) == pytest.approx((ci.low, ci.high))
 
 
@@ -228,7 +229,7 @@ def test_the_spearman_interval_covers_about_95_percent():
     for _ in range(trials):
         x, y = rng.multivariate_normal([0, 0], cov, size=20).T
         r = float(stats.spearmanr(x, y).statistic)
-        lo, hi = agree.fisher_interval(r, 20, "bonett-wright")
+        lo, hi = fisher_interval(r, 20, "bonett-wright")
         hits += lo <= rho_s <= hi
     assert 0.92 <= hits / trials <= 0.98
 
@@ -240,10 +241,10 @@ def test_too_few_tests_give_no_correlation_or_no_interval():
     two = _scores({"P": [1.0, 2.0], "Q": [1.0, 3.0]}, {"P": True, "Q": True})
     assert math.isnan(agree.rank_correlations(two).iloc[0]["r"])
     with pytest.raises(ValueError, match="at least 5"):
-        agree.fisher_interval(0.3, 4, "fieller")
+        fisher_interval(0.3, 4, "fieller")
     with pytest.raises(ValueError, match="se must be"):
-        agree.fisher_interval(0.3, 9, "pearson")  # type: ignore[arg-type]
-    assert agree.fisher_interval(1.0, 9, "bonett-wright") == (1.0, 1.0)
+        fisher_interval(0.3, 9, "pearson")  # type: ignore[arg-type]
+    assert fisher_interval(1.0, 9, "bonett-wright") == (1.0, 1.0)
 
 
 def test_an_unsigned_metric_is_compared_on_magnitudes():

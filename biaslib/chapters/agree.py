@@ -37,6 +37,7 @@ from numpy.typing import NDArray
 from scipy import stats
 
 from biaslib.reporting.findings import Finding
+from biaslib.stats.correlation_ci import fisher_interval
 from biaslib.stimuli.data import StimulusTest, WordSet, load_test
 
 if TYPE_CHECKING:
@@ -70,7 +71,6 @@ __all__ = [
     "families",
     "family_table",
     "findings",
-    "fisher_interval",
     "four_sets",
     "framing_table",
     "metric",
@@ -639,51 +639,6 @@ def paper_scores(model: str, *, fetch: Callable[[str, object], None] | None = No
 
 
 # --------------------------------------------------------------------------- correlations
-
-
-SE_RULES = {
-    "fisher": lambda r, n: 1.0 / math.sqrt(n - 3),
-    "bonett-wright": lambda r, n: math.sqrt((1.0 + r * r / 2.0) / (n - 3)),
-    "fieller": lambda r, n: math.sqrt(0.437 / (n - 4)),
-}
-
-
-def fisher_interval(r: float, n: int, se: Literal["fisher", "bonett-wright", "fieller"],
-                    confidence: float = CONFIDENCE) -> tuple[float, float]:
-    r"""A confidence interval for a correlation through Fisher's z-transform.
-
-    :math:`\tanh(\operatorname{artanh} r \pm z_{1-\alpha/2}\,\mathrm{SE})`, with the standard
-    error of ``se``: ``"fisher"`` :math:`1/\sqrt{n-3}` (Pearson's r; what
-    :meth:`scipy.stats.PearsonRResult.confidence_interval` uses), ``"bonett-wright"``
-    :math:`\sqrt{(1 + r^2/2)/(n-3)}` (Spearman's ρ; Bonett & Wright 2000, Psychometrika
-    65(1), eq. 4's variance), ``"fieller"`` :math:`\sqrt{0.437/(n-4)}` (Kendall's τ;
-    Fieller, Hartley & Pearson 1957). At :math:`|r| = 1` the transform is infinite and
-    the interval is the point :math:`(r, r)`.
-
-    Raises
-    ------
-    ValueError
-        If ``n`` is too small for the rule (4 for Fisher and Bonett–Wright, 5 for
-        Fieller), ``r`` lies outside [−1, 1] or ``se`` is unknown.
-
-    Examples
-    --------
-    >>> lo, hi = fisher_interval(0.5, 12, "fisher")
-    >>> round(lo, 3), round(hi, 3)
-    (-0.104, 0.834)
-    """
-    if se not in SE_RULES:
-        raise ValueError(f"se must be one of {sorted(SE_RULES)}, got {se!r}")
-    least = 5 if se == "fieller" else 4
-    if n < least:
-        raise ValueError(f"a {se} interval needs at least {least} pairs, got {n}")
-    if not -1.0 <= r <= 1.0:
-        raise ValueError(f"a correlation lies in [-1, 1], got {r}")
-    if abs(r) == 1.0:
-        return r, r
-    z = math.atanh(r)
-    half = stats.norm.ppf(0.5 + confidence / 2) * SE_RULES[se](r, n)
-    return math.tanh(z - half), math.tanh(z + half)
 
 
 def _compared(scores_: pd.DataFrame, a: str, b: str) -> tuple[pd.Series, pd.Series]:

@@ -2,8 +2,9 @@
 
 Cosine similarity, permutation tests and the one object holding their options
 (:mod:`~biaslib.stats.resampling`), random-effects meta-analysis, multiple
-testing, and the named conventions of each paper's code with their one base and
-lookup (:mod:`~biaslib.stats.conventions`).
+testing, confidence intervals of an effect size and of a correlation
+(:mod:`~biaslib.stats.correlation_ci`), and the named conventions of each
+paper's code with their one base and lookup (:mod:`~biaslib.stats.conventions`).
 
 Pure numpy/scipy/statsmodels; nothing here knows about words, models or papers.
 """
