@@ -233,13 +233,32 @@ MEASURE_JS = r"""
 const done = arguments[arguments.length - 1];
 const desktop = arguments[0];
 (async () => {
+  // The driver can hand over a page that is still being parsed (seen after navigating
+  // from another page: a measure with two of five tables): wait for the whole document.
+  for (let waited = 0; document.readyState !== 'complete' && waited < 60000; waited += 50)
+    await new Promise(r => setTimeout(r, 50));
   for (const d of document.querySelectorAll('details')) d.open = true;
   const imgs = Array.from(document.querySelectorAll('img'));
   for (const i of imgs) i.loading = 'eager';
   const decoded = await Promise.all(imgs.map(i => i.decode().then(() => true, () => false)));
+  // MathJax loads asynchronously: on a page with math, give it up to 20 s to appear
+  // (a loaded machine has taken more than the page load; a check that ran too early
+  // reported "MathJax absent" and every formula as raw LaTeX).
+  const loaded = () => window.MathJax && MathJax.startup && MathJax.startup.promise;
+  if (document.querySelector('.math')) {
+    for (let waited = 0; !loaded() && waited < 20000; waited += 50)
+      await new Promise(r => setTimeout(r, 50));
+  }
   let mathjax = 'absent';
-  if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
-    try { await MathJax.startup.promise; mathjax = 'ok'; }
+  if (loaded()) {
+    // startup.promise can settle before the first pass has reached every formula (seen
+    // once under load on the CEAT page); typesetPromise finishes whatever is left, so
+    // what stays raw after it is a real problem.
+    try {
+      await MathJax.startup.promise;
+      if (MathJax.typesetPromise) await MathJax.typesetPromise();
+      mathjax = 'ok';
+    }
     catch (e) { mathjax = 'failed: ' + e; }
   } else if (window.MathJax) { mathjax = 'configured but not loaded'; }
   await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
@@ -417,9 +436,10 @@ def content_problems(page: Path, measured: dict[str, Any], html_root: Path,
         found.append(("mathjax", error["section"], f"MathJax error: {shorten(error['text'])}"))
     if measured["hasMath"] and measured["mathjax"] != "ok":
         found.append(("mathjax", "(page)", f"MathJax {measured['mathjax']}"))
-    by_text = {r["text"]: r["section"] for r in measured["rawText"]}
-    for text in raw_math(by_text):
-        found.append(("mathjax", by_text[text], f"raw LaTeX left in the text: {shorten(text, 60)}"))
+    for raw in measured["rawText"]:
+        if raw_math([raw["text"]]):
+            found.append(("mathjax", raw["section"],
+                          f"raw LaTeX left in the text: {shorten(raw['text'], 60)}"))
     for rule, href in link_problems(page, measured["hrefs"], html_root):
         found.append((rule, "(page)", href))
     return found

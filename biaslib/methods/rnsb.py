@@ -10,7 +10,9 @@ lexicon), ask it for the probability that each identity term (*Mexican*,
 .. math::
 
     P(t) = \frac{p(\text{negative} \mid t)}{\sum_{t'} p(\text{negative} \mid t')},
-    \qquad
+
+.. math::
+
     \text{RNSB} = D_{KL}(P \,\Vert\, U) = \sum_t P(t) \log \frac{P(t)}{1/|T|}
                = \log |T| - H(P) \;\ge 0 ,
 
