@@ -38,7 +38,7 @@ from scipy import stats
 
 from biaslib.reporting.findings import Finding
 from biaslib.stats.correlation_ci import fisher_interval
-from biaslib.stimuli.data import StimulusTest, WordSet, load_test
+from biaslib.stimuli.data import CALISKAN_TESTS, StimulusTest, WordSet, load_test
 
 if TYPE_CHECKING:
     import matplotlib.pyplot as plt
@@ -46,7 +46,6 @@ if TYPE_CHECKING:
     from biaslib.embeddings.static import StaticEmbeddings
 
 __all__ = [
-    "CALISKAN_TESTS",
     "CONFIDENCE",
     "COSINE_METRICS",
     "COUNT_METRICS",
@@ -88,8 +87,6 @@ __all__ = [
     "vector_sign_flips",
 ]
 
-#: Caliskan et al.'s ten tests.
-CALISKAN_TESTS: tuple[str, ...] = tuple(f"C{i}" for i in range(1, 11))
 #: The name of the test built from the SAME paper's word sets (:func:`same_test`).
 SAME_TEST = "SAME"
 #: The two static vector sets (short names, in the chapter's order).
@@ -221,9 +218,13 @@ def four_sets(test: StimulusTest, table: StaticEmbeddings, *,
                     dropped)
 
 
-def _tests_for(vectors: str) -> list[StimulusTest]:
-    """The chapter's tests with the stimuli each vector set uses."""
-    if vectors == VECTORS[0]:
+def _tests(googlenews: bool) -> list[StimulusTest]:
+    """The chapter's tests: C1–C10 and the SAME test (:func:`same_test`).
+
+    C1–C10 with Caliskan et al.'s stimuli, or with ML-EAT's for the Google News vectors
+    (:func:`biaslib.chapters.mleat.googlenews_test`).
+    """
+    if not googlenews:
         return [*map(load_test, CALISKAN_TESTS), same_test()]
     from biaslib.chapters.mleat import googlenews_test
 
@@ -245,7 +246,8 @@ def _table(vectors: str) -> StaticEmbeddings:
 @functools.cache
 def _all_sets(vectors: str) -> tuple[tuple[str, FourSets | None, StimulusTest], ...]:
     table = _table(vectors)
-    return tuple((t.name, four_sets(t, table), t) for t in _tests_for(vectors))
+    tests = _tests(googlenews=vectors != VECTORS[0])
+    return tuple((t.name, four_sets(t, table), t) for t in tests)
 
 
 def dropped_words(vectors: str) -> pd.DataFrame:
@@ -626,12 +628,7 @@ def paper_scores(model: str, *, fetch: Callable[[str, object], None] | None = No
     if model not in PAPER_VECTORS:
         raise ValueError(f"model must be one of {PAPER_VECTORS}, got {model!r}")
     release, _ = RELEASES[model]
-    if model.startswith("GloVe"):
-        tests = [*map(load_test, CALISKAN_TESTS), same_test()]
-    else:
-        from biaslib.chapters.mleat import googlenews_test
-
-        tests = [*map(googlenews_test, CALISKAN_TESTS), same_test()]
+    tests = _tests(googlenews=not model.startswith("GloVe"))
     words = list(dict.fromkeys(w for t in tests for ws in t.sets.values() for w in ws.words))
     table = paper_vectors(release, words, case="exact", fetch=fetch)  # type: ignore[arg-type]
     sets = [s for s in (four_sets(t, table) for t in tests) if s is not None]
