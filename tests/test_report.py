@@ -84,3 +84,15 @@ def test_robust_format_prints_safe_digits_and_refuses_a_rounding_boundary():
         robust_format(2.0049999, ".2f")
     # Smaller noise is tolerated where the caller says so.
     assert robust_format(2.00499, ".2f", rel=1e-7, atol=0) == "2.00"
+
+
+def test_robust_format_unsigned_zero_prints_zero_without_a_sign():
+    # Noise of atol carries 0 across zero: "-0.00" vs "0.00" is a boundary by default,
+    # the same print with unsigned_zero, which also drops the sign of a rounded zero.
+    with pytest.raises(ValueError, match="rounding boundary"):
+        robust_format(0.0)
+    assert robust_format(0.0, unsigned_zero=True) == "0.00"
+    assert robust_format(-0.001, unsigned_zero=True) == "0.00"
+    assert robust_format(-0.25, unsigned_zero=True) == "-0.25"
+    with pytest.raises(ValueError, match="rounding boundary"):
+        robust_format(0.125, rel=1e-9, atol=1e-12, unsigned_zero=True)

@@ -37,6 +37,7 @@ from numpy.typing import NDArray
 from scipy import stats
 
 from biaslib.reporting.findings import Finding
+from biaslib.reporting.format import robust_format
 from biaslib.stats.correlation_ci import fisher_interval
 from biaslib.stimuli.data import CALISKAN_TESTS, StimulusTest, WordSet, load_test
 
@@ -544,24 +545,14 @@ def _wide(scores_: pd.DataFrame, column: str) -> pd.DataFrame:
 def shown(value: float, digits: int = 2) -> str:
     """A live static-vector number to ``digits`` decimals with a true minus sign.
 
-    Refused (``ValueError``) if float noise of 1e-9 relative (1e-12 absolute) could print
-    another digit, as :func:`~biaslib.reporting.format.robust_format` does; a value that
-    rounds to zero prints without a sign; ``–`` for NaN.
+    :func:`~biaslib.reporting.format.robust_format` with static vectors' noise (1e-9
+    relative, 1e-12 absolute): refused (``ValueError``) if that noise could print another
+    digit; a value that rounds to zero prints without a sign; ``–`` for NaN.
     """
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "–"
-    spec = f".{digits}f"
-
-    def printed(v: float) -> str:
-        text = format(v, spec)
-        return text[1:] if text.startswith("-") and float(text) == 0 else text
-
-    text = printed(float(value))
-    for nudged in (value * (1 + 1e-9) + 1e-12, value * (1 - 1e-9) - 1e-12):
-        if printed(nudged) != text:
-            raise ValueError(f"{value!r} lies on a rounding boundary of {spec!r}: noise could "
-                             f"print {printed(nudged)!r} instead of {text!r}; print fewer digits")
-    return text.replace("-", "−")
+    return robust_format(float(value), f".{digits}f", rel=1e-9, atol=1e-12,
+                         unsigned_zero=True).replace("-", "−")
 
 
 #: Metrics whose score is a ratio of counts (accuracies): float noise cannot reach them, and

@@ -37,7 +37,8 @@ def format_p(p: float, digits: int = 2) -> str:
     return f"{p:.{digits - 1}e}"
 
 
-def robust_format(value: float, spec: str = ".2f", rel: float = 1e-4, atol: float = 1e-6) -> str:
+def robust_format(value: float, spec: str = ".2f", rel: float = 1e-4, atol: float = 1e-6,
+                  *, unsigned_zero: bool = False) -> str:
     """``format(value, spec)``, refused when noise could print it otherwise.
 
     A number computed live from a neural model differs between CPUs in its last bits
@@ -46,17 +47,26 @@ def robust_format(value: float, spec: str = ".2f", rel: float = 1e-4, atol: floa
     against the same format; a value on a rounding boundary raises instead of printing a
     digit that another machine would print differently.
 
+    With ``unsigned_zero`` a value that rounds to zero prints without its sign (``0.00``,
+    not ``-0.00``), so noise that carries it across zero prints the same.
+
     Raises
     ------
     ValueError
         If a nudged value formats differently, naming the value and the format.
     """
-    text = format(value, spec)
+    def printed(v: float) -> str:
+        text = format(v, spec)
+        if unsigned_zero and text.startswith("-") and not any(c in "123456789" for c in text):
+            return text[1:]
+        return text
+
+    text = printed(value)
     for nudged in (value * (1 + rel) + atol, value * (1 - rel) - atol):
-        if format(nudged, spec) != text:
+        if printed(nudged) != text:
             raise ValueError(
                 f"{value!r} lies on a rounding boundary of {spec!r}: noise of {rel:g} "
-                f"could print {format(nudged, spec)!r} instead of {text!r}; print fewer digits"
+                f"could print {printed(nudged)!r} instead of {text!r}; print fewer digits"
             )
     return text
 
