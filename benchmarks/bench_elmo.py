@@ -28,8 +28,8 @@ from biaslib.embeddings.elmo import ElmoEncoder
 
 def seat_texts() -> list[str]:
     """May et al.'s Table 4 inputs (every row), distinct, in order."""
-    from biaslib.chapters.published import MAY_ALL
-    from biaslib.chapters.seat import may_contexts
+    from biasbook.published import MAY_ALL
+    from biasbook.seat import may_contexts
 
     texts = [c.text for test, ctx in MAY_ALL for role in may_contexts(test, ctx).values()
              for c in role]

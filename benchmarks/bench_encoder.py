@@ -44,8 +44,8 @@ def throughput(model: str, texts: list[str], loop_n: int) -> None:
 
 
 def seat_tables() -> None:
-    from biaslib.chapters.published import MAY_ALL, MYB_TABLE3
-    from biaslib.chapters.seat import OFFLINE_SEAT_MODELS, may_table, myb_table
+    from biasbook.published import MAY_ALL, MYB_TABLE3
+    from biasbook.seat import OFFLINE_SEAT_MODELS, may_table, myb_table
     from biaslib.stats.conventions import MIND_YOUR_BIAS
 
     with tempfile.TemporaryDirectory() as cache:

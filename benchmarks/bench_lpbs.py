@@ -58,7 +58,7 @@ def throughput(model: str, loop_n: int, batch_size: int) -> dict[str, float]:
 
 
 def tables() -> dict[str, float]:
-    from biaslib.chapters.lpbs import CHAPTER_TABLES, chapter_table
+    from biasbook.lpbs import CHAPTER_TABLES, chapter_table
 
     out = {}
     with tempfile.TemporaryDirectory() as cache:

@@ -10,19 +10,19 @@ authors' conventions but not their code; CEAT's contexts come from this book's c
 extract, at most 100 per stimulus). Our times are printed beside the paper's BERT column.
 
 What is timed, per test (C1 and C6, Mind Your Bias's name versions, the test ids of
-:data:`biaslib.chapters.seat.MYB_TABLE3`), as the mean of ``--repeats`` runs (default 10,
+:data:`biasbook.seat.MYB_TABLE3`), as the mean of ``--repeats`` runs (default 10,
 as the paper):
 
 - **s-SEAT, w-SEAT**: the statistics only — effect size and permutation test under the
   ``MIND_YOUR_BIAS`` convention (:func:`biaslib.methods.weat.weat`) — on sentence vectors
   (s-SEAT) or stimulus-token vectors (w-SEAT) of Mind Your Bias's templates
   (:func:`biaslib.stimuli.templates.myb_contexts`), embedded beforehand with
-  :func:`biaslib.evaluate.seat.embed_contexts`, as :func:`biaslib.chapters.seat.myb_table`
+  :func:`biaslib.evaluate.seat.embed_contexts`, as :func:`biasbook.seat.myb_table`
   embeds them. The paper's times exclude the generation of embeddings (§F).
 - **CEAT**: :func:`biaslib.methods.ceat.ceat` under ``CEAT_MIND_YOUR_BIAS`` (N = 10,000,
   as that convention sets it) on per-word context vectors embedded beforehand
   (:func:`biaslib.evaluate.ceat.embed_word_contexts`) from the corpus extract, read as the
-  CEAT chapter reads it for all-MiniLM-L6-v2 (:func:`biaslib.chapters.ceat.corpus_contexts`,
+  CEAT chapter reads it for all-MiniLM-L6-v2 (:func:`biasbook.ceat.corpus_contexts`,
   at most ``OFFLINE_CAPS`` sentences per stimulus, seed 1111, Mind Your Bias's window).
   Needs the extract (``../shared/corpus`` or ``$BIASLIB_CORPUS_DIR``); without it CEAT is
   skipped with the reason.
@@ -211,7 +211,7 @@ def _row(test: str, method: str, model: str, runs: Sequence[float], embedding_s:
 
 def measure_seat(test: str, encoder: object, repeats: int) -> list[dict[str, object]]:
     """s-SEAT and w-SEAT of one test: each level embedded once, then its statistics timed."""
-    from biaslib.chapters.seat import MYB_TABLE3, OFFLINE_SEAT_MODELS
+    from biasbook.seat import MYB_TABLE3, OFFLINE_SEAT_MODELS
     from biaslib.evaluate.seat import embed_contexts
     from biaslib.methods.weat import weat
     from biaslib.stats.conventions import MIND_YOUR_BIAS
@@ -243,8 +243,8 @@ def measure_seat(test: str, encoder: object, repeats: int) -> list[dict[str, obj
 
 def measure_ceat(test: str, encoder: object, repeats: int) -> dict[str, object]:
     """CEAT of one test: contexts read and embedded once, then ``ceat`` timed."""
-    from biaslib.chapters.ceat import OFFLINE_CAPS, corpus_contexts
-    from biaslib.chapters.seat import MYB_TABLE3
+    from biasbook.ceat import OFFLINE_CAPS, corpus_contexts
+    from biasbook.seat import MYB_TABLE3
     from biaslib.evaluate.ceat import embed_word_contexts
     from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS, ceat
     from biaslib.stimuli.corpus import corpus_dir, describe_extract, myb_window

@@ -28,7 +28,7 @@ from collections.abc import Callable
 import numpy as np
 from machine import RESULTS, describe, print_machine, save
 
-from biaslib.chapters.same import (
+from biasbook.same import (
     gender_words,
     glove_vectors,
     occupations,

@@ -337,8 +337,8 @@ def _encode(chapter: str, model: str, texts: Iterable[str], lengths: Lengths, no
 
 def seat_work(lengths: Lengths) -> list[Work]:
     """SEAT: May et al.'s rows on every paper model, Mind Your Bias's tests on PAPER[2:]."""
-    from biaslib.chapters.published import MAY_ALL, MYB_TABLE3
-    from biaslib.chapters.seat import PAPER_SEAT_MODELS, may_contexts
+    from biasbook.published import MAY_ALL, MYB_TABLE3
+    from biasbook.seat import PAPER_SEAT_MODELS, may_contexts
     from biaslib.stimuli.templates import myb_contexts
 
     may = [t for test, ctx in MAY_ALL for t in _texts(may_contexts(test, ctx))]
@@ -358,7 +358,7 @@ def mleat_work(lengths: Lengths, tests: Sequence[str] | None = None) -> list[Wor
 
     ``tests``: default C1–C10, the notebook's ``TESTS``.
     """
-    from biaslib.chapters.mleat import MLEAT_PAPER_MODELS, prompt_contexts
+    from biasbook.mleat import MLEAT_PAPER_MODELS, prompt_contexts
     from biaslib.stimuli.data import CALISKAN_TESTS
 
     texts = [t for test in (tests or CALISKAN_TESTS) for t in _texts(prompt_contexts(test))]
@@ -372,8 +372,8 @@ def ceat_work(lengths: Lengths) -> list[Work]:
     The hub models (``HUB_CEAT_MODELS``) in tokens of their tokenizers; ELMo
     (``PAPER_CEAT_MODELS``' first) in whitespace tokens, the context's words.
     """
-    from biaslib.chapters.ceat import CALISKAN_ROWS, HUB_CEAT_MODELS, WINDOW_TESTS
-    from biaslib.chapters.published import MYB_TABLE3
+    from biasbook.ceat import CALISKAN_ROWS, HUB_CEAT_MODELS, WINDOW_TESTS
+    from biasbook.published import MYB_TABLE3
     from biaslib.stimuli.data import load_test
     from biaslib.stimuli.templates import myb_contexts
 
@@ -408,7 +408,7 @@ def ceat_work(lengths: Lengths) -> list[Work]:
 
 def lpbs_work(lengths: Lengths) -> list[Work]:
     """LPBS: lpbs_myb and lpbs_kurita on each paper masked LM (one forward pass per query)."""
-    from biaslib.chapters.lpbs import PAPER_LPBS_MODELS, _forms
+    from biasbook.lpbs import PAPER_LPBS_MODELS, _forms
     from biaslib.evaluate.lpbs import template_queries
     from biaslib.stimuli.lpbs import kurita_templates, kurita_tests, myb_cells, myb_templates
 
@@ -432,7 +432,7 @@ def lpbs_work(lengths: Lengths) -> list[Work]:
 
 def same_work(lengths: Lengths) -> list[Work]:
     """SAME: §3.1 word vectors, and PAPER_RUNS fine-tunings of bert-base-uncased."""
-    from biaslib.chapters.same import (
+    from biasbook.same import (
         INJECTION,
         gender_words,
         occupations,
@@ -577,8 +577,8 @@ def _clip_texts(lengths: Lengths, words: Sequence[str]) -> list[int]:
 def seat_paper_work(lengths: Lengths) -> list[Work]:
     """SEAT's release encoders: May et al.'s Table 4 columns (may_paper_table on MAY_ALL)
     and Mind Your Bias's ELMo (``myb_table`` with PAPER_ELMO on MYB_TABLE3)."""
-    from biaslib.chapters.published import MAY_ALL, MYB_TABLE3
-    from biaslib.chapters.seat import may_contexts
+    from biasbook.published import MAY_ALL, MYB_TABLE3
+    from biasbook.seat import may_contexts
     from biaslib.stimuli.templates import myb_contexts
 
     may = list(dict.fromkeys(t for test, ctx in MAY_ALL for t in _texts(may_contexts(test, ctx))))
@@ -609,7 +609,7 @@ def seat_paper_work(lengths: Lengths) -> list[Work]:
 def elmo_bug_paper_work(lengths: Lengths) -> list[Work]:
     """The ELMo-bug chapter's Colab cells: ``paper_elmo_table()`` (every Table 3 test, bug
     and fix, on ELMo) and ``gpt2_table(tuple(MYB_TABLE3), "gpt2")`` (three variants)."""
-    from biaslib.chapters.published import MYB_TABLE3
+    from biasbook.published import MYB_TABLE3
     from biaslib.stimuli.templates import myb_contexts
 
     myb = list(dict.fromkeys(t for test in MYB_TABLE3.values()
@@ -633,7 +633,7 @@ def static_work(chapter: str, releases: Iterable[str]) -> list[Work]:
 
 def weat_static_work(lengths: Lengths) -> list[Work]:
     """WEAT: ``paper_vectors_table`` on each of ``weat_static.PAPER_VECTORS``."""
-    from biaslib.chapters.weat_static import PAPER_VECTORS
+    from biasbook.weat_static import PAPER_VECTORS
 
     return static_work("weat_static", (r for r, _ in PAPER_VECTORS.values()))
 
@@ -642,7 +642,7 @@ def clip_work(lengths: Lengths) -> list[Work]:
     """ML-EAT's CLIP runs (``clip_paper_table``): per model the iEAT images of the eleven
     tests and their attribute words, each once (ClipEncoder's cache), and on
     CLIP_TABLE2_MODEL the prompted words of Table 2's tests too."""
-    from biaslib.chapters.mleat import CLIP_PAPER_MODELS, CLIP_TABLE2_MODEL
+    from biasbook.mleat import CLIP_PAPER_MODELS, CLIP_TABLE2_MODEL
     from biaslib.embeddings.clip import CLIP_PROMPT
     from biaslib.evaluate.mleat_clip import TABLE2_TESTS
     from biaslib.stimuli.data import load_test
@@ -669,7 +669,7 @@ def clip_work(lengths: Lengths) -> list[Work]:
 def mleat_paper_work(lengths: Lengths) -> list[Work]:
     """ML-EAT's other Colab cells: Tables 1 and 4 (``paper_static_table``), Figure 3
     (``histwords_table``, one read per decade) and CLIP (:func:`clip_work`)."""
-    from biaslib.chapters.mleat import HISTWORDS_DECADES, MLEAT_PAPER_VECTORS
+    from biasbook.mleat import HISTWORDS_DECADES, MLEAT_PAPER_VECTORS
 
     hist = Work("mleat", VECTORS_HISTWORDS, "read-decade", units=len(HISTWORDS_DECADES),
                 files=("histwords-eng-all-sgns",),
@@ -735,8 +735,8 @@ def audit_work(lengths: Lengths) -> list[Work]:
 
 def agree_work(lengths: Lengths) -> list[Work]:
     """Do the metrics agree?: ``paper_scores`` on each of ``agree.PAPER_VECTORS``."""
-    from biaslib.chapters.agree import PAPER_VECTORS as MODELS
-    from biaslib.chapters.weat_static import PAPER_VECTORS
+    from biasbook.agree import PAPER_VECTORS as MODELS
+    from biasbook.weat_static import PAPER_VECTORS
 
     return static_work("agree", (PAPER_VECTORS[m][0] for m in MODELS))
 

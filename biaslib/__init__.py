@@ -26,13 +26,15 @@ stimulus test), not the reverse:
     the model.
 :mod:`biaslib.reporting`
     Numbers formatted as the papers print them, tables, plots and EAT-Maps.
-:mod:`biaslib.chapters`
-    Each chapter's tables beside the published ones.
 :mod:`biaslib.audit`
     The book's whole battery on any model or embedding file, as tidy results and
     an HTML report; the console command ``biaslib audit`` (the top layer).
 
 Every exception and warning is in :mod:`biaslib.errors`.
+
+The book's own code (each chapter's tables beside the published ones, the stored
+results, the findings) is the package ``biasbook``, shipped in the same distribution;
+nothing in ``biaslib`` imports it (``tests/test_layers.py``).
 
 The names in ``__all__`` are the entry points a user needs, importable from
 ``biaslib`` directly (``from biaslib import weat, load_test``). They are loaded
@@ -172,7 +174,7 @@ _EXPORTS: dict[str, str] = {
 #: the layers before it, never of a later one, neither at module level nor inside a
 #: function (``tests/test_layers.py`` enforces this, and that no import cycle exists).
 _LAYERS: tuple[str, ...] = (
-    "stats", "methods", "stimuli", "embeddings", "evaluate", "reporting", "chapters", "audit",
+    "stats", "methods", "stimuli", "embeddings", "evaluate", "reporting", "audit",
 )
 #: Modules every layer may import; they import no layer themselves.
 _SHARED: tuple[str, ...] = ("downloads", "errors", "files", "validation")

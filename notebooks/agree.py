@@ -89,8 +89,8 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
 import pandas as pd
 from IPython.display import display
 
-from biaslib.chapters import agree
-from biaslib.reporting.findings import what_we_found
+from biasbook import agree
+from biasbook.findings import what_we_found
 
 findings = agree.findings()
 with pd.option_context("display.max_colwidth", None):
@@ -121,7 +121,7 @@ assert [f.holds for f in findings] == ["partly", "partly", True]
 import matplotlib.pyplot as plt
 from IPython.display import Markdown
 
-from biaslib.chapters.agree import (
+from biasbook.agree import (
     METRICS,
     VECTORS,
     agreement_with,
@@ -148,7 +148,7 @@ RUN_PAPER_MODELS = "google.colab" in sys.modules
 
 # %% tags=["hide-input"]
 # The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
-from biaslib.chapters.registry import colab_runtime
+from biasbook.registry import colab_runtime
 
 print(colab_runtime("agree"))
 
@@ -177,14 +177,14 @@ print(colab_runtime("agree"))
 # (Caliskan's $s(w, A, B)$ scores the targets against the attributes; its difference of
 # means is symmetric in the two roles) and RNSB, whose classifier is trained on the
 # attribute words ($A$ labelled 1) and applied to the target words, as in its paper and in
-# WEFE. The metrics and their roles ({py:data}`biaslib.chapters.agree.METRICS`):
+# WEFE. The metrics and their roles (`biasbook.agree.METRICS`):
 
 # %% tags=["hide-input"]
 framing_table()
 
 # %% [markdown]
 # **Choices taken for this chapter** (each is a constant or a function of
-# {py:mod}`biaslib.chapters.agree`):
+# `biasbook.agree`):
 #
 # - *Each metric at its paper's {term}`convention`*: RIPA with the first principal component of
 #   the pairs and the vectors as they are (their length counts), RND with unit vectors and
@@ -209,7 +209,7 @@ framing_table()
 #   each side of the gender direction among 50,000 words. A test's measured words often
 #   all lean one way (every attribute word of C7 lies on the arts side of math − arts),
 #   so we measure each word's projection on the $X - Y$ direction from the median word's
-#   ({py:func}`biaslib.chapters.agree.centred_projection`): the labels are the more
+#   (`biasbook.agree.centred_projection`): the labels are the more
 #   $X$-leaning and the more $Y$-leaning half. The classification test uses stratified
 #   5-fold cross-validation (as EBS does; their single split trains on a fifth of the
 #   words, 3 of 16 here), the neighbour test the nearest quarter of the measured words
@@ -228,7 +228,7 @@ framing_table()
 # News subset is cased and looked up as printed, with ML-EAT's stimuli for it (C2, C5 and
 # C9 adapted, see the {doc}`WEAT chapter <weat_static>`). A test runs when no set loses
 # more than 20 % of its words, the rule of the WEAT chapter. The SAME test is built from
-# the SAME paper's sets ({py:func}`biaslib.chapters.agree.same_test`): $X, Y$ are
+# the SAME paper's sets (`biasbook.agree.same_test`): $X, Y$ are
 # debiaswe's nine male/female definitional pairs, $A, B$ the 50 most male- and most
 # female-stereotyped of its occupations (debiaswe's ratings; the groups of the SAME paper's
 # WEAT experiment). What each vector set lacks:
@@ -242,7 +242,7 @@ for vectors in VECTORS:
 # ## The scores
 #
 # Every metric on every test that runs, computed now from the vectors
-# ({py:func}`biaslib.chapters.agree.scores`, a few seconds). First the signed metrics,
+# (`biasbook.agree.scores`, a few seconds). First the signed metrics,
 # positive in WEAT's direction (Caliskan et al. chose each test so that its bias is
 # positive), then the magnitudes of all metrics, as they enter the correlations (printed
 # to two decimals; the ranks use every digit):
@@ -288,7 +288,7 @@ agreement_with(pairs, "WEAT d")
 # %% [markdown]
 # The pairs by kind — the five signed metrics among themselves, SAME with Direct Bias,
 # the signed metrics against those two, and the eight cosine-based metrics (Mind Your
-# Bias's "cosine-based methods": {py:data}`biaslib.chapters.agree.COSINE_METRICS`) — with
+# Bias's "cosine-based methods": `biasbook.agree.COSINE_METRICS`) — with
 # Spearman's ρ and with Kendall's τ: the range of the correlations and how many of the
 # pairs' 95 % intervals lie above 0.
 
@@ -300,7 +300,7 @@ family_table(per_vectors)
 # ## Do the signed metrics agree on the direction?
 #
 # Per test, the sign of WEAT's $d$ and the signed metrics whose score has the other sign
-# ({py:func}`biaslib.chapters.agree.sign_flips`; "split" when the signed metrics do not
+# (`biasbook.agree.sign_flips`; "split" when the signed metrics do not
 # all share one sign):
 
 # %%
@@ -394,14 +394,14 @@ assert abs(_gweat([_c6.X, _c6.Y], [_c6.A, _c6.B]).value - _diff / 2) < 1e-12
 # **On the papers' own vectors.** With `RUN_PAPER_MODELS` (on in Colab) the comparison
 # runs again on GloVe 840B 300d, Caliskan et al.'s vectors, and on the full Google News
 # word2vec file, read from their release files as the {doc}`WEAT chapter <weat_static>`
-# reads them ({py:func}`biaslib.chapters.agree.paper_scores`). Both vocabularies are cased
+# reads them (`biasbook.agree.paper_scores`). Both vocabularies are cased
 # and hold the names, so on the full Google News file more tests run than on its subset,
 # and the intervals narrow accordingly. Expected time: a few minutes to download and read the
 # files, the same on a GPU and a CPU runtime.
 
 # %% tags=["hide-input"]
 if RUN_PAPER_MODELS:
-    from biaslib.chapters.agree import PAPER_VECTORS, paper_scores
+    from biasbook.agree import PAPER_VECTORS, paper_scores
 
     paper_pairs = {m: rank_correlations(paper_scores(m)) for m in PAPER_VECTORS}
     display(agreement_with(paper_pairs, "WEAT d"))
@@ -426,7 +426,7 @@ if RUN_PAPER_MODELS:
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 import dataclasses
 
-from biaslib.chapters.agree import four_sets, score_table
+from biasbook.agree import four_sets, score_table
 from biaslib.embeddings import glove_6b_50d
 from biaslib.stimuli.data import load_test
 
@@ -469,7 +469,7 @@ assert changed == ["RNSB"]
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 import numpy as np
 
-from biaslib.chapters.agree import metric, same_test
+from biasbook.agree import metric, same_test
 from biaslib.methods.weat import association
 
 

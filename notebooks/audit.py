@@ -80,7 +80,7 @@ RUN_PAPER_MODELS = "google.colab" in sys.modules
 
 # %% tags=["hide-input"]
 # The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
-from biaslib.chapters.registry import colab_runtime
+from biasbook.registry import colab_runtime
 
 print(colab_runtime("audit"))
 
@@ -234,7 +234,7 @@ import json
 
 import numpy as np
 
-from biaslib.chapters.audit import P_NOISE, check_holm_margin, shown_d, summary_table
+from biasbook.audit import P_NOISE, check_holm_margin, shown_d, summary_table
 from biaslib.reporting.format import format_p, robust_format
 
 results = pd.read_parquet(out / "results.parquet")

@@ -97,8 +97,8 @@ if "google.colab" in sys.modules:
 # %% tags=["hide-input"]
 import pandas as pd
 
-from biaslib.chapters import ceat as ceat_chapter
-from biaslib.reporting.findings import what_we_found
+from biasbook import ceat as ceat_chapter
+from biasbook.findings import what_we_found
 
 pd.set_option("display.max_colwidth", None)  # text cells wrap in the page, never cut
 
@@ -159,7 +159,7 @@ PAPER_CAP = 100
 
 # %% tags=["hide-input"]
 # The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
-from biaslib.chapters.registry import colab_runtime
+from biasbook.registry import colab_runtime
 
 print(colab_runtime("ceat"))
 
@@ -168,7 +168,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import display
 
-from biaslib.chapters.ceat import (
+from biasbook.ceat import (
     OFFLINE_CAPS,
     PAPER_CEAT_MODELS,
     RESAMPLING,
@@ -200,8 +200,8 @@ from biaslib.chapters.ceat import (
     templates_vs_corpus,
     window_comparison,
 )
-from biaslib.chapters.published import MYB_TABLE3
-from biaslib.chapters.stored import compare_with_stored, load_or_compute, load_results
+from biasbook.published import MYB_TABLE3
+from biasbook.stored import compare_with_stored, load_or_compute, load_results
 from biaslib.embeddings.transformer import TransformerEncoder
 from biaslib.evaluate.ceat import embed_word_contexts
 from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL, ceat
@@ -359,7 +359,7 @@ coverage_view(cov_table)
 # "More than a fifth" is the chapter's limit, and Dis's target sets lose far more.
 import inspect
 
-from biaslib.chapters.ceat import ceat_table
+from biasbook.ceat import ceat_table
 
 assert inspect.signature(ceat_table).parameters["max_missing_fraction"].default == 0.2
 dis = cov_table.query("test == 'MYB Dis' and role in ['X', 'Y']")
@@ -375,7 +375,7 @@ assert dis[["none", "stimuli"]].values.tolist() == [[13, 23], [8, 23]]
 
 # %%
 if RUN_PAPER_MODELS and EXTRACT is not None:
-    from biaslib.chapters.ceat import chapter_tests
+    from biasbook.ceat import chapter_tests
     from biaslib.stimuli.corpus_sources import coverage_by_test
 
     colab_coverage = coverage_by_test(chapter_tests())
@@ -516,7 +516,7 @@ not_run_table(myb_rows)
 # %% tags=["remove-cell"]
 # The text above: almost every CES significant; p = 0 exactly where the tail underflowed;
 # MiniLM's negative I2 reads p near 1 one-sided and near 0 two-sided (offline models).
-from biaslib.chapters.ceat import OFFLINE_CEAT_MODELS
+from biasbook.ceat import OFFLINE_CEAT_MODELS
 
 OFFLINE = [m.label for m in OFFLINE_CEAT_MODELS]
 offline_rows = myb_rows[myb_rows["column"].isin(OFFLINE)]
@@ -649,7 +649,7 @@ window_comparison(myb_rows, contexts, tuple(WINDOW_TESTS), "all-MiniLM-L6-v2")
 # sentences per stimulus): the CES and its p-value for $N$ from 50 to 10,000 samples,
 # drawn with replacement in every sample (Guo & Caliskan) or as distinct sentences where a
 # word has at least $N$ (Mind Your Bias), each over five seeds
-# ({py:func}`biaslib.chapters.ceat.resampling_table`, stored). With at most the cap of
+# (`biasbook.ceat.resampling_table`, stored). With at most the cap of
 # sentences per stimulus, Mind Your Bias's rule only samples without replacement for $N$
 # up to that cap. Per $N$ and sampling rule: the mean CES over the seeds, its SD over the
 # seeds, the mean SE and the largest two-sided p-value.
@@ -814,7 +814,7 @@ compound_view(compound)
 # — but it does not reverse a sign, while GPT-2's difference (0.67 for I1, 0.44 for I2)
 # does. Whether it explains GPT-2's reversal needs GPT-2: no GPT-2 weights can be had
 # offline. On Colab, `compound_table` with the hub's `gpt2`
-# ({py:data}`biaslib.chapters.ceat.HUB_CEAT_MODELS`) runs the same three variants on the
+# (`biasbook.ceat.HUB_CEAT_MODELS`) runs the same three variants on the
 # extract built there, at most `PAPER_CAP` sentences per stimulus.
 
 # %% tags=["remove-cell"]

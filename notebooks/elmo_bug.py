@@ -94,8 +94,8 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
 import pandas as pd
 from IPython.display import display
 
-from biaslib.chapters import elmo_bug
-from biaslib.reporting.findings import what_we_found
+from biasbook import elmo_bug
+from biasbook.findings import what_we_found
 
 findings = elmo_bug.findings()
 with pd.option_context("display.max_colwidth", None):
@@ -117,7 +117,7 @@ RUN_PAPER_MODELS = "google.colab" in sys.modules
 
 # %% tags=["hide-input"]
 # The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
-from biaslib.chapters.registry import colab_runtime
+from biasbook.registry import colab_runtime
 
 print(colab_runtime("elmo_bug"))
 
@@ -130,7 +130,7 @@ os.environ["TQDM_DISABLE"] = "1"  # no progress bars in the stored outputs
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from biaslib.chapters.elmo_bug import (
+from biasbook.elmo_bug import (
     MINILM,
     PAPER_ELMO,
     SMOL,
@@ -147,8 +147,8 @@ from biaslib.chapters.elmo_bug import (
     quirk_counts,
     quirks_beside_published,
 )
-from biaslib.chapters.published import MYB_TABLE3
-from biaslib.chapters.stored import load_or_compute
+from biasbook.published import MYB_TABLE3
+from biasbook.stored import load_or_compute
 from biaslib.embeddings.bugs import wseat_word_index
 from biaslib.embeddings.transformer import TransformerEncoder
 from biaslib.stimuli.contexts import find_context
@@ -254,12 +254,12 @@ for name, enc in ENCODERS.items():
 # ELMo summed its three layers; our models are read at their last layer, as in the SEAT
 # chapter. Offline, all-MiniLM-L6-v2 runs the five tests for which Mind Your Bias prints
 # ELMo's published ("orig.") values (Occ at word level only) and the causal LM the two
-# smallest of them ({py:data}`biaslib.chapters.elmo_bug.ELMO_TESTS`); on Colab, ELMo itself runs all eight
+# smallest of them (`biasbook.elmo_bug.ELMO_TESTS`); on Colab, ELMo itself runs all eight
 # (below).
 #
 # Each row is a permutation test over vectors whose last bits depend on the CPU and the
 # batch they were computed in, so the table is read from `data/results/elmo_bug.csv`,
-# computed by `scripts/compute_results.py` with {py:func}`biaslib.chapters.elmo_bug.elmo_table`;
+# computed by `scripts/compute_results.py` with `biasbook.elmo_bug.elmo_table`;
 # the test suite recomputes a slice of it and checks it within a stated tolerance. A test
 # whose {term}`association` scores are all equal has no effect size (0/0); the bug can do that, so
 # such a test is reported as undefined, with the reason, instead of stopping the chapter.
@@ -276,7 +276,7 @@ with pd.option_context("display.max_colwidth", None):
 # The text above: MiniLM runs the five tests with a published ELMo "orig." value (Occ at
 # word level only), SmolLM2 the two smallest; the statistics are
 # Mind Your Bias's (99,999 shuffles, seed 1111).
-from biaslib.chapters.elmo_bug import ELMO_TESTS
+from biasbook.elmo_bug import ELMO_TESTS
 from biaslib.stats.conventions import MIND_YOUR_BIAS
 from biaslib.stimuli.data import load_published, load_test
 
@@ -343,7 +343,7 @@ plt.show()
 # similarity between the s-SEAT vectors of different sentences, and how many *different*
 # w-SEAT vectors the bug produces for its sentences (a causal model's vector at a character
 # sees only the characters before it; vectors that differ only by float noise count as one,
-# {py:func}`biaslib.chapters.elmo_bug.distinct_vectors`):
+# `biasbook.elmo_bug.distinct_vectors`):
 
 # %% tags=["hide-input"]
 diag = table("elmo_diagnostics")
@@ -360,7 +360,7 @@ diag.set_index(["model", "extraction"])[
 # C3 at word level −0.11 → 1.16; see
 # [How the published implementations differ](../book/conventions.md)).
 # `TransformerEncoder(add_special_tokens=False, lowercase=True)` reproduces that input
-# ({py:func}`biaslib.chapters.elmo_bug.quirk_models`):
+# (`biasbook.elmo_bug.quirk_models`):
 #
 # * on **all-MiniLM-L6-v2** (uncased, so only the `[CLS]` part applies): the first wordpiece
 #   without `[CLS]` (sent-bias), the true `[CLS]`, and the mean over tokens (the {term}`pooling` the

@@ -32,7 +32,7 @@
 # model.
 #
 # The table is built from each chapter's own `findings()` function (in
-# `biaslib.chapters`), the one source that the chapter's "What we found" block shows too;
+# `biasbook`), the one source that the chapter's "What we found" block shows too;
 # the test suite re-executes this page, so it cannot drift away from the chapters.
 
 # %% tags=["colab-install", "remove-cell"]
@@ -63,9 +63,9 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
 # %% tags=["hide-input"]
 from IPython.display import HTML, display
 
-from biaslib.chapters.coverage import CHAPTER_TITLES
-from biaslib.chapters.registry import book_findings
-from biaslib.reporting.findings import linked_findings, verdict_summary
+from biasbook.coverage import CHAPTER_TITLES
+from biasbook.findings import linked_findings, verdict_summary
+from biasbook.registry import book_findings
 
 findings = book_findings()
 

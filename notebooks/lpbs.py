@@ -97,7 +97,7 @@ RUN_PAPER_MODELS = "google.colab" in sys.modules
 
 # %% tags=["hide-input"]
 # The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
-from biaslib.chapters.registry import colab_runtime
+from biasbook.registry import colab_runtime
 
 print(colab_runtime("lpbs"))
 
@@ -116,8 +116,8 @@ print(colab_runtime("lpbs"))
 # %% tags=["hide-input"]
 import pandas as pd
 
-from biaslib.chapters import lpbs
-from biaslib.reporting.findings import what_we_found
+from biasbook import lpbs
+from biasbook.findings import what_we_found
 
 pd.set_option("display.max_colwidth", None)  # the text fallback of a table: no cut cells
 FINDINGS = lpbs.findings()
@@ -141,7 +141,7 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
-from biaslib.chapters.lpbs import (
+from biasbook.lpbs import (
     LPBS_CONVENTIONS,
     OFFLINE_LPBS_MODEL,
     PAPER_LPBS_MODELS,
@@ -169,7 +169,7 @@ from biaslib.chapters.lpbs import (
     word_set_figure,
     word_sets_table,
 )
-from biaslib.chapters.stored import load_or_compute
+from biasbook.stored import load_or_compute
 from biaslib.embeddings.masked_lm import vocabulary
 from biaslib.evaluate.lpbs import lpbs_sentences
 from biaslib.methods.lpbs import LPBS_BIASLIB, LPBS_KURITA, LPBS_MIND_YOUR_BIAS
@@ -674,7 +674,7 @@ assert f"{np.log(1e-300):.1f}" == "-690.8" and np.finfo(np.float32).smallest_sub
 # model combines them, with a two-sided p-value.
 #
 # The book rebuilds that column on the corpus extract of the CEAT chapter
-# ({py:func}`biaslib.chapters.lpbs.reddit_rows`): for every target word of a cell its
+# (`biasbook.lpbs.reddit_rows`): for every target word of a cell its
 # sentences in the extract (at most 1,000, Reddit 2014 first), those that also hold an
 # attribute word of the cell (the extract's own whole-token rule,
 # {py:func}`biaslib.stimuli.cooccurrence.double_contexts`), their window
@@ -816,7 +816,7 @@ assert (t14["MYB full"] == "n/a").sum() == 5
 # side is their numbers, not values read off the figure
 # (`data/published/myb_figure4_window.csv`).
 #
-# Ours (stored table `lpbs_window`, {py:func}`biaslib.chapters.lpbs.window_rows`): the same
+# Ours (stored table `lpbs_window`, `biasbook.lpbs.window_rows`): the same
 # statistic on the corpus extract's sentences (at most 1,000 per target word; see Table 14
 # above), the tiny masked LM ("tiny MLM"), the product of wordpieces, seeded counterparts, for
 # each of their eight window sizes. Capped for the book's 2-core CPU: 10,000 shuffles per cell

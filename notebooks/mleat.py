@@ -92,8 +92,8 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
 import pandas as pd
 from IPython.display import display
 
-from biaslib.chapters import mleat
-from biaslib.reporting.findings import what_we_found
+from biasbook import mleat
+from biasbook.findings import what_we_found
 
 FINDINGS = mleat.findings()
 with pd.option_context("display.max_colwidth", None):
@@ -121,7 +121,7 @@ RUN_PAPER_MODELS = "google.colab" in sys.modules
 
 # %% tags=["hide-input"]
 # The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
-from biaslib.chapters.registry import colab_runtime
+from biasbook.registry import colab_runtime
 
 print(colab_runtime("mleat"))
 
@@ -129,7 +129,7 @@ print(colab_runtime("mleat"))
 import pandas as pd
 from IPython.display import Markdown, display
 
-from biaslib.chapters.mleat import (
+from biasbook.mleat import (
     MLEAT_OFFLINE_MODELS,
     MLEAT_PAPER_MODELS,
     SEAT_SENTENCE_TESTS,
@@ -143,7 +143,7 @@ from biaslib.chapters.mleat import (
     seat_patterns,
     with_patterns,
 )
-from biaslib.chapters.stored import load_or_compute
+from biasbook.stored import load_or_compute
 from biaslib.methods.mleat import MLEAT_BIASLIB, MLEAT_PAPER_CODE, PATTERNS
 from biaslib.reporting.eatmap import eat_map_grid, eat_pattern_legend
 from biaslib.reporting.format import format_d, format_p
@@ -273,7 +273,7 @@ patterns
 
 # %% [markdown]
 # The findings of this section ({ref}`the table at the top <mleat-what-we-found>`,
-# computed by `biaslib.chapters.mleat.findings`):
+# computed by `biasbook.mleat.findings`):
 
 # %% tags=["hide-input"]
 with pd.option_context("display.max_colwidth", None):
@@ -328,7 +328,7 @@ for t in (pub_1, ours_1):
 
 # %% tags=["hide-input"]
 if RUN_PAPER_MODELS:
-    from biaslib.chapters.mleat import (
+    from biasbook.mleat import (
         MLEAT_PAPER_VECTORS,
         paper_static_comparison,
         paper_static_table,
@@ -359,7 +359,7 @@ if RUN_PAPER_MODELS:
 # %% tags=["hide-input"]
 import numpy as np
 
-from biaslib.chapters.mleat import (
+from biasbook.mleat import (
     GOOGLENEWS_CHANGES,
     GOOGLENEWS_MAX_MISSING,
     googlenews_comparison,
@@ -405,7 +405,7 @@ assert gn.provenance["sha256"].startswith("df8407188c041cae")
 #
 # **Stimuli and look-up.** ML-EAT's code adapts three tests to word2vec
 # (`wolferobert3/ml-eat`, `empirical_analysis.ipynb`, "Apply any word2vec replacements";
-# {py:data}`biaslib.chapters.mleat.GOOGLENEWS_CHANGES`), and we use its lists: C2 drops
+# `biasbook.mleat.GOOGLENEWS_CHANGES`), and we use its lists: C2 drops
 # "banjo" and "axe", C5 adds four names to reach 18 per group — which explains Table 4's
 # label "EA/AA18 P/U8" — and C9 uses "short" for "short-term". Words are case-sensitive
 # in word2vec; ML-EAT read the file with torchtext's `Vectors`, an exact look-up, and so
@@ -631,7 +631,7 @@ fig = eat_map_grid(gpt2_pub.query("model == 'GPT-2 XL'"), title_column="test",
                    suptitle="GPT-2 XL (ML-EAT Table 8): published Level 2, derived patterns")
 
 # %% [markdown]
-# The paper's own prompts, as `biaslib.chapters.mleat.prompt_contexts` builds them:
+# The paper's own prompts, as `biasbook.mleat.prompt_contexts` builds them:
 
 # %% tags=["hide-input"]
 pd.DataFrame([{"test": t, "role": r, "input": prompt_contexts(t)[r][0].text}
@@ -772,17 +772,17 @@ assert l3.loc[f"{SMOLLM}, SEAT", "mean sd"] < l3.loc[f"{SMOLLM}", "mean sd"] / 2
 # embeddings of English Google Books (Hamilton, Leskovec and Jurafsky 2016), one per
 # decade from the 1810s to the 1990s, with three stimuli replaced because their vectors
 # are zero in several decades: "music" for "symphony", "mathematics" for "math",
-# "calculation" for "calculus" ({py:func}`biaslib.chapters.mleat.histwords_test`). The
+# "calculation" for "calculus" (`biasbook.mleat.histwords_test`). The
 # paper prints the figure only, not its numbers, so there is nothing typed in to set
 # beside ours. With `RUN_PAPER_MODELS` (on in Colab) the release
 # (`eng-all_sgns.zip`, several GB) is downloaded once into the biaslib cache and each
 # decade read with only the stimuli; a word whose vector is zero in a decade is left out
-# there and named ({py:func}`biaslib.chapters.mleat.histwords_table`). Expected time on
+# there and named (`biasbook.mleat.histwords_table`). Expected time on
 # Colab: the download, then a few seconds per decade.
 
 # %% tags=["hide-input"]
 if RUN_PAPER_MODELS:
-    from biaslib.chapters.mleat import histwords_figure, histwords_table
+    from biasbook.mleat import histwords_figure, histwords_table
 
     histwords = histwords_table(convention=MLEAT_BIASLIB)
     display(Markdown(f"**HistWords English SGNS**, {len(histwords)} decades, the book's "
@@ -922,7 +922,7 @@ assert ((quiet_uniform["l2_x_d"] - quiet_uniform["l2_y_d"]).abs() < 0.3).any()
 # labels (which reverses iEAT's X and Y for Abled/Disabled and Straight/Gay).
 
 # %% tags=["hide-input"]
-from biaslib.chapters.mleat import (
+from biasbook.mleat import (
     CLIP_NAMES,
     clip_comparison,
     clip_paper_table,
@@ -994,7 +994,7 @@ if RUN_PAPER_MODELS:
     display(clip_comparison(clip_ours))
 
 # %% [markdown]
-# **Which findings hold, beyond Tables 1 and 4** (from `biaslib.chapters.mleat.findings`, as
+# **Which findings hold, beyond Tables 1 and 4** (from `biasbook.mleat.findings`, as
 # at the top):
 
 # %% tags=["hide-input"]
@@ -1129,7 +1129,7 @@ display(Markdown(
 # Level 2 for that group, and what does a Level 1 of that size mean for this test?
 
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
-from biaslib.chapters.mleat import glove_table1
+from biasbook.mleat import glove_table1
 from biaslib.methods.mleat import MLEAT_BIASLIB
 from biaslib.reporting.format import format_d
 from biaslib.stimuli.data import load_test
@@ -1280,7 +1280,7 @@ display(Markdown(
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 import dataclasses
 
-from biaslib.chapters.mleat import googlenews_test
+from biasbook.mleat import googlenews_test
 from biaslib.embeddings.static import glove_6b_50d
 from biaslib.embeddings.vector_files import googlenews_subset
 from biaslib.evaluate.mleat import run_mleat

@@ -96,8 +96,8 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
 import pandas as pd
 from IPython.display import display
 
-from biaslib.chapters.same import findings
-from biaslib.reporting.findings import what_we_found
+from biasbook.findings import what_we_found
+from biasbook.same import findings
 
 FINDINGS = findings()
 with pd.option_context("display.max_colwidth", None):
@@ -129,7 +129,7 @@ PAPER_RUNS = 2
 
 # %% tags=["hide-input"]
 # The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
-from biaslib.chapters.registry import colab_runtime
+from biasbook.registry import colab_runtime
 
 print(colab_runtime("same"))
 
@@ -141,7 +141,7 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
-from biaslib.chapters.same import (
+from biasbook.same import (
     INJECTION,
     SCORES,
     InjectionSettings,
@@ -447,7 +447,7 @@ assert (sens["SAME"] > 0.1).all()
 # are either not skew-sensitive or not stereotype-sensitive, they are not
 # unbiased-trustworthy" — the skew and the stereotype are **not** trustworthy. Table 4
 # marks both ✓. Our verdicts on every cell of Table 4, computed on GloVe
-# ({py:func}`biaslib.chapters.same.property_matrix`; the evidence column holds
+# (`biasbook.same.property_matrix`; the evidence column holds
 # the numbers behind each verdict):
 
 # %% tags=["hide-input"]
@@ -642,7 +642,7 @@ assert mrow["words where code > paper"] > 0
 # subsets of the occupations (Table 3).
 #
 # **What the paper leaves open, and what we chose**
-# ({py:data}`biaslib.chapters.same.INJECTION`):
+# (`biasbook.same.INJECTION`):
 
 # %% tags=["hide-input"]
 if RECOMPUTE:  # the script stores the tables this chapter reads (about half an hour)
@@ -873,7 +873,7 @@ assert (angles["R2 Direct Bias ~ training"] < 0.2).all()
 # (Figure 7's role) and the largest (Figure 8's). Beside them, live on **GloVe 6B 50d**,
 # where no bias was injected, the same scores against debiaswe's human stereotype
 # rating of each occupation (−1 female … +1 male; *flight attendant* has none).
-# §5.2.1's classes ({py:func}`biaslib.chapters.same.direction_class`): "similar" when
+# §5.2.1's classes (`biasbook.same.direction_class`): "similar" when
 # SAME's $R^2 \ge 0.6$ and the two differ by less than 0.25, "worse" when the Direct
 # Bias trails by more than 0.4.
 
@@ -1024,7 +1024,7 @@ if RUN_PAPER_MODELS:  # bert-base-uncased with the paper's settings (Colab, GPU 
 # ## Findings
 #
 # Every claim checked above, with its verdict (computed by
-# `biaslib.chapters.same.findings`, as at the top of the chapter):
+# `biasbook.same.findings`, as at the top of the chapter):
 
 # %% tags=["hide-input"]
 with pd.option_context("display.max_colwidth", None):

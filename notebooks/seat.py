@@ -95,8 +95,8 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
 # %% tags=["hide-input"]
 import pandas as pd
 
-from biaslib.chapters import seat
-from biaslib.reporting.findings import what_we_found
+from biasbook import seat
+from biasbook.findings import what_we_found
 
 pd.set_option("display.max_colwidth", None)  # long cells wrap in the page, never cut
 what_we_found(seat.findings())
@@ -105,7 +105,7 @@ what_we_found(seat.findings())
 # The counts the sentences above state, checked against the findings.
 from collections import Counter
 
-from biaslib.reporting.findings import findings_frame
+from biasbook.findings import findings_frame
 
 _verdicts = findings_frame(seat.findings())
 _by_paper = {paper: Counter(v.split(":")[0] for v in group["holds?"])
@@ -158,7 +158,7 @@ RUN_PAPER_MODELS = "google.colab" in sys.modules
 
 # %% tags=["hide-input"]
 # The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
-from biaslib.chapters.registry import colab_runtime
+from biasbook.registry import colab_runtime
 
 print(colab_runtime("seat"))
 
@@ -167,8 +167,9 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import display
 
-from biaslib.chapters.published import MAY_ALL, MYB_TABLE3
-from biaslib.chapters.seat import (
+from biasbook.findings import findings_frame
+from biasbook.published import MAY_ALL, MYB_TABLE3
+from biasbook.seat import (
     MYB_PAPER_SEAT_MODELS,
     OFFLINE_SEAT_MODELS,
     PAPER_ELMO,
@@ -185,8 +186,7 @@ from biaslib.chapters.seat import (
     seat_findings,
     template_examples,
 )
-from biaslib.chapters.stored import load_or_compute
-from biaslib.reporting.findings import findings_frame
+from biasbook.stored import load_or_compute
 from biaslib.reporting.plots import grouped_heatmap
 from biaslib.stats.conventions import MIND_YOUR_BIAS
 
@@ -336,7 +336,7 @@ assert "gladiola" in left_out(may, ["stimuli", "context"]).iloc[0, 0]
 # typed in from the text (all 22) and ours:
 
 # %% tags=["hide-input"]
-from biaslib.chapters.seat import (
+from biasbook.seat import (
     evidence_counts,
     sensitivity_checks,
     sensitivity_figure,
@@ -504,7 +504,7 @@ assert set(_skipped["test"]) == {"I1", "I2"} and set(_skipped["column"]) == {OUR
 # whose SHA-256 its provenance records.
 
 # %% tags=["hide-input"]
-from biaslib.chapters.seat import (
+from biasbook.seat import (
     corpus_decisions,
     corpus_seat_table,
     seat_table12_rows,
@@ -639,7 +639,7 @@ findings_frame(seat_findings(may, myb, OURS)).set_index("claim")[
 
 # %% tags=["remove-cell"]
 # Every count and comparison the text above states, checked against the tables.
-from biaslib.chapters.seat import CALISKAN_ROWS, NAME_TESTS, TERM_TESTS
+from biasbook.seat import CALISKAN_ROWS, NAME_TESTS, TERM_TESTS
 from biaslib.stimuli.data import load_published
 
 CBOW, MINILM, SMOL = OURS
@@ -770,8 +770,8 @@ def shown_p(result, digits: int = 1) -> str:
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 from IPython.display import Markdown
 
-from biaslib.chapters.published import MAY_TABLE4
-from biaslib.chapters.seat import SHORT_NAMES
+from biasbook.published import MAY_TABLE4
+from biasbook.seat import SHORT_NAMES
 from biaslib.reporting.format import holm_marks
 from biaslib.stats.multiple_testing import holm_bonferroni
 
@@ -829,7 +829,7 @@ display(Markdown(
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 from IPython.display import Markdown
 
-from biaslib.chapters.seat import SHORT_NAMES
+from biasbook.seat import SHORT_NAMES
 from biaslib.embeddings.static import glove_6b_50d
 from biaslib.stimuli.data import load_test
 
@@ -895,7 +895,7 @@ display(Markdown(
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 from IPython.display import Markdown
 
-from biaslib.chapters.seat import may_contexts
+from biasbook.seat import may_contexts
 from biaslib.evaluate.seat import embed_contexts
 from biaslib.methods.weat import weat
 from biaslib.stimuli.data import load_test
@@ -949,8 +949,8 @@ display(Markdown(
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 from IPython.display import Markdown
 
-from biaslib.chapters.published import MYB_TABLE3
-from biaslib.chapters.stored import NUMBER_TOLERANCE
+from biasbook.published import MYB_TABLE3
+from biasbook.stored import NUMBER_TOLERANCE
 from biaslib.evaluate.seat import embed_contexts
 from biaslib.methods.weat import weat
 from biaslib.stimuli.data import load_test

@@ -88,8 +88,8 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
 # %% tags=["hide-input"]
 import pandas as pd
 
-from biaslib.chapters import synthesis
-from biaslib.reporting.findings import what_we_found
+from biasbook import synthesis
+from biasbook.findings import what_we_found
 
 pd.set_option("display.max_colwidth", None)  # table cells are sentences: never cut them
 FINDINGS = synthesis.findings()
@@ -133,10 +133,11 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
-from biaslib.chapters.lpbs import OFFLINE_LPBS_MODEL
-from biaslib.chapters.published import MYB_MODELS
-from biaslib.chapters.stored import load_results
-from biaslib.chapters.synthesis import (
+from biasbook.findings import findings_frame
+from biasbook.lpbs import OFFLINE_LPBS_MODEL
+from biasbook.published import MYB_MODELS
+from biasbook.stored import load_results
+from biasbook.synthesis import (
     METHOD_PAIRS,
     MIN_PAIRS_CI,
     format_r,
@@ -145,7 +146,6 @@ from biaslib.chapters.synthesis import (
     offline_table5,
     table5_beside_published,
 )
-from biaslib.reporting.findings import findings_frame
 from biaslib.reporting.format import format_d
 from biaslib.stimuli.data import data_dir, load_published
 
@@ -176,7 +176,7 @@ def r_view(frame: pd.DataFrame) -> pd.DataFrame:
 # (synthesis-table5)=
 # ## Table 5 rebuilt from Tables 3 and 4
 #
-# **Method** ({py:mod}`biaslib.chapters.synthesis`). For a pair of methods and a model,
+# **Method** (`biasbook.synthesis`). For a pair of methods and a model,
 # the tests both methods score are paired; Pearson's $r$ is taken over all of them
 # ("all") or over those where *both* effect sizes are significant ("sig.", p < 0.01, the
 # paper's bold). With two or fewer tests the cell is "n/a", as the caption says. The
@@ -269,7 +269,7 @@ assert format_r(cl.loc[("s-SEAT", "LPBS", "BERT", "sig."), "r"]) == "0.77"
 # ## Table 5 on our offline models
 #
 # The same correlations from the stored tables of the earlier chapters
-# ({py:func}`biaslib.chapters.synthesis.offline_table5`): s-SEAT and w-SEAT from
+# (`biasbook.synthesis.offline_table5`): s-SEAT and w-SEAT from
 # `seat_myb`, CEAT from `ceat_myb` (Mind Your Bias's {term}`convention`, corpus sentences),
 # LPBS from `lpbs_myb` (Table 4's full word-set cells, {term}`templates <template>`) and LPBS
 # over corpus sentences combined as CEAT from `lpbs_reddit` (Table 14's "probability"
@@ -350,7 +350,7 @@ assert o.loc[("s-SEAT", "w-SEAT", CBOW, "sig."), "n"] == 6  # all CBoW scores si
 # runs it through s-SEAT and w-SEAT on Mind Your Bias's templates and through CEAT on the
 # corpus extract (at most 100 sentences per stimulus, seed 1111, Mind Your Bias's window),
 # exactly as the SEAT and CEAT chapters run their offline models
-# ({py:func}`biaslib.chapters.synthesis.tiny_mlm_table`). Its encoder is the BERT-style
+# (`biasbook.synthesis.tiny_mlm_table`). Its encoder is the BERT-style
 # transformer encoder on the masked LM's weights, last layer; sentence vectors (s-SEAT) and
 # stimulus vectors (w-SEAT, CEAT) are the *mean* over tokens and subwords — a masked LM has
 # no trained sentence vector. The tiny masked LM's effect sizes per test (`*` p < 0.01):
@@ -419,7 +419,7 @@ assert (tiny_cos["ci_low"] > 0).all() and len(tiny_cos) == 3
 # Appendix G prints, for each design choice, the scores of every method × test × model
 # under each option: 767 cells in all. Every one of them is shown below, as typed in
 # (`data/published/myb_tables_11_14.csv`), in long format — one row per test and option, one
-# table per method — with ours beside it ({py:mod}`biaslib.chapters.synthesis_tables`). Our
+# table per method — with ours beside it (`biasbook.synthesis_tables`). Our
 # cells come from the stored tables of the earlier chapters (`seat_myb`, `ceat_myb`,
 # `ceat_contexts`, `lpbs_myb`, `lpbs_reddit`, `synthesis_tiny_mlm`) and from this chapter's
 # `synthesis_choices`, which computes the options they lack: s-SEAT, w-SEAT and CEAT with the
@@ -438,7 +438,7 @@ assert (tiny_cos["ci_low"] > 0).all() and len(tiny_cos) == 3
 # or we did not compute. How many cells each table has, and how many of ours are filled:
 
 # %% tags=["hide-input"]
-from biaslib.chapters import synthesis_tables as st
+from biasbook import synthesis_tables as st
 from biaslib.reporting.format import round_table
 
 ours_cells = st.stored_ours()
@@ -782,7 +782,7 @@ assert measured.loc[("C1", "CEAT"), "n_samples"] == 10000
 # specification is one way of measuring the same bias test, its effect size and CI are
 # drawn sorted, and a dashboard below marks the choices each one made. Here every stored
 # result of the earlier chapters for one model and one test is a specification
-# ({py:func}`biaslib.chapters.speccurve.stored_specifications`): SEAT with May et al.'s
+# (`biasbook.speccurve.stored_specifications`): SEAT with May et al.'s
 # or Mind Your Bias's templates at sentence or word level, CEAT on templates or corpus
 # sentences under both CEAT conventions, ML-EAT's level 1, and LPBS under its word sets,
 # attribute forms and conventions. CEAT's interval is its meta-analysis CI; for SEAT,
@@ -796,7 +796,7 @@ assert measured.loc[("C1", "CEAT"), "n_samples"] == 10000
 # %% tags=["hide-input"]
 import warnings
 
-from biaslib.chapters.speccurve import (
+from biasbook.speccurve import (
     GRID_LAYER_LABELS,
     specification_summary,
     stored_specifications,
@@ -879,7 +879,7 @@ assert f"{seat3[('names', 'Mind Your Bias', 'word')]:.2f}" == "0.54"
 #
 # **Every combination, on one model.** The curves above hold what the earlier chapters
 # happened to store. The stored table `speccurve_grid`
-# ({py:func}`biaslib.chapters.speccurve.grid_specifications`) runs every combination the
+# (`biasbook.speccurve.grid_specifications`) runs every combination the
 # book supports on all-MiniLM-L6-v2 for C1, C3, C6 and C9: SEAT on each template family
 # and CEAT on Mind Your Bias's templates, × sentence or word level, × two poolings per
 # level (mean or [CLS] for sentences, mean or first subword for words), × two layers (the
@@ -939,13 +939,13 @@ plt.show()
 # CEAT and LPBS at every encoding level, word set and context. That file is not ours to
 # redistribute, so the book keeps only the figure's counts
 # (`data/published/myb_figure1_counts.csv`, derived by `scripts/derive_myb_figure1.py`
-# with {py:func}`biaslib.chapters.myb_figures.figure1_counts`): scores per row × setting
+# with `biasbook.myb_figures.figure1_counts`): scores per row × setting
 # × model × method × effect-size bin of 0.1 × significance (p < 0.01, the paper's bold).
 # The figure is redrawn from them: each dot is one bin, its area the number of scores in
 # it. Counted from the authors' file:
 
 # %% tags=["hide-input"]
-from biaslib.chapters import myb_figures
+from biasbook import myb_figures
 from biaslib.reporting.plots import binned_scores, scatter_matrix
 
 FIG1_SETTINGS = {"target description": ["names", "terms"],
@@ -1008,7 +1008,7 @@ plt.show()
 # reading; Tables 11 and 12, to which the text points, are a subset of them.
 #
 # **Ours.** The same figure from the stored runs of the contextual stand-ins
-# ({py:func}`biaslib.chapters.myb_figures.ours_figure1_scores`): s-SEAT and w-SEAT on Mind
+# (`biasbook.myb_figures.ours_figure1_scores`): s-SEAT and w-SEAT on Mind
 # Your Bias's templates (`seat_myb`, `synthesis_tiny_mlm`), CEAT on those templates
 # (`ceat_contexts`) and on the corpus extract (`ceat_myb`, `synthesis_tiny_mlm`), LPBS on
 # its templates (`lpbs_myb`) and on the corpus (`lpbs_reddit`, fixed scores), all under
@@ -1059,7 +1059,7 @@ plt.show()
 # Figure 5 of the paper is the pairwise scatter-plot matrix behind Table 5: each method's
 # effect sizes on the eight tests against each other method's, one colour per model. Its
 # numbers are those of Tables 3 and 4 as printed (LPBS: BERT, Table 4's full word sets),
-# the same that rebuild Table 5 above ({py:func}`biaslib.chapters.synthesis.myb_scores`).
+# the same that rebuild Table 5 above (`biasbook.synthesis.myb_scores`).
 
 # %% mystnb={"figure": {"caption": "Mind Your Bias's Figure 5 redrawn from the printed Tables 3 and 4: below the diagonal, each pair of methods, one dot per model and test; on the diagonal, each method's scores over all models. LPBS ran on BERT only.", "name": "fig-synthesis-figure5-published"}} tags=["hide-input"]
 FIG5_METHODS = ["s-SEAT", "w-SEAT", "CEAT", "LPBS"]
@@ -1155,7 +1155,7 @@ assert sig_ours_view.loc["s-SEAT"].to_dict() == {"CBoW": "6 of 6", "MiniLM": "5 
 # §4.1, on s-SEAT: "The results for OPT and BLOOM are similar, with the exceptions of
 # gender bias tests C6 and Occ that are significant for OPT but negligible for BLOOM."
 # We measure "similar" test by test in two ways
-# ({py:func}`biaslib.chapters.myb_figures.pair_closeness`): the same verdict (both
+# (`biasbook.myb_figures.pair_closeness`): the same verdict (both
 # p < 0.01 or both not, the paper's own reading of its exceptions), and effect sizes
 # within half a pooled standard deviation, $|d_\text{OPT} - d_\text{BLOOM}| \le 0.5$
 # (Cohen's "medium" effect). Table 3's s-SEAT row:
@@ -1194,7 +1194,7 @@ assert list(close_w.index[~close_w["same verdict"]]) == ["C1", "C3", "C6", "C9",
 # them; no stand-in pair says anything about these two models. On Colab, the SEAT chapter's
 # paper-model run computes their rows (`RUN_PAPER_MODELS`:
 # `myb_table(MYB_PAPER_SEAT_MODELS, MYB_TABLE3, MIND_YOUR_BIAS)` from
-# {py:mod}`biaslib.chapters.seat`, a few minutes on a GPU runtime); passing that frame,
+# `biasbook.seat`, a few minutes on a GPU runtime); passing that frame,
 # in `published_table3()`'s columns (`d` = its `effect_size`, `p` = its `p_value`), to
 # `pair_closeness(frame, "facebook/opt-125m", "bigscience/bloom-560m")` checks the claim
 # on our own run of the two models.
@@ -1205,7 +1205,7 @@ assert list(close_w.index[~close_w["same verdict"]]) == ["C1", "C3", "C6", "C9",
 #
 # Claims of Mind Your Bias's cross-method analysis (§4.2, Appendix E, §4.3, Appendix F),
 # checked on the paper's own numbers and on our stored tables — the table of "What we
-# found" above ({py:func}`biaslib.chapters.synthesis.findings`), with the models each
+# found" above (`biasbook.synthesis.findings`), with the models each
 # row's numbers come from.
 
 # %% tags=["hide-input"]

@@ -96,8 +96,8 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
 import pandas as pd
 from IPython.display import display
 
-from biaslib.chapters import weat_static
-from biaslib.reporting.findings import what_we_found
+from biasbook import weat_static
+from biasbook.findings import what_we_found
 
 findings = weat_static.findings()
 with pd.option_context("display.max_colwidth", None):
@@ -116,9 +116,9 @@ import warnings
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from biaslib.chapters.mleat import googlenews_test, paper_table
-from biaslib.chapters.stored import compare_with_stored, load_or_compute
-from biaslib.chapters.weat_static import (
+from biasbook.mleat import googlenews_test, paper_table
+from biasbook.stored import compare_with_stored, load_or_compute
+from biasbook.weat_static import (
     GLOVE_TABLE,
     comparison_table,
     dropped_stimuli,
@@ -152,7 +152,7 @@ RUN_PAPER_MODELS = "google.colab" in sys.modules
 
 # %% tags=["hide-input"]
 # The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
-from biaslib.chapters.registry import colab_runtime
+from biasbook.registry import colab_runtime
 
 print(colab_runtime("weat_static"))
 
@@ -206,7 +206,7 @@ stimuli
 # listed; a test whose sets lose more than 20 % of their words would stop with an error.
 # The chapter's table of results is stored in `data/results/weat_static_glove.csv`
 # (computed by `scripts/compute_results.py` with
-# {py:func}`biaslib.chapters.weat_static.glove_table`, checked below against the live
+# `biasbook.weat_static.glove_table`, checked below against the live
 # computation); the words it dropped, from which set, and why:
 
 # %%
@@ -277,7 +277,7 @@ comparison_table(ours)
 if RUN_PAPER_MODELS:
     from IPython.display import Markdown
 
-    from biaslib.chapters.weat_static import PAPER_VECTORS, paper_vectors_table
+    from biasbook.weat_static import PAPER_VECTORS, paper_vectors_table
 
     for paper_model, (_, paper_published) in PAPER_VECTORS.items():
         paper_ours = paper_vectors_table(paper_model)
@@ -301,11 +301,11 @@ if RUN_PAPER_MODELS:
 # ignore the normalisation; the {doc}`ML-EAT chapter <mleat>` shows that its test C5, which
 # misses no word, reproduces every digit of Table 4). The look-up is exact, as in the
 # paper (word2vec is cased: "Frank" is a name, "frank" an adjective), and the stimuli are
-# ML-EAT's lists for these vectors ({py:func}`biaslib.chapters.mleat.googlenews_test`:
+# ML-EAT's lists for these vectors (`biasbook.mleat.googlenews_test`:
 # C2 without "banjo" and "axe", C5 with 18 names per group, C9 with "short" for
 # "short-term"). A test runs when no set loses more than 20 % of its words, the rule above;
 # on the subset that leaves four of the ten
-# ({py:func}`biaslib.chapters.weat_static.word2vec_table`):
+# (`biasbook.weat_static.word2vec_table`):
 
 # %%
 word2vec = word2vec_table()
@@ -376,7 +376,7 @@ with plt.rc_context({"font.size": 12}):
 # %% [markdown]
 # The claims these numbers check are in the table at the top of the chapter
 # ({ref}`weat-static-what-we-found`, computed by
-# {py:func}`biaslib.chapters.weat_static.findings` from the stored table).
+# `biasbook.weat_static.findings` from the stored table).
 
 # %% tags=["remove-cell"]
 published_d = mleat.loc[TESTS, "l1_d"]

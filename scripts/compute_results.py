@@ -3,7 +3,7 @@
 Tables that take minutes — thousands of template sentences through a causal LM —
 are computed here once and rendered by the notebooks; the test suite recomputes
 a slice of each and compares. Every table is an entry of
-:data:`biaslib.chapters.registry.REGISTRY`, which collects the tables each chapter module
+:data:`biasbook.registry.REGISTRY`, which collects the tables each chapter module
 declares (``DECLARED_TABLES``)::
 
     python scripts/compute_results.py            # every table of this script
@@ -20,7 +20,7 @@ import argparse
 import sys
 import time
 
-from biaslib.chapters.registry import REGISTRY, get_table, table_names, write_table
+from biasbook.registry import REGISTRY, get_table, table_names, write_table
 
 SCRIPT = "scripts/compute_results.py"
 

@@ -2,7 +2,7 @@
 
 Figure 1 of Mind Your Bias plots every run of the authors' ``results/all_results.csv``;
 that file is not ours to redistribute, so the book keeps only the counts the figure
-needs (:func:`biaslib.chapters.myb_figures.figure1_counts`)::
+needs (:func:`biasbook.myb_figures.figure1_counts`)::
 
     python scripts/derive_myb_figure1.py                 # ../shared or $BIASLIB_SHARED
     python scripts/derive_myb_figure1.py path/to/all_results.csv
@@ -17,7 +17,7 @@ import argparse
 import os
 from pathlib import Path
 
-from biaslib.chapters.myb_figures import write_figure1_counts
+from biasbook.myb_figures import write_figure1_counts
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -1,7 +1,7 @@
 """One-time migration of the stored results tables to the core columns (issue 19).
 
 Kept to document the change: every table of
-:data:`biaslib.chapters.stored.RESULT_TABLES` now starts with
+:data:`biasbook.stored.RESULT_TABLES` now starts with
 :data:`biaslib.methods.result.CORE_COLUMNS` (method, test, variant, model, level,
 pooling, layer, convention, effect_size, p_value). This script rewrote the stored CSVs
 *without recomputing anything*: it renames and adds columns from the stored ones, as
@@ -23,7 +23,7 @@ test, :func:`biaslib.evaluate.tidy.paper_test` of ``stimuli`` (``name``, ``term-
 ``name, reduced``, ``b-variant``…), and ``test`` its paper's test id (``C3`` for
 ``C3b``): every results table names its stimulus test in ``stimuli``. ``elmo_bug`` and
 ``elmo_gpt2``, whose rows are Mind Your Bias's Table 3 tests, gain ``stimuli``
-(:data:`biaslib.chapters.published.MYB_TABLE3` of the test). The interval columns
+(:data:`biasbook.published.MYB_TABLE3` of the test). The interval columns
 ``ci_low`` and ``ci_high`` (CEAT's meta-analysis, the specification curves) follow the
 core columns, in the order :func:`biaslib.methods.result.core_first` gives a fresh
 computation.
@@ -48,8 +48,8 @@ from collections.abc import Callable
 
 import pandas as pd
 
-from biaslib.chapters.published import MYB_TABLE3
-from biaslib.chapters.stored import RESULT_TABLES, SCHEMA, record_checksums, results_dir
+from biasbook.published import MYB_TABLE3
+from biasbook.stored import RESULT_TABLES, SCHEMA, record_checksums, results_dir
 from biaslib.evaluate.tidy import paper_test
 from biaslib.files import write_atomically, write_text_atomically
 from biaslib.methods.result import CORE_COLUMNS, RECORD_COLUMNS
@@ -238,7 +238,7 @@ def add_checksums() -> list[str]:
     """Record ``csv_rows`` and ``csv_sha256`` in every stored table's provenance (issue 20).
 
     One-time, without recomputing: the CSVs stay byte for byte; only their JSON gains
-    the row count and checksum :func:`biaslib.chapters.stored.load_results` verifies.
+    the row count and checksum :func:`biasbook.stored.load_results` verifies.
     Returns the tables whose provenance changed.
     """
     return [csv.stem for csv in sorted(results_dir().glob("*.csv"))

@@ -12,7 +12,7 @@ Both figures are plots of numbers the authors released in their repository
   ``results/dists/`` @ daee383 and deleted from the repository in 51d6aca ("del
   redundant files"). They are not copied here; ``myb_figure3_dists.csv`` holds their
   count, mean, SD and quantiles, computed with
-  :func:`biaslib.chapters.ceat.distribution_summary` (the one computed file of
+  :func:`biasbook.ceat.distribution_summary` (the one computed file of
   ``data/published/``), with each file's SHA-256.
 
 Usage::
@@ -45,7 +45,7 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from biaslib.chapters.ceat import FIGURE3_QUANTILES, distribution_summary  # noqa: E402
+from biasbook.ceat import FIGURE3_QUANTILES, distribution_summary  # noqa: E402
 from biaslib.files import write_atomically  # noqa: E402
 
 REPO = "SilkeHusse/Re-Evaluating-Bias"

@@ -3,7 +3,7 @@
 Schröder et al. (seed 004), §5: a masked LM is fine-tuned on template sentences
 whose pronouns are drawn from each occupation's gender probability, then probed
 (unmasking) and embedded. This script runs the grid of
-:data:`biaslib.chapters.same.INJECTION` on the tiny offline masked LM and writes
+:data:`biasbook.same.INJECTION` on the tiny offline masked LM and writes
 into ``data/results/``:
 
 * ``same_injection_runs.csv`` — one row per run: settings, seeds, losses,
@@ -43,14 +43,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from biaslib.chapters.same import (
+from biasbook.same import (
     INJECTION,
     InjectionSettings,
     injection_grid,
     injection_model_table,
     run_injection_model,
 )
-from biaslib.chapters.stored import results_dir, save_results
+from biasbook.stored import results_dir, save_results
 from biaslib.errors import CacheError
 from biaslib.files import write_atomically
 
@@ -156,7 +156,7 @@ def tables() -> None:
         ["model", "occupation", "predefined", "training_bias", "n_train", "unmask_bias"]]
     models = pd.concat([injection_model_table(words_frame, runs_frame, vectors, pool)
                         for pool in ("all", "word")], ignore_index=True)
-    from biaslib.chapters.same import gender_words, occupations
+    from biasbook.same import gender_words, occupations
     from biaslib.embeddings.mlm_finetune import tiny_mlm_spec
 
     female, male = gender_words()

@@ -91,7 +91,7 @@ def part_load() -> dict[str, object]:
 
 def part_seat() -> dict[str, object]:
     """May et al.'s Table 4 and Mind Your Bias's Table 3 (s-/w-SEAT) on the paper models."""
-    from biaslib.chapters.seat import (
+    from biasbook.seat import (
         MYB_PAPER_SEAT_MODELS,
         PAPER_GROUP,
         PAPER_SEAT_MODELS,
@@ -123,7 +123,7 @@ def part_seat() -> dict[str, object]:
 
 def part_mleat() -> dict[str, object]:
     """ML-EAT's GPT-2 prompt rows, the paper's Table 1 layout and Tables 5-8 beside ours."""
-    from biaslib.chapters.mleat import (
+    from biasbook.mleat import (
         MLEAT_PAPER_MODELS,
         gpt2_comparison,
         mleat_models_table,
@@ -141,7 +141,7 @@ def part_mleat() -> dict[str, object]:
 
 def part_lpbs() -> dict[str, object]:
     """LPBS's Kurita table and Mind Your Bias's Tables 4, 6, 14 on both paper BERTs."""
-    from biaslib.chapters.lpbs import (
+    from biasbook.lpbs import (
         PAPER_LPBS_MODELS,
         by_level,
         chapter_table,
@@ -175,7 +175,7 @@ def part_lpbs() -> dict[str, object]:
 
 def part_ceat() -> dict[str, object]:
     """CEAT on Mind Your Bias's templates (no corpus needed) with the four hub models."""
-    from biaslib.chapters.ceat import (
+    from biasbook.ceat import (
         HUB_CEAT_MODELS,
         ces_table,
         chapter_rows,
@@ -196,7 +196,7 @@ def part_same_counterexample() -> dict[str, object]:
     """SAME's §3.1 counterexample on bert-base-uncased, as the notebook's paper cell runs it."""
     import numpy as np
 
-    from biaslib.chapters.same import counterexample_table, gender_words
+    from biasbook.same import counterexample_table, gender_words
     from biaslib.embeddings.mlm_finetune import load_masked_lm, word_vectors
     from biaslib.stimuli.data import load_set
 
@@ -215,7 +215,7 @@ def part_same_injection() -> dict[str, object]:
     """SAME's injection run on bert-base-uncased: the notebook's paper cell, two optimiser steps."""
     import numpy as np
 
-    from biaslib.chapters.same import (
+    from biasbook.same import (
         INJECTION,
         InjectionSettings,
         computed_injection_table,

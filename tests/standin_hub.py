@@ -50,7 +50,7 @@ _FAMILY = {
 }
 #: Every text-model hub id a stand-in can be built for.
 PAPER_HUB_IDS = tuple(_FAMILY)
-#: ML-EAT's CLIP models (Tables 2, 9-12; ``biaslib.chapters.mleat.CLIP_PAPER_MODELS``):
+#: ML-EAT's CLIP models (Tables 2, 9-12; ``biasbook.mleat.CLIP_PAPER_MODELS``):
 #: family "clip", kept apart from :data:`PAPER_HUB_IDS`, whose every id is a text encoder
 #: that ``TransformerEncoder`` loads (tests/test_paper_models.py loads each so).
 CLIP_HUB_IDS = ("openai/clip-vit-base-patch32", "openai/clip-vit-base-patch16",
@@ -71,7 +71,7 @@ def paper_hub_ids() -> tuple[str, ...]:
     Read from the chapter modules, so a paper model added there is built (or, for an
     unknown architecture, refused by :func:`build_standin_hub`) without editing this file.
     """
-    from biaslib.chapters import ceat, lpbs, mleat, seat
+    from biasbook import ceat, lpbs, mleat, seat
 
     ids: list[str] = []
     for spec in (*seat.PAPER_SEAT_MODELS, *ceat.HUB_CEAT_MODELS, *mleat.MLEAT_PAPER_MODELS):

@@ -32,7 +32,7 @@ ZERO_IN_1810 = "calculation"
 
 
 def _words() -> tuple[list[str], list[str]]:
-    from biaslib.chapters.mleat import histwords_test
+    from biasbook.mleat import histwords_test
     from biaslib.stimuli.data import CALISKAN_TESTS, load_test
 
     tests = [load_test(t) for t in CALISKAN_TESTS]

@@ -1,4 +1,4 @@
-"""The chapter "Do the metrics agree?" (biaslib.chapters.agree): framing, correlations, signs.
+"""The chapter "Do the metrics agree?" (biasbook.agree): framing, correlations, signs.
 
 The framing is checked on hand-made toy sets (a test whose X lies near A must give every
 signed metric a positive score, and swapping a pair of sets must flip it), the intervals
@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from biaslib.chapters import agree
+from biasbook import agree
 from biaslib.embeddings.static import StaticEmbeddings
 from biaslib.errors import UnknownNameError
 from biaslib.stats.correlation_ci import fisher_interval

@@ -4,15 +4,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from biaslib.chapters.elmo_bug import (
+from biasbook.elmo_bug import (
     CHAPTER_TABLES,
     bug_summary,
     chapter_table,
     distinct_vectors,
     elmo_beside_published,
 )
-from biaslib.chapters.registry import get_table
-from biaslib.chapters.stored import load_results
+from biasbook.registry import get_table
+from biasbook.stored import load_results
 
 # --------------------------------------------------------------------------- helpers
 
@@ -147,7 +147,7 @@ def test_elmo_beside_published_one_model_keeps_its_tests_only():
 
 
 def test_quirks_beside_published_one_model_drops_the_rows_it_did_not_run():
-    from biaslib.chapters.elmo_bug import quirks_beside_published
+    from biasbook.elmo_bug import quirks_beside_published
 
     quirks = pd.DataFrame([
         {"column": f"{m}: {v}", "test": "C1", "stimuli": "C1", "context": c, "effect_size": 0.5,
@@ -177,7 +177,7 @@ def test_quirks_beside_published_one_model_drops_the_rows_it_did_not_run():
 
 
 def test_gpt2_counts_is_the_variant_summary_per_model():
-    from biaslib.chapters.elmo_bug import gpt2_counts, variant_summary
+    from biasbook.elmo_bug import gpt2_counts, variant_summary
 
     gpt = toy_elmo().query("method == 'w-SEAT'")
     table = gpt2_counts(gpt)
@@ -192,7 +192,7 @@ def test_elmo_figure_has_the_published_panel_and_one_per_model():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from biaslib.chapters.elmo_bug import elmo_figure
+    from biasbook.elmo_bug import elmo_figure
 
     fig = elmo_figure(toy_elmo())
     assert len(fig.axes) == 3 * 2
@@ -210,7 +210,7 @@ def test_elmo_figure_has_the_published_panel_and_one_per_model():
 
 
 def test_gpt2_offset_examples_and_landing_on_smollm2():
-    from biaslib.chapters.elmo_bug import SMOL, gpt2_landing, gpt2_offset_examples
+    from biasbook.elmo_bug import SMOL, gpt2_landing, gpt2_offset_examples
     from biaslib.embeddings.transformer import TransformerEncoder
     from biaslib.stimuli.contexts import find_context
     from biaslib.stimuli.templates import myb_contexts
@@ -231,14 +231,14 @@ def test_gpt2_offset_examples_and_landing_on_smollm2():
 
 
 def test_published_p_marks_a_printed_zero():
-    from biaslib.chapters.elmo_bug import AS_PRINTED_ZERO, published_p
+    from biasbook.elmo_bug import AS_PRINTED_ZERO, published_p
 
     assert published_p(0.0) == AS_PRINTED_ZERO == "0†"
     assert published_p(0.0027) == "0.003"
 
 
 def test_findings_are_three_claims_of_husse_and_spitz():
-    from biaslib.chapters.elmo_bug import findings
+    from biasbook.elmo_bug import findings
 
     found = findings()
     assert len(found) == 3
@@ -246,7 +246,7 @@ def test_findings_are_three_claims_of_husse_and_spitz():
 
 
 def test_findings_verdicts_match_a_hand_computation_from_the_stored_table():
-    from biaslib.chapters.elmo_bug import MINILM, findings
+    from biasbook.elmo_bug import MINILM, findings
 
     elmo, _ = load_results("elmo_bug")
     shrinks, flips, significance = findings()

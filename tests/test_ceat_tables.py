@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from shared_paths import require_corpus
 
-from biaslib.chapters.ceat import (
+from biasbook.ceat import (
     OFFLINE_CAPS,
     RESAMPLING,
     ceat_table,
@@ -18,7 +18,7 @@ from biaslib.chapters.ceat import (
     resampling_table,
     template_contexts,
 )
-from biaslib.chapters.registry import get_table
+from biasbook.registry import get_table
 from biaslib.embeddings.base import ContextEncoder
 from biaslib.embeddings.models import EncoderSpec
 from biaslib.evaluate.ceat import embed_word_contexts, group_by_word
@@ -139,7 +139,7 @@ def test_myb_comparison_shows_published_and_ours():
 
 @pytest.fixture(scope="module")
 def stored():
-    from biaslib.chapters.stored import load_results
+    from biasbook.stored import load_results
 
     require_corpus("the stored CEAT tables are recomputed from the corpus extract")
     return load_results
@@ -181,7 +181,7 @@ def test_ceat_coverage_table(stored):
 @pytest.mark.parametrize("name", ["ceat_myb", "ceat_caliskan", "ceat_contexts",
                                   "ceat_resampling"])
 def test_ceat_provenance_names_every_model_and_the_extract(name):
-    from biaslib.chapters.stored import load_results
+    from biasbook.stored import load_results
     from biaslib.stimuli.corpus import SHARED_EXTRACT_SHA256
 
     frame, meta = load_results(name)
@@ -196,7 +196,7 @@ def test_ceat_provenance_names_every_model_and_the_extract(name):
 
 
 def test_result_tables_split_the_row_and_say_when_a_tail_underflowed():
-    from biaslib.chapters.ceat import ESTIMATE_COLUMNS, SPREAD_COLUMNS, result_tables
+    from biasbook.ceat import ESTIMATE_COLUMNS, SPREAD_COLUMNS, result_tables
 
     row = pd.DataFrame([{"convention": "mind-your-bias", "n_samples": 10000.0,
                          "n_contexts": 3200.0, "effect_size": 0.86444, "ci_low": 0.858,
@@ -229,7 +229,7 @@ def toy_rows(**extra):
 
 
 def test_ces_and_caliskan_tables_print_underflowed_p_values():
-    from biaslib.chapters.ceat import caliskan_table, ces_table
+    from biasbook.ceat import caliskan_table, ces_table
 
     wide = ces_table(toy_rows())
     assert list(wide.index) == ["C1", "C3"]
@@ -243,7 +243,7 @@ def test_ces_and_caliskan_tables_print_underflowed_p_values():
 
 
 def test_reddit_2014_comparison_has_no_nan_and_integer_counts():
-    from biaslib.chapters.ceat import reddit_2014_comparison
+    from biasbook.ceat import reddit_2014_comparison
 
     full = toy_rows(contexts="corpus")
     subset = toy_rows(contexts="reddit_2014, <=100 sentences/stimulus")
@@ -264,7 +264,7 @@ def test_reddit_2014_comparison_has_no_nan_and_integer_counts():
 
 
 def test_table12_parts_and_counts():
-    from biaslib.chapters.ceat import table12_counts, templates_vs_corpus
+    from biasbook.ceat import table12_counts, templates_vs_corpus
 
     rows = pd.concat([toy_rows(contexts="corpus, <=100 sentences/stimulus"),
                       toy_rows(contexts="templates").assign(effect_size=[0.25, 0.5, np.nan])])
@@ -288,7 +288,7 @@ def test_table12_parts_and_counts():
 
 
 def test_resampling_view_formats_the_largest_p():
-    from biaslib.chapters.ceat import resampling_view
+    from biasbook.ceat import resampling_view
 
     runs = pd.DataFrame({"N": [50, 50], "contexts drawn": ["always"] * 2, "seed": [0, 1],
                          "CES": [0.5, 0.6], "SE": [0.1, 0.1], "p (two-sided)": [0.0, 1e-40],
@@ -301,8 +301,8 @@ def test_resampling_view_formats_the_largest_p():
 
 
 def test_ceat_findings_and_sign_agreement_from_the_stored_tables():
-    from biaslib.chapters.ceat import ceat_findings, conventions_table, sign_agreement
-    from biaslib.chapters.stored import load_results
+    from biasbook.ceat import ceat_findings, conventions_table, sign_agreement
+    from biasbook.stored import load_results
 
     rows, _ = load_results("ceat_myb")
     contexts, _ = load_results("ceat_contexts")
@@ -329,13 +329,13 @@ def test_ceat_findings_and_sign_agreement_from_the_stored_tables():
 
 @pytest.fixture(scope="module")
 def chapter_findings():
-    from biaslib.chapters.ceat import findings
+    from biasbook.ceat import findings
 
     return findings()
 
 
 def test_findings_papers_models_and_claims(chapter_findings):
-    from biaslib.reporting.findings import findings_frame
+    from biasbook.findings import findings_frame
 
     # Sections are checked against the chapter's labels in test_finding_sections.py.
     assert len(chapter_findings) == 10  # with Figure 3 and the compound stimuli
@@ -346,7 +346,7 @@ def test_findings_papers_models_and_claims(chapter_findings):
 
 
 def test_findings_verdicts_against_the_stored_table_by_hand(chapter_findings):
-    from biaslib.chapters.stored import load_results
+    from biasbook.stored import load_results
 
     rows, _ = load_results("ceat_myb")
     mb = rows[(rows["convention"] == CEAT_MIND_YOUR_BIAS.name) & (rows["not run"] == "")]
@@ -375,7 +375,7 @@ def test_findings_verdicts_against_the_stored_table_by_hand(chapter_findings):
 
 def test_findings_read_only_the_stored_tables(monkeypatch, tmp_path):
     """No corpus extract (an empty folder as the extract's place): findings() still runs."""
-    from biaslib.chapters.ceat import findings
+    from biasbook.ceat import findings
     from biaslib.stimuli.corpus import CORPUS_ENV, corpus_dir
 
     monkeypatch.setenv(CORPUS_ENV, str(tmp_path))

@@ -380,7 +380,7 @@ def paper_markers(name: str) -> tuple[str, ...]:
     Read from the chapter modules (the labels the paper-model tables carry), so a paper
     model added there is looked for without editing this file.
     """
-    from biaslib.chapters import agree, ceat, elmo_bug, lpbs, mleat, same, seat, weat_static
+    from biasbook import agree, ceat, elmo_bug, lpbs, mleat, same, seat, weat_static
 
     def labels(specs) -> tuple[str, ...]:
         return tuple(spec.label for spec in specs)

@@ -17,8 +17,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from biaslib.chapters.registry import REGISTRY
-from biaslib.chapters.stored import (
+from biasbook.registry import REGISTRY
+from biasbook.stored import (
     RESULT_TABLES,
     SCHEMA,
     load_results,
@@ -247,7 +247,7 @@ def test_paper_test_splits_every_kind_of_stimulus_test_name():
 
 
 def test_save_results_refuses_a_results_table_without_the_core_columns(monkeypatch, tmp_path):
-    import biaslib.chapters.stored as stored
+    import biasbook.stored as stored
 
     monkeypatch.setattr(stored, "results_dir", lambda: tmp_path)
     with pytest.raises(ValueError, match="must start with the columns"):
@@ -263,7 +263,7 @@ def test_save_results_refuses_a_results_table_without_the_core_columns(monkeypat
 
 
 def test_a_failed_write_leaves_the_old_file(tmp_path):
-    from biaslib.chapters.stored import write_atomically
+    from biasbook.stored import write_atomically
 
     path = tmp_path / "t.csv"
     path.write_text("old\n", encoding="utf-8")

@@ -202,7 +202,7 @@ def test_coverage_of_the_shared_extract() -> None:
     """On the book's extract only Dis cannot be covered, for the reason the chapter states."""
     from shared_paths import SHARED, require
 
-    from biaslib.chapters.ceat import chapter_tests
+    from biasbook.ceat import chapter_tests
 
     folder = require(SHARED / "corpus" / "coverage.csv", "the shared corpus coverage").parent
     cov = cs.coverage_by_test(chapter_tests(), folder).set_index("test")

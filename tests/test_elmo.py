@@ -284,7 +284,7 @@ def test_paper_release_and_specs(tmp_path, release, monkeypatch):
     paper = E.ELMO_RELEASES[E.PAPER_ELMO]
     assert paper.weights_url.startswith("https://allennlp.s3.amazonaws.com/models/elmo/")
     assert paper.filenames[1] == "elmo_2x4096_512_2048cnn_2xhighway_weights.hdf5"
-    from biaslib.chapters import elmo_bug, seat
+    from biasbook import elmo_bug, seat
 
     assert seat.PAPER_ELMO is elmo_bug.PAPER_ELMO and seat.PAPER_ELMO.paper_column == "ELMo"
     assert seat.PAPER_ELMO not in seat.PAPER_SEAT_MODELS
@@ -322,8 +322,8 @@ def test_matches_bilm_tf_outputs_on_allennlps_fixture():
 
 def test_seat_and_bug_tables_run_on_elmo(release):
     """The Colab cells' calls, end to end, on the tiny release (numbers not checked: random)."""
-    from biaslib.chapters.elmo_bug import bug_rows
-    from biaslib.chapters.seat import may_table
+    from biasbook.elmo_bug import bug_rows
+    from biasbook.seat import may_table
     from biaslib.embeddings.factories import elmo
     from biaslib.embeddings.models import EncoderSpec
 

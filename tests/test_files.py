@@ -21,9 +21,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from biaslib.chapters import stored
-from biaslib.chapters.registry import REGISTRY, get_table, table_names
-from biaslib.chapters.stored import load_results, record_checksums, save_results
+from biasbook import stored
+from biasbook.registry import REGISTRY, get_table, table_names
+from biasbook.stored import load_results, record_checksums, save_results
 from biaslib.errors import (
     CacheError,
     DroppedStimuliWarning,
@@ -99,7 +99,7 @@ def test_a_written_file_has_the_permissions_of_a_plain_open(tmp_path):
 
 
 def test_the_old_import_path_of_write_atomically_still_works():
-    from biaslib.chapters.stored import write_atomically as old
+    from biasbook.stored import write_atomically as old
 
     assert old is write_atomically
 

@@ -1,7 +1,7 @@
 """Every chapter's findings are records whose sections are labels of that chapter.
 
 "What holds up" links each claim to ``Finding.section``, a MyST label of the chapter that
-shows the evidence. One test over :data:`biaslib.chapters.registry.FINDINGS` holds every
+shows the evidence. One test over :data:`biasbook.registry.FINDINGS` holds every
 chapter to the same rules; the chapters' own tests check their claims and verdicts.
 """
 
@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 from notebook_labels import LABEL, labels_of
 
-from biaslib.chapters.registry import FINDINGS
+from biasbook.findings import Finding
+from biasbook.registry import FINDINGS
 from biaslib.errors import ModelUnavailableError
-from biaslib.reporting.findings import Finding
 
 
 @pytest.mark.parametrize("page", list(FINDINGS))

@@ -1,4 +1,4 @@
-"""The findings record and the tables built from it (biaslib.reporting.findings)."""
+"""The findings record and the tables built from it (biasbook.findings)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from biaslib.reporting.findings import (
+from biasbook.findings import (
     FINDING_COLUMNS,
     VERDICTS,
     Finding,

@@ -132,7 +132,7 @@ def test_missing_wheel_is_a_clear_error(monkeypatch):
 
 
 def test_mleat_google_news_stimuli_are_the_papers_code():
-    from biaslib.chapters.mleat import googlenews_test
+    from biasbook.mleat import googlenews_test
 
     c2, c5, c9 = (googlenews_test(t) for t in ("C2", "C5", "C9"))
     assert "banjo" not in c2.X.words and "axe" not in c2.Y.words
@@ -147,7 +147,7 @@ def test_mleat_google_news_stimuli_are_the_papers_code():
 
 @needs_subset
 def test_coverage_and_which_tests_run_agree_with_the_brute_force_vocabulary():
-    from biaslib.chapters.mleat import googlenews_coverage, googlenews_table4, googlenews_test
+    from biasbook.mleat import googlenews_coverage, googlenews_table4, googlenews_test
 
     vocab = set(brute_force())
     coverage = googlenews_coverage()
@@ -183,7 +183,7 @@ def test_a_test_losing_too_many_words_stops_with_the_words_named():
 
 @needs_subset
 def test_level_1_is_the_hand_computed_effect_size():
-    from biaslib.chapters.mleat import googlenews_table4, googlenews_test
+    from biasbook.mleat import googlenews_table4, googlenews_test
 
     vectors = brute_force()
     frame = googlenews_table4().set_index("test")
@@ -196,7 +196,7 @@ def test_level_1_is_the_hand_computed_effect_size():
 
 @needs_subset
 def test_table4_reproduced_where_no_word_is_missing_and_differences_named():
-    from biaslib.chapters.mleat import googlenews_table4
+    from biasbook.mleat import googlenews_table4
 
     ours = googlenews_table4().set_index("test")
     ours["l1_d"] = ours["effect_size"]
@@ -219,7 +219,7 @@ def test_table4_reproduced_where_no_word_is_missing_and_differences_named():
 
 @needs_subset
 def test_comparison_shows_every_published_row_and_dashes_for_tests_not_run():
-    from biaslib.chapters.mleat import googlenews_comparison, googlenews_table4
+    from biasbook.mleat import googlenews_comparison, googlenews_table4
 
     table = googlenews_comparison(googlenews_table4())
     assert len(table) == 20
@@ -232,7 +232,7 @@ def test_comparison_shows_every_published_row_and_dashes_for_tests_not_run():
 
 @needs_subset
 def test_table4_findings_by_hand():
-    from biaslib.chapters import mleat
+    from biasbook import mleat
 
     by_claim = {f.claim: f for f in mleat.findings() if f.section == "mleat-table4"}
     assert len(by_claim) == 4
@@ -252,8 +252,8 @@ def test_table4_findings_by_hand():
 
 @needs_subset
 def test_weat_static_word2vec_column():
-    from biaslib.chapters import weat_static
-    from biaslib.chapters.mleat import googlenews_table4
+    from biasbook import weat_static
+    from biasbook.mleat import googlenews_table4
 
     w2v = weat_static.word2vec_table()
     assert w2v["test"].tolist() == ["C4", "C5", "C7", "C9"]

@@ -7,6 +7,9 @@
    module: neither ``from x import _y`` nor ``x._y`` on an imported module.
 3. No import cycle among biaslib's modules at module level; and none that a
    function-level import hides (a loop "broken" by importing inside a function).
+4. The library is the library: no biaslib module imports the book's package
+   ``biasbook`` (in any form), and the book's modules, like the library's, use no
+   private name of another module.
 
 Each violation names the file, the line and the rule.
 """
@@ -163,9 +166,9 @@ def test_layer_order():
 
 
 def test_layer_check_reports_file_line_and_rule():
-    fake = [Import("biaslib.stats.similarity", "biaslib.chapters.ceat", 7, True, False),
+    fake = [Import("biaslib.stats.similarity", "biaslib.audit.run", 7, True, False),
             Import("biaslib.errors", "biaslib.methods.weat", 3, False, False),
-            Import("biaslib.chapters.ceat", "biaslib.stats.similarity", 9, False, False)]
+            Import("biaslib.audit.run", "biaslib.stats.similarity", 9, False, False)]
     found = _layer_violations(fake)
     assert len(found) == 2
     assert found[0].startswith("biaslib/stats/similarity.py:7: ")
@@ -182,12 +185,12 @@ def test_the_scan_sees_the_imports_it_checks():
     source = ("from typing import TYPE_CHECKING\n"
               "from biaslib import weat, __version__\n"
               "if TYPE_CHECKING:\n    from biaslib.evaluate import seat\n"
-              "def f():\n    from ..chapters.ceat import x\n"
+              "def f():\n    from ..audit.run import x\n"
               "    return importlib.import_module('biaslib.reporting.plots')\n")
     found = list(_imports("biaslib.stats.sets", ast.parse(source)))
     assert [(i.target, i.line, i.in_function, i.type_checking) for i in found] == [
         ("biaslib.methods.weat", 2, False, False), ("biaslib", 2, False, False),
-        ("biaslib.evaluate.seat", 4, False, True), ("biaslib.chapters.ceat", 6, True, False),
+        ("biaslib.evaluate.seat", 4, False, True), ("biaslib.audit.run", 6, True, False),
         ("biaslib.reporting.plots", 7, True, False)]
 
 
@@ -337,3 +340,59 @@ def test_cycle_check_finds_and_describes_a_cycle():
     assert "biaslib/stats/sets.py:5: biaslib.stats.sets imports biaslib.stats.similarity " \
            "(inside a function)" in text
     assert not _cycles(fake[:2])
+
+
+# --------------------------------------------------------------------------- 4. the book beside
+
+
+BOOK = ROOT / "biasbook"
+BOOK_TREES: dict[str, ast.Module] = {
+    "biasbook." + p.stem if p.stem != "__init__" else "biasbook":
+        ast.parse(p.read_text(encoding="utf-8"), str(p))
+    for p in sorted(BOOK.glob("*.py"))
+}
+
+
+def _book_imports(module: str, tree: ast.Module) -> list[str]:
+    """Every import of ``biasbook`` in ``tree``, at any depth, as ``file:line: statement``."""
+    found = []
+    for node, _, _ in _walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level:
+            names = [node.module or ""]
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr == "import_module" and node.args
+              and isinstance(node.args[0], ast.Constant)):
+            names = [str(node.args[0].value)]
+        if any(n == "biasbook" or n.startswith("biasbook.") for n in names):
+            path = MODULES[module].relative_to(ROOT) if module in MODULES else module
+            found.append(f"{path}:{node.lineno}: {ast.unparse(node)}")
+    return found
+
+
+def test_the_book_package_exists_beside_the_library():
+    assert (BOOK / "registry.py").is_file() and "biasbook.registry" in BOOK_TREES
+    assert not (PACKAGE / "chapters").exists(), "the book's code lives in biasbook/, not biaslib/"
+
+
+def test_no_library_module_imports_the_book():
+    found = [hit for name, tree in TREES.items() for hit in _book_imports(name, tree)]
+    assert not found, ("biaslib imports the book's package (the library must stand alone):\n"
+                       + "\n".join(found))
+
+
+def test_book_import_check_finds_every_form():
+    tree = ast.parse("import biasbook\nfrom biasbook.ceat import x\n"
+                     "def f():\n    import importlib\n"
+                     "    return importlib.import_module('biasbook.seat')\n"
+                     "from biaslib import weat\n")
+    found = _book_imports("example", tree)
+    assert [f.split(":")[1] for f in found] == ["1", "2", "5"]
+
+
+@pytest.mark.parametrize("module", sorted(BOOK_TREES))
+def test_no_private_names_of_other_modules_in_the_book(module):
+    violations = _private_uses(module, BOOK_TREES[module])
+    assert not violations, "\n".join(violations)

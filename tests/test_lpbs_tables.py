@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from shared_paths import MYB_RESULTS, require, require_corpus
 
-from biaslib.chapters.lpbs import (
+from biasbook.lpbs import (
     CHAPTER_TABLES,
     FINDING_SECTIONS,
     LPBS_CONVENTIONS,
@@ -30,8 +30,8 @@ from biaslib.chapters.lpbs import (
     myb_table14_comparison,
     prior_positions,
 )
-from biaslib.chapters.registry import get_table
-from biaslib.chapters.stored import load_results
+from biasbook.registry import get_table
+from biasbook.stored import load_results
 from biaslib.errors import UnknownNameError
 from biaslib.stimuli.data import load_published
 
@@ -133,7 +133,7 @@ def test_case_bug_replay_gives_nan_and_p_zero_exactly_for_the_name_lists(stored)
 
 
 def test_prior_positions_on_the_model(tiny_mlm_available):
-    from biaslib.chapters.lpbs import scorer
+    from biasbook.lpbs import scorer
 
     table = prior_positions(scorer(progress=False), "C6")
     assert list(table["token read by Kurita's code"]) == ["likes", "like", "in"]
@@ -260,7 +260,7 @@ def test_figure2_comparison(tiny_mlm_available):
 
 
 def test_findings_records_and_section_labels():
-    from biaslib.reporting.findings import Finding
+    from biasbook.findings import Finding
 
     records = findings()
     assert records and all(isinstance(f, Finding) for f in records)
@@ -352,7 +352,7 @@ def test_paper_model_code_path_with_a_local_stand_in(tiny_mlm_available):
 
 @pytest.fixture(scope="module")
 def reddit_stored():
-    from biaslib.chapters.lpbs import REDDIT_TABLE
+    from biasbook.lpbs import REDDIT_TABLE
 
     return load_results(REDDIT_TABLE)
 
@@ -373,7 +373,7 @@ def test_lpbs_reddit_slice(reddit_stored, corpus_available, tiny_mlm_available):
 
 
 def test_lpbs_reddit_provenance(reddit_stored):
-    from biaslib.chapters.lpbs import TABLE14_CELLS
+    from biasbook.lpbs import TABLE14_CELLS
     from biaslib.stimuli.corpus import SHARED_EXTRACT_SHA256
 
     frame, meta = reddit_stored
@@ -393,7 +393,7 @@ def test_lpbs_reddit_provenance(reddit_stored):
 
 
 def test_table14_cells_are_the_published_ones():
-    from biaslib.chapters.lpbs import TABLE14_CELLS
+    from biasbook.lpbs import TABLE14_CELLS
 
     pub = load_published("myb_tables_11_14").query("table == 14 and variant == 'probability'")
     names = {"simpl.": "simplified", "redu.": "reduced", "full": "full"}
@@ -424,7 +424,7 @@ def test_table14_rebuilt_case_bug_gives_the_published_na_cells(reddit_stored, st
 
 
 def test_reddit_coverage_view(reddit_stored):
-    from biaslib.chapters.lpbs import reddit_coverage_view
+    from biasbook.lpbs import reddit_coverage_view
 
     frame, _ = reddit_stored
     view = reddit_coverage_view(frame)

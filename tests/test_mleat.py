@@ -22,15 +22,16 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.colors import to_hex
 
-from biaslib.chapters.mleat import (
+from biasbook.findings import Finding
+from biasbook.mleat import (
     SEAT_SENTENCE_TESTS,
     findings,
     paper_table,
     prompt_contexts,
     with_patterns,
 )
-from biaslib.chapters.registry import get_table
-from biaslib.chapters.stored import load_results
+from biasbook.registry import get_table
+from biasbook.stored import load_results
 from biaslib.errors import DegenerateTestError
 from biaslib.methods.mleat import (
     MLEAT_BIASLIB,
@@ -50,7 +51,6 @@ from biaslib.methods.mleat import (
 )
 from biaslib.methods.weat import weat
 from biaslib.reporting.eatmap import GRAY, RED, eat_map, eat_map_grid, eat_pattern_legend
-from biaslib.reporting.findings import Finding
 from biaslib.stats.permutation import permutation_test
 from biaslib.stimuli.data import CALISKAN_TESTS, load_published
 
@@ -356,7 +356,7 @@ def test_paper_table_reads_like_table1():
 
 
 def test_result_to_frame_is_one_tidy_row_and_paper_table_lays_it_out(random_sets):
-    from biaslib.chapters.mleat import paper_table
+    from biasbook.mleat import paper_table
 
     r = ml_eat(*random_sets, labels={"X": "Flowers", "Y": "Insects"})
     frame = r.to_frame()
@@ -465,7 +465,7 @@ def test_stored_offline_provenance_names_every_model():
 
 def test_paper_model_path_runs_on_an_offline_stand_in():
     """The Colab-only GPT-2 rows use the same code path; run it with SmolLM2 named "gpt2"."""
-    from biaslib.chapters.mleat import MLEAT_PAPER_MODELS, gpt2_comparison, mleat_models_table
+    from biasbook.mleat import MLEAT_PAPER_MODELS, gpt2_comparison, mleat_models_table
     from biaslib.embeddings.factories import transformer
     from biaslib.embeddings.models import EncoderSpec, resolve_model
 

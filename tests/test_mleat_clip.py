@@ -27,7 +27,7 @@ import pandas as pd
 import pytest
 from standin_images import png, write_standin_images
 
-from biaslib.chapters.mleat import (
+from biasbook.mleat import (
     CLIP_NAMES,
     CLIP_PAPER_MODELS,
     clip_comparison,
@@ -239,7 +239,7 @@ def offline_hub(clip_hub: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
 def test_clip_paper_tables_run_end_to_end(offline_hub: Path, served: dict[str, bytes],
                                           tmp_path: Path) -> None:
-    from biaslib.chapters.mleat import clip_paper_table
+    from biasbook.mleat import clip_paper_table
     from biaslib.embeddings.clip import ClipEncoder
 
     fetch = Server(served)

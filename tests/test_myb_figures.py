@@ -1,4 +1,4 @@
-"""Mind Your Bias's Figures 1 and 5 and two Table 3 claims (biaslib.chapters.myb_figures).
+"""Mind Your Bias's Figures 1 and 5 and two Table 3 claims (biasbook.myb_figures).
 
 The aggregation behind Figure 1 is checked against a brute-force count (exact decimal
 arithmetic, one run at a time) on a toy frame, and the stored file
@@ -24,10 +24,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.text import Text
 
-from biaslib.chapters import myb_figures as mf
-from biaslib.chapters import synthesis
-from biaslib.chapters.published import MYB_MODELS
-from biaslib.reporting.findings import verdict
+from biasbook import myb_figures as mf
+from biasbook import synthesis
+from biasbook.findings import verdict
+from biasbook.published import MYB_MODELS
 from biaslib.reporting.plots import binned_scores, scatter_matrix
 
 PUBLISHED = Path(__file__).resolve().parents[1] / "data" / "published"

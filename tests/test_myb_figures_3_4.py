@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 from shared_paths import MYB_RESULTS, require, require_corpus
 
-from biaslib.chapters import ceat as ceat_chapter
-from biaslib.chapters import lpbs as lpbs_chapter
-from biaslib.chapters.ceat import (
+from biasbook import ceat as ceat_chapter
+from biasbook import lpbs as lpbs_chapter
+from biasbook.ceat import (
     CODE_FORMS,
     FIGURE3_METHODS,
     FIGURE3_QUANTILES,
@@ -22,7 +22,7 @@ from biaslib.chapters.ceat import (
     figure3_test,
     with_words,
 )
-from biaslib.chapters.lpbs import (
+from biasbook.lpbs import (
     MODIFIED_PAIRS,
     WINDOW_SIZES,
     WINDOW_TESTS,
@@ -31,8 +31,8 @@ from biaslib.chapters.lpbs import (
     modified_sets_ours,
     modified_sets_published,
 )
-from biaslib.chapters.registry import get_table
-from biaslib.chapters.stored import load_results
+from biasbook.registry import get_table
+from biasbook.stored import load_results
 from biaslib.stimuli.data import load_published, load_test
 
 # --------------------------------------------------------------------------- helpers

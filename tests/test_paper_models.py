@@ -80,7 +80,7 @@ def column_labels(specs) -> list[str]:
 
 
 def test_every_paper_model_of_the_chapters_has_a_stand_in():
-    from biaslib.chapters import ceat, lpbs, mleat, seat
+    from biasbook import ceat, lpbs, mleat, seat
     from biaslib.embeddings.models import PAPER_MODELS
 
     ids = set(paper_hub_ids())
@@ -214,8 +214,8 @@ def test_an_input_limit_comes_from_the_model_when_the_tokenizer_names_none():
 
 
 def test_seat_paper_models_give_may_and_mind_your_bias_tables(report):
-    from biaslib.chapters.published import MAY_MODELS
-    from biaslib.chapters.seat import MYB_PAPER_SEAT_MODELS, PAPER_GROUP, PAPER_SEAT_MODELS
+    from biasbook.published import MAY_MODELS
+    from biasbook.seat import MYB_PAPER_SEAT_MODELS, PAPER_GROUP, PAPER_SEAT_MODELS
 
     got = part(report, "seat")
     labels = column_labels(PAPER_SEAT_MODELS)
@@ -247,7 +247,7 @@ def test_seat_paper_models_give_may_and_mind_your_bias_tables(report):
 
 
 def test_mleat_gpt2_models_give_the_papers_tables(report):
-    from biaslib.chapters.mleat import GPT2_NAMES, MLEAT_PAPER_MODELS
+    from biasbook.mleat import GPT2_NAMES, MLEAT_PAPER_MODELS
 
     got = part(report, "mleat")
     ids = column_labels(MLEAT_PAPER_MODELS)
@@ -266,7 +266,7 @@ def test_mleat_gpt2_models_give_the_papers_tables(report):
 
 @pytest.mark.parametrize("model", ["bert-base-uncased", "bert-base-cased"])
 def test_lpbs_paper_berts_give_kurita_and_mind_your_bias_tables(report, model):
-    from biaslib.chapters.lpbs import PAPER_LPBS_MODELS
+    from biasbook.lpbs import PAPER_LPBS_MODELS
 
     assert model in PAPER_LPBS_MODELS
     got = part(report, "lpbs")[model]
@@ -295,7 +295,7 @@ def test_lpbs_paper_berts_give_kurita_and_mind_your_bias_tables(report, model):
 
 
 def test_ceat_paper_models_run_on_the_templates(report):
-    from biaslib.chapters.ceat import HUB_CEAT_MODELS
+    from biasbook.ceat import HUB_CEAT_MODELS
 
     got = part(report, "ceat")
     labels = column_labels(HUB_CEAT_MODELS)

@@ -16,7 +16,7 @@ import pytest
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-from biaslib.chapters.mleat import with_patterns
+from biasbook.mleat import with_patterns
 from biaslib.reporting.eatmap import (
     MIN_FONTSIZE,
     PAGE_WIDTH,
@@ -119,9 +119,9 @@ def test_p_value_heatmap_caps_the_colour_scale_and_prints_every_p():
 
 
 def test_grouped_heatmap_draws_one_panel_per_group_readable_on_the_page():
-    from biaslib.chapters.published import MAY_TABLE4
-    from biaslib.chapters.seat import OFFLINE_GROUP, PUBLISHED_GROUP, may_figure_frame
-    from biaslib.chapters.stored import load_results
+    from biasbook.published import MAY_TABLE4
+    from biasbook.seat import OFFLINE_GROUP, PUBLISHED_GROUP, may_figure_frame
+    from biasbook.stored import load_results
     from biaslib.reporting.plots import grouped_heatmap
 
     may, _ = load_results("seat_may")

@@ -13,17 +13,18 @@ from pathlib import Path
 
 import pytest
 
+import biasbook
 import biaslib
-from biaslib.chapters import stored
-from biaslib.chapters.registry import (
+from biasbook import stored
+from biasbook.registry import (
     REGISTRY,
     get_table,
     registered_files,
     table_names,
     write_table,
 )
-from biaslib.chapters.stored import load_results, results_dir, save_results
-from biaslib.chapters.tables import (
+from biasbook.stored import load_results, results_dir, save_results
+from biasbook.tables import (
     NEEDS_CORPUS,
     NEEDS_GLOVE,
     NEEDS_MODELS,
@@ -183,7 +184,7 @@ def test_every_named_test_exists():
 
 
 def test_chapter_lists_match_the_registry():
-    from biaslib.chapters import ceat, elmo_bug, lpbs
+    from biasbook import ceat, elmo_bug, lpbs
 
     assert ceat.CHAPTER_TABLES == table_names("ceat") == (
         "ceat_myb", "ceat_caliskan", "ceat_contexts", "ceat_resampling", "ceat_coverage",
@@ -204,7 +205,7 @@ def test_unknown_names_are_refused():
 
 def test_importing_the_registry_imports_no_model_code():
     # The chapters it collects build their encoders lazily: no torch until a table is computed.
-    probe = ("import sys, biaslib.chapters.registry\n"
+    probe = ("import sys, biasbook.registry\n"
              "print(' '.join(sorted({m.split('.')[0] for m in sys.modules})))")
     out = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
                          text=True, check=True)
@@ -222,7 +223,7 @@ DECLARING = ("weat_static", "seat", "elmo_bug", "mleat", "ceat", "lpbs", "same",
 
 def test_registry_is_the_chapters_declarations_in_order():
     declared = [t for name in DECLARING
-                for t in importlib.import_module(f"biaslib.chapters.{name}").DECLARED_TABLES]
+                for t in importlib.import_module(f"biasbook.{name}").DECLARED_TABLES]
     assert list(REGISTRY) == declared
     assert all(isinstance(t, StoredTable) for t in REGISTRY)
 
@@ -230,7 +231,7 @@ def test_registry_is_the_chapters_declarations_in_order():
 @pytest.mark.parametrize("name", DECLARING)
 def test_a_chapter_declares_the_functions_of_its_tables(name):
     # Compute, provenance and slices are the declaring module's own functions.
-    module = importlib.import_module(f"biaslib.chapters.{name}")
+    module = importlib.import_module(f"biasbook.{name}")
     for entry in module.DECLARED_TABLES:
         functions = [entry.compute, entry.provenance, *(c.fresh for c in entry.slices)]
         for function in filter(None, functions):
@@ -239,15 +240,16 @@ def test_a_chapter_declares_the_functions_of_its_tables(name):
 
 
 def _modules() -> dict[str, Path]:
-    found = {"biaslib": Path(biaslib.__file__)}
-    for info in pkgutil.walk_packages(biaslib.__path__, "biaslib."):
-        spec = importlib.util.find_spec(info.name)
-        found[info.name] = Path(spec.origin)
+    found = {"biaslib": Path(biaslib.__file__), "biasbook": Path(biasbook.__file__)}
+    for package in (biaslib, biasbook):
+        for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}."):
+            spec = importlib.util.find_spec(info.name)
+            found[info.name] = Path(spec.origin)
     return found
 
 
 def _top_level_imports(name: str, path: Path, known: set[str]) -> set[str]:
-    """The biaslib modules ``name`` imports when it is imported (module level, not typing-only)."""
+    """The project's modules ``name`` imports when imported (module level, not typing-only)."""
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
     tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -322,9 +324,9 @@ def test_the_cycle_finder_finds_a_loop():
     assert _cycles({"a": {"b"}, "b": set()}) == []
 
 
-def test_no_import_loop_among_biaslib_modules():
+def test_no_import_loop_among_the_projects_modules():
     graph = _import_graph()
-    assert "biaslib.chapters.seat" in graph["biaslib.chapters.registry"]
+    assert "biasbook.seat" in graph["biasbook.registry"]
     # The package __init__ files import their own submodules; a loop through a package and
     # its submodule is how Python packages work, not a design loop, so leave packages out.
     packages = {name for name, path in _modules().items() if path.name == "__init__.py"}
@@ -334,12 +336,12 @@ def test_no_import_loop_among_biaslib_modules():
 
 def test_no_chapter_imports_the_registry():
     graph = _import_graph()
-    importers = sorted(m for m, deps in graph.items() if "biaslib.chapters.registry" in deps)
+    importers = sorted(m for m, deps in graph.items() if "biasbook.registry" in deps)
     assert importers == []
 
 
 def test_the_registry_imports_nothing_inside_its_functions():
-    tree = ast.parse((ROOT / "biaslib" / "chapters" / "registry.py").read_text(encoding="utf-8"))
+    tree = ast.parse((ROOT / "biasbook" / "registry.py").read_text(encoding="utf-8"))
     inner = [node.lineno for function in ast.walk(tree)
              if isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef))
              for node in ast.walk(function) if isinstance(node, (ast.Import, ast.ImportFrom))]

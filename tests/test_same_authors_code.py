@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from biaslib.chapters.same import (
+from biasbook.same import (
     authors_code,
     code_vs_paper,
     commit_span,

@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from biaslib.chapters.registry import get_table
-from biaslib.chapters.same import (
+from biasbook.registry import get_table
+from biasbook.same import (
     INJECTION,
     figure6_table,
     figure9_table,
@@ -29,7 +29,7 @@ from biaslib.chapters.same import (
     tables_2_3,
     training_sentences,
 )
-from biaslib.chapters.stored import load_results, results_dir
+from biasbook.stored import load_results, results_dir
 
 HAS_MODEL = importlib.util.find_spec("cognition") is not None
 

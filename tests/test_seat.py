@@ -131,7 +131,7 @@ def test_seat_table_rows_name_model_and_level():
 def test_paper_model_options_run_on_an_offline_stand_in():
     # The Colab-only columns use the same code path with other weights; run it with
     # MiniLM (a BERT) under the sent-bias options of the "bert-large-cased (sent-bias)" column.
-    from biaslib.chapters.seat import PAPER_SEAT_MODELS, may_table
+    from biasbook.seat import PAPER_SEAT_MODELS, may_table
     from biaslib.embeddings.factories import transformer
     from biaslib.embeddings.models import EncoderSpec, resolve_model
     from biaslib.stats.conventions import MIND_YOUR_BIAS
@@ -152,7 +152,7 @@ def test_paper_model_options_run_on_an_offline_stand_in():
 def test_comparison_tables_put_published_and_ours_side_by_side():
     import pandas as pd
 
-    from biaslib.chapters.seat import may_comparison, myb_comparison
+    from biasbook.seat import may_comparison, myb_comparison
 
     ours = pd.DataFrame({"column": ["toy"] * 2, "test": ["C1", "C3"], "stimuli": ["C1", "C3"],
                          "context": ["sent"] * 2, "effect_size": [1.234, -0.5],
@@ -185,7 +185,7 @@ class ConstantEncoder(ContextEncoder):
 
 
 def test_undefined_tests_become_rows_that_say_why():
-    from biaslib.chapters.seat import may_table, myb_table
+    from biasbook.seat import may_table, myb_table
     from biaslib.embeddings.models import EncoderSpec
     from biaslib.stats.conventions import MIND_YOUR_BIAS
 
@@ -199,7 +199,7 @@ def test_undefined_tests_become_rows_that_say_why():
 
 
 def test_may_table_rows_must_be_pairs():
-    from biaslib.chapters.seat import may_table
+    from biasbook.seat import may_table
     from biaslib.embeddings.models import EncoderSpec
     from biaslib.stats.conventions import MIND_YOUR_BIAS
 
@@ -214,7 +214,7 @@ def test_may_table_rows_must_be_pairs():
 
 
 def test_template_examples_show_the_span_w_seat_reads():
-    from biaslib.chapters.seat import template_examples
+    from biasbook.seat import template_examples
 
     table = template_examples().reset_index()
     assert list(table["templates"].unique()) == ["SEAT C1", "Mind Your Bias C1"]
@@ -239,7 +239,7 @@ def toy_may():
 
 
 def test_may_summary_counts_positive_significant_tests_by_hand():
-    from biaslib.chapters.seat import may_summary
+    from biasbook.seat import may_summary
 
     table = may_summary(toy_may(), ["m1", "m2"])
     # m1: word rows significant and positive, sentence rows not; m2: all negative.
@@ -255,9 +255,9 @@ def test_may_summary_counts_positive_significant_tests_by_hand():
 
 
 def test_seat_findings_are_counted_from_the_tables():
-    from biaslib.chapters.seat import OFFLINE_SEAT_MODELS, seat_findings
-    from biaslib.chapters.stored import load_results
-    from biaslib.reporting.findings import findings_frame
+    from biasbook.findings import findings_frame
+    from biasbook.seat import OFFLINE_SEAT_MODELS, seat_findings
+    from biasbook.stored import load_results
 
     may, _ = load_results("seat_may")
     myb, _ = load_results("seat_myb")
@@ -285,9 +285,9 @@ def test_seat_findings_read_stored_rows_concatenated_with_rows_computed_now():
     # (labels repeat): the findings on the offline models must be those of the stored rows.
     import pandas as pd
 
-    from biaslib.chapters.seat import OFFLINE_SEAT_MODELS, seat_findings
-    from biaslib.chapters.stored import load_results
-    from biaslib.reporting.findings import findings_frame
+    from biasbook.findings import findings_frame
+    from biasbook.seat import OFFLINE_SEAT_MODELS, seat_findings
+    from biasbook.stored import load_results
 
     may, _ = load_results("seat_may")
     myb, _ = load_results("seat_myb")
@@ -299,8 +299,8 @@ def test_seat_findings_read_stored_rows_concatenated_with_rows_computed_now():
 
 
 def test_findings_papers_and_models():
-    from biaslib.chapters import seat
-    from biaslib.reporting.findings import Finding
+    from biasbook import seat
+    from biasbook.findings import Finding
 
     records = seat.findings()
     assert records and all(isinstance(f, Finding) for f in records)
@@ -311,8 +311,8 @@ def test_findings_papers_and_models():
 
 def test_findings_verdict_by_hand_from_the_stored_table():
     """May et al.'s names-vs-group-terms claim, counted by hand from seat_may."""
-    from biaslib.chapters import seat
-    from biaslib.chapters.stored import load_results
+    from biasbook import seat
+    from biasbook.stored import load_results
 
     may, _ = load_results("seat_may")
     names = ("C3", "C5", "C6", "C7b", "C8b")
@@ -334,8 +334,8 @@ def test_findings_verdict_by_hand_from_the_stored_table():
 def test_may_tables_put_each_group_in_its_own_narrow_table():
     import pandas as pd
 
-    from biaslib.chapters.published import MAY_MODELS
-    from biaslib.chapters.seat import OFFLINE_GROUP, PAPER_GROUP, PUBLISHED_GROUP, may_tables
+    from biasbook.published import MAY_MODELS
+    from biasbook.seat import OFFLINE_GROUP, PAPER_GROUP, PUBLISHED_GROUP, may_tables
 
     ours = pd.DataFrame({"column": ["all-MiniLM-L6-v2", "gpt2"], "test": ["C1", "C1"],
                          "stimuli": ["C1", "C1"], "context": ["sent"] * 2,
@@ -353,7 +353,7 @@ def test_may_tables_put_each_group_in_its_own_narrow_table():
 def test_myb_tables_set_their_runs_beside_ours_and_keep_the_quotes_apart():
     import pandas as pd
 
-    from biaslib.chapters.seat import myb_tables
+    from biasbook.seat import myb_tables
 
     ours = pd.DataFrame({"column": ["all-MiniLM-L6-v2"] * 2, "method": ["s-SEAT", "w-SEAT"],
                          "test": ["C1", "C1"], "effect_size": [0.5, -0.25],
@@ -374,7 +374,7 @@ def test_myb_tables_set_their_runs_beside_ours_and_keep_the_quotes_apart():
 def test_may_figure_frame_is_tidy_and_marks_ours_like_the_table():
     import pandas as pd
 
-    from biaslib.chapters.seat import OFFLINE_GROUP, PUBLISHED_GROUP, may_figure_frame
+    from biasbook.seat import OFFLINE_GROUP, PUBLISHED_GROUP, may_figure_frame
 
     ours = pd.DataFrame({"column": ["all-MiniLM-L6-v2"] * 2, "stimuli": ["C1", "C3"],
                          "context": ["word", "word"], "effect_size": [1.0, 0.3],
@@ -393,7 +393,7 @@ def test_may_figure_frame_is_tidy_and_marks_ours_like_the_table():
 def test_left_out_says_which_stimuli_were_missing_and_what_happened():
     import pandas as pd
 
-    from biaslib.chapters.seat import left_out
+    from biasbook.seat import left_out
 
     frame = pd.DataFrame({
         "column": ["CBoW (GloVe 6B 50d)"] * 3, "test": ["C1", "I1", "C3"],
@@ -411,7 +411,7 @@ def test_left_out_reads_stored_rows_concatenated_with_rows_computed_now():
     # the labels repeat, and each row must still get its own stimuli and outcome.
     import pandas as pd
 
-    from biaslib.chapters.seat import left_out
+    from biasbook.seat import left_out
 
     stored = pd.DataFrame({"column": ["CBoW (GloVe 6B 50d)"], "test": ["C1"],
                            "missing": ["X: gladiola"], "not run": [""]})

@@ -13,10 +13,10 @@ import pandas as pd
 import pytest
 from shared_paths import require_corpus
 
-from biaslib.chapters import seat
-from biaslib.chapters.published import MYB_TABLE3
-from biaslib.chapters.registry import get_table
-from biaslib.chapters.stored import load_results
+from biasbook import seat
+from biasbook.published import MYB_TABLE3
+from biasbook.registry import get_table
+from biasbook.stored import load_results
 from biaslib.errors import MissingWordsError
 from biaslib.stimuli.data import load_published, load_test
 

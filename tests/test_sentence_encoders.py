@@ -367,8 +367,8 @@ def test_release_files_land_by_their_url_name_and_never_offline(tmp_path, monkey
 
 
 def test_may_paper_models_name_every_published_column():
-    from biaslib.chapters.published import MAY_MODELS
-    from biaslib.chapters.seat import MAY_PAPER_MODELS, PAPER_ELMO_SENT_BIAS, PAPER_SEAT_MODELS
+    from biasbook.published import MAY_MODELS
+    from biasbook.seat import MAY_PAPER_MODELS, PAPER_ELMO_SENT_BIAS, PAPER_SEAT_MODELS
 
     assert tuple(MAY_PAPER_MODELS) == MAY_MODELS
     # Table 4's ELMo is sent-bias's run: the release fed characters as tokens.
@@ -386,7 +386,7 @@ def test_table4_has_may_et_al_s_rows_and_one_column_per_published_one(
 
     from elmo_standin import write_tiny_release
 
-    from biaslib.chapters import seat
+    from biasbook import seat
     from biaslib.embeddings.bugs import BugEncoder
     from biaslib.embeddings.elmo import ElmoEncoder
     from biaslib.embeddings.factories import cbow_paper, gensen, infersent
@@ -450,7 +450,7 @@ def test_table4_has_may_et_al_s_rows_and_one_column_per_published_one(
 def test_a_model_that_cannot_load_is_reported_not_fatal(tmp_path, monkeypatch):
     from dataclasses import replace
 
-    from biaslib.chapters import seat
+    from biasbook import seat
     from biaslib.embeddings.factories import gensen
 
     monkeypatch.setitem(sys.modules, "tensorflow_hub", None)

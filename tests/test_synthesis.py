@@ -14,8 +14,8 @@ import pytest
 from scipy import stats
 from shared_paths import MYB_RESULTS, require
 
-from biaslib.chapters.published import MYB_MODELS
-from biaslib.chapters.synthesis import (
+from biasbook.published import MYB_MODELS
+from biasbook.synthesis import (
     METHOD_PAIRS,
     MIN_PAIRS,
     MIN_PAIRS_CI,
@@ -405,7 +405,7 @@ def test_tiny_mlm_pairs_match_a_hand_computation_on_the_csvs(offline, a, b):
 
 
 def test_tiny_mlm_table_is_labelled_and_complete():
-    from biaslib.chapters.stored import load_results
+    from biasbook.stored import load_results
 
     frame, meta = load_results(TINY_MLM_TABLE)
     assert set(frame["column"]) == {TINY} and set(meta["models"]) == {TINY}
@@ -422,8 +422,8 @@ def test_tiny_mlm_table_is_labelled_and_complete():
 
 def test_synthesis_tiny_mlm_seat_slice():
     # s-SEAT and w-SEAT of Mind Your Bias's C9 (synthesis.SYNTHESIS_TINY_MLM_SLICE); no corpus.
-    from biaslib.chapters.registry import get_table
-    from biaslib.chapters.stored import load_results
+    from biasbook.registry import get_table
+    from biasbook.stored import load_results
 
     check = get_table(TINY_MLM_TABLE).slices[0]
     stored, _ = load_results(TINY_MLM_TABLE)
@@ -436,8 +436,8 @@ def test_synthesis_tiny_mlm_seat_slice():
 
 def test_synthesis_tiny_mlm_ceat_slice():
     # CEAT of MYB-C9-term on corpus sentences: needs the extract, skips without it.
-    from biaslib.chapters.registry import get_table
-    from biaslib.chapters.stored import load_results
+    from biasbook.registry import get_table
+    from biasbook.stored import load_results
     from biaslib.stimuli.corpus import corpus_dir, extract_sha256
 
     try:

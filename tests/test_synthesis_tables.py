@@ -1,4 +1,4 @@
-"""Mind Your Bias's Tables 11–14 in full (biaslib.chapters.synthesis_tables).
+"""Mind Your Bias's Tables 11–14 in full (biasbook.synthesis_tables).
 
 The table builder is checked on toy frames whose answer is known (every printed cell once,
 ours on the right row); the stored table ``synthesis_choices`` by recomputing a slice.
@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from biaslib.chapters.stored import load_results
-from biaslib.chapters.synthesis_tables import (
+from biasbook.stored import load_results
+from biasbook.synthesis_tables import (
     CHOICES_TABLE,
     OPTIONS,
     OURS_GROUP,
@@ -168,7 +168,7 @@ def test_stored_table_is_labelled_and_complete():
 
 def test_choices_seat_slice():
     # s-SEAT/w-SEAT of MYB-C9-name and w-SEAT of MYB-C9-term at start/end (no corpus).
-    from biaslib.chapters.registry import get_table
+    from biasbook.registry import get_table
 
     check = get_table(CHOICES_TABLE).slices[0]
     stored, _ = load_results(CHOICES_TABLE)
@@ -180,7 +180,7 @@ def test_choices_seat_slice():
 
 def test_choices_ceat_slice():
     # CEAT of C9 in every new setting: needs the corpus extract, skips without it.
-    from biaslib.chapters.registry import get_table
+    from biasbook.registry import get_table
     from biaslib.stimuli.corpus import corpus_dir, extract_sha256
 
     try:
@@ -197,7 +197,7 @@ def test_choices_ceat_slice():
 
 
 def test_tiny_encoder_and_cap_are_the_synthesis_chapters():
-    from biaslib.chapters import synthesis, synthesis_tables
+    from biasbook import synthesis, synthesis_tables
 
     # One definition: the synthesis chapter's synthesis_tiny_mlm uses this module's.
     assert synthesis.tiny_mlm_encoder is synthesis_tables.tiny_mlm_encoder
@@ -207,7 +207,7 @@ def test_tiny_encoder_and_cap_are_the_synthesis_chapters():
 
 
 def test_sentence_vectors_read_whole_sentences():
-    from biaslib.chapters.synthesis_tables import SentenceVectors
+    from biasbook.synthesis_tables import SentenceVectors
     from biaslib.stimuli.contexts import Context
 
     class Toy:
@@ -223,7 +223,7 @@ def test_sentence_vectors_read_whole_sentences():
 
 
 def test_switch_summary_counts_by_hand():
-    from biaslib.chapters.synthesis_tables import switch_summary
+    from biasbook.synthesis_tables import switch_summary
 
     long = pd.DataFrame({
         "group": "g", "model": "m", "method": "CEAT",
@@ -239,7 +239,7 @@ def test_switch_summary_counts_by_hand():
 
 
 def test_compact_summary_names_the_source_in_the_model():
-    from biaslib.chapters.synthesis_tables import compact_summary, switch_summary
+    from biasbook.synthesis_tables import compact_summary, switch_summary
 
     long = pd.DataFrame({
         "group": [PUBLISHED_GROUP] * 2 + [OURS_GROUP] * 2, "model": ["BERT"] * 2 + ["MiniLM"] * 2,

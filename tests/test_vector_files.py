@@ -476,7 +476,7 @@ def served(standins, tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("model", ["GloVe 840B 300d", "word2vec Google News 300d"])
 def test_weat_static_paper_vectors_give_the_chapter_tables(served, model):
-    from biaslib.chapters import weat_static
+    from biasbook import weat_static
 
     ours = weat_static.paper_vectors_table(model, fetch=served.fetch)
     assert list(ours["test"]) == list(weat_static.WEAT_TESTS)
@@ -510,7 +510,7 @@ def load_published_l1(name):
 
 @pytest.mark.parametrize("model", ["GloVe 840B 300d", "word2vec Google News 300d"])
 def test_mleat_paper_vectors_give_tables_1_and_4(served, model):
-    from biaslib.chapters import mleat
+    from biasbook import mleat
     from biaslib.stimuli.data import CALISKAN_TESTS
 
     ours = mleat.paper_static_table(model, fetch=served.fetch)
@@ -530,7 +530,7 @@ def test_mleat_histwords_figure_3(served):
     import matplotlib.pyplot as plt
     from standin_vectors import ZERO_IN_1810
 
-    from biaslib.chapters import mleat
+    from biasbook import mleat
 
     frame = mleat.histwords_table(fetch=served.fetch)
     assert list(frame["decade"]) == list(range(1810, 2000, 10))
@@ -574,7 +574,7 @@ def test_notebook_paper_vector_cells_run_on_files_in_the_cache(standins, tmp_pat
     import matplotlib
     import matplotlib.pyplot as plt
 
-    from biaslib.chapters import weat_static
+    from biasbook import weat_static
     from biaslib.methods.mleat import MLEAT_BIASLIB
 
     matplotlib.use("Agg")

@@ -5,10 +5,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from biaslib.chapters import weat_static
-from biaslib.chapters.registry import get_table
-from biaslib.chapters.stored import load_results
-from biaslib.reporting.findings import findings_frame
+from biasbook import weat_static
+from biasbook.findings import findings_frame
+from biasbook.registry import get_table
+from biasbook.stored import load_results
 from biaslib.stats.conventions import BIASLIB
 from biaslib.stimuli.data import load_published
 

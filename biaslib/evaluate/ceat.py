@@ -9,7 +9,7 @@ Entry points: :func:`run_ceat` runs one test (a
 :class:`~biaslib.methods.ceat.CeatResult`), :func:`ceat_table` many (a tidy
 frame whose first columns are :data:`~biaslib.methods.result.CORE_COLUMNS`);
 :func:`embed_word_contexts` gives the vectors alone. The CEAT chapter's grid of
-models, corpora and conventions is :func:`biaslib.chapters.ceat.ceat_table`.
+models, corpora and conventions is ``biasbook.ceat.ceat_table``.
 """
 
 from __future__ import annotations

@@ -114,8 +114,8 @@ def mleat_context_table(
     """One row per test: the ML-EAT on sentence vectors of a contextual encoder.
 
     ``contexts(test_name)`` gives each role's sentences (e.g.
-    :func:`biaslib.chapters.mleat.prompt_contexts` for the paper's GPT-2
-    prompts, or :func:`biaslib.chapters.seat.may_contexts` for SEAT's templates); every sentence is
+    ``biasbook.mleat.prompt_contexts`` for the paper's GPT-2
+    prompts, or ``biasbook.seat.may_contexts`` for SEAT's templates); every sentence is
     one item, so Level 1 re-splits target sentences and Level 2 attribute
     sentences, as SEAT does. ``pooling`` is the sentence pooling (``"last"``,
     ``"mean"``…; default: the encoder's). The ``model`` and ``weights``

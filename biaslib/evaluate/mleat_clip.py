@@ -9,7 +9,7 @@ of the stimulus test each names; every vector is CLIP's projected embedding
 does the rest as for words.
 
 :func:`clip_mleat_table` gives one row per test, in the layout of the chapter's GPT-2
-rows (:func:`biaslib.chapters.mleat.mleat_models_table`): ``column`` (the model) and
+rows (``biasbook.mleat.mleat_models_table``): ``column`` (the model) and
 ``inputs``, the core columns, ``stimuli``, ``title``, ``encoder``, levels 1–3, the
 pattern, the set sizes, ``weights`` and ``prompt``. This module needs no torch: the
 encoder is anything with ``encode_texts``/``encode_images`` (:class:`ClipLike`).

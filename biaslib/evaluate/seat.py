@@ -10,7 +10,7 @@ sets of words, so the permutation test re-splits sentences, as sent-bias does.
 Any :class:`~biaslib.embeddings.base.ContextEncoder` works: the transformer
 encoder, the bag-of-words GloVe encoder that plays SEAT's "CBoW", or the
 bug replays of :mod:`biaslib.embeddings.bugs`. The papers' tables built on this
-are in :mod:`biaslib.chapters.seat`.
+are in ``biasbook.seat``.
 
 Entry points: :func:`run_seat` runs one test (a :class:`~biaslib.evaluate.weat.TestRun`
 per level), :func:`seat_table` many (a tidy frame whose first columns are

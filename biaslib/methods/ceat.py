@@ -44,7 +44,7 @@ Two presets reproduce the two implementations (:data:`CEAT_ORIGINAL`,
 :data:`CEAT_MIND_YOUR_BIAS`); everything else is a parameter. Arrays in, a
 frozen result out: no torch here. Contexts are embedded by
 :func:`biaslib.evaluate.ceat.embed_word_contexts`; the chapter's grid of tests,
-models and contexts is in :mod:`biaslib.chapters.ceat`.
+models and contexts is in ``biasbook.ceat``.
 
 Vectorisation
 -------------

@@ -66,7 +66,7 @@ every test in the paper — the fitted :math:`z` is the same.)
 **Running tests.** :func:`ml_eat` works on arrays and returns a frozen
 :class:`MleatResult`. :mod:`biaslib.evaluate.mleat` runs stimulus tests on a
 static embedding or on sentence vectors of a contextual encoder;
-:mod:`biaslib.chapters.mleat` lays results out as the paper's Table 1 and
+``biasbook.mleat`` lays results out as the paper's Table 1 and
 :mod:`biaslib.reporting.eatmap` draws EAT-Maps. Metric code only: no torch.
 
 References
@@ -498,7 +498,7 @@ class MleatResult(ResultRecord):
     def to_frame(self) -> pd.DataFrame:
         """A one-row :class:`pandas.DataFrame` of :meth:`to_dict`, indexed by the set labels.
 
-        The paper's Table 1 layout is :func:`biaslib.chapters.mleat.paper_table`.
+        The paper's Table 1 layout is ``biasbook.mleat.paper_table``.
         """
         row = pd.DataFrame([self.to_dict()])
         row.index = [f"{self.labels['X']}/{self.labels['Y']} × {self.labels['A']}/"

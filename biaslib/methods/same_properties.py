@@ -23,7 +23,7 @@ computation that can fail:
   \hat a_B\rVert\, b(w,A,B)`.
 
 Everything is numpy on the vectors given. The chapter runs these checks on
-GloVe, and :func:`biaslib.chapters.same.property_matrix` gathers them into the
+GloVe, and ``biasbook.same.property_matrix`` gathers them into the
 paper's Table 4 with our verdicts.
 """
 

@@ -158,7 +158,7 @@ def ceat_forest(
     Parameters
     ----------
     frame
-        Rows of a CEAT table (:func:`biaslib.chapters.ceat.ceat_table`) under
+        Rows of a CEAT table (``biasbook.ceat.ceat_table``) under
         one convention: ``test``, ``column`` (the model), ``ces``, the
         quantile columns and ``not run`` (rows with a reason are skipped).
     ax
@@ -318,7 +318,7 @@ def binned_scores(
     ----------
     counts
         ``panel``, ``setting``, ``model``, ``bin_low``, ``significant``, ``count``
-        (e.g. :func:`biaslib.chapters.myb_figures.figure1_counts`); other columns (the
+        (e.g. ``biasbook.myb_figures.figure1_counts``); other columns (the
         method) are summed over.
     models
         The models, in x-axis order.

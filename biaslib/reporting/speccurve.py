@@ -21,7 +21,7 @@ CES), and the ``ci_method`` column of the builders says which is which.
 
 This module draws the curve from a tidy frame (one row per specification) and
 knows nothing of models: :mod:`biaslib.evaluate.speccurve` builds the frame by
-running a model, :mod:`biaslib.chapters.speccurve` from the book's stored
+running a model, ``biasbook.speccurve`` from the book's stored
 tables.
 
 References

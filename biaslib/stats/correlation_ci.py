@@ -7,7 +7,7 @@ standard error (:data:`SE_RULES`). scipy offers the interval only for Pearson's
 :math:`r` (:meth:`scipy.stats.PearsonRResult.confidence_interval`, the ``"fisher"``
 rule here, which the tests check against it); the rank correlations' rules
 (Bonett & Wright 2000; Fieller, Hartley & Pearson 1957) are in neither scipy nor
-statsmodels. The agreement chapter (:mod:`biaslib.chapters.agree`) puts them on
+statsmodels. The agreement chapter (``biasbook.agree``) puts them on
 the rank correlations between bias metrics, as Mind Your Bias's Table 5 does with
 Pearson's :math:`r` between methods.
 

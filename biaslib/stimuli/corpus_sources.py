@@ -522,7 +522,7 @@ def coverage_by_test(
     Parameters
     ----------
     tests
-        Row label → test name (e.g. :func:`biaslib.chapters.ceat.chapter_tests`).
+        Row label → test name (e.g. ``biasbook.ceat.chapter_tests``).
     path
         Extract folder (default :func:`~biaslib.stimuli.corpus.corpus_dir`).
     few

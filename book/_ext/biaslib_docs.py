@@ -6,7 +6,7 @@ Links by other names
     written with another name for the same object do not match that entry by
     themselves: a public name of the package or a re-export (``biaslib.weat``,
     ``biaslib.embeddings.StaticEmbeddings``), or a name imported into the module
-    whose docstring refers to it (``:func:`ceat``` in :mod:`biaslib.chapters.ceat`).
+    whose docstring refers to it (``:func:`ceat``` in :mod:`biaslib.evaluate.ceat`).
     When Sphinx finds no target for such a reference, :func:`resolve_alias`
     imports the object the name stands for and links the documented entry that
     is the same object.
@@ -78,7 +78,7 @@ def _documented_name(env: BuildEnvironment, target: str, module: str | None) -> 
             if name.endswith(suffix) and _lookup(name) is obj:
                 return name
     # A name the module does not import (``CeatResult.to_dict`` in a docstring of
-    # biaslib.chapters.ceat): the one documented object whose name ends so, if unique.
+    # biaslib.evaluate.ceat): the one documented object whose name ends so, if unique.
     if module and module.startswith("biaslib"):
         found = [name for name in documented if name.endswith("." + target)]
         if len(found) == 1:

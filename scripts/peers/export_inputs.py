@@ -11,11 +11,11 @@ lowercase look-up):
 
 * ``C1.X`` … ``C10.B``: Caliskan et al.'s ten tests, each set as the WEAT chapter embeds
   it (:func:`biaslib.embeddings.base.embed_test`, the same as
-  :func:`biaslib.chapters.weat_static.glove_table`): words without a vector are dropped,
+  :func:`biasbook.weat_static.glove_table`): words without a vector are dropped,
   the rest kept in the printed order, each under its printed spelling;
 * ``SAME.female``, ``SAME.male`` (debiaswe's definitional pairs, paired by position) and
   ``SAME.occupations`` (the SAME paper's 258 occupations; a phrase gets the mean of its
-  words' vectors), as the SAME chapter builds them (:func:`biaslib.chapters.same.glove_vectors`).
+  words' vectors), as the SAME chapter builds them (:func:`biasbook.same.glove_vectors`).
 
 Every set is stored as ``words:<name>`` (strings) and ``vectors:<name>`` (float64); the
 file also holds ``names`` (the set names, sorted), ``digest`` (:func:`inputs_digest`, which
@@ -66,7 +66,7 @@ def word_sets() -> dict[str, tuple[tuple[str, ...], NDArray[np.float64]]]:
     """Every exported set: name → (words, float64 vectors), from GloVe 6B 50d."""
     import warnings
 
-    from biaslib.chapters import same
+    from biasbook import same
     from biaslib.embeddings import glove_6b_50d
     from biaslib.embeddings.base import embed_test
     from biaslib.errors import DroppedStimuliWarning

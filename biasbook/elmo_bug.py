@@ -24,10 +24,11 @@ from numpy.typing import ArrayLike
 from scipy.sparse import csgraph, csr_matrix
 from scipy.spatial.distance import pdist, squareform
 
-from biaslib.chapters.published import MAY_TABLE4, MYB_TABLE3
-from biaslib.chapters.seat import PAPER_ELMO, may_table
-from biaslib.chapters.stored import load_results
-from biaslib.chapters.tables import CORE_EXACT, NEEDS_MODELS, SliceCheck, StoredTable
+from biasbook.findings import Finding
+from biasbook.published import MAY_TABLE4, MYB_TABLE3
+from biasbook.seat import PAPER_ELMO, may_table
+from biasbook.stored import load_results
+from biasbook.tables import CORE_EXACT, NEEDS_MODELS, SliceCheck, StoredTable
 from biaslib.embeddings.bugs import BugEncoder, gpt2_offset_input
 from biaslib.embeddings.factories import transformer
 from biaslib.embeddings.models import EncoderSpec
@@ -36,7 +37,6 @@ from biaslib.evaluate.seat import embed_contexts
 from biaslib.evaluate.tidy import layer_label, paper_test
 from biaslib.methods.result import core_first
 from biaslib.methods.weat import weat
-from biaslib.reporting.findings import Finding
 from biaslib.reporting.format import format_d, format_p
 from biaslib.stats.conventions import MIND_YOUR_BIAS, Convention
 from biaslib.stats.similarity import cosine_matrix
@@ -87,7 +87,7 @@ __all__ = [
 
 #: The two offline models the chapter runs the bug replays on.
 MINILM, SMOL = "all-MiniLM-L6-v2", "SmolLM2-135M-Instruct"
-# PAPER_ELMO (from biaslib.chapters.seat): the real ELMo, which paper_elmo_table replays
+# PAPER_ELMO (from biasbook.seat): the real ELMo, which paper_elmo_table replays
 # the bug on (Colab).
 #: Encoding level → the method's name in Mind Your Bias's tables.
 _METHOD = {"sentence": "s-SEAT", "word": "w-SEAT"}
@@ -143,7 +143,7 @@ def elmo_table(tests: Mapping[str, Sequence[str]] = ELMO_TESTS) -> pd.DataFrame:
     """Mind Your Bias's tests through the ELMo bug and through its fix, per model.
 
     ``tests`` maps an offline model to the short names of the tests it runs
-    (:data:`ELMO_TESTS`; all of :data:`biaslib.chapters.published.MYB_TABLE3` for the full
+    (:data:`ELMO_TESTS`; all of :data:`biasbook.published.MYB_TABLE3` for the full
     chapter). Columns: the core columns (:data:`biaslib.methods.result.CORE_COLUMNS`;
     ``test`` is Mind Your Bias's short test name, ``variant`` its stimulus test's variant
     (``name``/``term``)), then ``column`` (model), ``replay`` (``"bug"``/``"fixed"``: which
@@ -252,7 +252,7 @@ def quirk_table(
 ) -> pd.DataFrame:
     """May et al.'s tests through sent-bias's BERT input quirks (:func:`quirk_models`).
 
-    One :func:`biaslib.chapters.seat.may_table` row per (test, context, variant), under
+    One :func:`biasbook.seat.may_table` row per (test, context, variant), under
     Mind Your Bias's convention.
     """
     minilm, smol = quirk_models()
@@ -734,7 +734,7 @@ def _elmo_gpt2_slice() -> pd.DataFrame:
     return gpt2_table(["C9"])
 
 
-#: The chapter's stored tables (collected by :data:`biaslib.chapters.registry.REGISTRY`).
+#: The chapter's stored tables (collected by :data:`biasbook.registry.REGISTRY`).
 DECLARED_TABLES: tuple[StoredTable, ...] = tuple(
     StoredTable(name, "elmo_bug", desc, functools.partial(chapter_table, name),
                 _provenance(name),

@@ -1,7 +1,7 @@
 """The registry of stored tables and findings: collects what each chapter declares.
 
 Each chapter module that stores tables in ``data/results/`` declares them at its
-bottom as ``DECLARED_TABLES`` (:class:`~biaslib.chapters.tables.StoredTable` entries,
+bottom as ``DECLARED_TABLES`` (:class:`~biasbook.tables.StoredTable` entries,
 with the functions that compute them, write their provenance and recompute their
 checked slices). This module imports those chapter modules and concatenates their
 declarations into :data:`REGISTRY`; it knows nothing of their internals.
@@ -10,7 +10,7 @@ declarations into :data:`REGISTRY`; it knows nothing of their internals.
 iterate :data:`REGISTRY` and look entries up with :func:`get_table`.
 
 Each chapter module also checks published claims in its ``findings()``
-(:class:`~biaslib.reporting.findings.Finding` records computed from its stored
+(:class:`~biasbook.findings.Finding` records computed from its stored
 tables); :func:`book_findings` collects them, in book order, for the page "What
 holds up", and each chapter shows its own at its top. No chapter
 imports this module (their lists of tables come from their own declarations), so
@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from biaslib.chapters import (
+from biasbook import (
     agree,
     ceat,
     elmo_bug,
@@ -41,10 +41,10 @@ from biaslib.chapters import (
     synthesis_tables,
     weat_static,
 )
-from biaslib.chapters.stored import save_results
-from biaslib.chapters.tables import StoredTable
+from biasbook.findings import Finding, findings_frame
+from biasbook.stored import save_results
+from biasbook.tables import StoredTable
 from biaslib.errors import UnknownNameError
-from biaslib.reporting.findings import Finding, findings_frame
 from biaslib.stimuli.data import data_dir
 
 __all__ = [
@@ -97,7 +97,7 @@ def book_findings() -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        :func:`~biaslib.reporting.findings.findings_frame` of each chapter's
+        :func:`~biasbook.findings.findings_frame` of each chapter's
         ``findings()``, concatenated, with a first column ``chapter`` (the page
         name, so ``{chapter}.html#{section}`` links to the evidence).
     """
@@ -167,7 +167,7 @@ def write_table(name: str) -> None:
     """Compute the stored table ``name`` and write it with its provenance.
 
     Tables with a compute callable are computed and saved with
-    :func:`~biaslib.chapters.stored.save_results`; the SAME chapter's tables are
+    :func:`~biasbook.stored.save_results`; the SAME chapter's tables are
     written by ``scripts/same_injection.py`` (the whole grid, or ``--smoke``).
 
     Raises
@@ -185,7 +185,7 @@ def write_table(name: str) -> None:
 
 def _run_script(script: str, *args: str) -> None:
     """Run a script of the book's checkout that writes tables itself (the SAME grid)."""
-    path = Path(__file__).resolve().parents[2] / script
+    path = Path(__file__).resolve().parents[1] / script
     if not path.is_file():
         raise FileNotFoundError(f"{path} not found: the SAME tables are written by "
                                 f"{script} in a checkout of the book")

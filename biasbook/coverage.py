@@ -7,7 +7,7 @@ of :data:`STATUSES`), on which model, and the MyST label of the chapter section
 that shows it. This module reads the file, checks it (:func:`check_coverage`),
 counts it per paper and status (:func:`coverage_summary`) and renders it as one
 HTML table grouped by paper, each item linked to its section
-(:func:`linked_coverage`, on :func:`biaslib.reporting.findings.grouped_html_table`).
+(:func:`linked_coverage`, on :func:`biasbook.findings.grouped_html_table`).
 
 That each row's section is a label of its chapter is checked by
 ``tests/test_coverage.py``, which reads the notebooks (they are not part of the
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from biaslib.reporting.findings import grouped_html_table, section_href
+from biasbook.findings import grouped_html_table, section_href
 from biaslib.stimuli.data import data_dir
 
 __all__ = [

@@ -19,10 +19,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from biaslib.chapters.published import MAY_ALL
-from biaslib.chapters.seat import OFFLINE_SEAT_MODELS, may_contexts
-from biaslib.chapters.stored import load_results
-from biaslib.chapters.tables import CORE_EXACT, NEEDS_MODELS, SliceCheck, StoredTable
+from biasbook.findings import Finding
+from biasbook.published import MAY_ALL
+from biasbook.seat import OFFLINE_SEAT_MODELS, may_contexts
+from biasbook.stored import load_results
+from biasbook.tables import CORE_EXACT, NEEDS_MODELS, SliceCheck, StoredTable
 from biaslib.embeddings.factories import transformer
 from biaslib.embeddings.models import EncoderSpec
 from biaslib.embeddings.static import glove_6b_50d
@@ -37,7 +38,6 @@ from biaslib.methods.mleat import (
     classify_pattern,
 )
 from biaslib.methods.result import RECORD_COLUMNS, core_first
-from biaslib.reporting.findings import Finding
 from biaslib.reporting.format import format_d, significance_flag
 from biaslib.stimuli.contexts import Context
 from biaslib.stimuli.data import (
@@ -207,7 +207,7 @@ def mleat_offline_table(
     Rows with ``inputs`` = ``"ML-EAT prompts"``: Caliskan's tests in the
     paper's GPT-2 prompts on :data:`MLEAT_OFFLINE_MODELS`. Rows with
     ``"SEAT sentences"``: the SEAT chapter's bleached-template tests on its
-    contextual models (:data:`biaslib.chapters.seat.OFFLINE_SEAT_MODELS`, same
+    contextual models (:data:`biasbook.seat.OFFLINE_SEAT_MODELS`, same
     poolings).
     """
     contextual = [m for m in OFFLINE_SEAT_MODELS if m.label in
@@ -924,7 +924,7 @@ def _offline_provenance(frame: pd.DataFrame) -> dict[str, object]:
         "convention": MLEAT_BIASLIB.to_dict(),
         "prompt_tests": list(CALISKAN_TESTS),
         "seat_tests": list(SEAT_SENTENCE_TESTS),
-        "templates": "ML-EAT prompts: biaslib.chapters.mleat.prompt_contexts; SEAT sentences: "
+        "templates": "ML-EAT prompts: biasbook.mleat.prompt_contexts; SEAT sentences: "
                      "data/templates/seat_may2019.yaml (match_reference=True)",
     }
 
@@ -934,7 +934,7 @@ def _offline_slice() -> pd.DataFrame:
                                seat_tests=["C9"])
 
 
-#: The chapter's stored tables (collected by :data:`biaslib.chapters.registry.REGISTRY`).
+#: The chapter's stored tables (collected by :data:`biasbook.registry.REGISTRY`).
 DECLARED_TABLES: tuple[StoredTable, ...] = (
     StoredTable(
         "mleat_offline", "mleat", "ML-EAT levels 1-3 and EAT patterns on the offline "

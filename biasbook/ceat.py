@@ -26,10 +26,11 @@ import pandas as pd
 from numpy.typing import ArrayLike
 from tqdm import tqdm
 
-from biaslib.chapters.published import MYB_MODELS, MYB_TABLE3, myb_table3_published
-from biaslib.chapters.seat import PAPER_ELMO
-from biaslib.chapters.stored import load_results
-from biaslib.chapters.tables import (
+from biasbook.findings import Finding
+from biasbook.published import MYB_MODELS, MYB_TABLE3, myb_table3_published
+from biasbook.seat import PAPER_ELMO
+from biasbook.stored import load_results
+from biasbook.tables import (
     CORE_EXACT,
     NEEDS_CORPUS,
     NEEDS_MODELS,
@@ -53,7 +54,6 @@ from biaslib.methods.ceat import (
     missing_policy,
 )
 from biaslib.methods.result import core_first
-from biaslib.reporting.findings import Finding
 from biaslib.reporting.format import (
     bold_marks,
     format_d,
@@ -187,7 +187,7 @@ HUB_CEAT_MODELS = tuple(
                            ("facebook/opt-125m", "OPT"), ("bigscience/bloom-560m", "BLOOM"))
 )
 #: Mind Your Bias's CEAT models (Table 3): ELMo from AllenNLP's release files
-#: (:data:`biaslib.chapters.seat.PAPER_ELMO`, the sum of its layers; a stimulus' vector is
+#: (:data:`biasbook.seat.PAPER_ELMO`, the sum of its layers; a stimulus' vector is
 #: its token's), then :data:`HUB_CEAT_MODELS`.
 PAPER_CEAT_MODELS = (PAPER_ELMO, *HUB_CEAT_MODELS)
 
@@ -238,7 +238,7 @@ def ceat_table(
     ----------
     tests
         Row label → stimulus test name (e.g.
-        :data:`biaslib.chapters.published.MYB_TABLE3`).
+        :data:`biasbook.published.MYB_TABLE3`).
     models
         The model columns.
     contexts
@@ -318,7 +318,7 @@ def myb_ceat_comparison(
     ``ours["not run"]``). Then the published columns: ``<model> orig.`` (Guo &
     Caliskan 2021, as Mind Your Bias quotes them) and ``<model> MYB`` (Mind Your
     Bias's own run); their bold (p < 0.01, from the authors' result file) is
-    shown as ``*`` (:func:`biaslib.chapters.published.myb_table3_published`).
+    shown as ``*`` (:func:`biasbook.published.myb_table3_published`).
     """
     pub_wide = myb_table3_published(["CEAT"]).droplevel("method")
     ours = ours[ours["convention"] == convention]
@@ -732,7 +732,7 @@ def distribution_summary(effect_sizes: ArrayLike,
 
     Examples
     --------
-    >>> from biaslib.chapters.ceat import distribution_summary
+    >>> from biasbook.ceat import distribution_summary
     >>> s = distribution_summary([0.0, 1.0, 2.0, 3.0, 4.0], quantiles=(0.25, 0.5))
     >>> s["n_samples"], s["mean_d"], round(s["sd_d"], 4), s["q25"], s["q50"]
     (5, 2.0, 1.5811, 1.0, 2.0)
@@ -766,7 +766,7 @@ def figure3_table(*, progress: bool = False) -> pd.DataFrame:
       corpus sentences (at most :data:`OFFLINE_CAPS` per stimulus, Mind Your
       Bias's window), as ``ceat_myb``.
     * **LPBS in CEAT (probability)**: Table 14's "probability" cell of C1
-      (:func:`biaslib.chapters.lpbs.reddit_cell`: every extract sentence holding a
+      (:func:`biasbook.lpbs.reddit_cell`: every extract sentence holding a
       target and an attribute word, the tiny masked LM's LPBS per sentence, fixed)
       combined as CEAT (:func:`biaslib.methods.lpbs.lpbs_ceat`), as ``lpbs_reddit``.
 
@@ -778,7 +778,7 @@ def figure3_table(*, progress: bool = False) -> pd.DataFrame:
         stimulus cap, or sentences scored), the CES, its SE and two-sided
         p-value, τ², and :func:`distribution_summary` of the :math:`d_i`.
     """
-    from biaslib.chapters.lpbs import OFFLINE_LPBS_MODEL, reddit_cell, scorer
+    from biasbook.lpbs import OFFLINE_LPBS_MODEL, reddit_cell, scorer
     from biaslib.methods.lpbs import lpbs_ceat
 
     rows = []
@@ -1379,7 +1379,7 @@ def ceat_findings(
 
     Returns
     -------
-    list of biaslib.reporting.findings.Finding
+    list of biasbook.findings.Finding
         Published evidence counted from Mind Your Bias's Tables 3 and 12 as typed
         in (``data/published``), ours from the tables.
     """
@@ -1492,7 +1492,7 @@ def findings() -> list[Finding]:
 
     Returns
     -------
-    list of biaslib.reporting.findings.Finding
+    list of biasbook.findings.Finding
         One record per claim of Guo & Caliskan (2021) and Mind Your Bias
         (Husse & Spitz, 2022) that the chapter checks; ``section`` is the label
         of the chapter's section that shows the evidence.
@@ -1578,7 +1578,7 @@ def _coverage_provenance(frame: pd.DataFrame) -> dict[str, object]:
 
 
 def _figure3_provenance(frame: pd.DataFrame) -> dict[str, object]:
-    from biaslib.chapters.lpbs import OFFLINE_LPBS_MODEL, TABLE14_CELLS
+    from biasbook.lpbs import OFFLINE_LPBS_MODEL, TABLE14_CELLS
 
     return {"what": "Mind Your Bias Figure 3 rebuilt: C1's per-sample effect sizes with the "
                     "simplified, reduced and full target sets, CEAT on all-MiniLM-L6-v2 and "
@@ -1661,7 +1661,7 @@ _NOTE = ("models with weights fingerprints, CEAT conventions, sentences per stim
          "sample seed, the corpus extract and its SHA-256")
 _TESTS = "tests/test_ceat_tables.py"
 
-#: The chapter's stored tables (collected by :data:`biaslib.chapters.registry.REGISTRY`).
+#: The chapter's stored tables (collected by :data:`biasbook.registry.REGISTRY`).
 DECLARED_TABLES: tuple[StoredTable, ...] = (
     StoredTable(
         "ceat_myb", "ceat", "CEAT on Mind Your Bias's Table 3 tests, corpus sentences, offline "

@@ -1,7 +1,7 @@
 r"""Specification frames from the book's stored tables: curves without running a model.
 
 :func:`stored_specifications` collects every row the chapters' stored tables
-(``data/results/*.csv``, :func:`biaslib.chapters.stored.load_results`) hold
+(``data/results/*.csv``, :func:`biasbook.stored.load_results`) hold
 for one model and one test — SEAT on May et al.'s and Mind Your Bias's
 templates, CEAT on corpus sentences and templates, ML-EAT's level 1, LPBS —
 and names each row's choices in the columns of
@@ -30,8 +30,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from biaslib.chapters.stored import load_results
-from biaslib.chapters.tables import NEEDS_MODELS, SliceCheck, StoredTable
+from biasbook.stored import load_results
+from biasbook.tables import NEEDS_MODELS, SliceCheck, StoredTable
 from biaslib.embeddings.base import ContextEncoder
 from biaslib.errors import UnknownNameError
 from biaslib.evaluate.speccurve import (
@@ -385,7 +385,7 @@ def _grid_slice() -> pd.DataFrame:
     return fresh.astype({"ddof": "int64"})  # the CSV reads the choice back as a number
 
 
-#: The stored tables declared here (collected by :data:`biaslib.chapters.registry.REGISTRY`):
+#: The stored tables declared here (collected by :data:`biasbook.registry.REGISTRY`):
 #: the synthesis chapter's full-grid specification curves. Not to be confused with
 #: :data:`STORED_TABLES`, the tables a specification frame reads.
 DECLARED_TABLES: tuple[StoredTable, ...] = (

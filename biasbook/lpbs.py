@@ -53,8 +53,9 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from biaslib.chapters.stored import load_results
-from biaslib.chapters.tables import (
+from biasbook.findings import Finding
+from biasbook.stored import load_results
+from biasbook.tables import (
     CORE_EXACT,
     NEEDS_CORPUS,
     NEEDS_TINY_MLM,
@@ -88,7 +89,6 @@ from biaslib.methods.lpbs import (
     wordpiece_log_probability,
 )
 from biaslib.methods.result import core_first
-from biaslib.reporting.findings import Finding
 from biaslib.reporting.format import bold_marks, format_d, format_p
 from biaslib.stimuli.cooccurrence import (
     MYB_WINDOW_WORDS,
@@ -1651,7 +1651,7 @@ def _reddit_slice() -> pd.DataFrame:
     return reddit_rows(cells=list(LPBS_REDDIT_SLICE), progress=False)
 
 
-#: The chapter's stored tables (collected by :data:`biaslib.chapters.registry.REGISTRY`).
+#: The chapter's stored tables (collected by :data:`biasbook.registry.REGISTRY`).
 DECLARED_TABLES: tuple[StoredTable, ...] = (
     *(StoredTable(name, "lpbs", desc, functools.partial(chapter_table, name),
                   _provenance(name),
