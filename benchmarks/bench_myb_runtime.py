@@ -266,7 +266,7 @@ def measure_ceat(test: str, encoder: object, repeats: int) -> dict[str, object]:
     vectors = embed_word_contexts(contexts, encoder, pooling="mean")
     embedding = time.perf_counter() - start
     row, result = measured(
-        test, "CEAT", COSINE_MODEL, lambda: ceat(vectors, CEAT_MIND_YOUR_BIAS), repeats,
+        test, "CEAT", COSINE_MODEL, lambda: ceat(vectors, convention=CEAT_MIND_YOUR_BIAS), repeats,
         embedding, stimuli=name,
         inputs=f"{n:,} contexts (<= {cap} per stimulus, Mind Your Bias's window)",
         extract=describe_extract(short=True), read_contexts_s=round(read, 2),
@@ -307,7 +307,7 @@ def warm_up() -> None:
     sets = [rng.normal(size=(12, 8)) for _ in range(4)]
     weat(*sets, convention=MIND_YOUR_BIAS)
     ceat({r: {f"{r}{i}": rng.normal(size=(3, 8)) for i in range(4)} for r in "XYAB"},
-         CEAT_MIND_YOUR_BIAS.replace(n_samples=100))
+         convention=CEAT_MIND_YOUR_BIAS.replace(n_samples=100))
 
 
 def run(tests: Sequence[str], methods: Sequence[str], repeats: int) -> dict[str, object]:

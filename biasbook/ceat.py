@@ -50,7 +50,6 @@ from biaslib.methods.ceat import (
     CEAT_ORIGINAL,
     CeatConvention,
     ceat,
-    get_ceat_convention,
     missing_policy,
 )
 from biaslib.methods.result import core_first
@@ -158,9 +157,9 @@ def _ceat_runs(
     """
     rows = []
     for conv in no_string(conventions, "conventions"):
-        conv = get_ceat_convention(conv)
+        conv = CeatConvention.of(conv)
         try:
-            rec = ceat(vectors, conv, **options).to_dict()  # type: ignore[arg-type]
+            rec = ceat(vectors, convention=conv, **options).to_dict()  # type: ignore[arg-type]
             # The effect size under the stored tables' core name (CEAT calls it CES).
             rec = {("effect_size" if k == "ces" else k): v for k, v in rec.items()}
             rec["not run"] = ""
@@ -281,7 +280,7 @@ def ceat_table(
                                max_missing_fraction=max_missing_fraction)
             except MissingWordsError as err:
                 logger.info("%s not run on %s: %s", name, encoder.name, err)
-                rows.extend({**key, "convention": get_ceat_convention(c).name,
+                rows.extend({**key, "convention": CeatConvention.of(c).name,
                              "effect_size": float("nan"), "p_value": float("nan"),
                              "not run": str(err)} for c in conventions)
                 continue
@@ -508,7 +507,8 @@ def resampling_table(
     for n in n_samples:
         for rule in replacement:
             for seed in seeds:
-                r = ceat(vectors, base.replace(n_samples=n, replacement=rule, seed=seed))
+                r = ceat(vectors,
+                         convention=base.replace(n_samples=n, replacement=rule, seed=seed))
                 rows.append({"N": n, "contexts drawn": rule, "seed": seed, "CES": r.ces,
                              "SE": r.meta.se, "p (two-sided)": r.p_value,
                              "p (one-sided)": r.meta.p_one_sided})
@@ -789,7 +789,7 @@ def figure3_table(*, progress: bool = False) -> pd.DataFrame:
         test = figure3_test(word_set)
         ctxs = contexts_for_test(test, cap=cap, seed=1111, window=myb_window)
         res = ceat(embed_word_contexts(ctxs, encoder, pooling=spec.word_pooling),
-                   CEAT_MIND_YOUR_BIAS)
+                   convention=CEAT_MIND_YOUR_BIAS)
         rows.append({"method": FIGURE3_METHODS[0], "word_set": word_set, "stimuli": test.name,
                      "targets": f"{len(test.X)}/{len(test.Y)}", "model": FIGURE3_MODEL,
                      "encoder": encoder.name, "weights": encoder.fingerprint,
@@ -800,7 +800,7 @@ def figure3_table(*, progress: bool = False) -> pd.DataFrame:
     for word_set in tqdm(FIGURE3_TESTS, desc="Figure 3, LPBS", disable=not progress):
         cell = reddit_cell(sc, "C1", word_set)
         res = lpbs_ceat(cell.scores(), [p.attribute for p in cell.pairs], cell.test.A.words,
-                        cell.test.B.words, CEAT_MIND_YOUR_BIAS, sd_epsilon=1e-8)
+                        cell.test.B.words, convention=CEAT_MIND_YOUR_BIAS, sd_epsilon=1e-8)
         rows.append({"method": FIGURE3_METHODS[1], "word_set": word_set,
                      "stimuli": cell.stimuli,
                      "targets": f"{len(cell.test.X)}/{len(cell.test.Y)}",

@@ -79,9 +79,9 @@ from biaslib.methods.lpbs import (
     LPBS_MIND_YOUR_BIAS,
     LpbsConvention,
     draw_counterparts,
-    effect_size,
     lpbs,
     lpbs_ceat,
+    lpbs_effect_size,
     myb_case_bug_lookup,
     myb_reddit_statistics,
     pair_bias_scores,
@@ -313,7 +313,7 @@ def myb_rows(
                    "multi_wordpiece": _multi_wordpiece(sc, targets)}
             for conv in conventions:
                 logs = template_log_probs(sc, templates, wordpieces=conv.wordpieces)
-                res = lpbs(logs, conv).to_dict()
+                res = lpbs(logs, convention=conv).to_dict()
                 rows.append({**key, "convention": conv.name, "wordpieces": conv.wordpieces,
                              **{k: v for k, v in res.items() if k != "convention"},
                              "pooling": lpbs_pooling(conv.wordpieces),
@@ -362,7 +362,7 @@ def kurita_rows(model: str = OFFLINE_LPBS_MODEL, *, progress: bool = True) -> pd
         for read_at in ("mask", "kurita-prior-bug"):
             logs = template_log_probs(sc, templates, wordpieces=LPBS_KURITA.wordpieces,
                                       prior_read_at=read_at)
-            res = lpbs(logs, LPBS_KURITA)
+            res = lpbs(logs, convention=LPBS_KURITA)
             token = ("[MASK] (the target slot)" if read_at == "mask" else
                      " | ".join(positions["token read by Kurita's code"]))
             rows.append({"stimuli": test, "title": title, "prior_read_at": read_at,
@@ -472,7 +472,7 @@ def case_bug_rows(model: str = OFFLINE_LPBS_MODEL, *, progress: bool = True) -> 
         a, b = np.concatenate(scores["A"]), np.concatenate(scores["B"])
         d, p, kept_a, kept_b = myb_reddit_statistics(a, b, seed=LPBS_MIND_YOUR_BIAS.seed)
         ours = lpbs(template_log_probs(sc, templates, wordpieces="product"),
-                    LPBS_MIND_YOUR_BIAS)
+                    convention=LPBS_MIND_YOUR_BIAS)
         rows.append({"test": test, **_describe(myb_test), "capitalised_targets": len(capitalised),
                      "rows": int(a.size + b.size), "rows_kept": kept_a + kept_b,
                      "d_replay": d, "p_replay": p, "d_ours": ours.effect_size,
@@ -603,8 +603,8 @@ def reddit_rows(
             kept = int(np.isfinite(scores).sum())
             try:
                 res = lpbs_ceat(scores, [p.attribute for p in pairs], test.A.words,
-                                test.B.words, convention, sd_epsilon=1e-8, min_words=min_words,
-                                drop_nan=bug)
+                                test.B.words, convention=convention, sd_epsilon=1e-8,
+                                min_words=min_words, drop_nan=bug)
             except MissingWordsError as err:
                 used = {p.attribute for p, v in zip(pairs, scores, strict=True)
                         if np.isfinite(v)}
@@ -1115,7 +1115,7 @@ def kurita_c1_recomputed() -> pd.DataFrame:
         v = values.to_numpy(dtype=float)
         out.append({"scores": label, "mean A − mean B": v[is_a].mean() - v[~is_a].mean(),
                     "SD (ddof=1)": v.std(ddof=1),
-                    "d": effect_size(v[is_a], v[~is_a], sd_epsilon=1e-8)})
+                    "d": lpbs_effect_size(v[is_a], v[~is_a], sd_epsilon=1e-8)})
     return pd.DataFrame(out).set_index("scores")
 
 

@@ -271,13 +271,13 @@ def counterexample_table(lookup: Mapping[str, NDArray[np.float64]], model: str,
         X = np.stack([lookup[w] for w in sets[xs]])
         Y = np.stack([lookup[w] for w in sets[ys]])
         try:
-            d = weat_d(X, Y, A, B).value
+            d = weat_d(X, Y, A, B).effect_size
         except DegenerateTestError:
             d = math.nan
         rows.append({"model": model, "effect size": label, "X": ", ".join(sets[xs]),
                      "Y": ", ".join(sets[ys]), "d": d,
                      "bound (2+2 words, ddof=1)": weat_d_bound(2, 2),
-                     "SAME of X ∪ Y": same(np.concatenate([X, Y]), [B, A]).value})
+                     "SAME of X ∪ Y": same(np.concatenate([X, Y]), [B, A]).effect_size})
     return pd.DataFrame(rows)
 
 
@@ -351,9 +351,9 @@ def code_vs_paper(targets: NDArray[np.float64], female: NDArray[np.float64],
 
     add("stereotype (male vs female)", "eq. 45: std/√|W|", "np.std",
         _span("SAME.stereotype_pairwise(W, i, j)"),
-        stereotype(targets, male, female, SAME_PAPER).value,
-        stereotype(targets, male, female, SAME_CODE).value)
-    paper_skew = skew(targets, male, female, SAME_PAPER).value
+        stereotype(targets, male, female, convention=SAME_PAPER).effect_size,
+        stereotype(targets, male, female, convention=SAME_CODE).effect_size)
+    paper_skew = skew(targets, male, female, convention=SAME_PAPER).effect_size
     facts = authors_code()
     for function, label in (("SAME.signed_individual_bias", "mean signed_individual_bias"),
                             ("SAME.skew_pairwise(W, i, j)", "skew_pairwise(W, 0, 1)")):
@@ -361,24 +361,26 @@ def code_vs_paper(targets: NDArray[np.float64], female: NDArray[np.float64],
             conv = SAME_PAPER.replace(name=f"code, + = {row['sign']} set", sign=row["sign"])
             add(f"skew (male, female): {label}", "eq. 44: + = first set",
                 f"+ = {row['sign']} set", commit_span(row), paper_skew,
-                skew(targets, male, female, conv).value)
+                skew(targets, male, female, convention=conv).effect_size)
     add("SAME, three religion groups", "‖w_B‖ (eq. 42)", "|cos b1| + Σ|cos b'_i|·‖b'_i‖",
         _span("SAME.mean_individual_bias, 3 groups"),
-        same(targets, multi_sets, SAME_PAPER).value, same(targets, multi_sets, SAME_CODE).value)
+        same(targets, multi_sets, convention=SAME_PAPER).effect_size,
+        same(targets, multi_sets, convention=SAME_CODE).effect_size)
     add("MAC, attribute sets of different sizes", "mean per set, then over sets (eq. 7–8)",
         "flat mean over all attribute words", _span("MAC.mean_individual_bias"),
-        mac(targets, unequal_sets, "per_set").value, mac(targets, unequal_sets, "flat").value)
+        mac(targets, unequal_sets, mean="per_set").effect_size,
+        mac(targets, unequal_sets, mean="flat").effect_size)
     add("Direct Bias, k = 1: attribute vectors", "unit length (ours)", "as given",
         _span("DirectBias.mean_individual_bias, k = 1"),
-        direct_bias(targets, [female, male]).value,
-        direct_bias(targets, [female, male], unit_attributes=False).value)
+        direct_bias(targets, [female, male]).effect_size,
+        direct_bias(targets, [female, male], unit_attributes=False).effect_size)
     norm = direct_bias(targets, [female, male], k=2, subspace="norm", unit_attributes=False)
     for start, subspace, label in (("Σ", "sum", "Σ_k |cos(w, b_k)|"),
                                    ("‖", "norm", "cos(w, proj_B w)")):
         add("Direct Bias, k = 2 (vectors as given)", "cos(w, proj_B w)", label,
-            _span("DirectBias.mean_individual_bias, k = 2", start), norm.value,
+            _span("DirectBias.mean_individual_bias, k = 2", start), norm.effect_size,
             direct_bias(targets, [female, male], k=2, subspace=subspace,
-                        unit_attributes=False).value)
+                        unit_attributes=False).effect_size)
     return pd.DataFrame(rows)
 
 
@@ -677,16 +679,16 @@ def _set_scores(vectors: NDArray, n_occ: int, x_idx: Sequence[int], y_idx: Seque
     xs = [i for i in x_idx if i in inside]
     ys = [i for i in y_idx if i in inside]
     try:
-        d = weat_d(occ[xs], occ[ys], male, female).value if xs and ys else math.nan
+        d = weat_d(occ[xs], occ[ys], male, female).effect_size if xs and ys else math.nan
     except DegenerateTestError:
         d = math.nan
     return {
-        "SAME": same(W, [female, male]).value,
-        "skew": skew(W, male, female).value,
-        "stereotype": stereotype(W, male, female, SAME_PAPER).value,
-        "stereotype (np.std)": stereotype(W, male, female, SAME_CODE).value,
-        "MAC": mac(W, [male, female]).value,
-        "Direct Bias": direct_bias(W, [female, male]).value,
+        "SAME": same(W, [female, male]).effect_size,
+        "skew": skew(W, male, female).effect_size,
+        "stereotype": stereotype(W, male, female, convention=SAME_PAPER).effect_size,
+        "stereotype (np.std)": stereotype(W, male, female, convention=SAME_CODE).effect_size,
+        "MAC": mac(W, [male, female]).effect_size,
+        "Direct Bias": direct_bias(W, [female, male]).effect_size,
         "WEAT d": d,
     }
 
@@ -963,7 +965,7 @@ def property_matrix(
     # --- set scores
     def weat_on(ws: NDArray[np.float64]) -> float:
         try:
-            return weat_d(ws[:1], ws[1:], A, B).value
+            return weat_d(ws[:1], ws[1:], A, B).effect_size
         except DegenerateTestError:  # equal scores: d undefined; the paper reads this as 0
             return 0.0
 
@@ -982,8 +984,8 @@ def property_matrix(
     t = 0.3
     mac_skewed = np.array([[math.cos(t), math.sin(t)], [math.cos(t), -math.sin(t)]])
     mac_stereo = np.array([[math.cos(t), math.sin(t)], [-math.cos(t), math.sin(t)]])
-    m_skew = mac(mac_skewed, [a1, a2]).value
-    m_stereo = mac(mac_stereo, [a1, a2]).value
+    m_skew = mac(mac_skewed, [a1, a2]).effect_size
+    m_stereo = mac(mac_stereo, [a1, a2]).effect_size
     rows["MAC"] = {
         "comparable": yn(ranges["MAC"][0]),
         "trustworthy": yn(not (_is(mac_pi.reported, 1.0) and mac_pi.truly_biased)),
@@ -994,9 +996,9 @@ def property_matrix(
     # Direct Bias (Thm 12's plane): words along the x-axis are maximally biased, score 0.
     xa = np.array([[-1.0, 2.0], [-1.0, -2.0]])
     db_skew = direct_bias(np.array([[1.0, 0.0], [2.0, 0.0]]), [xa, -xa],
-                          unit_attributes=False).value
+                          unit_attributes=False).effect_size
     db_stereo = direct_bias(np.array([[1.0, 0.0], [-1.0, 0.0]]), [xa, -xa],
-                            unit_attributes=False).value
+                            unit_attributes=False).effect_size
     rows["Direct Bias"] = {
         "comparable": yn(ranges["Direct Bias"][0]),
         "trustworthy": yn(all(_is(c.reported, 0.0) == (not c.truly_biased) for c in db_ex)),
@@ -1004,16 +1006,16 @@ def property_matrix(
         "evidence": rng_txt("Direct Bias") + f"; Thm 12: a neutral word scores "
                     f"{_num(db_ex[0].reported)}, a maximally biased one {_num(db_ex[1].reported)}; "
                     f"a skewed pair {_num(db_skew)}, a stereotyped pair {_num(db_stereo)}"}
-    same_skew = same(sk["skewed"], [A, B]).value
-    same_stereo = same(sk["stereotyped"], [A, B]).value
-    same_ex = same(ex.vectors, [A, B]).value
+    same_skew = same(sk["skewed"], [A, B]).effect_size
+    same_stereo = same(sk["stereotyped"], [A, B]).effect_size
+    same_ex = same(ex.vectors, [A, B]).effect_size
     rows["SAME"] = {
         "comparable": yn(ranges["SAME"][0]), "trustworthy": yn(same_ex > 0 and same_word_ok),
         "skew": yn(same_skew > 1e-9), "stereotype": yn(same_stereo > 1e-9),
         "evidence": f"on Thm 4's words SAME = {_num(same_ex)}; skewed pair {_num(same_skew)}, "
                     f"stereotyped pair {_num(same_stereo)}"}
-    st_skew = stereotype(sk["skewed"], A, B).value
-    st_stereo = stereotype(sk["stereotyped"], A, B).value
+    st_skew = stereotype(sk["skewed"], A, B).effect_size
+    st_stereo = stereotype(sk["stereotyped"], A, B).effect_size
     rows["SAME stereotype"] = {
         "comparable": "yes",
         "trustworthy": yn(st_skew > 1e-9), "skew": yn(st_skew > 1e-9),
@@ -1021,8 +1023,8 @@ def property_matrix(
         "evidence": f"skewed pair: stereotype = {_num(st_skew)} (b0) although biased; "
                     f"stereotyped pair {_num(st_stereo)}; eq. 45's maximum at fixed |W| is "
                     "1/√|W| whatever the attributes (not the 1 of Theorem 18)"}
-    sw_skew = skew(sk["skewed"], A, B).value
-    sw_stereo = skew(sk["stereotyped"], A, B).value
+    sw_skew = skew(sk["skewed"], A, B).effect_size
+    sw_stereo = skew(sk["stereotyped"], A, B).effect_size
     rows["SAME skew"] = {
         "comparable": "yes", "trustworthy": yn(abs(sw_stereo) > 1e-9),
         "skew": yn(abs(sw_skew) > 1e-9), "stereotype": yn(abs(sw_stereo) > 1e-9),
@@ -1074,8 +1076,8 @@ def real_word_counterexample(glove: Mapping[str, NDArray[np.float64]]) -> pd.Dat
                           ("mixed groups", [m1, f1], [m2, f2])):
         rows.append({"groups": label, "X": ", ".join(occ[i] for i in xs),
                      "Y": ", ".join(occ[i] for i in ys),
-                     "WEAT d": weat_d(W[xs], W[ys], M, F).value,
-                     "SAME (mean |b|)": same(W[xs + ys], [F, M]).value,
+                     "WEAT d": weat_d(W[xs], W[ys], M, F).effect_size,
+                     "SAME (mean |b|)": same(W[xs + ys], [F, M]).effect_size,
                      "SAME word biases": ", ".join(f"{b[i]:+.3f}" for i in xs + ys)})
     return pd.DataFrame(rows)
 
@@ -1087,8 +1089,8 @@ def sign_table(glove: Mapping[str, NDArray[np.float64]]) -> pd.DataFrame:
     for conv in (SAME_PAPER, SAME_CODE, SAME_CODE_PRE_2022_10):
         for first, second, label in ((M, F, "(male, female)"), (F, M, "(female, male)")):
             rows.append({"convention": conv.name, "attribute sets": label,
-                         "skew": skew(W, first, second, conv).value,
-                         "SAME": same(W, [first, second], conv).value,
+                         "skew": skew(W, first, second, convention=conv).effect_size,
+                         "SAME": same(W, [first, second], convention=conv).effect_size,
                          "WEAT s, mean": float(weat_word(W, first, second).mean())})
     return pd.DataFrame(rows)
 
@@ -1332,8 +1334,8 @@ def glove_word_facts(glove: Mapping[str, NDArray[np.float64]] | None = None
         "d mixed": float(real["mixed groups"]),
         **{label: float(ce[label]) for label in ("d(X, Y)", "d(X, Y')", "d(X', Y')")},
         "Direct Bias max neutral": float(direct_bias(neutral, [F, M]).word_scores.max()),
-        "skew of stereotyped pair": float(skew(sk["stereotyped"], M, F).value),
-        "stereotype of skewed pair": float(stereotype(sk["skewed"], M, F).value),
+        "skew of stereotyped pair": float(skew(sk["stereotyped"], M, F).effect_size),
+        "stereotype of skewed pair": float(stereotype(sk["skewed"], M, F).effect_size),
     }
 
 

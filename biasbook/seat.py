@@ -56,7 +56,7 @@ from biaslib.evaluate.weat import TestRun
 from biaslib.methods.result import core_first
 from biaslib.methods.weat import weat
 from biaslib.reporting.format import bold_marks, format_p, holm_marks, marked_table
-from biaslib.stats.conventions import MIND_YOUR_BIAS, Convention, get_convention
+from biaslib.stats.conventions import MIND_YOUR_BIAS, Convention
 from biaslib.stats.sets import ROLES
 from biaslib.stimuli.contexts import Context
 from biaslib.stimuli.corpus import (
@@ -264,7 +264,7 @@ def may_table(
         frames.append(_core(frame, model, encoder, method="SEAT",
                             **_paper_tests(frame["stimuli"]), level="sentence",
                             pooling=model.sentence_pooling or "default",
-                            convention=get_convention(convention).name))
+                            convention=Convention.of(convention).name))
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
@@ -414,7 +414,7 @@ def _myb_core(rows: list[dict], model: EncoderSpec, encoder: ContextEncoder,
         level=sentence.map({True: "sentence", False: "word"}),
         pooling=sentence.map({True: model.sentence_pooling or "default",
                               False: model.word_pooling}),
-        convention=get_convention(convention).name)
+        convention=Convention.of(convention).name)
 
 
 def may_comparison(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TABLE4,

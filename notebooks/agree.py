@@ -388,7 +388,7 @@ from biaslib.stimuli.data import load_test as _load_test
 
 _c6 = agree.four_sets(_load_test("C6"), _glove_6b_50d(case="lower"))
 _diff = _assoc(_c6.X, _c6.A, _c6.B).mean() - _assoc(_c6.Y, _c6.A, _c6.B).mean()
-assert abs(_gweat([_c6.X, _c6.Y], [_c6.A, _c6.B]).value - _diff / 2) < 1e-12
+assert abs(_gweat([_c6.X, _c6.Y], [_c6.A, _c6.B]).effect_size - _diff / 2) < 1e-12
 
 # %% [markdown]
 # **On the papers' own vectors.** With `RUN_PAPER_MODELS` (on in Colab) the comparison

@@ -439,7 +439,7 @@ if EXTRACT is None:
 else:
     encoder = TransformerEncoder("all-MiniLM-L6-v2", progress=False)
     c6_vectors = embed_word_contexts(c6_contexts, encoder, pooling="mean")
-    c6_results = {c.name: ceat(c6_vectors, c) for c in (CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL)}
+    c6_results = {c.name: ceat(c6_vectors, convention=c) for c in (CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL)}
     fresh = pd.DataFrame([{"test": "C6", "column": "all-MiniLM-L6-v2", **r.to_dict()}
                           for r in c6_results.values()])
     display(*result_tables(fresh.rename(columns={"ces": "effect_size"})))
@@ -1051,7 +1051,7 @@ from IPython.display import Markdown
 if EXTRACT is None:
     print(NO_CORPUS)
 else:
-    five = ceat(c6_vectors, CEAT_MIND_YOUR_BIAS.replace(n_samples=5))
+    five = ceat(c6_vectors, convention=CEAT_MIND_YOUR_BIAS.replace(n_samples=5))
     d, v = five.effect_sizes, five.variances
     w = 1 / v
     fixed_mean = (w * d).sum() / w.sum()
@@ -1110,7 +1110,7 @@ else:
         return (w * result.effect_sizes).sum() / w.sum()
 
     conv_1000 = CEAT_MIND_YOUR_BIAS.replace(n_samples=1_000)
-    one, two_ = (ceat(first_sentences(k), conv_1000) for k in (1, 2))
+    one, two_ = (ceat(first_sentences(k), convention=conv_1000) for k in (1, 2))
     n_words = sum(len(words) for words in c6_vectors.values())
     stacked = {role: np.stack([vecs[0] for vecs in words.values()])
                for role, words in c6_vectors.items()}
@@ -1165,7 +1165,7 @@ else:
     grid = (100, 300, 1_000, 3_000, 10_000)
     rows_n = []
     for n in grid:
-        runs_n = [ceat(c6_vectors, CEAT_MIND_YOUR_BIAS.replace(n_samples=n, seed=s))
+        runs_n = [ceat(c6_vectors, convention=CEAT_MIND_YOUR_BIAS.replace(n_samples=n, seed=s))
                   for s in range(8)]
         rows_n.append({"N": n, "SD over seeds": np.std([r.ces for r in runs_n], ddof=1),
                        "mean SE": np.mean([r.meta.se for r in runs_n])})
@@ -1219,7 +1219,7 @@ else:
                 order = rng.permutation(len(vecs))
                 halves[0][role][word] = vecs[order[: len(vecs) // 2]]
                 halves[1][role][word] = vecs[order[len(vecs) // 2 :]]
-        half_runs += [ceat(half, conv_2000) for half in halves]
+        half_runs += [ceat(half, convention=conv_2000) for half in halves]
     sd_halves = np.std([r.ces for r in half_runs], ddof=1)
     se_halves = np.mean([r.meta.se for r in half_runs])
     # The spread that the choice of sentences brings, beyond the SE's (variances add),

@@ -417,7 +417,7 @@ FLIPS = [
 rows = {}
 for label, hand_args, fields, used_by in FLIPS:
     d_hand, p_hand = weat_by_hand(sx8, sy8, **hand_args)
-    ref = bl.weat(X[:8], Y[:8], A, B, BIASLIB.replace(**fields))
+    ref = bl.weat(X[:8], Y[:8], A, B, convention=BIASLIB.replace(**fields))
     np.testing.assert_allclose(d_hand, ref.effect_size, rtol=1e-12)
     rows[label] = {"d": d_hand, "p, by hand": p_hand, "p, biaslib": ref.p_value,
                    "used by": used_by}

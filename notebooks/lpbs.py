@@ -1077,7 +1077,7 @@ display(Markdown(
 c3 = template_log_probs(tiny, kurita_templates("C3"), wordpieces="first")
 no_prior = [TemplateLogProbs(t.template, t.a, t.b, np.zeros_like(t.prior), t.n_x) for t in c3]
 quick = LPBS_KURITA.replace(n_resamples=10_000)
-with_p, without = lpbs(c3, quick), lpbs(no_prior, quick)
+with_p, without = lpbs(c3, convention=quick), lpbs(no_prior, convention=quick)
 rows_with = np.concatenate([with_p.scores_a, with_p.scores_b])
 rows_without = np.concatenate([without.scores_a, without.scores_b])
 flipped = int((np.sign(rows_with) != np.sign(rows_without)).sum())
@@ -1167,7 +1167,7 @@ rows_a, rows_b = np.stack([a for a, _ in parts]), np.stack([b for _, b in parts]
 grid = (1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000)
 spread = {}
 for n in grid:
-    ps = [lpbs_test(rows_a, rows_b, LPBS_KURITA.replace(n_resamples=n, seed=s)).p_value
+    ps = [lpbs_test(rows_a, rows_b, convention=LPBS_KURITA.replace(n_resamples=n, seed=s)).p_value
           for s in range(10)]
     spread[n] = max(ps) - min(ps)
 stable_from = next(n for n in grid if all(spread[m] < 0.01 for m in grid if m >= n))

@@ -427,11 +427,11 @@ assert f"{SKEW_OCC:.4f}" == "0.0941"
 # %% tags=["hide-input"]
 sk = skew_stereotype_sets(M, F)
 sensitivity = pd.DataFrame([
-    {"words": label, "SAME": same(ws, [F, M]).value, "skew": skew(ws, M, F).value,
-     "stereotype": stereotype(ws, M, F).value,
-     "WEAT d (X = first word, Y = second)": weat_d(ws[:1], ws[1:], M, F).value
+    {"words": label, "SAME": same(ws, [F, M]).effect_size, "skew": skew(ws, M, F).effect_size,
+     "stereotype": stereotype(ws, M, F).effect_size,
+     "WEAT d (X = first word, Y = second)": weat_d(ws[:1], ws[1:], M, F).effect_size
      if label == "stereotyped" else 0.0,
-     "MAC": mac(ws, [M, F]).value}
+     "MAC": mac(ws, [M, F]).effect_size}
     for label, ws in (("skewed", sk["skewed"]), ("stereotyped", sk["stereotyped"]))])
 round_table(sensitivity.set_index("words"), 4)
 
@@ -1079,7 +1079,7 @@ female_unit = glove["female"] / np.linalg.norm(glove["female"], axis=1, keepdims
 gap = male_unit.mean(axis=0) - female_unit.mean(axis=0)  # â_male − â_female
 b_hand = float(w @ gap / (np.linalg.norm(w) * np.linalg.norm(gap)))
 b_lib = float(same_signed_word(w[None], glove["male"], glove["female"])[0])
-same_lib = same(w[None], [glove["female"], glove["male"]]).value
+same_lib = same(w[None], [glove["female"], glove["male"]]).effect_size
 cos_male = male_unit @ w / np.linalg.norm(w)  # nine cosines with the male words
 cos_female = female_unit @ w / np.linalg.norm(w)
 s_hand = float(cos_male.mean() - cos_female.mean())
@@ -1111,13 +1111,13 @@ display(Markdown(
 occ_vecs, female_vecs, male_vecs = glove["occupations"], glove["female"], glove["male"]
 recorded = authors_code().set_index(["function", "sign"])["glove_value"]
 presets = {"43f2cce": ("same-code-pre-2022-10", "second"), "5e72d36": ("same-code", "first")}
-skews = {commit: skew(occ_vecs, male_vecs, female_vecs, preset).value
+skews = {commit: skew(occ_vecs, male_vecs, female_vecs, convention=preset).effect_size
          for commit, (preset, _) in presets.items()}
 for commit, (_, sign) in presets.items():  # biaslib reproduces the code's output
     assert f"{skews[commit]:.4f}" == f"{recorded[('SAME.signed_individual_bias', sign)]:.4f}"
 assert np.sign(skews["43f2cce"]) == -np.sign(skews["5e72d36"])
-paper = skew(occ_vecs, male_vecs, female_vecs, "same-paper").value
-swapped = skew(occ_vecs, female_vecs, male_vecs, "same-paper").value
+paper = skew(occ_vecs, male_vecs, female_vecs, convention="same-paper").effect_size
+swapped = skew(occ_vecs, female_vecs, male_vecs, convention="same-paper").effect_size
 assert paper > 0 and abs(paper - skews["5e72d36"]) < 1e-12  # the paper's sign since 0bf1acb
 assert abs(swapped - skews["43f2cce"]) < 1e-12  # the old sign = the sets swapped
 display(Markdown(
@@ -1152,13 +1152,13 @@ def scores(male_vecs: np.ndarray) -> dict[str, float]:
     same_dir = same_space([male_vecs, female_vecs]).basis[0]
     code_dir = direct_bias_space([female_vecs, male_vecs], 1, unit_attributes=False).basis[0]
     return {
-        "SAME": same(occ_vecs, [female_vecs, male_vecs]).value,
-        "skew": skew(occ_vecs, male_vecs, female_vecs).value,
+        "SAME": same(occ_vecs, [female_vecs, male_vecs]).effect_size,
+        "skew": skew(occ_vecs, male_vecs, female_vecs).effect_size,
         "WEAT d (50 + 50 rated)": weat_d(occ_vecs[rated_x], occ_vecs[rated_y], male_vecs,
-                                         female_vecs).value,
-        "Direct Bias, unit vectors": direct_bias(occ_vecs, [female_vecs, male_vecs]).value,
+                                         female_vecs).effect_size,
+        "Direct Bias, unit vectors": direct_bias(occ_vecs, [female_vecs, male_vecs]).effect_size,
         "Direct Bias, as given (code)": direct_bias(occ_vecs, [female_vecs, male_vecs],
-                                                    unit_attributes=False).value,
+                                                    unit_attributes=False).effect_size,
         "angle, code's PCA vs SAME (°)": float(np.degrees(np.arccos(abs(code_dir @ same_dir)))),
     }
 
@@ -1203,9 +1203,9 @@ for k in (1, 2, 3):
     words_by_k[k] = (norm_rule.word_scores, sum_rule.word_scores)
     top = space.basis.sum(axis=0) / math.sqrt(k)  # a unit vector at 45° to every component
     rows.append({"k": k, "variance explained": sum(space.explained_variance_ratio),
-                 "Direct Bias, norm": norm_rule.value, "Direct Bias, sum": sum_rule.value,
-                 "max, norm": direct_bias(top[None], pairs, k=k, subspace="norm").value,
-                 "max, sum": direct_bias(top[None], pairs, k=k, subspace="sum").value})
+                 "Direct Bias, norm": norm_rule.effect_size, "Direct Bias, sum": sum_rule.effect_size,
+                 "max, norm": direct_bias(top[None], pairs, k=k, subspace="norm").effect_size,
+                 "max, sum": direct_bias(top[None], pairs, k=k, subspace="sum").effect_size})
 by_k = pd.DataFrame(rows).set_index("k")
 assert all((words_by_k[k + 1][0] >= words_by_k[k][0] - 1e-12).all() for k in (1, 2))
 assert all((words_by_k[k][1] >= words_by_k[k][0] - 1e-12).all() for k in (1, 2, 3))
@@ -1247,10 +1247,10 @@ d_rated = effect_size(assoc[:50], assoc[50:])
 rng = np.random.default_rng(0)
 splits = [rng.permutation(100) for _ in range(2000)]
 d_random = np.array([effect_size(assoc[p[:50]], assoc[p[50:]]) for p in splits])
-same_all = same(hundred, [glove["female"], glove["male"]]).value
+same_all = same(hundred, [glove["female"], glove["male"]]).effect_size
 # SAME of a split's two halves, averaged: SAME of the union, whatever the split
-same_split = [(same(hundred[p[:50]], [glove["female"], glove["male"]]).value
-               + same(hundred[p[50:]], [glove["female"], glove["male"]]).value) / 2
+same_split = [(same(hundred[p[:50]], [glove["female"], glove["male"]]).effect_size
+               + same(hundred[p[50:]], [glove["female"], glove["male"]]).effect_size) / 2
               for p in splits[:20]]
 share_none = float((np.abs(d_random) < 0.2).mean())
 p_rated = (1 + int((np.abs(d_random) >= abs(d_rated)).sum())) / (1 + len(d_random))

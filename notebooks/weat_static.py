@@ -440,7 +440,7 @@ pd.DataFrame({"five nearest neighbours in GloVe 6B 50d": [", ".join(top) for top
 
 # %%
 c1 = embed_test(load_test("C1"), glove)
-c1_levels = ml_eat(*c1.arrays, MLEAT_BIASLIB)
+c1_levels = ml_eat(*c1.arrays, convention=MLEAT_BIASLIB)
 level3 = pd.concat([
     mleat.loc[["C1"]].assign(embedding="GloVe 840B 300d (ML-EAT T1)"),
     c1_levels.to_frame().assign(embedding=OURS),
@@ -600,7 +600,7 @@ for label, conv in [
     ("correct two-sided", PRESETS["biaslib"].replace(tail="two-sided")),
     ("WEFE two-sided as implemented", PRESETS["wefe"].replace(tail="wefe-abs")),
 ]:
-    swapped[label] = weat(Y, X, A, B, conv)
+    swapped[label] = weat(Y, X, A, B, convention=conv)
 pd.DataFrame({"d": [format_d(r.effect_size) for r in swapped.values()],
               "p": [format_p(r.p_value) for r in swapped.values()]},
              index=pd.Index(list(swapped), name="insects vs flowers"))
@@ -647,8 +647,8 @@ assert all(r.effect_size < -1 for r in swapped.values())
 from IPython.display import Markdown
 
 X9, Y9, A9, B9 = embed_test(load_test("C9"), glove).arrays
-forward = weat(X9, Y9, A9, B9, "biaslib")
-backward = weat(Y9, X9, A9, B9, "biaslib")
+forward = weat(X9, Y9, A9, B9, convention="biaslib")
+backward = weat(Y9, X9, A9, B9, convention="biaslib")
 splits = forward.permutation.n_resamples  # exact test: every split of the 12 targets
 assert forward.permutation.method == backward.permutation.method == "exact"
 assert abs(forward.effect_size + backward.effect_size) < 1e-12
@@ -688,8 +688,8 @@ steps = {"biaslib (exact test)": {}, "+ ddof 0": {"ddof": 0}, "+ difference of s
 conv, path = PRESETS["biaslib"], {}
 for step, change in steps.items():
     conv = conv.replace(**change)
-    path[step] = weat(X10, Y10, A10, B10, conv, keep_distribution=True)
-wefe_c10 = weat(X10, Y10, A10, B10, "wefe")
+    path[step] = weat(X10, Y10, A10, B10, convention=conv, keep_distribution=True)
+wefe_c10 = weat(X10, Y10, A10, B10, convention="wefe")
 last = path["+ drawn with replacement (= WEFE)"]
 assert last.p_value == wefe_c10.p_value and last.effect_size == wefe_c10.effect_size
 p_path = pd.Series({step: r.p_value for step, r in path.items()})
@@ -736,7 +736,7 @@ def stable_from(test: str) -> tuple[int | None, pd.DataFrame]:
     """The smallest grid size from which every seed prints the same p to 2 decimals."""
     sets = embed_test(load_test(test), glove).arrays
     sampled = PRESETS["biaslib"].replace(exact_limit=None)
-    ps = pd.DataFrame({n: [weat(*sets, sampled.replace(n_resamples=n, seed=s)).p_value
+    ps = pd.DataFrame({n: [weat(*sets, convention=sampled.replace(n_resamples=n, seed=s)).p_value
                            for s in SEEDS] for n in GRID}, index=pd.Index(SEEDS, name="seed"))
     stable = ps.round(2).nunique() == 1
     unstable = [n for n in GRID if not stable[n]]
@@ -746,7 +746,7 @@ def stable_from(test: str) -> tuple[int | None, pd.DataFrame]:
 
 n_c9, ps_c9 = stable_from("C9")
 n_c4, ps_c4 = stable_from("C4")
-exact_c9 = weat(X9, Y9, A9, B9, "biaslib").p_value
+exact_c9 = weat(X9, Y9, A9, B9, convention="biaslib").p_value
 assert n_c9 is not None and ps_c9[n_c9].round(2).eq(round(exact_c9, 2)).all()
 assert n_c4 is None or n_c4 > n_c9
 se = (exact_c9 * (1 - exact_c9) / n_c9) ** 0.5

@@ -71,7 +71,7 @@ def _audit_frames() -> tuple[pd.DataFrame, pd.DataFrame, dict[str, object]]:
             result = same(np.vstack([x, y]), [a, b])
             rows.append(pd.DataFrame([{"method": "SAME", "test": test, "variant": "as published",
                                        "level": "word", "pooling": "n/a", "layer": "n/a",
-                                       "convention": "paper", "effect_size": result.value,
+                                       "convention": "paper", "effect_size": result.effect_size,
                                        "p_value": np.nan, "part": "summary"}]))
     # A method that cannot run on static vectors, and one grid specification that failed.
     rows.append(pd.DataFrame([{"method": "LPBS", "test": "C1", "variant": "as published",

@@ -12,8 +12,8 @@ from biaslib.errors import DegenerateTestError, DroppedStimuliWarning, MissingWo
 from biaslib.methods.ceat import (
     CEAT_MIND_YOUR_BIAS,
     CEAT_ORIGINAL,
+    CeatConvention,
     ceat,
-    get_ceat_convention,
     missing_policy,
     sample_effect_sizes,
     sample_effect_sizes_loop,
@@ -142,10 +142,10 @@ def test_presets_are_the_published_conventions():
         1_000, "always", "greater", 1)
     assert (myb.n_samples, myb.replacement, myb.tail, myb.seed) == (
         10_000, "if_fewer", "two-sided", 1111)
-    assert get_ceat_convention("ceat-original") is CEAT_ORIGINAL
+    assert CeatConvention.of("ceat-original") is CEAT_ORIGINAL
     assert CEAT_MIND_YOUR_BIAS.replace(n_samples=100).name == "mind-your-bias*"
     with pytest.raises(KeyError, match="known"):
-        get_ceat_convention("wefe")
+        CeatConvention.of("wefe")
     with pytest.raises(ValueError, match="replacement"):
         CEAT_MIND_YOUR_BIAS.replace(replacement="sometimes")
 
@@ -163,11 +163,11 @@ def test_a_word_in_both_target_or_attribute_sets_is_refused():
     vec = random_vectors()
     vec["Y"]["X0"] = vec["X"]["X0"]
     with pytest.raises(ValueError, match=r"both X and Y: \['X0'\]"):
-        ceat(vec, CEAT_ORIGINAL)
+        ceat(vec, convention=CEAT_ORIGINAL)
     vec = random_vectors()
     vec["B"]["A1"] = vec["A"]["A1"]
     with pytest.raises(ValueError, match="both A and B"):
-        ceat(vec, CEAT_ORIGINAL)
+        ceat(vec, convention=CEAT_ORIGINAL)
 
 
 # --------------------------------------------------------------------------- sampling
@@ -236,19 +236,19 @@ def test_a_sample_is_one_weat_with_one_context_per_word():
 
 def test_ceat_is_deterministic_and_seeded():
     vec = random_vectors()
-    a, b = ceat(vec, CEAT_ORIGINAL), ceat(vec, CEAT_ORIGINAL)
+    a, b = ceat(vec, convention=CEAT_ORIGINAL), ceat(vec, convention=CEAT_ORIGINAL)
     assert np.array_equal(a.effect_sizes, b.effect_sizes) and a.ces == b.ces
-    c = ceat(vec, CEAT_ORIGINAL.replace(seed=2))
+    c = ceat(vec, convention=CEAT_ORIGINAL.replace(seed=2))
     assert not np.array_equal(a.effect_sizes, c.effect_sizes)
     assert a.meta.n == 1000 and a.meta.tail == "greater"
-    assert ceat(vec, "mind-your-bias").meta.n == 10_000
-    loop = ceat(vec, CEAT_ORIGINAL.replace(n_samples=200), method="loop")
-    fast = ceat(vec, CEAT_ORIGINAL.replace(n_samples=200))
+    assert ceat(vec, convention="mind-your-bias").meta.n == 10_000
+    loop = ceat(vec, convention=CEAT_ORIGINAL.replace(n_samples=200), method="loop")
+    fast = ceat(vec, convention=CEAT_ORIGINAL.replace(n_samples=200))
     assert loop.ces == pytest.approx(fast.ces, abs=1e-5)
 
 
 def test_ceat_finds_the_planted_association():
-    res = ceat(random_vectors(shift=0.6), CEAT_MIND_YOUR_BIAS)
+    res = ceat(random_vectors(shift=0.6), convention=CEAT_MIND_YOUR_BIAS)
     assert res.ces > 0.5 and res.p_value < 1e-10
     rec = res.to_dict()
     assert rec["n_x"] == 5 and rec["n_y"] == 6 and rec["dropped"] == ""
@@ -276,14 +276,15 @@ def test_ceat_is_invariant_to_vector_scale():
     vec = random_vectors(seed=8)
     scaled = {r: {w: m * (3.0 + k) for k, (w, m) in enumerate(ws.items())}
               for r, ws in vec.items()}
-    assert ceat(scaled, CEAT_ORIGINAL).ces == pytest.approx(ceat(vec, CEAT_ORIGINAL).ces, abs=1e-6)
+    assert ceat(scaled, convention=CEAT_ORIGINAL).ces == pytest.approx(
+        ceat(vec, convention=CEAT_ORIGINAL).ces, abs=1e-6)
 
 
 def test_degenerate_sample_raises():
     same = np.ones((3, 4))
     vec = {r: {f"{r}{j}": same for j in range(3)} for r in ROLES}
     with pytest.raises(DegenerateTestError, match="standard deviation 0"):
-        ceat(vec, CEAT_ORIGINAL)
+        ceat(vec, convention=CEAT_ORIGINAL)
 
 
 # --------------------------------------------------------------------------- missing words
@@ -294,7 +295,7 @@ def test_words_without_contexts_are_dropped_and_reported():
     vec["Y"]["Y0"] = np.empty((0, 16))
     vec["A"]["A4"] = None
     with pytest.warns(DroppedStimuliWarning, match="Y: Y0; A: A4"):
-        res = ceat(vec, CEAT_ORIGINAL)
+        res = ceat(vec, convention=CEAT_ORIGINAL)
     assert res.dropped["Y"] == ("Y0",) and res.dropped["A"] == ("A4",)
     assert "Y0" not in res.words["Y"] and len(res.words["Y"]) == 5
     assert res.to_dict()["dropped"] == "Y: Y0; A: A4"
@@ -306,11 +307,12 @@ def test_too_many_missing_words_refuse_instead_of_a_nan():
     for w in ("Y0", "Y1"):
         vec["Y"][w] = np.empty((0, 16))
     with pytest.raises(MissingWordsError, match=r"Y: 2/6 words lack contexts"):
-        ceat(vec, CEAT_ORIGINAL)
-    assert ceat(vec, CEAT_ORIGINAL, max_missing_fraction=0.5).dropped["Y"] == ("Y0", "Y1")
+        ceat(vec, convention=CEAT_ORIGINAL)
+    dropped = ceat(vec, convention=CEAT_ORIGINAL, max_missing_fraction=0.5).dropped
+    assert dropped["Y"] == ("Y0", "Y1")
     vec["B"] = {w: np.empty((0, 16)) for w in vec["B"]}
     with pytest.raises(MissingWordsError, match="B: 5/5"):
-        ceat(vec, CEAT_ORIGINAL, max_missing_fraction=1.0)
+        ceat(vec, convention=CEAT_ORIGINAL, max_missing_fraction=1.0)
 
 
 def test_min_contexts():

@@ -63,7 +63,7 @@ def test_embed_word_contexts_in_one_call():
     vec = embed_word_contexts(fake_contexts(test), enc)
     assert enc.calls == 1
     assert vec["Y"]["Latisha"].shape == (0, 8) and vec["X"]["Brad"].shape == (3, 8)
-    res = ceat(vec, CEAT_ORIGINAL)
+    res = ceat(vec, convention=CEAT_ORIGINAL)
     assert res.dropped["Y"] == ("Latisha",)
 
 
@@ -99,7 +99,8 @@ def test_resampling_table_is_ceat_under_each_setting():
     vec = embed_word_contexts(fake_contexts(load_test("MYB-C9-term")), FakeEncoder())
     runs = resampling_table(vec, n_samples=(20, 40), replacement=("always",), seeds=(0, 1))
     assert list(runs["N"]) == [20, 20, 40, 40] and list(runs["seed"]) == [0, 1, 0, 1]
-    direct = ceat(vec, CEAT_MIND_YOUR_BIAS.replace(n_samples=40, replacement="always", seed=1))
+    direct = ceat(vec, convention=CEAT_MIND_YOUR_BIAS.replace(n_samples=40, replacement="always",
+                                                              seed=1))
     assert runs["CES"].iloc[3] == direct.ces and runs["SE"].iloc[3] == direct.meta.se
     summary = resampling_summary(runs)
     assert summary.loc[(20, "always"), "CES_sd_over_seeds"] == pytest.approx(

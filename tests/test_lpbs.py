@@ -19,12 +19,12 @@ from biaslib.methods.lpbs import (
     LPBS_KURITA,
     LPBS_MIND_YOUR_BIAS,
     LPBS_PRESETS,
+    LpbsConvention,
     TemplateLogProbs,
-    effect_size,
-    get_lpbs_convention,
     group_bias_scores,
     increased_log_probability,
     lpbs,
+    lpbs_effect_size,
     lpbs_test,
     myb_case_bug_lookup,
     myb_reddit_statistics,
@@ -142,15 +142,15 @@ def test_shapes_are_checked():
 
 def test_effect_size_by_hand():
     # mean 3.5 - 1.5 = 2; std(ddof=1) of [3, 4, 1, 2] = sqrt(5/3)
-    assert effect_size([3, 4], [1, 2]) == pytest.approx(2 / math.sqrt(5 / 3))
-    assert effect_size([3, 4], [1, 2], ddof=0) == pytest.approx(2 / math.sqrt(1.25))
-    assert effect_size([3, 4], [1, 2], sd_epsilon=1e-8) == pytest.approx(
+    assert lpbs_effect_size([3, 4], [1, 2]) == pytest.approx(2 / math.sqrt(5 / 3))
+    assert lpbs_effect_size([3, 4], [1, 2], ddof=0) == pytest.approx(2 / math.sqrt(1.25))
+    assert lpbs_effect_size([3, 4], [1, 2], sd_epsilon=1e-8) == pytest.approx(
         2 / (math.sqrt(5 / 3) + 1e-8), rel=1e-12)
     with pytest.raises(DegenerateTestError):
-        effect_size([1, 1], [1, 1])
-    assert effect_size([1, 1], [1, 1], sd_epsilon=1e-8) == 0.0  # Kurita's epsilon: 0 / 1e-8
+        lpbs_effect_size([1, 1], [1, 1])
+    assert lpbs_effect_size([1, 1], [1, 1], sd_epsilon=1e-8) == 0.0  # Kurita's epsilon: 0 / 1e-8
     with pytest.raises(ValueError, match="NaN"):
-        effect_size([np.nan, 1], [1, 2])
+        lpbs_effect_size([np.nan, 1], [1, 2])
 
 
 def _brute_two_sided(units_a, units_b):
@@ -171,7 +171,7 @@ def _brute_two_sided(units_a, units_b):
 def test_permutation_over_attribute_words_equals_brute_force():
     rng = np.random.default_rng(4)
     a, b = rng.normal(0.5, 1, (3, 4)), rng.normal(0, 1, (3, 4))  # 3 templates, 4 + 4 words
-    res = lpbs_test(a, b, LPBS_BIASLIB)
+    res = lpbs_test(a, b, convention=LPBS_BIASLIB)
     assert res.permutation.method == "exact" and res.permutation.n_resamples == math.comb(8, 4)
     assert res.n_a == res.n_b == 4 and res.n_templates == 3
     assert res.p_value == pytest.approx(_brute_two_sided(a.mean(0), b.mean(0)))
@@ -181,7 +181,7 @@ def test_kurita_sampled_test_agrees_with_brute_force_on_rows():
     rng = np.random.default_rng(5)
     a, b = rng.normal(0.6, 1, (2, 4)), rng.normal(0, 1, (2, 4))  # 8 + 8 rows: 12,870 splits
     exact = _brute_two_sided(a.ravel(), b.ravel())
-    res = lpbs_test(a, b, LPBS_KURITA.replace(n_resamples=50_000))
+    res = lpbs_test(a, b, convention=LPBS_KURITA.replace(n_resamples=50_000))
     assert res.permutation.method == "sampled" and res.n_a == 8
     assert abs(res.p_value - exact) < 4 * math.sqrt(exact * (1 - exact) / 50_000) + 1e-3
     assert res.p_value == res.permutation.n_extreme / 50_000  # no +1
@@ -190,17 +190,19 @@ def test_kurita_sampled_test_agrees_with_brute_force_on_rows():
 def test_units_template_vs_attribute():
     a = np.array([[1.0, 2.0, 3.0], [2.0, 3.0, 4.0]])
     b = np.array([[0.0, 1.0, 0.5], [1.0, 0.0, 0.5]])
-    rows = lpbs_test(a, b, LPBS_KURITA.replace(n_resamples=100))
-    words = lpbs_test(a, b, LPBS_KURITA.replace(units="attribute", n_resamples=100))
+    rows = lpbs_test(a, b, convention=LPBS_KURITA.replace(n_resamples=100))
+    words = lpbs_test(a, b, convention=LPBS_KURITA.replace(units="attribute", n_resamples=100))
     assert (rows.n_a, words.n_a) == (6, 3)
-    assert rows.effect_size == pytest.approx(effect_size(a.ravel(), b.ravel(), sd_epsilon=1e-8))
-    assert words.effect_size == pytest.approx(effect_size(a.mean(0), b.mean(0), sd_epsilon=1e-8))
+    assert rows.effect_size == pytest.approx(
+        lpbs_effect_size(a.ravel(), b.ravel(), sd_epsilon=1e-8))
+    assert words.effect_size == pytest.approx(
+        lpbs_effect_size(a.mean(0), b.mean(0), sd_epsilon=1e-8))
 
 
 def test_swapping_the_attribute_sets_flips_d_and_keeps_the_two_sided_p():
     rng = np.random.default_rng(6)
     a, b = rng.normal(0.4, 1, (2, 5)), rng.normal(0, 1, (2, 5))
-    one, other = lpbs_test(a, b, LPBS_BIASLIB), lpbs_test(b, a, LPBS_BIASLIB)
+    one, other = lpbs_test(a, b, convention=LPBS_BIASLIB), lpbs_test(b, a, convention=LPBS_BIASLIB)
     assert other.effect_size == pytest.approx(-one.effect_size)
     assert other.p_value == one.p_value
 
@@ -208,10 +210,10 @@ def test_swapping_the_attribute_sets_flips_d_and_keeps_the_two_sided_p():
 def test_lpbs_from_log_probabilities_by_hand():
     # One template, one target per group: bs(w) = log(p_x / 0.2) - log(p_y / 0.2)
     t = _template([[0.4, 0.1], [0.2, 0.2]], [[0.1, 0.4], [0.2, 0.3]], [0.2, 0.2], 1)
-    res = lpbs([t], LPBS_BIASLIB)
+    res = lpbs([t], convention=LPBS_BIASLIB)
     np.testing.assert_allclose(res.scores_a, [math.log(4), 0.0], atol=1e-12)
     np.testing.assert_allclose(res.scores_b, [math.log(1 / 4), math.log(2 / 3)], atol=1e-12)
-    expected = effect_size(res.scores_a, res.scores_b)
+    expected = lpbs_effect_size(res.scores_a, res.scores_b)
     assert res.effect_size == pytest.approx(expected)
     d = res.to_dict()
     assert d["convention"] == "biaslib" and d["units"] == "attribute" and d["n_a"] == 2
@@ -256,17 +258,17 @@ def test_presets_are_the_papers_choices():
     assert (b.units, b.ties, b.plus_one, b.sd_epsilon, b.exact_limit) == (
         "attribute", "ge", True, 0.0, 100_000)
     assert set(LPBS_PRESETS) == {"kurita", "mind-your-bias", "biaslib"}
-    assert get_lpbs_convention("kurita") is LPBS_KURITA
-    assert get_lpbs_convention(LPBS_BIASLIB) is LPBS_BIASLIB
+    assert LpbsConvention.of("kurita") is LPBS_KURITA
+    assert LpbsConvention.of(LPBS_BIASLIB) is LPBS_BIASLIB
 
 
 def test_convention_errors_and_replace():
     with pytest.raises(UnknownNameError, match="known"):
-        get_lpbs_convention("kurita-2019")
+        LpbsConvention.of("kurita-2019")
     with pytest.raises(KeyError):
-        get_lpbs_convention("nope")
+        LpbsConvention.of("nope")
     with pytest.raises(UnknownNameError, match="LpbsConvention, got int"):
-        get_lpbs_convention(3)  # type: ignore[arg-type]
+        LpbsConvention.of(3)  # type: ignore[arg-type]
     assert LPBS_KURITA.replace(n_resamples=10).name == "kurita*"
     assert LPBS_KURITA.replace(name="mine").name == "mine"
     for bad in ({"ddof": 2}, {"ddof": True}, {"units": "sentence"}, {"wordpieces": "mean"},
@@ -286,8 +288,8 @@ def test_a_prior_offset_cannot_change_d_with_one_template():
     """The prior enters every row of a template as the same constant: with one template d and p
     are unchanged whatever the prior is (here: where it is read)."""
     a, b = [[0.4, 0.1], [0.2, 0.2], [0.5, 0.1]], [[0.1, 0.4], [0.2, 0.3], [0.1, 0.2]]
-    right = lpbs([_template(a, b, [0.2, 0.2], 1)], LPBS_KURITA)
-    wrong = lpbs([_template(a, b, [0.001, 0.3], 1)], LPBS_KURITA)  # prior read elsewhere
+    right = lpbs([_template(a, b, [0.2, 0.2], 1)], convention=LPBS_KURITA)
+    wrong = lpbs([_template(a, b, [0.001, 0.3], 1)], convention=LPBS_KURITA)  # prior read elsewhere
     assert wrong.effect_size == pytest.approx(right.effect_size, abs=1e-12)
     assert wrong.p_value == right.p_value
 
@@ -296,9 +298,9 @@ def test_with_several_templates_a_prior_offset_changes_only_the_denominator():
     a1, b1 = [[0.4, 0.1], [0.2, 0.2], [0.5, 0.1]], [[0.1, 0.4], [0.2, 0.3], [0.1, 0.2]]
     a2, b2 = [[0.3, 0.2], [0.2, 0.1], [0.4, 0.3]], [[0.2, 0.4], [0.1, 0.1], [0.3, 0.4]]
     right = lpbs([_template(a1, b1, [0.2, 0.2], 1), _template(a2, b2, [0.2, 0.2], 1, "t2")],
-                 LPBS_KURITA)
+                 convention=LPBS_KURITA)
     wrong = lpbs([_template(a1, b1, [0.001, 0.3], 1), _template(a2, b2, [0.2, 0.2], 1, "t2")],
-                 LPBS_KURITA)
+                 convention=LPBS_KURITA)
     assert wrong.mean_a - wrong.mean_b == pytest.approx(right.mean_a - right.mean_b, abs=1e-12)
     assert wrong.sd != pytest.approx(right.sd)
     assert wrong.effect_size == pytest.approx(
@@ -319,12 +321,12 @@ def test_kurita_c1_recomputed_from_his_printed_numbers():
     # The printed table is internally consistent: bias - prior = corrected (six decimals).
     np.testing.assert_allclose(col["bias"] - col["prior_correction"],
                                col["bias_prior_corrected"], atol=2e-6)
-    with_bug = effect_size(col["bias_prior_corrected"][is_a], col["bias_prior_corrected"][~is_a],
-                           sd_epsilon=1e-8)
+    corrected = col["bias_prior_corrected"]
+    with_bug = lpbs_effect_size(corrected[is_a], corrected[~is_a], sd_epsilon=1e-8)
     assert with_bug == pytest.approx(0.44577436955883154, abs=1e-6)  # his cell 30
     # His prior is one constant per template (9.861201 and 3.553216, read at "is"/"are").
     assert sorted(set(col["prior_correction"])) == [3.553216, 9.861201]
-    without = effect_size(col["bias"][is_a], col["bias"][~is_a], sd_epsilon=1e-8)
+    without = lpbs_effect_size(col["bias"][is_a], col["bias"][~is_a], sd_epsilon=1e-8)
     assert round(without, 2) == 0.88 and round(with_bug, 3) == 0.446
     # Same numerator, only the denominator differs.
     diff = (col["bias_prior_corrected"][is_a].mean() - col["bias_prior_corrected"][~is_a].mean())
@@ -354,7 +356,7 @@ def test_case_bug_gives_nan_effect_size_and_p_zero():
     a, b = rng.normal(1, 1, 20), rng.normal(0, 1, 20)
     d, p, n_a, n_b = myb_reddit_statistics(np.r_[a, np.nan, np.inf], b, n_resamples=2_000)
     assert (n_a, n_b) == (20, 20)  # NaN and inf rows dropped, as replace().dropna() does
-    assert d == pytest.approx(effect_size(a, b, sd_epsilon=1e-8))
+    assert d == pytest.approx(lpbs_effect_size(a, b, sd_epsilon=1e-8))
     assert 0 <= p < 0.05
     # lpbs_test refuses what their code turned into p = 0.
     with pytest.raises(ValueError, match="NaN or infinite"):
@@ -702,7 +704,7 @@ def test_lpbs_ceat_with_one_sentence_per_word_by_hand():
     # tau^2 = 0, CES = d and SE = sqrt(v / N).
     scores, attrs = [3.0, 4.0, 1.0, 2.0], ["a1", "a2", "b1", "b2"]
     conv = CEAT_MIND_YOUR_BIAS.replace(n_samples=50)
-    r = lpbs_ceat(scores, attrs, ["a1", "a2"], ["b1", "b2"], conv)
+    r = lpbs_ceat(scores, attrs, ["a1", "a2"], ["b1", "b2"], convention=conv)
     sd = float(np.std(scores, ddof=1)) + 1e-8  # pandas .std() + 1e-8
     d = (3.5 - 1.5) / sd
     assert r.ces == pytest.approx(d, rel=1e-12)
@@ -731,7 +733,7 @@ def test_lpbs_ceat_against_a_per_sample_pandas_loop():
     attrs = [w for w, n in counts.items() for _ in range(n)]
     scores = rng.normal(size=len(attrs)) + np.array([w.startswith("a") for w in attrs])
     conv = CEAT_MIND_YOUR_BIAS.replace(n_samples=200, seed=5)
-    r = lpbs_ceat(scores, attrs, words_a, words_b, conv)
+    r = lpbs_ceat(scores, attrs, words_a, words_b, convention=conv)
     # The same draws, one sample at a time, as their ceat_meta does with pandas.
     by_word = {w: [s for s, a in zip(scores, attrs, strict=True) if a == w] for w in counts}
     idx = sample_indices([counts[w] for w in counts], 200, conv.replacement,
@@ -766,7 +768,7 @@ def test_lpbs_ceat_refuses_too_few_words_and_silent_nan():
     from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS
 
     r = lpbs_ceat([1.0, 1.5, np.nan, 2.0, 3.0], ["a1", "a2", "a2", "b1", "b2"], ["a1", "a2"],
-                  ["b1", "b2"], CEAT_MIND_YOUR_BIAS.replace(n_samples=10), drop_nan=True)
+                  ["b1", "b2"], convention=CEAT_MIND_YOUR_BIAS.replace(n_samples=10), drop_nan=True)
     assert (r.rows, r.rows_kept) == (5, 4)
 
 

@@ -66,14 +66,14 @@ def test_drop_last_character_needs_final_punctuation():
 @pytest.mark.parametrize("preset", sorted(LPBS_PRESETS))
 def test_all_equal_scores_are_degenerate_under_every_preset(preset):
     with pytest.raises(DegenerateTestError, match=r"all 6 LPBS scores equal 0\.5"):
-        lpbs_test([0.5] * 3, [0.5] * 3, preset)
+        lpbs_test([0.5] * 3, [0.5] * 3, convention=preset)
     with pytest.raises(DegenerateTestError):  # two templates, attribute units
-        lpbs_test(np.full((2, 3), -1.0), np.full((2, 2), -1.0), preset)
+        lpbs_test(np.full((2, 3), -1.0), np.full((2, 2), -1.0), convention=preset)
 
 
 @pytest.mark.parametrize("preset", sorted(LPBS_PRESETS))
 def test_any_spread_is_tested(preset):
-    r = lpbs_test([0.5, 0.5, 0.6], [0.5, 0.5, 0.5], preset)
+    r = lpbs_test([0.5, 0.5, 0.6], [0.5, 0.5, 0.5], convention=preset)
     # The papers' strict count without +1 may give p = 0 (their convention); +1 may not.
     assert r.effect_size > 0 and (0 < r.p_value <= 1 if r.convention.plus_one
                                   else 0 <= r.p_value <= 1)

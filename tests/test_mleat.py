@@ -42,7 +42,6 @@ from biaslib.methods.mleat import (
     association_of,
     classify_pattern,
     eat_pattern,
-    get_mleat_convention,
     level2_effect_size,
     level3,
     ml_eat,
@@ -252,7 +251,7 @@ def test_p_values_against_brute_force(tail):
     rng = np.random.default_rng(11)
     X, Y, A, B = (rng.standard_normal((n, 5)) for n in (3, 4, 3, 4))
     conv = MLEAT_BIASLIB.replace(level1_tail=tail, level2_tail=tail)
-    r = ml_eat(X, Y, A, B, conv)
+    r = ml_eat(X, Y, A, B, convention=conv)
     assert r.p_methods == {"level1": "exact", "level2": "exact"}
     assert r.level1_p == pytest.approx(brute_force_p(r.s_x, r.s_y, tail))
     assert r.level2_x_p == pytest.approx(brute_force_p(*r.u_x, tail))
@@ -265,14 +264,14 @@ def test_sampled_p_values_are_seeded(random_sets):
     X, Y, A, B = (np.tile(v, (3, 1)) + 0.01 * np.arange(3 * len(v))[:, None]
                   for v in random_sets)
     conv = MLEAT_BIASLIB.replace(n_resamples=2_000)
-    r1, r2 = ml_eat(X, Y, A, B, conv), ml_eat(X, Y, A, B, conv)
+    r1, r2 = ml_eat(X, Y, A, B, convention=conv), ml_eat(X, Y, A, B, convention=conv)
     assert r1.p_methods["level1"] == "sampled"
     assert (r1.level1_p, r1.level2_x_p) == (r2.level1_p, r2.level2_x_p)
 
 
 def test_paper_code_preset_is_the_normal_approximation(random_sets):
     """min(cdf, 1 - cdf) of a normal fitted (ddof=1) to 1,000 seeded re-splits."""
-    r = ml_eat(*random_sets, "ml-eat-code")
+    r = ml_eat(*random_sets, convention="ml-eat-code")
     assert r.convention is MLEAT_PAPER_CODE
     assert r.p_methods == {"level1": "normal (sampled)", "level2": "normal (sampled)"}
     for p, (x, y) in ((r.level1_p, (r.s_x, r.s_y)), (r.level2_x_p, r.u_x),
@@ -289,8 +288,8 @@ def test_paper_code_preset_is_the_normal_approximation(random_sets):
 
 
 def test_paper_code_preset_is_half_the_two_sided_normal(random_sets):
-    r = ml_eat(*random_sets, MLEAT_PAPER_CODE)
-    two = ml_eat(*random_sets, MLEAT_PAPER_CODE.replace(level1_tail="two-sided"))
+    r = ml_eat(*random_sets, convention=MLEAT_PAPER_CODE)
+    two = ml_eat(*random_sets, convention=MLEAT_PAPER_CODE.replace(level1_tail="two-sided"))
     assert r.level1_p == pytest.approx(two.level1_p / 2, rel=1e-9)
 
 
@@ -313,7 +312,7 @@ def test_bad_input_is_refused(random_sets):
     with pytest.raises(ValueError, match="2-D"):
         ml_eat(X[0], Y, A, B)
     with pytest.raises(ValueError, match="unknown ML-EAT convention"):
-        ml_eat(X, Y, A, B, "sent-bias")
+        ml_eat(X, Y, A, B, convention="sent-bias")
     with pytest.raises(DegenerateTestError):
         ml_eat(X, Y, np.tile(A[:1], (3, 1)), np.tile(A[:1], (3, 1)) * 2)  # all u equal
     with pytest.raises(ValueError, match="too few"):
@@ -335,7 +334,7 @@ def test_bad_conventions_and_patterns_are_refused():
         classify_pattern("C", None)
     with pytest.raises(ValueError, match="finite"):
         association_of(float("nan"), True)
-    assert get_mleat_convention("biaslib") is MLEAT_BIASLIB
+    assert MleatConvention.of("biaslib") is MLEAT_BIASLIB
     assert MLEAT_BIASLIB.replace(alpha=0.01).name == "biaslib*"
 
 

@@ -203,15 +203,15 @@ def wefe_rnd(sets, group, convention) -> Expected:
     # cos(w, X) - cos(w, Y) for "cos": biaslib's notes say which sign WEFE reports.
     sign = -1.0 if distance == "norm" else 1.0
     if convention == "wefe":
-        assert any(f"reports {'-' if sign < 0 else '+'}value" in n for n in r.notes)
-    return Expected(sign * r.value, _items(_w(sets, attr), sign * r.word_scores))
+        assert any(f"reports {'-' if sign < 0 else '+'}effect_size" in n for n in r.notes)
+    return Expected(sign * r.effect_size, _items(_w(sets, attr), sign * r.word_scores))
 
 
 def wefe_ect(sets, group, convention) -> Expected:
     from biaslib.methods.ect import ect
 
     (x, y), (attr,) = group.targets, group.attributes
-    return Expected(ect(_v(sets, attr), _v(sets, x), _v(sets, y)).value)
+    return Expected(ect(_v(sets, attr), _v(sets, x), _v(sets, y)).effect_size)
 
 
 def wefe_ripa(sets, group, convention) -> Expected:
@@ -219,7 +219,7 @@ def wefe_ripa(sets, group, convention) -> Expected:
 
     (x, y), (attr,) = group.targets, group.attributes
     r = ripa(_v(sets, attr), _v(sets, x), _v(sets, y), convention=convention)
-    return Expected(r.value, _items(_w(sets, attr), r.word_scores))
+    return Expected(r.effect_size, _items(_w(sets, attr), r.word_scores))
 
 
 def wefe_weat(sets, group, convention) -> Expected:
@@ -240,13 +240,13 @@ def wefe_mac(sets, group, convention) -> Expected:
 
     x, y = group.targets
     return Expected(mac(np.vstack([_v(sets, x), _v(sets, y)]),
-                        [_v(sets, a) for a in group.attributes], mean="per_set").value)
+                        [_v(sets, a) for a in group.attributes], mean="per_set").effect_size)
 
 
 def wefe_rnsb(sets, group, convention) -> Expected:
-    from biaslib.methods.rnsb import get_rnsb_convention, rnsb
+    from biaslib.methods.rnsb import RnsbConvention, rnsb
 
-    conv = get_rnsb_convention(convention)
+    conv = RnsbConvention.of(convention)
     if convention == "wefe" and _option(group, "holdout") == "False":
         conv = conv.replace(test_size=0.0, stratify=False)
     seed = int(_option(group, "random_state"))
@@ -254,7 +254,7 @@ def wefe_rnsb(sets, group, convention) -> Expected:
     r = rnsb([_v(sets, t) for t in group.targets], _v(sets, negative), _v(sets, positive),
              seed=seed, convention=conv)
     words = [w for t in group.targets for w in _w(sets, t)]
-    return Expected(r.value, _items(words, r.word_scores))
+    return Expected(r.effect_size, _items(words, r.word_scores))
 
 
 # responsibly ----------------------------------------------------------------
@@ -266,7 +266,7 @@ def responsibly_direct_bias(sets, group, convention) -> Expected:
     c = float(_option(group, "c"))
     (attr,) = group.attributes
     return Expected(direct_bias(_v(sets, attr), [_v(sets, t) for t in group.targets],
-                                k=1, c=c).value)
+                                k=1, c=c).effect_size)
 
 
 def responsibly_indirect_bias(sets, group, convention) -> Expected:
@@ -276,7 +276,7 @@ def responsibly_indirect_bias(sets, group, convention) -> Expected:
     x, y = group.targets
     r = indirect_bias(_v(sets, a), _v(sets, b), _v(sets, x), _v(sets, y), convention=convention)
     pairs = [f"{p}|{q}" for p in _w(sets, a) for q in _w(sets, b)]
-    return Expected(r.value, _items(pairs, r.word_scores))
+    return Expected(r.effect_size, _items(pairs, r.word_scores))
 
 
 def responsibly_cluster(sets, group, convention) -> Expected:
@@ -284,7 +284,7 @@ def responsibly_cluster(sets, group, convention) -> Expected:
 
     words, labels, _ = _labelled(sets, group)
     seed = int(_option(group, "random_state"))
-    return Expected(cluster_test(words, labels, seed=seed, convention=convention).value)
+    return Expected(cluster_test(words, labels, seed=seed, convention=convention).effect_size)
 
 
 # EBS ------------------------------------------------------------------------
@@ -298,7 +298,7 @@ def ebs_direct_bias(sets, group, convention) -> Expected:
     # EBS's DirectBias takes the attribute vectors as given; the paper's (debiaswe's)
     # are unit vectors: biaslib's unit_attributes.
     return Expected(direct_bias(_v(sets, attr), [_v(sets, t) for t in group.targets], k=k,
-                                unit_attributes=convention == "paper").value)
+                                unit_attributes=convention == "paper").effect_size)
 
 
 def ebs_ripa(sets, group, convention) -> Expected:
@@ -306,7 +306,7 @@ def ebs_ripa(sets, group, convention) -> Expected:
 
     (x, y), (attr,) = group.targets, group.attributes
     r = ripa(_v(sets, attr), _v(sets, x), _v(sets, y), convention=convention)
-    return Expected(r.value, _items(_w(sets, attr), r.word_scores))
+    return Expected(r.effect_size, _items(_w(sets, attr), r.word_scores))
 
 
 def ebs_gweat(sets, group, convention) -> Expected:
@@ -314,7 +314,7 @@ def ebs_gweat(sets, group, convention) -> Expected:
 
     return Expected(generalized_weat([_v(sets, t) for t in group.targets],
                                      [_v(sets, a) for a in group.attributes],
-                                     convention=convention).value)
+                                     convention=convention).effect_size)
 
 
 def ebs_cluster(sets, group, convention) -> Expected:
@@ -324,7 +324,7 @@ def ebs_cluster(sets, group, convention) -> Expected:
     order = np.array(group.note.rsplit(": ", 1)[1].split(), dtype=int)  # EBS's shuffle
     assert sorted(order) == list(range(len(labels)))
     return Expected(cluster_test(words[order], labels[order], seed=0,
-                                 convention=convention).value)
+                                 convention=convention).effect_size)
 
 
 def ebs_neighbours(sets, group, convention) -> Expected:
@@ -446,7 +446,7 @@ def test_ebs_classification_distribution(inputs: tuple) -> None:
         assert len(rows) == 10 and (rows["convention"] == "ebs").all()
         group = Group(test, tuple(targets.split(";")), (), "", "")
         words, labels, _ = _labelled(sets, group)
-        ours = np.array([classification_test(words, labels, seed=s, convention="ebs").value
+        ours = np.array([classification_test(words, labels, seed=s, convention="ebs").effect_size
                          for s in range(10)])
         peer = rows["value"].to_numpy()
         se = np.sqrt(ours.var(ddof=1) / 10 + peer.var(ddof=1) / 10)

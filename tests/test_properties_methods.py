@@ -59,7 +59,7 @@ def test_weat_effect_size_within_bound_and_p_in_unit_interval(sets, name):
         n, m = min(len(X), len(Y)), min(len(A), len(B))
         X, Y, A, B = X[:n], Y[:n], A[:m], B[:m]
     try:
-        res = weat(X, Y, A, B, name)
+        res = weat(X, Y, A, B, convention=name)
     except errors.DegenerateTestError:
         assume(False)
     ddof = res.convention.ddof
@@ -142,19 +142,19 @@ def test_association_equals_brute_force(sets):
        st.sampled_from(sorted(same.SAME_PRESETS)))
 @pytest.mark.filterwarnings("ignore::biaslib.errors.DroppedStimuliWarning")  # dependent sets
 def test_same_scores_in_their_ranges(n_words, n_groups, n_attr, dim, seed, name):
-    conv = same.get_same_convention(name)
+    conv = same.SameConvention.of(name)
     W, *groups = vectors(seed, n_words, *([n_attr] * n_groups), dim=dim)
-    value = same.same(W, groups, conv).value
+    value = same.same(W, groups, convention=conv).effect_size
     if conv.multi == "norm" or n_groups == 2:  # Theorem 14: the paper's rule
         assert in_range(value, "SAME")
     else:  # the code's weighted sum of |cos| has no documented upper bound
         assert 0 <= value < math.inf
-    assert in_range(same.mac(W, groups).value, "MAC")
+    assert in_range(same.mac(W, groups).effect_size, "MAC")
     a, b = groups[:2]
-    sk = same.skew(W, a, b, conv)
-    assert in_range(sk.value, "skew")
+    sk = same.skew(W, a, b, convention=conv)
+    assert in_range(sk.effect_size, "skew")
     assert ((sk.word_scores >= -1 - 1e-12) & (sk.word_scores <= 1 + 1e-12)).all()
-    assert in_range(same.stereotype(W, a, b, conv).value, "stereotype")
+    assert in_range(same.stereotype(W, a, b, convention=conv).effect_size, "stereotype")
     frame = same.pairwise_skew_stereotype(W, groups, convention=conv)
     assert len(frame) == n_groups * (n_groups - 1) // 2
     assert np.isfinite(frame[["skew", "stereotype"]].to_numpy()).all()
@@ -165,7 +165,7 @@ def test_same_scores_in_their_ranges(n_words, n_groups, n_attr, dim, seed, name)
 def test_direct_bias_in_unit_interval(n_words, n_groups, n_pairs, dim, seed, c, unit):
     W, *groups = vectors(seed, n_words, *([n_pairs] * n_groups), dim=dim)
     res = same.direct_bias(W, groups, c=c, unit_attributes=unit)
-    assert in_range(res.value, "Direct Bias")
+    assert in_range(res.effect_size, "Direct Bias")
     assert ((res.word_scores >= 0) & (res.word_scores <= 1 + 1e-12)).all()
 
 
@@ -177,10 +177,10 @@ def test_weat_d_set_score_matches_weat_and_range(sets):
     except errors.DegenerateTestError:
         assume(False)
     n_x, n_y = len(X), len(Y)
-    assert abs(score.value) <= weat_d_bound(n_x, n_y) + 1e-9
+    assert abs(score.effect_size) <= weat_d_bound(n_x, n_y) + 1e-9
     if n_x == n_y:  # SCORE_RANGES' ±2 is Theorem 5's bound for equal sizes only
-        assert in_range(score.value, "WEAT d")
-    assert score.value == pytest.approx(weat(X, Y, A, B).effect_size, abs=1e-12)
+        assert in_range(score.effect_size, "WEAT d")
+    assert score.effect_size == pytest.approx(weat(X, Y, A, B).effect_size, abs=1e-12)
 
 
 # --------------------------------------------------------------------------- LPBS metrics
@@ -209,7 +209,7 @@ def test_lpbs_test_on_random_scores(n_templates, n_a, n_b, seed, name):
     a = rng.normal(0.5, 1, size=(n_templates, n_a))
     b = rng.normal(0.0, 1, size=(n_templates, n_b))
     conv = lpbs.LPBS_PRESETS[name].replace(n_resamples=300)
-    res = lpbs.lpbs_test(a, b, conv)
+    res = lpbs.lpbs_test(a, b, convention=conv)
     n = (n_a, n_b) if conv.units == "attribute" else (n_a * n_templates, n_b * n_templates)
     assert math.isfinite(res.effect_size)
     assert abs(res.effect_size) <= weat_d_bound(*n, conv.ddof) + 1e-9
@@ -218,14 +218,14 @@ def test_lpbs_test_on_random_scores(n_templates, n_a, n_b, seed, name):
         assert 0 < res.p_value <= 1
     else:  # k/m with strict ties: 0 when no re-split is as extreme (the papers' rule)
         assert 0 <= res.p_value <= 1
-    assert res.effect_size == pytest.approx(-lpbs.lpbs_test(b, a, conv).effect_size)
+    assert res.effect_size == pytest.approx(-lpbs.lpbs_test(b, a, convention=conv).effect_size)
 
 
 @given(st.floats(-5, 5), st.integers(2, 4))
 def test_lpbs_test_of_equal_scores_is_not_significant(value, n):
     for name in sorted(lpbs.LPBS_PRESETS):
         try:
-            res = lpbs.lpbs_test([value] * n, [value] * n, name)
+            res = lpbs.lpbs_test([value] * n, [value] * n, convention=name)
         except errors.DegenerateTestError:
             continue
         assert res.p_value > 0
@@ -292,7 +292,8 @@ def test_same_refuses_a_dict_of_sets_by_name():
 @given(st.sampled_from([np.int64, np.int32, np.uint8]))
 def test_direct_bias_accepts_numpy_integer_k(kind):
     W, A, B = vectors(5, 3, 4, 4, dim=4)
-    assert same.direct_bias(W, [A, B], k=kind(2)).value == same.direct_bias(W, [A, B], k=2).value
+    assert (same.direct_bias(W, [A, B], k=kind(2)).effect_size
+            == same.direct_bias(W, [A, B], k=2).effect_size)
 
 
 @pytest.mark.parametrize(("name", "value"), [("c", "1"), ("c", None),
@@ -321,7 +322,7 @@ def test_effect_size_accepts_numpy_integer_ddof(kind, ddof):
 def test_lpbs_refuses_non_finite_or_empty_scores_by_name(which, bad):
     good = {"scores_a": [1.0, 2.0, 0.5], "scores_b": [0.0, -1.0, 0.2]}
     good[which] = bad
-    assert_library_error(raised(lambda: lpbs.effect_size(**good)), which)
+    assert_library_error(raised(lambda: lpbs.lpbs_effect_size(**good)), which)
     assert_library_error(raised(lambda: lpbs.lpbs_test(**good)), which)
 
 

@@ -35,8 +35,8 @@ from biaslib.methods.result import (
     core_first,
     core_record,
 )
-from biaslib.methods.same import mac, same, weat_d
-from biaslib.methods.weat import weat
+from biaslib.methods.same import mac, mac_word, same, weat_d
+from biaslib.methods.weat import association, effect_size, weat
 from biaslib.stimuli.contexts import Context
 from biaslib.stimuli.data import load_test
 from biaslib.stimuli.templates import myb_contexts, seat_contexts
@@ -79,7 +79,7 @@ def test_weat_result_follows_the_shape():
 
 
 def test_ceat_result_follows_the_shape():
-    r = ceat(_word_vectors(), SMALL_CEAT)
+    r = ceat(_word_vectors(), convention=SMALL_CEAT)
     d = r.to_dict()
     _check_record(r, d["ces"], d["p_value"], 40, (d["ci_low"], d["ci_high"]), "CEAT",
                   SMALL_CEAT.name)
@@ -106,19 +106,21 @@ def test_lpbs_results_follow_the_shape():
     words_a, words_b = ["a1", "a2", "a3"], ["b1", "b2", "b3"]
     attributes = [w for w in words_a + words_b for _ in range(5)]
     scores = rng.normal(size=len(attributes)) + [0.5 if a in words_a else 0 for a in attributes]
-    rc = lpbs_ceat(scores, attributes, words_a, words_b, SMALL_CEAT)
+    rc = lpbs_ceat(scores, attributes, words_a, words_b, convention=SMALL_CEAT)
     d = rc.to_dict()
     low, high = rc.meta.conf_int()
     _check_record(rc, d["ces"], d["p_value"], 40, (low, high), "LPBS-CEAT", SMALL_CEAT.name)
 
 
 def test_same_family_has_no_p_value_and_no_interval():
+    # Both words are at |cos(w, (1, -1)/√2)| = |0.6 - 0.8|/√2 from the bias direction.
     r = same([[3.0, 4.0], [4.0, 3.0]], [[[1.0, 0.0]], [[0.0, 1.0]]])
-    _check_record(r, r.value, None, 2, None, "SAME", r.options["convention"])
+    _check_record(r, pytest.approx(0.2 / math.sqrt(2)), None, 2, None, "SAME", "same-paper")
     m = mac(X, [A, B])
-    _check_record(m, m.value, None, 6, None, "MAC", "")
+    _check_record(m, float(mac_word(X, [A, B]).mean()), None, 6, None, "MAC", "")
     w = weat_d(X, Y, A, B)
-    _check_record(w, w.value, None, 12, None, "WEAT d", "")
+    d = effect_size(association(X, A, B), association(Y, A, B))
+    _check_record(w, d, None, 12, None, "WEAT d", "")
 
 
 def test_permutation_result_is_not_a_bias_result():
@@ -343,7 +345,7 @@ def test_ceat_entry_points_agree_with_the_method():
     row = frame.iloc[0]
     assert (row["method"], row["test"], row["variant"]) == ("CEAT", "C6", "name")
     assert (row["level"], row["pooling"], row["layer"]) == ("word", "mean", "3")
-    direct = ceat(embed_word_contexts(_ceat_contexts("MYB-C6-name"), enc), SMALL_CEAT)
+    direct = ceat(embed_word_contexts(_ceat_contexts("MYB-C6-name"), enc), convention=SMALL_CEAT)
     one = run_ceat("MYB-C6-name", enc, _ceat_contexts("MYB-C6-name"), SMALL_CEAT)
     assert row["effect_size"] == one.ces == direct.ces
     assert (row["ci_low"], row["ci_high"]) == one.ci

@@ -14,7 +14,6 @@ from biaslib.methods.ripa import (
     RIPA_PAPER,
     RIPA_WEFE,
     RipaConvention,
-    get_ripa_convention,
     relation_vector,
     ripa,
 )
@@ -39,9 +38,9 @@ def _rng_sets(seed=0, n=6, m=9, d=5):
 def test_single_pair_by_hand():
     # he = (1, 0), she = (-1, 0): b = (1, 0); the score is the first coordinate, length kept.
     r = ripa([[3.0, 4.0], [-2.0, 0.0]], [[1.0, 0.0]], [[-1.0, 0.0]])
-    assert r.score == "RIPA"
+    assert r.method == "RIPA"
     assert r.word_scores.tolist() == [3.0, -2.0]
-    assert r.value == 0.5
+    assert r.effect_size == 0.5
     assert (r.n_words, r.n_groups) == (2, 2)
     assert r.options["convention"] == "paper" and r.options["n_pairs"] == 1
 
@@ -61,8 +60,8 @@ def test_wefe_relation_vector_by_hand_is_not_unit():
 def test_paper_and_wefe_differ_on_a_toy_example():
     # w = (1, 0): paper 1/√2 = 0.70711 (principal component); WEFE 2/√10 = 0.63246 (mean over
     # pairs of w·(x−y)/‖x−y‖ = (3/√10 + 1/√10) / 2).
-    paper = ripa([[1.0, 0.0]], X2, Y2).value
-    wefe = ripa([[1.0, 0.0]], X2, Y2, convention="wefe").value
+    paper = ripa([[1.0, 0.0]], X2, Y2).effect_size
+    wefe = ripa([[1.0, 0.0]], X2, Y2, convention="wefe").effect_size
     assert paper == pytest.approx(1 / math.sqrt(2))
     assert wefe == pytest.approx((3 / math.sqrt(10) + 1 / math.sqrt(10)) / 2)
     assert paper - wefe == pytest.approx(0.0746512, abs=1e-7)
@@ -73,8 +72,8 @@ def test_ebs_takes_the_absolute_value():
     W = [[-1.0, 5.0], [3.0, -7.0]]
     paper = ripa(W, [[1.0, 0.0]], [[-1.0, 0.0]])
     ebs = ripa(W, [[1.0, 0.0]], [[-1.0, 0.0]], convention="ebs")
-    assert paper.word_scores.tolist() == [-1.0, 3.0] and paper.value == 1.0
-    assert ebs.word_scores.tolist() == [1.0, 3.0] and ebs.value == 2.0
+    assert paper.word_scores.tolist() == [-1.0, 3.0] and paper.effect_size == 1.0
+    assert ebs.word_scores.tolist() == [1.0, 3.0] and ebs.effect_size == 2.0
     assert ebs.options["absolute"] is True and ebs.options["convention"] == "ebs"
 
 
@@ -84,8 +83,8 @@ def test_hand_example_with_three_pairs():
     X = [[3.0, 1.0], [2.0, 5.0], [1.0, 2.0]]
     Y = [[1.0, 1.0], [0.0, 5.0], [1.0, 1.0]]
     w = [[3.0, 6.0]]
-    assert ripa(w, X, Y).value == pytest.approx(3.0)
-    assert ripa(w, X, Y, convention="wefe").value == pytest.approx(2 / 3 * 3 + 1 / 3 * 6)
+    assert ripa(w, X, Y).effect_size == pytest.approx(3.0)
+    assert ripa(w, X, Y, convention="wefe").effect_size == pytest.approx(2 / 3 * 3 + 1 / 3 * 6)
 
 
 # --------------------------------------------------------------------------- brute force
@@ -123,7 +122,7 @@ def test_wefe_matches_a_loop_over_pairs(seed):
     W, X, Y = _rng_sets(seed)
     r = ripa(W, X, Y, convention="wefe")
     assert r.word_scores == pytest.approx(_loop_wefe(W.tolist(), X.tolist(), Y.tolist()))
-    assert r.value == pytest.approx(np.mean(_loop_wefe(W.tolist(), X.tolist(), Y.tolist())))
+    assert r.effect_size == pytest.approx(np.mean(_loop_wefe(W.tolist(), X.tolist(), Y.tolist())))
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
@@ -152,7 +151,7 @@ def test_swapping_the_groups_flips_the_sign(convention):
     r = ripa(W, X, Y, convention=convention)
     s = ripa(W, Y, X, convention=convention)
     assert s.word_scores == pytest.approx(-r.word_scores)
-    assert s.value == pytest.approx(-r.value)
+    assert s.effect_size == pytest.approx(-r.effect_size)
 
 
 def test_ebs_does_not_change_when_the_groups_swap():
@@ -229,7 +228,7 @@ def test_cancelling_pairs():
 
 
 def test_presets():
-    assert get_ripa_convention("paper") is RIPA_PAPER
+    assert RipaConvention.of("paper") is RIPA_PAPER
     assert (RIPA_PAPER.relation, RIPA_PAPER.absolute) == ("pca", False)
     assert (RIPA_WEFE.relation, RIPA_WEFE.absolute) == ("mean", False)
     assert (RIPA_EBS.relation, RIPA_EBS.absolute) == ("pca", True)
@@ -286,7 +285,7 @@ def test_wefe_preset_reproduces_wefes_code(seed):
         [{f"x{i}": v for i, v in enumerate(X)}, {f"y{i}": v for i, v in enumerate(Y)}],
         [{f"w{i}": v for i, v in enumerate(W)}])
     ours = ripa(W, X, Y, convention="wefe")
-    assert ours.value == pytest.approx(float(value), abs=1e-12)
+    assert ours.effect_size == pytest.approx(float(value), abs=1e-12)
     assert ours.word_scores == pytest.approx([per_word[f"w{i}"]["mean"] for i in range(len(W))],
                                              abs=1e-12)
 
@@ -298,5 +297,5 @@ def test_ebs_preset_reproduces_ebs_code(seed):
     model = ebs_class("RIPA")()
     model.define_bias_space([X.copy(), Y.copy()])
     ours = ripa(W, X, Y, convention="ebs")
-    assert ours.value == pytest.approx(model.mean_individual_bias(list(W)), abs=1e-12)
+    assert ours.effect_size == pytest.approx(model.mean_individual_bias(list(W)), abs=1e-12)
     assert ours.word_scores == pytest.approx([model.individual_bias(w) for w in W], abs=1e-12)

@@ -12,7 +12,6 @@ from biaslib.methods.rnd import (
     RND_PAPER,
     RND_WEFE,
     RndConvention,
-    get_rnd_convention,
     rnd,
     rnd_word,
 )
@@ -57,9 +56,9 @@ def test_sum_and_mean_by_hand():
     paper = rnd(W, [[1.0, 0.0]], [[-1.0, 0.0]], normalize=False)
     wefe = rnd(W, [[1.0, 0.0]], [[-1.0, 0.0]], normalize=False, convention="wefe")
     assert paper.word_scores == pytest.approx([2.0, -2.0, 0.0, 2.0])
-    assert paper.value == pytest.approx(2.0)  # the paper's sum
-    assert wefe.value == pytest.approx(0.5)  # WEFE's mean: sum / 4
-    assert paper.score == wefe.score == "RND"
+    assert paper.effect_size == pytest.approx(2.0)  # the paper's sum
+    assert wefe.effect_size == pytest.approx(0.5)  # WEFE's mean: sum / 4
+    assert paper.method == wefe.method == "RND"
     assert (paper.options["convention"], wefe.options["convention"]) == ("paper", "wefe")
     assert (paper.options["aggregate"], wefe.options["aggregate"]) == ("sum", "mean")
 
@@ -68,8 +67,8 @@ def test_normalize_by_hand():
     # Unit X: (1, 0), (0, 1) → X̄ = (0.5, 0.5); unit Y: (−1, 0). w = (1, 0):
     # ‖w − Ȳ‖ − ‖w − X̄‖ = 2 − √0.5. Unnormalised: X̄ = (1, 1.5), Ȳ = (−5, 0): 6 − 1.5.
     X, Y, w = [[2.0, 0.0], [0.0, 3.0]], [[-5.0, 0.0]], [[1.0, 0.0]]
-    assert rnd(w, X, Y).value == pytest.approx(2.0 - math.sqrt(0.5))
-    assert rnd(w, X, Y, normalize=False).value == pytest.approx(4.5)
+    assert rnd(w, X, Y).effect_size == pytest.approx(2.0 - math.sqrt(0.5))
+    assert rnd(w, X, Y, normalize=False).effect_size == pytest.approx(4.5)
 
 
 def test_cosine_distance_by_hand():
@@ -86,12 +85,12 @@ def test_wefe_signs_on_a_toy_example():
     r = rnd(W, [[1.0, 0.0]], [[-1.0, 0.0]], normalize=False, convention="wefe")
     wefe_norm = np.mean([_norm([a - 1.0, b]) - _norm([a + 1.0, b]) for a, b in W])  # −0.5
     assert wefe_norm == pytest.approx(-0.5)
-    assert wefe_norm == pytest.approx(-r.value)
-    assert "reports -value" in r.notes[0]
+    assert wefe_norm == pytest.approx(-r.effect_size)
+    assert "reports -effect_size" in r.notes[0]
     c = rnd(W, [[1.0, 0.0]], [[-1.0, 0.0]], normalize=False, convention="wefe", distance="cos")
     wefe_cos = np.mean([_cos(w, [1.0, 0.0]) - _cos(w, [-1.0, 0.0]) for w in W])
-    assert wefe_cos == pytest.approx(c.value)
-    assert "reports +value" in c.notes[0]
+    assert wefe_cos == pytest.approx(c.effect_size)
+    assert "reports +effect_size" in c.notes[0]
     assert not rnd(W, [[1.0, 0.0]], [[-1.0, 0.0]]).notes  # the paper's preset: no note
 
 
@@ -111,10 +110,10 @@ def test_matches_a_loop(seed, normalize):
     args = _rng_sets(seed)
     r = rnd(*args, normalize=normalize)
     assert r.word_scores == pytest.approx(norm_scores)
-    assert r.value == pytest.approx(sum(norm_scores))
+    assert r.effect_size == pytest.approx(sum(norm_scores))
     c = rnd(*args, normalize=normalize, distance="cos", convention="wefe")
     assert c.word_scores == pytest.approx(cos_scores)
-    assert c.value == pytest.approx(sum(cos_scores) / len(cos_scores))
+    assert c.effect_size == pytest.approx(sum(cos_scores) / len(cos_scores))
 
 
 # --------------------------------------------------------------------------- properties
@@ -127,7 +126,7 @@ def test_swapping_the_groups_flips_the_sign(distance, normalize):
     r = rnd(W, X, Y, distance=distance, normalize=normalize)
     s = rnd(W, Y, X, distance=distance, normalize=normalize)
     assert s.word_scores == pytest.approx(-r.word_scores)
-    assert s.value == pytest.approx(-r.value)
+    assert s.effect_size == pytest.approx(-r.effect_size)
 
 
 @pytest.mark.parametrize("distance", ["norm", "cos"])
@@ -136,14 +135,14 @@ def test_zero_when_the_group_means_coincide(distance):
     W, _, _ = _rng_sets(4, d=2)
     r = rnd(W, [[1.0, 0.0], [0.0, 1.0]], [[0.5, 0.5]], distance=distance, normalize=False)
     assert r.word_scores == pytest.approx(np.zeros(len(W)), abs=1e-12)
-    assert r.value == pytest.approx(0.0, abs=1e-12)
+    assert r.effect_size == pytest.approx(0.0, abs=1e-12)
 
 
 def test_positive_towards_x():
     _, X, Y = _rng_sets(5)
     r = rnd(X, X, Y)
-    assert r.value > 0
-    assert rnd(Y, X, Y).value < 0
+    assert r.effect_size > 0
+    assert rnd(Y, X, Y).effect_size < 0
 
 
 def test_translation_invariance_of_the_euclidean_score():
@@ -165,14 +164,14 @@ def test_normalize_makes_it_invariant_to_vector_lengths():
 
 def test_one_word_groups_are_their_own_mean():
     r = rnd([[1.0, 2.0]], [[3.0, 0.0]], [[0.0, 1.0]], normalize=False)
-    assert r.value == pytest.approx(_norm([1.0, 1.0]) - _norm([-2.0, 2.0]))
+    assert r.effect_size == pytest.approx(_norm([1.0, 1.0]) - _norm([-2.0, 2.0]))
 
 
 # --------------------------------------------------------------------------- conventions
 
 
 def test_presets():
-    assert get_rnd_convention("paper") is RND_PAPER and get_rnd_convention("wefe") is RND_WEFE
+    assert RndConvention.of("paper") is RND_PAPER and RndConvention.of("wefe") is RND_WEFE
     assert "wefe/metrics/RND.py" in RND_WEFE.description
     with pytest.raises(UnknownNameError):
         rnd([[1.0, 0.0]], [[1.0, 0.0]], [[0.0, 1.0]], convention="garg")
@@ -217,6 +216,6 @@ def test_wefe_preset_reproduces_wefes_code_up_to_its_sign(distance, seed):
                                                           distance)
     ours = rnd(W, X, Y, distance=distance, normalize=False, convention="wefe")
     sign = -1.0 if distance == "norm" else 1.0  # what the notes say
-    assert sign * ours.value == pytest.approx(float(value), abs=1e-12)
+    assert sign * ours.effect_size == pytest.approx(float(value), abs=1e-12)
     assert sign * ours.word_scores == pytest.approx(
         [per_word[f"w{i}"] for i in range(len(W))], abs=1e-12)

@@ -16,7 +16,6 @@ from biaslib.methods.rnsb import (
     RNSB_PAPER,
     RNSB_WEFE,
     RnsbConvention,
-    get_rnsb_convention,
     kl_from_uniform,
     negative_probabilities,
     rnsb,
@@ -68,13 +67,13 @@ def test_words_and_groups_aggregation_by_hand():
 def test_value_is_the_kl_of_the_word_scores():
     groups, A, B = _lexicon(1)
     r = rnsb(groups, A, B)
-    assert r.value == pytest.approx(_kl_loop(r.word_scores.tolist()))
+    assert r.effect_size == pytest.approx(_kl_loop(r.word_scores.tolist()))
     g = rnsb(groups, A, B, convention=RNSB_PAPER.replace(aggregate="groups"))
     assert g.word_scores == pytest.approx(r.word_scores)  # same fit, same probabilities
     sizes = np.cumsum([len(x) for x in groups])[:-1]
     means = [float(np.mean(p)) for p in np.split(g.word_scores, sizes)]
-    assert g.value == pytest.approx(_kl_loop(means))
-    assert g.value != pytest.approx(r.value)
+    assert g.effect_size == pytest.approx(_kl_loop(means))
+    assert g.effect_size != pytest.approx(r.effect_size)
 
 
 # --------------------------------------------------------------------------- the pipeline
@@ -98,7 +97,7 @@ def test_matches_the_pipeline_step_by_step(convention, seed):
             probs.append(float(model.predict_proba([word])[0][list(model.classes_).index(-1.0)]))
     r = rnsb(groups, A, B, seed=seed, convention=convention)
     assert r.word_scores == pytest.approx(probs)
-    assert r.value == pytest.approx(_kl_loop(probs))
+    assert r.effect_size == pytest.approx(_kl_loop(probs))
     assert r.options["convention"] == convention.name and r.options["seed"] == seed
 
 
@@ -137,7 +136,7 @@ def test_paper_preset_is_the_notebooks_multinomial_model():
 def test_paper_and_wefe_differ_on_a_toy_lexicon():
     groups, A, B = _lexicon(4)
     paper, wefe = rnsb(groups, A, B), rnsb(groups, A, B, convention="wefe")
-    assert paper.value != pytest.approx(wefe.value)
+    assert paper.effect_size != pytest.approx(wefe.effect_size)
     assert (paper.options["solver"], wefe.options["solver"]) == ("lbfgs", "liblinear")
     assert (paper.options["test_size"], wefe.options["test_size"]) == (0.1, 0.2)
 
@@ -149,7 +148,7 @@ def test_non_negative_and_at_most_log_n():
     for seed in range(4):
         groups, A, B = _lexicon(seed)
         r = rnsb(groups, A, B, seed=seed)
-        assert 0.0 <= r.value <= math.log(r.n_words)
+        assert 0.0 <= r.effect_size <= math.log(r.n_words)
         assert np.all((r.word_scores > 0) & (r.word_scores < 1))
 
 
@@ -157,7 +156,7 @@ def test_zero_when_every_probability_is_equal():
     _, A, B = _lexicon(5)
     v = np.array([[0.3, -0.2, 1.0, 0.5]])
     r = rnsb([v, v, 2 * v - v], A, B)
-    assert r.value == pytest.approx(0.0, abs=1e-15)
+    assert r.effect_size == pytest.approx(0.0, abs=1e-15)
     assert np.ptp(r.word_scores) == pytest.approx(0.0, abs=1e-15)
 
 
@@ -171,39 +170,40 @@ def test_same_call_same_result_and_seeds_matter():
     groups, A, B = _lexicon(7)
     first = rnsb(groups, A, B, seed=3)
     again = rnsb(groups, A, B, seed=3)
-    assert first.value == again.value
+    assert first.effect_size == again.effect_size
     assert np.array_equal(first.word_scores, again.word_scores)
-    values = {rnsb(groups, A, B, seed=s).value for s in range(5)}
+    values = {rnsb(groups, A, B, seed=s).effect_size for s in range(5)}
     assert len(values) > 1  # a different held-out split, a different classifier
     # Without a holdout the fit does not depend on the seed (lbfgs is deterministic).
-    assert rnsb(groups, A, B, seed=1, convention=ALL_WORDS).value == pytest.approx(
-        rnsb(groups, A, B, seed=2, convention=ALL_WORDS).value)
+    assert rnsb(groups, A, B, seed=1, convention=ALL_WORDS).effect_size == pytest.approx(
+        rnsb(groups, A, B, seed=2, convention=ALL_WORDS).effect_size)
 
 
 def test_iterations_average_the_divergences():
     groups, A, B = _lexicon(8)
     r = rnsb(groups, A, B, seed=5, n_iterations=3, convention="wefe")
     singles = [rnsb(groups, A, B, seed=s, convention="wefe") for s in (5, 6, 7)]
-    assert r.value == pytest.approx(np.mean([s.value for s in singles]))
+    assert r.effect_size == pytest.approx(np.mean([s.effect_size for s in singles]))
     assert r.word_scores == pytest.approx(np.mean([s.word_scores for s in singles], axis=0))
     assert r.options["n_iterations"] == 3
 
 
 def test_group_order_does_not_change_the_value():
     groups, A, B = _lexicon(9)
-    assert rnsb(groups[::-1], A, B).value == pytest.approx(rnsb(groups, A, B).value)
+    assert rnsb(groups[::-1], A, B).effect_size == pytest.approx(rnsb(groups, A, B).effect_size)
 
 
 def test_normalize():
     groups, A, B = _lexicon(10)
     unit = [g / np.linalg.norm(g, axis=1, keepdims=True) for g in groups]
     uA, uB = (v / np.linalg.norm(v, axis=1, keepdims=True) for v in (A, B))
-    assert rnsb(groups, A, B, normalize=True).value == pytest.approx(rnsb(unit, uA, uB).value)
+    assert rnsb(groups, A, B, normalize=True).effect_size == pytest.approx(
+        rnsb(unit, uA, uB).effect_size)
 
 
 def test_presets():
-    assert get_rnsb_convention("paper") is RNSB_PAPER
-    assert get_rnsb_convention("wefe") is RNSB_WEFE
+    assert RnsbConvention.of("paper") is RNSB_PAPER
+    assert RnsbConvention.of("wefe") is RNSB_WEFE
     assert (RNSB_WEFE.test_size, RNSB_WEFE.stratify, RNSB_WEFE.solver, RNSB_WEFE.C,
             RNSB_WEFE.max_iter) == (0.2, True, "liblinear", 1.0, 10000)
     assert "wefe/metrics/RNSB.py" in RNSB_WEFE.description
@@ -287,6 +287,6 @@ def test_wefe_preset_reproduces_wefes_code(seed):
     kl, probs = rnsb_class()._calc_rnsb(
         [{f"g{j}_{i}": v for i, v in enumerate(g)} for j, g in enumerate(groups)], classifier)
     ours = rnsb(groups, A, B, seed=seed, convention="wefe")
-    assert ours.value == pytest.approx(float(kl), abs=1e-12)
+    assert ours.effect_size == pytest.approx(float(kl), abs=1e-12)
     assert ours.word_scores == pytest.approx(list(probs.values()), abs=1e-12)
     assert ours.options["accuracy"] == pytest.approx(accuracy)

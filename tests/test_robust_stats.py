@@ -149,7 +149,7 @@ def test_same_refuses_a_dict_of_sets():
 
 def test_direct_bias_accepts_numpy_int_k():
     res = direct_bias(W, [A, B], k=np.int64(1))
-    assert res.value == direct_bias(W, [A, B], k=1).value
+    assert res.effect_size == direct_bias(W, [A, B], k=1).effect_size
     assert type(res.options["k"]) is int
 
 

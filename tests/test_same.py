@@ -39,7 +39,6 @@ from biaslib.methods.same import (
     attribute_means,
     direct_bias,
     direct_bias_space,
-    get_same_convention,
     mac,
     mac_word,
     pairwise_skew_stereotype,
@@ -96,8 +95,8 @@ def test_binary_same_by_hand():
     assert b == pytest.approx([math.cos(math.radians(75)), -math.cos(math.radians(75)), 0.0],
                               abs=1e-15)
     result = same(at(30, 60, 45), [X_AXIS, Y_AXIS])
-    assert result.value == pytest.approx(2 * math.cos(math.radians(75)) / 3)
-    assert result.score == "SAME" and result.n_words == 3 and result.n_groups == 2
+    assert result.effect_size == pytest.approx(2 * math.cos(math.radians(75)) / 3)
+    assert result.method == "SAME" and result.n_words == 3 and result.n_groups == 2
 
 
 def test_weat_word_is_the_association_of_the_weat_module():
@@ -126,17 +125,19 @@ def test_multi_attribute_same_by_hand():
 def test_two_groups_multi_rules_agree():
     w = rng_vectors(20)
     A, B = rng_vectors(5, seed=1), rng_vectors(6, seed=2)
-    assert same(w, [A, B], SAME_PAPER).value == pytest.approx(same(w, [A, B], SAME_CODE).value)
+    assert same(w, [A, B], convention=SAME_PAPER).effect_size == pytest.approx(
+        same(w, [A, B], convention=SAME_CODE).effect_size)
     assert same(w, [A, B]).word_scores == pytest.approx(np.abs(same_signed_word(w, A, B)))
 
 
 def test_stereotype_eq45_is_np_std_over_sqrt_w():
     W = at(10, 80, 30, 60, 45)
     b = same_signed_word(W, X_AXIS, Y_AXIS)
-    assert stereotype(W, X_AXIS, Y_AXIS, SAME_CODE).value == pytest.approx(np.std(b))
-    assert stereotype(W, X_AXIS, Y_AXIS, SAME_PAPER).value == pytest.approx(
+    assert stereotype(W, X_AXIS, Y_AXIS, convention=SAME_CODE).effect_size == pytest.approx(
+        np.std(b))
+    assert stereotype(W, X_AXIS, Y_AXIS, convention=SAME_PAPER).effect_size == pytest.approx(
         math.sqrt(((b - b.mean()) ** 2).sum()) / 5)
-    paper = stereotype(W, X_AXIS, Y_AXIS, SAME_PAPER).value
+    paper = stereotype(W, X_AXIS, Y_AXIS, convention=SAME_PAPER).effect_size
     assert paper == pytest.approx(np.std(b) / math.sqrt(5))
 
 
@@ -147,8 +148,9 @@ def test_eq45_maximum_shrinks_with_the_number_of_words():
         A, B = [[1.0, 0.0]], [[0.0, 1.0]]
         g = np.array([1.0, -1.0]) / math.sqrt(2)
         W = np.array([g] * (n // 2) + [-g] * (n // 2))
-        assert stereotype(W, A, B, SAME_CODE).value == pytest.approx(1.0)
-        assert stereotype(W, A, B, SAME_PAPER).value == pytest.approx(1 / math.sqrt(n))
+        assert stereotype(W, A, B, convention=SAME_CODE).effect_size == pytest.approx(1.0)
+        assert stereotype(W, A, B, convention=SAME_PAPER).effect_size == pytest.approx(
+            1 / math.sqrt(n))
 
 
 def test_mac_by_hand_per_set_vs_flat():
@@ -157,7 +159,8 @@ def test_mac_by_hand_per_set_vs_flat():
     assert mac_word([[1.0, 0.0]], sets, "flat")[0] == pytest.approx(0.75)
     equal = [[[1.0, 0.0], [1.0, 1.0]], [[0.0, 1.0], [-1.0, 1.0]]]
     w = rng_vectors(4, 2)
-    assert mac(w, equal, "per_set").value == pytest.approx(mac(w, equal, "flat").value)
+    assert mac(w, equal, mean="per_set").effect_size == pytest.approx(
+        mac(w, equal, mean="flat").effect_size)
     with pytest.raises(ValueError, match="per_set"):
         mac_word(w, equal, "mean")
 
@@ -187,24 +190,25 @@ def test_direct_bias_k2_norm_and_sum():
     u = w / np.linalg.norm(w, axis=1, keepdims=True)
     assert norm == pytest.approx(np.linalg.norm(u @ space.basis.T, axis=1))
     # k = 1: both rules are |cos(w, g)|.
-    assert direct_bias(w, [A, B], subspace="sum").value == pytest.approx(
-        direct_bias(w, [A, B]).value)
+    assert direct_bias(w, [A, B], subspace="sum").effect_size == pytest.approx(
+        direct_bias(w, [A, B]).effect_size)
 
 
 def test_weat_d_is_the_weat_effect_size():
     X, Y = at(10, 20, 30), at(60, 70, 85)
     s_x, s_y = weat_word(X, X_AXIS, Y_AXIS), weat_word(Y, X_AXIS, Y_AXIS)
-    assert weat_d(X, Y, X_AXIS, Y_AXIS).value == pytest.approx(effect_size(s_x, s_y))
-    assert weat_d(X, Y, X_AXIS, Y_AXIS, ddof=0).value == pytest.approx(
+    assert weat_d(X, Y, X_AXIS, Y_AXIS).effect_size == pytest.approx(effect_size(s_x, s_y))
+    assert weat_d(X, Y, X_AXIS, Y_AXIS, ddof=0).effect_size == pytest.approx(
         effect_size(s_x, s_y, ddof=0))
 
 
 def test_results_are_frozen_and_flatten():
     r = same(at(10, 20), [X_AXIS, Y_AXIS])
     with pytest.raises(AttributeError):
-        r.value = 0.0  # type: ignore[misc]
+        r.effect_size = 0.0  # type: ignore[misc]
     row = r.to_frame().iloc[0]
-    assert row["score"] == "SAME" and row["option_convention"] == "same-paper"
+    assert row["method"] == "SAME" and row["option_convention"] == "same-paper"
+    assert row["effect_size"] == r.effect_size
 
 
 # --------------------------------------------------------------------------- properties
@@ -215,11 +219,11 @@ def test_sign_flips_when_attribute_sets_swap():
     A, B = rng_vectors(4, seed=1), rng_vectors(4, seed=2)
     assert same_signed_word(w, A, B) == pytest.approx(-same_signed_word(w, B, A))
     assert weat_word(w, A, B) == pytest.approx(-weat_word(w, B, A))
-    assert skew(w, A, B).value == pytest.approx(-skew(w, B, A).value)
-    for unsigned in (lambda a, b: same(w, [a, b]).value,
-                     lambda a, b: stereotype(w, a, b).value,
-                     lambda a, b: mac(w, [a, b]).value,
-                     lambda a, b: direct_bias(w, [a, b]).value):
+    assert skew(w, A, B).effect_size == pytest.approx(-skew(w, B, A).effect_size)
+    for unsigned in (lambda a, b: same(w, [a, b]).effect_size,
+                     lambda a, b: stereotype(w, a, b).effect_size,
+                     lambda a, b: mac(w, [a, b]).effect_size,
+                     lambda a, b: direct_bias(w, [a, b]).effect_size):
         assert unsigned(A, B) == pytest.approx(unsigned(B, A))
 
 
@@ -227,11 +231,11 @@ def test_sign_conventions_of_the_code():
     w = at(20, 70)
     # Paper / code since Oct 2022: positive towards the first set.
     assert same_signed_word(w, X_AXIS, Y_AXIS, "first")[0] > 0
-    assert skew(w[:1], X_AXIS, Y_AXIS, SAME_PAPER).value > 0
-    assert skew(w[:1], X_AXIS, Y_AXIS, SAME_CODE).value > 0
+    assert skew(w[:1], X_AXIS, Y_AXIS, convention=SAME_PAPER).effect_size > 0
+    assert skew(w[:1], X_AXIS, Y_AXIS, convention=SAME_CODE).effect_size > 0
     # Before Oct 2022: cos(w, mean(A_1) - mean(A_0)), positive towards the second set.
-    assert skew(w[:1], X_AXIS, Y_AXIS, SAME_CODE_PRE_2022_10).value == pytest.approx(
-        -skew(w[:1], X_AXIS, Y_AXIS, SAME_PAPER).value)
+    before = skew(w[:1], X_AXIS, Y_AXIS, convention=SAME_CODE_PRE_2022_10).effect_size
+    assert before == pytest.approx(-skew(w[:1], X_AXIS, Y_AXIS, convention=SAME_PAPER).effect_size)
 
 
 def test_scores_ignore_vector_length():
@@ -304,7 +308,7 @@ def test_weat_zero_counterexample():
     ex = weat_zero_counterexample(A, B, alpha=1.0)
     assert ex.reported == pytest.approx(0.0, abs=1e-12)
     assert ex.truly_biased and min(abs(b) for b in ex.word_bias) == pytest.approx(1 / math.sqrt(2))
-    assert same(ex.vectors, [A, B]).value == pytest.approx(1 / math.sqrt(2))
+    assert same(ex.vectors, [A, B]).effect_size == pytest.approx(1 / math.sqrt(2))
 
 
 def test_direct_bias_counterexample_theorem_12():
@@ -333,10 +337,10 @@ def test_skew_and_stereotype_are_not_trustworthy():
     skewed, stereotyped = sets["skewed"], sets["stereotyped"]
     assert np.abs(same_signed_word(skewed, A, B)).min() > 0.1
     assert np.abs(same_signed_word(stereotyped, A, B)).min() > 0.1
-    assert stereotype(skewed, A, B).value == pytest.approx(0.0, abs=1e-12)
-    assert skew(stereotyped, A, B).value == pytest.approx(0.0, abs=1e-12)
-    assert skew(skewed, A, B).value > 0.1 and stereotype(stereotyped, A, B).value > 0.1
-    assert same(skewed, [A, B]).value > 0.1 and same(stereotyped, [A, B]).value > 0.1
+    assert stereotype(skewed, A, B).effect_size == pytest.approx(0.0, abs=1e-12)
+    assert skew(stereotyped, A, B).effect_size == pytest.approx(0.0, abs=1e-12)
+    assert skew(skewed, A, B).effect_size > 0.1 and stereotype(stereotyped, A, B).effect_size > 0.1
+    assert same(skewed, [A, B]).effect_size > 0.1 and same(stereotyped, [A, B]).effect_size > 0.1
     with pytest.raises(DegenerateTestError):
         weat_d(skewed[:1], skewed[1:], A, B)  # d is 0/0: the paper reads it as 0
 
@@ -387,9 +391,9 @@ def test_glove_identity_and_ranges_on_occupations():
 
 
 def test_conventions():
-    assert get_same_convention("same-code") is SAME_CODE
+    assert SameConvention.of("same-code") is SAME_CODE
     with pytest.raises(UnknownNameError, match="same-paper"):
-        get_same_convention("same")
+        SameConvention.of("same")
     with pytest.raises(ValueError, match="stereotype"):
         SameConvention("x", stereotype="var")  # type: ignore[arg-type]
     assert SAME_PAPER.replace(stereotype="std").name == "same-paper*"
@@ -453,7 +457,7 @@ def test_pairwise_skew_stereotype():
     table = pairwise_skew_stereotype(w, sets, ["a", "b", "c"])
     assert list(zip(table["first"], table["second"], strict=True)) == [
         ("a", "b"), ("a", "c"), ("b", "c")]
-    assert table.loc[0, "skew"] == pytest.approx(skew(w, sets[0], sets[1]).value)
+    assert table.loc[0, "skew"] == pytest.approx(skew(w, sets[0], sets[1]).effect_size)
     with pytest.raises(ValueError, match="names"):
         pairwise_skew_stereotype(w, sets, ["a"])
 

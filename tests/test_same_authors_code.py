@@ -115,7 +115,8 @@ def test_toy_values_by_hand(facts):
         # w is closer to A_0, so "first" (positive towards A_0) gives +cos, "second" -cos.
         expected = TOY_COS if row["sign"] == "first" else -TOY_COS
         assert row["toy_value"] == pytest.approx(expected, abs=5e-5)
-        ours = skew(TOY_W, TOY_A0, TOY_A1, SAME_CODE.replace(sign=row["sign"])).value
+        conv = SAME_CODE.replace(sign=row["sign"])
+        ours = skew(TOY_W, TOY_A0, TOY_A1, convention=conv).effect_size
         assert ours == pytest.approx(row["toy_value"], abs=5e-5)
 
 
@@ -126,7 +127,7 @@ def test_biaslib_reproduces_the_codes_output(facts, glove):
              "stereotype": stereotype, "same": same, "mac": mac, "direct_bias": direct_bias}
     for _, row in facts.iterrows():
         value = eval(row["biaslib"], {"__builtins__": {}}, names)
-        assert f"{value.value:.4f}" == f"{row['glove_value']:.4f}", row["function"]
+        assert f"{value.effect_size:.4f}" == f"{row['glove_value']:.4f}", row["function"]
 
 
 def test_presets_name_their_commits(facts):

@@ -103,7 +103,7 @@ def _seat(model: LoadedModel, task: Task) -> pd.DataFrame:
 def _ceat(model: LoadedModel, task: Task, corpus: Callable[[str], Mapping] | None
           ) -> pd.DataFrame:
     """CEAT on Mind Your Bias's templates grouped by word, and on corpus contexts."""
-    from biaslib.methods.ceat import get_ceat_convention
+    from biaslib.methods.ceat import CeatConvention
 
     variants = stimulus_variants(task.test)
     by_name = None
@@ -111,7 +111,7 @@ def _ceat(model: LoadedModel, task: Task, corpus: Callable[[str], Mapping] | Non
         by_name = {name: corpus(name) for name in variants["seat"] + variants["myb"]}
     label = corpus_label(task.options)
     contexts = ("Mind Your Bias",) if variants["myb"] else ()
-    conventions = [get_ceat_convention(c) for c in task.grid.ceat]
+    conventions = [CeatConvention.of(c) for c in task.grid.ceat]
     grid = specification_frame(task.test, _transformer_encoders(model, task),
                                contexts=contexts, levels=(),
                                word_poolings=task.grid.word_poolings, ddofs=task.grid.ddofs,
@@ -241,11 +241,11 @@ def _same(model: LoadedModel, task: Task) -> pd.DataFrame:
                                         ["sentence"])["sentence"].arrays
             base |= {"level": "sentence", "pooling": str(enc.default_sentence_pooling),
                      "layer": layer_label(enc)}
-        result = same(np.vstack([a, b]), [x, y], SAME_PAPER)
+        result = same(np.vstack([a, b]), [x, y], convention=SAME_PAPER)
     except (MissingWordsError, DegenerateTestError) as err:
         row = {**base, "not run": str(err)}
     else:
-        row = {**base, "effect_size": result.value, "n": result.n_words, "n_x": len(x),
+        row = {**base, "effect_size": result.effect_size, "n": result.n_words, "n_x": len(x),
                "n_y": len(y), "not run": "; ".join(result.notes)}
     frame = pd.DataFrame([row])
     frame["test"], frame["variant"] = paper_test(stimuli)

@@ -124,7 +124,7 @@ def run_ceat(
             raise ValueError(f"contexts of role {role} hold words that are not in "
                              f"{test.name}'s {role} set: {foreign[:5]}")
     vectors = embed_word_contexts(contexts, encoder, pooling=pooling)
-    return ceat(vectors, convention, min_contexts=min_contexts,
+    return ceat(vectors, convention=convention, min_contexts=min_contexts,
                 max_missing_fraction=max_missing_fraction)
 
 
@@ -155,7 +155,7 @@ def ceat_table(
     for test in tqdm(tests, desc=f"CEAT on {encoder.name}", disable=not progress):
         vectors = embed_word_contexts(contexts(test.name), encoder, pooling=word_pooling)
         for conv in convs:
-            result = ceat(vectors, conv, max_missing_fraction=max_missing_fraction)
+            result = ceat(vectors, convention=conv, max_missing_fraction=max_missing_fraction)
             core = core_row(result, test.name, encoder.name, "word", pooling=word_pooling,
                             layer=layer_label(encoder))
             rest = {k: v for k, v in result.to_dict().items() if k not in core}

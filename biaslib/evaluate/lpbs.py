@@ -40,7 +40,6 @@ from biaslib.methods.lpbs import (
     LpbsConvention,
     LpbsResult,
     TemplateLogProbs,
-    get_lpbs_convention,
     lpbs,
 )
 from biaslib.stimuli.lpbs import LpbsTemplate
@@ -228,10 +227,10 @@ def run_lpbs(
     >>> from biaslib.stimuli.lpbs import myb_templates
     >>> result = run_lpbs(MaskedLMScorer(), myb_templates("C6_name", "full"))  # doctest: +SKIP
     """
-    conv = get_lpbs_convention(convention)
+    conv = LpbsConvention.of(convention)
     logs = template_log_probs(scorer, templates, wordpieces=conv.wordpieces,
                               prior_read_at=prior_read_at)
-    return lpbs(logs, conv)
+    return lpbs(logs, convention=conv)
 
 
 def lpbs_table(
@@ -276,7 +275,7 @@ def lpbs_table(
         for conv in no_string(conventions, "conventions"):
             result = run_lpbs(scorer, templates, conv, prior_read_at=prior_read_at)
             core = core_row(result, name, scorer.name, LPBS_LEVEL, layer=LPBS_LAYER,
-                            pooling=lpbs_pooling(get_lpbs_convention(conv).wordpieces))
+                            pooling=lpbs_pooling(LpbsConvention.of(conv).wordpieces))
             rest = {k: v for k, v in result.to_dict().items() if k not in core}
             rows.append({**core, "stimuli": name, "prior_read_at": prior_read_at, **rest})
     return pd.DataFrame(rows)

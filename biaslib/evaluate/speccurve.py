@@ -86,11 +86,10 @@ from biaslib.methods.ceat import (
     CEAT_ORIGINAL,
     CeatConvention,
     ceat,
-    get_ceat_convention,
 )
 from biaslib.methods.result import core_first
 from biaslib.methods.weat import effect_size, weat
-from biaslib.stats.conventions import MIND_YOUR_BIAS, Convention, get_convention
+from biaslib.stats.conventions import MIND_YOUR_BIAS, Convention
 from biaslib.stats.effect_size_ci import d_confidence_interval
 from biaslib.stimuli.contexts import Context
 from biaslib.stimuli.data import load_test
@@ -267,7 +266,7 @@ def specification_frame(
     ValueError
         If a context family, level, ddof or tail is unknown.
     """
-    convention = get_convention(convention)
+    convention = Convention.of(convention)
     encoders = ({_layer_label(encoders): encoders} if isinstance(encoders, ContextEncoder)
                 else dict(encoders))
     if not encoders:
@@ -278,7 +277,7 @@ def specification_frame(
     levels = list(no_string(levels, "levels"))
     if not set(levels) <= {"sentence", "word"}:
         raise ValueError(f"levels must be 'sentence' and/or 'word', got {levels!r}")
-    ceat_convs = [get_ceat_convention(c) for c in no_string(ceat_conventions,
+    ceat_convs = [CeatConvention.of(c) for c in no_string(ceat_conventions,
                                                              "ceat_conventions")]
     ddofs = [convention.replace(ddof=d).ddof for d in no_string(ddofs, "ddofs")]
     tails = [convention.replace(tail=t).tail for t in no_string(tails, "tails")]
@@ -382,7 +381,7 @@ def _ceat_row(base: dict[str, object], vectors: Mapping[str, Mapping[str, np.nda
     common = {**base, "ddof": conv.ddof, "tail": conv.tail, "sampling": _ceat_sampling(conv),
               "convention": conv.name}
     try:
-        res = ceat(vectors, conv)
+        res = ceat(vectors, convention=conv)
     except (MissingWordsError, DegenerateTestError) as err:
         return {**common, "effect_size": np.nan, "ci_low": np.nan, "ci_high": np.nan,
                 "ci_method": "", "p_value": np.nan, "n_x": np.nan, "n_y": np.nan,

@@ -22,7 +22,7 @@ from biaslib.errors import warn_dropped
 from biaslib.evaluate.tidy import core_row
 from biaslib.methods.result import NOT_APPLICABLE
 from biaslib.methods.weat import WeatResult, weat
-from biaslib.stats.conventions import BIASLIB, Convention, get_convention
+from biaslib.stats.conventions import BIASLIB, Convention
 from biaslib.stimuli.data import StimulusTest, load_test
 from biaslib.validation import no_string
 
@@ -186,7 +186,7 @@ def weat_table(
     the same vectors.
     """
     tests = [load_test(t) if isinstance(t, str) else t for t in no_string(tests, "tests")]
-    convs = [get_convention(c) for c in no_string(conventions, "conventions")]
+    convs = [Convention.of(c) for c in no_string(conventions, "conventions")]
     rows = []
     for test in tqdm(tests, desc=f"WEAT on {embedder.name}", disable=not progress):
         embedded = embed_test(test, embedder, max_missing_fraction)

@@ -15,4 +15,11 @@ presets: :mod:`~biaslib.methods.ripa` (RIPA), :mod:`~biaslib.methods.rnd` (RND),
 :mod:`~biaslib.methods.gonen_goldberg` (Gonen & Goldberg's cluster, classification and
 neighbour tests) and :mod:`~biaslib.methods.gweat` (the generalized WEAT).
 No torch, no files, no models: :mod:`biaslib.evaluate` feeds them.
+
+Every method function takes its convention one way — ``convention=``, keyword only, a
+preset's name or the convention itself, looked up by
+:meth:`~biaslib.stats.conventions.ConventionBase.of` — and returns a result that follows
+:class:`~biaslib.methods.result.BiasResult` (:mod:`~biaslib.methods.result`; the scores
+that aggregate word scores share :class:`~biaslib.methods.result.BiasScoreResult`).
+:mod:`~biaslib.methods.ripa` is the smallest complete example.
 """

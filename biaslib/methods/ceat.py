@@ -81,7 +81,7 @@ import os
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import ClassVar, Literal
 
 import numpy as np
 import pandas as pd
@@ -91,8 +91,8 @@ from scipy import sparse
 from biaslib.errors import DegenerateTestError, MissingWordsError, warn_dropped
 from biaslib.methods.result import ResultRecord
 from biaslib.methods.weat import association, effect_size
-from biaslib.stats.conventions import ConventionBase, lookup_preset
-from biaslib.stats.meta_analysis import TAILS, MetaAnalysis, Tail, random_effects
+from biaslib.stats.conventions import ConventionBase
+from biaslib.stats.meta_analysis import META_TAILS, MetaAnalysis, MetaTail, random_effects
 from biaslib.stats.sets import ROLES
 from biaslib.stats.similarity import unit_rows
 from biaslib.validation import check_ddof, check_int, check_seed
@@ -105,7 +105,6 @@ __all__ = [
     "CeatResult",
     "CombinedEffectResult",
     "ceat",
-    "get_ceat_convention",
     "missing_policy",
     "row_effect_sizes",
     "sample_effect_sizes",
@@ -157,9 +156,11 @@ class CeatConvention(ConventionBase):
         Where the convention comes from.
     """
 
+    kind: ClassVar[str] = "CEAT convention"
+
     n_samples: int = 10_000
     replacement: Replacement = "if_fewer"
-    tail: Tail = "two-sided"
+    tail: MetaTail = "two-sided"
     seed: int | None = 1111
     ddof: int = 1
 
@@ -169,8 +170,8 @@ class CeatConvention(ConventionBase):
         check_seed(self.seed)
         if self.replacement not in _REPLACEMENTS:
             raise ValueError(f"replacement must be one of {_REPLACEMENTS}")
-        if self.tail not in TAILS:
-            raise ValueError(f"tail must be one of {TAILS}")
+        if self.tail not in META_TAILS:
+            raise ValueError(f"tail must be one of {META_TAILS}")
         # numpy ints are accepted and stored as Python ones (frozen: set through object).
         object.__setattr__(self, "ddof", check_ddof(self.ddof))
 
@@ -193,19 +194,8 @@ CEAT_MIND_YOUR_BIAS = CeatConvention(
     description="Mind Your Bias: N=10,000, without replacement when a word has >= N "
                 "contexts, two-sided p, seed 1111",
 )
-#: Preset name → convention, for :func:`get_ceat_convention`.
-CEAT_PRESETS = {c.name: c for c in (CEAT_ORIGINAL, CEAT_MIND_YOUR_BIAS)}
-
-
-def get_ceat_convention(convention: CeatConvention | str) -> CeatConvention:
-    """A preset by name (``"ceat-original"``, ``"mind-your-bias"``), or the convention itself.
-
-    Raises
-    ------
-    UnknownNameError
-        For anything else (see :func:`~biaslib.stats.conventions.lookup_preset`).
-    """
-    return lookup_preset(convention, CEAT_PRESETS, kind="CEAT convention", cls=CeatConvention)
+#: Preset name → convention (``CeatConvention.of(name)`` looks one up).
+CEAT_PRESETS = CeatConvention.declare_presets(CEAT_ORIGINAL, CEAT_MIND_YOUR_BIAS)
 
 
 # --------------------------------------------------------------------------- sampling
@@ -446,7 +436,8 @@ class CombinedEffectResult(ResultRecord):
     (:class:`CeatConvention`) gets from it the fields of
     :class:`~biaslib.methods.result.BiasResult`: ``effect_size`` (and ``ces``) the
     combined effect size, ``p_value`` under the convention's tail, ``n`` the number of
-    samples :math:`N` combined and ``ci`` the meta-analysis' 95% interval. The result
+    samples :math:`N` combined and ``ci`` the meta-analysis' 95% interval
+    (``convention_name`` is :class:`~biaslib.methods.result.ResultRecord`'s). The result
     defines ``method``. :class:`CeatResult` and
     :class:`~biaslib.methods.lpbs.LpbsCeatResult` share it.
     """
@@ -481,10 +472,6 @@ class CombinedEffectResult(ResultRecord):
         low, high = self.meta.conf_int()
         return float(low), float(high)
 
-    @property
-    def convention_name(self) -> str:
-        """Name of the :class:`CeatConvention` used."""
-        return self.convention.name
 
 
 @dataclass(frozen=True)
@@ -597,8 +584,8 @@ def missing_policy(
 
 def ceat(
     vectors: Mapping[str, Mapping[str, ArrayLike]],
-    convention: CeatConvention | str = CEAT_MIND_YOUR_BIAS,
     *,
+    convention: CeatConvention | str = CEAT_MIND_YOUR_BIAS,
     min_contexts: int = 1,
     max_missing_fraction: float = 0.2,
     method: Literal["vectorised", "loop"] = "vectorised",
@@ -654,13 +641,13 @@ def ceat(
     ...     "A": {"love": contexts(0, 5), "peace": contexts(5, 5)},
     ...     "B": {"hate": contexts(85, 5), "war": contexts(90, 5)},
     ... }
-    >>> result = ceat(vectors, CEAT_MIND_YOUR_BIAS.replace(n_samples=1_000))
+    >>> result = ceat(vectors, convention=CEAT_MIND_YOUR_BIAS.replace(n_samples=1_000))
     >>> round(result.ces, 2), result.n, result.meta.tail, result.p_value < 0.001
     (1.73, 1000, 'two-sided', True)
     >>> result.n_contexts["X"]
     (5, 3, 4)
     """
-    conv = get_ceat_convention(convention)
+    conv = CeatConvention.of(convention)
     for role in ROLES:
         if role not in vectors:
             raise KeyError(f"vectors lack role {role!r}")

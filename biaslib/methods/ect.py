@@ -61,7 +61,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import stats
 
 from biaslib.errors import DegenerateTestError
-from biaslib.methods.same import BiasScoreResult
+from biaslib.methods.result import BiasScoreResult
 from biaslib.stats.similarity import as_vectors, unit_rows
 from biaslib.validation import check_bool
 
@@ -147,7 +147,7 @@ def ect(words: ArrayLike, X: ArrayLike, Y: ArrayLike, *, normalize: bool = False
     Returns
     -------
     BiasScoreResult
-        ``score="ECT"``, ``value`` :math:`\rho \in [-1, 1]` (1: no bias),
+        ``method="ECT"``, ``effect_size`` :math:`\rho \in [-1, 1]` (1: no bias),
         ``word_scores`` :math:`\cos(w, \bar X) - \cos(w, \bar Y)`;
         ``options["convention"]`` is ``"paper"`` (the authors' script and WEFE
         compute the same number; only ``normalize`` differs between calls).
@@ -169,7 +169,7 @@ def ect(words: ArrayLike, X: ArrayLike, Y: ArrayLike, *, normalize: bool = False
     >>> from biaslib.methods.ect import ect
     >>> W = [[1.0, 0.0], [1.0, 1.0], [0.0, 1.0]]
     >>> r = ect(W, [[2.0, 0.0]], [[0.0, 3.0]])
-    >>> r.score, r.value, r.word_scores.round(6).tolist()
+    >>> r.method, r.effect_size, r.word_scores.round(6).tolist()
     ('ECT', -1.0, [1.0, 0.0, -1.0])
     """
     normalize = check_bool(normalize, "normalize")
@@ -178,7 +178,7 @@ def ect(words: ArrayLike, X: ArrayLike, Y: ArrayLike, *, normalize: bool = False
         raise ValueError(f"ECT needs at least two words to rank, got {sims.shape[0]}")
     rho = spearman(sims[:, 0], sims[:, 1])
     scores = sims[:, 0] - sims[:, 1]
-    return BiasScoreResult(score="ECT", value=rho, word_scores=scores,
+    return BiasScoreResult(method="ECT", effect_size=rho, word_scores=scores,
                            n_words=int(scores.size), n_groups=2,
                            options={"convention": "paper", "normalize": normalize,
                                     "ties": "average ranks"})

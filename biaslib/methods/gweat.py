@@ -62,25 +62,78 @@ a word's score
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Literal
+from dataclasses import dataclass
+from typing import ClassVar, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from biaslib.errors import UnknownNameError
-from biaslib.methods.same import BiasScoreResult
+from biaslib.methods.result import BiasScoreResult
+from biaslib.stats.conventions import ConventionBase
 from biaslib.stats.similarity import as_vectors, unit_rows
 from biaslib.validation import check_bool
 
-__all__ = ["GWEAT_CONVENTIONS", "generalized_weat"]
+__all__ = [
+    "GWEAT_EBS",
+    "GWEAT_PAPER",
+    "GWEAT_PRESETS",
+    "GweatConvention",
+    "generalized_weat",
+]
 
+#: The centres of the group means: the mean of the means, or of all vectors.
 Center = Literal["groups", "pooled"]
+_CENTERS = ("groups", "pooled")
 
-#: Convention name -> options. The two agree: EBS implements the formula it cites.
-GWEAT_CONVENTIONS: Mapping[str, Mapping[str, object]] = {
-    "paper": {"normalize": True, "center": "groups"},
-    "ebs": {"normalize": True, "center": "groups"},
-}
+
+@dataclass(frozen=True)
+class GweatConvention(ConventionBase):
+    r"""The choices of a generalized WEAT (module docstring).
+
+    Attributes
+    ----------
+    name
+        Short identifier (a preset's key).
+    normalize
+        Scale every target and attribute vector to unit length first (EBS's
+        ``normalize_vectors``).
+    center
+        ``"groups"``: :math:`\bar x`, :math:`\bar a` are the means of the group
+        means (EBS); ``"pooled"``: the means of all vectors.
+    description
+        Where the convention comes from.
+    """
+
+    kind: ClassVar[str] = "generalized-WEAT convention"
+
+    normalize: bool = True
+    center: Center = "groups"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check_bool(self.normalize, "normalize")
+        if self.center not in _CENTERS:
+            raise UnknownNameError("generalized-WEAT center", self.center, _CENTERS)
+
+
+#: Swinger et al. (2019) as EBS's implementation states the formula: unit vectors, the
+#: mean of the group means.
+GWEAT_PAPER = GweatConvention(
+    name="paper", normalize=True, center="groups",
+    description="Swinger et al. 2019 (AIES), the formula as EBS cites it: unit vectors, "
+                "centres the means of the group means",
+)
+#: EBS ``geometrical_bias/generalized_weat.py`` (``GeneralizedWEAT.group_bias``): the same
+#: options — EBS implements the formula it cites.
+GWEAT_EBS = GweatConvention(
+    name="ebs", normalize=True, center="groups",
+    description="EmbeddingBiasScores geometrical_bias/generalized_weat.py "
+                "GeneralizedWEAT.group_bias (bc463b1 2022-10-20 to 5e72d36 2024-04-22): "
+                "normalize_vectors, the mean of the group means",
+)
+#: Preset name → convention (``GweatConvention.of(name)`` looks one up). The two agree.
+GWEAT_PRESETS = GweatConvention.declare_presets(GWEAT_PAPER, GWEAT_EBS)
 
 
 def _groups(sets: Sequence[ArrayLike], what: str) -> list[NDArray[np.float64]]:
@@ -102,14 +155,14 @@ def _centre(sets: list[NDArray[np.float64]], means: NDArray[np.float64],
         return means.mean(axis=0)
     if center == "pooled":
         return np.concatenate(sets).mean(axis=0)
-    raise UnknownNameError("generalized-WEAT center", center, ("groups", "pooled"))
+    raise UnknownNameError("generalized-WEAT center", center, _CENTERS)
 
 
 def generalized_weat(
     target_sets: Sequence[ArrayLike],
     attribute_sets: Sequence[ArrayLike],
     *,
-    convention: str = "paper",
+    convention: GweatConvention | str = GWEAT_PAPER,
     normalize: bool | None = None,
     center: Center | None = None,
 ) -> BiasScoreResult:
@@ -123,7 +176,8 @@ def generalized_weat(
         :math:`n` arrays ``(k_i, d)``; attribute set :math:`i` belongs with
         target set :math:`i`.
     convention
-        ``"paper"`` or ``"ebs"`` (the same options; module docstring).
+        ``"paper"`` or ``"ebs"`` (the same options; module docstring), or a
+        :class:`GweatConvention`.
     normalize
         Scale every vector to unit length first (default: the convention's, True).
     center
@@ -134,7 +188,7 @@ def generalized_weat(
     Returns
     -------
     BiasScoreResult
-        ``score="Generalized WEAT"``; ``word_scores`` the :math:`n` terms
+        ``method="Generalized WEAT"``; ``word_scores`` the :math:`n` terms
         :math:`(\bar x_i - \bar x) \cdot (\bar a_i - \bar a)`, ``n_words`` the
         number of target vectors, ``n_groups`` :math:`n`.
 
@@ -151,14 +205,12 @@ def generalized_weat(
 
     >>> from biaslib.methods.gweat import generalized_weat
     >>> r = generalized_weat([[[1.0, 0.0]], [[0.0, 1.0]]], [[[2.0, 0.0]], [[0.0, 3.0]]])
-    >>> r.value, r.word_scores.tolist()
+    >>> r.effect_size, r.word_scores.tolist()
     (1.0, [0.5, 0.5])
     """
-    if not isinstance(convention, str) or convention not in GWEAT_CONVENTIONS:
-        raise UnknownNameError("generalized-WEAT convention", convention, GWEAT_CONVENTIONS)
-    conv = GWEAT_CONVENTIONS[convention]
-    normalize = conv["normalize"] if normalize is None else check_bool(normalize, "normalize")
-    center = conv["center"] if center is None else center
+    conv = GweatConvention.of(convention)
+    normalize = conv.normalize if normalize is None else check_bool(normalize, "normalize")
+    center = conv.center if center is None else center
     targets = _groups(target_sets, "target set")
     attributes = _groups(attribute_sets, "attribute set")
     if len(targets) != len(attributes):
@@ -175,6 +227,6 @@ def generalized_weat(
     terms = ((x_means - _centre(targets, x_means, str(center)))
              * (a_means - _centre(attributes, a_means, str(center)))).sum(axis=1)
     return BiasScoreResult(
-        score="Generalized WEAT", value=float(terms.sum()), word_scores=terms,
+        method="Generalized WEAT", effect_size=float(terms.sum()), word_scores=terms,
         n_words=sum(t.shape[0] for t in targets), n_groups=len(targets),
-        options={"convention": convention, "normalize": bool(normalize), "center": center})
+        options={"convention": conv.name, "normalize": bool(normalize), "center": center})

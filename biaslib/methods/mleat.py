@@ -91,7 +91,7 @@ from numpy.typing import ArrayLike, NDArray
 from biaslib.errors import DegenerateTestError, UnknownNameError
 from biaslib.methods.result import ResultRecord
 from biaslib.methods.weat import association, effect_size
-from biaslib.stats.conventions import PermutationConvention, lookup_preset
+from biaslib.stats.conventions import PermutationConvention
 from biaslib.stats.permutation import normal_approximation_p
 from biaslib.stats.resampling import Resampling, resampled_test
 from biaslib.stats.sets import ROLES
@@ -111,7 +111,6 @@ __all__ = [
     "association_of",
     "classify_pattern",
     "eat_pattern",
-    "get_mleat_convention",
     "level2_associations",
     "level2_effect_size",
     "level3",
@@ -166,6 +165,7 @@ class MleatConvention(PermutationConvention):
         One line saying what the convention is and where it comes from.
     """
 
+    kind: ClassVar[str] = "ML-EAT convention"
     set_by_method: ClassVar[Mapping[str, str]] = MappingProxyType({
         "tail": "each ML-EAT level has its own tail (level1_tail, level2_tail)",
         "statistic": "ML-EAT re-splits compare group means (see the module docstring)",
@@ -220,20 +220,8 @@ MLEAT_PAPER_CODE = MleatConvention(
     ),
 )
 
-#: Preset name → convention, for :func:`get_mleat_convention`.
-MLEAT_PRESETS: dict[str, MleatConvention] = {c.name: c for c in (MLEAT_BIASLIB, MLEAT_PAPER_CODE)}
-
-
-def get_mleat_convention(convention: MleatConvention | str) -> MleatConvention:
-    """An :class:`MleatConvention` from a preset name (``"biaslib"``, ``"ml-eat-code"``).
-
-    Raises
-    ------
-    UnknownNameError
-        For anything else (see :func:`~biaslib.stats.conventions.lookup_preset`).
-    """
-    return lookup_preset(convention, MLEAT_PRESETS, kind="ML-EAT convention",
-                         cls=MleatConvention)
+#: Preset name → convention (``MleatConvention.of(name)`` looks one up).
+MLEAT_PRESETS = MleatConvention.declare_presets(MLEAT_BIASLIB, MLEAT_PAPER_CODE)
 
 
 # --------------------------------------------------------------------------- EAT patterns
@@ -525,16 +513,6 @@ class MleatResult(ResultRecord):
         """Target items of Level 1, ``n_x + n_y``."""
         return self.n_x + self.n_y
 
-    @property
-    def ci(self) -> None:
-        """``None``: the ML-EAT defines no confidence interval."""
-        return None
-
-    @property
-    def convention_name(self) -> str:
-        """Name of the :class:`MleatConvention` used."""
-        return self.convention.name
-
 
 _NUMERIC_ORDER = (
     "l1_d", "l1_p", "l1_sig", "l2_x_d", "l2_x_p", "l2_x_sig", "l2_y_d", "l2_y_p", "l2_y_sig",
@@ -548,8 +526,8 @@ def ml_eat(
     Y: ArrayLike,
     A: ArrayLike,
     B: ArrayLike,
-    convention: MleatConvention | str = MLEAT_BIASLIB,
     *,
+    convention: MleatConvention | str = MLEAT_BIASLIB,
     labels: Mapping[str, str] | None = None,
 ) -> MleatResult:
     r"""Run the ML-EAT (Levels 1–3 and the EAT pattern) on four sets of vectors.
@@ -606,7 +584,7 @@ def ml_eat(
     >>> result.level3_mean.round(2).tolist()
     [[0.91, 0.48], [0.48, 0.91]]
     """
-    conv = get_mleat_convention(convention)
+    conv = MleatConvention.of(convention)
     X, Y, A, B = (as_vectors(v, r) for v, r in zip((X, Y, A, B), ROLES, strict=True))
     if same_vectors(X, Y):  # Level 1 would compare a target set with itself: d = 0, p = 1
         raise DegenerateTestError(

@@ -2,11 +2,12 @@
 
 Every method returns its own frozen result (:class:`~biaslib.methods.weat.WeatResult`,
 :class:`~biaslib.methods.ceat.CeatResult`, :class:`~biaslib.methods.mleat.MleatResult`,
-:class:`~biaslib.methods.lpbs.LpbsResult`, :class:`~biaslib.methods.lpbs.LpbsCeatResult`,
-:class:`~biaslib.methods.same.BiasScoreResult`) with the fields its paper needs.
-Each of them also follows :class:`BiasResult`, so that code that compares
-methods (the synthesis, the specification curves) reads one shape and needs no
-adapter per method:
+:class:`~biaslib.methods.lpbs.LpbsResult`, :class:`~biaslib.methods.lpbs.LpbsCeatResult`)
+with the fields its paper needs, or the shared :class:`BiasScoreResult` of the
+scores that aggregate word scores (SAME, MAC, Direct Bias, RIPA, RND, ECT, RNSB,
+indirect bias, the generalized WEAT, Gonen & Goldberg's tests). Each of them also
+follows :class:`BiasResult`, so that code that compares methods (the synthesis,
+the specification curves) reads one shape and needs no adapter per method:
 
 ===================  =========  ============================  ===================  =======
 result               method     effect size                   n                    ci
@@ -24,6 +25,8 @@ permutation test re-splits (``n_x + n_y``). Where a method has no p-value (the
 SAME family) ``p_value`` is ``None``; where it defines no interval ``ci`` is
 ``None`` (an approximate interval for :math:`d` belongs to whoever chooses the
 approximation, e.g. :func:`biaslib.stats.effect_size_ci.d_confidence_interval`).
+A result class inherits :class:`ResultRecord`, which holds these defaults and the
+convention's name once, and defines only what differs.
 
 :data:`CORE_COLUMNS` are the columns every tidy frame and stored table starts
 with; :func:`core_record` builds them from a result and the labels a result
@@ -35,10 +38,13 @@ orders a frame's columns.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
 
+import numpy as np
 import pandas as pd
+from numpy.typing import NDArray
 
 __all__ = [
     "CORE_COLUMNS",
@@ -48,6 +54,7 @@ __all__ = [
     "RECORD_COLUMNS",
     "RECORD_KEYS",
     "BiasResult",
+    "BiasScoreResult",
     "ResultRecord",
     "check_core_columns",
     "core_first",
@@ -126,17 +133,74 @@ class BiasResult(Protocol):
         ...
 
 
-class ResultRecord:
-    """Mixin giving a result :meth:`record` from its :class:`BiasResult` properties.
+class _Default:
+    """A :class:`BiasResult` attribute's default, for the result classes that leave it out.
 
-    A result class inherits it and defines ``method``, ``effect_size``,
-    ``p_value``, ``n``, ``ci`` and ``convention_name``; the record is built
-    here once, so every method's record has the same keys in the same order.
+    A non-data descriptor (``__get__`` only), so that a result class may define the
+    attribute as a dataclass field (stored on the instance, which wins) or as a
+    property (found first on the subclass). Read on a class it raises
+    :class:`AttributeError`, which tells :mod:`dataclasses` that a field of that
+    name has no default.
+    """
+
+    def __init__(self, compute: Callable[[Any], object]) -> None:
+        self.compute = compute
+        self.__doc__ = compute.__doc__
+        self.name = compute.__name__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, instance: object, owner: type | None = None) -> object:
+        if instance is None:
+            raise AttributeError(f"{self.name!r} is read on a result, not on its class")
+        return self.compute(instance)
+
+
+def _no_p_value(result: object) -> None:
+    """``None``: the method has no significance test."""
+    return None
+
+
+def _no_ci(result: object) -> None:
+    """``None``: the method defines no confidence interval."""
+    return None
+
+
+def _convention_name(result: Any) -> str:
+    """The name of the result's ``convention``, else its ``options["convention"]``, else ``""``."""
+    convention = getattr(result, "convention", None)
+    if convention is not None:
+        return str(convention.name)
+    options = getattr(result, "options", None) or {}
+    return str(options.get("convention", ""))
+
+
+class ResultRecord:
+    """Base of every result: the defaults of :class:`BiasResult` and :meth:`record`, once.
+
+    A result class inherits it and defines ``method``, ``effect_size`` and ``n``
+    (as dataclass fields or properties) and whatever of the rest differs:
+
+    ``p_value``
+        ``None`` unless defined (a field or a property of the result);
+    ``ci``
+        ``None`` unless defined;
+    ``convention_name``
+        the name of the result's ``convention`` field where it has one, else
+        ``options["convention"]``, else ``""``.
+
+    The record is built here, so every method's record has the same keys in the
+    same order.
     """
 
     __slots__ = ()
 
-    def record(self: BiasResult) -> dict[str, object]:
+    p_value = _Default(_no_p_value)
+    ci = _Default(_no_ci)
+    convention_name = _Default(_convention_name)
+
+    def record(self: Any) -> dict[str, object]:
         """``method, convention, effect_size, p_value, ci_low, ci_high, n`` (NaN for ``None``)."""
         ci = self.ci
         p = self.p_value
@@ -149,6 +213,63 @@ class ResultRecord:
             "ci_high": math.nan if ci is None else float(ci[1]),
             "n": int(self.n),
         }
+
+
+@dataclass(frozen=True)
+class BiasScoreResult(ResultRecord):
+    r"""A set-level bias score with the word scores it aggregates.
+
+    The result of every score that aggregates word scores: SAME, skew,
+    stereotype, MAC, Direct Bias and WEAT's :math:`d` as a set score
+    (:mod:`~biaslib.methods.same`), RIPA, RND, ECT, RNSB, the indirect bias, the
+    generalized WEAT and Gonen & Goldberg's tests.
+
+    Attributes
+    ----------
+    method
+        Which score (``"SAME"``, ``"skew"``, ``"stereotype"``, ``"MAC"``,
+        ``"Direct Bias"``, ``"WEAT d"``, ``"RIPA"``…).
+    effect_size
+        The set score :math:`b(W, A)`.
+    word_scores
+        :math:`b(w, A)` of every word, in input order (for the skew and the
+        stereotype: the signed binary SAME scores; for WEAT: :math:`s(w,A,B)`;
+        each method's function says what its are).
+    n_words, n_groups
+        Number of target words and of attribute sets (or groups).
+    options
+        The options that produced the score (``"convention"``: the
+        convention's name, where the score has one; c, k, mean rule…).
+    notes
+        Decisions taken on the user's behalf (directions left out…).
+
+    It follows :class:`BiasResult`: ``n`` is the number of target words; these
+    scores have no p-value and no interval (``None``).
+    """
+
+    method: str
+    effect_size: float
+    word_scores: NDArray[np.float64] = field(repr=False)
+    n_words: int
+    n_groups: int
+    options: Mapping[str, object] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+    @property
+    def n(self) -> int:
+        """Number of target words scored."""
+        return self.n_words
+
+    def to_dict(self) -> dict[str, object]:
+        """One flat record: the score's name, its value, sizes, options and notes."""
+        return {"method": self.method, "effect_size": self.effect_size,
+                "n_words": self.n_words, "n_groups": self.n_groups,
+                **{f"option_{k}": v for k, v in self.options.items()},
+                "notes": "; ".join(self.notes)}
+
+    def to_frame(self) -> pd.DataFrame:
+        """A one-row :class:`pandas.DataFrame` of :meth:`to_dict`."""
+        return pd.DataFrame([self.to_dict()])
 
 
 def core_record(

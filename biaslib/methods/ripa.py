@@ -88,14 +88,14 @@ Bolukbasi, T., Chang, K.-W., Zou, J., Saligrama, V. & Kalai, A. (2016). NeurIPS.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from biaslib.errors import DegenerateTestError
-from biaslib.methods.same import BiasScoreResult
-from biaslib.stats.conventions import ConventionBase, lookup_preset
+from biaslib.methods.result import BiasScoreResult
+from biaslib.stats.conventions import ConventionBase
 from biaslib.stats.similarity import as_vectors, unit_rows
 from biaslib.validation import check_bool
 
@@ -105,7 +105,6 @@ __all__ = [
     "RIPA_PRESETS",
     "RIPA_WEFE",
     "RipaConvention",
-    "get_ripa_convention",
     "relation_vector",
     "ripa",
 ]
@@ -132,6 +131,8 @@ class RipaConvention(ConventionBase):
     description
         Where the convention comes from.
     """
+
+    kind: ClassVar[str] = "RIPA convention"
 
     relation: Relation = "pca"
     absolute: bool = False
@@ -163,19 +164,8 @@ RIPA_EBS = RipaConvention(
     description="EmbeddingBiasScores geometrical_bias/ripa.py line 12 (0328011 2022-03-02 to "
                 "5e72d36 2024-04-22): |w . b|, b = DirectBias.pca_bias_subspace, k=1, c=1",
 )
-#: Preset name → convention.
-RIPA_PRESETS = {c.name: c for c in (RIPA_PAPER, RIPA_WEFE, RIPA_EBS)}
-
-
-def get_ripa_convention(convention: RipaConvention | str) -> RipaConvention:
-    """A preset by name (``"paper"``, ``"wefe"``, ``"ebs"``) or a :class:`RipaConvention`.
-
-    Raises
-    ------
-    UnknownNameError
-        For anything else.
-    """
-    return lookup_preset(convention, RIPA_PRESETS, kind="RIPA convention", cls=RipaConvention)
+#: Preset name → convention (``RipaConvention.of(name)`` looks one up).
+RIPA_PRESETS = RipaConvention.declare_presets(RIPA_PAPER, RIPA_WEFE, RIPA_EBS)
 
 
 def _pairs(X: ArrayLike, Y: ArrayLike, normalize: bool) -> NDArray[np.float64]:
@@ -263,7 +253,7 @@ def relation_vector(
     ...                 convention="wefe").tolist()
     [0.5, 0.5]
     """
-    conv = get_ripa_convention(convention)
+    conv = RipaConvention.of(convention)
     normalize = check_bool(normalize, "normalize")
     b, _ = _relation(_pairs(X, Y, normalize), conv.relation)
     return b
@@ -292,8 +282,8 @@ def ripa(
     Returns
     -------
     BiasScoreResult
-        ``score="RIPA"``, ``word_scores`` the per-word :math:`w\cdot b` (absolute
-        under ``"ebs"``), ``value`` their mean, ``n_groups=2``; ``options`` name
+        ``method="RIPA"``, ``word_scores`` the per-word :math:`w\cdot b` (absolute
+        under ``"ebs"``), ``effect_size`` their mean, ``n_groups=2``; ``options`` name
         the convention, the relation rule, ``absolute``, ``normalize`` and
         ``n_pairs``; ``notes`` say when the principal component was not unique.
 
@@ -312,12 +302,13 @@ def ripa(
 
     >>> from biaslib.methods.ripa import ripa
     >>> r = ripa([[3.0, 4.0], [-2.0, 0.0]], [[1.0, 0.0]], [[-1.0, 0.0]])
-    >>> r.score, r.word_scores.tolist(), r.value
+    >>> r.method, r.word_scores.tolist(), r.effect_size
     ('RIPA', [3.0, -2.0], 0.5)
-    >>> ripa([[3.0, 4.0], [-2.0, 0.0]], [[1.0, 0.0]], [[-1.0, 0.0]], convention="ebs").value
+    >>> ripa([[3.0, 4.0], [-2.0, 0.0]], [[1.0, 0.0]], [[-1.0, 0.0]],
+    ...      convention="ebs").effect_size
     2.5
     """
-    conv = get_ripa_convention(convention)
+    conv = RipaConvention.of(convention)
     normalize = check_bool(normalize, "normalize")
     diff = _pairs(X, Y, normalize)
     w = unit_rows(words, "words") if normalize else as_vectors(words, "words")
@@ -328,8 +319,8 @@ def ripa(
     if conv.absolute:
         scores = np.abs(scores)
     return BiasScoreResult(
-        score="RIPA", value=float(scores.mean()), word_scores=scores, n_words=int(w.shape[0]),
-        n_groups=2,
+        method="RIPA", effect_size=float(scores.mean()), word_scores=scores,
+        n_words=int(w.shape[0]), n_groups=2,
         options={"convention": conv.name, "relation": conv.relation,
                  "absolute": conv.absolute, "normalize": normalize,
                  "n_pairs": int(diff.shape[0])},

@@ -41,8 +41,8 @@ sign
     distance, though its docstring says "cosine distance"; inherited from Garg
     et al.'s ``calc_distance_between_vectors``, which also returns ``cossim``) —
     positive when closer to the *first* set, the same as :math:`s(w)`. So WEFE's
-    ``result`` is :math:`-\text{value}` for ``"norm"`` and :math:`+\text{value}`
-    for ``"cos"`` (under the ``"wefe"`` preset); the result says so in its notes.
+    ``result`` is ``-effect_size`` for ``"norm"`` and ``+effect_size`` for
+    ``"cos"`` (under the ``"wefe"`` preset); the result says so in its notes.
     Word scores here are always positive towards :math:`X`.
 unit-length vectors
     Garg et al. use normalised vectors (their code reads
@@ -63,14 +63,14 @@ Garg, N., Schiebinger, L., Jurafsky, D. & Zou, J. (2018). Word embeddings quanti
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from biaslib.errors import DegenerateTestError
-from biaslib.methods.same import BiasScoreResult
-from biaslib.stats.conventions import ConventionBase, lookup_preset
+from biaslib.methods.result import BiasScoreResult
+from biaslib.stats.conventions import ConventionBase
 from biaslib.stats.similarity import as_vectors, unit_rows
 from biaslib.validation import check_bool
 
@@ -79,12 +79,12 @@ __all__ = [
     "RND_PRESETS",
     "RND_WEFE",
     "RndConvention",
-    "get_rnd_convention",
     "rnd",
     "rnd_word",
 ]
 
-Aggregate = Literal["sum", "mean"]
+#: How RND aggregates its word scores.
+RndAggregate = Literal["sum", "mean"]
 Distance = Literal["norm", "cos"]
 
 
@@ -102,7 +102,9 @@ class RndConvention(ConventionBase):
         Where the convention comes from.
     """
 
-    aggregate: Aggregate = "sum"
+    kind: ClassVar[str] = "RND convention"
+
+    aggregate: RndAggregate = "sum"
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -122,19 +124,8 @@ RND_WEFE = RndConvention(
     description="WEFE wefe/metrics/RND.py line 104 (1998132, 2025-07-29): mean over the "
                 "words; its own sign is reversed for distance='norm' (lines 82-90)",
 )
-#: Preset name → convention.
-RND_PRESETS = {c.name: c for c in (RND_PAPER, RND_WEFE)}
-
-
-def get_rnd_convention(convention: RndConvention | str) -> RndConvention:
-    """A preset by name (``"paper"``, ``"wefe"``) or an :class:`RndConvention`.
-
-    Raises
-    ------
-    UnknownNameError
-        For anything else.
-    """
-    return lookup_preset(convention, RND_PRESETS, kind="RND convention", cls=RndConvention)
+#: Preset name → convention (``RndConvention.of(name)`` looks one up).
+RND_PRESETS = RndConvention.declare_presets(RND_PAPER, RND_WEFE)
 
 
 def _vectors(values: ArrayLike, name: str, normalize: bool) -> NDArray[np.float64]:
@@ -215,9 +206,9 @@ def rnd(
     Returns
     -------
     BiasScoreResult
-        ``score="RND"``, ``word_scores`` :func:`rnd_word` (positive: closer to
-        ``X``), ``value`` their sum or mean. Under ``"wefe"`` the notes give the
-        sign of WEFE's own ``result`` relative to ``value``.
+        ``method="RND"``, ``word_scores`` :func:`rnd_word` (positive: closer to
+        ``X``), ``effect_size`` their sum or mean. Under ``"wefe"`` the notes give the
+        sign of WEFE's own ``result`` relative to ``effect_size``.
 
     Examples
     --------
@@ -228,21 +219,21 @@ def rnd(
     >>> from biaslib.methods.rnd import rnd
     >>> W = [[1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]
     >>> r = rnd(W, [[1.0, 0.0]], [[0.0, 1.0]])
-    >>> r.score, round(r.value, 6), round(rnd(W, [[1.0, 0.0]], [[0.0, 1.0]],
-    ...                                        convention="wefe").value, 6)
+    >>> r.method, round(r.effect_size, 6), round(rnd(W, [[1.0, 0.0]], [[0.0, 1.0]],
+    ...                                        convention="wefe").effect_size, 6)
     ('RND', 1.414214, 0.353553)
     """
-    conv = get_rnd_convention(convention)
+    conv = RndConvention.of(convention)
     scores = rnd_word(words, X, Y, distance=distance, normalize=normalize)
     value = float(scores.sum() if conv.aggregate == "sum" else scores.mean())
     notes: tuple[str, ...] = ()
     if conv.name == RND_WEFE.name:
         why = ("its norm distance is positive towards the second set" if distance == "norm"
                else "its cosine similarity is positive towards the first set")
-        sign = "-value" if distance == "norm" else "+value"
+        sign = "-effect_size" if distance == "norm" else "+effect_size"
         notes = (f"WEFE's RND.run_query(distance={distance!r}) reports {sign}: {why}",)
     return BiasScoreResult(
-        score="RND", value=value, word_scores=scores, n_words=int(scores.size), n_groups=2,
+        method="RND", effect_size=value, word_scores=scores, n_words=int(scores.size), n_groups=2,
         options={"convention": conv.name, "aggregate": conv.aggregate, "distance": distance,
                  "normalize": bool(normalize)},
         notes=notes)

@@ -103,7 +103,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import ClassVar, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -111,8 +111,8 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import train_test_split
 
 from biaslib.errors import DegenerateTestError
-from biaslib.methods.same import BiasScoreResult
-from biaslib.stats.conventions import ConventionBase, lookup_preset
+from biaslib.methods.result import BiasScoreResult
+from biaslib.stats.conventions import ConventionBase
 from biaslib.stats.similarity import as_vectors, unit_rows
 from biaslib.validation import check_bool, check_int, check_number, check_seed
 
@@ -121,13 +121,13 @@ __all__ = [
     "RNSB_PRESETS",
     "RNSB_WEFE",
     "RnsbConvention",
-    "get_rnsb_convention",
     "kl_from_uniform",
     "negative_probabilities",
     "rnsb",
 ]
 
-Aggregate = Literal["words", "groups"]
+#: Over what RNSB compares its distribution with the uniform one.
+RnsbAggregate = Literal["words", "groups"]
 Solver = Literal["lbfgs", "liblinear"]
 
 
@@ -157,12 +157,14 @@ class RnsbConvention(ConventionBase):
         Where the convention comes from.
     """
 
+    kind: ClassVar[str] = "RNSB convention"
+
     test_size: float = 0.1
     stratify: bool = False
     solver: Solver = "lbfgs"
     C: float = 2.0
     max_iter: int = 100
-    aggregate: Aggregate = "words"
+    aggregate: RnsbAggregate = "words"
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -195,19 +197,8 @@ RNSB_WEFE = RnsbConvention(
                 "stratify), LogisticRegression(solver='liblinear', max_iter=10000); one "
                 "distribution over all target words",
 )
-#: Preset name → convention.
-RNSB_PRESETS = {c.name: c for c in (RNSB_PAPER, RNSB_WEFE)}
-
-
-def get_rnsb_convention(convention: RnsbConvention | str) -> RnsbConvention:
-    """A preset by name (``"paper"``, ``"wefe"``) or an :class:`RnsbConvention`.
-
-    Raises
-    ------
-    UnknownNameError
-        For anything else.
-    """
-    return lookup_preset(convention, RNSB_PRESETS, kind="RNSB convention", cls=RnsbConvention)
+#: Preset name → convention (``RnsbConvention.of(name)`` looks one up).
+RNSB_PRESETS = RnsbConvention.declare_presets(RNSB_PAPER, RNSB_WEFE)
 
 
 def kl_from_uniform(weights: ArrayLike) -> float:
@@ -306,7 +297,7 @@ def negative_probabilities(
     order. The accuracy is on the held-out attribute words (NaN with
     ``test_size=0``).
     """
-    conv = get_rnsb_convention(convention)
+    conv = RnsbConvention.of(convention)
     seed = _seed(seed)
     normalize = check_bool(normalize, "normalize")
     sets = _groups(groups)
@@ -344,13 +335,13 @@ def rnsb(
     normalize
         Scale every vector to unit length first.
     n_iterations
-        Refit with seeds ``seed, …, seed + n_iterations - 1``; ``value`` is the
+        Refit with seeds ``seed, …, seed + n_iterations - 1``; ``effect_size`` is the
         mean of the divergences and ``word_scores`` the mean probabilities (WEFE).
 
     Returns
     -------
     BiasScoreResult
-        ``score="RNSB"``, ``value`` :math:`\ge 0`, ``word_scores`` P(negative |
+        ``method="RNSB"``, ``effect_size`` :math:`\ge 0`, ``word_scores`` P(negative |
         word) of every word of every group, in order; ``n_groups`` the number of
         groups; ``options`` the convention's fields, ``seed``, ``n_iterations``
         and the mean held-out ``accuracy``.
@@ -373,10 +364,10 @@ def rnsb(
     >>> B = [[1.0, 0.2], [1.1, -0.1], [0.8, 0.1], [1.2, 0.3]]
     >>> all_words = RNSB_PAPER.replace(test_size=0.0)  # too few words to hold any out
     >>> r = rnsb([[[-1.0, 0.0]], [[0.0, 1.0]], [[1.0, 0.0]]], A, B, convention=all_words)
-    >>> bool(r.word_scores[0] > r.word_scores[1] > r.word_scores[2]), r.value > 0
+    >>> bool(r.word_scores[0] > r.word_scores[1] > r.word_scores[2]), r.effect_size > 0
     (True, True)
     """
-    conv = get_rnsb_convention(convention)
+    conv = RnsbConvention.of(convention)
     n_iterations = check_int(n_iterations, "n_iterations", minimum=1)
     seed = _seed(seed)
     sets = _groups(groups)
@@ -399,6 +390,6 @@ def rnsb(
                                            if k not in ("name", "description")},
                "normalize": bool(normalize), "seed": seed, "n_iterations": n_iterations,
                "accuracy": float(np.mean(accuracies))}
-    return BiasScoreResult(score="RNSB", value=float(np.mean(divergences)),
+    return BiasScoreResult(method="RNSB", effect_size=float(np.mean(divergences)),
                            word_scores=word_scores, n_words=int(word_scores.size),
                            n_groups=len(sets), options=options)

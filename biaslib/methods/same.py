@@ -4,7 +4,7 @@ Every cosine-based bias score of Schröder et al., *Evaluating metrics for bias 
 word embeddings* (SAME paper, seed 004), has one shape: **define a bias space from
 attribute sets, score each word, aggregate over a set of words.** This module
 implements the five families in that shape, arrays in and a frozen
-:class:`BiasScoreResult` out (no torch):
+:class:`~biaslib.methods.result.BiasScoreResult` out (no torch):
 
 ========================  ======================================  =========================
 score                     word score :math:`b(w, A)`              set score :math:`b(W, A)`
@@ -103,16 +103,16 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import ClassVar, Literal
 
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike, NDArray
 
 from biaslib.errors import DegenerateTestError, warn_dropped
-from biaslib.methods.result import ResultRecord
+from biaslib.methods.result import BiasScoreResult
 from biaslib.methods.weat import association, effect_size
-from biaslib.stats.conventions import ConventionBase, lookup_preset
+from biaslib.stats.conventions import ConventionBase
 from biaslib.stats.similarity import as_vectors, cosine_matrix, unit_rows
 from biaslib.validation import check_bool, check_int, check_number
 
@@ -122,14 +122,12 @@ __all__ = [
     "SAME_PAPER",
     "SAME_PRESETS",
     "SCORE_RANGES",
-    "BiasScoreResult",
     "BiasSpace",
     "SameConvention",
     "attribute_means",
     "direct_bias",
     "direct_bias_space",
     "direct_bias_word",
-    "get_same_convention",
     "mac",
     "mac_word",
     "pairwise_skew_stereotype",
@@ -184,6 +182,8 @@ class SameConvention(ConventionBase):
         Where the convention comes from.
     """
 
+    kind: ClassVar[str] = "SAME convention"
+
     multi: MultiRule = "norm"
     stereotype: StereotypeRule = "eq45"
     sign: Sign = "first"
@@ -208,7 +208,8 @@ SAME_PAPER = SameConvention(
 #: 0bf1acb (2022-10-17) to 5e72d36 (2024-04-22, the newest commit checked): sum of absolute
 #: cosines with unnormalised later directions, np.std for the stereotype, and the sign of
 #: ``signed_individual_bias``, positive towards the first set. Its ``skew_pairwise(W, i, j)``
-#: is positive towards the *second* set: ``skew(..., SAME_CODE.replace(sign="second"))``.
+#: is positive towards the *second* set:
+#: ``skew(..., convention=SAME_CODE.replace(sign="second"))``.
 SAME_CODE = SameConvention(
     name="same-code", multi="code-sum", stereotype="std", sign="first",
     description="EmbeddingBiasScores geometrical_bias/same.py at 0bf1acb (2022-10-17) to "
@@ -227,19 +228,8 @@ SAME_CODE_PRE_2022_10 = SAME_CODE.replace(
                 "cos(w, mean(A_1) - mean(A_0)) is positive towards the second set (its "
                 "skew_pairwise is positive towards the first)",
 )
-#: Preset name → convention.
-SAME_PRESETS = {c.name: c for c in (SAME_PAPER, SAME_CODE, SAME_CODE_PRE_2022_10)}
-
-
-def get_same_convention(convention: SameConvention | str) -> SameConvention:
-    """A preset by name (``"same-paper"``, ``"same-code"``, ``"same-code-pre-2022-10"``).
-
-    Raises
-    ------
-    UnknownNameError
-        For anything else (see :func:`~biaslib.stats.conventions.lookup_preset`).
-    """
-    return lookup_preset(convention, SAME_PRESETS, kind="SAME convention", cls=SameConvention)
+#: Preset name → convention (``SameConvention.of(name)`` looks one up).
+SAME_PRESETS = SameConvention.declare_presets(SAME_PAPER, SAME_CODE, SAME_CODE_PRE_2022_10)
 
 
 #: Score name → (b_min, b_0, b_max) as the paper states them (§3.2, §4); ``nan`` where the
@@ -260,82 +250,7 @@ SCORE_RANGES: dict[str, tuple[float, float, float]] = {
 }
 
 
-# --------------------------------------------------------------------------- results
-
-
-@dataclass(frozen=True)
-class BiasScoreResult(ResultRecord):
-    r"""A set-level bias score with the word scores it aggregates.
-
-    Attributes
-    ----------
-    score
-        Which score (``"SAME"``, ``"skew"``, ``"stereotype"``, ``"MAC"``,
-        ``"Direct Bias"``, ``"WEAT d"``).
-    value
-        :math:`b(W, A)`.
-    word_scores
-        :math:`b(w, A)` of every word, in input order (for the skew and the
-        stereotype: the signed binary SAME scores; for WEAT: :math:`s(w,A,B)`).
-    n_words, n_groups
-        Number of target words and of attribute sets.
-    options
-        The options that produced the value (convention, c, k, mean rule…).
-    notes
-        Decisions taken on the user's behalf (directions left out…).
-
-    It follows :class:`~biaslib.methods.result.BiasResult`: ``method`` is the
-    score's name, ``effect_size`` the ``value``, ``n`` the number of target
-    words; these scores have no p-value and no interval (``None``).
-    """
-
-    score: str
-    value: float
-    word_scores: NDArray[np.float64] = field(repr=False)
-    n_words: int
-    n_groups: int
-    options: Mapping[str, object] = field(default_factory=dict)
-    notes: tuple[str, ...] = ()
-
-    @property
-    def method(self) -> str:
-        """The score's name (``"SAME"``, ``"MAC"``, ``"Direct Bias"``…)."""
-        return self.score
-
-    @property
-    def effect_size(self) -> float:
-        """The set-level score :math:`b(W, A)` (``value``)."""
-        return self.value
-
-    @property
-    def p_value(self) -> None:
-        """``None``: the SAME family has no significance test."""
-        return None
-
-    @property
-    def n(self) -> int:
-        """Number of target words scored."""
-        return self.n_words
-
-    @property
-    def ci(self) -> None:
-        """``None``: the SAME family defines no confidence interval."""
-        return None
-
-    @property
-    def convention_name(self) -> str:
-        """The convention named in ``options``, or ``""`` for a score without one."""
-        return str(self.options.get("convention", ""))
-
-    def to_dict(self) -> dict[str, object]:
-        """One flat record: score name, value, sizes, options and notes."""
-        return {"score": self.score, "value": self.value, "n_words": self.n_words,
-                "n_groups": self.n_groups, **{f"option_{k}": v for k, v in self.options.items()},
-                "notes": "; ".join(self.notes)}
-
-    def to_frame(self) -> pd.DataFrame:
-        """A one-row :class:`pandas.DataFrame` of :meth:`to_dict`."""
-        return pd.DataFrame([self.to_dict()])
+# --------------------------------------------------------------------------- bias spaces
 
 
 @dataclass(frozen=True)
@@ -712,6 +627,7 @@ def direct_bias_word(
 def same(
     targets: ArrayLike,
     attribute_sets: Sequence[ArrayLike],
+    *,
     convention: SameConvention | str = SAME_PAPER,
 ) -> BiasScoreResult:
     r"""SAME of a set of words: the mean word bias magnitude (eq. 37 and 43).
@@ -726,21 +642,21 @@ def same(
     --------
     >>> from biaslib.methods.same import same
     >>> result = same([[3.0, 4.0], [4.0, 3.0]], [[[1.0, 0.0]], [[0.0, 1.0]]])
-    >>> result.score, round(result.value, 4), result.n_groups
+    >>> result.method, round(result.effect_size, 4), result.n_groups
     ('SAME', 0.1414, 2)
     """
-    conv = get_same_convention(convention)
+    conv = SameConvention.of(convention)
     space = same_space(attribute_sets)
     words = same_multi_word(targets, space, conv.multi)
     notes = tuple(f"attribute set {i} left out (linearly dependent direction)"
                   for i in space.left_out)
-    return BiasScoreResult(score="SAME", value=float(words.mean()), word_scores=words,
+    return BiasScoreResult(method="SAME", effect_size=float(words.mean()), word_scores=words,
                            n_words=words.size, n_groups=len(space.means),
                            options={"convention": conv.name, "multi": conv.multi}, notes=notes)
 
 
 def skew(
-    targets: ArrayLike, attr_a: ArrayLike, attr_b: ArrayLike,
+    targets: ArrayLike, attr_a: ArrayLike, attr_b: ArrayLike, *,
     convention: SameConvention | str = SAME_PAPER,
 ) -> BiasScoreResult:
     r"""SAME's skew: the mean signed word bias, :math:`\frac{1}{|W|}\sum_w b(w, A, B)` (eq. 44).
@@ -748,14 +664,15 @@ def skew(
     Skew-sensitive but not stereotype-sensitive (Theorem 15): two words biased
     equally in opposite directions give 0.
     """
-    conv = get_same_convention(convention)
+    conv = SameConvention.of(convention)
     b = same_signed_word(targets, attr_a, attr_b, conv.sign)
-    return BiasScoreResult(score="skew", value=float(b.mean()), word_scores=b, n_words=b.size,
-                           n_groups=2, options={"convention": conv.name, "sign": conv.sign})
+    return BiasScoreResult(method="skew", effect_size=float(b.mean()), word_scores=b,
+                           n_words=b.size, n_groups=2,
+                           options={"convention": conv.name, "sign": conv.sign})
 
 
 def stereotype(
-    targets: ArrayLike, attr_a: ArrayLike, attr_b: ArrayLike,
+    targets: ArrayLike, attr_a: ArrayLike, attr_b: ArrayLike, *,
     convention: SameConvention | str = SAME_PAPER,
 ) -> BiasScoreResult:
     r"""SAME's stereotype: the spread of the signed word biases (eq. 45, or ``np.std``).
@@ -772,16 +689,16 @@ def stereotype(
     >>> from biaslib.methods.same import SAME_CODE, stereotype
     >>> rad = np.deg2rad([10.0, 80.0, 30.0, 60.0])
     >>> W = np.column_stack([np.cos(rad), np.sin(rad)])
-    >>> paper = stereotype(W, [[1.0, 0.0]], [[0.0, 1.0]]).value
-    >>> code = stereotype(W, [[1.0, 0.0]], [[0.0, 1.0]], SAME_CODE).value
+    >>> paper = stereotype(W, [[1.0, 0.0]], [[0.0, 1.0]]).effect_size
+    >>> code = stereotype(W, [[1.0, 0.0]], [[0.0, 1.0]], convention=SAME_CODE).effect_size
     >>> round(code / paper, 6)  # sqrt(|W|)
     2.0
     """
-    conv = get_same_convention(convention)
+    conv = SameConvention.of(convention)
     b = same_signed_word(targets, attr_a, attr_b, conv.sign)
     sd = float(b.std(ddof=0))
     value = sd / math.sqrt(b.size) if conv.stereotype == "eq45" else sd
-    return BiasScoreResult(score="stereotype", value=value, word_scores=b, n_words=b.size,
+    return BiasScoreResult(method="stereotype", effect_size=value, word_scores=b, n_words=b.size,
                            n_groups=2, options={"convention": conv.name,
                                                 "stereotype": conv.stereotype})
 
@@ -790,6 +707,7 @@ def pairwise_skew_stereotype(
     targets: ArrayLike,
     attribute_sets: Sequence[ArrayLike],
     names: Sequence[str] | None = None,
+    *,
     convention: SameConvention | str = SAME_PAPER,
 ) -> pd.DataFrame:
     """Skew and stereotype for every pair of attribute sets (§4.4.2, multiple attributes).
@@ -807,13 +725,15 @@ def pairwise_skew_stereotype(
     for i in range(len(sets)):
         for j in range(i + 1, len(sets)):
             rows.append({"first": names[i], "second": names[j],
-                         "skew": skew(targets, sets[i], sets[j], convention).value,
-                         "stereotype": stereotype(targets, sets[i], sets[j], convention).value})
+                         "skew": skew(targets, sets[i], sets[j],
+                                      convention=convention).effect_size,
+                         "stereotype": stereotype(targets, sets[i], sets[j],
+                                                  convention=convention).effect_size})
     return pd.DataFrame(rows)
 
 
 def mac(
-    targets: ArrayLike, attribute_sets: Sequence[ArrayLike], mean: MacMean = "per_set"
+    targets: ArrayLike, attribute_sets: Sequence[ArrayLike], *, mean: MacMean = "per_set"
 ) -> BiasScoreResult:
     r"""MAC (Manzini et al. 2019): the mean over words of :func:`mac_word` (eq. 8).
 
@@ -822,7 +742,7 @@ def mac(
     Neither trustworthy nor comparable (Theorems 8–10).
     """
     words = mac_word(targets, attribute_sets, mean)
-    return BiasScoreResult(score="MAC", value=float(words.mean()), word_scores=words,
+    return BiasScoreResult(method="MAC", effect_size=float(words.mean()), word_scores=words,
                            n_words=words.size, n_groups=len(attribute_sets),
                            options={"mean": mean})
 
@@ -852,9 +772,9 @@ def direct_bias(
     >>> from biaslib.methods.same import direct_bias
     >>> a = [[-1.0, 2.0], [-1.0, -2.0]]
     >>> c = [[1.0, -2.0], [1.0, 2.0]]
-    >>> round(direct_bias([[0.0, 1.0]], [a, c], unit_attributes=False).value, 6)
+    >>> round(direct_bias([[0.0, 1.0]], [a, c], unit_attributes=False).effect_size, 6)
     1.0
-    >>> round(direct_bias([[1.0, 0.0]], [a, c], unit_attributes=False).value, 6)
+    >>> round(direct_bias([[1.0, 0.0]], [a, c], unit_attributes=False).effect_size, 6)
     0.0
     """
     k = check_int(k, "k", minimum=1)  # numpy ints accepted, stored as Python ones
@@ -863,14 +783,14 @@ def direct_bias(
                               min_explained_variance=min_explained_variance)
     words = direct_bias_word(targets, space, c, subspace)
     return BiasScoreResult(
-        score="Direct Bias", value=float(words.mean()), word_scores=words, n_words=words.size,
-        n_groups=len(attribute_sets),
+        method="Direct Bias", effect_size=float(words.mean()), word_scores=words,
+        n_words=words.size, n_groups=len(attribute_sets),
         options={"k": k, "c": c, "subspace": subspace, "unit_attributes": unit_attributes,
                  "explained_variance": round(sum(space.explained_variance_ratio), 6)})
 
 
 def weat_d(
-    X: ArrayLike, Y: ArrayLike, attr_a: ArrayLike, attr_b: ArrayLike, ddof: int = 1
+    X: ArrayLike, Y: ArrayLike, attr_a: ArrayLike, attr_b: ArrayLike, *, ddof: int = 1
 ) -> BiasScoreResult:
     r"""WEAT's effect size :math:`d(X, Y, A, B)` (eq. 4) as a set score.
 
@@ -882,6 +802,6 @@ def weat_d(
     s_x = weat_word(X, attr_a, attr_b)
     s_y = weat_word(Y, attr_a, attr_b)
     d = effect_size(s_x, s_y, ddof=ddof)
-    return BiasScoreResult(score="WEAT d", value=d, word_scores=np.concatenate([s_x, s_y]),
+    return BiasScoreResult(method="WEAT d", effect_size=d, word_scores=np.concatenate([s_x, s_y]),
                            n_words=s_x.size + s_y.size, n_groups=2,
                            options={"ddof": ddof, "n_x": s_x.size, "n_y": s_y.size})

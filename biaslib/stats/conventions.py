@@ -14,7 +14,10 @@ built from). Pass a preset, its name, or a modified copy to
 Every method's convention derives from :class:`ConventionBase` (name,
 description, :meth:`~ConventionBase.replace`); those with a permutation p-value
 (WEAT, ML-EAT, LPBS) from :class:`PermutationConvention`, which holds the
-options. :func:`lookup_preset` is the one lookup behind every ``get_*_convention``.
+options. Each convention class holds its own presets
+(:meth:`~ConventionBase.declare_presets`, once, in the method's module), and
+:meth:`ConventionBase.of` is the one lookup every method makes:
+``Convention.of("wefe")`` is :data:`WEFE`, ``Convention.of(WEFE)`` too.
 """
 
 from __future__ import annotations
@@ -40,8 +43,6 @@ __all__ = [
     "Convention",
     "ConventionBase",
     "PermutationConvention",
-    "get_convention",
-    "lookup_preset",
 ]
 
 UnequalTargets = Literal["allow", "error", "subsample"]
@@ -56,11 +57,11 @@ class ConventionBase:
 
     Each method's convention (:class:`Convention` for WEAT,
     :class:`~biaslib.methods.mleat.MleatConvention`,
-    :class:`~biaslib.methods.ceat.CeatConvention`,
-    :class:`~biaslib.methods.lpbs.LpbsConvention`,
-    :class:`~biaslib.methods.same.SameConvention`) is a frozen dataclass
-    derived from this one, with named presets looked up by
-    :func:`lookup_preset`.
+    :class:`~biaslib.methods.ripa.RipaConvention`…) is a frozen dataclass
+    derived from this one. Its module declares the class's named presets once
+    (:meth:`declare_presets`), and every function of the method takes
+    ``convention=`` (keyword only) as a preset's name or an instance, which
+    :meth:`of` turns into the instance.
 
     Attributes
     ----------
@@ -69,16 +70,102 @@ class ConventionBase:
     description
         One line saying what the convention is and where it comes from
         (keyword only, so that a subclass's own fields follow ``name``).
+    kind
+        Class attribute: what the convention is called in a lookup's message
+        (``"RIPA convention"``).
+    presets
+        Class attribute: preset name → convention, read-only (empty until
+        :meth:`declare_presets`).
     """
 
     name: str
     description: str = field(default="", kw_only=True)
+    kind: ClassVar[str] = "convention"
+    presets: ClassVar[Mapping[str, ConventionBase]] = MappingProxyType({})
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
             raise ValueError(f"name must be a non-blank string, got {self.name!r}")
         if not isinstance(self.description, str):
             raise TypeError(f"description must be a string, got {type(self.description).__name__}")
+
+    @classmethod
+    def of(cls: type[C], convention: C | str) -> C:
+        """The convention ``convention`` names: one of :attr:`presets` by name, or itself.
+
+        The one lookup behind every method's ``convention=``
+        (``RipaConvention.of("wefe")`` is :data:`~biaslib.methods.ripa.RIPA_WEFE`).
+
+        Parameters
+        ----------
+        convention
+            An instance of this class (returned as it is, a modified copy
+            included) or the name of one of its :attr:`presets`.
+
+        Raises
+        ------
+        UnknownNameError
+            For anything else, in one way (it is a KeyError and a ValueError): an
+            unknown name, a value that is neither a name nor an instance of this
+            class (a list, a number), or another method's convention. The message
+            names the class's :attr:`kind` and lists its presets.
+
+        Examples
+        --------
+        >>> from biaslib.stats.conventions import WEFE, Convention
+        >>> Convention.of("wefe") is WEFE, Convention.of(WEFE) is WEFE
+        (True, True)
+        >>> Convention.of("seat")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        biaslib.errors.UnknownNameError: unknown convention 'seat'; known: ['biaslib', ...]
+        """
+        if isinstance(convention, cls):
+            return convention
+        presets = cls.presets
+        if isinstance(convention, str):
+            if convention in presets:
+                return presets[convention]  # type: ignore[return-value]
+            raise UnknownNameError(cls.kind, convention, presets)
+        got = type(convention).__name__
+        what = f"{cls.kind} (expected a preset name or a {cls.__name__}, got {got})"
+        name = convention.name if isinstance(convention, ConventionBase) else convention
+        raise UnknownNameError(what, name, presets)
+
+    @classmethod
+    def declare_presets(cls: type[C], *conventions: C) -> Mapping[str, C]:
+        """Make ``conventions`` this class's :attr:`presets`: once, in the method's module.
+
+        Returns
+        -------
+        Mapping
+            The read-only table preset name → convention (the module keeps it
+            as its ``*_PRESETS``).
+
+        Raises
+        ------
+        TypeError
+            If a convention is not an instance of this very class.
+        ValueError
+            If two presets share a name, none is given, or the class has its
+            presets already.
+        """
+        if "presets" in vars(cls):
+            raise ValueError(f"{cls.__name__} has its presets already: "
+                             f"{sorted(vars(cls)['presets'])}")
+        if not conventions:
+            raise ValueError(f"{cls.__name__}: no presets given")
+        for c in conventions:
+            if type(c) is not cls:
+                raise TypeError(f"a preset of {cls.__name__} must be one, got "
+                                f"{type(c).__name__} {getattr(c, 'name', c)!r}")
+        names = [c.name for c in conventions]
+        twice = sorted({n for n in names if names.count(n) > 1})
+        if twice:
+            raise ValueError(f"{cls.__name__}: two presets named {twice}")
+        table: Mapping[str, C] = MappingProxyType({c.name: c for c in conventions})
+        cls.presets = table  # type: ignore[assignment]
+        return table
 
     def replace(self: C, **changes: Any) -> C:
         """A copy with some fields changed; ``name`` gets a ``*`` unless given.
@@ -172,40 +259,6 @@ class PermutationConvention(ConventionBase):
             return {name: value}
         assert isinstance(value, Resampling)
         return {k: v for k, v in value.as_kwargs().items() if k not in self.set_by_method}
-
-
-def lookup_preset(value: object, presets: Mapping[str, C], *, kind: str, cls: type[C]) -> C:
-    """A convention given itself or a preset name: the one lookup behind every ``get_*``.
-
-    Parameters
-    ----------
-    value
-        A ``cls`` instance (returned as it is) or the name of one of ``presets``.
-    presets
-        Preset name -> convention.
-    kind
-        What is looked up, for the message (``"ML-EAT convention"``).
-    cls
-        The convention class the method takes.
-
-    Raises
-    ------
-    UnknownNameError
-        For anything else, in one way (it is a KeyError and a ValueError): an
-        unknown name, a value that is neither a name nor a ``cls`` (a list, a
-        number), or another method's convention. The message names ``kind``
-        and lists the presets.
-    """
-    if isinstance(value, cls):
-        return value
-    if isinstance(value, str):
-        if value in presets:
-            return presets[value]
-        raise UnknownNameError(kind, value, presets)
-    got = type(value).__name__
-    what = f"{kind} (expected a preset name or a {cls.__name__}, got {got})"
-    name = value.name if isinstance(value, ConventionBase) else value
-    raise UnknownNameError(what, name, presets)
 
 
 @dataclass(frozen=True)
@@ -336,18 +389,6 @@ MIND_YOUR_BIAS = SENT_BIAS.replace(
     ),
 )
 
-#: Preset name → convention, for :func:`get_convention`.
-PRESETS: dict[str, Convention] = {
-    c.name: c for c in (BIASLIB, SENT_BIAS, CALISKAN, WEFE, RESPONSIBLY, MIND_YOUR_BIAS)
-}
-
-
-def get_convention(convention: Convention | str) -> Convention:
-    """A WEAT :class:`Convention` given a preset name (:data:`PRESETS`) or the convention.
-
-    Raises
-    ------
-    UnknownNameError
-        For anything else (see :func:`lookup_preset`).
-    """
-    return lookup_preset(convention, PRESETS, kind="convention", cls=Convention)
+#: Preset name → convention (:meth:`ConventionBase.of` looks them up).
+PRESETS: Mapping[str, Convention] = Convention.declare_presets(
+    BIASLIB, SENT_BIAS, CALISKAN, WEFE, RESPONSIBLY, MIND_YOUR_BIAS)

@@ -42,12 +42,14 @@ from scipy import stats
 
 from biaslib.validation import real_array
 
-__all__ = ["TAILS", "MetaAnalysis", "Tail", "random_effects"]
+__all__ = ["META_TAILS", "MetaAnalysis", "MetaTail", "random_effects"]
 
-#: ``"greater"``: one-sided :math:`1 - \Phi(z)`; ``"two-sided"``: :math:`2(1 - \Phi(|z|))`.
-Tail = Literal["greater", "two-sided"]
-#: The values of :data:`Tail`.
-TAILS = ("greater", "two-sided")
+#: The tail of the combined effect size's p-value: ``"greater"``: one-sided
+#: :math:`1 - \Phi(z)`; ``"two-sided"``: :math:`2(1 - \Phi(|z|))` (two of the
+#: permutation test's tails, :data:`biaslib.stats.permutation.Tail`).
+MetaTail = Literal["greater", "two-sided"]
+#: The values of :data:`MetaTail`.
+META_TAILS = ("greater", "two-sided")
 
 
 @dataclass(frozen=True)
@@ -88,7 +90,7 @@ class MetaAnalysis:
     se: float
     z: float
     p_value: float
-    tail: Tail
+    tail: MetaTail
     tau2: float
     q: float
     df: int
@@ -139,7 +141,7 @@ class MetaAnalysis:
 
 
 def random_effects(
-    effects: ArrayLike, variances: ArrayLike, tail: Tail = "two-sided"
+    effects: ArrayLike, variances: ArrayLike, tail: MetaTail = "two-sided"
 ) -> MetaAnalysis:
     r"""Combine effect sizes with the DerSimonian–Laird random-effects model.
 
@@ -208,8 +210,8 @@ def random_effects(
         raise ValueError("effect sizes and variances must be finite")
     if (v <= 0).any():
         raise ValueError("within-sample variances must be positive")
-    if tail not in TAILS:
-        raise ValueError(f"tail must be one of {TAILS}")
+    if tail not in META_TAILS:
+        raise ValueError(f"tail must be one of {META_TAILS}")
     w = 1.0 / v
     sw = w.sum()
     mean_fixed = float((w * d).sum() / sw)

@@ -201,7 +201,7 @@ def run_wefe(sets: Sets, rows: Rows) -> None:
             res = RNSB().run_query(q, model, random_state=RANDOM_STATE, holdout=holdout)
             option = f"holdout={holdout}, random_state={RANDOM_STATE}"
             conv = ("'wefe'" if holdout
-                    else "get_rnsb_convention('wefe').replace(test_size=0.0, stratify=False)")
+                    else "RnsbConvention.of('wefe').replace(test_size=0.0, stratify=False)")
             call = (f"rnsb([X, Y], A={attrs[1]}, B={attrs[0]}, seed={RANDOM_STATE}, "
                     f"convention={conv})")
             rows.add("RNSB.run_query", test, targets, attrs, res["result"], option=option,
