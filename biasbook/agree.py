@@ -559,7 +559,7 @@ FAMILY_LABELS = {"signed": "signed with signed", "neutral": "SAME with Direct Bi
 def family_table(per_vectors: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """Spearman's ρ and Kendall's τ by family of metric pairs, per vector set.
 
-    ``per_vectors``: vector set → :func:`score_table`. One row per family
+    ``per_vectors``: vector set → :func:`scores`. One row per family
     (:data:`FAMILY_LABELS`) and correlation; per vector set (the upper column level) the
     range of the correlations and how many of the pairs' intervals lie above 0 (``"3 of
     10"``). Index: (pairs, correlation).

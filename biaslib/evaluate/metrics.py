@@ -776,7 +776,7 @@ def metric_table(tests: Iterable[StimulusTest | str | FourSets], table: Embedder
         except MissingWordsError as err:
             name = test if isinstance(test, str) else test.name  # type: ignore[union-attr]
             logger.info("metrics not run on %s: %s", name, err)
-            rows += _refused(chosen, name, table, model, f"not run: {err}")
+            rows += _refused(chosen, name, table, model, str(err))
             continue
         for m in chosen:
             try:
