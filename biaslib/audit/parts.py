@@ -250,8 +250,7 @@ def _same(model: LoadedModel, task: Task) -> pd.DataFrame:
     try:
         run = run_metric("SAME", load_test(stimuli), table, pairs=False)
     except (MissingWordsError, DegenerateTestError) as err:
-        row = {**base, "not run": str(err), "convention": SAME_PAPER.name,
-               **_where_read(table)}
+        row = {**base, "not run": str(err), "convention": SAME_PAPER.name}
     else:
         sets = run.sets
         row = {**base, "convention": run.result.convention_name, "level": sets.level,
@@ -261,17 +260,6 @@ def _same(model: LoadedModel, task: Task) -> pd.DataFrame:
     frame = pd.DataFrame([row])
     frame["test"], frame["variant"] = paper_test(stimuli)
     return frame
-
-
-def _where_read(table: Embedder) -> dict[str, str]:
-    """Level, pooling and layer of a word table's vectors (for a row that did not run)."""
-    from biaslib.embeddings.base import WordsAlone
-    from biaslib.evaluate.tidy import pooling_label
-
-    if isinstance(table, WordsAlone):
-        return {"level": "sentence", "layer": layer_label(table.encoder),
-                "pooling": pooling_label(table.encoder, "sentence", table.pooling)}
-    return {"level": "word", "pooling": NOT_APPLICABLE, "layer": NOT_APPLICABLE}
 
 
 def _metrics(model: LoadedModel, task: Task) -> pd.DataFrame:
