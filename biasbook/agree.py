@@ -8,16 +8,14 @@ cluster, classification and neighbour tests and the generalized WEAT — each on
 Caliskan et al.'s ten tests and on the SAME paper's gender/occupation sets, on GloVe 6B
 50d and on the Google News word2vec subset — and correlates their test-level scores.
 
-One framing serves every metric (:data:`METRICS`; the chapter prints it as a table,
-:func:`framing_table`). A four-set test has target sets :math:`X, Y` and attribute sets
-:math:`A, B`. The targets play the API's *groups* (they define the direction, the
-relation vector, the centroids, the subspace); the attribute words are the *words*
-measured, and every signed word score is positive towards :math:`X`. A signed metric's
-test-level score is the mean word score over :math:`A` minus the mean over :math:`B`:
-positive when :math:`A` leans towards :math:`X` more than :math:`B` does, which is the
-direction of WEAT's :math:`d > 0`. RNSB is the one exception: as its paper and WEFE do,
-its classifier is trained on the attribute sets (:math:`A` labelled 1) and it scores the
-target words. Unsigned metrics are compared on a magnitude (:attr:`Metric.magnitude`).
+The metrics, their one framing of a four-set test and the look-up of a test's words are
+the library's front door, :mod:`biaslib.evaluate.metrics`
+(:data:`~biaslib.evaluate.metrics.METRICS`, :func:`~biaslib.evaluate.metrics.four_sets`,
+:func:`~biaslib.evaluate.metrics.metric_table`): the targets :math:`X, Y` are the groups,
+the attribute words :math:`A \cup B` are measured, a signed test-level score is the mean
+word score over :math:`A` minus the mean over :math:`B` (RNSB the exception). This
+module holds what is the chapter's own: its tests and vectors, the correlations over
+tests, the sign flips, its findings and tables.
 
 Everything is computed live from the static vectors (CONTRIBUTING rule 1) in seconds; no
 table is stored. Importing this module loads no vectors.
@@ -27,16 +25,17 @@ from __future__ import annotations
 
 import functools
 import math
+import warnings
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 import pandas as pd
-from numpy.typing import NDArray
 from scipy import stats
 
 from biasbook.findings import Finding
+from biaslib.errors import DroppedStimuliWarning, MissingWordsError
+from biaslib.evaluate.metrics import METRICS, FourSets, four_sets, metric_table
 from biaslib.reporting.format import robust_format
 from biaslib.stats.correlation_ci import fisher_interval
 from biaslib.stimuli.data import CALISKAN_TESTS, StimulusTest, WordSet, load_test
@@ -52,18 +51,15 @@ __all__ = [
     "COUNT_METRICS",
     "FAMILY_LABELS",
     "FROM_NEUTRAL",
-    "METRICS",
     "MIN_TESTS",
     "MIN_TESTS_CI",
     "PAPER_VECTORS",
     "SAME_TEST",
     "SECTIONS",
+    "SEED",
     "VECTORS",
-    "FourSets",
-    "Metric",
     "agreement_with",
     "between",
-    "centred_projection",
     "correlation_heatmap",
     "correlation_matrix",
     "correlation_table",
@@ -71,16 +67,13 @@ __all__ = [
     "families",
     "family_table",
     "findings",
-    "four_sets",
-    "framing_table",
-    "metric",
     "paper_label",
     "paper_scores",
     "rank_correlations",
     "same_test",
     "score_frame",
-    "score_table",
     "scores",
+    "sets_of",
     "shown",
     "shown_score",
     "sign_flips",
@@ -92,20 +85,12 @@ __all__ = [
 SAME_TEST = "SAME"
 #: The two static vector sets (short names, in the chapter's order).
 VECTORS: tuple[str, ...] = ("GloVe 6B 50d", "word2vec Google News (subset)")
-#: Most words a set may lose before its test is left out (weat_static's and ML-EAT's rule).
-MAX_MISSING = 0.2
 #: Fewest tests for a correlation (Mind Your Bias's Table 5 rule, as the synthesis chapter).
 MIN_TESTS = 3
 #: Fewest tests for a Spearman interval (Fisher's z needs n > 3); Kendall's needs one more.
 MIN_TESTS_CI = 4
 #: Confidence level of the intervals.
 CONFIDENCE = 0.95
-#: Neighbours of Gonen & Goldberg's neighbour test, as a share of the measured words
-#: (they took 100 of 5,000 words; 16 to 100 words need a larger share to have neighbours).
-NEIGHBOUR_SHARE = 0.25
-#: Folds of Gonen & Goldberg's classification test (stratified cross-validation, as EBS; their
-#: one split trains on a fifth of the words, 3 of the 16 words of most Caliskan tests).
-CV_FOLDS = 5
 #: The metrics computed from cosines (unit vectors), as Mind Your Bias's "cosine-based
 #: methods": RIPA (raw inner products), RND (Euclidean distances), RNSB (a classifier) and
 #: Gonen & Goldberg's tests (clusters, an SVM, neighbours) are not.
@@ -113,6 +98,8 @@ COSINE_METRICS: tuple[str, ...] = ("WEAT d", "skew", "generalized WEAT", "SAME",
                                    "Direct Bias", "ECT", "Indirect Bias")
 #: Where the chapter shows the evidence (MyST labels in notebooks/agree).
 SECTIONS = {"correlations": "agree-correlations", "signs": "agree-signs"}
+#: The seed of the metrics' random choices (RNSB's classifier, the G&G tests).
+SEED = 0
 
 
 # --------------------------------------------------------------------------- the tests
@@ -142,83 +129,6 @@ def same_test(n: int = 50) -> StimulusTest:
         provenance=src, source="same_schroeder")
 
 
-@dataclass(frozen=True)
-class FourSets:
-    """One test's vectors: targets ``X``, ``Y`` (paired by position), attributes ``A``, ``B``.
-
-    Attributes
-    ----------
-    test
-        The test's name (``"C1"``… or :data:`SAME_TEST`).
-    X, Y, A, B
-        Vector arrays, ``(n, d)``; ``X[i]`` and ``Y[i]`` are the i-th printed pair.
-    words
-        The words behind each array, by role.
-    dropped
-        Words dropped, by role: no vector, or (targets) the partner of a word without one.
-    """
-
-    test: str
-    X: NDArray[np.float64]
-    Y: NDArray[np.float64]
-    A: NDArray[np.float64]
-    B: NDArray[np.float64]
-    words: Mapping[str, tuple[str, ...]]
-    dropped: Mapping[str, tuple[str, ...]]
-
-    @property
-    def measured(self) -> NDArray[np.float64]:
-        """The measured words: ``A`` then ``B``."""
-        return np.vstack([self.A, self.B])
-
-    @property
-    def n_a(self) -> int:
-        """Number of words of ``A``."""
-        return len(self.A)
-
-
-def _vector(table: StaticEmbeddings, word: str) -> NDArray[np.float64] | None:
-    key = table.key_for(word)
-    return None if key is None else np.asarray(table.vectors[table.index[key]], dtype=np.float64)
-
-
-def four_sets(test: StimulusTest, table: StaticEmbeddings, *,
-              max_missing: float = MAX_MISSING) -> FourSets | None:
-    """The vectors of ``test`` in ``table``, or ``None`` if a set loses too many words.
-
-    A word without a vector is dropped. The targets stay *paired by position* (RIPA's
-    relation vector and Direct Bias's principal component are computed from pairs
-    ``X[i] − Y[i]``): a target without a vector takes its partner with it. The test is
-    left out (``None``) when a set loses more than ``max_missing`` of its printed words
-    to missing vectors, the rule of the WEAT chapter (partners dropped do not count).
-
-    Raises
-    ------
-    ValueError
-        If the printed target sets differ in size (they cannot be paired).
-    """
-    printed = {role: ws.words for role, ws in test.sets.items()}
-    if len(printed["X"]) != len(printed["Y"]):
-        raise ValueError(f"{test.name}: X has {len(printed['X'])} words, Y "
-                         f"{len(printed['Y'])}; the targets must pair up")
-    vecs = {role: [_vector(table, w) for w in words] for role, words in printed.items()}
-    for role, words in printed.items():
-        lost = sum(v is None for v in vecs[role])
-        if lost / len(words) > max_missing:
-            return None
-    pairs = [i for i in range(len(printed["X"]))
-             if vecs["X"][i] is not None and vecs["Y"][i] is not None]
-    keep = {"X": pairs, "Y": pairs}
-    for role in ("A", "B"):
-        keep[role] = [i for i, v in enumerate(vecs[role]) if v is not None]
-    arrays = {role: np.vstack([vecs[role][i] for i in keep[role]]) for role in printed}
-    words = {role: tuple(printed[role][i] for i in keep[role]) for role in printed}
-    dropped = {role: tuple(w for i, w in enumerate(printed[role]) if i not in set(keep[role]))
-               for role in printed}
-    return FourSets(test.name, arrays["X"], arrays["Y"], arrays["A"], arrays["B"], words,
-                    dropped)
-
-
 def _tests(googlenews: bool) -> list[StimulusTest]:
     """The chapter's tests: C1–C10 and the SAME test (:func:`same_test`).
 
@@ -244,11 +154,35 @@ def _table(vectors: str) -> StaticEmbeddings:
     raise ValueError(f"vectors must be one of {VECTORS}, got {vectors!r}")
 
 
+def _looked_up(tests: Sequence[StimulusTest], table: StaticEmbeddings
+               ) -> list[tuple[str, FourSets | None, StimulusTest]]:
+    """Each test's vectors (:func:`~biaslib.evaluate.metrics.four_sets`), ``None`` if refused.
+
+    A test is left out when a set loses more than a fifth of its printed words (the
+    front door's rule, that of the WEAT chapter). The chapter reports the words dropped
+    and the tests left out in its own table (:func:`dropped_words`), so the front door's
+    warnings are not repeated here.
+    """
+    out = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DroppedStimuliWarning)  # dropped_words lists them
+        for test in tests:
+            try:
+                sets = four_sets(test, table)
+            except MissingWordsError:
+                sets = None
+            out.append((test.name, sets, test))
+    return out
+
+
 @functools.cache
 def _all_sets(vectors: str) -> tuple[tuple[str, FourSets | None, StimulusTest], ...]:
-    table = _table(vectors)
-    tests = _tests(googlenews=vectors != VECTORS[0])
-    return tuple((t.name, four_sets(t, table), t) for t in tests)
+    return tuple(_looked_up(_tests(googlenews=vectors != VECTORS[0]), _table(vectors)))
+
+
+def sets_of(vectors: str) -> dict[str, FourSets]:
+    """The vectors of every test that runs on ``vectors`` (:data:`VECTORS`), by test name."""
+    return {name: sets for name, sets, _ in _all_sets(vectors) if sets is not None}
 
 
 def dropped_words(vectors: str) -> pd.DataFrame:
@@ -259,12 +193,12 @@ def dropped_words(vectors: str) -> pd.DataFrame:
     :func:`biasbook.mleat.googlenews_test`). Returns one row per set that lost a
     word: its printed size, the words without a vector (for a test left out, how many),
     the target partners dropped with them, and whether the test runs (no set loses more
-    than :data:`MAX_MISSING`). Index: (test, set).
+    than :data:`~biaslib.evaluate.metrics.MAX_MISSING`). Index: (test, set).
     """
     table = _table(vectors)
     rows = []
     for name, sets, test in _all_sets(vectors):
-        missing = {role: [w for w in ws.words if _vector(table, w) is None]
+        missing = {role: [w for w in ws.words if table.key_for(w) is None]
                    for role, ws in test.sets.items()}
         for role, ws in test.sets.items():
             partners = [] if sets is None else [w for w in sets.dropped[role]
@@ -281,258 +215,28 @@ def dropped_words(vectors: str) -> pd.DataFrame:
                                        "test runs"]).set_index(["test", "set"])
 
 
-# --------------------------------------------------------------------------- the metrics
-
-
-@dataclass(frozen=True)
-class Metric:
-    """One metric in the chapter's framing.
-
-    Attributes
-    ----------
-    name
-        As the tables print it.
-    signed
-        Whether the test-level score has a direction (positive = WEAT's direction).
-    groups, words
-        Which sets play the API's groups and which are measured (the framing table).
-    score
-        The test-level score, in words.
-    magnitude
-        How the score is compared with others on magnitude, in words.
-    compute
-        ``FourSets, seed → score`` (signed metrics: the signed score).
-    to_magnitude
-        Score → magnitude (larger = more bias).
-    source
-        The biaslib function.
-    """
-
-    name: str
-    signed: bool
-    groups: str
-    words: str
-    score: str
-    magnitude: str
-    compute: Callable[[FourSets, int], float]
-    to_magnitude: Callable[[float], float]
-    source: str
-
-
-def _contrast(word_scores: NDArray[np.float64], n_a: int) -> float:
-    """Mean word score over ``A`` minus the mean over ``B`` (the first ``n_a`` are A)."""
-    s = np.asarray(word_scores, dtype=np.float64)
-    return float(s[:n_a].mean() - s[n_a:].mean())
-
-
-def _weat(s: FourSets, seed: int) -> float:
-    from biaslib.methods.same import weat_d
-
-    return weat_d(s.X, s.Y, s.A, s.B).value
-
-
-def _skew(s: FourSets, seed: int) -> float:
-    from biaslib.methods.same import same_signed_word
-
-    return _contrast(same_signed_word(s.measured, s.X, s.Y, "first"), s.n_a)
-
-
-def _same(s: FourSets, seed: int) -> float:
-    from biaslib.methods.same import same
-
-    return same(s.measured, [s.X, s.Y]).value
-
-
-def _mac(s: FourSets, seed: int) -> float:
-    from biaslib.methods.same import mac
-
-    return mac(s.measured, [s.X, s.Y]).value
-
-
-def _direct_bias(s: FourSets, seed: int) -> float:
-    from biaslib.methods.same import direct_bias
-
-    return direct_bias(s.measured, [s.X, s.Y]).value
-
-
-def _ripa(s: FourSets, seed: int) -> float:
-    from biaslib.methods.ripa import ripa
-
-    return _contrast(ripa(s.measured, s.X, s.Y).word_scores, s.n_a)
-
-
-def _rnd(s: FourSets, seed: int) -> float:
-    from biaslib.methods.rnd import rnd
-
-    return _contrast(rnd(s.measured, s.X, s.Y).word_scores, s.n_a)
-
-
-def _ect(s: FourSets, seed: int) -> float:
-    from biaslib.methods.ect import ect
-
-    return ect(s.measured, s.X, s.Y).value
-
-
-def _rnsb(s: FourSets, seed: int) -> float:
-    from biaslib.methods.rnsb import rnsb
-
-    return rnsb([s.X, s.Y], s.A, s.B, seed=seed).value
-
-
-def _indirect(s: FourSets, seed: int) -> float:
-    from biaslib.methods.indirect_bias import indirect_bias
-
-    return indirect_bias(s.A, s.B, s.X, s.Y).value
-
-
-def _neighbours_k(n: int) -> int:
-    return max(1, min(n - 1, round(NEIGHBOUR_SHARE * n)))
-
-
-def centred_projection(s: FourSets) -> NDArray[np.float64]:
-    """Gonen & Goldberg's projection bias of the measured words, minus its median.
-
-    Their "male-" and "female-biased" words are the most biased on each side of the
-    gender direction among 50,000 words, centred near 0. The measured words of a test
-    often lie all on one side of the :math:`X - Y` direction (every attribute word of C7
-    leans towards the arts), which would leave one class; measuring from the median word
-    makes the two halves the most :math:`X`- and the most :math:`Y`-leaning words, as in
-    their selection.
-    """
-    from biaslib.methods.gonen_goldberg import projection_bias
-
-    bias = np.asarray(projection_bias(s.measured, s.X, s.Y), dtype=np.float64)
-    return bias - np.median(bias)
-
-
-def _gg(kind: str) -> Callable[[FourSets, int], float]:
-    def compute(s: FourSets, seed: int) -> float:
-        from biaslib.methods import gonen_goldberg as gg
-
-        words, bias = s.measured, centred_projection(s)
-        if kind == "neighbours":
-            return gg.neighbour_test(words, bias, k=_neighbours_k(len(words))).value
-        keep = bias != 0  # the median word itself, when the number of words is odd
-        words, labels = words[keep], (bias[keep] > 0).astype(int)
-        if kind == "cluster":
-            return gg.cluster_test(words, labels, seed=seed).value
-        return gg.classification_test(words, labels, seed=seed, cv_folds=CV_FOLDS).value
-
-    return compute
-
-
-def _gweat(s: FourSets, seed: int) -> float:
-    from biaslib.methods.gweat import generalized_weat
-
-    return generalized_weat([s.X, s.Y], [s.A, s.B]).value
-
-
-def _identity(v: float) -> float:
-    return v
-
-
-_T, _M = "X, Y", "A, B"
-_DIFF = "mean over A − mean over B"
-
-#: Every metric of the chapter, in the order of its tables (signed first).
-METRICS: tuple[Metric, ...] = (
-    Metric("WEAT d", True, "A, B (s(w, A, B))", "X, Y",
-           "Caliskan et al.'s effect size d", "|d|", _weat, abs,
-           "biaslib.methods.same.weat_d"),
-    Metric("skew", True, _T, _M, f"SAME's signed word score, {_DIFF}", "|score|", _skew, abs,
-           "biaslib.methods.same.same_signed_word"),
-    Metric("RIPA", True, _T + " (pairs X[i], Y[i])", _M, f"RIPA's word score, {_DIFF}",
-           "|score|", _ripa, abs, "biaslib.methods.ripa.ripa"),
-    Metric("RND", True, _T, _M, f"RND's word score, {_DIFF}", "|score|", _rnd, abs,
-           "biaslib.methods.rnd.rnd"),
-    Metric("generalized WEAT", True, _T, _M, "Swinger et al.'s statistic", "|score|", _gweat,
-           abs, "biaslib.methods.gweat.generalized_weat"),
-    Metric("SAME", False, _T, "A ∪ B", "SAME of the measured words", "SAME", _same,
-           _identity, "biaslib.methods.same.same"),
-    Metric("MAC", False, _T, "A ∪ B", "MAC of the measured words", "|1 − MAC|", _mac,
-           lambda v: abs(1.0 - v), "biaslib.methods.same.mac"),
-    Metric("Direct Bias", False, _T + " (pairs; first principal component)", "A ∪ B",
-           "Direct Bias (c = 1)", "Direct Bias", _direct_bias, _identity,
-           "biaslib.methods.same.direct_bias"),
-    Metric("ECT", False, _T + " (means)", "A ∪ B", "Spearman ρ of the cosines (1 = no bias)",
-           "1 − ρ", _ect, lambda v: 1.0 - v, "biaslib.methods.ect.ect"),
-    Metric("RNSB", False, "A, B (classifier's training sets)", "X ∪ Y",
-           "KL divergence from uniform", "KL", _rnsb, _identity,
-           "biaslib.methods.rnsb.rnsb"),
-    Metric("Indirect Bias", False, _T + " (direction)", "pairs A × B", "mean β over A × B",
-           "|mean β|", _indirect, abs, "biaslib.methods.indirect_bias.indirect_bias"),
-    Metric("G&G cluster", False, _T + " (projection labels)", "A ∪ B",
-           "k-means accuracy (0.5 = none)", "accuracy", _gg("cluster"), _identity,
-           "biaslib.methods.gonen_goldberg.cluster_test"),
-    Metric("G&G classification", False, _T + " (projection labels)", "A ∪ B",
-           "SVM accuracy on held-out words", "accuracy", _gg("classification"), _identity,
-           "biaslib.methods.gonen_goldberg.classification_test"),
-    Metric("G&G neighbours", False, _T + " (projection)", "A ∪ B",
-           "Pearson r, bias vs neighbours' share", "r", _gg("neighbours"), _identity,
-           "biaslib.methods.gonen_goldberg.neighbour_test"),
-)
-
-_BY_NAME = {m.name: m for m in METRICS}
-
-
-def metric(name: str) -> Metric:
-    """The metric ``name`` of :data:`METRICS`.
-
-    Raises
-    ------
-    biaslib.errors.UnknownNameError
-        For a name that is not in :data:`METRICS`.
-    """
-    from biaslib.errors import UnknownNameError
-
-    try:
-        return _BY_NAME[name]
-    except (KeyError, TypeError):
-        raise UnknownNameError("metric", name, tuple(_BY_NAME)) from None
-
-
-def framing_table(metrics: Sequence[Metric] = METRICS) -> pd.DataFrame:
-    """The framing of a four-set test for every metric: one row each, indexed by metric."""
-    return pd.DataFrame(
-        [{"metric": m.name, "groups": m.groups, "measured": m.words, "test-level score": m.score,
-          "signed": "yes" if m.signed else "no", "compared as": m.magnitude}
-         for m in metrics]).set_index("metric")
-
-
 # --------------------------------------------------------------------------- scores
 
 
-def score_table(sets: Sequence[FourSets], metrics: Sequence[Metric] = METRICS, *,
-                seed: int = 0) -> pd.DataFrame:
-    """Every metric on every test: one row per test × metric.
-
-    Columns: ``test``, ``metric``, ``signed``, ``score`` (the test-level score; for signed
-    metrics positive in WEAT's direction), ``magnitude`` (:attr:`Metric.to_magnitude`) and
-    ``note``: empty, or why the score is undefined on that test (the metric's
-    ``ValueError``; the score is then NaN and the test drops out of that metric's pairs).
-    ``seed`` seeds the metrics' random choices (RNSB's
-    classifier, the G&G tests).
-    """
-    rows = []
-    for s in sets:
-        for m in metrics:
-            note = ""
-            try:
-                value = float(m.compute(s, seed))
-            except ValueError as error:  # the project's checks: an undefined score
-                value, note = math.nan, str(error)
-            rows.append({"test": s.test, "metric": m.name, "signed": m.signed,
-                         "score": value, "magnitude": float(m.to_magnitude(value)),
-                         "note": note})
-    return pd.DataFrame(rows, columns=["test", "metric", "signed", "score", "magnitude",
-                                       "note"])
+def _scores(sets: Sequence[FourSets]) -> pd.DataFrame:
+    """:func:`~biaslib.evaluate.metrics.metric_table` of ``sets`` in the chapter's columns."""
+    rows = metric_table(sets, seed=SEED)
+    return pd.DataFrame({"test": rows["stimuli"], "metric": rows["method"],
+                         "signed": rows["signed"], "score": rows["effect_size"],
+                         "magnitude": rows["magnitude"], "note": rows["note"]})
 
 
 @functools.cache
 def scores(vectors: str) -> pd.DataFrame:
-    """:func:`score_table` of every test that runs on ``vectors`` (cached per process)."""
-    sets = [s for _, s, _ in _all_sets(vectors) if s is not None]
-    return score_table(sets)
+    """Every metric on every test that runs on ``vectors`` (cached per process).
+
+    One row per test × metric: ``test``, ``metric``, ``signed``, ``score`` (the
+    test-level score, :func:`~biaslib.evaluate.metrics.metric_table`'s ``effect_size``;
+    for signed metrics positive in WEAT's direction), ``magnitude`` and ``note`` (empty,
+    or why the score is undefined on that test: the score is then NaN and the test drops
+    out of that metric's pairs). The metrics' random choices use seed :data:`SEED`.
+    """
+    return _scores(list(sets_of(vectors).values()))
 
 
 def _wide(scores_: pd.DataFrame, column: str) -> pd.DataFrame:
@@ -604,7 +308,7 @@ def paper_label(model: str) -> str:
 
 def paper_scores(model: str, *, fetch: Callable[[str, object], None] | None = None
                  ) -> pd.DataFrame:
-    """:func:`score_table` on a paper's own vectors (:data:`PAPER_VECTORS`), for Colab.
+    """:func:`scores` on a paper's own vectors (:data:`PAPER_VECTORS`), for Colab.
 
     The release file is downloaded once into the biaslib cache (GloVe 840B: 2 GB; Google
     News: 1.6 GB) and streamed, keeping only the stimuli
@@ -622,8 +326,7 @@ def paper_scores(model: str, *, fetch: Callable[[str, object], None] | None = No
     tests = _tests(googlenews=not model.startswith("GloVe"))
     words = list(dict.fromkeys(w for t in tests for ws in t.sets.values() for w in ws.words))
     table = paper_vectors(release, words, case="exact", fetch=fetch)  # type: ignore[arg-type]
-    sets = [s for s in (four_sets(t, table) for t in tests) if s is not None]
-    return score_table(sets)
+    return _scores([s for _, s, _ in _looked_up(tests, table) if s is not None])
 
 
 # --------------------------------------------------------------------------- correlations
@@ -856,7 +559,7 @@ FAMILY_LABELS = {"signed": "signed with signed", "neutral": "SAME with Direct Bi
 def family_table(per_vectors: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """Spearman's ρ and Kendall's τ by family of metric pairs, per vector set.
 
-    ``per_vectors``: vector set → :func:`score_table`. One row per family
+    ``per_vectors``: vector set → :func:`scores`. One row per family
     (:data:`FAMILY_LABELS`) and correlation; per vector set (the upper column level) the
     range of the correlations and how many of the pairs' intervals lie above 0 (``"3 of
     10"``). Index: (pairs, correlation).

@@ -16,7 +16,8 @@ import pandas as pd
 
 from biaslib.reporting.format import format_p, format_tail_p, robust_format
 
-__all__ = ["P_NOISE", "check_holm_margin", "shown_d", "shown_p", "summary_table"]
+__all__ = ["P_NOISE", "check_holm_margin", "metrics_table", "shown_d", "shown_p",
+           "summary_table"]
 
 #: How far a sampled permutation p-value can move with float noise: a few re-splits of
 #: 100,000 whose statistic ties with the observed one to 1e-4 (an upper bound).
@@ -67,6 +68,31 @@ def summary_table(frame: pd.DataFrame) -> pd.DataFrame:
         index=pd.MultiIndex.from_arrays([rows["test"], rows["method"]],
                                         names=["test", "method"]))
     return table.sort_index(level="test", sort_remaining=False)
+
+
+def metrics_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """An audit's static-vector metrics on *static* vectors: a row per metric, a column per test.
+
+    The rows of ``part == "metric"`` (:mod:`biaslib.evaluate.metrics`), printed as the
+    agreement chapter prints them (:func:`biasbook.agree.shown_score`: static vectors'
+    numbers, computed live, CONTRIBUTING rule 1; Gonen & Goldberg's accuracies as the
+    ratios of counts they are), ``not run`` where the test or the metric refused the
+    vectors. ``kind``: signed (positive when A leans towards X more than B does) or
+    unsigned. Index: metric, in the front door's order.
+    """
+    from biasbook.agree import shown_score
+    from biaslib.evaluate.metrics import metric
+
+    rows = frame[frame["part"] == "metric"]
+    names = list(dict.fromkeys(rows["method"]))
+    tests = list(dict.fromkeys(rows["test"]))
+    cells = {(m, t): "not run" if why else shown_score(m, float(d))
+             for m, t, d, why in zip(rows["method"], rows["test"], rows["effect_size"],
+                                     rows["not run"], strict=True)}
+    table = pd.DataFrame({t: [cells.get((m, t), "") for m in names] for t in tests},
+                         index=pd.Index(names, name="metric"))
+    table.insert(0, "kind", ["signed" if metric(m).signed else "unsigned" for m in names])
+    return table
 
 
 def check_holm_margin(frame: pd.DataFrame, alpha: float = 0.05) -> None:

@@ -136,6 +136,7 @@ _EXPORTS: dict[str, str] = {
     "MaskedLMScorer": "biaslib.embeddings.masked_lm",
     "embed_test": "biaslib.embeddings.base",
     "Pooling": "biaslib.embeddings.base",
+    "WordsAlone": "biaslib.embeddings.base",
     # evaluate
     "run_weat": "biaslib.evaluate.weat",
     "weat_table": "biaslib.evaluate.weat",
@@ -150,6 +151,15 @@ _EXPORTS: dict[str, str] = {
     "run_lpbs": "biaslib.evaluate.lpbs",
     "lpbs_table": "biaslib.evaluate.lpbs",
     "paper_test": "biaslib.evaluate.tidy",
+    "METRICS": "biaslib.evaluate.metrics",
+    "FourSets": "biaslib.evaluate.metrics",
+    "Metric": "biaslib.evaluate.metrics",
+    "MetricRun": "biaslib.evaluate.metrics",
+    "four_sets": "biaslib.evaluate.metrics",
+    "framing_table": "biaslib.evaluate.metrics",
+    "metric": "biaslib.evaluate.metrics",
+    "metric_table": "biaslib.evaluate.metrics",
+    "run_metric": "biaslib.evaluate.metrics",
     # audit
     "run_audit": "biaslib.audit.run",
     "AuditResult": "biaslib.audit.run",

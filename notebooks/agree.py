@@ -98,11 +98,13 @@ with pd.option_context("display.max_colwidth", None):
 
 # %% tags=["remove-cell"]
 # The sentences above, from the live scores (static vectors: CONTRIBUTING rule 1).
+import biaslib
+
 _glove, _w2v = agree.VECTORS
 _per = {v: agree.scores(v) for v in agree.VECTORS}
 _pairs = {v: agree.rank_correlations(s) for v, s in _per.items()}
 _fam = agree.families(_pairs[_glove])
-assert [m.name for m in agree.METRICS if m.signed] == ["WEAT d", "skew", "RIPA", "RND",
+assert [m.name for m in biaslib.METRICS if m.signed] == ["WEAT d", "skew", "RIPA", "RND",
                                                         "generalized WEAT"]
 assert all((agree.sign_flips(s)["split"] == "no").all() for s in _per.values())
 assert _per[_glove]["test"].nunique() == 11 and _per[_w2v]["test"].nunique() == 5
@@ -118,26 +120,30 @@ assert int(((_w2v_pairs["ci_low"] > 0) | (_w2v_pairs["ci_high"] < 0)).sum()) == 
 assert [f.holds for f in findings] == ["partly", "partly", True]
 
 # %%
+import warnings
+
 import matplotlib.pyplot as plt
 from IPython.display import Markdown
 
 from biasbook.agree import (
-    METRICS,
     VECTORS,
     agreement_with,
     correlation_heatmap,
     correlation_matrix,
     dropped_words,
     family_table,
-    framing_table,
     rank_correlations,
     score_frame,
     scores,
     sign_flips,
     vector_sign_flips,
 )
+from biaslib import METRICS, DroppedStimuliWarning, framing_table
 
 pd.set_option("display.max_colwidth", 90)
+# The words each vector set lacks are a table of this chapter ("Vectors and the words they
+# lack"), so the warning that names them when a test's words are looked up stays silent.
+warnings.simplefilter("ignore", DroppedStimuliWarning)
 
 # %% tags=["parameters"]
 # Also run the comparison on the papers' own vectors (GloVe 840B 300d, the full
@@ -177,14 +183,15 @@ print(colab_runtime("agree"))
 # (Caliskan's $s(w, A, B)$ scores the targets against the attributes; its difference of
 # means is symmetric in the two roles) and RNSB, whose classifier is trained on the
 # attribute words ($A$ labelled 1) and applied to the target words, as in its paper and in
-# WEFE. The metrics and their roles (`biasbook.agree.METRICS`):
+# WEFE. The metrics and their roles (`biaslib.evaluate.metrics.METRICS`, the library's one
+# front door to every static-vector metric, which the {doc}`audit <audit>` runs too):
 
 # %% tags=["hide-input"]
 framing_table()
 
 # %% [markdown]
 # **Choices taken for this chapter** (each is a constant or a function of
-# `biasbook.agree`):
+# `biaslib.evaluate.metrics` or of `biasbook.agree`):
 #
 # - *Each metric at its paper's {term}`convention`*: RIPA with the first principal component of
 #   the pairs and the vectors as they are (their length counts), RND with unit vectors and
@@ -209,7 +216,7 @@ framing_table()
 #   each side of the gender direction among 50,000 words. A test's measured words often
 #   all lean one way (every attribute word of C7 lies on the arts side of math − arts),
 #   so we measure each word's projection on the $X - Y$ direction from the median word's
-#   (`biasbook.agree.centred_projection`): the labels are the more
+#   (`biaslib.evaluate.metrics.centred_projection`): the labels are the more
 #   $X$-leaning and the more $Y$-leaning half. The classification test uses stratified
 #   5-fold cross-validation (as EBS does; their single split trains on a fifth of the
 #   words, 3 of 16 here), the neighbour test the nearest quarter of the measured words
@@ -382,11 +389,12 @@ assert (agree.vector_sign_flips(*_per.values())["sign differs"] == "—").all()
 assert (agree.families(_pairs[_w2v])["across"]["r"] > 0).all()
 # The generalized WEAT is half of WEAT's difference of mean associations (C6, GloVe).
 from biaslib.embeddings import glove_6b_50d as _glove_6b_50d
+from biaslib.evaluate.metrics import four_sets as _four_sets
 from biaslib.methods.gweat import generalized_weat as _gweat
 from biaslib.methods.weat import association as _assoc
 from biaslib.stimuli.data import load_test as _load_test
 
-_c6 = agree.four_sets(_load_test("C6"), _glove_6b_50d(case="lower"))
+_c6 = _four_sets(_load_test("C6"), _glove_6b_50d(case="lower"))
 _diff = _assoc(_c6.X, _c6.A, _c6.B).mean() - _assoc(_c6.Y, _c6.A, _c6.B).mean()
 assert abs(_gweat([_c6.X, _c6.Y], [_c6.A, _c6.B]).effect_size - _diff / 2) < 1e-12
 
@@ -426,14 +434,12 @@ if RUN_PAPER_MODELS:
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 import dataclasses
 
-from biasbook.agree import four_sets, score_table
-from biaslib.embeddings import glove_6b_50d
-from biaslib.stimuli.data import load_test
+from biaslib import four_sets, glove_6b_50d, load_test, metric_table
 
 c6 = four_sets(load_test("C6"), glove_6b_50d(case="lower"))
 swapped = dataclasses.replace(c6, A=c6.B, B=c6.A)
-both = pd.concat({"as printed": score_table([c6]).set_index("metric")["score"],
-                  "A and B swapped": score_table([swapped]).set_index("metric")["score"]},
+both = pd.concat({"as printed": metric_table([c6]).set_index("method")["effect_size"],
+                  "A and B swapped": metric_table([swapped]).set_index("method")["effect_size"]},
                  axis=1)
 signed = [m.name for m in METRICS if m.signed]
 unsigned = [m.name for m in METRICS if not m.signed]
@@ -469,8 +475,8 @@ assert changed == ["RNSB"]
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 import numpy as np
 
-from biasbook.agree import metric, same_test
-from biaslib.methods.weat import association
+from biasbook.agree import same_test
+from biaslib import association, run_metric
 
 
 def unit_mean(vectors: np.ndarray) -> np.ndarray:
@@ -484,7 +490,7 @@ for test in (load_test("C6"), same_test()):
     m_x, m_y, m_a, m_b = (unit_mean(v) for v in (s.X, s.Y, s.A, s.B))
     weat_diff = association(s.X, s.A, s.B).mean() - association(s.Y, s.A, s.B).mean()
     product = float((m_x - m_y) @ (m_a - m_b))
-    skew = metric("skew").compute(s, 0)
+    skew = run_metric("skew", s).score
     assert abs(weat_diff - product) < 1e-12
     assert abs(skew - product / np.linalg.norm(m_x - m_y)) < 1e-12
     rows[test.name] = {"WEAT difference of means": weat_diff, "(m_X − m_Y)·(m_A − m_B)": product,

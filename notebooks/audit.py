@@ -88,14 +88,15 @@ print(colab_runtime("audit"))
 # (audit-what-we-found)=
 # ## What we found
 #
-# One command runs every method of the book that a model supports on every test and writes
-# tidy results, timings, provenance and a self-contained report; run again, it recomputes
-# nothing. On all-MiniLM-L6-v2, every headline {term}`p-value` of C1, C6 and Occ is significant
+# One command runs every method of the book that a model supports on every test, and
+# every static-vector metric on the tests' words, and writes tidy results, timings,
+# provenance and a self-contained report; run again, it recomputes nothing. On all-MiniLM-L6-v2, every headline {term}`p-value` of C1, C6 and Occ is significant
 # after the {term}`Holm correction`, yet C6's effect size runs from about 0.2 to 1.3 along
 # its specification curve: the description of the targets, the
 # {term}`templates <template>` and the level of encoding move it by more than the whole
 # range from a "small" (0.2) to a "large" (0.8) effect. On a vector file the audit gives
-# exactly the WEAT chapter's numbers.
+# exactly the WEAT chapter's numbers, and the metrics of the
+# {doc}`agreement chapter <agree>`.
 
 # %% [markdown]
 # ## What the command runs
@@ -125,13 +126,26 @@ WHAT = {"WEAT": "Caliskan et al.'s test on word vectors",
         "CEAT": "CEAT on Mind Your Bias's templates (and a corpus, if given)",
         "ML-EAT": "Wolfe et al.'s three levels and the EAT pattern",
         "LPBS": "Kurita et al.'s log probability bias score",
-        "SAME": "Schröder et al.'s SAME on the test's words"}
+        "SAME": "Schröder et al.'s SAME on the test's words",
+        "metrics": "every other static-vector metric on the words"}
 assert set(WHAT) == set(METHODS)  # a new method needs its line here
 methods_table = pd.DataFrame(
     {kind: ["✓" if kind in kinds else "—" for kinds in METHODS.values()] for kind in KINDS},
     index=pd.Index(list(METHODS), name="method"))
 methods_table.insert(0, "what it runs", [WHAT[m] for m in METHODS])
 methods_table
+
+# %% tags=["hide-input"]
+from biaslib.audit.plan import default_metrics
+
+display(Markdown(
+    f"The method `metrics` is the library's one front door to the static-vector metrics "
+    f"(`biaslib.evaluate.metrics`, the framing of the {{doc}}`agreement chapter <agree>`): "
+    f"{', '.join(default_metrics())}, each on the test's words, one row per metric "
+    f"(`--metrics` runs fewer). On a static file they read its vectors; on a contextual "
+    f"model each word encoded alone, as SAME does. None has a p-value; a signed metric is "
+    f"positive when the first attribute set leans towards the first target group more "
+    f"than the second does."))
 
 # %% [markdown]
 # Each method's headline number is read under one convention: the book's WEAT
@@ -421,7 +435,8 @@ HTML(f'<div><iframe srcdoc="{html.escape(page, quote=True)}" title="The audit re
 # file by its SHA-256 in the provenance. To try it, the cell below writes such a file:
 # the vectors of GloVe 6B 50d for the words of the three tests
 # (`biaslib.audit.parts.needed_words`), in word2vec's text format. Static vectors get WEAT
-# in place of SEAT and CEAT (there are no sentences to encode), ML-EAT and SAME.
+# in place of SEAT and CEAT (there are no sentences to encode), ML-EAT, SAME and the
+# static-vector metrics.
 
 # %%
 from biaslib import glove_6b_50d
@@ -463,6 +478,24 @@ for test in TESTS:
           "file and from GloVe 6B 50d directly")
     if gone:
         print(f"    both drop {'; '.join(gone)}")
+
+# %% [markdown]
+# The static-vector metrics of the same audit, one row per metric (`static.metrics`, the
+# rows with `part == "metric"`): static numbers, printed as the agreement chapter prints
+# them. They are the front door's own (`biaslib.evaluate.metrics.metric_table`) on GloVe
+# 6B 50d itself, which the cell checks. C1's targets lose *gladiola*, and with it its
+# partner insect: the metrics read the two target sets as pairs.
+
+# %%
+from biasbook.audit import metrics_table
+from biaslib import metric_table
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DroppedStimuliWarning)  # the audit's notes name them
+    direct = metric_table([headline_stimuli(t) for t in TESTS], glove, default_metrics())
+assert np.allclose(static.metrics["effect_size"], direct["effect_size"], rtol=1e-9, atol=0)
+assert static.metrics["notes"].str.contains("gladiola").any()
+metrics_table(static.results)
 
 # %% [markdown]
 # A malformed file stops the audit with the file and the line, before any number is

@@ -1,14 +1,13 @@
-"""The chapter "Do the metrics agree?" (biasbook.agree): framing, correlations, signs.
+"""The chapter "Do the metrics agree?" (biasbook.agree): its tests, correlations, signs.
 
-The framing is checked on hand-made toy sets (a test whose X lies near A must give every
-signed metric a positive score, and swapping a pair of sets must flip it), the intervals
-against scipy and a brute-force computation, and the sign-flip tables on constructed
-scores.
+The metrics and their framing are the front door's, tested in
+``tests/test_evaluate_metrics.py``. Here: the chapter's tests and what they lose on each
+vector set, the intervals against scipy and a brute-force computation, and the sign-flip
+tables on constructed scores.
 """
 
 from __future__ import annotations
 
-import importlib
 import itertools
 import math
 
@@ -18,139 +17,8 @@ import pytest
 from scipy import stats
 
 from biasbook import agree
-from biaslib.embeddings.static import StaticEmbeddings
-from biaslib.errors import UnknownNameError
+from biaslib.evaluate.metrics import METRICS, metric_table
 from biaslib.stats.correlation_ci import fisher_interval
-from biaslib.stimuli.data import StimulusTest, WordSet
-
-
-def _available(m: agree.Metric) -> bool:
-    """Whether the module behind a metric exists (the new metrics land in parallel)."""
-    module = m.source.rsplit(".", 1)[0]
-    try:
-        importlib.import_module(module)
-    except ModuleNotFoundError:
-        return False
-    return True
-
-
-def _params(signed: bool | None = None) -> list:
-    return [pytest.param(m, id=m.name, marks=pytest.mark.skipif(
-        not _available(m), reason=f"{m.source} not merged yet"))
-        for m in agree.METRICS if signed is None or m.signed == signed]
-
-
-def _toy(bias: bool = True, n: int = 8, dim: int = 12, seed: int = 0) -> agree.FourSets:
-    """X near A and Y near B (``bias``), or A, B on an axis orthogonal to X − Y."""
-    rng = np.random.default_rng(seed)
-    e = np.eye(dim)
-
-    def cloud(centre: np.ndarray) -> np.ndarray:
-        return centre + 0.15 * rng.normal(size=(n, dim))
-
-    X, Y = cloud(e[0] + 0.5 * e[2]), cloud(-e[0] + 0.5 * e[2])
-    axis = e[0] if bias else e[1]
-    A, B = cloud(axis + 0.8 * e[3]), cloud(-axis + 0.8 * e[3])
-    words = {r: tuple(f"{r}{i}" for i in range(n)) for r in "XYAB"}
-    return agree.FourSets("toy", X, Y, A, B, words, {r: () for r in "XYAB"})
-
-
-def _swap(s: agree.FourSets, roles: str) -> agree.FourSets:
-    arrays = {r: getattr(s, r) for r in "XYAB"}
-    first, second = roles
-    arrays[first], arrays[second] = arrays[second], arrays[first]
-    return agree.FourSets(s.test, arrays["X"], arrays["Y"], arrays["A"], arrays["B"], s.words,
-                          s.dropped)
-
-
-# --------------------------------------------------------------------------- framing
-
-
-@pytest.mark.parametrize("m", _params(signed=True))
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_a_test_where_x_is_near_a_scores_positive_on_every_signed_metric(m, seed):
-    toy = _toy(seed=seed)
-    assert m.compute(toy, 0) > 0
-    # Swapping either pair reverses the direction; swapping both restores it.
-    assert m.compute(_swap(toy, "XY"), 0) < 0
-    assert m.compute(_swap(toy, "AB"), 0) < 0
-    assert m.compute(_swap(_swap(toy, "XY"), "AB"), 0) > 0
-
-
-@pytest.mark.parametrize("m", [p for p in _params(signed=False)
-                               if p.id in ("SAME", "Direct Bias", "ECT", "RNSB")])
-def test_unsigned_magnitudes_are_larger_for_the_biased_toy(m):
-    # A, B along X − Y (biased) against A, B on an orthogonal axis (no bias).
-    biased = m.to_magnitude(m.compute(_toy(True), 0))
-    unbiased = m.to_magnitude(m.compute(_toy(False), 0))
-    assert biased > unbiased >= 0
-
-
-def test_skew_contrast_has_the_sign_of_weat_d_on_any_sets():
-    # WEAT's difference of means is (m_X − m_Y)·(m_A − m_B) (unit-vector means), the skew
-    # contrast the same product over |m_X − m_Y|: their signs agree (the SAME paper's
-    # eq. 46–48 in this chapter's framing), on random sets of any sizes.
-    rng = np.random.default_rng(5)
-    for _ in range(200):
-        nx, na, nb = rng.integers(2, 7, size=3)
-        sets = agree.FourSets("r", rng.normal(size=(nx, 5)), rng.normal(size=(nx, 5)),
-                              rng.normal(size=(na, 5)), rng.normal(size=(nb, 5)), {}, {})
-        d, skew = agree.metric("WEAT d").compute(sets, 0), agree.metric("skew").compute(sets, 0)
-        assert np.sign(d) == np.sign(skew)
-
-
-def test_framing_table_has_every_metric_once():
-    table = agree.framing_table()
-    assert table.index.tolist() == [m.name for m in agree.METRICS]
-    assert set(table["signed"]) == {"yes", "no"}
-    assert table.loc["WEAT d", "compared as"] == "|d|"
-
-
-def test_an_unknown_metric_is_named():
-    with pytest.raises(UnknownNameError, match="WEAT d"):
-        agree.metric("weat")
-
-
-# --------------------------------------------------------------------------- the sets
-
-
-def _table(vocab, seed=0):
-    rng = np.random.default_rng(seed)
-    return StaticEmbeddings(list(vocab), rng.normal(size=(len(vocab), 4)), name="toy",
-                            case="exact")
-
-
-def _test(x, y, a, b):
-    def ws(key, words):
-        return WordSet(key, key, tuple(words))
-    return StimulusTest("T", "toy", ws("X", x), ws("Y", y), ws("A", a), ws("B", b), "", "")
-
-
-def test_a_target_without_a_vector_takes_its_partner_along():
-    x, y = [f"x{i}" for i in range(6)], [f"y{i}" for i in range(6)]
-    a, b = ["a0", "a1", "a2"], ["b0", "b1"]
-    table = _table([w for w in x + y + a + b if w not in ("x2",)])
-    sets = agree.four_sets(_test(x, y, a, b), table)
-    assert sets.words["X"] == ("x0", "x1", "x3", "x4", "x5")
-    assert sets.words["Y"] == ("y0", "y1", "y3", "y4", "y5")
-    assert sets.dropped["X"] == ("x2",) and sets.dropped["Y"] == ("y2",)
-    assert sets.X.shape == sets.Y.shape == (5, 4)
-    # The rows are the words' own vectors.
-    assert np.array_equal(sets.Y[2], table.vectors[table.index["y3"]])
-
-
-def test_a_set_losing_more_than_a_fifth_leaves_the_test_out():
-    x, y = [f"x{i}" for i in range(5)], [f"y{i}" for i in range(5)]
-    a, b = ["a0", "a1", "a2", "a3", "a4"], ["b0", "b1", "b2", "b3", "b4"]
-    one = _table([w for w in x + y + a + b if w != "a0"])  # 1 of 5: 20 %, runs
-    two = _table([w for w in x + y + a + b if w not in ("a0", "a1")])  # 40 %: left out
-    assert agree.four_sets(_test(x, y, a, b), one) is not None
-    assert agree.four_sets(_test(x, y, a, b), two) is None
-
-
-def test_unpaired_targets_raise():
-    with pytest.raises(ValueError, match="pair"):
-        agree.four_sets(_test(["x0", "x1"], ["y0"], ["a"], ["b"]), _table(["x0"]))
 
 
 def test_the_same_test_pairs_gender_words_and_measures_occupations():
@@ -159,6 +27,27 @@ def test_the_same_test_pairs_gender_words_and_measures_occupations():
                                                                             "she")
     assert len(test.A.words) == len(test.B.words) == 50
     assert "nurse" in test.B.words
+
+
+def test_a_test_losing_too_many_words_is_left_out_and_listed():
+    # On the Google News subset C1 loses more than a fifth of a set: no vectors, and the
+    # chapter's table of dropped words says it does not run.
+    w2v = agree.VECTORS[1]
+    assert "C1" not in agree.sets_of(w2v) and "C4" in agree.sets_of(w2v)
+    table = agree.dropped_words(w2v)
+    assert (table.loc["C1", "test runs"] == "no").all()
+    assert (table.loc["C4", "test runs"] == "yes").all()
+
+
+def test_the_chapters_scores_are_the_front_doors_rows():
+    # scores() renames metric_table's columns; the numbers are the front door's.
+    glove = agree.VECTORS[0]
+    rows = metric_table(list(agree.sets_of(glove).values()), seed=agree.SEED)
+    frame = agree.scores(glove)
+    assert frame["score"].tolist() == rows["effect_size"].tolist()
+    assert frame["metric"].tolist() == rows["method"].tolist()
+    assert frame["test"].unique().tolist() == [*(f"C{i}" for i in range(1, 11)),
+                                               agree.SAME_TEST]
 
 
 # --------------------------------------------------------------------------- correlations
@@ -292,15 +181,6 @@ def test_shown_refuses_a_rounding_edge_and_uses_a_true_minus():
         agree.shown(0.125)
 
 
-def test_a_metric_that_fails_on_a_test_gives_nan_and_says_why():
-    def broken(s, seed):
-        raise ValueError("no second class")
-    m = agree.Metric("broken", False, "", "", "", "", broken, abs, "nowhere")
-    table = agree.score_table([_toy()], [agree.metric("WEAT d"), m])
-    row = table.set_index("metric").loc["broken"]
-    assert math.isnan(row["score"]) and row["note"] == "no second class"
-
-
 # --------------------------------------------------------------------------- Colab path
 
 
@@ -311,7 +191,6 @@ def standins(tmp_path_factory):
     return install_standin_release_files(tmp_path_factory.mktemp("standin_cache"))
 
 
-@pytest.mark.skipif(not all(map(_available, agree.METRICS)), reason="a metric not merged yet")
 @pytest.mark.parametrize("model", agree.PAPER_VECTORS)
 def test_paper_vectors_give_a_score_table(standins, tmp_path, monkeypatch, model):
     # The stand-in release files (tests/standin_vectors.py) hold random vectors for the
@@ -323,7 +202,7 @@ def test_paper_vectors_give_a_score_table(standins, tmp_path, monkeypatch, model
     table = agree.paper_scores(model, fetch=standin_fetch(standins))
     assert agree.SAME_TEST not in set(table["test"])
     assert "C4" in set(table["test"])
-    assert table["metric"].unique().tolist() == [m.name for m in agree.METRICS]
+    assert table["metric"].unique().tolist() == [m.name for m in METRICS]
     with pytest.raises(ValueError, match="model must be"):
         agree.paper_scores("GloVe 6B 50d")
 

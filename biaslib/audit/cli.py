@@ -28,7 +28,8 @@ computed. The report is DIR/report.html; the numbers are DIR/results.parquet (an
 
 def parser() -> argparse.ArgumentParser:
     """The argument parser of ``biaslib`` (its ``audit`` sub-command)."""
-    from biaslib.audit.plan import GRIDS, METHODS, default_tests
+    from biaslib.audit.plan import GRIDS, METHODS, default_metrics, default_tests
+    from biaslib.evaluate.metrics import METRICS
 
     top = argparse.ArgumentParser(prog="biaslib", description="biaslib: bias tests for "
                                   "language models and word embeddings.")
@@ -36,8 +37,9 @@ def parser() -> argparse.ArgumentParser:
     p = sub.add_parser(
         "audit", help="run the book's bias tests on a model and write a report",
         description="Run every method of the book that MODEL supports (WEAT or SEAT, CEAT, "
-        "ML-EAT, LPBS for masked LMs, SAME) on every test, with a specification curve per "
-        "test, and write tidy results with provenance and a self-contained HTML report.",
+        "ML-EAT, LPBS for masked LMs, SAME, and the static-vector metrics on the test's "
+        "words) on every test, with a specification curve per test, and write tidy results "
+        "with provenance and a self-contained HTML report.",
         epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("models", nargs="+", metavar="MODEL",
                    help="Hugging Face id or folder (encoder, decoder or masked LM), an offline "
@@ -50,6 +52,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--methods", nargs="+", metavar="METHOD", choices=list(METHODS),
                    help="methods to run (default: all the model supports): "
                    + " ".join(METHODS))
+    p.add_argument("--metrics", nargs="+", metavar="METRIC", choices=[m.name for m in METRICS],
+                   help="static-vector metrics the method 'metrics' runs (default: all but "
+                   "SAME, a method of its own; quote names with spaces): "
+                   + ", ".join(default_metrics()))
     p.add_argument("--grid", choices=list(GRIDS), default="small",
                    help="specification grid (default: small)")
     p.add_argument("--device", help="torch device, e.g. cpu or cuda (default: cuda if "
@@ -83,7 +89,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         result = run_audit(
-            args.models, args.out, tests=args.tests, methods=args.methods, grid=args.grid,
+            args.models, args.out, tests=args.tests, methods=args.methods,
+            metrics=args.metrics, grid=args.grid,
             device=args.device, corpus=args.corpus, corpus_cap=args.corpus_cap,
             seed=args.seed, scheduler=args.scheduler, alpha=args.alpha,
             report=not args.no_report, progress=not args.quiet,

@@ -3,9 +3,11 @@
 Every part calls the functions the chapters call (:func:`~biaslib.evaluate.weat.run_weat`,
 :func:`~biaslib.evaluate.speccurve.specification_frame`,
 :func:`~biaslib.evaluate.mleat.mleat_table`, :func:`~biaslib.evaluate.lpbs.lpbs_table`,
-:func:`~biaslib.methods.same.same`) and returns rows in :data:`RESULT_COLUMNS`:
-``part`` ``"summary"`` for the test's headline number under the method, ``"grid"``
-for one specification of its specification curve.
+and the front door of the static-vector metrics, :func:`~biaslib.evaluate.metrics.run_metric`
+and :func:`~biaslib.evaluate.metrics.metric_table`, for SAME and the other metrics) and
+returns rows in :data:`RESULT_COLUMNS`: ``part`` ``"summary"`` for the test's headline
+number under the method, ``"grid"`` for one specification of its specification curve,
+``"metric"`` for one metric of the front door on the test's words.
 
 Headline numbers (the summary table of the report) are read under one convention
 per method: the book's WEAT convention :data:`~biaslib.stats.conventions.BIASLIB`
@@ -27,7 +29,8 @@ import numpy as np
 import pandas as pd
 
 from biaslib.audit.inputs import LoadedModel
-from biaslib.audit.plan import Task, headline_stimuli, lpbs_cells
+from biaslib.audit.plan import METRIC_SEED, Task, default_metrics, headline_stimuli, lpbs_cells
+from biaslib.embeddings.base import Embedder
 from biaslib.errors import DegenerateTestError, DroppedStimuliWarning, MissingWordsError
 from biaslib.evaluate.speccurve import (
     CHOICES,
@@ -38,6 +41,7 @@ from biaslib.evaluate.speccurve import (
 )
 from biaslib.evaluate.tidy import layer_label, paper_test
 from biaslib.methods.result import CORE_COLUMNS, NOT_APPLICABLE
+from biaslib.methods.same import SAME_PAPER
 from biaslib.stats.conventions import BIASLIB
 
 __all__ = ["PARTS", "RESULT_COLUMNS", "corpus_label", "needed_words", "run_task"]
@@ -212,44 +216,76 @@ def _lpbs(model: LoadedModel, task: Task) -> pd.DataFrame:
     return _stack([grid.iloc[:1]], grid)
 
 
+def _word_table(model: LoadedModel) -> Embedder:
+    """The model's word vectors: its static table, or each word encoded alone ("words only").
+
+    A contextual model's word is encoded as a one-word sentence by the last layer's encoder
+    with its own sentence pooling (:class:`~biaslib.embeddings.base.WordsAlone`): the
+    vectors, and the vector cache's entries, of SEAT's "words only" specifications.
+    """
+    from biaslib.embeddings.base import WordsAlone
+
+    return model.table if model.table is not None else WordsAlone(model.encoder("last"))
+
+
 def _same(model: LoadedModel, task: Task) -> pd.DataFrame:
     r"""SAME (Schröder et al., eq. 37) of the attribute words against the two target groups.
 
     The test's target sets X and Y (the social groups) span the bias direction, and
     its attribute words A ∪ B are scored: the mean over them of
-    :math:`|\cos(w, \hat x - \hat y)|`. A contextual model's word vector is the
-    word alone encoded as a sentence ("words only").
+    :math:`|\cos(w, \hat x - \hat y)|`. Through the front door
+    (:func:`~biaslib.evaluate.metrics.run_metric`, the metric ``"SAME"``) on the model's
+    word vectors (:func:`_word_table`); SAME needs no pairs, so the targets are looked up
+    unpaired (``pairs=False``): a target without a vector keeps its partner, as
+    :func:`~biaslib.embeddings.base.embed_test` does.
     """
-    from biaslib.embeddings.base import embed_test
-    from biaslib.evaluate.seat import embed_contexts
-    from biaslib.methods.same import SAME_PAPER, same
+    from biaslib.evaluate.metrics import run_metric
     from biaslib.stimuli.data import load_test
-    from biaslib.stimuli.templates import word_only_contexts
 
     stimuli = headline_stimuli(task.test)
-    test = load_test(stimuli)
     base = {"method": "SAME", "model": model.input.name, "stimuli": stimuli,
             "targets": target_description(stimuli), "contexts": "words only",
-            "convention": SAME_PAPER.name, "part": "summary"}
+            "part": "summary"}
+    table = _word_table(model)
     try:
-        if model.table is not None:
-            x, y, a, b = embed_test(test, model.table).arrays
-            base |= {"level": "word", "pooling": NOT_APPLICABLE, "layer": NOT_APPLICABLE}
-        else:
-            enc = model.encoder("last")
-            x, y, a, b = embed_contexts(test, word_only_contexts(stimuli), enc,
-                                        ["sentence"])["sentence"].arrays
-            base |= {"level": "sentence", "pooling": str(enc.default_sentence_pooling),
-                     "layer": layer_label(enc)}
-        result = same(np.vstack([a, b]), [x, y], convention=SAME_PAPER)
+        run = run_metric("SAME", load_test(stimuli), table, pairs=False)
     except (MissingWordsError, DegenerateTestError) as err:
-        row = {**base, "not run": str(err)}
+        row = {**base, "not run": str(err), "convention": SAME_PAPER.name}
     else:
-        row = {**base, "effect_size": result.effect_size, "n": result.n_words, "n_x": len(x),
-               "n_y": len(y), "not run": "; ".join(result.notes)}
+        sets = run.sets
+        row = {**base, "convention": run.result.convention_name, "level": sets.level,
+               "pooling": sets.pooling, "layer": sets.layer, "effect_size": run.score,
+               "n": run.result.n, "n_x": len(sets.X), "n_y": len(sets.Y),
+               "not run": "; ".join(getattr(run.result, "notes", ()))}
     frame = pd.DataFrame([row])
     frame["test"], frame["variant"] = paper_test(stimuli)
     return frame
+
+
+def _metrics(model: LoadedModel, task: Task) -> pd.DataFrame:
+    """The front door's metrics (:mod:`biaslib.evaluate.metrics`) on the test's words.
+
+    One row per metric of ``task.options["metrics"]`` (default
+    :func:`~biaslib.audit.plan.default_metrics`), ``part`` ``"metric"``, on the headline
+    stimulus test (:func:`~biaslib.audit.plan.headline_stimuli`) in the model's word vectors
+    (:func:`_word_table`), the targets paired by position, seed
+    :data:`~biaslib.audit.plan.METRIC_SEED`: the rows of
+    :func:`~biaslib.evaluate.metrics.metric_table`. ``effect_size`` is each metric's
+    test-level score (signed metrics: positive when A leans towards X more than B does);
+    none has a p-value. A test the front door refuses (too many words without a vector),
+    or a metric whose own checks refuse the vectors, gives a row that says why in
+    ``not run``.
+    """
+    from biaslib.evaluate.metrics import metric_table
+    from biaslib.stimuli.data import load_test
+
+    stimuli = headline_stimuli(task.test)
+    names = list(task.options.get("metrics") or default_metrics())
+    seed = int(task.options.get("metric_seed", METRIC_SEED))  # type: ignore[call-overload]
+    rows = metric_table([load_test(stimuli)], _word_table(model), names, seed=seed,
+                        model=model.input.name)
+    return rows.assign(part="metric", targets=target_description(stimuli),
+                       contexts="words only", **{"not run": rows["note"]})
 
 
 def _not_run(task: Task, err: Exception) -> pd.DataFrame:
@@ -264,6 +300,7 @@ def _not_run(task: Task, err: Exception) -> pd.DataFrame:
 #: Method → the function that runs it on one test.
 PARTS: dict[str, Callable[..., pd.DataFrame]] = {
     "WEAT": _weat, "SEAT": _seat, "ML-EAT": _mleat, "LPBS": _lpbs, "SAME": _same,
+    "metrics": _metrics,
 }
 
 

@@ -16,9 +16,18 @@ CEAT      CEAT on Mind Your Bias's templates (and corpus)   encoder, decoder, ma
 ML-EAT    Wolfe et al.'s three levels and EAT pattern       all
 LPBS      Kurita et al.'s log probability bias score        masked LM
 SAME      Schröder et al.'s SAME on the test's words        all
+metrics   every other static-vector metric on the words     all
 ========  ================================================  ============================
 
 CEAT runs on a corpus extract's natural contexts too when one is given.
+
+``metrics`` is one method whose task returns one row per metric of the front door
+(:data:`biaslib.evaluate.metrics.METRICS`: WEAT's d, the skew, RIPA, RND, the generalized
+WEAT, MAC, Direct Bias, ECT, RNSB, Indirect Bias, Gonen & Goldberg's three tests; SAME is
+the method ``SAME``), on a static table's vectors or a contextual model's words encoded
+alone. One method rather than thirteen keeps ``--methods`` a short list of the book's
+methods and the report's summary one row per method; which metrics run is the task option
+``metrics`` (``--metrics``, :func:`default_metrics`), part of the task's key.
 """
 
 from __future__ import annotations
@@ -30,8 +39,8 @@ from dataclasses import asdict, dataclass, field
 
 from biaslib.audit.inputs import AuditInput, Kind
 
-__all__ = ["GRIDS", "METHODS", "Grid", "Task", "default_tests", "headline_stimuli",
-           "lpbs_cells", "plan_tasks"]
+__all__ = ["GRIDS", "METHODS", "METRIC_SEED", "Grid", "Task", "default_metrics",
+           "default_tests", "headline_stimuli", "lpbs_cells", "plan_tasks"]
 
 #: Method → the model kinds it applies to.
 METHODS: dict[str, tuple[Kind, ...]] = {
@@ -41,7 +50,15 @@ METHODS: dict[str, tuple[Kind, ...]] = {
     "ML-EAT": ("static", "encoder", "decoder", "masked LM"),
     "LPBS": ("masked LM",),
     "SAME": ("static", "encoder", "decoder", "masked LM"),
+    "metrics": ("static", "encoder", "decoder", "masked LM"),
 }
+
+#: The seed of the metrics' random choices (RNSB's classifier, Gonen & Goldberg's tests),
+#: the front door's default; part of a ``metrics`` task's key.
+METRIC_SEED = 0
+#: Options that change only the rows of the method named (and are left out of the other
+#: methods' tasks, so that changing them reuses those).
+_METHOD_OPTIONS = {"metrics": ("metrics", "metric_seed")}
 
 
 @dataclass(frozen=True)
@@ -104,6 +121,20 @@ def default_tests() -> tuple[str, ...]:
     seat = [t for t in list_seat_tests() if not (t.endswith("-b") or t[-1] == "b")]
     myb = [t.split("-")[1] for t in list_myb_tests()]
     return tuple(dict.fromkeys(sorted(seat, key=_order) + [t for t in myb if t not in seat]))
+
+
+def default_metrics() -> tuple[str, ...]:
+    """The metrics the ``metrics`` method runs by default: every one of the front door but SAME.
+
+    :data:`biaslib.evaluate.metrics.METRICS` in its order (signed first); SAME has its own
+    method, whose targets are not paired (a target without a vector keeps its partner).
+
+    >>> default_metrics()[:3], "SAME" in default_metrics()
+    (('WEAT d', 'skew', 'RIPA'), False)
+    """
+    from biaslib.evaluate.metrics import METRICS
+
+    return tuple(m.name for m in METRICS if m.name != "SAME")
 
 
 def _order(test: str) -> tuple[int, str]:
@@ -184,12 +215,14 @@ def plan_tasks(models: Sequence[AuditInput], tests: Iterable[str] | None = None,
         A :class:`Grid` or a name of :data:`GRIDS`.
     options
         What else changes the rows (the corpus checksum and cap, the seed); part of
-        every task's key.
+        every task's key. ``metrics``: the metric names the ``metrics`` method runs
+        (default :func:`default_metrics`), with :data:`METRIC_SEED`; only that method's
+        tasks hold (and are keyed by) them.
 
     Raises
     ------
     biaslib.errors.UnknownNameError
-        For an unknown test, method or grid name.
+        For an unknown test, method, metric or grid name.
     ValueError
         If no method applies to any model on the tests.
     """
@@ -202,14 +235,35 @@ def plan_tasks(models: Sequence[AuditInput], tests: Iterable[str] | None = None,
     for method in methods:
         _named(METHODS, method, "method")
     options = dict(options or {})
+    options["metrics"] = _metric_names(options.get("metrics"))
+    options["metric_seed"] = METRIC_SEED
     corpus = options.get("corpus") is not None
-    tasks = [Task(model, method, test, grid, options)
+    tasks = [Task(model, method, test, grid, _options_of(method, options))
              for model in models for method in METHODS if method in methods
              for test in tests if _applies(method, model.kind, test, corpus)]
     if not tasks:
         raise ValueError(f"nothing to run: none of the methods {methods} applies to "
                          f"{[m.kind for m in models]} models on the tests {tests}")
     return tasks
+
+
+def _metric_names(names: object) -> tuple[str, ...]:
+    """The metrics to run, checked against the front door's registry, in its order."""
+    if names is None:
+        return default_metrics()
+    from biaslib.evaluate.metrics import METRICS, metric
+    from biaslib.validation import no_string
+
+    chosen = {metric(str(n)).name for n in no_string(names, "metrics")}  # UnknownNameError
+    if not chosen:
+        raise ValueError("metrics: name at least one metric, or leave it out for all")
+    return tuple(m.name for m in METRICS if m.name in chosen)
+
+
+def _options_of(method: str, options: Mapping[str, object]) -> dict[str, object]:
+    """The options of one method's tasks: without the options of the other methods."""
+    foreign = {k for m, keys in _METHOD_OPTIONS.items() if m != method for k in keys}
+    return {k: v for k, v in options.items() if k not in foreign}
 
 
 def _named(mapping: Mapping[str, object], name: str, what: str) -> object:

@@ -11,9 +11,10 @@ wide tables scroll sideways in their own box, their first column stays in view, 
 number is hidden. Every text is escaped, and anything that looks like a path on the
 machine that ran the audit is shown as its file name only (:func:`strip_paths`).
 
-Top to bottom: what was audited, when and how long, and how to read the numbers; then,
-per model, the summary table (rows: tests; columns grouped by method: effect size, 95 %
-CI, p-value, Holm mark), a specification curve per test
+Top to bottom: what was audited, when and how long, and how to read the numbers (with
+the framing of the static-vector metrics, when they ran); then, per model, the summary
+table (rows: tests; columns grouped by method: effect size, 95 % CI, p-value, Holm mark),
+the static-vector metrics (rows: metrics; columns: tests), a specification curve per test
 (:func:`biaslib.reporting.speccurve.specification_curve`) with a line on its share of
 positive and significant specifications, ML-EAT's EAT-Maps
 (:func:`biaslib.reporting.eatmap.eat_map_grid`) with their patterns, and the timings;
@@ -68,7 +69,7 @@ METHOD_ORDER = ("s-SEAT", "w-SEAT", "WEAT", "CEAT", "ML-EAT", "LPBS", "SAME")
 #: Resolution of the embedded figures (dots per inch).
 _DPI = 110
 _TIMING_STATUSES = ("computed", "reused")
-_PARTS = ("summary", "grid")
+_PARTS = ("summary", "grid", "metric")
 
 # A path of the machine: POSIX absolute (/a/b, ~/a/b, file:///a/b) or Windows (C:\a\b).
 _PATH = re.compile(
@@ -311,7 +312,40 @@ def _header(results: pd.DataFrame, timings: pd.DataFrame, provenance: Mapping[st
         "layer, ddof, tail, sampling): a bias that holds up keeps its sign along the "
         "curve.</li>"
         "<li>On a narrow screen, wide tables and figures scroll sideways.</li></ul>")
+    metric_rows = results.loc[results["part"] == "metric"]
+    if not metric_rows.empty:
+        out.append(_framing(metric_rows["method"].astype(str)))
     return out
+
+
+def _framing(methods: Iterable[str]) -> str:
+    """What each static-vector metric's number means (:mod:`biaslib.evaluate.metrics`)."""
+    from biaslib.evaluate.metrics import METRICS
+
+    known = {m.name: m for m in METRICS}
+    body = []
+    for name in dict.fromkeys(methods):
+        m = known.get(name)
+        signed = "" if m is None else ("signed" if m.signed else "unsigned")
+        reading = "" if m is None else m.reading
+        body.append(f'<tr><th scope="row" class="sticky">{_text(name)}</th>'
+                    f"<td>{_text(signed)}</td><td>{_text(reading)}</td></tr>")
+    caption = "The static-vector metrics: what a number says"
+    return ("<h3 id='metrics-framing'>The static-vector metrics</h3>"
+            "<p>Besides the methods, the audit runs the library's static-vector metrics "
+            "(<code>biaslib.evaluate.metrics</code>) on each test's words: a static file's "
+            "vectors, or a contextual model's words each encoded alone. In one framing: the "
+            "target groups X, Y define the direction and the attribute words A ∪ B are "
+            "measured. A <b>signed</b> metric's number is its mean word score over A minus "
+            "its mean over B, positive when A leans towards X more than B does (the "
+            "direction of a positive WEAT effect size; RNSB, unsigned, trains on A and B "
+            "and reads X and Y). None of them has a p-value. An <b>unsigned</b> metric "
+            "has its own scale:</p>"
+            f'<div class="scroll" role="region" tabindex="0" aria-label="{caption}">'
+            f"<table><caption>{caption}</caption><thead><tr>"
+            '<th scope="col" class="sticky">metric</th><th scope="col">kind</th>'
+            '<th scope="col">what the number says</th></tr></thead>'
+            f"<tbody>{''.join(body)}</tbody></table></div>")
 
 
 #: ``targets`` values that need no note under a number: the test as May et al. published it.
@@ -503,10 +537,50 @@ def _timings(frame: pd.DataFrame, model: str) -> str:
     return "".join(out)
 
 
+def _metrics_table(rows: pd.DataFrame, model: str) -> str:
+    """The static-vector metrics of one model: one row per metric, one column per test.
+
+    Rows, not a group of columns per metric: fourteen metrics would not fit a phone, a few
+    tests do (more scroll sideways, the metric's name in view).
+    """
+    tests = list(dict.fromkeys(rows["test"].astype(str)))
+    metrics = list(dict.fromkeys(rows["method"].astype(str)))
+    cells: dict[tuple[str, str], pd.Series] = {}
+    for _, row in rows.iterrows():
+        key = (str(row["method"]), str(row["test"]))
+        if key in cells:
+            raise ValueError(f"two metric rows for metric {key[0]}, test {key[1]} "
+                             f"of model {model!r}")
+        cells[key] = row
+    head = ('<tr><th scope="col" class="sticky">metric</th>'
+            + "".join(f'<th scope="col" class="num">{_text(t)}</th>' for t in tests) + "</tr>")
+    body = []
+    for name in metrics:
+        values = []
+        for test in tests:
+            row = cells.get((name, test))
+            text = ("" if row is None else "not run" if not _blank(row["not run"])
+                    else format_d(_number(row["effect_size"])))
+            values.append(f'<td class="num">{_text(text)}</td>')
+        body.append(f'<tr><th scope="row" class="sticky">{_text(name)}</th>'
+                    f"{''.join(values)}</tr>")
+    where = _first(rows["level"]) if "level" in rows.columns else ""
+    read = ("each word encoded alone, as a one-word sentence" if where == "sentence"
+            else "the words' vectors")
+    caption = f"Static-vector metrics of {_text(model)}: one row per metric"
+    return (f'<div class="scroll" role="region" tabindex="0" aria-label="{caption}">'
+            f"<table><caption>{caption}</caption><thead>{head}</thead>"
+            f"<tbody>{''.join(body)}</tbody></table></div>"
+            f'<p class="note">On the headline stimuli of each test, {read}. What each number '
+            "says: the framing under “How to read this report”. “not run”: the test lost "
+            "too many words, or the metric refused the vectors (see “Rows not run”).</p>")
+
+
 def _model_section(index: int, model: str, results: pd.DataFrame, timings: pd.DataFrame) -> str:
     rows = results.loc[results["model"].astype(str) == model]
     summary = rows.loc[rows["part"] == "summary"]
     grid = rows.loc[rows["part"] == "grid"]
+    metric_rows = rows.loc[rows["part"] == "metric"]
     kind = _first(rows["model_kind"])
     out = [f'<section id="model-{index}"><h2>{_text(model)}'
            f"{f' <small>({_text(kind)})</small>' if kind else ''}</h2>",
@@ -515,10 +589,15 @@ def _model_section(index: int, model: str, results: pd.DataFrame, timings: pd.Da
         out.append("<p>No summary row for this model.</p>")
     else:
         out.append(_summary_table(summary, model))
+    if not metric_rows.empty:
+        out.append("<h3>Static-vector metrics</h3>")
+        out.append(_metrics_table(metric_rows, model))
     out.append("<h3>Specification curves</h3>")
     tests = list(dict.fromkeys([*summary["test"].astype(str), *grid["test"].astype(str)]))
     if not tests:
-        out.append("<p>No test was run on this model.</p>")
+        out.append("<p>No test was run on this model with a method that has a "
+                   "specification grid.</p>" if not metric_rows.empty else
+                   "<p>No test was run on this model.</p>")
     for test in tests:
         out.append(_curve(grid.loc[grid["test"].astype(str) == test], model, test))
     mleat = summary.loc[summary["method"] == "ML-EAT"]
@@ -575,8 +654,9 @@ def render_report(results: pd.DataFrame, timings: pd.DataFrame,
     results
         The audit's tidy results, one row per number: the core columns and
         :data:`RESULT_COLUMNS`. ``part`` is ``"summary"`` (one test × method of one model;
-        ``holm``: ``"*"``, ``""`` or ``"n/a"``) or ``"grid"`` (one specification, with the
-        :data:`GRID_CHOICES` as text); ML-EAT summary rows also carry ``pattern``,
+        ``holm``: ``"*"``, ``""`` or ``"n/a"``), ``"grid"`` (one specification, with the
+        :data:`GRID_CHOICES` as text) or ``"metric"`` (one static-vector metric on one
+        test, :mod:`biaslib.evaluate.metrics`); ML-EAT summary rows also carry ``pattern``,
         ``l2_x_d``, ``l2_x_sig``, ``l2_y_d``, ``l2_y_sig``. A row whose ``not run`` is not
         empty did not run, for that reason.
     timings

@@ -13,8 +13,9 @@ What an audit writes in ``OUT``:
 
 ``results.parquet`` and ``results.csv``
     One row per number (:data:`~biaslib.audit.parts.RESULT_COLUMNS`), headline
-    numbers (``part == "summary"``, with ``holm``) and specification-curve rows
-    (``part == "grid"``).
+    numbers (``part == "summary"``, with ``holm``), specification-curve rows
+    (``part == "grid"``) and the static-vector metrics on each test's words
+    (``part == "metric"``, :mod:`biaslib.evaluate.metrics`).
 ``timings.csv``
     Seconds per model load and per task, and whether the task was computed now
     or read back.
@@ -41,10 +42,11 @@ import pandas as pd
 
 from biaslib.audit.inputs import AuditInput, resolve_input
 from biaslib.audit.parts import RESULT_COLUMNS, needed_words
-from biaslib.audit.plan import GRIDS, Grid, Task, plan_tasks
+from biaslib.audit.plan import GRIDS, METRIC_SEED, Grid, Task, plan_tasks
 from biaslib.audit.work import run_model_tasks
 from biaslib.files import write_atomically, write_text_atomically
 from biaslib.stats.multiple_testing import holm_bonferroni
+from biaslib.validation import no_string
 
 __all__ = ["ALPHA", "AuditResult", "run_audit"]
 
@@ -78,6 +80,11 @@ class AuditResult:
     def summary(self) -> pd.DataFrame:
         """The headline numbers: one row per model × test × method (and word set)."""
         return self.results[self.results["part"] == "summary"].reset_index(drop=True)
+
+    @property
+    def metrics(self) -> pd.DataFrame:
+        """The static-vector metrics: one row per model × test × metric (``part == "metric"``)."""
+        return self.results[self.results["part"] == "metric"].reset_index(drop=True)
 
     @property
     def computed(self) -> int:
@@ -142,12 +149,13 @@ def _holm(results: pd.DataFrame, alpha: float) -> pd.Series:
     """Holm–Bonferroni over each model's headline p-values (:func:`~biaslib.stats.holm_bonferroni`).
 
     ``"*"`` where a headline p-value is rejected at family-wise level ``alpha``, ``""``
-    where it is not, ``"n/a"`` where the method has no p-value (SAME); grid rows get
-    ``""`` (a specification curve is not a family of independent tests).
+    where it is not, ``"n/a"`` where the method has no p-value (SAME, the metrics of
+    ``part == "metric"``); grid rows get ``""`` (a specification curve is not a family of
+    independent tests).
     """
     holm = pd.Series("", index=results.index, dtype=object)
     summary = results["part"] == "summary"
-    holm[summary & results["p_value"].isna()] = "n/a"
+    holm[(summary | (results["part"] == "metric")) & results["p_value"].isna()] = "n/a"
     for _, rows in results[summary & results["p_value"].notna()].groupby("model", sort=False):
         rejected = holm_bonferroni(rows["p_value"].to_numpy(), alpha)[0]
         holm[rows.index] = np.where(rejected, "*", "")
@@ -186,6 +194,7 @@ def run_audit(
     *,
     tests: Iterable[str] | None = None,
     methods: Iterable[str] | None = None,
+    metrics: Iterable[str] | None = None,
     grid: Grid | str = "small",
     device: str | None = None,
     corpus: str | os.PathLike[str] | None = None,
@@ -213,6 +222,10 @@ def run_audit(
     methods
         Methods to run (default: every method the model supports,
         :data:`~biaslib.audit.plan.METHODS`).
+    metrics
+        The static-vector metrics the method ``"metrics"`` runs on each test's words
+        (names of :data:`biaslib.evaluate.metrics.METRICS`; default: every one but SAME,
+        which is a method of its own, :func:`~biaslib.audit.plan.default_metrics`).
     grid
         The specification grid: ``"small"`` or ``"full"``
         (:data:`~biaslib.audit.plan.GRIDS`) or a :class:`~biaslib.audit.plan.Grid`.
@@ -245,7 +258,7 @@ def run_audit(
     Raises
     ------
     biaslib.errors.UnknownNameError
-        For an unknown test, method or grid.
+        For an unknown test, method, metric or grid.
     FileNotFoundError
         If a vector file or the corpus does not exist.
     """
@@ -261,6 +274,8 @@ def run_audit(
     out.mkdir(parents=True, exist_ok=True)
     inputs = [resolve_input(s) for s in sources]
     options = _corpus_options(corpus, corpus_cap, seed)
+    if metrics is not None:
+        options["metrics"] = list(no_string(metrics, "metrics"))
     tasks = plan_tasks(inputs, tests, methods, grid, options)
     test_ids = list(dict.fromkeys(t.test for t in tasks))
     words = needed_words(test_ids)
@@ -311,8 +326,9 @@ def run_audit(
         "corpus": None if corpus is None else {
             "file": Path(str(options["corpus"])).name, "sha256": options["corpus_sha256"],
             "cap": corpus_cap},
+        "metrics": list(_metric_names(tasks)),
         "seeds": {"corpus sample": seed, "permutations (WEAT, SEAT, ML-EAT)": 1111,
-                  "CEAT resampling": 1111},
+                  "CEAT resampling": 1111, "metrics (RNSB, Gonen & Goldberg)": METRIC_SEED},
         "holm": {"alpha": alpha, "family": "each model's headline p-values"},
         "device": device or "auto", "scheduler": _scheduler_text(scheduler),
         "tasks": {"total": len(tasks),
@@ -324,6 +340,14 @@ def run_audit(
     }
     _write(out, results, timings, provenance, report)
     return AuditResult(results, timings, provenance, out)
+
+
+def _metric_names(tasks: Sequence[Task]) -> tuple[str, ...]:
+    """The metrics the audit's ``metrics`` tasks ran (none if that method did not run)."""
+    for task in tasks:
+        if task.method == "metrics":
+            return tuple(task.options["metrics"])  # type: ignore[call-overload]
+    return ()
 
 
 def _scheduler_text(scheduler: object) -> str:

@@ -37,6 +37,7 @@ __all__ = [
     "Embedder",
     "Pooling",
     "PoolingLike",
+    "WordsAlone",
     "check_contexts",
     "check_sentences",
     "embed_test",
@@ -292,6 +293,54 @@ class Embedder(ABC):
     @abstractmethod
     def _embed(self, words: list[str]) -> tuple[list[str], NDArray[np.floating], list[str]]:
         """Return (found words, their vectors as rows, missing words)."""
+
+
+class WordsAlone(Embedder):
+    """A contextual encoder as a word table: each word encoded alone, as a one-word sentence.
+
+    The word-level vectors of a contextual model that the static-vector metrics
+    (:mod:`biaslib.evaluate.metrics`) and the audit's SAME read: the vector of ``w`` is
+    ``encoder.encode_sentences([w, ...], pooling)``, SEAT's "words only" condition
+    (:func:`biaslib.stimuli.templates.word_only_contexts`) at sentence level. The words of
+    one :meth:`embed` call are encoded in one call, so a stimulus set gives the vectors
+    that :func:`biaslib.evaluate.seat.embed_contexts` gives its sentences (same texts,
+    same batches, same cache entries of the encoder's vector cache). A word the encoder
+    does not know (:meth:`ContextEncoder.known`, a static vocabulary's gap) is missing.
+
+    Parameters
+    ----------
+    encoder
+        Any :class:`ContextEncoder` that encodes sentences.
+    pooling
+        The sentence pooling (``"mean"``, ``"cls"``, ``"last"``…); ``None``: the
+        encoder's default (:class:`Pooling`'s one default rule).
+
+    Examples
+    --------
+    >>> from biaslib.embeddings.static import BagOfWordsEncoder, StaticEmbeddings
+    >>> table = StaticEmbeddings(["he", "she"], [[1.0, 0.0], [0.0, 1.0]], name="toy")
+    >>> found = WordsAlone(BagOfWordsEncoder(table)).embed(["she", "it"])
+    >>> found.words, found.vectors.tolist(), found.missing
+    (('she',), [[0.0, 1.0]], ('it',))
+    """
+
+    def __init__(self, encoder: ContextEncoder, pooling: str | None = None) -> None:
+        if not isinstance(encoder, ContextEncoder):
+            raise TypeError(f"WordsAlone needs a ContextEncoder, got {type(encoder).__name__}")
+        self.encoder = encoder
+        self.pooling = pooling
+        self.name = f"{encoder.name} [words alone, {pooling or 'default pooling'}]"
+
+    def _embed(self, words: list[str]) -> tuple[list[str], NDArray[np.floating], list[str]]:
+        contexts = [Context(text=w, word=w, form=w, start=0, end=len(w), source="word")
+                    for w in words]
+        known = [c for c in contexts if self.encoder.known(c)]
+        missing = [c.word for c in contexts if not self.encoder.known(c)]
+        if not known:
+            return [], np.zeros((0, 0)), missing
+        kwargs = {} if self.pooling is None else {"pooling": self.pooling}
+        vectors = self.encoder.encode_sentences([c.text for c in known], **kwargs)
+        return [c.word for c in known], np.asarray(vectors), missing
 
 
 @dataclass(frozen=True)
