@@ -25,7 +25,6 @@ from biasbook.lpbs import (
     WINDOW_SIZES,
     WINDOW_TESTS,
     figure4_view,
-    modified_sets_finding,
     modified_sets_ours,
     modified_sets_published,
 )
@@ -139,11 +138,11 @@ def _lpbs_myb(c9_change: float, dis_change: float) -> pd.DataFrame:
 
 
 def test_modified_sets_verdict_by_hand():
-    assert modified_sets_finding(_lpbs_myb(0.05, 0.01)).holds is True
+    assert lpbs_chapter._claim_modified_sets(_lpbs_myb(0.05, 0.01)).holds is True
     # |Δd| = 0.3 on C9 (≥ 0.2, a "small" effect), Dis stable.
-    assert modified_sets_finding(_lpbs_myb(0.3, 0.01)).holds == "for Dis, not for C9"
+    assert lpbs_chapter._claim_modified_sets(_lpbs_myb(0.3, 0.01)).holds == "for Dis, not for C9"
     # A sign change on Dis (0.05 → -0.05) fails the claim outright.
-    assert modified_sets_finding(_lpbs_myb(0.05, -0.1)).holds is False
+    assert lpbs_chapter._claim_modified_sets(_lpbs_myb(0.05, -0.1)).holds is False
     view = modified_sets_ours(_lpbs_myb(0.3, 0.01))
     assert view.loc[("C9", "full"), "ours change"] == "0.30"
 
