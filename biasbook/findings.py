@@ -13,7 +13,7 @@ A claim is the unit that the chapter's prose, "What holds up" and the tests chec
 so each claim a chapter checks is one function of the chapter's module:
 
 * named ``_claim_<what>`` (private: only the module's builders call it; its tests may),
-  returning one :class:`Finding`;
+  returning one :class:`Finding`, its docstring naming the paper and the claim;
 * its parameters are what it reads: a table (``_claim_figure3(ours)``), or the
   chapter's *evidence*, a small frozen dataclass (``_SeatEvidence``) that holds the
   inputs several claims share — the tables the builder was given or read once — and
@@ -24,16 +24,17 @@ so each claim a chapter checks is one function of the chapter's module:
   (``seat.seat_findings``, ``ceat.ceat_findings``, ``lpbs.lpbs_findings``…), reads or
   builds the evidence once and returns the list of its claims' calls in book order::
 
-      def findings() -> list[Finding]:
-          ev = _evidence()
-          return [_claim_direction(ev), _claim_significance(ev), _claim_size(ev)]
+      def findings() -> list[Finding]:          # biasbook.weat_static, shortened
+          ev = _WeatStaticEvidence(ours, mleat)
+          return [_claim_direction(ev), _claim_significance(ev), _claim_large(ev), ...]
 
 ``tests/test_findings.py`` holds every chapter to this: it runs each chapter's
 ``findings()`` with every claim function recorded and checks that the list is exactly
 what the claims returned, in the order they ran, one :class:`Finding` per claim, each
-claim once, and every claim of the book reached; and it measures the claims' length.
+claim once, and every claim of the book reached; and it reads the claims' source for
+their length, a docstring and no inner function.
 A table that a chapter builds row by row follows the same rule: one function per row
-(``same.property_matrix``, from ``same.PROPERTY_ROWS``).
+(``same.property_matrix``: one ``_row_*`` function per score).
 """
 
 from __future__ import annotations
