@@ -136,8 +136,8 @@ ROW_DEFS = _top_level_defs("_row_")
 
 
 def test_the_book_has_its_claims():
-    # 78 claims in "What holds up" (one function each) across the nine chapters' modules
-    # and the two of §4.1 that myb_figures checks for the synthesis chapter.
+    # The claims of "What holds up" live in the nine chapters' modules and in myb_figures
+    # (§4.1's two claims on Table 3, which the synthesis chapter shows).
     modules = {m for m, _ in CLAIM_DEFS}
     assert {"seat", "ceat", "lpbs", "mleat", "same", "synthesis", "myb_figures",
             "weat_static", "elmo_bug", "agree"} <= modules
