@@ -27,6 +27,7 @@ import functools
 import math
 import warnings
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
@@ -583,6 +584,73 @@ def family_table(per_vectors: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     return table
 
 
+@dataclass(frozen=True, eq=False)
+class _AgreeEvidence:
+    """What the claims read, per vector set, computed once.
+
+    The pair families' correlations, the sign flips and the number of tests
+    (:func:`families`, :func:`sign_flips` of :func:`scores`).
+    """
+
+    fam: Mapping[str, Mapping[str, pd.DataFrame]]
+    flips: Mapping[str, pd.DataFrame]
+    n: Mapping[str, int]
+
+
+_SHORT_VECTORS = {VECTORS[0]: VECTORS[0], VECTORS[1]: "Google News subset"}
+_BOTH_VECTORS = "; ".join(VECTORS)
+
+
+def _claim_cosine_correlate(ev: _AgreeEvidence) -> Finding:
+    """Mind Your Bias §4.2: the cosine-based methods correlate positively."""
+    glove, cos = VECTORS[0], {v: ev.fam[v]["cosine"] for v in VECTORS}
+    text = "; ".join(
+        f"{_SHORT_VECTORS[v]} {int((c['r'] > 0).sum())} of {len(c)} pairs ρ > 0 "
+        f"({int((c['ci_low'] > 0).sum())} with the interval above 0)" for v, c in cos.items())
+    all_positive = all(bool((c["r"] > 0).all()) for c in cos.values())
+    return Finding(_MYB, "§4.2: the cosine-based methods correlate positively",
+                   "Table 5 (contextual models, Pearson r over the tests): “a relatively "
+                   "consistent positive correlation”",
+                   f"among the {len(COSINE_METRICS)} cosine-based metrics: {text}; "
+                   f"{FROM_NEUTRAL[0]} and {FROM_NEUTRAL[1]} against the signed metrics on "
+                   f"{glove}: ρ {_span(ev.fam[glove]['across'])}",
+                   _BOTH_VECTORS, True if all_positive else "partly", SECTIONS["correlations"])
+
+
+def _claim_methods_disagree(ev: _AgreeEvidence) -> Finding:
+    """Mind Your Bias §5: the methods disagree fundamentally."""
+    (glove, w2v), g = VECTORS, ev.fam[VECTORS[0]]
+    splits = {v: int((f["split"] == "yes").sum()) for v, f in ev.flips.items()}
+    every = ("every interval above 0" if bool((g["signed"]["ci_low"] > 0).all()) else
+             f"{int((g['signed']['ci_low'] > 0).sum())} of {len(g['signed'])} intervals "
+             "above 0")
+    disagree = (any(splits.values()) or bool((g["across"]["r"] < 0).any()))
+    return Finding(_MYB, "§5: the methods disagree fundamentally",
+                   "§5: “a fundamental disagreement between methods”; minor design choices "
+                   "yield divergent bias scores",
+                   f"signed metrics: one sign on every test ({splits[glove]} of {ev.n[glove]} "
+                   f"split on {glove}, {splits[w2v]} of {ev.n[w2v]} on the "
+                   f"{_SHORT_VECTORS[w2v]}), alike ranks on {glove} (ρ {_span(g['signed'])}, "
+                   f"{every}); {FROM_NEUTRAL[0]} and {FROM_NEUTRAL[1]} against them "
+                   f"(ρ {_span(g['across'])})", _BOTH_VECTORS,
+                   "partly" if disagree and not any(splits.values()) else disagree,
+                   SECTIONS["signs"])
+
+
+def _claim_weat_is_scaled_same(ev: _AgreeEvidence) -> Finding:
+    """Schröder et al. §5: WEAT's word score is SAME's times a factor fixed by the attributes."""
+    skew_vs_d = {v: int(f["disagree"].str.contains(r"\bskew\b").sum())
+                 for v, f in ev.flips.items()}
+    return Finding(_SAME, "§5: WEAT's word score is SAME's times a factor fixed by the "
+                          "attribute sets",
+                   "§5, eq. 46–48: “Eq. 3 of WEAT only differs from our pairwise bias "
+                   "(Eq. 36) by a constant factor”",
+                   "d and the skew differ in sign on " + " and ".join(
+                       f"{skew_vs_d[v]} of {ev.n[v]} tests ({_SHORT_VECTORS[v]})"
+                       for v in VECTORS),
+                   _BOTH_VECTORS, not any(skew_vs_d.values()), SECTIONS["signs"])
+
+
 def findings() -> list[Finding]:
     """The claims this chapter checks on GloVe 6B 50d and the Google News subset.
 
@@ -595,55 +663,11 @@ def findings() -> list[Finding]:
         "fundamental disagreement between methods" (§5), and the SAME paper's statement
         that WEAT's word score is SAME's times a factor fixed by the attribute sets (§5),
         whose consequence — WEAT's d and SAME's skew always share their sign — is
-        checked on every test.
+        checked on every test; a ``_claim_*`` function each.
     """
     per = {v: scores(v) for v in VECTORS}
-    fam = {v: families(rank_correlations(s)) for v, s in per.items()}
-    flips = {v: sign_flips(s) for v, s in per.items()}
-    glove, w2v = VECTORS
-    g = fam[glove]
-    model = f"{glove}; {w2v}"
-    n = {v: per[v]["test"].nunique() for v in VECTORS}
-
-    short = {glove: glove, w2v: "Google News subset"}
-    cos = {v: fam[v]["cosine"] for v in VECTORS}
-    cosine_text = "; ".join(
-        f"{short[v]} {int((c['r'] > 0).sum())} of {len(c)} pairs ρ > 0 "
-        f"({int((c['ci_low'] > 0).sum())} with the interval above 0)" for v, c in cos.items())
-    cosine_text = (f"among the {len(COSINE_METRICS)} cosine-based metrics: {cosine_text}; "
-                   f"{FROM_NEUTRAL[0]} and {FROM_NEUTRAL[1]} against the signed metrics on "
-                   f"{glove}: ρ {_span(g['across'])}")
-    all_positive = all(bool((c["r"] > 0).all()) for c in cos.values())
-
-    splits = {v: int((f["split"] == "yes").sum()) for v, f in flips.items()}
-    every = ("every interval above 0" if bool((g["signed"]["ci_low"] > 0).all()) else
-             f"{int((g['signed']['ci_low'] > 0).sum())} of {len(g['signed'])} intervals "
-             "above 0")
-    disagree_text = (
-        f"signed metrics: one sign on every test ({splits[glove]} of {n[glove]} split on "
-        f"{glove}, {splits[w2v]} of {n[w2v]} on the {short[w2v]}), alike ranks on {glove} "
-        f"(ρ {_span(g['signed'])}, {every}); {FROM_NEUTRAL[0]} and {FROM_NEUTRAL[1]} "
-        f"against them (ρ {_span(g['across'])})")
-    disagree = (any(splits.values()) or bool((g["across"]["r"] < 0).any()))
-    agree_sign = not any(splits.values())
-
-    skew_vs_d = {v: int(f["disagree"].str.contains(r"\bskew\b").sum()) for v, f in flips.items()}
-    return [
-        Finding(_MYB, "§4.2: the cosine-based methods correlate positively",
-                "Table 5 (contextual models, Pearson r over the tests): “a relatively "
-                "consistent positive correlation”",
-                cosine_text,
-                model, True if all_positive else "partly", SECTIONS["correlations"]),
-        Finding(_MYB, "§5: the methods disagree fundamentally",
-                "§5: “a fundamental disagreement between methods”; minor design choices "
-                "yield divergent bias scores",
-                disagree_text, model,
-                "partly" if disagree and agree_sign else disagree, SECTIONS["signs"]),
-        Finding(_SAME, "§5: WEAT's word score is SAME's times a factor fixed by the "
-                       "attribute sets",
-                "§5, eq. 46–48: “Eq. 3 of WEAT only differs from our pairwise bias "
-                "(Eq. 36) by a constant factor”",
-                "d and the skew differ in sign on " + " and ".join(
-                    f"{skew_vs_d[v]} of {n[v]} tests ({short[v]})" for v in VECTORS),
-                model, not any(skew_vs_d.values()), SECTIONS["signs"]),
-    ]
+    ev = _AgreeEvidence({v: families(rank_correlations(s)) for v, s in per.items()},
+                        {v: sign_flips(s) for v, s in per.items()},
+                        {v: per[v]["test"].nunique() for v in VECTORS})
+    return [_claim_cosine_correlate(ev), _claim_methods_disagree(ev),
+            _claim_weat_is_scaled_same(ev)]

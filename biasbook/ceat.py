@@ -108,7 +108,6 @@ __all__ = [
     "chapter_tests",
     "compound_coverage",
     "compound_coverage_view",
-    "compound_finding",
     "compound_table",
     "compound_view",
     "conventions_table",
@@ -116,7 +115,6 @@ __all__ = [
     "coverage_view",
     "distribution_summary",
     "figure3_figure",
-    "figure3_finding",
     "figure3_published",
     "figure3_table",
     "figure3_test",
@@ -991,24 +989,30 @@ def compound_view(compound: pd.DataFrame, convention: str = CEAT_MIND_YOUR_BIAS.
     return frame
 
 
-def figure3_finding(ours: pd.DataFrame) -> Finding:
-    """Mind Your Bias App. B.2 on Figure 3: simplified sets move CEAT a lot, LPBS less."""
+def _figure3_gaps(frame: pd.DataFrame) -> dict[str, tuple[float, float]]:
+    """Per method: how far the simplified and the reduced set move the CES from the full."""
+    ces = frame["effect_size"].astype(float)
+    return {m: (abs(ces[(m, "simplified")] - ces[(m, "full")]),
+                abs(ces[(m, "reduced")] - ces[(m, "full")])) for m in FIGURE3_METHODS}
+
+
+def _figure3_text(frame: pd.DataFrame) -> str:
+    """``CEAT: simp. 0.81, redu. 0.40, full 0.35; LPBS: …`` from a frame indexed by method, set."""
+    ces = frame["effect_size"].astype(float)
+    return "; ".join(f"{m.split(' (')[0]}: " + ", ".join(
+        f"{ws[:4]}. {format_d(ces[(m, ws)])}" if ws != "full" else
+        f"full {format_d(ces[(m, ws)])}" for ws in FIGURE3_TESTS) for m in FIGURE3_METHODS)
+
+
+def _claim_figure3(ours: pd.DataFrame) -> Finding:
+    """Mind Your Bias App. B.2 on Figure 3: simplified sets move CEAT a lot, LPBS less.
+
+    ``ours`` is the ``ceat_figure3`` table.
+    """
     pub = figure3_published().set_index(["method", "word_set"])
     mine = ours.set_index(["method", "word_set"])
     cos, prob = FIGURE3_METHODS
-
-    def gaps(frame: pd.DataFrame) -> dict[str, float]:
-        ces = frame["effect_size"].astype(float)
-        return {m: (abs(ces[(m, "simplified")] - ces[(m, "full")]),
-                    abs(ces[(m, "reduced")] - ces[(m, "full")])) for m in FIGURE3_METHODS}
-
-    def text(frame: pd.DataFrame) -> str:
-        ces = frame["effect_size"].astype(float)
-        return "; ".join(f"{m.split(' (')[0]}: " + ", ".join(
-            f"{ws[:4]}. {format_d(ces[(m, ws)])}" if ws != "full" else
-            f"full {format_d(ces[(m, ws)])}" for ws in FIGURE3_TESTS) for m in FIGURE3_METHODS)
-
-    g = gaps(mine)
+    g = _figure3_gaps(mine)
     # Stark for CEAT: the simplified set moves the CES more than the reduced one does,
     # and by more than with LPBS.
     holds: bool | str = bool(g[cos][0] > g[cos][1] and g[cos][0] > g[prob][0])
@@ -1017,13 +1021,17 @@ def figure3_finding(ours: pd.DataFrame) -> Finding:
     return Finding(
         _MYB, "Simplified word sets move C1's CEAT far from the full set, reduced ones "
               "little; with LPBS the effect is smaller",
-        f"Figure 3, App. B.2 (BERT), CES of Table 14: {text(pub)}",
-        f"CES {text(mine)}", ", ".join(dict.fromkeys(ours["model"])) + " (stand-ins)",
+        f"Figure 3, App. B.2 (BERT), CES of Table 14: {_figure3_text(pub)}",
+        f"CES {_figure3_text(mine)}", ", ".join(dict.fromkeys(ours["model"])) + " (stand-ins)",
         holds, "ceat-figure3")
 
 
-def compound_finding(compound: pd.DataFrame, coverage: pd.DataFrame) -> Finding:
-    """Mind Your Bias §4.1: GPT-2's I1/I2 sign difference comes from the compound stimuli."""
+def _claim_compound_stimuli(compound: pd.DataFrame, coverage: pd.DataFrame) -> Finding:
+    """Mind Your Bias §4.1: GPT-2's I1/I2 sign difference comes from the compound stimuli.
+
+    ``compound`` and ``coverage`` are the ``ceat_compound`` and ``ceat_compound_coverage``
+    tables.
+    """
     rows = compound[compound["convention"] == CEAT_MIND_YOUR_BIAS.name]
     wide = rows.pivot_table(index=["column", "test"], columns="compound_variant",
                             values="effect_size")
@@ -1346,6 +1354,188 @@ def _c6_sd_d(rows: pd.DataFrame, model: str) -> float:
     return float(row["sd_d"].iloc[0])
 
 
+@dataclasses.dataclass(frozen=True, eq=False)
+class _CeatEvidence:
+    """What the claims of :func:`ceat_findings` read: its tables and settings.
+
+    Mind Your Bias's Table 3 and the frames several claims share are read or derived
+    once, on first use.
+    """
+
+    rows: pd.DataFrame
+    contexts: pd.DataFrame
+    resampling: pd.DataFrame
+    sd_d: float
+    model: str
+    alpha: float
+
+    @functools.cached_property
+    def mb(self) -> pd.DataFrame:
+        """Our rows run under Mind Your Bias's convention, Table 3's tests."""
+        return _ran(self.rows, CEAT_MIND_YOUR_BIAS.name)
+
+    @functools.cached_property
+    def models(self) -> list[str]:
+        return list(dict.fromkeys(self.mb["column"]))
+
+    @functools.cached_property
+    def ces(self) -> pd.DataFrame:
+        """Our CES by test (rows) and model (columns)."""
+        return self.mb.pivot_table(index="test", columns="column", values="effect_size")
+
+    @functools.cached_property
+    def p(self) -> pd.DataFrame:
+        """Our p-values by test (rows) and model (columns)."""
+        return self.mb.pivot_table(index="test", columns="column", values="p_value")
+
+    @functools.cached_property
+    def pub(self) -> pd.DataFrame:
+        """Table 3's CEAT rows; ``sig``: their bold."""
+        return _myb_ceat_published()
+
+    @functools.cached_property
+    def mine(self) -> pd.DataFrame:
+        """Table 3, Mind Your Bias's own CEAT runs."""
+        return self.pub[self.pub["column"] == "ours"]
+
+    @functools.cached_property
+    def orig(self) -> pd.DataFrame:
+        """Table 3, Guo & Caliskan's CEAT runs as Mind Your Bias copied them."""
+        return self.pub[self.pub["column"] == "orig"]
+
+    @functools.cached_property
+    def every(self) -> str:
+        """The models of the claims about every model, stand-ins named as such."""
+        return _stand_ins(self.models)
+
+    @functools.cached_property
+    def one(self) -> str:
+        """The model of the single-model claims."""
+        return _stand_ins([self.model])
+
+    def each(self, fmt: Callable[[str], str]) -> str:
+        """One entry per our model: ``MiniLM-L6 <fmt(model)>; …``."""
+        return "; ".join(f"{_short(m)} {fmt(m)}" for m in self.models)
+
+
+def _positive(frame: pd.DataFrame, test: str) -> list[str]:
+    """The models with a positive published effect size on ``test``."""
+    rows = frame[frame["test"] == test]
+    return list(rows.loc[rows["d"] > 0, "model"])
+
+
+def _claim_significant_everywhere(ev: _CeatEvidence) -> Finding:
+    """Mind Your Bias: CEAT finds significant bias almost everywhere."""
+    n_sig = {m: int((ev.p[m].dropna() < ev.alpha).sum()) for m in ev.models}
+    n_run = {m: int(ev.p[m].notna().sum()) for m in ev.models}
+    return Finding(
+        _MYB, "CEAT finds significant bias almost everywhere",
+        f"Table 3: {int(ev.mine['sig'].sum())} of {len(ev.mine)} CEAT results in bold "
+        f"(p < {ev.alpha})",
+        ev.each(lambda m: f"{n_sig[m]} of {n_run[m]} tests p < {ev.alpha}"), ev.every,
+        all(n_sig[m] == n_run[m] for m in ev.models), "ceat-table3")
+
+
+def _claim_significance_marks_bias(ev: _CeatEvidence) -> Finding:
+    """Guo & Caliskan: a significant CES marks a bias (I1 under both conventions)."""
+    i1 = ev.rows.query("test == 'I1' and column == @ev.model").set_index("convention")
+    i1_text = "; ".join(
+        f"N = {c.n_samples:,}: CES {format_d(i1.loc[c.name, 'effect_size'])}, "
+        f"{_p_text(i1.loc[c.name, 'p_value'])} ({c.tail})"
+        for c in (CEAT_ORIGINAL, CEAT_MIND_YOUR_BIAS))
+    return Finding(
+        _GUO, "A significant CES marks a bias",
+        f"p < {ev.alpha} read as a significant bias; Guo & Caliskan's code N = "
+        f"{CEAT_ORIGINAL.n_samples:,}, one-sided; Mind Your Bias's N = "
+        f"{CEAT_MIND_YOUR_BIAS.n_samples:,}, two-sided",
+        f"I1: {i1_text}", ev.one, "no: a CES near 0 is significant", "ceat-table3")
+
+
+def _claim_c1_positive(ev: _CeatEvidence) -> Finding:
+    """Mind Your Bias: C1 (flowers/insects) is positive on every model."""
+    mine, orig = ev.mine, ev.orig
+    return Finding(
+        _MYB, "C1 (flowers/insects) is positive on every model",
+        f"Table 3: {len(_positive(mine, 'C1'))} of {int((mine['test'] == 'C1').sum())} "
+        f"models (Mind Your Bias), {len(_positive(orig, 'C1'))} of "
+        f"{int((orig['test'] == 'C1').sum())} (Guo & Caliskan)",
+        ev.each(lambda m: format_d(ev.ces.loc["C1", m])), ev.every,
+        bool((ev.ces.loc["C1"] > 0).all()), "ceat-table3")
+
+
+def _claim_c6_positive(ev: _CeatEvidence) -> Finding:
+    """Mind Your Bias: C6 (career/family) is positive and significant, except on BLOOM."""
+    c6 = ev.mine[ev.mine["test"] == "C6"].set_index("model")
+    exceptions = [m for m in c6.index if not (c6.loc[m, "d"] > 0 and c6.loc[m, "sig"])]
+    return Finding(
+        _MYB, "C6 (career/family) is positive and significant, except on BLOOM",
+        f"Table 3: {len(c6) - len(exceptions)} of {len(c6)} models; not: "
+        + ", ".join(f"{m} ({format_d(c6.loc[m, 'd'])})" for m in exceptions),
+        ev.each(lambda m: f"{format_d(ev.ces.loc['C6', m])}, {_p_text(ev.p.loc['C6', m])}"),
+        ev.every, bool(((ev.ces.loc["C6"] > 0) & (ev.p.loc["C6"] < ev.alpha)).all()),
+        "ceat-table3")
+
+
+def _claim_intersectional_positive(ev: _CeatEvidence) -> Finding:
+    """Mind Your Bias: I1 and I2 are positive, except in Guo & Caliskan's GPT-2 run."""
+    inter, mine, ces = ["I1", "I2"], ev.mine, ev.ces
+    orig_neg = ev.orig[ev.orig["test"].isin(inter) & (ev.orig["d"] < 0)]
+    mine_pos = {t: len(_positive(mine, t)) for t in inter}
+    shorts = [_short(m) for m in ev.models]
+    return Finding(
+        _MYB, "I1 and I2 are positive, except in Guo & Caliskan's GPT-2 run",
+        "Table 3, Mind Your Bias: " + ", ".join(
+            f"{t} {mine_pos[t]} of {int((mine['test'] == t).sum())} models" for t in inter)
+        + "; Guo & Caliskan's negative: " + ", ".join(
+            f"{r.model} {r.test} {format_d(r.d)}" for r in orig_neg.itertuples()),
+        ev.each(lambda m: ", ".join(f"{t} {format_d(ces.loc[t, m])}" for t in inter)), ev.every,
+        _holds_for(shorts, [_short(m) for m in ev.models if (ces.loc[inter, m] > 0).all()]),
+        "ceat-table3")
+
+
+def _claim_robust_to_draw(ev: _CeatEvidence) -> Finding:
+    """Mind Your Bias: the CES is robust to the random draw of contexts (C6's resampling)."""
+    sd = ev.resampling["CES_sd_over_seeds"]
+    big_n = sd[sd.index.get_level_values("N") >= 1_000].max()
+    noisiest = sd.idxmax()[0]
+    return Finding(
+        _MYB, "The CES is robust to the random draw of contexts",
+        "stated in the text: differences from Guo & Caliskan explained by sampling",
+        f"C6: SD of the CES over seeds ≤ {big_n:.3f} for N ≥ 1,000 (at most "
+        f"{sd.max():.3f}, at N = {noisiest}); SD of the per-sample effect sizes "
+        f"{ev.sd_d:.2f}", ev.one, bool(big_n < 0.1 * ev.sd_d), "ceat-resampling")
+
+
+def _claim_templates_change_ceat(ev: _CeatEvidence) -> Finding:
+    """Mind Your Bias (Table 12): templates change CEAT's results in size and sign."""
+    templates = ev.contexts[_kind(ev.contexts) == "templates"]
+    t12 = table12_counts(pd.concat([ev.rows, templates]))
+    pub12, ours12 = t12.iloc[0], t12.iloc[1]
+    return Finding(
+        _MYB, "Templates change CEAT's results in size and sign",
+        f"Table 12: templates larger in {pub12.iloc[1]} of {pub12.iloc[0]} cells; signs "
+        f"differ in {pub12.iloc[2]}",
+        f"templates larger in {ours12.iloc[1]} of {ours12.iloc[0]} cells; signs differ "
+        f"in {ours12.iloc[2]}", ev.every,
+        "in size, not in sign" if ours12.iloc[2] == 0 else True, "ceat-templates")
+
+
+def _claim_larger_corpus(ev: _CeatEvidence) -> Finding:
+    """Mind Your Bias (Limitations): a larger corpus than 2014 Reddit helps rare stimuli."""
+    contexts, rows, mb_name = ev.contexts, ev.rows, CEAT_MIND_YOUR_BIAS.name
+    r2014 = contexts[contexts["contexts"].str.startswith("reddit_2014")
+                     & (contexts["convention"] == mb_name) & (contexts["column"] == ev.model)]
+    full = rows[(rows["column"] == ev.model) & (rows["convention"] == mb_name)
+                & rows["test"].isin(list(r2014["test"]))]
+    return Finding(
+        _MYB, "A larger corpus than 2014 Reddit helps rare stimuli",
+        "a conjecture (their Limitations section)",
+        f"{int((r2014['not run'] == '').sum())} of {len(r2014)} tests run on 2014 Reddit "
+        f"alone, {int((full['not run'] == '').sum())} of {len(full)} on the full extract",
+        ev.one, bool((full["not run"] == "").sum() > (r2014["not run"] == "").sum()),
+        "ceat-reddit-2014")
+
+
 def ceat_findings(
     rows: pd.DataFrame,
     contexts: pd.DataFrame,
@@ -1380,115 +1570,25 @@ def ceat_findings(
     Returns
     -------
     list of biasbook.findings.Finding
-        Published evidence counted from Mind Your Bias's Tables 3 and 12 as typed
-        in (``data/published``), ours from the tables.
+        One per claim (a ``_claim_*`` function each): published evidence counted from
+        Mind Your Bias's Tables 3 and 12 as typed in (``data/published``), ours from
+        the tables.
     """
     if sd_d is None:
         sd_d = _c6_sd_d(rows, model)
-    mb = _ran(rows, CEAT_MIND_YOUR_BIAS.name)
-    pub = _myb_ceat_published()
-    mine, orig = pub[pub["column"] == "ours"], pub[pub["column"] == "orig"]
-    models = list(dict.fromkeys(mb["column"]))
-    ces = mb.pivot_table(index="test", columns="column", values="effect_size")
-    p = mb.pivot_table(index="test", columns="column", values="p_value")
-    every, one = _stand_ins(models), _stand_ins([model])
-
-    def each(fmt) -> str:  # one entry per our model
-        return "; ".join(f"{_short(m)} {fmt(m)}" for m in models)
-
-    def positive(frame: pd.DataFrame, test: str) -> list[str]:
-        rows_ = frame[frame["test"] == test]
-        return list(rows_.loc[rows_["d"] > 0, "model"])
-
-    c6_mine = mine[mine["test"] == "C6"].set_index("model")
-    c6_exceptions = [m for m in c6_mine.index
-                     if not (c6_mine.loc[m, "d"] > 0 and c6_mine.loc[m, "sig"])]
-    inter = ["I1", "I2"]
-    orig_neg = orig[orig["test"].isin(inter) & (orig["d"] < 0)]
-    mine_pos = {t: len(positive(mine, t)) for t in inter}
-    t12 = table12_counts(pd.concat([rows, contexts[_kind(contexts) == "templates"]]))
-    pub12, ours12 = t12.iloc[0], t12.iloc[1]
-
-    sd = resampling["CES_sd_over_seeds"]
-    big_n = sd[sd.index.get_level_values("N") >= 1_000].max()
-    noisiest = sd.idxmax()[0]
-    i1 = rows.query("test == 'I1' and column == @model").set_index("convention")
-    i1_text = "; ".join(
-        f"N = {c.n_samples:,}: CES {format_d(i1.loc[c.name, 'effect_size'])}, "
-        f"{_p_text(i1.loc[c.name, 'p_value'])} ({c.tail})"
-        for c in (CEAT_ORIGINAL, CEAT_MIND_YOUR_BIAS))
-    r2014 = contexts[contexts["contexts"].str.startswith("reddit_2014")
-                     & (contexts["convention"] == CEAT_MIND_YOUR_BIAS.name)
-                     & (contexts["column"] == model)]
-    full = rows[(rows["column"] == model) & (rows["convention"] == CEAT_MIND_YOUR_BIAS.name)
-                & rows["test"].isin(list(r2014["test"]))]
-    n_sig = {m: int((p[m].dropna() < alpha).sum()) for m in models}
-    n_run = {m: int(p[m].notna().sum()) for m in models}
-
-    return [
-        Finding(
-            _MYB, "CEAT finds significant bias almost everywhere",
-            f"Table 3: {int(mine['sig'].sum())} of {len(mine)} CEAT results in bold "
-            f"(p < {alpha})",
-            each(lambda m: f"{n_sig[m]} of {n_run[m]} tests p < {alpha}"), every,
-            all(n_sig[m] == n_run[m] for m in models), "ceat-table3"),
-        Finding(
-            _GUO, "A significant CES marks a bias",
-            f"p < {alpha} read as a significant bias; Guo & Caliskan's code N = "
-            f"{CEAT_ORIGINAL.n_samples:,}, one-sided; Mind Your Bias's N = "
-            f"{CEAT_MIND_YOUR_BIAS.n_samples:,}, two-sided",
-            f"I1: {i1_text}", one, "no: a CES near 0 is significant", "ceat-table3"),
-        Finding(
-            _MYB, "C1 (flowers/insects) is positive on every model",
-            f"Table 3: {len(positive(mine, 'C1'))} of {int((mine['test'] == 'C1').sum())} "
-            f"models (Mind Your Bias), {len(positive(orig, 'C1'))} of "
-            f"{int((orig['test'] == 'C1').sum())} (Guo & Caliskan)",
-            each(lambda m: format_d(ces.loc["C1", m])), every,
-            bool((ces.loc["C1"] > 0).all()), "ceat-table3"),
-        Finding(
-            _MYB, "C6 (career/family) is positive and significant, except on BLOOM",
-            f"Table 3: {len(c6_mine) - len(c6_exceptions)} of {len(c6_mine)} models; not: "
-            + ", ".join(f"{m} ({format_d(c6_mine.loc[m, 'd'])})" for m in c6_exceptions),
-            each(lambda m: f"{format_d(ces.loc['C6', m])}, {_p_text(p.loc['C6', m])}"),
-            every, bool(((ces.loc["C6"] > 0) & (p.loc["C6"] < alpha)).all()), "ceat-table3"),
-        Finding(
-            _MYB, "I1 and I2 are positive, except in Guo & Caliskan's GPT-2 run",
-            "Table 3, Mind Your Bias: " + ", ".join(
-                f"{t} {mine_pos[t]} of {int((mine['test'] == t).sum())} models" for t in inter)
-            + "; Guo & Caliskan's negative: " + ", ".join(
-                f"{r.model} {r.test} {format_d(r.d)}" for r in orig_neg.itertuples()),
-            each(lambda m: ", ".join(f"{t} {format_d(ces.loc[t, m])}" for t in inter)), every,
-            _holds_for([_short(m) for m in models],
-                       [_short(m) for m in models if (ces.loc[inter, m] > 0).all()]),
-            "ceat-table3"),
-        Finding(
-            _MYB, "The CES is robust to the random draw of contexts",
-            "stated in the text: differences from Guo & Caliskan explained by sampling",
-            f"C6: SD of the CES over seeds ≤ {big_n:.3f} for N ≥ 1,000 (at most "
-            f"{sd.max():.3f}, at N = {noisiest}); SD of the per-sample effect sizes "
-            f"{sd_d:.2f}", one, bool(big_n < 0.1 * sd_d), "ceat-resampling"),
-        Finding(
-            _MYB, "Templates change CEAT's results in size and sign",
-            f"Table 12: templates larger in {pub12.iloc[1]} of {pub12.iloc[0]} cells; signs "
-            f"differ in {pub12.iloc[2]}",
-            f"templates larger in {ours12.iloc[1]} of {ours12.iloc[0]} cells; signs differ "
-            f"in {ours12.iloc[2]}", every,
-            "in size, not in sign" if ours12.iloc[2] == 0 else True, "ceat-templates"),
-        Finding(
-            _MYB, "A larger corpus than 2014 Reddit helps rare stimuli",
-            "a conjecture (their Limitations section)",
-            f"{int((r2014['not run'] == '').sum())} of {len(r2014)} tests run on 2014 Reddit "
-            f"alone, {int((full['not run'] == '').sum())} of {len(full)} on the full extract",
-            one, bool((full["not run"] == "").sum() > (r2014["not run"] == "").sum()),
-            "ceat-reddit-2014"),
-    ]
+    ev = _CeatEvidence(rows, contexts, resampling, sd_d, model, alpha)
+    return [_claim_significant_everywhere(ev), _claim_significance_marks_bias(ev),
+            _claim_c1_positive(ev), _claim_c6_positive(ev), _claim_intersectional_positive(ev),
+            _claim_robust_to_draw(ev), _claim_templates_change_ceat(ev),
+            _claim_larger_corpus(ev)]
 
 
 def findings() -> list[Finding]:
     """The chapter's checked claims, computed from its stored tables.
 
     :func:`ceat_findings` on the stored ``ceat_myb``, ``ceat_contexts`` and
-    ``ceat_resampling`` tables (``data/results``): no model, no corpus.
+    ``ceat_resampling`` tables (``data/results``), then :func:`figure_findings`: no
+    model, no corpus.
 
     Returns
     -------
@@ -1504,12 +1604,20 @@ def findings() -> list[Finding]:
             *figure_findings()]
 
 
-def figure_findings() -> list[Finding]:
-    """The Figure 3 and compound-stimuli findings, from ``ceat_figure3`` and ``ceat_compound``."""
-    fig3, _ = load_results("ceat_figure3")
-    compound, _ = load_results("ceat_compound")
-    coverage, _ = load_results("ceat_compound_coverage")
-    return [figure3_finding(fig3), compound_finding(compound, coverage)]
+def figure_findings(figure3: pd.DataFrame | None = None, compound: pd.DataFrame | None = None,
+                    coverage: pd.DataFrame | None = None) -> list[Finding]:
+    """The Figure 3 and compound-stimuli findings.
+
+    Parameters
+    ----------
+    figure3, compound, coverage
+        The ``ceat_figure3``, ``ceat_compound`` and ``ceat_compound_coverage`` tables;
+        each one left ``None`` is read from ``data/results``.
+    """
+    figure3 = load_results("ceat_figure3")[0] if figure3 is None else figure3
+    compound = load_results("ceat_compound")[0] if compound is None else compound
+    coverage = load_results("ceat_compound_coverage")[0] if coverage is None else coverage
+    return [_claim_figure3(figure3), _claim_compound_stimuli(compound, coverage)]
 
 
 def _p_text(p: float) -> str:

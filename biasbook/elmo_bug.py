@@ -14,6 +14,7 @@ Encoders are built lazily, so importing this module does not import torch.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -568,6 +569,90 @@ FINDINGS_SECTION = "elmo-bug-findings"
 _PUBLISHED_ELMO = "ELMo (published: orig. vs Mind Your Bias)"
 
 
+_MYB = "Husse & Spitz (2022)"
+_SOURCE = "Table 3, ELMo"
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class _ElmoEvidence:
+    """What the chapter's claims read: :func:`elmo_counts` of the stored ``elmo_bug``."""
+
+    counts: pd.DataFrame
+
+    @functools.cached_property
+    def published(self) -> pd.DataFrame:
+        """ELMo as published (orig. vs Mind Your Bias), by method."""
+        return self.counts.xs(_PUBLISHED_ELMO, level="model")
+
+    @functools.cached_property
+    def ours(self) -> pd.DataFrame:
+        """Our replays, by (model, method)."""
+        return self.counts[self.counts.index.get_level_values("model") != _PUBLISHED_ELMO]
+
+    @functools.cached_property
+    def models(self) -> list[str]:
+        return list(dict.fromkeys(self.ours.index.get_level_values("model")))
+
+    @functools.cached_property
+    def model_text(self) -> str:
+        return f"{', '.join(self.models)} (stand-ins for ELMo)"
+
+    def per_model(self, text: Callable[[pd.Series], str]) -> str:
+        """``MiniLM: s-SEAT <text(row)>; w-SEAT …; SmolLM2: …``."""
+        return "; ".join(f"{name}: " + _per_method(self.ours.xs(name, level="model"), text)
+                         for name in self.models)
+
+
+def _per_method(frame: pd.DataFrame, text: Callable[[pd.Series], str]) -> str:
+    return "; ".join(f"{method} {text(row)}" for method, row in frame.iterrows())
+
+
+def _mean_d(row: pd.Series) -> str:
+    return f"{row['mean |d| bug']:.2f} vs {row['mean |d| fixed']:.2f}"
+
+
+def _flipped(row: pd.Series) -> str:
+    return f"{row['sign flipped']} of {row['tests']}"
+
+
+def _fixed_of(row: pd.Series) -> str:
+    return f"{row['significant, fixed']} of {row['tests']}"
+
+
+def _significant(row: pd.Series) -> str:
+    return f"{row['significant, bug']} vs {row['significant, fixed']}"
+
+
+def _claim_bug_shrinks(ev: _ElmoEvidence) -> Finding:
+    """Mind Your Bias: the tokenization bug shrinks ELMo's s-SEAT and w-SEAT effect sizes."""
+    return Finding(
+        _MYB, "The tokenization bug shrinks ELMo's s-SEAT and w-SEAT effect sizes",
+        f"mean |d| orig. (bug) vs fixed: {_per_method(ev.published, _mean_d)} ({_SOURCE})",
+        f"mean |d| bug vs fixed: {ev.per_model(_mean_d)}", ev.model_text,
+        bool((ev.ours["mean |d| bug"] < ev.ours["mean |d| fixed"]).all()), FINDINGS_SECTION)
+
+
+def _claim_bug_flips_signs(ev: _ElmoEvidence) -> Finding:
+    """Mind Your Bias: through the bug, some tests have the other sign."""
+    return Finding(
+        _MYB, "Through the bug, some tests have the other sign",
+        f"sign differs in {_per_method(ev.published, _flipped)} tests ({_SOURCE})",
+        f"sign differs in {ev.per_model(_flipped)} tests", ev.model_text,
+        bool(ev.ours["sign flipped"].sum() > 0), FINDINGS_SECTION)
+
+
+def _claim_bug_costs_significance(ev: _ElmoEvidence) -> Finding:
+    """Mind Your Bias: through the bug, fewer tests are significant than after the fix."""
+    per_model = ev.ours.groupby(level="model")[["significant, bug", "significant, fixed"]].sum()
+    return Finding(
+        _MYB, "Through the bug, fewer tests are significant than after the fix",
+        f"significant after the fix (p ≤ 0.01): {_per_method(ev.published, _fixed_of)}; "
+        f"orig. p-values not printed ({_SOURCE})",
+        f"significant (p ≤ 0.01) bug vs fixed: {ev.per_model(_significant)}", ev.model_text,
+        bool((per_model["significant, bug"] < per_model["significant, fixed"]).all()),
+        FINDINGS_SECTION)
+
+
 def findings() -> list[Finding]:
     """Mind Your Bias's claims about the ELMo tokenization bug, checked on the replays.
 
@@ -578,54 +663,14 @@ def findings() -> list[Finding]:
     Returns
     -------
     list of Finding
-        That the bug shrinks the effect sizes, flips signs, and costs significance:
-        each as Table 3 shows it for ELMo and as our replays show it on
-        all-MiniLM-L6-v2 and SmolLM2-135M-Instruct (stand-ins for ELMo).
+        That the bug shrinks the effect sizes, flips signs, and costs significance
+        (a ``_claim_*`` function each): each as Table 3 shows it for ELMo and as our
+        replays show it on all-MiniLM-L6-v2 and SmolLM2-135M-Instruct (stand-ins for
+        ELMo).
     """
-    counts = elmo_counts(load_results("elmo_bug")[0])
-    published = counts.xs(_PUBLISHED_ELMO, level="model")
-    ours = counts[counts.index.get_level_values("model") != _PUBLISHED_ELMO]
-    models = list(dict.fromkeys(ours.index.get_level_values("model")))
-    paper, source = "Husse & Spitz (2022)", "Table 3, ELMo"
-    model = f"{', '.join(models)} (stand-ins for ELMo)"
-
-    def per_method(frame: pd.DataFrame, text: Callable[[pd.Series], str]) -> str:
-        return "; ".join(f"{method} {text(row)}" for method, row in frame.iterrows())
-
-    def per_model(text: Callable[[pd.Series], str]) -> str:
-        return "; ".join(f"{name}: " + per_method(ours.xs(name, level="model"), text)
-                         for name in models)
-
-    def mean_d(row: pd.Series) -> str:
-        return f"{row['mean |d| bug']:.2f} vs {row['mean |d| fixed']:.2f}"
-
-    def flipped(row: pd.Series) -> str:
-        return f"{row['sign flipped']} of {row['tests']}"
-
-    def fixed_of(row: pd.Series) -> str:
-        return f"{row['significant, fixed']} of {row['tests']}"
-
-    def significant(row: pd.Series) -> str:
-        return f"{row['significant, bug']} vs {row['significant, fixed']}"
-
-    per_model_significant = ours.groupby(level="model")[
-        ["significant, bug", "significant, fixed"]].sum()
-    return [
-        Finding(paper, "The tokenization bug shrinks ELMo's s-SEAT and w-SEAT effect sizes",
-                f"mean |d| orig. (bug) vs fixed: {per_method(published, mean_d)} ({source})",
-                f"mean |d| bug vs fixed: {per_model(mean_d)}", model,
-                bool((ours["mean |d| bug"] < ours["mean |d| fixed"]).all()), FINDINGS_SECTION),
-        Finding(paper, "Through the bug, some tests have the other sign",
-                f"sign differs in {per_method(published, flipped)} tests ({source})",
-                f"sign differs in {per_model(flipped)} tests", model,
-                bool(ours["sign flipped"].sum() > 0), FINDINGS_SECTION),
-        Finding(paper, "Through the bug, fewer tests are significant than after the fix",
-                f"significant after the fix (p ≤ 0.01): {per_method(published, fixed_of)}; "
-                f"orig. p-values not printed ({source})",
-                f"significant (p ≤ 0.01) bug vs fixed: {per_model(significant)}", model,
-                bool((per_model_significant["significant, bug"]
-                      < per_model_significant["significant, fixed"]).all()), FINDINGS_SECTION),
-    ]
+    ev = _ElmoEvidence(elmo_counts(load_results("elmo_bug")[0]))
+    return [_claim_bug_shrinks(ev), _claim_bug_flips_signs(ev),
+            _claim_bug_costs_significance(ev)]
 
 
 def gpt2_offset_examples(encoder: TransformerEncoder, contexts: Sequence[Context]

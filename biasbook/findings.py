@@ -6,6 +6,35 @@ holds up" collects the same findings from every chapter. Both read one source: t
 chapter module's ``findings()`` (in :mod:`biasbook`), which returns
 :class:`Finding` records computed from the chapter's stored tables. This module
 only defines the record and turns a list of them into tables for display.
+
+One function per claim
+----------------------
+A claim is the unit that the chapter's prose, "What holds up" and the tests check,
+so each claim a chapter checks is one function of the chapter's module:
+
+* named ``_claim_<what>`` (private: only the module's builders call it; its tests may),
+  returning one :class:`Finding`, its docstring naming the paper and the claim;
+* its parameters are what it reads: a table (``_claim_figure3(ours)``), or the
+  chapter's *evidence*, a small frozen dataclass (``_SeatEvidence``) that holds the
+  inputs several claims share — the tables the builder was given or read once — and
+  the frames derived from them as cached properties, computed once on first use;
+* it holds no inner function (helpers that claims share are module-level) and is at
+  most :data:`MAX_CLAIM_LINES` lines long;
+* ``findings()``, and each other builder the notebooks and tests call
+  (``seat.seat_findings``, ``ceat.ceat_findings``, ``lpbs.lpbs_findings``…), reads or
+  builds the evidence once and returns the list of its claims' calls in book order::
+
+      def findings() -> list[Finding]:          # biasbook.weat_static, shortened
+          ev = _WeatStaticEvidence(ours, mleat)
+          return [_claim_direction(ev), _claim_significance(ev), _claim_large(ev), ...]
+
+``tests/test_findings.py`` holds every chapter to this: it runs each chapter's
+``findings()`` with every claim function recorded and checks that the list is exactly
+what the claims returned, in the order they ran, one :class:`Finding` per claim, each
+claim once, and every claim of the book reached; and it reads the claims' source for
+their length, a docstring and no inner function.
+A table that a chapter builds row by row follows the same rule: one function per row
+(``same.property_matrix``: one ``_row_*`` function per score).
 """
 
 from __future__ import annotations
@@ -18,6 +47,7 @@ import pandas as pd
 
 __all__ = [
     "FINDING_COLUMNS",
+    "MAX_CLAIM_LINES",
     "VERDICTS",
     "Finding",
     "findings_frame",
@@ -29,6 +59,13 @@ __all__ = [
     "verdict_summary",
     "what_we_found",
 ]
+
+#: The longest a claim function may be, in lines from ``def`` to its last line, its
+#: docstring included. A claim reads its numbers, words them and decides the verdict:
+#: the longest of the book's claims needs about 30 lines, and 40 is what one screen
+#: shows beside the chapter's prose; a claim that needs more is two claims, or its
+#: shared part belongs to the evidence.
+MAX_CLAIM_LINES = 40
 
 #: The columns of :func:`findings_frame`, in order.
 FINDING_COLUMNS: tuple[str, ...] = (

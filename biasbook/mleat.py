@@ -12,6 +12,7 @@ layout (:func:`paper_table`, :func:`gpt2_comparison`), and its CLIP tables
 from __future__ import annotations
 
 import dataclasses
+import functools
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
@@ -770,50 +771,215 @@ _CONTEXTUAL = "MiniLM-L6, SmolLM2-135M (stand-ins for GPT-2)"
 _GOOGLENEWS = "word2vec Google News 300d, Bolukbasi subset (the paper's vectors)"
 
 
-def _table4_findings() -> list[Finding]:
-    """Appendix Table 4's claims on the Google News subset (:func:`googlenews_table4`)."""
-    tests = list(CALISKAN_TESTS)
-    pub = with_patterns(load_published("mleat_table4_googlenews")).set_index("test")
-    ours = googlenews_table4(MLEAT_BIASLIB).set_index("test")
-    code = googlenews_table4(MLEAT_PAPER_CODE).set_index("test")
-    ran = [t for t in tests if t in ours.index]
+@dataclasses.dataclass(frozen=True, eq=False)
+class _MleatEvidence:
+    """What the chapter's claims read, each table read or computed once, on first use."""
+
+    @functools.cached_property
+    def pub(self) -> pd.DataFrame:
+        """Table 1 as printed (GloVe 840B), by test."""
+        return load_published("mleat_table1_glove").set_index("test").loc[list(CALISKAN_TESTS)]
+
+    @functools.cached_property
+    def ours(self) -> pd.DataFrame:
+        """Table 1 on GloVe 6B 50d under the book's convention, by test."""
+        return glove_table1(MLEAT_BIASLIB).set_index("test").loc[list(CALISKAN_TESTS)]
+
+    @functools.cached_property
+    def code(self) -> pd.DataFrame:
+        """Table 1 on GloVe 6B 50d under the paper code's convention, by test."""
+        return glove_table1(MLEAT_PAPER_CODE).set_index("test").loc[list(CALISKAN_TESTS)]
+
+    @functools.cached_property
+    def pub4(self) -> pd.DataFrame:
+        """Appendix Table 4 as printed (Google News word2vec), with its patterns, by test."""
+        return with_patterns(load_published("mleat_table4_googlenews")).set_index("test")
+
+    @functools.cached_property
+    def ours4(self) -> pd.DataFrame:
+        """Table 4 on the Google News subset under the book's convention, by test."""
+        return googlenews_table4(MLEAT_BIASLIB).set_index("test")
+
+    @functools.cached_property
+    def code4(self) -> pd.DataFrame:
+        """Table 4 on the Google News subset under the paper code's convention, by test."""
+        return googlenews_table4(MLEAT_PAPER_CODE).set_index("test")
+
+    @functools.cached_property
+    def ran4(self) -> list[str]:
+        """The tests of Table 4 run on the Google News subset."""
+        return [t for t in CALISKAN_TESTS if t in self.ours4.index]
+
+    @functools.cached_property
+    def offline(self) -> pd.DataFrame:
+        """The stored ``mleat_offline`` table."""
+        return load_results("mleat_offline")[0]
+
+    @functools.cached_property
+    def pub_l3(self) -> dict[str, float]:
+        """Mean Level 3 cosine of each GPT-2 size (Tables 5–8)."""
+        gpt2 = load_published("mleat_gpt2")
+        return {m.removeprefix("GPT-2 "): level3_summary(rows)["mean cosine"]
+                for m, rows in gpt2.groupby("model", sort=False)}
+
+
+def _patterns_recur(claim: str, published: str, tests: Sequence[str], ours: pd.DataFrame,
+                    pub: pd.DataFrame, model: str, section: str, *, tests_word: str = "tests"
+                    ) -> Finding:
+    """The Finding that ``ours`` has ``pub``'s EAT pattern on each of ``tests``."""
+    same = [t for t in tests if ours.loc[t, "pattern"] == pub.loc[t, "pattern"]]
+    return Finding(
+        _PAPER, claim, published,
+        f"same pattern in {len(same)} of {len(tests)} {tests_word} ({', '.join(same) or 'none'})",
+        model, _holds(len(same), len(tests)), section)
+
+
+def _claim_level1_large(ev: _MleatEvidence) -> Finding:
+    """Wolfe et al., Table 1: Level 1 is large and significant for all ten WEATs on GloVe."""
+    n = len(CALISKAN_TESTS)
+    large = {k: int((t["l1_d"] > 0.8).sum()) for k, t in (("pub", ev.pub), ("ours", ev.ours))}
+    sig = {k: int(t["l1_sig"].map(significance_flag).sum())
+           for k, t in (("pub", ev.pub), ("ours", ev.ours))}
+    return Finding(
+        _PAPER, "Level 1 is large (d > 0.8) and significant for all ten WEATs on GloVe",
+        f"{large['pub']} of {n} large, {sig['pub']} significant (Table 1, GloVe 840B)",
+        f"{large['ours']} of {n} large, {sig['ours']} significant",
+        _GLOVE, large["ours"] == sig["ours"] == n, "mleat-table1")
+
+
+def _claim_patterns_differ(ev: _MleatEvidence) -> Finding:
+    """Wolfe et al., Table 1: the same large Level 1 hides different EAT patterns."""
+    return Finding(
+        _PAPER, "The same large Level 1 hides different EAT patterns",
+        f"{ev.pub['pattern'].nunique()} patterns among the {len(CALISKAN_TESTS)} tests "
+        "(Table 1)",
+        f"{ev.ours['pattern'].nunique()} patterns (book's convention), "
+        f"{ev.code['pattern'].nunique()} (paper's code)",
+        _GLOVE, ev.ours["pattern"].nunique() > 1, "mleat-table1")
+
+
+def _claim_table1_patterns_book(ev: _MleatEvidence) -> Finding:
+    """Wolfe et al., Table 1's EAT patterns, on GloVe 6B 50d under the book's convention."""
+    return _patterns_recur("Table 1's EAT patterns recur (book's convention)",
+                           f"{len(CALISKAN_TESTS)} patterns (Table 1)", list(CALISKAN_TESTS),
+                           ev.ours, ev.pub, _GLOVE, "mleat-table1")
+
+
+def _claim_table1_patterns_code(ev: _MleatEvidence) -> Finding:
+    """Wolfe et al., Table 1's EAT patterns, on GloVe 6B 50d under the paper code's."""
+    return _patterns_recur("Table 1's EAT patterns recur (paper's code)",
+                           f"{len(CALISKAN_TESTS)} patterns (Table 1)", list(CALISKAN_TESTS),
+                           ev.code, ev.pub, _GLOVE, "mleat-table1")
+
+
+def _claim_level2_directions(ev: _MleatEvidence) -> Finding:
+    """Wolfe et al., Table 1: the Level 2 effect sizes' signs."""
+    signs = (ev.ours[["l2_x_d", "l2_y_d"]] > 0) == (ev.pub[["l2_x_d", "l2_y_d"]] > 0)
+    n_signs = int(signs.to_numpy().sum())
+    return Finding(_PAPER, "Table 1's Level 2 directions recur",
+                   f"{signs.size} Level 2 effect sizes (Table 1)",
+                   f"{n_signs} of {signs.size} with the published sign",
+                   _GLOVE, _holds(n_signs, signs.size), "mleat-table1")
+
+
+def _claim_table4_significance(ev: _MleatEvidence) -> Finding:
+    """Wolfe et al., appendix Table 4: Level 1 significance on the Google News vectors."""
+    tests, pub, ran = list(CALISKAN_TESTS), ev.pub4, ev.ran4
     k, n = len(ran), len(tests)
     not_run = (f"; {', '.join(t for t in tests if t not in ran)} not run (a set loses more "
                f"than {GOOGLENEWS_MAX_MISSING:.0%} of its words)")
     pub_sig = pub.loc[ran, "l1_sig"].map(significance_flag)
     sig = {label: t.loc[ran, "l1_sig"].map(significance_flag)
-           for label, t in (("book", ours), ("code", code))}
+           for label, t in (("book", ev.ours4), ("code", ev.code4))}
     agree = int((sig["book"] == pub_sig).sum())
+    return Finding(
+        _PAPER, "Table 4's Level 1 significance recurs on the Google News vectors",
+        f"{int(pub['l1_sig'].map(significance_flag).sum())} of {n} starred, all but "
+        f"{', '.join(t for t in tests if not significance_flag(pub.loc[t, 'l1_sig']))} "
+        "(Table 4)",
+        f"same verdict in {agree} of {k} tests run (book's convention); "
+        f"{int(sig['code'].sum())} of {k} significant under the paper's code" + not_run,
+        _GOOGLENEWS, _holds(agree, k), "mleat-table4")
+
+
+def _claim_table4_effect_sizes(ev: _MleatEvidence) -> Finding:
+    """Wolfe et al., appendix Table 4: Level 1 effect sizes on the Google News vectors."""
+    pub, ours, ran = ev.pub4, ev.ours4, ev.ran4
+    k = len(ran)
     diff = (ours.loc[ran, "effect_size"] - pub.loc[ran, "l1_d"].astype(float)).abs()
     close = [t for t in ran if diff[t] <= 0.05]
     complete = [t for t in ran if not ours.loc[t, "missing"]]
     printed = [t for t in complete if diff[t] <= 0.005]  # the paper prints two decimals
-    section = "mleat-table4"
-    out = [
-        Finding(_PAPER, "Table 4's Level 1 significance recurs on the Google News vectors",
-                f"{int(pub['l1_sig'].map(significance_flag).sum())} of {n} starred, all but "
-                f"{', '.join(t for t in tests if not significance_flag(pub.loc[t, 'l1_sig']))} "
-                "(Table 4)",
-                f"same verdict in {agree} of {k} tests run (book's convention); "
-                f"{int(sig['code'].sum())} of {k} significant under the paper's code" + not_run,
-                _GOOGLENEWS, _holds(agree, k), section),
-        Finding(_PAPER, "Table 4's Level 1 effect sizes recur on the Google News vectors",
-                ", ".join(f"{t} {format_d(pub.loc[t, 'l1_d'])}" for t in ran) + " (Table 4)",
-                ", ".join(f"{t} {format_d(ours.loc[t, 'effect_size'])}" for t in ran)
-                + f"; {len(close)} of {k} within 0.05; no word missing in "
-                f"{', '.join(complete) or 'none'}, equal to the printed digits in "
-                f"{', '.join(printed) or 'none'}",
-                _GOOGLENEWS, _holds(len(close), k), section),
-    ]
-    for label, table in (("book's convention", ours), ("paper's code", code)):
-        same = [t for t in ran if table.loc[t, "pattern"] == pub.loc[t, "pattern"]]
-        out.append(Finding(
-            _PAPER, f"Table 4's EAT patterns recur ({label})",
-            "derived from Table 4's starred Level 2: "
-            + ", ".join(f"{t} {pub.loc[t, 'pattern']}" for t in ran),
-            f"same pattern in {len(same)} of {k} tests run ({', '.join(same) or 'none'})",
-            _GOOGLENEWS, _holds(len(same), k), section))
-    return out
+    return Finding(
+        _PAPER, "Table 4's Level 1 effect sizes recur on the Google News vectors",
+        ", ".join(f"{t} {format_d(pub.loc[t, 'l1_d'])}" for t in ran) + " (Table 4)",
+        ", ".join(f"{t} {format_d(ours.loc[t, 'effect_size'])}" for t in ran)
+        + f"; {len(close)} of {k} within 0.05; no word missing in "
+        f"{', '.join(complete) or 'none'}, equal to the printed digits in "
+        f"{', '.join(printed) or 'none'}",
+        _GOOGLENEWS, _holds(len(close), k), "mleat-table4")
+
+
+def _table4_published_patterns(ev: _MleatEvidence) -> str:
+    return ("derived from Table 4's starred Level 2: "
+            + ", ".join(f"{t} {ev.pub4.loc[t, 'pattern']}" for t in ev.ran4))
+
+
+def _claim_table4_patterns_book(ev: _MleatEvidence) -> Finding:
+    """Wolfe et al., appendix Table 4's EAT patterns, under the book's convention."""
+    return _patterns_recur("Table 4's EAT patterns recur (book's convention)",
+                           _table4_published_patterns(ev), ev.ran4, ev.ours4, ev.pub4,
+                           _GOOGLENEWS, "mleat-table4", tests_word="tests run")
+
+
+def _claim_table4_patterns_code(ev: _MleatEvidence) -> Finding:
+    """Wolfe et al., appendix Table 4's EAT patterns, under the paper code's convention."""
+    return _patterns_recur("Table 4's EAT patterns recur (paper's code)",
+                           _table4_published_patterns(ev), ev.ran4, ev.code4, ev.pub4,
+                           _GOOGLENEWS, "mleat-table4", tests_word="tests run")
+
+
+def _claim_gpt2_anisotropy(ev: _MleatEvidence) -> Finding:
+    """Wolfe et al.: GPT-2 Base's prompt vectors are anisotropic, XL's are not (not run)."""
+    return Finding(
+        _PAPER, "GPT-2 Base's prompt vectors are anisotropic (cosines near 1), XL's are not",
+        "mean Level 3 cosine (Tables 5–8): "
+        + ", ".join(f"{m} {c:.2f}" for m, c in ev.pub_l3.items()),
+        "GPT-2 not run offline (RUN_PAPER_MODELS on Colab)", "none (GPT-2 needs the hub)",
+        "not run", "mleat-anisotropy")
+
+
+def _claim_contextual_cosines(ev: _MleatEvidence) -> Finding:
+    """Wolfe et al.: contextual prompt vectors have higher Level 3 cosines than static ones."""
+    prompts = ev.offline[ev.offline["inputs"] == "ML-EAT prompts"]
+    ours_l3 = {c: level3_summary(rows)["mean cosine"]
+               for c, rows in prompts.groupby("column", sort=False)}
+    glove_l3 = level3_summary(ev.ours)["mean cosine"]
+    minilm, smollm = (m.label for m in MLEAT_OFFLINE_MODELS)
+    return Finding(
+        _PAPER, "Contextual prompt vectors have higher Level 3 cosines than static embeddings",
+        f"mean cosine: GPT-2 Base {ev.pub_l3['Base']:.2f} … XL {ev.pub_l3['XL']:.2f}; "
+        f"GloVe 840B {level3_summary(ev.pub)['mean cosine']:.2f} (Tables 1, 5–8)",
+        f"mean cosine: MiniLM {ours_l3[minilm]:.2f}, SmolLM2 {ours_l3[smollm]:.2f}; "
+        f"GloVe 6B 50d {glove_l3:.2f}",
+        f"{_CONTEXTUAL}; GloVe 6B 50d",
+        bool(min(ours_l3[minilm], ours_l3[smollm]) > glove_l3), "mleat-anisotropy")
+
+
+def _claim_seat_patterns(ev: _MleatEvidence) -> Finding:
+    """Wolfe et al.: a significant Level 1 can come from different EAT patterns (SEAT tests)."""
+    merged = seat_patterns(ev.offline)
+    significant = merged[merged["SEAT"] == "significant"]
+    kinds = {c: (len(rows), rows["pattern"].nunique())
+             for c, rows in significant.groupby("column", sort=False)}
+    return Finding(
+        _PAPER, "A significant Level 1 can come from different EAT patterns",
+        f"GloVe: {ev.pub['pattern'].nunique()} patterns among {len(CALISKAN_TESTS)} "
+        "significant WEATs (Table 1)",
+        "; ".join(f"{c.removeprefix('all-').split('-')[0]}: {k} significant SEAT results "
+                  f"in {p} patterns" for c, (k, p) in kinds.items()),
+        "MiniLM-L6, SmolLM2-135M (SEAT's sentence tests)",
+        min(p for _, p in kinds.values()) > 1, "mleat-seat-patterns")
 
 
 def findings() -> list[Finding]:
@@ -829,80 +995,16 @@ def findings() -> list[Finding]:
     Returns
     -------
     list of Finding
-        One record per claim, ``section`` pointing at the chapter section
-        (``mleat-table1``, ``mleat-table4``, ``mleat-anisotropy``, ``mleat-seat-patterns``).
+        One record per claim (a ``_claim_*`` function each), ``section`` pointing at
+        the chapter section (``mleat-table1``, ``mleat-table4``, ``mleat-anisotropy``,
+        ``mleat-seat-patterns``).
     """
-    tests = list(CALISKAN_TESTS)
-    n = len(tests)
-    pub = load_published("mleat_table1_glove").set_index("test").loc[tests]
-    ours = glove_table1(MLEAT_BIASLIB).set_index("test").loc[tests]
-    code = glove_table1(MLEAT_PAPER_CODE).set_index("test").loc[tests]
-    large = {k: int((t["l1_d"] > 0.8).sum()) for k, t in (("pub", pub), ("ours", ours))}
-    sig = {k: int(t["l1_sig"].map(significance_flag).sum())
-           for k, t in (("pub", pub), ("ours", ours))}
-    out = [
-        Finding(_PAPER, "Level 1 is large (d > 0.8) and significant for all ten WEATs on GloVe",
-                f"{large['pub']} of {n} large, {sig['pub']} significant (Table 1, GloVe 840B)",
-                f"{large['ours']} of {n} large, {sig['ours']} significant",
-                _GLOVE, large["ours"] == sig["ours"] == n, "mleat-table1"),
-        Finding(_PAPER, "The same large Level 1 hides different EAT patterns",
-                f"{pub['pattern'].nunique()} patterns among the {n} tests (Table 1)",
-                f"{ours['pattern'].nunique()} patterns (book's convention), "
-                f"{code['pattern'].nunique()} (paper's code)",
-                _GLOVE, ours["pattern"].nunique() > 1, "mleat-table1"),
-    ]
-    for label, table in (("book's convention", ours), ("paper's code", code)):
-        agree = [t for t in tests if table.loc[t, "pattern"] == pub.loc[t, "pattern"]]
-        out.append(Finding(
-            _PAPER, f"Table 1's EAT patterns recur ({label})", f"{n} patterns (Table 1)",
-            f"same pattern in {len(agree)} of {n} tests ({', '.join(agree) or 'none'})",
-            _GLOVE, _holds(len(agree), n), "mleat-table1"))
-    signs = (ours[["l2_x_d", "l2_y_d"]] > 0) == (pub[["l2_x_d", "l2_y_d"]] > 0)
-    n_signs = int(signs.to_numpy().sum())
-    out.append(Finding(_PAPER, "Table 1's Level 2 directions recur",
-                       f"{signs.size} Level 2 effect sizes (Table 1)",
-                       f"{n_signs} of {signs.size} with the published sign",
-                       _GLOVE, _holds(n_signs, signs.size), "mleat-table1"))
-    out += _table4_findings()
-
-    # Level 3 per model: the published GPT-2 rows (Tables 5-8) and our stored prompts.
-    gpt2 = load_published("mleat_gpt2")
-    pub_l3 = {m.removeprefix("GPT-2 "): level3_summary(rows)["mean cosine"]
-              for m, rows in gpt2.groupby("model", sort=False)}
-    offline = load_results("mleat_offline")[0]
-    prompts = offline[offline["inputs"] == "ML-EAT prompts"]
-    ours_l3 = {c: level3_summary(rows)["mean cosine"]
-               for c, rows in prompts.groupby("column", sort=False)}
-    glove_l3 = level3_summary(ours)["mean cosine"]
-    pub_glove_l3 = level3_summary(pub)["mean cosine"]
-    out.append(Finding(
-        _PAPER, "GPT-2 Base's prompt vectors are anisotropic (cosines near 1), XL's are not",
-        "mean Level 3 cosine (Tables 5–8): "
-        + ", ".join(f"{m} {c:.2f}" for m, c in pub_l3.items()),
-        "GPT-2 not run offline (RUN_PAPER_MODELS on Colab)", "none (GPT-2 needs the hub)",
-        "not run", "mleat-anisotropy"))
-    minilm, smollm = (m.label for m in MLEAT_OFFLINE_MODELS)
-    out.append(Finding(
-        _PAPER, "Contextual prompt vectors have higher Level 3 cosines than static embeddings",
-        f"mean cosine: GPT-2 Base {pub_l3['Base']:.2f} … XL {pub_l3['XL']:.2f}; "
-        f"GloVe 840B {pub_glove_l3:.2f} (Tables 1, 5–8)",
-        f"mean cosine: MiniLM {ours_l3[minilm]:.2f}, SmolLM2 {ours_l3[smollm]:.2f}; "
-        f"GloVe 6B 50d {glove_l3:.2f}",
-        f"{_CONTEXTUAL}; GloVe 6B 50d",
-        bool(min(ours_l3[minilm], ours_l3[smollm]) > glove_l3), "mleat-anisotropy"))
-
-    merged = seat_patterns(offline)
-    significant = merged[merged["SEAT"] == "significant"]
-    kinds = {c: (len(rows), rows["pattern"].nunique())
-             for c, rows in significant.groupby("column", sort=False)}
-    out.append(Finding(
-        _PAPER, "A significant Level 1 can come from different EAT patterns",
-        f"GloVe: {pub['pattern'].nunique()} patterns among {n} significant WEATs (Table 1)",
-        "; ".join(f"{c.removeprefix('all-').split('-')[0]}: {k} significant SEAT results "
-                  f"in {p} patterns" for c, (k, p) in kinds.items()),
-        "MiniLM-L6, SmolLM2-135M (SEAT's sentence tests)",
-        min(p for _, p in kinds.values()) > 1, "mleat-seat-patterns"))
-    return out
+    ev = _MleatEvidence()
+    return [_claim_level1_large(ev), _claim_patterns_differ(ev), _claim_table1_patterns_book(ev),
+            _claim_table1_patterns_code(ev), _claim_level2_directions(ev),
+            _claim_table4_significance(ev), _claim_table4_effect_sizes(ev),
+            _claim_table4_patterns_book(ev), _claim_table4_patterns_code(ev),
+            _claim_gpt2_anisotropy(ev), _claim_contextual_cosines(ev), _claim_seat_patterns(ev)]
 
 
 # --------------------------------------------------------------------------- stored tables

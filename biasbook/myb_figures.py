@@ -454,28 +454,22 @@ def _names(items: Sequence[str]) -> str:
     return ", ".join(items) if items else "none"
 
 
-def findings() -> list[Finding]:
-    """The two Table 3 claims of §4.1 (s-SEAT), checked on the published numbers and ours.
+def _claim_significance_counts(published: pd.DataFrame, ours: pd.DataFrame) -> Finding:
+    """Mind Your Bias §4.1: most significant s-SEAT scores for ELMo, fewest for GPT-2.
 
-    Returns
-    -------
-    list of Finding
-        "ELMo most, GPT-2 fewest significant s-SEAT scores" (section
-        ``synthesis-significance-counts``) and "OPT and BLOOM similar except C6 and Occ"
-        (section ``synthesis-opt-bloom``).
+    ``published`` and ``ours`` are :func:`published_table3` and :func:`ours_table3`.
     """
-    pub = significance_counts()
-    s = pub.loc["s-SEAT"]
-    holm = significance_counts(rule="holm").loc["s-SEAT"]
-    ours = significance_counts(ours_table3()).loc["s-SEAT"]
-    n_ours = ours_table3().query("method == 's-SEAT'").groupby("model").size()
+    s = significance_counts(published).loc["s-SEAT"]
+    holm = significance_counts(published, rule="holm").loc["s-SEAT"]
+    counts = significance_counts(ours).loc["s-SEAT"]
+    n_ours = ours.query("method == 's-SEAT'").groupby("model").size()
     most_fewest = bool(s.idxmax() == "ELMo" and s.idxmin() == "GPT-2"
                        and (s == s.max()).sum() == 1 and (s == s.min()).sum() == 1)
     holm_too = bool(holm.idxmax() == "ELMo" and holm.idxmin() == "GPT-2"
                     and (holm == holm.min()).sum() == 1)
     ours_text = ", ".join(f"{OURS_FIGURE1_MODELS.get(m, 'CBoW' if m.startswith('CBoW') else m)} "
-                          f"{int(ours[m])} of {int(n_ours[m])}" for m in ours.index)
-    counts = Finding(
+                          f"{int(counts[m])} of {int(n_ours[m])}" for m in counts.index)
+    return Finding(
         _PAPER, "§4.1: the number of significant s-SEAT scores is highest for ELMo and lowest "
         "for GPT-2",
         "Table 3, s-SEAT, p < 0.01 (authors' file), of 8 tests: "
@@ -487,12 +481,18 @@ def findings() -> list[Finding]:
         "yes" if most_fewest and holm_too else ("partly" if most_fewest else "no"),
         "synthesis-significance-counts")
 
-    close = pair_closeness(published_table3(), "OPT", "BLOOM")
+
+def _claim_opt_bloom(published: pd.DataFrame) -> Finding:
+    """Mind Your Bias §4.1: OPT and BLOOM are similar on s-SEAT, except C6 and Occ.
+
+    ``published`` is :func:`published_table3`.
+    """
+    close = pair_closeness(published, "OPT", "BLOOM")
     verdict_off = list(close.index[~close["same verdict"]])
     size_off = list(close.index[~close["close"]])
     sizes = ", ".join(f"{t} {close.loc[t, '|Δd|']:.2f}" for t in size_off)
     exact = verdict_off == ["C6", "Occ"]
-    opt_bloom = Finding(
+    return Finding(
         _PAPER, "§4.1: s-SEAT results for OPT and BLOOM are similar, except C6 and Occ "
         "(significant for OPT, negligible for BLOOM)",
         "Table 3, s-SEAT, OPT vs BLOOM over 8 tests: verdict (p < 0.01) differs on "
@@ -503,4 +503,17 @@ def findings() -> list[Finding]:
         ("yes" if exact and set(size_off) <= {"C6", "Occ"} else
          "by significance; not by size" if exact else "no"),
         "synthesis-opt-bloom")
-    return [counts, opt_bloom]
+
+
+def findings() -> list[Finding]:
+    """The two Table 3 claims of §4.1 (s-SEAT), checked on the published numbers and ours.
+
+    Returns
+    -------
+    list of Finding
+        "ELMo most, GPT-2 fewest significant s-SEAT scores" (section
+        ``synthesis-significance-counts``) and "OPT and BLOOM similar except C6 and Occ"
+        (section ``synthesis-opt-bloom``), a ``_claim_*`` function each.
+    """
+    published = published_table3()
+    return [_claim_significance_counts(published, ours_table3()), _claim_opt_bloom(published)]

@@ -98,6 +98,7 @@ from biaslib.methods.same import (
     weat_word,
 )
 from biaslib.methods.same_properties import (
+    Counterexample,
     attainable_range,
     direct_bias_counterexample,
     extremal_scores,
@@ -871,6 +872,207 @@ def _num(x: float) -> str:
     return f"{round(float(x), 4) + 0.0:.4f}"
 
 
+@dataclass(frozen=True, eq=False)
+class _PropertyInputs:
+    """What the rows of :func:`property_matrix` read: the vectors, the seed, shared checks.
+
+    The checks that several rows use (the attainable ranges, the skewed and stereotyped
+    sets, Theorem 4's counterexample) are computed once, on first use.
+    """
+
+    A: NDArray[np.float64]
+    B: NDArray[np.float64]
+    A2: NDArray[np.float64]
+    B2: NDArray[np.float64]
+    W: NDArray[np.float64]
+    seed: int
+
+    @functools.cached_property
+    def ranges(self) -> dict[str, tuple[bool, dict[str, float], dict[str, float]]]:
+        """Per word score: comparable, and its two attainable ranges.
+
+        Comparable: the extremes are attained and equal for both attribute pairs; the
+        ranges are :func:`~biaslib.methods.same_properties.attainable_range` records.
+        """
+        out = {}
+        for name in ("WEAT", "MAC", "Direct Bias", "SAME"):
+            r1 = attainable_range(name, [self.A, self.B], seed=self.seed)
+            r2 = attainable_range(name, [self.A2, self.B2], seed=self.seed)
+            attained = all(_is(r[f"attained_{e}"], r[f"theory_{e}"], 1e-9)
+                           for r in (r1, r2) for e in ("min", "max"))
+            same_range = (_is(r1["theory_max"], r2["theory_max"])
+                          and _is(r1["theory_min"], r2["theory_min"]))
+            out[name] = (attained and same_range, r1, r2)
+        return out
+
+    @functools.cached_property
+    def neutral(self) -> NDArray[np.float64]:
+        """The targets projected off the bias direction: words with s(w,A) = s(w,B)."""
+        d = _unit_dir(self.A, self.B)
+        neutral = self.W - np.outer(self.W @ d, d)
+        return neutral[np.linalg.norm(neutral, axis=1) > 1e-8]
+
+    @functools.cached_property
+    def sets(self) -> dict[str, NDArray[np.float64]]:
+        """:func:`~biaslib.methods.same_properties.skew_stereotype_sets` around A, B."""
+        return skew_stereotype_sets(self.A, self.B, seed=self.seed)
+
+    @functools.cached_property
+    def counterexample(self) -> Counterexample:
+        """Theorem 4's biased words on which WEAT's d is 0."""
+        return weat_zero_counterexample(self.A, self.B, seed=self.seed)
+
+    @functools.cached_property
+    def same_word_ok(self) -> bool:
+        """SAME's word score is 0 exactly on the neutral words, nonzero on the targets."""
+        return bool(np.abs(same_signed_word(self.neutral, self.A, self.B)).max() < 1e-12
+                    and np.abs(same_signed_word(self.W, self.A, self.B)).min() > 0)
+
+    def comparable(self, score: str) -> str:
+        return _yn(self.ranges[score][0])
+
+    def range_text(self, score: str) -> str:
+        """``max 0.8 vs 0.9 (attained …)``: the score's maxima for the two attribute pairs."""
+        _, r1, r2 = self.ranges[score]
+        return (f"max {_num(r1['theory_max'])} vs {_num(r2['theory_max'])} "
+                f"(attained {_num(r1['attained_max'])}, {_num(r2['attained_max'])})")
+
+
+def _yn(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def _word_row(comparable: str, trustworthy: bool, evidence: str) -> dict[str, str]:
+    """A word score's row: skew and stereotype are not defined for it."""
+    return {"comparable": comparable, "trustworthy": _yn(trustworthy), "skew": "–",
+            "stereotype": "–", "evidence": evidence}
+
+
+def _row_weat_word(ev: _PropertyInputs) -> dict[str, str]:
+    """WEAT's word score: trustworthy iff s = 0 exactly when s(w,A) = s(w,B)."""
+    ok = bool(np.abs(weat_word(ev.neutral, ev.A, ev.B)).max() < 1e-12
+              and np.abs(weat_word(ev.W, ev.A, ev.B)).min() > 0)
+    return _word_row(ev.comparable("WEAT"), ok, ev.range_text("WEAT")
+                     + "; s = 0 exactly on words with s(w,A) = s(w,B)")
+
+
+def _row_mac_word(ev: _PropertyInputs) -> dict[str, str]:
+    """MAC's word score: unbiased words should score b0 = 1."""
+    neutral = mac_word(ev.neutral, [ev.A, ev.B])
+    return _word_row(ev.comparable("MAC"), bool(np.abs(neutral - 1).max() < 1e-9),
+                     ev.range_text("MAC") + f"; unbiased words score {_num(neutral.min())}–"
+                                            f"{_num(neutral.max())}, not 1")
+
+
+def _row_direct_bias_word(ev: _PropertyInputs) -> dict[str, str]:
+    """The Direct Bias's word score: unbiased words should score 0."""
+    neutral = direct_bias(ev.neutral, [ev.A, ev.B]).word_scores
+    return _word_row(ev.comparable("Direct Bias"), bool(np.abs(neutral).max() < 1e-9),
+                     ev.range_text("Direct Bias") + f"; unbiased words score up to "
+                                                    f"{_num(neutral.max())}, not 0")
+
+
+def _row_same_word(ev: _PropertyInputs) -> dict[str, str]:
+    """SAME's word score: b = 0 exactly when s(w,A) = s(w,B)."""
+    return _word_row(ev.comparable("SAME"), ev.same_word_ok, ev.range_text("SAME")
+                     + "; b = 0 exactly on words with s(w,A) = s(w,B)")
+
+
+def _weat_on(ws: NDArray[np.float64], A: NDArray[np.float64], B: NDArray[np.float64]) -> float:
+    """WEAT's d of ``ws``'s first word against the rest; 0 where d is undefined."""
+    try:
+        return weat_d(ws[:1], ws[1:], A, B).effect_size
+    except DegenerateTestError:  # equal scores: d undefined; the paper reads this as 0
+        return 0.0
+
+
+def _row_weat(ev: _PropertyInputs) -> dict[str, str]:
+    """WEAT's effect size: bounded (comparable), Theorem 4 (trustworthy), skew, stereotype."""
+    d_skew = _weat_on(ev.sets["skewed"], ev.A, ev.B)
+    d_stereo = _weat_on(ev.sets["stereotyped"], ev.A, ev.B)
+    hi, lo = extremal_scores(2, 2)
+    ex = ev.counterexample
+    return {
+        "comparable": _yn(_is(effect_size(hi, lo), weat_d_bound(2, 2))),
+        "trustworthy": _yn(abs(ex.reported) > 1e-9),
+        "skew": _yn(abs(d_skew) > 1e-9), "stereotype": _yn(abs(d_stereo) > 1e-9),
+        "evidence": f"|d| <= {_num(weat_d_bound(2, 2))} for 2+2 words whatever A, B; d = "
+                    f"{_num(ex.reported)} on biased words (Thm 4); "
+                    f"skewed pair: d = {_num(d_skew)}; "
+                    f"stereotyped pair (X, Y split by stereotype): d = {_num(d_stereo)}"}
+
+
+def _row_mac(ev: _PropertyInputs) -> dict[str, str]:
+    """MAC (Thm 8, 10): attributes at 180 degrees in the plane; every word scores b0 = 1."""
+    mac_pi = mac_counterexample(math.pi, math.pi / 5)
+    a1, a2 = np.array([[1.0, 0.0]]), np.array([[-1.0, 0.0]])
+    t = 0.3
+    m_skew = mac(np.array([[math.cos(t), math.sin(t)], [math.cos(t), -math.sin(t)]]),
+                 [a1, a2]).effect_size
+    m_stereo = mac(np.array([[math.cos(t), math.sin(t)], [-math.cos(t), math.sin(t)]]),
+                   [a1, a2]).effect_size
+    return {
+        "comparable": ev.comparable("MAC"),
+        "trustworthy": _yn(not (_is(mac_pi.reported, 1.0) and mac_pi.truly_biased)),
+        "skew": _yn(not _is(m_skew, 1.0)), "stereotype": _yn(not _is(m_stereo, 1.0)),
+        "evidence": ev.range_text("MAC") + f"; attributes at 180°: a biased word scores "
+                    f"{_num(mac_pi.reported)} = b0 (Thm 8), a skewed pair {_num(m_skew)}, a "
+                    f"stereotyped pair {_num(m_stereo)} (Thm 10)"}
+
+
+def _row_direct_bias(ev: _PropertyInputs) -> dict[str, str]:
+    """The Direct Bias (Thm 12's plane): words along the x-axis are maximally biased, score 0."""
+    db_ex = direct_bias_counterexample()
+    xa = np.array([[-1.0, 2.0], [-1.0, -2.0]])
+    db_skew = direct_bias(np.array([[1.0, 0.0], [2.0, 0.0]]), [xa, -xa],
+                          unit_attributes=False).effect_size
+    db_stereo = direct_bias(np.array([[1.0, 0.0], [-1.0, 0.0]]), [xa, -xa],
+                            unit_attributes=False).effect_size
+    return {
+        "comparable": ev.comparable("Direct Bias"),
+        "trustworthy": _yn(all(_is(c.reported, 0.0) == (not c.truly_biased) for c in db_ex)),
+        "skew": _yn(db_skew > 1e-9), "stereotype": _yn(db_stereo > 1e-9),
+        "evidence": ev.range_text("Direct Bias") + f"; Thm 12: a neutral word scores "
+                    f"{_num(db_ex[0].reported)}, a maximally biased one {_num(db_ex[1].reported)}; "
+                    f"a skewed pair {_num(db_skew)}, a stereotyped pair {_num(db_stereo)}"}
+
+
+def _row_same(ev: _PropertyInputs) -> dict[str, str]:
+    """SAME: Theorem 4's words, the skewed and the stereotyped pair."""
+    same_skew = same(ev.sets["skewed"], [ev.A, ev.B]).effect_size
+    same_stereo = same(ev.sets["stereotyped"], [ev.A, ev.B]).effect_size
+    same_ex = same(ev.counterexample.vectors, [ev.A, ev.B]).effect_size
+    return {
+        "comparable": ev.comparable("SAME"), "trustworthy": _yn(same_ex > 0 and ev.same_word_ok),
+        "skew": _yn(same_skew > 1e-9), "stereotype": _yn(same_stereo > 1e-9),
+        "evidence": f"on Thm 4's words SAME = {_num(same_ex)}; skewed pair {_num(same_skew)}, "
+                    f"stereotyped pair {_num(same_stereo)}"}
+
+
+def _row_same_stereotype(ev: _PropertyInputs) -> dict[str, str]:
+    """SAME's stereotype (eq. 45) on the skewed and the stereotyped pair."""
+    st_skew = stereotype(ev.sets["skewed"], ev.A, ev.B).effect_size
+    st_stereo = stereotype(ev.sets["stereotyped"], ev.A, ev.B).effect_size
+    return {
+        "comparable": "yes",
+        "trustworthy": _yn(st_skew > 1e-9), "skew": _yn(st_skew > 1e-9),
+        "stereotype": _yn(st_stereo > 1e-9),
+        "evidence": f"skewed pair: stereotype = {_num(st_skew)} (b0) although biased; "
+                    f"stereotyped pair {_num(st_stereo)}; eq. 45's maximum at fixed |W| is "
+                    "1/√|W| whatever the attributes (not the 1 of Theorem 18)"}
+
+
+def _row_same_skew(ev: _PropertyInputs) -> dict[str, str]:
+    """SAME's skew on the skewed and the stereotyped pair."""
+    sw_skew = skew(ev.sets["skewed"], ev.A, ev.B).effect_size
+    sw_stereo = skew(ev.sets["stereotyped"], ev.A, ev.B).effect_size
+    return {
+        "comparable": "yes", "trustworthy": _yn(abs(sw_stereo) > 1e-9),
+        "skew": _yn(abs(sw_skew) > 1e-9), "stereotype": _yn(abs(sw_stereo) > 1e-9),
+        "evidence": f"stereotyped pair: skew = {_num(sw_stereo)} (b0) although biased; skewed "
+                    f"pair {_num(sw_skew)}"}
+
+
 def property_matrix(
     attribute_sets: Sequence[ArrayLike],
     other_attribute_sets: Sequence[ArrayLike],
@@ -882,7 +1084,8 @@ def property_matrix(
 
     Gathers the numerical checks of :mod:`biaslib.methods.same_properties`
     (attainable ranges, counterexamples, skewed and stereotyped sets) into the
-    chapter's table; :func:`properties_comparison` sets it beside the printed one.
+    chapter's table, one ``_row_*`` function per score;
+    :func:`properties_comparison` sets it beside the printed one.
 
     Parameters
     ----------
@@ -906,130 +1109,12 @@ def property_matrix(
     """
     A, B = (np.asarray(a, dtype=np.float64) for a in attribute_sets)
     A2, B2 = (np.asarray(a, dtype=np.float64) for a in other_attribute_sets)
-    W = unit_rows(targets, "targets")
-    rows: dict[str, dict[str, str]] = {}
-
-    def yn(flag: bool) -> str:
-        return "yes" if flag else "no"
-
-    # --- comparability: are the extremes of the word score the same for both attribute pairs?
-    ranges = {}
-    for name in ("WEAT", "MAC", "Direct Bias", "SAME"):
-        r1 = attainable_range(name, [A, B], seed=seed)
-        r2 = attainable_range(name, [A2, B2], seed=seed)
-        attained = all(_is(r[f"attained_{e}"], r[f"theory_{e}"], 1e-9)
-                       for r in (r1, r2) for e in ("min", "max"))
-        same_range = _is(r1["theory_max"], r2["theory_max"]) and _is(r1["theory_min"],
-                                                                       r2["theory_min"])
-        ranges[name] = (attained and same_range, r1, r2)
-    sk = skew_stereotype_sets(A, B, seed=seed)
-    ex = weat_zero_counterexample(A, B, seed=seed)
-    db_ex = direct_bias_counterexample()
-    mac_pi = mac_counterexample(math.pi, math.pi / 5)
-
-    def rng_txt(name: str) -> str:
-        _, r1, r2 = ranges[name]
-        return (f"max {_num(r1['theory_max'])} vs {_num(r2['theory_max'])} "
-                f"(attained {_num(r1['attained_max'])}, {_num(r2['attained_max'])})")
-
-    # Word scores: trustworthy iff b(w) = b0 exactly when s(w,A) = s(w,B).
-    neutral = W - np.outer(W @ _unit_dir(A, B), _unit_dir(A, B))  # s(w,A) = s(w,B)
-    neutral = neutral[np.linalg.norm(neutral, axis=1) > 1e-8]
-    weat_word_ok = bool(np.abs(weat_word(neutral, A, B)).max() < 1e-12
-                        and np.abs(weat_word(W, A, B)).min() > 0)
-    same_word_ok = bool(np.abs(same_signed_word(neutral, A, B)).max() < 1e-12
-                        and np.abs(same_signed_word(W, A, B)).min() > 0)
-    mac_word_neutral = mac_word(neutral, [A, B])
-    db_word_neutral = direct_bias(neutral, [A, B]).word_scores
-    rows["WEAT (word)"] = {
-        "comparable": yn(ranges["WEAT"][0]), "trustworthy": yn(weat_word_ok),
-        "skew": "–", "stereotype": "–",
-        "evidence": rng_txt("WEAT") + "; s = 0 exactly on words with s(w,A) = s(w,B)"}
-    rows["MAC (word)"] = {
-        "comparable": yn(ranges["MAC"][0]),
-        "trustworthy": yn(bool(np.abs(mac_word_neutral - 1).max() < 1e-9)),
-        "skew": "–", "stereotype": "–",
-        "evidence": rng_txt("MAC") + f"; unbiased words score {_num(mac_word_neutral.min())}–"
-                                     f"{_num(mac_word_neutral.max())}, not 1"}
-    rows["Direct Bias (word)"] = {
-        "comparable": yn(ranges["Direct Bias"][0]),
-        "trustworthy": yn(bool(np.abs(db_word_neutral).max() < 1e-9)),
-        "skew": "–", "stereotype": "–",
-        "evidence": rng_txt("Direct Bias") + f"; unbiased words score up to "
-                                             f"{_num(db_word_neutral.max())}, not 0"}
-    rows["SAME (word)"] = {
-        "comparable": yn(ranges["SAME"][0]), "trustworthy": yn(same_word_ok),
-        "skew": "–", "stereotype": "–",
-        "evidence": rng_txt("SAME") + "; b = 0 exactly on words with s(w,A) = s(w,B)"}
-
-    # --- set scores
-    def weat_on(ws: NDArray[np.float64]) -> float:
-        try:
-            return weat_d(ws[:1], ws[1:], A, B).effect_size
-        except DegenerateTestError:  # equal scores: d undefined; the paper reads this as 0
-            return 0.0
-
-    d_skew, d_stereo = weat_on(sk["skewed"]), weat_on(sk["stereotyped"])
-    hi, lo = extremal_scores(2, 2)
-    d_bound_ok = _is(effect_size(hi, lo), weat_d_bound(2, 2))
-    rows["WEAT"] = {
-        "comparable": yn(d_bound_ok), "trustworthy": yn(abs(ex.reported) > 1e-9),
-        "skew": yn(abs(d_skew) > 1e-9), "stereotype": yn(abs(d_stereo) > 1e-9),
-        "evidence": f"|d| <= {_num(weat_d_bound(2, 2))} for 2+2 words whatever A, B; d = "
-                    f"{_num(ex.reported)} on biased words (Thm 4); "
-                    f"skewed pair: d = {_num(d_skew)}; "
-                    f"stereotyped pair (X, Y split by stereotype): d = {_num(d_stereo)}"}
-    # MAC (Thm 8, 10): attributes at 180 degrees in the plane; every word scores b0 = 1.
-    a1, a2 = np.array([[1.0, 0.0]]), np.array([[-1.0, 0.0]])
-    t = 0.3
-    mac_skewed = np.array([[math.cos(t), math.sin(t)], [math.cos(t), -math.sin(t)]])
-    mac_stereo = np.array([[math.cos(t), math.sin(t)], [-math.cos(t), math.sin(t)]])
-    m_skew = mac(mac_skewed, [a1, a2]).effect_size
-    m_stereo = mac(mac_stereo, [a1, a2]).effect_size
-    rows["MAC"] = {
-        "comparable": yn(ranges["MAC"][0]),
-        "trustworthy": yn(not (_is(mac_pi.reported, 1.0) and mac_pi.truly_biased)),
-        "skew": yn(not _is(m_skew, 1.0)), "stereotype": yn(not _is(m_stereo, 1.0)),
-        "evidence": rng_txt("MAC") + f"; attributes at 180°: a biased word scores "
-                    f"{_num(mac_pi.reported)} = b0 (Thm 8), a skewed pair {_num(m_skew)}, a "
-                    f"stereotyped pair {_num(m_stereo)} (Thm 10)"}
-    # Direct Bias (Thm 12's plane): words along the x-axis are maximally biased, score 0.
-    xa = np.array([[-1.0, 2.0], [-1.0, -2.0]])
-    db_skew = direct_bias(np.array([[1.0, 0.0], [2.0, 0.0]]), [xa, -xa],
-                          unit_attributes=False).effect_size
-    db_stereo = direct_bias(np.array([[1.0, 0.0], [-1.0, 0.0]]), [xa, -xa],
-                            unit_attributes=False).effect_size
-    rows["Direct Bias"] = {
-        "comparable": yn(ranges["Direct Bias"][0]),
-        "trustworthy": yn(all(_is(c.reported, 0.0) == (not c.truly_biased) for c in db_ex)),
-        "skew": yn(db_skew > 1e-9), "stereotype": yn(db_stereo > 1e-9),
-        "evidence": rng_txt("Direct Bias") + f"; Thm 12: a neutral word scores "
-                    f"{_num(db_ex[0].reported)}, a maximally biased one {_num(db_ex[1].reported)}; "
-                    f"a skewed pair {_num(db_skew)}, a stereotyped pair {_num(db_stereo)}"}
-    same_skew = same(sk["skewed"], [A, B]).effect_size
-    same_stereo = same(sk["stereotyped"], [A, B]).effect_size
-    same_ex = same(ex.vectors, [A, B]).effect_size
-    rows["SAME"] = {
-        "comparable": yn(ranges["SAME"][0]), "trustworthy": yn(same_ex > 0 and same_word_ok),
-        "skew": yn(same_skew > 1e-9), "stereotype": yn(same_stereo > 1e-9),
-        "evidence": f"on Thm 4's words SAME = {_num(same_ex)}; skewed pair {_num(same_skew)}, "
-                    f"stereotyped pair {_num(same_stereo)}"}
-    st_skew = stereotype(sk["skewed"], A, B).effect_size
-    st_stereo = stereotype(sk["stereotyped"], A, B).effect_size
-    rows["SAME stereotype"] = {
-        "comparable": "yes",
-        "trustworthy": yn(st_skew > 1e-9), "skew": yn(st_skew > 1e-9),
-        "stereotype": yn(st_stereo > 1e-9),
-        "evidence": f"skewed pair: stereotype = {_num(st_skew)} (b0) although biased; "
-                    f"stereotyped pair {_num(st_stereo)}; eq. 45's maximum at fixed |W| is "
-                    "1/√|W| whatever the attributes (not the 1 of Theorem 18)"}
-    sw_skew = skew(sk["skewed"], A, B).effect_size
-    sw_stereo = skew(sk["stereotyped"], A, B).effect_size
-    rows["SAME skew"] = {
-        "comparable": "yes", "trustworthy": yn(abs(sw_stereo) > 1e-9),
-        "skew": yn(abs(sw_skew) > 1e-9), "stereotype": yn(abs(sw_stereo) > 1e-9),
-        "evidence": f"stereotyped pair: skew = {_num(sw_stereo)} (b0) although biased; skewed "
-                    f"pair {_num(sw_skew)}"}
+    ev = _PropertyInputs(A, B, A2, B2, unit_rows(targets, "targets"), seed)
+    rows = {"WEAT (word)": _row_weat_word(ev), "MAC (word)": _row_mac_word(ev),
+            "Direct Bias (word)": _row_direct_bias_word(ev), "SAME (word)": _row_same_word(ev),
+            "WEAT": _row_weat(ev), "MAC": _row_mac(ev), "Direct Bias": _row_direct_bias(ev),
+            "SAME": _row_same(ev), "SAME stereotype": _row_same_stereotype(ev),
+            "SAME skew": _row_same_skew(ev)}
     frame = pd.DataFrame.from_dict(rows, orient="index")
     frame.index.name = "score"
     return frame[["comparable", "trustworthy", "skew", "stereotype", "evidence"]]
@@ -1339,6 +1424,208 @@ def glove_word_facts(glove: Mapping[str, NDArray[np.float64]] | None = None
     }
 
 
+@dataclass(frozen=True, eq=False)
+class _SameEvidence:
+    """What the chapter's claims read, each computed or read once, on first use."""
+
+    @functools.cached_property
+    def fx(self) -> dict[str, float]:
+        """:func:`glove_word_facts` on the chapter's GloVe vectors."""
+        return glove_word_facts()
+
+    @functools.cached_property
+    def pub(self) -> pd.DataFrame:
+        """The paper's numbers quoted in the text, by quantity."""
+        return published("numbers").set_index("quantity")
+
+    @functools.cached_property
+    def injection(self) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+        """The stored runs, words and models of the injection experiment."""
+        runs, words, models, _ = load_injection()
+        return runs, words, models
+
+    @functools.cached_property
+    def tables_2_3(self) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """:func:`tables_2_3` of the stored injection experiment."""
+        runs, words, models = self.injection
+        return tables_2_3(words, models, runs)
+
+
+def _claim_identity(ev: _SameEvidence) -> Finding:
+    """Schröder et al. eq. 46–48: WEAT's word score is SAME's times ‖â_A − â_B‖."""
+    fx, n_occ = ev.fx, len(occupations())
+    err = fx["identity error"]
+    identity = "equal to 1e-12" if err < 1e-12 else f"differ by up to {err:.1e}"
+    return Finding(_PAPER, "WEAT's word score is SAME's times ‖â_A − â_B‖ (eq. 46–48)",
+                   "proof (appendix); Figures 5–6 report WEAT and SAME together",
+                   f"{identity} on {n_occ} occupations; factor "
+                   f"{fx['factor pairs']:.4f} (definitional pairs), {fx['factor he/she']:.4f} "
+                   "(he/she)", _GLOVE, fx["identity error"] < 1e-12, "same-identity")
+
+
+def _claim_magnitude_comparable(ev: _SameEvidence) -> Finding:
+    """Schröder et al., Table 4: SAME and Direct Bias are magnitude-comparable, WEAT, MAC not."""
+    fx = ev.fx
+    return Finding(_PAPER, "Word scores: SAME and Direct Bias are magnitude-comparable, WEAT "
+                   "and MAC are not (Thm 2, 9, 11, 14)", "Table 4",
+                   f"SAME and Direct Bias reach 1 for both attribute choices; WEAT's max "
+                   f"{fx['factor pairs']:.4f} vs {fx['factor he/she']:.4f}, MAC's "
+                   f"{fx['MAC max pairs']:.4f} vs {fx['MAC max he/she']:.4f}", _GLOVE,
+                   fx["SAME max spread"] == fx["Direct Bias max spread"] == 0
+                   and fx["factor pairs"] != fx["factor he/she"]
+                   and fx["MAC max pairs"] != fx["MAC max he/she"], "same-comparable")
+
+
+def _claim_d_bound(ev: _SameEvidence) -> Finding:
+    """Schröder et al., Lemma 1 and Theorem 5: |d| ≤ 2."""
+    d31 = float(ev.pub.loc["d(X, Y, A, B), X = {footballer, bishop}, Y = {hairdresser, "
+                           "sociologist}", "value"])
+    bound = weat_d_bound(2, 2)
+    return Finding(_PAPER, "|d| ≤ 2 (Lemma 1, Thm 5)", f"§3.1: d(X, Y) = {d31} with 2 + 2 words",
+                   f"with the sample SD and 2 + 2 words the bound is √3 = {bound:.4f}; "
+                   f"{d31} is {d31 / bound:.4f} of it", "none (algebra)",
+                   "yes (√3, not 2, for ddof = 1)", "same-comparable")
+
+
+def _claim_weat_blind(ev: _SameEvidence) -> Finding:
+    """Schröder et al., Theorem 4: WEAT's effect size can report no bias for biased words."""
+    fx = ev.fx
+    return Finding(_PAPER, "WEAT's effect size can report no bias for biased words (Thm 4)",
+                   "Figure 4 (construction)",
+                   f"the same four occupations give d = {fx['d split']:.4f} or "
+                   f"{fx['d mixed']:.4f} depending on the grouping", _GLOVE,
+                   abs(fx["d mixed"]) < 0.01 < 1 < fx["d split"], "same-trustworthy")
+
+
+def _claim_direct_bias_untrustworthy(ev: _SameEvidence) -> Finding:
+    """Schröder et al., Theorem 12: the Direct Bias is not trustworthy."""
+    fx = ev.fx
+    return Finding(_PAPER, "The Direct Bias is not trustworthy (Thm 12)", "2-D construction",
+                   f"construction reproduced; occupations made unbiased score up to "
+                   f"{fx['Direct Bias max neutral']:.4f}", _GLOVE,
+                   fx["Direct Bias max neutral"] > 1e-3, "same-trustworthy")
+
+
+def _claim_skew_stereotype_trustworthy(ev: _SameEvidence) -> Finding:
+    """Schröder et al., Table 4's ✓: skew and stereotype are trustworthy."""
+    fx = ev.fx
+    return Finding(_PAPER, "Skew and stereotype are trustworthy",
+                   "Table 4 (✓); §4.4.3 and Theorem 1 say they are not",
+                   f"skew {abs(fx['skew of stereotyped pair']):.4f} on a stereotyped pair, "
+                   f"stereotype {abs(fx['stereotype of skewed pair']):.4f} on a skewed pair "
+                   "(both pairs biased)", _GLOVE,
+                   not (abs(fx["skew of stereotyped pair"]) < 1e-12
+                        and abs(fx["stereotype of skewed pair"]) < 1e-12),
+                   "same-skew-stereotype")
+
+
+def _claim_stereotype_range(ev: _SameEvidence) -> Finding:
+    """Schröder et al., Theorem 18: the stereotype (eq. 45) lies in [0, 1]."""
+    n_occ = len(occupations())
+    return Finding(_PAPER, "The stereotype (eq. 45) lies in [0, 1] (Thm 18)", "Theorem 18",
+                   f"eq. 45 = np.std / √|W| ≤ 1/√|W| ({1 / math.sqrt(n_occ):.4f} for {n_occ} "
+                   "words); the code's np.std is in [0, 1]", "none (algebra)",
+                   "no (eq. 45); yes (code)", "same-skew-stereotype")
+
+
+def _claim_stereotyped_words(ev: _SameEvidence) -> Finding:
+    """Schröder et al. §3.1: more stereotyped words (X′, Y′) lower WEAT's d."""
+    fx, printed = ev.fx, list(ev.pub["printed"].iloc[:3])
+    d_xy2, d_xpyp = fx["d(X, Y')"], fx["d(X', Y')"]
+    return Finding(_PAPER, "§3.1: more stereotyped words (X′, Y′) lower WEAT's d",
+                   f"BERT: {printed[0]} → {printed[1]}, {printed[2]} (§3.1)",
+                   f"{fx['d(X, Y)']:.4f} → {d_xy2:.4f}, {d_xpyp:.4f}",
+                   f"{_GLOVE} (BERT not run here)", "not on GloVe", "same-counterexample")
+
+
+def _claim_injection_installs(ev: _SameEvidence) -> Finding:
+    """Schröder et al. §5.1: fine-tuning at the pronoun installs the bias (R² ≥ 0.7)."""
+    runs = ev.injection[0]
+    grid = runs[runs["group"].fillna("") != ""]
+    by_sigma = grid.groupby("sigma")["unmask_r2"].agg(["min", "max", "size"])
+    passes = grid.groupby("sigma")["passes_r2_bar"].sum()
+    paper_lr = runs[(runs["lr"] == 5e-5) & runs["trained"].astype(bool)].iloc[0]
+    sigma_text = "; ".join(
+        f"σ = {sig}: {int(passes[sig])} of {int(row['size'])} runs pass "
+        f"(R² {row['min']:.2f}–{row['max']:.2f})" for sig, row in by_sigma.iterrows())
+    return Finding(_PAPER, "Fine-tuning at the pronoun installs the bias (unmasking R² ≥ 0.7)",
+                   "models below 0.7 were discarded (§5.1; count not given)",
+                   f"lr 3e-4 × 2: {sigma_text}; lr 5e-5 × 5: R² {paper_lr['unmask_r2']:.2f}",
+                   _TINY, "yes, when the injected biases spread (σ = 0.3)"
+                   if bool(passes.iloc[-1] == by_sigma["size"].iloc[-1]) else "partly",
+                   "same-injection-runs")
+
+
+def _claim_word_scores_track(ev: _SameEvidence) -> Finding:
+    """Schröder et al. §5.2: WEAT/SAME track the bias better than the Direct Bias, MAC worst."""
+    runs, _, models = ev.injection
+    fig6 = figure6_table(models, runs)["ours: mean R² vs training"]
+    return Finding(_PAPER, "Word level: WEAT/SAME track the bias better than the Direct Bias, "
+                   "MAC worst", "R² about 0.4, 0.1 and 0 (§5.2, text on Figure 6)",
+                   f"mean R²: SAME/WEAT {fig6['SAME']:.2f}, Direct Bias "
+                   f"{fig6['Direct Bias']:.2f}, MAC {fig6['MAC']:.2f}", _TINY,
+                   bool(fig6["SAME"] > fig6["Direct Bias"] > fig6["MAC"]), "same-word-scores")
+
+
+def _claim_same_robust(ev: _SameEvidence) -> Finding:
+    """Schröder et al., Table 2: across seeds SAME is more robust than WEAT and Direct Bias."""
+    t2 = ev.tables_2_3[0]
+    t2o, t2p = t2["ours"], t2["Table 2 (BERT)"]
+    return Finding(_PAPER, "Across seeds SAME is more robust than WEAT and the Direct Bias",
+                   f"SAME {t2p['SAME']:.3f}, WEAT {t2p['WEAT']:.3f}, Direct Bias "
+                   f"{t2p['Direct Bias']:.3f} (Table 2)",
+                   f"SAME {t2o['SAME']:.3f}, WEAT {t2o['WEAT']:.3f}, Direct Bias "
+                   f"{t2o['Direct Bias']:.3f}", _TINY,
+                   bool(t2o["SAME"] < t2o["WEAT"] and t2o["SAME"] < t2o["Direct Bias"]),
+                   "same-robustness")
+
+
+def _claim_weat_least_robust(ev: _SameEvidence) -> Finding:
+    """Schröder et al., Table 3: over half subsets WEAT's d is by far the least robust."""
+    t3 = ev.tables_2_3[1]
+    t3o = t3["ours"]
+    others = t3o.drop(["WEAT d", "stereotype (np.std)"])
+    pub_others = t3["Table 3 (BERT)"].drop(["WEAT d"]).dropna()
+    return Finding(_PAPER, "Over half subsets WEAT's d is by far the least robust score",
+                   f"WEAT {t3['Table 3 (BERT)']['WEAT d']:.4f}; others "
+                   f"{pub_others.min():.4f}–{pub_others.max():.4f} (Table 3)",
+                   f"WEAT {t3o['WEAT d']:.4f}; others {others.min():.4f}–{others.max():.4f}",
+                   _TINY, bool(t3o["WEAT d"] > 5 * others.max()), "same-robustness")
+
+
+def _claim_direction_angle(ev: _SameEvidence) -> Finding:
+    """Schröder et al. §5.2.1: the Direct Bias trails SAME as its PCA direction departs."""
+    runs, _, models = ev.injection
+    angle_pub = [float(ev.pub.loc[f"angle PCA vs mean bias direction, models with {k} "
+                                  "correlation (deg)", "value"]) for k in ("similar", "worse")]
+    kept = models[(models["pooling"] == "all") & models["model"].isin(kept_runs(runs))]
+    ang = kept["angle PCA vs mean (deg)"]
+    angle_r = float(np.corrcoef(ang, kept["R2 SAME ~ training"]
+                                - kept["R2 Direct Bias ~ training"])[0, 1])
+    return Finding(_PAPER, "The Direct Bias trails SAME where its PCA direction departs "
+                   "further from SAME's mean direction",
+                   f"mean angle {angle_pub[0]:.3f}° where both correlate alike, "
+                   f"{angle_pub[1]:.3f}° where the Direct Bias is worse (§5.2.1)",
+                   f"angles {ang.min():.1f}°–{ang.max():.1f}° over {len(ang)} runs, the Direct "
+                   f"Bias worse in all; r(angle, R² gap) = {angle_r:.2f}", _TINY,
+                   bool(angle_r > 0), "same-direction-angle")
+
+
+def _claim_skew_correlates(ev: _SameEvidence) -> Finding:
+    """Schröder et al. §5.3, Figure 9: of the set scores only the skew correlates."""
+    runs, words, models = ev.injection
+    fig9 = figure9_table(words, models, runs)
+    sig9 = fig9.filter(like="p ") < 0.05
+    return Finding(_PAPER, "Of the set scores, only the skew correlates with the mean "
+                   "unmasking bias", "skew R² 0.21 over 330 models, the only significant one "
+                   "(§5.3, Figure 9)",
+                   f"skew R² {fig9.loc['skew', 'R² mean']:.2f} (p "
+                   f"{fig9.loc['skew', 'p mean']:.3f}) over {len(kept_runs(runs))} runs; no "
+                   "other correlation of Figure 9 significant", _TINY,
+                   bool(sig9.to_numpy().sum() == 1 and sig9.loc["skew", "p mean"]),
+                   "same-figure9")
+
+
 def findings() -> list[Finding]:
     """The chapter's checked claims of the SAME paper, with our verdicts.
 
@@ -1350,124 +1637,17 @@ def findings() -> list[Finding]:
     Returns
     -------
     list of Finding
-        One record per claim; ``section`` is the label of the chapter section
-        that shows the evidence (``same-identity``, ``same-comparable``, …).
+        One record per claim (a ``_claim_*`` function each); ``section`` is the label
+        of the chapter section that shows the evidence (``same-identity``,
+        ``same-comparable``, …).
     """
-    fx = glove_word_facts()
-    pub = published("numbers").set_index("quantity")
-    d31 = float(pub.loc["d(X, Y, A, B), X = {footballer, bishop}, Y = {hairdresser, "
-                        "sociologist}", "value"])
-    bound = weat_d_bound(2, 2)
-    n_occ = len(occupations())
-    printed = list(pub["printed"].iloc[:3])
-    runs, words, models, _ = load_injection()
-    grid = runs[runs["group"].fillna("") != ""]
-    by_sigma = grid.groupby("sigma")["unmask_r2"].agg(["min", "max", "size"])
-    passes = grid.groupby("sigma")["passes_r2_bar"].sum()
-    paper_lr = runs[(runs["lr"] == 5e-5) & runs["trained"].astype(bool)].iloc[0]
-    fig6 = figure6_table(models, runs)["ours: mean R² vs training"]
-    t2, t3 = tables_2_3(words, models, runs)
-    t2o, t3o = t2["ours"], t3["ours"]
-    t3_others = t3o.drop(["WEAT d", "stereotype (np.std)"])
-    t3_pub_others = t3["Table 3 (BERT)"].drop(["WEAT d"]).dropna()
-    fig9 = figure9_table(words, models, runs)
-    sig9 = fig9.filter(like="p ") < 0.05
-    angle_pub = [float(pub.loc[f"angle PCA vs mean bias direction, models with {k} "
-                               "correlation (deg)", "value"]) for k in ("similar", "worse")]
-    kept = models[(models["pooling"] == "all") & models["model"].isin(kept_runs(runs))]
-    ang = kept["angle PCA vs mean (deg)"]
-    angle_r = float(np.corrcoef(ang, kept["R2 SAME ~ training"]
-                                - kept["R2 Direct Bias ~ training"])[0, 1])
-    d_xy2, d_xpyp = fx["d(X, Y')"], fx["d(X', Y')"]
-    err = fx["identity error"]
-    identity = "equal to 1e-12" if err < 1e-12 else f"differ by up to {err:.1e}"
-    sigma_text = "; ".join(
-        f"σ = {sig}: {int(passes[sig])} of {int(row['size'])} runs pass "
-        f"(R² {row['min']:.2f}–{row['max']:.2f})" for sig, row in by_sigma.iterrows())
-    return [
-        Finding(_PAPER, "WEAT's word score is SAME's times ‖â_A − â_B‖ (eq. 46–48)",
-                "proof (appendix); Figures 5–6 report WEAT and SAME together",
-                f"{identity} on {n_occ} occupations; factor "
-                f"{fx['factor pairs']:.4f} (definitional pairs), {fx['factor he/she']:.4f} "
-                "(he/she)", _GLOVE, fx["identity error"] < 1e-12, "same-identity"),
-        Finding(_PAPER, "Word scores: SAME and Direct Bias are magnitude-comparable, WEAT "
-                "and MAC are not (Thm 2, 9, 11, 14)", "Table 4",
-                f"SAME and Direct Bias reach 1 for both attribute choices; WEAT's max "
-                f"{fx['factor pairs']:.4f} vs {fx['factor he/she']:.4f}, MAC's "
-                f"{fx['MAC max pairs']:.4f} vs {fx['MAC max he/she']:.4f}", _GLOVE,
-                fx["SAME max spread"] == fx["Direct Bias max spread"] == 0
-                and fx["factor pairs"] != fx["factor he/she"]
-                and fx["MAC max pairs"] != fx["MAC max he/she"], "same-comparable"),
-        Finding(_PAPER, "|d| ≤ 2 (Lemma 1, Thm 5)", f"§3.1: d(X, Y) = {d31} with 2 + 2 words",
-                f"with the sample SD and 2 + 2 words the bound is √3 = {bound:.4f}; "
-                f"{d31} is {d31 / bound:.4f} of it", "none (algebra)",
-                "yes (√3, not 2, for ddof = 1)", "same-comparable"),
-        Finding(_PAPER, "WEAT's effect size can report no bias for biased words (Thm 4)",
-                "Figure 4 (construction)",
-                f"the same four occupations give d = {fx['d split']:.4f} or "
-                f"{fx['d mixed']:.4f} depending on the grouping", _GLOVE,
-                abs(fx["d mixed"]) < 0.01 < 1 < fx["d split"], "same-trustworthy"),
-        Finding(_PAPER, "The Direct Bias is not trustworthy (Thm 12)", "2-D construction",
-                f"construction reproduced; occupations made unbiased score up to "
-                f"{fx['Direct Bias max neutral']:.4f}", _GLOVE,
-                fx["Direct Bias max neutral"] > 1e-3, "same-trustworthy"),
-        Finding(_PAPER, "Skew and stereotype are trustworthy",
-                "Table 4 (✓); §4.4.3 and Theorem 1 say they are not",
-                f"skew {abs(fx['skew of stereotyped pair']):.4f} on a stereotyped pair, "
-                f"stereotype {abs(fx['stereotype of skewed pair']):.4f} on a skewed pair "
-                "(both pairs biased)", _GLOVE,
-                not (abs(fx["skew of stereotyped pair"]) < 1e-12
-                     and abs(fx["stereotype of skewed pair"]) < 1e-12),
-                "same-skew-stereotype"),
-        Finding(_PAPER, "The stereotype (eq. 45) lies in [0, 1] (Thm 18)", "Theorem 18",
-                f"eq. 45 = np.std / √|W| ≤ 1/√|W| ({1 / math.sqrt(n_occ):.4f} for {n_occ} "
-                "words); the code's np.std is in [0, 1]", "none (algebra)",
-                "no (eq. 45); yes (code)", "same-skew-stereotype"),
-        Finding(_PAPER, "§3.1: more stereotyped words (X′, Y′) lower WEAT's d",
-                f"BERT: {printed[0]} → {printed[1]}, {printed[2]} (§3.1)",
-                f"{fx['d(X, Y)']:.4f} → {d_xy2:.4f}, {d_xpyp:.4f}",
-                f"{_GLOVE} (BERT not run here)", "not on GloVe", "same-counterexample"),
-        Finding(_PAPER, "Fine-tuning at the pronoun installs the bias (unmasking R² ≥ 0.7)",
-                "models below 0.7 were discarded (§5.1; count not given)",
-                f"lr 3e-4 × 2: {sigma_text}; lr 5e-5 × 5: R² {paper_lr['unmask_r2']:.2f}",
-                _TINY, "yes, when the injected biases spread (σ = 0.3)"
-                if bool(passes.iloc[-1] == by_sigma["size"].iloc[-1]) else "partly",
-                "same-injection-runs"),
-        Finding(_PAPER, "Word level: WEAT/SAME track the bias better than the Direct Bias, "
-                "MAC worst", "R² about 0.4, 0.1 and 0 (§5.2, text on Figure 6)",
-                f"mean R²: SAME/WEAT {fig6['SAME']:.2f}, Direct Bias "
-                f"{fig6['Direct Bias']:.2f}, MAC {fig6['MAC']:.2f}", _TINY,
-                bool(fig6["SAME"] > fig6["Direct Bias"] > fig6["MAC"]), "same-word-scores"),
-        Finding(_PAPER, "Across seeds SAME is more robust than WEAT and the Direct Bias",
-                f"SAME {t2['Table 2 (BERT)']['SAME']:.3f}, WEAT "
-                f"{t2['Table 2 (BERT)']['WEAT']:.3f}, Direct Bias "
-                f"{t2['Table 2 (BERT)']['Direct Bias']:.3f} (Table 2)",
-                f"SAME {t2o['SAME']:.3f}, WEAT {t2o['WEAT']:.3f}, Direct Bias "
-                f"{t2o['Direct Bias']:.3f}", _TINY,
-                bool(t2o["SAME"] < t2o["WEAT"] and t2o["SAME"] < t2o["Direct Bias"]),
-                "same-robustness"),
-        Finding(_PAPER, "Over half subsets WEAT's d is by far the least robust score",
-                f"WEAT {t3['Table 3 (BERT)']['WEAT d']:.4f}; others "
-                f"{t3_pub_others.min():.4f}–{t3_pub_others.max():.4f} (Table 3)",
-                f"WEAT {t3o['WEAT d']:.4f}; others {t3_others.min():.4f}–"
-                f"{t3_others.max():.4f}", _TINY,
-                bool(t3o["WEAT d"] > 5 * t3_others.max()), "same-robustness"),
-        Finding(_PAPER, "The Direct Bias trails SAME where its PCA direction departs "
-                "further from SAME's mean direction",
-                f"mean angle {angle_pub[0]:.3f}° where both correlate alike, "
-                f"{angle_pub[1]:.3f}° where the Direct Bias is worse (§5.2.1)",
-                f"angles {ang.min():.1f}°–{ang.max():.1f}° over {len(ang)} runs, the Direct "
-                f"Bias worse in all; r(angle, R² gap) = {angle_r:.2f}", _TINY,
-                bool(angle_r > 0), "same-direction-angle"),
-        Finding(_PAPER, "Of the set scores, only the skew correlates with the mean "
-                "unmasking bias", "skew R² 0.21 over 330 models, the only significant one "
-                "(§5.3, Figure 9)",
-                f"skew R² {fig9.loc['skew', 'R² mean']:.2f} (p "
-                f"{fig9.loc['skew', 'p mean']:.3f}) over {len(kept_runs(runs))} runs; no "
-                "other correlation of Figure 9 significant", _TINY,
-                bool(sig9.to_numpy().sum() == 1 and sig9.loc["skew", "p mean"]),
-                "same-figure9"),
-    ]
+    ev = _SameEvidence()
+    return [_claim_identity(ev), _claim_magnitude_comparable(ev), _claim_d_bound(ev),
+            _claim_weat_blind(ev), _claim_direct_bias_untrustworthy(ev),
+            _claim_skew_stereotype_trustworthy(ev), _claim_stereotype_range(ev),
+            _claim_stereotyped_words(ev), _claim_injection_installs(ev),
+            _claim_word_scores_track(ev), _claim_same_robust(ev), _claim_weat_least_robust(ev),
+            _claim_direction_angle(ev), _claim_skew_correlates(ev)]
 
 
 # --------------------------------------------------------------------------- stored tables

@@ -12,7 +12,7 @@ import itertools
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, cached_property
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -668,6 +668,215 @@ def _holds(models: Sequence[str], ok: Sequence[str]) -> str:
     return "partly: " + ", ".join(SHORT_NAMES.get(m, m) for m in ok)
 
 
+_MAY = "May et al. (2019)"
+_MYB = "Husse & Spitz (2022)"
+_SEAT_METHODS = ("s-SEAT", "w-SEAT")
+
+
+@dataclass(frozen=True, eq=False)
+class _SeatEvidence:
+    """What the claims of :func:`seat_findings` read: its tables, models and level.
+
+    The published tables and the frames that several claims share are read or derived
+    once, on first use.
+    """
+
+    may: pd.DataFrame
+    myb: pd.DataFrame
+    models: tuple[str, ...]
+    alpha: float
+
+    @cached_property
+    def model_text(self) -> str:
+        return _models_text(self.models)
+
+    @cached_property
+    def ours(self) -> pd.DataFrame:
+        """``may``'s rows of our models."""
+        return self.may[self.may["column"].isin(list(self.models))]
+
+    @cached_property
+    def by_model(self) -> dict[str, pd.DataFrame]:
+        return {m: self.ours[self.ours["column"] == m] for m in self.models}
+
+    @cached_property
+    def t4(self) -> pd.DataFrame:
+        """May et al.'s Table 4 as printed."""
+        return load_published("seat_table4")
+
+    @cached_property
+    def t3(self) -> pd.DataFrame:
+        """Mind Your Bias's Table 3, their own SEAT runs; ``sig``: their bold."""
+        t3 = load_published("myb_table3").query(
+            "column == 'ours' and method in ['s-SEAT', 'w-SEAT']")
+        return t3.assign(sig=t3["sig"].map(lambda v: str(v).lower() == "true"))
+
+    @cached_property
+    def ours3(self) -> pd.DataFrame:
+        """``myb``'s rows of our models; ``sig``: p ≤ alpha; ``model``: the short name."""
+        ours3 = self.myb[self.myb["column"].isin(list(self.models))]
+        return ours3.assign(sig=ours3["p_value"] <= self.alpha,
+                            model=ours3["column"].map(lambda c: SHORT_NAMES.get(c, c)))
+
+
+def _count(frame: pd.DataFrame, tests: Sequence[str], alpha: float,
+           context: str | None = None) -> int:
+    """Positive significant rows of ``frame`` among ``tests`` (in ``context`` if given)."""
+    rows = frame[frame["stimuli"].isin(list(tests))]
+    if context is not None:
+        rows = rows[rows["context"] == context]
+    return int(_positive_significant(rows, alpha).sum())
+
+
+def _n(frame: pd.DataFrame, tests: Sequence[str], context: str | None = None) -> int:
+    """Rows of ``frame`` among ``tests`` (in ``context`` if given)."""
+    rows = frame[frame["stimuli"].isin(list(tests))]
+    return len(rows if context is None else rows[rows["context"] == context])
+
+
+def _per_model(values: Mapping[str, str]) -> str:
+    return "; ".join(f"{SHORT_NAMES.get(m, m)} {v}" for m, v in values.items())
+
+
+def _cells(frame: pd.DataFrame, column: str, test: str = "test") -> list[str]:
+    return [f"{r[column]}: {r[test]} {r['context']}" for _, r in frame.iterrows()]
+
+
+def _c1_share(frame: pd.DataFrame, method: str) -> str:
+    """``s-SEAT 3/5 (not GPT-2, OPT)``: C1 significant on how many models, and not on which."""
+    rows = frame[(frame["method"] == method) & (frame["test"] == "C1")]
+    missing = sorted(rows.loc[~rows["sig"], "model"])
+    return (f"{method} {int(rows['sig'].sum())}/{len(rows)}"
+            + (f" (not {', '.join(missing)})" if missing else ""))
+
+
+def _on_every_model(frame: pd.DataFrame) -> dict[str, list[str]]:
+    """Per method, the tests significant on every model of ``frame``."""
+    every = frame.groupby(["method", "test"], sort=False)["sig"].all()
+    return {m: [t for (mm, t), v in every.items() if v and mm == m] for m in _SEAT_METHODS}
+
+
+def _every_text(every: Mapping[str, list[str]]) -> str:
+    return "; ".join(f"{m}: {', '.join(t) or 'none'}" for m, t in every.items())
+
+
+def _claim_bleached_sentences(ev: _SeatEvidence) -> Finding:
+    """May et al.: bleached sentences find more significant associations than the stimulus."""
+    t4 = ev.t4
+    sig, word, sent = t4["sig"].fillna("") != "", t4["context"] == "word", t4["context"] == "sent"
+    cal = {m: (_count(f, CALISKAN_ROWS, ev.alpha, "word"),
+               _count(f, CALISKAN_ROWS, ev.alpha, "sent"), _n(f, CALISKAN_ROWS, "word"))
+           for m, f in ev.by_model.items()}
+    return Finding(
+        _MAY, "Bleached sentences find more significant associations than the stimulus alone",
+        f"Table 4, {t4['model'].nunique()} encoders: {int((sig & word).sum())}/"
+        f"{int(word.sum())} word vs {int((sig & sent).sum())}/{int(sent.sum())} sent significant",
+        "C1–C10, word vs sent: " + _per_model(
+            {m: f"{w}/{k} vs {s}/{k}" for m, (w, s, k) in cal.items()}),
+        ev.model_text, _holds(ev.models, [m for m, (w, s, _) in cal.items() if s > w]),
+        "seat-findings")
+
+
+def _claim_word_level_larger(ev: _SeatEvidence) -> Finding:
+    """May et al.: word-level tests have larger effect sizes than sentence-level ones."""
+    t4 = ev.t4
+    mean_d = {m: (f.loc[f["context"] == "word", "effect_size"].mean(),
+                  f.loc[f["context"] == "sent", "effect_size"].mean())
+              for m, f in ev.by_model.items()}
+    return Finding(
+        _MAY, "Word-level tests have larger effect sizes than sentence-level ones",
+        f"Table 4 mean d: {t4.loc[t4['context'] == 'word', 'd'].mean():.2f} word vs "
+        f"{t4.loc[t4['context'] == 'sent', 'd'].mean():.2f} sent",
+        "mean d, word vs sent: " + _per_model(
+            {m: f"{w:.2f} vs {s:.2f}" for m, (w, s) in mean_d.items()}),
+        ev.model_text, _holds(ev.models, [m for m, (w, s) in mean_d.items() if w > s]),
+        "seat-findings")
+
+
+def _claim_names_over_terms(ev: _SeatEvidence) -> Finding:
+    """May et al.: tests with given names are significant more often than with group terms."""
+    names = {m: (_count(f, NAME_TESTS, ev.alpha), _count(f, TERM_TESTS, ev.alpha),
+                 _n(f, NAME_TESTS)) for m, f in ev.by_model.items()}
+    return Finding(
+        _MAY, "Tests with given names are significant more often than with group terms",
+        "stated in the text; Table 4 shows the name versions only",
+        "names vs group terms: " + _per_model(
+            {m: f"{a}/{k} vs {b}/{k}" for m, (a, b, k) in names.items()}),
+        ev.model_text, _holds(ev.models, [m for m, (a, b, _) in names.items() if a > b]),
+        "seat-findings")
+
+
+def _claim_angry_black_woman(ev: _SeatEvidence) -> Finding:
+    """May et al.: the angry black woman stereotype (names) is significant."""
+    t4 = ev.t4
+    t4_abw = t4[(t4["test"] == "ABW") & (t4["sig"].fillna("") != "")]
+    t4_models = list(dict.fromkeys(t4_abw["model"]))
+    abw = {m: _count(f, ["ABW"], ev.alpha) for m, f in ev.by_model.items()}
+    abw_b = [m for m, f in ev.by_model.items() if _count(f, ["ABW-b"], ev.alpha, "sent")]
+    return Finding(
+        _MAY, "The angry black woman stereotype (names) is significant",
+        f"Table 4, {len(t4_models)} of {t4['model'].nunique()} encoders: "
+        + ", ".join(t4_models),
+        f"names: {sum(v > 0 for v in abw.values())} of {len(ev.models)} models; "
+        "group terms (ABW-b), sent: "
+        + (", ".join(SHORT_NAMES.get(m, m) for m in abw_b) or "none"),
+        ev.model_text, _holds(ev.models, [m for m, v in abw.items() if v > 0]),
+        "seat-may-table4")
+
+
+def _claim_double_bind(ev: _SeatEvidence) -> Finding:
+    """May et al.: after Holm–Bonferroni only the competence double bind survives, in sentences."""
+    marks = pd.Series(holm_marks(ev.may["p_value"].to_numpy(), ev.alpha), index=ev.may.index)
+    ours = ev.ours
+    db = ours[ours["stimuli"].str.startswith("DB") & (marks.loc[ours.index] == "**")]
+    t4_db = ev.t4[ev.t4["test"].str.startswith("DB") & (ev.t4["sig"] == "**")]
+    short = db.assign(m=db["column"].map(lambda c: SHORT_NAMES.get(c, c)))
+    return Finding(
+        _MAY, "After Holm–Bonferroni the double bind survives only for competence, in "
+              "bleached sentences",
+        "** in Table 4: " + ("; ".join(_cells(t4_db, "model")) or "none"),
+        "**: " + ("; ".join(_cells(short, "m", "stimuli")) or "none"),
+        ev.model_text,
+        bool(len(db)) and bool(((db["stimuli"] == "DB-competent")
+                                & (db["context"] == "sent")).all()),
+        "seat-may-table4")
+
+
+def _claim_c1_everywhere(ev: _SeatEvidence) -> Finding:
+    """Mind Your Bias: C1 (flowers/insects) is significant on every model."""
+    return Finding(
+        _MYB, "C1 (flowers/insects) is significant on every model",
+        "Table 3: " + "; ".join(_c1_share(ev.t3, m) for m in _SEAT_METHODS),
+        "; ".join(_c1_share(ev.ours3, m) for m in _SEAT_METHODS), ev.model_text,
+        bool(ev.ours3.loc[ev.ours3["test"] == "C1", "sig"].all()), "seat-myb-table3")
+
+
+def _claim_c1_only(ev: _SeatEvidence) -> Finding:
+    """Mind Your Bias: C1 is the only test significant on every model."""
+    our_every = _on_every_model(ev.ours3)
+    return Finding(
+        _MYB, "C1 is the only test significant on every model",
+        "Table 3: " + _every_text(_on_every_model(ev.t3)), _every_text(our_every),
+        ev.model_text, all(t == ["C1"] for t in our_every.values()), "seat-myb-table3")
+
+
+def _claim_word_encodings_find_more(ev: _SeatEvidence) -> Finding:
+    """Mind Your Bias: w-SEAT finds more significant biases than s-SEAT."""
+    t3, ours3 = ev.t3, ev.ours3
+    ran = ours3[ours3["not run"] == ""] if "not run" in ours3 else ours3
+    level = {m: (int(t3[t3["method"] == m]["sig"].sum()), int((t3["method"] == m).sum()))
+             for m in _SEAT_METHODS}
+    our_level = {m: (int(ran[ran["method"] == m]["sig"].sum()), int((ran["method"] == m).sum()))
+                 for m in _SEAT_METHODS}
+    return Finding(
+        _MYB, "Word-level encodings (w-SEAT) find more significant biases than sentence "
+              "vectors (s-SEAT)",
+        "Table 3, significant: " + " vs ".join(f"{m} {k}/{n}" for m, (k, n) in level.items()),
+        "significant: " + " vs ".join(f"{m} {k}/{n}" for m, (k, n) in our_level.items())
+        + " (tests run)",
+        ev.model_text, our_level["w-SEAT"][0] > our_level["s-SEAT"][0], "seat-myb-table3")
+
+
 def seat_findings(may: pd.DataFrame, myb: pd.DataFrame, models: Sequence[str],
                   alpha: float = 0.01) -> list[Finding]:
     """May et al.'s and Mind Your Bias's general SEAT conclusions, checked on ``models``.
@@ -686,143 +895,18 @@ def seat_findings(may: pd.DataFrame, myb: pd.DataFrame, models: Sequence[str],
     Returns
     -------
     list of Finding
-        One record per claim. The published evidence is counted from the typed-in
-        tables (May et al.'s Table 4, Mind Your Bias's Table 3 with their bold);
-        ``section`` is the chapter label where the evidence is shown.
+        One record per claim (one ``_claim_*`` function each). The published evidence
+        is counted from the typed-in tables (May et al.'s Table 4, Mind Your Bias's
+        Table 3 with their bold); ``section`` is the chapter label where the evidence
+        is shown.
     """
     # Stored rows concatenated with rows computed now (the Colab cells) repeat index
-    # labels; the rows are matched by position below.
-    may, myb = may.reset_index(drop=True), myb.reset_index(drop=True)
-    ours = may[may["column"].isin(list(models))]
-    by_model = {m: ours[ours["column"] == m] for m in models}
-
-    # May et al., Table 4 as printed.
-    t4 = load_published("seat_table4")
-    t4_sig = t4["sig"].fillna("") != ""
-    t4_word, t4_sent = t4["context"] == "word", t4["context"] == "sent"
-
-    def count(frame: pd.DataFrame, tests: Sequence[str], context: str | None = None) -> int:
-        rows = frame[frame["stimuli"].isin(list(tests))]
-        if context is not None:
-            rows = rows[rows["context"] == context]
-        return int(_positive_significant(rows, alpha).sum())
-
-    def n(frame: pd.DataFrame, tests: Sequence[str], context: str | None = None) -> int:
-        rows = frame[frame["stimuli"].isin(list(tests))]
-        return len(rows if context is None else rows[rows["context"] == context])
-
-    cal = {m: (count(f, CALISKAN_ROWS, "word"), count(f, CALISKAN_ROWS, "sent"),
-               n(f, CALISKAN_ROWS, "word")) for m, f in by_model.items()}
-    mean_d = {m: (f.loc[f["context"] == "word", "effect_size"].mean(),
-                  f.loc[f["context"] == "sent", "effect_size"].mean())
-              for m, f in by_model.items()}
-    names = {m: (count(f, NAME_TESTS), count(f, TERM_TESTS), n(f, NAME_TESTS))
-             for m, f in by_model.items()}
-    abw = {m: count(f, ["ABW"]) for m, f in by_model.items()}
-    abw_b = [m for m, f in by_model.items() if count(f, ["ABW-b"], "sent")]
-    t4_abw = t4[(t4["test"] == "ABW") & t4_sig]
-    t4_abw_models = list(dict.fromkeys(t4_abw["model"]))
-
-    marks = pd.Series(holm_marks(may["p_value"].to_numpy(), alpha), index=may.index)
-    db = ours[ours["stimuli"].str.startswith("DB") & (marks.loc[ours.index] == "**")]
-    t4_db = t4[t4["test"].str.startswith("DB") & (t4["sig"] == "**")]
-
-    def cells(frame: pd.DataFrame, column: str, test: str = "test") -> list[str]:
-        return [f"{r[column]}: {r[test]} {r['context']}" for _, r in frame.iterrows()]
-
-    # Mind Your Bias, Table 3: their own runs (their bold = significant) and ours.
-    t3 = load_published("myb_table3").query("column == 'ours' and method in ['s-SEAT', 'w-SEAT']")
-    t3 = t3.assign(sig=t3["sig"].map(lambda v: str(v).lower() == "true"))
-    ours3 = myb[myb["column"].isin(list(models))]
-    ours3 = ours3.assign(sig=ours3["p_value"] <= alpha,
-                         model=ours3["column"].map(lambda c: SHORT_NAMES.get(c, c)))
-    methods = ("s-SEAT", "w-SEAT")
-
-    def c1_share(frame: pd.DataFrame, method: str) -> str:
-        rows = frame[(frame["method"] == method) & (frame["test"] == "C1")]
-        missing = sorted(rows.loc[~rows["sig"], "model"])
-        return (f"{method} {int(rows['sig'].sum())}/{len(rows)}"
-                + (f" (not {', '.join(missing)})" if missing else ""))
-
-    def on_every_model(frame: pd.DataFrame) -> dict[str, list[str]]:
-        every = frame.groupby(["method", "test"], sort=False)["sig"].all()
-        return {m: [t for (mm, t), v in every.items() if v and mm == m] for m in methods}
-
-    def every_text(every: Mapping[str, list[str]]) -> str:
-        return "; ".join(f"{m}: {', '.join(t) or 'none'}" for m, t in every.items())
-
-    pub_every, our_every = on_every_model(t3), on_every_model(ours3)
-    ran = ours3[ours3["not run"] == ""] if "not run" in ours3 else ours3
-    level = {m: (int(t3[t3["method"] == m]["sig"].sum()), int((t3["method"] == m).sum()))
-             for m in methods}
-    our_level = {m: (int(ran[ran["method"] == m]["sig"].sum()), int((ran["method"] == m).sum()))
-                 for m in methods}
-
-    def per_model(values: Mapping[str, str]) -> str:
-        return "; ".join(f"{SHORT_NAMES.get(m, m)} {v}" for m, v in values.items())
-
-    n_models = t4["model"].nunique()
-    may_paper, myb_paper = "May et al. (2019)", "Husse & Spitz (2022)"
-    rows = [
-        {"paper": may_paper, "section": "seat-findings",
-         "claim": "Bleached sentences find more significant associations than the stimulus "
-                  "alone",
-         "published": f"Table 4, {n_models} encoders: {int((t4_sig & t4_word).sum())}/"
-                      f"{int(t4_word.sum())} word vs {int((t4_sig & t4_sent).sum())}/"
-                      f"{int(t4_sent.sum())} sent significant",
-         "ours": "C1–C10, word vs sent: " + per_model(
-             {m: f"{w}/{k} vs {s}/{k}" for m, (w, s, k) in cal.items()}),
-         "holds": _holds(models, [m for m, (w, s, _) in cal.items() if s > w])},
-        {"paper": may_paper, "section": "seat-findings",
-         "claim": "Word-level tests have larger effect sizes than sentence-level ones",
-         "published": "Table 4 mean d: "
-                      f"{t4.loc[t4_word, 'd'].mean():.2f} word vs "
-                      f"{t4.loc[t4_sent, 'd'].mean():.2f} sent",
-         "ours": "mean d, word vs sent: " + per_model(
-             {m: f"{w:.2f} vs {s:.2f}" for m, (w, s) in mean_d.items()}),
-         "holds": _holds(models, [m for m, (w, s) in mean_d.items() if w > s])},
-        {"paper": may_paper, "section": "seat-findings",
-         "claim": "Tests with given names are significant more often than with group terms",
-         "published": "stated in the text; Table 4 shows the name versions only",
-         "ours": "names vs group terms: " + per_model(
-             {m: f"{a}/{k} vs {b}/{k}" for m, (a, b, k) in names.items()}),
-         "holds": _holds(models, [m for m, (a, b, _) in names.items() if a > b])},
-        {"paper": may_paper, "section": "seat-may-table4",
-         "claim": "The angry black woman stereotype (names) is significant",
-         "published": f"Table 4, {len(t4_abw_models)} of {n_models} encoders: "
-                      + ", ".join(t4_abw_models),
-         "ours": f"names: {sum(v > 0 for v in abw.values())} of {len(models)} models; "
-                 "group terms (ABW-b), sent: "
-                 + (", ".join(SHORT_NAMES.get(m, m) for m in abw_b) or "none"),
-         "holds": _holds(models, [m for m, v in abw.items() if v > 0])},
-        {"paper": may_paper, "section": "seat-may-table4",
-         "claim": "After Holm–Bonferroni the double bind survives only for competence, in "
-                  "bleached sentences",
-         "published": "** in Table 4: " + ("; ".join(cells(t4_db, "model")) or "none"),
-         "ours": "**: " + ("; ".join(cells(db.assign(m=db["column"].map(
-             lambda c: SHORT_NAMES.get(c, c))), "m", "stimuli")) or "none"),
-         "holds": bool(len(db)) and bool(((db["stimuli"] == "DB-competent")
-                                          & (db["context"] == "sent")).all())},
-        {"paper": myb_paper, "section": "seat-myb-table3",
-         "claim": "C1 (flowers/insects) is significant on every model",
-         "published": "Table 3: " + "; ".join(c1_share(t3, m) for m in methods),
-         "ours": "; ".join(c1_share(ours3, m) for m in methods),
-         "holds": bool(ours3.loc[ours3["test"] == "C1", "sig"].all())},
-        {"paper": myb_paper, "section": "seat-myb-table3",
-         "claim": "C1 is the only test significant on every model",
-         "published": "Table 3: " + every_text(pub_every),
-         "ours": every_text(our_every),
-         "holds": all(t == ["C1"] for t in our_every.values())},
-        {"paper": myb_paper, "section": "seat-myb-table3",
-         "claim": "Word-level encodings (w-SEAT) find more significant biases than sentence "
-                  "vectors (s-SEAT)",
-         "published": "Table 3, significant: " + " vs ".join(
-             f"{m} {k}/{n}" for m, (k, n) in level.items()),
-         "ours": "significant: " + " vs ".join(
-             f"{m} {k}/{n}" for m, (k, n) in our_level.items()) + " (tests run)",
-         "holds": our_level["w-SEAT"][0] > our_level["s-SEAT"][0]},
-    ]
-    return [Finding(model=_models_text(models), **row) for row in rows]
+    # labels; the claims match rows by position.
+    ev = _SeatEvidence(may.reset_index(drop=True), myb.reset_index(drop=True),
+                       tuple(models), alpha)
+    return [_claim_bleached_sentences(ev), _claim_word_level_larger(ev),
+            _claim_names_over_terms(ev), _claim_angry_black_woman(ev), _claim_double_bind(ev),
+            _claim_c1_everywhere(ev), _claim_c1_only(ev), _claim_word_encodings_find_more(ev)]
 
 
 def _models_text(models: Sequence[str]) -> str:
@@ -1150,6 +1234,115 @@ def evidence_counts(may: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TAB
     return frame.set_index(["source", "model"])[["significant", "k", "n"]]
 
 
+@dataclass(frozen=True, eq=False)
+class _SensitivityEvidence:
+    """What the claims of :func:`sensitivity_findings` read: §4's checks, published and ours."""
+
+    may: pd.DataFrame
+    models: tuple[str, ...]
+    alpha: float
+
+    @cached_property
+    def model_text(self) -> str:
+        return _models_text(self.models)
+
+    @cached_property
+    def checks(self) -> pd.DataFrame:
+        return sensitivity_checks(sensitivity_pvalues(self.may), self.alpha).reset_index()
+
+    @cached_property
+    def pub(self) -> pd.DataFrame:
+        """May et al.'s own §4 checks."""
+        return self.checks[self.checks["source"] == PUBLISHED_SOURCE]
+
+    @cached_property
+    def ours(self) -> pd.DataFrame:
+        return self.checks[self.checks["model"].isin(list(self.models))]
+
+
+_PAIR, _CHAIN = "C7 vs C8", "C3 → C4 → C5"
+_FALLS = ("falls", "falls across α")
+
+
+def _sensitivity_name(model: str) -> str:
+    return SHORT_NAMES.get(model, MAY_SHORT.get(model, model))
+
+
+def _listing(frame: pd.DataFrame, check: str, verdicts: Sequence[str]) -> list[str]:
+    """``MiniLM word (discordant)``: each row of ``frame``'s ``check`` with one of ``verdicts``."""
+    rows = frame[(frame["check"] == check) & frame["verdict"].isin(list(verdicts))]
+    return [f"{_sensitivity_name(r.model)} {r.context} ({r._5})" for r in rows.itertuples()]
+
+
+def _total(frame: pd.DataFrame, check: str) -> int:
+    return int((frame["check"] == check).sum())
+
+
+def _claim_c7_c8_discordant(ev: _SensitivityEvidence) -> Finding:
+    """May et al. §4: C7 and C8 should agree, yet give discrepant p-values."""
+    pub_pair = _listing(ev.pub, _PAIR, ["discordant"])
+    our_pair = _listing(ev.ours, _PAIR, ["discordant"])
+    return Finding(
+        _MAY, "C7 and C8 (math/arts, science/arts × gender) should agree, yet give "
+              "discrepant p-values on several models",
+        f"§4: discordant {len(pub_pair)} of {_total(ev.pub, _PAIR)}: " + "; ".join(pub_pair),
+        f"discordant {len(our_pair)} of {_total(ev.ours, _PAIR)}"
+        + (": " + "; ".join(our_pair) if our_pair else
+           " (rule: opposite sides of p = 0.01 and > 1 order of magnitude apart)"),
+        ev.model_text, bool(our_pair), "seat-sensitivity")
+
+
+def _claim_chain_falls(ev: _SensitivityEvidence) -> Finding:
+    """May et al. §4: C3 → C4 → C5 p-values should rise as the sets shrink, yet fall for ELMo."""
+    pub_chain, our_chain = _listing(ev.pub, _CHAIN, _FALLS), _listing(ev.ours, _CHAIN, _FALLS)
+    ours = ev.ours
+    falling = ours.loc[(ours["check"] == _CHAIN) & ours["verdict"].isin(_FALLS), "model"]
+    return Finding(
+        _MAY, "C3 → C4 → C5 p-values should rise as the sets shrink, yet fall for ELMo",
+        f"§4: p falls in {len(pub_chain)} of {_total(ev.pub, _CHAIN)}: " + "; ".join(pub_chain),
+        f"p falls in {len(our_chain)} of {_total(ours, _CHAIN)}: "
+        + ("; ".join(our_chain) or "none"),
+        ev.model_text, _holds(ev.models, list(dict.fromkeys(falling))), "seat-sensitivity")
+
+
+def _claim_cbow_as_expected(ev: _SensitivityEvidence) -> Finding:
+    """May et al. §4: the bag-of-words baseline behaves as intuition expects."""
+    cbow = [m for m in ev.models if m in {s.label for s in OFFLINE_SEAT_MODELS}
+            and m.startswith("CBoW")]
+    cbow_rows = ev.ours[ev.ours["model"].isin(cbow)]
+    cbow_ok = ((cbow_rows["verdict"].isin(["agree", "rises or ties"])).all()
+               and len(cbow_rows) > 0)
+    pub_cbow = ev.pub[ev.pub["model"] == "CBoW (GloVe 840B)"]
+    return Finding(
+        _MAY, "The bag-of-words baseline (CBoW) behaves as intuition expects: C7 ≈ "
+              "C8, and p rises from C3 to C5",
+        "§4, CBoW (GloVe 840B): "
+        + "; ".join(f"{r.check} {r.context}: {r.verdict}" for r in pub_cbow.itertuples()),
+        "; ".join(f"{_sensitivity_name(r.model)} {r.check} {r.context}: {r.verdict}"
+                  for r in cbow_rows.itertuples()) or "no CBoW model",
+        ev.model_text, bool(cbow_ok), "seat-sensitivity")
+
+
+def _claim_bert_fewer(ev: _SensitivityEvidence) -> Finding:
+    """May et al.'s sentence on BERT (:data:`BERT_CLAIM`), on Table 4's rows."""
+    counts = evidence_counts(ev.may, MAY_TABLE4, ev.alpha).reset_index()
+    pub = counts[counts["source"] == PUBLISHED_GROUP].set_index("model")
+    ours = counts[counts["model"].isin(list(ev.models))].set_index("model")
+    baseline = [m for m in ours.index if m.startswith("CBoW")]
+    recent = [m for m in ours.index if m not in baseline]
+    base_k = int(ours.loc[baseline, "k"].max()) if baseline else 0
+    fewer = [m for m in recent if ours.loc[m, "k"] < base_k]
+    return Finding(
+        _MAY, BERT_CLAIM.replace(" (Devlin et al., 2018)", ""),
+        "Table 4, positive significant of 14: BERT "
+        f"{pub.loc['BERT (large, cased)', 'k']}, GPT {pub.loc['GPT', 'k']}, ELMo "
+        f"{pub.loc['ELMo', 'k']} vs CBoW {pub.loc['CBoW (GloVe 840B)', 'k']}",
+        "Table 4's rows: " + ", ".join(f"{_sensitivity_name(m)} {ours.loc[m, 'significant']}"
+                                       for m in ours.index) + " (stand-ins, not BERT)",
+        ev.model_text, _holds(recent, fewer) if recent else "not comparable",
+        "seat-bert-evidence")
+
+
 def sensitivity_findings(may: pd.DataFrame, models: Sequence[str],
                          alpha: float = 0.01) -> list[Finding]:
     """May et al.'s §4 claims (and their sentence on BERT), checked on ``models``.
@@ -1163,79 +1356,9 @@ def sensitivity_findings(may: pd.DataFrame, models: Sequence[str],
     alpha
         The significance level of the rules (May et al.'s 0.01).
     """
-    pvalues = sensitivity_pvalues(may)
-    checks = sensitivity_checks(pvalues, alpha).reset_index()
-    pub = checks[checks["source"] == PUBLISHED_SOURCE]
-    ours = checks[checks["model"].isin(list(models))]
-
-    def name(model: str) -> str:
-        return SHORT_NAMES.get(model, MAY_SHORT.get(model, model))
-
-    def listing(frame: pd.DataFrame, check: str, verdicts: Sequence[str]) -> list[str]:
-        rows = frame[(frame["check"] == check) & frame["verdict"].isin(list(verdicts))]
-        return [f"{name(r.model)} {r.context} ({r._5})" for r in rows.itertuples()]
-
-    def total(frame: pd.DataFrame, check: str) -> int:
-        return int((frame["check"] == check).sum())
-
-    pair, chain = "C7 vs C8", "C3 → C4 → C5"
-    falls = ("falls", "falls across α")
-    pub_pair, our_pair = listing(pub, pair, ["discordant"]), listing(ours, pair, ["discordant"])
-    pub_chain, our_chain = listing(pub, chain, falls), listing(ours, chain, falls)
-    cbow = [m for m in models if m in {s.label for s in OFFLINE_SEAT_MODELS}
-            and m.startswith("CBoW")]
-    cbow_rows = ours[ours["model"].isin(cbow)]
-    cbow_ok = ((cbow_rows["verdict"].isin(["agree", "rises or ties"])).all()
-               and len(cbow_rows) > 0)
-    pub_cbow = pub[pub["model"] == "CBoW (GloVe 840B)"]
-    counts = evidence_counts(may, MAY_TABLE4, alpha).reset_index()
-    pub_counts = counts[counts["source"] == PUBLISHED_GROUP].set_index("model")
-    our_counts = counts[counts["model"].isin(list(models))].set_index("model")
-    baseline = [m for m in our_counts.index if m.startswith("CBoW")]
-    recent = [m for m in our_counts.index if m not in baseline]
-    base_k = int(our_counts.loc[baseline, "k"].max()) if baseline else 0
-    fewer = [m for m in recent if our_counts.loc[m, "k"] < base_k]
-    paper = "May et al. (2019)"
-    model_text = _models_text(models)
-    return [
-        Finding(paper=paper, section="seat-sensitivity", model=model_text,
-                claim="C7 and C8 (math/arts, science/arts × gender) should agree, yet give "
-                      "discrepant p-values on several models",
-                published=f"§4: discordant {len(pub_pair)} of {total(pub, pair)}: "
-                          + "; ".join(pub_pair),
-                ours=f"discordant {len(our_pair)} of {total(ours, pair)}"
-                     + (": " + "; ".join(our_pair) if our_pair else
-                        " (rule: opposite sides of p = 0.01 and > 1 order of magnitude apart)"),
-                holds=bool(our_pair)),
-        Finding(paper=paper, section="seat-sensitivity", model=model_text,
-                claim="C3 → C4 → C5 p-values should rise as the sets shrink, yet fall for ELMo",
-                published=f"§4: p falls in {len(pub_chain)} of {total(pub, chain)}: "
-                          + "; ".join(pub_chain),
-                ours=f"p falls in {len(our_chain)} of {total(ours, chain)}: "
-                     + ("; ".join(our_chain) or "none"),
-                holds=_holds(models, list(dict.fromkeys(
-                    ours.loc[(ours["check"] == chain) & ours["verdict"].isin(falls),
-                             "model"])))),
-        Finding(paper=paper, section="seat-sensitivity", model=model_text,
-                claim="The bag-of-words baseline (CBoW) behaves as intuition expects: C7 ≈ "
-                      "C8, and p rises from C3 to C5",
-                published="§4, CBoW (GloVe 840B): "
-                          + "; ".join(f"{r.check} {r.context}: {r.verdict}"
-                                      for r in pub_cbow.itertuples()),
-                ours="; ".join(f"{name(r.model)} {r.check} {r.context}: {r.verdict}"
-                               for r in cbow_rows.itertuples()) or "no CBoW model",
-                holds=bool(cbow_ok)),
-        Finding(paper=paper, section="seat-bert-evidence", model=model_text,
-                claim=BERT_CLAIM.replace(" (Devlin et al., 2018)", ""),
-                published="Table 4, positive significant of 14: BERT "
-                          f"{pub_counts.loc['BERT (large, cased)', 'k']}, GPT "
-                          f"{pub_counts.loc['GPT', 'k']}, ELMo {pub_counts.loc['ELMo', 'k']} "
-                          f"vs CBoW {pub_counts.loc['CBoW (GloVe 840B)', 'k']}",
-                ours="Table 4's rows: " + ", ".join(
-                    f"{name(m)} {our_counts.loc[m, 'significant']}" for m in our_counts.index)
-                     + " (stand-ins, not BERT)",
-                holds=_holds(recent, fewer) if recent else "not comparable"),
-    ]
+    ev = _SensitivityEvidence(may, tuple(models), alpha)
+    return [_claim_c7_c8_discordant(ev), _claim_chain_falls(ev), _claim_cbow_as_expected(ev),
+            _claim_bert_fewer(ev)]
 
 
 # ------------------------------------------------------------ SEAT on natural sentences
@@ -1492,6 +1615,79 @@ def seat_table12_rows(corpus: pd.DataFrame | None = None,
                            kind="stable", ignore_index=True)
 
 
+@dataclass(frozen=True, eq=False)
+class _Table12Evidence:
+    """What the claims of :func:`table12_findings` read: Table 12 as printed and ours."""
+
+    rows: pd.DataFrame
+    alpha: float
+
+    @cached_property
+    def model_text(self) -> str:
+        return _models_text(list(dict.fromkeys(self.rows["model"])))
+
+    @cached_property
+    def pub(self) -> pd.DataFrame:
+        """Table 12's s-SEAT and w-SEAT cells; ``sig``: their bold, ``context`` as ours."""
+        pub = load_published("myb_tables_11_14").query(
+            "table == 12 and method in ['s-SEAT', 'w-SEAT']")
+        return pub.assign(sig=pub["sig"].map(lambda v: str(v).lower() == "true"),
+                          context=pub["variant"].map({"template": "templates",
+                                                      "reddit": "corpus"}))
+
+    @cached_property
+    def ran(self) -> pd.DataFrame:
+        """Our rows of the tests both contexts ran for a model; ``sig``: p ≤ alpha."""
+        ran = self.rows[self.rows["not run"] == ""]
+        both = ran.groupby(["test", "model", "method"])["context"].transform("nunique") == 2
+        return ran[both].assign(sig=ran.loc[both, "p"] <= self.alpha)
+
+
+def _t12_counts(frame: pd.DataFrame) -> dict[str, tuple[int, int, int]]:
+    """Per method: significant with templates, significant on the corpus, tests."""
+    out = {}
+    for method in _SEAT_METHODS:
+        m = frame[frame["method"] == method]
+        out[method] = (int(m.loc[m["context"] == "templates", "sig"].sum()),
+                       int(m.loc[m["context"] == "corpus", "sig"].sum()),
+                       int((m["context"] == "templates").sum()))
+    return out
+
+
+def _t12_mean_abs(frame: pd.DataFrame, column: str) -> tuple[float, float]:
+    return (float(frame.loc[frame["context"] == "templates", column].abs().mean()),
+            float(frame.loc[frame["context"] == "corpus", column].abs().mean()))
+
+
+def _t12_text(c: Mapping[str, tuple[int, int, int]]) -> str:
+    return "; ".join(f"{m} {t} vs {k} of {n}" for m, (t, k, n) in c.items())
+
+
+def _claim_corpus_more_significant(ev: _Table12Evidence) -> Finding:
+    """Mind Your Bias §5: Reddit comments give more significant SEAT results, esp. w-SEAT."""
+    oc = _t12_counts(ev.ran)
+    more = oc["w-SEAT"][1] > oc["w-SEAT"][0]
+    more_s = oc["s-SEAT"][1] > oc["s-SEAT"][0]
+    return Finding(
+        _MYB, "Natural sentences (Reddit) give more significant SEAT results than "
+              "templates, especially for w-SEAT",
+        "Table 12, significant, templates vs Reddit: " + _t12_text(_t12_counts(ev.pub)),
+        "templates vs corpus (tests run in both): " + _t12_text(oc), ev.model_text,
+        True if more and more_s else ("w-SEAT only" if more else
+                                      ("s-SEAT only" if more_s else False)),
+        "seat-corpus-sentences")
+
+
+def _claim_templates_larger(ev: _Table12Evidence) -> Finding:
+    """Mind Your Bias §5: templates give larger SEAT effect sizes than Reddit on average."""
+    pd_, od = _t12_mean_abs(ev.pub, "d"), _t12_mean_abs(ev.ran, "d")
+    return Finding(
+        _MYB, "Templates give larger SEAT effect sizes than Reddit sentences on average",
+        f"Table 12, mean |d|: templates {pd_[0]:.2f} vs Reddit {pd_[1]:.2f}",
+        f"mean |d|: templates {od[0]:.2f} vs corpus {od[1]:.2f} (tests run in both)",
+        ev.model_text, od[0] > od[1], "seat-corpus-sentences")
+
+
 def table12_findings(rows: pd.DataFrame, alpha: float = 0.01) -> list[Finding]:
     """Mind Your Bias's two observations on Table 12 (templates vs Reddit), for SEAT.
 
@@ -1502,52 +1698,8 @@ def table12_findings(rows: pd.DataFrame, alpha: float = 0.01) -> list[Finding]:
     p < 0.01; the mean absolute effect size), ours from ``rows``
     (:func:`seat_table12_rows`, p ≤ ``alpha``), on the tests both contexts ran for a model.
     """
-    pub = load_published("myb_tables_11_14").query(
-        "table == 12 and method in ['s-SEAT', 'w-SEAT']")
-    pub = pub.assign(sig=pub["sig"].map(lambda v: str(v).lower() == "true"),
-                     context=pub["variant"].map({"template": "templates", "reddit": "corpus"}))
-    ran = rows[rows["not run"] == ""]
-    both = ran.groupby(["test", "model", "method"])["context"].transform("nunique") == 2
-    ran = ran[both].assign(sig=ran.loc[both, "p"] <= alpha)
-
-    def counts(frame: pd.DataFrame) -> dict[str, tuple[int, int, int]]:
-        out = {}
-        for method in ("s-SEAT", "w-SEAT"):
-            m = frame[frame["method"] == method]
-            out[method] = (int(m.loc[m["context"] == "templates", "sig"].sum()),
-                           int(m.loc[m["context"] == "corpus", "sig"].sum()),
-                           int((m["context"] == "templates").sum()))
-        return out
-
-    def mean_abs(frame: pd.DataFrame, column: str) -> tuple[float, float]:
-        return (float(frame.loc[frame["context"] == "templates", column].abs().mean()),
-                float(frame.loc[frame["context"] == "corpus", column].abs().mean()))
-
-    pc, oc = counts(pub), counts(ran)
-    pd_, od = mean_abs(pub, "d"), mean_abs(ran, "d")
-    models = list(dict.fromkeys(rows["model"]))
-    paper = "Husse & Spitz (2022)"
-
-    def text(c: Mapping[str, tuple[int, int, int]]) -> str:
-        return "; ".join(f"{m} {t} vs {k} of {n}" for m, (t, k, n) in c.items())
-
-    more = oc["w-SEAT"][1] > oc["w-SEAT"][0]
-    more_s = oc["s-SEAT"][1] > oc["s-SEAT"][0]
-    return [
-        Finding(paper=paper, section="seat-corpus-sentences", model=_models_text(models),
-                claim="Natural sentences (Reddit) give more significant SEAT results than "
-                      "templates, especially for w-SEAT",
-                published="Table 12, significant, templates vs Reddit: " + text(pc),
-                ours="templates vs corpus (tests run in both): " + text(oc),
-                holds=True if more and more_s else ("w-SEAT only" if more else
-                                                    ("s-SEAT only" if more_s else False))),
-        Finding(paper=paper, section="seat-corpus-sentences", model=_models_text(models),
-                claim="Templates give larger SEAT effect sizes than Reddit sentences on average",
-                published=f"Table 12, mean |d|: templates {pd_[0]:.2f} vs Reddit {pd_[1]:.2f}",
-                ours=f"mean |d|: templates {od[0]:.2f} vs corpus {od[1]:.2f} (tests run in "
-                     "both)",
-                holds=od[0] > od[1]),
-    ]
+    ev = _Table12Evidence(rows, alpha)
+    return [_claim_corpus_more_significant(ev), _claim_templates_larger(ev)]
 
 
 #: Short names of the offline models in Table 12's layout.

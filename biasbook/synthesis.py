@@ -36,6 +36,7 @@ Examples
 from __future__ import annotations
 
 import csv
+import dataclasses
 import functools
 import json
 import math
@@ -54,7 +55,15 @@ from biasbook.lpbs import OFFLINE_LPBS_MODEL, TABLE4_CELLS
 from biasbook.published import MYB_MODELS, MYB_TABLE3
 from biasbook.seat import SEAT_EXACT, myb_table
 from biasbook.stored import load_results
-from biasbook.synthesis_tables import CEAT_CAP, choice_findings, tiny_mlm_encoder
+from biasbook.synthesis_tables import (
+    CEAT_CAP,
+    OURS_GROUP,
+    PUBLISHED_GROUP,
+    cells,
+    stored_ours,
+    switch_summary,
+    tiny_mlm_encoder,
+)
 from biasbook.tables import (
     NEEDS_CORPUS,
     NEEDS_TINY_MLM,
@@ -634,6 +643,381 @@ def _cover_0(frame: pd.DataFrame) -> str:
             else "some intervals exclude 0")
 
 
+@dataclasses.dataclass(frozen=True, eq=False)
+class _SynthesisEvidence:
+    """What the chapter's claims read, each table read or computed once, on first use."""
+
+    @functools.cached_property
+    def beside(self) -> pd.DataFrame:
+        """:func:`table5_beside_published`."""
+        return table5_beside_published()
+
+    @functools.cached_property
+    def pub(self) -> pd.Series:
+        """Table 5 as printed, by (methods, model, subset)."""
+        return self.beside.set_index(["methods", "model", "subset"])["published"].sort_index()
+
+    @functools.cached_property
+    def ours5(self) -> pd.DataFrame:
+        """:func:`myb_table5` (recomputed from the printed Tables 3 and 4), indexed."""
+        return myb_table5().set_index(_TABLE5_KEYS).sort_index()
+
+    @functools.cached_property
+    def scores(self) -> pd.DataFrame:
+        """:func:`offline_scores`."""
+        return offline_scores()
+
+    @functools.cached_property
+    def off(self) -> pd.DataFrame:
+        """:func:`offline_table5` of our models, indexed."""
+        return offline_table5(self.scores).set_index(_TABLE5_KEYS).sort_index()
+
+    @functools.cached_property
+    def t11_14(self) -> pd.DataFrame:
+        """Tables 11–14 as printed."""
+        return load_published("myb_tables_11_14")
+
+    @functools.cached_property
+    def choices(self) -> pd.DataFrame:
+        """Our Tables 11–14 cells (:func:`~biasbook.synthesis_tables.stored_ours`)."""
+        return stored_ours()
+
+    def printed(self, pairs: Sequence[tuple[str, str]], model: str, subset: str = "all") -> str:
+        """Table 5's printed cells of ``pairs`` for ``model``, comma-separated."""
+        return ", ".join(_minus(self.pub[(f"{a} | {b}", model, subset)]) for a, b in pairs)
+
+    def r_off(self, a: str, b: str, model: str, subset: str = "all") -> str:
+        """Our offline r of methods ``a`` and ``b`` on ``model``, as printed."""
+        return _minus(format_r(self.off.loc[(a, b, model, subset), "r"]))
+
+    def n_off(self, a: str, b: str, model: str, subset: str = "all") -> int:
+        """The number of tests behind :meth:`r_off`."""
+        return int(self.off.loc[(a, b, model, subset), "n"])
+
+    def change(self, a: str, b: str, model: str, offline: bool = False) -> str:
+        """``0.12 → 0.80``: the r of ``a`` and ``b`` over all tests → significant ones."""
+        frame = self.off if offline else self.ours5
+        return " → ".join(_minus(format_r(frame.loc[(a, b, model, s), "r"]))
+                          for s in _SUBSETS)
+
+
+_TABLE5_KEYS = ["method_a", "method_b", "model", "subset"]
+_MINI, _SMOL, _CBOW, _TINY = (*CURVE_MODELS[:3], OFFLINE_LPBS_MODEL)
+_STAND_INS = "CBoW, MiniLM-L6, SmolLM2-135M (stand-ins)"
+
+
+def _claim_cosine_positive(ev: _SynthesisEvidence) -> Finding:
+    """Mind Your Bias §4.2: the cosine methods correlate positively, especially ELMo, BLOOM."""
+    beside = ev.beside
+    cos_all = beside[(beside["subset"] == "all") & ~beside["methods"].str.contains("LPBS")]
+    with_ci = beside[beside["n"] >= MIN_PAIRS_CI]
+    mini_excl = _interval_excludes_0(ev.off.loc[[(a, b, _MINI, "all") for a, b in _COSINE_PAIRS]])
+    smol_excl = _interval_excludes_0(ev.off.loc[[(a, b, _SMOL, "all") for a, b in _COSINE_PAIRS]])
+    return Finding(
+        PAPER, "§4.2: the cosine methods correlate positively, especially for ELMo and BLOOM",
+        f"Table 5: {int((cos_all['r'] > 0).sum())} of {len(cos_all)} 'all' cosine cells "
+        f"positive; ELMo {ev.printed(_COSINE_PAIRS, 'ELMo')}; BLOOM "
+        f"{ev.printed(_COSINE_PAIRS, 'BLOOM')}; "
+        f"{int(_interval_excludes_0(with_ci).sum())} of {len(with_ci)} intervals (ours, "
+        "Fisher's z) exclude 0",
+        f"MiniLM {', '.join(ev.r_off(a, b, _MINI) for a, b in _COSINE_PAIRS)} "
+        f"({'every interval above 0' if mini_excl.all() else 'some intervals cover 0'}); "
+        f"CBoW s-|w-SEAT {ev.r_off('s-SEAT', 'w-SEAT', _CBOW)}; SmolLM2 "
+        f"{', '.join(ev.r_off(a, b, _SMOL) for a, b in _COSINE_PAIRS)} "
+        f"({'intervals cover 0' if not smol_excl.any() else 'some intervals exclude 0'})",
+        _STAND_INS, "weakly", "synthesis-table5")
+
+
+def _tiny_lpbs_significant(scores: pd.DataFrame) -> list[str]:
+    """The tests on which the tiny masked LM's LPBS is significant."""
+    return scores[(scores["model"] == _TINY) & (scores["method"] == "LPBS")
+                  & scores["sig"]]["test"].tolist()
+
+
+def _claim_significant_only(ev: _SynthesisEvidence) -> Finding:
+    """Mind Your Bias §4.2: with significant scores only, two BERT cells rise, one falls."""
+    tiny_sig_na = all(math.isnan(ev.off.loc[(a, "LPBS", _TINY, "sig."), "r"])
+                      for a in ("s-SEAT", "w-SEAT", "CEAT"))
+    ceat_lpbs = ev.ours5.loc[("CEAT", "LPBS", "BERT"), "r"]
+    return Finding(
+        PAPER, "§4.2: with significant scores only, s-SEAT | CEAT and s-SEAT | LPBS "
+        "increase and CEAT | LPBS decreases (BERT)",
+        f"Table 5, BERT, all → sig.: s-SEAT | CEAT {ev.change('s-SEAT', 'CEAT', 'BERT')}, "
+        f"s-SEAT | LPBS {ev.change('s-SEAT', 'LPBS', 'BERT')}, CEAT | LPBS "
+        f"{ev.change('CEAT', 'LPBS', 'BERT')}",
+        f"tiny MLM: s-SEAT | CEAT {ev.change('s-SEAT', 'CEAT', _TINY, offline=True)}, LPBS "
+        f"cells {'n/a' if tiny_sig_na else 'computed'} (LPBS significant on "
+        f"{len(_tiny_lpbs_significant(ev.scores))} tests); MiniLM s-SEAT | CEAT "
+        f"{ev.change('s-SEAT', 'CEAT', _MINI, offline=True)}",
+        "tiny masked LM (not BERT), MiniLM-L6", bool(ceat_lpbs["sig."] < ceat_lpbs["all"]),
+        "synthesis-text-vs-table")
+
+
+def _claim_opt_inverse(ev: _SynthesisEvidence) -> Finding:
+    """Mind Your Bias §4.2: OPT reverses s-SEAT | w-SEAT and s-SEAT | CEAT."""
+    opt = (ev.ours5.loc[("s-SEAT", "w-SEAT", "OPT"), "r"],
+           ev.ours5.loc[("s-SEAT", "CEAT", "OPT"), "r"])
+    return Finding(
+        PAPER, "§4.2: the inverse effect for s-SEAT | w-SEAT and s-SEAT | CEAT with OPT",
+        f"Table 5, OPT, all → sig.: {ev.change('s-SEAT', 'w-SEAT', 'OPT')} and "
+        f"{ev.change('s-SEAT', 'CEAT', 'OPT')}",
+        f"recomputed from the printed Tables 3 and 4: the same cells "
+        f"({int(ev.beside['matches'].sum())} of {len(ev.beside)} printed cells reproduced)",
+        "the paper's OPT scores (no model run)",
+        bool(all(r["all"] > 0 > r["sig."] for r in opt)), "synthesis-table5")
+
+
+def _claim_lpbs_strong(ev: _SynthesisEvidence) -> Finding:
+    """Mind Your Bias §4.2: over significant scores LPBS correlates strongly with the others."""
+    lpbs_sig = [(a, "LPBS") for a in ("s-SEAT", "CEAT", "w-SEAT")]
+    lpbs_cells = ", ".join(
+        f"{_minus(ev.pub[(f'{a} | {b}', 'BERT', 'sig.')])} "
+        f"(n = {int(ev.ours5.loc[(a, b, 'BERT', 'sig.'), 'n'])})" for a, b in lpbs_sig)
+    return Finding(
+        PAPER, "§4.2: with significant scores, LPBS correlates (strongly) with s-SEAT, CEAT "
+        "and w-SEAT",
+        f"Table 5, BERT, sig.: s-SEAT, CEAT, w-SEAT {lpbs_cells}",
+        f"tiny MLM: n/a for all three (n = {ev.n_off('s-SEAT', 'LPBS', _TINY, 'sig.')}: LPBS "
+        f"significant on {' and '.join(_tiny_lpbs_significant(ev.scores))} only)",
+        "tiny masked LM (not BERT)",
+        bool(all(ev.ours5.loc[(a, b, "BERT", "sig."), "n"] >= MIN_PAIRS_CI
+                 for a, b in lpbs_sig)),
+        "synthesis-text-vs-table")
+
+
+def _claim_mixed_s_w(ev: _SynthesisEvidence) -> Finding:
+    """Mind Your Bias §4.2: mixed correlations between s-SEAT and w-SEAT."""
+    sw_sig = ", ".join(f"{m} {_minus(ev.pub[('s-SEAT | w-SEAT', m, 'sig.')])}"
+                       for m in MYB_MODELS if m != "ELMo")
+    sw_all = [ev.ours5.loc[("s-SEAT", "w-SEAT", m, "all"), "r"]
+              for m in MYB_MODELS if m != "BERT"]
+    sw_off = [ev.r_off("s-SEAT", "w-SEAT", m) for m in (_CBOW, _MINI, _SMOL)]
+    return Finding(
+        PAPER, "§4.2: mixed correlations between s-SEAT and w-SEAT",
+        f"Table 5, sig.: {sw_sig}; all: {min(sw_all):.2f}–{max(sw_all):.2f} except BERT "
+        f"{_minus(ev.pub[('s-SEAT | w-SEAT', 'BERT', 'all')])}",
+        f"all: CBoW {sw_off[0]}, MiniLM {sw_off[1]}, SmolLM2 {sw_off[2]}", _STAND_INS,
+        bool(min(sw_all) > 0 > ev.ours5.loc[("s-SEAT", "w-SEAT", "BERT", "all"), "r"]),
+        "synthesis-offline-table5")
+
+
+def _claim_no_lpbs_trend(ev: _SynthesisEvidence) -> Finding:
+    """Mind Your Bias, Appendix E: no clear trend between the cosine methods and LPBS."""
+    lpbs_pairs = METHOD_PAIRS[3:]
+    bert_lpbs = ev.ours5.loc[[(a, b, "BERT", "all") for a, b in lpbs_pairs]]
+    tiny_lpbs = ev.off.loc[[(a, b, _TINY, "all") for a, b in lpbs_pairs]]
+    return Finding(
+        PAPER, "Appendix E: no clear trend between the cosine methods and LPBS",
+        f"Table 5, BERT, all (n = {int(bert_lpbs['n'].max())}): s-SEAT, w-SEAT, CEAT "
+        f"{ev.printed(lpbs_pairs, 'BERT')}; {_cover_0(bert_lpbs)}",
+        f"tiny MLM, all: {', '.join(ev.r_off(a, b, _TINY) for a, b in lpbs_pairs)} "
+        f"(n = {', '.join(str(ev.n_off(a, b, _TINY)) for a, b in lpbs_pairs)}); "
+        f"{_cover_0(tiny_lpbs)}",
+        "tiny masked LM (not BERT)", bool(not _interval_excludes_0(bert_lpbs).any()),
+        "synthesis-tiny-mlm")
+
+
+def _flipped_tests(long: pd.DataFrame, a: str, b: str) -> dict[str, list[str]]:
+    """Model → the tests whose effect size changes sign between options ``a`` and ``b``."""
+    keys = ["model", "method", "test"]
+    left = long[long["option"] == a].set_index(keys)["d"]
+    right = long[long["option"] == b].set_index(keys)["d"]
+    both = pd.concat([left.rename("a"), right.rename("b")], axis=1, join="inner").dropna()
+    flips = both[both["a"] * both["b"] < 0]
+    out: dict[str, list[str]] = {}
+    for (model, _, test) in flips.index:
+        out.setdefault(model, [])
+        if test not in out[model]:
+            out[model].append(test)
+    return out
+
+
+def _flip_text(flipped: Mapping[str, Sequence[str]]) -> str:
+    return "; ".join(f"{m} {', '.join(ts)}" for m, ts in flipped.items()) or "none"
+
+
+def _cosine_only(summary: pd.DataFrame) -> pd.DataFrame:
+    """The rows of a :func:`~biasbook.synthesis_tables.switch_summary` of the cosine methods."""
+    return summary[summary.index.get_level_values("method").isin(("s-SEAT", "w-SEAT", "CEAT"))]
+
+
+def _switch_parts(summary: pd.DataFrame, models: Sequence[str]) -> list[str]:
+    """``CBoW 2 sign flips, 3 significance changes in 12 pairs`` per model with rows."""
+    parts = []
+    for model in models:
+        part = summary[summary.index.get_level_values("model") == model]
+        if len(part):
+            parts.append(f"{model} {int(part['sign flips'].sum())} sign flips, "
+                         f"{int(part['significance changes'].sum())} significance changes "
+                         f"in {int(part['tests'].sum())} pairs")
+    return parts
+
+
+def _claim_names_or_terms(ours: pd.DataFrame) -> Finding:
+    """Mind Your Bias §4.3, Table 11: names or group terms change the scores substantially.
+
+    ``ours`` is :func:`~biasbook.synthesis_tables.stored_ours`.
+    """
+    long11 = cells(11, ours)
+    s11 = switch_summary(long11, "names", "terms")
+    pub11 = _cosine_only(s11.loc[PUBLISHED_GROUP])
+    our11 = s11.loc[OURS_GROUP] if OURS_GROUP in s11.index.get_level_values(0) else s11.iloc[:0]
+    flipped = _flipped_tests(long11[long11["group"] == OURS_GROUP], "names", "terms")
+    return Finding(
+        PAPER, "§4.3: names or group terms has a substantial impact that cannot be "
+        "generalised across bias types or LMs (Table 11)",
+        f"Table 11, s-SEAT, w-SEAT, CEAT × 5 models × 6 tests: {int(pub11['sign flips'].sum())} "
+        f"sign flips and {int(pub11['significance changes'].sum())} significance changes in "
+        f"{int(pub11['tests'].sum())} pairs",
+        "; ".join(_switch_parts(our11, ("CBoW", "MiniLM", "tiny MLM")))
+        + f"; tests that flip: {_flip_text(flipped)}",
+        "CBoW, MiniLM-L6, tiny masked LM (stand-ins)",
+        bool(our11["sign flips"].sum() > 0 and len({t for ts in flipped.values() for t in ts})
+             > 1), "synthesis-table11")
+
+
+def _claim_templates_or_reddit(ours: pd.DataFrame) -> Finding:
+    """Mind Your Bias §4.3, Table 12: templates give larger d, Reddit more significance.
+
+    ``ours`` is :func:`~biasbook.synthesis_tables.stored_ours`.
+    """
+    s12 = switch_summary(cells(12, ours), "template", "reddit")
+    pub12 = _cosine_only(s12.loc[PUBLISHED_GROUP])
+    w12 = pub12[pub12.index.get_level_values("method") == "w-SEAT"]
+    our12 = s12.loc[OURS_GROUP]
+    w_ours = our12[our12.index.get_level_values("method") == "w-SEAT"]
+    ours_larger = int((our12["mean d template"] > our12["mean d reddit"]).sum())
+    ours_more = int((our12["significant reddit"] > our12["significant template"]).sum())
+    return Finding(
+        PAPER, "§4.3: templates give larger effect sizes on average, Reddit comments more "
+        "significant results, especially for w-SEAT (Table 12)",
+        f"Table 12 (s-SEAT, w-SEAT, CEAT × 5 models): mean d larger with templates in "
+        f"{int((pub12['mean d template'] > pub12['mean d reddit']).sum())} of {len(pub12)}; "
+        f"w-SEAT significant {int(w12['significant template'].sum())} (templates) vs "
+        f"{int(w12['significant reddit'].sum())} (Reddit) of {int(w12['tests'].sum())}",
+        f"mean d larger with templates in {ours_larger} of {len(our12)} method × model pairs, "
+        f"more significant results on corpus sentences in {ours_more}; w-SEAT significant "
+        f"{int(w_ours['significant template'].sum())} (templates) vs "
+        f"{int(w_ours['significant reddit'].sum())} (corpus) of {int(w_ours['tests'].sum())}",
+        "CBoW (GloVe 6B 50d), MiniLM-L6, SmolLM2-135M (SEAT, CEAT), tiny masked LM (CEAT, "
+        "LPBS; stand-ins)",
+        # Both halves hold somewhere (on some models or methods) but neither everywhere.
+        (True if ours_larger == ours_more == len(our12) else
+         "no" if ours_larger == ours_more == 0 else "partly"), "synthesis-table12")
+
+
+def _claim_sentence_encodings(ev: _SynthesisEvidence) -> Finding:
+    """Mind Your Bias §4.3, Table 13: sentence encodings give fewer, smaller results."""
+    t13 = ev.t11_14
+    pub13 = t13[(t13["table"] == 13) & (t13["method"] == "SEAT") & (t13["model"] == "BERT")]
+    pub13_sig = {v: int(pub13.loc[pub13["variant"] == v, "sig"].eq(True).sum())
+                 for v in ("sent", "avg.")}
+    sva = sentence_vs_word()
+    follows = [r["significant sent"] <= r["significant avg."] and r["sent lower"] > r["tests"] / 2
+               for _, r in sva.iterrows()]
+    return Finding(
+        PAPER, "§4.3: sentence encodings give fewer significant results and lower effect "
+        "sizes (Table 13)",
+        f"Table 13, BERT SEAT: {pub13_sig['sent']} significant 'sent' vs {pub13_sig['avg.']} "
+        "'avg.'",
+        "; ".join(f"{_SHORT[m]} {r['significant sent']} vs {r['significant avg.']} significant, "
+                  f"sent lower on {r['sent lower']} of {r['tests']}" for m, r in sva.iterrows()),
+        _STAND_INS, "yes" if all(follows) else ("partly" if any(follows) else "no"),
+        "synthesis-table13")
+
+
+def _no_impact_verdict(published_flips: int, our_flips: int) -> bool | str:
+    """"No impact": True without sign flips in both, "no" with flips in both, else "partly"."""
+    if published_flips == 0 and our_flips == 0:
+        return True
+    return "no" if published_flips and our_flips else "partly"
+
+
+def _claim_subwords(ours: pd.DataFrame) -> Finding:
+    """Mind Your Bias §4.3, Table 13: the first, last or average subword has no impact.
+
+    ``ours`` is :func:`~biasbook.synthesis_tables.stored_ours`.
+    """
+    long13 = cells(13, ours)
+    s13 = pd.concat([switch_summary(long13, "avg.", other).assign(other=other)
+                     for other in ("start", "end")])
+    pub13, our13 = s13.loc[PUBLISHED_GROUP], s13.loc[OURS_GROUP]
+    our_parts = [f"{model} {method} {int(part['sign flips'].sum())} sign flips, "
+                 f"{int(part['significance changes'].sum())} significance changes in "
+                 f"{int(part['tests'].sum())}"
+                 for (model, method), part in our13.groupby(level=["model", "method"],
+                                                            sort=False)]
+    return Finding(
+        PAPER, "§4.3: the first, last or average subword does not seem to have an impact",
+        f"Table 13, avg. vs start and vs end (BERT, GPT-2, OPT, BLOOM; SEAT and CEAT): "
+        f"{int(pub13['sign flips'].sum())} sign flips and "
+        f"{int(pub13['significance changes'].sum())} significance changes in "
+        f"{int(pub13['tests'].sum())} pairs",
+        "; ".join(our_parts), "MiniLM-L6 (SEAT), tiny masked LM (SEAT, CEAT; stand-ins)",
+        _no_impact_verdict(int(pub13["sign flips"].sum()), int(our13["sign flips"].sum())),
+        "synthesis-table13")
+
+
+def _claim_cosine_over_probability(ev: _SynthesisEvidence) -> Finding:
+    """Mind Your Bias §4.3, Table 14: cosine gives more significant results than probability."""
+    t14 = ev.t11_14
+    pub14 = t14[(t14["table"] == 14) & (t14["word_set"] == "full")]
+    pub_cos = pub14[pub14["variant"] == "cosine similarity"]
+    pub_prob = pub14[pub14["variant"] == "probability"]
+    counts = ev.scores.groupby(["model", "method"])["sig"].agg(["size", "sum"]).sort_index()
+    prob = counts.loc[(_TINY, "LPBS (corpus)")]
+    ceat_counts = ", ".join(f"{_SHORT[m]} {int(counts.loc[(m, 'CEAT'), 'sum'])} of "
+                            f"{int(counts.loc[(m, 'CEAT'), 'size'])}"
+                            for m in (_MINI, _SMOL, _TINY))
+    return Finding(
+        PAPER, "§4.3: cosine gives more significant results than probability (Table 14)",
+        f"Table 14, BERT, full sets: {int(pub_cos['sig'].eq(True).sum())} of {len(pub_cos)} "
+        f"vs {int(pub_prob['sig'].eq(True).sum())} of {len(pub_prob)} "
+        f"({int(pub_prob['d'].isna().sum())} n/a)",
+        f"probability (tiny MLM, corpus): {int(prob['sum'])} of {int(prob['size'])} with enough "
+        f"co-occurrences; CEAT: {ceat_counts}",
+        "tiny masked LM, MiniLM-L6, SmolLM2-135M (stand-ins)", "not separable",
+        "synthesis-table14")
+
+
+def _claim_design_choices(ev: _SynthesisEvidence) -> Finding:
+    """Mind Your Bias's thesis: the design choices change the scores (specification curves)."""
+    # The speccurve module reads the other chapters' tables; imported here, not at the top,
+    # so that importing this module stays light.
+    from biasbook.speccurve import specification_summary
+
+    spread = specification_summary(CURVE_MODELS, CURVE_TESTS)
+    c3 = spread[spread["test"] == "C3"]
+    c3_both = c3[(c3["CI above 0"] > 0) & (c3["CI below 0"] > 0)]
+    neural = [m for m in CURVE_MODELS if m != _CBOW]
+    return Finding(
+        PAPER, "The design choices change the scores substantially (the paper's thesis)",
+        "Tables 11–14: one choice at a time",
+        f"{int(spread['specifications'].sum())} stored specifications of {len(CURVE_MODELS)} "
+        f"models × {len(CURVE_TESTS)} tests; ranges up to {spread['range'].max():.2f} in d; "
+        f"C3's CIs lie wholly above 0 in some specifications and wholly below in others on "
+        f"{len(c3_both)} of {len(neural)} neural models",
+        "CBoW, MiniLM-L6, SmolLM2-135M, tiny masked LM (stand-ins)",
+        bool(set(c3_both["model"]) == set(neural)), "synthesis-speccurves")
+
+
+def _claim_runtimes(ev: _SynthesisEvidence) -> Finding:
+    """Mind Your Bias, Appendix F: SEAT runtimes match, CEAT's are substantially higher."""
+    _, measured = runtime_measurements()
+    pub_rt = load_published("myb_tables_7_8_runtime")
+    pub_c1 = pub_rt[pub_rt["test"] == "C1"].set_index(["method", "model"])["seconds"].sort_index()
+    seat_c1 = pub_c1.loc[["s-SEAT", "w-SEAT"]]
+    secs, emb = measured["seconds"], measured["embedding_s"]
+    return Finding(
+        PAPER, "Appendix F: SEAT runtimes match, CEAT's are substantially higher",
+        f"Tables 7–8, C1: SEAT {seat_c1.min():.1f}–{seat_c1.max():.1f} s, CEAT "
+        f"{pub_c1.loc['CEAT'].min():.1f}–{pub_c1.loc['CEAT'].max():.1f} s",
+        f"C1 without embeddings: s-SEAT {secs[('C1', 's-SEAT')]:.3f} s, CEAT "
+        f"{secs[('C1', 'CEAT')]:.3f} s; embeddings: s-SEAT {emb[('C1', 's-SEAT')]:.1f} s, "
+        f"CEAT {emb[('C1', 'CEAT')]:.1f} s",
+        "MiniLM-L6 (stand-in; another CPU)", "partly", "synthesis-runtimes")
+
+
 def findings() -> list[Finding]:
     """Mind Your Bias's cross-method claims (§4.2, Appendices E–G) and two of §4.1, checked.
 
@@ -645,195 +1029,15 @@ def findings() -> list[Finding]:
     Returns
     -------
     list of Finding
-        One record per claim, in the order of the chapter's sections; ``section`` is
-        the label of the section that shows the evidence.
+        One record per claim (a ``_claim_*`` function each), in the order of the
+        chapter's sections; ``section`` is the label of the section that shows the
+        evidence. §4.1's two claims on Table 3 come last
+        (:func:`biasbook.myb_figures.findings`).
     """
-    # The speccurve module reads the other chapters' tables; imported here, not at the top,
-    # so that importing this module stays light.
-    from biasbook.speccurve import specification_summary
-
-    beside = table5_beside_published()
-    pub = beside.set_index(["methods", "model", "subset"])["published"].sort_index()
-    keys = ["method_a", "method_b", "model", "subset"]
-    ours5 = myb_table5().set_index(keys).sort_index()
-    scores = offline_scores()
-    off = offline_table5(scores).set_index(keys).sort_index()
-
-    def printed(pairs: Sequence[tuple[str, str]], model: str, subset: str = "all") -> str:
-        return ", ".join(_minus(pub[(f"{a} | {b}", model, subset)]) for a, b in pairs)
-
-    def r_off(a: str, b: str, model: str, subset: str = "all") -> str:
-        return _minus(format_r(off.loc[(a, b, model, subset), "r"]))
-
-    def n_off(a: str, b: str, model: str, subset: str = "all") -> int:
-        return int(off.loc[(a, b, model, subset), "n"])
-
-    def change(a: str, b: str, model: str, frame: pd.DataFrame = ours5) -> str:
-        return " → ".join(_minus(format_r(frame.loc[(a, b, model, s), "r"]))
-                          for s in _SUBSETS)
-
-    mini, smol, cbow, tiny = CURVE_MODELS[0], CURVE_MODELS[1], CURVE_MODELS[2], OFFLINE_LPBS_MODEL
-
-    # §4.2: the cosine methods correlate positively.
-    cos_all = beside[(beside["subset"] == "all") & ~beside["methods"].str.contains("LPBS")]
-    with_ci = beside[beside["n"] >= MIN_PAIRS_CI]
-    n_pos = int((cos_all["r"] > 0).sum())
-    mini_excl = _interval_excludes_0(off.loc[[(a, b, mini, "all") for a, b in _COSINE_PAIRS]])
-    smol_excl = _interval_excludes_0(off.loc[[(a, b, smol, "all") for a, b in _COSINE_PAIRS]])
-    cosine = Finding(
-        PAPER, "§4.2: the cosine methods correlate positively, especially for ELMo and BLOOM",
-        f"Table 5: {n_pos} of {len(cos_all)} 'all' cosine cells positive; ELMo "
-        f"{printed(_COSINE_PAIRS, 'ELMo')}; BLOOM {printed(_COSINE_PAIRS, 'BLOOM')}; "
-        f"{int(_interval_excludes_0(with_ci).sum())} of {len(with_ci)} intervals (ours, "
-        "Fisher's z) exclude 0",
-        f"MiniLM {', '.join(r_off(a, b, mini) for a, b in _COSINE_PAIRS)} "
-        f"({'every interval above 0' if mini_excl.all() else 'some intervals cover 0'}); "
-        f"CBoW s-|w-SEAT {r_off('s-SEAT', 'w-SEAT', cbow)}; SmolLM2 "
-        f"{', '.join(r_off(a, b, smol) for a, b in _COSINE_PAIRS)} "
-        f"({'intervals cover 0' if not smol_excl.any() else 'some intervals exclude 0'})",
-        "CBoW, MiniLM-L6, SmolLM2-135M (stand-ins)", "weakly", "synthesis-table5")
-
-    # §4.2: dropping non-significant scores (BERT).
-    tiny_lpbs_sig = scores[(scores["model"] == tiny) & (scores["method"] == "LPBS")
-                           & scores["sig"]]["test"].tolist()
-    tiny_sig_na = all(math.isnan(off.loc[(a, "LPBS", tiny, "sig."), "r"])
-                      for a in ("s-SEAT", "w-SEAT", "CEAT"))
-    ceat_lpbs = ours5.loc[("CEAT", "LPBS", "BERT"), "r"]
-    significant_only = Finding(
-        PAPER, "§4.2: with significant scores only, s-SEAT | CEAT and s-SEAT | LPBS "
-        "increase and CEAT | LPBS decreases (BERT)",
-        f"Table 5, BERT, all → sig.: s-SEAT | CEAT {change('s-SEAT', 'CEAT', 'BERT')}, "
-        f"s-SEAT | LPBS {change('s-SEAT', 'LPBS', 'BERT')}, CEAT | LPBS "
-        f"{change('CEAT', 'LPBS', 'BERT')}",
-        f"tiny MLM: s-SEAT | CEAT {change('s-SEAT', 'CEAT', tiny, off)}, LPBS cells "
-        f"{'n/a' if tiny_sig_na else 'computed'} (LPBS significant on "
-        f"{len(tiny_lpbs_sig)} tests); MiniLM s-SEAT | CEAT {change('s-SEAT', 'CEAT', mini, off)}",
-        "tiny masked LM (not BERT), MiniLM-L6", bool(ceat_lpbs["sig."] < ceat_lpbs["all"]),
-        "synthesis-text-vs-table")
-
-    # §4.2: OPT reverses two correlations.
-    opt = (ours5.loc[("s-SEAT", "w-SEAT", "OPT"), "r"], ours5.loc[("s-SEAT", "CEAT", "OPT"), "r"])
-    inverse = Finding(
-        PAPER, "§4.2: the inverse effect for s-SEAT | w-SEAT and s-SEAT | CEAT with OPT",
-        f"Table 5, OPT, all → sig.: {change('s-SEAT', 'w-SEAT', 'OPT')} and "
-        f"{change('s-SEAT', 'CEAT', 'OPT')}",
-        f"recomputed from the printed Tables 3 and 4: the same cells "
-        f"({int(beside['matches'].sum())} of {len(beside)} printed cells reproduced)",
-        "the paper's OPT scores (no model run)",
-        bool(all(r["all"] > 0 > r["sig."] for r in opt)), "synthesis-table5")
-
-    # §4.2: LPBS correlates strongly with the cosine methods over significant scores.
-    lpbs_sig = [(a, "LPBS") for a in ("s-SEAT", "CEAT", "w-SEAT")]
-    lpbs_cells = ", ".join(
-        f"{_minus(pub[(f'{a} | {b}', 'BERT', 'sig.')])} "
-        f"(n = {int(ours5.loc[(a, b, 'BERT', 'sig.'), 'n'])})" for a, b in lpbs_sig)
-    lpbs_strong = Finding(
-        PAPER, "§4.2: with significant scores, LPBS correlates (strongly) with s-SEAT, CEAT "
-        "and w-SEAT",
-        f"Table 5, BERT, sig.: s-SEAT, CEAT, w-SEAT {lpbs_cells}",
-        f"tiny MLM: n/a for all three (n = {n_off('s-SEAT', 'LPBS', tiny, 'sig.')}: LPBS "
-        f"significant on {' and '.join(tiny_lpbs_sig)} only)",
-        "tiny masked LM (not BERT)",
-        bool(all(ours5.loc[(a, b, "BERT", "sig."), "n"] >= MIN_PAIRS_CI for a, b in lpbs_sig)),
-        "synthesis-text-vs-table")
-
-    # §4.2: mixed s-SEAT | w-SEAT correlations.
-    sw_sig = ", ".join(f"{m} {_minus(pub[('s-SEAT | w-SEAT', m, 'sig.')])}"
-                       for m in MYB_MODELS if m != "ELMo")
-    sw_all = [ours5.loc[("s-SEAT", "w-SEAT", m, "all"), "r"] for m in MYB_MODELS if m != "BERT"]
-    sw_off = [r_off("s-SEAT", "w-SEAT", m) for m in (cbow, mini, smol)]
-    mixed = Finding(
-        PAPER, "§4.2: mixed correlations between s-SEAT and w-SEAT",
-        f"Table 5, sig.: {sw_sig}; all: {min(sw_all):.2f}–{max(sw_all):.2f} except BERT "
-        f"{_minus(pub[('s-SEAT | w-SEAT', 'BERT', 'all')])}",
-        f"all: CBoW {sw_off[0]}, MiniLM {sw_off[1]}, SmolLM2 {sw_off[2]}",
-        "CBoW, MiniLM-L6, SmolLM2-135M (stand-ins)",
-        bool(min(sw_all) > 0 > ours5.loc[("s-SEAT", "w-SEAT", "BERT", "all"), "r"]),
-        "synthesis-offline-table5")
-
-    # Appendix E: no clear trend between the cosine methods and LPBS.
-    lpbs_pairs = METHOD_PAIRS[3:]
-    bert_lpbs = ours5.loc[[(a, b, "BERT", "all") for a, b in lpbs_pairs]]
-    tiny_lpbs = off.loc[[(a, b, tiny, "all") for a, b in lpbs_pairs]]
-    no_trend = Finding(
-        PAPER, "Appendix E: no clear trend between the cosine methods and LPBS",
-        f"Table 5, BERT, all (n = {int(bert_lpbs['n'].max())}): s-SEAT, w-SEAT, CEAT "
-        f"{printed(lpbs_pairs, 'BERT')}; "
-        f"{_cover_0(bert_lpbs)}",
-        f"tiny MLM, all: {', '.join(r_off(a, b, tiny) for a, b in lpbs_pairs)} "
-        f"(n = {', '.join(str(n_off(a, b, tiny)) for a, b in lpbs_pairs)}); "
-        f"{_cover_0(tiny_lpbs)}",
-        "tiny masked LM (not BERT)", bool(not _interval_excludes_0(bert_lpbs).any()),
-        "synthesis-tiny-mlm")
-
-    # §4.3 / Table 13: sentence encodings give fewer significant results, lower sizes.
-    t13 = load_published("myb_tables_11_14")
-    pub13 = t13[(t13["table"] == 13) & (t13["method"] == "SEAT") & (t13["model"] == "BERT")]
-    pub13_sig = {v: int(pub13.loc[pub13["variant"] == v, "sig"].eq(True).sum())
-                 for v in ("sent", "avg.")}
-    sva = sentence_vs_word()
-    follows = [r["significant sent"] <= r["significant avg."] and r["sent lower"] > r["tests"] / 2
-               for _, r in sva.iterrows()]
-    sentence = Finding(
-        PAPER, "§4.3: sentence encodings give fewer significant results and lower effect "
-        "sizes (Table 13)",
-        f"Table 13, BERT SEAT: {pub13_sig['sent']} significant 'sent' vs {pub13_sig['avg.']} "
-        "'avg.'",
-        "; ".join(f"{_SHORT[m]} {r['significant sent']} vs {r['significant avg.']} significant, "
-                  f"sent lower on {r['sent lower']} of {r['tests']}" for m, r in sva.iterrows()),
-        "CBoW, MiniLM-L6, SmolLM2-135M (stand-ins)",
-        "yes" if all(follows) else ("partly" if any(follows) else "no"), "synthesis-table13")
-
-    # §4.3 / Table 14: cosine gives more significant results than probability.
-    pub14 = t13[(t13["table"] == 14) & (t13["word_set"] == "full")]
-    pub_cos = pub14[pub14["variant"] == "cosine similarity"]
-    pub_prob = pub14[pub14["variant"] == "probability"]
-    counts = scores.groupby(["model", "method"])["sig"].agg(["size", "sum"]).sort_index()
-    prob = counts.loc[(tiny, "LPBS (corpus)")]
-    ceat_counts = ", ".join(f"{_SHORT[m]} {int(counts.loc[(m, 'CEAT'), 'sum'])} of "
-                            f"{int(counts.loc[(m, 'CEAT'), 'size'])}" for m in (mini, smol, tiny))
-    metric = Finding(
-        PAPER, "§4.3: cosine gives more significant results than probability (Table 14)",
-        f"Table 14, BERT, full sets: {int(pub_cos['sig'].eq(True).sum())} of {len(pub_cos)} "
-        f"vs {int(pub_prob['sig'].eq(True).sum())} of {len(pub_prob)} "
-        f"({int(pub_prob['d'].isna().sum())} n/a)",
-        f"probability (tiny MLM, corpus): {int(prob['sum'])} of {int(prob['size'])} with enough "
-        f"co-occurrences; CEAT: {ceat_counts}",
-        "tiny masked LM, MiniLM-L6, SmolLM2-135M (stand-ins)", "not separable",
-        "synthesis-table14")
-
-    # The thesis: the design choices change the scores (specification curves).
-    spread = specification_summary(CURVE_MODELS, CURVE_TESTS)
-    c3 = spread[spread["test"] == "C3"]
-    c3_both = c3[(c3["CI above 0"] > 0) & (c3["CI below 0"] > 0)]
-    neural = [m for m in CURVE_MODELS if m != cbow]
-    choices = Finding(
-        PAPER, "The design choices change the scores substantially (the paper's thesis)",
-        "Tables 11–14: one choice at a time",
-        f"{int(spread['specifications'].sum())} stored specifications of {len(CURVE_MODELS)} "
-        f"models × {len(CURVE_TESTS)} tests; ranges up to {spread['range'].max():.2f} in d; "
-        f"C3's CIs lie wholly above 0 in some specifications and wholly below in others on "
-        f"{len(c3_both)} of {len(neural)} neural models",
-        "CBoW, MiniLM-L6, SmolLM2-135M, tiny masked LM (stand-ins)",
-        bool(set(c3_both["model"]) == set(neural)), "synthesis-speccurves")
-
-    # Appendix F: runtimes.
-    _, measured = runtime_measurements()
-    pub_rt = load_published("myb_tables_7_8_runtime")
-    pub_c1 = pub_rt[pub_rt["test"] == "C1"].set_index(["method", "model"])["seconds"].sort_index()
-    seat_c1 = pub_c1.loc[["s-SEAT", "w-SEAT"]]
-    secs, emb = measured["seconds"], measured["embedding_s"]
-    runtimes = Finding(
-        PAPER, "Appendix F: SEAT runtimes match, CEAT's are substantially higher",
-        f"Tables 7–8, C1: SEAT {seat_c1.min():.1f}–{seat_c1.max():.1f} s, CEAT "
-        f"{pub_c1.loc['CEAT'].min():.1f}–{pub_c1.loc['CEAT'].max():.1f} s",
-        f"C1 without embeddings: s-SEAT {secs[('C1', 's-SEAT')]:.3f} s, CEAT "
-        f"{secs[('C1', 'CEAT')]:.3f} s; embeddings: s-SEAT {emb[('C1', 's-SEAT')]:.1f} s, "
-        f"CEAT {emb[('C1', 'CEAT')]:.1f} s",
-        "MiniLM-L6 (stand-in; another CPU)", "partly", "synthesis-runtimes")
-
-    tables = choice_findings(PAPER)
-    # §4.1: Table 3's significance counts and OPT ≈ BLOOM (biasbook.myb_figures).
-    return [cosine, significant_only, inverse, lpbs_strong, mixed, no_trend, tables["t11"],
-            tables["t12"], sentence, tables["t13-subword"], metric, choices, runtimes,
+    ev = _SynthesisEvidence()
+    return [_claim_cosine_positive(ev), _claim_significant_only(ev), _claim_opt_inverse(ev),
+            _claim_lpbs_strong(ev), _claim_mixed_s_w(ev), _claim_no_lpbs_trend(ev),
+            _claim_names_or_terms(ev.choices), _claim_templates_or_reddit(ev.choices),
+            _claim_sentence_encodings(ev), _claim_subwords(ev.choices),
+            _claim_cosine_over_probability(ev), _claim_design_choices(ev), _claim_runtimes(ev),
             *myb_figures.findings()]

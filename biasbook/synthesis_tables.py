@@ -68,7 +68,6 @@ from biasbook.ceat import (
     ceat_table,
     template_contexts,
 )
-from biasbook.findings import Finding
 from biasbook.lpbs import OFFLINE_LPBS_MODEL, TABLE14_CELLS
 from biasbook.published import MYB_MODELS, MYB_TABLE3
 from biasbook.seat import OFFLINE_SEAT_MODELS, SEAT_EXACT, myb_table
@@ -114,7 +113,6 @@ __all__ = [
     "TABLE14_SETS",
     "SentenceVectors",
     "cells",
-    "choice_findings",
     "choice_table",
     "choices_table",
     "compact_summary",
@@ -782,132 +780,6 @@ def stored_ours() -> pd.DataFrame:
     from biasbook.stored import load_results
 
     return ours_long({name: load_results(name)[0] for name in SOURCES})
-
-
-def choice_findings(paper: str, ours: pd.DataFrame | None = None) -> dict[str, Finding]:
-    """§4.3's claims about Tables 11, 12 and 13 (subwords), checked on printed and ours.
-
-    Parameters
-    ----------
-    paper
-        The paper as the references cite it.
-    ours
-        :func:`stored_ours` (read when ``None``).
-
-    Returns
-    -------
-    dict
-        ``"t11"`` (names vs terms), ``"t12"`` (templates vs Reddit), ``"t13-subword"``
-        (first, last or average subword): one :class:`~biasbook.findings.Finding`
-        each.
-    """
-    ours = stored_ours() if ours is None else ours
-    cosine = ("s-SEAT", "w-SEAT", "CEAT")
-
-    # Table 11: names or terms.
-    s11 = switch_summary(cells(11, ours), "names", "terms")
-    pub11 = s11.loc[PUBLISHED_GROUP]
-    pub11 = pub11[pub11.index.get_level_values("method").isin(cosine)]
-    our11 = s11.loc[OURS_GROUP] if OURS_GROUP in s11.index.get_level_values(0) else s11.iloc[:0]
-    per_model = []
-    for model in ("CBoW", "MiniLM", "tiny MLM"):
-        part = our11[our11.index.get_level_values("model") == model]
-        if len(part):
-            per_model.append(f"{model} {int(part['sign flips'].sum())} sign flips, "
-                             f"{int(part['significance changes'].sum())} significance changes "
-                             f"in {int(part['tests'].sum())} pairs")
-    long11 = cells(11, ours)
-    flipped = _flipped_tests(long11[long11["group"] == OURS_GROUP], "names", "terms")
-    t11 = Finding(
-        paper, "§4.3: names or group terms has a substantial impact that cannot be "
-        "generalised across bias types or LMs (Table 11)",
-        f"Table 11, s-SEAT, w-SEAT, CEAT × 5 models × 6 tests: {int(pub11['sign flips'].sum())} "
-        f"sign flips and {int(pub11['significance changes'].sum())} significance changes in "
-        f"{int(pub11['tests'].sum())} pairs",
-        "; ".join(per_model)
-        + f"; tests that flip: {_flip_text(flipped)}",
-        "CBoW, MiniLM-L6, tiny masked LM (stand-ins)",
-        bool(our11["sign flips"].sum() > 0 and len({t for ts in flipped.values() for t in ts})
-             > 1), "synthesis-table11")
-
-    # Table 12: templates or Reddit.
-    s12 = switch_summary(cells(12, ours), "template", "reddit")
-    pub12 = s12.loc[PUBLISHED_GROUP]
-    pub12 = pub12[pub12.index.get_level_values("method").isin(cosine)]
-    w12 = pub12[pub12.index.get_level_values("method") == "w-SEAT"]
-    larger = int((pub12["mean d template"] > pub12["mean d reddit"]).sum())
-    our12 = s12.loc[OURS_GROUP]
-    w_ours = our12[our12.index.get_level_values("method") == "w-SEAT"]
-    ours_larger = int((our12["mean d template"] > our12["mean d reddit"]).sum())
-    ours_more = int((our12["significant reddit"] > our12["significant template"]).sum())
-    # Both halves hold somewhere (on some models or methods) but neither everywhere: "partly".
-    verdict12: bool | str = (True if ours_larger == ours_more == len(our12) else
-                             "no" if ours_larger == ours_more == 0 else "partly")
-    t12 = Finding(
-        paper, "§4.3: templates give larger effect sizes on average, Reddit comments more "
-        "significant results, especially for w-SEAT (Table 12)",
-        f"Table 12 (s-SEAT, w-SEAT, CEAT × 5 models): mean d larger with templates in {larger} "
-        f"of {len(pub12)}; w-SEAT significant {int(w12['significant template'].sum())} "
-        f"(templates) vs {int(w12['significant reddit'].sum())} (Reddit) of "
-        f"{int(w12['tests'].sum())}",
-        f"mean d larger with templates in {ours_larger} of {len(our12)} method × model pairs, "
-        f"more significant results on corpus sentences in {ours_more}; w-SEAT significant "
-        f"{int(w_ours['significant template'].sum())} (templates) vs "
-        f"{int(w_ours['significant reddit'].sum())} (corpus) of {int(w_ours['tests'].sum())}",
-        "CBoW (GloVe 6B 50d), MiniLM-L6, SmolLM2-135M (SEAT, CEAT), tiny masked LM (CEAT, "
-        "LPBS; stand-ins)",
-        verdict12, "synthesis-table12")
-
-    # Table 13: first, last or average subword.
-    long13 = cells(13, ours)
-    rows = []
-    for other in ("start", "end"):
-        s = switch_summary(long13, "avg.", other)
-        rows.append(s.assign(other=other))
-    s13 = pd.concat(rows)
-    pub13 = s13.loc[PUBLISHED_GROUP]
-    our13 = s13.loc[OURS_GROUP]
-    our_parts = []
-    for (model, method), part in our13.groupby(level=["model", "method"], sort=False):
-        our_parts.append(f"{model} {method} {int(part['sign flips'].sum())} sign flips, "
-                         f"{int(part['significance changes'].sum())} significance changes in "
-                         f"{int(part['tests'].sum())}")
-    t13 = Finding(
-        paper, "§4.3: the first, last or average subword does not seem to have an impact",
-        f"Table 13, avg. vs start and vs end (BERT, GPT-2, OPT, BLOOM; SEAT and CEAT): "
-        f"{int(pub13['sign flips'].sum())} sign flips and "
-        f"{int(pub13['significance changes'].sum())} significance changes in "
-        f"{int(pub13['tests'].sum())} pairs",
-        "; ".join(our_parts), "MiniLM-L6 (SEAT), tiny masked LM (SEAT, CEAT; stand-ins)",
-        _verdict(int(pub13["sign flips"].sum()), int(our13["sign flips"].sum())),
-        "synthesis-table13")
-    return {"t11": t11, "t12": t12, "t13-subword": t13}
-
-
-def _verdict(published_flips: int, our_flips: int) -> bool | str:
-    """"No impact": True without sign flips in both, "no" with flips in both, else "partly"."""
-    if published_flips == 0 and our_flips == 0:
-        return True
-    return "no" if published_flips and our_flips else "partly"
-
-
-def _flipped_tests(long: pd.DataFrame, a: str, b: str) -> dict[str, list[str]]:
-    """Model → the tests whose effect size changes sign between options ``a`` and ``b``."""
-    keys = ["model", "method", "test"]
-    left = long[long["option"] == a].set_index(keys)["d"]
-    right = long[long["option"] == b].set_index(keys)["d"]
-    both = pd.concat([left.rename("a"), right.rename("b")], axis=1, join="inner").dropna()
-    flips = both[both["a"] * both["b"] < 0]
-    out: dict[str, list[str]] = {}
-    for (model, _, test) in flips.index:
-        out.setdefault(model, [])
-        if test not in out[model]:
-            out[model].append(test)
-    return out
-
-
-def _flip_text(flipped: Mapping[str, Sequence[str]]) -> str:
-    return "; ".join(f"{m} {', '.join(ts)}" for m, ts in flipped.items()) or "none"
 
 
 def compact_summary(summary: pd.DataFrame) -> pd.DataFrame:

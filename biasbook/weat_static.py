@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -271,6 +272,88 @@ def comparison_table(ours: pd.DataFrame, published: str = "mleat_table1_glove") 
     return table
 
 
+_PAPER = "Caliskan et al. (2017)"
+_SOURCE = "ML-EAT Table 1, Level 1, GloVe 840B"
+_MODEL = f"{GLOVE_MODEL} (stand-in for GloVe 840B 300d)"
+
+
+@dataclass(frozen=True, eq=False)
+class _WeatStaticEvidence:
+    """What the chapter's claims read: our stored table and ML-EAT's Table 1, by test."""
+
+    ours: pd.DataFrame
+    mleat: pd.DataFrame
+
+    @property
+    def published_d(self) -> pd.Series:
+        return self.mleat["l1_d"].astype(float)
+
+    @property
+    def our_d(self) -> pd.Series:
+        return self.ours["effect_size"]
+
+
+def _caliskan_finding(claim: str, published: str, ours: str, holds: bool | str) -> Finding:
+    """A Finding of Caliskan et al.'s on GloVe 6B 50d, shown in :data:`SECTION`."""
+    return Finding(_PAPER, claim, published, ours, _MODEL, holds, SECTION)
+
+
+def _claim_direction(ev: _WeatStaticEvidence) -> Finding:
+    """Caliskan et al.: all ten biases have the direction they found."""
+    n = len(WEAT_TESTS)
+    same_sign = int((np.sign(ev.published_d) == np.sign(ev.our_d)).sum())
+    return _caliskan_finding(
+        "All ten biases have the direction Caliskan et al. found",
+        f"{int((ev.published_d > 0).sum())} of {n} positive ({_SOURCE})",
+        f"{same_sign} of {n} with the published sign", same_sign == n)
+
+
+def _claim_significance(ev: _WeatStaticEvidence) -> Finding:
+    """Caliskan et al.: all ten are significant."""
+    n, p = len(WEAT_TESTS), ev.ours["p_value"]
+    at_05, at_01 = int((p <= 0.05).sum()), int((p <= ALPHA).sum())
+    holm = int((ours_marks(ev.ours) == "**").sum())
+    return _caliskan_finding(
+        "All ten are significant",
+        f"{int(ev.mleat['l1_sig'].sum())} of {n} starred, p < 0.05 ({_SOURCE})",
+        f"{at_05} of {n} at p ≤ 0.05; {at_01} at p ≤ 0.01; {holm} also after "
+        f"Holm–Bonferroni", at_05 == n)
+
+
+def _claim_large(ev: _WeatStaticEvidence) -> Finding:
+    """Caliskan et al.: the effects are large (d > 0.8)."""
+    n, published_d, our_d = len(WEAT_TESTS), ev.published_d, ev.our_d
+    return _caliskan_finding(
+        "The effects are large (d > 0.8)",
+        f"{int((published_d > 0.8).sum())} of {n}; smallest "
+        f"{format_d(published_d.min())} ({published_d.idxmin()}; {_SOURCE})",
+        f"{int((our_d > 0.8).sum())} of {n}; smallest {format_d(our_d.min())} "
+        f"({our_d.idxmin()})", bool((our_d > 0.8).all()))
+
+
+def _claim_strongest(ev: _WeatStaticEvidence) -> Finding:
+    """Caliskan et al.: instruments/weapons (C2) and career/family (C6) are the strongest."""
+    rank_pub = ev.published_d.rank(ascending=False).astype(int)
+    rank_ours = ev.our_d.rank(ascending=False).astype(int)
+    return _caliskan_finding(
+        "Instruments/weapons (C2) and career/family (C6) are among the strongest",
+        ", ".join(f"{t} ranks {rank_pub[t]}" for t in STRONGEST) + f" ({_SOURCE})",
+        ", ".join(f"{t} ranks {rank_ours[t]}" for t in STRONGEST),
+        bool((rank_ours[list(STRONGEST)] <= 3).all()))
+
+
+def _claim_effect_sizes(ev: _WeatStaticEvidence) -> Finding:
+    """Caliskan et al.'s effect sizes themselves (not comparable: another embedding)."""
+    n, published_d, our_d = len(WEAT_TESTS), ev.published_d, ev.our_d
+    difference = (our_d - published_d).abs()
+    return _caliskan_finding(
+        "The effect sizes themselves",
+        f"{format_d(published_d.min())} to {format_d(published_d.max())} ({_SOURCE})",
+        f"{int((our_d < published_d).sum())} of {n} smaller; largest difference "
+        f"{difference.max():.2f} ({difference.idxmax()})",
+        "not comparable")
+
+
 def findings() -> list[Finding]:
     """Caliskan et al. (2017)'s claims, checked on GloVe 6B 50d (stored table).
 
@@ -282,47 +365,13 @@ def findings() -> list[Finding]:
     -------
     list of Finding
         Direction, significance, size, the strongest tests, and the effect sizes
-        themselves (not comparable: another embedding).
+        themselves (not comparable: another embedding); a ``_claim_*`` function each.
     """
-    ours = load_results(GLOVE_TABLE)[0].set_index("test").loc[list(WEAT_TESTS)]
-    mleat = load_published("mleat_table1_glove").set_index("test").loc[list(WEAT_TESTS)]
-    published_d, our_d, p = mleat["l1_d"].astype(float), ours["effect_size"], ours["p_value"]
-    n = len(WEAT_TESTS)
-    same_sign = int((np.sign(published_d) == np.sign(our_d)).sum())
-    at_05, at_01 = int((p <= 0.05).sum()), int((p <= ALPHA).sum())
-    holm = int((ours_marks(ours) == "**").sum())
-    rank_pub = published_d.rank(ascending=False).astype(int)
-    rank_ours = our_d.rank(ascending=False).astype(int)
-    difference = (our_d - published_d).abs()
-    source = "ML-EAT Table 1, Level 1, GloVe 840B"
-    paper, model = "Caliskan et al. (2017)", f"{GLOVE_MODEL} (stand-in for GloVe 840B 300d)"
-
-    def finding(claim: str, published: str, ours_text: str, holds: bool | str) -> Finding:
-        return Finding(paper, claim, published, ours_text, model, holds, SECTION)
-
-    return [
-        finding("All ten biases have the direction Caliskan et al. found",
-                f"{int((published_d > 0).sum())} of {n} positive ({source})",
-                f"{same_sign} of {n} with the published sign", same_sign == n),
-        finding("All ten are significant",
-                f"{int(mleat['l1_sig'].sum())} of {n} starred, p < 0.05 ({source})",
-                f"{at_05} of {n} at p ≤ 0.05; {at_01} at p ≤ 0.01; {holm} also after "
-                f"Holm–Bonferroni", at_05 == n),
-        finding("The effects are large (d > 0.8)",
-                f"{int((published_d > 0.8).sum())} of {n}; smallest "
-                f"{format_d(published_d.min())} ({published_d.idxmin()}; {source})",
-                f"{int((our_d > 0.8).sum())} of {n}; smallest {format_d(our_d.min())} "
-                f"({our_d.idxmin()})", bool((our_d > 0.8).all())),
-        finding("Instruments/weapons (C2) and career/family (C6) are among the strongest",
-                ", ".join(f"{t} ranks {rank_pub[t]}" for t in STRONGEST) + f" ({source})",
-                ", ".join(f"{t} ranks {rank_ours[t]}" for t in STRONGEST),
-                bool((rank_ours[list(STRONGEST)] <= 3).all())),
-        finding("The effect sizes themselves",
-                f"{format_d(published_d.min())} to {format_d(published_d.max())} ({source})",
-                f"{int((our_d < published_d).sum())} of {n} smaller; largest difference "
-                f"{difference.max():.2f} ({difference.idxmax()})",
-                "not comparable"),
-    ]
+    ev = _WeatStaticEvidence(
+        load_results(GLOVE_TABLE)[0].set_index("test").loc[list(WEAT_TESTS)],
+        load_published("mleat_table1_glove").set_index("test").loc[list(WEAT_TESTS)])
+    return [_claim_direction(ev), _claim_significance(ev), _claim_large(ev),
+            _claim_strongest(ev), _claim_effect_sizes(ev)]
 
 
 # --------------------------------------------------------------------------- stored tables

@@ -178,14 +178,13 @@ from biasbook.ceat import (
     ces_table,
     chapter_table,
     compound_coverage_view,
-    compound_finding,
     compound_view,
     conventions_table,
     coverage_view,
     figure3_figure,
-    figure3_finding,
     figure3_published,
     figure3_view,
+    figure_findings,
     meta_analysis_table,
     myb_ceat_comparison,
     myb_table12_comparison,
@@ -863,7 +862,7 @@ assert [f"{g2.loc[t, 'ours'] - g2.loc[t, 'orig']:.2f}" for t in ("I1", "I2")] ==
 
 # %% tags=["hide-input"]
 what_we_found([*ceat_findings(myb_rows, contexts, summary),
-               figure3_finding(fig3), compound_finding(compound, compound_cov)])
+               *figure_findings(fig3, compound, compound_cov)])
 
 # %% [markdown]
 # On how many tests the sign of our CES equals that of each of Mind Your Bias's models

@@ -1,13 +1,20 @@
-"""The findings record and the tables built from it (biasbook.findings)."""
+"""The findings record, the tables built from it, and one function per claim (biasbook.findings)."""
 
 from __future__ import annotations
 
+import ast
+import contextlib
+import importlib
+import inspect
 import re
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from biasbook.findings import (
     FINDING_COLUMNS,
+    MAX_CLAIM_LINES,
     VERDICTS,
     Finding,
     findings_frame,
@@ -16,6 +23,7 @@ from biasbook.findings import (
     verdict_summary,
     what_we_found,
 )
+from biaslib.errors import ModelUnavailableError
 
 
 def _finding(**changes: object) -> Finding:
@@ -100,3 +108,163 @@ def test_linked_findings_needs_a_title_for_every_chapter():
     frame = findings_frame([_finding()], chapter="seat")
     with pytest.raises(ValueError, match="seat"):
         linked_findings(frame, {"ceat": "CEAT"})
+
+
+# --------------------------------------------------------------------------- one function per claim
+#
+# The convention (biasbook.findings, "One function per claim"): each claim a chapter checks
+# is one module-level function ``_claim_<what>`` that returns one Finding, and a chapter's
+# ``findings()`` is the list of its claims' calls. The static checks read the source; the
+# runtime check runs every chapter's findings() with each claim function recorded.
+
+BOOK = Path(__file__).resolve().parents[1] / "biasbook"
+BOOK_MODULES = sorted(p.stem for p in BOOK.glob("*.py") if p.stem != "__init__")
+
+
+def _top_level_defs(prefix: str) -> list[tuple[str, ast.FunctionDef]]:
+    """``(module, def)`` of every module-level function of biasbook whose name has ``prefix``."""
+    found = []
+    for stem in BOOK_MODULES:
+        tree = ast.parse((BOOK / f"{stem}.py").read_text(encoding="utf-8"))
+        found += [(stem, node) for node in tree.body
+                  if isinstance(node, ast.FunctionDef) and node.name.startswith(prefix)]
+    return found
+
+
+CLAIM_DEFS = _top_level_defs("_claim_")
+ROW_DEFS = _top_level_defs("_row_")
+
+
+def test_the_book_has_its_claims():
+    # The claims of "What holds up" live in the nine chapters' modules and in myb_figures
+    # (§4.1's two claims on Table 3, which the synthesis chapter shows).
+    modules = {m for m, _ in CLAIM_DEFS}
+    assert {"seat", "ceat", "lpbs", "mleat", "same", "synthesis", "myb_figures",
+            "weat_static", "elmo_bug", "agree"} <= modules
+    assert len(CLAIM_DEFS) == len({(m, d.name) for m, d in CLAIM_DEFS})
+
+
+@pytest.mark.parametrize(("module", "node"), CLAIM_DEFS + ROW_DEFS,
+                         ids=[f"{m}.{d.name}" for m, d in CLAIM_DEFS + ROW_DEFS])
+def test_a_claim_is_one_short_function_with_its_source_named(module, node):
+    """A claim (or a table row) is read beside the chapter's prose: one screen, no inner
+    function, a docstring that names the paper's claim it checks."""
+    length = node.end_lineno - node.lineno + 1
+    assert length <= MAX_CLAIM_LINES, (
+        f"biasbook/{module}.py:{node.lineno} {node.name} has {length} lines "
+        f"(at most {MAX_CLAIM_LINES}: split the claim, or move what claims share into the "
+        "evidence)")
+    inner = [n for n in ast.walk(node) if n is not node
+             and isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+    assert not inner, f"{module}.{node.name} defines {[n.name for n in inner]} inside"
+    assert ast.get_docstring(node), f"{module}.{node.name} has no docstring"
+
+
+def test_claims_are_defined_at_module_level_only():
+    nested = []
+    for stem in BOOK_MODULES:
+        tree = ast.parse((BOOK / f"{stem}.py").read_text(encoding="utf-8"))
+        top = {id(n) for n in tree.body}
+        nested += [f"{stem}:{n.lineno} {n.name}" for n in ast.walk(tree)
+                   if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                   and n.name.startswith(("_claim_", "_row_")) and id(n) not in top]
+    assert not nested
+
+
+def _recorders(prefix: str, calls: list) -> dict[object, object]:
+    """A recording wrapper for every function of biasbook whose name has ``prefix``."""
+    wrappers = {}
+    for stem in BOOK_MODULES:
+        module = importlib.import_module(f"biasbook.{stem}")
+        for value in vars(module).values():
+            if inspect.isfunction(value) and value.__name__.startswith(prefix):
+                def record(*args, _fn=value, **kwargs):
+                    out = _fn(*args, **kwargs)
+                    calls.append((_fn, out))
+                    return out
+                wrappers.setdefault(value, record)
+    return wrappers
+
+
+@contextlib.contextmanager
+def _recording(prefix: str):
+    """Every ``prefix`` function replaced, in every biasbook module that names it, by a
+    wrapper that appends ``(function, what it returned)`` to the list yielded."""
+    calls: list = []
+    wrappers = _recorders(prefix, calls)
+    with pytest.MonkeyPatch.context() as mp:
+        for stem in BOOK_MODULES:
+            module = importlib.import_module(f"biasbook.{stem}")
+            for name, value in list(vars(module).items()):
+                if inspect.isfunction(value) and value in wrappers:
+                    mp.setattr(module, name, wrappers[value])
+        yield calls
+
+
+@pytest.fixture(scope="module")
+def claims_by_page():
+    """Per chapter page: what its ``findings()`` returned, and the claims that ran meanwhile."""
+    from biasbook.registry import FINDINGS
+
+    out = {}
+    with _recording("_claim_") as calls:
+        for page, find in FINDINGS.items():
+            calls.clear()
+            try:
+                found = list(find())
+            except ModelUnavailableError as err:  # ML-EAT, SAME, agree look GloVe 6B 50d up
+                out[page] = err
+                continue
+            out[page] = (found, list(calls))
+    return out
+
+
+def _page(claims_by_page, page):
+    result = claims_by_page[page]
+    if isinstance(result, Exception):
+        pytest.skip(str(result))
+    return result
+
+
+@pytest.mark.parametrize("page", ["weat_static", "seat", "elmo_bug", "mleat", "ceat", "lpbs",
+                                  "same", "synthesis", "agree"])
+def test_findings_is_exactly_the_list_of_its_claims(claims_by_page, page):
+    found, calls = _page(claims_by_page, page)
+    assert calls, f"{page}'s findings() ran no claim function"
+    # Each claim returned one Finding (not a list, not None) ...
+    for fn, out in calls:
+        assert isinstance(out, Finding), f"{fn.__qualname__} returned {type(out).__name__}"
+    # ... each claim ran once ...
+    functions = [fn for fn, _ in calls]
+    assert len(set(functions)) == len(functions), "a claim function ran twice"
+    # ... and findings() is those records, the very objects, in the order the claims ran:
+    # nothing built beside the claims, dropped or reordered.
+    assert len(found) == len(calls)
+    assert all(f is out for f, (_, out) in zip(found, calls, strict=True))
+
+
+def test_every_claim_of_the_book_reaches_what_holds_up(claims_by_page):
+    if any(isinstance(r, Exception) for r in claims_by_page.values()):
+        pytest.skip("a chapter's findings need GloVe 6B 50d")
+    ran = {(fn.__module__, fn.__name__) for _, calls in claims_by_page.values()
+           for fn, _ in calls}
+    defined = {(f"biasbook.{m}", d.name) for m, d in CLAIM_DEFS}
+    assert defined - ran == set(), "claim functions that no chapter's findings() calls"
+    assert ran <= defined
+
+
+def test_property_matrix_is_assembled_from_one_function_per_row():
+    from biasbook.same import property_matrix
+
+    rng = np.random.default_rng(1)
+    A, B, A2, B2 = (rng.normal(size=(4, 6)) for _ in range(4))
+    with _recording("_row_") as calls:
+        matrix = property_matrix([A, B], [A2, B2], rng.normal(size=(12, 6)))
+    functions = [fn for fn, _ in calls]
+    assert len(functions) == len(set(functions)) == len(matrix) == 10
+    assert {(fn.__module__, fn.__name__) for fn in functions} == {
+        (f"biasbook.{m}", d.name) for m, d in ROW_DEFS}
+    # Each row of the table is what its function returned, in the order they ran.
+    for (_, row), (label, shown) in zip(calls, matrix.iterrows(), strict=True):
+        assert shown.to_dict() == row, label
+    assert matrix.loc["SAME (word)", "skew"] == "–"  # not defined for a word score

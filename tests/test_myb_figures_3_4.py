@@ -14,10 +14,8 @@ from biasbook.ceat import (
     FIGURE3_METHODS,
     FIGURE3_QUANTILES,
     FIGURE3_TESTS,
-    compound_finding,
     compound_view,
     distribution_summary,
-    figure3_finding,
     figure3_published,
     figure3_test,
     with_words,
@@ -27,7 +25,6 @@ from biasbook.lpbs import (
     WINDOW_SIZES,
     WINDOW_TESTS,
     figure4_view,
-    modified_sets_finding,
     modified_sets_ours,
     modified_sets_published,
 )
@@ -94,15 +91,15 @@ def test_figure3_verdict_by_hand():
     # CEAT: simplified 1.0 vs full 0.5 (gap 0.5), reduced 0.6 (gap 0.1); LPBS gap 0.2.
     stark = _fig3({(cos, "simplified"): 1.0, (cos, "reduced"): 0.6, (cos, "full"): 0.5,
                    (prob, "simplified"): 0.3, (prob, "reduced"): 0.1, (prob, "full"): 0.1})
-    assert figure3_finding(stark).holds is True
+    assert ceat_chapter._claim_figure3(stark).holds is True
     # The reduced set moves CEAT more than the simplified one: the claim fails.
     flat = _fig3({(cos, "simplified"): 0.55, (cos, "reduced"): 0.9, (cos, "full"): 0.5,
                   (prob, "simplified"): 0.1, (prob, "reduced"): 0.1, (prob, "full"): 0.1})
-    assert figure3_finding(flat).holds is False
+    assert ceat_chapter._claim_figure3(flat).holds is False
     # CEAT barely moves (0.05) while LPBS moves by 0.2: the opposite of the claim.
     reverse = _fig3({(cos, "simplified"): 0.55, (cos, "reduced"): 0.52, (cos, "full"): 0.5,
                      (prob, "simplified"): 0.3, (prob, "reduced"): 0.1, (prob, "full"): 0.1})
-    assert figure3_finding(reverse).holds == "no: the simplified set moves LPBS more"
+    assert ceat_chapter._claim_figure3(reverse).holds == "no: the simplified set moves LPBS more"
 
 
 def _compound(i1_head: float) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -119,11 +116,11 @@ def _compound(i1_head: float) -> tuple[pd.DataFrame, pd.DataFrame]:
 
 
 def test_compound_verdict_by_hand():
-    same = compound_finding(*_compound(0.25))
+    same = ceat_chapter._claim_compound_stimuli(*_compound(0.25))
     assert same.holds == "not shown: the swap moves the CES, flips no sign"
     assert "flips 0 of 2" in same.ours
     assert "at most 0.05" in same.ours
-    flipped = compound_finding(*_compound(-0.3))
+    flipped = ceat_chapter._claim_compound_stimuli(*_compound(-0.3))
     assert flipped.holds == "on our models" and "flips 1 of 2" in flipped.ours
     view = compound_view(_compound(0.25)[0])
     assert view.loc[("I1", "chicken for fried-chicken"), "toy"] == "0.25*"
@@ -141,11 +138,11 @@ def _lpbs_myb(c9_change: float, dis_change: float) -> pd.DataFrame:
 
 
 def test_modified_sets_verdict_by_hand():
-    assert modified_sets_finding(_lpbs_myb(0.05, 0.01)).holds is True
+    assert lpbs_chapter._claim_modified_sets(_lpbs_myb(0.05, 0.01)).holds is True
     # |Δd| = 0.3 on C9 (≥ 0.2, a "small" effect), Dis stable.
-    assert modified_sets_finding(_lpbs_myb(0.3, 0.01)).holds == "for Dis, not for C9"
+    assert lpbs_chapter._claim_modified_sets(_lpbs_myb(0.3, 0.01)).holds == "for Dis, not for C9"
     # A sign change on Dis (0.05 → -0.05) fails the claim outright.
-    assert modified_sets_finding(_lpbs_myb(0.05, -0.1)).holds is False
+    assert lpbs_chapter._claim_modified_sets(_lpbs_myb(0.05, -0.1)).holds is False
     view = modified_sets_ours(_lpbs_myb(0.3, 0.01))
     assert view.loc[("C9", "full"), "ours change"] == "0.30"
 
