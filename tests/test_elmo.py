@@ -281,7 +281,7 @@ def test_download_gets_both_files_once(tmp_path, release):
 
 
 def test_paper_release_and_specs(tmp_path, release, monkeypatch):
-    paper = E.ELMO_RELEASES[E.PAPER_ELMO]
+    paper = E.ELMO_RELEASES[E.PAPER_ELMO_RELEASE]
     assert paper.weights_url.startswith("https://allennlp.s3.amazonaws.com/models/elmo/")
     assert paper.filenames[1] == "elmo_2x4096_512_2048cnn_2xhighway_weights.hdf5"
     from biasbook import elmo_bug, seat
@@ -294,8 +294,8 @@ def test_paper_release_and_specs(tmp_path, release, monkeypatch):
                                                 strict=True)}
     built = E.ElmoEncoder(fetch=lambda url, path: path.write_bytes(data[url]), cache=False,
                           progress=False, device="cpu")
-    assert (tmp_path / "elmo" / E.PAPER_ELMO / paper.filenames[1]).exists()
-    assert built.name == f"ELMo {E.PAPER_ELMO}, sum of the 3 layers"
+    assert (tmp_path / "elmo" / E.PAPER_ELMO_RELEASE / paper.filenames[1]).exists()
+    assert built.name == f"ELMo {E.PAPER_ELMO_RELEASE}, sum of the 3 layers"
 
 
 #: AllenNLP's test_fixtures/elmo (its README says where from and under which licence).

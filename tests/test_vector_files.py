@@ -26,7 +26,7 @@ import numpy as np
 import pytest
 
 from biaslib.embeddings import release_files
-from biaslib.embeddings.release_files import ReleaseFile, download
+from biaslib.embeddings.release_files import ReleaseFile, download_release_file
 from biaslib.embeddings.vector_files import (
     VectorFileError,
     paper_vectors,
@@ -377,11 +377,11 @@ def registry(tmp_path, monkeypatch):
 class TestDownload:
     def test_first_download_records_sha_and_second_does_not_fetch(self, registry):
         r = registry
-        path, digest = download("toy", fetch=r.fetch)
+        path, digest = download_release_file("toy", fetch=r.fetch)
         assert path == r.folder / "toy.txt" and digest == r.sha and r.calls == ["file://toy"]
         record = json.loads((r.folder / "toy.txt.sha256.json").read_text())
         assert record["sha256"] == r.sha and record["sha256 source"] == "recorded at first download"
-        assert download("toy", fetch=r.fetch) == (path, r.sha)
+        assert download_release_file("toy", fetch=r.fetch) == (path, r.sha)
         assert r.calls == ["file://toy"]
         assert [p.name for p in r.folder.iterdir() if p.name.endswith(".part")] == []
 
@@ -390,11 +390,11 @@ class TestDownload:
         monkeypatch.setitem(release_files.RELEASE_FILES, "toy",
                             ReleaseFile(**{**r.entry.__dict__, "sha256": "0" * 64}))
         with pytest.raises(DownloadError, match=r"toy vectors from file://toy .*SHA-256"):
-            download("toy", fetch=r.fetch)
+            download_release_file("toy", fetch=r.fetch)
         assert list(r.folder.iterdir()) == []
         monkeypatch.setitem(release_files.RELEASE_FILES, "toy", ReleaseFile(
             **{**r.entry.__dict__, "sha256": r.sha, "size": r.source.stat().st_size}))
-        _, digest = download("toy", fetch=r.fetch)
+        _, digest = download_release_file("toy", fetch=r.fetch)
         record = json.loads((r.folder / "toy.txt.sha256.json").read_text())
         assert digest == r.sha == record["sha256"] and record["sha256 source"] == "published"
 
@@ -402,7 +402,7 @@ class TestDownload:
         r = registry
         r.folder.mkdir(parents=True)
         (r.folder / "toy.txt").write_bytes(r.source.read_bytes())
-        assert download("toy", fetch=r.fetch)[1] == r.sha and r.calls == []
+        assert download_release_file("toy", fetch=r.fetch)[1] == r.sha and r.calls == []
         assert json.loads((r.folder / "toy.txt.sha256.json").read_text())["sha256"] == r.sha
 
     def test_paper_vectors_reads_through_the_download(self, registry):

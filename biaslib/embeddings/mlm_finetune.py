@@ -33,8 +33,8 @@ from biaslib.errors import ModelUnavailableError
 from biaslib.validation import check_int, check_seed
 
 __all__ = [
+    "AlonePooling",
     "MaskedLM",
-    "Pooling",
     "finetune_masked_lm",
     "load_masked_lm",
     "mask_probabilities",
@@ -42,11 +42,13 @@ __all__ = [
     "word_vectors",
 ]
 
-#: Word pooling: ``"all"`` = mean over every token of ``[CLS] word [SEP]`` (the SAME
-#: authors' embedder, UBI-AGML-NLP/Embeddings ``BertHuggingfaceMLM.embed``: the last
-#: layer averaged over all positions the attention mask keeps); ``"word"`` = mean over
-#: the word's own subword tokens only.
-Pooling = Literal["all", "word"]
+#: How :func:`word_vectors` pools a word embedded alone (``[CLS] word [SEP]``): ``"all"``
+#: = mean over every token, ``[CLS]`` and ``[SEP]`` included (the SAME authors' embedder,
+#: UBI-AGML-NLP/Embeddings ``BertHuggingfaceMLM.embed``: the last layer averaged over all
+#: positions the attention mask keeps); ``"word"`` = mean over the word's own subword
+#: tokens only. Not :class:`biaslib.embeddings.base.Pooling` (the pooling of an encoder
+#: at sentence and word level, of a word *in* a sentence).
+AlonePooling = Literal["all", "word"]
 
 
 def tiny_mlm_spec() -> ModelSpec:
@@ -299,7 +301,7 @@ def mask_probabilities(
 def word_vectors(
     mlm: MaskedLM,
     words: Sequence[str],
-    pooling: Pooling = "all",
+    pooling: AlonePooling = "all",
     *,
     layer: int = -1,
     batch_size: int = 64,
