@@ -41,17 +41,14 @@ import pandas as pd
 
 from biaslib.audit.inputs import AuditInput, resolve_input
 from biaslib.audit.parts import RESULT_COLUMNS, needed_words
-from biaslib.audit.plan import GRIDS, Grid, Task, plan_tasks
+from biaslib.audit.plan import ALPHA, CORPUS_CAP, GRIDS, SEED, Grid, Task, plan_tasks
 from biaslib.audit.work import run_model_tasks
 from biaslib.files import write_atomically, write_text_atomically
 from biaslib.stats.multiple_testing import holm_bonferroni
 
-__all__ = ["ALPHA", "AuditResult", "run_audit"]
+__all__ = ["AuditResult", "run_audit"]
 
 logger = logging.getLogger(__name__)
-
-#: Family-wise level of the Holm–Bonferroni mark of the summary table.
-ALPHA = 0.05
 
 @dataclass(frozen=True)
 class AuditResult:
@@ -189,8 +186,8 @@ def run_audit(
     grid: Grid | str = "small",
     device: str | None = None,
     corpus: str | os.PathLike[str] | None = None,
-    corpus_cap: int = 100,
-    seed: int = 1111,
+    corpus_cap: int = CORPUS_CAP,
+    seed: int = SEED,
     scheduler: str | object | None = None,
     alpha: float = ALPHA,
     report: bool = True,
@@ -222,7 +219,8 @@ def run_audit(
         A corpus extract (folder or file, :func:`biaslib.stimuli.corpus.extract_path`):
         CEAT runs on its contexts too.
     corpus_cap, seed
-        Most contexts per word taken from the corpus, and the seed of that sample.
+        Most contexts per word taken from the corpus, and the seed of that sample
+        (defaults :data:`~biaslib.audit.plan.CORPUS_CAP`, :data:`~biaslib.audit.plan.SEED`).
     scheduler
         ``None``: run here, one model after the other. ``"processes"``: a local Dask
         cluster of worker processes, one model per worker at a time. Otherwise the
@@ -230,7 +228,7 @@ def run_audit(
         :class:`distributed.Client` (:mod:`biaslib.audit.distributed`).
     alpha
         Family-wise level of the Holm–Bonferroni mark (per model, over its headline
-        p-values).
+        p-values; default :data:`~biaslib.audit.plan.ALPHA`).
     report
         Write ``report.html``.
     progress
@@ -311,8 +309,7 @@ def run_audit(
         "corpus": None if corpus is None else {
             "file": Path(str(options["corpus"])).name, "sha256": options["corpus_sha256"],
             "cap": corpus_cap},
-        "seeds": {"corpus sample": seed, "permutations (WEAT, SEAT, ML-EAT)": 1111,
-                  "CEAT resampling": 1111},
+        "seeds": {"corpus sample": seed, **_method_seeds(grid_obj)},
         "holm": {"alpha": alpha, "family": "each model's headline p-values"},
         "device": device or "auto", "scheduler": _scheduler_text(scheduler),
         "tasks": {"total": len(tasks),
@@ -324,6 +321,19 @@ def run_audit(
     }
     _write(out, results, timings, provenance, report)
     return AuditResult(results, timings, provenance, out)
+
+
+def _method_seeds(grid: Grid) -> dict[str, object]:
+    """The seeds of the methods' resampling, read from the conventions the parts run."""
+    from biaslib.methods.ceat import get_ceat_convention
+    from biaslib.methods.lpbs import LPBS_MIND_YOUR_BIAS
+    from biaslib.methods.mleat import MLEAT_BIASLIB
+    from biaslib.stats.conventions import BIASLIB
+
+    return {"permutations (WEAT, SEAT)": BIASLIB.resampling.seed,
+            "permutations (ML-EAT)": MLEAT_BIASLIB.resampling.seed,
+            "permutations (LPBS)": LPBS_MIND_YOUR_BIAS.resampling.seed,
+            "CEAT resampling": {c: get_ceat_convention(c).seed for c in grid.ceat}}
 
 
 def _scheduler_text(scheduler: object) -> str:
