@@ -470,7 +470,8 @@ def case_bug_rows(model: str = OFFLINE_LPBS_MODEL, *, progress: bool = True) -> 
                 scores[role].append(probability_space_scores(
                     rows_[:, :nx], rows_[:, nx:], logs[-1, :nx], logs[-1, nx:]))
         a, b = np.concatenate(scores["A"]), np.concatenate(scores["B"])
-        d, p, kept_a, kept_b = myb_reddit_statistics(a, b, seed=LPBS_MIND_YOUR_BIAS.seed)
+        d, p, kept_a, kept_b = myb_reddit_statistics(a, b,
+                                                     resampling=LPBS_MIND_YOUR_BIAS.resampling)
         ours = lpbs(template_log_probs(sc, templates, wordpieces="product"),
                     LPBS_MIND_YOUR_BIAS)
         rows.append({"test": test, **_describe(myb_test), "capitalised_targets": len(capitalised),
@@ -689,6 +690,7 @@ def window_rows(
     from biaslib.stimuli.corpus import read_extract
 
     sc = scorer(model, progress=False)
+    shuffles = LPBS_MIND_YOUR_BIAS.resampling.replace(n_resamples=n_resamples, seed=REDDIT_SEED)
     rows = []
     todo = [(t, w) for t in tests for w in windows]
     stimuli = {(t, w): s for t, w, s in myb_cells()}
@@ -712,7 +714,7 @@ def window_rows(
             row.update({"status": f"too few sentences: A {a.size}, B {b.size} (2 needed)",
                         "effect_size": np.nan, "p_value": np.nan})
         else:
-            d, p, _, _ = myb_reddit_statistics(a, b, n_resamples=n_resamples, seed=REDDIT_SEED)
+            d, p, _, _ = myb_reddit_statistics(a, b, resampling=shuffles)
             row.update({"status": "ok", "effect_size": d, "p_value": p})
         row.update({"encoder": sc.spec.name, "weights": sc.fingerprint})
         rows.append(row)
