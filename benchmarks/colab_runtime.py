@@ -372,7 +372,7 @@ def ceat_work(lengths: Lengths) -> list[Work]:
     The hub models (``HUB_CEAT_MODELS``) in tokens of their tokenizers; ELMo
     (``PAPER_CEAT_MODELS``' first) in whitespace tokens, the context's words.
     """
-    from biasbook.ceat import CALISKAN_ROWS, HUB_CEAT_MODELS, WINDOW_TESTS
+    from biasbook.ceat import CALISKAN_ROWS, CONTEXT_WINDOW_TESTS, HUB_CEAT_MODELS
     from biasbook.published import MYB_TABLE3
     from biaslib.stimuli.data import load_test
     from biaslib.stimuli.templates import myb_contexts
@@ -384,8 +384,9 @@ def ceat_work(lengths: Lengths) -> list[Work]:
         return {w for t in tests.values() for s in load_test(t).sets.values() for w in s.words}
 
     corpus = {"corpus": stimuli({**MYB_TABLE3, **CALISKAN_ROWS}),
-              "reddit_2014": stimuli(no_dis), "corpus, full sentence": stimuli(WINDOW_TESTS),
-              "corpus, CEAT window": stimuli(WINDOW_TESTS)}
+              "reddit_2014": stimuli(no_dis),
+              "corpus, full sentence": stimuli(CONTEXT_WINDOW_TESTS),
+              "corpus, CEAT window": stimuli(CONTEXT_WINDOW_TESTS)}
     templates = [t for test in MYB_TABLE3.values() for t in _texts(myb_contexts(test))]
     n = {kind: len(words) * cap for kind, words in corpus.items()}
     note = "corpus contexts (≤{} per stimulus, assumed reached): {}".format(

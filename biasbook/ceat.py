@@ -2,7 +2,7 @@ r"""The CEAT chapter's tables: which tests, models and contexts, and the publish
 
 :mod:`biaslib.methods.ceat` holds the test itself (sampling, effect sizes, the
 random-effects combination). This module runs it over the book's grid — tests
-× models × kinds of context × conventions (:func:`ceat_table`,
+× models × kinds of context × conventions (:func:`ceat_over_models`,
 :func:`chapter_rows`, :func:`chapter_table`, stored in ``data/results/ceat_*``
 by ``scripts/compute_results.py``) — and sets our rows beside Mind Your Bias's
 Tables 3 and 12 (:func:`myb_ceat_comparison`, :func:`myb_table12_comparison`), rebuilds
@@ -86,6 +86,7 @@ __all__ = [
     "CODE_FORMS",
     "COMPOUND_TESTS",
     "COMPOUND_VARIANTS",
+    "CONTEXT_WINDOW_TESTS",
     "DECLARED_TABLES",
     "FIGURE3_METHODS",
     "FIGURE3_MODEL",
@@ -98,11 +99,11 @@ __all__ = [
     "PAPER_CEAT_MODELS",
     "RESAMPLING",
     "SLOW_MODELS",
-    "WINDOW_TESTS",
     "caliskan_table",
+    "ceat_conventions_table",
     "ceat_exact_columns",
     "ceat_findings",
-    "ceat_table",
+    "ceat_over_models",
     "ces_table",
     "chapter_rows",
     "chapter_table",
@@ -112,7 +113,6 @@ __all__ = [
     "compound_finding",
     "compound_table",
     "compound_view",
-    "conventions_table",
     "corpus_contexts",
     "coverage_view",
     "distribution_summary",
@@ -222,7 +222,7 @@ def template_contexts(test: StimulusTest) -> dict[str, dict[str, list[Context]]]
     return group_by_word(test, myb_contexts(test.name))
 
 
-def ceat_table(
+def ceat_over_models(
     tests: Mapping[str, str],
     models: Sequence[EncoderSpec],
     contexts: ContextSource,
@@ -334,7 +334,7 @@ def meta_analysis_table(rows: pd.DataFrame, convention: str = CEAT_MIND_YOUR_BIA
                         ) -> pd.DataFrame:
     """Per model and test: CES with its 95% CI, I², Cochran's Q p-value, weighted variance.
 
-    ``rows`` are chapter rows (:func:`ceat_table`); tests that did not run are
+    ``rows`` are chapter rows (:func:`ceat_over_models`); tests that did not run are
     left out. The CES and the weighted variance print with two decimals as Mind
     Your Bias prints them, the interval with three (it is narrower than 0.01),
     I² in percent.
@@ -473,7 +473,7 @@ def chapter_rows(
             sources = ["reddit_2014"] if kind == "reddit_2014" else None
             source = corpus_contexts(cap, seed=seed, sources=sources, window=windows[kind])
             label = f"{kind}, <={cap} sentences/stimulus"
-        frames.append(ceat_table(tests, [model], source, context_label=label,
+        frames.append(ceat_over_models(tests, [model], source, context_label=label,
                                  conventions=conventions,
                                  max_missing_fraction=max_missing_fraction))
     return pd.concat(frames, ignore_index=True)
@@ -482,7 +482,7 @@ def chapter_rows(
 #: Caliskan et al.'s C1–C10 as this chapter's rows (row label → stimulus test).
 CALISKAN_ROWS = {test: test for test in CALISKAN_TESTS}
 #: Tests on which the window variants are compared.
-WINDOW_TESTS = {"C6": "MYB-C6-name", "C9": "MYB-C9-term"}
+CONTEXT_WINDOW_TESTS = {"C6": "MYB-C6-name", "C9": "MYB-C9-term"}
 #: Offline models too slow on the book's CPU for every table: they run Mind Your Bias's
 #: tests without Dis (450 attribute words), on corpus sentences and on the templates.
 SLOW_MODELS = frozenset({"SmolLM2-135M-Instruct"})
@@ -649,7 +649,7 @@ def chapter_table(
             if not slow:
                 parts.append(chapter_rows([model], no_dis, "reddit_2014", **opts))
                 for kind in ("corpus, full sentence", "corpus, CEAT window"):
-                    parts.append(chapter_rows([model], WINDOW_TESTS, kind, **opts))
+                    parts.append(chapter_rows([model], CONTEXT_WINDOW_TESTS, kind, **opts))
     if not parts:
         raise ValueError(f"no model computes table {name!r}")
     return pd.concat(parts, ignore_index=True)
@@ -823,7 +823,7 @@ def compound_table(models: Sequence[EncoderSpec] = OFFLINE_CEAT_MODELS) -> pd.Da
     Returns
     -------
     pandas.DataFrame
-        :func:`ceat_table`'s columns (core columns first; ``contexts`` the kind and
+        :func:`ceat_over_models`'s columns (core columns first; ``contexts`` the kind and
         cap) with ``compound_variant`` and ``replaced`` (the words replaced).
     """
     frames = []
@@ -1053,7 +1053,7 @@ def compound_finding(compound: pd.DataFrame, coverage: pd.DataFrame) -> Finding:
 # ------------------------------------------------------------------ as the chapter shows them
 
 
-def conventions_table(conventions: Sequence[CeatConvention] = (CEAT_ORIGINAL,
+def ceat_conventions_table(conventions: Sequence[CeatConvention] = (CEAT_ORIGINAL,
                                                                CEAT_MIND_YOUR_BIAS)
                       ) -> pd.DataFrame:
     """The settings of CEAT conventions side by side, one row each, indexed by name."""
@@ -1067,16 +1067,16 @@ def conventions_table(conventions: Sequence[CeatConvention] = (CEAT_ORIGINAL,
 
 
 #: The columns of :func:`result_tables`: the estimate, and the spread of the samples.
-ESTIMATE_COLUMNS = ("N", "contexts", "CES", "95% CI", "SE", "p", "tail")
-SPREAD_COLUMNS = ("τ²", "I² (%)", "Q p-value", "weighted variance", "mean d", "SD d")
+SHOWN_ESTIMATE_COLUMNS = ("N", "contexts", "CES", "95% CI", "SE", "p", "tail")
+SHOWN_SPREAD_COLUMNS = ("τ²", "I² (%)", "Q p-value", "weighted variance", "mean d", "SD d")
 
 
 def result_tables(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """CEAT result rows as two narrower tables: the estimate, and the spread of the samples.
 
-    Both are indexed by the convention. The first has :data:`ESTIMATE_COLUMNS`
+    Both are indexed by the convention. The first has :data:`SHOWN_ESTIMATE_COLUMNS`
     (samples N, contexts embedded, CES and its 95% CI, SE, p-value and its tail),
-    the second :data:`SPREAD_COLUMNS` (τ², I² in percent, Cochran's Q p-value, Mind
+    the second :data:`SHOWN_SPREAD_COLUMNS` (τ², I² in percent, Cochran's Q p-value, Mind
     Your Bias's weighted variance, mean and SD of the per-sample effect sizes
     :math:`d_i`). Effect sizes, their spread and the CI print with two decimals as
     the papers do, the SE with three; p-values read off a normal or χ² tail as
@@ -1109,7 +1109,7 @@ def result_tables(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
 def ces_table(rows: pd.DataFrame) -> pd.DataFrame:
     """Our CES and its p-value per test, one column per (model, convention).
 
-    ``rows`` are chapter rows (:func:`ceat_table`); tests that did not run
+    ``rows`` are chapter rows (:func:`ceat_over_models`); tests that did not run
     are left out. Cells read ``CES (p)``; a p-value whose normal tail
     underflows (computed as 0) reads ``< 1e-300`` (:func:`format_tail_p`); the
     CES has two decimals and a minus sign (:func:`format_d`).
@@ -1231,7 +1231,7 @@ def reddit_2014_comparison(contexts: pd.DataFrame, rows: pd.DataFrame,
 
 
 def window_comparison(rows: pd.DataFrame, contexts: pd.DataFrame,
-                      tests: Sequence[str] = tuple(WINDOW_TESTS),
+                      tests: Sequence[str] = tuple(CONTEXT_WINDOW_TESTS),
                       column: str = "all-MiniLM-L6-v2",
                       convention: str = CEAT_MIND_YOUR_BIAS.name,
                       decimals: int | None = 2) -> pd.DataFrame:
@@ -1561,7 +1561,7 @@ def _contexts_provenance(frame: pd.DataFrame) -> dict[str, object]:
     return {**_common_provenance(frame, "CEAT on templates vs natural contexts: Mind Your "
                                         "Bias's templates, 2014-only Reddit sentences, whole "
                                         "sentences, Guo & Caliskan's window; offline models"),
-            "tests": MYB_TABLE3, "window_tests": WINDOW_TESTS}
+            "tests": MYB_TABLE3, "window_tests": CONTEXT_WINDOW_TESTS}
 
 
 def _resampling_provenance(frame: pd.DataFrame) -> dict[str, object]:

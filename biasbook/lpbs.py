@@ -137,7 +137,6 @@ __all__ = [
     "case_bug_rows",
     "case_bug_view",
     "chapter_table",
-    "conventions_table",
     "figure2_comparison",
     "figure4_counts",
     "figure4_figure",
@@ -146,6 +145,7 @@ __all__ = [
     "kurita_c1_recomputed",
     "kurita_comparison",
     "kurita_rows",
+    "lpbs_conventions_table",
     "lpbs_findings",
     "modified_sets_finding",
     "modified_sets_ours",
@@ -1029,7 +1029,7 @@ def _p_text(p: float, n_resamples: int) -> str:
     return f"< {1 / n_resamples:.0e}" if p == 0 else format_p(p)
 
 
-def conventions_table(conventions: Sequence[LpbsConvention] = LPBS_CONVENTIONS
+def lpbs_conventions_table(conventions: Sequence[LpbsConvention] = LPBS_CONVENTIONS
                       ) -> pd.DataFrame:
     """The settings of LPBS conventions side by side: one row per setting, one column each.
 

@@ -154,9 +154,9 @@ __all__ = [
     "real_word_counterexample",
     "run_injection_model",
     "score_words",
-    "sign_table",
     "stereotype_groups",
     "subset_robustness",
+    "swap_sign_table",
     "tables_2_3",
     "test_sentences",
     "training_sentences",
@@ -1080,7 +1080,7 @@ def real_word_counterexample(glove: Mapping[str, NDArray[np.float64]]) -> pd.Dat
     return pd.DataFrame(rows)
 
 
-def sign_table(glove: Mapping[str, NDArray[np.float64]]) -> pd.DataFrame:
+def swap_sign_table(glove: Mapping[str, NDArray[np.float64]]) -> pd.DataFrame:
     """Signs under the three conventions and under swapped attribute sets (occupations)."""
     W, F, M = glove["occupations"], glove["female"], glove["male"]
     rows = []

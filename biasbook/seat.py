@@ -65,7 +65,7 @@ from biaslib.stimuli.corpus import (
     extract_sha256,
     myb_window,
 )
-from biaslib.stimuli.data import StimulusTest, load_published, load_test
+from biaslib.stimuli.data import CALISKAN_TESTS, StimulusTest, load_published, load_test
 from biaslib.stimuli.templates import myb_contexts, seat_contexts, word_only_contexts
 from biaslib.validation import no_string
 
@@ -460,8 +460,6 @@ def myb_comparison(ours: pd.DataFrame, tests: Mapping[str, str] = MYB_TABLE3,
 #: Short names of the offline models in the chapter's summaries.
 SHORT_NAMES = {"CBoW (GloVe 6B 50d)": "CBoW", "all-MiniLM-L6-v2": "MiniLM",
                "SmolLM2-135M-Instruct": "SmolLM2"}
-#: Caliskan et al.'s tests among May et al.'s rows.
-CALISKAN_ROWS = tuple(f"C{i}" for i in range(1, 11))
 #: May et al.'s b-variants swap names and group terms: C3/C5/C6 have name targets and
 #: C7/C8 term attributes; C3b/C5b/C6b term targets and C7b/C8b name attributes.
 NAME_TESTS = ("C3", "C5", "C6", "C7b", "C8b")
@@ -485,7 +483,7 @@ def template_examples(rows: slice = slice(7, 9)) -> pd.DataFrame:
 
 #: Model groups of the chapter's tables and figure. Ours are other models than the
 #: papers': a column of ours is never a replication of a published column.
-PUBLISHED_GROUP = "May et al. (2019), as printed"
+MAY_GROUP = "May et al. (2019), as printed"
 OFFLINE_GROUP = "ours: offline stand-ins"
 PAPER_GROUP = "ours: the papers' models (Colab)"
 #: Short names of May et al.'s models (the figure's columns).
@@ -510,7 +508,7 @@ def may_tables(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TABLE4,
                alpha: float = 0.01) -> dict[str, pd.DataFrame]:
     """:func:`may_comparison` as one table per group of models, each narrow enough to read.
 
-    Keys are :data:`PUBLISHED_GROUP` (May et al.'s seven encoders, as printed),
+    Keys are :data:`MAY_GROUP` (May et al.'s seven encoders, as printed),
     :data:`OFFLINE_GROUP` and, when ``ours`` has them, :data:`PAPER_GROUP`;
     groups without a column are left out. Each table's header has two levels: the
     group (spanning its columns), then the models. Rows and marks as in
@@ -520,10 +518,10 @@ def may_tables(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TABLE4,
     suffix = " (May et al.)"
     groups: dict[str, list[str]] = {}
     for column in table.columns:
-        key = PUBLISHED_GROUP if column.endswith(suffix) else _group(column)
+        key = MAY_GROUP if column.endswith(suffix) else _group(column)
         groups.setdefault(key, []).append(column)
     out = {}
-    for key in (PUBLISHED_GROUP, OFFLINE_GROUP, PAPER_GROUP):
+    for key in (MAY_GROUP, OFFLINE_GROUP, PAPER_GROUP):
         if key in groups:
             part = table[groups[key]].rename(columns=lambda c: c.removesuffix(suffix))
             out[key] = pd.concat({key: part}, axis=1)
@@ -573,7 +571,7 @@ def may_figure_frame(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_T
     pub = pub[[(t, c) in label for t, c in zip(pub["test"], pub["context"], strict=True)]]
     published = pd.DataFrame({
         "row": [label[(t, c)] for t, c in zip(pub["test"], pub["context"], strict=True)],
-        "group": PUBLISHED_GROUP, "model": pub["model"].map(MAY_SHORT),
+        "group": MAY_GROUP, "model": pub["model"].map(MAY_SHORT),
         "d": pub["d"].astype(float), "mark": pub["sig"].fillna("").astype(str)})
     marks = holm_marks(ours["p_value"].to_numpy(), alpha)
     ours = ours.assign(mark=marks)
@@ -646,8 +644,8 @@ def may_summary(may: pd.DataFrame, models: Sequence[str], alpha: float = 0.01) -
         rows.append({
             "model": label,
             "Caliskan tests significant (word | sent)":
-                f"{_share(word[word['stimuli'].isin(CALISKAN_ROWS)], alpha)} | "
-                f"{_share(sent[sent['stimuli'].isin(CALISKAN_ROWS)], alpha)}",
+                f"{_share(word[word['stimuli'].isin(CALISKAN_TESTS)], alpha)} | "
+                f"{_share(sent[sent['stimuli'].isin(CALISKAN_TESTS)], alpha)}",
             "mean d, word vs sent": f"{word['effect_size'].mean():.2f} vs "
                                     f"{sent['effect_size'].mean():.2f}",
             "with names vs with group terms":
@@ -711,8 +709,8 @@ def seat_findings(may: pd.DataFrame, myb: pd.DataFrame, models: Sequence[str],
         rows = frame[frame["stimuli"].isin(list(tests))]
         return len(rows if context is None else rows[rows["context"] == context])
 
-    cal = {m: (count(f, CALISKAN_ROWS, "word"), count(f, CALISKAN_ROWS, "sent"),
-               n(f, CALISKAN_ROWS, "word")) for m, f in by_model.items()}
+    cal = {m: (count(f, CALISKAN_TESTS, "word"), count(f, CALISKAN_TESTS, "sent"),
+               n(f, CALISKAN_TESTS, "word")) for m, f in by_model.items()}
     mean_d = {m: (f.loc[f["context"] == "word", "effect_size"].mean(),
                   f.loc[f["context"] == "sent", "effect_size"].mean())
               for m, f in by_model.items()}
@@ -1138,7 +1136,7 @@ def evidence_counts(may: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TAB
     for model in MAY_MODELS:
         m = t4[t4["model"] == model]
         k = int(((m["sig"].fillna("") != "") & (m["d"].astype(float) > 0)).sum())
-        out.append({"source": PUBLISHED_GROUP, "model": model, "k": k, "n": len(m)})
+        out.append({"source": MAY_GROUP, "model": model, "k": k, "n": len(m)})
     may = may.reset_index(drop=True)
     ours = may[[(t, c) in keys for t, c in zip(may["stimuli"], may["context"], strict=True)]]
     for column, m in ours.groupby("column", sort=False):
@@ -1189,7 +1187,7 @@ def sensitivity_findings(may: pd.DataFrame, models: Sequence[str],
                and len(cbow_rows) > 0)
     pub_cbow = pub[pub["model"] == "CBoW (GloVe 840B)"]
     counts = evidence_counts(may, MAY_TABLE4, alpha).reset_index()
-    pub_counts = counts[counts["source"] == PUBLISHED_GROUP].set_index("model")
+    pub_counts = counts[counts["source"] == MAY_GROUP].set_index("model")
     our_counts = counts[counts["model"].isin(list(models))].set_index("model")
     baseline = [m for m in our_counts.index if m.startswith("CBoW")]
     recent = [m for m in our_counts.index if m not in baseline]

@@ -51,7 +51,7 @@ from biasbook import myb_figures
 from biasbook.ceat import CEAT_NUMBERS, ceat_exact_columns, chapter_rows
 from biasbook.findings import Finding
 from biasbook.lpbs import OFFLINE_LPBS_MODEL, TABLE4_CELLS
-from biasbook.published import MYB_MODELS, MYB_TABLE3
+from biasbook.published import MYB_ALPHA, MYB_MODELS, MYB_TABLE3
 from biasbook.seat import SEAT_EXACT, myb_table
 from biasbook.stored import load_results
 from biasbook.synthesis_tables import CEAT_CAP, choice_findings, tiny_mlm_encoder
@@ -94,8 +94,6 @@ MIN_PAIRS_CI = 4
 _CONFIDENCE = 0.95
 
 _SCORE_COLUMNS = ["method", "test", "model", "d", "sig"]
-#: Significance for the offline "sig." subset: p < 0.01, the paper's bold.
-_OFFLINE_ALPHA = 0.01
 #: The offline Table 5's rows: the paper's six, and LPBS on templates against LPBS on
 #: corpus sentences (Table 14's probability column).
 OFFLINE_PAIRS: tuple[tuple[str, str], ...] = (*METHOD_PAIRS, ("LPBS", "LPBS (corpus)"))
@@ -393,7 +391,7 @@ def tiny_mlm_table(parts: Sequence[str] = ("seat", "ceat"), *,
 def offline_scores(seat: pd.DataFrame | None = None, ceat: pd.DataFrame | None = None,
                    lpbs: pd.DataFrame | None = None, lpbs_corpus: pd.DataFrame | None = None,
                    tiny: pd.DataFrame | None = None,
-                   *, word_set: str = "full", alpha: float = _OFFLINE_ALPHA) -> pd.DataFrame:
+                   *, word_set: str = "full", alpha: float = MYB_ALPHA) -> pd.DataFrame:
     """Our offline models' scores on Table 5's tests, from the stored tables.
 
     One row per method × test × model, in :func:`correlations`' long format, read the
@@ -578,7 +576,7 @@ def _minus(text: str) -> str:
     return text.replace("-", "−")
 
 
-def sentence_vs_word(seat_rows: pd.DataFrame | None = None, alpha: float = _OFFLINE_ALPHA
+def sentence_vs_word(seat_rows: pd.DataFrame | None = None, alpha: float = MYB_ALPHA
                      ) -> pd.DataFrame:
     """Table 13's claim on our models: s-SEAT (sentence) against w-SEAT (word average).
 

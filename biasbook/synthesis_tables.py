@@ -65,12 +65,12 @@ from biasbook.ceat import (
     CEAT_NUMBERS,
     OFFLINE_CEAT_MODELS,
     ceat_exact_columns,
-    ceat_table,
+    ceat_over_models,
     template_contexts,
 )
 from biasbook.findings import Finding
 from biasbook.lpbs import OFFLINE_LPBS_MODEL, TABLE14_CELLS
-from biasbook.published import MYB_MODELS, MYB_TABLE3
+from biasbook.published import MYB_ALPHA, MYB_MODELS, MYB_TABLE3
 from biasbook.seat import OFFLINE_SEAT_MODELS, SEAT_EXACT, myb_table
 from biasbook.tables import (
     NEEDS_CORPUS,
@@ -98,14 +98,13 @@ from biaslib.stimuli.corpus import (
 from biaslib.stimuli.data import load_published
 
 __all__ = [
-    "ALPHA",
     "CEAT_CAP",
     "CEAT_MODELS",
     "CHOICES_TABLE",
     "DECLARED_TABLES",
+    "MYB_GROUP",
     "OPTIONS",
     "OURS_GROUP",
-    "PUBLISHED_GROUP",
     "SEAT_MODELS",
     "SHORT",
     "SLICE_TESTS",
@@ -132,8 +131,6 @@ CHOICES_TABLE = "synthesis_choices"
 #: chapter's ``synthesis_tiny_mlm``: MiniLM's cap in ``ceat_myb`` (the tiny model, 2 layers
 #: of 128 dimensions, is faster than MiniLM).
 CEAT_CAP = 100
-#: Significance as the paper marks it (bold): p < 0.01.
-ALPHA = 0.01
 #: Table 11's rows: test → the stimulus test with the target description Table 3 did *not*
 #: use (the other one is in ``seat_myb``, ``ceat_myb`` and ``synthesis_tiny_mlm``).
 TABLE11_OTHER = {"C3": "MYB-C3-term", "C6": "MYB-C6-term", "C9": "MYB-C9-name",
@@ -152,7 +149,7 @@ OPTIONS = {11: ("names", "terms"), 12: ("template", "reddit"),
 SHORT = {"CBoW (GloVe 6B 50d)": "CBoW", "all-MiniLM-L6-v2": "MiniLM",
          "SmolLM2-135M-Instruct": "SmolLM2", OFFLINE_LPBS_MODEL: "tiny MLM"}
 #: The two column groups of a displayed table.
-PUBLISHED_GROUP = "MYB (printed)"
+MYB_GROUP = "MYB (printed)"
 OURS_GROUP = "ours"
 _WORD_SETS = {"simplified": "simpl.", "reduced": "redu.", "full": "full"}
 _LEVELS = {"first": "start", "last": "end", "mean": "avg."}
@@ -167,7 +164,7 @@ class SentenceVectors:
     Table 13's CEAT "sent" level: each stimulus occurrence is represented by its
     (windowed) sentence's vector, pooled with ``pooling``, instead of its subwords'.
     Everything else (name, fingerprint, layer, cache) is the wrapped encoder's, so that
-    :func:`biasbook.ceat.ceat_table` runs it unchanged.
+    :func:`biasbook.ceat.ceat_over_models` runs it unchanged.
 
     Parameters
     ----------
@@ -253,7 +250,7 @@ def _corpus_source(test: object) -> Mapping[str, Mapping[str, Sequence[object]]]
 # ------------------------------------------------------------------------- the stored table
 
 #: Parts of the stored table: (Table, method family, what varies).
-PARTS = ("t11-seat", "t11-ceat", "t12-ceat", "t13-seat", "t13-ceat", "t14-ceat")
+CHOICES_PARTS = ("t11-seat", "t11-ceat", "t12-ceat", "t13-seat", "t13-ceat", "t14-ceat")
 
 #: Column order of the stored table after the core columns (a slice of one part has a
 #: subset of these, in this order).
@@ -296,7 +293,7 @@ def _ceat_part(models: Sequence[EncoderSpec], tests: Mapping[str, str], table: i
             source, label = template_contexts, "templates"
         else:  # as chapter_rows("corpus") labels it, from a sample read once
             source, label = _corpus_source, f"corpus, <={CEAT_CAP} sentences/stimulus"
-        rows = ceat_table(tests, [spec], source, context_label=label,
+        rows = ceat_over_models(tests, [spec], source, context_label=label,
                           conventions=(CEAT_MIND_YOUR_BIAS,), progress=False)
         if level == "sentence":
             rows = rows.assign(level="sentence", pooling=_sentence_pooling(model.label))
@@ -305,7 +302,7 @@ def _ceat_part(models: Sequence[EncoderSpec], tests: Mapping[str, str], table: i
     return frame.assign(table=table, option=option(frame) if callable(option) else option)
 
 
-def choices_table(parts: Sequence[str] = PARTS, *, tests: Sequence[str] | None = None,
+def choices_table(parts: Sequence[str] = CHOICES_PARTS, *, tests: Sequence[str] | None = None,
                   seat_models: Sequence[EncoderSpec] | None = None,
                   ceat_models: Sequence[EncoderSpec] | None = None,
                   progress: bool = True) -> pd.DataFrame:
@@ -321,7 +318,7 @@ def choices_table(parts: Sequence[str] = PARTS, *, tests: Sequence[str] | None =
     Parameters
     ----------
     parts
-        Which of :data:`PARTS` to compute:
+        Which of :data:`CHOICES_PARTS` to compute:
 
         * ``"t11-seat"``: s-SEAT and w-SEAT of :data:`TABLE11_OTHER` (templates;
           :data:`SEAT_MODELS`);
@@ -342,9 +339,9 @@ def choices_table(parts: Sequence[str] = PARTS, *, tests: Sequence[str] | None =
     progress
         Show progress bars (SEAT).
     """
-    unknown = set(parts) - set(PARTS)
+    unknown = set(parts) - set(CHOICES_PARTS)
     if unknown:
-        raise ValueError(f"parts must be among {PARTS}, not {sorted(unknown)}")
+        raise ValueError(f"parts must be among {CHOICES_PARTS}, not {sorted(unknown)}")
 
     def only(mapping: Mapping) -> dict:
         keys = [k for k in mapping if tests is None or (k[0] if isinstance(k, tuple) else k)
@@ -439,7 +436,7 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
         CHOICES_TABLE, "synthesis", "Tables 11-14's missing cells on the offline stand-ins: "
         "SEAT and CEAT with the other target description, at other encoding levels and with "
         "the simplified/reduced word sets",
-        functools.partial(choices_table, PARTS), _provenance,
+        functools.partial(choices_table, CHOICES_PARTS), _provenance,
         "models with weights fingerprints, poolings, the SEAT and CEAT conventions, the "
         "stimulus tests, sentences per stimulus, sample seed, the corpus extract and its "
         "SHA-256", (NEEDS_MODELS, NEEDS_TINY_MLM, NEEDS_GLOVE, NEEDS_CORPUS),
@@ -494,12 +491,12 @@ def _ours_text(row: pd.Series, alpha: float) -> str:
 def choice_table(published: pd.DataFrame, ours: pd.DataFrame, method: str, *,
                  options: Sequence[str], models: Sequence[str] = MYB_MODELS,
                  ours_columns: Sequence[str] = (), tests: Sequence[str] | None = None,
-                 alpha: float = ALPHA) -> pd.DataFrame:
+                 alpha: float = MYB_ALPHA) -> pd.DataFrame:
     """One method's cells of one of Tables 11–14: printed (five models) beside ours.
 
     Long format: one row per test × option (the paper's column: names/terms,
     template/reddit, sent/avg./start/end, simpl./redu./full), so that a table of 192 or
-    288 cells becomes a few narrow tables. Columns: ``(PUBLISHED_GROUP, model)`` for the
+    288 cells becomes a few narrow tables. Columns: ``(MYB_GROUP, model)`` for the
     paper's models, then ``(OURS_GROUP, model)`` for ours. Every printed cell of
     ``method`` appears exactly once, as printed ("n/a" kept), ``*`` for bold (p < 0.01);
     ours ``*`` for p < ``alpha``; "–" where ours did not run (``not run`` says why);
@@ -546,25 +543,25 @@ def choice_table(published: pd.DataFrame, ours: pd.DataFrame, method: str, *,
     index = pd.MultiIndex.from_product([tests, list(options)], names=["test", "option"])
     shown_models = [m for m in models if m in set(pub["model"])]
     columns = pd.MultiIndex.from_tuples(
-        [(PUBLISHED_GROUP, m) for m in shown_models] + [(OURS_GROUP, m) for m in ours_columns])
+        [(MYB_GROUP, m) for m in shown_models] + [(OURS_GROUP, m) for m in ours_columns])
     out = pd.DataFrame("", index=index, columns=columns)
     for row in pub.itertuples():
-        out.loc[(row.test, row.option), (PUBLISHED_GROUP, row.model)] = _printed(row.d, row.sig)
+        out.loc[(row.test, row.option), (MYB_GROUP, row.model)] = _printed(row.d, row.sig)
     for _, row in (mine.iterrows() if len(mine) else ()):
         if row["column"] in ours_columns and (row["test"], row["option"]) in index:
             out.loc[(row["test"], row["option"]), (OURS_GROUP, row["column"])] = _ours_text(
                 row, alpha)
-    printed = (out[[c for c in out.columns if c[0] == PUBLISHED_GROUP]] != "").any(axis=1)
+    printed = (out[[c for c in out.columns if c[0] == MYB_GROUP]] != "").any(axis=1)
     computed = (out[[c for c in out.columns if c[0] == OURS_GROUP]] != "").any(axis=1)
     return out[printed | computed]
 
 
 def table14_view(published: pd.DataFrame, ours: pd.DataFrame,
                  cosine_models: Sequence[str] = ("MiniLM", "SmolLM2"),
-                 alpha: float = ALPHA) -> pd.DataFrame:
+                 alpha: float = MYB_ALPHA) -> pd.DataFrame:
     """Table 14 (BERT) as printed beside ours: one row per test × word set.
 
-    Columns ``(PUBLISHED_GROUP, "cosine")`` and ``(PUBLISHED_GROUP, "probability")``, then
+    Columns ``(MYB_GROUP, "cosine")`` and ``(MYB_GROUP, "probability")``, then
     the tiny masked LM's ``cosine`` (CEAT) and ``probability`` (LPBS over corpus sentences,
     combined as CEAT) as ``(OURS_GROUP, "tiny MLM cosine")`` …, then CEAT of
     ``cosine_models`` (full word sets). Every printed cell appears once; marks as in
@@ -592,8 +589,8 @@ def table14_view(published: pd.DataFrame, ours: pd.DataFrame,
     index = pd.MultiIndex.from_tuples([k for k in order if k in index], names=["test", "option"])
     cos, prob = (parts[m].reindex(index).fillna("") for m in ("cosine", "probability"))
     columns = {
-        (PUBLISHED_GROUP, "cosine"): cos[(PUBLISHED_GROUP, "BERT")],
-        (PUBLISHED_GROUP, "probability"): prob[(PUBLISHED_GROUP, "BERT")],
+        (MYB_GROUP, "cosine"): cos[(MYB_GROUP, "BERT")],
+        (MYB_GROUP, "probability"): prob[(MYB_GROUP, "BERT")],
         (OURS_GROUP, "tiny MLM cosine"): cos[(OURS_GROUP, "tiny MLM")],
         (OURS_GROUP, "tiny MLM probability"): prob[(OURS_GROUP, "tiny MLM")],
         **{(OURS_GROUP, f"{m} cosine"): cos[(OURS_GROUP, m)] for m in cosine_models},
@@ -711,16 +708,16 @@ def _myb_conv(frame: pd.DataFrame) -> pd.DataFrame:
 # ----------------------------------------------------------------------- the comparisons
 
 
-def cells(table: int, ours: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
+def cells(table: int, ours: pd.DataFrame, alpha: float = MYB_ALPHA) -> pd.DataFrame:
     """Printed and our cells of one table in one long frame, numbers parsed.
 
-    Columns ``group`` (:data:`PUBLISHED_GROUP` or :data:`OURS_GROUP`), ``model``,
+    Columns ``group`` (:data:`MYB_GROUP` or :data:`OURS_GROUP`), ``model``,
     ``method``, ``test``, ``option``, ``d`` (float; NaN for "n/a" or not run) and ``sig``
     (printed bold, or our p < ``alpha``).
     """
     pub = published_cells(table)
     printed = pd.DataFrame({
-        "group": PUBLISHED_GROUP, "model": pub["model"], "method": pub["method"],
+        "group": MYB_GROUP, "model": pub["model"], "method": pub["method"],
         "test": pub["test"], "option": pub["option"],
         "d": pd.to_numeric(pub["d"], errors="coerce"),
         "sig": pub["sig"].astype(str).str.lower() == "true"})
@@ -806,7 +803,7 @@ def choice_findings(paper: str, ours: pd.DataFrame | None = None) -> dict[str, F
 
     # Table 11: names or terms.
     s11 = switch_summary(cells(11, ours), "names", "terms")
-    pub11 = s11.loc[PUBLISHED_GROUP]
+    pub11 = s11.loc[MYB_GROUP]
     pub11 = pub11[pub11.index.get_level_values("method").isin(cosine)]
     our11 = s11.loc[OURS_GROUP] if OURS_GROUP in s11.index.get_level_values(0) else s11.iloc[:0]
     per_model = []
@@ -832,7 +829,7 @@ def choice_findings(paper: str, ours: pd.DataFrame | None = None) -> dict[str, F
 
     # Table 12: templates or Reddit.
     s12 = switch_summary(cells(12, ours), "template", "reddit")
-    pub12 = s12.loc[PUBLISHED_GROUP]
+    pub12 = s12.loc[MYB_GROUP]
     pub12 = pub12[pub12.index.get_level_values("method").isin(cosine)]
     w12 = pub12[pub12.index.get_level_values("method") == "w-SEAT"]
     larger = int((pub12["mean d template"] > pub12["mean d reddit"]).sum())
@@ -865,7 +862,7 @@ def choice_findings(paper: str, ours: pd.DataFrame | None = None) -> dict[str, F
         s = switch_summary(long13, "avg.", other)
         rows.append(s.assign(other=other))
     s13 = pd.concat(rows)
-    pub13 = s13.loc[PUBLISHED_GROUP]
+    pub13 = s13.loc[MYB_GROUP]
     our13 = s13.loc[OURS_GROUP]
     our_parts = []
     for (model, method), part in our13.groupby(level=["model", "method"], sort=False):
@@ -918,7 +915,7 @@ def compact_summary(summary: pd.DataFrame) -> pd.DataFrame:
     """
     groups = summary.index.get_level_values("group")
     models = summary.index.get_level_values("model")
-    label = [f"{m} (MYB)" if g == PUBLISHED_GROUP else f"{m} (ours)"
+    label = [f"{m} (MYB)" if g == MYB_GROUP else f"{m} (ours)"
              for g, m in zip(groups, models, strict=True)]
     frame = summary.copy()
     frame.index = pd.MultiIndex.from_arrays(
@@ -930,7 +927,7 @@ def compact_summary(summary: pd.DataFrame) -> pd.DataFrame:
     # Rows: per method (in order of appearance), the paper's models, then ours, each in order.
     methods = list(dict.fromkeys(summary.index.get_level_values("method")))
     models = [*MYB_MODELS, *SHORT.values()]
-    rank = [(methods.index(me), g != PUBLISHED_GROUP,
+    rank = [(methods.index(me), g != MYB_GROUP,
              models.index(m) if m in models else len(models))
             for g, m, me in zip(groups, summary.index.get_level_values("model"),
                                 summary.index.get_level_values("method"), strict=True)]

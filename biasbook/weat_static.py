@@ -21,13 +21,14 @@ import numpy as np
 import pandas as pd
 
 from biasbook.findings import Finding
+from biasbook.published import MAY_ALPHA
 from biasbook.stored import load_results
 from biasbook.tables import CORE_EXACT, NEEDS_GLOVE, SliceCheck, StoredTable
 from biaslib.errors import DroppedStimuliWarning
 from biaslib.reporting.format import format_d, format_p, significance_mark
 from biaslib.stats.conventions import BIASLIB
 from biaslib.stats.multiple_testing import holm_bonferroni
-from biaslib.stimuli.data import StimulusTest, load_published, load_test
+from biaslib.stimuli.data import CALISKAN_TESTS, StimulusTest, load_published, load_test
 
 if TYPE_CHECKING:
     from biaslib.downloads import Fetch
@@ -39,7 +40,6 @@ __all__ = [
     "GLOVE_TABLE",
     "PAPER_VECTORS",
     "STRONGEST",
-    "WEAT_TESTS",
     "WORD2VEC_MODEL",
     "comparison_table",
     "dropped_stimuli",
@@ -52,8 +52,6 @@ __all__ = [
     "word2vec_table",
 ]
 
-#: Caliskan et al.'s ten tests, in their order.
-WEAT_TESTS: tuple[str, ...] = tuple(f"C{i}" for i in range(1, 11))
 #: The stored table of the chapter (``data/results/<name>.csv``).
 GLOVE_TABLE = "weat_static_glove"
 #: The short name of the embedding the stored table ran on (its full name is ``encoder``).
@@ -61,8 +59,6 @@ GLOVE_MODEL = "GloVe 6B 50d"
 #: The published strongest effects (ML-EAT Table 1, Level 1): instruments/weapons and
 #: career/family.
 STRONGEST: tuple[str, ...] = ("C2", "C6")
-#: The significance level of the chapter's stars (and of Holm–Bonferroni's ``**``).
-ALPHA = 0.01
 #: Where the chapter shows the evidence of its findings (MyST labels in the notebook).
 SECTION = "weat-static-findings"
 
@@ -77,7 +73,7 @@ PAPER_VECTORS: dict[str, tuple[str, str]] = {
 }
 
 
-def stimulus_words(tests: Sequence[str] = WEAT_TESTS) -> list[str]:
+def stimulus_words(tests: Sequence[str] = CALISKAN_TESTS) -> list[str]:
     """Every stimulus of ``tests``, once each: the words to keep from a release file."""
     return list(dict.fromkeys(w for t in tests for ws in load_test(t).sets.values()
                               for w in ws.words))
@@ -99,7 +95,7 @@ def _weat_frame(tests: Sequence[str], table: StaticEmbeddings, model: str) -> pd
     return frame
 
 
-def paper_vectors_table(model: str, tests: Sequence[str] = WEAT_TESTS, *,
+def paper_vectors_table(model: str, tests: Sequence[str] = CALISKAN_TESTS, *,
                         fetch: Fetch | None = None) -> pd.DataFrame:
     """The WEAT of ``tests`` on a paper's own vectors (:data:`PAPER_VECTORS`).
 
@@ -118,7 +114,7 @@ def paper_vectors_table(model: str, tests: Sequence[str] = WEAT_TESTS, *,
     return _weat_frame(tests, table, model)
 
 
-def glove_table(tests: Sequence[str] = WEAT_TESTS) -> pd.DataFrame:
+def glove_table(tests: Sequence[str] = CALISKAN_TESTS) -> pd.DataFrame:
     """The WEAT of ``tests`` on GloVe 6B 50d (lowercase lookup), book's default convention.
 
     One row per test with the core columns, ``stimuli`` and the run's columns of
@@ -136,7 +132,7 @@ def glove_table(tests: Sequence[str] = WEAT_TESTS) -> pd.DataFrame:
 WORD2VEC_MODEL = "word2vec Google News 300d (Bolukbasi subset)"
 
 
-def word2vec_table(tests: Sequence[str] = WEAT_TESTS,
+def word2vec_table(tests: Sequence[str] = CALISKAN_TESTS,
                    max_missing_fraction: float = 0.2) -> pd.DataFrame:
     """The WEAT of ``tests`` on the Google News word2vec subset, book's default convention.
 
@@ -169,12 +165,12 @@ def word2vec_comparison(glove: pd.DataFrame, word2vec: pd.DataFrame) -> pd.DataF
     p < 0.05), and the target sizes of our word2vec run. A test not run on the subset
     reads "—". Index: test.
     """
-    glove = glove.set_index("test").loc[list(WEAT_TESTS)]
+    glove = glove.set_index("test").loc[list(CALISKAN_TESTS)]
     w2v = word2vec.set_index("test")
-    table4 = load_published("mleat_table4_googlenews").set_index("test").loc[list(WEAT_TESTS)]
-    dash = pd.Series("—", index=pd.Index(list(WEAT_TESTS)))
+    table4 = load_published("mleat_table4_googlenews").set_index("test").loc[list(CALISKAN_TESTS)]
+    dash = pd.Series("—", index=pd.Index(list(CALISKAN_TESTS)))
     w2v_marks = ours_marks(w2v) if len(w2v) else pd.Series(dtype=str)
-    table = pd.DataFrame(index=pd.Index(list(WEAT_TESTS)))
+    table = pd.DataFrame(index=pd.Index(list(CALISKAN_TESTS)))
     table["d, GloVe 6B 50d"] = [format_d(d, m) for d, m in
                                 zip(glove["effect_size"], ours_marks(glove), strict=True)]
     table["d, word2vec"] = pd.Series(
@@ -188,7 +184,7 @@ def word2vec_comparison(glove: pd.DataFrame, word2vec: pd.DataFrame) -> pd.DataF
     return table
 
 
-def ours_marks(ours: pd.DataFrame, alpha: float = ALPHA) -> pd.Series:
+def ours_marks(ours: pd.DataFrame, alpha: float = MAY_ALPHA) -> pd.Series:
     """Stars of our p-values: ``*`` p ≤ ``alpha``, ``**`` also after Holm–Bonferroni.
 
     ``ours`` is a :func:`glove_table` (or stored) frame indexed by test; Holm–Bonferroni
@@ -233,7 +229,7 @@ def _published() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
         "context == 'word' and model == 'CBoW (GloVe 840B)'").set_index("test")
     seat_p = load_published("seat_text_pvalues").query(
         "context == 'word' and model == 'CBoW (GloVe 840B)'").set_index("test")
-    return mleat, seat.reindex(list(WEAT_TESTS)), seat_p.reindex(list(WEAT_TESTS))
+    return mleat, seat.reindex(list(CALISKAN_TESTS)), seat_p.reindex(list(CALISKAN_TESTS))
 
 
 def comparison_table(ours: pd.DataFrame, published: str = "mleat_table1_glove") -> pd.DataFrame:
@@ -250,18 +246,18 @@ def comparison_table(ours: pd.DataFrame, published: str = "mleat_table1_glove") 
     or ``"mleat_table4_googlenews"`` (appendix Table 4, Google News word2vec), for which
     the SEAT columns are left out (May et al. ran GloVe only).
     """
-    ours = ours.set_index("test").loc[list(WEAT_TESTS)]
+    ours = ours.set_index("test").loc[list(CALISKAN_TESTS)]
     mleat, seat, seat_p = _published()
     glove = published == "mleat_table1_glove"
     if not glove:
         mleat = load_published(published).set_index("test")
     marks = ours_marks(ours)
-    table = pd.DataFrame(index=pd.Index(list(WEAT_TESTS)))
+    table = pd.DataFrame(index=pd.Index(list(CALISKAN_TESTS)))
     table["d, ours"] = [format_d(d, m) for d, m in zip(ours["effect_size"], marks, strict=True)]
     table["p, ours"] = ours["p_value"].map(format_p)
     table["d, ML-EAT"] = [format_d(d, "*" if s else "")
-                          for d, s in zip(mleat.loc[list(WEAT_TESTS), "l1_d"],
-                                          mleat.loc[list(WEAT_TESTS), "l1_sig"], strict=True)]
+                          for d, s in zip(mleat.loc[list(CALISKAN_TESTS), "l1_d"],
+                                          mleat.loc[list(CALISKAN_TESTS), "l1_sig"], strict=True)]
     if glove:
         table["d, SEAT"] = [format_d(d, s if isinstance(s, str) else "")
                             for d, s in zip(seat["d"], seat["sig"], strict=True)]
@@ -284,12 +280,12 @@ def findings() -> list[Finding]:
         Direction, significance, size, the strongest tests, and the effect sizes
         themselves (not comparable: another embedding).
     """
-    ours = load_results(GLOVE_TABLE)[0].set_index("test").loc[list(WEAT_TESTS)]
-    mleat = load_published("mleat_table1_glove").set_index("test").loc[list(WEAT_TESTS)]
+    ours = load_results(GLOVE_TABLE)[0].set_index("test").loc[list(CALISKAN_TESTS)]
+    mleat = load_published("mleat_table1_glove").set_index("test").loc[list(CALISKAN_TESTS)]
     published_d, our_d, p = mleat["l1_d"].astype(float), ours["effect_size"], ours["p_value"]
-    n = len(WEAT_TESTS)
+    n = len(CALISKAN_TESTS)
     same_sign = int((np.sign(published_d) == np.sign(our_d)).sum())
-    at_05, at_01 = int((p <= 0.05).sum()), int((p <= ALPHA).sum())
+    at_05, at_01 = int((p <= 0.05).sum()), int((p <= MAY_ALPHA).sum())
     holm = int((ours_marks(ours) == "**").sum())
     rank_pub = published_d.rank(ascending=False).astype(int)
     rank_ours = our_d.rank(ascending=False).astype(int)
@@ -339,7 +335,7 @@ def _glove_provenance(frame: pd.DataFrame) -> dict[str, object]:
                 "the book's default convention",
         "models": {GLOVE_MODEL: {"name": first["encoder"], "weights": first["weights"]}},
         "convention": BIASLIB.to_dict(),
-        "tests": list(WEAT_TESTS),
+        "tests": list(CALISKAN_TESTS),
         "stimuli": "data/stimuli/caliskan2017.yaml",
     }
 

@@ -148,13 +148,13 @@ from biasbook.lpbs import (
     by_level,
     case_bug_view,
     chapter_table,
-    conventions_table,
     figure2_comparison,
     figure4_counts,
     figure4_figure,
     figure4_view,
     kurita_c1_recomputed,
     kurita_comparison,
+    lpbs_conventions_table,
     modified_sets_ours,
     modified_sets_published,
     myb_table4_comparison,
@@ -281,7 +281,7 @@ assert [t for t, _ in fills[FILL[0]]][:2] == ["city", "mountains"]
 # here the sum of their log probabilities):
 
 # %% tags=["hide-input"]
-conventions = conventions_table(LPBS_CONVENTIONS)
+conventions = lpbs_conventions_table(LPBS_CONVENTIONS)
 conventions.drop(index="source")
 
 # %% [markdown]

@@ -385,11 +385,11 @@ def test_the_console_command_is_installed_and_documents_its_options(capsys):
 def test_the_command_and_run_audit_share_their_defaults():
     import inspect
 
-    from biaslib.audit.plan import ALPHA, CORPUS_CAP, SEED
+    from biaslib.audit.plan import ALPHA, CONTEXT_CAP, SEED
 
     args = cli.parser().parse_args(["audit", "model", "--out", "out"])
     defaults = inspect.signature(run_audit).parameters
-    for option, value in (("alpha", ALPHA), ("seed", SEED), ("corpus_cap", CORPUS_CAP)):
+    for option, value in (("alpha", ALPHA), ("seed", SEED), ("corpus_cap", CONTEXT_CAP)):
         assert getattr(args, option) == defaults[option].default == value, option
 
 

@@ -435,7 +435,7 @@ def test_table4_has_may_et_al_s_rows_and_one_column_per_published_one(
     assert set(asked) == {"glove.840B.300d"}
 
     tables = seat.may_tables(ours, rows)
-    published = tables[seat.PUBLISHED_GROUP]
+    published = tables[seat.MAY_GROUP]
     assert [c for _, c in published.columns] == list(seat.MAY_MODELS)
     paper = tables[seat.PAPER_GROUP]
     assert paper.index.tolist() == rows

@@ -28,7 +28,7 @@ computed. The report is DIR/report.html; the numbers are DIR/results.parquet (an
 
 def parser() -> argparse.ArgumentParser:
     """The argument parser of ``biaslib`` (its ``audit`` sub-command)."""
-    from biaslib.audit.plan import ALPHA, CORPUS_CAP, GRIDS, METHODS, SEED, default_tests
+    from biaslib.audit.plan import ALPHA, CONTEXT_CAP, GRIDS, METHODS, SEED, default_tests
 
     top = argparse.ArgumentParser(prog="biaslib", description="biaslib: bias tests for "
                                   "language models and word embeddings.")
@@ -56,8 +56,8 @@ def parser() -> argparse.ArgumentParser:
                    "available)")
     p.add_argument("--corpus", metavar="PATH", help="corpus extract: CEAT runs on its "
                    "natural contexts too")
-    p.add_argument("--corpus-cap", type=int, default=CORPUS_CAP, metavar="N",
-                   help=f"most corpus contexts per word (default: {CORPUS_CAP})")
+    p.add_argument("--corpus-cap", type=int, default=CONTEXT_CAP, metavar="N",
+                   help=f"most corpus contexts per word (default: {CONTEXT_CAP})")
     p.add_argument("--seed", type=int, default=SEED,
                    help=f"seed of the corpus sample (default: {SEED})")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask distributed "

@@ -30,7 +30,7 @@ from dataclasses import asdict, dataclass, field
 
 from biaslib.audit.inputs import AuditInput, Kind
 
-__all__ = ["ALPHA", "CORPUS_CAP", "GRIDS", "METHODS", "SEED", "Grid", "Task", "default_tests",
+__all__ = ["ALPHA", "CONTEXT_CAP", "GRIDS", "METHODS", "SEED", "Grid", "Task", "default_tests",
            "headline_stimuli", "lpbs_cells", "plan_tasks"]
 
 #: Family-wise level of the Holm–Bonferroni mark of an audit's summary table, unless told
@@ -38,7 +38,7 @@ __all__ = ["ALPHA", "CORPUS_CAP", "GRIDS", "METHODS", "SEED", "Grid", "Task", "d
 ALPHA = 0.05
 #: Most contexts per word an audit takes from a corpus extract, unless told otherwise
 #: (``run_audit(corpus_cap=…)``, ``biaslib audit --corpus-cap``).
-CORPUS_CAP = 100
+CONTEXT_CAP = 100
 #: Seed of an audit's sample of corpus contexts, unless told otherwise
 #: (``run_audit(seed=…)``, ``biaslib audit --seed``). The methods' own resampling seeds are
 #: those of their conventions, which the provenance records.

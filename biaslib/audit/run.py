@@ -41,7 +41,7 @@ import pandas as pd
 
 from biaslib.audit.inputs import AuditInput, resolve_input
 from biaslib.audit.parts import RESULT_COLUMNS, needed_words
-from biaslib.audit.plan import ALPHA, CORPUS_CAP, GRIDS, SEED, Grid, Task, plan_tasks
+from biaslib.audit.plan import ALPHA, CONTEXT_CAP, GRIDS, SEED, Grid, Task, plan_tasks
 from biaslib.audit.work import run_model_tasks
 from biaslib.files import write_atomically, write_text_atomically
 from biaslib.stats.multiple_testing import holm_bonferroni
@@ -186,7 +186,7 @@ def run_audit(
     grid: Grid | str = "small",
     device: str | None = None,
     corpus: str | os.PathLike[str] | None = None,
-    corpus_cap: int = CORPUS_CAP,
+    corpus_cap: int = CONTEXT_CAP,
     seed: int = SEED,
     scheduler: str | object | None = None,
     alpha: float = ALPHA,
@@ -220,7 +220,7 @@ def run_audit(
         CEAT runs on its contexts too.
     corpus_cap, seed
         Most contexts per word taken from the corpus, and the seed of that sample
-        (defaults :data:`~biaslib.audit.plan.CORPUS_CAP`, :data:`~biaslib.audit.plan.SEED`).
+        (defaults :data:`~biaslib.audit.plan.CONTEXT_CAP`, :data:`~biaslib.audit.plan.SEED`).
     scheduler
         ``None``: run here, one model after the other. ``"processes"``: a local Dask
         cluster of worker processes, one model per worker at a time. Otherwise the
