@@ -670,12 +670,12 @@ def clip_work(lengths: Lengths) -> list[Work]:
 def mleat_paper_work(lengths: Lengths) -> list[Work]:
     """ML-EAT's other Colab cells: Tables 1 and 4 (``paper_static_table``), Figure 3
     (``histwords_table``, one read per decade) and CLIP (:func:`clip_work`)."""
-    from biasbook.mleat import HISTWORDS_DECADES, MLEAT_PAPER_VECTORS
+    from biasbook.mleat import HISTWORDS_DECADES, PAPER_VECTORS
 
     hist = Work("mleat", VECTORS_HISTWORDS, "read-decade", units=len(HISTWORDS_DECADES),
                 files=("histwords-eng-all-sgns",),
                 note=f"HistWords: {len(HISTWORDS_DECADES)} decades")
-    return [*static_work("mleat", (r for r, _ in MLEAT_PAPER_VECTORS.values())), hist,
+    return [*static_work("mleat", (r for r, _ in PAPER_VECTORS.values())), hist,
             *clip_work(lengths)]
 
 

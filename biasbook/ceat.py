@@ -27,8 +27,8 @@ from numpy.typing import ArrayLike
 from tqdm import tqdm
 
 from biasbook.findings import Finding
+from biasbook.models import FIGURE_NAMES, MINILM, MYB_HUB_MODELS, PAPER_ELMO, SMOLLM2, TINY_MLM
 from biasbook.published import MYB_MODELS, MYB_TABLE3, myb_table3_published
-from biasbook.seat import PAPER_ELMO
 from biasbook.stored import load_results
 from biasbook.tables import (
     CORE_EXACT,
@@ -177,17 +177,16 @@ ContextSource = Callable[[StimulusTest], Mapping[str, Mapping[str, Sequence[Cont
 
 #: Models this book can run offline (PyPI wheels).
 OFFLINE_CEAT_MODELS = (
-    EncoderSpec("all-MiniLM-L6-v2", transformer("all-MiniLM-L6-v2", progress=False)),
-    EncoderSpec("SmolLM2-135M-Instruct", transformer("SmolLM2-135M-Instruct", progress=False)),
+    EncoderSpec(MINILM, transformer(MINILM, progress=False)),
+    EncoderSpec(SMOLLM2, transformer(SMOLLM2, progress=False)),
 )
 #: Mind Your Bias's CEAT models on the Hugging Face hub, labelled by their hub ids.
 HUB_CEAT_MODELS = tuple(
     EncoderSpec(hub_id, transformer(hub_id, progress=False), paper_column=column)
-    for hub_id, column in (("bert-base-cased", "BERT"), ("gpt2", "GPT-2"),
-                           ("facebook/opt-125m", "OPT"), ("bigscience/bloom-560m", "BLOOM"))
+    for column, hub_id in MYB_HUB_MODELS.items()
 )
 #: Mind Your Bias's CEAT models (Table 3): ELMo from AllenNLP's release files
-#: (:data:`biasbook.seat.PAPER_ELMO`, the sum of its layers; a stimulus' vector is
+#: (:data:`biasbook.models.PAPER_ELMO`, the sum of its layers; a stimulus' vector is
 #: its token's), then :data:`HUB_CEAT_MODELS`.
 PAPER_CEAT_MODELS = (PAPER_ELMO, *HUB_CEAT_MODELS)
 
@@ -432,7 +431,7 @@ def _table12_header(column: str) -> tuple[str, str]:
 
 #: Sentences per stimulus in the offline runs of the chapter. MiniLM embeds ~150 windowed
 #: sentences/s on the book's 2-core CPU, SmolLM2 ~6/s, hence its smaller sample.
-OFFLINE_CAPS = {"all-MiniLM-L6-v2": 100, "SmolLM2-135M-Instruct": 20}
+OFFLINE_CAPS = {MINILM: 100, SMOLLM2: 20}
 #: What the chapter's context kinds mean (``kind`` → description).
 _CONTEXT_KINDS = {
     "corpus": "corpus extract, Mind Your Bias's 9/13-word window",
@@ -485,9 +484,9 @@ CALISKAN_ROWS = {test: test for test in CALISKAN_TESTS}
 CONTEXT_WINDOW_TESTS = {"C6": "MYB-C6-name", "C9": "MYB-C9-term"}
 #: Offline models too slow on the book's CPU for every table: they run Mind Your Bias's
 #: tests without Dis (450 attribute words), on corpus sentences and on the templates.
-SLOW_MODELS = frozenset({"SmolLM2-135M-Instruct"})
+SLOW_MODELS = frozenset({SMOLLM2})
 #: The resampling experiment: test, model, sample sizes N, sampling rules and seeds.
-RESAMPLING = {"test": "MYB-C6-name", "model": "all-MiniLM-L6-v2",
+RESAMPLING = {"test": "MYB-C6-name", "model": MINILM,
               "n_samples": (50, 100, 1_000, 10_000), "replacement": ("always", "if_fewer"),
               "seeds": tuple(range(5))}
 
@@ -621,7 +620,7 @@ def chapter_table(
     if name == "ceat_compound_coverage":
         return compound_coverage()
     if name == "ceat_coverage":
-        return _coverage_table(chapter_tests(), OFFLINE_CAPS["all-MiniLM-L6-v2"])
+        return _coverage_table(chapter_tests(), OFFLINE_CAPS[MINILM])
     if name == "ceat_resampling":
         model = next(m for m in OFFLINE_CEAT_MODELS if m.label == RESAMPLING["model"])
         contexts = contexts_for_test(RESAMPLING["test"], cap=OFFLINE_CAPS[model.label],
@@ -666,7 +665,7 @@ FIGURE3_TESTS = {"simplified": "LPBS-C1-name-simplified", "reduced": "LPBS-C1-na
 #: ``c1_name_targ1_simplified``, ``c1_name_targ2_simplified``): singular and plural.
 FIGURE3_SIMPLIFIED = {"X": ("flower", "flowers"), "Y": ("insect", "insects")}
 #: The cosine model of Figure 3's CEAT panel (BERT's stand-in).
-FIGURE3_MODEL = "all-MiniLM-L6-v2"
+FIGURE3_MODEL = MINILM
 #: Quantiles of the per-sample effect sizes stored for Figure 3.
 FIGURE3_QUANTILES = (0.025, 0.05, 0.25, 0.5, 0.75, 0.95, 0.975)
 #: The two panels of Figure 3 (their ``method`` column).
@@ -778,7 +777,7 @@ def figure3_table(*, progress: bool = False) -> pd.DataFrame:
         stimulus cap, or sentences scored), the CES, its SE and two-sided
         p-value, τ², and :func:`distribution_summary` of the :math:`d_i`.
     """
-    from biasbook.lpbs import OFFLINE_LPBS_MODEL, reddit_cell, scorer
+    from biasbook.lpbs import reddit_cell, scorer
     from biaslib.methods.lpbs import lpbs_ceat
 
     rows = []
@@ -796,7 +795,7 @@ def figure3_table(*, progress: bool = False) -> pd.DataFrame:
                      "sentences": sum(len(c) for r in ROLES for c in ctxs[r].values()),
                      "effect_size": res.ces, "se": res.meta.se, "p_value": res.p_value,
                      "tau2": res.meta.tau2, **distribution_summary(res.effect_sizes)})
-    sc = scorer(OFFLINE_LPBS_MODEL, progress=False)
+    sc = scorer(TINY_MLM, progress=False)
     for word_set in tqdm(FIGURE3_TESTS, desc="Figure 3, LPBS", disable=not progress):
         cell = reddit_cell(sc, "C1", word_set)
         res = lpbs_ceat(cell.scores(), [p.attribute for p in cell.pairs], cell.test.A.words,
@@ -804,7 +803,7 @@ def figure3_table(*, progress: bool = False) -> pd.DataFrame:
         rows.append({"method": FIGURE3_METHODS[1], "word_set": word_set,
                      "stimuli": cell.stimuli,
                      "targets": f"{len(cell.test.X)}/{len(cell.test.Y)}",
-                     "model": OFFLINE_LPBS_MODEL, "encoder": sc.spec.name,
+                     "model": TINY_MLM, "encoder": sc.spec.name,
                      "weights": sc.fingerprint, "sentences": len(cell.pairs),
                      "effect_size": res.ces, "se": res.meta.se, "p_value": res.p_value,
                      "tau2": res.meta.tau2, **distribution_summary(res.effect_sizes)})
@@ -909,7 +908,7 @@ def figure3_view(ours: pd.DataFrame) -> pd.DataFrame:
     """
     pub = figure3_published().assign(source="BERT (MYB)")
     mine = ours.assign(source=ours["model"].map(
-        lambda m: f"ours: {_SHORT.get(m, 'tiny MLM' if 'MLM' in m else m)}"))
+        lambda m: f"ours: {FIGURE_NAMES.get(m, 'tiny MLM' if 'MLM' in m else m)}"))
     rows = []
     for frame in (pub, mine):
         for r in frame.itertuples():
@@ -1190,7 +1189,7 @@ def table12_counts(pairs: pd.DataFrame, convention: str = CEAT_MIND_YOUR_BIAS.na
 
 
 def reddit_2014_comparison(contexts: pd.DataFrame, rows: pd.DataFrame,
-                           column: str = "all-MiniLM-L6-v2",
+                           column: str = MINILM,
                            convention: str = CEAT_MIND_YOUR_BIAS.name) -> pd.DataFrame:
     """The CES on the full extract beside the CES on its 2014 Reddit sentences only.
 
@@ -1232,7 +1231,7 @@ def reddit_2014_comparison(contexts: pd.DataFrame, rows: pd.DataFrame,
 
 def window_comparison(rows: pd.DataFrame, contexts: pd.DataFrame,
                       tests: Sequence[str] = tuple(CONTEXT_WINDOW_TESTS),
-                      column: str = "all-MiniLM-L6-v2",
+                      column: str = MINILM,
                       convention: str = CEAT_MIND_YOUR_BIAS.name,
                       decimals: int | None = 2) -> pd.DataFrame:
     """The CES with Mind Your Bias's window, Guo & Caliskan's, and whole sentences.
@@ -1314,14 +1313,12 @@ def sign_agreement(rows: pd.DataFrame, convention: str = CEAT_MIND_YOUR_BIAS.nam
     return pd.DataFrame(out).set_index("model")
 
 
-#: Short names of our models in the findings (the stored tables' ``column`` labels).
-_SHORT = {"all-MiniLM-L6-v2": "MiniLM-L6", "SmolLM2-135M-Instruct": "SmolLM2-135M"}
 _MYB = "Husse & Spitz (2022)"
 _GUO = "Guo & Caliskan (2021)"
 
 
 def _short(model: str) -> str:
-    return _SHORT.get(model, model)
+    return FIGURE_NAMES.get(model, model)
 
 
 def _stand_ins(models: Sequence[str]) -> str:
@@ -1352,7 +1349,7 @@ def ceat_findings(
     resampling: pd.DataFrame,
     *,
     sd_d: float | None = None,
-    model: str = "all-MiniLM-L6-v2",
+    model: str = MINILM,
     alpha: float = 0.01,
 ) -> list[Finding]:
     """Mind Your Bias's conclusions about CEAT, checked on the models of ``rows``.
@@ -1578,16 +1575,16 @@ def _coverage_provenance(frame: pd.DataFrame) -> dict[str, object]:
 
 
 def _figure3_provenance(frame: pd.DataFrame) -> dict[str, object]:
-    from biasbook.lpbs import OFFLINE_LPBS_MODEL, TABLE14_CELLS
+    from biasbook.lpbs import TABLE14_CELLS
 
     return {"what": "Mind Your Bias Figure 3 rebuilt: C1's per-sample effect sizes with the "
-                    "simplified, reduced and full target sets, CEAT on all-MiniLM-L6-v2 and "
+                    f"simplified, reduced and full target sets, CEAT on {FIGURE3_MODEL} and "
                     "LPBS-in-CEAT (Table 14's probability column) on the tiny masked LM",
             "models": models_provenance(frame.rename(columns={"model": "column"})),
             "tests": FIGURE3_TESTS, "simplified_targets": FIGURE3_SIMPLIFIED,
             "convention": CEAT_MIND_YOUR_BIAS.to_dict(),
             "ceat_sentences_per_stimulus": OFFLINE_CAPS[FIGURE3_MODEL],
-            "lpbs_model": OFFLINE_LPBS_MODEL,
+            "lpbs_model": TINY_MLM,
             "lpbs_cells": {ws: TABLE14_CELLS[("C1", ws)] for ws in FIGURE3_TESTS},
             "quantiles": list(FIGURE3_QUANTILES), "sample_seed": 1111,
             "extract": describe_extract(), "extract_sha256": extract_sha256()}

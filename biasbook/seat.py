@@ -20,6 +20,15 @@ import pandas as pd
 from tqdm import tqdm
 
 from biasbook.findings import Finding
+from biasbook.models import (
+    CBOW_GLOVE,
+    FIGURE_NAMES,
+    MINILM,
+    MYB_HUB_MODELS,
+    PAPER_ELMO,
+    SHORT_NAMES,
+    SMOLLM2,
+)
 from biasbook.published import (
     MAY_ALL,
     MAY_MODELS,
@@ -42,7 +51,6 @@ from biaslib.embeddings.base import ContextEncoder
 from biaslib.embeddings.factories import (
     cbow_glove_6b_50d,
     cbow_paper,
-    elmo,
     gensen,
     infersent,
     transformer,
@@ -78,7 +86,6 @@ __all__ = [
     "MAY_PAPER_MODELS",
     "MYB_PAPER_SEAT_MODELS",
     "OFFLINE_SEAT_MODELS",
-    "PAPER_ELMO",
     "PAPER_ELMO_SENT_BIAS",
     "PAPER_SEAT_MODELS",
     "P_FLOOR",
@@ -130,9 +137,9 @@ logger = logging.getLogger(__name__)
 #: encoder with mean pooling, so its sentence vector is the mean; SmolLM2 is a causal
 #: LM, whose sentence vector is its last token (as for GPT in May et al.).
 OFFLINE_SEAT_MODELS = (
-    EncoderSpec("CBoW (GloVe 6B 50d)", cbow_glove_6b_50d, "mean"),
-    EncoderSpec("all-MiniLM-L6-v2", transformer("all-MiniLM-L6-v2"), "mean"),
-    EncoderSpec("SmolLM2-135M-Instruct", transformer("SmolLM2-135M-Instruct"), "last"),
+    EncoderSpec(CBOW_GLOVE, cbow_glove_6b_50d, "mean"),
+    EncoderSpec(MINILM, transformer(MINILM), "mean"),
+    EncoderSpec(SMOLLM2, transformer(SMOLLM2), "last"),
 )
 
 #: The papers' models (Hugging Face hub, e.g. on Colab). ``bert-large-cased (sent-bias)``
@@ -143,10 +150,9 @@ PAPER_SEAT_MODELS = (
                 transformer("bert-large-cased", add_special_tokens=False, lowercase=True),
                 "first"),
     EncoderSpec("bert-large-cased", transformer("bert-large-cased"), "cls"),
-    EncoderSpec("bert-base-cased", transformer("bert-base-cased"), "cls"),
-    EncoderSpec("gpt2", transformer("gpt2"), "last"),
-    EncoderSpec("facebook/opt-125m", transformer("facebook/opt-125m"), "last"),
-    EncoderSpec("bigscience/bloom-560m", transformer("bigscience/bloom-560m"), "last"),
+    # Mind Your Bias's four: [CLS] for BERT, the last token for the decoders.
+    *(EncoderSpec(hub_id, transformer(hub_id), "cls" if column == "BERT" else "last")
+      for column, hub_id in MYB_HUB_MODELS.items()),
     # Table 4's GPT (Radford et al., 2018): sent-bias read its vectors from jiant with
     # ``combine_method = last`` (README, "GPT (OpenAI)"); May et al.'s Table 3: "last", 768.
     # Here the last token is the sentence's own last BPE token. jiant wrapped sentences in
@@ -156,16 +162,9 @@ PAPER_SEAT_MODELS = (
 )
 #: The models of Mind Your Bias's Table 3 among them (BERT base cased, GPT-2, OPT, BLOOM).
 MYB_PAPER_SEAT_MODELS = tuple(
-    s for s in PAPER_SEAT_MODELS if s.label in ("bert-base-cased", "gpt2", "facebook/opt-125m",
-                                                "bigscience/bloom-560m"))
-
-#: SEAT Table 4's ELMo, fixed: AllenNLP's original release
-#: (``elmo_2x4096_512_2048cnn_2xhighway``, what sent-bias's ``ElmoEmbedder()`` loaded) read by
-#: :class:`biaslib.embeddings.elmo.ElmoEncoder` — the sum of its three layers and the mean
-#: over tokens (sent-bias's defaults), on whitespace tokens (Mind Your Bias's fix),
-#: stateless. Not in :data:`PAPER_SEAT_MODELS`: it is no hub model but two release files
-#: (about 374 MB).
-PAPER_ELMO = EncoderSpec("ELMo (AllenNLP original)", elmo(), "mean", paper_column="ELMo")
+    s for s in PAPER_SEAT_MODELS if s.label in MYB_HUB_MODELS.values())
+# SEAT Table 4's ELMo, fixed, is biasbook.models.PAPER_ELMO: not in PAPER_SEAT_MODELS, as it
+# is no hub model but two release files (about 374 MB).
 
 
 def _elmo_as_sent_bias_ran_it() -> ContextEncoder:
@@ -178,7 +177,8 @@ def _elmo_as_sent_bias_ran_it() -> ContextEncoder:
     return BugEncoder(PAPER_ELMO.make(), "elmo", buggy=True)
 
 
-#: Table 4's ELMo column as sent-bias computed it: :data:`PAPER_ELMO` through the ELMo bug.
+#: Table 4's ELMo column as sent-bias computed it: :data:`biasbook.models.PAPER_ELMO`
+#: through the ELMo bug.
 PAPER_ELMO_SENT_BIAS = EncoderSpec("ELMo (sent-bias: characters as tokens)",
                                    _elmo_as_sent_bias_ran_it, "mean", paper_column="ELMo")
 
@@ -457,9 +457,6 @@ def myb_comparison(ours: pd.DataFrame, tests: Mapping[str, str] = MYB_TABLE3,
 
 # ------------------------------------------------------------------ as the chapter shows them
 
-#: Short names of the offline models in the chapter's summaries.
-SHORT_NAMES = {"CBoW (GloVe 6B 50d)": "CBoW", "all-MiniLM-L6-v2": "MiniLM",
-               "SmolLM2-135M-Instruct": "SmolLM2"}
 #: May et al.'s b-variants swap names and group terms: C3/C5/C6 have name targets and
 #: C7/C8 term attributes; C3b/C5b/C6b term targets and C7b/C8b name attributes.
 NAME_TESTS = ("C3", "C5", "C6", "C7b", "C8b")
@@ -489,9 +486,10 @@ PAPER_GROUP = "ours: the papers' models (Colab)"
 #: Short names of May et al.'s models (the figure's columns).
 MAY_SHORT = {"CBoW (GloVe 840B)": "CBoW 840B", "InferSent": "InferSent", "GenSen": "GenSen",
              "USE": "USE", "ELMo": "ELMo", "GPT": "GPT", "BERT (large, cased)": "BERT large"}
-#: Short names of the offline models in the figure (the published CBoW is on GloVe 840B).
-FIGURE_NAMES = {"CBoW (GloVe 6B 50d)": "CBoW 6B 50d", "all-MiniLM-L6-v2": "MiniLM-L6",
-                "SmolLM2-135M-Instruct": "SmolLM2-135M", "CBoW (GloVe 840B)": "CBoW 840B",
+#: Short names of our models in the figure: the offline ones
+#: (:data:`biasbook.models.FIGURE_NAMES`), then the papers' (the published CBoW is on GloVe
+#: 840B).
+SEAT_FIGURE_NAMES = {**FIGURE_NAMES, "CBoW (GloVe 840B)": "CBoW 840B",
                 "InferSent (v1, GloVe 840B)": "InferSent v1",
                 "GenSen (nli_large_bothskip_parse)": "GenSen", "USE (TF-Hub, version 2)": "USE",
                 "bert-large-cased (sent-bias)": "BERT large (sent-bias)",
@@ -562,7 +560,7 @@ def may_figure_frame(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_T
 
     One row per (test, context, model): ``row`` ("C1, word"), ``group`` (published
     or ours, :func:`may_tables`'s keys), ``model`` (a short name: :data:`MAY_SHORT`,
-    :data:`FIGURE_NAMES`), ``d`` and ``mark`` (May et al.'s marks as printed; ours
+    :data:`SEAT_FIGURE_NAMES`), ``d`` and ``mark`` (May et al.'s marks as printed; ours
     as :func:`may_comparison` computes them: ``*`` p < alpha, ``**`` also after
     Holm–Bonferroni over all of ``ours``).
     """
@@ -580,7 +578,7 @@ def may_figure_frame(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_T
     computed = pd.DataFrame({
         "row": [label[k] for k in zip(ours["stimuli"], ours["context"], strict=True)],
         "group": ours["column"].map(_group),
-        "model": ours["column"].map(lambda c: FIGURE_NAMES.get(c, c)),
+        "model": ours["column"].map(lambda c: SEAT_FIGURE_NAMES.get(c, c)),
         "d": ours["effect_size"].astype(float), "mark": ours["mark"]})
     frame = pd.concat([published, computed], ignore_index=True)
     order = {r: i for i, r in enumerate(label.values())}
@@ -1027,10 +1025,10 @@ def sensitivity_pvalue_table(pvalues: pd.DataFrame) -> pd.DataFrame:
     two-level header, the source (May et al.'s text, our groups) above the model; cells
     as printed (:func:`biaslib.reporting.format.format_p`), empty where May et al. quote
     none. Published models by their short names (:data:`MAY_SHORT`), ours by
-    :data:`FIGURE_NAMES`.
+    :data:`SEAT_FIGURE_NAMES`.
     """
     frame = pvalues.assign(
-        short=[MAY_SHORT.get(m, m) if s == PUBLISHED_SOURCE else FIGURE_NAMES.get(m, m)
+        short=[MAY_SHORT.get(m, m) if s == PUBLISHED_SOURCE else SEAT_FIGURE_NAMES.get(m, m)
                for s, m in zip(pvalues["source"], pvalues["model"], strict=True)],
         cell=pvalues["p"].map(format_p))
     columns = list(dict.fromkeys(zip(frame["source"], frame["short"], strict=True)))
@@ -1060,7 +1058,7 @@ def sensitivity_figure(pvalues: pd.DataFrame, alpha: float = 0.01) -> Figure:
     fig, axes = plt.subplots(1, 3, figsize=(8, 4), gridspec_kw={"width_ratios": [1, 1, 1.1]})
     frame = pvalues.assign(p=pvalues["p"].clip(lower=P_FLOOR))
     published = frame["source"] == PUBLISHED_SOURCE
-    names = [MAY_SHORT.get(m, m) if pub else FIGURE_NAMES.get(m, m)
+    names = [MAY_SHORT.get(m, m) if pub else SEAT_FIGURE_NAMES.get(m, m)
              for m, pub in zip(frame["model"], published, strict=True)]
     frame = frame.assign(name=names, published=published)
     labels = list(dict.fromkeys(frame["name"]))
@@ -1247,7 +1245,7 @@ CORPUS_CAP = 10
 #: Exceptions to :data:`CORPUS_CAP` by model: SmolLM2 embeds a window about ten times
 #: slower than MiniLM, so it reads at most 4 sentences per stimulus (among the 10 the
 #: others read: the sample is nested).
-CORPUS_CAPS = {"SmolLM2-135M-Instruct": 4}
+CORPUS_CAPS = {SMOLLM2: 4}
 #: Seed of that sample (Mind Your Bias's ``random.seed(1111)``).
 CORPUS_SEED = 1111
 #: A role that loses more than this share of its stimuli (no sentence in the extract) is
@@ -1548,10 +1546,6 @@ def table12_findings(rows: pd.DataFrame, alpha: float = 0.01) -> list[Finding]:
     ]
 
 
-#: Short names of the offline models in Table 12's layout.
-TABLE12_SHORT = SHORT_NAMES
-
-
 def table12_seat_tables(rows: pd.DataFrame, alpha: float = 0.01) -> dict[str, pd.DataFrame]:
     """Mind Your Bias's Table 12 (s-SEAT, w-SEAT cells) as printed, and ours in its layout.
 
@@ -1567,7 +1561,7 @@ def table12_seat_tables(rows: pd.DataFrame, alpha: float = 0.01) -> dict[str, pd
                             marks=bold_marks(pub["sig"]),
                             order=[f"{m}\x00{v}" for m in MYB_MODELS
                                    for v in ("template", "reddit")])
-    ours = rows.assign(col=rows["model"].map(lambda m: TABLE12_SHORT.get(m, m)) + "\x00"
+    ours = rows.assign(col=rows["model"].map(lambda m: SHORT_NAMES.get(m, m)) + "\x00"
                        + rows["context"])
     models = list(dict.fromkeys(ours["col"].str.split("\x00").str[0]))
     ours_wide = marked_table(ours, index=["test", "method"], columns="col", values="d",

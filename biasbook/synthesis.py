@@ -50,7 +50,8 @@ from scipy import stats
 from biasbook import myb_figures
 from biasbook.ceat import CEAT_NUMBERS, ceat_exact_columns, chapter_rows
 from biasbook.findings import Finding
-from biasbook.lpbs import OFFLINE_LPBS_MODEL, TABLE4_CELLS
+from biasbook.lpbs import TABLE4_CELLS
+from biasbook.models import CBOW_GLOVE, MINILM, SHORT_NAMES, SMOLLM2, TINY_MLM
 from biasbook.published import MYB_ALPHA, MYB_MODELS, MYB_TABLE3
 from biasbook.seat import SEAT_EXACT, myb_table
 from biasbook.stored import load_results
@@ -409,7 +410,7 @@ def offline_scores(seat: pd.DataFrame | None = None, ceat: pd.DataFrame | None =
       (:func:`tiny_mlm_table`; CEAT under Mind Your Bias's convention).
 
     LPBS and the last three belong to the tiny masked LM
-    (:data:`biasbook.lpbs.OFFLINE_LPBS_MODEL`), which thus has all of Table 5's
+    (:data:`biasbook.models.TINY_MLM`), which thus has all of Table 5's
     method pairs, as BERT in the paper; it is a mechanism model, not BERT. A cell that did not run
     (no effect size: missing stimuli, too few co-occurrences) is left out.
     ``sig`` is p < ``alpha``, the paper's rule. Nothing is computed from a model:
@@ -558,16 +559,12 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
 
 #: The paper whose cross-method claims the chapter checks, as the references cite it.
 PAPER = "Husse & Spitz (2022)"
-#: Short names of the offline models in the findings.
-_SHORT = {"CBoW (GloVe 6B 50d)": "CBoW", "all-MiniLM-L6-v2": "MiniLM",
-          "SmolLM2-135M-Instruct": "SmolLM2", OFFLINE_LPBS_MODEL: "tiny MLM"}
 #: The three cosine-method pairs of Table 5.
 _COSINE_PAIRS = METHOD_PAIRS[:3]
 #: The eight tests of Table 5, in the paper's order.
 _TABLE5_TESTS = ("C1", "C3", "C6", "C9", "Dis", "Occ", "I1", "I2")
 #: The models of the stored specification curves (the ``model`` column) and their tests.
-CURVE_MODELS = ("all-MiniLM-L6-v2", "SmolLM2-135M-Instruct", "CBoW (GloVe 6B 50d)",
-                OFFLINE_LPBS_MODEL)
+CURVE_MODELS = (MINILM, SMOLLM2, CBOW_GLOVE, TINY_MLM)
 CURVE_TESTS = _TABLE5_TESTS
 
 
@@ -670,7 +667,7 @@ def findings() -> list[Finding]:
         return " → ".join(_minus(format_r(frame.loc[(a, b, model, s), "r"]))
                           for s in _SUBSETS)
 
-    mini, smol, cbow, tiny = CURVE_MODELS[0], CURVE_MODELS[1], CURVE_MODELS[2], OFFLINE_LPBS_MODEL
+    mini, smol, cbow, tiny = CURVE_MODELS[0], CURVE_MODELS[1], CURVE_MODELS[2], TINY_MLM
 
     # §4.2: the cosine methods correlate positively.
     cos_all = beside[(beside["subset"] == "all") & ~beside["methods"].str.contains("LPBS")]
@@ -777,8 +774,9 @@ def findings() -> list[Finding]:
         "sizes (Table 13)",
         f"Table 13, BERT SEAT: {pub13_sig['sent']} significant 'sent' vs {pub13_sig['avg.']} "
         "'avg.'",
-        "; ".join(f"{_SHORT[m]} {r['significant sent']} vs {r['significant avg.']} significant, "
-                  f"sent lower on {r['sent lower']} of {r['tests']}" for m, r in sva.iterrows()),
+        "; ".join(f"{SHORT_NAMES[m]} {r['significant sent']} vs {r['significant avg.']} "
+                  f"significant, sent lower on {r['sent lower']} of {r['tests']}"
+                  for m, r in sva.iterrows()),
         "CBoW, MiniLM-L6, SmolLM2-135M (stand-ins)",
         "yes" if all(follows) else ("partly" if any(follows) else "no"), "synthesis-table13")
 
@@ -788,7 +786,7 @@ def findings() -> list[Finding]:
     pub_prob = pub14[pub14["variant"] == "probability"]
     counts = scores.groupby(["model", "method"])["sig"].agg(["size", "sum"]).sort_index()
     prob = counts.loc[(tiny, "LPBS (corpus)")]
-    ceat_counts = ", ".join(f"{_SHORT[m]} {int(counts.loc[(m, 'CEAT'), 'sum'])} of "
+    ceat_counts = ", ".join(f"{SHORT_NAMES[m]} {int(counts.loc[(m, 'CEAT'), 'sum'])} of "
                             f"{int(counts.loc[(m, 'CEAT'), 'size'])}" for m in (mini, smol, tiny))
     metric = Finding(
         PAPER, "§4.3: cosine gives more significant results than probability (Table 14)",

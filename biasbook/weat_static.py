@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from biasbook.findings import Finding
+from biasbook.models import GLOVE, GLOVE_840B, GOOGLENEWS_SUBSET, PAPER_VECTORS
 from biasbook.published import MAY_ALPHA
 from biasbook.stored import load_results
 from biasbook.tables import CORE_EXACT, NEEDS_GLOVE, SliceCheck, StoredTable
@@ -36,11 +37,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DECLARED_TABLES",
-    "GLOVE_MODEL",
     "GLOVE_TABLE",
-    "PAPER_VECTORS",
     "STRONGEST",
-    "WORD2VEC_MODEL",
     "comparison_table",
     "dropped_stimuli",
     "findings",
@@ -54,23 +52,14 @@ __all__ = [
 
 #: The stored table of the chapter (``data/results/<name>.csv``).
 GLOVE_TABLE = "weat_static_glove"
-#: The short name of the embedding the stored table ran on (its full name is ``encoder``).
-GLOVE_MODEL = "GloVe 6B 50d"
 #: The published strongest effects (ML-EAT Table 1, Level 1): instruments/weapons and
 #: career/family.
 STRONGEST: tuple[str, ...] = ("C2", "C6")
 #: Where the chapter shows the evidence of its findings (MyST labels in the notebook).
 SECTION = "weat-static-findings"
 
-
-#: The papers' own static vectors (release files, :mod:`biaslib.embeddings.release_files`):
-#: short model name → (release name, the published table of ML-EAT that used them).
-#: Caliskan et al. (2017) ran GloVe 840B 300d (ML-EAT Table 1 reproduces their numbers);
-#: ML-EAT's appendix Table 4 ran the Google News word2vec vectors of their supplement.
-PAPER_VECTORS: dict[str, tuple[str, str]] = {
-    "GloVe 840B 300d": ("glove.840B.300d", "mleat_table1_glove"),
-    "word2vec Google News 300d": ("GoogleNews-vectors-negative300", "mleat_table4_googlenews"),
-}
+# The papers' own static vectors (Caliskan et al.'s GloVe 840B 300d, ML-EAT's Google News
+# word2vec), read on Colab from their release files: biasbook.models.PAPER_VECTORS.
 
 
 def stimulus_words(tests: Sequence[str] = CALISKAN_TESTS) -> list[str]:
@@ -97,9 +86,9 @@ def _weat_frame(tests: Sequence[str], table: StaticEmbeddings, model: str) -> pd
 
 def paper_vectors_table(model: str, tests: Sequence[str] = CALISKAN_TESTS, *,
                         fetch: Fetch | None = None) -> pd.DataFrame:
-    """The WEAT of ``tests`` on a paper's own vectors (:data:`PAPER_VECTORS`).
+    """The WEAT of ``tests`` on a paper's own vectors (:data:`biasbook.models.PAPER_VECTORS`).
 
-    The same columns as :func:`glove_table`; ``model`` is the key of :data:`PAPER_VECTORS`.
+    The same columns as :func:`glove_table`; ``model`` is a key of that mapping.
 
     For Colab (``RUN_PAPER_MODELS``): the release file is downloaded once into the
     biaslib cache (GloVe 840B: 2 GB; Google News: 1.6 GB) and streamed, keeping only
@@ -118,18 +107,16 @@ def glove_table(tests: Sequence[str] = CALISKAN_TESTS) -> pd.DataFrame:
     """The WEAT of ``tests`` on GloVe 6B 50d (lowercase lookup), book's default convention.
 
     One row per test with the core columns, ``stimuli`` and the run's columns of
-    :func:`biaslib.evaluate.weat.weat_table`; ``model`` is :data:`GLOVE_MODEL`, the
+    :func:`biaslib.evaluate.weat.weat_table`; ``model`` is :data:`biasbook.models.GLOVE`, the
     encoder's full name is in ``encoder`` and its fingerprint in ``weights``. Words
     without a vector are dropped and named in ``missing`` (the dropped-stimuli
     warnings are not repeated: the column says what they said).
     """
     from biaslib.embeddings import glove_6b_50d
 
-    return _weat_frame(tests, glove_6b_50d(case="lower"), GLOVE_MODEL)
+    return _weat_frame(tests, glove_6b_50d(case="lower"), GLOVE)
 
 
-#: The short name of the Google News subset (the paper's own word2vec vectors, offline).
-WORD2VEC_MODEL = "word2vec Google News 300d (Bolukbasi subset)"
 
 
 def word2vec_table(tests: Sequence[str] = CALISKAN_TESTS,
@@ -144,7 +131,7 @@ def word2vec_table(tests: Sequence[str] = CALISKAN_TESTS,
     effect sizes compare with ML-EAT's appendix Table 4, whose Level 1 is this WEAT. A
     test in which a set loses more than ``max_missing_fraction`` of its words is not run
     (no row); words dropped otherwise are named in ``missing``. Columns as
-    :func:`glove_table`; ``model`` is :data:`WORD2VEC_MODEL`.
+    :func:`glove_table`; ``model`` is :data:`biasbook.models.GOOGLENEWS_SUBSET`.
     """
     from biasbook.mleat import googlenews_coverage, googlenews_test
     from biaslib.embeddings.vector_files import googlenews_subset
@@ -152,7 +139,7 @@ def word2vec_table(tests: Sequence[str] = CALISKAN_TESTS,
     coverage = googlenews_coverage(tests, max_missing_fraction)
     runs = [t for t in tests if (coverage.loc[t, "computed"] == "yes").all()]
     return _weat_frame([googlenews_test(t) for t in runs], googlenews_subset("exact"),
-                       WORD2VEC_MODEL)
+                       GOOGLENEWS_SUBSET)
 
 
 def word2vec_comparison(glove: pd.DataFrame, word2vec: pd.DataFrame) -> pd.DataFrame:
@@ -206,7 +193,7 @@ def dropped_stimuli(frame: pd.DataFrame, why: str | None = None,
     test a row ran (default :func:`~biaslib.stimuli.data.load_test`; for
     :func:`word2vec_table`, :func:`biasbook.mleat.googlenews_test`).
     """
-    why = why or f"no vector in {GLOVE_MODEL} (lowercase lookup)"
+    why = why or f"no vector in {GLOVE} (lowercase lookup)"
     rows = []
     for test, missing in frame.drop_duplicates("test")[["test", "missing"]].itertuples(
             index=False):
@@ -291,7 +278,7 @@ def findings() -> list[Finding]:
     rank_ours = our_d.rank(ascending=False).astype(int)
     difference = (our_d - published_d).abs()
     source = "ML-EAT Table 1, Level 1, GloVe 840B"
-    paper, model = "Caliskan et al. (2017)", f"{GLOVE_MODEL} (stand-in for GloVe 840B 300d)"
+    paper, model = "Caliskan et al. (2017)", f"{GLOVE} (stand-in for {GLOVE_840B})"
 
     def finding(claim: str, published: str, ours_text: str, holds: bool | str) -> Finding:
         return Finding(paper, claim, published, ours_text, model, holds, SECTION)
@@ -333,7 +320,7 @@ def _glove_provenance(frame: pd.DataFrame) -> dict[str, object]:
     return {
         "what": "WEAT on Caliskan et al.'s ten tests, GloVe 6B 50d (lowercase lookup), "
                 "the book's default convention",
-        "models": {GLOVE_MODEL: {"name": first["encoder"], "weights": first["weights"]}},
+        "models": {GLOVE: {"name": first["encoder"], "weights": first["weights"]}},
         "convention": BIASLIB.to_dict(),
         "tests": list(CALISKAN_TESTS),
         "stimuli": "data/stimuli/caliskan2017.yaml",

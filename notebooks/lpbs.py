@@ -143,8 +143,8 @@ from IPython.display import Markdown, display
 
 from biasbook.lpbs import (
     LPBS_CONVENTIONS,
-    OFFLINE_LPBS_MODEL,
     PAPER_LPBS_MODELS,
+    TINY_MLM,
     by_level,
     case_bug_view,
     chapter_table,
@@ -177,7 +177,7 @@ from biaslib.stimuli.data import load_published
 from biaslib.stimuli.lpbs import myb_reduced_targets, myb_templates
 
 pd.set_option("display.max_colwidth", None)
-tiny = scorer(OFFLINE_LPBS_MODEL, progress=False)
+tiny = scorer(TINY_MLM, progress=False)
 TINY = tiny.spec.name
 
 

@@ -134,7 +134,7 @@ import pandas as pd
 from IPython.display import Markdown, display
 
 from biasbook.findings import findings_frame
-from biasbook.lpbs import OFFLINE_LPBS_MODEL
+from biasbook.lpbs import TINY_MLM
 from biasbook.published import MYB_MODELS
 from biasbook.stored import load_results
 from biasbook.synthesis import (
@@ -308,19 +308,19 @@ assert [r2((a, b, MINI, "all")) for a, b in (("s-SEAT", "w-SEAT"), ("s-SEAT", "C
 assert [r2((a, b, SMOL, "all")) for a, b in (("s-SEAT", "w-SEAT"), ("s-SEAT", "CEAT"),
                                              ("w-SEAT", "CEAT"))] == ["-0.49", "-0.36", "0.58"]
 assert o.loc[("s-SEAT", "w-SEAT", SMOL, "sig."), "n"] == 2
-assert r2(("LPBS", "LPBS (corpus)", OFFLINE_LPBS_MODEL, "all")) == "0.97"
-assert o.loc[("LPBS", "LPBS (corpus)", OFFLINE_LPBS_MODEL, "sig."), "n"] == 2
-assert o.loc[("LPBS", "LPBS (corpus)", OFFLINE_LPBS_MODEL, "all"), "n"] == 7
+assert r2(("LPBS", "LPBS (corpus)", TINY_MLM, "all")) == "0.97"
+assert o.loc[("LPBS", "LPBS (corpus)", TINY_MLM, "sig."), "n"] == 2
+assert o.loc[("LPBS", "LPBS (corpus)", TINY_MLM, "all"), "n"] == 7
 off_ci = off[off["n"] >= MIN_PAIRS_CI]
 off_excl0 = off_ci[(off_ci["ci_low"] > 0) | (off_ci["ci_high"] < 0)]
 assert set(zip(off_excl0["model"], off_excl0["method_a"] + "|" + off_excl0["method_b"],
                off_excl0["subset"], strict=True)) == {
     (CBOW, "s-SEAT|w-SEAT", "all"), (CBOW, "s-SEAT|w-SEAT", "sig."),
     (MINI, "s-SEAT|CEAT", "all"), (MINI, "s-SEAT|w-SEAT", "all"), (MINI, "w-SEAT|CEAT", "all"),
-    (OFFLINE_LPBS_MODEL, "LPBS|LPBS (corpus)", "all"),
-    (OFFLINE_LPBS_MODEL, "s-SEAT|w-SEAT", "all"), (OFFLINE_LPBS_MODEL, "s-SEAT|w-SEAT", "sig."),
-    (OFFLINE_LPBS_MODEL, "s-SEAT|CEAT", "all"), (OFFLINE_LPBS_MODEL, "w-SEAT|CEAT", "all"),
-    (OFFLINE_LPBS_MODEL, "w-SEAT|CEAT", "sig.")}
+    (TINY_MLM, "LPBS|LPBS (corpus)", "all"),
+    (TINY_MLM, "s-SEAT|w-SEAT", "all"), (TINY_MLM, "s-SEAT|w-SEAT", "sig."),
+    (TINY_MLM, "s-SEAT|CEAT", "all"), (TINY_MLM, "w-SEAT|CEAT", "all"),
+    (TINY_MLM, "w-SEAT|CEAT", "sig.")}
 assert len(off_excl0) == 11
 assert o.loc[("s-SEAT", "w-SEAT", CBOW, "sig."), "n"] == 6  # all CBoW scores significant
 
@@ -356,7 +356,7 @@ assert o.loc[("s-SEAT", "w-SEAT", CBOW, "sig."), "n"] == 6  # all CBoW scores si
 # no trained sentence vector. The tiny masked LM's effect sizes per test (`*` p < 0.01):
 
 # %% tags=["hide-input"]
-TINY = OFFLINE_LPBS_MODEL
+TINY = TINY_MLM
 pub5_all = beside.set_index(["methods", "model", "subset"])["published"].to_dict()
 tiny_scores = scores[scores["model"] == TINY]
 tiny_d = pd.DataFrame({
@@ -806,7 +806,7 @@ from biaslib.reporting.format import round_table
 from biaslib.reporting.speccurve import specification_curve
 
 CURVE_MODELS = {MINI: "all-MiniLM-L6-v2", SMOL: "SmolLM2-135M-Instruct",
-                CBOW: "CBoW (GloVe 6B 50d)", "SPLADE-tiny": OFFLINE_LPBS_MODEL}
+                CBOW: "CBoW (GloVe 6B 50d)", "SPLADE-tiny": TINY_MLM}
 CURVE_TESTS = ["C1", "C3", "C6", "C9", "Dis", "Occ", "I1", "I2"]
 GRID_ORDER = ["C1", "C3", "C6", "C9"]
 with warnings.catch_warnings():  # rows a model could not run are counted out, not shown

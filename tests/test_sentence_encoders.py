@@ -443,7 +443,7 @@ def test_table4_has_may_et_al_s_rows_and_one_column_per_published_one(
     assert (paper != "").all().all()
     figure = seat.may_figure_frame(ours, rows)
     computed = figure[figure["group"] == seat.PAPER_GROUP]
-    assert set(computed["model"]) == {seat.FIGURE_NAMES.get(label, label) for label in offered}
+    assert set(computed["model"]) == {seat.SEAT_FIGURE_NAMES.get(label, label) for label in offered}
     assert len(computed) == 2 * len(offered)
 
 

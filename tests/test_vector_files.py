@@ -523,7 +523,7 @@ def test_mleat_paper_vectors_give_tables_1_and_4(served, model):
     assert list(table.columns.get_level_values(1)[:3]) == ["A,B,X,Y", "A,B,X", "A,B,Y"]
     published = table.xs("ML-EAT (published)", level="source")[("Level 1", "A,B,X,Y")]
     assert [printed(x) for x in published] == load_published_l1(
-        mleat.MLEAT_PAPER_VECTORS[model][1])
+        mleat.PAPER_VECTORS[model][1])
 
 
 def test_mleat_histwords_figure_3(served):

