@@ -473,8 +473,8 @@ def chapter_rows(
             source = corpus_contexts(cap, seed=seed, sources=sources, window=windows[kind])
             label = f"{kind}, <={cap} sentences/stimulus"
         frames.append(ceat_over_models(tests, [model], source, context_label=label,
-                                 conventions=conventions,
-                                 max_missing_fraction=max_missing_fraction))
+                                       conventions=conventions,
+                                       max_missing_fraction=max_missing_fraction))
     return pd.concat(frames, ignore_index=True)
 
 
@@ -1052,9 +1052,9 @@ def compound_finding(compound: pd.DataFrame, coverage: pd.DataFrame) -> Finding:
 # ------------------------------------------------------------------ as the chapter shows them
 
 
-def ceat_conventions_table(conventions: Sequence[CeatConvention] = (CEAT_ORIGINAL,
-                                                               CEAT_MIND_YOUR_BIAS)
-                      ) -> pd.DataFrame:
+def ceat_conventions_table(
+    conventions: Sequence[CeatConvention] = (CEAT_ORIGINAL, CEAT_MIND_YOUR_BIAS),
+) -> pd.DataFrame:
     """The settings of CEAT conventions side by side, one row each, indexed by name."""
     sources = {CEAT_ORIGINAL.name: "Guo & Caliskan (2021), their script",
                CEAT_MIND_YOUR_BIAS.name: "Mind Your Bias (Husse & Spitz, 2022)"}

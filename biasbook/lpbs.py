@@ -1030,7 +1030,7 @@ def _p_text(p: float, n_resamples: int) -> str:
 
 
 def lpbs_conventions_table(conventions: Sequence[LpbsConvention] = LPBS_CONVENTIONS
-                      ) -> pd.DataFrame:
+                           ) -> pd.DataFrame:
     """The settings of LPBS conventions side by side: one row per setting, one column each.
 
     Settings as rows keep the table as narrow as the number of conventions.

@@ -490,11 +490,12 @@ MAY_SHORT = {"CBoW (GloVe 840B)": "CBoW 840B", "InferSent": "InferSent", "GenSen
 #: (:data:`biasbook.models.FIGURE_NAMES`), then the papers' (the published CBoW is on GloVe
 #: 840B).
 SEAT_FIGURE_NAMES = {**FIGURE_NAMES, "CBoW (GloVe 840B)": "CBoW 840B",
-                "InferSent (v1, GloVe 840B)": "InferSent v1",
-                "GenSen (nli_large_bothskip_parse)": "GenSen", "USE (TF-Hub, version 2)": "USE",
-                "bert-large-cased (sent-bias)": "BERT large (sent-bias)",
-                "ELMo (sent-bias: characters as tokens)": "ELMo (sent-bias)",
-                "ELMo (AllenNLP original)": "ELMo"}
+                     "InferSent (v1, GloVe 840B)": "InferSent v1",
+                     "GenSen (nli_large_bothskip_parse)": "GenSen",
+                     "USE (TF-Hub, version 2)": "USE",
+                     "bert-large-cased (sent-bias)": "BERT large (sent-bias)",
+                     PAPER_ELMO_SENT_BIAS.label: "ELMo (sent-bias)",
+                     PAPER_ELMO.label: "ELMo"}
 
 
 def _group(column: str) -> str:

@@ -287,7 +287,7 @@ def _ceat_part(models: Sequence[EncoderSpec], tests: Mapping[str, str], table: i
         else:  # as chapter_rows("corpus") labels it, from a sample read once
             source, label = _corpus_source, f"corpus, <={CEAT_CAP} sentences/stimulus"
         rows = ceat_over_models(tests, [spec], source, context_label=label,
-                          conventions=(CEAT_MIND_YOUR_BIAS,), progress=False)
+                                conventions=(CEAT_MIND_YOUR_BIAS,), progress=False)
         if level == "sentence":
             rows = rows.assign(level="sentence", pooling=_sentence_pooling(model.label))
         frames.append(rows)
