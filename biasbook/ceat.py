@@ -28,7 +28,7 @@ from tqdm import tqdm
 
 from biasbook.findings import Finding
 from biasbook.models import FIGURE_NAMES, MINILM, MYB_HUB_MODELS, PAPER_ELMO, SMOLLM2, TINY_MLM
-from biasbook.published import MYB_MODELS, MYB_TABLE3, myb_table3_published
+from biasbook.published import MYB_ALPHA, MYB_MODELS, MYB_TABLE3, myb_table3_published
 from biasbook.stored import load_results
 from biasbook.tables import (
     CORE_EXACT,
@@ -308,7 +308,7 @@ def myb_ceat_comparison(
     ours: pd.DataFrame,
     tests: Sequence[str] = ("C1", "C3", "C6", "C9", "Dis", "Occ", "I1", "I2"),
     convention: str = CEAT_MIND_YOUR_BIAS.name,
-    alpha: float = 0.01,
+    alpha: float = MYB_ALPHA,
 ) -> pd.DataFrame:
     """Mind Your Bias's Table 3 (CEAT rows) beside our columns.
 
@@ -382,7 +382,7 @@ def myb_table12_comparison(
     ours: pd.DataFrame,
     tests: Sequence[str] = ("C1", "C3", "C6", "C9", "Dis", "Occ", "I1", "I2"),
     convention: str = CEAT_MIND_YOUR_BIAS.name,
-    alpha: float = 0.01,
+    alpha: float = MYB_ALPHA,
     part: str = "both",
     two_level: bool = False,
 ) -> pd.DataFrame:
@@ -978,7 +978,7 @@ def compound_coverage_view(coverage: pd.DataFrame, rare: int = 100) -> pd.DataFr
 
 
 def compound_view(compound: pd.DataFrame, convention: str = CEAT_MIND_YOUR_BIAS.name,
-                  alpha: float = 0.01) -> pd.DataFrame:
+                  alpha: float = MYB_ALPHA) -> pd.DataFrame:
     """CEAT's I1 and I2 per attribute-word variant (rows) and model (columns), ``*`` p < alpha."""
     rows = compound[compound["convention"] == convention]
     cells = {}

@@ -26,7 +26,7 @@ from scipy.spatial.distance import pdist, squareform
 
 from biasbook.findings import Finding
 from biasbook.models import MINILM, PAPER_ELMO, SMOLLM2
-from biasbook.published import MAY_TABLE4, MYB_TABLE3
+from biasbook.published import MAY_TABLE4, MYB_ALPHA, MYB_TABLE3
 from biasbook.seat import may_table
 from biasbook.stored import load_results
 from biasbook.tables import CORE_EXACT, NEEDS_MODELS, SliceCheck, StoredTable
@@ -362,7 +362,7 @@ def bug_summary(
     d_fix: pd.Series,
     p_bug: pd.Series | None = None,
     p_fix: pd.Series | None = None,
-    alpha: float = 0.01,
+    alpha: float = MYB_ALPHA,
 ) -> dict[str, object]:
     """Counts over the tests both variants ran: sign flips, mean ``|d|``, significant tests.
 

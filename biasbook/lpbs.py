@@ -55,6 +55,7 @@ from tqdm import tqdm
 
 from biasbook.findings import Finding
 from biasbook.models import MYB_HUB_MODELS, TINY_MLM
+from biasbook.published import MYB_ALPHA
 from biasbook.stored import load_results
 from biasbook.tables import (
     CORE_EXACT,
@@ -759,7 +760,7 @@ def _coded_form(myb_test: str) -> str:
 
 
 def myb_table4_comparison(ours: pd.DataFrame, convention: str = LPBS_MIND_YOUR_BIAS.name,
-                          alpha: float = 0.01, label: str = "ours") -> pd.DataFrame:
+                          alpha: float = MYB_ALPHA, label: str = "ours") -> pd.DataFrame:
     """Mind Your Bias's Table 4 beside ours.
 
     Published columns ``orig.`` (Kurita et al., as Mind Your Bias quotes them;
@@ -807,7 +808,7 @@ def table4_conventions(ours: pd.DataFrame,
 
 
 def myb_table6_comparison(ours: pd.DataFrame, convention: str = LPBS_MIND_YOUR_BIAS.name,
-                          alpha: float = 0.01, label: str = "ours") -> pd.DataFrame:
+                          alpha: float = MYB_ALPHA, label: str = "ours") -> pd.DataFrame:
     """Mind Your Bias's Table 6 (simplified sets, attribute nouns vs adjectives) beside ours.
 
     Published: Kurita et al.'s noun result as Mind Your Bias quotes it, and
@@ -852,7 +853,7 @@ def _reddit_cell(rows: pd.DataFrame, test: str, word_set: str, replay: str,
 
 
 def myb_table14_comparison(ours: pd.DataFrame, convention: str = LPBS_MIND_YOUR_BIAS.name,
-                           alpha: float = 0.01,
+                           alpha: float = MYB_ALPHA,
                            label: str = "ours, templates",
                            reddit: pd.DataFrame | None = None,
                            reddit_label: str = "ours, corpus") -> pd.DataFrame:
@@ -1454,7 +1455,7 @@ MODIFIED_PAIRS = (("C9_name", "C9_name_m"), ("Dis_term", "Dis_term_m"))
 
 
 def modified_sets_ours(ours: pd.DataFrame, convention: str = LPBS_MIND_YOUR_BIAS.name,
-                       alpha: float = 0.01) -> pd.DataFrame:
+                       alpha: float = MYB_ALPHA) -> pd.DataFrame:
     """LPBS with the original and the modified C9 (names) and Dis sets, from ``lpbs_myb``.
 
     One row per test and word set under ``convention``: :math:`d` of each

@@ -31,8 +31,10 @@ from biasbook.models import (
 )
 from biasbook.published import (
     MAY_ALL,
+    MAY_ALPHA,
     MAY_MODELS,
     MAY_TABLE4,
+    MYB_ALPHA,
     MYB_MODELS,
     MYB_TABLE3,
     myb_table3_published,
@@ -418,7 +420,7 @@ def _myb_core(rows: list[dict], model: EncoderSpec, encoder: ContextEncoder,
 
 
 def may_comparison(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TABLE4,
-                   alpha: float = 0.01) -> pd.DataFrame:
+                   alpha: float = MAY_ALPHA) -> pd.DataFrame:
     """May et al.'s Table 4 (published) beside our columns, as the paper prints it.
 
     ``ours`` is a :func:`may_table` result. Marks as in the paper: ``*`` p < alpha;
@@ -439,7 +441,7 @@ def may_comparison(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TAB
 
 
 def myb_comparison(ours: pd.DataFrame, tests: Mapping[str, str] = MYB_TABLE3,
-                   alpha: float = 0.01) -> pd.DataFrame:
+                   alpha: float = MYB_ALPHA) -> pd.DataFrame:
     """Mind Your Bias's Table 3 (s-SEAT, w-SEAT rows) beside our columns.
 
     ``ours`` is a :func:`myb_table` result. ``*`` marks p < alpha, as the
@@ -504,7 +506,7 @@ def _group(column: str) -> str:
 
 
 def may_tables(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TABLE4,
-               alpha: float = 0.01) -> dict[str, pd.DataFrame]:
+               alpha: float = MAY_ALPHA) -> dict[str, pd.DataFrame]:
     """:func:`may_comparison` as one table per group of models, each narrow enough to read.
 
     Keys are :data:`MAY_GROUP` (May et al.'s seven encoders, as printed),
@@ -528,7 +530,7 @@ def may_tables(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TABLE4,
 
 
 def myb_tables(ours: pd.DataFrame, tests: Mapping[str, str] = MYB_TABLE3,
-               alpha: float = 0.01) -> dict[str, pd.DataFrame]:
+               alpha: float = MYB_ALPHA) -> dict[str, pd.DataFrame]:
     """:func:`myb_comparison` in two readable tables: the runs side by side, then the quotes.
 
     ``"runs"``: Mind Your Bias's own runs beside ours on the offline models (same
@@ -556,7 +558,7 @@ def myb_tables(ours: pd.DataFrame, tests: Mapping[str, str] = MYB_TABLE3,
 
 
 def may_figure_frame(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TABLE4,
-                     alpha: float = 0.01) -> pd.DataFrame:
+                     alpha: float = MAY_ALPHA) -> pd.DataFrame:
     """May et al.'s Table 4 and ours in long form, as the chapter's figure draws it.
 
     One row per (test, context, model): ``row`` ("C1, word"), ``group`` (published
@@ -626,7 +628,7 @@ def _share(frame: pd.DataFrame, alpha: float) -> str:
     return f"{int(_positive_significant(frame, alpha).sum())}/{len(frame)}"
 
 
-def may_summary(may: pd.DataFrame, models: Sequence[str], alpha: float = 0.01) -> pd.DataFrame:
+def may_summary(may: pd.DataFrame, models: Sequence[str], alpha: float = MAY_ALPHA) -> pd.DataFrame:
     """Per model: the counts behind May et al.'s general conclusions.
 
     ``may`` is a :func:`may_table` result (its tests picked by May et al.'s names, the
@@ -982,7 +984,7 @@ def sensitivity_pvalues(may: pd.DataFrame | None = None) -> pd.DataFrame:
     return pd.concat(rows, ignore_index=True)
 
 
-def sensitivity_checks(pvalues: pd.DataFrame, alpha: float = 0.01,
+def sensitivity_checks(pvalues: pd.DataFrame, alpha: float = MAY_ALPHA,
                        n_resamples: int = SENSITIVITY_RESAMPLES) -> pd.DataFrame:
     r"""May et al.'s two §4 rules applied to every model and context that has the p-values.
 
@@ -1046,7 +1048,7 @@ def sensitivity_pvalue_table(pvalues: pd.DataFrame) -> pd.DataFrame:
     return wide.fillna("")
 
 
-def sensitivity_figure(pvalues: pd.DataFrame, alpha: float = 0.01) -> Figure:
+def sensitivity_figure(pvalues: pd.DataFrame, alpha: float = MAY_ALPHA) -> Figure:
     """The §4 p-values on a log axis: C3 → C4 → C5 per model (left), C7 against C8 (right).
 
     Left, one panel per context (word, sentence): each model's p-values across the chain
@@ -1120,7 +1122,7 @@ BERT_CLAIM = ("Recent sentence encoders such as BERT (Devlin et al., 2018) displ
 
 
 def evidence_counts(may: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TABLE4,
-                    alpha: float = 0.01) -> pd.DataFrame:
+                    alpha: float = MAY_ALPHA) -> pd.DataFrame:
     """Significant associations per model on Table 4's rows: May et al.'s and ours.
 
     Counts cells with a positive effect size that are significant (May et al.: ``*`` or
@@ -1547,7 +1549,7 @@ def table12_findings(rows: pd.DataFrame, alpha: float = 0.01) -> list[Finding]:
     ]
 
 
-def table12_seat_tables(rows: pd.DataFrame, alpha: float = 0.01) -> dict[str, pd.DataFrame]:
+def table12_seat_tables(rows: pd.DataFrame, alpha: float = MYB_ALPHA) -> dict[str, pd.DataFrame]:
     """Mind Your Bias's Table 12 (s-SEAT, w-SEAT cells) as printed, and ours in its layout.
 
     ``rows`` is a :func:`seat_table12_rows` result. Returns ``"published"`` (Mind Your
