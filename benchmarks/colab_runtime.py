@@ -633,8 +633,8 @@ def static_work(chapter: str, releases: Iterable[str]) -> list[Work]:
 
 
 def weat_static_work(lengths: Lengths) -> list[Work]:
-    """WEAT: ``paper_vectors_table`` on each of ``weat_static.PAPER_VECTORS``."""
-    from biasbook.weat_static import PAPER_VECTORS
+    """WEAT: ``paper_vectors_table`` on each of ``biasbook.models.PAPER_VECTORS``."""
+    from biasbook.models import PAPER_VECTORS
 
     return static_work("weat_static", (r for r, _ in PAPER_VECTORS.values()))
 
@@ -670,7 +670,8 @@ def clip_work(lengths: Lengths) -> list[Work]:
 def mleat_paper_work(lengths: Lengths) -> list[Work]:
     """ML-EAT's other Colab cells: Tables 1 and 4 (``paper_static_table``), Figure 3
     (``histwords_table``, one read per decade) and CLIP (:func:`clip_work`)."""
-    from biasbook.mleat import HISTWORDS_DECADES, PAPER_VECTORS
+    from biasbook.mleat import HISTWORDS_DECADES
+    from biasbook.models import PAPER_VECTORS
 
     hist = Work("mleat", VECTORS_HISTWORDS, "read-decade", units=len(HISTWORDS_DECADES),
                 files=("histwords-eng-all-sgns",),
@@ -737,7 +738,7 @@ def audit_work(lengths: Lengths) -> list[Work]:
 def agree_work(lengths: Lengths) -> list[Work]:
     """Do the metrics agree?: ``paper_scores`` on each of ``agree.PAPER_VECTORS``."""
     from biasbook.agree import PAPER_VECTORS as MODELS
-    from biasbook.weat_static import PAPER_VECTORS
+    from biasbook.models import PAPER_VECTORS
 
     return static_work("agree", (PAPER_VECTORS[m][0] for m in MODELS))
 

@@ -476,13 +476,13 @@ def served(standins, tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("model", ["GloVe 840B 300d", "word2vec Google News 300d"])
 def test_weat_static_paper_vectors_give_the_chapter_tables(served, model):
-    from biasbook import weat_static
+    from biasbook import models, weat_static
 
     ours = weat_static.paper_vectors_table(model, fetch=served.fetch)
     assert list(ours["test"]) == list(weat_static.CALISKAN_TESTS)
     assert set(ours["model"]) == {model} and ours["weights"].str.contains("sha256=").all()
     assert "gladiola" in ours.set_index("test").loc["C1", "missing"]
-    published = weat_static.PAPER_VECTORS[model][1]
+    published = models.PAPER_VECTORS[model][1]
     table = weat_static.comparison_table(ours, published)
     assert list(table.index) == list(weat_static.CALISKAN_TESTS)
     expected = ["d, ours", "p, ours", "d, ML-EAT", "|X|/|Y|, ours"]
@@ -510,7 +510,7 @@ def load_published_l1(name):
 
 @pytest.mark.parametrize("model", ["GloVe 840B 300d", "word2vec Google News 300d"])
 def test_mleat_paper_vectors_give_tables_1_and_4(served, model):
-    from biasbook import mleat
+    from biasbook import mleat, models
     from biaslib.stimuli.data import CALISKAN_TESTS
 
     ours = mleat.paper_static_table(model, fetch=served.fetch)
@@ -523,7 +523,7 @@ def test_mleat_paper_vectors_give_tables_1_and_4(served, model):
     assert list(table.columns.get_level_values(1)[:3]) == ["A,B,X,Y", "A,B,X", "A,B,Y"]
     published = table.xs("ML-EAT (published)", level="source")[("Level 1", "A,B,X,Y")]
     assert [printed(x) for x in published] == load_published_l1(
-        mleat.PAPER_VECTORS[model][1])
+        models.PAPER_VECTORS[model][1])
 
 
 def test_mleat_histwords_figure_3(served):
