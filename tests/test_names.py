@@ -53,8 +53,8 @@ PROTOCOLS: dict[str, tuple[str, str]] = {
 # outlive the fix.
 _FIXED_ELSEWHERE: set[str] = {"Tail", "TAILS", "Aggregate", "PRESETS", "effect_size"}
 # Temporary: ``biasbook.agree.PAPER_VECTORS`` (a tuple of the keys of
-# ``biasbook.models.PAPER_VECTORS``) is left to the rewrite of agree.py (branch
-# h35-frontdoor), which imports the one in biasbook.models. Removed when that merges.
+# ``biasbook.models.PAPER_VECTORS``) is left to the issue-35 branch that rewrites agree.py,
+# which is to import the one in biasbook.models. Removed when that merges.
 _FIXED_ELSEWHERE |= {"PAPER_VECTORS"}
 
 
@@ -209,9 +209,9 @@ def test_the_scan_reads_both_packages():
 
 # ------------------------------------------------------------------ the book's shared facts
 
-# Temporary: biasbook/agree.py still spells out "GloVe 6B 50d" and PAPER_VECTORS' keys; its
-# rewrite (branch h35-frontdoor) imports them from biasbook.models. Removed when it merges
-# (the test below fails once agree.py spells none of them).
+# Temporary: biasbook/agree.py still spells out "GloVe 6B 50d" and PAPER_VECTORS' keys; the
+# issue-35 branch that rewrites it is to import them from biasbook.models. Removed when it
+# merges (the test below fails once agree.py spells none of them).
 _SPELLED_ELSEWHERE: set[str] = {"biasbook.agree"}
 
 
