@@ -372,7 +372,7 @@ def ceat_work(lengths: Lengths) -> list[Work]:
     The hub models (``HUB_CEAT_MODELS``) in tokens of their tokenizers; ELMo
     (``PAPER_CEAT_MODELS``' first) in whitespace tokens, the context's words.
     """
-    from biasbook.ceat import CALISKAN_ROWS, HUB_CEAT_MODELS, WINDOW_TESTS
+    from biasbook.ceat import CALISKAN_ROWS, CONTEXT_WINDOW_TESTS, HUB_CEAT_MODELS
     from biasbook.published import MYB_TABLE3
     from biaslib.stimuli.data import load_test
     from biaslib.stimuli.templates import myb_contexts
@@ -384,8 +384,9 @@ def ceat_work(lengths: Lengths) -> list[Work]:
         return {w for t in tests.values() for s in load_test(t).sets.values() for w in s.words}
 
     corpus = {"corpus": stimuli({**MYB_TABLE3, **CALISKAN_ROWS}),
-              "reddit_2014": stimuli(no_dis), "corpus, full sentence": stimuli(WINDOW_TESTS),
-              "corpus, CEAT window": stimuli(WINDOW_TESTS)}
+              "reddit_2014": stimuli(no_dis),
+              "corpus, full sentence": stimuli(CONTEXT_WINDOW_TESTS),
+              "corpus, CEAT window": stimuli(CONTEXT_WINDOW_TESTS)}
     templates = [t for test in MYB_TABLE3.values() for t in _texts(myb_contexts(test))]
     n = {kind: len(words) * cap for kind, words in corpus.items()}
     note = "corpus contexts (≤{} per stimulus, assumed reached): {}".format(
@@ -632,8 +633,8 @@ def static_work(chapter: str, releases: Iterable[str]) -> list[Work]:
 
 
 def weat_static_work(lengths: Lengths) -> list[Work]:
-    """WEAT: ``paper_vectors_table`` on each of ``weat_static.PAPER_VECTORS``."""
-    from biasbook.weat_static import PAPER_VECTORS
+    """WEAT: ``paper_vectors_table`` on each of ``biasbook.models.PAPER_VECTORS``."""
+    from biasbook.models import PAPER_VECTORS
 
     return static_work("weat_static", (r for r, _ in PAPER_VECTORS.values()))
 
@@ -669,12 +670,13 @@ def clip_work(lengths: Lengths) -> list[Work]:
 def mleat_paper_work(lengths: Lengths) -> list[Work]:
     """ML-EAT's other Colab cells: Tables 1 and 4 (``paper_static_table``), Figure 3
     (``histwords_table``, one read per decade) and CLIP (:func:`clip_work`)."""
-    from biasbook.mleat import HISTWORDS_DECADES, MLEAT_PAPER_VECTORS
+    from biasbook.mleat import HISTWORDS_DECADES
+    from biasbook.models import PAPER_VECTORS
 
     hist = Work("mleat", VECTORS_HISTWORDS, "read-decade", units=len(HISTWORDS_DECADES),
                 files=("histwords-eng-all-sgns",),
                 note=f"HistWords: {len(HISTWORDS_DECADES)} decades")
-    return [*static_work("mleat", (r for r, _ in MLEAT_PAPER_VECTORS.values())), hist,
+    return [*static_work("mleat", (r for r, _ in PAPER_VECTORS.values())), hist,
             *clip_work(lengths)]
 
 
@@ -736,7 +738,7 @@ def audit_work(lengths: Lengths) -> list[Work]:
 def agree_work(lengths: Lengths) -> list[Work]:
     """Do the metrics agree?: ``paper_scores`` on each of ``agree.PAPER_VECTORS``."""
     from biasbook.agree import PAPER_VECTORS as MODELS
-    from biasbook.weat_static import PAPER_VECTORS
+    from biasbook.models import PAPER_VECTORS
 
     return static_work("agree", (PAPER_VECTORS[m][0] for m in MODELS))
 

@@ -35,8 +35,9 @@ import pandas as pd
 from scipy import stats
 
 from biasbook.findings import Finding
+from biasbook.models import GLOVE, PAPER_VECTORS
 from biaslib.errors import DroppedStimuliWarning, MissingWordsError
-from biaslib.evaluate.metrics import METRICS, FourSets, four_sets, metric_table
+from biaslib.evaluate.metrics import METRIC_SEED, METRICS, FourSets, four_sets, metric_table
 from biaslib.reporting.format import robust_format
 from biaslib.stats.correlation_ci import fisher_interval
 from biaslib.stimuli.data import CALISKAN_TESTS, StimulusTest, WordSet, load_test
@@ -54,10 +55,8 @@ __all__ = [
     "FROM_NEUTRAL",
     "MIN_TESTS",
     "MIN_TESTS_CI",
-    "PAPER_VECTORS",
     "SAME_TEST",
     "SECTIONS",
-    "SEED",
     "VECTORS",
     "agreement_with",
     "between",
@@ -85,7 +84,7 @@ __all__ = [
 #: The name of the test built from the SAME paper's word sets (:func:`same_test`).
 SAME_TEST = "SAME"
 #: The two static vector sets (short names, in the chapter's order).
-VECTORS: tuple[str, ...] = ("GloVe 6B 50d", "word2vec Google News (subset)")
+VECTORS: tuple[str, ...] = (GLOVE, "word2vec Google News (subset)")
 #: Fewest tests for a correlation (Mind Your Bias's Table 5 rule, as the synthesis chapter).
 MIN_TESTS = 3
 #: Fewest tests for a Spearman interval (Fisher's z needs n > 3); Kendall's needs one more.
@@ -99,8 +98,6 @@ COSINE_METRICS: tuple[str, ...] = ("WEAT d", "skew", "generalized WEAT", "SAME",
                                    "Direct Bias", "ECT", "Indirect Bias")
 #: Where the chapter shows the evidence (MyST labels in notebooks/agree).
 SECTIONS = {"correlations": "agree-correlations", "signs": "agree-signs"}
-#: The seed of the metrics' random choices (RNSB's classifier, the G&G tests).
-SEED = 0
 
 
 # --------------------------------------------------------------------------- the tests
@@ -221,7 +218,7 @@ def dropped_words(vectors: str) -> pd.DataFrame:
 
 def _scores(sets: Sequence[FourSets]) -> pd.DataFrame:
     """:func:`~biaslib.evaluate.metrics.metric_table` of ``sets`` in the chapter's columns."""
-    rows = metric_table(sets, seed=SEED)
+    rows = metric_table(sets, seed=METRIC_SEED)
     return pd.DataFrame({"test": rows["stimuli"], "metric": rows["method"],
                          "signed": rows["signed"], "score": rows["effect_size"],
                          "magnitude": rows["magnitude"], "note": rows["note"]})
@@ -235,7 +232,8 @@ def scores(vectors: str) -> pd.DataFrame:
     test-level score, :func:`~biaslib.evaluate.metrics.metric_table`'s ``effect_size``;
     for signed metrics positive in WEAT's direction), ``magnitude`` and ``note`` (empty,
     or why the score is undefined on that test: the score is then NaN and the test drops
-    out of that metric's pairs). The metrics' random choices use seed :data:`SEED`.
+    out of that metric's pairs). The metrics' random choices use seed
+    :data:`~biaslib.evaluate.metrics.METRIC_SEED`.
     """
     return _scores(list(sets_of(vectors).values()))
 
@@ -294,11 +292,6 @@ def sign_table(scores_: pd.DataFrame) -> pd.DataFrame:
     return _wide(signed, "score").map(shown)
 
 
-#: The papers' own static vectors, read on Colab (``RUN_PAPER_MODELS``) from their release
-#: files as the WEAT chapter reads them (:data:`biasbook.weat_static.PAPER_VECTORS`).
-PAPER_VECTORS: tuple[str, ...] = ("GloVe 840B 300d", "word2vec Google News 300d")
-
-
 def paper_label(model: str) -> str:
     """The column label of a vector set's correlations in :func:`agreement_with`.
 
@@ -309,7 +302,7 @@ def paper_label(model: str) -> str:
 
 def paper_scores(model: str, *, fetch: Callable[[str, object], None] | None = None
                  ) -> pd.DataFrame:
-    """:func:`scores` on a paper's own vectors (:data:`PAPER_VECTORS`), for Colab.
+    """:func:`scores` on a paper's own vectors (:data:`biasbook.models.PAPER_VECTORS`), for Colab.
 
     The release file is downloaded once into the biaslib cache (GloVe 840B: 2 GB; Google
     News: 1.6 GB) and streamed, keeping only the stimuli
@@ -318,12 +311,11 @@ def paper_scores(model: str, *, fetch: Callable[[str, object], None] | None = No
     Google News (:func:`biasbook.mleat.googlenews_test`), and the SAME test on both.
     ``fetch`` replaces the download (tests serve stand-in files with it).
     """
-    from biasbook.weat_static import PAPER_VECTORS as RELEASES
     from biaslib.embeddings.vector_files import paper_vectors
 
     if model not in PAPER_VECTORS:
-        raise ValueError(f"model must be one of {PAPER_VECTORS}, got {model!r}")
-    release, _ = RELEASES[model]
+        raise ValueError(f"model must be one of {tuple(PAPER_VECTORS)}, got {model!r}")
+    release, _ = PAPER_VECTORS[model]
     tests = _tests(googlenews=not model.startswith("GloVe"))
     words = list(dict.fromkeys(w for t in tests for ws in t.sets.values() for w in ws.words))
     table = paper_vectors(release, words, case="exact", fetch=fetch)  # type: ignore[arg-type]

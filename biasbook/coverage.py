@@ -2,7 +2,7 @@
 
 The book replicates four papers (:data:`SEED_PAPERS`). For each of them,
 ``data/coverage.csv`` lists every results table, every figure and every headline
-claim as one row (:data:`COLUMNS`): what it is, how far this book rebuilds it (one
+claim as one row (:data:`COVERAGE_COLUMNS`): what it is, how far this book rebuilds it (one
 of :data:`STATUSES`), on which model, and the MyST label of the chapter section
 that shows it. This module reads the file, checks it (:func:`check_coverage`),
 counts it per paper and status (:func:`coverage_summary`) and renders it as one
@@ -26,8 +26,8 @@ from biaslib.stimuli.data import data_dir
 
 __all__ = [
     "CHAPTER_TITLES",
-    "COLUMNS",
-    "KINDS",
+    "COVERAGE_COLUMNS",
+    "ITEM_KINDS",
     "NOTE_REQUIRED",
     "SEED_PAPERS",
     "STATUSES",
@@ -35,15 +35,15 @@ __all__ = [
     "coverage_path",
     "coverage_summary",
     "linked_coverage",
-    "load_coverage",
+    "load_paper_coverage",
 ]
 
 #: The columns of ``data/coverage.csv``, in order.
-COLUMNS: tuple[str, ...] = (
+COVERAGE_COLUMNS: tuple[str, ...] = (
     "paper", "item", "kind", "what", "status", "model", "chapter", "section", "note",
 )
 #: What an item is.
-KINDS: tuple[str, ...] = ("table", "figure", "claim")
+ITEM_KINDS: tuple[str, ...] = ("table", "figure", "claim")
 #: How far the book rebuilds an item → what that means, in display order.
 STATUSES: dict[str, str] = {
     "paper model": "rebuilt on the paper's own model or vectors — or, for an item that "
@@ -86,9 +86,9 @@ def check_coverage(frame: pd.DataFrame) -> pd.DataFrame:
     Raises
     ------
     ValueError
-        Naming every problem at once: columns other than :data:`COLUMNS`; an empty
+        Naming every problem at once: columns other than :data:`COVERAGE_COLUMNS`; an empty
         field (``note`` may be empty, except for :data:`NOTE_REQUIRED` statuses); a
-        kind outside :data:`KINDS`, a status outside :data:`STATUSES`, a paper outside
+        kind outside :data:`ITEM_KINDS`, a status outside :data:`STATUSES`, a paper outside
         :data:`SEED_PAPERS` or a chapter outside :data:`CHAPTER_TITLES`; an item listed
         twice for a paper; a seed paper without rows.
 
@@ -102,16 +102,16 @@ def check_coverage(frame: pd.DataFrame) -> pd.DataFrame:
     ...
     ValueError: data/coverage.csv: May et al. (2019) / Table 4: a 'Colab only' row needs a note; ...
     """
-    if tuple(frame.columns) != COLUMNS:
+    if tuple(frame.columns) != COVERAGE_COLUMNS:
         raise ValueError(f"data/coverage.csv: columns {list(frame.columns)}, "
-                         f"expected {list(COLUMNS)}")
+                         f"expected {list(COVERAGE_COLUMNS)}")
     problems = []
     for _, row in frame.iterrows():
         where = f"{row['paper']} / {row['item']}"
-        empty = [c for c in COLUMNS if c != "note" and not str(row[c]).strip()]
+        empty = [c for c in COVERAGE_COLUMNS if c != "note" and not str(row[c]).strip()]
         if empty:
             problems.append(f"{where}: empty {', '.join(empty)}")
-        for column, allowed in (("kind", KINDS), ("status", tuple(STATUSES)),
+        for column, allowed in (("kind", ITEM_KINDS), ("status", tuple(STATUSES)),
                                 ("paper", tuple(SEED_PAPERS)),
                                 ("chapter", tuple(CHAPTER_TITLES))):
             if str(row[column]).strip() and row[column] not in allowed:
@@ -128,7 +128,7 @@ def check_coverage(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def load_coverage(path: Path | None = None) -> pd.DataFrame:
+def load_paper_coverage(path: Path | None = None) -> pd.DataFrame:
     """The coverage table, checked by :func:`check_coverage`.
 
     Parameters
@@ -139,7 +139,7 @@ def load_coverage(path: Path | None = None) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        One row per item, columns :data:`COLUMNS` (all text; an empty note is ``""``).
+        One row per item, columns :data:`COVERAGE_COLUMNS` (all text; an empty note is ``""``).
     """
     path = coverage_path() if path is None else Path(path)
     frame = pd.read_csv(path, dtype=str, keep_default_na=False)
@@ -174,7 +174,7 @@ def linked_coverage(frame: pd.DataFrame, titles: dict[str, str] = CHAPTER_TITLES
     Parameters
     ----------
     frame
-        A checked coverage table (:func:`load_coverage`).
+        A checked coverage table (:func:`load_paper_coverage`).
     titles
         Chapter page name → the title shown in the link.
     """

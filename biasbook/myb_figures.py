@@ -12,8 +12,9 @@ of the paper prints:
   size. That file is not ours to redistribute, so the figure's numbers are kept
   *aggregated*: :func:`figure1_counts` counts the scores per panel × setting ×
   model × method × effect-size bin of width :data:`FIGURE1_BIN` × significance
-  (p < :data:`ALPHA`), and ``data/published/myb_figure1_counts.csv`` holds the
-  result (:func:`derive_figure1_counts`, ``scripts/derive_myb_figure1.py``).
+  (p < :data:`~biasbook.published.MYB_ALPHA`), and
+  ``data/published/myb_figure1_counts.csv`` holds the result
+  (:func:`derive_figure1_counts`, ``scripts/derive_myb_figure1.py``).
 * **Figure 5** (Appendix E, "Pairwise scatterplot matrix of the bias scores"):
   the four methods' scores on the eight tests of Table 5, one colour per model —
   the printed Tables 3 and 4 (:func:`biasbook.synthesis.myb_scores`).
@@ -50,15 +51,14 @@ import numpy as np
 import pandas as pd
 
 from biasbook.findings import Finding
-from biasbook.lpbs import OFFLINE_LPBS_MODEL
-from biasbook.published import MYB_MODELS
+from biasbook.models import MINILM, SHORT_NAMES, SMOLLM2, TINY_MLM
+from biasbook.published import MYB_ALPHA, MYB_MODELS
 from biasbook.stored import load_results
 from biaslib.files import write_atomically
 from biaslib.stats.multiple_testing import holm_bonferroni
 from biaslib.stimuli.data import data_dir, load_published
 
 __all__ = [
-    "ALPHA",
     "CLOSE_D",
     "FIGURE1_BIN",
     "FIGURE1_FILE",
@@ -80,9 +80,6 @@ __all__ = [
     "write_figure1_counts",
 ]
 
-#: Significance: p < 0.01, Mind Your Bias's bold (Table 3: "Significant scores (p < 0.01)
-#: highlighted bold"), without Holm–Bonferroni (which §4.1 says Table 3 omits).
-ALPHA = 0.01
 #: Width of Figure 1's effect-size bins (the aggregated file's resolution).
 FIGURE1_BIN = 0.1
 #: Figure 1's two rows: the column of a run that sorts it, and the row's name.
@@ -103,9 +100,7 @@ TABLE3_TESTS = ("C1", "C3", "C6", "C9", "Dis", "Occ", "I1", "I2")
 CLOSE_D = 0.5
 #: The contextual stand-ins of our Figure 1 (CBoW, a bag of static vectors, has no
 #: context to vary and is left out), in plotting order, with short names.
-OURS_FIGURE1_MODELS: dict[str, str] = {"all-MiniLM-L6-v2": "MiniLM",
-                                       "SmolLM2-135M-Instruct": "SmolLM2",
-                                       OFFLINE_LPBS_MODEL: "tiny MLM"}
+OURS_FIGURE1_MODELS: dict[str, str] = {m: SHORT_NAMES[m] for m in (MINILM, SMOLLM2, TINY_MLM)}
 _FIGURE1_COLUMNS = ["panel", "setting", "model", "method", "bin_low", "significant", "count"]
 _PAPER = "Husse & Spitz (2022)"
 
@@ -150,7 +145,7 @@ def read_myb_results(path: str | Path) -> pd.DataFrame:
 
 
 def figure1_counts(runs: pd.DataFrame, *, bin_width: float = FIGURE1_BIN,
-                   alpha: float = ALPHA) -> pd.DataFrame:
+                   alpha: float = MYB_ALPHA) -> pd.DataFrame:
     r"""Figure 1's numbers: scores counted per panel, setting, model, method, bin, significance.
 
     Each run with a finite effect size :math:`d` counts once in each panel of
@@ -359,7 +354,7 @@ def ours_table3() -> pd.DataFrame:
                          ).reset_index(drop=True)
 
 
-def significance_counts(scores: pd.DataFrame | None = None, *, alpha: float = ALPHA,
+def significance_counts(scores: pd.DataFrame | None = None, *, alpha: float = MYB_ALPHA,
                         rule: str = "uncorrected",
                         models: Sequence[str] | None = None) -> pd.DataFrame:
     """How many of each model's Table 3 scores are significant, per method.
@@ -404,7 +399,7 @@ def significance_counts(scores: pd.DataFrame | None = None, *, alpha: float = AL
 
 
 def pair_closeness(scores: pd.DataFrame, model_a: str, model_b: str, *,
-                   method: str = "s-SEAT", alpha: float = ALPHA,
+                   method: str = "s-SEAT", alpha: float = MYB_ALPHA,
                    close_d: float = CLOSE_D) -> pd.DataFrame:
     r"""How alike two models' scores are, test by test ("OPT and BLOOM are similar", §4.1).
 

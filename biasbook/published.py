@@ -2,8 +2,8 @@
 
 Which tests and contexts May et al.'s Table 4 prints (:data:`MAY_TABLE4`,
 :data:`MAY_ALL`), which stimulus tests stand behind Mind Your Bias's Table 3
-(:data:`MYB_TABLE3`), the model columns of both papers, and Mind Your Bias's
-Table 3 as printed (:func:`myb_table3_published`). Chapters import these from
+(:data:`MYB_TABLE3`), the model columns and significance levels of both papers, and
+Mind Your Bias's Table 3 as printed (:func:`myb_table3_published`). Chapters import these from
 here, never from each other. The numbers themselves are typed in, with their
 source, in ``data/published/``.
 """
@@ -17,8 +17,8 @@ import pandas as pd
 from biaslib.reporting.format import bold_marks, marked_table
 from biaslib.stimuli.data import load_published
 
-__all__ = ["MAY_ALL", "MAY_MODELS", "MAY_TABLE4", "MYB_MODELS", "MYB_TABLE3",
-           "myb_table3_published"]
+__all__ = ["MAY_ALL", "MAY_ALPHA", "MAY_MODELS", "MAY_TABLE4", "MYB_ALPHA", "MYB_MODELS",
+           "MYB_TABLE3", "myb_table3_published"]
 
 #: May et al. (2019), Table 4: tests and contexts ("word": the stimulus alone;
 #: "sent": bleached templates; "sent (u)": unbleached double-bind sentences).
@@ -56,6 +56,15 @@ MAY_MODELS = ("CBoW (GloVe 840B)", "InferSent", "GenSen", "USE", "ELMo", "GPT",
               "BERT (large, cased)")  # fmt: skip
 #: Model columns of Mind Your Bias's Table 3, in the paper's order.
 MYB_MODELS = ("ELMo", "BERT", "GPT-2", "OPT", "BLOOM")
+
+#: May et al.'s significance level: Table 4 stars p < 0.01, and a second star where the
+#: test stays significant after Holm–Bonferroni over all their tests (§4). The WEAT
+#: chapter's stars follow it.
+MAY_ALPHA = 0.01
+#: Mind Your Bias's significance level, their bold: "Significant scores (p < 0.01)
+#: highlighted bold" (Table 3's caption; Tables 11–14 alike), without Holm–Bonferroni
+#: (which §4.1 says Table 3 omits).
+MYB_ALPHA = 0.01
 
 
 def myb_table3_published(methods: Sequence[str]) -> pd.DataFrame:

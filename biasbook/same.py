@@ -68,6 +68,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import stats
 
 from biasbook.findings import Finding
+from biasbook.models import GLOVE
 from biasbook.stored import load_results, results_dir
 from biasbook.tables import NEEDS_TINY_MLM, SliceCheck, StoredTable
 from biaslib.embeddings.mlm_finetune import (
@@ -155,9 +156,9 @@ __all__ = [
     "real_word_counterexample",
     "run_injection_model",
     "score_words",
-    "sign_table",
     "stereotype_groups",
     "subset_robustness",
+    "swap_sign_table",
     "tables_2_3",
     "test_sentences",
     "training_sentences",
@@ -1167,7 +1168,7 @@ def real_word_counterexample(glove: Mapping[str, NDArray[np.float64]]) -> pd.Dat
     return pd.DataFrame(rows)
 
 
-def sign_table(glove: Mapping[str, NDArray[np.float64]]) -> pd.DataFrame:
+def swap_sign_table(glove: Mapping[str, NDArray[np.float64]]) -> pd.DataFrame:
     """Signs under the three conventions and under swapped attribute sets (occupations)."""
     W, F, M = glove["occupations"], glove["female"], glove["male"]
     rows = []
@@ -1342,7 +1343,7 @@ def figures_7_8_words(words: pd.DataFrame, models: pd.DataFrame, runs: pd.DataFr
     occ = list(occupations())
     g_scores = score_words(np.concatenate([glove["occupations"], glove["female"],
                                            glove["male"]]), len(occ))
-    g = pd.DataFrame({"case": _GLOVE, "model": _GLOVE, "occupation": occ,
+    g = pd.DataFrame({"case": GLOVE, "model": GLOVE, "occupation": occ,
                       "reference": ratings.reindex(occ).to_numpy(dtype=np.float64),
                       "SAME": g_scores["SAME"], "Direct Bias": g_scores["Direct Bias"]})
     frames.append(g.dropna(subset=["reference"]))
@@ -1361,7 +1362,7 @@ def figures_7_8_table(panel_words: pd.DataFrame, vectors: Mapping[str, NDArray],
     rows = []
     for case, w in panel_words.groupby("case", sort=False):
         model = str(w["model"].iloc[0])
-        if case == _GLOVE:
+        if case == GLOVE:
             angle = direction_angle(glove["female"], glove["male"])
         else:
             angle = _angle(vectors[f"{model}/all"], len(w))
@@ -1376,7 +1377,6 @@ def figures_7_8_table(panel_words: pd.DataFrame, vectors: Mapping[str, NDArray],
 # ------------------------------------------------------------------------------ findings
 
 _PAPER = "Schröder et al. (2021)"
-_GLOVE = "GloVe 6B 50d"
 _TINY = "SPLADE-tiny MLM (stand-in for bert-base-uncased)"
 
 
@@ -1400,7 +1400,7 @@ def glove_word_facts(glove: Mapping[str, NDArray[np.float64]] | None = None
         ["score", "attribute sets"])
     real = real_word_counterexample(g).set_index("groups")["WEAT d"]
     ce = counterexample_table(dict(zip(g["lookup_words"], g["lookup"], strict=True)),
-                              _GLOVE, female, male).set_index("effect size")["d"]
+                              GLOVE, female, male).set_index("effect size")["d"]
     unit_w = unit_rows(W, "occupations")
     g_mean = _unit_dir(M, F)
     neutral = unit_w - np.outer(unit_w @ g_mean, g_mean)  # s(w, male) = s(w, female)
@@ -1460,7 +1460,7 @@ def _claim_identity(ev: _SameEvidence) -> Finding:
                    "proof (appendix); Figures 5–6 report WEAT and SAME together",
                    f"{identity} on {n_occ} occupations; factor "
                    f"{fx['factor pairs']:.4f} (definitional pairs), {fx['factor he/she']:.4f} "
-                   "(he/she)", _GLOVE, fx["identity error"] < 1e-12, "same-identity")
+                   "(he/she)", GLOVE, fx["identity error"] < 1e-12, "same-identity")
 
 
 def _claim_magnitude_comparable(ev: _SameEvidence) -> Finding:
@@ -1470,7 +1470,7 @@ def _claim_magnitude_comparable(ev: _SameEvidence) -> Finding:
                    "and MAC are not (Thm 2, 9, 11, 14)", "Table 4",
                    f"SAME and Direct Bias reach 1 for both attribute choices; WEAT's max "
                    f"{fx['factor pairs']:.4f} vs {fx['factor he/she']:.4f}, MAC's "
-                   f"{fx['MAC max pairs']:.4f} vs {fx['MAC max he/she']:.4f}", _GLOVE,
+                   f"{fx['MAC max pairs']:.4f} vs {fx['MAC max he/she']:.4f}", GLOVE,
                    fx["SAME max spread"] == fx["Direct Bias max spread"] == 0
                    and fx["factor pairs"] != fx["factor he/she"]
                    and fx["MAC max pairs"] != fx["MAC max he/she"], "same-comparable")
@@ -1493,7 +1493,7 @@ def _claim_weat_blind(ev: _SameEvidence) -> Finding:
     return Finding(_PAPER, "WEAT's effect size can report no bias for biased words (Thm 4)",
                    "Figure 4 (construction)",
                    f"the same four occupations give d = {fx['d split']:.4f} or "
-                   f"{fx['d mixed']:.4f} depending on the grouping", _GLOVE,
+                   f"{fx['d mixed']:.4f} depending on the grouping", GLOVE,
                    abs(fx["d mixed"]) < 0.01 < 1 < fx["d split"], "same-trustworthy")
 
 
@@ -1502,7 +1502,7 @@ def _claim_direct_bias_untrustworthy(ev: _SameEvidence) -> Finding:
     fx = ev.fx
     return Finding(_PAPER, "The Direct Bias is not trustworthy (Thm 12)", "2-D construction",
                    f"construction reproduced; occupations made unbiased score up to "
-                   f"{fx['Direct Bias max neutral']:.4f}", _GLOVE,
+                   f"{fx['Direct Bias max neutral']:.4f}", GLOVE,
                    fx["Direct Bias max neutral"] > 1e-3, "same-trustworthy")
 
 
@@ -1513,7 +1513,7 @@ def _claim_skew_stereotype_trustworthy(ev: _SameEvidence) -> Finding:
                    "Table 4 (✓); §4.4.3 and Theorem 1 say they are not",
                    f"skew {abs(fx['skew of stereotyped pair']):.4f} on a stereotyped pair, "
                    f"stereotype {abs(fx['stereotype of skewed pair']):.4f} on a skewed pair "
-                   "(both pairs biased)", _GLOVE,
+                   "(both pairs biased)", GLOVE,
                    not (abs(fx["skew of stereotyped pair"]) < 1e-12
                         and abs(fx["stereotype of skewed pair"]) < 1e-12),
                    "same-skew-stereotype")
@@ -1535,7 +1535,7 @@ def _claim_stereotyped_words(ev: _SameEvidence) -> Finding:
     return Finding(_PAPER, "§3.1: more stereotyped words (X′, Y′) lower WEAT's d",
                    f"BERT: {printed[0]} → {printed[1]}, {printed[2]} (§3.1)",
                    f"{fx['d(X, Y)']:.4f} → {d_xy2:.4f}, {d_xpyp:.4f}",
-                   f"{_GLOVE} (BERT not run here)", "not on GloVe", "same-counterexample")
+                   f"{GLOVE} (BERT not run here)", "not on GloVe", "same-counterexample")
 
 
 def _claim_injection_installs(ev: _SameEvidence) -> Finding:

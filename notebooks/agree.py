@@ -409,7 +409,8 @@ assert abs(_gweat([_c6.X, _c6.Y], [_c6.A, _c6.B]).effect_size - _diff / 2) < 1e-
 
 # %% tags=["hide-input"]
 if RUN_PAPER_MODELS:
-    from biasbook.agree import PAPER_VECTORS, paper_scores
+    from biasbook.agree import paper_scores
+    from biasbook.models import PAPER_VECTORS
 
     paper_pairs = {m: rank_correlations(paper_scores(m)) for m in PAPER_VECTORS}
     display(agreement_with(paper_pairs, "WEAT d"))

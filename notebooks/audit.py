@@ -280,12 +280,12 @@ minilm_summary
 # %% mystnb={"figure": {"caption": "The specification curve of C6 on all-MiniLM-L6-v2 (`--grid small`): each specification's effect size with its CI, sorted; filled dots have p < 0.05 under their own tail. Below, the choices each specification made.", "name": "fig-audit-curve"}} tags=["hide-input"]
 import matplotlib.pyplot as plt
 
-from biaslib.audit.report import GRID_CHOICES
+from biaslib.evaluate.speccurve import CHOICES
 from biaslib.reporting.speccurve import specification_curve
 
 curve = results[(results["part"] == "grid") & (results["test"] == "C6")
                 & (results["not run"] == "")].copy()
-choices = [c for c in GRID_CHOICES if c in curve and curve[c].astype(str).nunique() > 1]
+choices = [c for c in CHOICES if c in curve and curve[c].astype(str).nunique() > 1]
 fig = specification_curve(curve, choices, title=f"C6 on {MODEL}: {len(curve)} specifications")
 plt.show()
 

@@ -169,17 +169,17 @@ import pandas as pd
 from IPython.display import display
 
 from biasbook.ceat import (
+    CONTEXT_WINDOW_TESTS,
     OFFLINE_CAPS,
     PAPER_CEAT_MODELS,
     RESAMPLING,
-    WINDOW_TESTS,
     caliskan_table,
+    ceat_conventions_table,
     ceat_findings,
     ces_table,
     chapter_table,
     compound_coverage_view,
     compound_view,
-    conventions_table,
     coverage_view,
     figure3_figure,
     figure3_published,
@@ -279,7 +279,7 @@ def stored(name: str) -> pd.DataFrame:
 # share of the spread of the $d_i$ that their within-sample variances do not explain.
 
 # %% tags=["hide-input"]
-conventions_table((CEAT_ORIGINAL, CEAT_MIND_YOUR_BIAS))
+ceat_conventions_table((CEAT_ORIGINAL, CEAT_MIND_YOUR_BIAS))
 
 # %% tags=["remove-cell"]
 # The text above: Guo & Caliskan's script ran N = 1,000 (one-sided, with replacement),
@@ -358,9 +358,9 @@ coverage_view(cov_table)
 # "More than a fifth" is the chapter's limit, and Dis's target sets lose far more.
 import inspect
 
-from biasbook.ceat import ceat_table
+from biasbook.ceat import ceat_over_models
 
-assert inspect.signature(ceat_table).parameters["max_missing_fraction"].default == 0.2
+assert inspect.signature(ceat_over_models).parameters["max_missing_fraction"].default == 0.2
 dis = cov_table.query("test == 'MYB Dis' and role in ['X', 'Y']")
 assert (dis["none"] / dis["stimuli"] > 1.5 * 0.2).all()
 assert dis[["none", "stimuli"]].values.tolist() == [[13, 23], [8, 23]]
@@ -635,10 +635,10 @@ assert reddit_2014["encoder"].str.endswith(", last layer").all()
 # eight-word slice, on two tests (MiniLM, Mind Your Bias's convention).
 
 # %% tags=["remove-cell"]
-assert len(WINDOW_TESTS) == 2
+assert len(CONTEXT_WINDOW_TESTS) == 2
 
 # %% tags=["hide-input"]
-window_comparison(myb_rows, contexts, tuple(WINDOW_TESTS), "all-MiniLM-L6-v2")
+window_comparison(myb_rows, contexts, tuple(CONTEXT_WINDOW_TESTS), "all-MiniLM-L6-v2")
 
 # %% [markdown]
 # (ceat-resampling)=
@@ -951,7 +951,7 @@ assert (sd.loc[sd.index <= CAP, "if_fewer"] < sd.loc[sd.index <= CAP, "always"])
 ratio = sd.loc[sd.index > CAP, "if_fewer"] / sd.loc[sd.index > CAP, "always"]
 assert ((ratio > 0.5) & (ratio < 2)).all()
 # The two windows agree; whole sentences move C6.
-win = window_comparison(myb_rows, contexts, tuple(WINDOW_TESTS), MINI, decimals=3)
+win = window_comparison(myb_rows, contexts, tuple(CONTEXT_WINDOW_TESTS), MINI, decimals=3)
 assert ((win["CEAT window"] - win["Mind Your Bias window"]).abs() < 0.01).all()
 assert abs(win.loc["C6", "full sentence"] - win.loc["C6", "Mind Your Bias window"]) > 0.1
 # Intersectional tests: positive for every model of Mind Your Bias (their runs) and of

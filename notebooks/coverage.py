@@ -72,9 +72,9 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
 # %% tags=["hide-input"]
 from IPython.display import HTML, display
 
-from biasbook.coverage import coverage_summary, linked_coverage, load_coverage
+from biasbook.coverage import coverage_summary, linked_coverage, load_paper_coverage
 
-coverage = load_coverage()
+coverage = load_paper_coverage()
 
 # %% [markdown]
 # ## Items per paper and status

@@ -104,7 +104,7 @@ with pd.option_context("display.max_colwidth", None):
 # %% tags=["remove-cell"]
 # The sentences above: every verdict holds, on the two stand-in models.
 assert [f.holds for f in findings] == [True, True, True]
-assert all(f.model.startswith(f"{elmo_bug.MINILM}, {elmo_bug.SMOL}") for f in findings)
+assert all(f.model.startswith(f"{elmo_bug.MINILM}, {elmo_bug.SMOLLM2}") for f in findings)
 
 # %% tags=["parameters"]
 # The tables below are read from data/results/ (computed by scripts/compute_results.py on
@@ -133,7 +133,7 @@ import pandas as pd
 from biasbook.elmo_bug import (
     MINILM,
     PAPER_ELMO,
-    SMOL,
+    SMOLLM2,
     chapter_table,
     elmo_beside_published,
     elmo_counts,
@@ -156,8 +156,8 @@ from biaslib.stimuli.templates import myb_contexts
 
 pd.set_option("display.max_colwidth", 80)
 minilm = TransformerEncoder(MINILM, progress=False)
-smol = TransformerEncoder(SMOL, progress=False)
-ENCODERS = {MINILM: minilm, SMOL: smol}
+smol = TransformerEncoder(SMOLLM2, progress=False)
+ENCODERS = {MINILM: minilm, SMOLLM2: smol}
 
 
 #: The counts tables' headers, in words, in two rows: a group over "bug" and "fixed"
@@ -285,14 +285,14 @@ elmo_orig = load_published("myb_table3").query(
 with_orig = elmo_orig.dropna(subset=["d"])
 assert len(ELMO_TESTS[MINILM]) == 5 and set(ELMO_TESTS[MINILM]) == set(with_orig["test"])
 assert list(with_orig.query("test == 'Occ'")["method"]) == ["w-SEAT"]
-assert len(MYB_TABLE3) == 8 and len(ELMO_TESTS[SMOL]) == 2
+assert len(MYB_TABLE3) == 8 and len(ELMO_TESTS[SMOLLM2]) == 2
 
 
 def n_stimuli(short: str) -> int:
     return sum(len(s.words) for s in load_test(MYB_TABLE3[short]).sets.values())
 
 
-assert sorted(ELMO_TESTS[SMOL], key=n_stimuli) == sorted(ELMO_TESTS[MINILM], key=n_stimuli)[:2]
+assert sorted(ELMO_TESTS[SMOLLM2], key=n_stimuli) == sorted(ELMO_TESTS[MINILM], key=n_stimuli)[:2]
 assert (MIND_YOUR_BIAS.n_resamples, MIND_YOUR_BIAS.seed, MIND_YOUR_BIAS.ddof) == (99_999, 1111, 1)
 
 # %% [markdown]
@@ -312,7 +312,7 @@ elmo_beside_published(elmo, MINILM)
 # SmolLM2-135M-Instruct's, on its two tests:
 
 # %% tags=["hide-input"]
-elmo_beside_published(elmo, SMOL)
+elmo_beside_published(elmo, SMOLLM2)
 
 # %% [markdown]
 # On Colab (`RUN_PAPER_MODELS`), ELMo itself — AllenNLP's original release, read by
@@ -392,7 +392,7 @@ quirks_beside_published(quirks, MINILM).rename(
 # SmolLM2-135M-Instruct, on the rows it ran offline:
 
 # %% tags=["hide-input"]
-quirks_beside_published(quirks, SMOL)
+quirks_beside_published(quirks, SMOLLM2)
 
 # %% [markdown]
 # The same counts, for the stimulus alone (`word`) and in sentences (`sent`, `sent (u)`):
@@ -505,7 +505,7 @@ import numpy as np
 
 def prose_holds() -> None:
     counts = elmo_counts(elmo)
-    ours_counts = counts[counts.index.get_level_values("model").isin([MINILM, SMOL])]
+    ours_counts = counts[counts.index.get_level_values("model").isin([MINILM, SMOLLM2])]
     # The bug gives smaller effect sizes, some signs flip, fewer tests are significant.
     assert (ours_counts["mean |d| bug"] < ours_counts["mean |d| fixed"]).all()
     assert ours_counts["sign flipped"].sum() > 0
@@ -525,13 +525,13 @@ def prose_holds() -> None:
     # Why: buggy sentence vectors are far more alike; SmolLM2's bug gives far fewer distinct
     # word vectors than sentences, and its w-SEAT C9 is undefined.
     dg = diag.set_index(["model", "extraction"])
-    for model in (MINILM, SMOL):
+    for model in (MINILM, SMOLLM2):
         assert dg.loc[(model, "bug"), "mean cosine between sentences"] > dg.loc[
             (model, "fixed"), "mean cosine between sentences"]
-    assert dg.loc[(SMOL, "bug"), "distinct word vectors"] * 2 < dg.loc[(SMOL, "bug"), "sentences"]
+    assert dg.loc[(SMOLLM2, "bug"), "distinct word vectors"] * 2 < dg.loc[(SMOLLM2, "bug"), "sentences"]
     undefined_rows = elmo[elmo["not run"] != ""]
     assert list(zip(undefined_rows["column"], undefined_rows["replay"], undefined_rows["method"],
-                    undefined_rows["test"], strict=True)) == [(SMOL, "bug", "w-SEAT", "C9")]
+                    undefined_rows["test"], strict=True)) == [(SMOLLM2, "bug", "w-SEAT", "C9")]
     # sent-bias's BERT input: on MiniLM most word-level tests change sign, sentences agree
     # better.
     qc = quirk_counts(quirks)
@@ -543,7 +543,7 @@ def prose_holds() -> None:
     # Lowercasing SmolLM2: C1 exactly unchanged, every test built on names moves, several
     # across zero.
     q = quirks.set_index(["column", "stimuli", "context"])["effect_size"]
-    low, orig = q[f"{SMOL}: lowercased input (sent-bias)"], q[f"{SMOL}: original case"]
+    low, orig = q[f"{SMOLLM2}: lowercased input (sent-bias)"], q[f"{SMOLLM2}: original case"]
     assert low[("C1", "word")] == orig[("C1", "word")]
     name_rows = [k for k in low.index if k[0] != "C1"]
     assert all(low[k] != orig[k] for k in name_rows)
@@ -667,14 +667,14 @@ def prefixes(test: str) -> dict[str, Counter]:
 
 c6_prefixes = prefixes("MYB-C6-name")
 predicted = len(set().union(*c6_prefixes.values()))
-stored = diag.set_index(["model", "extraction"]).loc[(SMOL, "bug")]
+stored = diag.set_index(["model", "extraction"]).loc[(SMOLLM2, "bug")]
 assert predicted == stored["distinct word vectors"]
 common = [p for p, _ in sum(c6_prefixes.values(), Counter()).most_common(3)]
 c9_prefixes = prefixes("MYB-C9-term")
 c9_read = sorted({len(p) - 1 for role in "AB" for p in c9_prefixes[role]})
 # A and B hold the same prefixes, equally often: every association score is 0.
 assert c9_prefixes["A"] == c9_prefixes["B"]
-c9_row = elmo.query("column == @SMOL and replay == 'bug' and method == 'w-SEAT' and test == 'C9'")
+c9_row = elmo.query("column == @SMOLLM2 and replay == 'bug' and method == 'w-SEAT' and test == 'C9'")
 assert c9_row["not run"].str.startswith("undefined").all()
 display(Markdown(
     f"**Answer** (strings; stored diagnostics of SmolLM2-135M-Instruct, a stand-in for ELMo). "

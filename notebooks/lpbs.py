@@ -143,18 +143,18 @@ from IPython.display import Markdown, display
 
 from biasbook.lpbs import (
     LPBS_CONVENTIONS,
-    OFFLINE_LPBS_MODEL,
     PAPER_LPBS_MODELS,
+    TINY_MLM,
     by_level,
     case_bug_view,
     chapter_table,
-    conventions_table,
     figure2_comparison,
     figure4_counts,
     figure4_figure,
     figure4_view,
     kurita_c1_recomputed,
     kurita_comparison,
+    lpbs_conventions_table,
     modified_sets_ours,
     modified_sets_published,
     myb_table4_comparison,
@@ -177,7 +177,7 @@ from biaslib.stimuli.data import load_published
 from biaslib.stimuli.lpbs import myb_reduced_targets, myb_templates
 
 pd.set_option("display.max_colwidth", None)
-tiny = scorer(OFFLINE_LPBS_MODEL, progress=False)
+tiny = scorer(TINY_MLM, progress=False)
 TINY = tiny.spec.name
 
 
@@ -281,7 +281,7 @@ assert [t for t, _ in fills[FILL[0]]][:2] == ["city", "mountains"]
 # here the sum of their log probabilities):
 
 # %% tags=["hide-input"]
-conventions = conventions_table(LPBS_CONVENTIONS)
+conventions = lpbs_conventions_table(LPBS_CONVENTIONS)
 conventions.drop(index="source")
 
 # %% [markdown]

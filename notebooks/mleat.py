@@ -329,12 +329,12 @@ for t in (pub_1, ours_1):
 # %% tags=["hide-input"]
 if RUN_PAPER_MODELS:
     from biasbook.mleat import (
-        MLEAT_PAPER_VECTORS,
+        PAPER_VECTORS,
         paper_static_comparison,
         paper_static_table,
     )
 
-    for paper_model in MLEAT_PAPER_VECTORS:
+    for paper_model in PAPER_VECTORS:
         paper_static = paper_static_table(paper_model, MLEAT_BIASLIB)
         display(Markdown(f"**{paper_model}**, the book's default convention "
                          f"(`{paper_static['weights'].iloc[0]}`)"))

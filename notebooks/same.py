@@ -168,8 +168,8 @@ from biasbook.same import (
     real_word_counterexample,
     run_injection_model,
     score_words,
-    sign_table,
     stereotype_groups,
+    swap_sign_table,
     tables_2_3,
 )
 from biaslib.methods.same import (
@@ -403,10 +403,10 @@ assert f"{db_neutral.max():.4f}" == "0.0507" and db_neutral.mean() > 0.01
 # 33. The presets `same-code-pre-2022-10` and `same-code` reproduce
 # `signed_individual_bias` before and since 0bf1acb; `same-paper` is eq. 33:
 # %% tags=["hide-input"]
-round_table(sign_table(glove).set_index(["convention", "attribute sets"]), 4)
+round_table(swap_sign_table(glove).set_index(["convention", "attribute sets"]), 4)
 
 # %% tags=["remove-cell"]
-signs = sign_table(glove).set_index(["convention", "attribute sets"])["skew"]
+signs = swap_sign_table(glove).set_index(["convention", "attribute sets"])["skew"]
 assert signs["same-paper"].equals(signs["same-code"])
 assert (signs["same-code-pre-2022-10"] == -signs["same-paper"]).all()
 SKEW_OCC = signs[("same-paper", "(male, female)")]

@@ -170,11 +170,11 @@ from IPython.display import display
 from biasbook.findings import findings_frame
 from biasbook.published import MAY_ALL, MYB_TABLE3
 from biasbook.seat import (
+    MAY_GROUP,
     MYB_PAPER_SEAT_MODELS,
     OFFLINE_SEAT_MODELS,
     PAPER_ELMO,
     PAPER_SEAT_MODELS,
-    PUBLISHED_GROUP,
     left_out,
     may_figure_frame,
     may_paper_table,
@@ -242,7 +242,7 @@ if RUN_PAPER_MODELS:
         MAY_ALL, MIND_YOUR_BIAS, skip=[m.label for m in PAPER_SEAT_MODELS])
     may = pd.concat([may, released])
 tables = may_tables(may)
-tables[PUBLISHED_GROUP]
+tables[MAY_GROUP]
 
 # %% [markdown]
 # May et al.'s Table 4 as printed. `*` p < 0.01; `**` also significant after
@@ -250,7 +250,7 @@ tables[PUBLISHED_GROUP]
 
 # %% tags=["hide-input"]
 for group, table in tables.items():
-    if group != PUBLISHED_GROUP:
+    if group != MAY_GROUP:
         display(table)
 if RUN_PAPER_MODELS:  # which of May et al.'s columns the papers' models computed
     display(table4_columns)
@@ -285,7 +285,7 @@ assert MIND_YOUR_BIAS.plus_one and MIND_YOUR_BIAS.unequal_targets == "subsample"
 
 # %% tags=["hide-input"]
 for group, table in may_tables(may, MAY_ALL).items():
-    if group != PUBLISHED_GROUP:
+    if group != MAY_GROUP:
         display(table)
 
 # %% [markdown]
@@ -639,7 +639,7 @@ findings_frame(seat_findings(may, myb, OURS)).set_index("claim")[
 
 # %% tags=["remove-cell"]
 # Every count and comparison the text above states, checked against the tables.
-from biasbook.seat import CALISKAN_ROWS, NAME_TESTS, TERM_TESTS
+from biasbook.seat import CALISKAN_TESTS, NAME_TESTS, TERM_TESTS
 from biaslib.stimuli.data import load_published
 
 CBOW, MINILM, SMOL = OURS
@@ -676,10 +676,10 @@ assert sorted(every_ours[every_ours].index) == sorted(
 # Sentences: few significant Caliskan tests at word level and most in templates for the
 # contextual models; CBoW strongest at word level.
 for model in (MINILM, SMOL):
-    word = pos_sig(rows(model, CALISKAN_ROWS, "word"))
-    sent = pos_sig(rows(model, CALISKAN_ROWS, "sent"))
+    word = pos_sig(rows(model, CALISKAN_TESTS, "word"))
+    sent = pos_sig(rows(model, CALISKAN_TESTS, "sent"))
     assert word <= 4 < 5 < sent, (model, word, sent)
-assert pos_sig(rows(CBOW, CALISKAN_ROWS, "word")) > pos_sig(rows(CBOW, CALISKAN_ROWS, "sent"))
+assert pos_sig(rows(CBOW, CALISKAN_TESTS, "word")) > pos_sig(rows(CBOW, CALISKAN_TESTS, "sent"))
 # Names more often significant than group terms, on all three models.
 for model in OURS:
     assert pos_sig(rows(model, NAME_TESTS)) > pos_sig(rows(model, TERM_TESTS)), model

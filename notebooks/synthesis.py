@@ -134,7 +134,7 @@ import pandas as pd
 from IPython.display import Markdown, display
 
 from biasbook.findings import findings_frame
-from biasbook.lpbs import OFFLINE_LPBS_MODEL
+from biasbook.lpbs import TINY_MLM
 from biasbook.published import MYB_MODELS
 from biasbook.stored import load_results
 from biasbook.synthesis import (
@@ -308,19 +308,19 @@ assert [r2((a, b, MINI, "all")) for a, b in (("s-SEAT", "w-SEAT"), ("s-SEAT", "C
 assert [r2((a, b, SMOL, "all")) for a, b in (("s-SEAT", "w-SEAT"), ("s-SEAT", "CEAT"),
                                              ("w-SEAT", "CEAT"))] == ["-0.49", "-0.36", "0.58"]
 assert o.loc[("s-SEAT", "w-SEAT", SMOL, "sig."), "n"] == 2
-assert r2(("LPBS", "LPBS (corpus)", OFFLINE_LPBS_MODEL, "all")) == "0.97"
-assert o.loc[("LPBS", "LPBS (corpus)", OFFLINE_LPBS_MODEL, "sig."), "n"] == 2
-assert o.loc[("LPBS", "LPBS (corpus)", OFFLINE_LPBS_MODEL, "all"), "n"] == 7
+assert r2(("LPBS", "LPBS (corpus)", TINY_MLM, "all")) == "0.97"
+assert o.loc[("LPBS", "LPBS (corpus)", TINY_MLM, "sig."), "n"] == 2
+assert o.loc[("LPBS", "LPBS (corpus)", TINY_MLM, "all"), "n"] == 7
 off_ci = off[off["n"] >= MIN_PAIRS_CI]
 off_excl0 = off_ci[(off_ci["ci_low"] > 0) | (off_ci["ci_high"] < 0)]
 assert set(zip(off_excl0["model"], off_excl0["method_a"] + "|" + off_excl0["method_b"],
                off_excl0["subset"], strict=True)) == {
     (CBOW, "s-SEAT|w-SEAT", "all"), (CBOW, "s-SEAT|w-SEAT", "sig."),
     (MINI, "s-SEAT|CEAT", "all"), (MINI, "s-SEAT|w-SEAT", "all"), (MINI, "w-SEAT|CEAT", "all"),
-    (OFFLINE_LPBS_MODEL, "LPBS|LPBS (corpus)", "all"),
-    (OFFLINE_LPBS_MODEL, "s-SEAT|w-SEAT", "all"), (OFFLINE_LPBS_MODEL, "s-SEAT|w-SEAT", "sig."),
-    (OFFLINE_LPBS_MODEL, "s-SEAT|CEAT", "all"), (OFFLINE_LPBS_MODEL, "w-SEAT|CEAT", "all"),
-    (OFFLINE_LPBS_MODEL, "w-SEAT|CEAT", "sig.")}
+    (TINY_MLM, "LPBS|LPBS (corpus)", "all"),
+    (TINY_MLM, "s-SEAT|w-SEAT", "all"), (TINY_MLM, "s-SEAT|w-SEAT", "sig."),
+    (TINY_MLM, "s-SEAT|CEAT", "all"), (TINY_MLM, "w-SEAT|CEAT", "all"),
+    (TINY_MLM, "w-SEAT|CEAT", "sig.")}
 assert len(off_excl0) == 11
 assert o.loc[("s-SEAT", "w-SEAT", CBOW, "sig."), "n"] == 6  # all CBoW scores significant
 
@@ -356,7 +356,7 @@ assert o.loc[("s-SEAT", "w-SEAT", CBOW, "sig."), "n"] == 6  # all CBoW scores si
 # no trained sentence vector. The tiny masked LM's effect sizes per test (`*` p < 0.01):
 
 # %% tags=["hide-input"]
-TINY = OFFLINE_LPBS_MODEL
+TINY = TINY_MLM
 pub5_all = beside.set_index(["methods", "model", "subset"])["published"].to_dict()
 tiny_scores = scores[scores["model"] == TINY]
 tiny_d = pd.DataFrame({
@@ -470,7 +470,7 @@ def show(table, method, **options):
 views = {(t, m): method_table(t, m) for t, methods in TABLE_METHODS.items() for m in methods}
 count = pd.DataFrame([
     {"table": t, "printed cells": len(st.published_cells(t)),
-     "printed cells shown": sum(int((views[(t, m)][st.PUBLISHED_GROUP] != "").to_numpy().sum())
+     "printed cells shown": sum(int((views[(t, m)][st.MYB_GROUP] != "").to_numpy().sum())
                                 for m in TABLE_METHODS.get(t, ())),
      "our cells": int(ours_cells["table"].eq(t).sum())}
     for t in (11, 12, 13, 14)]).set_index("table")
@@ -508,14 +508,14 @@ round_table(st.compact_summary(switch11), 2)
 
 # %% tags=["remove-cell"]
 sw11 = switch11
-pub11 = sw11.loc[st.PUBLISHED_GROUP]
+pub11 = sw11.loc[st.MYB_GROUP]
 assert int(pub11.loc[pub11.index.get_level_values("method") != "LPBS", "tests"].sum()) == 90
 F11 = next(f for f in FINDINGS if f.section == "synthesis-table11")
 assert "31 sign flips and 23 significance changes in 90 pairs" in F11.published
 assert F11.ours.startswith("CBoW 3 sign flips, 3 significance changes in 8 pairs; MiniLM 5 sign "
                            "flips, 6 significance changes in 12 pairs; tiny MLM 6 sign flips, 6 "
                            "significance changes in 21 pairs")
-assert int(sw11.loc[(st.PUBLISHED_GROUP, "BERT", "LPBS"), "sign flips"]) == 2
+assert int(sw11.loc[(st.MYB_GROUP, "BERT", "LPBS"), "sign flips"]) == 2
 v11 = {m: views[(11, m)] for m in TABLE_METHODS[11]}
 
 
@@ -654,9 +654,9 @@ assert [cell(v13, "C9", o, "MiniLM") for o in ("avg.", "end")] == ["0.20", "−0
 assert [cell(views[(13, "CEAT")], "I2", o, "tiny MLM") for o in ("avg.", "start")] == [
     "0.70*", "−0.00"]
 p13 = views[(13, "SEAT")]
-assert [cell(p13, "I1", o, "GPT-2", st.PUBLISHED_GROUP) for o in ("avg.", "start")] == [
+assert [cell(p13, "I1", o, "GPT-2", st.MYB_GROUP) for o in ("avg.", "start")] == [
     "−0.52", "0.83*"]
-assert [cell(p13, "Dis", o, "BLOOM", st.PUBLISHED_GROUP) for o in ("avg.", "end")] == [
+assert [cell(p13, "Dis", o, "BLOOM", st.MYB_GROUP) for o in ("avg.", "end")] == [
     "0.50*", "−0.64"]
 
 # %% [markdown]
@@ -692,7 +692,7 @@ display(Markdown(f"**Table 14.**\n{LEGEND}"))
 t14_view
 
 # %% tags=["remove-cell"]
-pub14 = t14_view[st.PUBLISHED_GROUP]
+pub14 = t14_view[st.MYB_GROUP]
 assert pub14["cosine"].str.endswith("*").sum() == 18
 prob = pub14["probability"][pub14["probability"] != ""]
 assert (prob != "n/a").sum() == 10 and prob.str.endswith("*").sum() == 9
@@ -806,7 +806,7 @@ from biaslib.reporting.format import round_table
 from biaslib.reporting.speccurve import specification_curve
 
 CURVE_MODELS = {MINI: "all-MiniLM-L6-v2", SMOL: "SmolLM2-135M-Instruct",
-                CBOW: "CBoW (GloVe 6B 50d)", "SPLADE-tiny": OFFLINE_LPBS_MODEL}
+                CBOW: "CBoW (GloVe 6B 50d)", "SPLADE-tiny": TINY_MLM}
 CURVE_TESTS = ["C1", "C3", "C6", "C9", "Dis", "Occ", "I1", "I2"]
 GRID_ORDER = ["C1", "C3", "C6", "C9"]
 with warnings.catch_warnings():  # rows a model could not run are counted out, not shown
@@ -1262,14 +1262,14 @@ assert f"{r2(('s-SEAT', 'CEAT', MINI, 'sig.'))}" == "0.87"
 # ### Exercise 1. Names or group terms: count the sign flips (★☆☆)
 #
 # Take w-SEAT in Mind Your Bias's printed Table 11 (`st.cells(11, ours_cells)`, group
-# `st.PUBLISHED_GROUP`). For each of the five models, count the tests whose effect size
+# `st.MYB_GROUP`). For each of the five models, count the tests whose effect size
 # changes sign when the names are replaced by group terms, and the tests that are
 # significant under one description only. Check your total against the chapter's
 # `st.switch_summary`. Which model's w-SEAT keeps every sign?
 
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 t11 = st.cells(11, ours_cells)
-w11 = t11[(t11["group"] == st.PUBLISHED_GROUP) & (t11["method"] == "w-SEAT")]
+w11 = t11[(t11["group"] == st.MYB_GROUP) & (t11["method"] == "w-SEAT")]
 d11 = w11.pivot_table(index=["model", "test"], columns="option", values="d")
 s11 = w11.pivot_table(index=["model", "test"], columns="option", values="sig")
 per_model = pd.DataFrame({
@@ -1279,7 +1279,7 @@ per_model = pd.DataFrame({
                                                                    sort=False).sum(),
 }).reindex(MYB_MODELS)
 display(per_model)
-route = st.switch_summary(t11, "names", "terms").loc[st.PUBLISHED_GROUP].xs("w-SEAT",
+route = st.switch_summary(t11, "names", "terms").loc[st.MYB_GROUP].xs("w-SEAT",
                                                                             level="method")
 assert (per_model[["tests", "sign flips", "significance changes"]]
         == route.loc[MYB_MODELS, ["tests", "sign flips", "significance changes"]]).all().all()
@@ -1423,7 +1423,7 @@ REVERSAL = 0.2  # a sign flip with |d| of at least a "small" effect on both side
 moves, reversals = {}, {}
 for label, (table, a, b) in SWITCHES.items():
     printed = st.cells(table, ours_cells).query(
-        "group == @st.PUBLISHED_GROUP and method != 'LPBS'")
+        "group == @st.MYB_GROUP and method != 'LPBS'")
     pairs = pd.concat([printed[printed["option"] == o].set_index(["model", "method", "test"])["d"]
                        .rename(o) for o in (a, b)], axis=1, join="inner").dropna()
     pairs.columns = ["before", "after"]

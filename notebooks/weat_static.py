@@ -107,7 +107,7 @@ with pd.option_context("display.max_colwidth", None):
 # The sentences above: the first four claims hold on the stored table, all ten tests;
 # the effect sizes are not comparable.
 assert [f.holds for f in findings] == [True, True, True, True, "not comparable"]
-assert len(weat_static.WEAT_TESTS) == 10 and "at p ≤ 0.05" in findings[1].ours
+assert len(weat_static.CALISKAN_TESTS) == 10 and "at p ≤ 0.05" in findings[1].ours
 assert findings[1].ours.startswith("10 of 10") and findings[2].ours.startswith("10 of 10")
 
 # %%
@@ -138,7 +138,7 @@ from biaslib.stats.similarity import cosine_matrix
 from biaslib.stimuli.data import load_published, load_test
 
 pd.set_option("display.max_colwidth", 80)
-TESTS = list(weat_static.WEAT_TESTS)
+TESTS = list(weat_static.CALISKAN_TESTS)
 # Words without a vector are dropped with a warning; the chapter shows them in a table
 # (below) instead of the warnings' text.
 warnings.simplefilter("ignore", DroppedStimuliWarning)

@@ -89,9 +89,10 @@ def install_standin_elmo(cache_dir: Path) -> tuple[Path, Path]:
     """A tiny release under the paper release's name where its download leaves it.
 
     ``cache_dir`` is a kernel's ``BIASLIB_CACHE_DIR``: the chapters' ELMo
-    (:data:`biasbook.seat.PAPER_ELMO`) then finds its two files there and
+    (:data:`biasbook.models.PAPER_ELMO`) then finds its two files there and
     downloads nothing (the Colab-path tests run offline).
     """
-    from biaslib.embeddings.elmo import PAPER_ELMO
+    from biaslib.embeddings.elmo import PAPER_ELMO_RELEASE
 
-    return write_tiny_release(Path(cache_dir) / "elmo" / PAPER_ELMO, name=PAPER_ELMO)
+    return write_tiny_release(Path(cache_dir) / "elmo" / PAPER_ELMO_RELEASE,
+                              name=PAPER_ELMO_RELEASE)

@@ -6,7 +6,7 @@
 ``sgns/{decade}-w.npy``/``-vocab.pkl`` pairs in a zip) holding seeded random 300-d
 vectors for the stimuli of Caliskan et al.'s tests and ML-EAT's HistWords test. Put in
 ``$BIASLIB_CACHE_DIR/release_files`` they are found by
-:func:`biaslib.embeddings.release_files.download` without fetching (a file without its
+:func:`biaslib.embeddings.release_files.download_release_file` without fetching (a file without its
 ``.sha256.json`` record is hashed and recorded), so the chapters' ``RUN_PAPER_MODELS``
 cells run on them offline; :func:`standin_fetch` serves them through ``fetch=``
 instead. Their numbers mean nothing and are never shown in the book.

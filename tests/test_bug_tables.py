@@ -210,12 +210,12 @@ def test_elmo_figure_has_the_published_panel_and_one_per_model():
 
 
 def test_gpt2_offset_examples_and_landing_on_smollm2():
-    from biasbook.elmo_bug import SMOL, gpt2_landing, gpt2_offset_examples
+    from biasbook.elmo_bug import SMOLLM2, gpt2_landing, gpt2_offset_examples
     from biaslib.embeddings.transformer import TransformerEncoder
     from biaslib.stimuli.contexts import find_context
     from biaslib.stimuli.templates import myb_contexts
 
-    smol = TransformerEncoder(SMOL, progress=False)
+    smol = TransformerEncoder(SMOLLM2, progress=False)
     examples = gpt2_offset_examples(smol, [find_context("This is a tulip.", "tulip")])
     # The +1 reads the token after the stimulus' first subword: its second subword.
     assert examples.loc[0, "token read (bug)"] == "ul"

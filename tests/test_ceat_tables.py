@@ -11,7 +11,7 @@ from shared_paths import require_corpus
 from biasbook.ceat import (
     OFFLINE_CAPS,
     RESAMPLING,
-    ceat_table,
+    ceat_over_models,
     myb_ceat_comparison,
     myb_table12_comparison,
     resampling_summary,
@@ -85,7 +85,7 @@ def test_ceat_table_rows_name_the_model_and_say_what_did_not_run():
             ctx["X"] = {w: [] for w in ctx["X"]}
         return ctx
 
-    frame = ceat_table(tests, [model], source, context_label="fake contexts")
+    frame = ceat_over_models(tests, [model], source, context_label="fake contexts")
     assert len(frame) == 4
     assert set(frame["weights"]) == {"fake-weights"} and set(frame["encoder"]) == {"fake encoder"}
     i1 = frame[frame.test == "I1"]
@@ -197,7 +197,7 @@ def test_ceat_provenance_names_every_model_and_the_extract(name):
 
 
 def test_result_tables_split_the_row_and_say_when_a_tail_underflowed():
-    from biasbook.ceat import ESTIMATE_COLUMNS, SPREAD_COLUMNS, result_tables
+    from biasbook.ceat import SHOWN_ESTIMATE_COLUMNS, SHOWN_SPREAD_COLUMNS, result_tables
 
     row = pd.DataFrame([{"convention": "mind-your-bias", "n_samples": 10000.0,
                          "n_contexts": 3200.0, "effect_size": 0.86444, "ci_low": 0.858,
@@ -206,7 +206,8 @@ def test_result_tables_split_the_row_and_say_when_a_tail_underflowed():
                          "i2": 0.98, "q_p_value": 2e-207, "weighted_variance": 0.1,
                          "mean_d": 0.865, "sd_d": 0.3156}])
     estimate, spread = result_tables(row)
-    assert tuple(estimate.columns) == ESTIMATE_COLUMNS and tuple(spread.columns) == SPREAD_COLUMNS
+    assert tuple(estimate.columns) == SHOWN_ESTIMATE_COLUMNS
+    assert tuple(spread.columns) == SHOWN_SPREAD_COLUMNS
     assert list(estimate.index) == list(spread.index) == ["mind-your-bias"]
     est, spr = estimate.loc["mind-your-bias"], spread.loc["mind-your-bias"]
     assert (est["N"], est["contexts"]) == ("10,000", "3,200")
@@ -302,7 +303,7 @@ def test_resampling_view_formats_the_largest_p():
 
 
 def test_ceat_findings_and_sign_agreement_from_the_stored_tables():
-    from biasbook.ceat import ceat_findings, conventions_table, sign_agreement
+    from biasbook.ceat import ceat_conventions_table, ceat_findings, sign_agreement
     from biasbook.stored import load_results
 
     rows, _ = load_results("ceat_myb")
@@ -320,7 +321,7 @@ def test_ceat_findings_and_sign_agreement_from_the_stored_tables():
     agree = sign_agreement(rows)
     assert list(agree.columns) == ["tests run", "ELMo", "BERT", "GPT-2", "OPT", "BLOOM"]
     assert (agree.drop(columns="tests run").le(agree["tests run"], axis=0)).all().all()
-    conventions = conventions_table()
+    conventions = ceat_conventions_table()
     assert list(conventions.index) == ["ceat-original", "mind-your-bias"]
     assert list(conventions["samples N"]) == ["1,000", "10,000"]
 

@@ -18,6 +18,7 @@ from biaslib.methods.indirect_bias import INDIRECT_PRESETS, IndirectBiasConventi
 from biaslib.methods.lpbs import (
     LPBS_BIASLIB,
     LPBS_KURITA,
+    LPBS_MIND_YOUR_BIAS,
     LPBS_PRESETS,
     LpbsConvention,
     lpbs_test,
@@ -511,7 +512,9 @@ def test_lpbs_passes_the_presets_options(monkeypatch, name):
 
 def test_myb_reddit_statistics_passes_its_options(monkeypatch):
     calls = _recording(monkeypatch)
-    myb_reddit_statistics([0.1, 0.4, 0.3], [0.2, -0.1, 0.0], n_resamples=300, seed=5)
+    myb_reddit_statistics([0.1, 0.4, 0.3], [0.2, -0.1, 0.0],
+                          resampling=LPBS_MIND_YOUR_BIAS.resampling.replace(n_resamples=300,
+                                                                            seed=5))
     assert calls == [{"tail": "two-sided", "ties": "gt", "plus_one": False, "n_resamples": 300,
                       "exact_limit": None, "replacement": False, "seed": 5, "statistic": "mean",
                       "keep_distribution": False}]

@@ -20,17 +20,17 @@ from shared_paths import SHARED, require
 
 from biasbook.coverage import (
     CHAPTER_TITLES,
-    COLUMNS,
+    COVERAGE_COLUMNS,
     NOTE_REQUIRED,
     SEED_PAPERS,
     STATUSES,
     check_coverage,
     coverage_summary,
     linked_coverage,
-    load_coverage,
+    load_paper_coverage,
 )
 
-COVERAGE = load_coverage()
+COVERAGE = load_paper_coverage()
 #: The seed texts in ``../shared/seeds`` → the paper (000 and 003 are both Mind Your Bias).
 SEED_FILES = {"001": "May et al. (2019)", "000": "Husse & Spitz (2022)",
               "002": "Wolfe et al. (2024)", "004": "Schröder et al. (2021)"}
@@ -60,7 +60,7 @@ def test_every_linked_chapter_is_in_the_book():
 
 
 def test_the_file_passes_its_own_checks_and_covers_every_seed_paper():
-    assert tuple(COVERAGE.columns) == COLUMNS
+    assert tuple(COVERAGE.columns) == COVERAGE_COLUMNS
     assert set(COVERAGE["status"]) <= set(STATUSES)
     assert set(COVERAGE["paper"]) == set(SEED_PAPERS)
     assert not COVERAGE.duplicated(["paper", "item"]).any()
@@ -109,7 +109,7 @@ def test_a_row_listed_twice_and_a_paper_without_rows_are_named():
 def test_an_empty_note_reads_as_empty_text(tmp_path):
     path = tmp_path / "coverage.csv"
     COVERAGE.to_csv(path, index=False)
-    again = load_coverage(path)
+    again = load_paper_coverage(path)
     assert again.equals(COVERAGE) and (again["note"] == "").any()
 
 

@@ -281,21 +281,25 @@ def test_download_gets_both_files_once(tmp_path, release):
 
 
 def test_paper_release_and_specs(tmp_path, release, monkeypatch):
-    paper = E.ELMO_RELEASES[E.PAPER_ELMO]
+    paper = E.ELMO_RELEASES[E.PAPER_ELMO_RELEASE]
     assert paper.weights_url.startswith("https://allennlp.s3.amazonaws.com/models/elmo/")
     assert paper.filenames[1] == "elmo_2x4096_512_2048cnn_2xhighway_weights.hdf5"
-    from biasbook import elmo_bug, seat
+    from biasbook import ceat, elmo_bug, models, seat
 
-    assert seat.PAPER_ELMO is elmo_bug.PAPER_ELMO and seat.PAPER_ELMO.paper_column == "ELMo"
-    assert seat.PAPER_ELMO not in seat.PAPER_SEAT_MODELS
+    # One spec of the paper ELMo for the three chapters that run it, not a hub model.
+    assert models.PAPER_ELMO.paper_column == "ELMo"
+    assert models.PAPER_ELMO in ceat.PAPER_CEAT_MODELS
+    assert seat.PAPER_ELMO_SENT_BIAS.label != models.PAPER_ELMO.label  # the bug's column
+    assert elmo_bug.PAPER_ELMO is models.PAPER_ELMO
+    assert models.PAPER_ELMO not in seat.PAPER_SEAT_MODELS
     # The default release is downloaded into $BIASLIB_CACHE_DIR/elmo/<name>.
     monkeypatch.setenv("BIASLIB_CACHE_DIR", str(tmp_path))
     data = {u: p.read_bytes() for u, p in zip((paper.options_url, paper.weights_url), release,
                                                 strict=True)}
     built = E.ElmoEncoder(fetch=lambda url, path: path.write_bytes(data[url]), cache=False,
                           progress=False, device="cpu")
-    assert (tmp_path / "elmo" / E.PAPER_ELMO / paper.filenames[1]).exists()
-    assert built.name == f"ELMo {E.PAPER_ELMO}, sum of the 3 layers"
+    assert (tmp_path / "elmo" / E.PAPER_ELMO_RELEASE / paper.filenames[1]).exists()
+    assert built.name == f"ELMo {E.PAPER_ELMO_RELEASE}, sum of the 3 layers"
 
 
 #: AllenNLP's test_fixtures/elmo (its README says where from and under which licence).

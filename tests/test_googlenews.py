@@ -263,7 +263,7 @@ def test_weat_static_word2vec_column():
     np.testing.assert_allclose(w2v.set_index("test")["effect_size"], mleat_d, atol=1e-12)
     glove = load_published("mleat_table1_glove").assign(effect_size=1.0, p_value=0.001)
     table = weat_static.word2vec_comparison(glove, w2v)
-    assert list(table.index) == list(weat_static.WEAT_TESTS)
+    assert list(table.index) == list(weat_static.CALISKAN_TESTS)
     assert table.loc["C1", "d, word2vec"] == "—" and table.loc["C5", "|X|/|Y|, word2vec"] == "18/18"
     pub = load_published("mleat_table4_googlenews").set_index("test")
     assert table.loc["C10", "d, ML-EAT T4"] == "−0.09" and not pub.loc["C10", "l1_sig"]

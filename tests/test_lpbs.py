@@ -31,6 +31,7 @@ from biaslib.methods.lpbs import (
     probability_space_scores,
     wordpiece_log_probability,
 )
+from biaslib.stats.resampling import Resampling
 from biaslib.stimuli.data import load_set, load_test
 from biaslib.stimuli.lpbs import (
     LpbsTemplate,
@@ -346,21 +347,30 @@ def test_case_bug_reads_zero_for_capitalised_words():
     assert np.isnan(names) and np.isfinite(terms)
 
 
+def _shuffles(n: int) -> Resampling:
+    """Mind Your Bias's permutation options with ``n`` shuffles."""
+    return LPBS_MIND_YOUR_BIAS.resampling.replace(n_resamples=n)
+
+
 def test_case_bug_gives_nan_effect_size_and_p_zero():
     """Every row NaN -> dropped -> empty means -> NaN d; NaN < x is False -> k = 0 -> p = 0."""
     nan_rows = np.full(25, np.nan)
-    d, p, n_a, n_b = myb_reddit_statistics(nan_rows, nan_rows, n_resamples=1_000)
+    d, p, n_a, n_b = myb_reddit_statistics(nan_rows, nan_rows, resampling=_shuffles(1_000))
     assert math.isnan(d) and p == 0.0 and (n_a, n_b) == (0, 0)
     # With finite rows the same function is the ordinary statistics (+1e-8, strict, no +1).
     rng = np.random.default_rng(7)
     a, b = rng.normal(1, 1, 20), rng.normal(0, 1, 20)
-    d, p, n_a, n_b = myb_reddit_statistics(np.r_[a, np.nan, np.inf], b, n_resamples=2_000)
+    d, p, n_a, n_b = myb_reddit_statistics(np.r_[a, np.nan, np.inf], b,
+                                           resampling=_shuffles(2_000))
     assert (n_a, n_b) == (20, 20)  # NaN and inf rows dropped, as replace().dropna() does
     assert d == pytest.approx(lpbs_effect_size(a, b, sd_epsilon=1e-8))
     assert 0 <= p < 0.05
     # lpbs_test refuses what their code turned into p = 0.
     with pytest.raises(ValueError, match="NaN or infinite"):
         lpbs_test(nan_rows, nan_rows)
+    # The options come as one Resampling (their script's by default), not as loose numbers.
+    with pytest.raises(TypeError, match="must be a Resampling"):
+        myb_reddit_statistics(a, b, resampling=2_000)
 
 
 def test_case_bug_end_to_end_on_probabilities():
@@ -374,7 +384,7 @@ def test_case_bug_end_to_end_on_probabilities():
     scores = probability_space_scores(np.tile(logs[:2], (3, 1)), np.tile(logs[2:], (3, 1)),
                                       logs[:2], logs[2:])
     assert np.isnan(scores).all()
-    d, p, _, _ = myb_reddit_statistics(scores, scores, n_resamples=100)
+    d, p, _, _ = myb_reddit_statistics(scores, scores, resampling=_shuffles(100))
     assert math.isnan(d) and p == 0.0
     with pytest.raises(ValueError, match="probability 0"):
         group_bias_scores(np.tile(logs[:2], (3, 1)), np.tile(logs[2:], (3, 1)), logs[:2],

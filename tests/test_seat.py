@@ -335,15 +335,15 @@ def test_may_tables_put_each_group_in_its_own_narrow_table():
     import pandas as pd
 
     from biasbook.published import MAY_MODELS
-    from biasbook.seat import OFFLINE_GROUP, PAPER_GROUP, PUBLISHED_GROUP, may_tables
+    from biasbook.seat import MAY_GROUP, OFFLINE_GROUP, PAPER_GROUP, may_tables
 
     ours = pd.DataFrame({"column": ["all-MiniLM-L6-v2", "gpt2"], "test": ["C1", "C1"],
                          "stimuli": ["C1", "C1"], "context": ["sent"] * 2,
                          "effect_size": [1.234, -0.5], "p_value": [0.001, 0.5]})
     tables = may_tables(ours, [("C1", "sent")])
-    assert list(tables) == [PUBLISHED_GROUP, OFFLINE_GROUP, PAPER_GROUP]
-    assert list(tables[PUBLISHED_GROUP].columns) == [(PUBLISHED_GROUP, m) for m in MAY_MODELS]
-    assert tables[PUBLISHED_GROUP].loc[("C1", "sent"), (PUBLISHED_GROUP, "ELMo")] == "0.42**"
+    assert list(tables) == [MAY_GROUP, OFFLINE_GROUP, PAPER_GROUP]
+    assert list(tables[MAY_GROUP].columns) == [(MAY_GROUP, m) for m in MAY_MODELS]
+    assert tables[MAY_GROUP].loc[("C1", "sent"), (MAY_GROUP, "ELMo")] == "0.42**"
     # Family of two: 0.001 * 2 <= 0.01 -> "**".
     assert tables[OFFLINE_GROUP].loc[("C1", "sent"), (OFFLINE_GROUP, "all-MiniLM-L6-v2")] == (
         "1.23**")
@@ -374,7 +374,7 @@ def test_myb_tables_set_their_runs_beside_ours_and_keep_the_quotes_apart():
 def test_may_figure_frame_is_tidy_and_marks_ours_like_the_table():
     import pandas as pd
 
-    from biasbook.seat import OFFLINE_GROUP, PUBLISHED_GROUP, may_figure_frame
+    from biasbook.seat import MAY_GROUP, OFFLINE_GROUP, may_figure_frame
 
     ours = pd.DataFrame({"column": ["all-MiniLM-L6-v2"] * 2, "stimuli": ["C1", "C3"],
                          "context": ["word", "word"], "effect_size": [1.0, 0.3],
@@ -385,7 +385,7 @@ def test_may_figure_frame_is_tidy_and_marks_ours_like_the_table():
     mine = frame[frame["group"] == OFFLINE_GROUP].set_index("row")
     # Holm over the two: 0.004 * 2 <= 0.01 -> "**"; 0.008 * 1 <= 0.01 -> "**" too.
     assert mine["mark"].tolist() == ["**", "**"] and set(mine["model"]) == {"MiniLM-L6"}
-    pub = frame[(frame["group"] == PUBLISHED_GROUP) & (frame["model"] == "GPT")]
+    pub = frame[(frame["group"] == MAY_GROUP) & (frame["model"] == "GPT")]
     # May et al., Table 4: GPT, C3 word 0.60*.
     assert pub.set_index("row").loc["C3, word", ["d", "mark"]].tolist() == [0.60, "*"]
 

@@ -136,7 +136,7 @@ def test_evidence_counts_by_hand():
     starred = t4[(t4["sig"].fillna("") != "") & (t4["d"] > 0)]
     assert sorted(zip(starred["test"], starred["context"], strict=True)) == [
         ("C1", "sent"), ("DB-competent", "sent (u)")]
-    assert counts.loc[(seat.PUBLISHED_GROUP, "BERT (large, cased)"), "k"] == 2
+    assert counts.loc[(seat.MAY_GROUP, "BERT (large, cased)"), "k"] == 2
 
 
 def test_sensitivity_findings_on_the_stored_table():

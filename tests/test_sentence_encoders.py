@@ -349,17 +349,17 @@ def test_release_files_land_by_their_url_name_and_never_offline(tmp_path, monkey
         calls.append(url)
         dest.write_bytes(b"weights")
 
-    path = se.release_file("https://example.org/models/a.pkl", tmp_path, fetch=fetch)
+    path = se.model_file("https://example.org/models/a.pkl", tmp_path, fetch=fetch)
     assert path == tmp_path / "a.pkl" and path.read_bytes() == b"weights"
-    assert se.release_file("https://example.org/models/a.pkl", tmp_path, fetch=fetch) == path
+    assert se.model_file("https://example.org/models/a.pkl", tmp_path, fetch=fetch) == path
     assert len(calls) == 1
     monkeypatch.delenv("BIASLIB_OFFLINE", raising=False)
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     with pytest.raises(DownloadError, match=r"b\.pkl from https://example\.org/models/b\.pkl "
                                             r".*downloads are off \(HF_HUB_OFFLINE=1\)"):
-        se.release_file("https://example.org/models/b.pkl", tmp_path)
+        se.model_file("https://example.org/models/b.pkl", tmp_path)
     monkeypatch.setenv("BIASLIB_CACHE_DIR", str(tmp_path / "cache"))
-    assert se.release_file("https://example.org/c.pkl", fetch=fetch) == (
+    assert se.model_file("https://example.org/c.pkl", fetch=fetch) == (
         tmp_path / "cache" / "releases" / "c.pkl")
 
 
@@ -435,7 +435,7 @@ def test_table4_has_may_et_al_s_rows_and_one_column_per_published_one(
     assert set(asked) == {"glove.840B.300d"}
 
     tables = seat.may_tables(ours, rows)
-    published = tables[seat.PUBLISHED_GROUP]
+    published = tables[seat.MAY_GROUP]
     assert [c for _, c in published.columns] == list(seat.MAY_MODELS)
     paper = tables[seat.PAPER_GROUP]
     assert paper.index.tolist() == rows
@@ -443,7 +443,7 @@ def test_table4_has_may_et_al_s_rows_and_one_column_per_published_one(
     assert (paper != "").all().all()
     figure = seat.may_figure_frame(ours, rows)
     computed = figure[figure["group"] == seat.PAPER_GROUP]
-    assert set(computed["model"]) == {seat.FIGURE_NAMES.get(label, label) for label in offered}
+    assert set(computed["model"]) == {seat.SEAT_FIGURE_NAMES.get(label, label) for label in offered}
     assert len(computed) == 2 * len(offered)
 
 

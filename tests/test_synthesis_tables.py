@@ -11,9 +11,9 @@ import pytest
 from biasbook.stored import load_results
 from biasbook.synthesis_tables import (
     CHOICES_TABLE,
+    MYB_GROUP,
     OPTIONS,
     OURS_GROUP,
-    PUBLISHED_GROUP,
     TABLE11_OTHER,
     TABLE14_SETS,
     choice_table,
@@ -50,7 +50,7 @@ def toy_published():
 def test_every_printed_cell_appears_exactly_once():
     pub = toy_published()
     table = choice_table(pub, pd.DataFrame(), "CEAT", options=("names", "terms"))
-    printed = table[PUBLISHED_GROUP]
+    printed = table[MYB_GROUP]
     assert (printed != "").to_numpy().sum() == 4  # the LPBS cell belongs to another table
     assert printed.loc[("C3", "names"), "BERT"] == "0.55*"
     assert printed.loc[("C3", "names"), "GPT-2"] == "−0.21"
@@ -97,7 +97,7 @@ def test_every_typed_in_cell_is_shown_once(table, ours):
     shown = 0
     for method in METHODS[table]:
         view = choice_table(pub, ours[ours["table"] == table], method, options=OPTIONS[table])
-        shown += int((view[PUBLISHED_GROUP] != "").to_numpy().sum())
+        shown += int((view[MYB_GROUP] != "").to_numpy().sum())
     assert shown == COUNTS[table]
 
 
@@ -242,7 +242,7 @@ def test_compact_summary_names_the_source_in_the_model():
     from biasbook.synthesis_tables import compact_summary, switch_summary
 
     long = pd.DataFrame({
-        "group": [PUBLISHED_GROUP] * 2 + [OURS_GROUP] * 2, "model": ["BERT"] * 2 + ["MiniLM"] * 2,
+        "group": [MYB_GROUP] * 2 + [OURS_GROUP] * 2, "model": ["BERT"] * 2 + ["MiniLM"] * 2,
         "method": "CEAT", "test": "C1", "option": ["a", "b"] * 2, "d": [0.5, 0.4, 0.1, -0.1],
         "sig": [True, True, False, True]})
     out = compact_summary(switch_summary(long, "a", "b"))

@@ -26,7 +26,7 @@ import numpy as np
 import pytest
 
 from biaslib.embeddings import release_files
-from biaslib.embeddings.release_files import ReleaseFile, download
+from biaslib.embeddings.release_files import ReleaseFile, download_release_file
 from biaslib.embeddings.vector_files import (
     VectorFileError,
     paper_vectors,
@@ -377,11 +377,11 @@ def registry(tmp_path, monkeypatch):
 class TestDownload:
     def test_first_download_records_sha_and_second_does_not_fetch(self, registry):
         r = registry
-        path, digest = download("toy", fetch=r.fetch)
+        path, digest = download_release_file("toy", fetch=r.fetch)
         assert path == r.folder / "toy.txt" and digest == r.sha and r.calls == ["file://toy"]
         record = json.loads((r.folder / "toy.txt.sha256.json").read_text())
         assert record["sha256"] == r.sha and record["sha256 source"] == "recorded at first download"
-        assert download("toy", fetch=r.fetch) == (path, r.sha)
+        assert download_release_file("toy", fetch=r.fetch) == (path, r.sha)
         assert r.calls == ["file://toy"]
         assert [p.name for p in r.folder.iterdir() if p.name.endswith(".part")] == []
 
@@ -390,11 +390,11 @@ class TestDownload:
         monkeypatch.setitem(release_files.RELEASE_FILES, "toy",
                             ReleaseFile(**{**r.entry.__dict__, "sha256": "0" * 64}))
         with pytest.raises(DownloadError, match=r"toy vectors from file://toy .*SHA-256"):
-            download("toy", fetch=r.fetch)
+            download_release_file("toy", fetch=r.fetch)
         assert list(r.folder.iterdir()) == []
         monkeypatch.setitem(release_files.RELEASE_FILES, "toy", ReleaseFile(
             **{**r.entry.__dict__, "sha256": r.sha, "size": r.source.stat().st_size}))
-        _, digest = download("toy", fetch=r.fetch)
+        _, digest = download_release_file("toy", fetch=r.fetch)
         record = json.loads((r.folder / "toy.txt.sha256.json").read_text())
         assert digest == r.sha == record["sha256"] and record["sha256 source"] == "published"
 
@@ -402,7 +402,7 @@ class TestDownload:
         r = registry
         r.folder.mkdir(parents=True)
         (r.folder / "toy.txt").write_bytes(r.source.read_bytes())
-        assert download("toy", fetch=r.fetch)[1] == r.sha and r.calls == []
+        assert download_release_file("toy", fetch=r.fetch)[1] == r.sha and r.calls == []
         assert json.loads((r.folder / "toy.txt.sha256.json").read_text())["sha256"] == r.sha
 
     def test_paper_vectors_reads_through_the_download(self, registry):
@@ -476,15 +476,15 @@ def served(standins, tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("model", ["GloVe 840B 300d", "word2vec Google News 300d"])
 def test_weat_static_paper_vectors_give_the_chapter_tables(served, model):
-    from biasbook import weat_static
+    from biasbook import models, weat_static
 
     ours = weat_static.paper_vectors_table(model, fetch=served.fetch)
-    assert list(ours["test"]) == list(weat_static.WEAT_TESTS)
+    assert list(ours["test"]) == list(weat_static.CALISKAN_TESTS)
     assert set(ours["model"]) == {model} and ours["weights"].str.contains("sha256=").all()
     assert "gladiola" in ours.set_index("test").loc["C1", "missing"]
-    published = weat_static.PAPER_VECTORS[model][1]
+    published = models.PAPER_VECTORS[model][1]
     table = weat_static.comparison_table(ours, published)
-    assert list(table.index) == list(weat_static.WEAT_TESTS)
+    assert list(table.index) == list(weat_static.CALISKAN_TESTS)
     expected = ["d, ours", "p, ours", "d, ML-EAT", "|X|/|Y|, ours"]
     if published == "mleat_table1_glove":
         expected[3:3] = ["d, SEAT", "p, SEAT §4"]
@@ -510,7 +510,7 @@ def load_published_l1(name):
 
 @pytest.mark.parametrize("model", ["GloVe 840B 300d", "word2vec Google News 300d"])
 def test_mleat_paper_vectors_give_tables_1_and_4(served, model):
-    from biasbook import mleat
+    from biasbook import mleat, models
     from biaslib.stimuli.data import CALISKAN_TESTS
 
     ours = mleat.paper_static_table(model, fetch=served.fetch)
@@ -523,7 +523,7 @@ def test_mleat_paper_vectors_give_tables_1_and_4(served, model):
     assert list(table.columns.get_level_values(1)[:3]) == ["A,B,X,Y", "A,B,X", "A,B,Y"]
     published = table.xs("ML-EAT (published)", level="source")[("Level 1", "A,B,X,Y")]
     assert [printed(x) for x in published] == load_published_l1(
-        mleat.MLEAT_PAPER_VECTORS[model][1])
+        models.PAPER_VECTORS[model][1])
 
 
 def test_mleat_histwords_figure_3(served):

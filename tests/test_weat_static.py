@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_stored_glove_table_matches_a_fresh_slice():
     stored, meta = load_results(weat_static.GLOVE_TABLE)
     assert meta["convention"] == BIASLIB.to_dict()
-    assert stored["test"].tolist() == list(weat_static.WEAT_TESTS)
+    assert stored["test"].tolist() == list(weat_static.CALISKAN_TESTS)
     (fresh,) = get_table(weat_static.GLOVE_TABLE).check_slices(stored)
     assert list(fresh.columns) == list(stored.columns)
     assert fresh["test"].tolist() == list(weat_static.GLOVE_SLICE)
@@ -36,7 +36,7 @@ def test_findings_verdicts_match_a_hand_computation_from_the_stored_table():
     by_claim = {f.claim: f for f in weat_static.findings()}
     # Direction: every stored d has the published sign, test by test.
     signs = [np.sign(stored.loc[t, "effect_size"]) == np.sign(published[t])
-             for t in weat_static.WEAT_TESTS]
+             for t in weat_static.CALISKAN_TESTS]
     direction = by_claim["All ten biases have the direction Caliskan et al. found"]
     assert direction.holds is all(signs)
     assert direction.ours.startswith(f"{sum(signs)} of 10")
@@ -64,7 +64,7 @@ def test_dropped_stimuli_names_the_word_its_set_and_why():
 def test_comparison_table_shows_ours_first_and_stars_by_its_own_rule():
     stored = load_results(weat_static.GLOVE_TABLE)[0]
     table = weat_static.comparison_table(stored)
-    assert table.index.tolist() == list(weat_static.WEAT_TESTS)
+    assert table.index.tolist() == list(weat_static.CALISKAN_TESTS)
     assert list(table.columns[:2]) == ["d, ours", "p, ours"]
     # A made-up table: one test at p = 0.02 gets no star; one at 0.008 one star (Holm, ninth
     # smallest of ten: 0.008 > 0.01 / 2); the rest, at 1e-5, two stars.

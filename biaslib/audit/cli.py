@@ -28,7 +28,15 @@ computed. The report is DIR/report.html; the numbers are DIR/results.parquet (an
 
 def parser() -> argparse.ArgumentParser:
     """The argument parser of ``biaslib`` (its ``audit`` sub-command)."""
-    from biaslib.audit.plan import GRIDS, METHODS, default_metrics, default_tests
+    from biaslib.audit.plan import (
+        ALPHA,
+        CONTEXT_CAP,
+        GRIDS,
+        METHODS,
+        SEED,
+        default_metrics,
+        default_tests,
+    )
     from biaslib.evaluate.metrics import METRICS
 
     top = argparse.ArgumentParser(prog="biaslib", description="biaslib: bias tests for "
@@ -62,14 +70,15 @@ def parser() -> argparse.ArgumentParser:
                    "available)")
     p.add_argument("--corpus", metavar="PATH", help="corpus extract: CEAT runs on its "
                    "natural contexts too")
-    p.add_argument("--corpus-cap", type=int, default=100, metavar="N",
-                   help="most corpus contexts per word (default: 100)")
-    p.add_argument("--seed", type=int, default=1111, help="seed of the corpus sample")
+    p.add_argument("--corpus-cap", type=int, default=CONTEXT_CAP, metavar="N",
+                   help=f"most corpus contexts per word (default: {CONTEXT_CAP})")
+    p.add_argument("--seed", type=int, default=SEED,
+                   help=f"seed of the corpus sample (default: {SEED})")
     p.add_argument("--scheduler", metavar="ADDRESS", help="run on a Dask distributed "
                    "cluster: a scheduler address (tcp://host:8786), or 'processes' for "
                    "local worker processes; one model per worker")
-    p.add_argument("--alpha", type=float, default=0.05,
-                   help="level of the Holm-Bonferroni mark (default: 0.05)")
+    p.add_argument("--alpha", type=float, default=ALPHA,
+                   help=f"level of the Holm-Bonferroni mark (default: {ALPHA})")
     p.add_argument("--no-report", action="store_true", help="write results only")
     p.add_argument("--quiet", action="store_true", help="no progress bars")
     return top

@@ -29,9 +29,10 @@ import numpy as np
 import pandas as pd
 
 from biaslib.audit.inputs import LoadedModel
-from biaslib.audit.plan import METRIC_SEED, Task, default_metrics, headline_stimuli, lpbs_cells
+from biaslib.audit.plan import Task, default_metrics, headline_stimuli, lpbs_cells
 from biaslib.embeddings.base import Embedder
 from biaslib.errors import DegenerateTestError, DroppedStimuliWarning, MissingWordsError
+from biaslib.evaluate.metrics import METRIC_SEED
 from biaslib.evaluate.speccurve import (
     CHOICES,
     family_contexts,
@@ -269,7 +270,7 @@ def _metrics(model: LoadedModel, task: Task) -> pd.DataFrame:
     :func:`~biaslib.audit.plan.default_metrics`), ``part`` ``"metric"``, on the headline
     stimulus test (:func:`~biaslib.audit.plan.headline_stimuli`) in the model's word vectors
     (:func:`_word_table`), the targets paired by position, seed
-    :data:`~biaslib.audit.plan.METRIC_SEED`: the rows of
+    :data:`~biaslib.evaluate.metrics.METRIC_SEED`: the rows of
     :func:`~biaslib.evaluate.metrics.metric_table`. ``effect_size`` is each metric's
     test-level score (signed metrics: positive when A leans towards X more than B does);
     none has a p-value. A test the front door refuses (too many words without a vector),

@@ -38,9 +38,21 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 
 from biaslib.audit.inputs import AuditInput, Kind
+from biaslib.evaluate.metrics import METRIC_SEED
 
-__all__ = ["GRIDS", "METHODS", "METRIC_SEED", "Grid", "Task", "default_metrics",
-           "default_tests", "headline_stimuli", "lpbs_cells", "plan_tasks"]
+__all__ = ["ALPHA", "CONTEXT_CAP", "GRIDS", "METHODS", "SEED", "Grid", "Task",
+           "default_metrics", "default_tests", "headline_stimuli", "lpbs_cells", "plan_tasks"]
+
+#: Family-wise level of the Holm–Bonferroni mark of an audit's summary table, unless told
+#: otherwise (``run_audit(alpha=…)``, ``biaslib audit --alpha``).
+ALPHA = 0.05
+#: Most contexts per word an audit takes from a corpus extract, unless told otherwise
+#: (``run_audit(corpus_cap=…)``, ``biaslib audit --corpus-cap``).
+CONTEXT_CAP = 100
+#: Seed of an audit's sample of corpus contexts, unless told otherwise
+#: (``run_audit(seed=…)``, ``biaslib audit --seed``). The methods' own resampling seeds are
+#: those of their conventions, which the provenance records.
+SEED = 1111
 
 #: Method → the model kinds it applies to.
 METHODS: dict[str, tuple[Kind, ...]] = {
@@ -53,9 +65,6 @@ METHODS: dict[str, tuple[Kind, ...]] = {
     "metrics": ("static", "encoder", "decoder", "masked LM"),
 }
 
-#: The seed of the metrics' random choices (RNSB's classifier, Gonen & Goldberg's tests),
-#: the front door's default; part of a ``metrics`` task's key.
-METRIC_SEED = 0
 #: Options that change only the rows of the method named (and are left out of the other
 #: methods' tasks, so that changing them reuses those).
 _METHOD_OPTIONS = {"metrics": ("metrics", "metric_seed")}
@@ -216,8 +225,9 @@ def plan_tasks(models: Sequence[AuditInput], tests: Iterable[str] | None = None,
     options
         What else changes the rows (the corpus checksum and cap, the seed); part of
         every task's key. ``metrics``: the metric names the ``metrics`` method runs
-        (default :func:`default_metrics`), with :data:`METRIC_SEED`; only that method's
-        tasks hold (and are keyed by) them.
+        (default :func:`default_metrics`), with
+        :data:`~biaslib.evaluate.metrics.METRIC_SEED`; only that method's tasks hold (and
+        are keyed by) them.
 
     Raises
     ------

@@ -39,15 +39,16 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from biaslib.audit.plan import ALPHA
+from biaslib.evaluate.speccurve import CHOICES
 from biaslib.files import write_text_atomically
 from biaslib.reporting.eatmap import eat_map_grid
 from biaslib.reporting.format import format_d, format_p
 from biaslib.reporting.speccurve import specification_curve
 
 __all__ = [
-    "GRID_CHOICES",
     "METHOD_ORDER",
-    "RESULT_COLUMNS",
+    "REQUIRED_COLUMNS",
     "TIMING_COLUMNS",
     "format_seconds",
     "render_report",
@@ -55,14 +56,13 @@ __all__ = [
     "write_report",
 ]
 
-#: The columns of an audit's results that the report reads.
-RESULT_COLUMNS = ("method", "test", "variant", "model", "effect_size", "p_value", "ci_low",
-                  "ci_high", "ci_method", "part", "not run", "model_kind", "holm")
+#: The columns of an audit's results that the report reads (of
+#: :data:`biaslib.audit.parts.RESULT_COLUMNS`, and the ``holm`` mark that
+#: :func:`~biaslib.audit.run.run_audit` adds).
+REQUIRED_COLUMNS = ("method", "test", "variant", "model", "effect_size", "p_value", "ci_low",
+                    "ci_high", "ci_method", "part", "not run", "model_kind", "holm")
 #: The columns of an audit's timings.
 TIMING_COLUMNS = ("model", "part", "test", "seconds", "status")
-#: The choice columns of a specification grid; a curve's dashboard shows those that vary.
-GRID_CHOICES = ("method", "targets", "contexts", "level", "pooling", "layer", "ddof", "tail",
-                "sampling")
 #: The order of the methods in a summary table; other methods follow in order of appearance.
 METHOD_ORDER = ("s-SEAT", "w-SEAT", "WEAT", "CEAT", "ML-EAT", "LPBS", "SAME")
 
@@ -291,7 +291,7 @@ def _header(results: pd.DataFrame, timings: pd.DataFrame, provenance: Mapping[st
     if meta:
         out.append(f'<p class="meta">{" ".join(meta)}</p>')
     holm = provenance.get("holm")
-    alpha = _text(holm.get("alpha", 0.05) if isinstance(holm, Mapping) else 0.05)
+    alpha = _text(holm.get("alpha", ALPHA) if isinstance(holm, Mapping) else ALPHA)
     out.append(
         "<h2 id='how-to-read'>How to read this report</h2><ul class='reading'>"
         "<li>Each number is one bias test run by one method on one model. The <b>effect "
@@ -440,11 +440,11 @@ def _curve(grid: pd.DataFrame, model: str, test: str) -> str:
     if ran.empty:
         return heading + (f"<p>None of the {len(grid)} specifications of {_text(test)} has an "
                           "effect size, so there is no curve.</p>")
-    present = [c for c in GRID_CHOICES if c in ran.columns]
+    present = [c for c in CHOICES if c in ran.columns]
     choices = [c for c in present if ran[c].astype(str).nunique() > 1] or present[:1]
     if not choices:
         raise KeyError(f"the grid rows of {test!r} have none of the choice columns "
-                       f"{list(GRID_CHOICES)}")
+                       f"{list(CHOICES)}")
     for col in ("ci_low", "ci_high", "p_value"):
         ran[col] = pd.to_numeric(ran[col], errors="coerce")
     title = textwrap.fill(strip_paths(f"{model} — {test}"), 80)
@@ -614,7 +614,7 @@ def _not_run_block(results: pd.DataFrame) -> str:
         return "<h2 id='not-run'>Rows not run</h2><p>Every row of the audit ran.</p>"
     body = []
     for _, row in skipped.iterrows():
-        spec = ", ".join(f"{c}: {row[c]}" for c in GRID_CHOICES[1:]
+        spec = ", ".join(f"{c}: {row[c]}" for c in CHOICES[1:]
                          if row["part"] == "grid" and c in row.index and not _blank(row[c])
                          and str(row[c]) != "n/a")
         body.append(f'<tr><td>{_text(row["model"])}</td><td>{_text(row["part"])}</td>'
@@ -653,10 +653,11 @@ def render_report(results: pd.DataFrame, timings: pd.DataFrame,
     ----------
     results
         The audit's tidy results, one row per number: the core columns and
-        :data:`RESULT_COLUMNS`. ``part`` is ``"summary"`` (one test × method of one model;
+        :data:`REQUIRED_COLUMNS`. ``part`` is ``"summary"`` (one test × method of one model;
         ``holm``: ``"*"``, ``""`` or ``"n/a"``), ``"grid"`` (one specification, with the
-        :data:`GRID_CHOICES` as text) or ``"metric"`` (one static-vector metric on one
-        test, :mod:`biaslib.evaluate.metrics`); ML-EAT summary rows also carry ``pattern``,
+        choices :data:`~biaslib.evaluate.speccurve.CHOICES` as text) or ``"metric"`` (one
+        static-vector metric on one test, :mod:`biaslib.evaluate.metrics`); ML-EAT summary
+        rows also carry ``pattern``,
         ``l2_x_d``, ``l2_x_sig``, ``l2_y_d``, ``l2_y_sig``. A row whose ``not run`` is not
         empty did not run, for that reason.
     timings
@@ -682,7 +683,7 @@ def render_report(results: pd.DataFrame, timings: pd.DataFrame,
         If ``part`` or ``status`` holds an unknown value, a summary has two rows for one
         test and method, or a number is not one (a p-value outside [0, 1]).
     """
-    _check_columns(results, RESULT_COLUMNS, "results")
+    _check_columns(results, REQUIRED_COLUMNS, "results")
     _check_columns(timings, TIMING_COLUMNS, "timings")
     if not isinstance(provenance, Mapping):
         raise TypeError(f"provenance must be a mapping, not {type(provenance).__name__}")

@@ -42,18 +42,16 @@ import pandas as pd
 
 from biaslib.audit.inputs import AuditInput, resolve_input
 from biaslib.audit.parts import RESULT_COLUMNS, needed_words
-from biaslib.audit.plan import GRIDS, METRIC_SEED, Grid, Task, plan_tasks
+from biaslib.audit.plan import ALPHA, CONTEXT_CAP, GRIDS, SEED, Grid, Task, plan_tasks
 from biaslib.audit.work import run_model_tasks
+from biaslib.evaluate.metrics import METRIC_SEED
 from biaslib.files import write_atomically, write_text_atomically
 from biaslib.stats.multiple_testing import holm_bonferroni
 from biaslib.validation import no_string
 
-__all__ = ["ALPHA", "AuditResult", "run_audit"]
+__all__ = ["AuditResult", "run_audit"]
 
 logger = logging.getLogger(__name__)
-
-#: Family-wise level of the Holm–Bonferroni mark of the summary table.
-ALPHA = 0.05
 
 @dataclass(frozen=True)
 class AuditResult:
@@ -198,8 +196,8 @@ def run_audit(
     grid: Grid | str = "small",
     device: str | None = None,
     corpus: str | os.PathLike[str] | None = None,
-    corpus_cap: int = 100,
-    seed: int = 1111,
+    corpus_cap: int = CONTEXT_CAP,
+    seed: int = SEED,
     scheduler: str | object | None = None,
     alpha: float = ALPHA,
     report: bool = True,
@@ -235,7 +233,8 @@ def run_audit(
         A corpus extract (folder or file, :func:`biaslib.stimuli.corpus.extract_path`):
         CEAT runs on its contexts too.
     corpus_cap, seed
-        Most contexts per word taken from the corpus, and the seed of that sample.
+        Most contexts per word taken from the corpus, and the seed of that sample
+        (defaults :data:`~biaslib.audit.plan.CONTEXT_CAP`, :data:`~biaslib.audit.plan.SEED`).
     scheduler
         ``None``: run here, one model after the other. ``"processes"``: a local Dask
         cluster of worker processes, one model per worker at a time. Otherwise the
@@ -243,7 +242,7 @@ def run_audit(
         :class:`distributed.Client` (:mod:`biaslib.audit.distributed`).
     alpha
         Family-wise level of the Holm–Bonferroni mark (per model, over its headline
-        p-values).
+        p-values; default :data:`~biaslib.audit.plan.ALPHA`).
     report
         Write ``report.html``.
     progress
@@ -327,8 +326,8 @@ def run_audit(
             "file": Path(str(options["corpus"])).name, "sha256": options["corpus_sha256"],
             "cap": corpus_cap},
         "metrics": list(_metric_names(tasks)),
-        "seeds": {"corpus sample": seed, "permutations (WEAT, SEAT, ML-EAT)": 1111,
-                  "CEAT resampling": 1111, "metrics (RNSB, Gonen & Goldberg)": METRIC_SEED},
+        "seeds": {"corpus sample": seed, **_method_seeds(grid_obj),
+                  "metrics (RNSB, Gonen & Goldberg)": METRIC_SEED},
         "holm": {"alpha": alpha, "family": "each model's headline p-values"},
         "device": device or "auto", "scheduler": _scheduler_text(scheduler),
         "tasks": {"total": len(tasks),
@@ -348,6 +347,19 @@ def _metric_names(tasks: Sequence[Task]) -> tuple[str, ...]:
         if task.method == "metrics":
             return tuple(task.options["metrics"])  # type: ignore[call-overload]
     return ()
+
+
+def _method_seeds(grid: Grid) -> dict[str, object]:
+    """The seeds of the methods' resampling, read from the conventions the parts run."""
+    from biaslib.methods.ceat import CeatConvention
+    from biaslib.methods.lpbs import LPBS_MIND_YOUR_BIAS
+    from biaslib.methods.mleat import MLEAT_BIASLIB
+    from biaslib.stats.conventions import BIASLIB
+
+    return {"permutations (WEAT, SEAT)": BIASLIB.resampling.seed,
+            "permutations (ML-EAT)": MLEAT_BIASLIB.resampling.seed,
+            "permutations (LPBS)": LPBS_MIND_YOUR_BIAS.resampling.seed,
+            "CEAT resampling": {c: CeatConvention.of(c).seed for c in grid.ceat}}
 
 
 def _scheduler_text(scheduler: object) -> str:

@@ -105,7 +105,7 @@ __all__ = [
     "ELMO_RELEASES",
     "EOS_CHAR_IDS",
     "MAX_CHARS",
-    "PAPER_ELMO",
+    "PAPER_ELMO_RELEASE",
     "ElmoBiLM",
     "ElmoEncoder",
     "ElmoFileError",
@@ -481,19 +481,19 @@ _S3 = "https://allennlp.s3.amazonaws.com/models/elmo"
 #: The release sent-bias ran: ``ElmoEmbedder()``'s defaults ``DEFAULT_OPTIONS_FILE`` /
 #: ``DEFAULT_WEIGHT_FILE`` (allennlp/commands/elmo.py), also ``ElmoTokenEmbedder``'s.
 #: 93.6 M parameters (allennlp.org/elmo), so about 374 MB of float32.
-PAPER_ELMO = "elmo_2x4096_512_2048cnn_2xhighway"
+PAPER_ELMO_RELEASE = "elmo_2x4096_512_2048cnn_2xhighway"
 
 #: The named releases.
 ELMO_RELEASES: dict[str, ElmoRelease] = {
-    PAPER_ELMO: ElmoRelease(
-        PAPER_ELMO,
-        f"{_S3}/2x4096_512_2048cnn_2xhighway/{PAPER_ELMO}_options.json",
-        f"{_S3}/2x4096_512_2048cnn_2xhighway/{PAPER_ELMO}_weights.hdf5",
+    PAPER_ELMO_RELEASE: ElmoRelease(
+        PAPER_ELMO_RELEASE,
+        f"{_S3}/2x4096_512_2048cnn_2xhighway/{PAPER_ELMO_RELEASE}_options.json",
+        f"{_S3}/2x4096_512_2048cnn_2xhighway/{PAPER_ELMO_RELEASE}_weights.hdf5",
         374_000_000),
 }
 
 def download_release(
-    release: str | ElmoRelease = PAPER_ELMO,
+    release: str | ElmoRelease = PAPER_ELMO_RELEASE,
     folder: str | os.PathLike[str] | None = None,
     *,
     fetch: Fetch | None = None,
@@ -566,7 +566,7 @@ class ElmoEncoder(ContextEncoder):
     Parameters
     ----------
     release
-        A name in :data:`ELMO_RELEASES` (default :data:`PAPER_ELMO`, the model of
+        A name in :data:`ELMO_RELEASES` (default :data:`PAPER_ELMO_RELEASE`, the model of
         SEAT Table 4), downloaded once by :func:`download_release`; ignored when
         ``options_file`` and ``weight_file`` are given.
     options_file, weight_file
@@ -604,7 +604,7 @@ class ElmoEncoder(ContextEncoder):
 
     def __init__(
         self,
-        release: str | ElmoRelease = PAPER_ELMO,
+        release: str | ElmoRelease = PAPER_ELMO_RELEASE,
         *,
         options_file: str | os.PathLike[str] | None = None,
         weight_file: str | os.PathLike[str] | None = None,
@@ -626,8 +626,8 @@ class ElmoEncoder(ContextEncoder):
         if options_file is None:
             options_file, weight_file = download_release(release, fetch=fetch, progress=progress)
         assert weight_file is not None  # both or neither, checked above
-        if weight_file is not None and release == PAPER_ELMO and Path(weight_file).name != (
-                ELMO_RELEASES[PAPER_ELMO].filenames[1]):
+        if weight_file is not None and release == PAPER_ELMO_RELEASE and Path(weight_file).name != (
+                ELMO_RELEASES[PAPER_ELMO_RELEASE].filenames[1]):
             # Local files: name them by their weights file, not by the default release.
             self.release = Path(weight_file).stem.removesuffix("_weights")
         else:

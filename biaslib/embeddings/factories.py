@@ -82,7 +82,7 @@ def infersent(version: int = 1, path: str | None = None) -> Callable[[], Context
     def make() -> ContextEncoder:
         from biaslib.embeddings import sentence_encoders as se
 
-        file = _existing(path) if path else se.release_file(se.INFERSENT_URLS[version])
+        file = _existing(path) if path else se.model_file(se.INFERSENT_URLS[version])
         return se.InferSentEncoder(file, _paper_vectors(se.INFERSENT_VECTORS[version]),
                                    version=version, allow_pickle=True)
 
@@ -104,7 +104,7 @@ def gensen(prefix: str | None = None, folder: str | None = None) -> Callable[[],
         if folder is not None:
             model, vocab = (_existing(Path(folder) / f) for f in files)
         else:
-            model, vocab = (se.release_file(se.GENSEN_URL.format(file=f)) for f in files)
+            model, vocab = (se.model_file(se.GENSEN_URL.format(file=f)) for f in files)
         return se.GenSenEncoder(model, vocab, _paper_vectors("glove.840B.300d"),
                                 allow_pickle=True)
 
@@ -125,7 +125,7 @@ def universal_sentence_encoder(handle: str | None = None) -> Callable[[], Contex
 def elmo(**options: object) -> Callable[[], ContextEncoder]:
     """A factory of ``ElmoEncoder(**options)`` (AllenNLP's ELMo release files); torch loads on call.
 
-    Default: :data:`~biaslib.embeddings.elmo.PAPER_ELMO`, the release sent-bias
+    Default: :data:`~biaslib.embeddings.elmo.PAPER_ELMO_RELEASE`, the release sent-bias
     ran for SEAT Table 4, downloaded once (about 374 MB) into the biaslib cache.
 
     Examples

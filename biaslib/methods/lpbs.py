@@ -843,8 +843,7 @@ def myb_reddit_statistics(
     scores_a: ArrayLike,
     scores_b: ArrayLike,
     *,
-    n_resamples: int = 100_000,
-    seed: int | None = 1111,
+    resampling: Resampling = LPBS_MIND_YOUR_BIAS.resampling,
 ) -> tuple[float, float, int, int]:
     r"""Effect size and p-value as Mind Your Bias's Reddit LPBS script computes them, NaN included.
 
@@ -859,12 +858,30 @@ def myb_reddit_statistics(
     the authors' result file. Reproduced on purpose; :func:`lpbs_test` refuses
     NaN instead.
 
+    Parameters
+    ----------
+    scores_a, scores_b
+        The scores of the sentences with attribute words of A and of B.
+    resampling
+        The permutation test's options (:class:`~biaslib.stats.resampling.Resampling`):
+        by default their script's, :data:`LPBS_MIND_YOUR_BIAS`'s (two-sided, strict
+        ``<``, no +1, never exact, 100,000 shuffles; our seed). Change the number of
+        shuffles or the seed with ``LPBS_MIND_YOUR_BIAS.resampling.replace(…)``. With a
+        NaN statistic :math:`p = 0` whatever the options: no comparison with NaN counts.
+
     Returns
     -------
     effect_size, p_value, n_a, n_b
         ``n_a``, ``n_b``: rows left after the drop.
+
+    Raises
+    ------
+    TypeError
+        If ``resampling`` is not a :class:`~biaslib.stats.resampling.Resampling`.
     """
-    n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
+    if not isinstance(resampling, Resampling):
+        raise TypeError(f"resampling must be a Resampling (e.g. LPBS_MIND_YOUR_BIAS.resampling"
+                        f".replace(n_resamples=1_000)), got {type(resampling).__name__}")
     a = np.asarray(scores_a, dtype=np.float64).ravel()
     b = np.asarray(scores_b, dtype=np.float64).ravel()
     a, b = a[np.isfinite(a)], b[np.isfinite(b)]  # replace(+-inf, nan).dropna()
@@ -878,13 +895,11 @@ def myb_reddit_statistics(
     if np.isnan(observed):
         # Every shuffle of an empty (or NaN) column has a NaN mean difference too, and
         # `NaN < x` is False for any x: k stays 0.
-        null = np.full(n_resamples, np.nan)
+        null = np.full(resampling.n_resamples, np.nan)
         with np.errstate(invalid="ignore"):
             k = int(np.count_nonzero(observed < np.abs(null)))
-        return d, k / n_resamples, int(a.size), int(b.size)
-    # Their exact_perm_test: two-sided, strict, no +1, never exact (LPBS_MIND_YOUR_BIAS's).
-    options = LPBS_MIND_YOUR_BIAS.resampling.replace(n_resamples=n_resamples, seed=seed)
-    perm = resampled_test(a, b, options, statistic="mean", replacement=False)
+        return d, k / resampling.n_resamples, int(a.size), int(b.size)
+    perm = resampled_test(a, b, resampling)
     return d, perm.p_value, int(a.size), int(b.size)
 
 

@@ -158,7 +158,7 @@ def ceat_forest(
     Parameters
     ----------
     frame
-        Rows of a CEAT table (``biasbook.ceat.ceat_table``) under
+        Rows of a CEAT table (``biasbook.ceat.ceat_over_models``) under
         one convention: ``test``, ``column`` (the model), ``ces``, the
         quantile columns and ``not run`` (rows with a reason are skipped).
     ax
