@@ -949,5 +949,6 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
              "n_a", "n_b"),
             lambda f: ["effect_size",
                        *(c for c in f.columns if c.endswith(("_d", "_mean", "_sd")))],
-            lambda f: ["p_value", *(c for c in f.columns if c.endswith("_p"))]),)),
+            lambda f: ["p_value", *(c for c in f.columns if c.endswith("_p"))]),),
+        results=True),
 )

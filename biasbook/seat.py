@@ -1723,7 +1723,7 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
         slices=(SliceCheck("C6 word and sentence, DB-likable unbleached", _may_slice,
                            ("column", "stimuli", "context"), "tests/test_results.py::"
                            "test_seat_may_slice", _MAY_EXACT, ("effect_size",),
-                           ("p_value",)),)),
+                           ("p_value",)),), results=True),
     StoredTable(
         "seat_myb", "seat", "s-SEAT and w-SEAT on Mind Your Bias's Table 3 tests and "
         "templates, offline models", _myb_table, _myb_provenance,
@@ -1732,7 +1732,7 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
         slices=(SliceCheck("Mind Your Bias's C9", _myb_slice,
                            ("column", "method", "test"), "tests/test_results.py::"
                            "test_seat_myb_slice", SEAT_EXACT, ("effect_size",),
-                           ("p_value",)),)),
+                           ("p_value",)),), results=True),
     StoredTable(
         "seat_corpus", "seat", "s-SEAT and w-SEAT on natural sentences of the corpus extract "
         "(Mind Your Bias's Table 12 tests), offline models", _corpus_table, _corpus_provenance,
@@ -1742,5 +1742,5 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
         slices=(SliceCheck("Mind Your Bias's C9 on corpus sentences", _corpus_slice,
                            ("column", "method", "test"), "tests/test_seat_corpus.py::"
                            "test_seat_corpus_slice", SEAT_CORPUS_EXACT, ("effect_size",),
-                           ("p_value",)),)),
+                           ("p_value",)),), results=True),
 )

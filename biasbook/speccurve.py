@@ -402,5 +402,6 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
                            "tests/test_speccurve.py::test_speccurve_grid_slice",
                            ("variant", "model", "convention", "encoder", "n_x", "n_y",
                             "ci_method", "not run"),
-                           ("effect_size", "ci_low", "ci_high"), ("p_value",)),)),
+                           ("effect_size", "ci_low", "ci_high"), ("p_value",)),),
+        results=True),
 )

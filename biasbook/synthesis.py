@@ -552,7 +552,7 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
                 SliceCheck("CEAT, MYB-C9-term, corpus", _tiny_mlm_slice("ceat"), _KEYS,
                            "tests/test_synthesis.py::test_synthesis_tiny_mlm_ceat_slice",
                            ceat_exact_columns, ("effect_size", *CEAT_NUMBERS[1:]),
-                           ("p_value", "q_p_value")))),
+                           ("p_value", "q_p_value"))), results=True),
 )
 
 

@@ -365,5 +365,5 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
             "tests/test_weat_static.py::test_stored_glove_table_matches_a_fresh_slice",
             (*CORE_EXACT, "stimuli", "convention", "encoder", "weights", "n_x", "n_y", "n_a",
              "n_b", "p_method", "missing"),
-            ("effect_size",), ("p_value",)),)),
+            ("effect_size",), ("p_value",)),), results=True),
 )
