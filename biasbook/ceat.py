@@ -666,7 +666,8 @@ FIGURE3_SIMPLIFIED = {"X": ("flower", "flowers"), "Y": ("insect", "insects")}
 FIGURE3_MODEL = MINILM
 #: Quantiles of the per-sample effect sizes stored for Figure 3.
 FIGURE3_QUANTILES = (0.025, 0.05, 0.25, 0.5, 0.75, 0.95, 0.975)
-#: The two panels of Figure 3 (their ``method`` column).
+#: The two panels of Figure 3 (the ``panel`` column of ``ceat_figure3``, the ``method``
+#: column of :func:`figure3_published`).
 FIGURE3_METHODS = ("CEAT (cosine)", "LPBS in CEAT (probability)")
 
 #: The intersectional tests of the compound-stimuli check (row → stimulus test).
@@ -770,12 +771,16 @@ def figure3_table(*, progress: bool = False) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        One row per method and word set: ``method``, ``word_set``, ``stimuli``,
-        ``targets`` (X/Y), ``model``, ``encoder``, ``weights``, ``sentences`` (per
-        stimulus cap, or sentences scored), the CES, its SE and two-sided
-        p-value, τ², and :func:`distribution_summary` of the :math:`d_i`.
+        One row per panel and word set: the core columns
+        (:data:`~biaslib.methods.result.CORE_COLUMNS`: ``method`` ``"CEAT"`` or
+        ``"LPBS"`` with the level, pooling and layer of ``ceat_myb`` and ``lpbs_reddit``,
+        the CES as ``effect_size`` and its two-sided p-value), then ``panel`` (Figure 3's
+        panel, :data:`FIGURE3_METHODS`), ``word_set``, ``stimuli``, ``targets`` (X/Y),
+        ``encoder``, ``weights``, ``sentences`` (per stimulus cap, or sentences scored),
+        the CES's SE, τ², and :func:`distribution_summary` of the :math:`d_i`.
     """
     from biasbook.lpbs import reddit_cell, scorer
+    from biaslib.evaluate.lpbs import LPBS_LAYER, LPBS_LEVEL, lpbs_pooling
     from biaslib.methods.lpbs import lpbs_ceat
 
     rows = []
@@ -787,8 +792,10 @@ def figure3_table(*, progress: bool = False) -> pd.DataFrame:
         ctxs = contexts_for_test(test, cap=cap, seed=1111, window=myb_window)
         res = ceat(embed_word_contexts(ctxs, encoder, pooling=spec.word_pooling),
                    convention=CEAT_MIND_YOUR_BIAS)
-        rows.append({"method": FIGURE3_METHODS[0], "word_set": word_set, "stimuli": test.name,
-                     "targets": f"{len(test.X)}/{len(test.Y)}", "model": FIGURE3_MODEL,
+        rows.append({"method": "CEAT", "model": FIGURE3_MODEL, "level": "word",
+                     "pooling": spec.word_pooling, "layer": layer_label(encoder),
+                     "panel": FIGURE3_METHODS[0], "word_set": word_set, "stimuli": test.name,
+                     "targets": f"{len(test.X)}/{len(test.Y)}",
                      "encoder": encoder.name, "weights": encoder.fingerprint,
                      "sentences": sum(len(c) for r in ROLES for c in ctxs[r].values()),
                      "effect_size": res.ces, "se": res.meta.se, "p_value": res.p_value,
@@ -798,14 +805,20 @@ def figure3_table(*, progress: bool = False) -> pd.DataFrame:
         cell = reddit_cell(sc, "C1", word_set)
         res = lpbs_ceat(cell.scores(), [p.attribute for p in cell.pairs], cell.test.A.words,
                         cell.test.B.words, convention=CEAT_MIND_YOUR_BIAS, sd_epsilon=1e-8)
-        rows.append({"method": FIGURE3_METHODS[1], "word_set": word_set,
+        # Mind Your Bias's product rule, as lpbs_reddit (the same cell).
+        rows.append({"method": "LPBS", "model": TINY_MLM, "level": LPBS_LEVEL,
+                     "pooling": lpbs_pooling("product"), "layer": LPBS_LAYER,
+                     "panel": FIGURE3_METHODS[1], "word_set": word_set,
                      "stimuli": cell.stimuli,
                      "targets": f"{len(cell.test.X)}/{len(cell.test.Y)}",
-                     "model": TINY_MLM, "encoder": sc.spec.name,
+                     "encoder": sc.spec.name,
                      "weights": sc.fingerprint, "sentences": len(cell.pairs),
                      "effect_size": res.ces, "se": res.meta.se, "p_value": res.p_value,
                      "tau2": res.meta.tau2, **distribution_summary(res.effect_sizes)})
-    return pd.DataFrame(rows)
+    frame = pd.DataFrame(rows)
+    return core_first(frame, test=frame["stimuli"].map(lambda s: paper_test(s)[0]),
+                      variant=frame["stimuli"].map(lambda s: paper_test(s)[1]),
+                      convention=CEAT_MIND_YOUR_BIAS.name)
 
 
 def compound_table(models: Sequence[EncoderSpec] = OFFLINE_CEAT_MODELS) -> pd.DataFrame:
@@ -901,11 +914,12 @@ def figure3_published() -> pd.DataFrame:
 def figure3_view(ours: pd.DataFrame) -> pd.DataFrame:
     """Figure 3 as a table: per panel, word set and source, the CES and the :math:`d_i`'s spread.
 
-    ``ours`` is the stored ``ceat_figure3``; the published rows come from
-    :func:`figure3_published` (BERT). Long format, so that it fits the page.
+    ``ours`` is the stored ``ceat_figure3`` (its ``panel`` is the published ``method``);
+    the published rows come from :func:`figure3_published` (BERT). Long format, so that
+    it fits the page.
     """
     pub = figure3_published().assign(source="BERT (MYB)")
-    mine = ours.assign(source=ours["model"].map(
+    mine = _figure3_panels(ours).assign(source=ours["model"].map(
         lambda m: f"ours: {FIGURE_NAMES.get(m, 'tiny MLM' if 'MLM' in m else m)}"))
     rows = []
     for frame in (pub, mine):
@@ -924,6 +938,11 @@ def figure3_view(ours: pd.DataFrame) -> pd.DataFrame:
     return frame.set_index(["method", "word set", "source"])
 
 
+def _figure3_panels(ours: pd.DataFrame) -> pd.DataFrame:
+    """The stored ``ceat_figure3`` keyed as :func:`figure3_published`: ``method`` its panel."""
+    return ours.assign(method=ours["panel"])
+
+
 def figure3_figure(ours: pd.DataFrame) -> Figure:
     """Mind Your Bias's Figure 3 redrawn from quantiles: theirs (BERT) beside ours.
 
@@ -934,7 +953,7 @@ def figure3_figure(ours: pd.DataFrame) -> Figure:
     import matplotlib.pyplot as plt
 
     pub = figure3_published().assign(source="Mind Your Bias (BERT)")
-    mine = ours.assign(source=ours["model"].map(lambda m: f"ours ({m})"))
+    mine = _figure3_panels(ours).assign(source=ours["model"].map(lambda m: f"ours ({m})"))
     fig, axes = plt.subplots(2, 1, figsize=(7.5, 6.4), sharex=True)
     colours = {"pub": "tab:blue", "ours": "tab:orange"}
     for ax, method in zip(axes, FIGURE3_METHODS, strict=True):
@@ -1009,7 +1028,7 @@ def _claim_figure3(ours: pd.DataFrame) -> Finding:
     ``ours`` is the ``ceat_figure3`` table.
     """
     pub = figure3_published().set_index(["method", "word_set"])
-    mine = ours.set_index(["method", "word_set"])
+    mine = ours.set_index(["panel", "word_set"])
     cos, prob = FIGURE3_METHODS
     g = _figure3_gaps(mine)
     # Stark for CEAT: the simplified set moves the CES more than the reduced one does,
@@ -1773,13 +1792,13 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
         "models", functools.partial(chapter_table, "ceat_myb"), _myb_provenance, _NOTE, _NEEDS,
         "tens of minutes",
         slices=(_slice("MiniLM, MYB-C9-term, corpus", {"C9": "MYB-C9-term"}, "corpus", 1,
-                       f"{_TESTS}::test_ceat_myb_slice"),)),
+                       f"{_TESTS}::test_ceat_myb_slice"),), results=True),
     StoredTable(
         "ceat_caliskan", "ceat", "CEAT on Caliskan et al.'s C1-C10, corpus sentences, offline "
         "models", functools.partial(chapter_table, "ceat_caliskan"), _caliskan_provenance,
         _NOTE, _NEEDS, "tens of minutes",
         slices=(_slice("MiniLM, C9, corpus", {"C9": "C9"}, "corpus", 1,
-                       f"{_TESTS}::test_ceat_caliskan_slice"),)),
+                       f"{_TESTS}::test_ceat_caliskan_slice"),), results=True),
     StoredTable(
         "ceat_contexts", "ceat", "CEAT on templates vs natural contexts (2014 Reddit, whole "
         "sentences, Guo & Caliskan's window)", functools.partial(chapter_table, "ceat_contexts"),
@@ -1787,7 +1806,10 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
         slices=(_slice("both models, MYB-C9-term, templates", {"C9": "MYB-C9-term"},
                        "templates", None, f"{_TESTS}::test_ceat_contexts_slice"),
                 _slice("MiniLM, MYB-C9-term, 2014 Reddit", {"C9": "MYB-C9-term"},
-                       "reddit_2014", 1, f"{_TESTS}::test_ceat_contexts_slice"))),
+                       "reddit_2014", 1, f"{_TESTS}::test_ceat_contexts_slice")), results=True),
+    # Not a results table: one test's CES on fixed vectors, re-drawn over sample sizes,
+    # sampling rules and seeds — the noise of one result, whose core columns would be the
+    # same on every row.
     StoredTable(
         "ceat_resampling", "ceat", "CEAT's CES and p-values over sample sizes, sampling rules "
         "and seeds", functools.partial(chapter_table, "ceat_resampling"),
@@ -1813,11 +1835,12 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
         (NEEDS_MODELS, NEEDS_TINY_MLM, NEEDS_CORPUS), "minutes",
         slices=(SliceCheck("whole table", _figure3_slice, ("method", "word_set"),
                            "tests/test_myb_figures_3_4.py::test_ceat_figure3_table",
-                           exact=("stimuli", "targets", "model", "encoder", "weights",
-                                  "sentences", "n_samples"),
+                           exact=(*CORE_EXACT, "test", "convention", "panel", "stimuli",
+                                  "targets", "encoder", "weights", "sentences", "n_samples"),
                            numbers=("effect_size", "se", "tau2", "mean_d", "sd_d",
                                     *(_quantile_name(q) for q in FIGURE3_QUANTILES)),
-                           p_values=("p_value",)),)),
+                           p_values=("p_value",)),),
+        results=True),
     StoredTable(
         "ceat_compound", "ceat", "CEAT's I1 and I2 with Mind Your Bias's compound attribute "
         "words and with Guo & Caliskan's forms", functools.partial(chapter_table, "ceat_compound"),
@@ -1826,7 +1849,7 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
                            ("test", "compound_variant", "column", "convention"),
                            "tests/test_myb_figures_3_4.py::test_ceat_compound_slice",
                            exact=ceat_exact_columns, numbers=CEAT_NUMBERS,
-                           p_values=("p_value", "q_p_value")),)),
+                           p_values=("p_value", "q_p_value")),), results=True),
     StoredTable(
         "ceat_compound_coverage", "ceat", "sentences of the I1/I2 attribute words in both "
         "forms", functools.partial(chapter_table, "ceat_compound_coverage"),

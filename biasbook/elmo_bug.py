@@ -780,27 +780,28 @@ DECLARED_TABLES: tuple[StoredTable, ...] = tuple(
     StoredTable(name, "elmo_bug", desc, functools.partial(chapter_table, name),
                 _provenance(name),
                 "models with weights fingerprints, the convention, the tests and templates",
-                (NEEDS_MODELS,), "minutes", slices=(slc,))
-    for name, desc, slc in (
+                (NEEDS_MODELS,), "minutes", slices=(slc,), results=results)
+    for name, desc, slc, results in (
+        # results: the s-SEAT/w-SEAT runs (core columns); the diagnostics are not test results.
         ("elmo_bug", "s-SEAT and w-SEAT through the ELMo tokenization bug and its fix",
          SliceCheck("MiniLM C6, SmolLM2 C9", _elmo_bug_slice,
                     ("column", "replay", "method", "test"),
                     f"{_TESTS}::test_elmo_bug_slice", _EXACT, ("effect_size",),
-                    ("p_value",))),
+                    ("p_value",)), True),
         ("elmo_diagnostics", "mean cosine between sentence vectors and distinct word "
          "vectors, ELMo bug vs fixed",
          SliceCheck("SmolLM2", _elmo_diagnostics_slice, ("model", "extraction", "test"),
                     f"{_TESTS}::test_elmo_diagnostics_table",
                     ("weights", "sentences", "distinct word vectors"),
-                    ("mean cosine between sentences",))),
+                    ("mean cosine between sentences",)), False),
         ("elmo_quirks", "s-SEAT through sent-bias's BERT input quirks and their fixes",
          SliceCheck("C3 word, DB-likable unbleached; SmolLM2 C6 word", _elmo_quirks_slice,
                     ("column", "stimuli", "context"), f"{_TESTS}::test_elmo_quirks_slice",
-                    _QUIRK_EXACT, ("effect_size",), ("p_value",))),
+                    _QUIRK_EXACT, ("effect_size",), ("p_value",)), True),
         ("elmo_gpt2", "w-SEAT through w-SEAT's GPT-2 offsets and the fix, causal LM",
          SliceCheck("C9", _elmo_gpt2_slice, ("column", "replay", "method", "test"),
                     f"{_TESTS}::test_elmo_gpt2_slice", _EXACT, ("effect_size",),
-                    ("p_value",))),
+                    ("p_value",)), True),
     ))
 #: The names of the chapter's stored tables, in the order the chapter shows them.
 CHAPTER_TABLES = tuple(t.name for t in DECLARED_TABLES)

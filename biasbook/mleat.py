@@ -26,7 +26,6 @@ from biasbook.models import (
     GLOVE,
     GLOVE_840B,
     GOOGLENEWS,
-    GOOGLENEWS_SUBSET,
     MINILM,
     PAPER_VECTORS,
     SMOLLM2,
@@ -198,10 +197,7 @@ def mleat_models_table(
         frame = frame.drop(columns=["l1_d", "l1_p", *RECORD_COLUMNS])
         frame.insert(0, "inputs", inputs)
         frame.insert(0, "column", model.label)
-        # The encoder's full name goes beside the test's title; ``model`` is the short label.
-        encoder_name = frame.pop("model")
-        frame.insert(list(frame.columns).index("title") + 1, "encoder", encoder_name)
-        frames.append(core_first(frame, model=model.label))
+        frames.append(core_first(frame))
     return pd.concat(frames, ignore_index=True)
 
 
@@ -344,7 +340,7 @@ def paper_static_table(model: str, convention: MleatConvention | str = MLEAT_BIA
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DroppedStimuliWarning)  # listed in ``missing``
         frame = mleat_table(tests, table, convention, progress=False)
-    frame["encoder"], frame["model"] = frame["model"], model
+    frame["model"] = model  # the chapter's name for the paper's vectors (PAPER_VECTORS)
     frame["weights"] = table.fingerprint
     return frame
 
@@ -464,7 +460,6 @@ def googlenews_table4(convention: MleatConvention | str = MLEAT_BIASLIB,
         warnings.simplefilter("ignore", DroppedStimuliWarning)  # listed in ``missing``
         frame = mleat_table([googlenews_test(t) for t in runs], table, convention,
                             progress=False, max_missing_fraction=max_missing_fraction)
-    frame["encoder"], frame["model"] = frame["model"], GOOGLENEWS_SUBSET
     frame["weights"] = table.fingerprint
     return frame
 
@@ -1051,5 +1046,6 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
              "n_a", "n_b"),
             lambda f: ["effect_size",
                        *(c for c in f.columns if c.endswith(("_d", "_mean", "_sd")))],
-            lambda f: ["p_value", *(c for c in f.columns if c.endswith("_p"))]),)),
+            lambda f: ["p_value", *(c for c in f.columns if c.endswith("_p"))]),),
+        results=True),
 )

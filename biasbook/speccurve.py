@@ -338,9 +338,9 @@ def grid_specifications(tests: Sequence[str] = GRID_TESTS,
     table must not depend on the extract). The core columns
     (:data:`biaslib.methods.result.CORE_COLUMNS`) come first, as
     :func:`~biaslib.evaluate.speccurve.specification_frame` fills them (``variant`` the
-    stimulus variant of ``stimuli``), with ``test`` the grid's test, ``model``
-    :data:`GRID_MODEL` (the encoders' full names are in ``encoder``) and
-    ``convention`` ``"n/a"``.
+    stimulus variant of ``stimuli``; ``model`` the encoders' short name,
+    :data:`GRID_MODEL`, their full names in ``encoder`` after ``stimuli``), with ``test``
+    the grid's test and ``convention`` ``"n/a"``.
     """
     encoders = grid_encoders() if encoders is None else encoders
     frames = [specification_frame(test, encoders, sentence_poolings=tuple(sentence_poolings),
@@ -348,12 +348,10 @@ def grid_specifications(tests: Sequence[str] = GRID_TESTS,
               for test in tests]
     grid = pd.concat(frames, ignore_index=True)
     # The table keeps n_x and n_y (and CEAT's N in ``sampling``); the record's ``n``
-    # would repeat them. The encoder's full name follows the stimulus test.
+    # would repeat them.
     grid = grid.drop(columns="n")
-    encoder_names = grid.pop("model")
-    grid.insert(list(grid.columns).index("stimuli") + 1, "encoder", encoder_names)
     # Each row's ddof, tail and sampling are its own choices: no one preset names them.
-    return core_first(grid, model=GRID_MODEL, convention="n/a")
+    return core_first(grid, convention="n/a")
 
 
 # --------------------------------------------------------------------------- stored tables
@@ -403,5 +401,6 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
                            "tests/test_speccurve.py::test_speccurve_grid_slice",
                            ("variant", "model", "convention", "encoder", "n_x", "n_y",
                             "ci_method", "not run"),
-                           ("effect_size", "ci_low", "ci_high"), ("p_value",)),)),
+                           ("effect_size", "ci_low", "ci_high"), ("p_value",)),),
+        results=True),
 )

@@ -33,8 +33,8 @@ from biaslib.stimuli.data import data_dir
 __all__ = [
     "NUMBER_TOLERANCE",
     "P_VALUE_TOLERANCE",
-    "RESULT_TABLES",
     "SCHEMA",
+    "check_results_frame",
     "compare_with_stored",
     "load_or_compute",
     "load_results",
@@ -46,25 +46,18 @@ __all__ = [
 ]
 
 
-#: The stored tables that hold test results and so start with :data:`CORE_COLUMNS`.
-#: Each names every row's stimulus test in ``stimuli`` (May et al.'s ``C3b``,
-#: ``MYB-C1-name``); ``test`` and ``variant`` are its paper's test id and stimulus variant
-#: (:func:`biaslib.evaluate.tidy.paper_test`: ``C3``, ``b-variant``); which implementation
-#: ran (a bug replay) is a column of its own (``replay``).
-#: The others of ``data/results/`` (coverage, resampling experiments, diagnostics,
-#: underflow counts, the SAME grid) hold no test results and keep their own shape.
-RESULT_TABLES = ("weat_static_glove", "seat_may", "seat_myb", "seat_corpus", "elmo_bug",
-                 "elmo_quirks", "elmo_gpt2", "mleat_offline", "ceat_myb", "ceat_caliskan",
-                 "ceat_contexts", "lpbs_myb", "lpbs_kurita", "lpbs_reddit", "lpbs_window",
-                 "synthesis_tiny_mlm", "synthesis_choices", "speccurve_grid")
-
-
 def results_dir() -> Path:
     """``data/results`` (inside the data folder :func:`biaslib.stimuli.data.data_dir` finds)."""
     return data_dir() / "results"
 
 
-#: The ``schema`` entry of the provenance of every table in :data:`RESULT_TABLES`.
+#: The ``schema`` entry of the provenance of every results table: a table of test results
+#: (:attr:`biasbook.tables.StoredTable.results`), which starts with
+#: :data:`~biaslib.methods.result.CORE_COLUMNS` and names each row's stimulus test in
+#: ``stimuli`` (May et al.'s ``C3b``, ``MYB-C1-name``); ``test`` and ``variant`` are its
+#: paper's test id and stimulus variant (:func:`biaslib.evaluate.tidy.paper_test`: ``C3``,
+#: ``b-variant``), and which implementation ran (a bug replay) is a column of its own
+#: (``replay``).
 SCHEMA = "core columns v2 (issue 19)"
 
 
@@ -84,7 +77,24 @@ def _csv_rows(data: bytes) -> int:
     return len(pd.read_csv(io.BytesIO(data), dtype=str, keep_default_na=False))
 
 
-def save_results(frame: pd.DataFrame, name: str, provenance: Mapping[str, object]) -> Path:
+def check_results_frame(frame: pd.DataFrame, name: str) -> None:
+    """Refuse a results table that does not start with the core columns or lacks ``stimuli``.
+
+    Raises
+    ------
+    ValueError
+        Naming the table and what it lacks.
+    """
+    if tuple(frame.columns[:len(CORE_COLUMNS)]) != CORE_COLUMNS:
+        raise ValueError(f"{name} must start with the columns {CORE_COLUMNS}, "
+                         f"not {tuple(frame.columns[:len(CORE_COLUMNS)])}")
+    if "stimuli" not in frame.columns:
+        raise ValueError(f"{name} is a results table: it must name each row's stimulus test "
+                         "in a 'stimuli' column")
+
+
+def save_results(frame: pd.DataFrame, name: str, provenance: Mapping[str, object], *,
+                 results: bool = False) -> Path:
     """Write ``<name>.csv`` and its provenance ``<name>.json``; return the CSV path.
 
     Both files are written whole or not at all: each goes to a temporary file beside
@@ -92,17 +102,21 @@ def save_results(frame: pd.DataFrame, name: str, provenance: Mapping[str, object
     (:func:`biaslib.files.replacing`), so an interrupted run never leaves a truncated
     table or a table without its provenance. The provenance records the CSV's row
     count (``csv_rows``) and the SHA-256 of its bytes (``csv_sha256``), which
-    :func:`load_results` verifies. A table of :data:`RESULT_TABLES` must start with
-    :data:`CORE_COLUMNS`; its provenance records the :data:`SCHEMA`.
+    :func:`load_results` verifies.
+
+    ``results`` says that the table holds test results (a registry entry's
+    :attr:`~biasbook.tables.StoredTable.results`, which
+    :meth:`~biasbook.tables.StoredTable.save` passes): it must then start with
+    :data:`CORE_COLUMNS` and have a ``stimuli`` column, and its provenance records the
+    :data:`SCHEMA`.
 
     Raises
     ------
     ValueError
-        If a results table does not start with the core columns.
+        If a results table does not start with the core columns or has no ``stimuli``.
     """
-    if name in RESULT_TABLES and tuple(frame.columns[:len(CORE_COLUMNS)]) != CORE_COLUMNS:
-        raise ValueError(f"{name} must start with the columns {CORE_COLUMNS}, "
-                         f"not {tuple(frame.columns[:len(CORE_COLUMNS)])}")
+    if results:
+        check_results_frame(frame, name)
     folder = results_dir()
     folder.mkdir(parents=True, exist_ok=True)
     csv = folder / f"{name}.csv"
@@ -114,7 +128,7 @@ def save_results(frame: pd.DataFrame, name: str, provenance: Mapping[str, object
             "table": name,
             "biaslib_version": biaslib.__version__,
             "python": platform.python_version(),
-            **({"schema": SCHEMA} if name in RESULT_TABLES else {}),
+            **({"schema": SCHEMA} if results else {}),
             **provenance,
             "csv_rows": _csv_rows(data),
             "csv_sha256": table_checksum(data),

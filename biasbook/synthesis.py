@@ -58,8 +58,8 @@ from biasbook.seat import SEAT_EXACT, myb_table
 from biasbook.stored import load_results
 from biasbook.synthesis_tables import (
     CEAT_CAP,
+    MYB_GROUP,
     OURS_GROUP,
-    PUBLISHED_GROUP,
     cells,
     stored_ours,
     switch_summary,
@@ -560,7 +560,7 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
                 SliceCheck("CEAT, MYB-C9-term, corpus", _tiny_mlm_slice("ceat"), _KEYS,
                            "tests/test_synthesis.py::test_synthesis_tiny_mlm_ceat_slice",
                            ceat_exact_columns, ("effect_size", *CEAT_NUMBERS[1:]),
-                           ("p_value", "q_p_value")))),
+                           ("p_value", "q_p_value"))), results=True),
 )
 
 
@@ -855,7 +855,7 @@ def _claim_names_or_terms(ours: pd.DataFrame) -> Finding:
     """
     long11 = cells(11, ours)
     s11 = switch_summary(long11, "names", "terms")
-    pub11 = _cosine_only(s11.loc[PUBLISHED_GROUP])
+    pub11 = _cosine_only(s11.loc[MYB_GROUP])
     our11 = s11.loc[OURS_GROUP] if OURS_GROUP in s11.index.get_level_values(0) else s11.iloc[:0]
     flipped = _flipped_tests(long11[long11["group"] == OURS_GROUP], "names", "terms")
     return Finding(
@@ -877,7 +877,7 @@ def _claim_templates_or_reddit(ours: pd.DataFrame) -> Finding:
     ``ours`` is :func:`~biasbook.synthesis_tables.stored_ours`.
     """
     s12 = switch_summary(cells(12, ours), "template", "reddit")
-    pub12 = _cosine_only(s12.loc[PUBLISHED_GROUP])
+    pub12 = _cosine_only(s12.loc[MYB_GROUP])
     w12 = pub12[pub12.index.get_level_values("method") == "w-SEAT"]
     our12 = s12.loc[OURS_GROUP]
     w_ours = our12[our12.index.get_level_values("method") == "w-SEAT"]
@@ -937,7 +937,7 @@ def _claim_subwords(ours: pd.DataFrame) -> Finding:
     long13 = cells(13, ours)
     s13 = pd.concat([switch_summary(long13, "avg.", other).assign(other=other)
                      for other in ("start", "end")])
-    pub13, our13 = s13.loc[PUBLISHED_GROUP], s13.loc[OURS_GROUP]
+    pub13, our13 = s13.loc[MYB_GROUP], s13.loc[OURS_GROUP]
     our_parts = [f"{model} {method} {int(part['sign flips'].sum())} sign flips, "
                  f"{int(part['significance changes'].sum())} significance changes in "
                  f"{int(part['tests'].sum())}"

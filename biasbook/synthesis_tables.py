@@ -438,7 +438,7 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
                 SliceCheck("CEAT, C9, tiny MLM, corpus",
                            _slice(("t11-ceat", "t12-ceat", "t13-ceat", "t14-ceat")), _KEYS,
                            f"{_TESTS}::test_choices_ceat_slice", ceat_exact_columns,
-                           CEAT_NUMBERS, ("p_value", "q_p_value")))),
+                           CEAT_NUMBERS, ("p_value", "q_p_value"))), results=True),
 )
 
 

@@ -16,7 +16,12 @@ from dataclasses import dataclass, replace
 
 import pandas as pd
 
-from biasbook.stored import RESULT_TABLES, compare_with_stored, load_results
+from biasbook.stored import (
+    check_results_frame,
+    compare_with_stored,
+    load_results,
+    save_results,
+)
 from biaslib.embeddings.models import EncoderSpec
 from biaslib.errors import StoredTableMismatch
 
@@ -146,6 +151,17 @@ class StoredTable:
         The tests that check the stored table against the code.
     extra_files : tuple of str
         Other files of ``data/results/`` written with it.
+    results : bool
+        Whether it is a table of test results: one row per test result (a method run on
+        a stimulus test, model and choice of inputs) with an effect size. Such a table
+        starts with :data:`~biaslib.methods.result.CORE_COLUMNS`, names each row's
+        stimulus test in ``stimuli`` (``test`` and ``variant`` are
+        :func:`~biaslib.evaluate.tidy.paper_test` of it), and its provenance records
+        :data:`~biasbook.stored.SCHEMA`; :meth:`save` refuses it otherwise, and the
+        tests check every table so marked. This mark is the one list of results
+        tables: ``table_names(results=True)`` of :mod:`biasbook.registry` reads it.
+        The other tables (coverage counts, resampling experiments, diagnostics, the
+        SAME grid) keep their own shape.
     """
 
     name: str
@@ -160,6 +176,28 @@ class StoredTable:
     slices: tuple[SliceCheck, ...] = ()
     checked_by: tuple[str, ...] = ()
     extra_files: tuple[str, ...] = ()
+    results: bool = False
+
+    def save(self, frame: pd.DataFrame) -> None:
+        """Write ``frame`` as this table, with its provenance.
+
+        :func:`~biasbook.stored.save_results` with the table's mark (:attr:`results`): a
+        results table is checked before anything is written.
+
+        Raises
+        ------
+        ValueError
+            If this is a results table (:attr:`results`) and ``frame`` does not start
+            with the core columns.
+        TypeError
+            If the table has no provenance function (its script writes it).
+        """
+        if self.provenance is None:
+            raise TypeError(f"{self.name} is written by {self.script}, which builds its "
+                            "provenance itself")
+        if self.results:  # before the provenance, which reads the table's columns
+            check_results_frame(frame, self.name)
+        save_results(frame, self.name, self.provenance(frame), results=self.results)
 
     def check_slices(self, stored: pd.DataFrame | None = None) -> list[pd.DataFrame]:
         """Recompute every slice of :attr:`slices` and compare it with the stored table.
@@ -185,7 +223,7 @@ class StoredTable:
         fresh = []
         for check in self.slices:
             frame = check.fresh()
-            if self.name in RESULT_TABLES:
+            if self.results:
                 _same_columns(frame, stored, f"{self.name}, {check.label}")
             check.compare(frame, stored)
             fresh.append(frame)

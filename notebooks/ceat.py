@@ -732,7 +732,7 @@ import math
 import numpy as np
 
 pub3 = figure3_published().set_index(["method", "word_set"])
-ours3 = fig3.set_index(["method", "word_set"])
+ours3 = fig3.set_index(["panel", "word_set"])
 COS, PROB = "CEAT (cosine)", "LPBS in CEAT (probability)"
 
 

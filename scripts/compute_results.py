@@ -26,11 +26,13 @@ SCRIPT = "scripts/compute_results.py"
 
 
 def list_tables() -> None:
-    """Print every registered table: chapter, script, needs, cost and description."""
+    """Print every registered table: chapter, script, needs, cost, description and shape."""
     for t in REGISTRY:
         print(f"{t.name:22s} {t.chapter:9s} {t.cost:46s} {t.script}")
         print(f"{'':22s} {t.description}")
         print(f"{'':22s} needs: {'; '.join(t.needs)}")
+        print(f"{'':22s} shape: "
+              + ("test results (core columns)" if t.results else "its own columns"))
 
 
 def main() -> None:

@@ -1,7 +1,7 @@
-"""One-time migration of the stored results tables to the core columns (issue 19).
+"""One-time migration of the stored results tables to the core columns (issues 19 and 35).
 
-Kept to document the change: every table of
-:data:`biasbook.stored.RESULT_TABLES` now starts with
+Kept to document the change: every results table (a registry entry declared with
+:attr:`biasbook.tables.StoredTable.results`, ``table_names(results=True)``) now starts with
 :data:`biaslib.methods.result.CORE_COLUMNS` (method, test, variant, model, level,
 pooling, layer, convention, effect_size, p_value). This script rewrote the stored CSVs
 *without recomputing anything*: it renames and adds columns from the stored ones, as
@@ -28,6 +28,15 @@ test, :func:`biaslib.evaluate.tidy.paper_test` of ``stimuli`` (``name``, ``term-
 core columns, in the order :func:`biaslib.methods.result.core_first` gives a fresh
 computation.
 
+Issue 35 marked results tables on their declarations and found two that had not been
+listed: ``ceat_compound``, stored in the core shape from the start, only gains the
+``schema`` note that :func:`biasbook.stored.save_results` gives a results table;
+``ceat_figure3`` is migrated here: its ``method`` (Figure 3's panel, ``CEAT (cosine)``)
+→ ``panel``, and the core columns are added (``method`` ``CEAT`` or ``LPBS``, as in
+``ceat_myb`` and ``lpbs_reddit``, which hold the same computations; ``test`` and
+``variant`` from ``stimuli``; its ``model``, ``effect_size`` and ``p_value`` were
+already there).
+
 Only here, once, are pooling and layer read off the stored encoder label; the code
 that computes the tables writes them from the encoder specs, and the recomputed
 slices of the test suite compare the two exactly. Each provenance JSON gains a
@@ -49,13 +58,17 @@ from collections.abc import Callable
 import pandas as pd
 
 from biasbook.published import MYB_TABLE3
-from biasbook.stored import RESULT_TABLES, SCHEMA, record_checksums, results_dir
+from biasbook.registry import table_names
+from biasbook.stored import SCHEMA, record_checksums, results_dir
 from biaslib.evaluate.tidy import paper_test
 from biaslib.files import write_atomically, write_text_atomically
 from biaslib.methods.result import CORE_COLUMNS, RECORD_COLUMNS
 
 #: The note added to each migrated table's provenance.
 NOTE = f"{SCHEMA}: migrated by scripts/migrate_results.py, values unchanged"
+#: The notes of tables migrated later (the issue that marked them as results tables).
+NOTES = {"ceat_figure3": f"{SCHEMA}: migrated by scripts/migrate_results.py (issue 35), "
+                         "values unchanged"}
 
 _BRACKET = re.compile(r"\[(sentence|word), ([^\]]+)\]\s*$")
 _LEVEL = {"s-SEAT": "sentence", "w-SEAT": "word", "CEAT": "word"}
@@ -160,6 +173,27 @@ def _lpbs_reddit(f: pd.DataFrame, meta: dict) -> dict[str, object]:
             "convention": meta["ceat_convention"]["name"]}
 
 
+#: Figure 3's panels (the stored ``method``, now ``panel``) → the core ``method`` and how
+#: the rows read their vectors: CEAT as ``ceat_myb``, LPBS in CEAT as ``lpbs_reddit``.
+_FIGURE3 = {"CEAT (cosine)": {"method": "CEAT", "level": "word", "pooling": "mean"},
+            "LPBS in CEAT (probability)": {"method": "LPBS", "level": "masked token",
+                                           "pooling": "product wordpiece(s)",
+                                           "layer": "MLM head"}}
+
+
+def _figure3(f: pd.DataFrame, meta: dict) -> dict[str, object]:
+    panel = f["panel"].map(_FIGURE3)
+    if panel.isna().any():
+        unknown = sorted(set(f["panel"]) - set(_FIGURE3))
+        raise ValueError(f"unknown panels of ceat_figure3: {unknown}")
+    return {"method": panel.map(lambda p: p["method"]), "test": _test(f["stimuli"]),
+            "variant": _variant(f["stimuli"]), "level": panel.map(lambda p: p["level"]),
+            "pooling": panel.map(lambda p: p["pooling"]),
+            "layer": [p.get("layer") or label_layer(e)
+                      for p, e in zip(panel, f["encoder"], strict=True)],
+            "convention": meta["convention"]["name"]}
+
+
 def _grid(f: pd.DataFrame, meta: dict) -> dict[str, object]:
     # ddof, tail and sampling vary per row (their own columns): no one preset applies.
     return {"variant": _variant(f["stimuli"]), "model": meta["model"]["name"],
@@ -186,6 +220,7 @@ MIGRATIONS: dict[str, tuple[dict[str, str], Callable[[pd.DataFrame, dict], dict[
     "lpbs_reddit": ({"model": "encoder", "ces": "effect_size", "variant": "replay"},
                     _lpbs_reddit),
     "speccurve_grid": ({"model": "encoder"}, _grid),
+    "ceat_figure3": ({"method": "panel"}, _figure3),
 }
 #: Where a column the migration adds goes among the others: right after this one (as the
 #: compute path writes it).
@@ -216,19 +251,42 @@ def migrate_frame(old: pd.DataFrame, name: str, meta: dict) -> pd.DataFrame:
     return frame[[*first, *rest]]
 
 
+def with_schema(meta: dict) -> dict:
+    """``meta`` with the ``schema`` note where :func:`~biasbook.stored.save_results` puts it."""
+    head = {k: meta[k] for k in ("table", "biaslib_version", "python") if k in meta}
+    return {**head, "schema": SCHEMA, **{k: v for k, v in meta.items()
+                                         if k not in head and k != "schema"}}
+
+
 def migrate(name: str, *, check: bool = False) -> bool:
-    """Migrate one stored table and its provenance; return whether anything changed."""
+    """Migrate one stored table and its provenance; return whether anything changed.
+
+    A results table without a migration was stored in the core shape; it gains at most
+    the :data:`~biasbook.stored.SCHEMA` note that it lacks when it was written before it
+    was marked as a results table (``ceat_compound``). Its CSV, and so its checksum,
+    stay as they are.
+    """
     csv = results_dir() / f"{name}.csv"
     meta_path = csv.with_suffix(".json")
     meta = json.loads(meta_path.read_text(encoding="utf-8"))
     # As text: no number is parsed and re-printed, so every digit stays.
     old = pd.read_csv(csv, dtype=str, keep_default_na=False)
+    if name not in MIGRATIONS:
+        if tuple(old.columns[:len(CORE_COLUMNS)]) != CORE_COLUMNS:
+            raise ValueError(f"{name} is a results table without the core columns, and this "
+                             "script has no migration for it")
+        changed = not str(meta.get("schema", "")).startswith(SCHEMA)
+        if changed and not check:
+            write_text_atomically(meta_path, json.dumps(with_schema(meta), indent=2,
+                                                         default=str) + "\n")
+        return changed
+    note = NOTES.get(name, NOTE)
     new = migrate_frame(old, name, meta)
-    changed = new is not old or meta.get("schema") != NOTE
+    changed = new is not old or meta.get("schema") != note
     if check or not changed:
         return changed
     write_atomically(csv, lambda p: new.to_csv(p, index=False))
-    record = {**{k: v for k, v in meta.items() if k != "schema"}, "schema": NOTE}
+    record = {**{k: v for k, v in meta.items() if k != "schema"}, "schema": note}
     write_text_atomically(meta_path, json.dumps(record, indent=2, default=str) + "\n")
     record_checksums(name)  # the CSV's bytes changed
     return True
@@ -256,7 +314,7 @@ def main(argv: list[str] | None = None) -> int:
         for name in add_checksums():
             print(f"{name}: checksum recorded")
         return 0
-    for name in RESULT_TABLES:
+    for name in table_names(results=True):
         changed = migrate(name, check=args.check)
         state = ("up to date" if not changed else "needs migration" if args.check
                  else "migrated")

@@ -81,7 +81,7 @@ def test_figure3_simplified_targets_are_their_ceat_codes():
 
 
 def _fig3(ces: dict[tuple[str, str], float]) -> pd.DataFrame:
-    rows = [{"method": m, "word_set": w, "model": "toy", "effect_size": d}
+    rows = [{"panel": m, "word_set": w, "model": "toy", "effect_size": d}
             for (m, w), d in ces.items()]
     return pd.DataFrame(rows)
 
@@ -227,8 +227,17 @@ def test_modified_sets_published_summary_by_hand():
 
 def test_figure3_stored_table_shape():
     frame, meta = load_results("ceat_figure3")
-    assert list(zip(frame["method"], frame["word_set"], strict=True)) == [
+    assert list(zip(frame["panel"], frame["word_set"], strict=True)) == [
         (m, w) for m in FIGURE3_METHODS for w in FIGURE3_TESTS]
+    # A results table (issue 35): the panels are CEAT and LPBS (in CEAT), read as
+    # ceat_myb and lpbs_reddit read them, on C1's stimulus tests.
+    assert frame["method"].tolist() == ["CEAT"] * 3 + ["LPBS"] * 3
+    assert set(frame["test"]) == {"C1"} and set(frame["convention"]) == {"mind-your-bias"}
+    assert frame["level"].tolist() == ["word"] * 3 + ["masked token"] * 3
+    assert frame["layer"].tolist() == ["last"] * 3 + ["MLM head"] * 3
+    reddit, _ = load_results("lpbs_reddit")
+    lpbs = frame[frame["method"] == "LPBS"]
+    assert set(lpbs["pooling"]) == set(reddit["pooling"])
     assert (frame["n_samples"] == 10_000).all()
     assert (frame["q025"] <= frame["q50"]).all() and (frame["q50"] <= frame["q975"]).all()
     assert meta["extract_sha256"] and meta["simplified_targets"]["X"] == ["flower", "flowers"]

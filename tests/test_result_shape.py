@@ -312,8 +312,10 @@ def test_seat_table_carries_level_pooling_and_layer(glove):
     runs = run_seat("C6", enc, contexts["C6"])
     assert frame["effect_size"].tolist() == [runs["sentence"].result.effect_size,
                                              runs["word"].result.effect_size]
-    # The model column keeps its printed label; the level is a column, not parsed from it.
-    assert frame.loc[0, "model"] == f"{enc.name} [sentence, default pooling]"
+    # ``model`` is the model's short name, ``encoder`` the printed label with the level and
+    # pooling (issue 35); the level is a column, not parsed from the label.
+    assert frame["model"].tolist() == ["CBoW (GloVe 6B 50d)"] * 2
+    assert frame.loc[0, "encoder"] == f"{enc.name} [sentence, default pooling]"
 
 
 class WordEncoder(ContextEncoder):

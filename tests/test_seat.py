@@ -142,9 +142,11 @@ def test_paper_model_options_run_on_an_offline_stand_in():
                                     progress=False), "first")
     df = may_table([quirk], [("C6", "sent")], MIND_YOUR_BIAS, progress=False)
     assert "no special tokens, lowercased input" in df.loc[0, "encoder"]
-    # The core columns come from the spec and the encoder, not from that label.
+    # The core columns come from the spec and the encoder, not from that label: ``model``
+    # is the model's short name, the label stays the row's ``column``.
     assert (df.loc[0, "model"], df.loc[0, "pooling"], df.loc[0, "layer"]) == (
-        "MiniLM (sent-bias options)", "first", "last")
+        "all-MiniLM-L6-v2", "first", "last")
+    assert df.loc[0, "column"] == "MiniLM (sent-bias options)"
     assert df.loc[0, "not run"] == ""
     assert -2 < df.loc[0, "effect_size"] < 2
 

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
 from biaslib.downloads import sha256_of
-from biaslib.embeddings.models import ModelSpec, resolve_model
+from biaslib.embeddings.models import GLOVE_6B_50D, ModelSpec, resolve_model
 from biaslib.embeddings.static import BagOfWordsEncoder, CaseMode, StaticEmbeddings
 from biaslib.errors import NotMaskedLMError
 
@@ -71,7 +71,7 @@ def _googlenews() -> StaticEmbeddings:
 
 #: Offline static tables by name (what they are is in their docstrings).
 STATIC_NAMES: dict[str, Callable[[], StaticEmbeddings]] = {
-    "glove-6b-50d": _glove, "GloVe 6B 50d": _glove,
+    "glove-6b-50d": _glove, GLOVE_6B_50D: _glove,
     "googlenews-subset": _googlenews, "word2vec GoogleNews subset": _googlenews,
 }
 

@@ -41,6 +41,7 @@ __all__ = [
     "check_contexts",
     "check_sentences",
     "embed_test",
+    "model_name",
 ]
 
 
@@ -345,13 +346,25 @@ class WordsAlone(Embedder):
 
 @dataclass(frozen=True)
 class EmbeddedTest:
-    """A stimulus test with its four sets embedded by one embedder."""
+    """A stimulus test with its four sets embedded by one embedder.
+
+    ``embedder`` is the embedder's full name (the exact weights and every option that
+    changes the vectors: a table's ``encoder``), ``model`` the model's short name
+    (:func:`model_name`: a table's ``model``; where it is left empty, the full name
+    stands in).
+    """
 
     test: StimulusTest
     embedder: str
     sets: dict[str, EmbeddedSet]
     #: Words found but left out by :meth:`equalised_targets`, by role.
     left_out: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: The model's short name (:func:`model_name` of the embedder).
+    model: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.model:
+            object.__setattr__(self, "model", self.embedder)
 
     @property
     def arrays(self) -> tuple[NDArray[np.float64], ...]:
@@ -459,4 +472,44 @@ def embed_test(
             f"{test.name} on {embedder.name}: dropped words without a vector — "
             + "; ".join(dropped)
         )
-    return EmbeddedTest(test=test, embedder=embedder.name, sets=sets)
+    return EmbeddedTest(test=test, embedder=embedder.name, sets=sets,
+                        model=model_name(embedder))
+
+
+def model_name(embedder: object) -> str:
+    """The short name of the model behind an embedder or encoder: a table's ``model``.
+
+    Every tidy frame of :mod:`biaslib.evaluate` names the model twice: ``model``, this
+    short name (``"GloVe 6B 50d"``, ``"all-MiniLM-L6-v2"``, ``"CBoW (GloVe 6B 50d)"``),
+    the same for every layer, pooling and bug replay of one model; and ``encoder``, the
+    full :attr:`~Embedder.name`, which names the exact weights and every option that
+    changes the vectors.
+
+    The short name is the embedder's ``short_name`` where it sets one (the static
+    tables, the bag-of-words encoder, CLIP, the sentence encoders); else the key of the
+    model spec it loaded (``spec.key``: transformers and masked language models); else
+    that of the encoder it wraps (``encoder``: the bug replays); else its full ``name``.
+
+    Examples
+    --------
+    >>> from biaslib.embeddings.static import StaticEmbeddings
+    >>> table = StaticEmbeddings(["a"], [[1.0]], name="toy (v1.0, file toy.txt)",
+    ...                          short_name="toy")
+    >>> model_name(table), table.name
+    ('toy', 'toy (v1.0, file toy.txt)')
+    """
+    seen = 0
+    while True:
+        short = getattr(embedder, "short_name", None)
+        if isinstance(short, str) and short:
+            return short
+        key = getattr(getattr(embedder, "spec", None), "key", None)
+        if isinstance(key, str) and key:
+            return key
+        if not hasattr(embedder, "encoder") or seen >= 5:
+            break
+        embedder, seen = embedder.encoder, seen + 1  # a wrapper: ask the wrapped encoder
+    name = getattr(embedder, "name", None)
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"{embedder!r} names no model: an embedder needs a name")
+    return name

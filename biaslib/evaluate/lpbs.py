@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
+from biaslib.embeddings.base import model_name
 from biaslib.errors import OverlappingSetsError, WordpieceWarning, warn_dropped
 from biaslib.evaluate.tidy import core_row
 from biaslib.methods.lpbs import (
@@ -262,9 +263,11 @@ def lpbs_table(
     Returns
     -------
     pandas.DataFrame
-        :data:`~biaslib.methods.result.CORE_COLUMNS` (``level`` :data:`LPBS_LEVEL`,
+        :data:`~biaslib.methods.result.CORE_COLUMNS` (``model`` the scorer's short
+        name, :func:`~biaslib.embeddings.base.model_name`; ``level`` :data:`LPBS_LEVEL`,
         ``layer`` :data:`LPBS_LAYER`, ``pooling`` :func:`lpbs_pooling`), ``stimuli``
-        (the name given), ``prior_read_at``, then :meth:`LpbsResult.to_dict
+        (the name given), ``encoder`` (the scorer's full name), ``prior_read_at``, then
+        :meth:`LpbsResult.to_dict
         <biaslib.methods.lpbs.LpbsResult.to_dict>`'s.
     """
     if not isinstance(tests, Mapping):
@@ -274,10 +277,11 @@ def lpbs_table(
                                 disable=not progress):
         for conv in no_string(conventions, "conventions"):
             result = run_lpbs(scorer, templates, conv, prior_read_at=prior_read_at)
-            core = core_row(result, name, scorer.name, LPBS_LEVEL, layer=LPBS_LAYER,
+            core = core_row(result, name, model_name(scorer), LPBS_LEVEL, layer=LPBS_LAYER,
                             pooling=lpbs_pooling(LpbsConvention.of(conv).wordpieces))
             rest = {k: v for k, v in result.to_dict().items() if k not in core}
-            rows.append({**core, "stimuli": name, "prior_read_at": prior_read_at, **rest})
+            rows.append({**core, "stimuli": name, "encoder": scorer.name,
+                         "prior_read_at": prior_read_at, **rest})
     return pd.DataFrame(rows)
 
 

@@ -64,13 +64,14 @@ def _row(embedded: EmbeddedTest, result: MleatResult) -> dict[str, object]:
     missing = "; ".join(f"{r}: {', '.join(s.missing)}" for r, s in embedded.sets.items()
                         if s.missing)
     return {"test": embedded.test.name, "title": embedded.test.title,
-            "model": embedded.embedder, **result.to_dict(), "missing": missing}
+            "model": embedded.model, "encoder": embedded.embedder, **result.to_dict(),
+            "missing": missing}
 
 
 def _tidy_row(embedded: EmbeddedTest, result: MleatResult, level: str, pooling: str,
               layer: str) -> dict[str, object]:
     """Core columns first (``test`` the paper's id), ``stimuli``, then :func:`_row`'s."""
-    core = core_row(result, embedded.test.name, embedded.embedder, level, pooling=pooling,
+    core = core_row(result, embedded.test.name, embedded.model, level, pooling=pooling,
                     layer=layer)
     rest = {k: v for k, v in _row(embedded, result).items() if k not in core}
     return {**core, "stimuli": embedded.test.name, **rest}
@@ -87,11 +88,13 @@ def mleat_table(
     """One row per test: the ML-EAT on a word-level embedder (e.g. GloVe).
 
     Words the embedder lacks are dropped and listed in ``missing``
-    (:func:`biaslib.embeddings.base.embed_test`); ``model`` names the embedder.
+    (:func:`biaslib.embeddings.base.embed_test`).
     Columns: :data:`~biaslib.methods.result.CORE_COLUMNS` (Level 1's effect
-    size and p-value; ``level`` ``"word"``, no pooling or layer), ``stimuli``
-    (the stimulus test), then :meth:`~biaslib.methods.mleat.MleatResult.to_dict`'s
-    and ``missing``.
+    size and p-value; ``model`` the embedder's short name,
+    :func:`~biaslib.embeddings.base.model_name`; ``level`` ``"word"``, no pooling or
+    layer), ``stimuli`` (the stimulus test), ``title``, ``encoder`` (the embedder's
+    full name), then :meth:`~biaslib.methods.mleat.MleatResult.to_dict`'s and
+    ``missing``.
     """
     tests = [load_test(t) if isinstance(t, str) else t for t in no_string(tests, "tests")]
     rows = []
@@ -118,8 +121,9 @@ def mleat_context_table(
     prompts, or ``biasbook.seat.may_contexts`` for SEAT's templates); every sentence is
     one item, so Level 1 re-splits target sentences and Level 2 attribute
     sentences, as SEAT does. ``pooling`` is the sentence pooling (``"last"``,
-    ``"mean"``…; default: the encoder's). The ``model`` and ``weights``
-    columns name the encoder and its exact weights.
+    ``"mean"``…; default: the encoder's). ``model`` is the encoder's short name,
+    ``encoder`` its full name (with the level and pooling) and ``weights`` its exact
+    weights.
 
     The columns are :func:`mleat_table`'s (``level`` ``"sentence"``, the
     pooling the encoder used, its layer) and ``weights``: ``test`` is the paper's

@@ -28,7 +28,14 @@ import pandas as pd
 from numpy.typing import NDArray
 from tqdm import tqdm
 
-from biaslib.embeddings.base import ContextEncoder, EmbeddedSet, EmbeddedTest, Pooling, PoolingLike
+from biaslib.embeddings.base import (
+    ContextEncoder,
+    EmbeddedSet,
+    EmbeddedTest,
+    Pooling,
+    PoolingLike,
+    model_name,
+)
 from biaslib.errors import MissingWordsError, warn_dropped
 from biaslib.evaluate.tidy import layer_label, pooling_label
 from biaslib.evaluate.weat import TestRun
@@ -85,7 +92,8 @@ def embed_contexts(
     -------
     dict
         Level → :class:`~biaslib.embeddings.base.EmbeddedTest`, whose ``embedder``
-        names the model, the level and the pooling.
+        names the model, the level and the pooling, and ``model`` the model's short
+        name (:func:`~biaslib.embeddings.base.model_name`).
 
     Raises
     ------
@@ -146,7 +154,7 @@ def embed_contexts(
         }
         pool_text = pooling.get(lv) or "default pooling"
         out[lv] = EmbeddedTest(test=test, embedder=f"{encoder.name} [{lv}, {pool_text}]",
-                               sets=sets)
+                               sets=sets, model=model_name(encoder))
     return out
 
 
@@ -232,10 +240,11 @@ def seat_table(
     ``contexts(test_name)`` supplies the sentences (e.g.
     :func:`biaslib.stimuli.templates.seat_contexts`); ``pooling`` as for
     :func:`embed_contexts` (default: the encoder's own). Columns:
-    :data:`~biaslib.methods.result.CORE_COLUMNS` (``method`` ``"SEAT"``, the
-    level, the pooling the encoder used at that level and its layer),
-    ``stimuli`` (the stimulus test), then :meth:`TestRun.to_dict
-    <biaslib.evaluate.weat.TestRun.to_dict>`'s.
+    :data:`~biaslib.methods.result.CORE_COLUMNS` (``method`` ``"SEAT"``, ``model``
+    the encoder's short name, the level, the pooling the encoder used at that level
+    and its layer), ``stimuli`` (the stimulus test), then :meth:`TestRun.to_dict
+    <biaslib.evaluate.weat.TestRun.to_dict>`'s (``encoder`` the full name, with the
+    level and pooling).
     """
     pooling = Pooling.of(pooling)
     rows = []

@@ -76,7 +76,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from biaslib.embeddings.base import ContextEncoder
+from biaslib.embeddings.base import ContextEncoder, model_name
 from biaslib.errors import DegenerateTestError, MissingWordsError
 from biaslib.evaluate.ceat import embed_word_contexts, group_by_word
 from biaslib.evaluate.seat import Level, embed_contexts
@@ -251,10 +251,12 @@ def specification_frame(
         One row per specification: first the
         :data:`~biaslib.methods.result.CORE_COLUMNS` (``test`` the paper's id
         and ``variant`` the stimulus variant, :func:`~biaslib.evaluate.tidy.paper_test`
-        of ``stimuli``; ``convention`` the WEAT or CEAT convention's name;
-        ``effect_size`` SEAT's :math:`d` or CEAT's CES; ``n`` the target items
-        of SEAT, the samples of CEAT), then the other :data:`CHOICES` columns,
-        ``stimuli`` (the stimulus test), ``ci_method``, ``n_x``, ``n_y``, ``not
+        of ``stimuli``; ``model`` the encoders' short name,
+        :func:`~biaslib.embeddings.base.model_name`; ``convention`` the WEAT or CEAT
+        convention's name; ``effect_size`` SEAT's :math:`d` or CEAT's CES; ``n`` the
+        target items of SEAT, the samples of CEAT), then the other :data:`CHOICES`
+        columns, ``stimuli`` (the stimulus test), ``encoder`` (the full name of the
+        layer's encoder), ``ci_method``, ``n_x``, ``n_y``, ``not
         run`` (why a combination has no number: its effect size is NaN, and
         :func:`~biaslib.reporting.speccurve.prepare_specifications` drops it
         with a warning). Choice values are text.
@@ -301,7 +303,8 @@ def specification_frame(
                             "contexts": family, "level": level,
                             "pooling": (_sentence_pooling_label(encoder, pool)
                                         if level == "sentence" else pool),
-                            "layer": layer, "stimuli": name, "model": encoder.name}
+                            "layer": layer, "stimuli": name, "model": model_name(encoder),
+                            "encoder": encoder.name}
                     rows += _seat_rows(base, name, ctxs, encoder, level, pool, convention,
                                        ddofs, tails, confidence)
         if not ceat_convs:
@@ -326,10 +329,11 @@ def specification_frame(
                         rows.append(_ceat_row(
                             {"method": "CEAT", "targets": target_description(name),
                              "contexts": label, "level": "word", "pooling": pool,
-                             "layer": layer, "stimuli": name, "model": encoder.name},
+                             "layer": layer, "stimuli": name, "model": model_name(encoder),
+                             "encoder": encoder.name},
                             vectors, conv.replace(ddof=ddof, name=conv.name), confidence))
-    columns = [*CHOICES, "stimuli", "model", "effect_size", "ci_low", "ci_high", "ci_method",
-               "p_value", "n_x", "n_y", "not run", "convention", "n"]
+    columns = [*CHOICES, "stimuli", "model", "encoder", "effect_size", "ci_low", "ci_high",
+               "ci_method", "p_value", "n_x", "n_y", "not run", "convention", "n"]
     frame = pd.DataFrame(rows, columns=columns)
     for col in CHOICES:
         frame[col] = frame[col].astype(str)

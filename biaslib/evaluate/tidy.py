@@ -4,7 +4,9 @@
 and stored table starts with. A method's result knows its own part (method,
 convention, effect size, p-value, interval, n); this module supplies the rest
 from the objects that were used: the paper's test id and stimulus variant from
-the stimulus test's name (:func:`paper_test`), the layer from the encoder
+the stimulus test's name (:func:`paper_test`), the model's short name from the
+encoder (:func:`~biaslib.embeddings.base.model_name`; its full name goes in the
+frame's ``encoder`` column), the layer from the encoder
 (:func:`layer_label`), the pooling from :class:`~biaslib.embeddings.base.Pooling`
 resolved on the encoder (:func:`pooling_label`). :func:`core_row` puts them
 together; every table function of :mod:`biaslib.evaluate` uses it.
@@ -107,7 +109,8 @@ def core_row(
     stimulus_test
         The stimulus test's name (:func:`paper_test` gives ``test`` and ``variant``).
     model
-        The model as printed beside the number.
+        The model's short name (:func:`~biaslib.embeddings.base.model_name` of the
+        encoder; its full name goes in the frame's ``encoder`` column).
     level, pooling, layer
         Where the vectors were read (:data:`~biaslib.methods.result.NOT_APPLICABLE` where a
         choice does not apply).

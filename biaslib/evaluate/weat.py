@@ -2,7 +2,8 @@
 
 The glue between :mod:`biaslib.stimuli.data` (which words), :mod:`biaslib.embeddings`
 (which vectors) and :mod:`biaslib.methods.weat` (which numbers). Every row it produces
-names the model that produced it.
+names the model that produced it: ``model`` its short name
+(:func:`~biaslib.embeddings.base.model_name`), ``encoder`` the embedder's full name.
 
 Entry points, as for every method of :mod:`biaslib.evaluate`: :func:`run_weat`
 runs one test (a :class:`TestRun`), :func:`weat_table` many (a tidy frame whose
@@ -57,20 +58,26 @@ class TestRun:
         """:data:`~biaslib.methods.result.CORE_COLUMNS` first, ``stimuli``, then :meth:`to_dict`'s.
 
         ``test`` is the paper's test id and ``stimuli`` the stimulus test's
-        name; the other columns of :meth:`to_dict` follow unchanged.
+        name; ``model`` is the model's short name; the other columns of :meth:`to_dict`
+        (``encoder`` among them) follow unchanged.
         """
-        core = core_row(self.result, self.embedded.test.name, self.embedded.embedder, level,
+        core = core_row(self.result, self.embedded.test.name, self.embedded.model, level,
                         pooling=pooling, layer=layer, method=method)
         rest = {k: v for k, v in self.to_dict().items() if k not in core}
         return {**core, "stimuli": self.embedded.test.name, **rest}
 
     def to_dict(self) -> dict[str, object]:
-        """Flat record: test, model, convention, sizes, effect size, p-value, missing words."""
+        """Flat record: test, model, encoder, convention, sizes, effect size, p-value, words.
+
+        ``model`` is the model's short name, ``encoder`` the embedder's full name
+        (:class:`~biaslib.embeddings.base.EmbeddedTest`'s ``model`` and ``embedder``).
+        """
         missing = {r: s.missing for r, s in self.embedded.sets.items() if s.missing}
         return {
             "test": self.embedded.test.name,
             "title": self.embedded.test.title,
-            "model": self.embedded.embedder,
+            "model": self.embedded.model,
+            "encoder": self.embedded.embedder,
             **self.result.to_dict(),
             "missing": _by_role(missing),
             "left out": _by_role({r: (*self.embedded.left_out.get(r, ()),
@@ -175,9 +182,11 @@ def weat_table(
 ) -> pd.DataFrame:
     """One row per (test, convention): the WEAT on ``embedder``.
 
-    Columns: :data:`~biaslib.methods.result.CORE_COLUMNS` (``level``
-    ``"word"``; ``pooling`` and ``layer`` empty: a static embedding has
-    neither), ``stimuli`` (the stimulus test), then :meth:`TestRun.to_dict`'s.
+    Columns: :data:`~biaslib.methods.result.CORE_COLUMNS` (``model`` the
+    embedder's short name; ``level`` ``"word"``; ``pooling`` and ``layer``
+    :data:`~biaslib.methods.result.NOT_APPLICABLE`: a static embedding has
+    neither), ``stimuli`` (the stimulus test), then :meth:`TestRun.to_dict`'s
+    (``encoder`` the embedder's full name).
     Each test is embedded once and reused for every convention. With
     ``equalise_targets``, a test whose target sets differ in size after
     missing words were dropped is first subsampled to equal sizes

@@ -293,7 +293,8 @@ def core_record(
         The paper's test id and the stimulus variant
         (:func:`biaslib.evaluate.tidy.paper_test` splits a stimulus test name).
     model
-        The model as printed beside the number.
+        The model's short name (its full name, with the exact weights, goes in a
+        table's ``encoder`` column).
     level
         ``"word"``, ``"sentence"``, ``"word in context"``…
     pooling, layer
