@@ -159,7 +159,7 @@ PAPER_CAP = 100
 
 # %% tags=["hide-input"]
 # The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
-from biasbook.registry import colab_runtime
+from biasbook.colab import colab_runtime
 
 print(colab_runtime("ceat"))
 

@@ -121,7 +121,7 @@ RUN_PAPER_MODELS = "google.colab" in sys.modules
 
 # %% tags=["hide-input"]
 # The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
-from biasbook.registry import colab_runtime
+from biasbook.colab import colab_runtime
 
 print(colab_runtime("mleat"))
 

@@ -129,7 +129,7 @@ PAPER_RUNS = 2
 
 # %% tags=["hide-input"]
 # The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
-from biasbook.registry import colab_runtime
+from biasbook.colab import colab_runtime
 
 print(colab_runtime("same"))
 
