@@ -272,6 +272,6 @@ def test_the_intro_table_gives_each_chapters_run_time():
                                                (26, "about 30 min"), (150, "about 2.5 h"),
                                                (1873.5, "about 31 h")])
 def test_durations_read_as_a_reader_wants_them(minutes, text):
-    from biasbook.registry import _duration
+    from biasbook.colab import _duration
 
     assert _duration(minutes) == text
