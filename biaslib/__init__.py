@@ -131,6 +131,7 @@ _EXPORTS: dict[str, str] = {
     # embeddings
     "glove_6b_50d": "biaslib.embeddings.static",
     "googlenews_subset": "biaslib.embeddings.vector_files",
+    "VectorFileError": "biaslib.embeddings.vector_files",
     "StaticEmbeddings": "biaslib.embeddings.static",
     "BagOfWordsEncoder": "biaslib.embeddings.static",
     "TransformerEncoder": "biaslib.embeddings.transformer",
