@@ -121,6 +121,7 @@ _EXPORTS: dict[str, str] = {
     # stimuli
     "load_test": "biaslib.stimuli.data",
     "list_tests": "biaslib.stimuli.data",
+    "load_published": "biaslib.stimuli.data",
     "StimulusTest": "biaslib.stimuli.data",
     "seat_contexts": "biaslib.stimuli.templates",
     "myb_contexts": "biaslib.stimuli.templates",
@@ -130,6 +131,7 @@ _EXPORTS: dict[str, str] = {
     # embeddings
     "glove_6b_50d": "biaslib.embeddings.static",
     "googlenews_subset": "biaslib.embeddings.vector_files",
+    "VectorFileError": "biaslib.embeddings.vector_files",
     "StaticEmbeddings": "biaslib.embeddings.static",
     "BagOfWordsEncoder": "biaslib.embeddings.static",
     "TransformerEncoder": "biaslib.embeddings.transformer",
