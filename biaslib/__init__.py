@@ -121,6 +121,7 @@ _EXPORTS: dict[str, str] = {
     # stimuli
     "load_test": "biaslib.stimuli.data",
     "list_tests": "biaslib.stimuli.data",
+    "load_set": "biaslib.stimuli.data",
     "StimulusTest": "biaslib.stimuli.data",
     "seat_contexts": "biaslib.stimuli.templates",
     "myb_contexts": "biaslib.stimuli.templates",
