@@ -78,8 +78,8 @@ from biaslib.validation import no_string
 # isort: split
 # What this chapter's notebook shows of the book's shared code and of the library beyond its
 # public surface: imported here so that the notebook imports from this module, biaslib and
-# biaslib.reporting only. (MYB_TABLE3, load_results, load_published, describe_extract and
-# the context windows are imported above, where this module uses them too.)
+# biaslib.reporting only. (MYB_TABLE3, load_results, describe_extract and the context
+# windows are imported above, where this module uses them too.)
 from biasbook.colab import colab_runtime
 from biasbook.findings import what_we_found
 from biasbook.stored import compare_with_stored, load_or_compute
@@ -162,7 +162,6 @@ __all__ += [
     "coverage_by_test",
     "describe_extract",
     "load_or_compute",
-    "load_published",
     "load_results",
     "myb_window",
     "what_we_found",

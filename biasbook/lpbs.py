@@ -113,7 +113,7 @@ from biaslib.stimuli.lpbs import (
 # isort: split
 # What this chapter's notebook shows of the book's shared code and of the library beyond its
 # public surface: imported here so that the notebook imports from this module, biaslib and
-# biaslib.reporting only. (load_published and template_log_probs are imported above, where
+# biaslib.reporting only. (template_log_probs is imported above, where
 # this module uses them too; the masked LM's vocabulary, whose module imports torch, is
 # loaded on first use: see __getattr__ below.)
 from biasbook.colab import colab_runtime
@@ -189,7 +189,6 @@ __all__ += [
     "colab_runtime",
     "increased_log_probability",
     "load_or_compute",
-    "load_published",
     "lpbs_sentences",
     "lpbs_test",
     "myb_reduced_targets",

@@ -85,7 +85,7 @@ from biaslib.stimuli.data import data_dir, load_published
 # public surface: imported here so that the notebook imports from this module, biaslib and
 # biaslib.reporting only. Tables 11–14 beside ours come from biasbook.synthesis_tables, the
 # specification curves from biasbook.speccurve, Figure 1 and the significance counts from
-# biasbook.myb_figures. (TINY_MLM, MYB_MODELS, load_results, data_dir, load_published and
+# biasbook.myb_figures. (TINY_MLM, MYB_MODELS, load_results, data_dir and
 # some of synthesis_tables' names are imported above, where this module uses them too.)
 from biasbook.findings import findings_frame, what_we_found
 from biasbook.myb_figures import (
@@ -141,7 +141,6 @@ __all__ += [
     "figure1_summary",
     "findings_frame",
     "load_figure1_counts",
-    "load_published",
     "load_results",
     "ours_figure1_scores",
     "ours_table3",

@@ -853,7 +853,7 @@ for r in compound[compound["compound_variant"] == MYB_W].itertuples():
 # Resampling moves C6's CES by far less than the swap (SD over seeds < 0.02).
 assert summary["CES_sd_over_seeds"].max() < 0.18
 # GPT-2's published difference (Table 3): 0.67 for I1, 0.44 for I2.
-from biasbook.ceat import load_published
+from biaslib import load_published
 
 g2 = load_published("myb_table3").query("method == 'CEAT' and model == 'GPT-2'")
 g2 = g2[g2["test"].isin(["I1", "I2"])].pivot_table(index="test", columns="column", values="d")
@@ -928,7 +928,7 @@ sign_agreement(myb_rows)
 # Every comparison the text above states, checked against the tables.
 import numpy as np
 
-from biasbook.ceat import load_published
+from biaslib import load_published
 
 MINI, SMOL = OFFLINE
 mb = ran[ran["convention"] == CEAT_MIND_YOUR_BIAS.name].set_index(["test", "column"])

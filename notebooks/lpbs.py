@@ -155,7 +155,6 @@ from biasbook.lpbs import (
     kurita_c1_recomputed,
     kurita_comparison,
     load_or_compute,
-    load_published,
     lpbs_conventions_table,
     lpbs_sentences,
     modified_sets_ours,
@@ -174,7 +173,13 @@ from biasbook.lpbs import (
     word_set_figure,
     word_sets_table,
 )
-from biaslib import LPBS_BIASLIB, LPBS_KURITA, LPBS_MIND_YOUR_BIAS, myb_templates
+from biaslib import (
+    LPBS_BIASLIB,
+    LPBS_KURITA,
+    LPBS_MIND_YOUR_BIAS,
+    load_published,
+    myb_templates,
+)
 
 pd.set_option("display.max_colwidth", None)
 tiny = scorer(TINY_MLM, progress=False)

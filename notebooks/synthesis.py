@@ -141,13 +141,13 @@ from biasbook.synthesis import (
     data_dir,
     findings_frame,
     format_r,
-    load_published,
     load_results,
     myb_table5,
     offline_scores,
     offline_table5,
     table5_beside_published,
 )
+from biaslib import load_published
 from biaslib.reporting import format_d
 
 pd.set_option("display.width", 160)
