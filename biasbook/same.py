@@ -114,6 +114,15 @@ from biaslib.stats.similarity import unit_rows
 from biaslib.stimuli.data import data_dir, load_published, load_set
 from biaslib.validation import check_int, check_seed
 
+# isort: split
+# What this chapter's notebook shows of the book's shared code and of the library beyond its
+# public surface: imported here so that the notebook imports from this module, biaslib and
+# biaslib.reporting only. (SAME's bias spaces and word scores, the paper's counterexamples
+# and bounds of methods.same_properties, and the masked LM of the fine-tuning experiment
+# are imported above, where this module uses them too.)
+from biasbook.colab import colab_runtime
+from biasbook.findings import what_we_found
+
 __all__ = [
     "AUTHORS_CODE",
     "DECLARED_TABLES",
@@ -162,6 +171,26 @@ __all__ = [
     "tables_2_3",
     "test_sentences",
     "training_sentences",
+]
+# What the notebook shows of the book's shared code and of the library beyond its public
+# surface (imported above, so that the notebook imports from this module only).
+__all__ += [
+    "colab_runtime",
+    "direct_bias_counterexample",
+    "direct_bias_space",
+    "extremal_scores",
+    "load_masked_lm",
+    "mac_counterexample",
+    "same_signed_word",
+    "same_space",
+    "skew_stereotype_sets",
+    "weat_d",
+    "weat_d_bound",
+    "weat_same_identity",
+    "weat_word",
+    "weat_zero_counterexample",
+    "what_we_found",
+    "word_vectors",
 ]
 
 #: The gender attribute sets (debiaswe's definitional pairs), female first, then male.

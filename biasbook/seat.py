@@ -79,14 +79,24 @@ from biaslib.stimuli.data import CALISKAN_TESTS, StimulusTest, load_published, l
 from biaslib.stimuli.templates import myb_contexts, seat_contexts, word_only_contexts
 from biaslib.validation import no_string
 
+# isort: split
+# What this chapter's notebook shows of the book's shared code and of the library beyond
+# its public surface: imported here so that the notebook imports from this module, biaslib
+# and biaslib.reporting only (with the published tests and models imported above).
+from biasbook.colab import colab_runtime
+from biasbook.findings import findings_frame, what_we_found
+from biasbook.stored import NUMBER_TOLERANCE, load_or_compute
+
 __all__ = [
     "BERT_CLAIM",
     "CORPUS_CAP",
     "CORPUS_CAPS",
     "CORPUS_SEED",
     "DECLARED_TABLES",
+    "MAY_GROUP",
     "MAY_PAPER_MODELS",
     "MYB_PAPER_SEAT_MODELS",
+    "NAME_TESTS",
     "OFFLINE_SEAT_MODELS",
     "PAPER_ELMO_SENT_BIAS",
     "PAPER_SEAT_MODELS",
@@ -97,6 +107,7 @@ __all__ = [
     "SEAT_MYB_SLICE",
     "SENSITIVITY_CHAIN",
     "SENSITIVITY_PAIR",
+    "TERM_TESTS",
     "CorpusSample",
     "chain_verdict",
     "corpus_decisions",
@@ -127,6 +138,21 @@ __all__ = [
     "table12_findings",
     "table12_seat_tables",
     "template_examples",
+]
+# What the notebook shows of the book's shared code and of the library beyond its public
+# surface (imported above, defined elsewhere).
+__all__ += [
+    "CALISKAN_TESTS",
+    "MAY_ALL",
+    "MAY_TABLE4",
+    "MYB_TABLE3",
+    "NUMBER_TOLERANCE",
+    "PAPER_ELMO",
+    "SHORT_NAMES",
+    "colab_runtime",
+    "findings_frame",
+    "load_or_compute",
+    "what_we_found",
 ]
 
 if TYPE_CHECKING:

@@ -80,6 +80,40 @@ from biaslib.stats.conventions import MIND_YOUR_BIAS
 from biaslib.stimuli.corpus import corpus_dir, describe_extract, extract_sha256
 from biaslib.stimuli.data import data_dir, load_published
 
+# isort: split
+# What this chapter's notebook shows of the book's shared code and of the library beyond its
+# public surface: imported here so that the notebook imports from this module, biaslib and
+# biaslib.reporting only. Tables 11–14 beside ours come from biasbook.synthesis_tables, the
+# specification curves from biasbook.speccurve, Figure 1 and the significance counts from
+# biasbook.myb_figures. (TINY_MLM, MYB_MODELS, load_results, data_dir and
+# some of synthesis_tables' names are imported above, where this module uses them too.)
+from biasbook.findings import findings_frame, what_we_found
+from biasbook.myb_figures import (
+    FIGURE1_BIN,
+    OURS_FIGURE1_MODELS,
+    figure1_counts,
+    figure1_summary,
+    load_figure1_counts,
+    ours_figure1_scores,
+    ours_table3,
+    pair_closeness,
+    published_table3,
+    significance_counts,
+)
+from biasbook.speccurve import (
+    GRID_LAYER_LABELS,
+    specification_summary,
+    stored_specifications,
+)
+from biasbook.synthesis_tables import (
+    OPTIONS,
+    choice_table,
+    compact_summary,
+    published_cells,
+    table14_view,
+)
+from biaslib.evaluate.speccurve import CHOICES
+
 __all__ = ["CURVE_MODELS", "CURVE_TESTS", "DECLARED_TABLES", "METHOD_PAIRS", "MIN_PAIRS",
            "MIN_PAIRS_CI", "OFFLINE_PAIRS", "PAPER", "SYNTHESIS_TINY_MLM_SLICE",
            "TINY_MLM_TABLE", "correlations", "findings", "format_r",
@@ -87,6 +121,40 @@ __all__ = ["CURVE_MODELS", "CURVE_TESTS", "DECLARED_TABLES", "METHOD_PAIRS", "MI
            "offline_table5", "runtime_measurements", "sentence_vs_word",
            "table5_beside_published", "table5_published",
            "tiny_mlm_table"]
+# What the notebook shows of the book's shared code and of the library beyond its public
+# surface (imported above, so that the notebook imports from this module only).
+__all__ += [
+    "CHOICES",
+    "FIGURE1_BIN",
+    "GRID_LAYER_LABELS",
+    "MYB_GROUP",
+    "MYB_MODELS",
+    "OPTIONS",
+    "OURS_FIGURE1_MODELS",
+    "OURS_GROUP",
+    "TINY_MLM",
+    "cells",
+    "choice_table",
+    "compact_summary",
+    "data_dir",
+    "figure1_counts",
+    "figure1_summary",
+    "findings_frame",
+    "load_figure1_counts",
+    "load_results",
+    "ours_figure1_scores",
+    "ours_table3",
+    "pair_closeness",
+    "published_cells",
+    "published_table3",
+    "significance_counts",
+    "specification_summary",
+    "stored_ours",
+    "stored_specifications",
+    "switch_summary",
+    "table14_view",
+    "what_we_found",
+]
 
 #: Table 5's rows, in the paper's order: (method_a, method_b), printed "a | b".
 METHOD_PAIRS: tuple[tuple[str, str], ...] = (
@@ -978,10 +1046,6 @@ def _claim_cosine_over_probability(ev: _SynthesisEvidence) -> Finding:
 
 def _claim_design_choices(ev: _SynthesisEvidence) -> Finding:
     """Mind Your Bias's thesis: the design choices change the scores (specification curves)."""
-    # The speccurve module reads the other chapters' tables; imported here, not at the top,
-    # so that importing this module stays light.
-    from biasbook.speccurve import specification_summary
-
     spread = specification_summary(CURVE_MODELS, CURVE_TESTS)
     c3 = spread[spread["test"] == "C3"]
     c3_both = c3[(c3["CI above 0"] > 0) & (c3["CI below 0"] > 0)]

@@ -32,6 +32,17 @@ from biaslib.stats.conventions import BIASLIB
 from biaslib.stats.multiple_testing import holm_bonferroni
 from biaslib.stimuli.data import CALISKAN_TESTS, StimulusTest, load_published, load_test
 
+# isort: split
+# What this chapter's notebook shows of the book's shared code and of the library beyond
+# its public surface: imported here so that the notebook imports from this module, biaslib
+# and biaslib.reporting only (with CALISKAN_TESTS and PAPER_VECTORS, imported above).
+from biasbook.colab import colab_runtime
+from biasbook.findings import what_we_found
+from biasbook.mleat import googlenews_test, paper_table
+from biasbook.stored import compare_with_stored, load_or_compute
+from biaslib.stats.conventions import PRESETS
+from biaslib.stats.similarity import cosine_matrix
+
 if TYPE_CHECKING:
     from biaslib.downloads import Fetch
     from biaslib.embeddings.static import StaticEmbeddings
@@ -49,6 +60,20 @@ __all__ = [
     "stimulus_words",
     "word2vec_comparison",
     "word2vec_table",
+]
+# What the notebook shows of the book's shared code and of the library beyond its public
+# surface (imported above, defined elsewhere).
+__all__ += [
+    "CALISKAN_TESTS",
+    "PAPER_VECTORS",
+    "PRESETS",
+    "colab_runtime",
+    "compare_with_stored",
+    "cosine_matrix",
+    "googlenews_test",
+    "load_or_compute",
+    "paper_table",
+    "what_we_found",
 ]
 
 #: The stored table of the chapter (``data/results/<name>.csv``).

@@ -90,7 +90,7 @@ import pandas as pd
 from IPython.display import display
 
 from biasbook import agree
-from biasbook.findings import what_we_found
+from biasbook.agree import what_we_found
 
 findings = agree.findings()
 with pd.option_context("display.max_colwidth", None):
@@ -154,7 +154,7 @@ RUN_PAPER_MODELS = "google.colab" in sys.modules
 
 # %% tags=["hide-input"]
 # The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
-from biasbook.registry import colab_runtime
+from biasbook.agree import colab_runtime
 
 print(colab_runtime("agree"))
 
@@ -388,15 +388,11 @@ assert agree.shown(_with_d["G&G neighbours"]) == "0.12"
 assert (agree.vector_sign_flips(*_per.values())["sign differs"] == "—").all()
 assert (agree.families(_pairs[_w2v])["across"]["r"] > 0).all()
 # The generalized WEAT is half of WEAT's difference of mean associations (C6, GloVe).
-from biaslib.embeddings import glove_6b_50d as _glove_6b_50d
-from biaslib.evaluate.metrics import four_sets as _four_sets
-from biaslib.methods.gweat import generalized_weat as _gweat
-from biaslib.methods.weat import association as _assoc
-from biaslib.stimuli.data import load_test as _load_test
-
-_c6 = _four_sets(_load_test("C6"), _glove_6b_50d(case="lower"))
-_diff = _assoc(_c6.X, _c6.A, _c6.B).mean() - _assoc(_c6.Y, _c6.A, _c6.B).mean()
-assert abs(_gweat([_c6.X, _c6.Y], [_c6.A, _c6.B]).effect_size - _diff / 2) < 1e-12
+_c6 = biaslib.four_sets(biaslib.load_test("C6"), biaslib.glove_6b_50d(case="lower"))
+_diff = (biaslib.association(_c6.X, _c6.A, _c6.B).mean()
+         - biaslib.association(_c6.Y, _c6.A, _c6.B).mean())
+assert abs(biaslib.generalized_weat([_c6.X, _c6.Y], [_c6.A, _c6.B]).effect_size
+           - _diff / 2) < 1e-12
 
 # %% [markdown]
 # **On the papers' own vectors.** With `RUN_PAPER_MODELS` (on in Colab) the comparison
@@ -409,8 +405,7 @@ assert abs(_gweat([_c6.X, _c6.Y], [_c6.A, _c6.B]).effect_size - _diff / 2) < 1e-
 
 # %% tags=["hide-input"]
 if RUN_PAPER_MODELS:
-    from biasbook.agree import paper_scores
-    from biasbook.models import PAPER_VECTORS
+    from biasbook.agree import PAPER_VECTORS, paper_scores
 
     paper_pairs = {m: rank_correlations(paper_scores(m)) for m in PAPER_VECTORS}
     display(agreement_with(paper_pairs, "WEAT d"))

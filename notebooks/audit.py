@@ -80,7 +80,7 @@ RUN_PAPER_MODELS = "google.colab" in sys.modules
 
 # %% tags=["hide-input"]
 # The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
-from biasbook.registry import colab_runtime
+from biasbook.audit import colab_runtime
 
 print(colab_runtime("audit"))
 
@@ -118,8 +118,7 @@ warnings.filterwarnings("ignore", message="IProgress not found")
 import pandas as pd
 from IPython.display import HTML, Markdown, display
 
-from biaslib.audit.inputs import KINDS
-from biaslib.audit.plan import GRIDS, METHODS, default_tests
+from biasbook.audit import GRIDS, KINDS, METHODS, default_tests
 
 WHAT = {"WEAT": "Caliskan et al.'s test on word vectors",
         "SEAT": "s-SEAT and w-SEAT on template sentences",
@@ -136,7 +135,7 @@ methods_table.insert(0, "what it runs", [WHAT[m] for m in METHODS])
 methods_table
 
 # %% tags=["hide-input"]
-from biaslib.audit.plan import default_metrics
+from biasbook.audit import default_metrics
 
 display(Markdown(
     f"The method `metrics` is the library's one front door to the static-vector metrics "
@@ -221,7 +220,7 @@ import tempfile
 import textwrap
 from pathlib import Path
 
-from biaslib.audit import cli
+from biasbook.audit import cli
 
 MODEL = "all-MiniLM-L6-v2"
 work = Path(tempfile.mkdtemp())
@@ -249,7 +248,7 @@ import json
 import numpy as np
 
 from biasbook.audit import P_NOISE, check_holm_margin, shown_d, summary_table
-from biaslib.reporting.format import format_p, robust_format
+from biaslib.reporting import format_p, robust_format
 
 results = pd.read_parquet(out / "results.parquet")
 timings = pd.read_csv(out / "timings.csv", keep_default_na=False)
@@ -280,8 +279,8 @@ minilm_summary
 # %% mystnb={"figure": {"caption": "The specification curve of C6 on all-MiniLM-L6-v2 (`--grid small`): each specification's effect size with its CI, sorted; filled dots have p < 0.05 under their own tail. Below, the choices each specification made.", "name": "fig-audit-curve"}} tags=["hide-input"]
 import matplotlib.pyplot as plt
 
-from biaslib.evaluate.speccurve import CHOICES
-from biaslib.reporting.speccurve import specification_curve
+from biasbook.audit import CHOICES
+from biaslib.reporting import specification_curve
 
 curve = results[(results["part"] == "grid") & (results["test"] == "C6")
                 & (results["not run"] == "")].copy()
@@ -325,7 +324,7 @@ assert set(TESTS) == {"C1", "C6", "Occ"}
 # names which of the nine shapes the test takes (the {doc}`ML-EAT chapter <mleat>`).
 
 # %% mystnb={"figure": {"caption": "EAT-Maps of all-MiniLM-L6-v2 on the three tests (sentence vectors of May et al.'s bleached templates, Mind Your Bias's for Occ).", "name": "fig-audit-eatmaps"}} tags=["hide-input"]
-from biaslib.reporting.eatmap import eat_map_grid
+from biaslib.reporting import eat_map_grid
 
 mleat = results[(results["method"] == "ML-EAT") & (results["part"] == "summary")]
 fig = eat_map_grid(mleat.reset_index(drop=True), title_column="test", ncols=len(mleat),
@@ -340,7 +339,7 @@ plt.show()
 # book's tests do not compare it.
 
 # %% tags=["hide-input", "nbval-ignore-output"]
-from biaslib.audit.report import format_seconds
+from biasbook.audit import format_seconds
 
 per_part = timings.assign(seconds=timings["seconds"].astype(float)).groupby(
     "part", sort=False).agg(seconds=("seconds", "sum"), tasks=("test", "size"))
@@ -356,7 +355,7 @@ per_part[["time", "tasks"]].rename_axis("part")
 # agree. Its stored result:
 
 # %% tags=["hide-input"]
-from biaslib.stimuli.data import data_dir
+from biasbook.audit import data_dir
 
 bench = json.loads((data_dir().parent / "benchmarks" / "results" / "throughput.json")
                    .read_text(encoding="utf-8"))
@@ -416,7 +415,7 @@ print(f"{again.computed} tasks computed, {again.reused} read back; the results a
 # %% tags=["hide-input", "nbval-ignore-output"]
 import html
 
-from biaslib.audit.report import render_report
+from biasbook.audit import render_report
 
 page = render_report(results, timings, provenance)
 HTML(f'<div><iframe srcdoc="{html.escape(page, quote=True)}" title="The audit report of '
@@ -439,9 +438,8 @@ HTML(f'<div><iframe srcdoc="{html.escape(page, quote=True)}" title="The audit re
 # static-vector metrics.
 
 # %%
+from biasbook.audit import needed_words, write_vectors
 from biaslib import glove_6b_50d
-from biaslib.audit.parts import needed_words
-from biaslib.embeddings.vector_files import write_vectors
 
 glove = glove_6b_50d()
 
@@ -459,9 +457,8 @@ summary_table(static.results)
 # on GloVe 6B 50d itself.
 
 # %%
-from biaslib.audit.plan import headline_stimuli
-from biaslib.errors import DroppedStimuliWarning
-from biaslib.evaluate.weat import run_weat
+from biasbook.audit import headline_stimuli
+from biaslib import DroppedStimuliWarning, run_weat
 
 weat_rows = static.summary[static.summary["method"] == "WEAT"].set_index("test")
 for test in TESTS:
@@ -502,8 +499,8 @@ metrics_table(static.results)
 # written. Here one line of the copy has lost its last number:
 
 # %%
-from biaslib.audit.report import strip_paths
-from biaslib.embeddings.vector_files import VectorFileError
+from biasbook.audit import strip_paths
+from biaslib import VectorFileError
 
 lines = vector_file.read_text(encoding="utf-8").splitlines()
 lines[10] = lines[10].rsplit(" ", 1)[0]

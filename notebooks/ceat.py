@@ -70,8 +70,7 @@ import os
 import sys
 
 if "google.colab" in sys.modules:
-    from biaslib.stimuli.corpus import corpus_dir
-    from biaslib.stimuli.corpus_sources import build_corpus_extract
+    from biasbook.ceat import build_corpus_extract, corpus_dir
 
     try:
         corpus_dir()
@@ -98,7 +97,7 @@ if "google.colab" in sys.modules:
 import pandas as pd
 
 from biasbook import ceat as ceat_chapter
-from biasbook.findings import what_we_found
+from biasbook.ceat import what_we_found
 
 pd.set_option("display.max_colwidth", None)  # text cells wrap in the page, never cut
 
@@ -159,7 +158,7 @@ PAPER_CAP = 100
 
 # %% tags=["hide-input"]
 # The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
-from biasbook.registry import colab_runtime
+from biasbook.ceat import colab_runtime
 
 print(colab_runtime("ceat"))
 
@@ -170,6 +169,7 @@ from IPython.display import display
 
 from biasbook.ceat import (
     CONTEXT_WINDOW_TESTS,
+    MYB_TABLE3,
     OFFLINE_CAPS,
     PAPER_CEAT_MODELS,
     RESAMPLING,
@@ -178,16 +178,21 @@ from biasbook.ceat import (
     ceat_findings,
     ces_table,
     chapter_table,
+    compare_with_stored,
     compound_coverage_view,
     compound_view,
     coverage_view,
+    describe_extract,
     figure3_figure,
     figure3_published,
     figure3_view,
     figure_findings,
+    load_or_compute,
+    load_results,
     meta_analysis_table,
     myb_ceat_comparison,
     myb_table12_comparison,
+    myb_window,
     not_run_table,
     reddit_2014_comparison,
     resampling_figure,
@@ -199,14 +204,16 @@ from biasbook.ceat import (
     templates_vs_corpus,
     window_comparison,
 )
-from biasbook.published import MYB_TABLE3
-from biasbook.stored import compare_with_stored, load_or_compute, load_results
-from biaslib.embeddings.transformer import TransformerEncoder
-from biaslib.evaluate.ceat import embed_word_contexts
-from biaslib.methods.ceat import CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL, ceat
-from biaslib.reporting.plots import ceat_distribution, ceat_forest
-from biaslib.stimuli.corpus import contexts_for_test, describe_extract, myb_window
-from biaslib.stimuli.data import load_test
+from biaslib import (
+    CEAT_MIND_YOUR_BIAS,
+    CEAT_ORIGINAL,
+    TransformerEncoder,
+    ceat,
+    contexts_for_test,
+    embed_word_contexts,
+    load_test,
+)
+from biaslib.reporting import ceat_distribution, ceat_forest
 
 # Text no smaller than the page's footnotes once the figure is scaled to the column.
 plt.rcParams["font.size"] = 12
@@ -314,8 +321,8 @@ assert CEAT_ORIGINAL.ddof == CEAT_MIND_YOUR_BIAS.ddof == 1
 # %% tags=["remove-cell"]
 # The windows described above: nine words for a one-word stimulus (four before, four
 # after), thirteen for a phrase; Guo & Caliskan's slice keeps four before, three after.
-from biaslib.stimuli.contexts import find_context
-from biaslib.stimuli.corpus import ceat_window
+from biasbook.ceat import ceat_window
+from biaslib import find_context
 
 words = [f"w{i}" for i in range(20)]
 one = find_context(" ".join([*words[:10], "tulip", *words[10:]]), "tulip")
@@ -374,8 +381,7 @@ assert dis[["none", "stimuli"]].values.tolist() == [[13, 23], [8, 23]]
 
 # %%
 if RUN_PAPER_MODELS and EXTRACT is not None:
-    from biasbook.ceat import chapter_tests
-    from biaslib.stimuli.corpus_sources import coverage_by_test
+    from biasbook.ceat import chapter_tests, coverage_by_test
 
     colab_coverage = coverage_by_test(chapter_tests())
     display(colab_coverage.drop(columns=["covered", "why"]).set_index("test"))
@@ -847,7 +853,7 @@ for r in compound[compound["compound_variant"] == MYB_W].itertuples():
 # Resampling moves C6's CES by far less than the swap (SD over seeds < 0.02).
 assert summary["CES_sd_over_seeds"].max() < 0.18
 # GPT-2's published difference (Table 3): 0.67 for I1, 0.44 for I2.
-from biaslib.stimuli.data import load_published
+from biaslib import load_published
 
 g2 = load_published("myb_table3").query("method == 'CEAT' and model == 'GPT-2'")
 g2 = g2[g2["test"].isin(["I1", "I2"])].pivot_table(index="test", columns="column", values="d")
@@ -922,7 +928,7 @@ sign_agreement(myb_rows)
 # Every comparison the text above states, checked against the tables.
 import numpy as np
 
-from biaslib.stimuli.data import load_published
+from biaslib import load_published
 
 MINI, SMOL = OFFLINE
 mb = ran[ran["convention"] == CEAT_MIND_YOUR_BIAS.name].set_index(["test", "column"])
@@ -1094,7 +1100,7 @@ else:
 import numpy as np
 from IPython.display import Markdown
 
-from biaslib.methods.weat import association, effect_size
+from biaslib import association, effect_size
 
 if EXTRACT is None:
     print(NO_CORPUS)

@@ -95,7 +95,7 @@ import pandas as pd
 from IPython.display import display
 
 from biasbook import elmo_bug
-from biasbook.findings import what_we_found
+from biasbook.elmo_bug import what_we_found
 
 findings = elmo_bug.findings()
 with pd.option_context("display.max_colwidth", None):
@@ -117,7 +117,7 @@ RUN_PAPER_MODELS = "google.colab" in sys.modules
 
 # %% tags=["hide-input"]
 # The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
-from biasbook.registry import colab_runtime
+from biasbook.elmo_bug import colab_runtime
 
 print(colab_runtime("elmo_bug"))
 
@@ -132,6 +132,7 @@ import pandas as pd
 
 from biasbook.elmo_bug import (
     MINILM,
+    MYB_TABLE3,
     PAPER_ELMO,
     SMOLLM2,
     chapter_table,
@@ -143,16 +144,13 @@ from biasbook.elmo_bug import (
     gpt2_landing,
     gpt2_offset_examples,
     gpt2_table,
+    load_or_compute,
     paper_elmo_table,
     quirk_counts,
     quirks_beside_published,
+    wseat_word_index,
 )
-from biasbook.published import MYB_TABLE3
-from biasbook.stored import load_or_compute
-from biaslib.embeddings.bugs import wseat_word_index
-from biaslib.embeddings.transformer import TransformerEncoder
-from biaslib.stimuli.contexts import find_context
-from biaslib.stimuli.templates import myb_contexts
+from biaslib import TransformerEncoder, find_context, myb_contexts
 
 pd.set_option("display.max_colwidth", 80)
 minilm = TransformerEncoder(MINILM, progress=False)
@@ -277,8 +275,7 @@ with pd.option_context("display.max_colwidth", None):
 # word level only), SmolLM2 the two smallest; the statistics are
 # Mind Your Bias's (99,999 shuffles, seed 1111).
 from biasbook.elmo_bug import ELMO_TESTS
-from biaslib.stats.conventions import MIND_YOUR_BIAS
-from biaslib.stimuli.data import load_published, load_test
+from biaslib import MIND_YOUR_BIAS, load_published, load_test
 
 elmo_orig = load_published("myb_table3").query(
     "model == 'ELMo' and column == 'orig' and method in ['s-SEAT', 'w-SEAT']")
@@ -377,7 +374,7 @@ diag.set_index(["model", "extraction"])[
 
 # %% tags=["remove-cell"]
 # The text above quotes sent-bias's PR for C3 at word level: −0.11, May et al.'s number.
-from biaslib.stimuli.data import load_published
+from biaslib import load_published
 
 may_bert = load_published("seat_table4").query("model == 'BERT (large, cased)'")
 assert may_bert.set_index(["test", "context"]).loc[("C3", "word"), "d"] == -0.11
@@ -618,7 +615,7 @@ display(Markdown(
 # and how often did it happen to ELMo's published numbers?
 
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
-from biaslib.reporting.format import format_d
+from biaslib.reporting import format_d
 
 paired = elmo.pivot_table(index=["column", "method", "test"], columns="replay",
                           values="effect_size").dropna()

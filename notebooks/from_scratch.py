@@ -89,8 +89,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from biaslib.embeddings import glove_6b_50d
-from biaslib.stimuli.data import load_test
+from biaslib import glove_6b_50d, load_test
 
 glove = glove_6b_50d()  # GloVe 6B 50d: glove.index (word -> row), glove.vectors
 c1 = load_test("C1")  # Caliskan et al.'s C1: X, Y, A, B, each a list of words
@@ -125,12 +124,12 @@ pd.DataFrame(
 # Plumbing: biaslib warns about the dropped word; the table above already shows it.
 import warnings
 
-from biaslib.errors import DroppedStimuliWarning
+from biaslib import DroppedStimuliWarning
 
 warnings.simplefilter("ignore", DroppedStimuliWarning)
 
 # %%
-from biaslib.embeddings import embed_test
+from biaslib import embed_test
 
 embedded = embed_test(c1, glove)
 for role in "XYAB":
@@ -179,7 +178,7 @@ scores.sort_values("s(w, A, B)", ascending=False).iloc[[0, 1, 2, -3, -2, -1]].ro
 # {py:func}`biaslib.methods.weat.association`:
 
 # %%
-from biaslib.methods import weat as bl
+import biaslib as bl
 
 np.testing.assert_allclose(s_x, bl.association(X, A, B), rtol=1e-12, atol=1e-15)
 np.testing.assert_allclose(s_y, bl.association(Y, A, B), rtol=1e-12, atol=1e-15)
@@ -276,7 +275,7 @@ with plt.rc_context({"font.size": 12}):
 # from $m$ draws.
 
 # %%
-from biaslib.stats.permutation import permutation_test
+from biaslib import permutation_test
 
 theirs = permutation_test(s_x, s_y, keep_distribution=True)
 sd_theory = pooled.std(ddof=1) * math.sqrt(1 / n_x + 1 / s_y.size)
@@ -399,7 +398,7 @@ def weat_by_hand(s_x, s_y, ddof=1, tail="greater", ties="ge", plus_one=True,
 # implementations that make that choice (from the tables of {doc}`../book/conventions`):
 
 # %%
-from biaslib.stats.conventions import BIASLIB
+from biaslib import BIASLIB
 
 # (what changes, weat_by_hand's arguments, biaslib's convention fields, who does it)
 FLIPS = [

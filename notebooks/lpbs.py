@@ -97,7 +97,7 @@ RUN_PAPER_MODELS = "google.colab" in sys.modules
 
 # %% tags=["hide-input"]
 # The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
-from biasbook.registry import colab_runtime
+from biasbook.lpbs import colab_runtime
 
 print(colab_runtime("lpbs"))
 
@@ -117,7 +117,7 @@ print(colab_runtime("lpbs"))
 import pandas as pd
 
 from biasbook import lpbs
-from biasbook.findings import what_we_found
+from biasbook.lpbs import what_we_found
 
 pd.set_option("display.max_colwidth", None)  # the text fallback of a table: no cut cells
 FINDINGS = lpbs.findings()
@@ -154,9 +154,12 @@ from biasbook.lpbs import (
     figure4_view,
     kurita_c1_recomputed,
     kurita_comparison,
+    load_or_compute,
     lpbs_conventions_table,
+    lpbs_sentences,
     modified_sets_ours,
     modified_sets_published,
+    myb_reduced_targets,
     myb_table4_comparison,
     myb_table6_comparison,
     myb_table14_comparison,
@@ -166,15 +169,17 @@ from biasbook.lpbs import (
     scorer,
     table4_conventions,
     underflow_view,
+    vocabulary,
     word_set_figure,
     word_sets_table,
 )
-from biasbook.stored import load_or_compute
-from biaslib.embeddings.masked_lm import vocabulary
-from biaslib.evaluate.lpbs import lpbs_sentences
-from biaslib.methods.lpbs import LPBS_BIASLIB, LPBS_KURITA, LPBS_MIND_YOUR_BIAS
-from biaslib.stimuli.data import load_published
-from biaslib.stimuli.lpbs import myb_reduced_targets, myb_templates
+from biaslib import (
+    LPBS_BIASLIB,
+    LPBS_KURITA,
+    LPBS_MIND_YOUR_BIAS,
+    load_published,
+    myb_templates,
+)
 
 pd.set_option("display.max_colwidth", None)
 tiny = scorer(TINY_MLM, progress=False)
@@ -346,7 +351,7 @@ figure2
 # %% tags=["remove-cell"]
 # The text above: the replay reproduces every reduced set of the authors' files (tested in
 # tests/test_lpbs.py) and Figure 2's shares; one pass does not.
-from biaslib.stimuli.data import load_test
+from biaslib import load_test
 
 shown = figure2[figure2["Figure 2 (%)"] != ""]
 assert len(shown) == 8 and (shown["ours (%)"] == shown["Figure 2 (%)"]).all()
@@ -930,7 +935,7 @@ ours_mod = modified_sets_ours(tiny_rows)
 assert ours_mod.loc[("Dis", "full"), ["ours original", "ours modified"]].tolist() == ["0.05"] * 2
 assert ours_mod.loc[("C9", "full"), ["ours original", "ours modified"]].tolist() == [
     "−0.03", "−0.39"]
-from biaslib.stimuli.data import load_test
+from biaslib import load_test
 
 assert (len(load_test("MYB-C9-name").A), len(load_test("MYB-C9-name-m").A)) == (7, 8)
 assert set(load_test("MYB-Dis-term").B.words) - set(load_test("MYB-Dis-term-m").B.words) == {
@@ -993,10 +998,14 @@ what_we_found(FINDINGS)
 # must not sit at a rounding edge (CONTRIBUTING.md, rule 2).
 import torch
 
-from biaslib.evaluate.lpbs import run_lpbs, template_log_probs
-from biaslib.methods.lpbs import TemplateLogProbs, increased_log_probability, lpbs, lpbs_test
-from biaslib.reporting.format import robust_format
-from biaslib.stimuli.lpbs import LpbsTemplate, kurita_templates
+from biasbook.lpbs import (
+    TemplateLogProbs,
+    increased_log_probability,
+    lpbs_test,
+    template_log_probs,
+)
+from biaslib import LpbsTemplate, kurita_templates, lpbs, run_lpbs
+from biaslib.reporting import robust_format
 
 
 def fixed(x: float, spec: str = ".2f") -> str:

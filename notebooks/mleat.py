@@ -93,7 +93,7 @@ import pandas as pd
 from IPython.display import display
 
 from biasbook import mleat
-from biasbook.findings import what_we_found
+from biasbook.mleat import what_we_found
 
 FINDINGS = mleat.findings()
 with pd.option_context("display.max_colwidth", None):
@@ -121,7 +121,7 @@ RUN_PAPER_MODELS = "google.colab" in sys.modules
 
 # %% tags=["hide-input"]
 # The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
-from biasbook.registry import colab_runtime
+from biasbook.mleat import colab_runtime
 
 print(colab_runtime("mleat"))
 
@@ -130,12 +130,15 @@ import pandas as pd
 from IPython.display import Markdown, display
 
 from biasbook.mleat import (
+    CALISKAN_TESTS,
     MLEAT_OFFLINE_MODELS,
     MLEAT_PAPER_MODELS,
+    PATTERNS,
     SEAT_SENTENCE_TESTS,
     glove_table1,
     gpt2_comparison,
     level3_summary,
+    load_or_compute,
     mleat_models_table,
     mleat_offline_table,
     paper_table,
@@ -143,11 +146,8 @@ from biasbook.mleat import (
     seat_patterns,
     with_patterns,
 )
-from biasbook.stored import load_or_compute
-from biaslib.methods.mleat import MLEAT_BIASLIB, MLEAT_PAPER_CODE, PATTERNS
-from biaslib.reporting.eatmap import eat_map_grid, eat_pattern_legend
-from biaslib.reporting.format import format_d, format_p
-from biaslib.stimuli.data import CALISKAN_TESTS, load_published
+from biaslib import MLEAT_BIASLIB, MLEAT_PAPER_CODE, load_published
+from biaslib.reporting import eat_map_grid, eat_pattern_legend, format_d, format_p
 
 TESTS = list(CALISKAN_TESTS)
 MINILM, SMOLLM = (model.label for model in MLEAT_OFFLINE_MODELS)
@@ -368,7 +368,7 @@ from biasbook.mleat import (
     googlenews_table4,
     googlenews_test,
 )
-from biaslib.embeddings.vector_files import googlenews_subset
+from biaslib import googlenews_subset
 
 gn = googlenews_subset()
 gn_norms = np.linalg.norm(gn.vectors.astype(np.float64), axis=1)
@@ -924,11 +924,12 @@ assert ((quiet_uniform["l2_x_d"] - quiet_uniform["l2_y_d"]).abs() < 0.3).any()
 # %% tags=["hide-input"]
 from biasbook.mleat import (
     CLIP_NAMES,
+    CLIP_TESTS,
     clip_comparison,
     clip_paper_table,
     clip_published,
+    image_manifest,
 )
-from biaslib.stimuli.images import CLIP_TESTS, image_manifest
 
 clip_images = image_manifest().groupby("category").size()
 pd.DataFrame([{"test": t.name, "paper's row": t.label, "X (iEAT folder)": t.x,
@@ -1053,11 +1054,8 @@ import itertools
 
 import numpy as np
 
-from biaslib.embeddings.base import embed_test
-from biaslib.embeddings.static import glove_6b_50d
-from biaslib.evaluate.mleat import run_mleat
-from biaslib.methods.mleat import PATTERN_ASSOCIATIONS
-from biaslib.stimuli.data import load_test
+from biasbook.mleat import PATTERN_ASSOCIATIONS
+from biaslib import embed_test, glove_6b_50d, load_test, run_mleat
 
 c6 = embed_test(load_test("C6"), glove_6b_50d(case="lower"))
 X, Y, A, B = (v / np.linalg.norm(v, axis=1, keepdims=True) for v in c6.arrays)
@@ -1130,9 +1128,8 @@ display(Markdown(
 
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 from biasbook.mleat import glove_table1
-from biaslib.methods.mleat import MLEAT_BIASLIB
-from biaslib.reporting.format import format_d
-from biaslib.stimuli.data import load_test
+from biaslib import MLEAT_BIASLIB, load_test
+from biaslib.reporting import format_d
 
 t1 = glove_table1(MLEAT_BIASLIB).set_index("test")
 gaps = pd.DataFrame({"X": t1["l3_ax_mean"] - t1["l3_bx_mean"],
@@ -1173,10 +1170,7 @@ display(Markdown(
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 import dataclasses
 
-from biaslib.embeddings.static import glove_6b_50d
-from biaslib.evaluate.mleat import run_mleat
-from biaslib.methods.mleat import MLEAT_BIASLIB
-from biaslib.stimuli.data import load_test
+from biaslib import MLEAT_BIASLIB, glove_6b_50d, load_test, run_mleat
 
 c4 = load_test("C4")
 without = dataclasses.replace(c4, X=dataclasses.replace(
@@ -1223,9 +1217,7 @@ display(Markdown(
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 import dataclasses
 
-from biaslib.embeddings.static import glove_6b_50d
-from biaslib.evaluate.mleat import run_mleat
-from biaslib.stimuli.data import load_test
+from biaslib import glove_6b_50d, load_test, run_mleat
 
 c4, glove = load_test("C4"), glove_6b_50d(case="lower")
 base = run_mleat(c4, embedder=glove)
@@ -1281,10 +1273,8 @@ display(Markdown(
 import dataclasses
 
 from biasbook.mleat import googlenews_test
-from biaslib.embeddings.static import glove_6b_50d
-from biaslib.embeddings.vector_files import googlenews_subset
-from biaslib.evaluate.mleat import run_mleat
-from biaslib.reporting.format import format_d
+from biaslib import glove_6b_50d, googlenews_subset, run_mleat
+from biaslib.reporting import format_d
 
 GN = "Google News"  # the subset on PyPI
 embeddings = {"GloVe 6B 50d": glove_6b_50d(case="lower"), GN: googlenews_subset()}

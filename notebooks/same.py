@@ -96,8 +96,7 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
 import pandas as pd
 from IPython.display import display
 
-from biasbook.findings import what_we_found
-from biasbook.same import findings
+from biasbook.same import findings, what_we_found
 
 FINDINGS = findings()
 with pd.option_context("display.max_colwidth", None):
@@ -129,7 +128,7 @@ PAPER_RUNS = 2
 
 # %% tags=["hide-input"]
 # The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
-from biasbook.registry import colab_runtime
+from biasbook.same import colab_runtime
 
 print(colab_runtime("same"))
 
@@ -150,7 +149,10 @@ from biasbook.same import (
     code_vs_paper,
     computed_injection_table,
     counterexample_table,
+    direct_bias_counterexample,
+    direct_bias_space,
     direction_class,
+    extremal_scores,
     figure6_table,
     figure9_table,
     figures_7_8_table,
@@ -159,6 +161,7 @@ from biasbook.same import (
     glove_setup,
     kept_runs,
     load_injection,
+    mac_counterexample,
     multi_attribute_table,
     occupations,
     properties_comparison,
@@ -167,35 +170,21 @@ from biasbook.same import (
     ranges_table,
     real_word_counterexample,
     run_injection_model,
+    same_signed_word,
+    same_space,
     score_words,
+    skew_stereotype_sets,
     stereotype_groups,
     swap_sign_table,
     tables_2_3,
-)
-from biaslib.methods.same import (
-    direct_bias,
-    direct_bias_space,
-    mac,
-    same,
-    same_signed_word,
-    same_space,
-    skew,
-    stereotype,
     weat_d,
-    weat_word,
-)
-from biaslib.methods.same_properties import (
-    direct_bias_counterexample,
-    extremal_scores,
-    mac_counterexample,
-    skew_stereotype_sets,
     weat_d_bound,
     weat_same_identity,
+    weat_word,
     weat_zero_counterexample,
 )
-from biaslib.methods.weat import effect_size
-from biaslib.reporting.format import format_p, round_table
-from biaslib.stimuli.data import load_set
+from biaslib import direct_bias, effect_size, load_set, mac, same, skew, stereotype
+from biaslib.reporting import format_p, round_table
 
 pd.set_option("display.max_colwidth", 90)
 pd.set_option("display.width", 160)
@@ -498,7 +487,7 @@ ce = counterexample_table(lookup, "GloVe 6B 50d", FEMALE, MALE)
 pub31 = published("numbers").iloc[:3]
 ce.insert(5, "published (BERT)", pub31["printed"].to_numpy())
 if RUN_PAPER_MODELS:
-    from biaslib.embeddings.mlm_finetune import load_masked_lm, word_vectors
+    from biasbook.same import load_masked_lm, word_vectors
 
     bert = load_masked_lm("bert-base-uncased", device="auto")
     words31 = sorted({w for s in ("x", "y", "x_prime", "y_prime")

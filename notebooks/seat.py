@@ -96,7 +96,7 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
 import pandas as pd
 
 from biasbook import seat
-from biasbook.findings import what_we_found
+from biasbook.seat import what_we_found
 
 pd.set_option("display.max_colwidth", None)  # long cells wrap in the page, never cut
 what_we_found(seat.findings())
@@ -105,7 +105,7 @@ what_we_found(seat.findings())
 # The counts the sentences above state, checked against the findings.
 from collections import Counter
 
-from biasbook.findings import findings_frame
+from biasbook.seat import findings_frame
 
 _verdicts = findings_frame(seat.findings())
 _by_paper = {paper: Counter(v.split(":")[0] for v in group["holds?"])
@@ -158,7 +158,7 @@ RUN_PAPER_MODELS = "google.colab" in sys.modules
 
 # %% tags=["hide-input"]
 # The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
-from biasbook.registry import colab_runtime
+from biasbook.seat import colab_runtime
 
 print(colab_runtime("seat"))
 
@@ -167,15 +167,17 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import display
 
-from biasbook.findings import findings_frame
-from biasbook.published import MAY_ALL, MYB_TABLE3
 from biasbook.seat import (
+    MAY_ALL,
     MAY_GROUP,
     MYB_PAPER_SEAT_MODELS,
+    MYB_TABLE3,
     OFFLINE_SEAT_MODELS,
     PAPER_ELMO,
     PAPER_SEAT_MODELS,
+    findings_frame,
     left_out,
+    load_or_compute,
     may_figure_frame,
     may_paper_table,
     may_summary,
@@ -186,9 +188,8 @@ from biasbook.seat import (
     seat_findings,
     template_examples,
 )
-from biasbook.stored import load_or_compute
-from biaslib.reporting.plots import grouped_heatmap
-from biaslib.stats.conventions import MIND_YOUR_BIAS
+from biaslib import MIND_YOUR_BIAS
+from biaslib.reporting import grouped_heatmap
 
 pd.set_option("display.max_colwidth", None)  # long cells wrap in the page, never cut
 OURS = [m.label for m in OFFLINE_SEAT_MODELS]
@@ -640,7 +641,7 @@ findings_frame(seat_findings(may, myb, OURS)).set_index("claim")[
 # %% tags=["remove-cell"]
 # Every count and comparison the text above states, checked against the tables.
 from biasbook.seat import CALISKAN_TESTS, NAME_TESTS, TERM_TESTS
-from biaslib.stimuli.data import load_published
+from biaslib import load_published
 
 CBOW, MINILM, SMOL = OURS
 ALPHA = 0.01
@@ -733,8 +734,8 @@ assert i2["s-SEAT"] * i2["w-SEAT"] < 0
 # `shown_p`, which refuse to show a digit that such noise could change.
 import numpy as np
 
-from biaslib.embeddings.transformer import TransformerEncoder
-from biaslib.reporting.format import format_p, robust_format
+from biaslib import TransformerEncoder
+from biaslib.reporting import format_p, robust_format
 
 minilm = TransformerEncoder("all-MiniLM-L6-v2", progress=False)
 
@@ -770,10 +771,9 @@ def shown_p(result, digits: int = 1) -> str:
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 from IPython.display import Markdown
 
-from biasbook.published import MAY_TABLE4
-from biasbook.seat import SHORT_NAMES
-from biaslib.reporting.format import holm_marks
-from biaslib.stats.multiple_testing import holm_bonferroni
+from biasbook.seat import MAY_TABLE4, SHORT_NAMES
+from biaslib import holm_bonferroni
+from biaslib.reporting import holm_marks
 
 family = may[may["column"].isin(OURS)].reset_index(drop=True)  # the stored offline rows
 raw = family["p_value"].to_numpy()
@@ -830,8 +830,7 @@ display(Markdown(
 from IPython.display import Markdown
 
 from biasbook.seat import SHORT_NAMES
-from biaslib.embeddings.static import glove_6b_50d
-from biaslib.stimuli.data import load_test
+from biaslib import glove_6b_50d, load_test
 
 rows = [("C3", "word"), ("C3", "sent"), ("C3b", "word"), ("C3b", "sent")]
 cbow = may_table([OFFLINE_SEAT_MODELS[0]], rows, MIND_YOUR_BIAS, progress=False)
@@ -896,9 +895,7 @@ display(Markdown(
 from IPython.display import Markdown
 
 from biasbook.seat import may_contexts
-from biaslib.evaluate.seat import embed_contexts
-from biaslib.methods.weat import weat
-from biaslib.stimuli.data import load_test
+from biaslib import embed_contexts, load_test, weat
 
 
 def first_template(contexts):
@@ -949,12 +946,8 @@ display(Markdown(
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 from IPython.display import Markdown
 
-from biasbook.published import MYB_TABLE3
-from biasbook.stored import NUMBER_TOLERANCE
-from biaslib.evaluate.seat import embed_contexts
-from biaslib.methods.weat import weat
-from biaslib.stimuli.data import load_test
-from biaslib.stimuli.templates import myb_contexts
+from biasbook.seat import MYB_TABLE3, NUMBER_TOLERANCE
+from biaslib import embed_contexts, load_test, myb_contexts, weat
 
 i2 = load_test(MYB_TABLE3["I2"])
 sentences = myb_contexts(MYB_TABLE3["I2"])

@@ -89,7 +89,7 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
 import pandas as pd
 
 from biasbook import synthesis
-from biasbook.findings import what_we_found
+from biasbook.synthesis import what_we_found
 
 pd.set_option("display.max_colwidth", None)  # table cells are sentences: never cut them
 FINDINGS = synthesis.findings()
@@ -133,21 +133,22 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
-from biasbook.findings import findings_frame
-from biasbook.lpbs import TINY_MLM
-from biasbook.published import MYB_MODELS
-from biasbook.stored import load_results
 from biasbook.synthesis import (
     METHOD_PAIRS,
     MIN_PAIRS_CI,
+    MYB_MODELS,
+    TINY_MLM,
+    data_dir,
+    findings_frame,
     format_r,
+    load_results,
     myb_table5,
     offline_scores,
     offline_table5,
     table5_beside_published,
 )
-from biaslib.reporting.format import format_d
-from biaslib.stimuli.data import data_dir, load_published
+from biaslib import load_published
+from biaslib.reporting import format_d
 
 pd.set_option("display.width", 160)
 
@@ -438,10 +439,21 @@ assert (tiny_cos["ci_low"] > 0).all() and len(tiny_cos) == 3
 # or we did not compute. How many cells each table has, and how many of ours are filled:
 
 # %% tags=["hide-input"]
-from biasbook import synthesis_tables as st
-from biaslib.reporting.format import round_table
+from biasbook.synthesis import (
+    MYB_GROUP,
+    OPTIONS,
+    OURS_GROUP,
+    cells,
+    choice_table,
+    compact_summary,
+    published_cells,
+    stored_ours,
+    switch_summary,
+    table14_view,
+)
+from biaslib.reporting import round_table
 
-ours_cells = st.stored_ours()
+ours_cells = stored_ours()
 OURS_COLUMNS = {
     "s-SEAT": ("CBoW", "MiniLM", "SmolLM2", "tiny MLM"),
     "w-SEAT": ("CBoW", "MiniLM", "SmolLM2", "tiny MLM"),
@@ -456,9 +468,9 @@ LEGEND = ("`*` p < 0.01 (printed columns: the paper's bold); n/a as printed;\n"
 
 def method_table(table, method, **options):
     """One method's printed cells beside ours (long format)."""
-    return st.choice_table(st.published_cells(table), ours_cells[ours_cells["table"] == table],
-                           method, options=st.OPTIONS[table], ours_columns=OURS_COLUMNS[method],
-                           **options)
+    return choice_table(published_cells(table), ours_cells[ours_cells["table"] == table],
+                        method, options=OPTIONS[table], ours_columns=OURS_COLUMNS[method],
+                        **options)
 
 
 def show(table, method, **options):
@@ -469,12 +481,12 @@ def show(table, method, **options):
 
 views = {(t, m): method_table(t, m) for t, methods in TABLE_METHODS.items() for m in methods}
 count = pd.DataFrame([
-    {"table": t, "printed cells": len(st.published_cells(t)),
-     "printed cells shown": sum(int((views[(t, m)][st.MYB_GROUP] != "").to_numpy().sum())
+    {"table": t, "printed cells": len(published_cells(t)),
+     "printed cells shown": sum(int((views[(t, m)][MYB_GROUP] != "").to_numpy().sum())
                                 for m in TABLE_METHODS.get(t, ())),
      "our cells": int(ours_cells["table"].eq(t).sum())}
     for t in (11, 12, 13, 14)]).set_index("table")
-count.loc[14, "printed cells shown"] = len(st.published_cells(14))  # shown below, one table
+count.loc[14, "printed cells shown"] = len(published_cells(14))  # shown below, one table
 count
 
 # %% tags=["remove-cell"]
@@ -502,24 +514,24 @@ for method in TABLE_METHODS[11]:
 # under both: sign flips, changes of significance, and the mean effect size under each):
 
 # %% tags=["hide-input"]
-long11 = st.cells(11, ours_cells)
-switch11 = st.switch_summary(long11, "names", "terms")
-round_table(st.compact_summary(switch11), 2)
+long11 = cells(11, ours_cells)
+switch11 = switch_summary(long11, "names", "terms")
+round_table(compact_summary(switch11), 2)
 
 # %% tags=["remove-cell"]
 sw11 = switch11
-pub11 = sw11.loc[st.MYB_GROUP]
+pub11 = sw11.loc[MYB_GROUP]
 assert int(pub11.loc[pub11.index.get_level_values("method") != "LPBS", "tests"].sum()) == 90
 F11 = next(f for f in FINDINGS if f.section == "synthesis-table11")
 assert "31 sign flips and 23 significance changes in 90 pairs" in F11.published
 assert F11.ours.startswith("CBoW 3 sign flips, 3 significance changes in 8 pairs; MiniLM 5 sign "
                            "flips, 6 significance changes in 12 pairs; tiny MLM 6 sign flips, 6 "
                            "significance changes in 21 pairs")
-assert int(sw11.loc[(st.MYB_GROUP, "BERT", "LPBS"), "sign flips"]) == 2
+assert int(sw11.loc[(MYB_GROUP, "BERT", "LPBS"), "sign flips"]) == 2
 v11 = {m: views[(11, m)] for m in TABLE_METHODS[11]}
 
 
-def cell(view, test, option, column, group=st.OURS_GROUP):
+def cell(view, test, option, column, group=OURS_GROUP):
     return view.loc[(test, option), (group, column)]
 
 
@@ -566,16 +578,16 @@ assert [cell(v11["CEAT"], t, "terms", "tiny MLM") for t in ("C3", "I1", "I2")] =
 # %% tags=["hide-input"]
 for method in TABLE_METHODS[12]:
     show(12, method)
-long12 = st.cells(12, ours_cells)
-switch12 = st.switch_summary(long12, "template", "reddit")
-round_table(st.compact_summary(switch12), 2)
+long12 = cells(12, ours_cells)
+switch12 = switch_summary(long12, "template", "reddit")
+round_table(compact_summary(switch12), 2)
 
 # %% tags=["remove-cell"]
 F12 = next(f for f in FINDINGS if f.section == "synthesis-table12")
 assert F12.holds == "partly"
 assert ("mean d larger with templates in 9 of 15; w-SEAT significant 28 (templates) vs 35 "
         "(Reddit) of 40") in F12.published
-o12 = switch12.loc[st.OURS_GROUP]
+o12 = switch12.loc[OURS_GROUP]
 ceat12 = o12.loc[(slice(None), "CEAT"), :]
 assert (ceat12[["significant template", "significant reddit"]] == 7).all().all()
 assert (ceat12["sign flips"] == 0).all()
@@ -628,12 +640,12 @@ assert seat12 == {
 # %% tags=["hide-input"]
 for method in TABLE_METHODS[13]:
     show(13, method)
-long13 = st.cells(13, ours_cells)
-switch13 = pd.concat({f"{a} → {b}": st.switch_summary(long13, a, b).set_axis(
+long13 = cells(13, ours_cells)
+switch13 = pd.concat({f"{a} → {b}": switch_summary(long13, a, b).set_axis(
     ["tests", "sign flips", "significance changes", "significant before", "significant after",
      "mean d before", "mean d after"], axis=1)
     for a, b in (("avg.", "sent"), ("avg.", "start"), ("avg.", "end"))}, names=["switch"])
-round_table(st.compact_summary(switch13), 2)
+round_table(compact_summary(switch13), 2)
 
 # %% tags=["remove-cell"]
 F13S = next(f for f in FINDINGS if f.claim.startswith("§4.3: the first, last"))
@@ -642,7 +654,7 @@ assert "16 sign flips and 19 significance changes in 128 pairs" in F13S.publishe
 assert F13S.ours == ("MiniLM SEAT 3 sign flips, 2 significance changes in 16; tiny MLM SEAT 0 "
                      "sign flips, 4 significance changes in 16; tiny MLM CEAT 1 sign flips, 1 "
                      "significance changes in 14")
-s13 = switch13.loc["avg. → sent"].loc[st.OURS_GROUP]
+s13 = switch13.loc["avg. → sent"].loc[OURS_GROUP]
 assert [f"{s13.loc[(m, 'SEAT'), c]:.2f}" for m in ("MiniLM", "tiny MLM")
         for c in ("mean d after", "mean d before")] == ["0.74", "0.47", "0.82", "0.68"]
 assert [f"{s13.loc[('tiny MLM', 'CEAT'), c]:.2f}" for c in ("mean d before", "mean d after")
@@ -654,9 +666,9 @@ assert [cell(v13, "C9", o, "MiniLM") for o in ("avg.", "end")] == ["0.20", "−0
 assert [cell(views[(13, "CEAT")], "I2", o, "tiny MLM") for o in ("avg.", "start")] == [
     "0.70*", "−0.00"]
 p13 = views[(13, "SEAT")]
-assert [cell(p13, "I1", o, "GPT-2", st.MYB_GROUP) for o in ("avg.", "start")] == [
+assert [cell(p13, "I1", o, "GPT-2", MYB_GROUP) for o in ("avg.", "start")] == [
     "−0.52", "0.83*"]
-assert [cell(p13, "Dis", o, "BLOOM", st.MYB_GROUP) for o in ("avg.", "end")] == [
+assert [cell(p13, "Dis", o, "BLOOM", MYB_GROUP) for o in ("avg.", "end")] == [
     "0.50*", "−0.64"]
 
 # %% [markdown]
@@ -687,16 +699,16 @@ assert [cell(p13, "Dis", o, "BLOOM", st.MYB_GROUP) for o in ("avg.", "end")] == 
 # {ref}`lpbs-word-sets`), and CEAT on MiniLM and SmolLM2 with the full sets (`ceat_myb`).
 
 # %% tags=["hide-input"]
-t14_view = st.table14_view(st.published_cells(14), ours_cells[ours_cells["table"] == 14])
+t14_view = table14_view(published_cells(14), ours_cells[ours_cells["table"] == 14])
 display(Markdown(f"**Table 14.**\n{LEGEND}"))
 t14_view
 
 # %% tags=["remove-cell"]
-pub14 = t14_view[st.MYB_GROUP]
+pub14 = t14_view[MYB_GROUP]
 assert pub14["cosine"].str.endswith("*").sum() == 18
 prob = pub14["probability"][pub14["probability"] != ""]
 assert (prob != "n/a").sum() == 10 and prob.str.endswith("*").sum() == 9
-tiny14 = t14_view[st.OURS_GROUP]
+tiny14 = t14_view[OURS_GROUP]
 ran = tiny14["tiny MLM cosine"][~tiny14["tiny MLM cosine"].isin(["", "–"])]
 assert ran.str.endswith("*").all() and len(ran) == 12
 assert (tiny14.xs("simpl.", level="word set")["tiny MLM cosine"] == "–").all()
@@ -796,14 +808,13 @@ assert measured.loc[("C1", "CEAT"), "n_samples"] == 10000
 # %% tags=["hide-input"]
 import warnings
 
-from biasbook.speccurve import (
+from biasbook.synthesis import CHOICES as CHOICES_SHOWN
+from biasbook.synthesis import (
     GRID_LAYER_LABELS,
     specification_summary,
     stored_specifications,
 )
-from biaslib.evaluate.speccurve import CHOICES as CHOICES_SHOWN
-from biaslib.reporting.format import round_table
-from biaslib.reporting.speccurve import specification_curve
+from biaslib.reporting import round_table, specification_curve
 
 CURVE_MODELS = {MINI: "all-MiniLM-L6-v2", SMOL: "SmolLM2-135M-Instruct",
                 CBOW: "CBoW (GloVe 6B 50d)", "SPLADE-tiny": TINY_MLM}
@@ -945,25 +956,36 @@ plt.show()
 # it. Counted from the authors' file:
 
 # %% tags=["hide-input"]
-from biasbook import myb_figures
-from biaslib.reporting.plots import binned_scores, scatter_matrix
+from biasbook.synthesis import (
+    FIGURE1_BIN,
+    OURS_FIGURE1_MODELS,
+    figure1_counts,
+    figure1_summary,
+    load_figure1_counts,
+    ours_figure1_scores,
+    ours_table3,
+    pair_closeness,
+    published_table3,
+    significance_counts,
+)
+from biaslib.reporting import binned_scores, scatter_matrix
 
 FIG1_SETTINGS = {"target description": ["names", "terms"],
                  "contextualisation": ["template", "reddit"]}
 FIG1_COLUMNS = [("target description", "names"), ("target description", "terms"),
                 ("contextualisation", "template"), ("contextualisation", "reddit"),
                 ("contextualisation", "corpus")]
-fig1_pub = myb_figures.load_figure1_counts()
+fig1_pub = load_figure1_counts()
 
 
 def fig1_view(counts: pd.DataFrame, models) -> pd.DataFrame:
     """Significant / all scores and the significant scores' mean d, one column per model."""
-    summary = myb_figures.figure1_summary(counts)
-    cells = (summary["significant"].astype(int).astype(str) + " / "
-             + summary["scores"].astype(int).astype(str) + " ("
-             + summary["mean significant d"].map(lambda d: f"{d:.2f}").str.replace("-", "−")
-             + ")")
-    view = cells.unstack(["panel", "setting"]).reindex(list(models))
+    summary = figure1_summary(counts)
+    text = (summary["significant"].astype(int).astype(str) + " / "
+            + summary["scores"].astype(int).astype(str) + " ("
+            + summary["mean significant d"].map(lambda d: f"{d:.2f}").str.replace("-", "−")
+            + ")")
+    view = text.unstack(["panel", "setting"]).reindex(list(models))
     view = view[[c for c in FIG1_COLUMNS if c in view.columns]]
     view.index.name = "significant / scores (mean d)"
     return view
@@ -972,7 +994,7 @@ def fig1_view(counts: pd.DataFrame, models) -> pd.DataFrame:
 fig1_view(fig1_pub, MYB_MODELS)
 
 # %% tags=["remove-cell"]
-s1 = myb_figures.figure1_summary(fig1_pub)
+s1 = figure1_summary(fig1_pub)
 assert int(fig1_pub.query("panel == 'target description'")["count"].sum()) == 1058
 assert int(fig1_pub.query("panel == 'contextualisation'")["count"].sum()) == 1058
 tot1 = s1.groupby(level=["panel", "setting"]).sum()
@@ -993,7 +1015,7 @@ assert all(md1[("contextualisation", "template", m)] > md1[("contextualisation",
 
 # %% mystnb={"figure": {"caption": "Mind Your Bias's Figure 1 redrawn from the counts of the authors' result file (1,058 runs with an effect size; ELMo, BERT, GPT-2, OPT, BLOOM as the authors ran them). Top: by target description; bottom: by contextualisation. Left: each dot one effect-size bin of 0.1, its area the number of scores; faint: p \u2265 0.01. Right: the significant scores per bin, all models.", "name": "fig-synthesis-figure1-published"}} tags=["hide-input"]
 fig = binned_scores(fig1_pub, models=MYB_MODELS, settings=FIG1_SETTINGS,
-                    bin_width=myb_figures.FIGURE1_BIN,
+                    bin_width=FIGURE1_BIN,
                     title="Mind Your Bias: all runs of the authors' result file")
 plt.show()
 
@@ -1019,12 +1041,12 @@ plt.show()
 # names and terms for the same tests.
 
 # %% tags=["hide-input"]
-OURS_MODELS = list(myb_figures.OURS_FIGURE1_MODELS.values())
-fig1_ours = myb_figures.figure1_counts(myb_figures.ours_figure1_scores())
+OURS_MODELS = list(OURS_FIGURE1_MODELS.values())
+fig1_ours = figure1_counts(ours_figure1_scores())
 fig1_view(fig1_ours, OURS_MODELS)
 
 # %% tags=["remove-cell"]
-s1o = myb_figures.figure1_summary(fig1_ours)
+s1o = figure1_summary(fig1_ours)
 assert int(s1o.xs("target description")["scores"].sum()) == 138
 tot1o = s1o.groupby(level=["panel", "setting"]).sum()
 assert tot1o["significant"].to_dict() == {
@@ -1041,7 +1063,7 @@ assert all(mdo[("contextualisation", "template", m)] > mdo[("contextualisation",
 fig = binned_scores(fig1_ours, models=OURS_MODELS,
                     settings={"target description": ["names", "terms"],
                               "contextualisation": ["template", "corpus"]},
-                    bin_width=myb_figures.FIGURE1_BIN,
+                    bin_width=FIGURE1_BIN,
                     title="Ours: stand-ins MiniLM, SmolLM2, tiny masked LM (stored runs)")
 plt.show()
 
@@ -1073,7 +1095,7 @@ plt.show()
 # LM, CEAT not on CBoW):
 
 # %% mystnb={"figure": {"caption": "Figure 5's layout on the offline models: CBoW (GloVe 6B 50d), all-MiniLM-L6-v2, SmolLM2-135M-Instruct and the tiny masked LM (SPLADE-tiny), from the stored tables. Not the paper's models.", "name": "fig-synthesis-figure5-ours"}} tags=["hide-input"]
-SHORT5 = {CBOW: "CBoW", **myb_figures.OURS_FIGURE1_MODELS}
+SHORT5 = {CBOW: "CBoW", **OURS_FIGURE1_MODELS}
 ours5 = scores[scores["method"].isin(FIG5_METHODS)].assign(
     model=lambda f: f["model"].map(SHORT5))
 fig = scatter_matrix(ours5, FIG5_METHODS, hue_order=list(SHORT5.values()),
@@ -1104,8 +1126,8 @@ assert ours5.groupby("method").size().to_dict() == {"CEAT": 21, "LPBS": 8, "s-SE
 # method and model, of eight:
 
 # %% tags=["hide-input"]
-sig_pub = myb_figures.significance_counts()
-sig_holm = myb_figures.significance_counts(rule="holm")
+sig_pub = significance_counts()
+sig_holm = significance_counts(rule="holm")
 sig_view = pd.concat({"p < 0.01": sig_pub, "Holm–Bonferroni": sig_holm}, names=["rule"])
 sig_view.columns.name = "significant of 8 (Table 3)"
 sig_view
@@ -1132,15 +1154,15 @@ assert sig_pub.loc["CEAT"].to_dict() == {"ELMo": 8, "BERT": 8, "GPT-2": 8, "OPT"
 # few corpus contexts on MiniLM and the tiny masked LM, not run on SmolLM2):
 
 # %% tags=["hide-input"]
-ours_t3 = myb_figures.ours_table3()
-sig_ours = myb_figures.significance_counts(ours_t3)
+ours_t3 = ours_table3()
+sig_ours = significance_counts(ours_t3)
 n_ours = ours_t3.groupby(["method", "model"]).size().unstack().reindex(
     index=sig_ours.index, columns=sig_ours.columns)
 sig_ours_view = pd.DataFrame(
     [[f"{int(k)} of {int(n)}" if n == n else "not run" for k, n in zip(kr, nr, strict=True)]
      for kr, nr in zip(sig_ours.to_numpy(float), n_ours.to_numpy(float), strict=True)],
     index=sig_ours.index)
-sig_ours_view.columns = [myb_figures.OURS_FIGURE1_MODELS.get(m, "CBoW") for m in sig_ours.columns]
+sig_ours_view.columns = [OURS_FIGURE1_MODELS.get(m, "CBoW") for m in sig_ours.columns]
 sig_ours_view.columns.name = "significant, p < 0.01 (stand-ins)"
 sig_ours_view
 
@@ -1161,7 +1183,7 @@ assert sig_ours_view.loc["s-SEAT"].to_dict() == {"CBoW": "6 of 6", "MiniLM": "5 
 # (Cohen's "medium" effect). Table 3's s-SEAT row:
 
 # %% tags=["hide-input"]
-close = myb_figures.pair_closeness(myb_figures.published_table3(), "OPT", "BLOOM")
+close = pair_closeness(published_table3(), "OPT", "BLOOM")
 close_view = pd.DataFrame({
     "d OPT": close["d OPT"].map(format_d), "d BLOOM": close["d BLOOM"].map(format_d),
     "p OPT": close["p OPT"].map(lambda p: f"{p:.4f}"),
@@ -1177,8 +1199,7 @@ assert list(close.index[~close["same verdict"]]) == ["C6", "Occ"]
 assert list(close.index[~close["close"]]) == ["C1", "C6", "Occ"]
 assert [close_view.loc[t, "|Δd|"] for t in ("C1", "C6", "Occ", "I1")] == ["0.69", "1.20",
                                                                          "1.58", "0.42"]
-close_w = myb_figures.pair_closeness(myb_figures.published_table3(), "OPT", "BLOOM",
-                                     method="w-SEAT")
+close_w = pair_closeness(published_table3(), "OPT", "BLOOM", method="w-SEAT")
 assert list(close_w.index[~close_w["same verdict"]]) == ["C1", "C3", "C6", "C9", "Occ"]
 
 # %% [markdown]
@@ -1261,15 +1282,15 @@ assert f"{r2(('s-SEAT', 'CEAT', MINI, 'sig.'))}" == "0.87"
 # (synthesis-exercise-1)=
 # ### Exercise 1. Names or group terms: count the sign flips (★☆☆)
 #
-# Take w-SEAT in Mind Your Bias's printed Table 11 (`st.cells(11, ours_cells)`, group
-# `st.MYB_GROUP`). For each of the five models, count the tests whose effect size
+# Take w-SEAT in Mind Your Bias's printed Table 11 (`cells(11, ours_cells)`, group
+# `MYB_GROUP`). For each of the five models, count the tests whose effect size
 # changes sign when the names are replaced by group terms, and the tests that are
 # significant under one description only. Check your total against the chapter's
-# `st.switch_summary`. Which model's w-SEAT keeps every sign?
+# `switch_summary`. Which model's w-SEAT keeps every sign?
 
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
-t11 = st.cells(11, ours_cells)
-w11 = t11[(t11["group"] == st.MYB_GROUP) & (t11["method"] == "w-SEAT")]
+t11 = cells(11, ours_cells)
+w11 = t11[(t11["group"] == MYB_GROUP) & (t11["method"] == "w-SEAT")]
 d11 = w11.pivot_table(index=["model", "test"], columns="option", values="d")
 s11 = w11.pivot_table(index=["model", "test"], columns="option", values="sig")
 per_model = pd.DataFrame({
@@ -1279,8 +1300,7 @@ per_model = pd.DataFrame({
                                                                    sort=False).sum(),
 }).reindex(MYB_MODELS)
 display(per_model)
-route = st.switch_summary(t11, "names", "terms").loc[st.MYB_GROUP].xs("w-SEAT",
-                                                                            level="method")
+route = switch_summary(t11, "names", "terms").loc[MYB_GROUP].xs("w-SEAT", level="method")
 assert (per_model[["tests", "sign flips", "significance changes"]]
         == route.loc[MYB_MODELS, ["tests", "sign flips", "significance changes"]]).all().all()
 keeps = list(per_model.index[per_model["sign flips"] == 0])
@@ -1422,8 +1442,7 @@ SWITCHES = {"names → terms": (11, "names", "terms"),
 REVERSAL = 0.2  # a sign flip with |d| of at least a "small" effect on both sides
 moves, reversals = {}, {}
 for label, (table, a, b) in SWITCHES.items():
-    printed = st.cells(table, ours_cells).query(
-        "group == @st.MYB_GROUP and method != 'LPBS'")
+    printed = cells(table, ours_cells).query("group == @MYB_GROUP and method != 'LPBS'")
     pairs = pd.concat([printed[printed["option"] == o].set_index(["model", "method", "test"])["d"]
                        .rename(o) for o in (a, b)], axis=1, join="inner").dropna()
     pairs.columns = ["before", "after"]

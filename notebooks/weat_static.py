@@ -97,7 +97,7 @@ import pandas as pd
 from IPython.display import display
 
 from biasbook import weat_static
-from biasbook.findings import what_we_found
+from biasbook.weat_static import what_we_found
 
 findings = weat_static.findings()
 with pd.option_context("display.max_colwidth", None):
@@ -116,26 +116,38 @@ import warnings
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from biasbook.mleat import googlenews_test, paper_table
-from biasbook.stored import compare_with_stored, load_or_compute
 from biasbook.weat_static import (
     GLOVE_TABLE,
+    PRESETS,
+    compare_with_stored,
     comparison_table,
+    cosine_matrix,
     dropped_stimuli,
     glove_table,
+    googlenews_test,
+    load_or_compute,
+    paper_table,
     word2vec_comparison,
     word2vec_table,
 )
-from biaslib.embeddings import embed_test, glove_6b_50d
-from biaslib.errors import DroppedStimuliWarning
-from biaslib.evaluate.weat import weat_table
-from biaslib.methods.mleat import MLEAT_BIASLIB, ml_eat
-from biaslib.methods.weat import weat
-from biaslib.reporting.format import format_d, format_p, format_tail_p
-from biaslib.reporting.plots import effect_size_comparison, p_value_heatmap
-from biaslib.stats.conventions import PRESETS
-from biaslib.stats.similarity import cosine_matrix
-from biaslib.stimuli.data import load_published, load_test
+from biaslib import (
+    MLEAT_BIASLIB,
+    DroppedStimuliWarning,
+    embed_test,
+    glove_6b_50d,
+    load_published,
+    load_test,
+    ml_eat,
+    weat,
+    weat_table,
+)
+from biaslib.reporting import (
+    effect_size_comparison,
+    format_d,
+    format_p,
+    format_tail_p,
+    p_value_heatmap,
+)
 
 pd.set_option("display.max_colwidth", 80)
 TESTS = list(weat_static.CALISKAN_TESTS)
@@ -152,7 +164,7 @@ RUN_PAPER_MODELS = "google.colab" in sys.modules
 
 # %% tags=["hide-input"]
 # The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
-from biasbook.registry import colab_runtime
+from biasbook.weat_static import colab_runtime
 
 print(colab_runtime("weat_static"))
 
@@ -780,7 +792,7 @@ display(Markdown(
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 import dataclasses
 
-from biaslib.methods.weat import association, effect_size
+from biaslib import association, effect_size
 
 
 def glove_d(test, role: str | None = None, drop: tuple[str, ...] = ()) -> float:

@@ -96,6 +96,48 @@ def test_the_static_teaching_pages_exist_and_are_no_other_kind():
     assert not set(STATIC_TEACHING) & set(NO_MODEL)
 
 
+def embedding_names(code: str) -> set[str]:
+    """The names of ``biaslib.embeddings`` that ``code`` uses: imported from it (or from one
+    of its modules), imported from ``biaslib`` (whose ``_EXPORTS`` say which module defines
+    them), or read as an attribute of ``import biaslib [as alias]``."""
+    import biaslib
+
+    def embedding(name: str) -> bool:
+        return biaslib._EXPORTS.get(name, "").startswith("biaslib.embeddings")
+
+    names: set[str] = set()
+    aliases: set[str] = set()
+    tree = ast.parse(code)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
+                "biaslib.embeddings"):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module == "biaslib":
+            names |= {alias.name for alias in node.names if embedding(alias.name)}
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.startswith("biaslib.embeddings"):
+                    names.add(a.name)
+                elif a.name == "biaslib":
+                    aliases.add(a.asname or a.name)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.value.id in aliases:
+            if node.attr == "embeddings" or embedding(node.attr):
+                names.add(node.attr)
+    return names
+
+
+def test_the_embedding_scan_sees_every_form():
+    code = ("import biaslib as bl\nfrom biaslib import glove_6b_50d, load_test\n"
+            "from biaslib.embeddings.base import embed_test\n"
+            "bl.weat(); bl.TransformerEncoder('m'); bl.embeddings.static\n")
+    assert embedding_names(code) == {"glove_6b_50d", "embed_test", "TransformerEncoder",
+                                     "embeddings"}
+    assert embedding_names("import biaslib.embeddings.transformer\n") == {
+        "biaslib.embeddings.transformer"}
+
+
 @pytest.mark.parametrize("name", STATIC_TEACHING)
 def test_the_static_teaching_pages_load_only_the_offline_static_vectors(name):
     code = "".join(body for header, body in _cells(name)
@@ -103,12 +145,7 @@ def test_the_static_teaching_pages_load_only_the_offline_static_vectors(name):
     found = _OTHER_MODEL_CODE.search(code)
     assert not found, (f"notebooks/{name}.py uses {found.group()!r}: a page with another model "
                        "than GloVe 6B 50d is a chapter and needs the RUN_PAPER_MODELS switch")
-    imported = set()
-    for node in ast.walk(ast.parse(code)):
-        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith(
-                "biaslib.embeddings"):
-            imported |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.Import):
-            assert not any(a.name.startswith("biaslib.embeddings") for a in node.names), name
+    imported = embedding_names(code)
     assert imported <= STATIC_NAMES, (
-        f"notebooks/{name}.py imports {sorted(imported - STATIC_NAMES)} from biaslib.embeddings")
+        f"notebooks/{name}.py uses {sorted(imported - STATIC_NAMES)} of biaslib.embeddings")
+    assert imported, f"notebooks/{name}.py loads no vectors: is it still a teaching page?"

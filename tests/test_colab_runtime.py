@@ -2,7 +2,7 @@
 
 ``benchmarks/colab_runtime.py`` counts what each chapter's ``RUN_PAPER_MODELS`` path feeds
 each model, times the models' architectures, and combines the two into
-``benchmarks/results/colab_runtime.csv``; ``biasbook.registry.colab_runtime``
+``benchmarks/results/colab_runtime.csv``; ``biasbook.colab.colab_runtime``
 gives each chapter's page its line. No model is built here (parameter counts on torch's
 meta device) and no tokenizer is loaded (a word counter stands in).
 """
@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 from script_modules import load_script
 
-from biasbook.registry import colab_runtime, colab_runtime_table
+from biasbook.colab import colab_runtime, colab_runtime_table
 from biaslib.errors import UnknownNameError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -251,7 +251,7 @@ INTRO_ROWS = {"A bias test from scratch": "from_scratch",
 
 
 def test_the_intro_table_gives_each_chapters_run_time():
-    from biasbook.registry import colab_runtime_short
+    from biasbook.colab import colab_runtime_short
 
     text = (ROOT / "book" / "intro.md").read_text(encoding="utf-8")
     lines = [ln for ln in text.splitlines() if ln.startswith("| chapter |")]
@@ -272,6 +272,6 @@ def test_the_intro_table_gives_each_chapters_run_time():
                                                (26, "about 30 min"), (150, "about 2.5 h"),
                                                (1873.5, "about 31 h")])
 def test_durations_read_as_a_reader_wants_them(minutes, text):
-    from biasbook.registry import _duration
+    from biasbook.colab import _duration
 
     assert _duration(minutes) == text

@@ -158,3 +158,34 @@ def test_public_name_is_documented_on_the_api_page(name):
 
         docs = ModuleAnalyzer.for_module(module_name).find_attr_docs()
         assert ("", name) in docs, f"{module_name}.{name} has no #: comment"
+
+
+# ------------------------------------------------------- biaslib.reporting: plots and numbers
+
+REPORTING = list(importlib.import_module("biaslib.reporting")._EXPORTS)
+
+
+def test_reporting_all_is_its_exports_and_import_is_light():
+    reporting = importlib.import_module("biaslib.reporting")
+    assert reporting.__all__ == REPORTING
+    loaded = _imported_after("import biaslib.reporting")
+    assert not {"matplotlib", "torch"} & {m.split(".")[0] for m in loaded}
+
+
+@pytest.mark.parametrize("name", REPORTING)
+def test_reporting_name_resolves_to_its_defining_module(name):
+    reporting = importlib.import_module("biaslib.reporting")
+    module_name = reporting._EXPORTS[name]
+    assert module_name.startswith("biaslib.reporting.")
+    module = importlib.import_module(module_name)
+    value = getattr(reporting, name)
+    assert value is getattr(module, name)
+    if inspect.isclass(value) or inspect.isfunction(value):
+        assert value.__module__ == module_name
+    assert name in module.__all__
+
+
+def test_reporting_refuses_an_unknown_name():
+    reporting = importlib.import_module("biaslib.reporting")
+    with pytest.raises(AttributeError, match="no attribute 'format_dd'"):
+        reporting.format_dd  # noqa: B018

@@ -294,7 +294,32 @@ def load_test(name: str) -> StimulusTest:
 
 
 def load_set(source: str, key: str) -> WordSet:
-    """Load one named word set, e.g. ``load_set("same_schroeder", "occupations")``."""
+    """Load one named word set of a source paper's stimuli file.
+
+    Parameters
+    ----------
+    source : str
+        The stimuli file, ``data/stimuli/<source>.yaml`` (one per source paper:
+        ``"caliskan2017"``, ``"same_schroeder"``…).
+    key : str
+        The set's name in that file's ``sets``.
+
+    Returns
+    -------
+    WordSet
+        The words as published (case preserved, NFC-normalised), with their provenance.
+
+    Raises
+    ------
+    UnknownNameError
+        If the file has no set of that name (the error lists the names it has).
+
+    Examples
+    --------
+    >>> from biaslib import load_set
+    >>> load_set("same_schroeder", "counterexample_x").words
+    ('footballer', 'bishop')
+    """
     sets = _load_file(source)[0]
     try:
         return sets[key]
