@@ -56,13 +56,7 @@ if TYPE_CHECKING:
     from biaslib.embeddings.static import StaticEmbeddings
 
 __all__ = [
-    "CONFIDENCE",
     "COSINE_METRICS",
-    "COUNT_METRICS",
-    "FAMILY_LABELS",
-    "FROM_NEUTRAL",
-    "MIN_TESTS",
-    "MIN_TESTS_CI",
     "SAME_TEST",
     "SECTIONS",
     "VECTORS",
@@ -70,7 +64,6 @@ __all__ = [
     "between",
     "correlation_heatmap",
     "correlation_matrix",
-    "correlation_table",
     "dropped_words",
     "families",
     "family_table",
@@ -85,7 +78,6 @@ __all__ = [
     "shown",
     "shown_score",
     "sign_flips",
-    "sign_table",
     "vector_sign_flips",
 ]
 # What the notebook shows of the book's shared code and of the library beyond its public
@@ -97,11 +89,11 @@ SAME_TEST = "SAME"
 #: The two static vector sets (short names, in the chapter's order).
 VECTORS: tuple[str, ...] = (GLOVE, "word2vec Google News (subset)")
 #: Fewest tests for a correlation (Mind Your Bias's Table 5 rule, as the synthesis chapter).
-MIN_TESTS = 3
+_MIN_TESTS = 3
 #: Fewest tests for a Spearman interval (Fisher's z needs n > 3); Kendall's needs one more.
-MIN_TESTS_CI = 4
+_MIN_TESTS_CI = 4
 #: Confidence level of the intervals.
-CONFIDENCE = 0.95
+_CONFIDENCE = 0.95
 #: The metrics computed from cosines (unit vectors), as Mind Your Bias's "cosine-based
 #: methods": RIPA (raw inner products), RND (Euclidean distances), RNSB (a classifier) and
 #: Gonen & Goldberg's tests (clusters, an SVM, neighbours) are not.
@@ -271,16 +263,16 @@ def shown(value: float, digits: int = 2) -> str:
 
 #: Metrics whose score is a ratio of counts (accuracies): float noise cannot reach them, and
 #: a ratio such as 10/16 = 0.625 sits on a rounding boundary by construction.
-COUNT_METRICS: tuple[str, ...] = ("G&G cluster", "G&G classification")
+_COUNT_METRICS: tuple[str, ...] = ("G&G cluster", "G&G classification")
 
 
 def shown_score(metric_name: str, value: float) -> str:
     """A metric's score as the chapter prints it: :func:`shown`, accuracies to 3 decimals.
 
-    The accuracies of :data:`COUNT_METRICS` are ratios of counts, printed as computed
+    The accuracies of :data:`_COUNT_METRICS` are ratios of counts, printed as computed
     (three decimals: 10/16 prints 0.625).
     """
-    if metric_name in COUNT_METRICS and not math.isnan(value):
+    if metric_name in _COUNT_METRICS and not math.isnan(value):
         return format(value, ".3f")
     return shown(value)
 
@@ -297,7 +289,7 @@ def score_frame(scores_: pd.DataFrame, column: str = "score", *, signed_only: bo
                         index=wide.index).rename_axis("metric")
 
 
-def sign_table(scores_: pd.DataFrame) -> pd.DataFrame:
+def _sign_table(scores_: pd.DataFrame) -> pd.DataFrame:
     """The signed metrics' scores per test (rows: tests, columns: metrics), printed."""
     signed = scores_[scores_["signed"]]
     return _wide(signed, "score").map(shown)
@@ -349,13 +341,13 @@ def _compared(scores_: pd.DataFrame, a: str, b: str) -> tuple[pd.Series, pd.Seri
 
 
 def rank_correlations(scores_: pd.DataFrame, method: Literal["spearman", "kendall"] = "spearman",
-                      *, confidence: float = CONFIDENCE) -> pd.DataFrame:
+                      *, confidence: float = _CONFIDENCE) -> pd.DataFrame:
     """Rank correlation of every pair of metrics over the tests, with a confidence interval.
 
     Two signed metrics are compared on their signed scores, any pair with an unsigned one
     on magnitudes (:attr:`Metric.to_magnitude`). ``spearman``: Spearman's ρ, interval by
     Fisher's z with Bonett & Wright's standard error; ``kendall``: Kendall's τ-b, Fisher's z
-    with Fieller et al.'s (:func:`fisher_interval`). Fewer than :data:`MIN_TESTS` tests: no
+    with Fieller et al.'s (:func:`fisher_interval`). Fewer than :data:`_MIN_TESTS` tests: no
     correlation (NaN); too few for the interval: NaN bounds. A metric that is constant
     over the tests has no rank correlation (NaN).
 
@@ -375,14 +367,14 @@ def rank_correlations(scores_: pd.DataFrame, method: Literal["spearman", "kendal
             x, y = _compared(scores_, a, b)
             n = len(x)
             r = lo = hi = math.nan
-            if n >= MIN_TESTS and x.nunique() > 1 and y.nunique() > 1:
+            if n >= _MIN_TESTS and x.nunique() > 1 and y.nunique() > 1:
                 if method == "spearman":
                     r = float(stats.spearmanr(x, y).statistic)
                     rule = "bonett-wright"
                 else:
                     r = float(stats.kendalltau(x, y).statistic)
                     rule = "fieller"
-                if n >= (MIN_TESTS_CI if method == "spearman" else MIN_TESTS_CI + 1):
+                if n >= (_MIN_TESTS_CI if method == "spearman" else _MIN_TESTS_CI + 1):
                     lo, hi = fisher_interval(r, n, rule, confidence)  # type: ignore[arg-type]
             rows.append({"metric_a": a, "metric_b": b,
                          "compared": "signed" if signed[a] and signed[b] else "magnitude",
@@ -400,7 +392,7 @@ def correlation_matrix(pairs: pd.DataFrame) -> pd.DataFrame:
     return matrix
 
 
-def correlation_table(pairs: pd.DataFrame, with_metric: str | None = None) -> pd.DataFrame:
+def _correlation_table(pairs: pd.DataFrame, with_metric: str | None = None) -> pd.DataFrame:
     """Rank correlations as the chapter prints them: ρ [95 % interval], n, how compared.
 
     ``with_metric``: only the pairs that include it (the other metric is the index).
@@ -432,7 +424,7 @@ def agreement_with(pairs: Mapping[str, pd.DataFrame], with_metric: str = "WEAT d
     columns = {}
     compared = None
     for vectors, frame in pairs.items():
-        table = correlation_table(frame, with_metric)
+        table = _correlation_table(frame, with_metric)
         columns[paper_label(vectors)] = [
             r if ci == "–" else f"{r} ({ci})"
             for r, ci in table[["r", "95 % interval"]].itertuples(index=False)]
@@ -524,7 +516,7 @@ _MYB = "Husse & Spitz (2022)"
 _SAME = "Schröder et al. (2021)"
 #: Metrics that measure how far the measured words lie from neutral on the X − Y direction,
 #: whichever side: they do not contrast A with B.
-FROM_NEUTRAL: tuple[str, ...] = ("SAME", "Direct Bias")
+_FROM_NEUTRAL: tuple[str, ...] = ("SAME", "Direct Bias")
 
 
 def between(pairs: pd.DataFrame, first: Sequence[str], second: Sequence[str] | None = None
@@ -540,12 +532,12 @@ def families(pairs: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """The correlations the chapter's findings read, by family of metrics.
 
     ``"signed"``: among the signed metrics (the contrasts of A with B); ``"neutral"``:
-    among :data:`FROM_NEUTRAL`; ``"across"``: each signed metric with each of
-    :data:`FROM_NEUTRAL`; ``"cosine"``: among :data:`COSINE_METRICS`.
+    among :data:`_FROM_NEUTRAL`; ``"across"``: each signed metric with each of
+    :data:`_FROM_NEUTRAL`; ``"cosine"``: among :data:`COSINE_METRICS`.
     """
     signed = [m.name for m in METRICS if m.signed]
-    return {"signed": between(pairs, signed), "neutral": between(pairs, FROM_NEUTRAL),
-            "across": between(pairs, signed, FROM_NEUTRAL),
+    return {"signed": between(pairs, signed), "neutral": between(pairs, _FROM_NEUTRAL),
+            "across": between(pairs, signed, _FROM_NEUTRAL),
             "cosine": between(pairs, COSINE_METRICS)}
 
 
@@ -555,7 +547,7 @@ def _span(frame: pd.DataFrame) -> str:
 
 
 #: The families of :func:`families` as the chapter's table names them.
-FAMILY_LABELS = {"signed": "signed with signed", "neutral": "SAME with Direct Bias",
+_FAMILY_LABELS = {"signed": "signed with signed", "neutral": "SAME with Direct Bias",
                  "across": "signed with SAME or Direct Bias",
                  "cosine": "cosine-based with cosine-based"}
 
@@ -564,7 +556,7 @@ def family_table(per_vectors: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """Spearman's ρ and Kendall's τ by family of metric pairs, per vector set.
 
     ``per_vectors``: vector set → :func:`scores`. One row per family
-    (:data:`FAMILY_LABELS`) and correlation; per vector set (the upper column level) the
+    (:data:`_FAMILY_LABELS`) and correlation; per vector set (the upper column level) the
     range of the correlations and how many of the pairs' intervals lie above 0 (``"3 of
     10"``). Index: (pairs, correlation).
     """
@@ -572,7 +564,7 @@ def family_table(per_vectors: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
              for v, frame in per_vectors.items()
              for method, label in (("spearman", "Spearman ρ"), ("kendall", "Kendall τ"))}
     rows = {}
-    for family, name in FAMILY_LABELS.items():
+    for family, name in _FAMILY_LABELS.items():
         for label in ("Spearman ρ", "Kendall τ"):
             row = {}
             for vectors in per_vectors:
@@ -615,7 +607,7 @@ def _claim_cosine_correlate(ev: _AgreeEvidence) -> Finding:
                    "Table 5 (contextual models, Pearson r over the tests): “a relatively "
                    "consistent positive correlation”",
                    f"among the {len(COSINE_METRICS)} cosine-based metrics: {text}; "
-                   f"{FROM_NEUTRAL[0]} and {FROM_NEUTRAL[1]} against the signed metrics on "
+                   f"{_FROM_NEUTRAL[0]} and {_FROM_NEUTRAL[1]} against the signed metrics on "
                    f"{glove}: ρ {_span(ev.fam[glove]['across'])}",
                    _BOTH_VECTORS, True if all_positive else "partly", SECTIONS["correlations"])
 
@@ -634,7 +626,7 @@ def _claim_methods_disagree(ev: _AgreeEvidence) -> Finding:
                    f"signed metrics: one sign on every test ({splits[glove]} of {ev.n[glove]} "
                    f"split on {glove}, {splits[w2v]} of {ev.n[w2v]} on the "
                    f"{_SHORT_VECTORS[w2v]}), alike ranks on {glove} (ρ {_span(g['signed'])}, "
-                   f"{every}); {FROM_NEUTRAL[0]} and {FROM_NEUTRAL[1]} against them "
+                   f"{every}); {_FROM_NEUTRAL[0]} and {_FROM_NEUTRAL[1]} against them "
                    f"(ρ {_span(g['across'])})", _BOTH_VECTORS,
                    "partly" if disagree and not any(splits.values()) else disagree,
                    SECTIONS["signs"])

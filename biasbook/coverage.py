@@ -27,12 +27,10 @@ from biaslib.stimuli.data import data_dir
 __all__ = [
     "CHAPTER_TITLES",
     "COVERAGE_COLUMNS",
-    "ITEM_KINDS",
     "NOTE_REQUIRED",
     "SEED_PAPERS",
     "STATUSES",
     "check_coverage",
-    "coverage_path",
     "coverage_summary",
     "linked_coverage",
     "load_paper_coverage",
@@ -43,7 +41,7 @@ COVERAGE_COLUMNS: tuple[str, ...] = (
     "paper", "item", "kind", "what", "status", "model", "chapter", "section", "note",
 )
 #: What an item is.
-ITEM_KINDS: tuple[str, ...] = ("table", "figure", "claim")
+_ITEM_KINDS: tuple[str, ...] = ("table", "figure", "claim")
 #: How far the book rebuilds an item → what that means, in display order.
 STATUSES: dict[str, str] = {
     "paper model": "rebuilt on the paper's own model or vectors — or, for an item that "
@@ -75,7 +73,7 @@ CHAPTER_TITLES: dict[str, str] = {
 }
 
 
-def coverage_path() -> Path:
+def _coverage_path() -> Path:
     """``data/coverage.csv`` (in a checkout; ``biaslib/_data/coverage.csv`` when installed)."""
     return data_dir() / "coverage.csv"
 
@@ -88,7 +86,7 @@ def check_coverage(frame: pd.DataFrame) -> pd.DataFrame:
     ValueError
         Naming every problem at once: columns other than :data:`COVERAGE_COLUMNS`; an empty
         field (``note`` may be empty, except for :data:`NOTE_REQUIRED` statuses); a
-        kind outside :data:`ITEM_KINDS`, a status outside :data:`STATUSES`, a paper outside
+        kind outside :data:`_ITEM_KINDS`, a status outside :data:`STATUSES`, a paper outside
         :data:`SEED_PAPERS` or a chapter outside :data:`CHAPTER_TITLES`; an item listed
         twice for a paper; a seed paper without rows.
 
@@ -111,7 +109,7 @@ def check_coverage(frame: pd.DataFrame) -> pd.DataFrame:
         empty = [c for c in COVERAGE_COLUMNS if c != "note" and not str(row[c]).strip()]
         if empty:
             problems.append(f"{where}: empty {', '.join(empty)}")
-        for column, allowed in (("kind", ITEM_KINDS), ("status", tuple(STATUSES)),
+        for column, allowed in (("kind", _ITEM_KINDS), ("status", tuple(STATUSES)),
                                 ("paper", tuple(SEED_PAPERS)),
                                 ("chapter", tuple(CHAPTER_TITLES))):
             if str(row[column]).strip() and row[column] not in allowed:
@@ -134,14 +132,14 @@ def load_paper_coverage(path: Path | None = None) -> pd.DataFrame:
     Parameters
     ----------
     path
-        The CSV file; :func:`coverage_path` when left out.
+        The CSV file; :func:`_coverage_path` when left out.
 
     Returns
     -------
     pandas.DataFrame
         One row per item, columns :data:`COVERAGE_COLUMNS` (all text; an empty note is ``""``).
     """
-    path = coverage_path() if path is None else Path(path)
+    path = _coverage_path() if path is None else Path(path)
     frame = pd.read_csv(path, dtype=str, keep_default_na=False)
     return check_coverage(frame)
 

@@ -67,8 +67,6 @@ __all__ = [
     "CHAPTER_TABLES",
     "DECLARED_TABLES",
     "ELMO_TESTS",
-    "GPT2_TESTS",
-    "QUIRK_ROWS_SMOLLM2",
     "bug_rows",
     "bug_summary",
     "chapter_table",
@@ -88,7 +86,6 @@ __all__ = [
     "published_p",
     "quirk_counts",
     "quirk_models",
-    "quirk_table",
     "quirks_beside_published",
     "variant_summary",
 ]
@@ -114,11 +111,11 @@ _METHOD = {"sentence": "s-SEAT", "word": "w-SEAT"}
 ELMO_TESTS: dict[str, tuple[str, ...]] = {MINILM: ("C1", "C3", "C6", "C9", "Occ"),
                                           SMOLLM2: ("C6", "C9")}
 #: Mind Your Bias's tests run through w-SEAT's GPT-2 offsets (SmolLM2) offline.
-GPT2_TESTS = ("C6", "C9")
+_GPT2_TESTS = ("C6", "C9")
 #: The GPT-2 variants: label → (buggy, offset).
 _GPT2_VARIANTS = {"bug": (True, 1), "separate words, offset 0": (True, 0), "fixed": (False, 1)}
 #: May et al.'s Table 4 rows for sent-bias's input quirks on the causal LM (the cheap ones).
-QUIRK_ROWS_SMOLLM2 = (("C1", "word"), ("C3", "word"), ("C6", "word"), ("C6", "sent"),
+_QUIRK_ROWS_SMOLLM2 = (("C1", "word"), ("C3", "word"), ("C6", "word"), ("C6", "sent"),
                       ("ABW", "word"), ("DB-competent", "word"), ("DB-likable", "word"))
 
 
@@ -264,9 +261,9 @@ def quirk_models() -> tuple[tuple[EncoderSpec, ...], tuple[EncoderSpec, ...]]:
     return minilm, smol
 
 
-def quirk_table(
+def _quirk_table(
     minilm_rows: Sequence[tuple[str, str]] = MAY_TABLE4,
-    smol_rows: Sequence[tuple[str, str]] = QUIRK_ROWS_SMOLLM2,
+    smol_rows: Sequence[tuple[str, str]] = _QUIRK_ROWS_SMOLLM2,
 ) -> pd.DataFrame:
     """May et al.'s tests through sent-bias's BERT input quirks (:func:`quirk_models`).
 
@@ -279,7 +276,7 @@ def quirk_table(
                      ignore_index=True)
 
 
-def gpt2_table(tests: Sequence[str] = GPT2_TESTS, model: str = SMOLLM2) -> pd.DataFrame:
+def gpt2_table(tests: Sequence[str] = _GPT2_TESTS, model: str = SMOLLM2) -> pd.DataFrame:
     """w-SEAT through the GPT-2 offset bug, the separate-word tokenization alone, and the fix.
 
     Word level only, on a causal LM (``_GPT2_VARIANTS``): :func:`elmo_table`'s columns,
@@ -307,9 +304,9 @@ def chapter_table(name: str, *, full: bool = False) -> pd.DataFrame:
     if name == "elmo_diagnostics":
         return elmo_diagnostics()
     if name == "elmo_quirks":
-        return quirk_table(MAY_TABLE4, MAY_TABLE4 if full else QUIRK_ROWS_SMOLLM2)
+        return _quirk_table(MAY_TABLE4, MAY_TABLE4 if full else _QUIRK_ROWS_SMOLLM2)
     if name == "elmo_gpt2":
-        return gpt2_table(every if full else GPT2_TESTS)
+        return gpt2_table(every if full else _GPT2_TESTS)
     raise UnknownNameError("table of the ELMo-bug chapter", name, CHAPTER_TABLES)
 
 
@@ -434,7 +431,7 @@ def elmo_counts(elmo: pd.DataFrame) -> pd.DataFrame:
 def quirks_beside_published(quirks: pd.DataFrame, model: str | None = None) -> pd.DataFrame:
     """May et al.'s BERT-large column beside our quirk variants.
 
-    ``quirks`` is a :func:`quirk_table` result; rows in May et al.'s Table 4
+    ``quirks`` is a :func:`_quirk_table` result; rows in May et al.'s Table 4
     order, ``not run offline`` where a variant did not run that row, ``–`` where
     it did not run a test it lists. Without ``model``, d and p in one cell per
     variant and May et al.'s column first. With ``model`` (e.g. :data:`biasbook.models.MINILM`),
@@ -581,7 +578,7 @@ def elmo_figure(elmo: pd.DataFrame) -> Figure:
 
 
 #: Where the chapter shows the evidence of its findings (a MyST label in the notebook).
-FINDINGS_SECTION = "elmo-bug-findings"
+_FINDINGS_SECTION = "elmo-bug-findings"
 #: The row of :func:`elmo_counts` that holds ELMo as published.
 _PUBLISHED_ELMO = "ELMo (published: orig. vs Mind Your Bias)"
 
@@ -646,7 +643,7 @@ def _claim_bug_shrinks(ev: _ElmoEvidence) -> Finding:
         _MYB, "The tokenization bug shrinks ELMo's s-SEAT and w-SEAT effect sizes",
         f"mean |d| orig. (bug) vs fixed: {_per_method(ev.published, _mean_d)} ({_SOURCE})",
         f"mean |d| bug vs fixed: {ev.per_model(_mean_d)}", ev.model_text,
-        bool((ev.ours["mean |d| bug"] < ev.ours["mean |d| fixed"]).all()), FINDINGS_SECTION)
+        bool((ev.ours["mean |d| bug"] < ev.ours["mean |d| fixed"]).all()), _FINDINGS_SECTION)
 
 
 def _claim_bug_flips_signs(ev: _ElmoEvidence) -> Finding:
@@ -655,7 +652,7 @@ def _claim_bug_flips_signs(ev: _ElmoEvidence) -> Finding:
         _MYB, "Through the bug, some tests have the other sign",
         f"sign differs in {_per_method(ev.published, _flipped)} tests ({_SOURCE})",
         f"sign differs in {ev.per_model(_flipped)} tests", ev.model_text,
-        bool(ev.ours["sign flipped"].sum() > 0), FINDINGS_SECTION)
+        bool(ev.ours["sign flipped"].sum() > 0), _FINDINGS_SECTION)
 
 
 def _claim_bug_costs_significance(ev: _ElmoEvidence) -> Finding:
@@ -667,7 +664,7 @@ def _claim_bug_costs_significance(ev: _ElmoEvidence) -> Finding:
         f"orig. p-values not printed ({_SOURCE})",
         f"significant (p ≤ 0.01) bug vs fixed: {ev.per_model(_significant)}", ev.model_text,
         bool((per_model["significant, bug"] < per_model["significant, fixed"]).all()),
-        FINDINGS_SECTION)
+        _FINDINGS_SECTION)
 
 
 def findings() -> list[Finding]:
@@ -762,8 +759,8 @@ def _provenance(name: str) -> Callable[[pd.DataFrame], dict[str, object]]:
             "models": models,
             "convention": MIND_YOUR_BIAS.to_dict(),
             "elmo_tests": {k: list(v) for k, v in ELMO_TESTS.items()},
-            "gpt2_tests": list(GPT2_TESTS),
-            "quirk_rows_smollm2": [list(r) for r in QUIRK_ROWS_SMOLLM2],
+            "gpt2_tests": list(_GPT2_TESTS),
+            "quirk_rows_smollm2": [list(r) for r in _QUIRK_ROWS_SMOLLM2],
             "templates": "data/templates/mind_your_bias.yaml (Mind Your Bias's tests); "
                          "data/templates/seat_may2019.yaml (May et al.'s rows)",
         }
@@ -789,7 +786,7 @@ def _elmo_diagnostics_slice() -> pd.DataFrame:
 
 
 def _elmo_quirks_slice() -> pd.DataFrame:
-    return quirk_table([("C3", "word"), ("DB-likable", "sent (u)")], [("C6", "word")])
+    return _quirk_table([("C3", "word"), ("DB-likable", "sent (u)")], [("C6", "word")])
 
 
 def _elmo_gpt2_slice() -> pd.DataFrame:

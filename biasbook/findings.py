@@ -52,7 +52,6 @@ __all__ = [
     "Finding",
     "findings_frame",
     "grouped_html_table",
-    "holds_word",
     "linked_findings",
     "section_href",
     "verdict",
@@ -113,7 +112,7 @@ class Finding:
             raise ValueError(f"a Finding's holds must be True, False or a word, got {self.holds!r}")
 
 
-def holds_word(holds: bool | str) -> str:
+def _holds_word(holds: bool | str) -> str:
     """The verdict as a word: ``yes``/``no`` for booleans, the word itself otherwise."""
     if isinstance(holds, bool):
         return "yes" if holds else "no"
@@ -135,7 +134,7 @@ def findings_frame(findings: Sequence[Finding], chapter: str | None = None) -> p
         if not isinstance(f, Finding):
             raise TypeError(f"findings must be Finding records, got {type(f).__name__}")
         row = asdict(f)
-        row["holds?"] = holds_word(row.pop("holds"))
+        row["holds?"] = _holds_word(row.pop("holds"))
         rows.append(row)
     frame = pd.DataFrame(rows, columns=list(FINDING_COLUMNS))
     if chapter is not None:

@@ -132,14 +132,10 @@ __all__ = [
     "CHAPTER_TABLES",
     "DECLARED_TABLES",
     "FINDING_SECTIONS",
-    "FINDING_TABLES",
     "LPBS_CONVENTIONS",
     "LPBS_REDDIT_SLICE",
-    "LPBS_WINDOW_SLICE",
     "MODIFIED_PAIRS",
     "PAPER_LPBS_MODELS",
-    "REDDIT_CEAT",
-    "REDDIT_SEED",
     "REDDIT_TABLE",
     "REDDIT_TESTS",
     "TABLE14_CELLS",
@@ -147,9 +143,7 @@ __all__ = [
     "WINDOW_SIZES",
     "WINDOW_TABLE",
     "WINDOW_TESTS",
-    "RedditCell",
     "by_level",
-    "case_bug_rows",
     "case_bug_view",
     "chapter_table",
     "figure2_comparison",
@@ -173,10 +167,8 @@ __all__ = [
     "reddit_coverage_view",
     "reddit_published_view",
     "reddit_rows",
-    "reduced_shares",
     "scorer",
     "table4_conventions",
-    "underflow_rows",
     "underflow_view",
     "window_rows",
     "word_set_figure",
@@ -247,11 +239,11 @@ TABLE14_CELLS = {
 #: The stored table of Table 14's rebuilt "probability" column.
 REDDIT_TABLE = "lpbs_reddit"
 #: CEAT's settings for it: Mind Your Bias's (N = 10,000, sampling rule, two-sided p, seed 1111).
-REDDIT_CEAT = CEAT_MIND_YOUR_BIAS
+_REDDIT_CEAT = CEAT_MIND_YOUR_BIAS
 #: Seed of the counterpart draws (mixed with a checksum of the cell's target words).
-REDDIT_SEED = 1111
+_REDDIT_SEED = 1111
 #: The two ways the stored table scores each sentence (its ``replay`` column).
-REDDIT_VARIANTS = {"fixed": False, "case bug replayed": True}
+_REDDIT_VARIANTS = {"fixed": False, "case bug replayed": True}
 
 
 def scorer(model: str = TINY_MLM, *, progress: bool = True) -> MaskedLMScorer:
@@ -425,7 +417,7 @@ def _dtype_zeros(pieces: list[list[np.ndarray]], dtype: type[np.floating]) -> tu
     return sum(v == -np.inf for q in logs for v in q), logs
 
 
-def underflow_rows(
+def _underflow_rows(
     model: str = TINY_MLM,
     *,
     cells: Sequence[tuple[str, str]] | None = None,
@@ -476,7 +468,7 @@ def underflow_rows(
     return pd.DataFrame(rows)
 
 
-def case_bug_rows(model: str = TINY_MLM, *, progress: bool = True) -> pd.DataFrame:
+def _case_bug_rows(model: str = TINY_MLM, *, progress: bool = True) -> pd.DataFrame:
     """Mind Your Bias's Reddit LPBS runs replayed on the template sentences, case bug included.
 
     For each test of :data:`REDDIT_TESTS` (full word sets, as coded): the
@@ -524,15 +516,15 @@ def case_bug_rows(model: str = TINY_MLM, *, progress: bool = True) -> pd.DataFra
 
 
 def _counterpart_seed(x_words: Sequence[str], y_words: Sequence[str]) -> list[int]:
-    """The counterpart draws' seed: :data:`REDDIT_SEED` and a checksum of the target words.
+    """The counterpart draws' seed: :data:`_REDDIT_SEED` and a checksum of the target words.
 
     Cells with the same word sets (C6 reduced and full) draw the same counterparts.
     """
-    return [REDDIT_SEED, zlib.crc32("\x1f".join([*x_words, "\x1e", *y_words]).encode("utf-8"))]
+    return [_REDDIT_SEED, zlib.crc32("\x1f".join([*x_words, "\x1e", *y_words]).encode("utf-8"))]
 
 
 @dataclass(frozen=True)
-class RedditCell:
+class _RedditCell:
     """One cell's sentences, counterparts and log probabilities (:func:`reddit_cell`)."""
 
     test_name: str
@@ -560,7 +552,7 @@ class RedditCell:
 
 def reddit_cell(sc: MaskedLMScorer, test_name: str, word_set: str, *,
                 window: int | None = MYB_WINDOW_WORDS,
-                frame: pd.DataFrame | None = None) -> RedditCell:
+                frame: pd.DataFrame | None = None) -> _RedditCell:
     """The sentences of a Table 14 cell (:data:`TABLE14_CELLS`) and their log probabilities.
 
     The extract's sentences holding a target and an attribute word, cut to
@@ -580,7 +572,7 @@ def reddit_cell(sc: MaskedLMScorer, test_name: str, word_set: str, *,
     xs, ys = draw_counterparts([p.target for p in pairs], test.X.words, test.Y.words,
                                _counterpart_seed(test.X.words, test.Y.words))
     logs = double_context_log_probs(sc, pairs, xs, ys, wordpieces="product")
-    return RedditCell(test_name, word_set, myb_test, stimuli, test, sel, list(xs), list(ys),
+    return _RedditCell(test_name, word_set, myb_test, stimuli, test, sel, list(xs), list(ys),
                       logs)
 
 
@@ -588,7 +580,7 @@ def reddit_rows(
     model: str = TINY_MLM,
     *,
     cells: Sequence[tuple[str, str]] | None = None,
-    convention: CeatConvention = REDDIT_CEAT,
+    convention: CeatConvention = _REDDIT_CEAT,
     min_words: int = 2,
     progress: bool = True,
 ) -> pd.DataFrame:
@@ -639,7 +631,7 @@ def reddit_rows(
                "sentences": len(pairs),
                "reddit_sentences": sum(n for src, n in sel.sources.items()
                                        if src.startswith("reddit"))}
-        for replay, bug in REDDIT_VARIANTS.items():
+        for replay, bug in _REDDIT_VARIANTS.items():
             row: dict[str, object] = {**key, "replay": replay}
             scores = (pair_bias_scores(*logs, x_words=xs, y_words=ys, case_bug=bug)
                       if pairs else np.empty(0))
@@ -717,7 +709,7 @@ def window_rows(
     Here: the same for each test of ``tests`` (full sets, :func:`reddit_cell`:
     the extract's sentences, seeded counterparts, product of wordpieces, no case
     bug) and each size of ``windows``, with ``n_resamples`` shuffles (seed
-    :data:`REDDIT_SEED`). A cell where A or B keeps fewer than two sentences
+    :data:`_REDDIT_SEED`). A cell where A or B keeps fewer than two sentences
     gets no number and says so (their code returned NaN with p = 0).
 
     Returns
@@ -732,7 +724,7 @@ def window_rows(
     from biaslib.stimuli.corpus import read_extract
 
     sc = scorer(model, progress=False)
-    shuffles = LPBS_MIND_YOUR_BIAS.resampling.replace(n_resamples=n_resamples, seed=REDDIT_SEED)
+    shuffles = LPBS_MIND_YOUR_BIAS.resampling.replace(n_resamples=n_resamples, seed=_REDDIT_SEED)
     rows = []
     todo = [(t, w) for t in tests for w in windows]
     stimuli = {(t, w): s for t, w, s in myb_cells()}
@@ -775,7 +767,7 @@ def chapter_table(name: str, model: str = TINY_MLM, *,
         For another name.
     """
     builders = {"lpbs_myb": myb_rows, "lpbs_kurita": kurita_rows,
-                "lpbs_underflow": underflow_rows, "lpbs_case_bug": case_bug_rows,
+                "lpbs_underflow": _underflow_rows, "lpbs_case_bug": _case_bug_rows,
                 REDDIT_TABLE: reddit_rows, WINDOW_TABLE: window_rows}
     if name not in builders:
         raise UnknownNameError("table of the LPBS chapter", name,
@@ -1226,7 +1218,7 @@ FINDING_SECTIONS = {
     "modified sets": "lpbs-modified-sets",
 }
 #: The stored tables :func:`findings` reads, in :func:`lpbs_findings`'s order.
-FINDING_TABLES = ("lpbs_myb", "lpbs_kurita", "lpbs_underflow", "lpbs_case_bug", REDDIT_TABLE)
+_FINDING_TABLES = ("lpbs_myb", "lpbs_kurita", "lpbs_underflow", "lpbs_case_bug", REDDIT_TABLE)
 _KURITA = "Kurita et al. (2019)"
 _MYB = "Husse & Spitz (2022)"
 
@@ -1243,7 +1235,7 @@ def _stem(file: str) -> str:
     return f"{test} {kind}s"
 
 
-def reduced_shares(ours: pd.DataFrame) -> dict[str, float]:
+def _reduced_shares(ours: pd.DataFrame) -> dict[str, float]:
     """Figure 2's share per test: the reduced set's X size over the full set's, in percent.
 
     Read from the ``targets`` column (``"X/Y"`` sizes) of the ``lpbs_myb`` rows,
@@ -1342,7 +1334,7 @@ def _claim_underflow(ev: _LpbsEvidence) -> Finding:
 def _claim_vocabulary_reduction(ev: _LpbsEvidence) -> Finding:
     """Mind Your Bias, Figure 2: reducing targets to BERT's vocabulary keeps at most 2/3."""
     fig2 = load_published("myb_figure2_reduction").set_index("myb_test")["share_percent"]
-    shares = reduced_shares(ev.ours)
+    shares = _reduced_shares(ev.ours)
     fig2_ok = all(abs(shares[f] - v) < 5e-6 for f, v in fig2.items())
     return Finding(
         _MYB, "Reducing targets to BERT's vocabulary keeps at most 2/3 of them, "
@@ -1421,7 +1413,7 @@ def lpbs_findings(
     ----------
     ours, kurita, underflow, case_bug, reddit
         The ``lpbs_myb``, ``lpbs_kurita``, ``lpbs_underflow``, ``lpbs_case_bug``
-        and ``lpbs_reddit`` rows (:data:`FINDING_TABLES`; :func:`findings` reads
+        and ``lpbs_reddit`` rows (:data:`_FINDING_TABLES`; :func:`findings` reads
         the stored ones). Published evidence comes from ``data/published``.
     alpha
         The significance level of our Table 4 count (Mind Your Bias's bold: p < 0.01).
@@ -1439,7 +1431,7 @@ def lpbs_findings(
 
 
 def findings() -> list[Finding]:
-    """The chapter's checked claims, from its stored tables (:data:`FINDING_TABLES`).
+    """The chapter's checked claims, from its stored tables (:data:`_FINDING_TABLES`).
 
     Reads ``data/results`` and ``data/published`` only: no model runs, and the
     corpus extract that ``lpbs_reddit`` was computed from is not needed.
@@ -1450,7 +1442,7 @@ def findings() -> list[Finding]:
         :func:`lpbs_findings` on the stored tables, then the modified word sets'
         claim on ``lpbs_myb``.
     """
-    tables = [load_results(name)[0] for name in FINDING_TABLES]
+    tables = [load_results(name)[0] for name in _FINDING_TABLES]
     return [*lpbs_findings(*tables), _claim_modified_sets(tables[0])]
 
 
@@ -1675,11 +1667,11 @@ def _reddit_provenance(frame: pd.DataFrame) -> dict[str, object]:
                 "fixed (log space) and with the case bug replayed; offline tiny masked LM",
         "models": _models(frame),
         "cells": {f"{t} {ws}": m for (t, ws), m in TABLE14_CELLS.items()},
-        "variants": {k: {"case_bug": v} for k, v in REDDIT_VARIANTS.items()},
-        "ceat_convention": REDDIT_CEAT.to_dict(),
-        "n_samples": REDDIT_CEAT.n_samples,
-        "sample_seed": REDDIT_CEAT.seed,
-        "counterpart_seed": f"numpy default_rng([{REDDIT_SEED}, crc32(X words, Y words)])",
+        "variants": {k: {"case_bug": v} for k, v in _REDDIT_VARIANTS.items()},
+        "ceat_convention": _REDDIT_CEAT.to_dict(),
+        "n_samples": _REDDIT_CEAT.n_samples,
+        "sample_seed": _REDDIT_CEAT.seed,
+        "counterpart_seed": f"numpy default_rng([{_REDDIT_SEED}, crc32(X words, Y words)])",
         "sd_epsilon": 1e-8,
         "min_attribute_words_per_set": 2,
         "window_words": MYB_WINDOW_WORDS,
@@ -1702,8 +1694,8 @@ def _window_provenance(frame: pd.DataFrame) -> dict[str, object]:
         "tests": {t: TABLE14_CELLS[(t, "full")] for t in WINDOW_TESTS},
         "window_sizes": list(WINDOW_SIZES),
         "n_resamples": WINDOW_RESAMPLES,
-        "permutation_seed": REDDIT_SEED,
-        "counterpart_seed": f"numpy default_rng([{REDDIT_SEED}, crc32(X words, Y words)])",
+        "permutation_seed": _REDDIT_SEED,
+        "counterpart_seed": f"numpy default_rng([{_REDDIT_SEED}, crc32(X words, Y words)])",
         "min_sentences_per_set": 2,
         "wordpieces": "product (sum of the distinct wordpieces' log probabilities at the mask)",
         "extract": describe_extract(),
@@ -1712,12 +1704,12 @@ def _window_provenance(frame: pd.DataFrame) -> dict[str, object]:
 
 
 #: Cells of ``lpbs_window`` the tests recompute: (test, window size).
-LPBS_WINDOW_SLICE = (("C1", 10), ("C9", 60))
+_LPBS_WINDOW_SLICE = (("C1", 10), ("C9", 60))
 
 
 def _window_slice() -> pd.DataFrame:
     return pd.concat([window_rows(tests=(t,), windows=(w,), progress=False)
-                      for t, w in LPBS_WINDOW_SLICE], ignore_index=True)
+                      for t, w in _LPBS_WINDOW_SLICE], ignore_index=True)
 
 
 #: Cells of ``lpbs_myb`` the tests recompute.
@@ -1739,11 +1731,11 @@ def _kurita_slice() -> pd.DataFrame:
 
 
 def _underflow_slice() -> pd.DataFrame:
-    return underflow_rows(cells=list(_UNDERFLOW_SLICE), progress=False)
+    return _underflow_rows(cells=list(_UNDERFLOW_SLICE), progress=False)
 
 
 def _case_bug_slice() -> pd.DataFrame:
-    return case_bug_rows(progress=False)
+    return _case_bug_rows(progress=False)
 
 
 def _reddit_slice() -> pd.DataFrame:

@@ -86,7 +86,6 @@ __all__ = [
     "GOOGLENEWS_MAX_MISSING",
     "GPT2_NAMES",
     "HISTWORDS_DECADES",
-    "HISTWORDS_SUBSTITUTES",
     "MLEAT_OFFLINE_MODELS",
     "MLEAT_PAPER_MODELS",
     "SEAT_SENTENCE_TESTS",
@@ -541,7 +540,7 @@ def googlenews_drop_effect(computed: pd.DataFrame) -> pd.DataFrame:
 HISTWORDS_DECADES: tuple[int, ...] = tuple(range(1810, 2000, 10))
 #: ML-EAT's replacements in C7 for HistWords (§Stimuli): their vectors are zero in
 #: several decades.
-HISTWORDS_SUBSTITUTES: dict[str, str] = {"symphony": "music", "math": "mathematics",
+_HISTWORDS_SUBSTITUTES: dict[str, str] = {"symphony": "music", "math": "mathematics",
                                          "calculus": "calculation"}
 
 
@@ -550,14 +549,14 @@ def histwords_test() -> StimulusTest:
     c7 = load_test("C7")
 
     def swap(ws: WordSet) -> WordSet:
-        return dataclasses.replace(ws, words=tuple(HISTWORDS_SUBSTITUTES.get(w, w)
+        return dataclasses.replace(ws, words=tuple(_HISTWORDS_SUBSTITUTES.get(w, w)
                                                    for w in ws.words))
 
     return dataclasses.replace(
         c7, name="C7-histwords", title=f"{c7.title} (HistWords stimuli)",
         **{role: swap(ws) for role, ws in c7.sets.items()},
         provenance=f"{c7.provenance} ML-EAT §Stimuli replaces "
-                   + ", ".join(f"{a!r} by {b!r}" for a, b in HISTWORDS_SUBSTITUTES.items())
+                   + ", ".join(f"{a!r} by {b!r}" for a, b in _HISTWORDS_SUBSTITUTES.items())
                    + " for HistWords (zero vectors in several decades).")
 
 

@@ -14,7 +14,7 @@ of the paper prints:
   model × method × effect-size bin of width :data:`FIGURE1_BIN` × significance
   (p < :data:`~biasbook.published.MYB_ALPHA`), and
   ``data/published/myb_figure1_counts.csv`` holds the result
-  (:func:`derive_figure1_counts`, ``scripts/derive_myb_figure1.py``).
+  (:func:`_derive_figure1_counts`, ``scripts/derive_myb_figure1.py``).
 * **Figure 5** (Appendix E, "Pairwise scatterplot matrix of the bias scores"):
   the four methods' scores on the eight tests of Table 5, one colour per model —
   the printed Tables 3 and 4 (:func:`biasbook.synthesis.myb_scores`).
@@ -59,14 +59,11 @@ from biaslib.stats.multiple_testing import holm_bonferroni
 from biaslib.stimuli.data import data_dir, load_published
 
 __all__ = [
-    "CLOSE_D",
     "FIGURE1_BIN",
     "FIGURE1_FILE",
-    "FIGURE1_PANELS",
     "FIGURE1_SOURCE",
     "OURS_FIGURE1_MODELS",
     "TABLE3_TESTS",
-    "derive_figure1_counts",
     "figure1_counts",
     "figure1_summary",
     "findings",
@@ -83,7 +80,7 @@ __all__ = [
 #: Width of Figure 1's effect-size bins (the aggregated file's resolution).
 FIGURE1_BIN = 0.1
 #: Figure 1's two rows: the column of a run that sorts it, and the row's name.
-FIGURE1_PANELS: dict[str, str] = {"target_description": "target description",
+_FIGURE1_PANELS: dict[str, str] = {"target_description": "target description",
                                   "context": "contextualisation"}
 #: The aggregated Figure 1 file in ``data/published/``.
 FIGURE1_FILE = "myb_figure1_counts"
@@ -97,7 +94,7 @@ _MODEL_NAMES = {"elmo": "ELMo", "bert": "BERT", "gpt2": "GPT-2", "opt": "OPT",
 TABLE3_TESTS = ("C1", "C3", "C6", "C9", "Dis", "Occ", "I1", "I2")
 #: OPT and BLOOM "similar" on a test, by effect size: :math:`|d_a - d_b|` at most half a
 #: pooled standard deviation (Cohen's "medium" effect).
-CLOSE_D = 0.5
+_CLOSE_D = 0.5
 #: The contextual stand-ins of our Figure 1 (CBoW, a bag of static vectors, has no
 #: context to vary and is left out), in plotting order, with short names.
 OURS_FIGURE1_MODELS: dict[str, str] = {m: SHORT_NAMES[m] for m in (MINILM, SMOLLM2, TINY_MLM)}
@@ -149,7 +146,7 @@ def figure1_counts(runs: pd.DataFrame, *, bin_width: float = FIGURE1_BIN,
     r"""Figure 1's numbers: scores counted per panel, setting, model, method, bin, significance.
 
     Each run with a finite effect size :math:`d` counts once in each panel of
-    :data:`FIGURE1_PANELS` — in the setting its ``target_description`` names (top row) and
+    :data:`_FIGURE1_PANELS` — in the setting its ``target_description`` names (top row) and
     in the one its ``context`` names (bottom row) — in the bin
     :math:`[k w, (k+1) w)` with :math:`k = \lfloor d / w \rfloor` (``bin_low`` =
     :math:`k w`), and as significant when its p-value is below ``alpha``. Runs without
@@ -172,7 +169,7 @@ def figure1_counts(runs: pd.DataFrame, *, bin_width: float = FIGURE1_BIN,
         ``panel``, ``setting``, ``model``, ``method``, ``bin_low``, ``significant``,
         ``count`` (> 0), sorted by the first six.
     """
-    needed = {"model", "method", "effect_size", "p_value", *FIGURE1_PANELS}
+    needed = {"model", "method", "effect_size", "p_value", *_FIGURE1_PANELS}
     missing = sorted(needed - set(runs.columns))
     if missing:
         raise ValueError(f"runs lacks columns {missing}")
@@ -185,7 +182,7 @@ def figure1_counts(runs: pd.DataFrame, *, bin_width: float = FIGURE1_BIN,
     k = np.floor(np.round(d / bin_width, 9)).astype(int)
     significant = scored["p_value"].astype(float).to_numpy() < alpha
     frames = []
-    for column, panel in FIGURE1_PANELS.items():
+    for column, panel in _FIGURE1_PANELS.items():
         frames.append(pd.DataFrame({
             "panel": panel, "setting": scored[column].to_numpy(),
             "model": scored["model"].to_numpy(), "method": scored["method"].to_numpy(),
@@ -197,7 +194,7 @@ def figure1_counts(runs: pd.DataFrame, *, bin_width: float = FIGURE1_BIN,
     return counts[_FIGURE1_COLUMNS].sort_values(_FIGURE1_COLUMNS[:-1]).reset_index(drop=True)
 
 
-def derive_figure1_counts(path: str | Path) -> pd.DataFrame:
+def _derive_figure1_counts(path: str | Path) -> pd.DataFrame:
     """``data/published/myb_figure1_counts.csv`` from the authors' result file.
 
     :func:`figure1_counts` of :func:`read_myb_results`, with the ``source`` column.
@@ -217,7 +214,7 @@ def write_figure1_counts(path: str | Path, out: str | Path | None = None) -> Pat
         Where to write (default ``data/published/myb_figure1_counts.csv``).
     """
     target = Path(out) if out is not None else data_dir() / "published" / f"{FIGURE1_FILE}.csv"
-    counts = derive_figure1_counts(path)
+    counts = _derive_figure1_counts(path)
     write_atomically(target, lambda tmp: counts.to_csv(tmp, index=False, float_format="%.1f"))
     return target
 
@@ -400,7 +397,7 @@ def significance_counts(scores: pd.DataFrame | None = None, *, alpha: float = MY
 
 def pair_closeness(scores: pd.DataFrame, model_a: str, model_b: str, *,
                    method: str = "s-SEAT", alpha: float = MYB_ALPHA,
-                   close_d: float = CLOSE_D) -> pd.DataFrame:
+                   close_d: float = _CLOSE_D) -> pd.DataFrame:
     r"""How alike two models' scores are, test by test ("OPT and BLOOM are similar", §4.1).
 
     Two measures, each test on its own:
@@ -422,7 +419,7 @@ def pair_closeness(scores: pd.DataFrame, model_a: str, model_b: str, *,
     alpha
         Significance level (the paper's bold: 0.01).
     close_d
-        Largest :math:`|d_a - d_b|` that counts as close (default :data:`CLOSE_D`).
+        Largest :math:`|d_a - d_b|` that counts as close (default :data:`_CLOSE_D`).
 
     Returns
     -------
@@ -491,7 +488,7 @@ def _claim_opt_bloom(published: pd.DataFrame) -> Finding:
         _PAPER, "§4.1: s-SEAT results for OPT and BLOOM are similar, except C6 and Occ "
         "(significant for OPT, negligible for BLOOM)",
         "Table 3, s-SEAT, OPT vs BLOOM over 8 tests: verdict (p < 0.01) differs on "
-        f"{_names(verdict_off)}; |Δd| > {CLOSE_D} on {_names(size_off)} ({sizes})",
+        f"{_names(verdict_off)}; |Δd| > {_CLOSE_D} on {_names(size_off)} ({sizes})",
         "not run: OPT and BLOOM are hub models, not installable offline; on Colab the SEAT "
         "chapter's paper-model run gives their rows",
         "the paper's numbers (OPT-125M, BLOOM-560M as printed)",

@@ -124,9 +124,7 @@ from biasbook.colab import colab_runtime
 from biasbook.findings import what_we_found
 
 __all__ = [
-    "AUTHORS_CODE",
     "DECLARED_TABLES",
-    "DIRECTION_CLASSES",
     "INJECTION",
     "SCORES",
     "InjectionSettings",
@@ -138,7 +136,6 @@ __all__ = [
     "counterexample_table",
     "direction_angle",
     "direction_class",
-    "direction_examples",
     "figure6_table",
     "figure9_table",
     "figures_7_8_table",
@@ -148,7 +145,6 @@ __all__ = [
     "gender_words",
     "glove_setup",
     "glove_vectors",
-    "glove_word_facts",
     "injection_grid",
     "injection_model_table",
     "kept_runs",
@@ -313,13 +309,13 @@ def counterexample_table(lookup: Mapping[str, NDArray[np.float64]], model: str,
 
 
 #: The repository of the SAME authors' code, as the chapter names it.
-AUTHORS_CODE = "HammerLabML/EmbeddingBiasScores"
+_AUTHORS_CODE = "HammerLabML/EmbeddingBiasScores"
 
 
 def authors_code() -> pd.DataFrame:
     """What the authors' code computed at which commits (``data/published/same_authors_code.csv``).
 
-    One row per behaviour of one function of :data:`AUTHORS_CODE`, with the
+    One row per behaviour of one function of :data:`_AUTHORS_CODE`, with the
     first and last commit it holds at (full hashes, dates), for the signed
     functions the side they are positive towards (``sign``, as
     :attr:`~biaslib.methods.same.SameConvention.sign`), the code's own
@@ -1304,7 +1300,7 @@ def figure9_table(words: pd.DataFrame, models: pd.DataFrame, runs: pd.DataFrame,
 #: the Direct Bias's R² is within ``similar`` of SAME's, "worse" when it trails by more than
 #: ``worse``. The paper speaks of a "difference in correlation"; we read it on R², the
 #: quantity of its Figure 6.
-DIRECTION_CLASSES = {"min_same": 0.6, "similar": 0.25, "worse": 0.4}
+_DIRECTION_CLASSES = {"min_same": 0.6, "similar": 0.25, "worse": 0.4}
 
 
 def direction_class(r2_same: float, r2_direct_bias: float) -> str:
@@ -1312,7 +1308,7 @@ def direction_class(r2_same: float, r2_direct_bias: float) -> str:
 
     ``"similar"``: :math:`R^2_{SAME} \ge 0.6` and :math:`|R^2_{SAME} - R^2_{DB}| < 0.25`;
     ``"worse"``: :math:`R^2_{SAME} \ge 0.6` and :math:`R^2_{SAME} - R^2_{DB} > 0.4`
-    (:data:`DIRECTION_CLASSES`). Figure 7 shows a "similar" model, Figure 8 a "worse" one.
+    (:data:`_DIRECTION_CLASSES`). Figure 7 shows a "similar" model, Figure 8 a "worse" one.
 
     Examples
     --------
@@ -1321,11 +1317,11 @@ def direction_class(r2_same: float, r2_direct_bias: float) -> str:
     ('similar', 'worse', 'neither')
     """
     gap = r2_same - r2_direct_bias
-    if r2_same < DIRECTION_CLASSES["min_same"]:
+    if r2_same < _DIRECTION_CLASSES["min_same"]:
         return "neither"
-    if abs(gap) < DIRECTION_CLASSES["similar"]:
+    if abs(gap) < _DIRECTION_CLASSES["similar"]:
         return "similar"
-    return "worse" if gap > DIRECTION_CLASSES["worse"] else "neither"
+    return "worse" if gap > _DIRECTION_CLASSES["worse"] else "neither"
 
 
 def direction_angle(female: NDArray[np.float64], male: NDArray[np.float64]) -> float:
@@ -1342,7 +1338,7 @@ def direction_angle(female: NDArray[np.float64], male: NDArray[np.float64]) -> f
     return float(np.degrees(np.arccos(min(1.0, abs(float(pca @ mean_dir))))))
 
 
-def direction_examples(models: pd.DataFrame, runs: pd.DataFrame) -> dict[str, str]:
+def _direction_examples(models: pd.DataFrame, runs: pd.DataFrame) -> dict[str, str]:
     """The kept runs in the roles of Figures 7 and 8: the smallest and the largest R² gap.
 
     The gap is SAME's word-level :math:`R^2` with the training bias minus the
@@ -1362,7 +1358,7 @@ def figures_7_8_words(words: pd.DataFrame, models: pd.DataFrame, runs: pd.DataFr
     """Word scores behind the Figures 7–8 panels: SAME and the Direct Bias against a reference.
 
     One row per case and occupation: ``case`` (``"GloVe 6B 50d"``, or ``"smallest gap"``,
-    ``"largest gap"`` for the runs of :func:`direction_examples`), ``model``,
+    ``"largest gap"`` for the runs of :func:`_direction_examples`), ``model``,
     ``reference`` (the run's training bias; for GloVe debiaswe's stereotype rating,
     −1 female … +1 male, *flight attendant* left out for want of one), ``SAME``
     (signed, positive = male) and ``Direct Bias`` (k = 1, c = 1).
@@ -1376,7 +1372,7 @@ def figures_7_8_words(words: pd.DataFrame, models: pd.DataFrame, runs: pd.DataFr
                       "reference": ratings.reindex(occ).to_numpy(dtype=np.float64),
                       "SAME": g_scores["SAME"], "Direct Bias": g_scores["Direct Bias"]})
     frames.append(g.dropna(subset=["reference"]))
-    for case, run in direction_examples(models, runs).items():
+    for case, run in _direction_examples(models, runs).items():
         w = words[words["model"] == run].reset_index(drop=True)
         sc = score_words(vectors[f"{run}/all"], len(w))
         frames.append(pd.DataFrame({"case": case, "model": run, "occupation": w["occupation"],
@@ -1409,7 +1405,7 @@ _PAPER = "Schröder et al. (2021)"
 _TINY = "SPLADE-tiny MLM (stand-in for bert-base-uncased)"
 
 
-def glove_word_facts(glove: Mapping[str, NDArray[np.float64]] | None = None
+def _glove_word_facts(glove: Mapping[str, NDArray[np.float64]] | None = None
                      ) -> dict[str, float]:
     r"""The GloVe numbers the chapter's findings quote, from :func:`glove_setup`'s vectors.
 
@@ -1459,8 +1455,8 @@ class _SameEvidence:
 
     @functools.cached_property
     def fx(self) -> dict[str, float]:
-        """:func:`glove_word_facts` on the chapter's GloVe vectors."""
-        return glove_word_facts()
+        """:func:`_glove_word_facts` on the chapter's GloVe vectors."""
+        return _glove_word_facts()
 
     @functools.cached_property
     def pub(self) -> pd.DataFrame:
@@ -1659,7 +1655,7 @@ def findings() -> list[Finding]:
     """The chapter's checked claims of the SAME paper, with our verdicts.
 
     The properties (Sections 3–4) are checked on GloVe 6B 50d
-    (:func:`glove_word_facts`, a lookup of about a second); the injection
+    (:func:`_glove_word_facts`, a lookup of about a second); the injection
     experiment (§5) is read from the stored tables (:func:`load_injection`) and
     set beside the paper's numbers (``data/published/same_*.csv``).
 

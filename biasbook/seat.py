@@ -88,9 +88,6 @@ from biasbook.findings import findings_frame, what_we_found
 from biasbook.stored import NUMBER_TOLERANCE, load_or_compute
 
 __all__ = [
-    "BERT_CLAIM",
-    "CORPUS_CAP",
-    "CORPUS_CAPS",
     "CORPUS_SEED",
     "DECLARED_TABLES",
     "MAY_GROUP",
@@ -100,15 +97,11 @@ __all__ = [
     "OFFLINE_SEAT_MODELS",
     "PAPER_ELMO_SENT_BIAS",
     "PAPER_SEAT_MODELS",
-    "P_FLOOR",
     "SEAT_CORPUS_SLICE",
     "SEAT_EXACT",
     "SEAT_MAY_SLICE",
     "SEAT_MYB_SLICE",
-    "SENSITIVITY_CHAIN",
-    "SENSITIVITY_PAIR",
     "TERM_TESTS",
-    "CorpusSample",
     "chain_verdict",
     "corpus_decisions",
     "corpus_seat_contexts",
@@ -135,7 +128,6 @@ __all__ = [
     "sensitivity_findings",
     "sensitivity_pvalue_table",
     "sensitivity_pvalues",
-    "table12_findings",
     "table12_seat_tables",
     "template_examples",
 ]
@@ -510,7 +502,7 @@ MAY_GROUP = "May et al. (2019), as printed"
 OFFLINE_GROUP = "ours: offline stand-ins"
 PAPER_GROUP = "ours: the papers' models (Colab)"
 #: Short names of May et al.'s models (the figure's columns).
-MAY_SHORT = {"CBoW (GloVe 840B)": "CBoW 840B", "InferSent": "InferSent", "GenSen": "GenSen",
+_MAY_SHORT = {"CBoW (GloVe 840B)": "CBoW 840B", "InferSent": "InferSent", "GenSen": "GenSen",
              "USE": "USE", "ELMo": "ELMo", "GPT": "GPT", "BERT (large, cased)": "BERT large"}
 #: Short names of our models in the figure: the offline ones
 #: (:data:`biasbook.models.FIGURE_NAMES`), then the papers' (the published CBoW is on GloVe
@@ -586,7 +578,7 @@ def may_figure_frame(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_T
     """May et al.'s Table 4 and ours in long form, as the chapter's figure draws it.
 
     One row per (test, context, model): ``row`` ("C1, word"), ``group`` (published
-    or ours, :func:`may_tables`'s keys), ``model`` (a short name: :data:`MAY_SHORT`,
+    or ours, :func:`may_tables`'s keys), ``model`` (a short name: :data:`_MAY_SHORT`,
     :data:`SEAT_FIGURE_NAMES`), ``d`` and ``mark`` (May et al.'s marks as printed; ours
     as :func:`may_comparison` computes them: ``*`` p < alpha, ``**`` also after
     Holm–Bonferroni over all of ``ours``).
@@ -596,7 +588,7 @@ def may_figure_frame(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_T
     pub = pub[[(t, c) in label for t, c in zip(pub["test"], pub["context"], strict=True)]]
     published = pd.DataFrame({
         "row": [label[(t, c)] for t, c in zip(pub["test"], pub["context"], strict=True)],
-        "group": MAY_GROUP, "model": pub["model"].map(MAY_SHORT),
+        "group": MAY_GROUP, "model": pub["model"].map(_MAY_SHORT),
         "d": pub["d"].astype(float), "mark": pub["sig"].fillna("").astype(str)})
     marks = holm_marks(ours["p_value"].to_numpy(), alpha)
     ours = ours.assign(mark=marks)
@@ -947,7 +939,7 @@ def findings() -> list[Finding]:
     al.'s and Mind Your Bias's general conclusions with :func:`seat_findings`, then
     May et al.'s §4 sensitivity argument and their sentence on BERT with
     :func:`sensitivity_findings`, and Mind Your Bias's Table 12 observations with
-    :func:`table12_findings` (``seat_corpus``); no model runs.
+    :func:`_table12_findings` (``seat_corpus``); no model runs.
 
     Returns
     -------
@@ -958,27 +950,27 @@ def findings() -> list[Finding]:
     myb, _ = load_results("seat_myb")
     models = [m.label for m in OFFLINE_SEAT_MODELS]
     return [*seat_findings(may, myb, models), *sensitivity_findings(may, models),
-            *table12_findings(seat_table12_rows(templates=myb))]
+            *_table12_findings(seat_table12_rows(templates=myb))]
 
 
 # ------------------------------------------------------------ §4: patterns of sensitivity
 
 #: May et al.'s §4 pair: Caliskan's C7 (math/arts) and C8 (science/arts) × male/female
 #: terms, "the same sizes of target concept and attribute sets", the same dichotomy.
-SENSITIVITY_PAIR = ("C7", "C8")
+_SENSITIVITY_PAIR = ("C7", "C8")
 #: May et al.'s §4 chain: C3, C4, C5 (European/African American names × pleasant/
 #: unpleasant), each with fewer words than the one before (targets 32 → 16 → 16 per set,
 #: attributes 25 → 25 → 8). C4's names are Bertrand & Mullainathan's, not a subset of C3's,
 #: and C5's eight attributes are not among C4's 25: the three shrink, they do not nest.
-SENSITIVITY_CHAIN = ("C3", "C4", "C5")
+_SENSITIVITY_CHAIN = ("C3", "C4", "C5")
 #: The smallest p-value sent-bias's sampling can give (May et al., footnote 10).
-P_FLOOR = 1e-5
+_P_FLOOR = 1e-5
 #: Resamples of sent-bias's permutation test (its Monte Carlo error sets the ties below).
-SENSITIVITY_RESAMPLES = 100_000
+_SENSITIVITY_RESAMPLES = 100_000
 #: Who computed a p-value: May et al.'s text, or this book.
 PUBLISHED_SOURCE = "May et al. (2019), §4"
 #: The contexts of the §4 argument (word versions and bleached sentence versions).
-SENSITIVITY_CONTEXTS = ("word", "sent")
+_SENSITIVITY_CONTEXTS = ("word", "sent")
 
 
 def pair_verdict(p_first: float, p_second: float, alpha: float = 0.01,
@@ -988,7 +980,7 @@ def pair_verdict(p_first: float, p_second: float, alpha: float = 0.01,
     The two p-values are *discordant* when they fall on opposite sides of ``alpha``
     (one significant, p ≤ ``alpha``, the other not) **and** lie more than ``orders``
     orders of magnitude apart, :math:`|\\log_{10} p_7 - \\log_{10} p_8| > 1`, both floored
-    at :data:`P_FLOOR`. The second condition keeps a pair that straddles ``alpha`` by a
+    at :data:`_P_FLOOR`. The second condition keeps a pair that straddles ``alpha`` by a
     hair (May et al.'s CBoW word pair, 0.016 and 0.01, which they call similar) from
     counting; their discrepant pairs (BERT 10⁻⁵ vs 0.14, GenSen 0.12 vs 10⁻³, GPT 0.89
     vs 10⁻⁴) meet both.
@@ -1003,7 +995,7 @@ def pair_verdict(p_first: float, p_second: float, alpha: float = 0.01,
     >>> pair_verdict(1e-5, 0.14), pair_verdict(0.016, 0.01), pair_verdict(0.04, 0.713)
     ('discordant', 'agree', 'agree')
     """
-    a, b = max(p_first, P_FLOOR), max(p_second, P_FLOOR)
+    a, b = max(p_first, _P_FLOOR), max(p_second, _P_FLOOR)
     apart = abs(np.log10(a) - np.log10(b)) > orders
     return "discordant" if apart and ((a <= alpha) != (b <= alpha)) else "agree"
 
@@ -1011,22 +1003,22 @@ def pair_verdict(p_first: float, p_second: float, alpha: float = 0.01,
 def _falls(p_larger: float, p_smaller: float, n_resamples: int) -> bool:
     r"""The smaller test's p-value lies below the larger test's beyond sampling error.
 
-    Both floored at :data:`P_FLOOR`; a difference within two Monte Carlo standard
+    Both floored at :data:`_P_FLOOR`; a difference within two Monte Carlo standard
     errors of the larger test's p-value, :math:`2\\sqrt{p(1-p)/n}`, is a tie.
     """
-    a, b = max(p_larger, P_FLOOR), max(p_smaller, P_FLOOR)
+    a, b = max(p_larger, _P_FLOOR), max(p_smaller, _P_FLOOR)
     return b < a - 2 * np.sqrt(a * (1 - a) / n_resamples)
 
 
 def chain_verdict(p_values: Sequence[float], alpha: float = 0.01,
-                  n_resamples: int = SENSITIVITY_RESAMPLES) -> str:
+                  n_resamples: int = _SENSITIVITY_RESAMPLES) -> str:
     """May et al.'s C3 → C4 → C5 rule: with fewer words a test has less power, so p rises.
 
     ``p_values`` are those of tests with ever fewer words (C3, C4, C5). May et al.:
     "we expect increasing p-values across Tests 3, 4, and 5, as well-designed target
     concepts and attributes of larger sizes should yield higher-power tests". A step
     *falls* when the smaller test's p-value lies below the larger test's by more than
-    sampling error (:func:`_falls`; values at the floor :data:`P_FLOOR` are equal).
+    sampling error (:func:`_falls`; values at the floor :data:`_P_FLOOR` are equal).
 
     Returns
     -------
@@ -1079,8 +1071,8 @@ def sensitivity_pvalues(may: pd.DataFrame | None = None) -> pd.DataFrame:
                           "p": pub["p"].astype(float)})]
     if may is not None:
         may = may.reset_index(drop=True)
-        ours = may[may["stimuli"].isin([*SENSITIVITY_CHAIN, *SENSITIVITY_PAIR])
-                   & may["context"].isin(SENSITIVITY_CONTEXTS)]
+        ours = may[may["stimuli"].isin([*_SENSITIVITY_CHAIN, *_SENSITIVITY_PAIR])
+                   & may["context"].isin(_SENSITIVITY_CONTEXTS)]
         failed = ours[ours["p_value"].isna()]
         for r in failed.itertuples():
             logger.info("%s %s on %s did not run: left out of the §4 checks", r.stimuli,
@@ -1093,7 +1085,7 @@ def sensitivity_pvalues(may: pd.DataFrame | None = None) -> pd.DataFrame:
 
 
 def sensitivity_checks(pvalues: pd.DataFrame, alpha: float = MAY_ALPHA,
-                       n_resamples: int = SENSITIVITY_RESAMPLES) -> pd.DataFrame:
+                       n_resamples: int = _SENSITIVITY_RESAMPLES) -> pd.DataFrame:
     r"""May et al.'s two §4 rules applied to every model and context that has the p-values.
 
     ``pvalues`` is a :func:`sensitivity_pvalues` frame. A (source, model, context) is
@@ -1105,7 +1097,7 @@ def sensitivity_checks(pvalues: pd.DataFrame, alpha: float = MAY_ALPHA,
     pandas.DataFrame
         One row per (source, model, context, check): ``check`` (``"C7 vs C8"`` or
         ``"C3 → C4 → C5"``), ``p-values`` (as printed, ``format_p``), ``orders apart``
-        (C7/C8: :math:`|\\log_{10} p_7 - \\log_{10} p_8|`, floored at :data:`P_FLOOR`;
+        (C7/C8: :math:`|\\log_{10} p_7 - \\log_{10} p_8|`, floored at :data:`_P_FLOOR`;
         NaN for the chain) and ``verdict`` (:func:`pair_verdict`, :func:`chain_verdict`),
         indexed by (source, model, context, check) in the order of ``pvalues``.
     """
@@ -1113,14 +1105,15 @@ def sensitivity_checks(pvalues: pd.DataFrame, alpha: float = MAY_ALPHA,
     keys = ["source", "model", "context"]
     for key, group in pvalues.groupby(keys, sort=False):
         p = dict(zip(group["test"], group["p"], strict=True))
-        if all(t in p for t in SENSITIVITY_PAIR):
-            a, b = (p[t] for t in SENSITIVITY_PAIR)
+        if all(t in p for t in _SENSITIVITY_PAIR):
+            a, b = (p[t] for t in _SENSITIVITY_PAIR)
             out.append({**dict(zip(keys, key, strict=True)), "check": "C7 vs C8",
                         "p-values": f"{format_p(a)} vs {format_p(b)}",
-                        "orders apart": abs(np.log10(max(a, P_FLOOR)) - np.log10(max(b, P_FLOOR))),
+                        "orders apart": abs(np.log10(max(a, _P_FLOOR))
+                                            - np.log10(max(b, _P_FLOOR))),
                         "verdict": pair_verdict(a, b, alpha)})
-        if all(t in p for t in SENSITIVITY_CHAIN):
-            chain = [p[t] for t in SENSITIVITY_CHAIN]
+        if all(t in p for t in _SENSITIVITY_CHAIN):
+            chain = [p[t] for t in _SENSITIVITY_CHAIN]
             out.append({**dict(zip(keys, key, strict=True)), "check": "C3 → C4 → C5",
                         "p-values": " → ".join(format_p(v) for v in chain),
                         "orders apart": float("nan"),
@@ -1135,22 +1128,22 @@ def sensitivity_pvalue_table(pvalues: pd.DataFrame) -> pd.DataFrame:
     Rows: (test, context) for C3, C4, C5, C7, C8 at word and sentence level; columns: a
     two-level header, the source (May et al.'s text, our groups) above the model; cells
     as printed (:func:`biaslib.reporting.format.format_p`), empty where May et al. quote
-    none. Published models by their short names (:data:`MAY_SHORT`), ours by
+    none. Published models by their short names (:data:`_MAY_SHORT`), ours by
     :data:`SEAT_FIGURE_NAMES`.
     """
     frame = pvalues.assign(
-        short=[MAY_SHORT.get(m, m) if s == PUBLISHED_SOURCE else SEAT_FIGURE_NAMES.get(m, m)
+        short=[_MAY_SHORT.get(m, m) if s == PUBLISHED_SOURCE else SEAT_FIGURE_NAMES.get(m, m)
                for s, m in zip(pvalues["source"], pvalues["model"], strict=True)],
         cell=pvalues["p"].map(format_p))
     columns = list(dict.fromkeys(zip(frame["source"], frame["short"], strict=True)))
     published = [c for c in columns if c[0] == PUBLISHED_SOURCE]
-    order = {m: i for i, m in enumerate(MAY_SHORT.values())}
+    order = {m: i for i, m in enumerate(_MAY_SHORT.values())}
     published.sort(key=lambda c: order.get(c[1], len(order)))
     columns = published + [c for c in columns if c[0] != PUBLISHED_SOURCE]
     wide = frame.pivot_table(index=["test", "context"], columns=["source", "short"],
                              values="cell", aggfunc="first")
-    index = [(t, c) for t in (*SENSITIVITY_CHAIN, *SENSITIVITY_PAIR)
-             for c in SENSITIVITY_CONTEXTS]
+    index = [(t, c) for t in (*_SENSITIVITY_CHAIN, *_SENSITIVITY_PAIR)
+             for c in _SENSITIVITY_CONTEXTS]
     wide = wide.reindex(index=pd.MultiIndex.from_tuples(index, names=["test", "context"]),
                         columns=pd.MultiIndex.from_tuples(columns, names=["", "model"]))
     return wide.fillna("")
@@ -1167,18 +1160,18 @@ def sensitivity_figure(pvalues: pd.DataFrame, alpha: float = MAY_ALPHA) -> Figur
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 3, figsize=(8, 4), gridspec_kw={"width_ratios": [1, 1, 1.1]})
-    frame = pvalues.assign(p=pvalues["p"].clip(lower=P_FLOOR))
+    frame = pvalues.assign(p=pvalues["p"].clip(lower=_P_FLOOR))
     published = frame["source"] == PUBLISHED_SOURCE
-    names = [MAY_SHORT.get(m, m) if pub else SEAT_FIGURE_NAMES.get(m, m)
+    names = [_MAY_SHORT.get(m, m) if pub else SEAT_FIGURE_NAMES.get(m, m)
              for m, pub in zip(frame["model"], published, strict=True)]
     frame = frame.assign(name=names, published=published)
     labels = list(dict.fromkeys(frame["name"]))
     colours = {n: plt.get_cmap("tab10")(i % 10) for i, n in enumerate(labels)}
-    x = {t: i for i, t in enumerate(SENSITIVITY_CHAIN)}
-    for ax, context in zip(axes[:2], SENSITIVITY_CONTEXTS, strict=True):
-        rows = frame[(frame["context"] == context) & frame["test"].isin(SENSITIVITY_CHAIN)]
+    x = {t: i for i, t in enumerate(_SENSITIVITY_CHAIN)}
+    for ax, context in zip(axes[:2], _SENSITIVITY_CONTEXTS, strict=True):
+        rows = frame[(frame["context"] == context) & frame["test"].isin(_SENSITIVITY_CHAIN)]
         for (name, pub), g in rows.groupby(["name", "published"], sort=False):
-            if len(g) < len(SENSITIVITY_CHAIN):
+            if len(g) < len(_SENSITIVITY_CHAIN):
                 continue
             g = g.sort_values("test", key=lambda s: s.map(x))
             ax.plot(g["test"].map(x), g["p"], marker="o", color=colours[name],
@@ -1186,26 +1179,26 @@ def sensitivity_figure(pvalues: pd.DataFrame, alpha: float = MAY_ALPHA) -> Figur
                     markerfacecolor="none" if pub else colours[name])
         ax.axhline(alpha, color="grey", linewidth=0.8, linestyle=":")
         ax.set_yscale("log")
-        ax.set_ylim(P_FLOOR / 2, 2)
-        ax.set_xticks(range(len(SENSITIVITY_CHAIN)), SENSITIVITY_CHAIN)
+        ax.set_ylim(_P_FLOOR / 2, 2)
+        ax.set_xticks(range(len(_SENSITIVITY_CHAIN)), _SENSITIVITY_CHAIN)
         ax.set_title("C3 → C4 → C5, " + ("words" if context == "word" else "sentences"),
                      fontsize=10)
     axes[0].set_ylabel("p-value (log scale)")
-    pair = frame[frame["test"].isin(SENSITIVITY_PAIR)]
+    pair = frame[frame["test"].isin(_SENSITIVITY_PAIR)]
     wide = pair.pivot_table(index=["name", "published", "context"], columns="test",
                             values="p", aggfunc="first").dropna()
     ax = axes[2]
-    ax.fill_between([P_FLOOR / 2, alpha], alpha, 2, color="0.9", linewidth=0)
-    ax.fill_between([alpha, 2], P_FLOOR / 2, alpha, color="0.9", linewidth=0)
-    ax.plot([P_FLOOR / 2, 2], [P_FLOOR / 2, 2], color="grey", linewidth=0.8)
+    ax.fill_between([_P_FLOOR / 2, alpha], alpha, 2, color="0.9", linewidth=0)
+    ax.fill_between([alpha, 2], _P_FLOOR / 2, alpha, color="0.9", linewidth=0)
+    ax.plot([_P_FLOOR / 2, 2], [_P_FLOOR / 2, 2], color="grey", linewidth=0.8)
     for (name, pub, context), r in wide.iterrows():
-        ax.scatter(r[SENSITIVITY_PAIR[0]], r[SENSITIVITY_PAIR[1]], color=colours[name],
+        ax.scatter(r[_SENSITIVITY_PAIR[0]], r[_SENSITIVITY_PAIR[1]], color=colours[name],
                    marker="s" if context == "sent" else "o",
                    facecolors="none" if pub else colours[name], s=36)
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlim(P_FLOOR / 2, 2)
-    ax.set_ylim(P_FLOOR / 2, 2)
+    ax.set_xlim(_P_FLOOR / 2, 2)
+    ax.set_ylim(_P_FLOOR / 2, 2)
     ax.set_xlabel("p, C7 (math/arts)")
     ax.set_ylabel("p, C8 (science/arts)")
     ax.set_title("C7 vs C8", fontsize=10)
@@ -1225,7 +1218,7 @@ def sensitivity_figure(pvalues: pd.DataFrame, alpha: float = MAY_ALPHA) -> Figur
 
 
 #: May et al.'s sentence on BERT (§1, Introduction).
-BERT_CLAIM = ("Recent sentence encoders such as BERT (Devlin et al., 2018) display limited "
+_BERT_CLAIM = ("Recent sentence encoders such as BERT (Devlin et al., 2018) display limited "
               "evidence of the tested biases.")
 
 
@@ -1288,7 +1281,7 @@ _FALLS = ("falls", "falls across α")
 
 
 def _sensitivity_name(model: str) -> str:
-    return SHORT_NAMES.get(model, MAY_SHORT.get(model, model))
+    return SHORT_NAMES.get(model, _MAY_SHORT.get(model, model))
 
 
 def _listing(frame: pd.DataFrame, check: str, verdicts: Sequence[str]) -> list[str]:
@@ -1347,7 +1340,7 @@ def _claim_cbow_as_expected(ev: _SensitivityEvidence) -> Finding:
 
 
 def _claim_bert_fewer(ev: _SensitivityEvidence) -> Finding:
-    """May et al.'s sentence on BERT (:data:`BERT_CLAIM`), on Table 4's rows."""
+    """May et al.'s sentence on BERT (:data:`_BERT_CLAIM`), on Table 4's rows."""
     counts = evidence_counts(ev.may, MAY_TABLE4, ev.alpha).reset_index()
     pub = counts[counts["source"] == MAY_GROUP].set_index("model")
     ours = counts[counts["model"].isin(list(ev.models))].set_index("model")
@@ -1356,7 +1349,7 @@ def _claim_bert_fewer(ev: _SensitivityEvidence) -> Finding:
     base_k = int(ours.loc[baseline, "k"].max()) if baseline else 0
     fewer = [m for m in recent if ours.loc[m, "k"] < base_k]
     return Finding(
-        _MAY, BERT_CLAIM.replace(" (Devlin et al., 2018)", ""),
+        _MAY, _BERT_CLAIM.replace(" (Devlin et al., 2018)", ""),
         "Table 4, positive significant of 14: BERT "
         f"{pub.loc['BERT (large, cased)', 'k']}, GPT {pub.loc['GPT', 'k']}, ELMo "
         f"{pub.loc['ELMo', 'k']} vs CBoW {pub.loc['CBoW (GloVe 840B)', 'k']}",
@@ -1391,24 +1384,24 @@ def sensitivity_findings(may: pd.DataFrame, models: Sequence[str],
 #: (:func:`biaslib.stimuli.corpus.contexts_for_words`). Mind Your Bias sampled 1,000 per
 #: stimulus (Appendix B.5; they found 100 gave effect sizes of similar magnitude); 10 keeps
 #: the whole table within a few minutes on a 2-core CPU (SmolLM2 embeds ~17 windows/s).
-CORPUS_CAP = 10
-#: Exceptions to :data:`CORPUS_CAP` by model: SmolLM2 embeds a window about ten times
+_CORPUS_CAP = 10
+#: Exceptions to :data:`_CORPUS_CAP` by model: SmolLM2 embeds a window about ten times
 #: slower than MiniLM, so it reads at most 4 sentences per stimulus (among the 10 the
 #: others read: the sample is nested).
-CORPUS_CAPS = {SMOLLM2: 4}
+_CORPUS_CAPS = {SMOLLM2: 4}
 #: Seed of that sample (Mind Your Bias's ``random.seed(1111)``).
 CORPUS_SEED = 1111
 #: A role that loses more than this share of its stimuli (no sentence in the extract) is
 #: not run: the CEAT chapter's rule, so that the corpus rows of s-SEAT, w-SEAT and CEAT
 #: use the same tests. Mind Your Bias's code dropped stimuli without sentences and ran
 #: whatever was left, refusing only a set with none.
-CORPUS_MAX_MISSING = 0.2
+_CORPUS_MAX_MISSING = 0.2
 #: What the ``contexts`` column of ``seat_corpus`` says.
-CORPUS_LABEL = "corpus extract, Mind Your Bias's 9/13-word window, <={cap} sentences/stimulus"
+_CORPUS_LABEL = "corpus extract, Mind Your Bias's 9/13-word window, <={cap} sentences/stimulus"
 
 
 @dataclass(frozen=True)
-class CorpusSample:
+class _CorpusSample:
     """The natural sentences s-SEAT and w-SEAT read for one test, and what was left out.
 
     Attributes
@@ -1437,13 +1430,13 @@ class CorpusSample:
 
 def corpus_seat_contexts(
     test: str | StimulusTest,
-    cap: int | None = CORPUS_CAP,
+    cap: int | None = _CORPUS_CAP,
     seed: int = CORPUS_SEED,
     *,
-    max_missing_fraction: float = CORPUS_MAX_MISSING,
+    max_missing_fraction: float = _CORPUS_MAX_MISSING,
     path: str | None = None,
     frame: pd.DataFrame | None = None,
-) -> CorpusSample:
+) -> _CorpusSample:
     """The corpus sentences of a stimulus test for s-SEAT and w-SEAT (Mind Your Bias, "Reddit").
 
     Mind Your Bias's Table 12 replaces the templates by sentences sampled per stimulus
@@ -1469,7 +1462,7 @@ def corpus_seat_contexts(
 
     Returns
     -------
-    CorpusSample
+    _CorpusSample
         The contexts by role and the decisions taken: stimuli without sentences
         dropped (named), sentences standing in both sets of a pair dropped (counted).
 
@@ -1506,13 +1499,13 @@ def corpus_seat_contexts(
                         list(no_sentences[role]))
     if shared:
         logger.info("%s: %d sentences stood in both sets of a pair (dropped)", test.name, shared)
-    return CorpusSample(contexts=contexts, no_sentences=no_sentences, shared=shared)
+    return _CorpusSample(contexts=contexts, no_sentences=no_sentences, shared=shared)
 
 
 def corpus_seat_table(
     models: Sequence[EncoderSpec],
     tests: Mapping[str, str] = MYB_TABLE3,
-    cap: int = CORPUS_CAP,
+    cap: int = _CORPUS_CAP,
     seed: int = CORPUS_SEED,
     convention: Convention | str = MIND_YOUR_BIAS,
     *,
@@ -1527,18 +1520,18 @@ def corpus_seat_table(
     spec says; w-SEAT: the stimulus' own subword vectors, averaged) and the WEAT runs over
     the sentences (``convention``: sent-bias's statistics, the larger target set
     subsampled, as Mind Your Bias did). A model reads at most ``caps[model.label]``
-    sentences per stimulus (default :data:`CORPUS_CAPS`), else ``cap``. Rows as
-    :func:`myb_table`'s, plus ``contexts`` (:data:`CORPUS_LABEL` with the cap),
+    sentences per stimulus (default :data:`_CORPUS_CAPS`), else ``cap``. Rows as
+    :func:`myb_table`'s, plus ``contexts`` (:data:`_CORPUS_LABEL` with the cap),
     ``no sentences`` (stimuli dropped for lack of sentences) and
     ``shared dropped`` (sentences dropped from both sets of a pair); ``n_x`` … ``n_b`` are
     the sentences tested, after the subsampling (the subsampled sentences are not
     listed). A test refused by :func:`corpus_seat_contexts`, or one a model cannot run,
     gets a row with NaN numbers and the reason in ``not run``.
     """
-    caps = CORPUS_CAPS if caps is None else caps
-    samples: dict[tuple[str, int], CorpusSample | MissingWordsError] = {}
+    caps = _CORPUS_CAPS if caps is None else caps
+    samples: dict[tuple[str, int], _CorpusSample | MissingWordsError] = {}
 
-    def sample_of(short: str, name: str, n: int) -> CorpusSample | MissingWordsError:
+    def sample_of(short: str, name: str, n: int) -> _CorpusSample | MissingWordsError:
         if (short, n) not in samples:
             try:
                 samples[short, n] = corpus_seat_contexts(name, n, seed, path=path)
@@ -1551,7 +1544,7 @@ def corpus_seat_table(
     for model in models:
         encoder = model.make()
         n_cap = caps.get(model.label, cap)
-        label = CORPUS_LABEL.format(cap=n_cap)
+        label = _CORPUS_LABEL.format(cap=n_cap)
         out = []
         for short, name in tqdm(tests.items(), desc=f"SEAT on corpus sentences, {model.label}",
                                 disable=not progress):
@@ -1573,7 +1566,7 @@ def corpus_seat_table(
                 embedded = embed_contexts(
                     load_test(name), sample.contexts, encoder,
                     pooling={"sentence": model.sentence_pooling, "word": model.word_pooling},
-                    max_missing_fraction=CORPUS_MAX_MISSING)
+                    max_missing_fraction=_CORPUS_MAX_MISSING)
             except MissingWordsError as err:
                 out.extend({**_not_run(key(m), name, encoder, err), **extra}
                            for m in ("s-SEAT", "w-SEAT"))
@@ -1640,7 +1633,7 @@ def seat_table12_rows(corpus: pd.DataFrame | None = None,
 
 @dataclass(frozen=True, eq=False)
 class _Table12Evidence:
-    """What the claims of :func:`table12_findings` read: Table 12 as printed and ours."""
+    """What the claims of :func:`_table12_findings` read: Table 12 as printed and ours."""
 
     rows: pd.DataFrame
     alpha: float
@@ -1711,7 +1704,7 @@ def _claim_templates_larger(ev: _Table12Evidence) -> Finding:
         ev.model_text, od[0] > od[1], "seat-corpus-sentences")
 
 
-def table12_findings(rows: pd.DataFrame, alpha: float = 0.01) -> list[Finding]:
+def _table12_findings(rows: pd.DataFrame, alpha: float = 0.01) -> list[Finding]:
     """Mind Your Bias's two observations on Table 12 (templates vs Reddit), for SEAT.
 
     Their §5: "bias scores that are derived when using bleached template sentences as
@@ -1863,10 +1856,10 @@ def _corpus_provenance(frame: pd.DataFrame) -> dict[str, object]:
         "models": models_provenance(frame),
         "convention": MIND_YOUR_BIAS.to_dict(),
         "tests": MYB_TABLE3,
-        "sentences_per_stimulus": {m.label: CORPUS_CAPS.get(m.label, CORPUS_CAP)
+        "sentences_per_stimulus": {m.label: _CORPUS_CAPS.get(m.label, _CORPUS_CAP)
                                    for m in OFFLINE_SEAT_MODELS},
         "sample_seed": CORPUS_SEED,
-        "max_missing_fraction": CORPUS_MAX_MISSING,
+        "max_missing_fraction": _CORPUS_MAX_MISSING,
         "window": "biaslib.stimuli.corpus.myb_window (9 words, 13 for a phrase)",
         "extract": describe_extract(),
         "extract_sha256": extract_sha256(),
@@ -1876,7 +1869,7 @@ def _corpus_provenance(frame: pd.DataFrame) -> dict[str, object]:
 #: Tests of ``seat_corpus`` the tests recompute (Mind Your Bias's C9: 26 stimuli).
 SEAT_CORPUS_SLICE = ("C9",)
 #: Columns of ``seat_corpus`` a recomputed slice must match exactly.
-SEAT_CORPUS_EXACT = (*SEAT_EXACT, "contexts", "no sentences", "shared dropped", "left out")
+_SEAT_CORPUS_EXACT = (*SEAT_EXACT, "contexts", "no sentences", "shared dropped", "left out")
 
 
 def _corpus_slice() -> pd.DataFrame:
@@ -1912,6 +1905,6 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
         (NEEDS_MODELS, NEEDS_CORPUS), "minutes",
         slices=(SliceCheck("Mind Your Bias's C9 on corpus sentences", _corpus_slice,
                            ("column", "method", "test"), "tests/test_seat_corpus.py::"
-                           "test_seat_corpus_slice", SEAT_CORPUS_EXACT, ("effect_size",),
+                           "test_seat_corpus_slice", _SEAT_CORPUS_EXACT, ("effect_size",),
                            ("p_value",)),), results=True),
 )

@@ -48,14 +48,8 @@ from biaslib.stats.effect_size_ci import d_confidence_interval
 
 __all__ = [
     "DECLARED_TABLES",
-    "GRID_LAYERS",
     "GRID_LAYER_LABELS",
-    "GRID_MODEL",
-    "GRID_SENTENCE_POOLINGS",
-    "GRID_TESTS",
-    "GRID_WORD_POOLINGS",
     "STORED_TABLES",
-    "grid_encoders",
     "grid_specifications",
     "specification_summary",
     "stored_models",
@@ -304,45 +298,45 @@ def specification_summary(models: Sequence[str], tests: Sequence[str], *,
 
 
 #: The model of the stored full-grid specification curves (``speccurve_grid``).
-GRID_MODEL = MINILM
+_GRID_MODEL = MINILM
 #: Its tests.
-GRID_TESTS = ("C1", "C3", "C6", "C9")
+_GRID_TESTS = ("C1", "C3", "C6", "C9")
 #: Its layers: label → the encoder's ``layer`` (MiniLM has 6; 3 is the middle one).
-GRID_LAYERS = {"last": "last", "layer 3": 3}
+_GRID_LAYERS = {"last": "last", "layer 3": 3}
 #: How the layers read in a figure: MiniLM-L6 has six layers, and "last" is the sixth.
 GRID_LAYER_LABELS = {"last": "last (6 of 6)", "layer 3": "layer 3 of 6"}
 #: Its sentence poolings (MiniLM was trained with the mean; ``cls`` is BERT's habit).
-GRID_SENTENCE_POOLINGS = ("mean", "cls")
+_GRID_SENTENCE_POOLINGS = ("mean", "cls")
 #: Its subword poolings of a word in context.
-GRID_WORD_POOLINGS = ("mean", "first")
+_GRID_WORD_POOLINGS = ("mean", "first")
 
 
-def grid_encoders(layers: Mapping[str, object] = GRID_LAYERS) -> dict[str, ContextEncoder]:
+def _grid_encoders(layers: Mapping[str, object] = _GRID_LAYERS) -> dict[str, ContextEncoder]:
     """One cached :class:`~biaslib.embeddings.transformer.TransformerEncoder` per layer."""
     from biaslib.embeddings.transformer import TransformerEncoder
 
-    return {label: TransformerEncoder(GRID_MODEL, layer=layer, progress=False)  # type: ignore[arg-type]
+    return {label: TransformerEncoder(_GRID_MODEL, layer=layer, progress=False)  # type: ignore[arg-type]
             for label, layer in layers.items()}
 
 
-def grid_specifications(tests: Sequence[str] = GRID_TESTS,
+def grid_specifications(tests: Sequence[str] = _GRID_TESTS,
                         encoders: Mapping[str, ContextEncoder] | None = None,
-                        sentence_poolings: Sequence[str] = GRID_SENTENCE_POOLINGS,
-                        word_poolings: Sequence[str] = GRID_WORD_POOLINGS) -> pd.DataFrame:
+                        sentence_poolings: Sequence[str] = _GRID_SENTENCE_POOLINGS,
+                        word_poolings: Sequence[str] = _GRID_WORD_POOLINGS) -> pd.DataFrame:
     """Every combination of the choices for each test, on the grid model (the stored curves).
 
     :func:`biaslib.evaluate.speccurve.specification_frame` for each test with the
-    encoders of :func:`grid_encoders` (one per layer), both sentence and both word
+    encoders of :func:`_grid_encoders` (one per layer), both sentence and both word
     poolings, ddof 0 and 1, one- and two-sided p-values, SEAT on every template
     family and CEAT on Mind Your Bias's templates (no corpus rows: the stored
     table must not depend on the extract). The core columns
     (:data:`biaslib.methods.result.CORE_COLUMNS`) come first, as
     :func:`~biaslib.evaluate.speccurve.specification_frame` fills them (``variant`` the
     stimulus variant of ``stimuli``; ``model`` the encoders' short name,
-    :data:`GRID_MODEL`, their full names in ``encoder`` after ``stimuli``), with ``test``
+    :data:`_GRID_MODEL`, their full names in ``encoder`` after ``stimuli``), with ``test``
     the grid's test and ``convention`` ``"n/a"``.
     """
-    encoders = grid_encoders() if encoders is None else encoders
+    encoders = _grid_encoders() if encoders is None else encoders
     frames = [specification_frame(test, encoders, sentence_poolings=tuple(sentence_poolings),
                                   word_poolings=tuple(word_poolings)).assign(test=test)
               for test in tests]
@@ -358,15 +352,15 @@ def grid_specifications(tests: Sequence[str] = GRID_TESTS,
 
 
 def _grid_provenance(frame: pd.DataFrame) -> dict[str, object]:
-    encoder = next(iter(grid_encoders().values()))
+    encoder = next(iter(_grid_encoders().values()))
     return {
-        "what": f"specification curves on {GRID_MODEL}: every combination of the choices "
+        "what": f"specification curves on {_GRID_MODEL}: every combination of the choices "
                 "biaslib.evaluate.speccurve.specification_frame supports, per test (SEAT on "
                 "every template family, CEAT on Mind Your Bias's templates; no corpus rows)",
-        "model": {"name": GRID_MODEL, "weights": encoder.fingerprint},
-        "tests": list(GRID_TESTS), "layers": {k: str(v) for k, v in GRID_LAYERS.items()},
-        "sentence_poolings": list(GRID_SENTENCE_POOLINGS),
-        "word_poolings": list(GRID_WORD_POOLINGS),
+        "model": {"name": _GRID_MODEL, "weights": encoder.fingerprint},
+        "tests": list(_GRID_TESTS), "layers": {k: str(v) for k, v in _GRID_LAYERS.items()},
+        "sentence_poolings": list(_GRID_SENTENCE_POOLINGS),
+        "word_poolings": list(_GRID_WORD_POOLINGS),
         "seat_convention": MIND_YOUR_BIAS.to_dict(),
         "ceat_conventions": {c.name: c.to_dict() for c in (CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL)},
         "ci": "SEAT: Hedges & Olkin large-sample interval (approximate); CEAT: its meta-analysis",
@@ -379,7 +373,7 @@ _GRID_SLICE = ("C1",)
 
 
 def _grid_slice() -> pd.DataFrame:
-    fresh = grid_specifications(_GRID_SLICE, {"last": grid_encoders()["last"]},
+    fresh = grid_specifications(_GRID_SLICE, {"last": _grid_encoders()["last"]},
                                 ("mean",), ("mean",))
     return fresh.astype({"ddof": "int64"})  # the CSV reads the choice back as a number
 
@@ -389,7 +383,7 @@ def _grid_slice() -> pd.DataFrame:
 #: :data:`STORED_TABLES`, the tables a specification frame reads.
 DECLARED_TABLES: tuple[StoredTable, ...] = (
     StoredTable(
-        "speccurve_grid", "synthesis", f"specification curves on {GRID_MODEL}: every "
+        "speccurve_grid", "synthesis", f"specification curves on {_GRID_MODEL}: every "
         "combination of the book's choices for C1, C3, C6 and C9",
         grid_specifications, _grid_provenance,
         "the model with its weights fingerprint, tests, layers, poolings, the SEAT and CEAT "

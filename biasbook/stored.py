@@ -41,7 +41,6 @@ __all__ = [
     "record_checksums",
     "results_dir",
     "save_results",
-    "table_checksum",
     "write_atomically",  # kept here for old imports; it lives in biaslib.files
 ]
 
@@ -67,7 +66,7 @@ def _restore_hint(name: str) -> str:
             f"data/results/{name}.json)")
 
 
-def table_checksum(data: bytes) -> str:
+def _table_checksum(data: bytes) -> str:
     """The SHA-256 (hex) of a stored CSV's bytes, as its provenance records it (``csv_sha256``)."""
     return hashlib.sha256(data).hexdigest()
 
@@ -131,7 +130,7 @@ def save_results(frame: pd.DataFrame, name: str, provenance: Mapping[str, object
             **({"schema": SCHEMA} if results else {}),
             **provenance,
             "csv_rows": _csv_rows(data),
-            "csv_sha256": table_checksum(data),
+            "csv_sha256": _table_checksum(data),
         }
         meta_tmp.write_text(json.dumps(record, indent=2, default=str) + "\n",
                             encoding="utf-8")
@@ -150,7 +149,7 @@ def record_checksums(name: str) -> bool:
     meta_path = csv.with_suffix(".json")
     meta = json.loads(meta_path.read_text(encoding="utf-8"))
     data = csv.read_bytes()
-    checks = {"csv_rows": _csv_rows(data), "csv_sha256": table_checksum(data)}
+    checks = {"csv_rows": _csv_rows(data), "csv_sha256": _table_checksum(data)}
     if all(meta.get(k) == v for k, v in checks.items()):
         return False
     record = {**{k: v for k, v in meta.items() if k not in checks}, **checks}
@@ -199,7 +198,7 @@ def load_results(name: str) -> tuple[pd.DataFrame, dict[str, object]]:
             f"(or, for a CSV known to be whole, add them with "
             f"biasbook.stored.record_checksums({name!r}))")
     data = csv.read_bytes()
-    if table_checksum(data) != meta["csv_sha256"]:
+    if _table_checksum(data) != meta["csv_sha256"]:
         raise StoredTableCorrupt(
             f"the stored table {csv} is damaged: its bytes ({len(data)}) do not have the "
             f"SHA-256 its provenance {meta_path.name} records (it was cut short, emptied "

@@ -114,13 +114,29 @@ from biasbook.synthesis_tables import (
 )
 from biaslib.evaluate.speccurve import CHOICES
 
-__all__ = ["CURVE_MODELS", "CURVE_TESTS", "DECLARED_TABLES", "METHOD_PAIRS", "MIN_PAIRS",
-           "MIN_PAIRS_CI", "OFFLINE_PAIRS", "PAPER", "SYNTHESIS_TINY_MLM_SLICE",
-           "TINY_MLM_TABLE", "correlations", "findings", "format_r",
-           "myb_csv_effect_sizes", "myb_scores", "myb_table5", "offline_scores",
-           "offline_table5", "runtime_measurements", "sentence_vs_word",
-           "table5_beside_published", "table5_published",
-           "tiny_mlm_table"]
+__all__ = [
+    "CURVE_MODELS",
+    "CURVE_TESTS",
+    "DECLARED_TABLES",
+    "METHOD_PAIRS",
+    "MIN_PAIRS",
+    "MIN_PAIRS_CI",
+    "OFFLINE_PAIRS",
+    "PAPER",
+    "SYNTHESIS_TINY_MLM_SLICE",
+    "TINY_MLM_TABLE",
+    "correlations",
+    "findings",
+    "format_r",
+    "myb_csv_effect_sizes",
+    "myb_scores",
+    "myb_table5",
+    "offline_scores",
+    "offline_table5",
+    "table5_beside_published",
+    "table5_published",
+    "tiny_mlm_table",
+]
 # What the notebook shows of the book's shared code and of the library beyond its public
 # surface (imported above, so that the notebook imports from this module only).
 __all__ += [
@@ -650,7 +666,7 @@ def _minus(text: str) -> str:
     return text.replace("-", "−")
 
 
-def sentence_vs_word(seat_rows: pd.DataFrame | None = None, alpha: float = MYB_ALPHA
+def _sentence_vs_word(seat_rows: pd.DataFrame | None = None, alpha: float = MYB_ALPHA
                      ) -> pd.DataFrame:
     """Table 13's claim on our models: s-SEAT (sentence) against w-SEAT (word average).
 
@@ -682,7 +698,7 @@ def sentence_vs_word(seat_rows: pd.DataFrame | None = None, alpha: float = MYB_A
     return pd.DataFrame.from_dict(out, orient="index")
 
 
-def runtime_measurements() -> tuple[dict[str, object], pd.DataFrame]:
+def _runtime_measurements() -> tuple[dict[str, object], pd.DataFrame]:
     """Our runtimes of Mind Your Bias's Tables 7–8 (``benchmarks/results/myb_runtime.json``).
 
     Returns
@@ -975,7 +991,7 @@ def _claim_sentence_encodings(ev: _SynthesisEvidence) -> Finding:
     pub13 = t13[(t13["table"] == 13) & (t13["method"] == "SEAT") & (t13["model"] == "BERT")]
     pub13_sig = {v: int(pub13.loc[pub13["variant"] == v, "sig"].eq(True).sum())
                  for v in ("sent", "avg.")}
-    sva = sentence_vs_word()
+    sva = _sentence_vs_word()
     follows = [r["significant sent"] <= r["significant avg."] and r["sent lower"] > r["tests"] / 2
                for _, r in sva.iterrows()]
     return Finding(
@@ -1063,7 +1079,7 @@ def _claim_design_choices(ev: _SynthesisEvidence) -> Finding:
 
 def _claim_runtimes(ev: _SynthesisEvidence) -> Finding:
     """Mind Your Bias, Appendix F: SEAT runtimes match, CEAT's are substantially higher."""
-    _, measured = runtime_measurements()
+    _, measured = _runtime_measurements()
     pub_rt = load_published("myb_tables_7_8_runtime")
     pub_c1 = pub_rt[pub_rt["test"] == "C1"].set_index(["method", "model"])["seconds"].sort_index()
     seat_c1 = pub_c1.loc[["s-SEAT", "w-SEAT"]]

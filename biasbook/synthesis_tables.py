@@ -17,7 +17,7 @@ holds the stored table :data:`CHOICES_TABLE` that fills the cells the earlier ch
 stored tables lack, on the book's offline stand-ins, and :func:`choice_table`, which sets
 every printed cell beside ours in long format (one table per method).
 
-What the stored table adds (:func:`choices_table`):
+What the stored table adds (:func:`_choices_table`):
 
 * Table 11: s-SEAT and w-SEAT on the *other* target description of each test (Table 3
   used names for C3, C6, Occ, I1, I2 and terms for C9), on CBoW, MiniLM and the tiny
@@ -99,21 +99,17 @@ from biaslib.stimuli.data import load_published
 
 __all__ = [
     "CEAT_CAP",
-    "CEAT_MODELS",
     "CHOICES_TABLE",
     "DECLARED_TABLES",
     "MYB_GROUP",
     "OPTIONS",
     "OURS_GROUP",
-    "SEAT_MODELS",
-    "SLICE_TESTS",
     "SOURCES",
     "TABLE11_OTHER",
     "TABLE14_SETS",
     "SentenceVectors",
     "cells",
     "choice_table",
-    "choices_table",
     "compact_summary",
     "ours_long",
     "published_cells",
@@ -204,21 +200,21 @@ def _sentence_spec(spec: EncoderSpec, pooling: str) -> EncoderSpec:
 
 #: Models of the new SEAT runs: ``seat_myb``'s CBoW and MiniLM (SmolLM2 left out: too
 #: slow on the book's CPU) and the tiny masked LM.
-SEAT_MODELS = (CBOW_GLOVE, MINILM, TINY_MLM)
+_SEAT_MODELS = (CBOW_GLOVE, MINILM, TINY_MLM)
 #: Models of the new CEAT runs: the tiny masked LM.
-CEAT_MODELS = (TINY_MLM,)
+_CEAT_MODELS = (TINY_MLM,)
 
 
 def _seat_models() -> tuple[EncoderSpec, ...]:
-    """:data:`SEAT_MODELS`: SEAT's offline specs (``seat_myb``'s) and the tiny masked LM."""
+    """:data:`_SEAT_MODELS`: SEAT's offline specs (``seat_myb``'s) and the tiny masked LM."""
     specs = {s.label: s for s in (*OFFLINE_SEAT_MODELS, tiny_mlm_encoder())}
-    return tuple(specs[label] for label in SEAT_MODELS)
+    return tuple(specs[label] for label in _SEAT_MODELS)
 
 
 def _ceat_models() -> tuple[EncoderSpec, ...]:
-    """:data:`CEAT_MODELS`: the tiny masked LM (as in ``synthesis_tiny_mlm``)."""
+    """:data:`_CEAT_MODELS`: the tiny masked LM (as in ``synthesis_tiny_mlm``)."""
     specs = {s.label: s for s in (*OFFLINE_CEAT_MODELS, tiny_mlm_encoder())}
-    return tuple(specs[label] for label in CEAT_MODELS)
+    return tuple(specs[label] for label in _CEAT_MODELS)
 
 
 def _sentence_pooling(label: str) -> str:
@@ -241,7 +237,7 @@ def _corpus_source(test: object) -> Mapping[str, Mapping[str, Sequence[object]]]
 # ------------------------------------------------------------------------- the stored table
 
 #: Parts of the stored table: (Table, method family, what varies).
-CHOICES_PARTS = ("t11-seat", "t11-ceat", "t12-ceat", "t13-seat", "t13-ceat", "t14-ceat")
+_CHOICES_PARTS = ("t11-seat", "t11-ceat", "t12-ceat", "t13-seat", "t13-ceat", "t14-ceat")
 
 #: Column order of the stored table after the core columns (a slice of one part has a
 #: subset of these, in this order).
@@ -293,7 +289,7 @@ def _ceat_part(models: Sequence[EncoderSpec], tests: Mapping[str, str], table: i
     return frame.assign(table=table, option=option(frame) if callable(option) else option)
 
 
-def choices_table(parts: Sequence[str] = CHOICES_PARTS, *, tests: Sequence[str] | None = None,
+def _choices_table(parts: Sequence[str] = _CHOICES_PARTS, *, tests: Sequence[str] | None = None,
                   seat_models: Sequence[EncoderSpec] | None = None,
                   ceat_models: Sequence[EncoderSpec] | None = None,
                   progress: bool = True) -> pd.DataFrame:
@@ -309,10 +305,10 @@ def choices_table(parts: Sequence[str] = CHOICES_PARTS, *, tests: Sequence[str] 
     Parameters
     ----------
     parts
-        Which of :data:`CHOICES_PARTS` to compute:
+        Which of :data:`_CHOICES_PARTS` to compute:
 
         * ``"t11-seat"``: s-SEAT and w-SEAT of :data:`TABLE11_OTHER` (templates;
-          :data:`SEAT_MODELS`);
+          :data:`_SEAT_MODELS`);
         * ``"t11-ceat"``: CEAT of :data:`TABLE11_OTHER` on corpus sentences;
         * ``"t12-ceat"``: CEAT of the tiny masked LM on Mind Your Bias's templates;
         * ``"t13-seat"``: w-SEAT read at the first and the last subword (MiniLM and
@@ -320,7 +316,7 @@ def choices_table(parts: Sequence[str] = CHOICES_PARTS, *, tests: Sequence[str] 
         * ``"t13-ceat"``: CEAT on corpus sentences at the levels sent, start and end;
         * ``"t14-ceat"``: CEAT on corpus sentences with :data:`TABLE14_SETS`.
 
-        The CEAT parts run on :data:`CEAT_MODELS`, at most :data:`CEAT_CAP`
+        The CEAT parts run on :data:`_CEAT_MODELS`, at most :data:`CEAT_CAP`
         sentences per stimulus (seed 1111, Mind Your Bias's window), Mind Your Bias's
         CEAT convention; they need the corpus extract.
     tests
@@ -330,9 +326,9 @@ def choices_table(parts: Sequence[str] = CHOICES_PARTS, *, tests: Sequence[str] 
     progress
         Show progress bars (SEAT).
     """
-    unknown = set(parts) - set(CHOICES_PARTS)
+    unknown = set(parts) - set(_CHOICES_PARTS)
     if unknown:
-        raise ValueError(f"parts must be among {CHOICES_PARTS}, not {sorted(unknown)}")
+        raise ValueError(f"parts must be among {_CHOICES_PARTS}, not {sorted(unknown)}")
 
     def only(mapping: Mapping) -> dict:
         keys = [k for k in mapping if tests is None or (k[0] if isinstance(k, tuple) else k)
@@ -406,13 +402,13 @@ def _slice_models() -> tuple[tuple[EncoderSpec, ...], tuple[EncoderSpec, ...]]:
 
 
 #: The test the recomputed slices hold (C9: names and terms, corpus sentences for both).
-SLICE_TESTS = ("C9",)
+_SLICE_TESTS = ("C9",)
 
 
 def _slice(parts: tuple[str, ...]) -> Callable[[], pd.DataFrame]:
     def fresh() -> pd.DataFrame:
         seat, ceat = _slice_models()
-        return choices_table(parts, tests=SLICE_TESTS, seat_models=seat, ceat_models=ceat,
+        return _choices_table(parts, tests=_SLICE_TESTS, seat_models=seat, ceat_models=ceat,
                              progress=False)
 
     return fresh
@@ -427,7 +423,7 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
         CHOICES_TABLE, "synthesis", "Tables 11-14's missing cells on the offline stand-ins: "
         "SEAT and CEAT with the other target description, at other encoding levels and with "
         "the simplified/reduced word sets",
-        functools.partial(choices_table, CHOICES_PARTS), _provenance,
+        functools.partial(_choices_table, _CHOICES_PARTS), _provenance,
         "models with weights fingerprints, poolings, the SEAT and CEAT conventions, the "
         "stimulus tests, sentences per stimulus, sample seed, the corpus extract and its "
         "SHA-256", (NEEDS_MODELS, NEEDS_TINY_MLM, NEEDS_GLOVE, NEEDS_CORPUS),

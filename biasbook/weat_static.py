@@ -50,14 +50,12 @@ if TYPE_CHECKING:
 __all__ = [
     "DECLARED_TABLES",
     "GLOVE_TABLE",
-    "STRONGEST",
     "comparison_table",
     "dropped_stimuli",
     "findings",
     "glove_table",
     "ours_marks",
     "paper_vectors_table",
-    "stimulus_words",
     "word2vec_comparison",
     "word2vec_table",
 ]
@@ -80,15 +78,15 @@ __all__ += [
 GLOVE_TABLE = "weat_static_glove"
 #: The published strongest effects (ML-EAT Table 1, Level 1): instruments/weapons and
 #: career/family.
-STRONGEST: tuple[str, ...] = ("C2", "C6")
+_STRONGEST: tuple[str, ...] = ("C2", "C6")
 #: Where the chapter shows the evidence of its findings (MyST labels in the notebook).
-SECTION = "weat-static-findings"
+_SECTION = "weat-static-findings"
 
 # The papers' own static vectors (Caliskan et al.'s GloVe 840B 300d, ML-EAT's Google News
 # word2vec), read on Colab from their release files: biasbook.models.PAPER_VECTORS.
 
 
-def stimulus_words(tests: Sequence[str] = CALISKAN_TESTS) -> list[str]:
+def _stimulus_words(tests: Sequence[str] = CALISKAN_TESTS) -> list[str]:
     """Every stimulus of ``tests``, once each: the words to keep from a release file."""
     return list(dict.fromkeys(w for t in tests for ws in load_test(t).sets.values()
                               for w in ws.words))
@@ -127,7 +125,7 @@ def paper_vectors_table(model: str, tests: Sequence[str] = CALISKAN_TESTS, *,
     from biaslib.embeddings.vector_files import paper_vectors
 
     release, _ = PAPER_VECTORS[model]
-    table = paper_vectors(release, stimulus_words(tests), case="exact", fetch=fetch)
+    table = paper_vectors(release, _stimulus_words(tests), case="exact", fetch=fetch)
     return _weat_frame(tests, table, model)
 
 
@@ -304,8 +302,8 @@ class _WeatStaticEvidence:
 
 
 def _caliskan_finding(claim: str, published: str, ours: str, holds: bool | str) -> Finding:
-    """A Finding of Caliskan et al.'s on GloVe 6B 50d, shown in :data:`SECTION`."""
-    return Finding(_PAPER, claim, published, ours, _MODEL, holds, SECTION)
+    """A Finding of Caliskan et al.'s on GloVe 6B 50d, shown in :data:`_SECTION`."""
+    return Finding(_PAPER, claim, published, ours, _MODEL, holds, _SECTION)
 
 
 def _claim_direction(ev: _WeatStaticEvidence) -> Finding:
@@ -347,9 +345,9 @@ def _claim_strongest(ev: _WeatStaticEvidence) -> Finding:
     rank_ours = ev.our_d.rank(ascending=False).astype(int)
     return _caliskan_finding(
         "Instruments/weapons (C2) and career/family (C6) are among the strongest",
-        ", ".join(f"{t} ranks {rank_pub[t]}" for t in STRONGEST) + f" ({_SOURCE})",
-        ", ".join(f"{t} ranks {rank_ours[t]}" for t in STRONGEST),
-        bool((rank_ours[list(STRONGEST)] <= 3).all()))
+        ", ".join(f"{t} ranks {rank_pub[t]}" for t in _STRONGEST) + f" ({_SOURCE})",
+        ", ".join(f"{t} ranks {rank_ours[t]}" for t in _STRONGEST),
+        bool((rank_ours[list(_STRONGEST)] <= 3).all()))
 
 
 def _claim_effect_sizes(ev: _WeatStaticEvidence) -> Finding:

@@ -16,6 +16,7 @@ reason, and may only be defined where the protocol says.
 from __future__ import annotations
 
 import ast
+import re
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -258,3 +259,34 @@ def test_the_model_names_are_the_librarys_keys_and_the_stored_tables_labels():
     for release, published in PAPER_VECTORS.values():
         assert release in RELEASE_FILES
         assert len(load_published(published)) == 10  # Caliskan et al.'s ten tests
+
+
+# ------------------------------------------------------------------ public means used elsewhere
+
+
+def _used_elsewhere(name: str, module_path: Path, words: dict[Path, set[str]]) -> bool:
+    """Whether ``name`` is a whole word of a file other than its module's."""
+    return any(name in found for path, found in words.items() if path != module_path)
+
+
+def _project_words() -> dict[Path, set[str]]:
+    """The words of every file that can use a name of the book package: code, notebooks
+    (their paired scripts), docs, scripts, configuration."""
+    keep = (".py", ".md", ".yml", ".toml", ".cfg")
+    return {p: set(re.findall(r"\w+", p.read_text(encoding="utf-8"))) for p in ROOT.rglob("*")
+            if p.suffix in keep and p.is_file()
+            and not any(part.startswith((".", "_build")) or "venv" in part
+                        for part in p.relative_to(ROOT).parts)}
+
+
+def test_a_public_name_of_the_book_is_used_outside_its_module():
+    # The book package is not a library: a name only its own module uses is private
+    # (a leading underscore), so that a reader sees at once what the notebooks, the
+    # scripts, the tests and the other modules reach. The protocols are read by name.
+    words = _project_words()
+    unused = [f"{_path(module)}: {name}" for module, source in SOURCES.items()
+              if module.startswith("biasbook")
+              for name in public_definitions({module: source})
+              if name not in PROTOCOLS
+              and not _used_elsewhere(name, ROOT / _path(module), words)]
+    assert not unused, "used only by their own module, so private:\n" + "\n".join(unused)

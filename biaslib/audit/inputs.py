@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from biaslib.embeddings.base import ContextEncoder
     from biaslib.embeddings.masked_lm import MaskedLMScorer
 
-__all__ = ["KINDS", "STATIC_NAMES", "VECTOR_SUFFIXES", "AuditInput", "Kind", "LoadedModel",
+__all__ = ["KINDS", "STATIC_NAMES", "AuditInput", "Kind", "LoadedModel",
            "resolve_input"]
 
 logger = logging.getLogger(__name__)
@@ -54,7 +54,7 @@ Kind = Literal["static", "encoder", "decoder", "masked LM"]
 KINDS: tuple[Kind, ...] = ("static", "encoder", "decoder", "masked LM")
 
 #: File name endings read as static word vectors.
-VECTOR_SUFFIXES = (".bin", ".bin.gz", ".txt", ".txt.gz", ".vec", ".vec.gz", ".zip")
+_VECTOR_SUFFIXES = (".bin", ".bin.gz", ".txt", ".txt.gz", ".vec", ".vec.gz", ".zip")
 
 
 def _glove() -> StaticEmbeddings:
@@ -132,10 +132,10 @@ class AuditInput:
 
 
 def _is_vector_file(source: str) -> bool:
-    return source.lower().endswith(VECTOR_SUFFIXES) and Path(source).is_file()
+    return source.lower().endswith(_VECTOR_SUFFIXES) and Path(source).is_file()
 
 
-def transformer_kind(spec: ModelSpec) -> Kind:
+def _transformer_kind(spec: ModelSpec) -> Kind:
     """Whether a checkpoint is a masked LM, a decoder or another encoder, from its config.
 
     Reads only the configuration (no weights). A causal LM is recognised as
@@ -162,7 +162,7 @@ def resolve_input(source: str | os.PathLike[str], *,
     Parameters
     ----------
     source
-        A static vector file (:data:`VECTOR_SUFFIXES`), an offline static table
+        A static vector file (:data:`_VECTOR_SUFFIXES`), an offline static table
         (:data:`STATIC_NAMES`), an offline transformer name, a Hugging Face hub id
         or a local model folder.
     case
@@ -187,10 +187,10 @@ def resolve_input(source: str | os.PathLike[str], *,
         path = Path(source)
         return AuditInput(source, "static", path.name, f"{path.name}:sha256={sha256_of(path)}",
                           path=path, case=case)
-    if source.lower().endswith(VECTOR_SUFFIXES) and not Path(source).is_dir():
+    if source.lower().endswith(_VECTOR_SUFFIXES) and not Path(source).is_dir():
         raise FileNotFoundError(f"no vector file at {source}")
     spec = resolve_model(source)
-    return AuditInput(source, transformer_kind(spec), spec.name, spec.fingerprint, spec=spec)
+    return AuditInput(source, _transformer_kind(spec), spec.name, spec.fingerprint, spec=spec)
 
 
 @dataclass

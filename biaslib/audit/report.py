@@ -47,9 +47,7 @@ from biaslib.reporting.format import format_d, format_p
 from biaslib.reporting.speccurve import specification_curve
 
 __all__ = [
-    "METHOD_ORDER",
     "REQUIRED_COLUMNS",
-    "TIMING_COLUMNS",
     "format_seconds",
     "render_report",
     "strip_paths",
@@ -62,9 +60,9 @@ __all__ = [
 REQUIRED_COLUMNS = ("method", "test", "variant", "model", "effect_size", "p_value", "ci_low",
                     "ci_high", "ci_method", "part", "not run", "model_kind", "holm")
 #: The columns of an audit's timings.
-TIMING_COLUMNS = ("model", "part", "test", "seconds", "status")
+_TIMING_COLUMNS = ("model", "part", "test", "seconds", "status")
 #: The order of the methods in a summary table; other methods follow in order of appearance.
-METHOD_ORDER = ("s-SEAT", "w-SEAT", "WEAT", "CEAT", "ML-EAT", "LPBS", "SAME")
+_METHOD_ORDER = ("s-SEAT", "w-SEAT", "WEAT", "CEAT", "ML-EAT", "LPBS", "SAME")
 
 #: Resolution of the embedded figures (dots per inch).
 _DPI = 110
@@ -230,8 +228,8 @@ def _models(results: pd.DataFrame, timings: pd.DataFrame) -> list[str]:
 
 def _method_order(methods: Iterable[str]) -> list[str]:
     present = list(dict.fromkeys(methods))
-    return [m for m in METHOD_ORDER if m in present] + [m for m in present
-                                                        if m not in METHOD_ORDER]
+    return [m for m in _METHOD_ORDER if m in present] + [m for m in present
+                                                        if m not in _METHOD_ORDER]
 
 
 def _when(provenance: Mapping[str, object]) -> tuple[str, float | None]:
@@ -661,7 +659,7 @@ def render_report(results: pd.DataFrame, timings: pd.DataFrame,
         ``l2_x_d``, ``l2_x_sig``, ``l2_y_d``, ``l2_y_sig``. A row whose ``not run`` is not
         empty did not run, for that reason.
     timings
-        One row per task: :data:`TIMING_COLUMNS` (``status``: ``"computed"`` or
+        One row per task: :data:`_TIMING_COLUMNS` (``status``: ``"computed"`` or
         ``"reused"``).
     provenance
         What produced the numbers (JSON-able): shown folded at the end; ``started`` and
@@ -684,7 +682,7 @@ def render_report(results: pd.DataFrame, timings: pd.DataFrame,
         test and method, or a number is not one (a p-value outside [0, 1]).
     """
     _check_columns(results, REQUIRED_COLUMNS, "results")
-    _check_columns(timings, TIMING_COLUMNS, "timings")
+    _check_columns(timings, _TIMING_COLUMNS, "timings")
     if not isinstance(provenance, Mapping):
         raise TypeError(f"provenance must be a mapping, not {type(provenance).__name__}")
     unknown = sorted(set(results["part"].astype(str)) - set(_PARTS))

@@ -107,7 +107,7 @@ def _slug(text: str) -> str:
     return keep.strip("_")[:80] or "model"
 
 
-class TaskStore:
+class _TaskStore:
     """Each task's rows in ``OUT/tasks/<model>/<key>.parquet``, written whole or not at all."""
 
     def __init__(self, out: Path) -> None:
@@ -278,7 +278,7 @@ def run_audit(
     tasks = plan_tasks(inputs, tests, methods, grid, options)
     test_ids = list(dict.fromkeys(t.test for t in tasks))
     words = needed_words(test_ids)
-    store = TaskStore(out)
+    store = _TaskStore(out)
 
     outputs: dict[str, tuple[pd.DataFrame, float, str]] = {}
     loads: dict[str, float] = {}

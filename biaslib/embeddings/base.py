@@ -30,7 +30,6 @@ from biaslib.stimuli.data import StimulusTest
 from biaslib.validation import check_words
 
 __all__ = [
-    "POOLING_LEVELS",
     "ContextEncoder",
     "EmbeddedSet",
     "EmbeddedTest",
@@ -79,7 +78,7 @@ def check_sentences(texts: Sequence[str]) -> list[str]:
 
 
 #: The levels a pooling applies to: one vector per sentence, or per stimulus in its sentence.
-POOLING_LEVELS = ("sentence", "word")
+_POOLING_LEVELS = ("sentence", "word")
 
 
 @dataclass(frozen=True)
@@ -116,7 +115,7 @@ class Pooling:
     word: str | None = None
 
     def __post_init__(self) -> None:
-        for level in POOLING_LEVELS:
+        for level in _POOLING_LEVELS:
             value = getattr(self, level)
             if value is not None and (not isinstance(value, str) or not value):
                 raise TypeError(f"{level} pooling must be a name or None, got {value!r}")
@@ -147,14 +146,14 @@ class Pooling:
         if isinstance(value, Pooling):
             return value
         if isinstance(value, str):
-            if level not in POOLING_LEVELS:
+            if level not in _POOLING_LEVELS:
                 raise ValueError(f"pooling {value!r} given as text needs a level "
-                                 f"({POOLING_LEVELS}), got {level!r}")
+                                 f"({_POOLING_LEVELS}), got {level!r}")
             return cls(**{level: value})
         if isinstance(value, Mapping):
-            unknown = sorted(set(value) - set(POOLING_LEVELS))
+            unknown = sorted(set(value) - set(_POOLING_LEVELS))
             if unknown:
-                raise ValueError(f"pooling levels must be {POOLING_LEVELS}, got {unknown}")
+                raise ValueError(f"pooling levels must be {_POOLING_LEVELS}, got {unknown}")
             return cls(sentence=value.get("sentence"), word=value.get("word"))
         if isinstance(value, tuple | list):
             if len(value) != 2:
@@ -165,8 +164,8 @@ class Pooling:
 
     def get(self, level: str) -> str | None:
         """The pooling asked for at ``level`` (``None``: the encoder's default)."""
-        if level not in POOLING_LEVELS:
-            raise ValueError(f"level must be one of {POOLING_LEVELS}, got {level!r}")
+        if level not in _POOLING_LEVELS:
+            raise ValueError(f"level must be one of {_POOLING_LEVELS}, got {level!r}")
         return getattr(self, level)
 
     def resolve(self, encoder: ContextEncoder) -> Pooling:

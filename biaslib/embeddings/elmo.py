@@ -104,7 +104,6 @@ __all__ = [
     "BOS_CHAR_IDS",
     "ELMO_RELEASES",
     "EOS_CHAR_IDS",
-    "MAX_CHARS",
     "PAPER_ELMO_RELEASE",
     "ElmoBiLM",
     "ElmoEncoder",
@@ -114,7 +113,6 @@ __all__ = [
     "char_ids",
     "download_release",
     "load_elmo",
-    "read_options",
     "whitespace_tokens",
 ]
 
@@ -123,14 +121,14 @@ logger = logging.getLogger(__name__)
 # ---------------------------------------------------------------- character ids
 
 #: Characters per token (``ELMoCharacterMapper.max_word_length``).
-MAX_CHARS = 50
+_MAX_CHARS = 50
 # ELMoCharacterMapper's special characters (ids 0–255 are UTF-8 bytes), before the +1 shift.
 _BOS_CHAR, _EOS_CHAR, _BOW_CHAR, _EOW_CHAR, _PAD_CHAR = 256, 257, 258, 259, 260
 
 
 def _frame(chars: Sequence[int]) -> list[int]:
     """Begin-of-word, ``chars``, end-of-word, padding to 50; +1 so that 0 means no token."""
-    ids = [_PAD_CHAR] * MAX_CHARS
+    ids = [_PAD_CHAR] * _MAX_CHARS
     ids[0] = _BOW_CHAR
     ids[1 : len(chars) + 1] = chars
     ids[len(chars) + 1] = _EOW_CHAR
@@ -161,7 +159,7 @@ def char_ids(token: str) -> list[int]:
         return list(BOS_CHAR_IDS)
     if token == "</S>":
         return list(EOS_CHAR_IDS)
-    return _frame(list(token.encode("utf-8", "ignore")[: MAX_CHARS - 2]))
+    return _frame(list(token.encode("utf-8", "ignore")[: _MAX_CHARS - 2]))
 
 
 def batch_char_ids(token_lists: Sequence[Sequence[str]]) -> NDArray[np.int64]:
@@ -171,7 +169,7 @@ def batch_char_ids(token_lists: Sequence[Sequence[str]]) -> NDArray[np.int64]:
     model adds them, as ``_ElmoCharacterEncoder.forward`` does).
     """
     longest = max(len(t) for t in token_lists)
-    out = np.zeros((len(token_lists), longest, MAX_CHARS), dtype=np.int64)
+    out = np.zeros((len(token_lists), longest, _MAX_CHARS), dtype=np.int64)
     for b, tokens in enumerate(token_lists):
         for t, tok in enumerate(tokens):
             out[b, t] = char_ids(tok)
@@ -195,7 +193,7 @@ class ElmoFileError(ValueError):
     """An ELMo options or weights file that is not in AllenNLP's layout (names the file and key)."""
 
 
-def read_options(path: str | os.PathLike[str]) -> dict:
+def _read_options(path: str | os.PathLike[str]) -> dict:
     """Read and check an ELMo ``options.json`` (the keys :func:`load_elmo` uses).
 
     Raises
@@ -221,8 +219,8 @@ def read_options(path: str | os.PathLike[str]) -> dict:
     if cnn["activation"] not in ("relu", "tanh"):
         raise ElmoFileError(f"{path}: char_cnn.activation must be 'relu' or 'tanh', "
                             f"got {cnn['activation']!r}")
-    if cnn["max_characters_per_token"] != MAX_CHARS:
-        raise ElmoFileError(f"{path}: char_cnn.max_characters_per_token must be {MAX_CHARS} "
+    if cnn["max_characters_per_token"] != _MAX_CHARS:
+        raise ElmoFileError(f"{path}: char_cnn.max_characters_per_token must be {_MAX_CHARS} "
                             f"(ELMoCharacterMapper), got {cnn['max_characters_per_token']!r}")
     if not options["lstm"].get("use_skip_connections"):
         # _ElmoBiLm refuses these too: "We only support pretrained biLMs with residual connections".
@@ -411,14 +409,14 @@ class ElmoBiLM(nn.Module):
         mask = (ids > 0).any(-1)
         lengths = mask.sum(-1)
         # add_sentence_boundary_token_ids: <S> first, </S> right after each sentence's last token.
-        framed = ids.new_zeros(batch, n + 2, MAX_CHARS)
+        framed = ids.new_zeros(batch, n + 2, _MAX_CHARS)
         framed[:, 1:-1] = ids
         framed[:, 0] = self.bos
         # Index tensors on the model's device (a GPU run mixes no devices).
         framed[torch.arange(batch, device=ids.device), lengths + 1] = self.eos
         positions = torch.arange(n + 2, device=ids.device)
         mask = positions.unsqueeze(0) < (lengths + 2).unsqueeze(1)
-        tokens = self.char_encoder(framed.view(-1, MAX_CHARS)).view(batch, n + 2, -1)
+        tokens = self.char_encoder(framed.view(-1, _MAX_CHARS)).view(batch, n + 2, -1)
         layers = [torch.cat([tokens, tokens], -1) * mask.unsqueeze(-1)]
         states = states if states is not None else self.zero_states(batch)
         finals = []
@@ -444,7 +442,7 @@ def load_elmo(options_file: str | os.PathLike[str], weight_file: str | os.PathLi
         If a file is unreadable, an option is missing, or a weight is missing
         or has the wrong shape (the message names the file and the hdf5 key).
     """
-    return ElmoBiLM(read_options(options_file), weight_file).eval()
+    return ElmoBiLM(_read_options(options_file), weight_file).eval()
 
 
 # ---------------------------------------------------------------- release files
@@ -545,7 +543,7 @@ def download_release(
 
 #: Which ELMo layer a vector is: 0 (character CNN), 1, 2 (biLSTM), ``"last"``, a tuple
 #: (summed) or ``"sum"`` (all three: sent-bias's ``layer_combine_method="add"``).
-ElmoLayer = int | tuple[int, ...] | Literal["last", "sum"]
+_ElmoLayer = int | tuple[int, ...] | Literal["last", "sum"]
 _SENTENCE_POOLINGS = ("mean", "max", "first", "last")
 _WORD_POOLINGS = ("first", "last", "mean")
 
@@ -608,7 +606,7 @@ class ElmoEncoder(ContextEncoder):
         *,
         options_file: str | os.PathLike[str] | None = None,
         weight_file: str | os.PathLike[str] | None = None,
-        layer: ElmoLayer = "sum",
+        layer: _ElmoLayer = "sum",
         device: str | None = None,
         batch_size: int = 64,
         cache: bool | str | Path | VectorCache | None = True,
@@ -643,7 +641,7 @@ class ElmoEncoder(ContextEncoder):
 
     # ------------------------------------------------------------ description
 
-    def _check_layer(self, layer: object) -> ElmoLayer:
+    def _check_layer(self, layer: object) -> _ElmoLayer:
         n = self.n_layers
         if layer in ("sum", "last"):
             return layer  # type: ignore[return-value]

@@ -67,7 +67,7 @@ from biaslib.embeddings.transformer import (
 from biaslib.errors import NotMaskedLMError
 from biaslib.validation import check_int, check_words, no_string
 
-__all__ = ["READ_AT", "MaskQuery", "MaskedLMScorer", "ReadAt", "check_masked_lm_config",
+__all__ = ["MaskQuery", "MaskedLMScorer", "ReadAt", "check_masked_lm_config",
            "missing_head_weights", "vocabulary"]
 
 logger = logging.getLogger(__name__)
@@ -75,7 +75,7 @@ logger = logging.getLogger(__name__)
 #: Where a query is read: at its target mask, or where Kurita's prior call reads.
 ReadAt = Literal["mask", "kurita-prior-bug"]
 #: The values of :data:`ReadAt`.
-READ_AT = ("mask", "kurita-prior-bug")
+_READ_AT = ("mask", "kurita-prior-bug")
 
 
 @dataclass(frozen=True)
@@ -112,8 +112,8 @@ class MaskQuery:
             raise ValueError("a query needs at least one target word")
         object.__setattr__(self, "targets", targets)
         check_int(self.slot, "slot", minimum=0)
-        if self.read_at not in READ_AT:
-            raise ValueError(f"read_at must be one of {READ_AT}, got {self.read_at!r}")
+        if self.read_at not in _READ_AT:
+            raise ValueError(f"read_at must be one of {_READ_AT}, got {self.read_at!r}")
 
 
 def vocabulary(model: str | ModelSpec = TINY_MLM) -> dict[str, int]:

@@ -60,7 +60,6 @@ __all__ = [
     "file_digest",
     "hub_offline",
     "model_unavailable",
-    "offline_models_text",
     "resolve_model",
 ]
 
@@ -171,7 +170,7 @@ def hub_offline() -> bool:
     return os.environ.get("HF_HUB_OFFLINE", "").strip().upper() in ("1", "ON", "YES", "TRUE")
 
 
-def offline_models_text() -> str:
+def _offline_models_text() -> str:
     """The offline models with their aliases, for error messages."""
     parts = []
     for key in OFFLINE_MODELS:
@@ -205,7 +204,7 @@ def model_unavailable(
         why = ("it is neither an offline model nor a local model folder, and the Hugging Face "
                "hub could not provide it (is the name right? is the hub reachable?)")
     return ModelUnavailableError(
-        f"cannot load model {name!r}{where}: {why}. Offline models: {offline_models_text()}. "
+        f"cannot load model {name!r}{where}: {why}. Offline models: {_offline_models_text()}. "
         f"Original error: {cause}"
     )
 

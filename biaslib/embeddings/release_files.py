@@ -40,7 +40,6 @@ __all__ = [
     "ReleaseFile",
     "download_release_file",
     "release_file",
-    "release_folder",
 ]
 
 @dataclass(frozen=True)
@@ -131,7 +130,7 @@ def release_file(name: str) -> ReleaseFile:
         raise UnknownNameError("release file", name, RELEASE_FILES) from None
 
 
-def release_folder() -> Path:
+def _release_folder() -> Path:
     """``$BIASLIB_CACHE_DIR/release_files``, else ``~/.cache/biaslib/release_files``."""
     return cache_folder("release_files")
 
@@ -155,7 +154,7 @@ def download_release_file(name: str, *, fetch: Fetch | None = None,
         ``fetch(url, part)`` writing the bytes to ``part`` (:data:`biaslib.downloads.Fetch`);
         default an HTTP download with a progress bar, resuming with ``Range``.
     folder
-        Where to keep the file (default :func:`release_folder`).
+        Where to keep the file (default :func:`_release_folder`).
 
     Raises
     ------
@@ -165,7 +164,7 @@ def download_release_file(name: str, *, fetch: Fetch | None = None,
         name; a stale file is fetched again).
     """
     release = release_file(name)
-    folder = Path(folder) if folder is not None else release_folder()
+    folder = Path(folder) if folder is not None else _release_folder()
     target = folder / release.filename
     record_path = folder / f"{release.filename}.sha256.json"
     if target.is_file():

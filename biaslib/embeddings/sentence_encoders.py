@@ -51,8 +51,6 @@ __all__ = [
     "GenSenEncoder",
     "InferSentEncoder",
     "UniversalSentenceEncoder",
-    "load_gensen_vocab",
-    "load_state_dict",
     "model_file",
     "word_tokenize",
 ]
@@ -129,7 +127,7 @@ def model_file(url: str, folder: str | os.PathLike[str] | None = None, *,
     return _downloads.download(url, target / url.rstrip("/").rsplit("/", 1)[-1], fetch=fetch)
 
 
-def load_state_dict(path: str | os.PathLike[str], allow_pickle: bool = False
+def _load_state_dict(path: str | os.PathLike[str], allow_pickle: bool = False
                     ) -> dict[str, torch.Tensor]:
     """A released state dict (name → tensor), read with ``torch.load(weights_only=True)``.
 
@@ -215,7 +213,7 @@ class InferSentEncoder(ContextEncoder):
     batch_size, device
         Sentences per forward pass; ``"cpu"``/``"cuda"`` (default: CUDA when available).
     allow_pickle
-        See :func:`load_state_dict`.
+        See :func:`_load_state_dict`.
 
     Attributes
     ----------
@@ -232,7 +230,7 @@ class InferSentEncoder(ContextEncoder):
             raise ValueError(f"InferSent version must be 1 or 2, got {version!r}")
         if batch_size < 1:
             raise ValueError(f"batch_size must be positive, got {batch_size}")
-        state = load_state_dict(path, allow_pickle)
+        state = _load_state_dict(path, allow_pickle)
         _check_keys(state, _rnn_keys("enc_lstm", 1), path)
         hidden, word_dim = state["enc_lstm.weight_hh_l0"].shape[1], \
             state["enc_lstm.weight_ih_l0"].shape[1]
@@ -304,7 +302,7 @@ class _RestrictedUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"refusing to load {module}.{name} from a vocabulary file")
 
 
-def load_gensen_vocab(path: str | os.PathLike[str]) -> dict[str, int]:
+def _load_gensen_vocab(path: str | os.PathLike[str]) -> dict[str, int]:
     """``word2id`` of a GenSen ``*_vocab.pkl`` (a Python 2 pickle: ``latin1`` strings).
 
     Raises
@@ -373,13 +371,13 @@ class GenSenEncoder(ContextEncoder):
                  allow_pickle: bool = False) -> None:
         if batch_size < 1:
             raise ValueError(f"batch_size must be positive, got {batch_size}")
-        state = load_state_dict(model_path, allow_pickle)
+        state = _load_state_dict(model_path, allow_pickle)
         layers = sum(1 for k in state if re.fullmatch(r"encoder\.weight_ih_l\d+", k))
         _check_keys(state, ["src_embedding.weight", *_rnn_keys("encoder", layers)], model_path)
         if layers < 1:
             raise ValueError(f"{model_path}: no GRU weights (encoder.weight_ih_l0)")
         emb = state["src_embedding.weight"]
-        self.word2id = load_gensen_vocab(vocab_path)
+        self.word2id = _load_gensen_vocab(vocab_path)
         for tok in ("<s>", "</s>", "<unk>"):
             if tok not in self.word2id:
                 raise ValueError(f"{vocab_path}: GenSen's vocabulary must hold {tok!r}")

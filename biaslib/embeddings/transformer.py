@@ -55,9 +55,7 @@ from biaslib.stimuli.contexts import Context
 from biaslib.validation import check_int, no_string
 
 __all__ = [
-    "DEVICE_KINDS",
     "CheckedMaxLength",
-    "LayerSpec",
     "SentencePooling",
     "TransformerEncoder",
     "WordPooling",
@@ -73,7 +71,7 @@ logger = logging.getLogger(__name__)
 
 #: Which hidden state a vector is read from: ``"last"``, an index, a tuple of indices
 #: (summed) or ``"sum"`` (all of them summed).
-LayerSpec = int | tuple[int, ...] | Literal["last", "sum"]
+_LayerSpec = int | tuple[int, ...] | Literal["last", "sum"]
 #: How a sentence's token vectors become one vector.
 SentencePooling = Literal["cls", "first", "mean", "last"]
 #: How a stimulus' subword vectors become one vector.
@@ -141,7 +139,7 @@ def import_transformers():
 
 
 #: The device kinds an encoder accepts (``"cuda"`` also as ``"cuda:<index>"``).
-DEVICE_KINDS = ("cpu", "cuda", "mps")
+_DEVICE_KINDS = ("cpu", "cuda", "mps")
 
 
 def check_device(device: object) -> str:
@@ -160,7 +158,7 @@ def check_device(device: object) -> str:
     Raises
     ------
     UnknownNameError
-        For another name (``"gpu"``): the message lists :data:`DEVICE_KINDS`.
+        For another name (``"gpu"``): the message lists :data:`_DEVICE_KINDS`.
     DeviceError
         For CUDA without a CUDA GPU (or an index past the last GPU), or MPS
         where it is not available.
@@ -175,8 +173,8 @@ def check_device(device: object) -> str:
         raise TypeError(f"device must be None, a string such as 'cpu' or 'cuda', or a "
                         f"torch.device; got {device!r} ({type(device).__name__})")
     kind, _, index = device.partition(":")
-    if kind not in DEVICE_KINDS or (index and (kind == "cpu" or not index.isdigit())):
-        raise UnknownNameError("device", device, (*DEVICE_KINDS, "cuda:0"))
+    if kind not in _DEVICE_KINDS or (index and (kind == "cpu" or not index.isdigit())):
+        raise UnknownNameError("device", device, (*_DEVICE_KINDS, "cuda:0"))
     if kind == "cuda":
         count = torch.cuda.device_count() if torch.cuda.is_available() else 0
         if not count:
@@ -377,7 +375,7 @@ class TransformerEncoder(CheckedMaxLength, ContextEncoder):
         self,
         model: str | ModelSpec = "all-MiniLM-L6-v2",
         *,
-        layer: LayerSpec = "last",
+        layer: _LayerSpec = "last",
         device: str | None = None,
         batch_size: int = 32,
         cache: bool | str | Path | VectorCache | None = True,
@@ -454,7 +452,7 @@ class TransformerEncoder(CheckedMaxLength, ContextEncoder):
             return "sum of hidden states " + "+".join(map(str, self.layer))
         return f"hidden state {self.layer}"
 
-    def _check_layer(self, layer: LayerSpec) -> LayerSpec:
+    def _check_layer(self, layer: _LayerSpec) -> _LayerSpec:
         n = self.n_hidden_states
         indices = layer if isinstance(layer, tuple) else (layer,)
         for idx in indices:

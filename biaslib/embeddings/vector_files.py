@@ -59,7 +59,6 @@ __all__ = [
     "GOOGLENEWS_SUBSET_SHA256",
     "VectorFileError",
     "VectorFormat",
-    "detect_format",
     "googlenews_subset",
     "googlenews_subset_file",
     "paper_vectors",
@@ -127,7 +126,7 @@ def _open_stream(path: Path, member: str | None) -> Iterator[tuple[IO[bytes], st
             yield fh, path.name
 
 
-def detect_format(name: str, first_line: bytes) -> VectorFormat:
+def _detect_format(name: str, first_line: bytes) -> VectorFormat:
     """The format of a vector file from its name and first line.
 
     A name with ``.bin`` (``x.bin``, ``x.bin.gz``) is word2vec binary; otherwise a first
@@ -372,7 +371,7 @@ def read_vectors(
         where = f"{path.name}" + (f" [{inner}]" if inner != path.name else "")
         buffered = stream if isinstance(stream, io.BufferedReader) else io.BufferedReader(
             stream, _CHUNK)  # type: ignore[arg-type]
-        fmt = format or detect_format(inner, buffered.peek(4096).split(b"\n", 1)[0])
+        fmt = format or _detect_format(inner, buffered.peek(4096).split(b"\n", 1)[0])
         collector = _Collector(wanted, where)
         if fmt == "word2vec-binary":
             rows, dim = _read_binary(buffered, where, dim, collector)

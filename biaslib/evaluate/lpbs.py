@@ -50,8 +50,8 @@ if TYPE_CHECKING:
     from biaslib.embeddings.masked_lm import MaskedLMScorer, MaskQuery
     from biaslib.stimuli.cooccurrence import DoubleContext
 
-__all__ = ["LPBS_LAYER", "LPBS_LEVEL", "check_template_words", "double_context_log_probs",
-           "double_context_queries", "lpbs_pooling", "lpbs_sentences", "lpbs_table", "run_lpbs",
+__all__ = ["LPBS_LAYER", "LPBS_LEVEL", "double_context_log_probs",
+           "lpbs_pooling", "lpbs_sentences", "lpbs_table", "run_lpbs",
            "template_log_probs", "template_queries"]
 
 #: The core ``level`` of an LPBS row: a masked LM's probability of one masked token.
@@ -97,7 +97,7 @@ def _combine(pieces: list[np.ndarray], wordpieces: str) -> np.ndarray:
     return np.array([p.sum() for p in pieces], dtype=np.float64)
 
 
-def check_template_words(scorer: MaskedLMScorer, template: LpbsTemplate,
+def _check_template_words(scorer: MaskedLMScorer, template: LpbsTemplate,
                          wordpieces: str) -> list[str]:
     """Refuse words the model cannot tell apart; list the words scored by a part of them.
 
@@ -178,7 +178,7 @@ def template_log_probs(
     ------
     OverlappingSetsError
         If two targets, or two attribute words, are the same input to the
-        model (:func:`check_template_words`).
+        model (:func:`_check_template_words`).
 
     Warns
     -----
@@ -192,7 +192,7 @@ def template_log_probs(
     if rule not in WORDPIECES:
         raise ValueError(f"wordpieces must be one of {WORDPIECES}, got {rule!r}")
     several = list(dict.fromkeys(w for t in templates
-                                 for w in check_template_words(scorer, t, rule)))
+                                 for w in _check_template_words(scorer, t, rule)))
     if several:
         shown = {w: scorer.wordpieces_of(w) for w in several[:10]}
         warn_dropped(
@@ -302,7 +302,7 @@ def lpbs_sentences(templates: Sequence[LpbsTemplate], mask_token: str = "[MASK]"
     return pd.DataFrame(rows)
 
 
-def double_context_queries(
+def _double_context_queries(
     pairs: Sequence[DoubleContext], x_words: Sequence[str], y_words: Sequence[str],
     mask_token: str,
 ) -> list[MaskQuery]:
@@ -355,7 +355,7 @@ def double_context_log_probs(
     rule = wordpieces or scorer.wordpieces
     if rule not in WORDPIECES:
         raise ValueError(f"wordpieces must be one of {WORDPIECES}, got {rule!r}")
-    queries = double_context_queries(pairs, x_words, y_words, scorer.mask_token)
+    queries = _double_context_queries(pairs, x_words, y_words, scorer.mask_token)
     if not queries:
         empty = np.empty(0)
         return empty, empty, empty, empty

@@ -92,11 +92,9 @@ from biaslib.stimuli.data import StimulusTest, load_test
 from biaslib.validation import check_int, check_number, check_words, no_string
 
 __all__ = [
-    "CV_FOLDS",
     "MAX_MISSING",
     "METRICS",
     "METRIC_SEED",
-    "NEIGHBOUR_SHARE",
     "TABLE_COLUMNS",
     "FourSets",
     "Metric",
@@ -117,11 +115,11 @@ logger = logging.getLogger(__name__)
 MAX_MISSING = 0.2
 #: Neighbours of Gonen & Goldberg's neighbour test, as a share of the measured words
 #: (they took 100 of 5,000 words; 16 to 100 words need a larger share to have neighbours).
-NEIGHBOUR_SHARE = 0.25
+_NEIGHBOUR_SHARE = 0.25
 #: Folds of Gonen & Goldberg's classification test (stratified cross-validation, as EBS;
 #: their one split trains on a fifth of the words, 3 of the 16 words of most Caliskan
 #: tests).
-CV_FOLDS = 5
+_CV_FOLDS = 5
 #: The default seed of the metrics' random choices (RNSB's classifier, Gonen & Goldberg's
 #: k-means and SVM); the agreement chapter and the audit run with it.
 METRIC_SEED = 0
@@ -432,7 +430,7 @@ def _gweat(s: FourSets, seed: int) -> BiasResult:
 
 
 def _neighbours_k(n: int) -> int:
-    return max(1, min(n - 1, round(NEIGHBOUR_SHARE * n)))
+    return max(1, min(n - 1, round(_NEIGHBOUR_SHARE * n)))
 
 
 def centred_projection(s: FourSets) -> NDArray[np.float64]:
@@ -467,7 +465,7 @@ def _gg(kind: str) -> Callable[[FourSets, int], BiasResult]:
         words, labels = words[keep], (bias[keep] > 0).astype(int)
         if kind == "cluster":
             return gg.cluster_test(words, labels, seed=seed, convention="paper")
-        return gg.classification_test(words, labels, seed=seed, cv_folds=CV_FOLDS,
+        return gg.classification_test(words, labels, seed=seed, cv_folds=_CV_FOLDS,
                                       convention="paper")
 
     compute.__name__ = f"_gg_{kind}"

@@ -32,13 +32,13 @@ from biaslib.methods.result import NOT_APPLICABLE, core_first, core_record
 from biaslib.stimuli.data import load_test
 from biaslib.stimuli.images import CLIP_TESTS, ImageTest, clip_test, download_ieat_images
 
-__all__ = ["TABLE2_TESTS", "ClipLike", "clip_mleat_table", "embed_clip_test"]
+__all__ = ["TABLE2_TESTS", "ClipLike", "clip_mleat_table"]
 
 #: The five tests of Table 2 (CLIP-ViT-L14-336 without and with the prompt), in its order.
 TABLE2_TESTS = ("flower-insect", "race", "weight", "gender-career", "gender-science")
 
 #: What the ``level`` core column says for these rows: targets are images, attributes text.
-LEVEL = "image (targets), text (attributes)"
+_LEVEL = "image (targets), text (attributes)"
 
 
 class ClipLike(Protocol):
@@ -60,7 +60,7 @@ class ClipLike(Protocol):
         """Projected image vectors, one row per image file."""
 
 
-def embed_clip_test(
+def _embed_clip_test(
     test: str | ImageTest, encoder: ClipLike, images: Mapping[str, Sequence[Path]],
     prompt: str | None = None,
 ) -> dict[str, NDArray[np.float32]]:
@@ -138,13 +138,13 @@ def clip_mleat_table(
     inputs = "iEAT images, prompted words" if prompt else "iEAT images, words"
     rows = []
     for test in tqdm(tests, desc=f"ML-EAT on {encoder.name}", disable=not progress):
-        vectors = embed_clip_test(test, encoder, images, prompt)
+        vectors = _embed_clip_test(test, encoder, images, prompt)
         words = load_test(test.attributes).sets
         labels = {"X": test.x, "Y": test.y, "A": words["A"].label, "B": words["B"].label}
         result = ml_eat(vectors["X"], vectors["Y"], vectors["A"], vectors["B"],
                         convention=convention, labels=labels)
         core = core_record(result, test=test.name, variant="as published", model=label,
-                           level=LEVEL, pooling="CLIP projection", layer=NOT_APPLICABLE)
+                           level=_LEVEL, pooling="CLIP projection", layer=NOT_APPLICABLE)
         rest = {k: v for k, v in result.to_dict().items()
                 if k not in core and k not in ("l1_d", "l1_p")}
         rows.append({"column": label, "inputs": inputs, **core, "stimuli": test.name,

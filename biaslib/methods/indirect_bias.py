@@ -151,7 +151,7 @@ INDIRECT_PRESETS = IndirectBiasConvention.declare_presets(
     INDIRECT_PAPER, INDIRECT_RESPONSIBLY, INDIRECT_EBS)
 
 #: Relative size below which a dot product or a norm counts as zero.
-ZERO_TOL = 1e-12
+_ZERO_TOL = 1e-12
 
 
 def _pair_sets(X: ArrayLike, Y: ArrayLike) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
@@ -163,7 +163,7 @@ def _pair_sets(X: ArrayLike, Y: ArrayLike) -> tuple[NDArray[np.float64], NDArray
 
 def _unit(v: NDArray[np.float64], what: str) -> NDArray[np.float64]:
     n = float(np.linalg.norm(v))
-    if n <= ZERO_TOL * max(1.0, float(np.abs(v).max(initial=0.0))) or n == 0.0:
+    if n <= _ZERO_TOL * max(1.0, float(np.abs(v).max(initial=0.0))) or n == 0.0:
         raise DegenerateTestError(f"{what} is the zero vector: no direction is defined "
                                   "(X and Y have the same mean)")
     return v / n
@@ -272,7 +272,7 @@ def _beta(w: NDArray[np.float64], v: NDArray[np.float64], g: NDArray[np.float64]
             raise DegenerateTestError(
                 f"{name} {bad[:5].tolist()} lie(s) along g: the part orthogonal to g is zero "
                 "and beta's cosine of the orthogonal parts is undefined")
-    zero = np.argwhere(np.abs(dots) <= ZERO_TOL)
+    zero = np.argwhere(np.abs(dots) <= _ZERO_TOL)
     if zero.size:
         i, j = zero[0]
         raise DegenerateTestError(

@@ -145,7 +145,6 @@ __all__ = [
     "LPBS_KURITA",
     "LPBS_MIND_YOUR_BIAS",
     "LPBS_PRESETS",
-    "UNITS",
     "WORDPIECES",
     "LpbsCeatResult",
     "LpbsConvention",
@@ -170,7 +169,7 @@ Units = Literal["template", "attribute"]
 #: How a word of several wordpieces is scored at its one mask.
 Wordpieces = Literal["first", "product"]
 #: The values of :data:`Units`.
-UNITS = ("template", "attribute")
+_UNITS = ("template", "attribute")
 #: The values of :data:`Wordpieces`.
 WORDPIECES = ("first", "product")
 #: Log probabilities above 0 by more than this are refused (float32 rounding of log-softmax
@@ -239,7 +238,7 @@ class LpbsConvention(PermutationConvention):
             raise TypeError(f"sd_epsilon must be a number, got {self.sd_epsilon!r}")
         if not (np.isfinite(self.sd_epsilon) and self.sd_epsilon >= 0):
             raise ValueError(f"sd_epsilon must be finite and >= 0, got {self.sd_epsilon!r}")
-        for name, value, allowed in (("units", self.units, UNITS),
+        for name, value, allowed in (("units", self.units, _UNITS),
                                      ("wordpieces", self.wordpieces, WORDPIECES)):
             if value not in allowed:
                 raise ValueError(f"{name} must be one of {allowed}, got {value!r}")

@@ -111,7 +111,6 @@ __all__ = [
     "association_of",
     "classify_pattern",
     "eat_pattern",
-    "level2_associations",
     "level2_effect_size",
     "level3",
     "ml_eat",
@@ -310,7 +309,7 @@ def swap_attributes(pattern: str) -> str:
 # --------------------------------------------------------------------------- levels 2 and 3
 
 
-def level2_associations(
+def _level2_associations(
     T: ArrayLike, A: ArrayLike, B: ArrayLike, name: str = "T"
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     r"""Level 2 association of every attribute word with target group T (paper Eq. 6).
@@ -334,7 +333,7 @@ def level2_effect_size(T: ArrayLike, A: ArrayLike, B: ArrayLike, ddof: int = 1) 
 
     For a single target word this is the SC-EAT effect size (Eq. 9).
     """
-    return effect_size(*level2_associations(T, A, B), ddof=ddof)
+    return effect_size(*_level2_associations(T, A, B), ddof=ddof)
 
 
 def level3(
@@ -597,7 +596,7 @@ def ml_eat(
     p1, how1 = _p_value(s_x, s_y, conv.level1_tail, conv)
     # Level 2: each target group alone, over attribute words. X and Y are tested
     # with the same seed, hence on the same re-splits of A ∪ B.
-    u_x, u_y = level2_associations(X, A, B, "X"), level2_associations(Y, A, B, "Y")
+    u_x, u_y = _level2_associations(X, A, B, "X"), _level2_associations(Y, A, B, "Y")
     d2x, d2y = effect_size(*u_x, ddof=conv.ddof), effect_size(*u_y, ddof=conv.ddof)
     p2x, how2 = _p_value(*u_x, conv.level2_tail, conv)
     p2y, _ = _p_value(*u_y, conv.level2_tail, conv)

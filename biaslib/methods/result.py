@@ -48,8 +48,6 @@ from numpy.typing import NDArray
 
 __all__ = [
     "CORE_COLUMNS",
-    "CORE_NUMBER_COLUMNS",
-    "CORE_TEXT_COLUMNS",
     "NOT_APPLICABLE",
     "RECORD_COLUMNS",
     "RECORD_KEYS",
@@ -69,10 +67,10 @@ RECORD_KEYS = ("method", "convention", "effect_size", "p_value", "ci_low", "ci_h
 NOT_APPLICABLE = "n/a"
 
 #: Core columns that hold text: what was run, on what, how.
-CORE_TEXT_COLUMNS = ("method", "test", "variant", "model", "level", "pooling", "layer",
+_CORE_TEXT_COLUMNS = ("method", "test", "variant", "model", "level", "pooling", "layer",
                      "convention")
 #: Core columns that hold numbers (NaN where a row was not run or a method has no p-value).
-CORE_NUMBER_COLUMNS = ("effect_size", "p_value")
+_CORE_NUMBER_COLUMNS = ("effect_size", "p_value")
 #: The first columns of every tidy frame and every stored results table, in this order.
 #:
 #: ``test`` is the paper's test id (``"C1"``, ``"I1"``, ``"Dis"``,
@@ -81,7 +79,7 @@ CORE_NUMBER_COLUMNS = ("effect_size", "p_value")
 #: model's short name, ``level`` ``"word"``, ``"sentence"``, ``"word in context"``…,
 #: ``pooling`` and ``layer`` the values the encoder used (never parsed from a label;
 #: :data:`NOT_APPLICABLE` where a choice does not apply), ``convention`` the preset's name.
-CORE_COLUMNS = (*CORE_TEXT_COLUMNS, *CORE_NUMBER_COLUMNS)
+CORE_COLUMNS = (*_CORE_TEXT_COLUMNS, *_CORE_NUMBER_COLUMNS)
 #: The rest of a :meth:`BiasResult.record`: the interval and the sample size. Every tidy
 #: frame of :mod:`biaslib.evaluate` carries them right after :data:`CORE_COLUMNS` (NaN
 #: where a method defines no interval); a stored table carries the interval where its
@@ -332,9 +330,9 @@ def core_record(
 def check_core_columns(frame: pd.DataFrame) -> None:
     """Refuse a frame that lacks a core column or holds the wrong kind of value in one.
 
-    Text columns (:data:`CORE_TEXT_COLUMNS`) must hold non-empty strings only
+    Text columns (:data:`_CORE_TEXT_COLUMNS`) must hold non-empty strings only
     (:data:`NOT_APPLICABLE` where a choice does not apply, never NaN or ``""``); number
-    columns (:data:`CORE_NUMBER_COLUMNS`, and the :data:`RECORD_COLUMNS` a frame has)
+    columns (:data:`_CORE_NUMBER_COLUMNS`, and the :data:`RECORD_COLUMNS` a frame has)
     must have a numeric dtype (NaN allowed).
 
     Raises
@@ -346,12 +344,12 @@ def check_core_columns(frame: pd.DataFrame) -> None:
     problems = []
     if missing:
         problems.append(f"missing core columns {missing}")
-    for col in CORE_TEXT_COLUMNS:
+    for col in _CORE_TEXT_COLUMNS:
         if col in frame.columns:
             not_text = frame[col][~frame[col].map(lambda v: isinstance(v, str) and v != "")]
             if len(not_text):
                 problems.append(f"{col!r} must hold text, found {not_text.iloc[0]!r}")
-    for col in (*CORE_NUMBER_COLUMNS, *RECORD_COLUMNS):
+    for col in (*_CORE_NUMBER_COLUMNS, *RECORD_COLUMNS):
         if col in frame.columns and not (pd.api.types.is_numeric_dtype(frame[col])
                                          and not pd.api.types.is_bool_dtype(frame[col])):
             problems.append(f"{col!r} must be numeric, has dtype {frame[col].dtype}")

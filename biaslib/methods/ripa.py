@@ -112,7 +112,7 @@ __all__ = [
 Relation = Literal["pca", "mean"]
 
 #: Relative gap below which the first two singular values count as tied (no unique component).
-TIE_TOL = 1e-9
+_TIE_TOL = 1e-9
 
 
 @dataclass(frozen=True)
@@ -199,7 +199,7 @@ def _relation(diff: NDArray[np.float64], relation: Relation) -> tuple[NDArray[np
         return b, ()
     _, sing, vt = np.linalg.svd(diff, full_matrices=False)
     b = vt[0].copy()
-    if sing.size > 1 and sing[1] >= sing[0] * (1.0 - TIE_TOL):
+    if sing.size > 1 and sing[1] >= sing[0] * (1.0 - _TIE_TOL):
         notes.append("the first principal component is not unique (the first two singular "
                      f"values of the pair differences are equal, {sing[0]:.6g}); one of the "
                      "tied directions was taken")

@@ -42,20 +42,17 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 __all__ = [
-    "ESTIMATE_COLUMNS",
-    "FONT_SIZE",
-    "MAX_WIDTH",
     "indicator_matrix",
     "prepare_specifications",
     "specification_curve",
 ]
 
 #: The columns every specification frame needs besides its choice columns.
-ESTIMATE_COLUMNS = ("effect_size", "ci_low", "ci_high")
+_ESTIMATE_COLUMNS = ("effect_size", "ci_low", "ci_high")
 #: The widest default figure, in inches (a book column is about 8 inches at 100 dpi).
-MAX_WIDTH = 8.0
+_MAX_WIDTH = 8.0
 #: The smallest text of the figure, in points (tick labels, dashboard rows).
-FONT_SIZE = 10
+_FONT_SIZE = 10
 
 
 def prepare_specifications(
@@ -237,7 +234,7 @@ def specification_curve(
         specifications are drawn in a second colour, e.g. the published one.
     width
         Figure width in inches; default grows with the number of
-        specifications, from 6 inches (about 40 or fewer) to :data:`MAX_WIDTH`
+        specifications, from 6 inches (about 40 or fewer) to :data:`_MAX_WIDTH`
         (8 inches: a book column shows it at about its own size, so its 10-point
         text stays 10 points; a wider figure is scaled down, and its text with it).
     value_labels
@@ -267,7 +264,7 @@ def specification_curve(
     marked = specs["_highlight"].to_numpy(dtype=bool)
 
     n_rows = len(dash)
-    width = width or float(np.clip(4.5 + 0.04 * n, 6.0, MAX_WIDTH))
+    width = width or float(np.clip(4.5 + 0.04 * n, 6.0, _MAX_WIDTH))
     # One dashboard row per value, tall enough for a line of 10-point text.
     dash_height = 0.25 * n_rows + 0.5
     fig, (ax, ax_dash) = plt.subplots(
@@ -283,13 +280,13 @@ def specification_curve(
         ax.scatter(x[keep], est[keep], s=size, zorder=3, linewidths=1.0,
                    facecolors=colour[keep] if filled else "white", edgecolors=colour[keep])
     ax.axhline(0.0, color="black", linewidth=0.8)
-    ax.set_ylabel(ylabel, fontsize=FONT_SIZE + 1)
-    ax.tick_params(labelsize=FONT_SIZE)
+    ax.set_ylabel(ylabel, fontsize=_FONT_SIZE + 1)
+    ax.tick_params(labelsize=_FONT_SIZE)
     ax.grid(axis="y", alpha=0.3)
     note = f"{n} specifications; bars: CI"
     if p_value is not None and p_value in specs:
         note += f"; filled: p ≤ {alpha:g}"
-    ax.set_title(f"{title}\n{note}" if title else note, fontsize=FONT_SIZE + 1, loc="left")
+    ax.set_title(f"{title}\n{note}" if title else note, fontsize=_FONT_SIZE + 1, loc="left")
 
     # Dashboard: rows from top (first choice) to bottom.
     ys = np.arange(n_rows)[::-1]
@@ -306,11 +303,11 @@ def specification_curve(
     ax_dash.set_yticks(ys)
     ax_dash.set_yticklabels([f"{c}: {v}" if i in starts else v
                              for i, ((c, _), v) in enumerate(zip(dash.index, shown, strict=True))],
-                            fontsize=FONT_SIZE)
+                            fontsize=_FONT_SIZE)
     ax_dash.set_ylim(-0.6, n_rows - 0.4)
     ax_dash.set_xlim(-0.8, n - 0.2)
-    ax_dash.set_xlabel("specifications, sorted by effect size", fontsize=FONT_SIZE)
-    ax_dash.tick_params(axis="x", labelsize=FONT_SIZE)
+    ax_dash.set_xlabel("specifications, sorted by effect size", fontsize=_FONT_SIZE)
+    ax_dash.tick_params(axis="x", labelsize=_FONT_SIZE)
     ax_dash.xaxis.set_major_locator(MaxNLocator(nbins=6, integer=True))
     for spine in ("top", "right"):
         ax.spines[spine].set_visible(False)

@@ -3,7 +3,7 @@ r"""Confidence intervals of a correlation coefficient through Fisher's z-transfo
 :func:`fisher_interval` gives
 :math:`\tanh(\operatorname{artanh} r \pm z_{1-\alpha/2}\,\mathrm{SE})` for Pearson's
 :math:`r`, Spearman's :math:`\rho` or Kendall's :math:`\tau`, each with its own
-standard error (:data:`SE_RULES`). scipy offers the interval only for Pearson's
+standard error (:data:`_SE_RULES`). scipy offers the interval only for Pearson's
 :math:`r` (:meth:`scipy.stats.PearsonRResult.confidence_interval`, the ``"fisher"``
 rule here, which the tests check against it); the rank correlations' rules
 (Bonett & Wright 2000; Fieller, Hartley & Pearson 1957) are in neither scipy nor
@@ -26,10 +26,10 @@ from typing import Literal
 
 from scipy import stats
 
-__all__ = ["SE_RULES", "fisher_interval"]
+__all__ = ["fisher_interval"]
 
 #: The standard error of :math:`\operatorname{artanh} r` for ``n`` pairs, by rule.
-SE_RULES = {
+_SE_RULES = {
     "fisher": lambda r, n: 1.0 / math.sqrt(n - 3),
     "bonett-wright": lambda r, n: math.sqrt((1.0 + r * r / 2.0) / (n - 3)),
     "fieller": lambda r, n: math.sqrt(0.437 / (n - 4)),
@@ -60,8 +60,8 @@ def fisher_interval(r: float, n: int, se: Literal["fisher", "bonett-wright", "fi
     >>> round(lo, 3), round(hi, 3)
     (-0.104, 0.834)
     """
-    if se not in SE_RULES:
-        raise ValueError(f"se must be one of {sorted(SE_RULES)}, got {se!r}")
+    if se not in _SE_RULES:
+        raise ValueError(f"se must be one of {sorted(_SE_RULES)}, got {se!r}")
     least = 5 if se == "fieller" else 4
     if n < least:
         raise ValueError(f"a {se} interval needs at least {least} pairs, got {n}")
@@ -70,5 +70,5 @@ def fisher_interval(r: float, n: int, se: Literal["fisher", "bonett-wright", "fi
     if abs(r) == 1.0:
         return r, r
     z = math.atanh(r)
-    half = stats.norm.ppf(0.5 + confidence / 2) * SE_RULES[se](r, n)
+    half = stats.norm.ppf(0.5 + confidence / 2) * _SE_RULES[se](r, n)
     return math.tanh(z - half), math.tanh(z + half)

@@ -106,8 +106,6 @@ __all__ = [
     "CORPUS_ENV",
     "EXTRACT_FILE",
     "REDDIT_2014_MONTHS",
-    "REDDIT_COMMIT",
-    "REDDIT_REPO",
     "SHARED_EXTRACT_SHA256",
     "SOURCE_ORDER",
     "Extract",
@@ -151,10 +149,10 @@ SOURCE_ORDER = ("reddit_2014", "reddit_other", "blogs", "wikipedia", "imdb")
 
 #: The public repository holding the first 20,000 comments of each monthly
 #: Pushshift dump (corpus MANIFEST), at the commit the shared extract was built from.
-REDDIT_REPO = "roy-elia/MAISProject"
-#: The commit of :data:`REDDIT_REPO` the extract was built from.
-REDDIT_COMMIT = "2629f57f76fdeae7c176f13e39fe066aa579b06f"
-REDDIT_PATH = "data/sampled_comments/RC_{month}.csv"
+_REDDIT_REPO = "roy-elia/MAISProject"
+#: The commit of :data:`_REDDIT_REPO` the extract was built from.
+_REDDIT_COMMIT = "2629f57f76fdeae7c176f13e39fe066aa579b06f"
+_REDDIT_PATH = "data/sampled_comments/RC_{month}.csv"
 #: The twelve months of 2014, as used in the raw file names.
 REDDIT_2014_MONTHS = tuple(f"2014-{m:02d}" for m in range(1, 13))
 
@@ -943,8 +941,8 @@ def reddit_raw_url(month: str) -> str:
     >>> reddit_raw_url("2014-03").split("/")[-1]
     'RC_2014-03.csv'
     """
-    return (f"https://raw.githubusercontent.com/{REDDIT_REPO}/{REDDIT_COMMIT}/"
-            + REDDIT_PATH.format(month=month))
+    return (f"https://raw.githubusercontent.com/{_REDDIT_REPO}/{_REDDIT_COMMIT}/"
+            + _REDDIT_PATH.format(month=month))
 
 
 def _default_raw_dir() -> Path:
@@ -959,8 +957,8 @@ def download_reddit_2014(
 ) -> list[Path]:
     """Download the twelve raw 2014 Reddit samples into a cache folder (needs internet).
 
-    Files come from ``raw.githubusercontent.com`` for :data:`REDDIT_REPO` at
-    :data:`REDDIT_COMMIT` (``data/sampled_comments/RC_2014-MM.csv``, about
+    Files come from ``raw.githubusercontent.com`` for :data:`_REDDIT_REPO` at
+    :data:`_REDDIT_COMMIT` (``data/sampled_comments/RC_2014-MM.csv``, about
     3–4 MB each); a file already in the folder (as ``.csv`` or ``.csv.gz``)
     is not fetched again.
 
@@ -1066,7 +1064,7 @@ def build_reddit_2014_extract(
     extract = build_extract(docs, stimuli if stimuli is not None else book_stimuli(), cap=cap,
                             seed=seed)
     extract.parameters["files"] = [p.name for p in paths]
-    extract.parameters["source"] = f"{REDDIT_REPO}@{REDDIT_COMMIT}"
+    extract.parameters["source"] = f"{_REDDIT_REPO}@{_REDDIT_COMMIT}"
     extract.write(out_dir)
     return Path(out_dir)
 

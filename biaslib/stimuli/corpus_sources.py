@@ -41,9 +41,9 @@ without blogs, ``MYB I2`` falls from 1,000 to 524 sentences per stimulus at
 the median), so the Colab build fetches all of them.
 
 Readers (one :class:`~biaslib.stimuli.corpus.RawDocument` per document):
-:func:`read_blog_file` (one per ``<post>``), :func:`read_wikipedia_file` (one per
+:func:`_read_blog_file` (one per ``<post>``), :func:`_read_wikipedia_file` (one per
 paragraph line of WikiExtractor output, ``<doc>`` tags dropped),
-:func:`read_imdb_review` (one per review; ``<br />`` tags end paragraphs).
+:func:`_read_imdb_review` (one per review; ``<br />`` tags end paragraphs).
 Checked on the 100,000 IMDB reviews when this module was written: they give
 1,234,510 sentences (MANIFEST: 1.23M), and the matching sentences per stimulus
 (``found_imdb``) equal the shared ``coverage.csv`` for 92% of the book's 1,157
@@ -90,7 +90,6 @@ from biaslib.validation import check_int, check_words
 
 __all__ = [
     "COLUMNS",
-    "SOURCES_FILE",
     "archive_url",
     "build_corpus_extract",
     "coverage_by_test",
@@ -98,17 +97,13 @@ __all__ = [
     "download_sources",
     "load_corpus_sources",
     "raw_url",
-    "read_blog_file",
-    "read_imdb_review",
-    "read_source",
-    "read_wikipedia_file",
     "tree_digest",
 ]
 
 logger = logging.getLogger(__name__)
 
 #: The source table shipped with the package.
-SOURCES_FILE = Path(__file__).with_name("corpus_sources.csv")
+_SOURCES_FILE = Path(__file__).with_name("corpus_sources.csv")
 #: Columns of the source table.
 COLUMNS = ("source", "repo", "commit", "path", "kind", "pattern", "files", "size", "sha256")
 #: Table sources in the order they are read; "reddit" yields reddit_2014 and reddit_other.
@@ -120,7 +115,7 @@ _TABLE_ORDER = ("reddit", "blogs", "wikipedia", "imdb")
 
 
 def load_corpus_sources(path: str | os.PathLike[str] | None = None) -> pd.DataFrame:
-    """The source table (default: the one shipped, :data:`SOURCES_FILE`), checked.
+    """The source table (default: the one shipped, :data:`_SOURCES_FILE`), checked.
 
     Raises
     ------
@@ -129,7 +124,7 @@ def load_corpus_sources(path: str | os.PathLike[str] | None = None) -> pd.DataFr
         not 40 hex digits, a sha256 that is not 64, a non-positive size or
         file count, or repeats a (repo, path); the message names the row.
     """
-    path = Path(path) if path is not None else SOURCES_FILE
+    path = Path(path) if path is not None else _SOURCES_FILE
     table = pd.read_csv(path, dtype=str, keep_default_na=False)
     missing = [c for c in COLUMNS if c not in table.columns]
     if missing:
@@ -346,7 +341,7 @@ def _read_text(path: Path) -> str:
         return data.decode("latin-1")
 
 
-def read_blog_file(path: str | os.PathLike[str], source: str = "blogs") -> Iterator[RawDocument]:
+def _read_blog_file(path: str | os.PathLike[str], source: str = "blogs") -> Iterator[RawDocument]:
     """Posts of one Blog Authorship Corpus file (``<Blog><date>…</date><post>…</post>…``).
 
     The files are XML in name only (bare ``&``, ``<`` in text), so posts are
@@ -367,7 +362,7 @@ def read_blog_file(path: str | os.PathLike[str], source: str = "blogs") -> Itera
             yield RawDocument(text=post, source=source, file=path.name, row=row)
 
 
-def read_wikipedia_file(
+def _read_wikipedia_file(
     path: str | os.PathLike[str], source: str = "wikipedia"
 ) -> Iterator[RawDocument]:
     """Paragraphs of one WikiExtractor output file (``<doc …>`` … ``</doc>`` blocks).
@@ -382,7 +377,7 @@ def read_wikipedia_file(
             yield RawDocument(text=line, source=source, file=path.name, row=row)
 
 
-def read_imdb_review(path: str | os.PathLike[str], source: str = "imdb") -> Iterator[RawDocument]:
+def _read_imdb_review(path: str | os.PathLike[str], source: str = "imdb") -> Iterator[RawDocument]:
     """The review in one ``aclImdb`` file (``<br />`` tags end paragraphs).
 
     ``file`` is ``<split>/<label>/<id>_<rating>.txt``, so reviews of the
@@ -397,13 +392,13 @@ def read_imdb_review(path: str | os.PathLike[str], source: str = "imdb") -> Iter
 
 _READERS: dict[str, Callable[[Path], Iterator[RawDocument]]] = {
     "reddit": read_reddit_csv,
-    "blogs": read_blog_file,
-    "wikipedia": read_wikipedia_file,
-    "imdb": read_imdb_review,
+    "blogs": _read_blog_file,
+    "wikipedia": _read_wikipedia_file,
+    "imdb": _read_imdb_review,
 }
 
 
-def read_source(source: str, paths: Iterable[Path]) -> Iterator[RawDocument]:
+def _read_source(source: str, paths: Iterable[Path]) -> Iterator[RawDocument]:
     """Documents of a table source's files, read with that source's reader."""
     if source not in _READERS:
         raise CorpusError(f"no reader for corpus source {source!r}; known: {sorted(_READERS)}")
@@ -477,7 +472,7 @@ def build_corpus_extract(
     files = [(s, p) for s in sources for p in paths[s]]
     docs = (doc for source, path in tqdm(files, desc="reading sources", unit="file",
                                          disable=not progress)
-            for doc in read_source(source, [path]))
+            for doc in _read_source(source, [path]))
     extract = build_extract(docs, stimuli if stimuli is not None else book_stimuli(), cap=cap,
                             seed=seed, source_order=SOURCE_ORDER)
     # Every source gets its coverage columns, as in the shared coverage.csv, even one in

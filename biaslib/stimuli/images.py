@@ -55,7 +55,6 @@ __all__ = [
     "ChecksumError",
     "ImageTest",
     "clip_test",
-    "default_image_dir",
     "download_ieat_images",
     "ieat_raw_url",
     "image_manifest",
@@ -191,7 +190,7 @@ def ieat_raw_url(path: str, repo: str = IEAT_REPO, commit: str = IEAT_COMMIT) ->
     return f"https://raw.githubusercontent.com/{repo}/{commit}/{path}"
 
 
-def default_image_dir() -> Path:
+def _default_image_dir() -> Path:
     """``$BIASLIB_CACHE_DIR/images``, else ``~/.cache/biaslib/images`` (as the vector cache)."""
     return cache_folder("images")
 
@@ -216,7 +215,7 @@ def download_ieat_images(
     categories
         iEAT categories (``"age/young"``…; :func:`image_manifest`'s ``category``).
     cache_dir
-        Root folder; default :func:`default_image_dir`.
+        Root folder; default :func:`_default_image_dir`.
     fetch
         ``fetch(url, destination)`` writing the file at ``url`` (:func:`ieat_raw_url`)
         to ``destination`` (:data:`biaslib.downloads.Fetch`); default an HTTP download,
@@ -238,7 +237,7 @@ def download_ieat_images(
     """
     categories = [categories] if isinstance(categories, str) else list(categories)
     rows = image_manifest(categories)
-    root = Path(cache_dir) if cache_dir is not None else default_image_dir()
+    root = Path(cache_dir) if cache_dir is not None else _default_image_dir()
     dest = {i: root / r.repo / r.commit / r.path
             for i, r in zip(rows.index, rows.itertuples(), strict=True)}
     missing = not all(path.is_file() for path in dest.values())

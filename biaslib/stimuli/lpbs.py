@@ -53,7 +53,6 @@ from biaslib.stimuli.templates import load_template_file
 from biaslib.validation import check_int, check_seed, check_words
 
 __all__ = [
-    "LPBS_TEMPLATE_FILE",
     "MYB_FILE_ORDER",
     "WORD_SETS",
     "LpbsTemplate",
@@ -65,12 +64,11 @@ __all__ = [
     "myb_reduced_targets",
     "myb_templates",
     "reduce_targets",
-    "reduction_shares",
     "target_forms",
 ]
 
 #: Stem of the LPBS template file in ``data/templates``.
-LPBS_TEMPLATE_FILE = "lpbs"
+_LPBS_TEMPLATE_FILE = "lpbs"
 #: Mind Your Bias's three LPBS word sets (App. B.2, Table 4).
 WORD_SETS = ("simplified", "reduced", "full")
 
@@ -217,7 +215,7 @@ def myb_reduced_targets(
     return out
 
 
-def reduction_shares(reductions: dict[str, Reduction]) -> pd.DataFrame:
+def _reduction_shares(reductions: dict[str, Reduction]) -> pd.DataFrame:
     """One row per test: sizes before, in the vocabulary, after; the share Figure 2 plots.
 
     ``share (%)`` is rounded to two decimals (an exact ratio of counts).
@@ -324,7 +322,7 @@ class LpbsTemplate:
 
 def kurita_tests() -> dict[str, str]:
     """Kurita et al.'s notebook tests: key (``"C1"``…) → title."""
-    spec = load_template_file(LPBS_TEMPLATE_FILE)["kurita"]
+    spec = load_template_file(_LPBS_TEMPLATE_FILE)["kurita"]
     return {k: v["title"] for k, v in spec["tests"].items()}
 
 
@@ -339,7 +337,7 @@ def kurita_templates(test: str) -> list[LpbsTemplate]:
     >>> kurita_templates("C1")[0].fill("gentle", "[MASK]")
     'the [MASK] is gentle.'
     """
-    spec = load_template_file(LPBS_TEMPLATE_FILE)["kurita"]
+    spec = load_template_file(_LPBS_TEMPLATE_FILE)["kurita"]
     tests = spec["tests"]
     if test not in tests:
         raise UnknownNameError("Kurita test", test, tests)
@@ -352,7 +350,7 @@ def kurita_templates(test: str) -> list[LpbsTemplate]:
 
 def myb_cells() -> list[tuple[str, str, str]]:
     """Every (Mind Your Bias test, word set, book stimulus test) the LPBS code runs."""
-    tests = load_template_file(LPBS_TEMPLATE_FILE)["mind_your_bias"]["tests"]
+    tests = load_template_file(_LPBS_TEMPLATE_FILE)["mind_your_bias"]["tests"]
     return [(name, ws, cell["stimuli"]) for name, sets in tests.items()
             for ws, cell in sets.items()]
 
@@ -420,7 +418,7 @@ def myb_templates(
     >>> myb_templates("C1_name", "simplified", "noun")[0].a[:2]
     ('caress', 'freedom')
     """
-    spec = load_template_file(LPBS_TEMPLATE_FILE)["mind_your_bias"]
+    spec = load_template_file(_LPBS_TEMPLATE_FILE)["mind_your_bias"]
     tests = spec["tests"]
     if test not in tests:
         raise UnknownNameError("Mind Your Bias LPBS test", test, tests)
