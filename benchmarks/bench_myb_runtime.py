@@ -285,7 +285,7 @@ def measure_lpbs(test: str, scorer: object, repeats: int) -> dict[str, object]:
     sentences = sum(len(t.a) + len(t.b) + 1 for t in templates)
     row, result = measured(
         test, "LPBS", scorer.spec.name,
-        lambda: run_lpbs(scorer, templates, LPBS_MIND_YOUR_BIAS), repeats, float("nan"),
+        lambda: run_lpbs(scorer, templates, convention=LPBS_MIND_YOUR_BIAS), repeats, float("nan"),
         stimuli=f"{LPBS_TESTS[test]}, {LPBS_WORD_SET}",
         inputs=f"{len(templates)} templates, {sentences} masked sentences per run",
         convention=LPBS_MIND_YOUR_BIAS.name,

@@ -362,7 +362,7 @@ def paper_static_table(model: str, convention: MleatConvention | str = MLEAT_BIA
                           fetch=fetch)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DroppedStimuliWarning)  # listed in ``missing``
-        frame = mleat_table(tests, table, convention, progress=False)
+        frame = mleat_table(tests, table, convention=convention, progress=False)
     frame["model"] = model  # the chapter's name for the paper's vectors (PAPER_VECTORS)
     frame["weights"] = table.fingerprint
     return frame
@@ -481,7 +481,7 @@ def googlenews_table4(convention: MleatConvention | str = MLEAT_BIASLIB,
             if (coverage.loc[t, "computed"] == "yes").all()]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DroppedStimuliWarning)  # listed in ``missing``
-        frame = mleat_table([googlenews_test(t) for t in runs], table, convention,
+        frame = mleat_table([googlenews_test(t) for t in runs], table, convention=convention,
                             progress=False, max_missing_fraction=max_missing_fraction)
     frame["weights"] = table.fingerprint
     return frame
@@ -523,7 +523,7 @@ def googlenews_drop_effect(computed: pd.DataFrame) -> pd.DataFrame:
             for role, words in drop.items()})
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DroppedStimuliWarning)
-            both = mleat_table([full, reduced], glove, MLEAT_BIASLIB, progress=False)
+            both = mleat_table([full, reduced], glove, convention=MLEAT_BIASLIB, progress=False)
         row = {"test": r.test, "dropped": r.missing}
         for col, label in (("effect_size", "Level 1"), ("l2_x_d", "Level 2 X"),
                            ("l2_y_d", "Level 2 Y")):
@@ -582,7 +582,7 @@ def histwords_table(decades: Sequence[int] = HISTWORDS_DECADES,
                               fetch=fetch)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DroppedStimuliWarning)  # listed in ``missing``
-            frame = mleat_table([test], table, convention, progress=False)
+            frame = mleat_table([test], table, convention=convention, progress=False)
         frame.insert(0, "decade", decade)
         frame["weights"] = table.fingerprint
         frames.append(frame)
@@ -738,8 +738,8 @@ def glove_table1(convention: MleatConvention | str = MLEAT_BIASLIB) -> pd.DataFr
     """
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DroppedStimuliWarning)  # listed in ``missing``
-        return mleat_table(list(CALISKAN_TESTS), glove_6b_50d(case="lower"), convention,
-                           progress=False)
+        return mleat_table(list(CALISKAN_TESTS), glove_6b_50d(case="lower"),
+                           convention=convention, progress=False)
 
 
 def level3_summary(frame: pd.DataFrame) -> dict[str, float]:

@@ -98,7 +98,7 @@ def _weat_frame(tests: Sequence[str], table: StaticEmbeddings, model: str) -> pd
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DroppedStimuliWarning)
-        frame = weat_table(list(tests), table, [BIASLIB], progress=False)
+        frame = weat_table(list(tests), table, conventions=[BIASLIB], progress=False)
     # A permutation test gives no confidence interval: the empty columns would be read
     # back as text.
     frame = frame.drop(columns=[c for c in ("ci_low", "ci_high") if frame[c].isna().all()])

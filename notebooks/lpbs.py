@@ -1129,8 +1129,8 @@ A, B = c8[0].a, c8[0].b
 ours = [LpbsTemplate(text, ("he",), ("she",), A, B, "GGG", "XXX")
         for text in ("GGG talked about XXX.", "GGG hates XXX.")]
 quick = LPBS_KURITA.replace(n_resamples=10_000)
-single = {t.template: run_lpbs(tiny, [t], quick) for t in [*c8, *ours]}
-pooled = run_lpbs(tiny, c8, quick)
+single = {t.template: run_lpbs(tiny, [t], convention=quick) for t in [*c8, *ours]}
+pooled = run_lpbs(tiny, c8, convention=quick)
 per_template = pd.DataFrame(
     {"d": [fixed(r.effect_size) for r in single.values()],
      "p": [fixed(r.p_value, ".3f") for r in single.values()],

@@ -1179,7 +1179,7 @@ assert len(without.X.words) == len(c4.X.words) - 1
 glove = glove_6b_50d(case="lower")
 other_seed = MLEAT_BIASLIB.replace(resampling=dataclasses.replace(MLEAT_BIASLIB.resampling,
                                                                   seed=2024))
-runs = {(name, conv.resampling.seed): run_mleat(test, conv, embedder=glove)
+runs = {(name, conv.resampling.seed): run_mleat(test, convention=conv, embedder=glove)
         for name, test in (("all names", c4), ("without Brendan", without))
         for conv in (MLEAT_BIASLIB, other_seed)}
 before, after = runs[("all names", 1111)], runs[("without Brendan", 1111)]

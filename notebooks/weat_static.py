@@ -250,7 +250,7 @@ assert coverage.query("test == 'C1'").set_index("role").loc[["X", "Y"], "found"]
 # embedding and list of conventions ({py:func}`biaslib.evaluate.weat.weat_table`):
 
 # %%
-live = weat_table(TESTS, glove, ["biaslib"], progress=False)
+live = weat_table(TESTS, glove, conventions=["biaslib"], progress=False)
 
 # %% tags=["remove-cell"]
 # The live computation is the stored table the findings read (within the stated tolerances).
@@ -497,7 +497,8 @@ pd.DataFrame(
 # `equalise_targets=True`), which leaves one insect out of C1:
 
 # %%
-conventions = weat_table(TESTS, glove, list(PRESETS), equalise_targets=True, progress=False)
+conventions = weat_table(TESTS, glove, conventions=list(PRESETS), equalise_targets=True,
+                         progress=False)
 left_out = conventions.loc[conventions["left out"] != "", ["test", "left out"]].drop_duplicates()
 left_out.set_index("test")
 

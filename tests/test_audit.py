@@ -151,7 +151,7 @@ def test_static_headlines_equal_the_chapters_functions(static_audit, w2v_files):
     for test in TESTS:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            run = run_weat(test, table, BIASLIB)
+            run = run_weat(test, table, convention=BIASLIB)
             mleat = mleat_table([test], table, progress=False).iloc[0]
             x, y, a, b = embed_test(load_test(test), table).arrays
         weat = _summary(static_audit, "WEAT", test)
@@ -353,7 +353,7 @@ def test_transformer_headlines_equal_the_chapters_functions(minilm_audit):
         assert row["p_value"] == runs[level].result.p_value
         assert row["level"] == level and row["contexts"] == "SEAT bleached"
     ceat = run_ceat("MYB-C1-name", enc, group_by_word("MYB-C1-name", myb_contexts("MYB-C1-name")),
-                    CEAT_MIND_YOUR_BIAS)
+                    convention=CEAT_MIND_YOUR_BIAS)
     row = _summary(minilm_audit, "CEAT", "C1")
     assert (row["effect_size"], row["p_value"], row["n"]) == (ceat.ces, ceat.p_value, ceat.n)
     assert (row["ci_low"], row["ci_high"]) == pytest.approx(ceat.meta.conf_int(0.05), rel=1e-12)
@@ -412,7 +412,7 @@ def test_masked_lm_runs_lpbs_as_the_chapter_does(tmp_path):
     result = run_audit("SPLADE-tiny-MLM", tmp_path, tests=["C1"], methods=["LPBS", "SAME"],
                        progress=False, report=False)
     expected = run_lpbs(MaskedLMScorer("SPLADE-tiny-MLM", progress=False),
-                        myb_templates("C1_name", "full"), LPBS_MIND_YOUR_BIAS)
+                        myb_templates("C1_name", "full"), convention=LPBS_MIND_YOUR_BIAS)
     row = _summary(result, "LPBS", "C1")
     assert (row["effect_size"], row["p_value"]) == (expected.effect_size, expected.p_value)
     assert row["model_kind"] == "masked LM" and row["targets"] == "names"
@@ -506,7 +506,7 @@ def test_ceat_on_the_corpus_equals_the_chapters_run(tmp_path):
     contexts = contexts_for_test("C6", path=corpus, cap=3, seed=1111)
     contexts = {r: {w: [c for c in cs if enc.known(c)] for w, cs in ws.items()}
                 for r, ws in contexts.items()}
-    expected = run_ceat("C6", enc, contexts, CEAT_MIND_YOUR_BIAS, pooling="mean")
+    expected = run_ceat("C6", enc, contexts, convention=CEAT_MIND_YOUR_BIAS, pooling="mean")
     assert (row["effect_size"], row["p_value"]) == (expected.ces, expected.p_value)
     assert "at most 3 per word" in row["contexts"]
     assert result.provenance["corpus"]["cap"] == 3

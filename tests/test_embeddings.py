@@ -101,7 +101,7 @@ class TestEmbedTest:
         assert record["test"] == "toy"
 
     def test_weat_table_rows(self, table):
-        df = weat_table([toy_test()], table, ["biaslib", "wefe"], progress=False)
+        df = weat_table([toy_test()], table, conventions=["biaslib", "wefe"], progress=False)
         assert df["convention"].tolist() == ["biaslib", "wefe"]
         assert (df["model"] == "toy 6d").all()
 

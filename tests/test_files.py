@@ -347,7 +347,7 @@ def test_a_word_the_convention_subsamples_away_is_warned_and_left_out():
     from biaslib.evaluate.weat import run_weat
 
     with pytest.warns(DroppedStimuliWarning) as caught:
-        run = run_weat("C1", glove_6b_50d(), "mind-your-bias")
+        run = run_weat("C1", glove_6b_50d(), convention="mind-your-bias")
     ys = run.embedded.sets["Y"].words
     untested = [w for i, w in enumerate(ys) if i not in set(run.result.y_kept.tolist())]
     assert len(ys) == 25 and run.result.n_y == 24 and len(untested) == 1
@@ -362,7 +362,7 @@ def test_a_convention_that_tests_every_word_leaves_none_out():
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        run = run_weat("C1", glove_6b_50d(), "biaslib")
+        run = run_weat("C1", glove_6b_50d(), convention="biaslib")
     assert not [w for w in caught if "equalise" in str(w.message)]
     assert run.to_dict()["left out"] == "" and run.subsampled == {}
 

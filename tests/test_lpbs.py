@@ -653,16 +653,16 @@ def test_run_lpbs_prior_bug_on_the_model(scorer):
     one template."""
     from biaslib.evaluate.lpbs import run_lpbs
 
+    kurita = LPBS_KURITA.replace(n_resamples=1_000)
     for test in ("C1", "C6"):
         templates = kurita_templates(test)
-        right = run_lpbs(scorer, templates, LPBS_KURITA.replace(n_resamples=1_000))
-        wrong = run_lpbs(scorer, templates, LPBS_KURITA.replace(n_resamples=1_000),
-                         prior_read_at="kurita-prior-bug")
+        right = run_lpbs(scorer, templates, convention=kurita)
+        wrong = run_lpbs(scorer, templates, convention=kurita, prior_read_at="kurita-prior-bug")
         assert wrong.mean_a - wrong.mean_b == pytest.approx(right.mean_a - right.mean_b,
                                                             rel=1e-6, abs=1e-9)
         assert wrong.sd != pytest.approx(right.sd, rel=1e-6)
-        single_right = run_lpbs(scorer, templates[:1], LPBS_KURITA.replace(n_resamples=1_000))
-        single_wrong = run_lpbs(scorer, templates[:1], LPBS_KURITA.replace(n_resamples=1_000),
+        single_right = run_lpbs(scorer, templates[:1], convention=kurita)
+        single_wrong = run_lpbs(scorer, templates[:1], convention=kurita,
                                 prior_read_at="kurita-prior-bug")
         assert single_wrong.effect_size == pytest.approx(single_right.effect_size, rel=1e-6)
 

@@ -218,11 +218,11 @@ def test_targets_that_collide_after_lowercasing_are_refused(scorer):
     from biaslib.evaluate.lpbs import run_lpbs
 
     with pytest.raises(OverlappingSetsError, match=r"'Flowers' \(x\) = 'flowers' \(y\)"):
-        run_lpbs(scorer, [template(x=("Flowers",), y=("flowers",))], "kurita")
+        run_lpbs(scorer, [template(x=("Flowers",), y=("flowers",))], convention="kurita")
     with pytest.raises(OverlappingSetsError, match=r"'Rose' \(x\) = 'rose' \(x\)"):
-        run_lpbs(scorer, [template(x=("Rose", "rose"))], "kurita")
+        run_lpbs(scorer, [template(x=("Rose", "rose"))], convention="kurita")
     with pytest.raises(OverlappingSetsError, match=r"'Good' \(a\) = 'good' \(b\)"):
-        run_lpbs(scorer, [template(a=("Good", "nice"), b=("good", "bad"))], "kurita")
+        run_lpbs(scorer, [template(a=("Good", "nice"), b=("good", "bad"))], convention="kurita")
 
 
 def test_targets_of_several_wordpieces_are_named_under_the_first_rule(scorer):
@@ -231,9 +231,9 @@ def test_targets_of_several_wordpieces_are_named_under_the_first_rule(scorer):
     t = template(x=("flower", "qzxvw", "ice cream"))
     with pytest.warns(WordpieceWarning, match=r"2 target\(s\).*'qzxvw': \['q', '##z'.*"
                                               r"'ice cream': \['ice', 'cream'\]") as record:
-        run_lpbs(scorer, [t, t], "kurita")
+        run_lpbs(scorer, [t, t], convention="kurita")
     assert len(record) == 1 and record[0].filename == __file__  # once, at the user's line
     with warnings.catch_warnings():  # the product rule scores every piece: no warning
         warnings.simplefilter("error", WordpieceWarning)
-        run_lpbs(scorer, [t], "mind-your-bias")
-        run_lpbs(scorer, [template()], "kurita")
+        run_lpbs(scorer, [t], convention="mind-your-bias")
+        run_lpbs(scorer, [template()], convention="kurita")

@@ -342,24 +342,25 @@ def _ceat_contexts(name):
 
 def test_ceat_entry_points_agree_with_the_method():
     enc = WordEncoder()
-    frame = ceat_table(["MYB-C6-name"], enc, _ceat_contexts, [SMALL_CEAT], progress=False)
+    frame = ceat_table(["MYB-C6-name"], enc, _ceat_contexts, conventions=[SMALL_CEAT],
+                       progress=False)
     check_core_columns(frame)
     row = frame.iloc[0]
     assert (row["method"], row["test"], row["variant"]) == ("CEAT", "C6", "name")
     assert (row["level"], row["pooling"], row["layer"]) == ("word", "mean", "3")
     direct = ceat(embed_word_contexts(_ceat_contexts("MYB-C6-name"), enc), convention=SMALL_CEAT)
-    one = run_ceat("MYB-C6-name", enc, _ceat_contexts("MYB-C6-name"), SMALL_CEAT)
+    one = run_ceat("MYB-C6-name", enc, _ceat_contexts("MYB-C6-name"), convention=SMALL_CEAT)
     assert row["effect_size"] == one.ces == direct.ces
     assert (row["ci_low"], row["ci_high"]) == one.ci
     assert row["n"] == 40
     with pytest.raises(ValueError, match="not in"):
-        run_ceat("MYB-C9-name", enc, _ceat_contexts("MYB-C6-name"), SMALL_CEAT)
+        run_ceat("MYB-C9-name", enc, _ceat_contexts("MYB-C6-name"), convention=SMALL_CEAT)
 
 
 def test_group_by_word_contexts_run_through_run_ceat():
     enc = WordEncoder()
     by_word = group_by_word("MYB-C6-name", myb_contexts("MYB-C6-name"))
-    result = run_ceat("MYB-C6-name", enc, by_word, SMALL_CEAT)
+    result = run_ceat("MYB-C6-name", enc, by_word, convention=SMALL_CEAT)
     assert isinstance(result, BiasResult) and result.n == 40
 
 
@@ -378,9 +379,9 @@ def test_lpbs_entry_points_agree(tiny_mlm_available):
     scorer = MaskedLMScorer(cache=False, progress=False)
     conv = LPBS_KURITA.replace(n_resamples=500)
     templates = kurita_templates("C1")
-    frame = lpbs_table({"C1": templates}, scorer, [conv], progress=False)
+    frame = lpbs_table({"C1": templates}, scorer, conventions=[conv], progress=False)
     check_core_columns(frame)
-    one = run_lpbs(scorer, templates, conv)
+    one = run_lpbs(scorer, templates, convention=conv)
     row = frame.iloc[0]
     assert (row["method"], row["test"], row["variant"]) == ("LPBS", "C1", "as published")
     assert (row["level"], row["pooling"], row["layer"]) == (
@@ -388,4 +389,4 @@ def test_lpbs_entry_points_agree(tiny_mlm_available):
     assert row["effect_size"] == one.effect_size and row["p_value"] == one.p_value
     assert row["n"] == one.n_a + one.n_b and row["convention"] == conv.name
     with pytest.raises(TypeError, match="map test names"):
-        lpbs_table([templates], scorer, [conv], progress=False)
+        lpbs_table([templates], scorer, conventions=[conv], progress=False)

@@ -161,7 +161,7 @@ def _weat(model: LoadedModel, task: Task) -> pd.DataFrame:
                 "convention": BIASLIB.name}
         for tail in task.grid.tails:
             try:
-                run = run_weat(stimuli, model.table, BIASLIB.replace(tail=tail))
+                run = run_weat(stimuli, model.table, convention=BIASLIB.replace(tail=tail))
             except (MissingWordsError, DegenerateTestError) as err:
                 rows += [{**base, "ddof": d, "tail": tail, "not run": str(err)}
                          for d in task.grid.ddofs]
@@ -207,7 +207,8 @@ def _lpbs(model: LoadedModel, task: Task) -> pd.DataFrame:
     from biaslib.stimuli.lpbs import myb_templates
 
     tests = {stimuli: myb_templates(cell, "full") for cell, stimuli in lpbs_cells(task.test)}
-    rows = lpbs_table(tests, model.scorer, (LPBS_MIND_YOUR_BIAS,), progress=False)
+    rows = lpbs_table(tests, model.scorer, conventions=(LPBS_MIND_YOUR_BIAS,),
+                      progress=False)
     grid = rows.assign(stimuli=list(tests), targets=[target_description(s) for s in tests],
                        contexts="Mind Your Bias (LPBS templates)",
                        ddof=str(LPBS_MIND_YOUR_BIAS.ddof),

@@ -99,8 +99,8 @@ def run_ceat(
     test: StimulusTest | str,
     encoder: ContextEncoder,
     contexts: WordContexts,
-    convention: CeatConvention | str = CEAT_MIND_YOUR_BIAS,
     *,
+    convention: CeatConvention | str = CEAT_MIND_YOUR_BIAS,
     pooling: PoolingLike = None,
     min_contexts: int = 1,
     max_missing_fraction: float = 0.2,
@@ -114,9 +114,14 @@ def run_ceat(
         a word outside its role is refused.
     encoder, contexts, pooling
         As for :func:`embed_word_contexts`.
-    convention, min_contexts, max_missing_fraction
+    convention
+        A :class:`~biaslib.methods.ceat.CeatConvention` or a preset's name
+        (:meth:`CeatConvention.of <biaslib.stats.conventions.ConventionBase.of>`; an
+        unknown name is refused before anything is embedded), keyword only.
+    min_contexts, max_missing_fraction
         As for :func:`biaslib.methods.ceat.ceat`.
     """
+    convention = CeatConvention.of(convention)
     test = load_test(test) if isinstance(test, str) else test
     for role in ROLES:
         foreign = sorted(set(contexts[role]) - set(test.sets[role].words))
@@ -132,8 +137,8 @@ def ceat_table(
     tests: Iterable[StimulusTest | str],
     encoder: ContextEncoder,
     contexts: Callable[[str], WordContexts],
-    conventions: Sequence[CeatConvention | str] = (CEAT_MIND_YOUR_BIAS,),
     *,
+    conventions: Sequence[CeatConvention | str] = (CEAT_MIND_YOUR_BIAS,),
     pooling: PoolingLike = None,
     max_missing_fraction: float = 0.2,
     progress: bool = True,
@@ -147,9 +152,12 @@ def ceat_table(
     the encoder's short name, ``level`` ``"word"``, the word pooling the encoder
     used, its layer), ``stimuli`` (the stimulus test), ``encoder`` (its full name),
     then :meth:`CeatResult.to_dict <biaslib.methods.ceat.CeatResult.to_dict>`'s.
+    ``conventions`` (keyword only) are :class:`~biaslib.methods.ceat.CeatConvention`
+    objects or preset names, looked up (:meth:`CeatConvention.of
+    <biaslib.stats.conventions.ConventionBase.of>`) before anything is embedded.
     """
+    convs = [CeatConvention.of(c) for c in no_string(conventions, "conventions")]
     tests = [load_test(t) if isinstance(t, str) else t for t in no_string(tests, "tests")]
-    convs = list(no_string(conventions, "conventions"))
     word_pooling = str(Pooling.of(pooling, level="word").resolve(encoder).word)
     rows = []
     for test in tqdm(tests, desc=f"CEAT on {encoder.name}", disable=not progress):

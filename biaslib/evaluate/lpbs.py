@@ -216,11 +216,15 @@ def template_log_probs(
 def run_lpbs(
     scorer: MaskedLMScorer,
     templates: Sequence[LpbsTemplate],
-    convention: LpbsConvention | str = LPBS_MIND_YOUR_BIAS,
     *,
+    convention: LpbsConvention | str = LPBS_MIND_YOUR_BIAS,
     prior_read_at: str = "mask",
 ) -> LpbsResult:
     """LPBS of one test: its templates scored under the convention's wordpiece rule, then tested.
+
+    ``convention`` (keyword only) is an :class:`~biaslib.methods.lpbs.LpbsConvention` or a
+    preset's name (:meth:`LpbsConvention.of <biaslib.stats.conventions.ConventionBase.of>`);
+    ``prior_read_at`` as for :func:`template_log_probs`.
 
     Examples
     --------
@@ -237,8 +241,8 @@ def run_lpbs(
 def lpbs_table(
     tests: Mapping[str, Sequence[LpbsTemplate]],
     scorer: MaskedLMScorer,
-    conventions: Sequence[LpbsConvention | str] = (LPBS_MIND_YOUR_BIAS,),
     *,
+    conventions: Sequence[LpbsConvention | str] = (LPBS_MIND_YOUR_BIAS,),
     prior_read_at: str = "mask",
     progress: bool = True,
 ) -> pd.DataFrame:
@@ -254,7 +258,9 @@ def lpbs_table(
     scorer
         A :class:`~biaslib.embeddings.masked_lm.MaskedLMScorer`.
     conventions
-        :class:`~biaslib.methods.lpbs.LpbsConvention` objects or names.
+        :class:`~biaslib.methods.lpbs.LpbsConvention` objects or preset names (keyword
+        only), looked up (:meth:`LpbsConvention.of
+        <biaslib.stats.conventions.ConventionBase.of>`) before any template is scored.
     prior_read_at
         As for :func:`run_lpbs`.
     progress
@@ -270,15 +276,16 @@ def lpbs_table(
         :meth:`LpbsResult.to_dict
         <biaslib.methods.lpbs.LpbsResult.to_dict>`'s.
     """
+    convs = [LpbsConvention.of(c) for c in no_string(conventions, "conventions")]
     if not isinstance(tests, Mapping):
         raise TypeError(f"tests must map test names to templates, got {type(tests).__name__}")
     rows = []
     for name, templates in tqdm(tests.items(), desc=f"LPBS on {scorer.name}",
                                 disable=not progress):
-        for conv in no_string(conventions, "conventions"):
-            result = run_lpbs(scorer, templates, conv, prior_read_at=prior_read_at)
+        for conv in convs:
+            result = run_lpbs(scorer, templates, convention=conv, prior_read_at=prior_read_at)
             core = core_row(result, name, model_name(scorer), LPBS_LEVEL, layer=LPBS_LAYER,
-                            pooling=lpbs_pooling(LpbsConvention.of(conv).wordpieces))
+                            pooling=lpbs_pooling(conv.wordpieces))
             rest = {k: v for k, v in result.to_dict().items() if k not in core}
             rows.append({**core, "stimuli": name, "encoder": scorer.name,
                          "prior_read_at": prior_read_at, **rest})

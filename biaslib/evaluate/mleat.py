@@ -31,8 +31,8 @@ __all__ = ["mleat_context_table", "mleat_table", "run_mleat"]
 
 def run_mleat(
     embedded: EmbeddedTest | StimulusTest | str,
-    convention: MleatConvention | str = MLEAT_BIASLIB,
     *,
+    convention: MleatConvention | str = MLEAT_BIASLIB,
     embedder: Embedder | None = None,
     max_missing_fraction: float = 0.2,
 ) -> MleatResult:
@@ -45,12 +45,15 @@ def run_mleat(
         :func:`~biaslib.evaluate.seat.embed_contexts`), or a stimulus test (or
         its name) to embed with ``embedder``.
     convention
-        The :class:`~biaslib.methods.mleat.MleatConvention` or its name.
+        The :class:`~biaslib.methods.mleat.MleatConvention` or a preset's name
+        (:meth:`MleatConvention.of <biaslib.stats.conventions.ConventionBase.of>`; an
+        unknown name is refused before anything is embedded), keyword only.
     embedder
         Where the vectors come from, when ``embedded`` is not embedded yet.
     max_missing_fraction
         As for :func:`~biaslib.embeddings.base.embed_test`.
     """
+    convention = MleatConvention.of(convention)
     if not isinstance(embedded, EmbeddedTest):
         if embedder is None:
             raise TypeError("run_mleat needs an embedder to embed a stimulus test")
@@ -80,8 +83,8 @@ def _tidy_row(embedded: EmbeddedTest, result: MleatResult, level: str, pooling: 
 def mleat_table(
     tests: Iterable[str | StimulusTest],
     embedder: Embedder,
-    convention: MleatConvention | str = MLEAT_BIASLIB,
     *,
+    convention: MleatConvention | str = MLEAT_BIASLIB,
     max_missing_fraction: float = 0.2,
     progress: bool = True,
 ) -> pd.DataFrame:
@@ -94,14 +97,18 @@ def mleat_table(
     :func:`~biaslib.embeddings.base.model_name`; ``level`` ``"word"``, no pooling or
     layer), ``stimuli`` (the stimulus test), ``title``, ``encoder`` (the embedder's
     full name), then :meth:`~biaslib.methods.mleat.MleatResult.to_dict`'s and
-    ``missing``.
+    ``missing``. ``convention`` (keyword only) is an
+    :class:`~biaslib.methods.mleat.MleatConvention` or a preset's name, looked up
+    (:meth:`MleatConvention.of <biaslib.stats.conventions.ConventionBase.of>`) before
+    anything is embedded.
     """
+    convention = MleatConvention.of(convention)
     tests = [load_test(t) if isinstance(t, str) else t for t in no_string(tests, "tests")]
     rows = []
     for test in tqdm(tests, desc=f"ML-EAT on {embedder.name}", disable=not progress):
         embedded = embed_test(test, embedder, max_missing_fraction)
-        rows.append(_tidy_row(embedded, run_mleat(embedded, convention), "word", NOT_APPLICABLE,
-                                  NOT_APPLICABLE))
+        rows.append(_tidy_row(embedded, run_mleat(embedded, convention=convention), "word",
+                              NOT_APPLICABLE, NOT_APPLICABLE))
     return pd.DataFrame(rows)
 
 
@@ -129,14 +136,16 @@ def mleat_context_table(
     pooling the encoder used, its layer) and ``weights``: ``test`` is the paper's
     test id and ``variant`` the stimulus variant
     (:func:`~biaslib.evaluate.tidy.paper_test`: ``"C3b"`` → ``"C3"``,
-    ``"b-variant"``), ``stimuli`` the stimulus test's name.
+    ``"b-variant"``), ``stimuli`` the stimulus test's name. ``convention`` as for
+    :func:`mleat_table`.
     """
+    convention = MleatConvention.of(convention)
     tests = [load_test(t) if isinstance(t, str) else t for t in no_string(tests, "tests")]
     rows = []
     for test in tqdm(tests, desc=f"ML-EAT on {encoder.name}", disable=not progress):
         embedded = embed_contexts(test, contexts(test.name), encoder, ["sentence"],
                                   pooling={"sentence": pooling})["sentence"]
-        row = _tidy_row(embedded, run_mleat(embedded, convention), "sentence",
+        row = _tidy_row(embedded, run_mleat(embedded, convention=convention), "sentence",
                         pooling_label(encoder, "sentence", pooling), layer_label(encoder))
         rows.append({**row, "weights": encoder.fingerprint})
     return pd.DataFrame(rows)

@@ -114,7 +114,10 @@ def clip_mleat_table(
         Where the download puts the images and how it fetches a URL (passed to
         :func:`~biaslib.stimuli.images.download_ieat_images`).
     convention
-        The ML-EAT convention (default: the book's, two-sided permutation tests).
+        The ML-EAT convention (default: the book's, two-sided permutation tests): a
+        :class:`~biaslib.methods.mleat.MleatConvention` or a preset's name
+        (:meth:`MleatConvention.of <biaslib.stats.conventions.ConventionBase.of>`; an
+        unknown name is refused before any image is downloaded).
     progress
         Progress bars (tests, downloads).
 
@@ -128,6 +131,7 @@ def clip_mleat_table(
         (:meth:`~biaslib.methods.mleat.MleatResult.to_dict`), ``weights`` and ``prompt``
         (``"none"`` or the template).
     """
+    convention = MleatConvention.of(convention)
     if isinstance(tests, (str, ImageTest)):
         raise TypeError("tests must be a list of CLIP tests, not a single test")
     tests = [clip_test(t) for t in tests]

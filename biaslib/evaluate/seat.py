@@ -210,7 +210,10 @@ def run_seat(
     encoder, contexts, levels, pooling, max_missing_fraction
         As for :func:`embed_contexts`.
     convention
-        The WEAT convention (:func:`biaslib.methods.weat.weat`).
+        The WEAT convention (:func:`biaslib.methods.weat.weat`): a
+        :class:`~biaslib.stats.conventions.Convention` or a preset's name
+        (:meth:`Convention.of <biaslib.stats.conventions.ConventionBase.of>`; an unknown
+        name is refused before anything is embedded), keyword only.
 
     Returns
     -------
@@ -218,6 +221,7 @@ def run_seat(
         Level → :class:`~biaslib.evaluate.weat.TestRun` (the embedded test and
         the :class:`~biaslib.methods.weat.WeatResult`).
     """
+    convention = Convention.of(convention)
     test = load_test(test) if isinstance(test, str) else test
     embedded = embed_contexts(test, contexts, encoder, levels, pooling=pooling,
                               max_missing_fraction=max_missing_fraction)
@@ -244,8 +248,9 @@ def seat_table(
     the encoder's short name, the level, the pooling the encoder used at that level
     and its layer), ``stimuli`` (the stimulus test), then :meth:`TestRun.to_dict
     <biaslib.evaluate.weat.TestRun.to_dict>`'s (``encoder`` the full name, with the
-    level and pooling).
+    level and pooling). ``convention`` as for :func:`run_seat`.
     """
+    convention = Convention.of(convention)
     pooling = Pooling.of(pooling)
     rows = []
     tests = [load_test(t) if isinstance(t, str) else t for t in no_string(tests, "tests")]

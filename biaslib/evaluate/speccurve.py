@@ -232,9 +232,12 @@ def specification_frame(
         set subsampled). CEAT takes ``ddofs`` too; its tail is its convention's.
     convention
         The WEAT convention SEAT runs under (its ``ddof`` and ``tail`` are
-        replaced by each of ``ddofs`` and ``tails``).
+        replaced by each of ``ddofs`` and ``tails``): a
+        :class:`~biaslib.stats.conventions.Convention` or a preset's name.
     ceat_conventions
-        CEAT conventions (each one ``sampling`` value); empty to skip CEAT.
+        CEAT conventions (each one ``sampling`` value), objects or preset names;
+        empty to skip CEAT. Both are looked up (:meth:`ConventionBase.of
+        <biaslib.stats.conventions.ConventionBase.of>`) before anything runs.
         CEAT runs on Mind Your Bias's templates grouped by word, and on
         ``corpus`` when given.
     corpus
@@ -269,6 +272,8 @@ def specification_frame(
         If a context family, level, ddof or tail is unknown.
     """
     convention = Convention.of(convention)
+    ceat_convs = [CeatConvention.of(c) for c in no_string(ceat_conventions,
+                                                             "ceat_conventions")]
     encoders = ({_layer_label(encoders): encoders} if isinstance(encoders, ContextEncoder)
                 else dict(encoders))
     if not encoders:
@@ -279,8 +284,6 @@ def specification_frame(
     levels = list(no_string(levels, "levels"))
     if not set(levels) <= {"sentence", "word"}:
         raise ValueError(f"levels must be 'sentence' and/or 'word', got {levels!r}")
-    ceat_convs = [CeatConvention.of(c) for c in no_string(ceat_conventions,
-                                                             "ceat_conventions")]
     ddofs = [convention.replace(ddof=d).ddof for d in no_string(ddofs, "ddofs")]
     tails = [convention.replace(tail=t).tail for t in no_string(tails, "tails")]
     variants = stimulus_variants(test)

@@ -104,8 +104,8 @@ def _subsampled(embedded: EmbeddedTest, result: WeatResult) -> dict[str, tuple[s
 def run_weat(
     test: StimulusTest | str,
     embedder: Embedder,
-    convention: Convention | str = BIASLIB,
     *,
+    convention: Convention | str = BIASLIB,
     max_missing_fraction: float = 0.2,
     embedded: EmbeddedTest | None = None,
 ) -> TestRun:
@@ -123,8 +123,9 @@ def run_weat(
         Where the word vectors come from, e.g.
         :func:`~biaslib.embeddings.static.glove_6b_50d`.
     convention
-        A :class:`~biaslib.stats.conventions.Convention` or preset name
-        (:func:`~biaslib.methods.weat.weat`).
+        A :class:`~biaslib.stats.conventions.Convention` or a preset's name
+        (:meth:`Convention.of <biaslib.stats.conventions.ConventionBase.of>`; an unknown
+        name is refused before anything is embedded), keyword only.
     max_missing_fraction
         Words without a vector are dropped (and reported with a
         :class:`~biaslib.errors.DroppedStimuliWarning`); a set that loses more
@@ -152,6 +153,7 @@ def run_weat(
     >>> run.result.p_value < 0.001, run.embedded.test.title
     (True, 'Male/Female names × Career/Family')
     """
+    convention = Convention.of(convention)
     if isinstance(test, str):
         test = load_test(test)
     if embedded is None:
@@ -173,8 +175,8 @@ def run_weat(
 def weat_table(
     tests: Iterable[StimulusTest | str],
     embedder: Embedder,
-    conventions: Sequence[Convention | str] = (BIASLIB,),
     *,
+    conventions: Sequence[Convention | str] = (BIASLIB,),
     max_missing_fraction: float = 0.2,
     equalise_targets: bool = False,
     seed: int = 1111,
@@ -182,6 +184,9 @@ def weat_table(
 ) -> pd.DataFrame:
     """One row per (test, convention): the WEAT on ``embedder``.
 
+    ``conventions`` (keyword only) are :class:`~biaslib.stats.conventions.Convention`
+    objects or preset names, looked up (:meth:`Convention.of
+    <biaslib.stats.conventions.ConventionBase.of>`) before anything is embedded.
     Columns: :data:`~biaslib.methods.result.CORE_COLUMNS` (``model`` the
     embedder's short name; ``level`` ``"word"``; ``pooling`` and ``layer``
     :data:`~biaslib.methods.result.NOT_APPLICABLE`: a static embedding has
@@ -194,14 +199,14 @@ def weat_table(
     that conventions that assert equal sizes can run and every convention sees
     the same vectors.
     """
-    tests = [load_test(t) if isinstance(t, str) else t for t in no_string(tests, "tests")]
     convs = [Convention.of(c) for c in no_string(conventions, "conventions")]
+    tests = [load_test(t) if isinstance(t, str) else t for t in no_string(tests, "tests")]
     rows = []
     for test in tqdm(tests, desc=f"WEAT on {embedder.name}", disable=not progress):
         embedded = embed_test(test, embedder, max_missing_fraction)
         if equalise_targets:
             embedded = embedded.equalised_targets(seed)
         for conv in convs:
-            run = run_weat(test, embedder, conv, embedded=embedded)
+            run = run_weat(test, embedder, convention=conv, embedded=embedded)
             rows.append(run.tidy_row())
     return pd.DataFrame(rows)
