@@ -359,6 +359,19 @@ def _p_text(p: float | None) -> str:
     return "< 1e-300" if p == 0 else format_p(p)
 
 
+def _one_row_each(rows: pd.DataFrame, keys: tuple[str, str], what: str,
+                  model: str) -> dict[tuple[str, str], pd.Series]:
+    """``rows`` by the pair of ``keys`` they fill, refusing two rows for one cell."""
+    cells: dict[tuple[str, str], pd.Series] = {}
+    for _, row in rows.iterrows():
+        key = (str(row[keys[0]]), str(row[keys[1]]))
+        if key in cells:
+            raise ValueError(f"two {what} rows for {keys[0]} {key[0]}, {keys[1]} {key[1]} "
+                             f"of model {model!r}")
+        cells[key] = row
+    return cells
+
+
 def _summary_table(rows: pd.DataFrame, model: str) -> str:
     """The summary of one model: one row per test × method, tests in the audit's order.
 
@@ -367,13 +380,7 @@ def _summary_table(rows: pd.DataFrame, model: str) -> str:
     """
     methods = _method_order(rows["method"].astype(str))
     tests = list(dict.fromkeys(rows["test"].astype(str)))
-    cells: dict[tuple[str, str], pd.Series] = {}
-    for _, row in rows.iterrows():
-        key = (str(row["test"]), str(row["method"]))
-        if key in cells:
-            raise ValueError(f"two summary rows for test {key[0]}, method {key[1]} "
-                             f"of model {model!r}")
-        cells[key] = row
+    cells = _one_row_each(rows, ("test", "method"), "summary", model)
     head = ('<tr><th scope="col" class="sticky">test</th><th scope="col">method</th>'
             '<th scope="col">groups</th><th scope="col" class="num">effect size</th>'
             '<th scope="col" class="num">95 % CI</th><th scope="col" class="num">p</th>'
@@ -543,13 +550,7 @@ def _metrics_table(rows: pd.DataFrame, model: str) -> str:
     """
     tests = list(dict.fromkeys(rows["test"].astype(str)))
     metrics = list(dict.fromkeys(rows["method"].astype(str)))
-    cells: dict[tuple[str, str], pd.Series] = {}
-    for _, row in rows.iterrows():
-        key = (str(row["method"]), str(row["test"]))
-        if key in cells:
-            raise ValueError(f"two metric rows for metric {key[0]}, test {key[1]} "
-                             f"of model {model!r}")
-        cells[key] = row
+    cells = _one_row_each(rows, ("method", "test"), "metric", model)
     head = ('<tr><th scope="col" class="sticky">metric</th>'
             + "".join(f'<th scope="col" class="num">{_text(t)}</th>' for t in tests) + "</tr>")
     body = []
