@@ -54,6 +54,57 @@ KERNEL_ENV = {
 }
 
 
+def toc_chapters(toc_path: Path = ROOT / "_toc.yml") -> dict[str, list[str]]:
+    """The book's notebook pages and their sub-pages, from ``_toc.yml``, in book order.
+
+    A main page is a notebook listed at the top level of the table of contents (the
+    root or a ``chapters`` entry); its sub-pages are the notebooks listed as its
+    ``sections`` (a chapter's details: full tables, diagnostics, the paper-model runs).
+    Returns ``{main page stem: [sub-page stems]}``; pages outside ``notebooks/`` are left
+    out, and so are sub-pages of them.
+
+    Raises
+    ------
+    ValueError
+        If a sub-page lists sections of its own (the book has two levels only).
+    """
+    toc = yaml.safe_load(toc_path.read_text(encoding="utf-8"))
+
+    def stem(entry: object) -> str | None:
+        if not isinstance(entry, str):
+            return None
+        path = (ROOT / entry).with_suffix(".ipynb")
+        return path.stem if path.is_file() and path.resolve().is_relative_to(NOTEBOOKS) else None
+
+    chapters: dict[str, list[str]] = {}
+    for entry in [{"file": toc.get("root")}, *toc.get("chapters", [])]:
+        main = stem(entry.get("file"))
+        subs = []
+        for section in entry.get("sections", []) or []:
+            if section.get("sections"):
+                raise ValueError(f"{toc_path}: {section.get('file')} has sections of its own; "
+                                 "a sub-page has none")
+            if (sub := stem(section.get("file"))) is not None:
+                subs.append(sub)
+        if main is not None:
+            chapters[main] = subs
+    return chapters
+
+
+def chapter_of(stem: str, toc_path: Path = ROOT / "_toc.yml") -> str:
+    """The main page that notebook ``stem`` belongs to: itself, or the page it is a sub-page of.
+
+    Raises
+    ------
+    KeyError
+        If ``_toc.yml`` lists no notebook ``stem``.
+    """
+    for main, subs in toc_chapters(toc_path).items():
+        if stem == main or stem in subs:
+            return main
+    raise KeyError(f"_toc.yml lists no notebook {stem!r}")
+
+
 def toc_notebooks(toc_path: Path = ROOT / "_toc.yml") -> list[Path]:
     """Return the notebooks under ``notebooks/`` that ``_toc.yml`` lists, in book order."""
     toc = yaml.safe_load(toc_path.read_text(encoding="utf-8"))

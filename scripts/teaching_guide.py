@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT))  # the checkout's biaslib, also when run as a scri
 sys.path.insert(0, str(ROOT / "scripts"))  # execute_notebooks, also when loaded by a test
 
 from colab_cells import repository_url  # noqa: E402
-from execute_notebooks import is_solution, toc_notebooks  # noqa: E402
+from execute_notebooks import is_solution, toc_chapters, toc_notebooks  # noqa: E402
 
 from biaslib.files import write_atomically, write_text_atomically  # noqa: E402
 
@@ -93,8 +93,10 @@ class Chapter:
 
 
 def chapter_notebooks() -> list[Path]:
-    """The notebooks of ``_toc.yml`` that are chapters (not the summary pages), in order."""
-    return [p for p in toc_notebooks() if p.stem not in SUMMARY_PAGES]
+    """The notebooks of ``_toc.yml`` that are chapters (not the summary pages, not a
+    chapter's sub-pages), in order."""
+    mains = set(toc_chapters())
+    return [p for p in toc_notebooks() if p.stem in mains and p.stem not in SUMMARY_PAGES]
 
 
 def _goals(cell_source: str) -> tuple[str, ...]:

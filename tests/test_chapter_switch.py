@@ -25,6 +25,7 @@ import re
 from pathlib import Path
 
 import pytest
+from script_modules import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Pages that only read stored tables and published numbers.
@@ -34,8 +35,11 @@ STATIC_TEACHING = ("from_scratch",)
 #: What a static teaching page may import from ``biaslib.embeddings``: the GloVe 6B 50d
 #: table and the look-up of a stimulus test in it.
 STATIC_NAMES = {"glove_6b_50d", "embed_test"}
-CHAPTERS = sorted(p.stem for p in (ROOT / "notebooks").glob("*.py")
-                  if p.stem not in NO_MODEL + STATIC_TEACHING)
+_TOC = load_script("execute_notebooks").toc_chapters()
+CHAPTERS = sorted(p for p in _TOC if p not in NO_MODEL + STATIC_TEACHING)
+#: A chapter's sub-pages (its details, listed under it in ``_toc.yml``): one that computes
+#: with a model has the chapter's switch, one that does not has none.
+SUB_PAGES = sorted(sub for subs in _TOC.values() for sub in subs)
 SWITCH = 'RUN_PAPER_MODELS = "google.colab" in sys.modules'
 #: Code that loads or computes with a model: a page without the switch must have none.
 _MODEL_CODE = re.compile(r"biaslib\.embeddings|load_or_compute|RECOMPUTE|from_pretrained")
@@ -76,7 +80,17 @@ def test_every_model_chapter_has_the_switch_in_its_parameters_cell(name):
     assert not others, f"notebooks/{name}.py: {others} also read google.colab"
 
 
-@pytest.mark.parametrize("name", CHAPTERS)
+@pytest.mark.parametrize("name", SUB_PAGES)
+def test_a_sub_page_has_the_switch_exactly_when_it_computes_with_a_model(name):
+    code = "".join(body for header, body in _cells(name) if "[markdown]" not in header)
+    if _MODEL_CODE.search(code):
+        test_every_model_chapter_has_the_switch_in_its_parameters_cell(name)
+    else:
+        assert "RUN_PAPER_MODELS" not in code, (
+            f"notebooks/{name}.py computes with no model: it needs no switch")
+
+
+@pytest.mark.parametrize("name", CHAPTERS + SUB_PAGES)
 def test_the_switch_is_defined_only_once(name):
     text = (ROOT / "notebooks" / f"{name}.py").read_text(encoding="utf-8")
     assert len(re.findall(r"^RUN_PAPER_MODELS\s*=", text, flags=re.MULTILINE)) <= 1

@@ -151,3 +151,31 @@ def test_the_readme_clones_the_repository_of_the_config():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     clones = [line.split()[2] for line in readme.splitlines() if line.startswith("git clone ")]
     assert clones and all(c.removesuffix(".git") == url for c in clones), clones
+
+
+def test_the_toc_sorts_notebooks_into_main_pages_and_their_sub_pages(tmp_path, monkeypatch):
+    execute_notebooks = load_script("execute_notebooks")
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    for stem in ("seat", "seat_encoders", "seat_tables", "ceat"):
+        (folder / f"{stem}.ipynb").write_text("{}", encoding="utf-8")
+    monkeypatch.setattr(execute_notebooks, "ROOT", tmp_path)
+    monkeypatch.setattr(execute_notebooks, "NOTEBOOKS", folder)
+    toc = tmp_path / "_toc.yml"
+    toc.write_text("format: jb-book\nroot: book/intro\nchapters:\n"
+                   "  - file: notebooks/seat\n    sections:\n"
+                   "      - file: notebooks/seat_encoders\n      - file: notebooks/seat_tables\n"
+                   "  - file: book/glossary\n  - file: notebooks/ceat\n", encoding="utf-8")
+    assert execute_notebooks.toc_chapters(toc) == {
+        "seat": ["seat_encoders", "seat_tables"], "ceat": []}
+    assert [execute_notebooks.chapter_of(s, toc) for s in ("seat_tables", "seat", "ceat")] == [
+        "seat", "seat", "ceat"]
+    assert [p.stem for p in execute_notebooks.toc_notebooks(toc)] == [
+        "seat", "seat_encoders", "seat_tables", "ceat"]
+    with pytest.raises(KeyError, match="no notebook 'lpbs'"):
+        execute_notebooks.chapter_of("lpbs", toc)
+    toc.write_text("root: book/intro\nchapters:\n  - file: notebooks/seat\n    sections:\n"
+                   "      - file: notebooks/seat_tables\n        sections:\n"
+                   "          - file: notebooks/ceat\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="sections of its own"):
+        execute_notebooks.toc_chapters(toc)

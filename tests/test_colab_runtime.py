@@ -21,7 +21,8 @@ from biasbook.colab import colab_runtime, colab_runtime_table
 from biaslib.errors import UnknownNameError
 
 ROOT = Path(__file__).resolve().parents[1]
-CHAPTERS = sorted(p.stem for p in (ROOT / "notebooks").glob("*.py"))
+#: One run time per main page of the book (a chapter's sub-pages run within its time).
+CHAPTERS = sorted(load_script("execute_notebooks").toc_chapters())
 
 
 @pytest.fixture(scope="module")

@@ -18,9 +18,13 @@ import ast
 from pathlib import Path
 
 import pytest
+from script_modules import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.py"))
+#: A sub-page of a chapter (its details, listed under it in ``_toc.yml``) is held to the
+#: chapter's modules.
+chapter_of = load_script("execute_notebooks").chapter_of
 PROJECT = ("biaslib", "biasbook")
 #: The library's surfaces a chapter may import from.
 LIBRARY = ("biaslib", "biaslib.reporting")
@@ -87,7 +91,11 @@ def project_imports(source: str) -> dict[str, int]:
 
 
 def allowed(stem: str) -> tuple[str, ...] | None:
-    """The modules a notebook may import from (``None``: any three of the book package)."""
+    """The modules a notebook may import from (``None``: any three of the book package).
+
+    A sub-page may import what its chapter may.
+    """
+    stem = chapter_of(stem)
     if stem in BOOK_PAGES:
         return None
     own = (f"biasbook.{stem}",) if _is_module(f"biasbook.{stem}") else ()
