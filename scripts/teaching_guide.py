@@ -4,8 +4,9 @@ Every chapter opens with its learning goals and ends with graded exercises, each
 by a solution cell that the test command executes (issue 24). Their form is fixed, so that
 this script and ``tests/test_teaching.py`` can read them from the notebooks:
 
-- the learning goals: a markdown cell before the first ``##`` heading holding the label
-  ``(P-learning-goals)=`` and a ``:::{admonition} Learning goals`` with 2 to 4 bullets;
+- the learning goals: a markdown cell in the chapter's opening (before its first ``##``
+  heading, or in its first ``##`` section, "What we found", after the verdicts) holding the
+  label ``(P-learning-goals)=`` and a ``:::{admonition} Learning goals`` with 2 to 4 bullets;
 - the exercises: the last ``##`` section, labelled ``(P-exercises)=``; each exercise is a
   markdown cell with the label ``(P-exercise-N)=`` and the heading
   ``### Exercise N. Title (★☆☆)``, followed by exactly one code cell tagged ``solution``
@@ -113,17 +114,17 @@ def read_chapter(path: Path) -> Chapter:
     timing = nb.metadata.get("biaslib", {}).get("timing", {})
     solution_seconds = list(timing.get("solutions", []))
     n_solutions = 0
-    seen_h2 = False
+    h2_seen = 0  # the goals open the chapter: before its first ## section or inside it
     for index, cell in enumerate(nb.cells):
         if cell.cell_type == "markdown":
             source = cell.source
             if not title and source.lstrip().startswith("# "):
                 title = source.lstrip()[2:].splitlines()[0].strip()
-            if GOALS_HEAD in source and not seen_h2:
+            if GOALS_HEAD in source and h2_seen <= 1 and goals_label is None:
                 goals = _goals(source)
                 labels = LABEL.findall(source)
                 goals_label = labels[0] if labels else None
-            seen_h2 = seen_h2 or bool(re.search(r"^## ", source, flags=re.MULTILINE))
+            h2_seen += len(re.findall(r"^## ", source, flags=re.MULTILINE))
             match = EXERCISE.search(source)
             if match:
                 labels = LABEL.findall(source)

@@ -197,7 +197,8 @@ def test_the_chapters_are_the_books_chapters():
 def test_chapter_opens_with_two_to_four_learning_goals(name):
     chapter = guide.read_chapter(ROOT / "notebooks" / f"{name}.ipynb")
     assert chapter.goals_label == f"{chapter.prefix}-learning-goals", (
-        f"{name}: no learning goals before the first ## heading (or not labelled "
+        f"{name}: no learning goals in its opening (before the second ## heading, that is "
+        f"before or right after What we found) (or not labelled "
         f"({chapter.prefix}-learning-goals)=)"
     )
     assert 2 <= len(chapter.goals) <= 4, chapter.goals
