@@ -16,8 +16,9 @@ reader would meet:
   did not load;
 - on the landing page and on each chapter's main page (``_toc.yml``: its ``root``
   and its top-level notebook entries), a verdict below the first screen: the first
-  table or figure of the "What we found" section (``section[id$="what-we-found"]``)
-  must start within the first screen at both sizes (``verdict-below-fold``);
+  table or figure of the "What we found" section (``section[id$="what-we-found"]``,
+  or the section of a label ``(<prefix>-what-we-found)=``) must start within the first
+  screen at both sizes (``verdict-below-fold``);
 - a chapter's main page longer than :data:`MAX_SCREENS` screens at 1366 x 768
   (``too-long``; its sub-pages and the book's other pages are measured, not limited);
 - at 390 px, a verdict table (class ``verdict-table``, or a header cell ``holds?`` or
@@ -448,12 +449,16 @@ const desktop = arguments[0];
   const viewport = [window.innerWidth, window.innerHeight];
   const height = document.documentElement.scrollHeight;
   let verdict = null;
-  const found = document.querySelector('section[id$="what-we-found"]');
+  // the section is found by its id or by its label's, which Sphinx writes as a <span>
+  // first in the section when the heading gives the section an id of its own
+  const label = document.querySelector(
+    'section[id$="what-we-found"], section > span[id$="what-we-found"]');
+  const found = label && (label.tagName === 'SECTION' ? label : label.parentElement);
   if (found) {
     const first = found.querySelector('table, img');
     const r = first && first.getBoundingClientRect();
     const shown = r && (r.width > 0 || r.height > 0);
-    verdict = {id: found.id, kind: first ? first.tagName.toLowerCase() : null,
+    verdict = {id: label.id, kind: first ? first.tagName.toLowerCase() : null,
                top: shown ? Math.round(r.top + window.scrollY) : null};
   }
   for (const d of document.querySelectorAll('details')) d.open = true;
