@@ -18,15 +18,15 @@ reader would meet:
   and its top-level notebook entries), a verdict below the first screen: the first
   table or figure of the "What we found" section (``section[id$="what-we-found"]``,
   or the section of a label ``(<prefix>-what-we-found)=``) must start within the first
-  screen at both sizes (``verdict-below-fold``);
+  screen at both sizes, and the landing page must have one (``verdict-below-fold``);
 - a chapter's main page longer than :data:`MAX_SCREENS` screens at 1366 x 768
   (``too-long``; its sub-pages and the book's other pages are measured, not limited);
 - at 390 px, a verdict table (class ``verdict-table``, or a header cell ``holds?`` or
   ``verdict``) that scrolls sideways (``verdict-scrolls``);
-- an image whose alt text is missing, a file name or only a word or two
-  (``alt-text``), a figure in a notebook output without a caption (``no-caption``),
-  an image taller than the screen (``figure-too-tall``), an image a reader cannot
-  open full size (``no-full-size``);
+- an image whose alt text is missing, a file name or shorter than
+  :data:`MIN_ALT_WORDS` words (``alt-text``), a figure in a notebook output without a
+  caption (``no-caption``), an image taller than the screen (``figure-too-tall``), an
+  image a reader cannot open full size (``no-full-size``);
 - a landing, chapter or chapter sub-page whose first load (the page and every file it
   loads, sizes read from disk) is over :data:`MAX_WEIGHT_BYTES` (``page-weight``).
 
@@ -44,7 +44,7 @@ measured and reported).
 
 Exit status: 0 when the book is clean, 1 with problems (listed per page with the
 section they are under), 2 when it cannot check (no Chromium or chromedriver, no
-selenium, no built book). Needs Debian's ``chromium`` and ``chromium-driver``
+selenium, no built book, no ``_toc.yml``). Needs Debian's ``chromium`` and ``chromium-driver``
 (``apt-get install chromium chromium-driver``) and the ``browser`` extra (selenium).
 
 The browser logic lives in :func:`check_page` and :data:`MEASURE_JS`; finding the
@@ -693,7 +693,8 @@ def reader_problems(measured: dict[str, Any], role: str) -> list[tuple[str, str,
 
     ``verdict-below-fold``: on a :data:`VERDICT_ROLES` page with a "What we found"
     section, its first table or figure starts lower than the screen's height less
-    :data:`VERDICT_VISIBLE` (so that at least its first row shows), or it has none.
+    :data:`VERDICT_VISIBLE` (so that at least its first row shows), or it has none;
+    the landing page without such a section (it states the book's answer there).
     ``too-long``: at 1366 x 768, a :data:`LENGTH_ROLES` page longer than
     :data:`MAX_SCREENS` screens. ``figure-too-tall``: an image taller than the screen.
     ``verdict-scrolls``: below 600 px, a verdict table (:func:`is_verdict_table`)
@@ -702,6 +703,10 @@ def reader_problems(measured: dict[str, Any], role: str) -> list[tuple[str, str,
     found = []
     width, height = measured["viewport"]
     verdict = measured.get("verdict")
+    if role == ROOT_PAGE and verdict is None:
+        found.append(("verdict-below-fold", "(page)",
+                      "the landing page has no 'What we found' section "
+                      "(a label ending -what-we-found) with the book's answer"))
     if role in VERDICT_ROLES and verdict is not None:
         limit = height - VERDICT_VISIBLE
         where = f"at {width}x{height}"

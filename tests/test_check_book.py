@@ -285,8 +285,13 @@ def test_other_pages_may_state_their_verdict_anywhere(role):
     assert cb.reader_problems(measured(verdict=verdict(None)), role) == []
 
 
-def test_a_page_without_what_we_found_has_no_verdict_to_place():
+def test_a_chapter_without_what_we_found_has_no_verdict_to_place():
     assert cb.reader_problems(measured(verdict=None), "chapter") == []
+
+
+def test_the_landing_page_must_give_the_books_answer():
+    found = cb.reader_problems(measured(verdict=None), "root")
+    assert rules(found) == ["verdict-below-fold"] and "landing page" in found[0][2]
 
 
 def test_a_chapters_main_page_reads_in_15_screens_at_1366x768():
@@ -296,7 +301,7 @@ def test_a_chapters_main_page_reads_in_15_screens_at_1366x768():
     assert rules(found) == ["too-long"] and f"{15 * screen + 1} px" in found[0][2]
     # measured, not limited: sub-pages, the book's pages, the landing page, a phone
     for role in ("sub", "book", "root"):
-        assert cb.reader_problems(measured(height=60 * screen), role) == []
+        assert cb.reader_problems(measured(height=60 * screen, verdict=verdict(300)), role) == []
     assert cb.reader_problems(measured(viewport=PHONE, height=60 * 844), "chapter") == []
 
 
