@@ -6,6 +6,10 @@ its source in a comment, ``<!-- from benchmarks/results/<file>.json: <part> -->`
 test rebuilds every table from that JSON and checks that each cell of the page holds the
 same numbers (and, in the first column, the same label), so the page cannot drift from
 the measurement. Prose on the page carries no measured number.
+
+"The book" shows ``benchmarks/results/book.json`` (``python benchmarks/bench_book.py
+--save``: a fresh build's time, and ``scripts/check_book.py``'s report of every page);
+its text cells (a page's role) must read as the file says too.
 """
 
 import json
@@ -58,7 +62,14 @@ TRANSPOSED = {
     "limit": ["additions per re-split", "re-splits", "additions",
               "measured additions per second", "floor (ms)", "biaslib ÷ floor",
               "masks cached ÷ floor"],
+    "build": ["build from scratch (s)", "HTML files built",
+              "browser check of every page at both sizes (s)"],
 }
+#: Transposed tables of a single record (one column of values).
+SINGLE = {"limit", "build"}
+
+#: How the book's page table names each role of ``scripts/check_book.py``.
+ROLE_LABEL = {"root": "landing", "chapter": "chapter", "sub": "sub-page", "book": "apparatus"}
 
 
 def _as_rows(part: str, rows: list[list[str]]) -> list[list[str]]:
@@ -68,7 +79,7 @@ def _as_rows(part: str, rows: list[list[str]]) -> list[list[str]]:
         return body
     labels = [row[0] for row in body]
     assert labels == TRANSPOSED[part], f"the {part} table's row labels: {labels}"
-    if part == "limit":
+    if part in SINGLE:
         return [[row[1] for row in body]]
     return [[name, *(row[j] for row in body)] for j, name in enumerate(header) if j > 0]
 
@@ -109,6 +120,16 @@ def expected_rows(files: list[str], part: str) -> list[list[object]]:
         return [*([p, s] for p, s in data["seconds_per_part"].items()),
                 ["all, cold cache (wall clock)", data["cold_wall_seconds"]],
                 ["the same audit resumed (wall clock)", data["resumed_wall_seconds"]]]
+    if part == "build":
+        return [[data["build"]["seconds"], data["build"]["html_files"],
+                 data["check"]["check_seconds"]]]
+    if part == "pages":
+        def px(value: object) -> object:
+            return "—" if value is None else value
+        return [[row["page"].removesuffix(".html"), ROLE_LABEL[row["role"]], row["screens"],
+                 *(px(row["verdict_top_px"][size]) for size in ("1366x768", "390x844")),
+                 row["weight_mb"], row["figures"]]
+                for row in data["check"]["pages"]]
     if part == "limit":
         lim, inputs = data["physical_limit"], data["inputs"]
         return [[lim["operations_per_resplit"], inputs["n_resamples"], lim["operations"],
@@ -125,7 +146,7 @@ def test_the_page_has_its_tables():
     parts = [(tuple(files), part) for files, part, _ in TABLES]
     assert ("benchmarks/results/permutation.json",) in [p[0] for p in parts]
     assert {part for _, part in parts} == {"machine", "rows", "limit", "ceat", "throughput",
-                                           "audit"}
+                                           "audit", "build", "pages"}
     for files, _, rows in TABLES:
         assert rows, f"empty table from {files}"
 
@@ -138,10 +159,21 @@ def test_every_number_equals_the_stored_one(files, part, rows):
     for page_row, json_row in zip(rows, expected, strict=True):
         assert len(page_row) == len(json_row), page_row
         label = str(json_row[0])
-        assert page_row[0].strip("`*") == label, (page_row[0], label)
-        for cell, value in zip(page_row, json_row, strict=True):
+        if part not in SINGLE:
+            assert page_row[0].strip("`*") == label, (page_row[0], label)
+        for k, (cell, value) in enumerate(zip(page_row, json_row, strict=True)):
             want = numbers(str(value)) if isinstance(value, str) else [float(value)]
             assert numbers(cell) == want, f"{label}: page shows {cell!r}, stored {value!r}"
+            if k and isinstance(value, str) and not want:  # a word: the same word
+                assert cell.strip("`*") == value, f"{label}: page shows {cell!r}, stored {value!r}"
+
+
+def test_the_book_table_lists_every_page_the_check_measured():
+    data = load("benchmarks/results/book.json")
+    pages = [row for files, part, row in TABLES if part == "pages"]
+    assert len(pages) == 1
+    assert len(pages[0]) == len(data["check"]["pages"]) > 10
+    assert {row["role"] for row in data["check"]["pages"]} >= {"root", "chapter", "book"}
 
 
 def test_the_page_names_the_machine_and_says_timings_vary():
