@@ -371,28 +371,31 @@ _INK = {"holds": "#ffffff", "with qualifications": "#000000", "does not hold": "
 
 
 def _verdict_svg(counts: dict[str, int]) -> str:
-    """A stacked bar of the verdict counts with a two-row legend, as SVG text (480 × 104)."""
+    """A stacked bar of the verdict counts with a two-row legend, as SVG text (400 × 94).
+
+    Drawn narrow so that a phone shows it at about its own size (legend text 15 px).
+    """
     total = sum(counts.values())
-    width, bar = 480.0, 40.0
-    parts = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 480 104" '
-             'width="480" height="104" font-family="sans-serif">']
+    width, bar = 400.0, 36.0
+    parts = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 94" '
+             'width="400" height="94" font-family="sans-serif">']
     x = 0.0
     for v in VERDICTS:
         w = width * counts[v] / total if total else 0.0
         if w > 0:
             parts.append(f'<rect x="{x:.2f}" y="0" width="{w:.2f}" height="{bar:.0f}" '
                          f'fill="{VERDICT_COLOURS[v]}"/>')
-            if w >= 30:
-                parts.append(f'<text x="{x + w / 2:.2f}" y="27" font-size="19" '
+            if w >= 28:
+                parts.append(f'<text x="{x + w / 2:.2f}" y="24" font-size="17" '
                              f'font-weight="bold" text-anchor="middle" '
                              f'fill="{_INK[v]}">{counts[v]}</text>')
         x += w
     for i, v in enumerate(VERDICTS):
-        lx, ly = (0, 60) if i == 0 else (190, 60) if i == 1 else (0, 90) if i == 2 else (190, 90)
+        lx, ly = 150 * (i % 2), 60 + 26 * (i // 2)
         one, many = _LEGEND[v]
-        parts.append(f'<rect x="{lx}" y="{ly - 14}" width="16" height="16" '
+        parts.append(f'<rect x="{lx}" y="{ly - 12}" width="14" height="14" '
                      f'fill="{VERDICT_COLOURS[v]}"/>')
-        parts.append(f'<text x="{lx + 22}" y="{ly}" font-size="17" fill="#222222">'
+        parts.append(f'<text x="{lx + 20}" y="{ly}" font-size="15" fill="#222222">'
                      f'{_claims(counts[v], one, many)}</text>')
     parts.append("</svg>")
     return "".join(parts)
@@ -421,7 +424,7 @@ def verdict_figure(frame: pd.DataFrame) -> str:
     caption = f"Verdicts on the {total} published claims that the chapters check."
     return (f'<figure class="verdict-figure">'
             f'<img src="data:image/svg+xml;base64,{svg}" alt="{html.escape(alt)}" '
-            f'width="480" height="104" style="max-width: 100%; height: auto;"/>'
+            f'width="400" height="94" style="max-width: 100%; height: auto;"/>'
             f"<figcaption>{html.escape(caption)}</figcaption></figure>")
 
 

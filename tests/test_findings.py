@@ -150,9 +150,9 @@ def test_verdict_figure_is_an_image_with_counts_in_its_alt_text_and_a_caption():
     assert "1 not checked here (20%)" in alt and "under half" in alt
     assert re.search(r"<figcaption>[^<]*5 published claims[^<]*</figcaption>", figure)
     svg = base64.b64decode(re.search(r"base64,([A-Za-z0-9+/=]+)", figure).group(1)).decode()
-    # The four segments span the bar, each as wide as its share (480 px for 5 claims).
+    # The four segments span the bar, each as wide as its share (400 px for 5 claims).
     widths = [float(w) for w in re.findall(r'<rect x="[\d.]+" y="0" width="([\d.]+)"', svg)]
-    assert widths == [192.0, 96.0, 96.0, 96.0]
+    assert widths == [160.0, 80.0, 80.0, 80.0]
     assert verdict_figure(_mixed_frame()) == figure  # the same bytes every time
 
 
