@@ -17,6 +17,7 @@ installed package).
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -31,6 +32,7 @@ __all__ = [
     "SEED_PAPERS",
     "STATUSES",
     "check_coverage",
+    "coverage_sentence",
     "coverage_summary",
     "linked_coverage",
     "load_paper_coverage",
@@ -162,7 +164,36 @@ def coverage_summary(frame: pd.DataFrame) -> pd.DataFrame:
     return counts.rename_axis(index=None, columns=None)
 
 
-def linked_coverage(frame: pd.DataFrame, titles: dict[str, str] = CHAPTER_TITLES) -> str:
+def coverage_sentence(frame: pd.DataFrame) -> str:
+    """How much of the seed papers the book rebuilds, in one sentence (counts by status).
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"paper": ["May et al. (2019)"] * 3,
+    ...                      "status": ["stand-in", "stand-in", "not possible"]})
+    >>> print(coverage_sentence(rows))  # doctest: +NORMALIZE_WHITESPACE
+    The 1 paper holds 3 items (results tables, figures and headline claims): the book
+    rebuilds 0 on the paper's own model or material and 2 on offline stand-ins, shows 0 as
+    published only, computes 0 only on Colab, and 1 is not possible here.
+    """
+    n = frame["status"].value_counts()
+
+    def count(status: str) -> int:
+        return int(n.get(status, 0))
+
+    papers = frame["paper"].nunique()
+    impossible = count("not possible")
+    return (f"The {papers} {'paper holds' if papers == 1 else 'papers hold'} {len(frame)} "
+            "items (results tables, figures and headline claims): the book rebuilds "
+            f"{count('paper model')} on the paper's own model or material and "
+            f"{count('stand-in')} on offline stand-ins, shows {count('published only')} as "
+            f"published only, computes {count('Colab only')} only on Colab, and "
+            f"{impossible} {'is' if impossible == 1 else 'are'} not possible here.")
+
+
+def linked_coverage(frame: pd.DataFrame, titles: dict[str, str] = CHAPTER_TITLES,
+                    statuses: Sequence[str] | None = None,
+                    papers: Sequence[str] | None = None) -> str:
     """The coverage table as HTML, grouped by paper, each item linked to its section.
 
     Three columns keep it within a laptop's text column: the item (its name, what it
@@ -175,7 +206,24 @@ def linked_coverage(frame: pd.DataFrame, titles: dict[str, str] = CHAPTER_TITLES
         A checked coverage table (:func:`load_paper_coverage`).
     titles
         Chapter page name → the title shown in the link.
+    statuses
+        Only the items of these statuses (:data:`STATUSES`; all by default).
+    papers
+        Only the items of these papers (keys of :data:`SEED_PAPERS`; all by default).
+
+    Raises
+    ------
+    ValueError
+        If a status or a paper is not one of :data:`STATUSES` or :data:`SEED_PAPERS`.
     """
+    for asked, known, what in ((statuses, STATUSES, "statuses"), (papers, SEED_PAPERS, "papers")):
+        unknown = set(asked or ()) - set(known)
+        if unknown:
+            raise ValueError(f"unknown {what} {sorted(unknown)}; they are {list(known)}")
+    if statuses is not None:
+        frame = frame[frame["status"].isin(statuses)]
+    if papers is not None:
+        frame = frame[frame["paper"].isin(papers)]
     esc = html.escape
 
     def cells(r: pd.Series) -> list[str]:

@@ -39,6 +39,7 @@ A table that a chapter builds row by row follows the same rule: one function per
 
 from __future__ import annotations
 
+import base64
 import html
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
@@ -49,12 +50,17 @@ __all__ = [
     "FINDING_COLUMNS",
     "MAX_CLAIM_LINES",
     "VERDICTS",
+    "VERDICT_COLOURS",
     "Finding",
     "findings_frame",
+    "glue",
     "grouped_html_table",
     "linked_findings",
     "section_href",
     "verdict",
+    "verdict_counts",
+    "verdict_figure",
+    "verdict_sentence",
     "verdict_summary",
     "what_we_found",
 ]
@@ -215,7 +221,8 @@ def section_href(chapter: str, section: str) -> str:
 
 
 def grouped_html_table(groups: Iterable[tuple[str, Iterable[Sequence[str]]]],
-                       header: Sequence[str], css_class: str = "findings") -> str:
+                       header: Sequence[str], css_class: str = "findings",
+                       data_labels: bool = False) -> str:
     """An HTML table whose rows come in groups, each under a header row of its own.
 
     Parameters
@@ -229,6 +236,10 @@ def grouped_html_table(groups: Iterable[tuple[str, Iterable[Sequence[str]]]],
     css_class
         Classes of the table besides ``dataframe`` (the book's CSS styles ``findings``:
         left-aligned cells, spaced group headers of class ``findings-paper``).
+    data_labels
+        Give every body cell a ``data-label`` attribute with its column's heading, so
+        that a narrow screen can show the table as one card per row, each cell as
+        "heading: value" (the book's ``verdict-table`` layout).
 
     Returns
     -------
@@ -242,25 +253,29 @@ def grouped_html_table(groups: Iterable[tuple[str, Iterable[Sequence[str]]]],
     """
     esc = html.escape
     width = len(header)
+    labels = [f' data-label="{esc(h)}"' if data_labels else "" for h in header]
     rows = []
     for title, group_rows in groups:
         rows.append(f'<tr><th colspan="{width}" class="findings-paper">{esc(str(title))}</th></tr>')
         for cells in group_rows:
             if len(cells) != width:
                 raise ValueError(f"a row of {title!r} has {len(cells)} cells, not {width}")
-            rows.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+            rows.append("<tr>" + "".join(f"<td{label}>{c}</td>"
+                                         for label, c in zip(labels, cells, strict=True)) + "</tr>")
     head = "".join(f"<th>{esc(h)}</th>" for h in header)
     return (f'<table class="dataframe {css_class}"><thead><tr>{head}</tr></thead>'
             f"<tbody>{''.join(rows)}</tbody></table>")
 
 
-def linked_findings(frame: pd.DataFrame, titles: dict[str, str]) -> str:
+def linked_findings(frame: pd.DataFrame, titles: dict[str, str],
+                    verdicts: Sequence[str] = VERDICTS) -> str:
     """The findings of several chapters as one HTML table, grouped by paper, linked to the evidence.
 
-    Four columns keep it within a laptop's text column: the claim (with a link
-    to the chapter section that shows the evidence), the paper's evidence as
-    printed, ours (with the model it was computed on) and the verdict. A header
-    row per paper groups the claims.
+    Four columns, in the order of a chapter's "What we found": the claim (with a link
+    to the chapter section that shows the evidence), the verdict, ours (with the model
+    it was computed on) and the paper's evidence as printed. A header row per paper
+    groups the claims. The table is a verdict table (class ``verdict-table``, every
+    cell labelled with its column), which a phone shows as one card per claim.
 
     Parameters
     ----------
@@ -268,16 +283,23 @@ def linked_findings(frame: pd.DataFrame, titles: dict[str, str]) -> str:
         A :func:`findings_frame` with a ``chapter`` column (the page name).
     titles
         Chapter page name → the title shown in the link ("SEAT").
+    verdicts
+        Only the claims whose :func:`verdict` is one of these (all by default).
 
     Returns
     -------
     str
-        An HTML table of class ``findings`` (:func:`grouped_html_table`); every text is
-        escaped, and each claim links :func:`section_href` of its chapter and section.
+        An HTML table of classes ``findings verdict-table`` (:func:`grouped_html_table`);
+        every text is escaped, and each claim links :func:`section_href` of its chapter
+        and section.
     """
     missing = set(frame["chapter"]) - set(titles)
     if missing:
         raise ValueError(f"no title for the chapters {sorted(missing)}")
+    unknown = set(verdicts) - set(VERDICTS)
+    if unknown:
+        raise ValueError(f"unknown verdicts {sorted(unknown)}; they are {VERDICTS}")
+    frame = frame[frame["holds?"].map(verdict).isin(verdicts)]
     esc = html.escape
 
     def cells(r: pd.Series) -> list[str]:
@@ -285,8 +307,140 @@ def linked_findings(frame: pd.DataFrame, titles: dict[str, str]) -> str:
         claim = (f"{esc(r['claim'])}<br/><small><a href=\"{href}\">"
                  f"{esc(titles[r['chapter']])} chapter</a></small>")
         ours = f"{esc(r['ours'])}<br/><small>{esc(r['model'])}</small>"
-        return [claim, esc(r["published"]), ours, esc(r["holds?"])]
+        return [claim, esc(r["holds?"]), ours, esc(r["published"])]
 
     groups = [(paper, [cells(r) for _, r in group.iterrows()])
               for paper, group in frame.groupby("paper", sort=False)]
-    return grouped_html_table(groups, ("claim", "published", "ours (model)", "holds?"))
+    return grouped_html_table(groups, ("claim", "verdict", "ours (model)", "published"),
+                              css_class="findings verdict-table", data_labels=True)
+
+
+def verdict_counts(frame: pd.DataFrame) -> dict[str, int]:
+    """How many claims of a :func:`findings_frame` fall under each of :data:`VERDICTS`.
+
+    Examples
+    --------
+    >>> f = Finding("A", "c", "p", "o", "m", True, "s")
+    >>> verdict_counts(findings_frame([f, f, Finding("A", "d", "p", "o", "m", "partly", "s")]))
+    {'holds': 2, 'with qualifications': 1, 'does not hold': 0, 'not checked here': 0}
+    """
+    words = frame["holds?"].map(verdict)
+    return {v: int((words == v).sum()) for v in VERDICTS}
+
+
+def _claims(n: int, singular: str, plural: str) -> str:
+    return f"{n} {singular if n == 1 else plural}"
+
+
+def verdict_sentence(frame: pd.DataFrame) -> str:
+    """The book's answer in one sentence: how many claims were checked, how many hold.
+
+    Examples
+    --------
+    >>> yes = Finding("A", "c", "p", "o", "m", True, "s")
+    >>> no = Finding("B", "d", "p", "o", "m", False, "s")
+    >>> print(verdict_sentence(findings_frame([yes, no])))  # doctest: +NORMALIZE_WHITESPACE
+    Of the 2 published claims of 2 papers that the chapters check, 1 holds,
+    0 hold with qualifications, 1 does not hold and 0 are not checked here.
+    """
+    n = verdict_counts(frame)
+    papers = frame["paper"].nunique()
+    parts = [
+        _claims(n["holds"], "holds", "hold"),
+        _claims(n["with qualifications"], "holds with qualifications",
+                "hold with qualifications"),
+        _claims(n["does not hold"], "does not hold", "do not hold"),
+    ]
+    return (f"Of the {len(frame)} published claims of {_claims(papers, 'paper', 'papers')} "
+            f"that the chapters check, {', '.join(parts)} and "
+            f"{_claims(n['not checked here'], 'is not checked here', 'are not checked here')}.")
+
+
+#: The colour of each verdict in the book's figures: Okabe & Ito's palette, which readers
+#: with a colour-vision deficiency tell apart, with the count written on each bar too.
+VERDICT_COLOURS: dict[str, str] = {
+    "holds": "#009E73", "with qualifications": "#E69F00",
+    "does not hold": "#D55E00", "not checked here": "#999999",
+}
+_LEGEND = {"holds": ("holds", "hold"),
+           "with qualifications": ("holds with qualifications", "hold with qualifications"),
+           "does not hold": ("does not hold", "do not hold"),
+           "not checked here": ("not checked here", "not checked here")}
+_INK = {"holds": "#ffffff", "with qualifications": "#000000", "does not hold": "#ffffff",
+        "not checked here": "#000000"}
+
+
+def _verdict_svg(counts: dict[str, int]) -> str:
+    """A stacked bar of the verdict counts with a two-row legend, as SVG text (400 × 94).
+
+    Drawn narrow so that a phone shows it at about its own size (legend text 15 px).
+    """
+    total = sum(counts.values())
+    width, bar = 400.0, 36.0
+    parts = ['<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 94" '
+             'width="400" height="94" font-family="sans-serif">']
+    x = 0.0
+    for v in VERDICTS:
+        w = width * counts[v] / total if total else 0.0
+        if w > 0:
+            parts.append(f'<rect x="{x:.2f}" y="0" width="{w:.2f}" height="{bar:.0f}" '
+                         f'fill="{VERDICT_COLOURS[v]}"/>')
+            if w >= 28:
+                parts.append(f'<text x="{x + w / 2:.2f}" y="24" font-size="17" '
+                             f'font-weight="bold" text-anchor="middle" '
+                             f'fill="{_INK[v]}">{counts[v]}</text>')
+        x += w
+    for i, v in enumerate(VERDICTS):
+        lx, ly = 150 * (i % 2), 60 + 26 * (i // 2)
+        one, many = _LEGEND[v]
+        parts.append(f'<rect x="{lx}" y="{ly - 12}" width="14" height="14" '
+                     f'fill="{VERDICT_COLOURS[v]}"/>')
+        parts.append(f'<text x="{lx + 20}" y="{ly}" font-size="15" fill="#222222">'
+                     f'{_claims(counts[v], one, many)}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def verdict_figure(frame: pd.DataFrame) -> str:
+    """A small figure of the verdicts: one stacked bar of all claims, as an HTML ``<figure>``.
+
+    The bar is drawn as SVG text (no plotting library, so the same bytes on every
+    machine) and embedded as an ``<img>`` with alt text that gives every count and its
+    share, and a caption.
+
+    Returns
+    -------
+    str
+        ``<figure class="verdict-figure"><img alt=…><figcaption>…</figcaption></figure>``.
+    """
+    counts = verdict_counts(frame)
+    total = len(frame)
+    shares = "; ".join(f"{_claims(counts[v], *_LEGEND[v])} ({counts[v] / total:.0%})"
+                       for v in VERDICTS if counts[v])
+    alt = (f"A bar split by verdict over the {total} published claims that the book "
+           f"checks: {shares}. The claims that hold as published are "
+           f"{'under' if counts['holds'] * 2 < total else 'at least'} half of them.")
+    svg = base64.b64encode(_verdict_svg(counts).encode("utf-8")).decode("ascii")
+    caption = f"Verdicts on the {total} published claims that the chapters check."
+    return (f'<figure class="verdict-figure">'
+            f'<img src="data:image/svg+xml;base64,{svg}" alt="{html.escape(alt)}" '
+            f'width="400" height="94" style="max-width: 100%; height: auto;"/>'
+            f"<figcaption>{html.escape(caption)}</figcaption></figure>")
+
+
+def glue(name: str, value: object) -> None:
+    """Store ``value`` under ``name`` for other pages of the book, without showing it.
+
+    The output is the one ``myst_nb.glue(name, value, display=False)`` writes (a
+    display whose metadata names the key), so that a page of the book pastes it with
+    ``{glue:text}`path/to/notebook.ipynb::name``` or ``{glue}``; it is written here
+    because ``myst_nb`` is not installed where the notebooks also run (Colab).
+    A string is stored as text; anything else (``HTML``) with its rich forms.
+    """
+    from IPython.core.formatters import format_display_data
+    from IPython.display import display
+
+    bundle, metadata = format_display_data(value)
+    prefix = "application/papermill.record/"
+    metadata = {**metadata, "scrapbook": {"name": name, "mime_prefix": prefix}}
+    display({prefix + k: v for k, v in bundle.items()}, raw=True, metadata=metadata)

@@ -16,33 +16,12 @@
 # %% [markdown]
 # # Coverage: what the book rebuilds
 #
-# The book replicates four papers: SEAT (May et al., 2019), Mind Your Bias (Husse & Spitz,
-# 2022), ML-EAT (Wolfe et al., 2024) and SAME (Schröder et al., 2021). This page lists
-# every results table, every figure and every headline claim of each of them as one item,
-# says how far the book rebuilds it and on which model, and links to the chapter section
-# that shows it. A reader who wants to know whether a particular number of a paper was
-# checked here, and how closely, starts here.
+# Which tables, figures and headline claims of the four papers it replicates —
+# {term}`SEAT`, Mind Your Bias, {term}`ML-EAT` and {term}`SAME` — does the book rebuild,
+# and on which model?
 #
-# **What the statuses mean.**
-#
-# * **paper model** — rebuilt on the paper's own model or vectors (Google News word2vec
-#   for ML-EAT's Table 4, BERT's vocabulary for Mind Your Bias's Figure 2, the paper's own
-#   printed scores where a table is computed from them), or, for an item that needs no
-#   model (a word list, a {term}`template`, a theorem), from the same material.
-# * **{term}`stand-in`** — rebuilt on other models that run offline here (GloVe 6B 50d,
-#   all-MiniLM-L6-v2, SmolLM2-135M-Instruct, a tiny masked LM), named in each row. These
-#   are not the papers' models: a stand-in shows whether the *pattern* recurs, never the
-#   paper's number for its own model. Most items are here; on Colab, most chapters add the
-#   paper's own models (the row's note says which).
-# * **published only** — the paper's numbers are shown as published (typed in with their
-#   source) and read or redrawn, but no model computes them.
-# * **Colab only** — the paper's model runs only on Colab (`RUN_PAPER_MODELS`), which
-#   downloads what the machines that build this book cannot; the page shows the published
-#   side.
-# * **not possible** — not rebuilt here; the note says why.
-#
-# The rows come from one data file, `data/coverage.csv`, whose links the test suite checks
-# against the chapters' section labels.
+# (coverage-what-we-found)=
+# ## What we found
 
 # %% tags=["colab-install", "remove-cell"]
 # Colab: install biaslib 0.1.0, the version these pages were built with.
@@ -69,29 +48,76 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
                 "this cell again."
             )
 
-# %% tags=["hide-input"]
-from IPython.display import HTML, display
+# %% tags=["remove-cell"]
+from IPython.display import HTML, Markdown, display
 
-from biasbook.coverage import coverage_summary, linked_coverage, load_paper_coverage
+from biasbook.coverage import (
+    SEED_PAPERS,
+    STATUSES,
+    coverage_sentence,
+    coverage_summary,
+    linked_coverage,
+    load_paper_coverage,
+)
 
 coverage = load_paper_coverage()
+summary = coverage_summary(coverage)
 
-# %% [markdown]
-# ## Items per paper and status
-
-# %% tags=["hide-input"]
-coverage_summary(coverage)
+# %% tags=["remove-input"]
+display(Markdown(
+    f"{coverage_sentence(coverage)} A {{term}}`stand-in model` shows whether a paper's "
+    "*pattern* recurs, never its number for its own model; on Colab most chapters add the "
+    "papers' own models. Items per paper and status:"
+))
+display(summary.T)
 
 # %% tags=["remove-cell"]
-summary = coverage_summary(coverage)
-assert summary.loc["Total", "items"] == len(coverage)
+assert summary.loc["Total", "items"] == len(coverage) == summary.loc["Total", list(STATUSES)].sum()
 
 # %% [markdown]
-# ## Every item
+# (coverage-not-offline)=
+# ### What the book does not rebuild offline
+#
+# The items computed only on Colab, and those not rebuilt at all, with the reason:
+
+# %% tags=["remove-input"]
+display(HTML(linked_coverage(coverage, statuses=["Colab only", "not possible"])))
+
+# %% [markdown]
+# (coverage-every-item)=
+# ## Every item, paper by paper
 #
 # One row per table, figure or claim: the item and what it shows, with a link to the
 # chapter section; its status; the model the book's numbers come from, and a note (what
-# runs on Colab, what is missing, or why an item is not rebuilt).
+# runs on Colab, what is missing, or why an item is not rebuilt). Open a paper's list to
+# read it.
 
-# %% tags=["hide-input"]
-display(HTML(linked_coverage(coverage)))
+# %% tags=["remove-input"]
+for paper, short in SEED_PAPERS.items():
+    display(HTML(
+        f'<details class="findings-more"><summary>{short} ({paper}): '
+        f"{summary.loc[short, 'items']} items</summary>"
+        f"{linked_coverage(coverage, papers=[paper])}</details>"))
+
+# %% [markdown]
+# (coverage-statuses)=
+# ## What the statuses mean
+#
+# * **paper model** — rebuilt on the paper's own model or vectors (Google News word2vec
+#   for ML-EAT's Table 4, BERT's vocabulary for Mind Your Bias's Figure 2, the paper's own
+#   printed scores where a table is computed from them), or, for an item that needs no
+#   model (a word list, a {term}`template`, a theorem), from the same material.
+# * **{term}`stand-in`** — rebuilt on other models that run offline here
+#   ({term}`GloVe 6B 50d`, {term}`MiniLM`, {term}`SmolLM2`, the {term}`tiny MLM`), named in
+#   each row. These are not the papers' models: a stand-in shows whether the *pattern*
+#   recurs, never the paper's number for its own model. On Colab, most chapters add the
+#   paper's own models (the row's note says which).
+# * **published only** — the paper's numbers are shown as published (typed in with their
+#   source) and read or redrawn, but no model computes them.
+# * **Colab only** — the paper's model runs only on Colab (`RUN_PAPER_MODELS`), which
+#   downloads what the machines that build this book cannot; the page shows the published
+#   side.
+# * **not possible** — not rebuilt here; the note says why.
+#
+# The rows come from one data file, `data/coverage.csv`, whose links the test suite checks
+# against the chapters' section labels.

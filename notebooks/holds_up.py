@@ -16,24 +16,11 @@
 # %% [markdown]
 # # What holds up
 #
-# Every chapter of this book checks the claims of the paper it replicates on the models
-# that run here, and states its verdicts at its top ("What we found"). This page collects
-# all of them, so that a reader who wants to know which published bias findings survive
-# can see them at once, and follow each one to the chapter section that shows the
-# evidence.
+# Which published findings on bias tests survive when their numbers are computed again?
+# This page gathers the claims that the chapters check, those that do not hold first.
 #
-# **How to read a verdict.** "Holds" means that the claim, as the paper states it,
-# is true of the numbers computed here; "does not hold" that it is not; "with
-# qualifications" that it holds in part, or only under a stated condition (another
-# significance level, one encoding level), or that it cannot be compared (for example an
-# {term}`effect size` of another embedding). Most chapters compute their numbers with small
-# offline {term}`stand-in models <stand-in model>` (the *model* column names them): a claim that holds there is
-# evidence that the *pattern* recurs, not a replication of the paper's number for its own
-# model.
-#
-# The table is built from each chapter's own `findings()` function (in
-# `biasbook`), the one source that the chapter's "What we found" block shows too;
-# the test suite re-executes this page, so it cannot drift away from the chapters.
+# (holds-up-what-we-found)=
+# ## What we found
 
 # %% tags=["colab-install", "remove-cell"]
 # Colab: install biaslib 0.1.0, the version these pages were built with.
@@ -60,31 +47,89 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
                 "this cell again."
             )
 
-# %% tags=["hide-input"]
-from IPython.display import HTML, display
+# %% tags=["remove-cell"]
+from IPython.display import HTML, Markdown, display
 
 from biasbook.coverage import CHAPTER_TITLES
-from biasbook.findings import linked_findings, verdict_summary
+from biasbook.findings import (
+    glue,
+    linked_findings,
+    verdict_counts,
+    verdict_figure,
+    verdict_sentence,
+    verdict_summary,
+)
 from biasbook.registry import book_findings
 
 findings = book_findings()
+counts = verdict_counts(findings)
+
+# %% tags=["remove-input"]
+display(Markdown(
+    f"{verdict_sentence(findings)} Most numbers come from small offline "
+    "{term}`stand-in models <stand-in model>`: a claim that holds there shows that its "
+    "*pattern* recurs, not the paper's number for its own model. Each claim links to the "
+    "chapter section that shows the evidence."
+))
+
+# %% tags=["remove-cell"]
+# For the book's landing page, which pastes them ({glue} in book/intro.md).
+glue("verdict_sentence", verdict_sentence(findings))
+glue("verdict_figure", HTML(verdict_figure(findings)))
 
 # %% [markdown]
-# ## The verdicts, paper by paper
+# (holds-up-do-not-hold)=
+# ### The claims that do not hold
 
-# %% tags=["hide-input"]
-verdict_summary(findings)
+# %% tags=["remove-input"]
+display(HTML(linked_findings(findings, CHAPTER_TITLES, verdicts=["does not hold"])))
+
+# %% [markdown]
+# (holds-up-other-claims)=
+# ## The other claims
+#
+# The claims that hold only in part, or under a stated condition, and those that hold as
+# the paper states them, grouped by paper like the table above. Open a list to read it.
+
+# %% tags=["remove-input"]
+for group, label in [("with qualifications", "hold with qualifications"),
+                     ("holds", "hold"), ("not checked here", "are not checked here")]:
+    if counts[group]:
+        display(HTML(
+            f'<details class="findings-more"><summary>The {counts[group]} claims that '
+            f"{label}</summary>{linked_findings(findings, CHAPTER_TITLES, verdicts=[group])}"
+            "</details>"))
+
+# %% [markdown]
+# (holds-up-per-paper)=
+# ## Claims per paper
+#
+# How many claims of each paper the chapters check (all), by verdict.
+
+# %% tags=["remove-input"]
+# Short headings, with soft hyphens (\u00ad) where a phone may break them: it fits 390 px.
+verdict_summary(findings).rename(columns={
+    "claims": "all", "holds": "hold", "with qualifications": "quali\u00adfied", "does not hold": "do not hold",
+    "not checked here": "not chec\u00adked"})
 
 # %% tags=["remove-cell"]
 summary = verdict_summary(findings)
-assert summary.loc["Total", "claims"] == len(findings)
+assert summary.loc["Total", "claims"] == len(findings) == sum(counts.values())
+assert summary.loc["Total", "does not hold"] == counts["does not hold"]
 
 # %% [markdown]
-# ## Every checked claim
+# (holds-up-how-to-read)=
+# ## How to read a verdict
 #
-# One row per claim: the paper that makes it, the claim, the paper's evidence as printed,
-# what this book computed, on which model, the verdict, and a link to the section of the
-# chapter where the numbers are shown.
-
-# %% tags=["hide-input"]
-display(HTML(linked_findings(findings, CHAPTER_TITLES)))
+# "Holds" means that the claim, as the paper states it, is true of the numbers computed
+# here; "does not hold" that it is not; "with qualifications" that it holds in part, or
+# only under a stated condition (another significance level, one encoding level), or that
+# it cannot be compared (for example an {term}`effect size` of another embedding). A claim
+# is "not checked here" when it needs a model that only runs on Colab. Most chapters
+# compute their numbers with small offline {term}`stand-in models <stand-in model>` (the
+# *model* line under our numbers names them): a claim that holds there is evidence that the
+# *pattern* recurs, not a replication of the paper's number for its own model.
+#
+# The tables are built from each chapter's own `findings()` function (in `biasbook`), the
+# one source that the chapter's "What we found" block shows too; the test suite re-executes
+# this page, so it cannot drift away from the chapters.

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import html
+import json
 import re
 from pathlib import Path
 
@@ -61,6 +63,81 @@ def test_every_replicated_paper_has_a_year_and_a_link():
         assert "n.d." not in entry
         assert re.search(r"\((19|20)\d\d\)", entry), entry
         assert re.search(r"<https://[^>]+>", entry), entry
+
+
+# --- the landing page's answer ----------------------------------------------------------------
+
+HOLDS_UP = ROOT / "notebooks" / "holds_up.ipynb"
+#: A number as the pages write it: 0.446, 10,000, 6.6e-09 (not the 3 of C3 or of "Table 3a").
+NUMBER = re.compile(r"(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?(?:e[-+]?\d+)?(?![\w])")
+
+
+def _what_we_found(text: str) -> str:
+    """The intro's "What we found" section, from its label to the next heading."""
+    assert "(intro-what-we-found)=\n## What we found" in text
+    return text.split("(intro-what-we-found)=", 1)[1].split("\n## ", 2)[1]
+
+
+def _holds_up_outputs() -> tuple[dict[str, str], dict[str, str]]:
+    """The committed outputs of "What holds up": its glued values, and the text of its
+    findings rows per section label they link (``seat.html#seat-findings`` → ``seat-findings``).
+    """
+    notebook = json.loads(HOLDS_UP.read_text(encoding="utf-8"))
+    glued: dict[str, str] = {}
+    markup = []
+    for cell in notebook["cells"]:
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            name = output.get("metadata", {}).get("scrapbook", {}).get("name")
+            if name:
+                glued[name] = "".join(next(iter(data.values())))
+            markup += ["".join(v) for k, v in data.items() if k == "text/html"]
+    rows: dict[str, str] = {}
+    for row in re.findall(r"<tr>(.*?)</tr>", "".join(markup), flags=re.S):
+        link = re.search(r'href="[^"#]*#([^"]+)"', row)
+        if link:
+            text = html.unescape(re.sub(r"<[^>]+>", " ", row))
+            rows[link.group(1)] = rows.get(link.group(1), "") + " " + text
+    return glued, rows
+
+
+def test_number_pattern_reads_numbers_as_the_pages_write_them():
+    text = "C3 flips; 0.446 and 10,000, p = 6.6e-09, Table 14, (0.87 fixed)."
+    assert NUMBER.findall(text) == ["0.446", "10,000", "6.6e-09", "14", "0.87"]
+
+
+def test_intro_pastes_the_verdicts_that_what_holds_up_computes():
+    section = _what_we_found(INTRO)
+    glued, _ = _holds_up_outputs()
+    # The answer is pasted from the executed page (nbval keeps its outputs current), never
+    # typed in: the sentence and the figure are there, and no count is written by hand.
+    assert "{glue:text}`../notebooks/holds_up.ipynb::verdict_sentence:s`" in section
+    assert "```{glue} verdict_figure\n:doc: ../notebooks/holds_up.ipynb\n```" in section
+    assert re.fullmatch(r"'Of the \d+ published claims of \d+ papers that the chapters check, "
+                        r"\d+ hold, \d+ hold with qualifications, \d+ do not hold and .*\.'",
+                        glued["verdict_sentence"]), glued["verdict_sentence"]
+    figure = glued["verdict_figure"]
+    assert "<img" in figure and 'alt="A bar split by verdict' in figure
+    assert "<figcaption>" in figure
+    lead = section.split("\n- ", 1)[0]
+    assert not NUMBER.findall(re.sub(r"\{[^}]*\}`[^`]*`|```.*?```", "", lead, flags=re.S))
+
+
+def test_intro_headlines_each_link_their_evidence_and_quote_its_numbers():
+    section = _what_we_found(INTRO)
+    _, rows = _holds_up_outputs()
+    bullets = ["- " + b for b in re.split(r"\n- ", "\n" + section)[1:]]
+    bullets = [b.split("\n\n", 1)[0] for b in bullets]
+    assert 5 <= len(bullets) <= 7, len(bullets)
+    for bullet in bullets:
+        labels = re.findall(r"\{ref\}`[^`<]*<([^>]+)>`", bullet)
+        assert labels, f"a headline without a link to its evidence: {bullet[:60]}"
+        unknown = [label for label in labels if label not in rows]
+        assert not unknown, f"{unknown} is the section of no finding of What holds up"
+        evidence = " ".join(rows[label] for label in labels)
+        text = re.sub(r"\{(?:ref|term|doc)\}`[^`]*`", "", bullet)
+        missing = [n for n in NUMBER.findall(text) if n not in NUMBER.findall(evidence)]
+        assert not missing, f"numbers that its findings do not give: {missing} in {bullet[:60]}"
 
 
 def test_no_straight_double_quote_inside_text_in_math():

@@ -25,6 +25,7 @@ from biasbook.coverage import (
     SEED_PAPERS,
     STATUSES,
     check_coverage,
+    coverage_sentence,
     coverage_summary,
     linked_coverage,
     load_paper_coverage,
@@ -134,6 +135,35 @@ def test_the_html_links_every_row_to_its_section_and_escapes_text():
     assert "Husse &amp; Spitz (2022)" in page and "Husse & Spitz" not in page
     frame = _one_row(what="<b>x</b>")
     assert "&lt;b&gt;x&lt;/b&gt;" in linked_coverage(frame)
+
+
+def test_the_sentence_counts_the_statuses_by_hand():
+    frame = pd.DataFrame({
+        "paper": ["May et al. (2019)"] * 4 + ["Wolfe et al. (2024)"] * 3,
+        "status": ["paper model", "stand-in", "stand-in", "stand-in", "Colab only",
+                   "not possible", "not possible"],
+    })
+    assert coverage_sentence(frame) == (
+        "The 2 papers hold 7 items (results tables, figures and headline claims): the book "
+        "rebuilds 1 on the paper's own model or material and 3 on offline stand-ins, shows 0 "
+        "as published only, computes 1 only on Colab, and 2 are not possible here.")
+    # The file's own sentence adds up to its rows.
+    numbers = [int(n) for n in re.findall(r"\d+", coverage_sentence(COVERAGE))]
+    assert numbers[0] == len(SEED_PAPERS) and numbers[1] == len(COVERAGE) == sum(numbers[2:])
+
+
+def test_the_html_keeps_only_the_statuses_and_papers_asked_for():
+    page = linked_coverage(COVERAGE, statuses=["not possible", "Colab only"])
+    kept = COVERAGE[COVERAGE["status"].isin(["not possible", "Colab only"])]
+    assert page.count("<tr><td>") == len(kept) > 0
+    assert ">stand-in<" not in page
+    may = linked_coverage(COVERAGE, papers=["May et al. (2019)"])
+    assert may.count('class="findings-paper"') == 1
+    assert may.count("<tr><td>") == (COVERAGE["paper"] == "May et al. (2019)").sum()
+    with pytest.raises(ValueError, match="unknown statuses"):
+        linked_coverage(COVERAGE, statuses=["rebuilt"])
+    with pytest.raises(ValueError, match="unknown papers"):
+        linked_coverage(COVERAGE, papers=["May (2019)"])
 
 
 def captions(text: str) -> set[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import base64
 import contextlib
 import importlib
 import inspect
@@ -18,8 +19,12 @@ from biasbook.findings import (
     VERDICTS,
     Finding,
     findings_frame,
+    glue,
     linked_findings,
     verdict,
+    verdict_counts,
+    verdict_figure,
+    verdict_sentence,
     verdict_summary,
     what_we_found,
 )
@@ -99,9 +104,67 @@ def test_linked_findings_groups_by_paper_links_each_claim_and_escapes_text():
     assert "d &lt; 0.8 &amp; &lt;b&gt;" in table and "<b>" not in table
     papers = re.findall(r'<th colspan="4" class="findings-paper">(.*?)</th>', table)
     assert papers == ["May et al. (2019)", "Husse &amp; Spitz (2022)"]  # first appearance
-    rows = re.findall(r"<tr><td>(.*?)</td></tr>", table)
-    assert len(rows) == 3 and rows[1].startswith("C3")  # May et al.'s claims stay together
-    assert rows[2].endswith("<td>no")
+    rows = re.findall(r"<tr>(<td.*?)</tr>", table)
+    assert len(rows) == 3 and rows[1].startswith('<td data-label="claim">C3')  # May et al.'s
+    # The verdict is the column right after the claim, as in the chapters; every cell
+    # carries its column's heading for the phone's card layout.
+    cells = re.findall(r'<td data-label="([^"]+)">(.*?)</td>', rows[2])
+    assert [label for label, _ in cells] == ["claim", "verdict", "ours (model)", "published"]
+    assert cells[1][1] == "no" and cells[3][1] == "5 of 5"
+    assert 'class="dataframe findings verdict-table"' in table
+
+
+def test_linked_findings_keeps_only_the_verdicts_asked_for():
+    frame = findings_frame([_finding(claim="kept", holds="no: 0.45"),
+                            _finding(claim="held", holds=True),
+                            _finding(claim="partly", holds="partly")], chapter="seat")
+    table = linked_findings(frame, {"seat": "SEAT"}, verdicts=["does not hold"])
+    assert "kept" in table and "held" not in table and "partly" not in table
+    with pytest.raises(ValueError, match="unknown verdicts"):
+        linked_findings(frame, {"seat": "SEAT"}, verdicts=["holds partly"])
+
+
+def _mixed_frame():
+    return findings_frame([
+        _finding(paper="A", holds=True), _finding(paper="A", claim="2", holds=True),
+        _finding(paper="B", claim="3", holds="partly"),
+        _finding(paper="B", claim="4", holds="no: a bug"),
+        _finding(paper="C", claim="5", holds="not run"),
+    ])
+
+
+def test_verdict_counts_and_sentence_count_by_hand():
+    frame = _mixed_frame()
+    assert verdict_counts(frame) == {"holds": 2, "with qualifications": 1,
+                                     "does not hold": 1, "not checked here": 1}
+    assert verdict_sentence(frame) == (
+        "Of the 5 published claims of 3 papers that the chapters check, 2 hold, "
+        "1 holds with qualifications, 1 does not hold and 1 is not checked here.")
+
+
+def test_verdict_figure_is_an_image_with_counts_in_its_alt_text_and_a_caption():
+    figure = verdict_figure(_mixed_frame())
+    alt = re.search(r'alt="([^"]*)"', figure).group(1)
+    assert "5 published claims" in alt
+    assert "2 hold (40%)" in alt and "1 does not hold (20%)" in alt
+    assert "1 not checked here (20%)" in alt and "under half" in alt
+    assert re.search(r"<figcaption>[^<]*5 published claims[^<]*</figcaption>", figure)
+    svg = base64.b64decode(re.search(r"base64,([A-Za-z0-9+/=]+)", figure).group(1)).decode()
+    # The four segments span the bar, each as wide as its share (400 px for 5 claims).
+    widths = [float(w) for w in re.findall(r'<rect x="[\d.]+" y="0" width="([\d.]+)"', svg)]
+    assert widths == [160.0, 80.0, 80.0, 80.0]
+    assert verdict_figure(_mixed_frame()) == figure  # the same bytes every time
+
+
+def test_glue_writes_the_hidden_output_myst_nb_pastes(monkeypatch):
+    shown = []
+    monkeypatch.setattr("IPython.display.display",
+                        lambda data, raw, metadata: shown.append((data, metadata)))
+    glue("answer", "Of the 5 claims")
+    data, metadata = shown[0]
+    assert data == {"application/papermill.record/text/plain": "'Of the 5 claims'"}
+    assert metadata["scrapbook"] == {"name": "answer",
+                                     "mime_prefix": "application/papermill.record/"}
 
 
 def test_linked_findings_needs_a_title_for_every_chapter():

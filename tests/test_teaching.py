@@ -27,7 +27,7 @@ guide = load_script("teaching_guide")
 CHAPTERS = [p.stem for p in guide.chapter_notebooks()]
 GLOSSARY = ROOT / "book" / "glossary.md"
 #: Markdown pages, besides the notebooks, whose first uses of a term must be linked.
-BOOK_PAGES = ("conventions", "teaching")
+BOOK_PAGES = ("intro", "conventions", "teaching")
 #: LaTeX spellings that count as uses of a term (the link itself is written in text).
 LATEX_FORMS = {"τ²": (r"\tau^2", r"\tau^{2}"), "I²": ("I^2", "I^{2}")}
 
@@ -36,11 +36,11 @@ LATEX_FORMS = {"τ²": (r"\tau^2", r"\tau^{2}"), "I²": ("I^2", "I^{2}")}
 
 
 def glossary_entries(text: str) -> list[tuple[str, ...]]:
-    """The entries of the ``{glossary}`` block: each a tuple of its terms (aliases)."""
-    block = text.split("```{glossary}", 1)[1].split("\n```", 1)[0]
+    """The entries of every ``{glossary}`` block: each a tuple of its terms (aliases)."""
+    blocks = [part.split("\n```", 1)[0] for part in text.split("```{glossary}")[1:]]
     entries: list[list[str]] = []
     previous_was_term = False
-    for line in block.splitlines():
+    for line in "\n\n".join(blocks).splitlines():
         is_term = bool(line.strip()) and not line.startswith((" ", "\t"))
         if is_term:
             if previous_was_term:
@@ -129,6 +129,15 @@ def page_markdown(name: str) -> str:
 
 ENTRIES = glossary_entries(GLOSSARY.read_text(encoding="utf-8"))
 TERMS = {term for entry in ENTRIES for term in entry}
+#: The glossary's first block (words and statistics): its first uses are linked on every page.
+WORD_ENTRIES = glossary_entries(GLOSSARY.read_text(encoding="utf-8").split("\n## ", 2)[1])
+#: The key added by issue 36 (test codes, methods and metrics, models): the later blocks.
+KEY_ENTRIES = [entry for entry in ENTRIES if entry not in WORD_ENTRIES]
+#: Pages whose first uses of the key's terms are linked already. The chapters link them as
+#: they are reworked (issue 36); a page named here is held to it, the others are expected to
+#: fail (xfail) until their names are added — then this set goes and the test below checks
+#: every page.
+KEY_LINKED_PAGES: set[str] = {"intro", "holds_up", "coverage"}
 PAGES = [p.stem for p in load_script("execute_notebooks").toc_notebooks()] + list(BOOK_PAGES)
 
 
@@ -170,9 +179,32 @@ def test_first_use_checker_finds_an_unlinked_use_and_accepts_a_linked_one():
 
 @pytest.mark.parametrize("page", PAGES)
 def test_first_use_of_each_glossary_term_links_the_glossary(page):
-    problems = unlinked_first_uses(page_markdown(page), ENTRIES)
+    problems = unlinked_first_uses(page_markdown(page), WORD_ENTRIES)
     assert not problems, (
         f"{page}: the first use of each glossary term must be a {{term}} link: "
+        + "; ".join(problems)
+    )
+
+
+def test_the_glossary_has_the_key_after_its_words():
+    assert len(WORD_ENTRIES) >= 12 and len(KEY_ENTRIES) >= 30
+    for term in ("C1", "C10", "Dis", "Occ", "I1", "I2", "ABW", "DB-competent", "WEAT", "SEAT",
+                 "w-SEAT", "CEAT", "CES", "LPBS", "ML-EAT", "EAT pattern", "SAME", "MAC",
+                 "Direct Bias", "RIPA", "RND", "ECT", "RNSB", "generalized WEAT", "MiniLM",
+                 "SmolLM2", "tiny MLM", "CBoW", "GloVe 6B 50d", "Google News subset"):
+        assert any(term in entry for entry in KEY_ENTRIES), term
+
+
+@pytest.mark.parametrize(
+    "page",
+    [page if page in KEY_LINKED_PAGES else pytest.param(page, marks=pytest.mark.xfail(
+        reason="issue 36: the page does not link the key's terms yet", strict=False))
+     for page in PAGES],
+)
+def test_first_use_of_each_key_term_links_the_glossary(page):
+    problems = unlinked_first_uses(page_markdown(page), KEY_ENTRIES)
+    assert not problems, (
+        f"{page}: the first use of each test code, method and model must be a {{term}} link: "
         + "; ".join(problems)
     )
 
