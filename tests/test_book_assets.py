@@ -243,6 +243,19 @@ def test_font_faces_and_their_replacements():
     assert "font-weight: 900;" in css and r"font-family: Font Awesome\ 6 Free;" in css
 
 
+def test_trim_icon_rules_keeps_the_used_icons_and_everything_else():
+    css = CSS + "\n/*# sourceMappingURL=pydata-sphinx-theme.css.map*/"
+    out = ext.trim_icon_rules(css, {"navicon", "solid"})
+    assert ".fa-bars:before,.fa-navicon:before{content:" in out  # one of its names is used
+    assert ".fa-github" not in out and ".fa-rocket" not in out
+    assert "sourceMappingURL" not in out
+    # everything but the unused icon rules is as it was
+    assert out.replace(r'.fa-bars:before,.fa-navicon:before{content:"\f0c9"}', "") == (
+        CSS.replace(r'.fa-bars:before,.fa-navicon:before{content:"\f0c9"}', "")
+        .replace(r'.fa-github:before{content:"\f09b"}', "")
+        .replace(r'.fa-rocket:before{content:"\f135"}', "") + "\n")
+
+
 def _theme_fonts() -> Path:
     pydata = pytest.importorskip("pydata_sphinx_theme")
     fonts = (Path(pydata.__file__).parent / "theme" / "pydata_sphinx_theme" / "static"
@@ -278,6 +291,11 @@ def test_write_icon_fonts_cuts_the_theme_fonts_to_the_icons_in_use(tmp_path):
         assert kept == {0xF0C9, 0xF09B, 0xF05A} & full
     css = (static / ext.ICON_CSS).read_text(encoding="utf-8")
     assert css.count("@font-face") == 2
+    theme = (static / "styles" / "pydata-sphinx-theme.css").read_text(encoding="utf-8")
+    assert ".fa-bars:before" in theme and ".fa-github:before" in theme
+    assert ".fa-rocket" not in theme
+    # a second run (an incremental build that did not copy the stylesheet again) agrees
+    assert ext.write_icon_fonts(tmp_path) == written
 
 
 def test_write_icon_fonts_does_nothing_without_the_theme_files(tmp_path):
