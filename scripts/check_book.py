@@ -423,6 +423,9 @@ const desktop = arguments[0];
   // (a loaded machine has taken more than the page load; a check that ran too early
   // reported "MathJax absent" and every formula as raw LaTeX).
   const loaded = () => window.MathJax && MathJax.startup && MathJax.startup.promise;
+  // book.js loads MathJax when a formula comes near the window (book.loadMath):
+  // load it now, so that every formula of the page is typeset and checked.
+  if (window.book && window.book.loadMath) window.book.loadMath().catch(() => {});
   if (document.querySelector('.math')) {
     for (let waited = 0; !loaded() && waited < 20000; waited += 50)
       await new Promise(r => setTimeout(r, 50));
