@@ -319,7 +319,7 @@ assert (tiny_cos["ci_low"] > 0).all() and len(tiny_cos) == 3
 # all {ref}`beside ours <synthesis-tables-choices>` (ours: the earlier chapters' stored tables
 # and this chapter's `synthesis_choices`). What one switched choice does, summed over the
 # models: the pairs of cells that differ only in it (Table 13: avg. is the mean of the
-# subwords, first and last one subword), and how many change sign or significance
+# {term}`subwords <subword>`, first and last one subword), and how many change sign or significance
 # (p < 0.01; printed: bold):
 
 # %% tags=["remove-input"]
@@ -377,7 +377,8 @@ assert [cell(11, "w-SEAT", "C9", o, "CBoW") for o in ("names", "terms")] == ["�
 # (synthesis-table12)=
 # ### Table 12: templates or natural contexts
 #
-# The paper: templates give larger effect sizes, Reddit comments more significant results,
+# The paper: {term}`templates <template>` give larger effect sizes, Reddit comments more
+# significant results,
 # "especially for w-SEAT". Its table shows both halves, not everywhere (templates larger in
 # 9 of 15 pairs; w-SEAT significant 35 times on Reddit, 28 on templates). Ours (the book's
 # corpus): s-SEAT larger with templates on all three models, w-SEAT significant 14 times
@@ -412,7 +413,7 @@ assert sum(v[3] for k, v in seat12.items() if k[1] == "w-SEAT") == 14
 # ### Table 13: sentence, word or subword
 #
 # The paper: sentence vectors "yield less significant results and lower effect sizes"
-# than the mean of the {term}`subword` vectors; which subword is read "does not seem to have
+# than the mean of the subword vectors; which subword is read "does not seem to have
 # an impact". The first holds on SmolLM2 and CBoW, not on MiniLM and the tiny MLM (mean SEAT
 # effect size 0.74 vs 0.47 and 0.82 vs 0.68 for the sentence). The second fails on the
 # paper's own table: 16 of 128 pairs change sign (GPT-2's SEAT I1: −0.52 averaged, 0.83* at
@@ -484,7 +485,7 @@ assert {m: tuple(int(sp3.loc[m, c]) for c in ("CI above 0", "CI below 0", "speci
                                    CBOW: (3, 0, 6)}
 assert (f"{sp3.loc[SMOL, 'min d']:.2f}", f"{sp3.loc[SMOL, 'max d']:.2f}") == ("-0.92", "1.28")
 
-# %% mystnb={"figure": {"caption": "C3 on SmolLM2 (an offline stand-in, not a paper model), from the stored results: each specification's effect size (filled: p < 0.05 under its own tail) with its CI, sorted; below, its method, targets, contexts and level.", "name": "fig-speccurve-smollm2-c3"}, "image": {"alt": "Specification curve of C3 on SmolLM2: thirteen effect sizes sorted from about -0.9 to 1.3 with their confidence intervals, above a grid of the choices each one made. The negative ones use the group terms or the sentence vector of name templates; the positive ones the names."}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "C3 on SmolLM2 (an offline stand-in, not a paper model), from the stored results: each specification's effect size (filled: p < 0.05 under its own tail) with its CI, sorted; below, its method, targets, contexts and level.", "name": "fig-speccurve-smollm2-c3"}, "image": {"alt": "Specification curve of C3 on SmolLM2: thirteen effect sizes sorted from about -0.9 to 1.3 with their intervals, above a grid of the method, targets, contexts and level each one chose. The two lowest, with intervals below 0, use the group terms alone or the sentence vector of name templates; the seven above 0.4 all use names."}} tags=["hide-input"]
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     spec_c3 = stored_specifications(SMOL, "C3")
@@ -563,7 +564,7 @@ assert measured.loc[("C1", "CEAT"), "inputs"].startswith("9,216 contexts")
 #
 # §4.1: "The number of significant bias scores is highest for ELMo and lowest for GPT-2."
 # Table 3's scores, eight tests per model, significant at p < 0.01 by the one-sided
-# {term}`permutation test` (the authors' p-values), and with the
+# {term}`permutation test` (the authors' {term}`p-values <p-value>`), and with the
 # {term}`Holm–Bonferroni correction <Holm correction>` Table 3 omits:
 
 # %% tags=["hide-input"]
@@ -599,7 +600,7 @@ assert sig_ours.loc["s-SEAT"].rename(synthesis.OURS_FIGURE1_MODELS).to_dict() ==
 # ## OPT and BLOOM: alike except C6 and Occ?
 #
 # §4.1: "The results for OPT and BLOOM are similar, with the exceptions of gender bias
-# tests C6 and Occ". "Similar", test by test: the same verdict (both p < 0.01 or both not),
+# tests {term}`C6` and {term}`Occ`". "Similar", test by test: the same verdict (both p < 0.01 or both not),
 # and $|d_\text{OPT} - d_\text{BLOOM}| \le 0.5$ (Cohen's "medium"). Table 3's s-SEAT row:
 
 # %% tags=["hide-input"]
@@ -735,7 +736,7 @@ display(Markdown(
 # is significant (p < 0.05)? Split it by tail and by sign: can a one-sided specification
 # report a reversal?
 
-# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution", "figure": {"caption": "Exercise 3's answer: the specification curve of C6 on MiniLM (an offline stand-in) over the 192 specifications of the stored grid, sorted, with the choices below."}, "image": {"alt": "Specification curve of C6 on MiniLM: 192 effect sizes sorted from about -0.5 to 1.4, most with intervals above 0, over a grid of the eight choices; the few negative ones come in pairs that differ only in the tail."}} tags=["hide-cell", "solution"]
+# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution", "figure": {"caption": "Exercise 3's answer: the specification curve of C6 on MiniLM (an offline stand-in) over the 192 specifications of the stored grid, sorted, with the choices below."}, "image": {"alt": "Specification curve of C6 on MiniLM: 192 effect sizes sorted from about -0.5 to 1.4, most with intervals above 0, over a grid of the eight choices; the eight whose interval lies below 0 come in pairs that differ only in the tail."}} tags=["hide-cell", "solution"]
 GRID_CHOICES = ["method", "targets", "contexts", "level", "pooling", "layer", "ddof", "tail"]
 c6_grid = grid[grid["test"] == "C6"]
 fig = specification_curve(c6_grid, GRID_CHOICES, title=f"C6 on {MINI}, every combination",

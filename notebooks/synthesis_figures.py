@@ -145,7 +145,7 @@ assert [f"{md1[('target description', s, m)]:.2f}" for m in ("ELMo", "GPT-2", "B
 assert all(md1[("contextualisation", "template", m)] > md1[("contextualisation", "reddit", m)]
            for m in MYB_MODELS)
 
-# %% mystnb={"figure": {"caption": "Mind Your Bias's Figure 1 redrawn from the counts of the authors' result file (1,058 runs with an effect size; ELMo, BERT, GPT-2, OPT, BLOOM as the authors ran them). Top: by target description; bottom: by contextualisation. Left: each dot one effect-size bin of 0.1, its area the number of scores; faint: p \u2265 0.01. Right: the significant scores per bin, all models.", "name": "fig-synthesis-figure1-published"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Mind Your Bias's Figure 1 redrawn from the counts of the authors' result file (1,058 runs with an effect size; ELMo, BERT, GPT-2, OPT, BLOOM as the authors ran them). Top: by target description; bottom: by contextualisation. Left: each dot one effect-size bin of 0.1, its area the number of scores; faint: p \u2265 0.01. Right: the significant scores per bin, all models.", "name": "fig-synthesis-figure1-published"}, "image": {"alt": "Two rows of dot strips, one pair of strips per model (ELMo, BERT, GPT-2, OPT, BLOOM), of the effect sizes of the authors' 1,058 runs in bins of 0.1: the top row splits them into names (blue) and group terms (orange), the bottom row into templates (blue) and Reddit comments (orange); faint dots are not significant, and histograms at the right count the significant scores per bin. Reddit gives more significant scores, templates the larger ones."}} tags=["hide-input"]
 fig = binned_scores(fig1_pub, models=MYB_MODELS, settings=FIG1_SETTINGS,
                     bin_width=FIGURE1_BIN,
                     title="Mind Your Bias: all runs of the authors' result file")
@@ -162,13 +162,13 @@ plt.show()
 # reading; Tables 11 and 12, to which the text points, are a subset of them.
 #
 # **Ours.** The same figure from the stored runs of the contextual stand-ins
-# (`biasbook.myb_figures.ours_figure1_scores`): s-SEAT and w-SEAT on Mind
+# (`biasbook.myb_figures.ours_figure1_scores`): s-SEAT and {term}`w-SEAT` on Mind
 # Your Bias's templates (`seat_myb`, `synthesis_tiny_mlm`), CEAT on those templates
 # (`ceat_contexts`) and on the corpus extract (`ceat_myb`, `synthesis_tiny_mlm`), LPBS on
 # its templates (`lpbs_myb`) and on the corpus (`lpbs_reddit`, fixed scores), all under
-# Mind Your Bias's conventions. Our "corpus" is the book's extract, not the authors' Reddit
+# Mind Your Bias's {term}`conventions <convention>`. Our "corpus" is the book's extract, not the authors' Reddit
 # sample. Unlike the authors' runs, the SEAT and CEAT runs of our tables use one target
-# description per test (terms only for C9 and Dis), so on MiniLM and SmolLM2 the top row
+# description per test (terms only for {term}`C9` and {term}`Dis`), so on MiniLM and SmolLM2 the top row
 # splits the tests, not the description of one test; only the tiny masked LM's LPBS has
 # names and terms for the same tests.
 
@@ -191,12 +191,12 @@ mdo = s1o["mean significant d"]
 assert all(mdo[("contextualisation", "template", m)] > mdo[("contextualisation", "corpus", m)]
            for m in OURS_MODELS)
 
-# %% mystnb={"figure": {"caption": "Figure 1's layout on the book's stored runs of the offline stand-ins all-MiniLM-L6-v2, SmolLM2-135M-Instruct and the tiny masked LM (SPLADE-tiny): SEAT, CEAT and LPBS under Mind Your Bias's conventions; contexts: Mind Your Bias's templates or the book's corpus extract. Not the paper's models.", "name": "fig-synthesis-figure1-ours"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Figure 1's layout on the book's stored runs of the offline stand-ins MiniLM, SmolLM2 and the tiny MLM: SEAT, CEAT and LPBS under Mind Your Bias's conventions; contexts: Mind Your Bias's templates or the book's corpus extract. Not the paper's models.", "name": "fig-synthesis-figure1-ours"}, "image": {"alt": "The same layout for MiniLM, SmolLM2 and the tiny MLM: the top row names (blue) against group terms (orange), the bottom row templates (blue) against corpus sentences (orange). Far fewer runs than the paper's; every corpus score is significant, and the template scores reach higher on every model."}} tags=["hide-input"]
 fig = binned_scores(fig1_ours, models=OURS_MODELS,
                     settings={"target description": ["names", "terms"],
                               "contextualisation": ["template", "corpus"]},
                     bin_width=FIGURE1_BIN,
-                    title="Ours: stand-ins MiniLM, SmolLM2, tiny masked LM (stored runs)")
+                    title="Ours: stand-ins MiniLM, SmolLM2, tiny MLM (stored runs)")
 plt.show()
 
 # %% [markdown]
@@ -215,7 +215,7 @@ plt.show()
 # numbers are those of Tables 3 and 4 as printed (LPBS: BERT, Table 4's full word sets),
 # the same that rebuild the chapter's Table 5 (`biasbook.synthesis.myb_scores`).
 
-# %% mystnb={"figure": {"caption": "Mind Your Bias's Figure 5 redrawn from the printed Tables 3 and 4: below the diagonal, each pair of methods, one dot per model and test; on the diagonal, each method's scores over all models. LPBS ran on BERT only.", "name": "fig-synthesis-figure5-published"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Mind Your Bias's Figure 5 redrawn from the printed Tables 3 and 4: below the diagonal, each pair of methods, one dot per model and test; on the diagonal, each method's scores over all models. LPBS ran on BERT only.", "name": "fig-synthesis-figure5-published"}, "image": {"alt": "A lower-triangle matrix of scatter plots of the printed effect sizes, one panel per pair of s-SEAT, w-SEAT, CEAT and LPBS, one colour per model, each method's histogram on the diagonal. The panels of the cosine methods rise from lower left to upper right; the LPBS panels (BERT only, eight dots) show no trend."}} tags=["hide-input"]
 FIG5_METHODS = ["s-SEAT", "w-SEAT", "CEAT", "LPBS"]
 fig = scatter_matrix(synthesis.myb_scores(), FIG5_METHODS, hue_order=MYB_MODELS,
                      title="Mind Your Bias, Tables 3 and 4 (printed)")
@@ -226,7 +226,7 @@ plt.show()
 # (`seat_myb`, `ceat_myb`, `lpbs_myb`, `synthesis_tiny_mlm`; LPBS only on the tiny MLM,
 # CEAT not on CBoW):
 
-# %% mystnb={"figure": {"caption": "Figure 5's layout on the offline models: CBoW (GloVe 6B 50d), all-MiniLM-L6-v2, SmolLM2-135M-Instruct and the tiny masked LM (SPLADE-tiny), from the stored tables. Not the paper's models.", "name": "fig-synthesis-figure5-ours"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Figure 5's layout on the offline models CBoW, MiniLM, SmolLM2 and the tiny MLM, from the stored tables. Not the paper's models.", "name": "fig-synthesis-figure5-ours"}, "image": {"alt": "The same matrix for CBoW, MiniLM, SmolLM2 and the tiny MLM. The panels of the cosine methods rise, except for SmolLM2's green dots against s-SEAT; in the LPBS row the tiny MLM's eight dots scatter, two of them (I1 and I2) far below the others."}} tags=["hide-input"]
 SHORT5 = {CBOW_GLOVE: "CBoW", **OURS_FIGURE1_MODELS}
 scores = offline_scores()
 ours5 = scores[scores["method"].isin(FIG5_METHODS)].assign(
@@ -285,7 +285,7 @@ assert int(sp["specifications"].sum()) == 284
 # unit of $d$, and for {term}`C3` the direction itself is a choice (the chapter's
 # {ref}`synthesis-speccurves`). {term}`C6` on MiniLM, in full:
 
-# %% mystnb={"figure": {"caption": "Specification curve of C6 (career/family vs male/female) on MiniLM (all-MiniLM-L6-v2, an offline stand-in, not a paper model) from the stored results of the SEAT, CEAT and ML-EAT chapters: every stored specification's effect size (dots; filled: p < 0.05 under its own tail) with its CI, sorted, and below it the choices each specification made.", "name": "fig-speccurve-minilm-c6"}, "image": {"alt": "ALT-C6"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Specification curve of C6 (career/family vs male/female) on MiniLM (all-MiniLM-L6-v2, an offline stand-in, not a paper model) from the stored results of the SEAT, CEAT and ML-EAT chapters: every stored specification's effect size (dots; filled: p < 0.05 under its own tail) with its CI, sorted, and below it the choices each specification made.", "name": "fig-speccurve-minilm-c6"}, "image": {"alt": "Specification curve of C6 on MiniLM: nineteen effect sizes sorted from 0.28 to 1.33, all above 0, with their intervals, above a grid of the choices each one made. The two lowest use May et al.'s b-variant targets, the highest Mind Your Bias's templates read at sentence level."}} tags=["hide-input"]
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     spec_c6 = stored_specifications(MINI, "C6")
@@ -308,7 +308,7 @@ assert (top["contexts"], top["level"], f"{top['effect_size']:.2f}") == ("Mind Yo
 # C3 on SmolLM2, whose sign the choices decide (the chapter shows it with four of its
 # choices), with every choice:
 
-# %% mystnb={"figure": {"caption": "Specification curve of C3 (European vs African American, pleasant/unpleasant) on SmolLM2 (SmolLM2-135M-Instruct, an offline stand-in, not a paper model) from the stored results: each specification's effect size (dots; filled: p < 0.05 under its own tail) with its CI, sorted, and below it every choice it made.", "name": "fig-speccurve-smollm2-c3-all"}, "image": {"alt": "ALT-C3"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Specification curve of C3 (European vs African American, pleasant/unpleasant) on SmolLM2 (SmolLM2-135M-Instruct, an offline stand-in, not a paper model) from the stored results: each specification's effect size (dots; filled: p < 0.05 under its own tail) with its CI, sorted, and below it every choice it made.", "name": "fig-speccurve-smollm2-c3-all"}, "image": {"alt": "Specification curve of C3 on SmolLM2: thirteen effect sizes sorted from about -0.9 to 1.3 with their intervals, above a grid of every choice each one made. The two lowest, with intervals below 0, use the group terms alone or the sentence vector of name templates; the seven above 0.4 all use names."}} tags=["hide-input"]
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     spec_c3 = stored_specifications(SMOL, "C3")
@@ -356,7 +356,7 @@ assert gv.loc["C6", "CI below 0"] == 8 and gv.loc["C9", "CI below 0"] == 0
 # reverses in 8 specifications, C9 in none; ddof and the tail change almost nothing (they
 # move $d$ by a factor $\sqrt{n/(n-1)}$ and the p-value only). C3's 192 specifications:
 
-# %% mystnb={"figure": {"caption": "Specification curve of C3 on MiniLM (all-MiniLM-L6-v2, an offline stand-in, not a paper model) over every combination of the book's choices (stored table speccurve_grid): 192 specifications, sorted, with the choices below. Names as targets (as published; Mind Your Bias's names) give positive effect sizes at word level, group terms (May et al.'s b-variant; Mind Your Bias's terms) negative or small ones.", "name": "fig-speccurve-grid-c3"}, "image": {"alt": "ALT-GRID"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Specification curve of C3 on MiniLM (all-MiniLM-L6-v2, an offline stand-in, not a paper model) over every combination of the book's choices (stored table speccurve_grid): 192 specifications, sorted, with the choices below. Names as targets (as published; Mind Your Bias's names) give positive effect sizes at word level, group terms (May et al.'s b-variant; Mind Your Bias's terms) negative or small ones.", "name": "fig-speccurve-grid-c3"}, "image": {"alt": "Specification curve of C3 on MiniLM over 192 combinations: effect sizes sorted from -1.33 to 0.85 above a grid of eight choices. The negative half is mostly May et al.'s b-variant targets and Mind Your Bias's group terms, the positive half their names."}} tags=["hide-input"]
 fig = specification_curve(grid[grid["test"] == "C3"], ["method", "targets", "contexts", "level",
                                                        "pooling", "layer", "ddof", "tail"],
                           title="C3 on MiniLM, every combination", p_value="p_value",

@@ -171,7 +171,8 @@ assert len(off) == 28
 # stimulus, seed 1111, Mind Your Bias's window), as the SEAT and CEAT chapters run their
 # offline models (`biasbook.synthesis.tiny_mlm_table`). Its encoder is the BERT-style
 # transformer encoder on the masked LM's weights, last layer; sentence vectors (s-SEAT) and
-# stimulus vectors (w-SEAT, CEAT) are the *mean* over tokens and subwords, since a masked LM
+# stimulus vectors (w-SEAT, CEAT) are the *mean* over tokens and {term}`subwords <subword>`,
+# since a masked LM
 # has no trained sentence vector. Its effect sizes per test (`*` p < 0.01), and its
 # correlations beside BERT's printed ones:
 
@@ -207,7 +208,7 @@ assert list(tiny_d.loc["Dis"]) == ["−0.02", "0.18", "not run", "0.05"]
 # the stored tables of the earlier chapters (`seat_myb`, `ceat_myb`, `ceat_contexts`,
 # `lpbs_myb`, `lpbs_reddit`, `synthesis_tiny_mlm`) and from the chapter's
 # `synthesis_choices`, which computes the options they lack: s-SEAT, w-SEAT and CEAT with the
-# other target description, w-SEAT read at the first or last {term}`subword`, CEAT at the
+# other target description, w-SEAT read at the first or last subword, CEAT at the
 # sentence, first- and last-subword levels and with the simplified and reduced word sets. To
 # stay within minutes on the book's shared 2-core CPU, `synthesis_choices` runs SEAT on CBoW,
 # MiniLM and the tiny MLM and CEAT on the tiny MLM only (at most 100 corpus sentences per
@@ -361,7 +362,7 @@ assert [tiny14.loc[("C9", w), "tiny MLM cosine"] for w in ("redu.", "full")] == 
 # %% [markdown]
 # The simplified sets keep so few target words that our CEAT refuses an effect size (its
 # standard deviation needs more: "too few target words for a standard deviation"), where the
-# paper printed one; the reduced sets run and move the scores a lot (C1 1.51* reduced vs
+# paper printed one; the reduced sets run and move the scores a lot ({term}`C1` 1.51* reduced vs
 # 0.89* full; C9 0.81* vs 0.58*).
 #
 # (synthesis-tables-runtimes)=
