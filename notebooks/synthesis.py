@@ -25,9 +25,9 @@
 # (synthesis-what-we-found)=
 # ## What we found
 #
-# Table 5 is reproduced cell for cell, yet two of its statements do not follow from it and
-# most of its correlations cannot exclude 0. The design choices matter more than the paper
-# says: they flip the sign of {term}`C3` on every neural model we ran.
+# Table 5 is reproduced cell for cell, yet two of the paper's statements about it do not
+# follow from it, and most of its correlations cannot exclude 0. The design choices matter
+# more than the paper says: they flip the sign of {term}`C3` on every neural model we ran.
 
 # %% tags=["colab-install", "remove-cell"]
 # Colab: install biaslib 0.1.0, the version these pages were built with.
