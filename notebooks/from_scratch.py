@@ -239,8 +239,8 @@ assert f"{d:.2f}" == "1.08"  # the first screen's table
 # permutation test therefore compares the observed difference of means
 # $T = \bar s_X - \bar s_Y$ with the same difference $T_i$ on re-splits $i$ of the pooled
 # scores. (Caliskan et al. use the difference of sums, the same p-value for equal set sizes;
-# for unequal sizes only the difference of means has a null centred on 0.) There are $\binom{49}{24} \approx 6.3 \times 10^{13}$ re-splits,
-# far too many to list, so we draw $m = 100{,}000$ of them with a seeded generator, all
+# for unequal sizes only the difference of means has a null centred on 0.) There are
+# $\binom{49}{24} \approx 6.3 \times 10^{13}$ re-splits, far too many to list, so we draw $m = 100{,}000$ of them with a seeded generator, all
 # at once: each row of a matrix is the 49 scores in a random order, its first 24 the new
 # "flowers". The one-sided p-value counts the re-splits at least as extreme as the
 # observed one, and the observed split itself once more (the "+1"):

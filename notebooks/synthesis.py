@@ -319,8 +319,8 @@ assert (tiny_cos["ci_low"] > 0).all() and len(tiny_cos) == 3
 # all {ref}`beside ours <synthesis-tables-choices>` (ours: the earlier chapters' stored tables
 # and this chapter's `synthesis_choices`). What one switched choice does, summed over the
 # models: the pairs of cells that differ only in it (Table 13: avg. is the mean of the
-# {term}`subwords <subword>`, first and last one subword), and how many change sign or significance
-# (p < 0.01; printed: bold):
+# {term}`subwords <subword>`, first and last one subword), and how many change sign or
+# significance (p < 0.01; printed: bold):
 
 # %% tags=["remove-input"]
 ours_cells = stored_ours()  # shown by biasbook.synthesis.switch_overview
@@ -378,11 +378,11 @@ assert [cell(11, "w-SEAT", "C9", o, "CBoW") for o in ("names", "terms")] == ["โ
 # ### Table 12: templates or natural contexts
 #
 # The paper: {term}`templates <template>` give larger effect sizes, Reddit comments more
-# significant results,
-# "especially for w-SEAT". Its table shows both halves, not everywhere (templates larger in
-# 9 of 15 pairs; w-SEAT significant 35 times on Reddit, 28 on templates). Ours (the book's
-# corpus): s-SEAT larger with templates on all three models, w-SEAT significant 14 times
-# either way; LPBS on the tiny MLM shows both halves (mean 0.13 vs 0.07; 2 vs 7 of 7).
+# significant results, "especially for w-SEAT". Its table shows both halves, not everywhere
+# (templates larger in 9 of 15 pairs; w-SEAT significant 35 times on Reddit, 28 on
+# templates). Ours (the book's corpus): s-SEAT larger with templates on all three models,
+# w-SEAT significant 14 times either way; LPBS on the tiny MLM shows both halves (mean 0.13
+# vs 0.07; significant on 2 vs 7 of 7 tests).
 
 # %% tags=["remove-cell"]
 F12 = next(f for f in FINDINGS if f.section == "synthesis-table12")
@@ -600,8 +600,9 @@ assert sig_ours.loc["s-SEAT"].rename(synthesis.OURS_FIGURE1_MODELS).to_dict() ==
 # ## OPT and BLOOM: alike except C6 and Occ?
 #
 # ยง4.1: "The results for OPT and BLOOM are similar, with the exceptions of gender bias
-# tests {term}`C6` and {term}`Occ`". "Similar", test by test: the same verdict (both p < 0.01 or both not),
-# and $|d_\text{OPT} - d_\text{BLOOM}| \le 0.5$ (Cohen's "medium"). Table 3's s-SEAT row:
+# tests {term}`C6` and {term}`Occ`". "Similar", test by test: the same verdict (both
+# p < 0.01 or both not), and $|d_\text{OPT} - d_\text{BLOOM}| \le 0.5$ (Cohen's "medium").
+# Table 3's s-SEAT row:
 
 # %% tags=["hide-input"]
 close = pair_closeness(published_table3(), "OPT", "BLOOM")

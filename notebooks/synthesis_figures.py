@@ -166,11 +166,11 @@ plt.show()
 # Your Bias's templates (`seat_myb`, `synthesis_tiny_mlm`), CEAT on those templates
 # (`ceat_contexts`) and on the corpus extract (`ceat_myb`, `synthesis_tiny_mlm`), LPBS on
 # its templates (`lpbs_myb`) and on the corpus (`lpbs_reddit`, fixed scores), all under
-# Mind Your Bias's {term}`conventions <convention>`. Our "corpus" is the book's extract, not the authors' Reddit
-# sample. Unlike the authors' runs, the SEAT and CEAT runs of our tables use one target
-# description per test (terms only for {term}`C9` and {term}`Dis`), so on MiniLM and SmolLM2 the top row
-# splits the tests, not the description of one test; only the tiny masked LM's LPBS has
-# names and terms for the same tests.
+# Mind Your Bias's {term}`conventions <convention>`. Our "corpus" is the book's extract, not
+# the authors' Reddit sample. Unlike the authors' runs, the SEAT and CEAT runs of our tables
+# use one target description per test (terms only for {term}`C9` and {term}`Dis`), so on
+# MiniLM and SmolLM2 the top row splits the tests, not the description of one test; only the
+# tiny MLM's LPBS has names and terms for the same tests.
 
 # %% tags=["hide-input"]
 OURS_MODELS = list(OURS_FIGURE1_MODELS.values())
