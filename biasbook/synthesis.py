@@ -135,6 +135,7 @@ __all__ = [
     "offline_scores",
     "offline_table5",
     "r_overview",
+    "runtime_overview",
     "runtime_view",
     "switch_overview",
     "table5_beside_published",
@@ -871,6 +872,36 @@ def runtime_view() -> pd.DataFrame:
     view["ours: embedding (s)"] = measured["embedding_s"].map(
         lambda s: "–" if s is None or (isinstance(s, float) and math.isnan(s)) else f"{s:.1f}")
     return view
+
+
+def runtime_overview(test: str = "C1") -> pd.DataFrame:
+    """One test's runtimes in four columns: the paper's range over its models beside ours.
+
+    Parameters
+    ----------
+    test
+        ``"C1"`` (Table 7) or ``"C6"`` (Table 8).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by method: ``MYB, 5 models (s)`` (the lowest–highest printed time, one
+        number where the paper prints one: LPBS ran on BERT only), then ``ours (s)``,
+        ``ours: embedding (s)`` and ``ours: model`` of :func:`runtime_view`.
+
+    Examples
+    --------
+    >>> runtime_overview("C1").loc["CEAT", "MYB, 5 models (s)"]
+    '445.2–489.4'
+    """
+    view = runtime_view().xs(test, level="test")
+    printed = view.filter(like="(MYB)").replace("", np.nan).astype(float)
+    low, high = printed.min(axis=1), printed.max(axis=1)
+    return pd.DataFrame({
+        "MYB, 5 models (s)": [f"{lo:.1f}" if lo == hi else f"{lo:.1f}–{hi:.1f}"
+                              for lo, hi in zip(low, high, strict=True)],
+        "ours (s)": view["ours (s)"], "ours: embedding (s)": view["ours: embedding (s)"],
+        "ours: model": view["ours: model"]}, index=view.index)
 
 
 def _interval_excludes_0(frame: pd.DataFrame) -> pd.Series:

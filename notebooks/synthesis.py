@@ -154,10 +154,8 @@ assert _curves.holds is True and "on 3 of 3 neural models" in _curves.ours
 # GPT-2, OPT and BLOOM. This chapter runs no model: it reads typed-in published tables and
 # the stored tables of the earlier chapters. Ours are the offline stand-ins {term}`CBoW`
 # (over {term}`GloVe 6B 50d`), {term}`MiniLM`, {term}`SmolLM2` and the {term}`tiny MLM` (a
-# mechanism model, not BERT), named in each row above. {doc}`synthesis_tables` holds every
-# cell behind this page (Table 5 with each cell's $n$ and interval, all 767 cells of Tables
-# 11–14 beside ours, Tables 7–8), {doc}`synthesis_figures` Figures 1 and 5 and the
-# specification curves.
+# mechanism model, not BERT), named in each row above. Every cell behind this page is on
+# {doc}`synthesis_tables`, Figures 1 and 5 and every curve on {doc}`synthesis_figures`.
 
 # %% [markdown]
 # (synthesis-table5)=
@@ -278,13 +276,12 @@ assert o.loc[("s-SEAT", "w-SEAT", CBOW, "sig."), "n"] == 6  # all CBoW scores si
 # ({ref}`each cell's n and interval <synthesis-tables-offline>`).
 #
 # (synthesis-tiny-mlm)=
-# ### All six pairs on one model: the tiny MLM
-#
-# The one offline model with all four methods, as BERT is in Table 5. Its cosine methods
-# agree (0.93, 0.86, 0.94, every interval above 0); LPBS stands apart (0.27, 0.47, 0.59,
-# every interval covering 0): "no clear trend", as on BERT. {term}`I1` and {term}`I2`
-# separate them: significant and positive for every cosine method, negative for LPBS
-# (−1.03*, −0.89). What the methods do on one shared model, not what BERT would give.
+# **All six pairs on one model.** The tiny MLM is the one offline model with all four
+# methods, as BERT is in Table 5. Its cosine methods agree (0.93, 0.86, 0.94, every interval
+# above 0); LPBS stands apart (0.27, 0.47, 0.59, every interval covering 0): "no clear
+# trend", as on BERT. {term}`I1` and {term}`I2` separate them: significant and positive for
+# every cosine method, negative for LPBS (−1.03*, −0.89). What the methods do on one shared
+# model, not what BERT would give.
 
 # %% tags=["remove-cell"]
 scores = synthesis.offline_scores()
@@ -318,9 +315,10 @@ assert (tiny_cos["ci_low"] > 0).all() and len(tiny_cos) == 3
 # Appendix G prints every method × test × model under each option of a choice: 767 cells,
 # all {ref}`beside ours <synthesis-tables-choices>` (ours: the earlier chapters' stored tables
 # and this chapter's `synthesis_choices`). What one switched choice does, summed over the
-# models: the pairs of cells that differ only in it (Table 13: avg. is the mean of the
-# {term}`subwords <subword>`, first and last one subword), and how many change sign or
-# significance (p < 0.01; printed: bold):
+# models: the pairs of cells that differ only in it (Table 12's corpus: Reddit comments in the
+# paper, the book's corpus extract in ours; Table 13's avg.: the mean of the
+# {term}`subwords <subword>`), and how many change sign or significance (p < 0.01; printed:
+# bold):
 
 # %% tags=["remove-input"]
 ours_cells = stored_ours()  # shown by biasbook.synthesis.switch_overview
@@ -365,24 +363,21 @@ assert [cell(11, "w-SEAT", "C9", o, "CBoW") for o in ("names", "terms")] == ["�
 
 # %% [markdown]
 # (synthesis-table11)=
-# ### Table 11: names or group terms
-#
-# The paper: the choice "has a substantial impact … and cannot be generalized across bias
-# types or LMs". Its own table agrees (31 of 90 cosine pairs flip sign), and so do ours, in
-# other places: C3 flips on all three models with both descriptions, towards the names on
-# CBoW (s-SEAT 0.25* → −0.06) and MiniLM (w-SEAT 0.55* → −0.50), towards the terms on the
-# tiny MLM (LPBS −0.10 → 1.10*); {term}`C9` flips on CBoW's w-SEAT (−0.07 → 1.18*).
+# **Table 11: names or group terms.** The paper: the choice "has a substantial impact … and
+# cannot be generalized across bias types or LMs". Its own table agrees (31 of 90 cosine pairs
+# flip sign), and so do ours, in other places: C3 flips on all three models with both
+# descriptions, towards the names on CBoW (s-SEAT 0.25* → −0.06) and MiniLM (w-SEAT 0.55* →
+# −0.50), towards the terms on the tiny MLM (LPBS −0.10 → 1.10*); {term}`C9` flips on CBoW's
+# w-SEAT (−0.07 → 1.18*).
 
 # %% [markdown]
 # (synthesis-table12)=
-# ### Table 12: templates or natural contexts
-#
-# The paper: {term}`templates <template>` give larger effect sizes, Reddit comments more
-# significant results, "especially for w-SEAT". Its table shows both halves, not everywhere
-# (templates larger in 9 of 15 pairs; w-SEAT significant 35 times on Reddit, 28 on
-# templates). Ours (the book's corpus): s-SEAT larger with templates on all three models,
-# w-SEAT significant 14 times either way; LPBS on the tiny MLM shows both halves (mean 0.13
-# vs 0.07; significant on 2 vs 7 of 7 tests).
+# **Table 12: templates or natural contexts.** The paper: {term}`templates <template>` give
+# larger effect sizes, Reddit comments more significant results, "especially for w-SEAT". Its
+# table shows both halves, not everywhere (templates larger in 9 of 15 pairs; w-SEAT
+# significant 35 times on Reddit, 28 on templates). Ours (the book's corpus): s-SEAT larger
+# with templates on all three models, w-SEAT significant 14 times either way; LPBS on the tiny
+# MLM shows both halves (mean 0.13 vs 0.07; significant on 2 vs 7 of 7 tests).
 
 # %% tags=["remove-cell"]
 F12 = next(f for f in FINDINGS if f.section == "synthesis-table12")
@@ -410,15 +405,13 @@ assert sum(v[3] for k, v in seat12.items() if k[1] == "w-SEAT") == 14
 
 # %% [markdown]
 # (synthesis-table13)=
-# ### Table 13: sentence, word or subword
-#
-# The paper: sentence vectors "yield less significant results and lower effect sizes"
-# than the mean of the subword vectors; which subword is read "does not seem to have
-# an impact". The first holds on SmolLM2 and CBoW, not on MiniLM and the tiny MLM (mean SEAT
-# effect size 0.74 vs 0.47 and 0.82 vs 0.68 for the sentence). The second fails on the
-# paper's own table: 16 of 128 pairs change sign (GPT-2's SEAT I1: −0.52 averaged, 0.83* at
-# the first subword); on ours where the averaged score is small (MiniLM's SEAT I1: 0.03,
-# 0.60* first, 0.40* last).
+# **Table 13: sentence, word or subword.** The paper: sentence vectors "yield less significant
+# results and lower effect sizes" than the mean of the subword vectors; which subword is read
+# "does not seem to have an impact". The first holds on SmolLM2 and CBoW, not on MiniLM and
+# the tiny MLM (mean SEAT effect size 0.74 vs 0.47 and 0.82 vs 0.68 for the sentence). The
+# second fails on the paper's own table: 16 of 128 pairs change sign (GPT-2's SEAT I1: −0.52
+# averaged, 0.83* at the first subword); on ours where the averaged score is small (MiniLM's
+# SEAT I1: 0.03, 0.60* first, 0.40* last).
 
 # %% tags=["remove-cell"]
 F13S = next(f for f in FINDINGS if f.claim.startswith("§4.3: the first, last"))
@@ -436,13 +429,12 @@ assert [cell(13, "SEAT", "I1", o, "GPT-2", MYB_GROUP) for o in ("avg.", "start")
 
 # %% [markdown]
 # (synthesis-table14)=
-# ### Table 14: cosine or probability
-#
-# "Cosine" is CEAT, "probability" LPBS over Reddit comments combined as CEAT (BERT only).
-# The paper: 18 of 18 cosine cells bold, 9 of the 10 probability cells that are not n/a. On
-# the tiny MLM every cell that ran is significant under both, so significance does not
-# separate them; I1 and I2 are positive under cosine (0.53*, 0.70*) and negative under
-# probability (−0.46*, −0.62*) ({ref}`the table <synthesis-tables-table14>`).
+# **Table 14: cosine or probability.** "Cosine" is CEAT, "probability" LPBS over Reddit
+# comments combined as CEAT (BERT only). The paper: 18 of 18 cosine cells bold, 9 of the 10
+# probability cells that are not n/a. On the tiny MLM every cell that ran is significant under
+# both, so significance does not separate them; I1 and I2 are positive under cosine (0.53*,
+# 0.70*) and negative under probability (−0.46*, −0.62*)
+# ({ref}`the table <synthesis-tables-table14>`).
 
 # %% tags=["remove-cell"]
 t14_view = table14_view(published_cells(14), ours_cells[ours_cells["table"] == 14])
@@ -527,15 +519,8 @@ assert (names_c3["effect_size"] > 0.5).all() and (terms_c3["effect_size"] < 0.35
 # LPBS on the tiny MLM with its forward passes). C1, in seconds
 # ({ref}`C6 too <synthesis-tables-runtimes>`):
 
-# %% tags=["hide-input"]
-c1_times = synthesis.runtime_view().xs("C1", level="test")
-printed = c1_times.filter(like="(MYB)").replace("", np.nan).astype(float)
-pd.DataFrame({"MYB, 5 models (s)": [f"{lo:.1f}" if lo == hi else f"{lo:.1f}–{hi:.1f}"
-                                    for lo, hi in zip(printed.min(axis=1), printed.max(axis=1),
-                                                      strict=True)],
-              "ours (s)": c1_times["ours (s)"],
-              "ours: embedding (s)": c1_times["ours: embedding (s)"],
-              "ours: model": c1_times["ours: model"]}, index=c1_times.index)
+# %% tags=["remove-input"]
+synthesis.runtime_overview("C1")
 
 # %% tags=["remove-cell"]
 bench = json.loads((data_dir().parent / "benchmarks" / "results" / "myb_runtime.json")
