@@ -372,7 +372,7 @@ assert [cell(11, "w-SEAT", "C9", o, "CBoW") for o in ("names", "terms")] == ["âˆ
 
 # %% [markdown]
 # (synthesis-table12)=
-# **Table 12: templates or natural contexts.** The paper: {term}`templates <template>` give
+# **Table 12: {term}`templates <template>` or natural contexts.** The paper: templates give
 # larger effect sizes, Reddit comments more significant results, "especially for w-SEAT". Its
 # table shows both halves, not everywhere (templates larger in 9 of 15 pairs; w-SEAT
 # significant 35 times on Reddit, 28 on templates). Ours (the book's corpus): s-SEAT larger
