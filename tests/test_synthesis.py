@@ -516,3 +516,86 @@ def test_smollm2_cosine_correlations_match_the_csv(chapter_findings):
     r = np.corrcoef(s.loc[w.index], w)[0, 1]
     cosine = chapter_findings[0]
     assert f"SmolLM2 {format_r(r).replace('-', '−')}," in cosine.ours
+
+
+# --- the main page's compact views ----------------------------------------------------------
+
+
+def test_r_overview_shows_each_models_all_and_sig_cells(offline, beside):
+    from biasbook.synthesis import r_overview
+
+    view = r_overview(offline, beside)
+    assert list(view.columns) == ["CBoW", "MiniLM", "SmolLM2", "tiny MLM", "BERT (printed)"]
+    assert list(view.index) == [f"{a} | {b}" for a, b in OFFLINE_PAIRS]
+    long_names = {"CBoW": "CBoW (GloVe 6B 50d)", "MiniLM": "all-MiniLM-L6-v2",
+                  "SmolLM2": "SmolLM2-135M-Instruct", "tiny MLM": "SPLADE-tiny-MLM"}
+    for short, model in long_names.items():
+        for a, b in OFFLINE_PAIRS:
+            rows = offline[(offline["model"] == model) & (offline["method_a"] == a)
+                           & (offline["method_b"] == b)].set_index("subset")["r"]
+            want = ("–" if rows.empty else
+                    f"{format_r(rows['all'])} / {format_r(rows['sig.'])}".replace("-", "−"))
+            assert view.loc[f"{a} | {b}", short] == want, (short, a, b)
+    # BERT's cells as Table 5 prints them (Mind Your Bias, Table 5); no LPBS-on-corpus row
+    assert view.loc["s-SEAT | w-SEAT", "BERT (printed)"] == "−0.44 / −0.56"
+    assert view.loc["w-SEAT | LPBS", "BERT (printed)"] == "−0.14 / n/a"
+    assert view.loc["LPBS | LPBS (corpus)", "BERT (printed)"] == "–"
+    assert view.loc["s-SEAT | CEAT", "CBoW"] == "–"  # CBoW has no CEAT
+
+
+def _count_switch(long, a, b, cosine):
+    """Sign flips, significance changes and pairs of one switch, counted row by row."""
+    flips = changes = pairs = 0
+    chosen = long[(long["method"] != "LPBS") if cosine else (long["method"] == "LPBS")]
+    before = {tuple(r[["model", "method", "test"]]): r for _, r in
+              chosen[chosen["option"] == a].iterrows()}
+    for _, r in chosen[chosen["option"] == b].iterrows():
+        key = tuple(r[["model", "method", "test"]])
+        if key not in before:
+            continue
+        d_a, d_b = before[key]["d"], r["d"]
+        if math.isnan(d_a) or math.isnan(d_b):
+            continue
+        pairs += 1
+        flips += d_a * d_b < 0
+        changes += bool(before[key]["sig"]) != bool(r["sig"])
+    return flips, changes, pairs
+
+
+def test_switch_overview_counts_each_switch_as_a_hand_count():
+    from biasbook.synthesis import SWITCHES, switch_overview
+    from biasbook.synthesis_tables import MYB_GROUP, OURS_GROUP, cells, stored_ours
+
+    ours_cells = stored_ours()
+    long = {t: cells(t, ours_cells) for t in (11, 12, 13)}
+    view = switch_overview(long)
+    for label, table, a, b in SWITCHES:
+        for family in ("cosine", "LPBS"):
+            for group in (MYB_GROUP, OURS_GROUP):
+                frame = long[table][long[table]["group"] == group]
+                counted = _count_switch(frame, a, b, family == "cosine")
+                if (label, family) not in view.index:
+                    assert counted[2] == 0, (label, family, group)
+                    continue
+                row = view.loc[(label, family)]
+                assert (row[(group, "sign flips")], row[(group, "sig. changes")],
+                        row[(group, "pairs")]) == counted, (label, family, group)
+    # The paper's own counts that the chapter quotes (Table 11; Table 13's subword reads).
+    t11 = view.loc[("11: names → terms", "cosine")]
+    assert (t11[(MYB_GROUP, "sign flips")], t11[(MYB_GROUP, "pairs")]) == (31, 90)
+    subword = view.loc[[("13: avg. → first", "cosine"), ("13: avg. → last", "cosine")]].sum()
+    assert (subword[(MYB_GROUP, "sign flips")], subword[(MYB_GROUP, "pairs")]) == (16, 128)
+
+
+def test_runtime_view_sets_the_printed_times_beside_ours():
+    from biasbook.synthesis import runtime_view
+
+    view = runtime_view()
+    assert list(view.index.get_level_values("test").unique()) == ["C1", "C6"]
+    c1 = view.loc["C1"]
+    # Mind Your Bias, Table 7 as printed (C1, ELMo): s-SEAT 5.7 s, CEAT 445.2 s; no LPBS
+    assert (c1.loc["s-SEAT", "ELMo (MYB)"], c1.loc["CEAT", "ELMo (MYB)"]) == ("5.7", "445.2")
+    assert c1.loc["LPBS", "ELMo (MYB)"] == "" and c1.loc["LPBS", "BERT (MYB)"] != ""
+    assert set(view["ours: model"]) == {"MiniLM", "tiny MLM"}
+    assert (view.loc[(slice(None), "LPBS"), "ours: embedding (s)"] == "–").all()
+    assert all(float(s) > 0 for s in view["ours (s)"])
