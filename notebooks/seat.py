@@ -178,13 +178,11 @@ template_examples(slice(7, 9))
 # (seat-may-table4)=
 # ## May et al.'s Table 4, with our models
 #
-# s-SEAT effect sizes for the tests of May et al.'s Table 4 in three contexts: the
-# stimulus alone (*word*), bleached templates (*sent*) and unbleached double-bind sentences
-# (*sent (u)*, "The engineer is competent."). The statistics are sent-bias's (ddof = 1;
-# exact up to 100,000 splits, else 99,999 shuffles + the observed one; one-sided); where
-# CBoW lacks a stimulus, the larger {term}`target set` is subsampled. Left, May et al.'s
-# seven encoders as printed; right, our stand-ins on the same rows, from the stored table
-# `data/results/seat_may.csv`: other models, so no column of ours replicates one of theirs.
+# s-SEAT effect sizes of May et al.'s Table 4: the stimulus alone (*word*), bleached
+# templates (*sent*) and unbleached double-bind sentences (*sent (u)*), with sent-bias's
+# statistics (ddof = 1; exact up to 100,000 splits, else 99,999 shuffles + the observed one;
+# one-sided; where CBoW lacks a stimulus, the larger {term}`target set` is subsampled).
+# Right of May et al.'s columns, ours, from the stored table `data/results/seat_may.csv`.
 
 # %% mystnb={"figure": {"caption": "May et al.'s Table 4 (left: their seven encoders, as printed) and the same tests and contexts on our offline stand-ins (right: other models, computed here; not replications of the published columns). Colour: effect size d; * p < 0.01, ** also after Holm\u2013Bonferroni.", "name": "fig-seat-may-table4"}, "image": {"alt": "Heat map of s-SEAT effect sizes: 14 rows (C1, C3, C6, ABW and the two double binds, each in its contexts), columns May et al.'s seven encoders as printed, then our three stand-ins. Their CBoW, InferSent and GenSen are positive almost everywhere and starred in 11 or 12 of 14 cells, their BERT, GPT and ELMo in 2. Ours: CBoW starred in 7 cells, MiniLM and SmolLM2 in 4 each; MiniLM is negative (blue) on every double-bind row."}} tags=["hide-input"]
 may, _ = load_or_compute(
@@ -207,10 +205,8 @@ fig = grouped_heatmap(
 plt.show()
 
 # %% [markdown]
-# Ours are marked over every test, context and model of our May et al. table, theirs over
-# all their tests and models. The tables behind the figure — Table 4 as printed, ours in
-# its layout, every test and context of May et al.'s supplement (120 rows of ours) and the
-# stimuli a model lacked — are on {ref}`seat-tables-table4`.
+# The tables behind the figure, every test and context of May et al.'s supplement (120 rows
+# of ours) and the stimuli a model lacked are on {ref}`seat-tables-table4`.
 
 # %% tags=["remove-cell"]
 # The statistics the text above names: sent-bias's (ddof 1; exact up to 100,000 splits,
@@ -229,13 +225,12 @@ assert offline_rows.sum() == 120 and (may.loc[offline_rows, "not run"] == "").al
 # May et al.'s central doubt about SEAT is an argument of their §4: two kinds of tests
 # should behave alike, and on some encoders they do not.
 #
-# * **{term}`C7` and {term}`C8` should agree.** Both pit male/female terms against an
-#   academic field and the arts (math, science), with sets of the same sizes. CBoW's p-values
-#   agree; BERT's (10⁻⁵ vs 0.14), GenSen's and GPT's do not.
-# * **p should rise from {term}`C3` to {term}`C4` to {term}`C5`.** All three pit European
-#   against African American names on pleasant/unpleasant words, each with fewer words than
-#   the one before, and larger sets "should yield higher-power tests". CBoW's p-values rise;
-#   ELMo's fall (sentences: 1, 0.97, 10⁻⁴).
+# * **{term}`C7` and {term}`C8` should agree:** male/female terms against math or science
+#   and the arts, sets of the same sizes. CBoW's p-values agree; BERT's (10⁻⁵ vs 0.14),
+#   GenSen's and GPT's do not.
+# * **p should rise from {term}`C3` to {term}`C4` to {term}`C5`:** European vs African
+#   American names on pleasant/unpleasant words, with fewer words each time, and larger sets
+#   "should yield higher-power tests". CBoW's p-values rise; ELMo's fall (in sentences 1, 0.97, 10⁻⁴).
 #
 # May et al. conclude that SEAT's "assumption that the sentence representations of each
 # target concept and attribute instantiate a coherent concept appears invalid". We state the
@@ -249,15 +244,12 @@ fig = sensitivity_figure(pvalues)
 plt.show()
 
 # %% [markdown]
-# **What we see.** The falling chain that May et al. found for ELMo is the rule here: p
-# falls somewhere along C3 → C4 → C5 for all three stand-ins at both levels, in four of
-# the six across 0.01 (CBoW sentences 0.173 → 0.472 → 10⁻⁵; SmolLM2 words 0.003 → 0.273
-# → 0.002), CBoW included, which behaved as intuition expects in May et al.'s table. C7 and
-# C8 agree on all three models; the closest to discordant is SmolLM2's words (0.040 vs
-# 0.713), neither significant at 0.01. With these stimuli a smaller test is not a weaker
-# test, as one expects when the words of a set do not stand for one concept to the
-# encoder. Every p-value and the verdict of each rule per model and context are on
-# {ref}`seat-tables-sensitivity`.
+# **What we see.** ELMo's falling chain is the rule here: p falls along C3 → C4 → C5 for
+# all three stand-ins at both levels, in four of the six across 0.01 (CBoW sentences 0.173
+# → 0.472 → 10⁻⁵), CBoW included. C7 and C8 agree on all three; the closest to discordant,
+# SmolLM2's words (0.040 vs 0.713), is significant at neither. With these stimuli a smaller
+# test is not a weaker test, as when the words of a set do not stand for one concept to the
+# encoder. Every p-value and each rule's verdict: {ref}`seat-tables-sensitivity`.
 
 # %% tags=["remove-cell"]
 # The rules reproduce May et al.'s reading of their own numbers, and the text above states
@@ -412,22 +404,19 @@ assert _dec.loc["Dis", "not run"] == ("X: 13 of 23 stimuli without sentences; "
 may_summary(may, OURS)
 
 # %% [markdown]
-# **What holds.** Sentences rescue the contextual models: a stimulus alone is a poor input
-# for MiniLM and SmolLM2 (few significant Caliskan tests at word level), in templates most
-# become significant, while the static CBoW, for which context adds nothing, is strongest
-# at word level. Tests with given names reach significance more often than their
-# group-term versions on all three. The double binds follow the
-# encoder family: CBoW reproduces May et al.'s CBoW column (competent significant, likable
-# weaker), MiniLM is negative throughout, like their BERT at word level.
+# **What holds.** Sentences rescue the contextual models: MiniLM and SmolLM2 find few
+# Caliskan tests with the stimulus alone and most in templates, while the static CBoW is
+# strongest at word level. Given names beat group terms on all three. The double binds
+# follow the encoder family: CBoW's competent one is significant and its likable one weaker,
+# as in May et al.'s CBoW column; MiniLM is negative throughout, like their BERT's words.
 #
 # **What does not, or not uniformly.** Larger effect sizes at word level hold for CBoW (and
 # barely for MiniLM) but reverse for SmolLM2. The angry black woman stereotype
 # ({term}`ABW`) with names is significant on none of our models (May et al.: CBoW,
 # InferSent, GenSen, and ELMo in sentences); its group-term version is, in sentences, on
-# both contextual ones. For one model, s-SEAT and w-SEAT differ in size and sometimes in
-# sign (I2 on MiniLM): the "same" test at another encoding level is another measurement.
-# How much of the published ELMo and BERT columns came from implementation errors is the
-# subject of {doc}`the ELMo tokenization bug <elmo_bug>`.
+# both contextual ones. And s-SEAT and w-SEAT of one model can differ in sign (I2 on
+# MiniLM). How much of the published ELMo and BERT columns came from implementation errors
+# is the subject of {doc}`the ELMo tokenization bug <elmo_bug>`.
 
 # %% tags=["remove-cell"]
 # Every count and comparison the text above states, checked against the tables.
@@ -511,14 +500,12 @@ assert i2["s-SEAT"] * i2["w-SEAT"] < 0
 # (seat-colab)=
 # ## On Colab: the papers' models
 #
-# With `RUN_PAPER_MODELS` (on in Colab) the chapter also runs the papers' models: from the
-# Hugging Face hub BERT large cased (both as sent-bias ran it and as its authors meant it),
-# `openai-gpt` and Mind Your Bias's BERT base, GPT-2, OPT and BLOOM; from their authors'
-# releases CBoW on GloVe 840B, InferSent, GenSen, USE and ELMo
-# ({py:mod}`biaslib.embeddings.elmo`: characters as tokens, as sent-bias ran it, for Table 4;
-# whitespace tokens for Table 3). Their columns join the figures and tables above; the cell
-# below shows their Table 4 rows and which of Table 4's columns were computed, and why any
-# was not.
+# With `RUN_PAPER_MODELS` (on in Colab) the papers' models join the figures and tables
+# above: from the Hugging Face hub BERT large cased (as sent-bias ran it, and as its authors
+# meant it), `openai-gpt` and Mind Your Bias's BERT base, GPT-2, OPT and BLOOM; from their
+# authors' releases CBoW on GloVe 840B, InferSent, GenSen, USE and ELMo (read as sent-bias
+# did for Table 4, {py:mod}`biaslib.embeddings.elmo`). The cell below then shows their Table
+# 4 rows and which of Table 4's columns were computed, and why any was not.
 
 # %% tags=["remove-input"]
 if RUN_PAPER_MODELS:
@@ -530,11 +517,9 @@ else:
 # (seat-exercises)=
 # ## Exercises
 #
-# These exercises practise the chapter's central lesson: a SEAT result depends on how the
-# sentences are built and read (names or group terms, how many templates, which pooling) and
-# on how significance is corrected. Every solution runs on a CPU in seconds with the offline
-# models (CBoW on GloVe 6B 50d, all-MiniLM-L6-v2) and the stored tables; the solutions are
-# hidden (click "Show solution").
+# A SEAT result depends on how the sentences are built and read (names or group terms, how
+# many templates, which pooling) and on how significance is corrected. Every solution runs
+# on a CPU in seconds with CBoW, MiniLM and the stored tables (click "Show solution").
 
 # %% tags=["hide-cell"]
 # What the exercises share: the offline all-MiniLM-L6-v2 (an offline stand-in, also on

@@ -16,10 +16,10 @@
 # %% [markdown]
 # # WEAT on static embeddings
 #
-# **Question.** Caliskan, Bryson and Narayanan (2017) showed with ten Word Embedding
-# Association Tests ({term}`WEAT`) that GloVe word vectors carry human-like implicit biases.
-# Do the ten reproduce on the real GloVe vectors we can run offline, and how much do the
-# published implementations' statistical {term}`conventions <convention>` move the numbers?
+# **Question.** Caliskan et al. (2017) showed with ten Word Embedding Association Tests
+# ({term}`WEAT`) that GloVe word vectors carry human-like biases. Do the ten reproduce on
+# the GloVe vectors we can run offline, and how much do the published implementations'
+# {term}`conventions <convention>` move the numbers?
 
 # %% tags=["colab-install", "remove-cell"]
 # Colab: install biaslib 0.1.0, the version these pages were built with.
@@ -96,12 +96,11 @@ warnings.simplefilter("ignore", DroppedStimuliWarning)
 # (weat-static-what-we-found)=
 # ## What we found
 #
-# On {term}`GloVe 6B 50d`, the smaller {term}`stand-in` for Caliskan et al.'s GloVe 840B
-# vectors, all ten biases have the published direction, are significant and are large; the
-# {term}`effect sizes <effect size>` themselves are not a replication of the 840B numbers.
-# On identical vectors, the conventions of the published implementations barely move the
-# effect sizes but move the {term}`p-values <p-value>` by orders of magnitude
-# ({ref}`weat-static-conventions`).
+# On {term}`GloVe 6B 50d`, a smaller {term}`stand-in` for Caliskan et al.'s GloVe 840B,
+# all ten biases have the published direction and are significant and large; the
+# {term}`effect sizes <effect size>` themselves are another embedding's. On identical
+# vectors, the published conventions move the {term}`p-values <p-value>` by orders of
+# magnitude ({ref}`below <weat-static-conventions>`).
 
 # %% tags=["remove-input"]
 findings = weat_static.findings()
