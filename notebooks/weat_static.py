@@ -63,6 +63,7 @@ from IPython.display import display
 from biasbook import weat_static
 from biasbook.weat_static import (
     GLOVE_TABLE,
+    PRESET_NAMES,
     PRESETS,
     colab_runtime,
     compare_with_stored,
@@ -376,7 +377,8 @@ assert glove_d["C7"] > t4.loc["C7", "l1_d"] and glove_d["C4"] < w2v.loc["C4", "e
 #
 # The same vectors, the ten tests, six named conventions
 # ({py:mod}`biaslib.stats.conventions`; [How the published implementations
-# differ](../book/conventions.md) explains each one). Some implementations assert equal
+# differ](../book/conventions.md) explains each one), named by the implementation or paper
+# each follows (code passes ids such as `"mind-your-bias"`). Some implementations assert equal
 # target sizes, so the larger target set is first subsampled with a seeded draw
 # (`equalise_targets=True`), which leaves one insect out of C1. The p-values:
 
@@ -387,7 +389,7 @@ p_values = conventions.pivot(index="test", columns="convention", values="p_value
 p_values = p_values.loc[TESTS, list(PRESETS)]
 with plt.rc_context({"font.size": 11}):
     fig, ax = plt.subplots(figsize=(8, 6))
-    p_value_heatmap(p_values, floor=1e-6, ax=ax,
+    p_value_heatmap(p_values.rename(columns=PRESET_NAMES), floor=1e-6, ax=ax,
                     title="WEAT p-values on GloVe 6B 50d under each convention")
     ax.tick_params(axis="x", labelrotation=20)
     plt.tight_layout()
@@ -400,7 +402,7 @@ with plt.rc_context({"font.size": 11}):
 significant_counts = pd.DataFrame(
     {f"p ≤ {alpha}": (p_values <= alpha).sum() for alpha in (0.05, 0.01, 0.001)}).T
 significant_counts.columns.name = None
-significant_counts
+significant_counts.rename(columns=PRESET_NAMES)
 
 # %% [markdown]
 # **What the conventions change.** *Effect sizes* differ only through the standard

