@@ -305,7 +305,7 @@ assert (ours_by_test.loc[["C7", "C8"], ["n_x", "n_y"]] == 8).all().all()
 # printed. Expect a few minutes to download and about as long to read, on a GPU or a CPU
 # runtime alike. Offline, the cell below shows nothing.
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 if RUN_PAPER_MODELS:
     from IPython.display import Markdown
 
