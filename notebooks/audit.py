@@ -18,33 +18,7 @@
 #
 # **Question.** A researcher has a model of their own: a fine-tuned encoder, a masked
 # language model, a file of word vectors. What does the book's battery of bias tests say
-# about it, and how much do the design choices of those tests move the answer? The earlier
-# chapters take each method apart on the papers' models; this one runs all of them at once
-# on any model with one command, `biaslib audit MODEL --out DIR`, and reads the report it
-# writes.
-#
-# **Models.** Everything below runs offline on this book's
-# {term}`stand-in models <stand-in model>`: the sentence encoder all-MiniLM-L6-v2 (6 layers,
-# 384 dimensions), a file of word2vec vectors written here from GloVe 6B 50d, and the tiny
-# masked language model of the {doc}`LPBS chapter <lpbs>` (SPLADE-tiny, 2 layers, 128
-# dimensions). None of their numbers replicates a published one, and none says how biased
-# BERT or GPT-2 is. On Colab, `RUN_PAPER_MODELS` audits `bert-base-uncased` with the same
-# code.
-
-# %% [markdown]
-# (audit-learning-goals)=
-# :::{admonition} Learning goals
-# :class: tip
-# After this chapter you can
-#
-# - run `biaslib audit` on a Hugging Face model or a vector file and find the results,
-#   the timings, the provenance and the report it writes
-# - read an audit's summary table: which method, which stimuli, which {term}`convention` gave
-#   each headline number, and what its Holm mark says
-# - read a test's {term}`specification curve` and say how far the design choices move its
-#   {term}`effect size`
-# - tell which methods apply to which kind of model, and resume an interrupted audit
-# :::
+# about it, and how much do the tests' design choices move the answer?
 
 # %% tags=["colab-install", "remove-cell"]
 # Colab: install biaslib 0.1.0, the version these pages were built with.
@@ -71,55 +45,149 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
                 "this cell again."
             )
 
-# %% tags=["parameters"]
-# The tests audited here, and the paper model that RUN_PAPER_MODELS audits on Colab (every
-# method, LPBS included: it is a masked language model) with the same code.
+# %% tags=["parameters", "remove-cell"]
+# The tests audited here; the paper model that RUN_PAPER_MODELS audits on Colab with the
+# same code (every method, LPBS included: it is a masked language model).
 TESTS = ["C1", "C6", "Occ"]
 PAPER_MODEL = "bert-base-uncased"
 RUN_PAPER_MODELS = "google.colab" in sys.modules
 
-# %% tags=["hide-input"]
-# The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
-from biasbook.audit import colab_runtime
-
-print(colab_runtime("audit"))
-
-# %% [markdown]
-# (audit-what-we-found)=
-# ## What we found
-#
-# One command runs every method of the book that a model supports on every test, and
-# every static-vector metric on the tests' words, and writes tidy results, timings,
-# provenance and a self-contained report; run again, it recomputes nothing. On all-MiniLM-L6-v2, every headline {term}`p-value` of C1, C6 and Occ is significant
-# after the {term}`Holm correction`, yet C6's effect size runs from about 0.2 to 1.3 along
-# its specification curve: the description of the targets, the
-# {term}`templates <template>` and the level of encoding move it by more than the whole
-# range from a "small" (0.2) to a "large" (0.8) effect. On a vector file the audit gives
-# exactly the WEAT chapter's numbers, and the metrics of the
-# {doc}`agreement chapter <agree>`.
-
-# %% [markdown]
-# ## What the command runs
-#
-# `biaslib audit` (and the Python function {py:func}`biaslib.run_audit`, which the
-# command calls) first decides what kind of model it was given, without loading it: a
-# static vector file, an encoder, a decoder (a causal language model) or a masked language
-# model. The kind decides which methods apply (`biaslib.audit.plan.METHODS`); the
-# table is built from that mapping.
-
-# %% tags=["hide-input"]
-import os
+# %% tags=["remove-cell"]
+import contextlib
+import html
+import io
+import json
+import tempfile
+import textwrap
 import warnings
+from pathlib import Path
 
 os.environ["TQDM_DISABLE"] = "1"  # no progress bars in the stored outputs
 # Plumbing: tqdm warns on import that Jupyter widgets are missing; the bars are off anyway.
 warnings.filterwarnings("ignore", message="IProgress not found")
 
+import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
 from IPython.display import HTML, Markdown, display
 
-from biasbook.audit import GRIDS, KINDS, METHODS, default_tests
+from biasbook.audit import (
+    CHOICES,
+    KINDS,
+    METHODS,
+    P_NOISE,
+    check_holm_margin,
+    cli,
+    colab_runtime,
+    format_seconds,
+    needed_words,
+    render_report,
+    shown_d,
+    summary_table,
+    write_vectors,
+)
+from biaslib import glove_6b_50d, run_audit
+from biaslib.reporting import eat_map_grid, robust_format, specification_curve
 
+MODEL = "all-MiniLM-L6-v2"
+glove = glove_6b_50d()  # GloVe 6B 50d, for Exercise 2's vector file
+
+# %% [markdown]
+# (audit-what-we-found)=
+# ## What we found
+#
+# One command, `biaslib audit MODEL --out DIR`, runs every method of the book that a model
+# supports. On {term}`MiniLM`, every headline {term}`p-value` of {term}`C1`, {term}`C6` and
+# {term}`Occ` survives the {term}`Holm correction`, yet C6's {term}`effect size` runs from
+# 0.2 to 1.3 along its {term}`specification curve`: the test's design moves it by more than
+# the range from a "small" to a "large" effect.
+
+# %% tags=["hide-input"]
+# The audit: the console command's own code (what the `biaslib` script calls), into a
+# temporary folder; then its results, timings and provenance, read back from that folder.
+work = Path(tempfile.mkdtemp())
+out = work / "audit-minilm"
+argv = ["audit", MODEL, "--tests", *TESTS, "--out", str(out), "--quiet"]
+printed = io.StringIO()
+with contextlib.redirect_stdout(printed):
+    status = cli.main(argv)
+assert status == 0
+results = pd.read_parquet(out / "results.parquet")
+timings = pd.read_csv(out / "timings.csv", keep_default_na=False)
+provenance = json.loads((out / "provenance.json").read_text(encoding="utf-8"))
+check_holm_margin(results)  # no Holm mark within float noise of its threshold
+minilm_summary = summary_table(results)
+# C6's specification curve: the grid rows of C6 that ran.
+curve = results[(results["part"] == "grid") & (results["test"] == "C6")
+                & (results["not run"] == "")].copy()
+d = curve["effect_size"].to_numpy()
+p = curve["p_value"].to_numpy()
+# Counts that float noise cannot change: no d within 1e-3 of 0, no p within noise of 0.05.
+assert (np.abs(d) > 1e-3).all() and (np.abs(p - 0.05) > 10 * P_NOISE).all()
+tested = minilm_summary[minilm_summary["Holm"] != "n/a"]
+methods = list(dict.fromkeys(results.loc[results["part"] == "summary", "method"]))
+verdicts = pd.DataFrame({
+    "verdict": ["yes", "yes", "no"],
+    f"{MODEL}, tests {', '.join(TESTS)}": [
+        f"{', '.join(methods)} and the static-vector metrics: {len(timings) - 1} tasks, "
+        f"{len(results)} rows; results, timings, provenance and a report in one folder",
+        f"{(tested['Holm'] == '*').sum()} of {len(tested)} (SAME has no p-value)",
+        f"{robust_format(d.min(), '.1f')} to {robust_format(d.max(), '.1f')} over its "
+        f"{len(d)} specifications, all positive; {(p < 0.05).sum()} with p < 0.05"],
+}, index=pd.Index(["One command runs every method that applies to the model",
+                   "Every headline p-value survives the Holm correction",
+                   "C6's effect size is the same whatever the test's design"]))
+with pd.option_context("display.max_colwidth", None):  # long cells wrap, never cut
+    display(verdicts)
+
+# %% tags=["remove-cell"]
+# The claims of "What we found" and of the table.
+assert (d > 0).all()
+assert robust_format(d.min(), ".1f") == "0.2" and robust_format(d.max(), ".1f") == "1.3"
+assert (minilm_summary["Holm"].isin(["*", "n/a"])).all()
+assert (minilm_summary.loc[minilm_summary["Holm"] == "n/a"].index.get_level_values(
+    "method") == "SAME").all()
+assert set(TESTS) == {"C1", "C6", "Occ"}
+assert (timings["part"] == "load model").sum() == 1
+
+# %% [markdown]
+# On a file of word vectors the audit gives exactly the {term}`WEAT` chapter's numbers
+# ({doc}`audit_vectors`), and run again it recomputes nothing ({ref}`audit-resume`).
+#
+# (audit-learning-goals)=
+# :::{admonition} Learning goals
+# :class: tip dropdown
+# After this chapter you can
+#
+# - run `biaslib audit` on a Hugging Face model or a vector file and find the results,
+#   the timings, the provenance and the report it writes
+# - read an audit's summary table: which method, which stimuli, which {term}`convention` gave
+#   each headline number, and what its Holm mark says
+# - read a test's specification curve and say how far the design choices move its
+#   effect size
+# - tell which methods apply to which kind of model, and resume an interrupted audit
+# :::
+#
+# **Models.** Everything runs offline on the book's
+# {term}`stand-in models <stand-in model>`: MiniLM (all-MiniLM-L6-v2, a sentence encoder of
+# 6 layers and 384 dimensions), the {term}`tiny MLM` and a word2vec file written from
+# {term}`GloVe 6B 50d`. None of their numbers replicates a published one, and none says how
+# biased BERT or GPT-2 is. On Colab, `RUN_PAPER_MODELS` audits `bert-base-uncased` with the
+# same code ({ref}`audit-colab`).
+
+# %% tags=["remove-input"]
+print(colab_runtime("audit"))
+
+# %% [markdown]
+# (audit-methods)=
+# ## What the command runs
+#
+# `biaslib audit` (and the Python function {py:func}`biaslib.run_audit`, which the command
+# calls) first decides what kind of model it was given, without loading it: a static vector
+# file, an encoder, a decoder (a causal language model) or a masked language model. The kind
+# decides which methods apply (`biaslib.audit.plan.METHODS`):
+
+# %% tags=["remove-input"]
 WHAT = {"WEAT": "Caliskan et al.'s test on word vectors",
         "SEAT": "s-SEAT and w-SEAT on template sentences",
         "CEAT": "CEAT on Mind Your Bias's templates (and a corpus, if given)",
@@ -134,102 +202,28 @@ methods_table = pd.DataFrame(
 methods_table.insert(0, "what it runs", [WHAT[m] for m in METHODS])
 methods_table
 
-# %% tags=["hide-input"]
-from biasbook.audit import default_metrics
-
-display(Markdown(
-    f"The method `metrics` is the library's one front door to the static-vector metrics "
-    f"(`biaslib.evaluate.metrics`, the framing of the {{doc}}`agreement chapter <agree>`): "
-    f"{', '.join(default_metrics())}, each on the test's words, one row per metric "
-    f"(`--metrics` runs fewer). On a static file they read its vectors; on a contextual "
-    f"model each word encoded alone, as SAME does. None has a p-value; a signed metric is "
-    f"positive when the first attribute set leans towards the first target group more "
-    f"than the second does."))
-
 # %% [markdown]
-# Each method's headline number is read under one convention: the book's WEAT
-# convention (sample SD, one-sided p-value, 100,000 seeded re-splits or exact
-# enumeration) for WEAT and SEAT, Mind Your Bias's for CEAT and LPBS, the papers' own for
-# ML-EAT and SAME. The stimuli are May et al.'s test (Mind Your Bias's names where May et
-# al. have none) on May et al.'s {term}`bleached sentences <bleached sentence>`, the last
-# layer and the model's own {term}`pooling`. Around each headline number the audit runs a
-# grid of choices, the specification curve of the test. `--grid small` (the default) and
-# `--grid full` differ as follows (`biaslib.audit.plan.GRIDS`):
-
-# %% tags=["hide-input"]
-grid_table = pd.DataFrame(
-    {name: {field: ", ".join(str(v) for v in getattr(grid, field))
-            for field in ("layers", "contexts", "sentence_poolings", "word_poolings", "ddofs",
-                          "tails", "ceat")}
-     for name, grid in GRIDS.items()})
-grid_table.index = pd.Index(["layers", "templates (SEAT, CEAT)", "sentence poolings",
-                             "word poolings", "ddof of the effect size", "tails of the p-value",
-                             "CEAT conventions"], name="choice")
-grid_table.columns = [f"--grid {name}" for name in grid_table.columns]
-grid_table
-
-# %% tags=["hide-input"]
-tests = default_tests()
-display(Markdown(
-    f"Every grid also varies the description of the targets (May et al.'s words, their "
-    f"b-variant, Mind Your Bias's names and terms). The tests (`--tests`, default all "
-    f"{len(tests)}): {', '.join(tests)}."))
-
-# %% [markdown]
-# What `--out DIR` receives:
-#
-# - `results.parquet` and `results.csv`: one row per number, with the core columns of every
-#   table of the book (method, test, model, level, pooling, layer, convention, effect
-#   size, p-value), the CI, the choices, the stimuli, notes, and `part`: `summary` for a
-#   headline number (with its Holm mark), `grid` for one specification;
-# - `timings.csv`: seconds per model load and per task, and whether the task was computed
-#   or read back;
-# - `provenance.json`: package versions, each model's weights fingerprint, the seeds, the
-#   grid, tests and methods, start and end, the command;
-# - `report.html`: the report, one page with no script and no external file;
-# - `tasks/`: each task's rows, stored as soon as it finishes.
-#
-# A task is one method on one test of one model, stored under a hash of everything that
-# changes its rows (weights, grid, options, biaslib's version). Run the same command again
-# after an interruption and only the missing tasks are computed. Several models can be
-# audited side by side on a [Dask](https://distributed.dask.org) cluster, one model per
-# worker (each loads once), with `--scheduler`: `processes` starts local worker
-# processes, an address joins a running cluster:
-#
-# ```shell
-# biaslib audit all-MiniLM-L6-v2 --out audit-minilm
-# biaslib audit my-finetuned-bert/ --tests C1 C6 --grid full --device cuda --out audit-mine
-# biaslib audit gpt2 facebook/opt-125m --scheduler processes --out audit-decoders
-# biaslib audit gpt2 facebook/opt-125m --scheduler tcp://scheduler:8786 --out audit-decoders
-# ```
+# Each method's headline number is read under one convention: the book's WEAT convention
+# for WEAT and {term}`SEAT`, Mind Your Bias's for {term}`CEAT` and {term}`LPBS`, the papers'
+# own for {term}`ML-EAT` and {term}`SAME`; the stimuli are May et al.'s test (Mind Your
+# Bias's names where May et al. have none) on their
+# {term}`bleached sentences <bleached sentence>`, at the last layer, with the model's own
+# {term}`pooling`. Around each headline number the audit runs a grid of choices, the test's
+# specification curve. The two grids, the tests, the static-vector metrics, what the output
+# folder receives, how to audit several models on a cluster and how fast it all runs are on
+# {doc}`audit_command`.
 
 # %% [markdown]
 # (audit-live)=
-# ## A live audit of all-MiniLM-L6-v2
+# ## A live audit of MiniLM
 #
-# The cell below runs the console command's own code (`biaslib.audit.cli.main`, what the
-# `biaslib` script calls) on three tests: flowers and insects (C1), career and family words
-# with male and female names (C6) and Mind Your Bias's occupations (Occ). Without the
-# vector cache it takes about a minute on two CPU cores; most of it is encoding the
-# templates. The output folder is a temporary one.
+# The cell under {ref}`audit-what-we-found` ran the console command's own code
+# (`biaslib.audit.cli.main`, what the `biaslib` script calls) on three tests: flowers and
+# insects (C1), career and family words with male and female names (C6) and Mind Your Bias's
+# occupations (Occ). Without the vector cache it takes about a minute on two CPU cores, most
+# of it encoding the {term}`templates <template>`; the output folder is a temporary one. It printed:
 
-# %%
-import contextlib
-import io
-import tempfile
-import textwrap
-from pathlib import Path
-
-from biasbook.audit import cli
-
-MODEL = "all-MiniLM-L6-v2"
-work = Path(tempfile.mkdtemp())
-out = work / "audit-minilm"
-argv = ["audit", MODEL, "--tests", *TESTS, "--out", str(out), "--quiet"]
-printed = io.StringIO()
-with contextlib.redirect_stdout(printed):
-    status = cli.main(argv)
-assert status == 0
+# %% tags=["remove-input"]
 print("$ biaslib " + " ".join(argv).replace(str(out), "audit-minilm"))
 for line in printed.getvalue().replace(str(out), "audit-minilm").split(". "):
     print(textwrap.fill(line.strip(), 80, subsequent_indent="    "))
@@ -238,61 +232,38 @@ for line in printed.getvalue().replace(str(out), "audit-minilm").split(". "):
 # The summary table holds one headline number per test and method: its effect size, its
 # confidence interval, its p-value (a permutation p-value below 0.01 as "< 0.01" or
 # "< 0.001") and its Holm mark (`*`: rejected at a family-wise 0.05 over the model's
-# headline p-values). A transformer's vectors differ in their last bits
-# from one CPU to another, so every number is printed only to digits that such noise cannot
-# change (`biaslib.reporting.format.robust_format`; CONTRIBUTING, rule 2).
+# headline p-values). A transformer's vectors differ in their last bits from one CPU to
+# another, so every number is printed only to digits that such noise cannot change
+# (`biaslib.reporting.format.robust_format`; CONTRIBUTING, rule 2).
 
-# %% tags=["hide-input"]
-import json
-
-import numpy as np
-
-from biasbook.audit import P_NOISE, check_holm_margin, shown_d, summary_table
-from biaslib.reporting import format_p, robust_format
-
-results = pd.read_parquet(out / "results.parquet")
-timings = pd.read_csv(out / "timings.csv", keep_default_na=False)
-provenance = json.loads((out / "provenance.json").read_text(encoding="utf-8"))
-
-check_holm_margin(results)
-minilm_summary = summary_table(results)
+# %% tags=["remove-input"]
 minilm_summary
 
 # %% [markdown]
-# The effect size of SAME is its score (the mean absolute cosine of the attribute words
-# with the direction between the two target groups), not a standardised difference, and it
-# has no p-value. CEAT's interval is the {term}`random-effects <random effects>` meta-analysis's and its p-value a
-# normal tail, so both are far narrower than a single test's. s-SEAT and ML-EAT's level 1
-# read the same sentence vectors under the same convention and agree.
+# SAME's effect size is its score (the mean absolute cosine of the attribute words with the
+# direction between the two target groups), not a standardised difference, and it has no
+# p-value. CEAT's interval is the {term}`random-effects <random effects>` meta-analysis's
+# and its p-value a normal tail, so both are far narrower than a single test's: the tail is
+# smaller than the smallest number a computer represents, hence "< 1e-300". s-SEAT and
+# ML-EAT's level 1 read the same sentence vectors under the same convention and agree.
 
 # %% [markdown]
 # (audit-curve)=
 # ### How much the choices move C6
 #
 # Every headline number above is one point of its test's specification curve. C6's curve
-# holds the SEAT and CEAT rows of the grid: the targets as May et al. printed them or
-# their b-variant (more common names), Mind Your Bias's names and terms; May et al.'s
-# bleached templates, the words alone or Mind Your Bias's templates; the sentence vector or
-# the words' own {term}`subwords <subword>`; the ddof of the effect size and the
-# tail of the p-value.
+# holds the SEAT and CEAT rows of the grid: the targets as May et al. printed them or their
+# b-variant (more common names), Mind Your Bias's names and terms; May et al.'s bleached
+# templates, the words alone or Mind Your Bias's templates; the sentence vector or the
+# words' own {term}`subwords <subword>`; the ddof of the effect size and the tail of the
+# p-value.
 
-# %% mystnb={"figure": {"caption": "The specification curve of C6 on all-MiniLM-L6-v2 (`--grid small`): each specification's effect size with its CI, sorted; filled dots have p < 0.05 under their own tail. Below, the choices each specification made.", "name": "fig-audit-curve"}} tags=["hide-input"]
-import matplotlib.pyplot as plt
-
-from biasbook.audit import CHOICES
-from biaslib.reporting import specification_curve
-
-curve = results[(results["part"] == "grid") & (results["test"] == "C6")
-                & (results["not run"] == "")].copy()
+# %% mystnb={"figure": {"caption": "The specification curve of C6 on all-MiniLM-L6-v2 (`--grid small`): each specification's effect size with its CI, sorted; filled dots have p < 0.05 under their own tail. Below, the choices each specification made.", "name": "fig-audit-curve"}, "image": {"alt": "Specification curve of C6 on MiniLM: 44 effect sizes sorted from about 0.2 to about 1.3, each with its confidence interval, all above zero, most of them filled (p at most 0.05). The dashboard below marks each specification's choices: the smallest read the b-variant's targets at word level, the largest are sentence vectors of the published targets or the names in bleached or Mind Your Bias templates."}} tags=["hide-input"]
 choices = [c for c in CHOICES if c in curve and curve[c].astype(str).nunique() > 1]
 fig = specification_curve(curve, choices, title=f"C6 on {MODEL}: {len(curve)} specifications")
 plt.show()
 
-# %% tags=["hide-input"]
-d = curve["effect_size"].to_numpy()
-p = curve["p_value"].to_numpy()
-# Counts that float noise cannot change: no d within 1e-3 of 0, no p within noise of 0.05.
-assert (np.abs(d) > 1e-3).all() and (np.abs(p - 0.05) > 10 * P_NOISE).all()
+# %% tags=["remove-input"]
 low, high = curve.loc[curve["effect_size"].idxmin()], curve.loc[curve["effect_size"].idxmax()]
 
 
@@ -307,25 +278,17 @@ display(Markdown(
     "a small or a very large bias depending on the reading (Exercise 3 asks which choice "
     "matters most)."))
 
-# %% tags=["remove-cell"]
-# The claims of "What we found".
-assert (d > 0).all()
-assert robust_format(d.min(), ".1f") == "0.2" and robust_format(d.max(), ".1f") == "1.3"
-assert (minilm_summary["Holm"].isin(["*", "n/a"])).all()
-assert set(TESTS) == {"C1", "C6", "Occ"}
-
 # %% [markdown]
 # (audit-eatmaps)=
 # ### EAT-Maps
 #
 # ML-EAT (Wolfe et al.) splits each test into its level-2 parts: how strongly each
 # {term}`target set` is associated with each {term}`attribute set` on its own. The audit
-# draws one EAT-Map per test: red cells are significant {term}`associations <association>`, and the pattern
-# names which of the nine shapes the test takes (the {doc}`ML-EAT chapter <mleat>`).
+# draws one EAT-Map per test: red cells are significant
+# {term}`associations <association>`, and the {term}`EAT pattern` names which of the nine
+# shapes the test takes (the {doc}`ML-EAT chapter <mleat>`).
 
-# %% mystnb={"figure": {"caption": "EAT-Maps of all-MiniLM-L6-v2 on the three tests (sentence vectors of May et al.'s bleached templates, Mind Your Bias's for Occ).", "name": "fig-audit-eatmaps"}} tags=["hide-input"]
-from biaslib.reporting import eat_map_grid
-
+# %% mystnb={"figure": {"caption": "EAT-Maps of all-MiniLM-L6-v2 on the three tests (sentence vectors of May et al.'s bleached templates, Mind Your Bias's for Occ).", "name": "fig-audit-eatmaps"}, "image": {"alt": "Three EAT-Maps, for C1, C6 and Occ: two-by-two grids of the target sets X, Y against the attribute sets A, B, red where a level-2 association is significant. C1 and Occ have two red cells, X with A positive and Y with B negative (pattern AB-Divergent); C6 has one, Y with B at -1.01 (BY-Singular)."}} tags=["hide-input"]
 mleat = results[(results["method"] == "ML-EAT") & (results["part"] == "summary")]
 fig = eat_map_grid(mleat.reset_index(drop=True), title_column="test", ncols=len(mleat),
                    suptitle=f"ML-EAT on {MODEL}")
@@ -336,11 +299,11 @@ plt.show()
 #
 # Where the time went, per part of the audit (summed over the tests). The seconds depend on
 # the machine, so this cell's output is the one of the run that made the page, and the
-# book's tests do not compare it.
+# book's tests do not compare it. Most of the time goes into encoding sentences; how
+# biaslib's encoder compares with sentence-transformers' and how long the whole battery
+# takes are on {ref}`audit-command-speed`.
 
-# %% tags=["hide-input", "nbval-ignore-output"]
-from biasbook.audit import format_seconds
-
+# %% tags=["remove-input", "nbval-ignore-output"]
 per_part = timings.assign(seconds=timings["seconds"].astype(float)).groupby(
     "part", sort=False).agg(seconds=("seconds", "sum"), tasks=("test", "size"))
 per_part["time"] = per_part["seconds"].map(format_seconds)
@@ -348,54 +311,14 @@ per_part.loc["load model", "tasks"] = 0
 per_part[["time", "tasks"]].rename_axis("part")
 
 # %% [markdown]
-# Most of the time goes into encoding sentences. Is biaslib's encoder slower than the usual
-# way to embed sentences with this model? `benchmarks/bench_throughput.py` times it
-# against sentence-transformers' `encode` on the audit's own SEAT and Mind Your Bias
-# sentences, same model, same mean pooling, same batch size, and checks that the vectors
-# agree. Its stored result:
-
-# %% tags=["hide-input"]
-from biasbook.audit import data_dir
-
-bench = json.loads((data_dir().parent / "benchmarks" / "results" / "throughput.json")
-                   .read_text(encoding="utf-8"))
-speed = pd.DataFrame(bench["rows"]).set_index("batch_size").rename_axis("batch size")
-speed = speed.rename(columns={"biaslib_sentences_per_s": "biaslib (sentences/s)",
-                              "sentence_transformers_sentences_per_s":
-                                  "sentence-transformers (sentences/s)",
-                              "ratio": "biaslib / sentence-transformers",
-                              "max_abs_diff": "largest vector difference"})
-speed["largest vector difference"] = speed["largest vector difference"].map("{:.1e}".format)
-machine = bench["machine"]
-display(speed[["biaslib (sentences/s)", "sentence-transformers (sentences/s)",
-               "biaslib / sentence-transformers", "largest vector difference"]])
-ratios = speed["biaslib / sentence-transformers"]
-display(Markdown(
-    f"On {bench['inputs']['n_sentences']:,} sentences of {bench['inputs']['model']} "
-    f"({machine['cpu']}, {machine['cores']} cores, {machine['date']}), biaslib embeds "
-    f"{ratios.min():.2f} to {ratios.max():.2f} times as many sentences per second as "
-    "sentence-transformers, with the same vectors: the audit's time is the model's, not "
-    "biaslib's overhead."))
-assert (speed["min_cosine"] > 0.9999).all()
-whole = json.loads((data_dir().parent / "benchmarks" / "results" / "audit.json")
-                   .read_text(encoding="utf-8"))
-display(Markdown(
-    f"The whole battery takes minutes, not hours: `benchmarks/bench_audit.py` ran "
-    f"`biaslib audit` on {whole['inputs']['model']} with all {len(whole['inputs']['tests'])} "
-    f"tests and the {whole['inputs']['grid']} grid ({whole['inputs']['tasks']} tasks, "
-    f"{whole['inputs']['rows']} rows) in {format_seconds(whole['cold_wall_seconds'])} with "
-    f"an empty vector cache on {whole['machine']['cores']} cores, and resumed it in "
-    f"{format_seconds(whole['resumed_wall_seconds'])} (see {{doc}}`../book/performance`)."))
-
-# %% [markdown]
+# (audit-resume)=
 # ### Resuming
 #
-# The same audit again, through the Python function this time: every task is read back
-# from `tasks/`, none is computed.
+# A task is one method on one test of one model, stored in `tasks/` under a hash of
+# everything that changes its rows. The same audit again, through the Python function this
+# time: every task is read back, none is computed.
 
 # %%
-from biaslib import run_audit
-
 again = run_audit(MODEL, out, tests=TESTS, progress=False)
 assert again.computed == 0 and again.reused == len(again.timings)
 assert again.results.drop(columns="holm").equals(results.drop(columns="holm"))
@@ -406,127 +329,42 @@ print(f"{again.computed} tasks computed, {again.reused} read back; the results a
 # (audit-report)=
 # ## The report
 #
-# `report.html` is what to send a colleague: the summary table of each model, every
-# test's specification curve with a sentence on it, the EAT-Maps, the timings, the rows
-# that did not run and why, and the provenance. It is one file, with its figures inside
-# and no script; below it is shown in a frame, so that its own style stays its own. It
-# names its run's start, which changes on every run.
+# `report.html` is what to send a colleague: the summary table of each model, every test's
+# specification curve with a sentence on it, the EAT-Maps, the timings, the rows that did
+# not run and why, and the provenance. It is one file, with its figures inside and no
+# script. Below it opens in a frame, so that its own style stays its own; it names its
+# run's start, which changes on every run.
 
-# %% tags=["hide-input", "nbval-ignore-output"]
-import html
-
-from biasbook.audit import render_report
-
+# %% tags=["remove-input", "nbval-ignore-output"]
 page = render_report(results, timings, provenance)
-HTML(f'<div><iframe srcdoc="{html.escape(page, quote=True)}" title="The audit report of '
-     f'{MODEL} on {", ".join(TESTS)}" style="width: 100%; height: 900px; border: 1px solid '
-     '#ccc;" loading="lazy"></iframe></div>')
+HTML(f'<details><summary>Open the report of this audit</summary><iframe srcdoc="'
+     f'{html.escape(page, quote=True)}" title="The audit report of {MODEL} on '
+     f'{", ".join(TESTS)}" style="width: 100%; height: 700px; border: 1px solid #ccc;" '
+     'loading="lazy"></iframe></details>')
 
 # %% [markdown]
-# (audit-static)=
-# ## A file of word vectors
+# (audit-other-models)=
+# ## Other kinds of model
 #
-# Static vectors come as files. The audit reads word2vec's binary format (`.bin`, with a
-# `count dim` header and float32 records), word2vec and fastText text (`.txt`, `.vec`, the
-# same header, then a word and its numbers per line), GloVe text (no header), any of them
-# gzipped (`.gz`) or as the one vector file of a `.zip`. It streams the file and keeps
-# only the words of the tests audited, so a 5 GB file never sits in memory, and names the
-# file by its SHA-256 in the provenance. To try it, the cell below writes such a file:
-# the vectors of GloVe 6B 50d for the words of the three tests
-# (`biaslib.audit.parts.needed_words`), in word2vec's text format. Static vectors get WEAT
-# in place of SEAT and CEAT (there are no sentences to encode), ML-EAT, SAME and the
-# static-vector metrics.
-
-# %%
-from biasbook.audit import needed_words, write_vectors
-from biaslib import glove_6b_50d
-
-glove = glove_6b_50d()
-
-
-vector_file = work / "my-vectors.txt"
-n_words = write_vectors(vector_file, glove, needed_words(TESTS))
-static = run_audit(vector_file, work / "audit-vectors", tests=TESTS, progress=False)
-print(f"{n_words} words × {glove.vectors.shape[1]} dimensions written; "
-      f"the audit ran {', '.join(sorted(set(static.summary['method'])))}.")
-summary_table(static.results)
-
-# %% [markdown]
-# The WEAT rows must be the WEAT chapter's numbers: the same vectors, the same words, the
-# same convention and seed. The cell checks it against `biaslib.evaluate.weat.run_weat`
-# on GloVe 6B 50d itself.
-
-# %%
-from biasbook.audit import headline_stimuli
-from biaslib import DroppedStimuliWarning, run_weat
-
-weat_rows = static.summary[static.summary["method"] == "WEAT"].set_index("test")
-for test in TESTS:
-    with warnings.catch_warnings(record=True) as dropped:
-        warnings.simplefilter("always", DroppedStimuliWarning)
-        direct = run_weat(headline_stimuli(test), glove).result
-    audited = weat_rows.loc[test]
-    assert np.isclose(audited["effect_size"], direct.effect_size, rtol=1e-12, atol=0)
-    assert audited["p_value"] == direct.p_value
-    # The words GloVe lacks are dropped by both, and named in the audit's notes.
-    gone = [str(w.message).split(" — ")[-1] for w in dropped]
-    assert all(g in audited["notes"] for g in gone)
-    print(f"{test}: d = {direct.effect_size:.4f}, p = {format_p(direct.p_value)} from the "
-          "file and from GloVe 6B 50d directly")
-    if gone:
-        print(f"    both drop {'; '.join(gone)}")
-
-# %% [markdown]
-# The static-vector metrics of the same audit, one row per metric (`static.metrics`, the
-# rows with `part == "metric"`): static numbers, printed as the agreement chapter prints
-# them. They are the front door's own (`biaslib.evaluate.metrics.metric_table`) on GloVe
-# 6B 50d itself, which the cell checks. C1's targets lose *gladiola*, and with it its
-# partner insect: the metrics read the two target sets as pairs.
-
-# %%
-from biasbook.audit import metrics_table
-from biaslib import metric_table
-
-with warnings.catch_warnings():
-    warnings.simplefilter("ignore", DroppedStimuliWarning)  # the audit's notes name them
-    direct = metric_table([headline_stimuli(t) for t in TESTS], glove, default_metrics())
-assert np.allclose(static.metrics["effect_size"], direct["effect_size"], rtol=1e-9, atol=0)
-assert static.metrics["notes"].str.contains("gladiola").any()
-metrics_table(static.results)
-
-# %% [markdown]
-# A malformed file stops the audit with the file and the line, before any number is
-# written. Here one line of the copy has lost its last number:
-
-# %%
-from biasbook.audit import strip_paths
-from biaslib import VectorFileError
-
-lines = vector_file.read_text(encoding="utf-8").splitlines()
-lines[10] = lines[10].rsplit(" ", 1)[0]
-broken = work / "broken-vectors.txt"
-broken.write_text("\n".join(lines) + "\n", encoding="utf-8")
-try:
-    run_audit(broken, work / "audit-broken", tests=TESTS, progress=False)
-except VectorFileError as err:
-    message = strip_paths(str(err))
-print(textwrap.fill(f"VectorFileError: {message}", 80))
-assert "broken-vectors.txt" in message and str(work) not in message
-
-# %% [markdown]
+# A file of word vectors gets {term}`WEAT` in place of SEAT and CEAT (there are no
+# sentences to encode), ML-EAT, SAME and the static-vector metrics. {doc}`audit_vectors`
+# audits one offline, GloVe 6B 50d written to a word2vec file: its WEAT rows are exactly the
+# WEAT chapter's numbers, its metrics the agreement chapter's, and a malformed file stops the
+# audit at the line that is wrong.
+#
 # (audit-masked-lm)=
-# ## A masked language model
+# ### A masked language model
 #
 # A masked language model gets every method, the log probability bias score (LPBS)
 # included, which asks the model's masked-LM head how likely a target word is in a
-# template. Offline, the only masked LM is the tiny SPLADE model of the {doc}`LPBS chapter
-# <lpbs>`: a real BertForMaskedLM with bert-base-uncased's vocabulary, but 2 layers, 128
-# dimensions and a head tuned for retrieval, not for fluent English. It shows the
-# mechanism; **its numbers say nothing about BERT**. For speed, only LPBS and SAME on C6
-# (`methods=["LPBS", "SAME"]`; LPBS runs Mind Your Bias's name and term sets, the
-# headline is the first):
+# template. Offline, the only masked LM is the {term}`tiny MLM` of the
+# {doc}`LPBS chapter <lpbs>` (SPLADE-tiny): a real BertForMaskedLM with bert-base-uncased's
+# vocabulary, but 2 layers, 128 dimensions and a head tuned for retrieval, not for fluent
+# English. It shows the mechanism; **its numbers say nothing about BERT**. For speed, only
+# LPBS and SAME on C6 (`methods=["LPBS", "SAME"]`; LPBS runs Mind Your Bias's name and term
+# sets, the headline is the first):
 
-# %%
+# %% tags=["hide-input"]
 tiny = run_audit("SPLADE-tiny-MLM", work / "audit-tiny", tests=["C6"],
                  methods=["LPBS", "SAME"], progress=False)
 print(f"kind: {tiny.provenance['models'][0]['kind']}")
@@ -542,7 +380,7 @@ summary_table(tiny.results)
 # LPBS and SAME, on the same tests. Its summary table then appears below; here, offline, the
 # cell does nothing.
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 if RUN_PAPER_MODELS:
     paper = run_audit(PAPER_MODEL, work / "audit-paper", tests=TESTS, progress=False)
     paper_table = summary_table(paper.results)
@@ -585,7 +423,7 @@ display(Markdown(
 # (audit-exercise-2)=
 # ### Exercise 2. The full grid on C9 (★★☆)
 #
-# Write the GloVe 6B 50d vectors of C9's words (mental vs physical disease, temporary vs
+# Write the GloVe 6B 50d vectors of {term}`C9`'s words (mental vs physical disease, temporary vs
 # permanent) to a word2vec text file with `write_vectors`, audit it with
 # `--grid full` (`grid="full"`), and report the share of its specifications with
 # p < 0.05. Which choice separates the significant ones from the others?

@@ -16,31 +16,10 @@
 # %% [markdown]
 # # SEAT and w-SEAT
 #
-# **Question.** May et al. (2019) carried the WEAT from word vectors to sentence encoders
-# (SEAT): every stimulus is slotted into *semantically bleached*
-# {term}`templates <template>` ("This is a tulip.", "Tulips are things.") and the test
-# compares sets of sentence vectors. Tan and Celis (2019) kept the sentences but took only
-# the vectors of the stimulus' own tokens (w-SEAT). Mind Your Bias re-ran both on five language models and found that many of the
-# published numbers do not survive a careful re-implementation. Which of the published
-# SEAT findings hold on the models we can run, and how do s-SEAT and w-SEAT compare?
-
-# %% [markdown]
-# (seat-learning-goals)=
-# :::{admonition} Learning goals
-# :class: tip
-# After this chapter you can
-#
-# - run s-SEAT and w-SEAT on one test with an offline encoder, and explain how the
-#   {term}`pooling` (the sentence mean, the `[CLS]` token, the stimulus' own {term}`subword`
-#   vectors) changes the {term}`effect size` and even its sign;
-# - read from the Table 4 layout which tests have a {term}`p-value` of at most 0.01 and
-#   which survive {term}`Holm correction`, and say why the correction depends on the family
-#   of tests;
-# - explain why a test with given names and its version with group terms measure different
-#   {term}`associations <association>`, in size and in sign;
-# - explain why more templates per stimulus shrink a SEAT p-value while the effect size
-#   barely moves: the {term}`permutation test` re-splits sentences, not stimuli.
-# :::
+# **Question.** May et al. (2019) carried the {term}`WEAT` to sentence encoders
+# ({term}`SEAT`): each stimulus is slotted into bleached {term}`templates <template>` ("This
+# is a tulip."); Tan and Celis (2019) read only the stimulus' own tokens (w-SEAT); Mind Your
+# Bias re-ran both. Which of their findings hold on the models we can run?
 
 # %% tags=["colab-install", "remove-cell"]
 # Colab: install biaslib 0.1.0, the version these pages were built with.
@@ -67,45 +46,68 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
                 "this cell again."
             )
 
+# %% tags=["parameters", "remove-cell"]
+# RECOMPUTE: compute the offline models' stored tables again (minutes on a CPU).
+# RUN_PAPER_MODELS: also run the papers' models (on Colab).
+RECOMPUTE = False
+RUN_PAPER_MODELS = "google.colab" in sys.modules
+
+# %% tags=["remove-cell"]
+import matplotlib.pyplot as plt
+import pandas as pd
+from IPython.display import display
+
+from biasbook import seat
+from biasbook.seat import (
+    MAY_ALL,
+    MYB_PAPER_SEAT_MODELS,
+    MYB_TABLE3,
+    OFFLINE_SEAT_MODELS,
+    PAPER_ELMO,
+    PAPER_GROUP,
+    PAPER_SEAT_MODELS,
+    colab_runtime,
+    corpus_seat_table,
+    evidence_counts,
+    findings_frame,
+    load_or_compute,
+    may_figure_frame,
+    may_paper_table,
+    may_summary,
+    may_table,
+    may_tables,
+    myb_table,
+    myb_tables,
+    seat_table12_rows,
+    sensitivity_checks,
+    sensitivity_figure,
+    sensitivity_pvalues,
+    table12_summary,
+    template_examples,
+    what_we_found,
+)
+from biaslib import MIND_YOUR_BIAS
+from biaslib.reporting import grouped_heatmap
+
+pd.set_option("display.max_colwidth", None)  # long cells wrap in the page, never cut
+OURS = [m.label for m in OFFLINE_SEAT_MODELS]
+assert len(OURS) == 3  # "three real pretrained models", below
+
 # %% [markdown]
 # (seat-what-we-found)=
 # ## What we found
 #
-# Of May et al.'s five general conclusions, two hold on our offline
-# {term}`stand-ins <stand-in>` (tests with given names beat their group-term versions; after
-# Holm–Bonferroni only the competence double bind in
-# {term}`bleached sentences <bleached sentence>` survives), two hold for some of the models only
-# (bleached sentences beat the stimulus alone for the two contextual models, word-level
-# effect sizes are larger for CBoW and MiniLM), and one fails: the angry black woman
-# stereotype with names is significant on none of them. Of Mind Your Bias's three, C1 is
-# significant on every model and w-SEAT finds more than s-SEAT, but C1 is not the only
-# test significant everywhere.
-#
-# May et al.'s central doubt, the "suspicious patterns of sensitivity" of their §4, holds
-# and spreads: p-values that should rise from C3 to C4 to C5 as the sets shrink fall on all
-# three stand-ins, the bag-of-words baseline included, which in their table behaved as
-# expected; the discordant C7/C8 pair does not recur (both tests agree on all three). As
-# they report for BERT, the two recent contextual stand-ins find fewer significant
-# associations than CBoW on Table 4's rows. On natural sentences from the corpus extract
-# instead of templates (Mind Your Bias's Table 12), effect sizes shrink on average, as Mind
-# Your Bias report, but the sentences do not yield more significant results than the
-# templates. Our models are not the papers' models: the verdicts are about the qualitative
-# findings, never about the published numbers.
+# Of May et al.'s nine claims, four hold on our three offline {term}`stand-ins <stand-in>`,
+# two on some of them and three not; of Mind Your Bias's five, three hold. May et al.'s own
+# doubt holds and spreads: {term}`p-values <p-value>` that should rise as the test sets shrink fall on every
+# model, the bag-of-words baseline included.
 
-# %% tags=["hide-input"]
-import pandas as pd
-
-from biasbook import seat
-from biasbook.seat import what_we_found
-
-pd.set_option("display.max_colwidth", None)  # long cells wrap in the page, never cut
+# %% tags=["remove-input"]
 what_we_found(seat.findings())
 
 # %% tags=["remove-cell"]
 # The counts the sentences above state, checked against the findings.
 from collections import Counter
-
-from biasbook.seat import findings_frame
 
 _verdicts = findings_frame(seat.findings())
 _by_paper = {paper: Counter(v.split(":")[0] for v in group["holds?"])
@@ -128,108 +130,61 @@ assert _holds.filter(like="Natural sentences").item() == "no"
 assert _holds.filter(like="Templates give larger").item() == "yes"
 
 # %% [markdown]
-# **Models.** The papers' models (ELMo, BERT large/base, GPT, GPT-2, OPT, BLOOM, InferSent,
-# GenSen, USE) cannot be downloaded on the machines that build this book. Here the tables
-# are computed with three real pretrained models that ship on PyPI:
+# (seat-learning-goals)=
+# :::{admonition} Learning goals
+# :class: tip dropdown
+# After this chapter you can
 #
-# * **CBoW (GloVe 6B 50d)** — the mean of GloVe 6B 50d word vectors, SEAT's bag-of-words
-#   baseline (May et al. used GloVe 840B 300d);
-# * **all-MiniLM-L6-v2** — a 6-layer BERT-architecture sentence encoder (uncased); its
-#   sentence vector is the mean over tokens, the pooling it was trained with;
-# * **SmolLM2-135M-Instruct** — a 135M-parameter causal LM (cased byte-level BPE, Q4_1
-#   GGUF weights); its sentence vector is the last token, as for GPT in May et al.
+# - run s-SEAT and w-SEAT on one test with an offline encoder, and explain how the
+#   {term}`pooling` (the sentence mean, the `[CLS]` token, the stimulus' own {term}`subword`
+#   vectors) changes the {term}`effect size` and even its sign;
+# - read from the Table 4 layout which tests have a {term}`p-value` of at most 0.01 and
+#   which survive {term}`Holm correction`, and say why the correction depends on the family
+#   of tests;
+# - explain why a test with given names and its version with group terms measure different
+#   {term}`associations <association>`, in size and in sign;
+# - explain why more templates per stimulus shrink a SEAT p-value while the effect size
+#   barely moves: the {term}`permutation test` re-splits sentences, not stimuli.
+# :::
 #
-# On Colab the same notebook adds the papers' models (`RUN_PAPER_MODELS`): the Hugging
-# Face ones by their hub ids (BERT large cased, as sent-bias ran it and as its authors
-# meant it; `openai-gpt`, Table 4's GPT, read at its last token), and May et al.'s other
-# Table 4 encoders from their authors' releases — CBoW on GloVe 840B, InferSent (version 1,
-# GloVe 840B), GenSen (`nli_large_bothskip_parse`), USE (TF-Hub, version 2) and ELMo
-# (AllenNLP's original release, read by {py:mod}`biaslib.embeddings.elmo`: fed characters as
-# tokens, as sent-bias ran it, for Table 4, and whitespace tokens for Mind Your Bias's
-# Table 3). Their columns then sit beside ours, and a table says which of Table 4's columns were computed
-# and why any was not. No number computed here is a replication of a number published
-# for another model.
+# **Models.** Our models are not the papers' models: the verdicts are about the qualitative
+# findings, never about the published numbers. The papers' encoders (ELMo, BERT, GPT, GPT-2,
+# OPT, BLOOM, InferSent, GenSen, USE) cannot be downloaded where this book is built;
+# three real pretrained models stand in: {term}`CBoW` (the mean of {term}`GloVe 6B 50d` word vectors, SEAT's bag-of-words
+# baseline; May et al. used GloVe 840B), {term}`MiniLM` (a 6-layer BERT-architecture
+# sentence encoder, mean-pooled as it was trained) and {term}`SmolLM2` (a 135M-parameter
+# causal LM, read at its last token, as GPT in May et al.). On Colab, `RUN_PAPER_MODELS`
+# adds the papers' models, from the Hugging Face hub and their authors' releases
+# ({ref}`seat-colab`).
 
-# %% tags=["parameters"]
-# Recompute the stored tables of the offline models (minutes on a CPU) instead of
-# reading them from data/results/; run the papers' models from the Hugging Face hub.
-RECOMPUTE = False
-RUN_PAPER_MODELS = "google.colab" in sys.modules
-
-# %% tags=["hide-input"]
-# The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
-from biasbook.seat import colab_runtime
-
+# %% tags=["remove-input"]
 print(colab_runtime("seat"))
-
-# %% tags=["hide-input"]
-import matplotlib.pyplot as plt
-import pandas as pd
-from IPython.display import display
-
-from biasbook.seat import (
-    MAY_ALL,
-    MAY_GROUP,
-    MYB_PAPER_SEAT_MODELS,
-    MYB_TABLE3,
-    OFFLINE_SEAT_MODELS,
-    PAPER_ELMO,
-    PAPER_SEAT_MODELS,
-    findings_frame,
-    left_out,
-    load_or_compute,
-    may_figure_frame,
-    may_paper_table,
-    may_summary,
-    may_table,
-    may_tables,
-    myb_table,
-    myb_tables,
-    seat_findings,
-    template_examples,
-)
-from biaslib import MIND_YOUR_BIAS
-from biaslib.reporting import grouped_heatmap
-
-pd.set_option("display.max_colwidth", None)  # long cells wrap in the page, never cut
-OURS = [m.label for m in OFFLINE_SEAT_MODELS]
-
-# %% tags=["remove-cell"]
-# The introduction's "three real pretrained models".
-assert len(OURS) == 3
 
 # %% [markdown]
 # (seat-templates)=
 # ## Templates
 #
-# The sentences are generated from template data (`data/templates/seat_may2019.yaml`):
-# each stimulus gets the templates of its word class — names get person templates, count
-# nouns an article and a plural, adjectives "This is sad." — exactly as sent-bias built
-# them; a test checks every generated set against the authors' sentence files. Where the
-# authors randomly dropped sentences to equalise target sizes (C2, C7, C8, C9, C7b, C8b),
-# the same sentences are dropped here (`match_reference=True`). Mind Your Bias used its own
-# templates (`data/templates/mind_your_bias.yaml`), with their literal "a " before every
-# stimulus. A few of C1's sentences of each kind, with the stimulus span that w-SEAT
-# reads:
+# The sentences come from template data (`data/templates/seat_may2019.yaml`): names get
+# person templates, count nouns an article and a plural, adjectives "This is sad.", exactly
+# as sent-bias built them (a test checks every set against the authors' files, with the
+# sentences they dropped at random to equalise sizes). Mind Your Bias used their own
+# templates, with a literal "a " before every stimulus. A few of {term}`C1`'s sentences,
+# with the span that w-SEAT reads:
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 template_examples(slice(7, 9))
 
 # %% [markdown]
 # (seat-may-table4)=
 # ## May et al.'s Table 4, with our models
 #
-# Effect sizes of s-SEAT for the tests of May et al.'s Table 4, in three contexts: the
-# stimulus alone (*word*), bleached templates (*sent*) and the unbleached double-bind
-# sentences (*sent (u)*, e.g. "Kate is an engineer." / "The engineer is competent.").
-# Statistics follow sent-bias (ddof = 1; exact test up to 100,000 splits, else 99,999
-# shuffles + the observed one; one-sided); where CBoW lacks a stimulus the larger
-# {term}`target set` is subsampled (Mind Your Bias's rule, since sent-bias would refuse). The offline
-# models' rows are read from the stored table `data/results/seat_may.csv` (set
-# `RECOMPUTE = True` to compute them again). One table per group of models: first May et
-# al.'s seven encoders as printed, then ours on the same rows.
+# s-SEAT effect sizes of May et al.'s Table 4: the stimulus alone (*word*), bleached
+# templates (*sent*) and unbleached double-bind sentences (*sent (u)*), with sent-bias's
+# statistics (ddof = 1; exact up to 100,000 splits, else 99,999 shuffles + the observed one;
+# one-sided; where CBoW lacks a stimulus, the larger {term}`target set` is subsampled).
+# Right of May et al.'s columns, ours, from the stored table `data/results/seat_may.csv`.
 
-# %%
+# %% mystnb={"figure": {"caption": "May et al.'s Table 4 (left: their seven encoders, as printed) and the same tests and contexts on our offline stand-ins (right: other models, computed here; not replications of the published columns). Colour: effect size d; * p < 0.01, ** also after Holm\u2013Bonferroni.", "name": "fig-seat-may-table4"}, "image": {"alt": "Heat map of s-SEAT effect sizes: 14 rows (C1, C3, C6, ABW and the two double binds, each in its contexts), columns May et al.'s seven encoders as printed, then our three stand-ins. Their CBoW, InferSent and GenSen are positive almost everywhere and starred in 11 or 12 of 14 cells, their BERT, GPT and ELMo in 2. Ours: CBoW starred in 7 cells, MiniLM and SmolLM2 in 4 each; MiniLM is negative (blue) on every double-bind row."}} tags=["hide-input"]
 may, _ = load_or_compute(
     "seat_may",
     lambda: may_table(OFFLINE_SEAT_MODELS, MAY_ALL, MIND_YOUR_BIAS, progress=False),
@@ -242,29 +197,6 @@ if RUN_PAPER_MODELS:
     released, table4_columns = may_paper_table(
         MAY_ALL, MIND_YOUR_BIAS, skip=[m.label for m in PAPER_SEAT_MODELS])
     may = pd.concat([may, released])
-tables = may_tables(may)
-tables[MAY_GROUP]
-
-# %% [markdown]
-# May et al.'s Table 4 as printed. `*` p < 0.01; `**` also significant after
-# Holm–Bonferroni over all their tests and models.
-
-# %% tags=["hide-input"]
-for group, table in tables.items():
-    if group != MAY_GROUP:
-        display(table)
-if RUN_PAPER_MODELS:  # which of May et al.'s columns the papers' models computed
-    display(table4_columns)
-
-# %% [markdown]
-# Ours, on the same rows: other models than May et al.'s, so no column of ours is a
-# replication of a column above. `*` p < 0.01; `**` also significant after Holm–Bonferroni
-# over every test, context and model of this chapter's May et al. table.
-#
-# The same rows as a figure: colour is the effect size, the marks are those of the
-# tables.
-
-# %% mystnb={"figure": {"caption": "May et al.'s Table 4 (left: their seven encoders, as printed) and the same tests and contexts on our offline stand-ins (right: other models, computed here; not replications of the published columns). Colour: effect size d; marks as in the tables above.", "name": "fig-seat-may-table4"}} tags=["hide-input"]
 fig = grouped_heatmap(
     may_figure_frame(may),
     note="* p < 0.01;  ** also after Holm–Bonferroni (May et al.: as printed;\n"
@@ -272,110 +204,52 @@ fig = grouped_heatmap(
 )
 plt.show()
 
+# %% [markdown]
+# The tables behind the figure, every test and context of May et al.'s supplement (120 rows
+# of ours) and the stimuli a model lacked are on {ref}`seat-tables-table4`.
+
 # %% tags=["remove-cell"]
 # The statistics the text above names: sent-bias's (ddof 1; exact up to 100,000 splits,
 # else 99,999 shuffles + the observed one; one-sided), the larger target set subsampled.
 assert MIND_YOUR_BIAS.ddof == 1 and MIND_YOUR_BIAS.tail == "greater"
 assert (MIND_YOUR_BIAS.exact_limit, MIND_YOUR_BIAS.n_resamples) == (100_000, 99_999)
 assert MIND_YOUR_BIAS.plus_one and MIND_YOUR_BIAS.unequal_targets == "subsample"
-
-# %% [markdown]
-# The same for every test and context of May et al. that our templates cover (their
-# supplement's full set; Table 4 prints a selection), our models only; marks as in the
-# table of ours above.
-
-# %% tags=["hide-input"]
-for group, table in may_tables(may, MAY_ALL).items():
-    if group != MAY_GROUP:
-        display(table)
-
-# %% [markdown]
-# Every test ran on every one of our offline models. Where a model's vocabulary lacks a
-# stimulus, the test ran without it (CBoW on GloVe 6B knows no "gladiola"):
-
-# %% tags=["hide-input"]
-left_out(may, ["stimuli", "context"]).rename_axis(["model", "test", "context"])
-
-# %% tags=["remove-cell"]
-offline_rows = may["column"].isin([m.label for m in OFFLINE_SEAT_MODELS])
-assert (may.loc[offline_rows, "not run"] == "").all()
-assert "gladiola" in left_out(may, ["stimuli", "context"]).iloc[0, 0]
+# "120 rows of ours": every offline row ran.
+offline_rows = may["column"].isin(OURS)
+assert offline_rows.sum() == 120 and (may.loc[offline_rows, "not run"] == "").all()
 
 # %% [markdown]
 # (seat-sensitivity)=
 # ## May et al.'s §4: "suspicious patterns of sensitivity"
 #
-# May et al.'s central doubt about SEAT is not a table but an argument in their §4. Two
-# kinds of tests should behave alike, and on some encoders they do not:
+# May et al.'s central doubt about SEAT is an argument of their §4: two kinds of tests
+# should behave alike, and on some encoders they do not.
 #
-# * **C7 and C8 should agree.** Both associate male/female terms with an academic field
-#   against the arts (C7 math, C8 science), with sets of the same sizes: "Observing similar
-#   p-values agrees with intuition". CBoW does (word: 0.016 and 10⁻²; sentences: 10⁻⁵ both);
-#   BERT (10⁻⁵ vs 0.14), GenSen (0.12 vs 10⁻³) and GPT (0.89 vs 10⁻⁴) do not.
-# * **p should rise from C3 to C4 to C5.** All three pit European against African American
-#   names on pleasant/unpleasant words, each with fewer words than the one before (targets
-#   32 → 16 → 16 per set, attributes 25 → 25 → 8), and "well-designed target concepts and
-#   attributes of larger sizes should yield higher-power tests". CBoW's p-values rise; ELMo's
-#   fall (words 0.95, 0.45, 0.08; sentences 1, 0.97, 10⁻⁴). (C4's names are other names than
-#   C3's, and C5's eight attributes are not among C4's: the sets shrink, they do not nest.)
+# * **{term}`C7` and {term}`C8` should agree:** male/female terms against math or science
+#   and the arts, sets of the same sizes. CBoW's p-values agree; BERT's (10⁻⁵ vs 0.14),
+#   GenSen's and GPT's do not.
+# * **p should rise from {term}`C3` to {term}`C4` to {term}`C5`:** European vs African
+#   American names on pleasant/unpleasant words, with fewer words each time, and larger sets
+#   "should yield higher-power tests". CBoW's p-values rise; ELMo's fall (in sentences 1, 0.97, 10⁻⁴).
 #
-# From this May et al. conclude that "SEAT's assumption that the sentence representations of
-# each target concept and attribute instantiate a coherent concept appears invalid". We state
-# the two intuitions as rules and apply them to every p-value May et al. quote and to every
-# model our table holds (word and bleached-sentence versions):
-#
-# * **C7 vs C8** are *discordant* when one is significant at May et al.'s 0.01 and the other
-#   is not, **and** they lie more than one order of magnitude apart (so CBoW's 0.016 vs 0.01,
-#   which May et al. call similar, agrees).
-# * **C3 → C4 → C5** *falls* when a smaller test's p-value lies below a larger test's by more
-#   than sampling error (two Monte Carlo standard errors of a 100,000-resample test; p-values
-#   at sent-bias's floor of 10⁻⁵ are equal); *across α* when a smaller test is significant
-#   where a larger one is not.
-#
-# Applied to May et al.'s own numbers, the rules give exactly their reading (CBoW as
-# expected; BERT, GenSen, GPT discordant; ELMo falling). First every p-value, theirs as
-# typed in from the text (all 22) and ours:
+# May et al. conclude that SEAT's "assumption that the sentence representations of each
+# target concept and attribute instantiate a coherent concept appears invalid". We state the
+# two intuitions as rules ({ref}`seat-tables-sensitivity`), which read May et al.'s own 22
+# p-values exactly as they do, and apply them to ours:
 
-# %% tags=["hide-input"]
-from biasbook.seat import (
-    evidence_counts,
-    sensitivity_checks,
-    sensitivity_figure,
-    sensitivity_pvalue_table,
-    sensitivity_pvalues,
-)
-
+# %% mystnb={"figure": {"caption": "May et al.'s \u00a74 p-values (dashed, hollow: as printed in their text) and ours on the offline stand-ins (solid). Left and middle: C3 \u2192 C4 \u2192 C5, where the power argument expects p to rise; the dotted line is p = 0.01. Right: C7 against C8; the diagonal is agreement, the grey quadrants are the pairs whose verdicts at 0.01 differ. p-values are floored at 10\u207b\u2075, sent-bias's sampling precision.", "name": "fig-seat-sensitivity"}, "image": {"alt": "Three panels of p-values on a log scale. Left and middle, C3 to C4 to C5: each of our six solid lines drops somewhere along the chain, like May et al.'s dashed ELMo line, while their dashed CBoW line rises. Right, C7 against C8: May et al.'s BERT, GenSen and GPT points lie in the grey quadrants, where one test is significant and the other is not; none of our points does."}} tags=["hide-input"]
 pvalues = sensitivity_pvalues(may)
-sensitivity_pvalue_table(pvalues)
-
-# %% [markdown]
-# Empty cells: May et al. quote no p-value there (their supplement's tables are not in the
-# text we have). The rules, applied to each model and context with the p-values they need
-# (orders apart: |log₁₀ p₇ − log₁₀ p₈|):
-
-# %% tags=["hide-input"]
 checks = sensitivity_checks(pvalues)
-checks.assign(**{"orders apart": checks["orders apart"].map(
-    lambda v: "" if pd.isna(v) else f"{v:.1f}")}).rename_axis(
-    ["source", "model", "context", "check"])
-
-# %% mystnb={"figure": {"caption": "May et al.'s \u00a74 p-values (dashed, hollow: as printed in their text) and ours on the offline stand-ins (solid). Left and middle: C3 \u2192 C4 \u2192 C5, where the power argument expects p to rise; the dotted line is p = 0.01. Right: C7 against C8; the diagonal is agreement, the grey quadrants are the pairs whose verdicts at 0.01 differ. p-values are floored at 10\u207b\u2075, sent-bias's sampling precision.", "name": "fig-seat-sensitivity"}} tags=["hide-input"]
 fig = sensitivity_figure(pvalues)
 plt.show()
 
 # %% [markdown]
-# **What we see.** The C3 → C4 → C5 pattern that May et al. found for ELMo is the rule on
-# our models, not the exception: p falls somewhere along the chain for all three stand-ins
-# at both levels, and in four of the six it falls across 0.01 — a smaller test significant
-# where a larger one is not (CBoW sentences 0.173 → 0.472 → 10⁻⁵; SmolLM2 words 0.003 →
-# 0.273 → 0.002). Even the bag-of-words baseline, which behaved as intuition expects in May
-# et al.'s table, does not here. The C7/C8 discrepancy does not recur under the rule: on all
-# three models the two tests agree. The pair closest to it is SmolLM2's word version (0.040
-# vs 0.713, 1.2 orders of magnitude apart), but neither is significant at 0.01 — at 0.05 it
-# would count as discordant. So the doubt May et al. raise holds on other models too: with
-# these stimuli, a smaller test is not a weaker test, which is what one expects when the
-# words of a set do not stand for one concept to the encoder. On Colab the same tables and
-# figure include the papers' models (`RUN_PAPER_MODELS`).
+# **What we see.** ELMo's falling chain is the rule here: p falls along C3 → C4 → C5 for
+# all three stand-ins at both levels, in four of the six across 0.01 (CBoW sentences 0.173
+# → 0.472 → 10⁻⁵), CBoW included. C7 and C8 agree on all three; the closest to discordant,
+# SmolLM2's words (0.040 vs 0.713), is significant at neither. With these stimuli a smaller
+# test is not a weaker test, as when the words of a set do not stand for one concept to the
+# encoder. Every p-value and each rule's verdict: {ref}`seat-tables-sensitivity`.
 
 # %% tags=["remove-cell"]
 # The rules reproduce May et al.'s reading of their own numbers, and the text above states
@@ -406,25 +280,20 @@ assert 0.05 > _smol["p"].min() > 0.01 and _smol["p"].max() > 0.05
 # (seat-bert-evidence)=
 # ### "Limited evidence" for BERT?
 #
-# May et al.'s introduction: "Recent sentence encoders such as BERT (Devlin et al., 2018)
-# display limited evidence of the tested biases"; their conclusion adds that "at face value"
-# recent encoders "exhibit less bias than previous models", and warns that SEAT "can detect
-# presence of bias, but not its absence". In their Table 4, BERT, GPT and ELMo each have 2
-# positive significant cells of 14, the sentence-to-vector encoders 11–12. None of our models
-# is BERT: MiniLM is a small BERT-architecture *sentence* encoder and SmolLM2 a recent causal
-# LM, so the question here is only whether the recent contextual stand-ins find fewer
-# associations than the bag-of-words baseline on the same rows. Positive effect sizes
-# significant at 0.01 (uncorrected), on Table 4's 14 rows:
+# May et al.: "Recent sentence encoders such as BERT (Devlin et al., 2018) display limited
+# evidence of the tested biases" — while SEAT "can detect presence of bias, but not its
+# absence". In their Table 4, BERT, GPT and ELMo each have 2 positive significant cells of
+# 14, the sentence-to-vector encoders 11–12. None of our models is BERT, so the question
+# here is only whether the recent contextual stand-ins find fewer associations than the
+# bag-of-words baseline on the same 14 rows (positive, p ≤ 0.01 uncorrected):
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 evidence_counts(may)[["significant"]]
 
 # %% [markdown]
-# Both contextual stand-ins find fewer (4 of 14) than our CBoW (7 of 14) — the direction
-# May et al. report, though our CBoW on GloVe 6B 50d finds far fewer than theirs on GloVe
-# 840B. In the light of the section above, fewer significant cells is weak evidence of less
-# bias: the same encoders turn a non-significant test significant by dropping words. On
-# Colab the table adds BERT large itself, as sent-bias ran it and as its authors meant it.
+# Both contextual stand-ins find fewer (4 of 14) than our CBoW (7 of 14), the direction May
+# et al. report, though our CBoW on GloVe 6B 50d finds far fewer than theirs on GloVe 840B.
+# After the section above, fewer significant cells is weak evidence of less bias.
 
 # %% tags=["remove-cell"]
 _ev = evidence_counts(may)["k"]
@@ -437,13 +306,13 @@ assert sorted(_pub_ev[["CBoW (GloVe 840B)", "InferSent", "GenSen"]]) == [11, 11,
 # (seat-myb-table3)=
 # ## Mind Your Bias's Table 3: s-SEAT and w-SEAT
 #
-# Mind Your Bias re-ran s-SEAT (sentence vector: BERT's `[CLS]`, the last token for the
-# decoders) and w-SEAT (the mean of the stimulus' subword vectors) with their own
-# templates and word sets. Our columns use the same templates, word sets and statistics
-# (sent-bias's, with the larger target set subsampled), on other models (the stored table
-# `data/results/seat_myb.csv`). Their runs and ours, side by side:
+# Mind Your Bias re-ran s-SEAT (the sentence vector: BERT's `[CLS]`, the decoders' last
+# token) and w-SEAT (the mean of the stimulus' subword vectors) with their own templates
+# and word sets. Our columns use the same templates, word sets and statistics, on other
+# models (the stored table `data/results/seat_myb.csv`). `*` p < 0.01: for their runs their
+# bold, from the authors' result file; for ours computed here. `–`: a test CBoW cannot run.
 
-# %%
+# %% tags=["hide-input"]
 myb, _ = load_or_compute(
     "seat_myb",
     lambda: myb_table(OFFLINE_SEAT_MODELS, MYB_TABLE3, MIND_YOUR_BIAS, progress=False),
@@ -457,109 +326,53 @@ myb_3 = myb_tables(myb)
 myb_3["runs"]
 
 # %% [markdown]
-# `*` p < 0.01: for Mind Your Bias's runs their bold, restored from the authors' result
-# file; for ours computed here. `–`: a test CBoW cannot run (below).
-#
-# The numbers of the original papers (May et al. for s-SEAT, Tan & Celis for w-SEAT) as
-# Mind Your Bias quotes them in Table 3 ("orig."), for the tests where it quotes one; it
-# prints no significance for them:
-
-# %% tags=["hide-input"]
-myb_3["quoted"]
-
-# %% tags=["hide-input"]
-for name, table in myb_3.items():
-    if name not in ("runs", "quoted"):
-        display(table)
-
-# %% [markdown]
-# The stimuli of Mind Your Bias's word sets that GloVe 6B lacks (the same for s-SEAT and
-# w-SEAT); I1 and I2 miss too many to run on CBoW:
-
-# %% tags=["hide-input"]
-left_out(myb, ["test"])
+# C1 is significant on all our models with both methods, as on all of Mind Your Bias's
+# (with w-SEAT, all but BLOOM), and w-SEAT finds more than s-SEAT (16 against 15 of the 22
+# tests run); but on ours C1 is not the only test significant everywhere ({term}`C6`,
+# {term}`C9` and {term}`Occ` with s-SEAT). The original papers' numbers as Mind Your Bias
+# quotes them, and the stimuli GloVe 6B lacks ({term}`I1` and {term}`I2` miss too many to
+# run on CBoW), are on {ref}`seat-tables-myb`.
 
 # %% tags=["remove-cell"]
 _skipped = myb[myb["not run"] != ""]
 assert set(_skipped["test"]) == {"I1", "I2"} and set(_skipped["column"]) == {OURS[0]}
+_ours_text = _verdicts.set_index("claim")["ours"]
+assert "s-SEAT 15/22 vs w-SEAT 16/22" in _ours_text.filter(like="Word-level encodings").item()
+assert _ours_text.filter(like="only test").item().startswith("s-SEAT: C1, C6, C9, Occ;")
 
 # %% [markdown]
 # (seat-corpus-sentences)=
 # ## Templates or natural sentences: Mind Your Bias's Table 12
 #
-# Mind Your Bias also ran s-SEAT and w-SEAT on natural sentences instead of templates
-# (their Table 12, Appendix G): for every stimulus they sampled sentences from the 2014
-# Reddit comments (10,000 collected, 1,000 used per stimulus, Appendix B.5), cut each to a
-# window of nine words around the stimulus (13 for a phrase), and pooled all sentences of
-# all stimuli of a set into that set; s-SEAT reads the window's sentence vector, w-SEAT the
-# stimulus' own tokens, and the WEAT runs over sentences, the larger target set subsampled
-# (their `methods/SEAT/generate_ebd_*.py`). Here the sentences come from the book's corpus
-# extract (2014 Reddit comments first, then other Reddit years, blogs, Wikipedia and IMDb
-# reviews where 2014 Reddit has too few; `../shared/corpus`, see the CEAT chapter), with the
-# same window and statistics, on the three stand-ins of the table above. To keep the table
-# within minutes on a CPU we read at most **10 sentences per stimulus** (SmolLM2: **4**; a
-# seeded sample, nested, so SmolLM2's are among the others'), not 1,000. Stimuli without a
-# sentence in the extract are dropped and named; a test whose set loses more than a fifth
-# of its stimuli is not run (the CEAT chapter's rule; Mind Your Bias ran whatever was left).
-# The rows are the stored table `data/results/seat_corpus.csv`, computed from the extract
-# whose SHA-256 its provenance records.
+# Mind Your Bias also ran s-SEAT and w-SEAT on natural sentences instead of templates:
+# 2014 Reddit comments, 1,000 per stimulus, each cut to a window of nine words around it.
+# Ours come from the book's corpus extract (2014 Reddit first, then other sources where it
+# has too few; see {doc}`the CEAT chapter <ceat>`), with the same window and statistics, but at most
+# **10 sentences per stimulus** (SmolLM2: 4) to stay within minutes on a CPU (the stored
+# table `data/results/seat_corpus.csv`). Significant cells and mean effect size, with
+# templates and with natural sentences, on the tests each model ran both ways:
 
 # %% tags=["hide-input"]
-from biasbook.seat import (
-    corpus_decisions,
-    corpus_seat_table,
-    seat_table12_rows,
-    table12_seat_tables,
-)
-
 corpus, corpus_meta = load_or_compute(
     "seat_corpus", lambda: corpus_seat_table(OFFLINE_SEAT_MODELS, MYB_TABLE3, progress=False),
     recompute=RECOMPUTE)
-table12 = table12_seat_tables(seat_table12_rows(corpus, myb[myb["column"].isin(OURS)]))
-# Ten columns do not fit the page: ELMo, BERT and GPT-2 first, then OPT and BLOOM.
-display(table12["published"].iloc[:, :6], table12["published"].iloc[:, 6:])
+table12_summary(seat_table12_rows(corpus, myb[myb["column"].isin(OURS)]))
 
 # %% [markdown]
-# Mind Your Bias's Table 12 as printed (s-SEAT and w-SEAT rows; their CEAT and LPBS rows are
-# in those chapters): `*` their bold, p < 0.01. Ours in the same layout, *templates* being
-# the runs of the table above and *corpus* the extract's sentences; `*` p ≤ 0.01, `–` not run:
-
-# %% tags=["hide-input"]
-table12["ours"]
-
-# %% [markdown]
-# What the sample left out, per test (the same for every model):
-
-# %% tags=["hide-input"]
-corpus_decisions(corpus)
-
-# %% [markdown]
-# CBoW on GloVe 6B 50d drops a stimulus with all its sentences when one of them holds it in
-# a form its tokenizer reads as another token ("'Sunrise'" in quotes, "unicorn_spider"),
-# besides those GloVe 6B lacks (gladiola); I1 and I2 lack three attribute words, as with
-# the templates:
-
-# %% tags=["hide-input"]
-left_out(corpus[~corpus["not run"].str.contains("on the corpus extract")], ["test"])
-
-# %% [markdown]
-# **What differs.** With the templates our three models find 28 significant cells of 38
-# run; with the corpus sentences 25 (the 19 tests each kind ran on each method: s-SEAT 14
-# vs 11, w-SEAT 14 vs 14). Mind Your Bias saw the opposite in the count (s-SEAT 25 vs 25,
-# w-SEAT 28 vs 35 of 40) and the same in the size: templates give larger effects on
-# average (theirs: mean |d| 0.69 vs 0.43; ours 0.86 vs 0.66). Three reasons make our count
-# lower and not comparable cell by cell: 10 sentences per stimulus (SmolLM2 4) instead of
-# 1,000, so the permutation test has far fewer sentences; other encoders; and a corpus that
-# is only partly 2014 Reddit. The sentence vectors of the causal LM suffer most (SmolLM2
-# s-SEAT: C1 1.15 → 0.07, C6 1.16 → 0.13), as do Mind Your Bias's decoders (GPT-2's C1
-# 0.54 → 0.06): the last token of a window of Reddit text says little about the stimulus
-# in its middle. w-SEAT, which reads the stimulus' own tokens, keeps most of its effects.
-# Dis cannot be run on natural sentences here: 13 of its 23 disability phrases and 8 of
-# their 23 counterparts occur in no sentence of the extract (Mind Your Bias's code ran it
-# on whatever phrases had sentences).
+# Templates give larger effects on average, as Mind Your Bias report; but our sentences
+# give fewer significant cells, not more. Three reasons make our count lower and not
+# comparable cell by cell: 10 sentences per stimulus instead of 1,000, other encoders, and
+# a corpus that is only partly 2014 Reddit. The causal LM's sentence vectors suffer most
+# (SmolLM2 s-SEAT: C1 1.15 → 0.07), as do Mind Your Bias's decoders (GPT-2's C1 0.54 →
+# 0.06): the last token of a window of Reddit text says little about the stimulus in its
+# middle. {term}`Dis` cannot run on our sentences (13 of its 23 phrases occur in none).
+# Both tables in Table 12's layout, the sampling rules and what the sample left out are on
+# {ref}`seat-tables-table12`.
 
 # %% tags=["remove-cell"]
 # The sample sizes and rules the text states.
+from biasbook.seat import corpus_decisions
+
 _caps = corpus.drop_duplicates("column").set_index("column")["contexts"]
 assert [c.rsplit("<=", 1)[1] for c in _caps] == ["10 sentences/stimulus"] * 2 + [
     "4 sentences/stimulus"]
@@ -576,7 +389,6 @@ _mean = _t12.groupby("context")["d"].apply(lambda d: d.abs().mean())
 assert (round(_mean["templates"], 2), round(_mean["corpus"], 2)) == (0.86, 0.66)
 _smol = _t12.query("model == @OURS[2] and method == 's-SEAT'").set_index(["test", "context"])
 assert [round(_smol.loc[("C1", c), "d"], 2) for c in ("templates", "corpus")] == [1.15, 0.07]
-assert [round(_smol.loc[("C6", c), "d"], 2) for c in ("templates", "corpus")] == [1.16, 0.13]
 _dec = corpus_decisions(corpus)
 assert _dec.loc["Dis", "not run"] == ("X: 13 of 23 stimuli without sentences; "
                                       "Y: 8 of 23 stimuli without sentences")
@@ -585,58 +397,26 @@ assert _dec.loc["Dis", "not run"] == ("X: 13 of 23 stimuli without sentences; "
 # (seat-findings)=
 # ## Which findings hold on our models?
 #
-# May et al. and Mind Your Bias draw a handful of general conclusions. Each is checked
-# below on the offline models (sign and significance at p < 0.01, uncorrected). First the
-# counts behind them, per model (positive and significant tests out of those run):
+# The counts behind May et al.'s general conclusions, per model (positive and significant
+# tests at p ≤ 0.01, uncorrected, out of those run):
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 may_summary(may, OURS)
 
 # %% [markdown]
-# Each conclusion beside the published evidence it rests on (counted from May et al.'s
-# Table 4 and Mind Your Bias's Table 3 as typed in) and what our models give:
-
-# %% tags=["hide-input"]
-findings_frame(seat_findings(may, myb, OURS)).set_index("claim")[
-    ["paper", "published", "ours", "holds?"]].rename_axis(None)
-
-# %% [markdown]
-# **What holds** (read off the tables above).
+# **What holds.** Sentences rescue the contextual models: MiniLM and SmolLM2 find few
+# Caliskan tests with the stimulus alone and most in templates, while the static CBoW is
+# strongest at word level. Given names beat group terms on all three. The double binds
+# follow the encoder family: CBoW's competent one is significant and its likable one weaker,
+# as in May et al.'s CBoW column; MiniLM is negative throughout, like their BERT's words.
 #
-# * **Flowers and insects (C1).** With Mind Your Bias's templates, C1 is significant on
-#   every one of our models at both encoding levels, as it was on every model they ran with
-#   s-SEAT (with w-SEAT, on all but BLOOM). In their table it is the only test significant
-#   on every model; on ours it is not: C6, C9 and Occ are too with s-SEAT, C3 and Occ with
-#   w-SEAT.
-# * **Sentences rescue the contextual models.** May et al. found bleached sentence tests
-#   significant more often than word tests and attributed the weak word-level results of
-#   ELMo, GPT and BERT to the encoders. The same split appears here: a stimulus alone is a
-#   poor input for MiniLM and SmolLM2 (few significant Caliskan tests at word level), and
-#   in templates most of Caliskan's tests become significant — while the static CBoW
-#   baseline, for which context adds nothing, is strongest at word level.
-# * **Names find more than group terms.** May et al.'s observation that tests built on
-#   given names reach significance more often than their group-term versions holds on all
-#   three of our models.
-# * **The double binds follow the encoder family.** CBoW on GloVe 6B reproduces the
-#   pattern of May et al.'s CBoW column (competent significant at word and sentence level,
-#   likable weaker); MiniLM gives negative effects throughout, like May et al.'s BERT at
-#   word level; the causal LM sits in between.
-#
-# **What does not, or not uniformly.**
-#
-# * **Effect sizes at word vs sentence level.** May et al. saw larger effect sizes at
-#   word level; that holds for CBoW (and barely for MiniLM) but reverses for SmolLM2.
-# * **The angry black woman stereotype** with names is not significant on any of our
-#   models (May et al.: significant for CBoW, InferSent and GenSen, and in sentences for
-#   ELMo); its group-term version is, at sentence level, on both contextual models.
-# * **Mind Your Bias's s-SEAT vs w-SEAT.** For the same model the two encoding levels
-#   differ in size and sometimes in sign (e.g. I2 on MiniLM), which is Mind Your Bias's
-#   point: the "same" test at another encoding level is a different measurement.
-#
-# Our numbers differ from the published columns because the models differ; the comparison
-# is about which *qualitative* findings recur. How much of the published ELMo and BERT
-# columns came from implementation errors rather than from the models is the subject of the
-# chapter on {doc}`the ELMo tokenization bug <elmo_bug>`.
+# **What does not, or not uniformly.** Larger effect sizes at word level hold for CBoW (and
+# barely for MiniLM) but reverse for SmolLM2. The angry black woman stereotype
+# ({term}`ABW`) with names is significant on none of our models (May et al.: CBoW,
+# InferSent, GenSen, and ELMo in sentences); its group-term version is, in sentences, on
+# both contextual ones. And s-SEAT and w-SEAT of one model can differ in sign (I2 on
+# MiniLM). How much of the published ELMo and BERT columns came from implementation errors
+# is the subject of {doc}`the ELMo tokenization bug <elmo_bug>`.
 
 # %% tags=["remove-cell"]
 # Every count and comparison the text above states, checked against the tables.
@@ -717,14 +497,29 @@ i2 = myb.query("test == 'I2' and column == @MINILM").set_index("method")["effect
 assert i2["s-SEAT"] * i2["w-SEAT"] < 0
 
 # %% [markdown]
+# (seat-colab)=
+# ## On Colab: the papers' models
+#
+# With `RUN_PAPER_MODELS` (on in Colab) the papers' models join the figures and tables
+# above: from the Hugging Face hub BERT large cased (as sent-bias ran it, and as its authors
+# meant it), `openai-gpt` and Mind Your Bias's BERT base, GPT-2, OPT and BLOOM; from their
+# authors' releases CBoW on GloVe 840B, InferSent, GenSen, USE and ELMo (read as sent-bias
+# did for Table 4, {py:mod}`biaslib.embeddings.elmo`). The cell below then shows their Table
+# 4 rows and which of Table 4's columns were computed, and why any was not.
+
+# %% tags=["remove-input"]
+if RUN_PAPER_MODELS:
+    display(may_tables(may)[PAPER_GROUP], table4_columns)
+else:
+    print("RUN_PAPER_MODELS is off: the papers' models are not run here.")
+
+# %% [markdown]
 # (seat-exercises)=
 # ## Exercises
 #
-# These exercises practise the chapter's central lesson: a SEAT result depends on how the
-# sentences are built and read (names or group terms, how many templates, which pooling) and
-# on how significance is corrected. Every solution runs on a CPU in seconds with the offline
-# models (CBoW on GloVe 6B 50d, all-MiniLM-L6-v2) and the stored tables; the solutions are
-# hidden (click "Show solution").
+# A SEAT result depends on how the sentences are built and read (names or group terms, how
+# many templates, which pooling) and on how significance is corrected. Every solution runs
+# on a CPU in seconds with CBoW, MiniLM and the stored tables (click "Show solution").
 
 # %% tags=["hide-cell"]
 # What the exercises share: the offline all-MiniLM-L6-v2 (an offline stand-in, also on
@@ -759,7 +554,7 @@ def shown_p(result, digits: int = 1) -> str:
 # (seat-exercise-1)=
 # ### Exercise 1. One star or two (★☆☆)
 #
-# In the table of ours under {ref}`seat-may-table4`, `*` marks p ≤ 0.01 and `**` a test that
+# In the table of ours under {ref}`seat-tables-table4`, `*` marks p ≤ 0.01 and `**` a test that
 # is also significant after Holm correction over every test, context and model of our May et
 # al. table (the 120 rows of the table of the full set, not only Table 4's 42 cells). Read off
 # which of Table 4's cells of ours have one star only. Then recompute the marks from the

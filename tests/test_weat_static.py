@@ -75,3 +75,11 @@ def test_comparison_table_shows_ours_first_and_stars_by_its_own_rule():
     marks = weat_static.ours_marks(fake.set_index("test"))
     assert marks["C7"] == "" and marks["C8"] == "*" and marks["C1"] == "**"
     assert isinstance(table, pd.DataFrame)
+
+
+def test_every_preset_has_a_readable_name_and_no_two_share_one():
+    from biaslib.stats.conventions import PRESETS
+
+    assert set(weat_static.PRESET_NAMES) == set(PRESETS)
+    names = list(weat_static.PRESET_NAMES.values())
+    assert len(set(names)) == len(names) and all(names)
