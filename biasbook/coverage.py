@@ -70,9 +70,9 @@ CHAPTER_TITLES: dict[str, str] = {
     "weat_static": "WEAT", "seat": "SEAT", "elmo_bug": "ELMo bug", "mleat": "ML-EAT",
     "ceat": "CEAT", "lpbs": "LPBS", "same": "SAME", "synthesis": "Synthesis",
     "agree": "Do the metrics agree?",
-    # Sub-pages that show a paper's item themselves (a chapter's details, issue 36).
-    "lpbs_reddit": "LPBS on Reddit comments",
-    "same_injection": "SAME: the injection experiment in detail",
+    # Sub-pages that show a paper's item themselves (a chapter's details, issue 36): a link
+    # to one reads as a link to its chapter.
+    "lpbs_reddit": "LPBS", "same_injection": "SAME",
 }
 
 
