@@ -263,7 +263,7 @@ for name in ("MYB-C3-term", "MYB-Dis-term", "MYB-I1-name", "MYB-I1-term", "MYB-I
 # read at "is" and "are", is 9.86 in one template and 3.55 in the other; that gap doubles
 # the SD:
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 c1 = kurita_c1_recomputed()
 c1.round(3)
 
@@ -299,7 +299,7 @@ assert sorted(f"{p:.2f}" for p in priors) == ["3.55", "9.86"]
 # Mind Your Bias's convention (stored table `lpbs_myb`). `*`: p < 0.01 (for MYB their bold,
 # which marks p < 0.01 in their result file).
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 myb = stored("lpbs_myb")
 MYB_BY_MODEL = per_model(myb)
 T4_COLUMNS = {"Kurita (orig.)": "orig.", "MYB (BERT)": "MYB {level}", "ours": "ours {level}"}
@@ -328,7 +328,7 @@ assert c9["simplified"] < 0 < c9["reduced"] and c9["full"] > 0
 # comes out negative. As in Mind Your Bias, the three word sets give different numbers for
 # the same test — in their table even of different sign (C9):
 
-# %% mystnb={"figure": {"caption": "LPBS effect size d per test and word set: Mind Your Bias's Table 4 (BERT, left) and the tiny MLM under Mind Your Bias's convention (right, stored table lpbs_myb). Cells Mind Your Bias did not run are left out.", "name": "fig-lpbs-word-sets"}, "image": {"alt": "Two line charts of LPBS effect size against the word set (simplified, reduced, full), one line per test. On BERT (left) the lines move by up to half a unit between word sets and C9 changes sign; on the tiny MLM (right) they move as much in other directions: C6 rises from about 1.1 to 1.8, C1 falls from about 0.7 to 0, and C3 stays negative."}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "LPBS effect size d per test and word set: Mind Your Bias's Table 4 (BERT, left) and the tiny MLM under Mind Your Bias's convention (right, stored table lpbs_myb). Cells Mind Your Bias did not run are left out.", "name": "fig-lpbs-word-sets"}, "image": {"alt": "Two line charts of LPBS effect size against the word set (simplified, reduced, full), one line per test. On BERT (left) the lines move by up to half a unit between word sets and C9 changes sign; on the tiny MLM (right) they move as much in other directions: C6 rises from about 1.1 to 1.8, C1 falls from about 0.7 to 0, and C3 stays negative."}} tags=["remove-input"]
 fig = word_set_figure(tiny_rows, label=f"ours: {TINY}")
 
 # %% [markdown]
@@ -346,7 +346,7 @@ fig = word_set_figure(tiny_rows, label=f"ours: {TINY}")
 # result file (C1 0.6287, p 0.0015; C3 0.9279, p 0.0 as printed;
 # `data/published/myb_lpbs_nouns.csv`), so their bold can be restored. `*`: p < 0.01:
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 T6_COLUMNS = {"Kurita (orig.)": "orig. noun", "MYB (BERT)": "MYB {level}",
               "ours": "ours {level}"}
 show({model: by_level(myb_table6_comparison(rows, label="ours"), T6_COLUMNS,
@@ -381,7 +381,7 @@ assert (len(adj.a), len(adj.b), len(noun.a), len(noun.b)) == (16, 18, 25, 25)
 # Mind Your Bias's result file holds eight LPBS runs on Reddit comments. Five have an effect
 # size of NaN — and a p-value of 0.0000:
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 reddit = load_published("myb_lpbs_reddit")
 reddit_published_view()
 
@@ -403,7 +403,7 @@ assert set(reddit.loc[reddit["effect_size"].notna(), "test"]) == {"C1", "C9", "D
 # on the tiny MLM's probabilities for Mind Your Bias's template sentences (stored table
 # `lpbs_case_bug`), beside log-space LPBS of the same sentences without the bug:
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 case = stored("lpbs_case_bug")
 case_bug_view(case)
 
@@ -450,13 +450,13 @@ assert f"{np.log(1e-300):.1f}" == "-690.8" and np.finfo(np.float32).smallest_sub
 # substantial changes of bias scores." Their result file holds both versions of many runs
 # (`data/published/myb_modified_sets.csv`; BERT, ELMo, GPT-2 and OPT). Per method and test:
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 modified_sets_published()
 
 # %% [markdown]
 # On the tiny MLM (stored table `lpbs_myb`, `*` p < 0.01), beside their BERT runs:
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 modified_sets_ours(tiny_rows)
 
 # %% [markdown]

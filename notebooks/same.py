@@ -25,11 +25,10 @@
 # (same-what-we-found)=
 # ## What we found
 #
-# On {term}`GloVe 6B 50d` every property of the paper's Table 4 holds but two: the skew and
-# the stereotype are not trustworthy, by the paper's own Theorem 1. On the {term}`tiny MLM`
-# (a {term}`stand-in <stand-in model>` for BERT) fine-tuning installs the bias and SAME and
-# WEAT track it best, but the Direct Bias trails MAC and SAME is no more robust across
-# seeds than the Direct Bias.
+# On {term}`GloVe 6B 50d` every property of the paper's Table 4 holds but two: by its own
+# Theorem 1, skew and stereotype are not trustworthy. On the {term}`tiny MLM`, a
+# {term}`stand-in <stand-in model>` for BERT, SAME and WEAT track an injected bias best,
+# but the Direct Bias trails MAC and SAME is not the most robust across seeds.
 
 # %% tags=["remove-cell", "colab-install"]
 # Colab: install biaslib 0.1.0, the version these pages were built with.
@@ -374,7 +373,7 @@ assert (len(INJECTION["distributions"]), len(INJECTION["data_seeds"])) == (6, 3)
 # The runs by the spread $\sigma$ of the injected biases, beside the pre-trained model
 # ({ref}`every run <same-runs-table>`):
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 GRID = runs[runs["group"].fillna("") != ""]
 KEPT = kept_runs(runs)
 PAPER_LR = runs[(runs["lr"] == 5e-5) & runs["trained"]].iloc[0]
@@ -493,7 +492,7 @@ assert N_SIMILAR == 0 and (gap > 0.4).all()
 # biases. Table 3: how much each set score moves over 100 random halves of the occupations,
 # relative to its range.
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 t2, t3 = tables_2_3(words, models, runs)
 display(dashed(t2.rename(index={"unmask": "unmasking bias"}), 3), dashed(t3, 4))
 
@@ -516,7 +515,7 @@ assert f"{t3['ours']['WEAT d'] / others.max():.0f}" == "7"
 # Each set score against the mean, SD and absolute bias of the unmasking biases, over the
 # nine kept runs (the paper, over 330 models, prints only the skew's 0.21 with the mean):
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig9 = figure9_table(words, models, runs)
 fig9_view = fig9.copy()
 for col in fig9.columns:

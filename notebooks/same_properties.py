@@ -18,8 +18,9 @@
 #
 # The evidence behind the properties that the {doc}`SAME chapter <same>` checks on
 # {term}`GloVe 6B 50d` (computed live): the attribute words, the bound on {term}`WEAT`'s
-# {term}`effect size` for each group size, the constructions of Theorems 4, 8 and 12, and
-# every cell of Schröder et al.'s Table 4 with the numbers behind its verdict.
+# {term}`effect size` for each group size, the constructions of Theorems 4, 8 and 12, two
+# pairs of words that the skew and the stereotype each miss, every cell of Schröder et
+# al.'s Table 4 with the numbers behind its verdict, and the stereotype's range.
 
 # %% tags=["remove-cell", "colab-install"]
 # Colab: install biaslib 0.1.0, the version these pages were built with.
