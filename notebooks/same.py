@@ -180,15 +180,15 @@ print(colab_runtime("same"))
 # :::{admonition} Every score's word score, set score and range
 # :class: dropdown
 #
-# | score | word score $b(w)$ | set score $b(W)$ | range, no bias |
+# | score (eq.) | word score $b(w)$ | set score $b(W)$ | range; no bias |
 # |---|---|---|---|
-# | SAME, two groups (eq. 33–37) | $\cos(w, \hat a_i - \hat a_j)$ | $\operatorname{mean}_w \lvert b(w)\rvert$ | $[0, 1]$, 0 |
-# | SAME, $n+1$ groups (eq. 38–43) | $\lVert(\cos(w,b_1),\dots,\cos(w,b_n))\rVert$ | $\operatorname{mean}_w b(w)$ | $[0, 1]$, 0 |
-# | skew (eq. 44) | $\cos(w, \hat a_i - \hat a_j)$ | $\operatorname{mean}_w b(w)$ | $[-1, 1]$, 0 |
-# | stereotype (eq. 45) | $\cos(w, \hat a_i - \hat a_j)$ | $\frac{1}{\lvert W\rvert}\sqrt{\sum_w (b(w) - b_{skew})^2}$ | see below |
-# | WEAT (eq. 3–4) | $s(w,A,B) = s(w,A) - s(w,B)$ | $d = \frac{\bar s_X - \bar s_Y}{\operatorname{std}_{X\cup Y} s}$ | $d \in [-2, 2]$, 0 |
-# | MAC (eq. 7–8) | $\operatorname{mean}_j \operatorname{mean}_{a\in A_j}(1-\cos(w,a))$ | $\operatorname{mean}_w b(w)$ | $[0, 2]$, 1 |
-# | Direct Bias (eq. 9) | $\lvert\cos(w, g)\rvert^c$ | $\operatorname{mean}_w b(w)$ | $[0, 1]$, 0 |
+# | SAME (33–37) | $\cos(w, \hat a_i - \hat a_j)$ | $\operatorname{mean}_w \lvert b(w)\rvert$ | $[0, 1]$, 0 |
+# | SAME, $n+1$ groups (38–43) | $\lVert(\cos(w,b_k))_{k=1}^n\rVert$ | $\operatorname{mean}_w b(w)$ | $[0, 1]$, 0 |
+# | skew (44) | $\cos(w, \hat a_i - \hat a_j)$ | $\operatorname{mean}_w b(w)$ | $[-1, 1]$, 0 |
+# | stereotype (45) | $\cos(w, \hat a_i - \hat a_j)$ | $\frac{1}{\lvert W\rvert}\sqrt{\sum_w (b(w) - b_{skew})^2}$ | see below |
+# | WEAT (3–4) | $s(w,A) - s(w,B)$ | $d = \frac{\bar s_X - \bar s_Y}{\operatorname{std}_{X\cup Y} s}$ | $[-2, 2]$, 0 |
+# | MAC (7–8) | $1 - \operatorname{mean}_j \operatorname{mean}_{a\in A_j}\cos(w,a)$ | $\operatorname{mean}_w b(w)$ | $[0, 2]$, 1 |
+# | Direct Bias (9) | $\lvert\cos(w, g)\rvert^c$ | $\operatorname{mean}_w b(w)$ | $[0, 1]$, 0 |
 #
 # SAME's basis $b_1, \dots, b_n$ is Gram–Schmidt over $\hat a_i - \hat a_0$ (eq. 38–40);
 # the Direct Bias's $g$ is the first principal component of the definitional pairs, each
