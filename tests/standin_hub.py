@@ -78,7 +78,7 @@ def paper_hub_ids() -> tuple[str, ...]:
         # Labels are hub ids, one with its options in parentheses: "bert-large-cased (sent-bias)".
         ids.append(spec.label.split(" (")[0])
     ids.extend(lpbs.PAPER_LPBS_MODELS)
-    ids.append("bert-base-uncased")  # SAME fine-tunes it (notebooks/same.py)
+    ids.append("bert-base-uncased")  # SAME: §3.1 (same.py), fine-tuned in same_injection.py
     ids.extend(EXTRA_IDS)
     return tuple(dict.fromkeys(ids))
 

@@ -53,8 +53,9 @@ a notebook's ``parameters`` cell, as papermill does (CEAT's paper models then re
 sentences per stimulus instead of 100).
 
 Measured on a 2-core CPU: ``holds_up`` 8 s, ``weat_static`` 8 s, ``seat`` 46–60 s,
-``elmo_bug`` 35–44 s, ``mleat`` 19–36 s, ``lpbs`` 15 s, ``same`` about 50 s (it fine-tunes
-the stand-in bert-base-uncased twice at the paper's settings) and ``ceat`` about 4
+``elmo_bug`` 35–44 s, ``mleat`` 19–36 s, ``lpbs`` 15 s, ``same`` with its sub-page
+``same_injection`` about 50 s (the sub-page fine-tunes the stand-in bert-base-uncased twice
+at the paper's settings) and ``ceat`` about 4
 minutes (five paper models on the corpus, and the chapter's corpus cells) in Colab
 mode, with the hub's build (about 7 s): about 7½ minutes in all. With
 ``BIASLIB_COLAB_PATH=quick`` only ``holds_up`` runs in Colab mode.
@@ -96,7 +97,8 @@ QUICK = ("holds_up", "seat")
 #: and ``from_scratch`` (offline GloVe 6B 50d only, its exercises included), whose Colab
 #: branch only installs, and the chapters with paper-model cells, on the stand-in hub.
 COLAB_MODE = ("holds_up", "coverage", "from_scratch", "weat_static", "seat", "elmo_bug", "mleat",
-              "lpbs", "ceat", "same", "audit", "agree")
+              "lpbs", "lpbs_mechanics", "lpbs_reddit", "ceat", "same", "same_injection", "audit",
+              "agree")
 #: Parameters set after a notebook's ``parameters`` cell in Colab mode, as papermill injects
 #: them: the same code on less data. CEAT's paper models read at most 3 sentences per
 #: stimulus instead of 100 (the stand-ins' numbers are not compared anyway).
@@ -385,8 +387,8 @@ def paper_markers(name: str) -> tuple[str, ...]:
     def labels(specs) -> tuple[str, ...]:
         return tuple(spec.label for spec in specs)
 
-    # SAME's Colab cell fine-tunes at the paper's settings on the grid's first PAPER_RUNS
-    # (2) distributions; each run's column is named by its settings.
+    # SAME's injection sub-page fine-tunes at the paper's settings on the grid's first
+    # PAPER_RUNS (2) distributions; each run's column is named by its settings.
     audit_model = load_script("colab_runtime", folder="benchmarks").notebook_parameter(
         "audit", "PAPER_MODEL")
     same_runs = tuple(same.InjectionSettings(mu, sd, same.INJECTION["bias_seed"], 0, epochs=5,
@@ -402,8 +404,13 @@ def paper_markers(name: str) -> tuple[str, ...]:
                   "**HistWords English SGNS**",
                   *(f"CLIP {h}" for h in mleat.CLIP_PAPER_MODELS)),
         "lpbs": tuple(f"{m} (Hugging Face hub)" for m in lpbs.PAPER_LPBS_MODELS),
+        # Its sub-pages show the papers' models' Table 4 by convention, Kurita's five tests
+        # and the template scores of Table 14 under the same names.
+        "lpbs_mechanics": tuple(f"{m} (Hugging Face hub)" for m in lpbs.PAPER_LPBS_MODELS),
+        "lpbs_reddit": tuple(f"{m} (Hugging Face hub)" for m in lpbs.PAPER_LPBS_MODELS),
         "ceat": labels(ceat.PAPER_CEAT_MODELS),
-        "same": ("bert-base-uncased (computed now)", *same_runs),
+        "same": ("bert-base-uncased (computed now)",),
+        "same_injection": same_runs,
         # The audit chapter's Colab cell names its summary table's columns by the model.
         "audit": (f"{audit_model} (Hugging Face hub)",),
         # The agreement chapter's Colab cell names its correlation columns by the vectors.
