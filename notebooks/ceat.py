@@ -17,9 +17,9 @@
 # # CEAT: bias as a distribution over natural contexts
 #
 # **Question.** {term}`CEAT` measures a model's bias as a distribution: one {term}`WEAT`
-# per sample of natural sentences, thousands of samples, their
-# {term}`effect sizes <effect size>` combined into one {term}`CES`. How much does the CES
-# depend on the choices behind it, and which published findings recur on our models?
+# per sample of natural sentences, the {term}`effect sizes <effect size>` of thousands of
+# samples combined into one {term}`CES`. How much does the CES depend on the choices
+# behind it, and which published findings recur on our models?
 
 # %% tags=["remove-cell", "colab-install"]
 # Colab: install biaslib 0.1.0, the version these pages were built with.
@@ -155,10 +155,9 @@ FINDINGS = ceat_chapter.findings()
 # (ceat-what-we-found)=
 # ## What we found
 #
-# Of ten claims about CEAT by Mind Your Bias (Husse & Spitz, 2022) and Guo & Caliskan
-# (2021), five hold on our {term}`stand-in models <stand-in model>` {term}`MiniLM` and
-# {term}`SmolLM2`, two in part, two not; one needs GPT-2. With thousands of samples even a
-# CES near 0 is "significant".
+# Of ten claims by Mind Your Bias (Husse & Spitz, 2022) and Guo & Caliskan (2021), five
+# hold on our {term}`stand-in models <stand-in model>` {term}`MiniLM` and {term}`SmolLM2`,
+# two in part, two not; one needs GPT-2. Even a CES near 0 is "significant".
 
 # %% tags=["remove-input"]
 what_we_found(FINDINGS)
