@@ -117,6 +117,7 @@ __all__ = [
     "compound_coverage_view",
     "compound_table",
     "compound_view",
+    "convention_name",
     "corpus_contexts",
     "coverage_view",
     "distribution_summary",
@@ -963,18 +964,19 @@ def _figure3_panels(ours: pd.DataFrame) -> pd.DataFrame:
     return ours.assign(method=ours["panel"])
 
 
-def figure3_figure(ours: pd.DataFrame) -> Figure:
+def figure3_figure(ours: pd.DataFrame, height: float = 6.4) -> Figure:
     """Mind Your Bias's Figure 3 redrawn from quantiles: theirs (BERT) beside ours.
 
     One panel per method (CEAT on top, LPBS in CEAT below), one row per word set
     and source: the box spans the middle half of the per-sample effect sizes,
-    the whiskers their central 95%, the tick the median and the dot the CES.
+    the whiskers their central 95%, the tick the median and the dot the CES. The
+    figure is 7.5 in wide and ``height`` in tall.
     """
     import matplotlib.pyplot as plt
 
     pub = figure3_published().assign(source="Mind Your Bias (BERT)")
     mine = _figure3_panels(ours).assign(source=ours["model"].map(lambda m: f"ours ({m})"))
-    fig, axes = plt.subplots(2, 1, figsize=(7.5, 6.4), sharex=True)
+    fig, axes = plt.subplots(2, 1, figsize=(7.5, height), sharex=True)
     colours = {"pub": "tab:blue", "ours": "tab:orange"}
     for ax, method in zip(axes, FIGURE3_METHODS, strict=True):
         labels = []
@@ -1099,13 +1101,32 @@ def _claim_compound_stimuli(compound: pd.DataFrame, coverage: pd.DataFrame) -> F
 # ------------------------------------------------------------------ as the chapter shows them
 
 
+#: The two CEAT conventions as the chapter's tables and figures name them (the presets'
+#: names, ``ceat-original`` and ``mind-your-bias``, are identifiers for code).
+_CONVENTION_NAMES = {CEAT_ORIGINAL.name: "Guo & Caliskan",
+                    CEAT_MIND_YOUR_BIAS.name: "Mind Your Bias"}
+
+
+def convention_name(name: str) -> str:
+    """A CEAT convention as a table or figure shows it.
+
+    ``"Mind Your Bias"`` for ``mind-your-bias`` (:data:`_CONVENTION_NAMES`); another name,
+    such as a preset changed with ``replace()`` (``"mind-your-bias*"``), as it is.
+    """
+    return _CONVENTION_NAMES.get(name, name)
+
+
 def ceat_conventions_table(
     conventions: Sequence[CeatConvention] = (CEAT_ORIGINAL, CEAT_MIND_YOUR_BIAS),
 ) -> pd.DataFrame:
-    """The settings of CEAT conventions side by side, one row each, indexed by name."""
+    """The settings of CEAT conventions side by side, one row each.
+
+    Indexed by :func:`convention_name`; the preset's name for code is the column ``preset``.
+    """
     sources = {CEAT_ORIGINAL.name: "Guo & Caliskan (2021), their script",
                CEAT_MIND_YOUR_BIAS.name: "Mind Your Bias (Husse & Spitz, 2022)"}
-    return pd.DataFrame([{"convention": c.name, "samples N": f"{c.n_samples:,}",
+    return pd.DataFrame([{"convention": convention_name(c.name), "preset": c.name,
+                          "samples N": f"{c.n_samples:,}",
                           "contexts drawn": c.replacement.replace("_", " "),
                           "p-value": c.tail, "seed": c.seed, "ddof": c.ddof,
                           "source": sources.get(c.name, c.description)}
@@ -1120,15 +1141,15 @@ SHOWN_SPREAD_COLUMNS = ("τ²", "I² (%)", "Q p-value", "weighted variance", "me
 def result_tables(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """CEAT result rows as two narrower tables: the estimate, and the spread of the samples.
 
-    Both are indexed by the convention. The first has :data:`SHOWN_ESTIMATE_COLUMNS`
-    (samples N, contexts embedded, CES and its 95% CI, SE, p-value and its tail),
-    the second :data:`SHOWN_SPREAD_COLUMNS` (τ², I² in percent, Cochran's Q p-value, Mind
-    Your Bias's weighted variance, mean and SD of the per-sample effect sizes
-    :math:`d_i`). Effect sizes, their spread and the CI print with two decimals as
-    the papers do, the SE with three; p-values read off a normal or χ² tail as
-    :func:`biaslib.reporting.format.format_tail_p`.
+    Both are indexed by the convention (:func:`convention_name`). The first has
+    :data:`SHOWN_ESTIMATE_COLUMNS` (samples N, contexts embedded, CES and its 95% CI, SE,
+    p-value and its tail), the second :data:`SHOWN_SPREAD_COLUMNS` (τ², I² in percent,
+    Cochran's Q p-value, Mind Your Bias's weighted variance, mean and SD of the
+    per-sample effect sizes :math:`d_i`). Effect sizes, their spread and the CI print
+    with two decimals as the papers do, the SE with three; p-values read off a normal or
+    χ² tail as :func:`biaslib.reporting.format.format_tail_p`.
     """
-    index = pd.Index(rows["convention"], name="convention")
+    index = pd.Index([convention_name(c) for c in rows["convention"]], name="convention")
 
     def two(column: str) -> list[str]:
         return [format_d(v) for v in rows[column]]
@@ -1156,14 +1177,16 @@ def ces_table(rows: pd.DataFrame) -> pd.DataFrame:
     """Our CES and its p-value per test, one column per (model, convention).
 
     ``rows`` are chapter rows (:func:`ceat_over_models`); tests that did not run
-    are left out. Cells read ``CES (p)``; a p-value whose normal tail
-    underflows (computed as 0) reads ``< 1e-300`` (:func:`format_tail_p`); the
-    CES has two decimals and a minus sign (:func:`format_d`).
+    are left out. Conventions are named by :func:`convention_name`. Cells read
+    ``CES (p)``; a p-value whose normal tail underflows (computed as 0) reads
+    ``< 1e-300`` (:func:`format_tail_p`); the CES has two decimals and a minus sign
+    (:func:`format_d`).
     """
     frame = rows[rows["not run"] == ""].copy()
     frame["CES (p)"] = [f"{format_d(d)} ({format_tail_p(p)})" for d, p in
                         zip(frame["effect_size"], frame["p_value"], strict=True)]
     frame["model"] = frame["column"].map(_short)
+    frame["convention"] = frame["convention"].map(convention_name)
     wide = frame.pivot_table(index="test", columns=["model", "convention"], values="CES (p)",
                              aggfunc="first")
     return wide.reindex([t for t in dict.fromkeys(frame["test"]) if t in wide.index])
@@ -1173,7 +1196,8 @@ def caliskan_table(rows: pd.DataFrame, tests: Sequence[str] = CALISKAN_TESTS) ->
     """Caliskan's C1–C10 with CEAT: CES and p-value per convention, and the dropped words.
 
     ``rows`` are the ``ceat_caliskan`` rows of one model. Columns ``(convention,
-    "CES")`` (two decimals, :func:`format_d`) and ``(convention, "p")``
+    "CES")`` (the convention named by :func:`convention_name`; two decimals,
+    :func:`format_d`) and ``(convention, "p")``
     (:func:`format_tail_p`: ``< 1e-300`` where the normal tail underflows; ``–``
     where the test did not run), then ``("", "dropped")``.
     """
@@ -1183,9 +1207,10 @@ def caliskan_table(rows: pd.DataFrame, tests: Sequence[str] = CALISKAN_TESTS) ->
     p = ran.pivot_table(index="test", columns="convention", values="p_value", aggfunc="first")
     table = pd.DataFrame(index=pd.Index(list(tests), name="test"))
     for conv in ces.columns:
-        table[(conv, "CES")] = [format_d(v) for v in ces[conv].reindex(table.index)]
-        table[(conv, "p")] = [format_tail_p(v) if pd.notna(v) else "–"
-                              for v in p[conv].reindex(table.index)]
+        shown = convention_name(conv)
+        table[(shown, "CES")] = [format_d(v) for v in ces[conv].reindex(table.index)]
+        table[(shown, "p")] = [format_tail_p(v) if pd.notna(v) else "–"
+                               for v in p[conv].reindex(table.index)]
     table[("", "dropped")] = rows.drop_duplicates("test").set_index("test")["dropped"].reindex(
         table.index).fillna("")
     table.columns = pd.MultiIndex.from_tuples(table.columns)

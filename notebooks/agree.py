@@ -16,49 +16,10 @@
 # %% [markdown]
 # # Do the metrics agree?
 #
-# **Question.** Mind Your Bias (Husse & Spitz 2022) correlated four bias tests for
-# contextual models over the same stimuli (their Table 5, rebuilt in the
-# {doc}`synthesis chapter <synthesis>`) and concluded that design choices move the score.
-# For *static* word vectors there are many more metrics — WEAT, SAME, MAC, Direct Bias,
-# RIPA, RND, ECT, RNSB, Indirect Bias, Gonen & Goldberg's three tests, the generalized
-# WEAT — and each was introduced with its own word sets. Here every one of them runs on the
-# *same* tests and the *same* vectors, and we ask: do they rank the tests alike, and do the
-# signed ones agree on the direction of a bias?
-#
-# **Vectors and tests.** GloVe 6B 50d and the Google News word2vec vectors (Bolukbasi et
-# al.'s 26k-word subset of them), both offline; Caliskan et al.'s ten tests and one test
-# built from the SAME paper's word sets (gender terms and stereotyped occupations). On
-# Colab (`RUN_PAPER_MODELS`) the same comparison also runs on GloVe 840B 300d and the full
-# Google News file.
-
-# %% [markdown]
-# (agree-learning-goals)=
-# :::{admonition} Learning goals
-# :class: tip
-# After this chapter you can
-#
-# - state, for a four-set test, which sets each static bias metric treats as groups and
-#   which as the words it measures, and what sign its test-level score has
-# - compute rank correlations between metrics over tests with Fisher-z confidence
-#   intervals, and say why a dozen tests pin a correlation down only loosely
-# - tell a metric that contrasts two sets of measured words from one that
-#   measures how far words lie from neutral, and predict where they disagree
-# :::
-
-# %% [markdown]
-# (agree-what-we-found)=
-# ## What we found
-#
-# On Caliskan et al.'s ten tests and the SAME paper's gender/occupation test, the five
-# signed metrics (WEAT's $d$, SAME's skew, RIPA, RND, the generalized WEAT) never disagree
-# on the direction of a bias, on GloVe 6B 50d or on the Google News subset, and on GloVe
-# they rank the eleven tests alike (Spearman ρ 0.69 to 0.95, every interval above 0).
-# SAME and Direct Bias, which measure how far the measured words lie from neutral
-# whichever side they lean to, agree with each other (ρ 0.96) but order the tests against
-# the signed metrics (ρ −0.56 to −0.05): Mind Your Bias's "fundamental disagreement"
-# between methods is, on static vectors, a disagreement between these two kinds of metric
-# ({ref}`agree-correlations`). The Google News subset keeps only five tests, too few to
-# tell most pairs of metrics apart: 4 of 91 intervals exclude 0 there.
+# **Question.** Mind Your Bias (Husse & Spitz 2022) found that bias tests for contextual
+# models disagree. Static word vectors have a dozen more metrics: run on the *same* tests
+# and vectors, do they rank the tests alike, and do the signed ones agree on the direction
+# of a bias?
 
 # %% tags=["remove-cell", "colab-install"]
 # Colab: install biaslib 0.1.0, the version these pages were built with.
@@ -85,19 +46,58 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
                 "this cell again."
             )
 
-# %% tags=["hide-input"]
+# %% tags=["parameters", "remove-cell"]
+# Also run the comparison on the papers' own vectors (GloVe 840B 300d, the full
+# Google News word2vec file), downloaded once from their release files (Colab).
+import sys
+
+RUN_PAPER_MODELS = "google.colab" in sys.modules
+
+# %% tags=["remove-cell"]
+import warnings
+
+import matplotlib.pyplot as plt
 import pandas as pd
-from IPython.display import display
+from IPython.display import Markdown, display
 
 from biasbook import agree
-from biasbook.agree import what_we_found
+from biasbook.agree import (
+    VECTORS,
+    agreement_with,
+    colab_runtime,
+    correlation_heatmap,
+    correlation_matrix,
+    family_table,
+    rank_correlations,
+    scores,
+    sign_flips,
+    vector_sign_flips,
+    what_we_found,
+)
+from biaslib import METRICS, DroppedStimuliWarning, framing_table
 
+pd.set_option("display.max_colwidth", 90)
+# The words each vector set lacks are a table of agree_scores, so the warning that names
+# them when a test's words are looked up stays silent.
+warnings.simplefilter("ignore", DroppedStimuliWarning)
 findings = agree.findings()
+
+# %% [markdown]
+# (agree-what-we-found)=
+# ## What we found
+#
+# On {term}`GloVe 6B 50d` the five signed metrics rank the eleven tests alike and never
+# disagree on a bias's direction; {term}`SAME` and {term}`Direct Bias`, which measure how
+# far words lie from neutral, rank them against the signed ones (ρ −0.56 to −0.05). Mind
+# Your Bias's "fundamental disagreement" is, on static vectors, one between these two kinds
+# of metric.
+
+# %% tags=["remove-input"]
 with pd.option_context("display.max_colwidth", None):
     display(what_we_found(findings))
 
 # %% tags=["remove-cell"]
-# The sentences above, from the live scores (static vectors: CONTRIBUTING rule 1).
+# The sentences above and below, from the live scores (static vectors: CONTRIBUTING rule 1).
 import biaslib
 
 _glove, _w2v = agree.VECTORS
@@ -119,43 +119,33 @@ assert len(_w2v_pairs) == 91
 assert int(((_w2v_pairs["ci_low"] > 0) | (_w2v_pairs["ci_high"] < 0)).sum()) == 4
 assert [f.holds for f in findings] == ["partly", "partly", True]
 
-# %%
-import warnings
+# %% [markdown]
+# (agree-learning-goals)=
+# :::{admonition} Learning goals
+# :class: tip dropdown
+# After this chapter you can
+#
+# - state, for a four-set test, which sets each static bias metric treats as groups and
+#   which as the words it measures, and what sign its test-level score has
+# - compute rank correlations between metrics over tests with Fisher-z confidence
+#   intervals, and say why a dozen tests pin a correlation down only loosely
+# - tell a metric that contrasts two sets of measured words from one that
+#   measures how far words lie from neutral, and predict where they disagree
+# :::
 
-import matplotlib.pyplot as plt
-from IPython.display import Markdown
+# %% [markdown]
+# **Metrics, vectors and tests.** Every static metric of the library — {term}`WEAT`,
+# SAME, {term}`MAC`, Direct Bias, {term}`RIPA`, {term}`RND`, {term}`ECT`, {term}`RNSB`,
+# {term}`Indirect Bias`, Gonen & Goldberg's three tests, the {term}`generalized WEAT` —
+# on GloVe 6B 50d and the {term}`Google News subset` (Bolukbasi et al.'s 26k words of the
+# Google News word2vec vectors), both offline, with Caliskan et al.'s ten tests and one test
+# built from the SAME paper's word sets (gender terms and stereotyped occupations). On
+# Colab (`RUN_PAPER_MODELS`) the comparison also runs on GloVe 840B 300d and the full
+# Google News file. {doc}`The metrics' scores <agree_scores>` holds every score, the words
+# each vector set lacks, each metric's settings and where each metric departs from the
+# others.
 
-from biasbook.agree import (
-    VECTORS,
-    agreement_with,
-    correlation_heatmap,
-    correlation_matrix,
-    dropped_words,
-    family_table,
-    rank_correlations,
-    score_frame,
-    scores,
-    sign_flips,
-    vector_sign_flips,
-)
-from biaslib import METRICS, DroppedStimuliWarning, framing_table
-
-pd.set_option("display.max_colwidth", 90)
-# The words each vector set lacks are a table of this chapter ("Vectors and the words they
-# lack"), so the warning that names them when a test's words are looked up stays silent.
-warnings.simplefilter("ignore", DroppedStimuliWarning)
-
-# %% tags=["parameters"]
-# Also run the comparison on the papers' own vectors (GloVe 840B 300d, the full
-# Google News word2vec file), downloaded once from their release files (Colab).
-import sys
-
-RUN_PAPER_MODELS = "google.colab" in sys.modules
-
-# %% tags=["hide-input"]
-# The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
-from biasbook.agree import colab_runtime
-
+# %% tags=["remove-input"]
 print(colab_runtime("agree"))
 
 # %% [markdown]
@@ -165,105 +155,67 @@ print(colab_runtime("agree"))
 # {term}`target sets <target set>` $X, Y$ (flowers and insects; male and female names)
 # and two {term}`attribute sets <attribute set>` $A, B$ (pleasant and unpleasant words;
 # career and family), and WEAT scores each target word by its {term}`association`
-# $s(w, A, B)$ with the attributes. Most of the
-# newer metrics instead take two *groups* that define a {term}`bias direction` (male and
-# female terms) and a list of *words* they measure against it (occupations). We map one
-# onto the other the same way for every metric: **the targets $X, Y$ are the groups, the
-# attribute words $A \cup B$ are the words measured**, and every signed word score is
-# positive when a word is closer to $X$ than to $Y$. A signed metric's test-level score is
-# then
+# $s(w, A, B)$ with the attributes. Most of the newer metrics instead take two *groups*
+# that define a {term}`bias direction` (male and female terms) and a list of *words* they
+# measure against it (occupations). We map one onto the other the same way for every
+# metric: **the targets $X, Y$ are the groups, the attribute words $A \cup B$ are the
+# words measured**, and every signed word score is positive when a word is closer to $X$
+# than to $Y$. A signed metric's test-level score is then
 #
 # $$
 # \text{score} = \operatorname{mean}_{a \in A} b(a) - \operatorname{mean}_{b' \in B} b(b'),
 # $$
 #
-# the mean word score over $A$ minus that over $B$: positive when $A$ leans towards $X$
-# more than $B$ does — the direction in which WEAT's {term}`effect size` $d$ is positive.
-# This is WEFE's query roles for RIPA, RND and ECT; the exceptions are WEAT itself
-# (Caliskan's $s(w, A, B)$ scores the targets against the attributes; its difference of
-# means is symmetric in the two roles) and RNSB, whose classifier is trained on the
-# attribute words ($A$ labelled 1) and applied to the target words, as in its paper and in
-# WEFE. The metrics and their roles (`biaslib.evaluate.metrics.METRICS`, the library's one
-# front door to every static-vector metric, which the {doc}`audit <audit>` runs too):
+# positive when $A$ leans towards $X$ more than $B$ does — the direction in which WEAT's
+# {term}`effect size` $d$ is positive. This is WEFE's query roles for RIPA, RND and ECT;
+# the exceptions are WEAT itself (its difference of means is symmetric in the two roles)
+# and RNSB, whose classifier is trained on the attribute words and applied to the targets,
+# as in its paper. The metrics and their roles
+# (`biaslib.evaluate.metrics.METRICS`, which the {doc}`audit <audit>` runs too):
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 framing_table()
 
 # %% [markdown]
-# **Choices taken for this chapter** (each is a constant or a function of
-# `biaslib.evaluate.metrics` or of `biasbook.agree`):
-#
-# - *Each metric at its paper's {term}`convention`*: RIPA with the first principal component of
-#   the pairs and the vectors as they are (their length counts), RND with unit vectors and
-#   Euclidean distances, Direct Bias with one component and $c = 1$, the generalized WEAT
-#   on unit vectors, RNSB, Indirect Bias and Gonen & Goldberg's tests at their `"paper"`
-#   presets (the modules of {py:mod}`biaslib.methods` document where WEFE, responsibly
-#   and EBS differ). For RIPA, RND and the skew the test-level score is built from the
-#   word scores (mean over $A$ minus mean over $B$): their own set-level value, a sum or
-#   mean over all measured words, would add $A$ and $B$ together.
-# - *Unsigned metrics are compared on a magnitude* (last column): $|d|$ for WEAT, $|1 -
-#   \text{MAC}|$ because MAC reads 1 as "no bias", $1 - \rho$ for ECT (its Spearman ρ is 1
-#   without bias), $|\bar\beta|$ for Indirect Bias; SAME, Direct Bias, RNSB's divergence
-#   and Gonen & Goldberg's accuracies and correlation as they are. A pair of two signed
-#   metrics is compared on the signed scores, any pair with an unsigned metric on
-#   magnitudes.
-# - *Pairs.* RIPA's relation vector and Direct Bias's first principal component are
-#   computed from the pairs $(X_i, Y_i)$ in printed order. For gender terms these are
-#   real pairs (*man*/*woman*); for flowers and insects or two lists of names the pairing
-#   is arbitrary, as it is in WEFE. A target without a vector takes its partner with it,
-#   so that every metric sees the same words.
-# - *Gonen & Goldberg.* Their "male-" and "female-biased" words are the most biased on
-#   each side of the gender direction among 50,000 words. A test's measured words often
-#   all lean one way (every attribute word of C7 lies on the arts side of math − arts),
-#   so we measure each word's projection on the $X - Y$ direction from the median word's
-#   (`biaslib.evaluate.metrics.centred_projection`): the labels are the more
-#   $X$-leaning and the more $Y$-leaning half. The classification test uses stratified
-#   5-fold cross-validation (as EBS does; their single split trains on a fifth of the
-#   words, 3 of 16 here), the neighbour test the nearest quarter of the measured words
-#   (they used 100 of 5,000). Their random choices, and RNSB's, use seed 0.
-# - *Correlations over tests.* Spearman's ρ (and Kendall's τ in an exercise) over the
-#   tests both metrics score, with a 95 % interval from Fisher's z-transform: standard
-#   error $\sqrt{(1 + \rho^2/2)/(n-3)}$ for Spearman (Bonett & Wright 2000) and
-#   $\sqrt{0.437/(n-4)}$ for Kendall (Fieller et al. 1957). As in the
-#   {doc}`synthesis chapter <synthesis>` (Mind Your Bias's Table 5 rule), a correlation
-#   needs at least 3 tests and an interval at least 4.
+# Each metric runs at its paper's {term}`convention`. Unsigned metrics are compared on a
+# magnitude ($|d|$ for WEAT, $|1 - \text{MAC}|$, $1 - \rho$ for ECT, …); a pair of two
+# signed metrics is compared on the signed scores. Correlations over tests are Spearman's
+# ρ with a 95 % interval from Fisher's z-transform; as in the
+# {doc}`synthesis chapter <synthesis>`, a correlation needs at least 3 tests and an
+# interval at least 4. A test runs when no set loses more than 20 % of its words. Every
+# setting in full: {doc}`the choices <agree_scores>`.
 
 # %% [markdown]
-# ## Vectors and the words they lack
+# (agree-correlations)=
+# ## Do the metrics rank the tests alike?
 #
-# GloVe 6B 50d was trained on lowercased text and is looked up in lower case; the Google
-# News subset is cased and looked up as printed, with ML-EAT's stimuli for it (C2, C5 and
-# C9 adapted, see the {doc}`WEAT chapter <weat_static>`). A test runs when no set loses
-# more than 20 % of its words, the rule of the WEAT chapter. The SAME test is built from
-# the SAME paper's sets (`biasbook.agree.same_test`): $X, Y$ are
-# debiaswe's nine male/female definitional pairs, $A, B$ the 50 most male- and most
-# female-stereotyped of its occupations (debiaswe's ratings; the groups of the SAME paper's
-# WEAT experiment). What each vector set lacks:
+# Spearman's ρ between every pair of metrics over the eleven tests on GloVe 6B 50d,
+# computed now from the vectors (`biasbook.agree.scores`, a few seconds); the Google News
+# subset's panel, with five tests, is with {doc}`the scores <agree_scores>`.
 
-# %%
-for vectors in VECTORS:
-    display(Markdown(f"**{vectors}**"))
-    display(dropped_words(vectors))
-
-# %% [markdown]
-# ## The scores
-#
-# Every metric on every test that runs, computed now from the vectors
-# (`biasbook.agree.scores`, a few seconds). First the signed metrics,
-# positive in WEAT's direction (Caliskan et al. chose each test so that its bias is
-# positive), then the magnitudes of all metrics, as they enter the correlations (printed
-# to two decimals; the ranks use every digit):
-
-# %%
+# %% mystnb={"figure": {"caption": "Spearman's \u03c1 between every pair of static bias metrics over the eleven tests on GloVe 6B 50d (lower triangle; red: the two metrics order the tests alike, blue: in reverse).", "name": "fig-agree-heatmap"}, "image": {"alt": "Heat map of rank correlations between 14 metrics on GloVe 6B 50d. The five signed metrics (WEAT d, skew, RIPA, RND, generalized WEAT) form a red block of high agreement; SAME and Direct Bias correlate strongly with each other but are blue, reversed, against the signed metrics."}} tags=["hide-input"]
 per_vectors = {v: scores(v) for v in VECTORS}
-for vectors, frame in per_vectors.items():
-    display(Markdown(f"**{vectors}**: signed scores"))
-    display(score_frame(frame, signed_only=True))
+pairs = {v: rank_correlations(frame) for v, frame in per_vectors.items()}
+glove = VECTORS[0]
+figure = correlation_heatmap(
+    {f"{glove} ({per_vectors[glove]['test'].nunique()} tests)": correlation_matrix(pairs[glove])},
+    width=8.0)
+plt.show()
 
-# %% tags=["hide-input"]
-for vectors, frame in per_vectors.items():
-    display(Markdown(f"**{vectors}**: magnitudes (as the framing compares them)"))
-    display(score_frame(frame, "magnitude"))
+# %% [markdown]
+# Each metric against WEAT's $d$, with its 95 % interval, on both vector sets:
+
+# %% tags=["remove-input"]
+agreement_with(pairs, "WEAT d")
+
+# %% [markdown]
+# The pairs by kind — the five signed metrics among themselves, SAME with Direct Bias,
+# the signed metrics against those two, and the eight cosine-based metrics (Mind Your
+# Bias's "cosine-based methods": `biasbook.agree.COSINE_METRICS`) — with Spearman's ρ and Kendall's τ: the range of the
+# correlations and how many of the pairs' 95 % intervals lie above 0.
+
+# %% tags=["remove-input"]
+family_table(per_vectors)
 
 # %% tags=["remove-cell"]
 # No metric failed on a test (an undefined score would be NaN with a note).
@@ -272,45 +224,13 @@ for frame in per_vectors.values():
     assert frame["score"].notna().all()
 
 # %% [markdown]
-# (agree-correlations)=
-# ## Do the metrics rank the tests alike?
-#
-# Spearman's ρ between every pair of metrics over the tests, one panel per vector set
-# (lower triangle; red: the two metrics order the tests alike, blue: in reverse):
-
-# %%
-pairs = {v: rank_correlations(frame) for v, frame in per_vectors.items()}
-matrices = {f"{v} ({frame['test'].nunique()} tests)": correlation_matrix(pairs[v])
-            for v, frame in per_vectors.items()}
-figure = correlation_heatmap(matrices)
-plt.show()
-
-# %% [markdown]
-# Each metric against WEAT's $d$, with its 95 % interval, on GloVe 6B 50d and on the
-# Google News subset:
-
-# %% tags=["hide-input"]
-agreement_with(pairs, "WEAT d")
-
-# %% [markdown]
-# The pairs by kind — the five signed metrics among themselves, SAME with Direct Bias,
-# the signed metrics against those two, and the eight cosine-based metrics (Mind Your
-# Bias's "cosine-based methods": `biasbook.agree.COSINE_METRICS`) — with
-# Spearman's ρ and with Kendall's τ: the range of the correlations and how many of the
-# pairs' 95 % intervals lie above 0.
-
-# %% tags=["hide-input"]
-family_table(per_vectors)
-
-# %% [markdown]
 # (agree-signs)=
 # ## Do the signed metrics agree on the direction?
 #
 # Per test, the sign of WEAT's $d$ and the signed metrics whose score has the other sign
-# (`biasbook.agree.sign_flips`; "split" when the signed metrics do not
-# all share one sign):
+# ("split" when the signed metrics do not all share one sign):
 
-# %%
+# %% tags=["remove-input"]
 flips = {v: sign_flips(frame) for v, frame in per_vectors.items()}
 pd.concat(flips, axis=1).fillna("not run")
 
@@ -318,73 +238,36 @@ pd.concat(flips, axis=1).fillna("not run")
 # And between the vector sets: the tests that run on both, and the signed metrics whose
 # sign differs between GloVe 6B 50d and the Google News subset:
 
-# %%
+# %% tags=["remove-input"]
 vector_sign_flips(*per_vectors.values())
 
 # %% [markdown]
 # ## Discussion
 #
-# Every difference in the tables above, and where it comes from:
-#
 # - **The signed metrics agree because they are one contrast measured five ways.** Each
-#   is a mean over $A$ minus a mean over $B$ along the $X - Y$ direction. The generalized
-#   WEAT with two targets and two attributes is half of WEAT's difference of mean
-#   associations (unit vectors; {py:func}`biaslib.methods.gweat.generalized_weat`), so it
-#   differs from $d$ only by $d$'s division by the standard deviation of the target
-#   scores; the skew contrast is the same difference divided by
-#   $\lVert m_X - m_Y \rVert$ ({ref}`agree-exercise-2`). RIPA departs most: it uses the raw
-#   vectors (a word's length counts) and a principal component of the pairs, which for
-#   flowers and insects or lists of names are pairs only by printed position; RND uses
-#   Euclidean distances to the group centroids. All five share their sign on every test
-#   because every test here is strongly biased in the direction Caliskan et al. chose: a
-#   flip needs a test near 0.
+#   is a mean over $A$ minus a mean over $B$ along the $X - Y$ direction; the generalized
+#   WEAT is half of WEAT's difference of mean associations, the skew contrast the same
+#   difference divided by $\lVert m_X - m_Y \rVert$ ({ref}`agree-exercise-2`). All five
+#   share their sign on every test because every test here is strongly biased in the
+#   direction Caliskan et al. chose: a flip needs a test near 0.
 # - **SAME and Direct Bias measure something else.** They average $|\cos(w, \cdot)|$ over
 #   all measured words, so a test whose attribute words all lean towards one target set
-#   scores high even if $A$ and $B$ lean equally; WEAT's contrast of $A$ with $B$ is then
-#   small. C3 (European and African American names, pleasant and unpleasant words) has
-#   the largest SAME on GloVe 6B 50d and one of the smallest $d$. Both are principled —
-#   the SAME paper separates this "skew" from the "stereotype" on purpose — but they
-#   answer different questions, and their ρ with the signed metrics says so.
-# - **MAC** correlates with $|d|$ (ρ 0.85), but $|1 - \text{MAC}|$ is just the mean
-#   cosine similarity of the measured words with the targets: tests whose sets are
-#   related in meaning (C6–C9 and the SAME test, where gender terms meet gendered words)
-#   have both a small MAC and a large $d$. The SAME paper shows MAC is not a bias measure
-#   (its Theorems 8–10); the agreement here is a property of these tests.
-# - **ECT** (ρ with $|d|$ 0.12) correlates the measured words' similarities to the two
-#   centroids; for C6 it is even negative (the career words are closer to the male names
-#   exactly when the family words are closer to the female names), so $1 - \rho$ exceeds 1.
-# - **RNSB** trains a classifier on the attribute words and reads the targets: its
-#   largest value on GloVe 6B 50d is C9 (mental and physical disease; temporary and
-#   permanent), a test of middling $d$, because seven words a side make a classifier
-#   that is confident about some targets and not others.
-# - **Indirect Bias** is negative on C1, C2 and C9 on GloVe 6B 50d (the $X - Y$
-#   direction makes the attribute words *less* similar to each other) and positive on the
-#   others, so its magnitude mixes two effects; it correlates with nothing here.
-# - **Gonen & Goldberg's tests** agree with $|d|$ to different degrees: the classifier
-#   that recovers the more $X$- and the more $Y$-leaning half of the attribute words does
-#   (ρ 0.83), k-means (ρ 0.28) and the neighbour test (ρ 0.12) much less. They were
-#   made for thousands of words; a test here has 13 to 100.
-# - **GloVe against Google News.** The signed metrics keep their signs on the four
-#   Caliskan tests and the SAME test that run on both. On the Google News subset SAME and
-#   Direct Bias correlate *positively* with the signed metrics, the opposite of GloVe —
-#   with five tests, one of them the SAME test that is large on every metric, the
-#   intervals span almost the whole range, and neither vector set can be said to show a
-#   different pattern.
+#   scores high even if $A$ and $B$ lean equally. {term}`C3` has the largest SAME on GloVe
+#   6B 50d and one of the smallest $d$. Both are principled — the SAME paper separates
+#   this "skew" from the "stereotype" on purpose — but they answer different questions.
+# - **GloVe against Google News.** The signed metrics keep their signs on the tests that
+#   run on both. On the Google News subset SAME and Direct Bias correlate *positively*
+#   with the signed metrics; with five tests the intervals span almost the whole range,
+#   and neither vector set can be said to show a different pattern.
+#
+# Where MAC, ECT, RNSB, Indirect Bias and Gonen & Goldberg's tests depart, and why:
+# {doc}`the scores page <agree_scores>`.
 
 # %% tags=["remove-cell"]
 # The discussion above.
 _g = _per[_glove]
 _score = _g.pivot(index="test", columns="metric", values="score")
-_mag = _g.pivot(index="test", columns="metric", values="magnitude")
-_with_d = _pairs[_glove].query("metric_a == 'WEAT d'").set_index("metric_b")["r"]
 assert _score["SAME"].idxmax() == "C3" and _score["WEAT d"].rank()["C3"] <= 3
-assert agree.shown(_with_d["MAC"]) == "0.85" and agree.shown(_with_d["ECT"]) == "0.12"
-assert _score.loc["C6", "ECT"] < 0 and _mag.loc["C6", "ECT"] > 1
-assert _score["RNSB"].idxmax() == "C9"
-assert sorted(_score.index[_score["Indirect Bias"] < 0]) == ["C1", "C2", "C9"]
-assert agree.shown(_with_d["G&G classification"]) == "0.83"
-assert agree.shown(_with_d["G&G cluster"]) == "0.28"
-assert agree.shown(_with_d["G&G neighbours"]) == "0.12"
 assert (agree.vector_sign_flips(*_per.values())["sign differs"] == "—").all()
 assert (agree.families(_pairs[_w2v])["across"]["r"] > 0).all()
 # The generalized WEAT is half of WEAT's difference of mean associations (C6, GloVe).
@@ -403,7 +286,8 @@ assert abs(biaslib.generalized_weat([_c6.X, _c6.Y], [_c6.A, _c6.B]).effect_size
 # and the intervals narrow accordingly. Expected time: a few minutes to download and read the
 # files, the same on a GPU and a CPU runtime.
 
-# %% tags=["hide-input"]
+# %% tags=["remove-cell"]
+# On Colab: the same comparison on the papers' own vectors.
 if RUN_PAPER_MODELS:
     from biasbook.agree import PAPER_VECTORS, paper_scores
 
@@ -423,7 +307,7 @@ if RUN_PAPER_MODELS:
 # (agree-exercise-1)=
 # ### Exercise 1. Swap the attribute sets (★☆☆)
 #
-# Run every metric on C6 (male and female names; career and family) on GloVe 6B 50d, then
+# Run every metric on {term}`C6` (male and female names; career and family) on GloVe 6B 50d, then
 # again with $A$ and $B$ swapped. Check that every signed score changes sign and keeps its
 # size. Which unsigned metrics change, and why?
 

@@ -208,8 +208,9 @@ def test_result_tables_split_the_row_and_say_when_a_tail_underflowed():
     estimate, spread = result_tables(row)
     assert tuple(estimate.columns) == SHOWN_ESTIMATE_COLUMNS
     assert tuple(spread.columns) == SHOWN_SPREAD_COLUMNS
-    assert list(estimate.index) == list(spread.index) == ["mind-your-bias"]
-    est, spr = estimate.loc["mind-your-bias"], spread.loc["mind-your-bias"]
+    # The convention by its authors' name, not the preset's id for code.
+    assert list(estimate.index) == list(spread.index) == ["Mind Your Bias"]
+    est, spr = estimate.loc["Mind Your Bias"], spread.loc["Mind Your Bias"]
     assert (est["N"], est["contexts"]) == ("10,000", "3,200")
     assert (est["CES"], est["95% CI"], est["SE"]) == ("0.86", "[0.86, 0.87]", "0.003")
     assert est["p"] == "< 1e-300" and spr["Q p-value"] == "2.0e-207"
@@ -235,12 +236,15 @@ def test_ces_and_caliskan_tables_print_underflowed_p_values():
 
     wide = ces_table(toy_rows())
     assert list(wide.index) == ["C1", "C3"]
-    assert wide.loc["C1", ("m", "mind-your-bias")] == "0.50 (< 1e-300)"
-    assert wide.loc["C3", ("m", "mind-your-bias")] == "−0.25 (0.003)"
+    assert wide.loc["C1", ("m", "Mind Your Bias")] == "0.50 (< 1e-300)"
+    assert wide.loc["C3", ("m", "Mind Your Bias")] == "−0.25 (0.003)"
     table = caliskan_table(toy_rows(), tests=["C1", "C3", "Dis"])
-    assert table.loc["C1", ("mind-your-bias", "CES")] == "0.50"
-    assert table.loc["C1", ("mind-your-bias", "p")] == "< 1e-300"
-    assert table.loc["Dis", ("mind-your-bias", "p")] == "–"
+    assert table.loc["C1", ("Mind Your Bias", "CES")] == "0.50"
+    assert table.loc["C1", ("Mind Your Bias", "p")] == "< 1e-300"
+    assert table.loc["Dis", ("Mind Your Bias", "p")] == "–"
+    # No header names a preset by its id for code.
+    headers = {str(c) for t in (wide, table) for c in t.columns.to_flat_index()}
+    assert not any("mind-your-bias" in h or "ceat-original" in h for h in headers)
     assert table.loc["C3", ("", "dropped")] == "X: a"
 
 
@@ -322,7 +326,8 @@ def test_ceat_findings_and_sign_agreement_from_the_stored_tables():
     assert list(agree.columns) == ["tests run", "ELMo", "BERT", "GPT-2", "OPT", "BLOOM"]
     assert (agree.drop(columns="tests run").le(agree["tests run"], axis=0)).all().all()
     conventions = ceat_conventions_table()
-    assert list(conventions.index) == ["ceat-original", "mind-your-bias"]
+    assert list(conventions.index) == ["Guo & Caliskan", "Mind Your Bias"]
+    assert list(conventions["preset"]) == ["ceat-original", "mind-your-bias"]
     assert list(conventions["samples N"]) == ["1,000", "10,000"]
 
 
