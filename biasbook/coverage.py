@@ -71,6 +71,12 @@ CHAPTER_TITLES: dict[str, str] = {
     "ceat": "CEAT", "lpbs": "LPBS", "same": "SAME", "synthesis": "Synthesis",
     "agree": "Do the metrics agree?",
 }
+#: Sub-pages of a chapter (``notebooks/<chapter>_<topic>``: its full tables and paper-model
+#: runs, listed under it in ``_toc.yml``) that coverage rows link; a link to one shows its
+#: chapter's title.
+CHAPTER_TITLES |= {
+    "mleat_table1": "ML-EAT", "mleat_contextual": "ML-EAT", "mleat_histwords_clip": "ML-EAT",
+}
 
 
 def _coverage_path() -> Path:

@@ -95,8 +95,9 @@ QUICK = ("holds_up", "seat")
 #: The notebooks run in Colab mode (see the module docstring): ``holds_up``, ``coverage``
 #: and ``from_scratch`` (offline GloVe 6B 50d only, its exercises included), whose Colab
 #: branch only installs, and the chapters with paper-model cells, on the stand-in hub.
-COLAB_MODE = ("holds_up", "coverage", "from_scratch", "weat_static", "seat", "elmo_bug", "mleat",
-              "lpbs", "ceat", "same", "audit", "agree")
+COLAB_MODE = ("holds_up", "coverage", "from_scratch", "weat_static", "seat", "elmo_bug",
+              "mleat", "mleat_contextual", "mleat_histwords_clip", "lpbs", "ceat", "same",
+              "audit", "agree")
 #: Parameters set after a notebook's ``parameters`` cell in Colab mode, as papermill injects
 #: them: the same code on less data. CEAT's paper models read at most 3 sentences per
 #: stimulus instead of 100 (the stand-ins' numbers are not compared anyway).
@@ -398,9 +399,12 @@ def paper_markers(name: str) -> tuple[str, ...]:
         "seat": (seat.PAPER_GROUP, *labels(seat.PAPER_SEAT_MODELS), seat.PAPER_ELMO.label,
                  seat.PAPER_ELMO_SENT_BIAS.label),
         "elmo_bug": (f"d, {elmo_bug.PAPER_ELMO.label}", "gpt2 d, bug"),
-        "mleat": (*labels(mleat.MLEAT_PAPER_MODELS), "word2vec Google News 300d", "sha256=",
-                  "**HistWords English SGNS**",
-                  *(f"CLIP {h}" for h in mleat.CLIP_PAPER_MODELS)),
+        # ML-EAT: the paper's static vectors on the chapter's page, GPT-2 and HistWords/CLIP
+        # on its sub-pages.
+        "mleat": ("word2vec Google News 300d", "sha256="),
+        "mleat_contextual": labels(mleat.MLEAT_PAPER_MODELS),
+        "mleat_histwords_clip": ("**HistWords English SGNS**",
+                                 *(f"CLIP {h}" for h in mleat.CLIP_PAPER_MODELS)),
         "lpbs": tuple(f"{m} (Hugging Face hub)" for m in lpbs.PAPER_LPBS_MODELS),
         "ceat": labels(ceat.PAPER_CEAT_MODELS),
         "same": ("bert-base-uncased (computed now)", *same_runs),
