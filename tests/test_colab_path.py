@@ -96,8 +96,8 @@ QUICK = ("holds_up", "seat")
 #: and ``from_scratch`` (offline GloVe 6B 50d only, its exercises included), whose Colab
 #: branch only installs, and the chapters with paper-model cells, on the stand-in hub.
 COLAB_MODE = ("holds_up", "coverage", "from_scratch", "weat_static", "seat", "elmo_bug",
-              "mleat", "mleat_contextual", "mleat_histwords_clip", "lpbs", "ceat", "same",
-              "audit", "agree")
+              "elmo_bug_bert_gpt2", "mleat", "mleat_contextual", "mleat_histwords_clip", "lpbs",
+              "ceat", "same", "audit", "agree")
 #: Parameters set after a notebook's ``parameters`` cell in Colab mode, as papermill injects
 #: them: the same code on less data. CEAT's paper models read at most 3 sentences per
 #: stimulus instead of 100 (the stand-ins' numbers are not compared anyway).
@@ -398,7 +398,9 @@ def paper_markers(name: str) -> tuple[str, ...]:
         "weat_static": (*(f"**{m}**" for m in weat_static.PAPER_VECTORS), "sha256="),
         "seat": (seat.PAPER_GROUP, *labels(seat.PAPER_SEAT_MODELS), seat.PAPER_ELMO.label,
                  seat.PAPER_ELMO_SENT_BIAS.label),
-        "elmo_bug": (f"d, {elmo_bug.PAPER_ELMO.label}", "gpt2 d, bug"),
+        # The ELMo bug's chapter runs ELMo, its sub-page GPT-2's offsets.
+        "elmo_bug": (f"d, {elmo_bug.PAPER_ELMO.label}",),
+        "elmo_bug_bert_gpt2": ("gpt2 d, bug",),
         # ML-EAT: the paper's static vectors on the chapter's page, GPT-2 and HistWords/CLIP
         # on its sub-pages.
         "mleat": ("word2vec Google News 300d", "sha256="),
