@@ -91,18 +91,16 @@ assert all(f.model.startswith(f"{elmo_bug.MINILM}, {elmo_bug.SMOLLM2}") for f in
 # **The two other slips.** sent-bias read BERT's first wordpiece instead of `[CLS]`, from
 # lowercased input; w-SEAT read the wrong GPT-2 token ({ref}`elmo-bug-other-slips`).
 #
-# **How.** ELMo, BERT-large and GPT-2 cannot be downloaded on the machines that build this book
-# (AllenNLP no longer installs either; on Colab, ELMo's release files are read by
-# {py:mod}`biaslib.embeddings.elmo` and the bug replayed on ELMo itself). So here each bug is
-# replayed *by its mechanism* (`biaslib.embeddings.bugs`) on the two real pretrained
-# transformers we have, MiniLM (all-MiniLM-L6-v2, a 6-layer BERT-architecture encoder,
-# WordPiece, uncased, with `[CLS]`) and SmolLM2 (SmolLM2-135M-Instruct, a causal LM,
-# byte-level BPE, cased), and every test is run twice on identical sentences: once through the
-# bug, once through its fix. Beside them stand Mind Your Bias's ELMo columns: "orig." (May et
-# al. / Tan & Celis, computed with the bug) and their own re-run with the bug fixed. Our
-# numbers measure what the bug does to *these* models; none of them is a replication of an
-# ELMo, BERT or GPT-2 number. On Colab, `RUN_PAPER_MODELS` runs ELMo here and GPT-2 on
-# {doc}`the sub-page <elmo_bug_bert_gpt2>`, in about this time (the whole chapter):
+# **How.** ELMo, BERT-large and GPT-2 cannot be downloaded where this book is built (on
+# Colab, ELMo's release files are read by {py:mod}`biaslib.embeddings.elmo`). So each bug is
+# replayed *by its mechanism* (`biaslib.embeddings.bugs`) on MiniLM (all-MiniLM-L6-v2: a
+# 6-layer BERT-architecture encoder, WordPiece, uncased, with `[CLS]`) and SmolLM2
+# (SmolLM2-135M-Instruct: a causal LM, byte-level BPE, cased), and every test runs twice on
+# identical sentences, through the bug and through its fix, beside Mind Your Bias's ELMo
+# columns: "orig." (May et al. / Tan & Celis, computed with the bug) and their re-run with
+# the bug fixed. Our numbers measure what the bug does to *these* models; none of them is a
+# replication of an ELMo, BERT or GPT-2 number. On Colab, `RUN_PAPER_MODELS` runs ELMo here
+# and GPT-2 on {doc}`the sub-page <elmo_bug_bert_gpt2>`, in about this time (the chapter):
 
 # %% tags=["parameters", "remove-cell"]
 # RECOMPUTE: compute the stored tables now (minutes on a CPU) instead of reading them from
@@ -137,6 +135,8 @@ from biasbook.elmo_bug import (
     elmo_counts,
     elmo_figure,
     gpt2_counts,
+    gpt2_landing,
+    gpt2_offset_examples,
     load_or_compute,
     paper_elmo_table,
     quirk_counts,
@@ -231,13 +231,11 @@ for name, enc in ENCODERS.items():
 # smallest of them (`biasbook.elmo_bug.ELMO_TESTS`); on Colab, ELMo itself runs all eight
 # (below).
 #
-# Each row is a permutation test over vectors whose last bits depend on the CPU and the
-# batch they were computed in, so the table is read from `data/results/elmo_bug.csv`,
-# computed by `scripts/compute_results.py` with `biasbook.elmo_bug.elmo_table`;
-# the test suite recomputes a slice of it and checks it within a stated tolerance. A test
-# whose {term}`association` scores are all equal has no effect size (0/0); the bug can do that, so
-# such a test is reported as undefined, with the reason, instead of stopping the chapter.
-# The undefined tests of the table:
+# The table is stored (`data/results/elmo_bug.csv`, `biasbook.elmo_bug.elmo_table`; the tests
+# recompute a slice within a stated tolerance): its permutation tests run on vectors whose
+# last bits depend on the CPU. A test whose {term}`association` scores are all equal has no
+# effect size (0/0); the bug can do that, and such a test is reported as undefined, with the
+# reason:
 
 # %% tags=["hide-input"]
 elmo = table("elmo_bug")
@@ -267,6 +265,8 @@ def n_stimuli(short: str) -> int:
 
 assert sorted(ELMO_TESTS[SMOLLM2], key=n_stimuli) == sorted(ELMO_TESTS[MINILM], key=n_stimuli)[:2]
 assert (MIND_YOUR_BIAS.n_resamples, MIND_YOUR_BIAS.seed, MIND_YOUR_BIAS.ddof) == (99_999, 1111, 1)
+# The text below: 1.0e-05, the smallest p of 99,999 shuffles and the observed split.
+assert MIND_YOUR_BIAS.resampling.plus_one and elmo["p_value"].min() == 1 / 100_000
 
 # %% [markdown]
 # One table per model, one row per test and replay: ours first (**d** and **p** of the
@@ -274,7 +274,9 @@ assert (MIND_YOUR_BIAS.n_resamples, MIND_YOUR_BIAS.seed, MIND_YOUR_BIAS.ddof) ==
 # "orig." value of May et al. / Tan & Celis (computed with the bug; Mind Your Bias's
 # Table 3 prints no p-value for it), for *fixed* Mind Your Bias's re-run with the p-value
 # of the authors' result file. † printed as 0 (0.0000) in that file: p < 0.00005, not
-# p = 0. No stars: significance is counted below.
+# p = 0. Our p of 1.0e-05 is the smallest the sampled test can give: none of its 99,999
+# shuffles was as extreme as the observed split (1 in 100,000). No stars: significance is
+# counted below.
 #
 # all-MiniLM-L6-v2:
 
@@ -310,13 +312,9 @@ elmo_figure(elmo)
 plt.show()
 
 # %% [markdown]
-# Why the buggy vectors carry so little: the mean of a sentence's character vectors is
-# dominated by the characters every template shares ("This is a …"), and w-SEAT's character
-# usually lies in the first word, before the stimulus. For one test, the mean cosine
-# similarity between the s-SEAT vectors of different sentences, and how many *different*
-# w-SEAT vectors the bug produces for its sentences (a causal model's vector at a character
-# sees only the characters before it; vectors that differ only by float noise count as one,
-# `biasbook.elmo_bug.distinct_vectors`):
+# How alike the buggy vectors are, for one test: the mean cosine between the s-SEAT vectors
+# of different sentences, and how many *different* w-SEAT vectors the bug gives (vectors that
+# differ only by float noise count as one, `biasbook.elmo_bug.distinct_vectors`):
 
 # %% tags=["hide-input"]
 diag = table("elmo_diagnostics")
@@ -341,55 +339,66 @@ quirk_counts_view(quirks)
 # %% [markdown]
 # **w-SEAT's GPT-2 offsets.** w-SEAT's GPT-2 code tokenizes every word on its own and adds 1 to
 # each word's start position, for a `[CLS]` token GPT-2 does not have: it reads the token
-# *after* the stimulus' first subword. Replayed on SmolLM2, the bug against the fix (the
-# stimulus' first subword in the normally tokenized sentence):
+# *after* the stimulus' first subword. Replayed on SmolLM2 for a few of Mind Your Bias's
+# sentences:
+
+# %% tags=["hide-input"]
+examples = [find_context("This is a tulip.", "tulip"), find_context("John is here.", "John"),
+            *[myb_contexts("MYB-C9-term")[r][0] for r in ("X", "A")],
+            myb_contexts("MYB-C6-name")["A"][0]]
+gpt2_offset_examples(smol, examples).set_index("sentence")
+
+# %% [markdown]
+# Where the read position lands, over all sentences of the tests counted below:
 
 # %% tags=["hide-input"]
 gpt = table("elmo_gpt2")
+gpt2_landing(smol, list(dict.fromkeys(gpt["test"])))
+
+# %% [markdown]
+# The bug against the fix (the stimulus' first subword in the normally tokenized sentence),
+# counted as above:
+
+# %% tags=["remove-input"]
 counts_view(gpt2_counts(gpt)).droplevel(["bug", "fixed"])
 
 # %% [markdown]
 # {doc}`elmo_bug_bert_gpt2` holds both in full: every test beside May et al.'s and Mind Your
-# Bias's published columns, the tokens each slip reads, where w-SEAT's read position lands,
+# Bias's published columns, the effect sizes of w-SEAT's separate-word tokenization alone,
 # and GPT-2 itself on Colab.
 
 # %% [markdown]
 # ## What the comparison shows
 #
-# Read off the tables above (the stand-ins' offline subsets; on Colab, ELMo and GPT-2
-# themselves run every test in the tables marked so).
+# Read off the tables above (our stand-ins' offline subsets):
 #
 # * **The ELMo bug mostly erases the effect, as in the published ELMo columns.** On both of
 #   our models, vectors built from characters give much smaller effect sizes than the fixed
-#   vectors of the same sentences, at sentence and at word level; some signs flip and
-#   fewer tests reach significance. That is the pattern of ELMo's published numbers: the
-#   "orig." values of May et al. and Tan & Celis are mostly small, often of the other sign,
-#   and Mind Your Bias's fixed re-run finds every one of these tests significant. It is
-#   not a uniform shrinkage, though: on all-MiniLM-L6-v2 one test ({term}`C9`) comes out slightly
-#   *larger* through the bug — a bug adds noise, it does not scale the truth.
+#   vectors of the same sentences, at sentence and at word level; some signs flip and fewer
+#   tests reach significance. So did ELMo's published numbers: the "orig." values of May et
+#   al. and Tan & Celis are mostly small, often of the other sign, and Mind Your Bias's fixed
+#   re-run finds every one of these tests significant. It is not a uniform shrinkage: on
+#   MiniLM one test ({term}`C9`) comes out slightly *larger* through the bug; a bug adds
+#   noise, it does not scale the truth.
 # * **Why.** The mean of a sentence's character vectors is dominated by what every template
 #   shares, so the buggy sentence vectors are far more alike than the fixed ones. w-SEAT's
 #   character is usually in the first word, before the stimulus: a causal model cannot see
-#   the stimulus from there at all, so SmolLM2 produces far fewer distinct "word" vectors
-#   than there are sentences; in C9 the two {term}`attribute sets <attribute set>` even
-#   yield the same vectors, every association score is zero and the effect size is undefined. ELMo's backward LSTM
-#   did see the rest of the sentence, which may be why its buggy numbers were small rather
-#   than undefined.
-# * **sent-bias's BERT input.** Reading the first wordpiece instead of `[CLS]` matters most
-#   when the input is the stimulus alone (May et al.'s *word* condition): there the first
-#   wordpiece is just the start of the stimulus, and on all-MiniLM-L6-v2 most word-level
-#   tests change sign. In template sentences the first wordpiece is "this"/"that"/…, a token
-#   that has attended to the whole sentence, and the two agree much better. Lowercasing
-#   the cased SmolLM2 leaves tests with lowercase stimuli ({term}`C1`) exactly unchanged
-#   and moves every test built on names ({term}`C3`, {term}`C6`, {term}`ABW`, the double
-#   binds), several of them across zero.
-# * **w-SEAT's GPT-2 offsets.** The `+1` makes w-SEAT read the next word, the stimulus'
-#   second subword, or a padding position after the sentence, not the stimulus. On SmolLM2
-#   the separate-word tokenization alone (offset 0) stays close to the fix, while the full
-#   bug changes the effect sizes and their significance: the offset does the damage. Mind
-#   Your Bias attribute their large divergence from Tan & Celis's GPT-2 numbers to templates
-#   or model versions (their §4.1); this bug in Tan & Celis's code is another candidate, to
-#   be checked with `gpt2` itself on Colab.
+#   the stimulus from there, so SmolLM2 produces far fewer distinct "word" vectors than there
+#   are sentences; in C9 the two {term}`attribute sets <attribute set>` even yield the same
+#   vectors, every association score is zero and the effect size is undefined. ELMo's
+#   backward LSTM did see the rest of the sentence, which may be why its buggy numbers were
+#   small rather than undefined.
+# * **sent-bias's BERT input** matters most for the stimulus alone (May et al.'s *word*
+#   condition), where the first wordpiece is just the start of the stimulus: on MiniLM most
+#   word-level tests change sign. In sentences the first wordpiece ("this", "that", …) has
+#   attended to the whole sentence, and the two agree much better. Lowercasing SmolLM2 leaves
+#   {term}`C1` (lowercase stimuli) exactly unchanged and moves every test built on names
+#   ({term}`C3`, {term}`C6`, {term}`ABW`, the double binds), several across zero.
+# * **w-SEAT's GPT-2 offsets.** On SmolLM2 the separate-word tokenization alone stays close
+#   to the fix, while the full bug changes the effect sizes and their significance: the
+#   offset does the damage. Mind Your Bias attribute their divergence from Tan & Celis's
+#   GPT-2 numbers to templates or model versions (their §4.1); this bug in Tan & Celis's code
+#   is another candidate, to be checked with `gpt2` itself on Colab.
 
 # %% tags=["remove-cell"]
 # Every comparison the text above states, checked against the tables it reads (the

@@ -67,16 +67,12 @@ from biasbook.elmo_bug import (
     SMOLLM2,
     chapter_table,
     gpt2_beside_published,
-    gpt2_landing,
-    gpt2_offset_examples,
     gpt2_table,
     load_or_compute,
     quirks_beside_published,
 )
-from biaslib import TransformerEncoder, find_context, myb_contexts
 
 pd.set_option("display.max_colwidth", 80)
-smol = TransformerEncoder(SMOLLM2, progress=False)
 
 
 def table(name: str) -> pd.DataFrame:
@@ -108,8 +104,9 @@ def table(name: str) -> pd.DataFrame:
 # {term}`bleached sentences <bleached sentence>`),
 # with the chapter's statistics (sent-bias's, with Mind Your Bias's
 # unequal-size rule); May et al.'s published BERT-large column, computed
-# with both quirks, is last (headed "May et al."). Ours give d and its {term}`p-value`; May et
-# al.'s stars are as printed in their Table 4: `*` p < 0.01, `**` also after
+# with both quirks, is last (headed "May et al."). Ours give d and its {term}`p-value` (1.0e-05,
+# the smallest the sampled test can give: none of 99,999 shuffles as extreme as the observed
+# split); May et al.'s stars are as printed in their Table 4: `*` p < 0.01, `**` also after
 # Holm–Bonferroni over all their tests and models.
 
 # %% tags=["remove-cell"]
@@ -125,6 +122,10 @@ quirks = table("elmo_quirks")
 quirks_beside_published(quirks, MINILM).rename(
     columns={"first wordpiece, no [CLS] (sent-bias)": "first wordpiece"}, level=0)
 
+# %% tags=["remove-cell"]
+# The text above: 1.0e-05 is 1 in 100,000 (99,999 shuffles and the observed split).
+assert quirks["p_value"].min() == 1 / 100_000
+
 # %% [markdown]
 # SmolLM2-135M-Instruct, on the rows it ran offline:
 
@@ -139,24 +140,11 @@ quirks_beside_published(quirks, SMOLLM2)
 # so a byte-level BPE never produces the leading-space (`Ġ`) tokens it saw in training — and
 # computes the words' start positions as `1 + cumsum([0] + lengths[:-1])`, a `+1` meant for
 # a `[CLS]` token that GPT-2 does not have. The vector read is the token *after* the
-# stimulus' first {term}`subword`: its own second subword, the next word, or, for the last word, a
-# padding position (the input was padded with id 0, without an attention mask). Replayed on
-# SmolLM2 for a few of Mind Your Bias's sentences:
-
-# %%
-examples = [find_context("This is a tulip.", "tulip"), find_context("John is here.", "John"),
-            *[myb_contexts("MYB-C9-term")[r][0] for r in ("X", "A")],
-            myb_contexts("MYB-C6-name")["A"][0]]
-gpt2_offset_examples(smol, examples).set_index("sentence")
-
-# %% [markdown]
-# Where the read position lands, over all sentences of the tests below:
-
-# %% tags=["hide-input"]
-gpt = table("elmo_gpt2")
-gpt2_landing(smol, list(dict.fromkeys(gpt["test"])))
-
-# %% [markdown]
+# stimulus' first {term}`subword`: its own second subword, the next word, or, for the last
+# word, a padding position (the input was padded with id 0, without an attention mask). The
+# chapter shows the tokens it reads in a few sentences, replayed on SmolLM2, and where the
+# read position lands ({ref}`elmo-bug-other-slips`).
+#
 # Effect sizes: the bug (separate-word tokenization and the `+1`), the separate-word
 # tokenization alone (offset 0), and the fix (the stimulus' first subword in the normally
 # tokenized sentence, what w-SEAT meant to read), beside the GPT-2 w-SEAT columns of Mind
@@ -164,6 +152,7 @@ gpt2_landing(smol, list(dict.fromkeys(gpt["test"])))
 # mean of subwords).
 
 # %% tags=["hide-input"]
+gpt = table("elmo_gpt2")
 gpt2_beside_published(gpt)
 
 # %% [markdown]

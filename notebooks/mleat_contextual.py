@@ -234,13 +234,16 @@ for model in models:
 
 # %% [markdown]
 # MiniLM-L6 is all-MiniLM-L6-v2, SmolLM2-135M is SmolLM2-135M-Instruct. "SEAT significant"
-# is the SEAT chapter's verdict (positive and $p \le 0.01$, one-sided); in the Level 2 columns
-# `*` means p < 0.05 (two-sided permutation test). The tests' titles are in the
+# is the SEAT chapter's verdict (positive and $p \le 0.01$, one-sided; a SEAT p of 1.0e-05 is
+# the smallest its sampled test can give: none of 99,999 shuffles as extreme as the observed
+# split); in the Level 2 columns `*` means p < 0.05 (two-sided permutation test). The tests' titles are in the
 # {doc}`SEAT chapter <seat>`.
 
 # %% tags=["remove-cell"]
 # Level 1 is the SEAT chapter's effect size in every row (up to the stored tables' rounding).
 assert ((merged["l1_d"] - merged["effect_size"]).abs() < 1e-6).all()
+# The note above: a SEAT p of 1.0e-05 is 1 in 100,000 (sent-bias's 99,999 shuffles, plus one).
+assert merged["p_value"].min() == 1 / 100_000
 
 # %% [markdown]
 # How the significant SEAT results split into patterns, per model:
