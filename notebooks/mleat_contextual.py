@@ -89,7 +89,8 @@ MINILM, SMOLLM = (model.label for model in MLEAT_OFFLINE_MODELS)
 # {term}`C1`–{term}`C2`) and reads GPT-2's top layer at the last token, without special tokens
 # (`utils.get_lm_embeddings`); Table 3 shows Base and XL, the appendix all four sizes.
 # The published numbers (`data/published/mleat_gpt2.csv`; the paper prints no patterns
-# for GPT-2, so they are derived here from its starred Level 2 values by the chapter's rule ({ref}`mleat-method`)):
+# for GPT-2, so they are derived here from its starred Level 2 values by the chapter's rule,
+# {ref}`mleat-method`):
 
 # %% tags=["hide-input"]
 gpt2_pub = with_patterns(load_published("mleat_gpt2"))
@@ -236,8 +237,8 @@ for model in models:
 # MiniLM-L6 is all-MiniLM-L6-v2, SmolLM2-135M is SmolLM2-135M-Instruct. "SEAT significant"
 # is the SEAT chapter's verdict (positive and $p \le 0.01$, one-sided; a SEAT p of 1.0e-05 is
 # the smallest its sampled test can give: none of 99,999 shuffles as extreme as the observed
-# split); in the Level 2 columns `*` means p < 0.05 (two-sided permutation test). The tests' titles are in the
-# {doc}`SEAT chapter <seat>`.
+# split); in the Level 2 columns `*` means p < 0.05 (two-sided permutation test). The tests'
+# titles are in the {doc}`SEAT chapter <seat>`.
 
 # %% tags=["remove-cell"]
 # Level 1 is the SEAT chapter's effect size in every row (up to the stored tables' rounding).

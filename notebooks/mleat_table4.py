@@ -111,10 +111,10 @@ assert len(gn_words) - 36 - 26_377 == 10  # Bolukbasi et al. count 26,377 words
 assert gn.provenance["sha256"].startswith("df8407188c041cae")
 
 # %% [markdown]
-# The file has 26,423 rows against the 26,377 words Bolukbasi et al. count: the extra
-# rows are the 36 first names of Caliskan's {term}`C4`/{term}`C5` (Bertrand and Mullainathan's), appended
-# at the end — the only capitalised words besides "John" and "Mary" — and ten more we
-# could not trace. Cosine similarity ignores a vector's length, so the normalisation
+# The file has 26,423 rows against the 26,377 words Bolukbasi et al. count: the extra rows
+# are the 36 first names of Caliskan's {term}`C4`/{term}`C5` (Bertrand and Mullainathan's),
+# appended at the end — the only capitalised words besides "John" and "Mary" — and ten more
+# we could not trace. Cosine similarity ignores a vector's length, so the normalisation
 # changes no number of the ML-EAT, and a word's cosines in the subset are those of the
 # full file. What the subset changes is *which* words exist.
 #
