@@ -101,13 +101,12 @@ def table(name: str) -> pd.DataFrame:
 #   sentence vector from lowercased vs original text.
 #
 # May et al.'s tests and contexts (`word`: the stimulus alone; `sent`:
-# {term}`bleached sentences <bleached sentence>`),
-# with the chapter's statistics (sent-bias's, with Mind Your Bias's
-# unequal-size rule); May et al.'s published BERT-large column, computed
-# with both quirks, is last (headed "May et al."). Ours give d and its {term}`p-value` (1.0e-05,
-# the smallest the sampled test can give: none of 99,999 shuffles as extreme as the observed
-# split); May et al.'s stars are as printed in their Table 4: `*` p < 0.01, `**` also after
-# Holm–Bonferroni over all their tests and models.
+# {term}`bleached sentences <bleached sentence>`), with the chapter's statistics (sent-bias's,
+# with Mind Your Bias's unequal-size rule); May et al.'s published BERT-large column,
+# computed with both quirks, is last (headed "May et al."). Ours give d and its
+# {term}`p-value` (1.0e-05, the smallest the sampled test can give: none of 99,999 shuffles
+# as extreme as the observed split); May et al.'s stars are as printed in their Table 4: `*`
+# p < 0.01, `**` also after Holm–Bonferroni over all their tests and models.
 
 # %% tags=["remove-cell"]
 # The text above quotes sent-bias's PR for C3 at word level: −0.11, May et al.'s number.
