@@ -303,11 +303,11 @@ LEVELS = ["l1_d", "l2_x_d", "l2_y_d", *(f"l3_{c}_{m}" for c in ("ax", "bx", "ay"
 gn_o["l1_d"] = gn_o["effect_size"]
 assert (gn_o.loc["C5", LEVELS].astype(float) - gn_p.loc["C5", LEVELS].astype(float)).abs().max(
 ) <= 0.005
-# C4, C7 and C9 each dropped one word, which moves Level 1 by up to 0.16.
+# C4, C7 and C9 each dropped one word, which moves Level 1 by up to 0.17 (C9: 0.165).
 assert gn_o.loc[["C4", "C7", "C9"], "missing"].tolist() == ["A: caress", "X: equations",
                                                            "A: impermanent"]
 gn_diff = gn_o.loc[GN_RUN, "l1_d"] - gn_p.loc[GN_RUN, "l1_d"].astype(float)
-assert round(gn_diff.abs().max(), 2) == 0.16
+assert 0.16 < gn_diff.abs().max() <= 0.17  # the bound the text states
 # Patterns: all four as derived from Table 4 under the book's convention; under the paper's
 # code C4's Level 2 for European-American names (d = 0.47) is significant: AX-Singular.
 assert (gn_patterns.loc[GN_RUN, "ours, book's convention"] == gn_patterns.loc[GN_RUN,
@@ -319,7 +319,7 @@ assert gn_oc.loc["C4", "l2_x_sig"] and gn_patterns.loc["C4", "ours, paper's code
 # %% [markdown]
 # C5, which misses no word, reproduces every printed digit at all three levels: the subset's
 # vectors are the paper's. C4, C7 and C9 each lose one word ("caress", "equations",
-# "impermanent"), which moves Level 1 by up to 0.16. Under the book's convention all four
+# "impermanent"), which moves Level 1 by up to 0.17. Under the book's convention all four
 # patterns are Table 4's; under the paper's code, C4's Level 2 for European-American names
 # ($d$ = 0.47) becomes significant and C4 AX-Singular. {doc}`mleat_table4` holds the
 # subset's provenance, ML-EAT's stimulus changes, what each test lacks, Table 4 in full, what

@@ -261,14 +261,14 @@ gn_drop_table
 # the size of the differences from Table 4; same direction for C4 and C9, not for C7.
 assert (gn_drops["GloVe 6B 50d lacks"] == "").all()
 assert gn_drops["Level 1, change"].abs().max() > 0.15
-assert round(gn_diff.abs().max(), 2) == 0.16 and gn_diff.abs().idxmax() == "C9"
+assert 0.16 < gn_diff.abs().max() <= 0.17 and gn_diff.abs().idxmax() == "C9"
 assert (np.sign(gn_drops.loc[["C4", "C9"], "Level 1, change"])
         == np.sign(gn_diff.loc[["C4", "C9"]])).all()
 assert np.sign(gn_drops.loc["C7", "Level 1, change"]) != np.sign(gn_diff.loc["C7"])
 
 # %% [markdown]
 # One word out of 8 to 25 moves $d$ by up to about 0.2 on GloVe, the size of our differences
-# from Table 4 (at most 0.16, C9). The direction carries over for C4 and C9 and not for C7:
+# from Table 4 (at most 0.17, C9). The direction carries over for C4 and C9 and not for C7:
 # another embedding is only a guide to how much a word matters, not to which way. The
 # {term}`convention` matters too: C7's Level 1 ($p$ = 0.09 two-sided) is starred by the
 # paper's code, whose one-sided normal {term}`p-value` is about half, and under that
