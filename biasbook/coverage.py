@@ -76,6 +76,13 @@ CHAPTER_TITLES: dict[str, str] = {
     # issue 36).
     "synthesis_figures": "Synthesis: figures", "lpbs_reddit": "LPBS", "same_injection": "SAME",
 }
+#: Sub-pages of a chapter (``notebooks/<chapter>_<topic>``: its full tables and paper-model
+#: runs, listed under it in ``_toc.yml``) that coverage rows link; a link to one shows its
+#: chapter's title.
+CHAPTER_TITLES |= {
+    "elmo_bug_bert_gpt2": "ELMo bug",
+    "mleat_table1": "ML-EAT", "mleat_contextual": "ML-EAT", "mleat_histwords_clip": "ML-EAT",
+}
 
 
 def _coverage_path() -> Path:

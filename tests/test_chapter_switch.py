@@ -41,10 +41,13 @@ CHAPTERS = sorted(p for p in _TOC if p not in NO_MODEL + STATIC_TEACHING)
 #: with a model has the chapter's switch, one that does not has none.
 SUB_PAGES = sorted(sub for subs in _TOC.values() for sub in subs)
 SWITCH = 'RUN_PAPER_MODELS = "google.colab" in sys.modules'
-#: Code that loads or computes with a model: a page without the switch must have none
-#: (SAME's injection sub-page fine-tunes its masked LM with ``run_injection_model``).
+#: Code that loads or computes with a model: a page without the switch must have none. A
+#: branch on the switch counts: the papers' models run there (a sub-page may hold only such
+#: paths, as ML-EAT's HistWords and CLIP page does); SAME's injection sub-page fine-tunes
+#: its masked LM with ``run_injection_model``.
 _MODEL_CODE = re.compile(r"biaslib\.embeddings|load_or_compute|RECOMPUTE|from_pretrained|"
-                         r"run_injection_model|load_masked_lm")
+                         r"run_injection_model|load_masked_lm|^\s*if RUN_PAPER_MODELS\b",
+                         re.MULTILINE)
 #: Code that loads a model other than the offline static vectors, or a stored table.
 _OTHER_MODEL_CODE = re.compile(r"load_or_compute|RECOMPUTE|from_pretrained|google\.colab|"
                                r"RUN_PAPER_MODELS|paper_vectors|transformer|sentence_encoder")

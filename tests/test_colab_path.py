@@ -96,8 +96,9 @@ QUICK = ("holds_up", "seat")
 #: The notebooks run in Colab mode (see the module docstring): ``holds_up``, ``coverage``
 #: and ``from_scratch`` (offline GloVe 6B 50d only, its exercises included), whose Colab
 #: branch only installs, and the chapters with paper-model cells, on the stand-in hub.
-COLAB_MODE = ("holds_up", "coverage", "from_scratch", "weat_static", "seat", "elmo_bug", "mleat",
-              "lpbs", "lpbs_mechanics", "lpbs_reddit", "ceat", "same", "same_injection", "audit",
+COLAB_MODE = ("holds_up", "coverage", "from_scratch", "weat_static", "seat", "elmo_bug",
+              "elmo_bug_bert_gpt2", "mleat", "mleat_contextual", "mleat_histwords_clip", "lpbs",
+              "lpbs_mechanics", "lpbs_reddit", "ceat", "same", "same_injection", "audit",
               "agree")
 #: Parameters set after a notebook's ``parameters`` cell in Colab mode, as papermill injects
 #: them: the same code on less data. CEAT's paper models read at most 3 sentences per
@@ -399,10 +400,15 @@ def paper_markers(name: str) -> tuple[str, ...]:
         "weat_static": (*(f"**{m}**" for m in weat_static.PAPER_VECTORS), "sha256="),
         "seat": (seat.PAPER_GROUP, *labels(seat.PAPER_SEAT_MODELS), seat.PAPER_ELMO.label,
                  seat.PAPER_ELMO_SENT_BIAS.label),
-        "elmo_bug": (f"d, {elmo_bug.PAPER_ELMO.label}", "gpt2 d, bug"),
-        "mleat": (*labels(mleat.MLEAT_PAPER_MODELS), "word2vec Google News 300d", "sha256=",
-                  "**HistWords English SGNS**",
-                  *(f"CLIP {h}" for h in mleat.CLIP_PAPER_MODELS)),
+        # The ELMo bug's chapter runs ELMo, its sub-page GPT-2's offsets.
+        "elmo_bug": (f"d, {elmo_bug.PAPER_ELMO.label}",),
+        "elmo_bug_bert_gpt2": ("gpt2 d, bug",),
+        # ML-EAT: the paper's static vectors on the chapter's page, GPT-2 and HistWords/CLIP
+        # on its sub-pages.
+        "mleat": ("word2vec Google News 300d", "sha256="),
+        "mleat_contextual": labels(mleat.MLEAT_PAPER_MODELS),
+        "mleat_histwords_clip": ("**HistWords English SGNS**",
+                                 *(f"CLIP {h}" for h in mleat.CLIP_PAPER_MODELS)),
         "lpbs": tuple(f"{m} (Hugging Face hub)" for m in lpbs.PAPER_LPBS_MODELS),
         # Its sub-pages show the papers' models' Table 4 by convention, Kurita's five tests
         # and the template scores of Table 14 under the same names.

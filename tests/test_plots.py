@@ -7,6 +7,7 @@ swamping its colour scale.
 """
 
 import inspect
+import itertools
 
 import matplotlib
 import numpy as np
@@ -67,6 +68,30 @@ def test_legend_text_reads_at_the_minimum_size_on_the_page():
     fig = eat_pattern_legend()
     assert fig.get_size_inches()[0] <= PAGE_WIDTH + 1e-9
     assert min(shown_sizes(fig)) >= MIN_FONTSIZE - 1e-9
+    plt.close(fig)
+
+
+@pytest.mark.parametrize("ncols", [3, 5])
+def test_legend_titles_do_not_run_into_their_neighbours(ncols):
+    """Each pattern's title (name, links, direction) stays within its map's column, so that
+    the titles side by side in a row do not overlap, at three or five maps a row."""
+    fig = eat_pattern_legend(ncols=ncols)
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    spans = []
+    for ax in fig.axes:
+        if not ax.get_visible():
+            continue
+        boxes = [text.get_window_extent(renderer) for text in ax.texts
+                 if text.get_position()[1] < 0]  # the title below the map
+        boxes += [ax.title.get_window_extent(renderer)] if ax.get_title() else []
+        assert boxes, "a map without its title"
+        spans.append((ax.get_position().y0, min(b.x0 for b in boxes), max(b.x1 for b in boxes)))
+    assert len(spans) == 9
+    for row in {y for y, _, _ in spans}:
+        in_row = sorted((x0, x1) for y, x0, x1 in spans if y == row)
+        for (_, right), (left, _) in itertools.pairwise(in_row):
+            assert right < left, f"titles overlap at {ncols} maps a row"
     plt.close(fig)
 
 

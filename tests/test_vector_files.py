@@ -547,9 +547,11 @@ def test_mleat_histwords_figure_3(served):
 
 
 def _paper_vector_cells(notebook: str) -> list[str]:
-    """The code cells of ``notebooks/<notebook>.py`` that compute on release-file vectors."""
-    text = (Path(__file__).resolve().parents[1] / "notebooks" / f"{notebook}.py").read_text(
-        encoding="utf-8")
+    """The code cells of ``notebooks/<notebook>.py`` and of its sub-pages
+    (``notebooks/<notebook>_*.py``) that compute on release-file vectors."""
+    folder = Path(__file__).resolve().parents[1] / "notebooks"
+    pages = [folder / f"{notebook}.py", *sorted(folder.glob(f"{notebook}_*.py"))]
+    text = "".join(page.read_text(encoding="utf-8") for page in pages)
     cells = text.split("\n# %%")
     calls = ("paper_vectors_table(", "paper_static_table(", "histwords_table(")
     return [cell.split("\n", 1)[1] for cell in cells

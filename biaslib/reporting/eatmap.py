@@ -244,16 +244,22 @@ def eat_pattern_legend(ncols: int = 3) -> plt.Figure:
     nrows = -(-len(PATTERNS) // ncols)
     size = 2.5
     fontsize = grid_fontsize(size * ncols)
-    # Four title lines below each map: pattern, links, and the direction wrapped in two.
-    row_height = size + 6.5 * fontsize / 72
+    # The direction below each map, wrapped to the map's width (a character is about 0.6 em
+    # wide; the text grows with the figure, see grid_fontsize), at most 22 characters a line.
+    chars = min(22, int(size * 72 / (0.6 * fontsize)))
+    notes = {}
+    for pattern in PATTERNS:
+        direction = pattern.split("-", 1)[-1] if pattern != "Non-Directional" else pattern
+        notes[pattern] = textwrap.fill(f"({_DIRECTION[direction]})", chars)
+    # The title lines below each map: pattern, links and the direction's lines.
+    lines = 2 + max(note.count("\n") + 1 for note in notes.values())
+    row_height = size + (lines + 2.5) * fontsize / 72
     fig, axes = plt.subplots(nrows, ncols, figsize=(size * ncols, row_height * nrows),
                              squeeze=False)
     for ax, pattern in zip(axes.flat, PATTERNS, strict=False):
         x, y = PATTERN_ASSOCIATIONS[pattern]
         links = ", ".join(f"{t}→{a}" for t, a in (("X", x), ("Y", y)) if a) or "none"
-        direction = pattern.split("-", 1)[-1] if pattern != "Non-Directional" else pattern
-        note = textwrap.fill(f"({_DIRECTION[direction]})", 22)
-        eat_map(pattern, ax=ax, title=f"{pattern}\n{links}\n{note}", annotate=False,
+        eat_map(pattern, ax=ax, title=f"{pattern}\n{links}\n{notes[pattern]}", annotate=False,
                 fontsize=fontsize)
     for ax in axes.flat[len(PATTERNS):]:
         ax.set_visible(False)
