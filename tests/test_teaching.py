@@ -133,11 +133,6 @@ TERMS = {term for entry in ENTRIES for term in entry}
 WORD_ENTRIES = glossary_entries(GLOSSARY.read_text(encoding="utf-8").split("\n## ", 2)[1])
 #: The key added by issue 36 (test codes, methods and metrics, models): the later blocks.
 KEY_ENTRIES = [entry for entry in ENTRIES if entry not in WORD_ENTRIES]
-#: Pages whose first uses of the key's terms are linked already. The chapters link them as
-#: they are reworked (issue 36); a page named here is held to it, the others are expected to
-#: fail (xfail) until their names are added — then this set goes and the test below checks
-#: every page.
-KEY_LINKED_PAGES: set[str] = {"intro", "holds_up", "coverage"}
 PAGES = [p.stem for p in load_script("execute_notebooks").toc_notebooks()] + list(BOOK_PAGES)
 
 
@@ -195,12 +190,7 @@ def test_the_glossary_has_the_key_after_its_words():
         assert any(term in entry for entry in KEY_ENTRIES), term
 
 
-@pytest.mark.parametrize(
-    "page",
-    [page if page in KEY_LINKED_PAGES else pytest.param(page, marks=pytest.mark.xfail(
-        reason="issue 36: the page does not link the key's terms yet", strict=False))
-     for page in PAGES],
-)
+@pytest.mark.parametrize("page", PAGES)
 def test_first_use_of_each_key_term_links_the_glossary(page):
     problems = unlinked_first_uses(page_markdown(page), KEY_ENTRIES)
     assert not problems, (
