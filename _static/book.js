@@ -254,7 +254,7 @@
     if (!formulas.length || !("IntersectionObserver" in window)) { loadMath(); return; }
     const observer = new IntersectionObserver((entries) => {
       if (entries.some((entry) => entry.isIntersecting)) { observer.disconnect(); loadMath(); }
-    }, {rootMargin: "100% 0px 100% 0px"});
+    }, {rootMargin: "25% 0px 25% 0px"});
     formulas.forEach((formula) => observer.observe(formula));
     window.addEventListener("beforeprint", loadMath, {once: true});
   }

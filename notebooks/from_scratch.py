@@ -26,14 +26,14 @@
 # ## What you will build and find
 #
 # Four steps and one function, on one real test, {term}`C1`: the
-# {term}`target sets <target set>` flowers ($X$) and insects ($Y$) against the
-# {term}`attribute sets <attribute set>` pleasant ($A$) and unpleasant ($B$), on the
+# {term}`target sets <target set>` flowers (*X*) and insects (*Y*) against the
+# {term}`attribute sets <attribute set>` pleasant (*A*) and unpleasant (*B*), on the
 # {term}`GloVe 6B 50d` vectors. By hand and in `biaslib`, each step gives the same number:
 #
 # | step | you compute | C1 on GloVe 6B 50d |
 # |---|---|---|
-# | 1. {term}`association` | mean cosine with $A$ minus with $B$ | flowers 0.07, insects −0.02 |
-# | 2. effect size | the gap, in standard deviations | $d$ = 1.08, large |
+# | 1. {term}`association` | mean cosine with *A* minus with *B* | flowers 0.07, insects −0.02 |
+# | 2. effect size | the gap, in standard deviations | *d* = 1.08, large |
 # | 3. {term}`permutation null` | 100,000 random re-splits | p = 2.0e-05 |
 # | 4. exact p-value | all 12,870 splits of 8 + 8 words | p = 0.0326 |
 # | {term}`conventions <convention>` | ddof, tail, ties, +1, sampling | two-sided: p = 0.0653 |

@@ -91,8 +91,10 @@ ROOT_PAGE, CHAPTER, SUB_PAGE, BOOK_PAGE = "root", "chapter", "sub", "book"
 VERDICT_ROLES = frozenset({ROOT_PAGE, CHAPTER})
 #: Pages limited to :data:`MAX_SCREENS` screens at 1366 x 768.
 LENGTH_ROLES = frozenset({CHAPTER})
-#: Pages limited to :data:`MAX_WEIGHT_BYTES` on their first load.
-WEIGHT_ROLES = frozenset({ROOT_PAGE, CHAPTER, SUB_PAGE})
+#: Pages limited to :data:`MAX_WEIGHT_BYTES` on their first load: what a reader loads on
+#: opening the book or a chapter (a sub-page's detail is measured and reported; one with a
+#: formula on its first screen loads MathJax, about 0.75 MB, with it).
+WEIGHT_ROLES = frozenset({ROOT_PAGE, CHAPTER})
 
 #: The longest a chapter's main page may be, in screens of 1366 x 768.
 MAX_SCREENS = 15
@@ -402,6 +404,27 @@ def link_problems(page: Path, hrefs: Iterable[str], html_root: Path,
 
 # ------------------------------------------------------------------------- browser
 
+# Runs in the page right after it is opened, before MEASURE_JS loads MathJax and every
+# lazy image: what a reader's first load fetches. Waits for the document, then a moment
+# for what book.js starts by itself (MathJax when a formula is near the window, the lazy
+# images near it); returns the URLs the page can tell of (the page, the timed resources,
+# its scripts, style sheets and the images it has loaded). Python adds the browser's log
+# of requests (fonts, files that scripts fetched) and reads every size from disk.
+FIRST_LOAD_JS = r"""
+const done = arguments[arguments.length - 1];
+(async () => {
+  for (let waited = 0; document.readyState !== 'complete' && waited < 60000; waited += 50)
+    await new Promise(r => setTimeout(r, 50));
+  await new Promise(r => setTimeout(r, 1000));
+  done([location.href.split('#')[0],
+        ...performance.getEntriesByType('resource').map(e => e.name),
+        ...Array.from(document.scripts, s => s.src),
+        ...Array.from(document.querySelectorAll('link[rel~="stylesheet"]'), l => l.href),
+        ...Array.from(document.images).filter(i => i.complete && i.naturalWidth > 0)
+             .map(i => i.currentSrc || i.src)].filter(u => u));
+})().catch(e => done([location.href.split('#')[0]]));
+"""
+
 # Runs in the page (selenium's execute_async_script; the last argument is the
 # callback). Waits for the page's scripts, the images and MathJax's first typesetting;
 # measures what a reader meets on opening the page (its length, where the first
@@ -576,17 +599,6 @@ const desktop = arguments[0];
       result.images.push({src: img.getAttribute('src') || '', section: section(img)});
   });
   if (!desktop) { done(result); return; }
-
-  // what the first load of the page fetched, as far as the page can tell: the page,
-  // every resource the browser timed, every script, style sheet and image (file: URLs;
-  // Python reads their sizes from disk, and adds what the browser's log of requests
-  // names: fonts, files that scripts fetched)
-  result.resources = [location.href.split('#')[0],
-                      ...performance.getEntriesByType('resource').map(e => e.name),
-                      ...Array.from(document.scripts, s => s.src),
-                      ...Array.from(document.querySelectorAll('link[rel~="stylesheet"]'),
-                                    l => l.href),
-                      ...imgs.map(i => i.currentSrc || i.src)].filter(u => u);
 
   for (const o of art.querySelectorAll('.cell_output .output')) {
     result.outputs.push({section: section(o), classes: o.className, text: o.innerText});
@@ -786,11 +798,12 @@ def has_full_size_view(picture: Mapping[str, Any]) -> bool:
     """Whether a reader can open an image full size.
 
     After the page's scripts ran, the image is inside a link to an image file
-    (``<a href="…/x.png">``), or it or its figure is marked for ``_static/book.js``'s
+    (``<a href="…/x.png">``) or to an image inlined as a ``data:image/…`` URL, or it or its figure is marked for ``_static/book.js``'s
     viewer (``data-full-size`` or class ``zoomable``: ``picture["fullSize"]``).
     """
     link = picture.get("link")
-    if link and urlsplit(link).path.lower().endswith(IMAGE_SUFFIXES):
+    if link and (urlsplit(link).path.lower().endswith(IMAGE_SUFFIXES)
+                 or link.startswith("data:image/")):  # an image inlined in the page
         return True
     return bool(picture.get("fullSize"))
 
@@ -1078,6 +1091,9 @@ def check_page(browser: Any, page: Path, html_root: Path, shots: Path | None,
         set_viewport(browser, width, height)
         requests_before(browser)
         browser.get(page.resolve().as_uri())
+        # the first load, before MEASURE_JS loads MathJax and every lazy image
+        first_load = ([*browser.execute_async_script(FIRST_LOAD_JS), *requests_before(browser)]
+                      if desktop else [])
         measured = browser.execute_async_script(MEASURE_JS, desktop)
         if "error" in measured:
             problems = [Problem(name, width, "script", "(page)", shorten(measured["error"]))]
@@ -1092,8 +1108,7 @@ def check_page(browser: Any, page: Path, html_root: Path, shots: Path | None,
         if desktop:
             found += content_problems(page, measured, html_root)
             found += figure_problems(measured)
-            sizes = resource_sizes([*measured["resources"], *requests_before(browser)],
-                                   html_root)
+            sizes = resource_sizes(first_load, html_root)
             found += weight_problems(sizes, role)
             metrics["weight_bytes"] = sum(sizes.values())
         problems = [Problem(name, width, rule, section, detail) for rule, section, detail in found]
