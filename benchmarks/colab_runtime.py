@@ -270,10 +270,25 @@ class Work:
 
 
 def notebook_parameter(chapter: str, name: str) -> object:
-    """A literal of ``notebooks/<chapter>.py``'s parameters cell (``PAPER_CAP``…)."""
+    """A literal of ``notebooks/<chapter>.py``'s parameters cell (``PAPER_CAP``…).
+
+    The parameters cell is the py:percent cell whose tags include ``parameters``
+    (papermill's tag; the book also tags it ``remove-cell``, in any order).
+
+    Raises
+    ------
+    ValueError
+        If the notebook has no parameters cell, or more than one.
+    KeyError
+        If the parameters cell does not assign ``name``.
+    """
     text = (ROOT / "notebooks" / f"{chapter}.py").read_text(encoding="utf-8")
-    cell = text.split('tags=["parameters"]', 1)[1].split("\n# %%", 1)[0]
-    for node in ast.parse(cell.split("\n", 1)[1]).body:
+    parts = re.split(r"^(# %%.*)$", text, flags=re.MULTILINE)
+    cells = [body for header, body in zip(parts[1::2], parts[2::2], strict=True)
+             if re.search(r"tags=\[[^\]]*\"parameters\"", header)]
+    if len(cells) != 1:
+        raise ValueError(f"notebooks/{chapter}.py: {len(cells)} cells tagged parameters")
+    for node in ast.parse(cells[0]).body:
         if isinstance(node, ast.Assign) and any(
                 isinstance(t, ast.Name) and t.id == name for t in node.targets):
             return ast.literal_eval(node.value)

@@ -276,3 +276,22 @@ def test_durations_read_as_a_reader_wants_them(minutes, text):
     from biasbook.colab import _duration
 
     assert _duration(minutes) == text
+
+
+def test_notebook_parameter_reads_the_cell_tagged_parameters_whatever_its_other_tags(
+        bench, tmp_path, monkeypatch):
+    (tmp_path / "notebooks").mkdir()
+    script = tmp_path / "notebooks" / "demo.py"
+    monkeypatch.setattr(bench, "ROOT", tmp_path)
+    before = '# %% [markdown]\n# # Demo\n\n# %% tags=["remove-cell"]\nPAPER_CAP = 1\n\n'
+    for tags in ('["parameters"]', '["parameters", "remove-cell"]',
+                 '["remove-cell", "parameters"]'):
+        script.write_text(before + f"# %% tags={tags}\n# A comment.\nPAPER_CAP = 300\n"
+                          "TESTS = ['C1', 'C6']\n\n# %%\nPAPER_CAP = 2\n", encoding="utf-8")
+        assert bench.notebook_parameter("demo", "PAPER_CAP") == 300
+        assert bench.notebook_parameter("demo", "TESTS") == ["C1", "C6"]
+    with pytest.raises(KeyError, match="PAPER_RUNS"):
+        bench.notebook_parameter("demo", "PAPER_RUNS")
+    script.write_text(before, encoding="utf-8")
+    with pytest.raises(ValueError, match="0 cells tagged parameters"):
+        bench.notebook_parameter("demo", "PAPER_CAP")
