@@ -284,7 +284,7 @@ display(Markdown(
 #
 # ML-EAT (Wolfe et al.) splits each test into its level-2 parts: how strongly each
 # {term}`target set` is associated with each {term}`attribute set` on its own. The audit
-# draws one EAT-Map per test: red cells are significant
+# draws one {term}`EAT-Map <EAT pattern>` per test: red cells are significant
 # {term}`associations <association>`, and the {term}`EAT pattern` names which of the nine
 # shapes the test takes (the {doc}`ML-EAT chapter <mleat>`).
 

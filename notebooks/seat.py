@@ -18,7 +18,7 @@
 #
 # **Question.** May et al. (2019) carried the {term}`WEAT` to sentence encoders
 # ({term}`SEAT`): each stimulus is slotted into bleached {term}`templates <template>` ("This
-# is a tulip."); Tan and Celis (2019) read only the stimulus' own tokens (w-SEAT); Mind Your
+# is a tulip."); Tan and Celis (2019) read only the stimulus' own tokens ({term}`w-SEAT`); Mind Your
 # Bias re-ran both. Which of their findings hold on the models we can run?
 
 # %% tags=["colab-install", "remove-cell"]
@@ -614,7 +614,7 @@ display(Markdown(
 # ### Exercise 2. Names or group terms: C3 and C3b (★★☆)
 #
 # C3 asks whether European American *names* ("Adam", "Harry") are more associated with
-# pleasant words than African American names ("Alonzo", "Jamel"); C3b asks the same with
+# pleasant words than African American names ("Alonzo", "Jamel"); {term}`C3b` asks the same with
 # *group terms* ("European American", "African American", "Nigerian American"). Run both on
 # CBoW (GloVe 6B 50d, `OFFLINE_SEAT_MODELS[0]`) at word and sentence level with
 # `may_table`, check that your numbers are the stored ones, and read the two contextual

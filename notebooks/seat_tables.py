@@ -85,7 +85,7 @@ assert set(may["column"]) == set(myb["column"]) == set(corpus["column"]) == set(
 # (seat-tables-table4)=
 # ## May et al.'s Table 4
 #
-# s-SEAT {term}`effect sizes <effect size>` of May et al.'s Table 4: the stimulus alone (*word*), bleached
+# {term}`s-SEAT <SEAT>` {term}`effect sizes <effect size>` of May et al.'s Table 4: the stimulus alone (*word*), bleached
 # {term}`templates <template>` (*sent*) and the unbleached double-bind sentences (*sent
 # (u)*). May et al.'s seven encoders as printed: `*` p < 0.01; `**` also significant after
 # Holm–Bonferroni over all their tests and models.
@@ -161,7 +161,7 @@ assert set(checks.reset_index()["model"]) >= set(OURS)
 # ## Mind Your Bias's Table 3
 #
 # Mind Your Bias's runs beside ours are on the chapter's page ({ref}`seat-myb-table3`).
-# Here, the numbers of the original papers (May et al. for s-SEAT, Tan & Celis for w-SEAT)
+# Here, the numbers of the original papers (May et al. for s-SEAT, Tan & Celis for {term}`w-SEAT`)
 # as Mind Your Bias quotes them in Table 3 ("orig."), for the tests where it quotes one; it
 # prints no significance for them:
 

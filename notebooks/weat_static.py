@@ -119,7 +119,7 @@ assert findings[1].ours.startswith("10 of 10") and findings[2].ours.startswith("
 # On the Google News word2vec vectors themselves (a 26k-word subset), the four tests whose
 # words it keeps reproduce {term}`ML-EAT`'s appendix Table 4: one to the printed digits, three
 # within 0.17, each of those having lost one word ({ref}`weat-static-word2vec`). Every later
-# method in this book — {term}`SEAT`, w-SEAT, {term}`CEAT`, ML-EAT — reuses this
+# method in this book — {term}`SEAT`, {term}`w-SEAT`, {term}`CEAT`, ML-EAT — reuses this
 # statistic.
 #
 # (weat-static-learning-goals)=
