@@ -1242,8 +1242,12 @@ def download_note(work: Sequence[Work], files: Mapping[str, Download]) -> str:
 
 
 def chapters() -> list[str]:
-    """The book's chapter notebooks (``notebooks/*.py``)."""
-    return sorted(p.stem for p in (ROOT / "notebooks").glob("*.py"))
+    """The book's main notebook pages (``_toc.yml``); a chapter's sub-pages run within its
+    time (their paper-model work is counted in :data:`COUNTERS` under the chapter)."""
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from execute_notebooks import toc_chapters
+
+    return sorted(toc_chapters())
 
 
 def _measured(w: Work, tp: pd.DataFrame, fallback: pd.DataFrame | None) -> bool:
