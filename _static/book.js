@@ -18,7 +18,7 @@
       still opens the image file.
    3. MathJax on demand: a page with math names MathJax's loader in
       <script data-book-mathjax="..."> (book/_ext/book_assets.py) instead of loading
-      it with the page; it is loaded when a formula comes within a screen
+      it with the page; it is loaded when a formula comes within a quarter screen
       of the window, when the page is printed, or when book.loadMath() is called
       (which returns a promise that settles when MathJax has typeset the page). */
 (function () {

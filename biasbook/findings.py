@@ -50,7 +50,6 @@ __all__ = [
     "FINDING_COLUMNS",
     "MAX_CLAIM_LINES",
     "VERDICTS",
-    "VERDICT_COLOURS",
     "Finding",
     "findings_frame",
     "glue",
@@ -358,7 +357,7 @@ def verdict_sentence(frame: pd.DataFrame) -> str:
 
 #: The colour of each verdict in the book's figures: Okabe & Ito's palette, which readers
 #: with a colour-vision deficiency tell apart, with the count written on each bar too.
-VERDICT_COLOURS: dict[str, str] = {
+_VERDICT_COLOURS: dict[str, str] = {
     "holds": "#009E73", "with qualifications": "#E69F00",
     "does not hold": "#D55E00", "not checked here": "#999999",
 }
@@ -384,7 +383,7 @@ def _verdict_svg(counts: dict[str, int]) -> str:
         w = width * counts[v] / total if total else 0.0
         if w > 0:
             parts.append(f'<rect x="{x:.2f}" y="0" width="{w:.2f}" height="{bar:.0f}" '
-                         f'fill="{VERDICT_COLOURS[v]}"/>')
+                         f'fill="{_VERDICT_COLOURS[v]}"/>')
             if w >= 28:
                 parts.append(f'<text x="{x + w / 2:.2f}" y="24" font-size="17" '
                              f'font-weight="bold" text-anchor="middle" '
@@ -394,7 +393,7 @@ def _verdict_svg(counts: dict[str, int]) -> str:
         lx, ly = 150 * (i % 2), 60 + 26 * (i // 2)
         one, many = _LEGEND[v]
         parts.append(f'<rect x="{lx}" y="{ly - 12}" width="14" height="14" '
-                     f'fill="{VERDICT_COLOURS[v]}"/>')
+                     f'fill="{_VERDICT_COLOURS[v]}"/>')
         parts.append(f'<text x="{lx + 20}" y="{ly}" font-size="15" fill="#222222">'
                      f'{_claims(counts[v], one, many)}</text>')
     parts.append("</svg>")

@@ -258,7 +258,9 @@ def test_mathjax_loads_when_a_formula_nears_the_window(browser, tmp_path):
     assert loads(browser) == 0
     browser.execute_script("window.scrollTo(0, 4000)")  # the formula 1.6 screens below
     assert loads(browser) == 0
-    browser.execute_script("window.scrollTo(0, 4600)")  # less than a screen below
+    browser.execute_script("window.scrollTo(0, 4700)")  # 0.7 screens below: not yet
+    assert loads(browser) == 0
+    browser.execute_script("window.scrollTo(0, 5100)")  # within a quarter screen below
     assert loads(browser) == 1
     browser.execute_script("window.scrollTo(0, 6000)")
     assert loads(browser) == 1

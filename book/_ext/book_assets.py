@@ -29,7 +29,7 @@ MathJax: only on pages with math, only its parts the book uses, when a formula n
     still weigh 0.8 MB, more than the rest of a chapter's first screen: the page
     names MathJax's loader in ``<script data-book-mathjax="…">``
     (:func:`defer_mathjax`) and ``_static/book.js`` loads it when a formula comes
-    within a screen of the window (or the page is printed, or
+    within a quarter screen of the window (or the page is printed, or
     ``book.loadMath()`` is called), so that a reader who reads the verdict on the
     first screen does not download it.
 
