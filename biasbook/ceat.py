@@ -27,7 +27,15 @@ from numpy.typing import ArrayLike
 from tqdm import tqdm
 
 from biasbook.findings import Finding
-from biasbook.models import FIGURE_NAMES, MINILM, MYB_HUB_MODELS, PAPER_ELMO, SMOLLM2, TINY_MLM
+from biasbook.models import (
+    MINILM,
+    MYB_HUB_MODELS,
+    PAPER_ELMO,
+    SHORT_NAMES,
+    SMOLLM2,
+    TINY_MLM,
+    book_names,
+)
 from biasbook.published import MYB_ALPHA, MYB_MODELS, MYB_TABLE3, myb_table3_published
 from biasbook.stored import load_results
 from biasbook.tables import (
@@ -148,6 +156,7 @@ __all__ = [
 # surface (imported above, so that the notebook imports from this module only).
 __all__ += [
     "MYB_TABLE3",
+    "book_names",
     "build_corpus_extract",
     "ceat_window",
     "colab_runtime",
@@ -344,7 +353,7 @@ def myb_ceat_comparison(
     # Ours first, beside the test: a narrow screen scrolls the published columns.
     out = ours_wide.join(pub_wide, how="outer").reindex(list(tests)).fillna("")
     out.index.name = "test"
-    return out
+    return book_names(out)
 
 
 def meta_analysis_table(rows: pd.DataFrame, convention: str = CEAT_MIND_YOUR_BIAS.name
@@ -786,7 +795,7 @@ def _figure3_table(*, progress: bool = False) -> pd.DataFrame:
       Bias's window), as ``ceat_myb``.
     * **LPBS in CEAT (probability)**: Table 14's "probability" cell of C1
       (:func:`biasbook.lpbs.reddit_cell`: every extract sentence holding a
-      target and an attribute word, the tiny masked LM's LPBS per sentence, fixed)
+      target and an attribute word, the tiny MLM's LPBS per sentence, fixed)
       combined as CEAT (:func:`biaslib.methods.lpbs.lpbs_ceat`), as ``lpbs_reddit``.
 
     Returns
@@ -941,7 +950,7 @@ def figure3_view(ours: pd.DataFrame) -> pd.DataFrame:
     """
     pub = figure3_published().assign(source="BERT (MYB)")
     mine = _figure3_panels(ours).assign(source=ours["model"].map(
-        lambda m: f"ours: {FIGURE_NAMES.get(m, 'tiny MLM' if 'MLM' in m else m)}"))
+        lambda m: f"ours: {book_names(m)}"))
     rows = []
     for frame in (pub, mine):
         for r in frame.itertuples():
@@ -956,7 +965,7 @@ def figure3_view(ours: pd.DataFrame) -> pd.DataFrame:
     frame = pd.DataFrame(rows)
     frame = frame.sort_values(["method", "word set"], key=lambda c: c.map(
         order if c.name == "method" else sets), kind="stable")
-    return frame.set_index(["method", "word set", "source"])
+    return book_names(frame.set_index(["method", "word set", "source"]))
 
 
 def _figure3_panels(ours: pd.DataFrame) -> pd.DataFrame:
@@ -1026,7 +1035,7 @@ def compound_view(compound: pd.DataFrame, convention: str = CEAT_MIND_YOUR_BIAS.
             format_d(r.effect_size, "*" if r.p_value < alpha else ""))
     frame = pd.DataFrame.from_dict(cells, orient="index")
     frame.index = pd.MultiIndex.from_tuples(frame.index, names=["test", "attribute words"])
-    return frame
+    return book_names(frame)
 
 
 def _figure3_gaps(frame: pd.DataFrame) -> dict[str, tuple[float, float]]:
@@ -1189,7 +1198,7 @@ def ces_table(rows: pd.DataFrame) -> pd.DataFrame:
     frame["convention"] = frame["convention"].map(convention_name)
     wide = frame.pivot_table(index="test", columns=["model", "convention"], values="CES (p)",
                              aggfunc="first")
-    return wide.reindex([t for t in dict.fromkeys(frame["test"]) if t in wide.index])
+    return book_names(wide.reindex([t for t in dict.fromkeys(frame["test"]) if t in wide.index]))
 
 
 def caliskan_table(rows: pd.DataFrame, tests: Sequence[str] = CALISKAN_TESTS) -> pd.DataFrame:
@@ -1390,7 +1399,7 @@ _GUO = "Guo & Caliskan (2021)"
 
 
 def _short(model: str) -> str:
-    return FIGURE_NAMES.get(model, model)
+    return SHORT_NAMES.get(model, model)
 
 
 def _stand_ins(models: Sequence[str]) -> str:
@@ -1475,7 +1484,7 @@ class _CeatEvidence:
         return _stand_ins([self.model])
 
     def each(self, fmt: Callable[[str], str]) -> str:
-        """One entry per our model: ``MiniLM-L6 <fmt(model)>; …``."""
+        """One entry per our model: ``MiniLM <fmt(model)>; …``."""
         return "; ".join(f"{_short(m)} {fmt(m)}" for m in self.models)
 
 
@@ -1751,7 +1760,7 @@ def _figure3_provenance(frame: pd.DataFrame) -> dict[str, object]:
 
     return {"what": "Mind Your Bias Figure 3 rebuilt: C1's per-sample effect sizes with the "
                     f"simplified, reduced and full target sets, CEAT on {_FIGURE3_MODEL} and "
-                    "LPBS-in-CEAT (Table 14's probability column) on the tiny masked LM",
+                    "LPBS-in-CEAT (Table 14's probability column) on the tiny MLM",
             "models": models_provenance(frame.rename(columns={"model": "column"})),
             "tests": FIGURE3_TESTS, "simplified_targets": _FIGURE3_SIMPLIFIED,
             "convention": CEAT_MIND_YOUR_BIAS.to_dict(),

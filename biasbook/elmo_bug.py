@@ -26,7 +26,7 @@ from scipy.sparse import csgraph, csr_matrix
 from scipy.spatial.distance import pdist, squareform
 
 from biasbook.findings import Finding
-from biasbook.models import MINILM, PAPER_ELMO, SMOLLM2
+from biasbook.models import MINILM, PAPER_ELMO, SMOLLM2, book_names
 from biasbook.published import MAY_TABLE4, MYB_ALPHA, MYB_TABLE3
 from biasbook.seat import may_table
 from biasbook.stored import load_results
@@ -98,6 +98,7 @@ __all__ += [
     "MYB_TABLE3",
     "PAPER_ELMO",
     "SMOLLM2",
+    "book_names",
     "colab_runtime",
     "load_or_compute",
     "what_we_found",
@@ -375,7 +376,7 @@ def elmo_beside_published(elmo: pd.DataFrame, column: str | None = None) -> pd.D
                        for m, t, r in order]
     show["p, ELMo"] = [published_p(pub["p_csv"].get((m, t, "ours"), np.nan)) if r == "fixed"
                        else "" for m, t, r in order]
-    return show
+    return book_names(show)
 
 
 def bug_summary(
@@ -515,7 +516,7 @@ def gpt2_beside_published(gpt: pd.DataFrame) -> pd.DataFrame:
         table[f"{column} p, {label}"] = [p for _, p in cells]
     table["GPT-2 d, Tan & Celis (bug)"] = [format_d(pub["orig"].get(t, np.nan)) for t in tests]
     table["GPT-2 d, Mind Your Bias"] = [format_d(pub["ours"].get(t, np.nan)) for t in tests]
-    return table
+    return book_names(table)
 
 
 def elmo_figure(elmo: pd.DataFrame) -> Figure:
@@ -565,7 +566,7 @@ def elmo_figure(elmo: pd.DataFrame) -> Figure:
             for col, (method, frame) in enumerate(by_method.items()):
                 ax = axes[row, col]
                 effect_size_comparison(frame, ["bug", "fixed"], ax=ax)
-                ax.set_title(f"{method}: {name}", loc="left")
+                ax.set_title(f"{method}: {book_names(name)}", loc="left")
                 legend = ax.get_legend()
                 if legend is not None:
                     handles = handles or list(legend.legend_handles)
@@ -753,7 +754,7 @@ def counts_view(counts: pd.DataFrame) -> pd.DataFrame:
     """
     shown = counts.copy()
     shown.columns = pd.MultiIndex.from_tuples([_COUNT_HEADERS[c] for c in counts.columns])
-    return shown
+    return book_names(shown)
 
 
 def _short_variant(variant: str) -> str:
@@ -774,7 +775,7 @@ def quirk_counts_view(quirks: pd.DataFrame) -> pd.DataFrame:
         [(bug.split(": ", 1)[0], f"{_short_variant(bug)} vs {_short_variant(fixed)}", contexts)
          for bug, fixed, contexts in shown.index],
         names=["model", "quirk vs fix", "contexts"])
-    return shown
+    return book_names(shown)
 
 
 # --------------------------------------------------------------------------- stored tables

@@ -46,6 +46,8 @@ from dataclasses import asdict, dataclass
 
 import pandas as pd
 
+from biasbook.models import book_names
+
 __all__ = [
     "FINDING_COLUMNS",
     "MAX_CLAIM_LINES",
@@ -127,6 +129,9 @@ def _holds_word(holds: bool | str) -> str:
 def findings_frame(findings: Sequence[Finding], chapter: str | None = None) -> pd.DataFrame:
     """Findings as a long table with :data:`FINDING_COLUMNS` (plus ``chapter`` when given).
 
+    Every offline model is called by its one name in the book
+    (:func:`biasbook.models.book_names`), whatever the chapter's code wrote.
+
     Examples
     --------
     >>> f = Finding("May et al. (2019)", "C1 is significant", "5 of 5 models", "3 of 3",
@@ -141,7 +146,7 @@ def findings_frame(findings: Sequence[Finding], chapter: str | None = None) -> p
         row = asdict(f)
         row["holds?"] = _holds_word(row.pop("holds"))
         rows.append(row)
-    frame = pd.DataFrame(rows, columns=list(FINDING_COLUMNS))
+    frame = book_names(pd.DataFrame(rows, columns=list(FINDING_COLUMNS)))
     if chapter is not None:
         frame.insert(0, "chapter", chapter)
     return frame

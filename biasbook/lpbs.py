@@ -55,7 +55,7 @@ import pandas as pd
 from tqdm import tqdm
 
 from biasbook.findings import Finding
-from biasbook.models import MYB_HUB_MODELS, TINY_MLM
+from biasbook.models import MYB_HUB_MODELS, TINY_MLM, book_names
 from biasbook.published import MYB_ALPHA
 from biasbook.stored import load_results
 from biasbook.tables import (
@@ -178,6 +178,7 @@ __all__ = [
 # surface (imported above, so that the notebook imports from this module only).
 __all__ += [
     "TemplateLogProbs",
+    "book_names",
     "colab_runtime",
     "increased_log_probability",
     "load_or_compute",
@@ -1621,7 +1622,7 @@ _WHAT = {
                 "attribute forms (as the authors coded them; nouns where they used adjectives), "
                 "templates of "
                 "methods/LPBS/generate_sent.py, under the Mind Your Bias, Kurita and biaslib "
-                "conventions, offline tiny masked LM",
+                "conventions, offline tiny MLM",
     "lpbs_kurita": "LPBS on Kurita et al.'s five notebook tests (weat_result_replication.ipynb "
                    "@ 9d768dc), prior read at the target mask and where Kurita's code reads it "
                    "(get_index(last=True) without +1), Kurita's convention",
@@ -1664,7 +1665,7 @@ def _reddit_provenance(frame: pd.DataFrame) -> dict[str, object]:
                 "holding a target and an attribute word of the cell (shorten_sent's window), "
                 "target masked, random counterpart from the other target set, prior with the "
                 "attribute masked too; combined as CEAT (methods/CEAT/generate_ebd_bert_prob.py); "
-                "fixed (log space) and with the case bug replayed; offline tiny masked LM",
+                "fixed (log space) and with the case bug replayed; offline tiny MLM",
         "models": _models(frame),
         "cells": {f"{t} {ws}": m for (t, ws), m in TABLE14_CELLS.items()},
         "variants": {k: {"case_bug": v} for k, v in _REDDIT_VARIANTS.items()},
@@ -1689,7 +1690,7 @@ def _window_provenance(frame: pd.DataFrame) -> dict[str, object]:
         "what": "Mind Your Bias Figure 4 rebuilt: LPBS on corpus sentences holding a target and "
                 "an attribute word of the full word sets, cut to shorten_sent's window of each "
                 "size, pooled per attribute set (methods/LPBS/generate_ebd_bert.py, "
-                "logprob_cal); offline tiny masked LM",
+                "logprob_cal); offline tiny MLM",
         "models": _models(frame),
         "tests": {t: TABLE14_CELLS[(t, "full")] for t in WINDOW_TESTS},
         "window_sizes": list(WINDOW_SIZES),

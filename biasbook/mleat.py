@@ -22,13 +22,14 @@ import pandas as pd
 
 from biasbook.findings import Finding
 from biasbook.models import (
-    FIGURE_NAMES,
     GLOVE,
     GLOVE_840B,
     GOOGLENEWS,
     MINILM,
     PAPER_VECTORS,
+    SHORT_NAMES,
     SMOLLM2,
+    book_names,
 )
 from biasbook.published import MAY_ALL
 from biasbook.seat import OFFLINE_SEAT_MODELS, may_contexts
@@ -121,6 +122,7 @@ __all__ += [
     "PAPER_VECTORS",
     "PATTERNS",
     "PATTERN_ASSOCIATIONS",
+    "book_names",
     "colab_runtime",
     "image_manifest",
     "load_or_compute",
@@ -312,7 +314,7 @@ def paper_table(frame: pd.DataFrame, index: str | Sequence[str] | None = None) -
         cols[("EAT pattern", "")] = list(src["pattern"].fillna(""))
     out = pd.DataFrame(cols, index=src.index)
     out.columns = pd.MultiIndex.from_tuples(out.columns)
-    return out
+    return book_names(out)
 
 
 def gpt2_comparison(computed: pd.DataFrame) -> pd.DataFrame:
@@ -783,7 +785,7 @@ def _holds(k: int, n: int) -> bool | str:
 
 _PAPER = "Wolfe et al. (2024)"
 _GLOVE = f"{GLOVE} (stand-in for {GLOVE_840B})"
-_CONTEXTUAL = f"{FIGURE_NAMES[MINILM]}, {FIGURE_NAMES[SMOLLM2]} (stand-ins for GPT-2)"
+_CONTEXTUAL = f"{SHORT_NAMES[MINILM]}, {SHORT_NAMES[SMOLLM2]} (stand-ins for GPT-2)"
 
 
 _GOOGLENEWS = f"{GOOGLENEWS}, Bolukbasi subset (the paper's vectors)"
@@ -994,9 +996,9 @@ def _claim_seat_patterns(ev: _MleatEvidence) -> Finding:
         _PAPER, "A significant Level 1 can come from different EAT patterns",
         f"GloVe: {ev.pub['pattern'].nunique()} patterns among {len(CALISKAN_TESTS)} "
         "significant WEATs (Table 1)",
-        "; ".join(f"{c.removeprefix('all-').split('-')[0]}: {k} significant SEAT results "
+        "; ".join(f"{SHORT_NAMES.get(c, c)}: {k} significant SEAT results "
                   f"in {p} patterns" for c, (k, p) in kinds.items()),
-        "MiniLM-L6, SmolLM2-135M (SEAT's sentence tests)",
+        f"{SHORT_NAMES[MINILM]}, {SHORT_NAMES[SMOLLM2]} (SEAT's sentence tests)",
         min(p for _, p in kinds.values()) > 1, "mleat-seat-patterns")
 
 

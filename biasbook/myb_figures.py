@@ -28,7 +28,7 @@ And two claims of §4.1 (s-SEAT) about Table 3:
   (:func:`pair_closeness`).
 
 Our side of each comes from the stored tables of the earlier chapters (the offline
-stand-ins: all-MiniLM-L6-v2, SmolLM2-135M-Instruct, the tiny masked LM); nothing
+stand-ins: all-MiniLM-L6-v2, SmolLM2-135M-Instruct, the tiny MLM); nothing
 here runs a model.
 
 Examples
@@ -469,7 +469,7 @@ def _claim_significance_counts(published: pd.DataFrame, ours: pd.DataFrame) -> F
         + "; with Holm–Bonferroni per model: "
         + ", ".join(f"{m} {int(holm[m])}" for m in MYB_MODELS),
         f"stand-ins, s-SEAT, p < 0.01: {ours_text} (no ELMo or GPT-2 offline)",
-        "the paper's numbers; CBoW, MiniLM-L6, SmolLM2-135M, tiny masked LM (stand-ins)",
+        "the paper's numbers; CBoW, MiniLM, SmolLM2, tiny MLM (stand-ins)",
         "yes" if most_fewest and holm_too else ("partly" if most_fewest else "no"),
         "synthesis-significance-counts")
 

@@ -68,7 +68,7 @@ from numpy.typing import ArrayLike, NDArray
 from scipy import stats
 
 from biasbook.findings import Finding
-from biasbook.models import GLOVE
+from biasbook.models import GLOVE, book_names
 from biasbook.stored import load_results, results_dir
 from biasbook.tables import NEEDS_TINY_MLM, SliceCheck, StoredTable
 from biaslib.embeddings.mlm_finetune import (
@@ -171,6 +171,7 @@ __all__ = [
 # What the notebook shows of the book's shared code and of the library beyond its public
 # surface (imported above, so that the notebook imports from this module only).
 __all__ += [
+    "book_names",
     "colab_runtime",
     "direct_bias_counterexample",
     "direct_bias_space",
@@ -1402,7 +1403,7 @@ def figures_7_8_table(panel_words: pd.DataFrame, vectors: Mapping[str, NDArray],
 # ------------------------------------------------------------------------------ findings
 
 _PAPER = "Schröder et al. (2021)"
-_TINY = "SPLADE-tiny MLM (stand-in for bert-base-uncased)"
+_TINY = "tiny MLM (stand-in for bert-base-uncased)"
 
 
 def _glove_word_facts(glove: Mapping[str, NDArray[np.float64]] | None = None

@@ -22,12 +22,12 @@ from tqdm import tqdm
 from biasbook.findings import Finding
 from biasbook.models import (
     CBOW_GLOVE,
-    FIGURE_NAMES,
     MINILM,
     MYB_HUB_MODELS,
     PAPER_ELMO,
     SHORT_NAMES,
     SMOLLM2,
+    book_names,
 )
 from biasbook.published import (
     MAY_ALL,
@@ -144,6 +144,7 @@ __all__ += [
     "NUMBER_TOLERANCE",
     "PAPER_ELMO",
     "SHORT_NAMES",
+    "book_names",
     "colab_runtime",
     "findings_frame",
     "load_or_compute",
@@ -509,9 +510,9 @@ PAPER_GROUP = "ours: the papers' models (Colab)"
 _MAY_SHORT = {"CBoW (GloVe 840B)": "CBoW 840B", "InferSent": "InferSent", "GenSen": "GenSen",
              "USE": "USE", "ELMo": "ELMo", "GPT": "GPT", "BERT (large, cased)": "BERT large"}
 #: Short names of our models in the figure: the offline ones
-#: (:data:`biasbook.models.FIGURE_NAMES`), then the papers' (the published CBoW is on GloVe
+#: (:data:`biasbook.models.SHORT_NAMES`), then the papers' (the published CBoW is on GloVe
 #: 840B).
-SEAT_FIGURE_NAMES = {**FIGURE_NAMES, "CBoW (GloVe 840B)": "CBoW 840B",
+SEAT_FIGURE_NAMES = {**SHORT_NAMES, "CBoW (GloVe 840B)": "CBoW 840B",
                      "InferSent (v1, GloVe 840B)": "InferSent v1",
                      "GenSen (nli_large_bothskip_parse)": "GenSen",
                      "USE (TF-Hub, version 2)": "USE",
@@ -545,7 +546,7 @@ def may_tables(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TABLE4,
     for key in (MAY_GROUP, OFFLINE_GROUP, PAPER_GROUP):
         if key in groups:
             part = table[groups[key]].rename(columns=lambda c: c.removesuffix(suffix))
-            out[key] = pd.concat({key: part}, axis=1)
+            out[key] = book_names(pd.concat({key: part}, axis=1))
     return out
 
 
@@ -675,7 +676,7 @@ def may_summary(may: pd.DataFrame, models: Sequence[str], alpha: float = MAY_ALP
             "ABW significant": _share(m[m["stimuli"].isin(["ABW", "ABW-b"])], alpha),
             "double binds significant": _share(m[m["stimuli"].str.startswith("DB")], alpha),
         })
-    return pd.DataFrame(rows).set_index("model")
+    return book_names(pd.DataFrame(rows).set_index("model"))
 
 
 def _holds(models: Sequence[str], ok: Sequence[str]) -> str:
@@ -1150,7 +1151,7 @@ def sensitivity_pvalue_table(pvalues: pd.DataFrame) -> pd.DataFrame:
              for c in _SENSITIVITY_CONTEXTS]
     wide = wide.reindex(index=pd.MultiIndex.from_tuples(index, names=["test", "context"]),
                         columns=pd.MultiIndex.from_tuples(columns, names=["", "model"]))
-    return wide.fillna("")
+    return book_names(wide.fillna(""))
 
 
 def sensitivity_figure(pvalues: pd.DataFrame, alpha: float = MAY_ALPHA) -> Figure:

@@ -52,7 +52,7 @@ from biasbook import myb_figures
 from biasbook.ceat import CEAT_NUMBERS, ceat_exact_columns, chapter_rows
 from biasbook.findings import Finding
 from biasbook.lpbs import TABLE4_CELLS
-from biasbook.models import CBOW_GLOVE, MINILM, SHORT_NAMES, SMOLLM2, TINY_MLM
+from biasbook.models import CBOW_GLOVE, MINILM, SHORT_NAMES, SMOLLM2, TINY_MLM, book_names
 from biasbook.published import MYB_ALPHA, MYB_MODELS, MYB_TABLE3
 from biasbook.seat import SEAT_EXACT, myb_table
 from biasbook.stored import load_results
@@ -156,6 +156,7 @@ __all__ += [
     "OURS_GROUP",
     "SHORT_NAMES",
     "TINY_MLM",
+    "book_names",
     "cells",
     "choice_table",
     "compact_summary",
@@ -432,7 +433,7 @@ def table5_beside_published(computed: pd.DataFrame | None = None) -> pd.DataFram
 # ------------------------------------------------------------------ Table 5 on our models
 
 
-#: The stored table of the tiny masked LM's cosine methods (s-SEAT, w-SEAT, CEAT), which
+#: The stored table of the tiny MLM's cosine methods (s-SEAT, w-SEAT, CEAT), which
 #: puts them beside its LPBS (``lpbs_myb``) so that Table 5's six pairs share one model.
 TINY_MLM_TABLE = "synthesis_tiny_mlm"
 
@@ -441,7 +442,7 @@ def tiny_mlm_table(parts: Sequence[str] = ("seat", "ceat"), *,
                    seat_tests: Mapping[str, str] | None = None,
                    ceat_tests: Mapping[str, str] | None = None,
                    model: EncoderSpec | None = None, progress: bool = True) -> pd.DataFrame:
-    """s-SEAT, w-SEAT and CEAT of the tiny masked LM on Mind Your Bias's tests (computed now).
+    """s-SEAT, w-SEAT and CEAT of the tiny MLM on Mind Your Bias's tests (computed now).
 
     The stored table :data:`TINY_MLM_TABLE`. ``"seat"``: :func:`biasbook.seat.myb_table`
     (Mind Your Bias's templates and convention), as for the SEAT chapter's offline models.
@@ -506,10 +507,10 @@ def offline_scores(seat: pd.DataFrame | None = None, ceat: pd.DataFrame | None =
       description and attribute form, :data:`biasbook.lpbs.TABLE4_CELLS`)
       under Mind Your Bias's convention, template sentences;
     * ``LPBS (corpus)``: ``lpbs_reddit``, the fixed scores (CES) of ``word_set``;
-    * the tiny masked LM's ``s-SEAT``, ``w-SEAT`` and ``CEAT``: ``synthesis_tiny_mlm``
+    * the tiny MLM's ``s-SEAT``, ``w-SEAT`` and ``CEAT``: ``synthesis_tiny_mlm``
       (:func:`tiny_mlm_table`; CEAT under Mind Your Bias's convention).
 
-    LPBS and the last three belong to the tiny masked LM
+    LPBS and the last three belong to the tiny MLM
     (:data:`biasbook.models.TINY_MLM`), which thus has all of Table 5's
     method pairs, as BERT in the paper; it is a mechanism model, not BERT. A cell that did not run
     (no effect size: missing stimuli, too few co-occurrences) is left out.
@@ -567,7 +568,7 @@ def offline_table5(scores: pd.DataFrame | None = None,
     """Table 5 on our offline models: :func:`correlations` of :func:`offline_scores`.
 
     Models in the order they first appear in the scores (CBoW, all-MiniLM-L6-v2,
-    SmolLM2, the tiny masked LM); a pair with no common test for a model gives
+    SmolLM2, the tiny MLM); a pair with no common test for a model gives
     no row, so each model has only the pairs its stored tables cover.
     """
     if scores is None:
@@ -711,7 +712,7 @@ def _tiny_mlm_table() -> pd.DataFrame:
 def _tiny_mlm_provenance(frame: pd.DataFrame) -> dict[str, object]:
     record: dict[str, object] = {
         "what": "s-SEAT and w-SEAT (Mind Your Bias's tests and templates) and CEAT (corpus "
-                "sentences, Mind Your Bias's window) on the offline tiny masked LM (SPLADE-tiny "
+                "sentences, Mind Your Bias's window) on the offline tiny MLM (SPLADE-tiny "
                 "BertForMaskedLM, a mechanism model, not BERT), to set beside its LPBS "
                 "(lpbs_myb) in the synthesis chapter's offline Table 5",
         "models": models_provenance(frame),
@@ -741,7 +742,7 @@ SYNTHESIS_TINY_MLM_SLICE = ("C9",)
 
 @functools.cache
 def _tiny_mlm_model() -> EncoderSpec:
-    """The tiny masked LM's encoder, built once for both slices."""
+    """The tiny MLM's encoder, built once for both slices."""
     return built_once(tiny_mlm_encoder())
 
 
@@ -764,7 +765,7 @@ _KEYS = ("column", "method", "test", "convention")
 DECLARED_TABLES: tuple[StoredTable, ...] = (
     StoredTable(
         TINY_MLM_TABLE, "synthesis", "s-SEAT, w-SEAT and CEAT on Mind Your Bias's tests, "
-        "offline tiny masked LM (beside its LPBS in the offline Table 5)",
+        "offline tiny MLM (beside its LPBS in the offline Table 5)",
         _tiny_mlm_table, _tiny_mlm_provenance,
         "the model with its weights fingerprint, poolings, the SEAT convention, tests and "
         "templates; for the CEAT rows the CEAT conventions, sentences per stimulus, sample seed, "
@@ -973,7 +974,7 @@ class _SynthesisEvidence:
 
 _TABLE5_KEYS = ["method_a", "method_b", "model", "subset"]
 _MINI, _SMOL, _CBOW, _TINY = (*CURVE_MODELS[:3], TINY_MLM)
-_STAND_INS = "CBoW, MiniLM-L6, SmolLM2-135M (stand-ins)"
+_STAND_INS = "CBoW, MiniLM, SmolLM2 (stand-ins)"
 
 
 def _claim_cosine_positive(ev: _SynthesisEvidence) -> Finding:
@@ -999,7 +1000,7 @@ def _claim_cosine_positive(ev: _SynthesisEvidence) -> Finding:
 
 
 def _tiny_lpbs_significant(scores: pd.DataFrame) -> list[str]:
-    """The tests on which the tiny masked LM's LPBS is significant."""
+    """The tests on which the tiny MLM's LPBS is significant."""
     return scores[(scores["model"] == _TINY) & (scores["method"] == "LPBS")
                   & scores["sig"]]["test"].tolist()
 
@@ -1019,7 +1020,7 @@ def _claim_significant_only(ev: _SynthesisEvidence) -> Finding:
         f"cells {'n/a' if tiny_sig_na else 'computed'} (LPBS significant on "
         f"{len(_tiny_lpbs_significant(ev.scores))} tests); MiniLM s-SEAT | CEAT "
         f"{ev.change('s-SEAT', 'CEAT', _MINI, offline=True)}",
-        "tiny masked LM (not BERT), MiniLM-L6", bool(ceat_lpbs["sig."] < ceat_lpbs["all"]),
+        "tiny MLM (not BERT), MiniLM", bool(ceat_lpbs["sig."] < ceat_lpbs["all"]),
         "synthesis-text-vs-table")
 
 
@@ -1049,7 +1050,7 @@ def _claim_lpbs_strong(ev: _SynthesisEvidence) -> Finding:
         f"Table 5, BERT, sig.: s-SEAT, CEAT, w-SEAT {lpbs_cells}",
         f"tiny MLM: n/a for all three (n = {ev.n_off('s-SEAT', 'LPBS', _TINY, 'sig.')}: LPBS "
         f"significant on {' and '.join(_tiny_lpbs_significant(ev.scores))} only)",
-        "tiny masked LM (not BERT)",
+        "tiny MLM (not BERT)",
         bool(all(ev.ours5.loc[(a, b, "BERT", "sig."), "n"] >= MIN_PAIRS_CI
                  for a, b in lpbs_sig)),
         "synthesis-text-vs-table")
@@ -1083,7 +1084,7 @@ def _claim_no_lpbs_trend(ev: _SynthesisEvidence) -> Finding:
         f"tiny MLM, all: {', '.join(ev.r_off(a, b, _TINY) for a, b in lpbs_pairs)} "
         f"(n = {', '.join(str(ev.n_off(a, b, _TINY)) for a, b in lpbs_pairs)}); "
         f"{_cover_0(tiny_lpbs)}",
-        "tiny masked LM (not BERT)", bool(not _interval_excludes_0(bert_lpbs).any()),
+        "tiny MLM (not BERT)", bool(not _interval_excludes_0(bert_lpbs).any()),
         "synthesis-tiny-mlm")
 
 
@@ -1141,7 +1142,7 @@ def _claim_names_or_terms(ours: pd.DataFrame) -> Finding:
         f"{int(pub11['tests'].sum())} pairs",
         "; ".join(_switch_parts(our11, ("CBoW", "MiniLM", "tiny MLM")))
         + f"; tests that flip: {_flip_text(flipped)}",
-        "CBoW, MiniLM-L6, tiny masked LM (stand-ins)",
+        "CBoW, MiniLM, tiny MLM (stand-ins)",
         bool(our11["sign flips"].sum() > 0 and len({t for ts in flipped.values() for t in ts})
              > 1), "synthesis-table11")
 
@@ -1169,7 +1170,7 @@ def _claim_templates_or_reddit(ours: pd.DataFrame) -> Finding:
         f"more significant results on corpus sentences in {ours_more}; w-SEAT significant "
         f"{int(w_ours['significant template'].sum())} (templates) vs "
         f"{int(w_ours['significant reddit'].sum())} (corpus) of {int(w_ours['tests'].sum())}",
-        "CBoW (GloVe 6B 50d), MiniLM-L6, SmolLM2-135M (SEAT, CEAT), tiny masked LM (CEAT, "
+        "CBoW, MiniLM, SmolLM2 (SEAT, CEAT), tiny MLM (CEAT, "
         "LPBS; stand-ins)",
         # Both halves hold somewhere (on some models or methods) but neither everywhere.
         (True if ours_larger == ours_more == len(our12) else
@@ -1224,7 +1225,7 @@ def _claim_subwords(ours: pd.DataFrame) -> Finding:
         f"{int(pub13['sign flips'].sum())} sign flips and "
         f"{int(pub13['significance changes'].sum())} significance changes in "
         f"{int(pub13['tests'].sum())} pairs",
-        "; ".join(our_parts), "MiniLM-L6 (SEAT), tiny masked LM (SEAT, CEAT; stand-ins)",
+        "; ".join(our_parts), "MiniLM (SEAT), tiny MLM (SEAT, CEAT; stand-ins)",
         _no_impact_verdict(int(pub13["sign flips"].sum()), int(our13["sign flips"].sum())),
         "synthesis-table13")
 
@@ -1247,7 +1248,7 @@ def _claim_cosine_over_probability(ev: _SynthesisEvidence) -> Finding:
         f"({int(pub_prob['d'].isna().sum())} n/a)",
         f"probability (tiny MLM, corpus): {int(prob['sum'])} of {int(prob['size'])} with enough "
         f"co-occurrences; CEAT: {ceat_counts}",
-        "tiny masked LM, MiniLM-L6, SmolLM2-135M (stand-ins)", "not separable",
+        "tiny MLM, MiniLM, SmolLM2 (stand-ins)", "not separable",
         "synthesis-table14")
 
 
@@ -1264,7 +1265,7 @@ def _claim_design_choices(ev: _SynthesisEvidence) -> Finding:
         f"models × {len(CURVE_TESTS)} tests; ranges up to {spread['range'].max():.2f} in d; "
         f"C3's CIs lie wholly above 0 in some specifications and wholly below in others on "
         f"{len(c3_both)} of {len(neural)} neural models",
-        "CBoW, MiniLM-L6, SmolLM2-135M, tiny masked LM (stand-ins)",
+        "CBoW, MiniLM, SmolLM2, tiny MLM (stand-ins)",
         bool(set(c3_both["model"]) == set(neural)), "synthesis-speccurves")
 
 
@@ -1282,7 +1283,7 @@ def _claim_runtimes(ev: _SynthesisEvidence) -> Finding:
         f"C1 without embeddings: s-SEAT {secs[('C1', 's-SEAT')]:.3f} s, CEAT "
         f"{secs[('C1', 'CEAT')]:.3f} s; embeddings: s-SEAT {emb[('C1', 's-SEAT')]:.1f} s, "
         f"CEAT {emb[('C1', 'CEAT')]:.1f} s",
-        "MiniLM-L6 (stand-in; another CPU)", "partly", "synthesis-runtimes")
+        "MiniLM (stand-in; another CPU)", "partly", "synthesis-runtimes")
 
 
 def findings() -> list[Finding]:

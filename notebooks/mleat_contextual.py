@@ -65,6 +65,7 @@ from biasbook.mleat import (
     MLEAT_PAPER_MODELS,
     PATTERNS,
     SEAT_SENTENCE_TESTS,
+    book_names,
     gpt2_comparison,
     load_or_compute,
     mleat_models_table,
@@ -159,8 +160,9 @@ if RUN_PAPER_MODELS:
     prompts = pd.concat([prompts, mleat_models_table(MLEAT_PAPER_MODELS, TESTS, prompt_contexts,
                                                      "ML-EAT prompts")], ignore_index=True)
 with pd.option_context("display.max_colwidth", None):
-    display(prompts.drop_duplicates("column").set_index("column")[["encoder"]].rename_axis(
-        "model").rename(columns={"encoder": "encoder, layer [level, pooling]"}))
+    display(book_names(prompts.drop_duplicates("column").set_index("column")[["encoder"]]
+                       .rename_axis("model")
+                       .rename(columns={"encoder": "encoder, layer [level, pooling]"})))
 
 # %% tags=["hide-input"]
 prompts_table = paper_table(prompts, ["column", "test"]).rename_axis(["model", "test"])
@@ -186,11 +188,11 @@ if RUN_PAPER_MODELS:
 
 # %% mystnb={"figure": {"caption": "EAT-Maps of all-MiniLM-L6-v2 (mean-pooled sentence vectors) on the ML-EAT prompts, from the stored table.", "name": "fig-mleat-prompts-minilm"}, "image": {"alt": "Ten EAT-Maps, C1 to C10, of MiniLM on the ML-EAT prompts, each with its pattern below; the patterns vary from test to test."}} tags=["remove-input"]
 fig = eat_map_grid(prompts[prompts["column"] == MINILM], title_column="test",
-                   suptitle=f"{MINILM}: ML-EAT prompts")
+                   suptitle=f"{book_names(MINILM)}: ML-EAT prompts")
 
 # %% mystnb={"figure": {"caption": "EAT-Maps of SmolLM2-135M-Instruct (last token, as the paper reads GPT-2) on the ML-EAT prompts, from the stored table.", "name": "fig-mleat-prompts-smollm2"}, "image": {"alt": "Ten EAT-Maps, C1 to C10, of SmolLM2 on the ML-EAT prompts, each with its pattern below; they differ from MiniLM's maps in several tests."}} tags=["remove-input"]
 fig = eat_map_grid(prompts[prompts["column"] == SMOLLM], title_column="test",
-                   suptitle=f"{SMOLLM}: ML-EAT prompts")
+                   suptitle=f"{book_names(SMOLLM)}: ML-EAT prompts")
 
 # %% tags=["hide-input"]
 # With RUN_PAPER_MODELS (Colab): the EAT-Maps of GPT-2 Base to XL on the same prompts.
@@ -220,9 +222,7 @@ overview = merged.assign(**{
                                                              merged["l2_y_sig"], strict=True)],
 }).set_index(["test", "column"]).rename_axis(["test", "model"])
 models = list(dict.fromkeys(merged["column"]))
-# One table per model, two header levels: each fits the text column (the note below
-# spells the short model names out).
-short_model = {MINILM: "MiniLM-L6", SMOLLM: "SmolLM2-135M"}
+# One table per model, two header levels: each fits the text column.
 for model in models:
     shown = overview.xs(model, level="model").loc[
         list(SEAT_SENTENCE_TESTS),
@@ -230,12 +230,11 @@ for model in models:
     shown.columns = pd.MultiIndex.from_tuples([
         ("SEAT", "d"), ("SEAT", "p"), ("SEAT", "significant"),
         ("Level 2", "X"), ("Level 2", "Y"), ("ML-EAT", "pattern")])
-    display(Markdown(f"**{short_model[model]}**"))
+    display(Markdown(f"**{book_names(model)}**"))
     display(shown)
 
 # %% [markdown]
-# MiniLM-L6 is all-MiniLM-L6-v2, SmolLM2-135M is SmolLM2-135M-Instruct. "SEAT significant"
-# is the SEAT chapter's verdict (positive and $p \le 0.01$, one-sided; a SEAT p of 1.0e-05 is
+# "SEAT significant" is the SEAT chapter's verdict (positive and $p \le 0.01$, one-sided; a SEAT p of 1.0e-05 is
 # the smallest its sampled test can give: none of 99,999 shuffles as extreme as the observed
 # split); in the Level 2 columns `*` means p < 0.05 (two-sided permutation test). The tests'
 # titles are in the {doc}`SEAT chapter <seat>`.
@@ -254,7 +253,7 @@ counts = pd.crosstab([merged["column"], merged["SEAT"]], merged["pattern"]).rena
     ["model", "SEAT"])
 # Patterns as rows, (model, SEAT verdict) as columns: four count columns fit the text column.
 counts.loc[[(m, v) for m in models for v in ("significant", "not significant")],
-           [p for p in PATTERNS if p in counts.columns]].T.rename(columns=short_model, level="model")
+           [p for p in PATTERNS if p in counts.columns]].T.rename(columns=book_names, level="model")
 
 # %% [markdown]
 # The EAT-Maps, ten tests to a figure: first the sentence versions of Caliskan's ten tests,
@@ -268,19 +267,19 @@ assert all(len(rows) == 19 for rows in seat_maps.values())
 
 # %% mystnb={"figure": {"caption": "EAT-Maps of all-MiniLM-L6-v2 on SEAT's bleached template sentences of Caliskan's tests C1 to C10, from the stored table.", "name": "fig-mleat-seat-minilm"}, "image": {"alt": "Ten EAT-Maps of MiniLM, C1 to C10 in SEAT's sentences, each with its pattern below: two are AB-Divergent (C1, C2); the others are Uniform, Singular or Non-Directional."}} tags=["remove-input"]
 fig = eat_map_grid(seat_maps[MINILM].iloc[:10], title_column="test",
-                   suptitle=f"{MINILM}: SEAT's bleached sentences, C1 to C10")
+                   suptitle=f"{book_names(MINILM)}: SEAT's bleached sentences, C1 to C10")
 
 # %% mystnb={"figure": {"caption": "EAT-Maps of all-MiniLM-L6-v2 on SEAT's bleached template sentences of May et al.'s nine other tests, from the stored table.", "name": "fig-mleat-seat-minilm-may"}, "image": {"alt": "Nine EAT-Maps of MiniLM, May et al.'s tests C3b to DB-likable, each with its pattern below: one is AB-Divergent (C8b), three are Non-Directional, the others Uniform or Singular."}} tags=["remove-input"]
 fig = eat_map_grid(seat_maps[MINILM].iloc[10:], title_column="test",
-                   suptitle=f"{MINILM}: SEAT's bleached sentences, May et al.'s tests")
+                   suptitle=f"{book_names(MINILM)}: SEAT's bleached sentences, May et al.'s tests")
 
 # %% mystnb={"figure": {"caption": "EAT-Maps of SmolLM2-135M-Instruct on SEAT's bleached template sentences of Caliskan's tests C1 to C10, from the stored table.", "name": "fig-mleat-seat-smollm2"}, "image": {"alt": "Ten EAT-Maps of SmolLM2, C1 to C10 in SEAT's sentences, each with its pattern below: none is AB-Divergent; four are Uniform, three Singular and three Non-Directional."}} tags=["remove-input"]
 fig = eat_map_grid(seat_maps[SMOLLM].iloc[:10], title_column="test",
-                   suptitle=f"{SMOLLM}: SEAT's bleached sentences, C1 to C10")
+                   suptitle=f"{book_names(SMOLLM)}: SEAT's bleached sentences, C1 to C10")
 
 # %% mystnb={"figure": {"caption": "EAT-Maps of SmolLM2-135M-Instruct on SEAT's bleached template sentences of May et al.'s nine other tests, from the stored table.", "name": "fig-mleat-seat-smollm2-may"}, "image": {"alt": "Nine EAT-Maps of SmolLM2, May et al.'s tests C3b to DB-likable, each with its pattern below: one is AB-Divergent (C8b) and five are Non-Directional."}} tags=["remove-input"]
 fig = eat_map_grid(seat_maps[SMOLLM].iloc[10:], title_column="test",
-                   suptitle=f"{SMOLLM}: SEAT's bleached sentences, May et al.'s tests")
+                   suptitle=f"{book_names(SMOLLM)}: SEAT's bleached sentences, May et al.'s tests")
 
 # %% tags=["remove-cell"]
 # The figures' descriptions (alt text), against the table.

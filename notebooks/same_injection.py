@@ -72,6 +72,7 @@ from biasbook.same import (
     INJECTION,
     SCORES,
     InjectionSettings,
+    book_names,
     computed_injection_table,
     direction_class,
     figure6_table,
@@ -148,8 +149,9 @@ with pd.option_context("display.max_colwidth", None):
 # <same-injection-runs>`).
 
 # %% tags=["hide-input"]
-display(runs[["model_name", "weights"]].drop_duplicates().set_index("model_name").rename_axis(
-    "model").rename(columns={"weights": "weights (package, file, SHA-256 prefix)"}))
+display(book_names(runs[["model_name", "weights"]].drop_duplicates().set_index("model_name")
+                   .rename_axis("model")
+                   .rename(columns={"weights": "weights (package, file, SHA-256 prefix)"})))
 run_view = runs[["model", "mu", "sigma", "data_seed", "lr", "epochs", "steps",
                  "eval_accuracy", "unmask_r2", "passes_r2_bar"]].copy()
 run_view["lr"] = run_view["lr"].map("{:.0e}".format).astype(object)

@@ -66,6 +66,7 @@ from biasbook.seat import (
     PAPER_ELMO,
     PAPER_GROUP,
     PAPER_SEAT_MODELS,
+    book_names,
     colab_runtime,
     corpus_seat_table,
     evidence_counts,
@@ -288,7 +289,7 @@ assert 0.05 > _smol["p"].min() > 0.01 and _smol["p"].max() > 0.05
 # bag-of-words baseline on the same 14 rows (positive, p ≤ 0.01 uncorrected):
 
 # %% tags=["remove-input"]
-evidence_counts(may)[["significant"]]
+book_names(evidence_counts(may)[["significant"]])
 
 # %% [markdown]
 # Both contextual stand-ins find fewer (4 of 14) than our CBoW (7 of 14), the direction May
@@ -681,7 +682,7 @@ display(Markdown(
 #
 # May et al. slot every name into eight person templates ("This is Amy.", "Amy is here.",
 # "Amy is a person.", ...), every count noun into fourteen. Run C6 (male and female names ×
-# career and family words) on all-MiniLM-L6-v2 (loaded above as `minilm`) with only the
+# career and family words) on MiniLM (loaded above as `minilm`) with only the
 # *first* template of each stimulus, and compare d and p with the stored row for all
 # bleached templates (`may`, context `sent`). Which of the two moves, and why? Hint: what
 # does the permutation test re-split?
@@ -714,7 +715,7 @@ assert every["n_x"] == 8 * single.n_x  # eight templates per name
 assert single.p_value > 10 * every["p_value"]
 assert abs(single.effect_size - every["effect_size"]) < 0.1 * abs(every["effect_size"])
 display(Markdown(
-    f"**Answer** (all-MiniLM-L6-v2, an offline stand-in). With the first template only, each "
+    f"**Answer** (MiniLM, an offline stand-in). With the first template only, each "
     f"target set holds {single.n_x} sentences, one per name, and the exact test over all "
     f"{single.permutation.n_resamples:,} splits gives d = {robust_format(single.effect_size)}, "
     f"p = {shown_p(single, 3)}; with all templates ({every['n_x']} sentences per target set, "
@@ -731,7 +732,7 @@ display(Markdown(
 # ### Exercise 4. Three readings of the same sentences (★★★)
 #
 # The chapter finds that on MiniLM s-SEAT and w-SEAT disagree in sign for I2 (Mind Your
-# Bias's templates, `myb_contexts`). Encode I2's sentences with all-MiniLM-L6-v2 (`minilm`)
+# Bias's templates, `myb_contexts`). Encode I2's sentences with MiniLM (`minilm`)
 # and read them three ways: the mean over the sentence's tokens (s-SEAT as stored, the
 # pooling MiniLM was trained with), the sentence's `[CLS]` token (what Mind Your Bias read
 # for BERT), and the mean of the stimulus' own subword vectors (w-SEAT). Check that your s-SEAT and w-SEAT
@@ -766,10 +767,10 @@ assert signs["sentence mean (s-SEAT)"] != signs["stimulus subwords (w-SEAT)"]
 assert all(r.p_value > 0.01 for r in runs.values())
 display(pd.DataFrame({"d": [robust_format(r.effect_size) for r in runs.values()],
                       "p": [shown_p(r) for r in runs.values()]},
-                     index=pd.Index(list(runs), name="reading of all-MiniLM-L6-v2")))
+                     index=pd.Index(list(runs), name="reading of MiniLM")))
 d = {name: robust_format(r.effect_size) for name, r in runs.items()}
 display(Markdown(
-    f"**Answer** (all-MiniLM-L6-v2, an offline stand-in; {i2.X.label} vs {i2.Y.label}). "
+    f"**Answer** (MiniLM, an offline stand-in; {i2.X.label} vs {i2.Y.label}). "
     f"The sentence mean gives d = {d['sentence mean (s-SEAT)']}, the `[CLS]` token "
     f"{d['[CLS] token']}, the stimulus' subwords {d['stimulus subwords (w-SEAT)']}; the first "
     "and the last reproduce the stored s-SEAT and w-SEAT rows, and none is significant at 0.01. "

@@ -60,6 +60,7 @@ from biasbook.seat import (
     MAY_GROUP,
     OFFLINE_GROUP,
     OFFLINE_SEAT_MODELS,
+    book_names,
     corpus_decisions,
     findings_frame,
     left_out,
@@ -148,9 +149,9 @@ sensitivity_pvalue_table(pvalues)
 
 # %% tags=["remove-input"]
 checks = sensitivity_checks(pvalues)
-checks.assign(**{"orders apart": checks["orders apart"].map(
+book_names(checks.assign(**{"orders apart": checks["orders apart"].map(
     lambda v: "" if pd.isna(v) else f"{v:.1f}")}).rename_axis(
-    ["source", "model", "context", "check"])
+    ["source", "model", "context", "check"]))
 
 # %% tags=["remove-cell"]
 assert len(pvalues[pvalues["source"] == "May et al. (2019), §4"]) == 22

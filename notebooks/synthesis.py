@@ -74,6 +74,7 @@ from biasbook.synthesis import (
     MYB_MODELS,
     OURS_GROUP,
     TINY_MLM,
+    book_names,
     cells,
     data_dir,
     format_r,
@@ -725,7 +726,7 @@ display(Markdown(
 # %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution", "figure": {"caption": "Exercise 3's answer: the specification curve of C6 on MiniLM (an offline stand-in) over the 192 specifications of the stored grid, sorted, with the choices below."}, "image": {"alt": "Specification curve of C6 on MiniLM: 192 effect sizes sorted from about -0.5 to 1.4, most with intervals above 0, over a grid of the eight choices; the eight whose interval lies below 0 come in pairs that differ only in the tail."}} tags=["hide-cell", "solution"]
 GRID_CHOICES = ["method", "targets", "contexts", "level", "pooling", "layer", "ddof", "tail"]
 c6_grid = grid[grid["test"] == "C6"]
-fig = specification_curve(c6_grid, GRID_CHOICES, title=f"C6 on {MINI}, every combination",
+fig = specification_curve(c6_grid, GRID_CHOICES, title=f"C6 on {book_names(MINI)}, every combination",
                           p_value="p_value", ylabel="effect size d / CES",
                           value_labels={"layer": GRID_LAYER_LABELS})
 plt.show()

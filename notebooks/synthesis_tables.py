@@ -65,6 +65,7 @@ from biasbook.synthesis import (
     OPTIONS,
     OURS_GROUP,
     TINY_MLM,
+    book_names,
     cells,
     choice_table,
     compact_summary,
@@ -154,8 +155,8 @@ coverage = (scores.assign(ran=1).pivot_table(index="model", columns="method", va
                      columns=["s-SEAT", "w-SEAT", "CEAT", "LPBS", "LPBS (corpus)"], fill_value=0)
             .astype(int))
 coverage.columns.name = "tests scored by"
-display(coverage)
-r_view(off).set_index(["methods", "model", "subset"])
+display(book_names(coverage))
+book_names(r_view(off).set_index(["methods", "model", "subset"]))
 
 # %% tags=["remove-cell"]
 assert len(off) == 28
@@ -164,7 +165,7 @@ assert len(off) == 28
 # (synthesis-tables-tiny-mlm)=
 # ### The tiny MLM, test by test
 #
-# The tiny MLM (SPLADE-tiny, 2 layers, 128 dimensions; a mechanism model, not BERT) is the
+# The tiny MLM (`SPLADE-tiny-MLM`, 2 layers, 128 dimensions; a mechanism model, not BERT) is the
 # one offline model with all four methods: its LPBS is `lpbs_myb` (templates, Mind Your
 # Bias's convention), and `synthesis_tiny_mlm` runs it through s-SEAT and w-SEAT on Mind
 # Your Bias's templates and through CEAT on the corpus extract (at most 100 sentences per

@@ -798,8 +798,9 @@ def has_full_size_view(picture: Mapping[str, Any]) -> bool:
     """Whether a reader can open an image full size.
 
     After the page's scripts ran, the image is inside a link to an image file
-    (``<a href="…/x.png">``) or to an image inlined as a ``data:image/…`` URL, or it or its figure is marked for ``_static/book.js``'s
-    viewer (``data-full-size`` or class ``zoomable``: ``picture["fullSize"]``).
+    (``<a href="…/x.png">``) or to an image inlined as a ``data:image/…`` URL, or it or
+    its figure is marked for ``_static/book.js``'s viewer (``data-full-size`` or class
+    ``zoomable``: ``picture["fullSize"]``).
     """
     link = picture.get("link")
     if link and (urlsplit(link).path.lower().endswith(IMAGE_SUFFIXES)

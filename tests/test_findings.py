@@ -33,7 +33,7 @@ from biaslib.errors import ModelUnavailableError
 
 def _finding(**changes: object) -> Finding:
     base = dict(paper="May et al. (2019)", claim="C1 is significant", published="5 of 5",
-                ours="3 of 3", model="MiniLM-L6", holds=True, section="seat-findings")
+                ours="3 of 3", model="MiniLM", holds=True, section="seat-findings")
     base.update(changes)
     return Finding(**base)
 

@@ -118,7 +118,8 @@ def expected_rows(files: list[str], part: str) -> list[list[object]]:
     if part == "pages":
         def px(value: object) -> object:
             return "—" if value is None else value
-        return [[row["page"].removesuffix(".html").removeprefix("notebooks/"), ROLE_LABEL[row["role"]], row["screens"],
+        return [[row["page"].removesuffix(".html").removeprefix("notebooks/"),
+                 ROLE_LABEL[row["role"]], row["screens"],
                  *(px(row["verdict_top_px"][size]) for size in ("1366x768", "390x844")),
                  row["weight_mb"], row["figures"]]
                 for row in data["check"]["pages"]]
