@@ -17,13 +17,19 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import hashlib
+import json
 import logging
+import os
+import textwrap
+import zipfile
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 from tqdm import tqdm
 
 from biasbook.findings import Finding
@@ -79,7 +85,13 @@ from biaslib.stimuli.corpus import (
     load_coverage,
     myb_window,
 )
-from biaslib.stimuli.data import CALISKAN_TESTS, StimulusTest, load_published, load_test
+from biaslib.stimuli.data import (
+    CALISKAN_TESTS,
+    StimulusTest,
+    data_dir,
+    load_published,
+    load_test,
+)
 from biaslib.stimuli.templates import myb_contexts
 from biaslib.validation import no_string
 
@@ -98,6 +110,11 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 __all__ = [
+    "C6_EMBEDDING",
+    "C6_FLOAT16_ATOL",
+    "C6_FLOAT16_RTOL",
+    "C6_VECTORS_FILE",
+    "C6_VECTORS_PROVENANCE",
     "CALISKAN_ROWS",
     "CEAT_NUMBERS",
     "CHAPTER_TABLES",
@@ -113,6 +130,9 @@ __all__ = [
     "OFFLINE_CEAT_MODELS",
     "PAPER_CEAT_MODELS",
     "RESAMPLING",
+    "c6_contexts",
+    "c6_minilm_vectors",
+    "c6_vectors_provenance",
     "caliskan_table",
     "ceat_conventions_table",
     "ceat_exact_columns",
@@ -122,6 +142,7 @@ __all__ = [
     "chapter_rows",
     "chapter_table",
     "chapter_tests",
+    "check_c6_vectors",
     "compound_coverage_view",
     "compound_table",
     "compound_view",
@@ -138,6 +159,7 @@ __all__ = [
     "meta_analysis_table",
     "myb_ceat_comparison",
     "myb_table12_comparison",
+    "no_corpus_message",
     "not_run_table",
     "reddit_2014_comparison",
     "resampling_figure",
@@ -151,6 +173,7 @@ __all__ = [
     "templates_vs_corpus",
     "window_comparison",
     "with_words",
+    "write_c6_minilm_vectors",
 ]
 # What the notebook shows of the book's shared code and of the library beyond its public
 # surface (imported above, so that the notebook imports from this module only).
@@ -1702,6 +1725,186 @@ def _holds_for(models: Sequence[str], ok: Sequence[str]) -> str | bool:
     if not ok:
         return False
     return "for " + ", ".join(ok)
+
+
+# ------------------------------------------------------- C6's vectors, shipped with the book
+
+#: Where the C6 vectors of the chapter's exercises lie inside the package data
+#: (:func:`biaslib.stimuli.data.data_dir`: ``data/`` in a checkout, ``biaslib/_data`` in
+#: the wheel): role → word → ``(n_contexts, 384)`` float16 arrays, and their provenance.
+C6_VECTORS_FILE = "vectors/ceat_c6_minilm.npz"
+#: The provenance beside them: what was embedded, how, from which extract, and the
+#: ``.npz``'s SHA-256 (which :func:`c6_minilm_vectors` checks).
+C6_VECTORS_PROVENANCE = "vectors/ceat_c6_minilm.json"
+#: How the chapter's "One test, step by step" embeds C6 (and so the shipped vectors).
+C6_EMBEDDING = {"test": MYB_TABLE3["C6"], "model": MINILM, "cap": OFFLINE_CAPS[MINILM],
+                "window": "Mind Your Bias's nine-word window (biaslib.stimuli.corpus.myb_window)",
+                "word_pooling": "mean of the stimulus' subword vectors, last layer"}
+#: How close fresh vectors and the shipped ones must be: float16 rounding is at most
+#: 2**-11 relative, twice that here; plus 2**-16 (1.5e-5) absolute for the float32 noise of
+#: embedding again: MiniLM's vectors computed afresh (other batches, an empty vector cache)
+#: differ from those the file was made from by up to 3.6e-6, which the relative bound alone
+#: does not cover on components near zero (measured: 1.4e-6 on a component of 7.4e-4).
+C6_FLOAT16_RTOL, C6_FLOAT16_ATOL = 2.0**-10, 2.0**-16
+
+
+def c6_contexts() -> dict[str, dict[str, list[Context]]]:
+    """C6's corpus sentences as the chapter reads them (needs the corpus extract).
+
+    At most ``OFFLINE_CAPS[MINILM]`` (100) sentences per stimulus, cut to Mind Your Bias's
+    window: role → word → contexts (:func:`biaslib.stimuli.corpus.contexts_for_test`).
+    """
+    return contexts_for_test(load_test(C6_EMBEDDING["test"]), cap=C6_EMBEDDING["cap"],
+                             window=myb_window)
+
+
+def _c6_paths(folder: str | os.PathLike[str] | None) -> tuple[Path, Path]:
+    base = Path(folder) if folder is not None else data_dir()
+    return base / C6_VECTORS_FILE, base / C6_VECTORS_PROVENANCE
+
+
+def _write_npz(path: Path, arrays: Mapping[str, np.ndarray]) -> None:
+    """An uncompressed ``.npz`` whose bytes depend on the arrays alone (no time stamps)."""
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_STORED) as archive:
+        for key, array in arrays.items():
+            info = zipfile.ZipInfo(f"{key}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            with archive.open(info, "w", force_zip64=True) as fh:
+                np.lib.format.write_array(fh, np.ascontiguousarray(array), allow_pickle=False)
+
+
+def write_c6_minilm_vectors(folder: str | os.PathLike[str] | None = None) -> Path:
+    """Embed C6 as the chapter does and store the vectors as float16, with their provenance.
+
+    Reads the corpus extract (:func:`c6_contexts`), embeds every sentence with MiniLM
+    (mean-pooled subwords, last layer, :func:`~biaslib.evaluate.ceat.embed_word_contexts`),
+    rounds the vectors to float16 (about 2.5 MB; vectors only, no sentence of the corpus)
+    and writes :data:`C6_VECTORS_FILE` and :data:`C6_VECTORS_PROVENANCE` under ``folder``
+    (default :func:`~biaslib.stimuli.data.data_dir`) together, whole or not at all
+    (:func:`biaslib.files.replacing`). Run by ``python scripts/write_c6_vectors.py``
+    after the extract or MiniLM changes; the chapter checks the shipped vectors against
+    fresh ones wherever the extract is present. Returns the ``.npz``'s path.
+
+    Raises
+    ------
+    FileNotFoundError
+        Without the corpus extract.
+    """
+    import biaslib
+    from biaslib.files import replacing
+
+    contexts = c6_contexts()
+    encoder = transformer(MINILM, progress=False)()
+    vectors = embed_word_contexts(contexts, encoder, pooling="mean")
+    arrays = {f"{role}/{word}": np.asarray(vecs, dtype=np.float16)
+              for role in ROLES for word, vecs in vectors[role].items()}
+    npz, meta = _c6_paths(folder)
+    npz.parent.mkdir(parents=True, exist_ok=True)
+    with replacing(npz, meta) as (npz_tmp, meta_tmp):
+        _write_npz(npz_tmp, arrays)
+        provenance = {
+            "what": "C6's context vectors on MiniLM, as the CEAT chapter's \"One test, step "
+                    "by step\" embeds them, for its exercises; float16, no corpus text",
+            "biaslib_version": biaslib.__version__,
+            "test": C6_EMBEDDING["test"],
+            "model": {"name": encoder.name, "weights": encoder.fingerprint},
+            "sentences_per_stimulus": C6_EMBEDDING["cap"],
+            "window": C6_EMBEDDING["window"],
+            "word_pooling": C6_EMBEDDING["word_pooling"],
+            "dtype": "float16, rounded from the encoder's float32",
+            "extract": describe_extract(),
+            "extract_sha256": extract_sha256(),
+            "words": {role: {word: len(vecs) for word, vecs in vectors[role].items()}
+                      for role in ROLES},
+            "file": npz.name,
+            "sha256": _sha256(npz_tmp),
+        }
+        meta_tmp.write_text(json.dumps(provenance, indent=2, ensure_ascii=False) + "\n",
+                            encoding="utf-8")
+    return npz
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def c6_vectors_provenance(folder: str | os.PathLike[str] | None = None) -> dict[str, object]:
+    """The provenance of the shipped C6 vectors (:data:`C6_VECTORS_PROVENANCE`)."""
+    return json.loads(_c6_paths(folder)[1].read_text(encoding="utf-8"))
+
+
+def c6_minilm_vectors(folder: str | os.PathLike[str] | None = None
+                      ) -> dict[str, dict[str, NDArray[np.float64]]]:
+    """The C6 vectors shipped with the book (MiniLM, float16), as float64 arrays.
+
+    Role → word → ``(n_contexts, 384)``, in the test's order: what
+    :func:`~biaslib.methods.ceat.ceat` takes. Needs no corpus extract and no model.
+
+    Raises
+    ------
+    ValueError
+        If the file's SHA-256 or its words are not those its provenance records.
+    """
+    npz, _ = _c6_paths(folder)
+    meta = c6_vectors_provenance(folder)
+    if _sha256(npz) != meta["sha256"]:
+        raise ValueError(f"{C6_VECTORS_FILE} does not match the sha256 in "
+                         f"{C6_VECTORS_PROVENANCE}: rewrite both with "
+                         "python scripts/write_c6_vectors.py")
+    words: Mapping[str, Mapping[str, int]] = meta["words"]  # type: ignore[assignment]
+    with np.load(npz, allow_pickle=False) as stored:
+        keys = [f"{role}/{word}" for role in ROLES for word in words[role]]
+        if sorted(stored.files) != sorted(keys):
+            raise ValueError(f"{C6_VECTORS_FILE} holds other words than its provenance lists")
+        out = {role: {word: stored[f"{role}/{word}"].astype(np.float64)
+                      for word in words[role]} for role in ROLES}
+    for role in ROLES:
+        for word, n in words[role].items():
+            if out[role][word].shape[0] != n:
+                raise ValueError(f"{C6_VECTORS_FILE}: {role}/{word} has "
+                                 f"{out[role][word].shape[0]} vectors, its provenance {n}")
+    return out
+
+
+def no_corpus_message(err: Exception) -> str:
+    """What the chapter's corpus cells print without an extract: why, and how to get one.
+
+    ``err`` is :func:`~biaslib.stimuli.corpus.corpus_dir`'s error, which says where it
+    looked (never the installed package's folder) and which functions build an extract;
+    wrapped to the book's 100 characters a line.
+    """
+    return textwrap.fill(f"Not run: {err}", width=100, break_long_words=False,
+                         break_on_hyphens=False)
+
+
+def check_c6_vectors(fresh: Mapping[str, Mapping[str, ArrayLike]],
+                     shipped: Mapping[str, Mapping[str, ArrayLike]] | None = None) -> float:
+    """Raise unless ``fresh`` C6 vectors equal the shipped ones within float16 precision.
+
+    Same roles, words (in order) and numbers of sentences, and every component within
+    :data:`C6_FLOAT16_RTOL` relative (:data:`C6_FLOAT16_ATOL` absolute). Returns the
+    largest deviation relative to the fresh value's magnitude (float16 rounding alone gives at
+    most about 2**-11; the float32 noise of embedding again adds more on components near
+    zero, which the absolute tolerance covers).
+
+    Raises
+    ------
+    AssertionError
+        Naming the first word that differs.
+    """
+    shipped = c6_minilm_vectors() if shipped is None else shipped
+    worst = 0.0
+    for role in ROLES:
+        assert list(fresh[role]) == list(shipped[role]), f"{role}: other words"
+        for word, vecs in fresh[role].items():
+            new = np.asarray(vecs, dtype=np.float64)
+            old = np.asarray(shipped[role][word], dtype=np.float64)
+            assert new.shape == old.shape, f"{role}/{word}: {new.shape} against {old.shape}"
+            assert np.allclose(old, new, rtol=C6_FLOAT16_RTOL, atol=C6_FLOAT16_ATOL), (
+                f"{role}/{word}: the shipped vectors differ from fresh ones beyond float16 "
+                f"rounding (largest difference {np.abs(old - new).max():.3g})")
+            worst = max(worst, float((np.abs(old - new) / np.maximum(np.abs(new), 2.0**-14))
+                                     .max(initial=0.0)))
+    return worst
 
 
 # --------------------------------------------------------------------------- stored tables

@@ -47,11 +47,12 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
             )
 
 # %% tags=["parameters", "remove-cell"]
-# Also run the comparison on the papers' own vectors (GloVe 840B 300d, the full
-# Google News word2vec file), downloaded once from their release files (Colab).
-import sys
-
-RUN_PAPER_MODELS = "google.colab" in sys.modules
+# RUN_PAPER_MODELS: also run the comparison on the papers' own vectors (GloVe 840B 300d,
+# the full Google News word2vec file), downloaded once from their release files.
+# Off by default. On Colab, tick it here (no GPU needed), then Run all. The line under
+# the chapter's introduction, print(colab_runtime("agree")), gives the download size and
+# run time.
+RUN_PAPER_MODELS = False  # @param {type:"boolean"}
 
 # %% tags=["remove-cell"]
 import warnings
@@ -139,8 +140,8 @@ assert [f.holds for f in findings] == ["partly", "partly", True]
 # {term}`Indirect Bias`, Gonen & Goldberg's three tests, the {term}`generalized WEAT` —
 # on GloVe 6B 50d and the {term}`Google News subset` (Bolukbasi et al.'s 26k words of the
 # Google News word2vec vectors), both offline, with Caliskan et al.'s ten tests and one test
-# built from the SAME paper's word sets (gender terms and stereotyped occupations). On
-# Colab (`RUN_PAPER_MODELS`) the comparison also runs on GloVe 840B 300d and the full
+# built from the SAME paper's word sets (gender terms and stereotyped occupations). With
+# `RUN_PAPER_MODELS` ticked on Colab, the comparison also runs on GloVe 840B 300d and the full
 # Google News file. {doc}`The metrics' scores <agree_scores>` holds every score, the words
 # each vector set lacks, each metric's settings and where each metric departs from the
 # others.
@@ -149,6 +150,7 @@ assert [f.holds for f in findings] == ["partly", "partly", True]
 print(colab_runtime("agree"))
 
 # %% [markdown]
+# (agree-method)=
 # ## Method
 #
 # **One framing for every metric.** A Caliskan test has two
@@ -242,6 +244,7 @@ pd.concat(flips, axis=1).fillna("not run")
 vector_sign_flips(*per_vectors.values())
 
 # %% [markdown]
+# (agree-discussion)=
 # ## Discussion
 #
 # - **The signed metrics agree because they are one contrast measured five ways.** Each
@@ -278,10 +281,11 @@ assert abs(biaslib.generalized_weat([_c6.X, _c6.Y], [_c6.A, _c6.B]).effect_size
            - _diff / 2) < 1e-12
 
 # %% [markdown]
-# **On the papers' own vectors.** With `RUN_PAPER_MODELS` (on in Colab) the comparison
-# runs again on GloVe 840B 300d, Caliskan et al.'s vectors, and on the full Google News
-# word2vec file, read from their release files as the {doc}`WEAT chapter <weat_static>`
-# reads them (`biasbook.agree.paper_scores`). Both vocabularies are cased
+# **On the papers' own vectors.** With `RUN_PAPER_MODELS` ticked on Colab (it is off by
+# default) the comparison runs again on GloVe 840B 300d, Caliskan et al.'s vectors, and on
+# the full Google News word2vec file, read from their release files as the
+# {doc}`WEAT chapter <weat_static>` reads them (`biasbook.agree.paper_scores`). Both
+# vocabularies are cased
 # and hold the names, so on the full Google News file more tests run than on its subset,
 # and the intervals narrow accordingly. Expected time: a few minutes to download and read the
 # files, the same on a GPU and a CPU runtime.
@@ -305,7 +309,7 @@ if RUN_PAPER_MODELS:
 
 # %% [markdown]
 # (agree-exercise-1)=
-# ### Exercise 1. Swap the attribute sets (★☆☆)
+# ### Exercise 1. Swap the attribute sets (★☆☆, about 10 min)
 #
 # Run every metric on {term}`C6` (male and female names; career and family) on GloVe 6B 50d, then
 # again with $A$ and $B$ swapped. Check that every signed score changes sign and keeps its
@@ -343,7 +347,7 @@ assert changed == ["RNSB"]
 
 # %% [markdown]
 # (agree-exercise-2)=
-# ### Exercise 2. Why WEAT and SAME's skew never disagree in sign (★★☆)
+# ### Exercise 2. Why WEAT and SAME's skew never disagree in sign (★★☆, about 15 min)
 #
 # Let $m_S$ be the mean of the *unit* vectors of a set $S$. Show numerically on C6 and on
 # the SAME test (GloVe 6B 50d) that WEAT's difference of mean associations,
@@ -389,7 +393,7 @@ display(Markdown(
 
 # %% [markdown]
 # (agree-exercise-3)=
-# ### Exercise 3. How much does one test move a correlation? (★★★)
+# ### Exercise 3. How much does one test move a correlation? (★★★, about 20 min)
 #
 # On GloVe 6B 50d, recompute Spearman's ρ between WEAT's $|d|$ and SAME leaving out one
 # test at a time. Over what range does ρ move, which test moves it most, and does every

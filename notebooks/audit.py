@@ -46,11 +46,14 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
             )
 
 # %% tags=["parameters", "remove-cell"]
-# The tests audited here; the paper model that RUN_PAPER_MODELS audits on Colab with the
-# same code (every method, LPBS included: it is a masked language model).
+# The tests audited here; the paper model that RUN_PAPER_MODELS audits with the same
+# code (every method, LPBS included: it is a masked language model), from the hub.
+# Off by default. On Colab, tick it here (for a GPU first: Runtime → Change runtime type
+# → T4 GPU), then Run all. The line under the chapter's introduction,
+# print(colab_runtime("audit")), gives the download size and run time.
 TESTS = ["C1", "C6", "Occ"]
 PAPER_MODEL = "bert-base-uncased"
-RUN_PAPER_MODELS = "google.colab" in sys.modules
+RUN_PAPER_MODELS = False  # @param {type:"boolean"}
 
 # %% tags=["remove-cell"]
 import contextlib
@@ -375,10 +378,10 @@ summary_table(tiny.results)
 # (audit-colab)=
 # ## On Colab: a paper model
 #
-# With `RUN_PAPER_MODELS` on (on Colab), the same audit runs on `bert-base-uncased` from
-# the Hugging Face hub: a masked language model, so every method runs, SEAT, CEAT, ML-EAT,
-# LPBS and SAME, on the same tests. Its summary table then appears below; here, offline, the
-# cell does nothing.
+# With `RUN_PAPER_MODELS` ticked on Colab (it is off by default), the same audit runs on
+# `bert-base-uncased` from the Hugging Face hub: a masked language model, so every method
+# runs, SEAT, CEAT, ML-EAT, LPBS and SAME, on the same tests. Its summary table then appears
+# below; here, offline, the cell does nothing.
 
 # %% tags=["remove-input"]
 if RUN_PAPER_MODELS:
@@ -399,7 +402,7 @@ else:
 
 # %% [markdown]
 # (audit-exercise-1)=
-# ### Exercise 1. Read the results file (★☆☆)
+# ### Exercise 1. Read the results file (★☆☆, about 10 min)
 #
 # Read `results.csv` of the MiniLM audit with pandas. How many specifications does each
 # test's curve hold (`part == "grid"`), and how many of C1's have p < 0.05?
@@ -421,7 +424,7 @@ display(Markdown(
 
 # %% [markdown]
 # (audit-exercise-2)=
-# ### Exercise 2. The full grid on C9 (★★☆)
+# ### Exercise 2. The full grid on C9 (★★☆, about 15 min)
 #
 # Write the GloVe 6B 50d vectors of {term}`C9`'s words (mental vs physical disease, temporary vs
 # permanent) to a word2vec text file with `write_vectors`, audit it with
@@ -451,7 +454,7 @@ display(Markdown(
 
 # %% [markdown]
 # (audit-exercise-3)=
-# ### Exercise 3. Which choice moves the effect size most? (★★★)
+# ### Exercise 3. Which choice moves the effect size most? (★★★, about 20 min)
 #
 # For each choice of C6's specification curve on MiniLM (the columns the figure's
 # dashboard shows), compute the range of the mean effect size over the choice's values:

@@ -96,7 +96,7 @@ display(Markdown(
 # %% tags=["remove-input"]
 display(Markdown(
     f"The method `metrics` is the library's one front door to the static-vector metrics "
-    f"(`biaslib.evaluate.metrics`, the framing of the {{doc}}`agreement chapter <agree>`): "
+    f"(`biaslib.evaluate.metrics`, the framing of the agreement chapter): "
     f"{', '.join(default_metrics())}, each on the test's words, one row per metric "
     f"(`--metrics` runs fewer). On a static file they read its vectors; on a contextual "
     f"model each word encoded alone, as SAME does. None has a p-value; a signed metric is "
@@ -172,4 +172,4 @@ display(Markdown(
     f"tests and the {whole['inputs']['grid']} grid ({whole['inputs']['tasks']} tasks, "
     f"{whole['inputs']['rows']} rows) in {format_seconds(whole['cold_wall_seconds'])} with "
     f"an empty vector cache on {whole['machine']['cores']} cores, and resumed it in "
-    f"{format_seconds(whole['resumed_wall_seconds'])} (see {{doc}}`../book/performance`)."))
+    f"{format_seconds(whole['resumed_wall_seconds'])} (the book's page on performance has the method)."))

@@ -46,27 +46,32 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
                 "this cell again."
             )
 
-# %% tags=["remove-cell"]
-# On Colab: build the full extract from its five public sources (about 2 GB of raw text,
-# checksummed; biaslib.stimuli.corpus_sources), unless an extract is already there.
-import os
-import sys
+# %% tags=["parameters", "remove-cell"]
+# RECOMPUTE: compute the offline models' stored tables afresh (hours on 2 cores).
+# RUN_PAPER_MODELS: add the papers' models (Hugging Face hub), at most PAPER_CAP
+# sentences per stimulus, on a corpus extract: without one, the next cell builds the full
+# extract from its public sources first (about 2 GB to download, about 40 min on Colab).
+# Off by default. On Colab, tick it here (for a GPU first: Runtime → Change runtime type
+# → T4 GPU), then Run all. The line under the chapter's introduction,
+# print(colab_runtime("ceat")), gives the download size and run time. Off, nothing is
+# downloaded: the exercises read the C6 vectors shipped with the book.
+RECOMPUTE = False
+RUN_PAPER_MODELS = False  # @param {type:"boolean"}
+PAPER_CAP = 100
 
-if "google.colab" in sys.modules:
+# %% tags=["remove-cell"]
+# With RUN_PAPER_MODELS: the papers' models read the corpus extract. Unless one is found
+# (../shared/corpus beside a checkout, or $BIASLIB_CORPUS_DIR), build the full extract from
+# its five public sources (about 2 GB of raw text, checksummed; biaslib.stimuli.corpus_sources).
+import os
+
+if RUN_PAPER_MODELS:
     from biasbook.ceat import build_corpus_extract, corpus_dir
 
     try:
         corpus_dir()
     except FileNotFoundError:
         os.environ["BIASLIB_CORPUS_DIR"] = str(build_corpus_extract("corpus"))
-
-# %% tags=["parameters", "remove-cell"]
-# RECOMPUTE: compute the offline models' stored tables afresh (hours on 2 cores).
-# RUN_PAPER_MODELS: add the papers' models (Hugging Face hub), at most PAPER_CAP
-# sentences per stimulus.
-RECOMPUTE = False
-RUN_PAPER_MODELS = "google.colab" in sys.modules
-PAPER_CAP = 100
 
 # %% tags=["remove-cell"]
 import matplotlib.pyplot as plt
@@ -81,11 +86,14 @@ from biasbook.ceat import (
     PAPER_CEAT_MODELS,
     RESAMPLING,
     book_names,
+    c6_minilm_vectors,
+    c6_vectors_provenance,
     caliskan_table,
     ceat_conventions_table,
     ceat_findings,
     ces_table,
     chapter_table,
+    check_c6_vectors,
     colab_runtime,
     compare_with_stored,
     compound_view,
@@ -98,6 +106,7 @@ from biasbook.ceat import (
     meta_analysis_table,
     myb_ceat_comparison,
     myb_window,
+    no_corpus_message,
     not_run_table,
     reddit_2014_comparison,
     resampling_figure,
@@ -124,7 +133,7 @@ plt.rcParams["font.size"] = 12
 try:  # the extract in use, if any: the cells that read sentences need it
     EXTRACT = describe_extract()
 except FileNotFoundError as err:
-    EXTRACT, NO_CORPUS = None, f"Not run: {err}"
+    EXTRACT, NO_CORPUS = None, no_corpus_message(err)
 #: Sentences per stimulus of MiniLM's offline runs (C6's vectors and the exercises).
 CAP = OFFLINE_CAPS["all-MiniLM-L6-v2"]
 #: The offline stand-ins' column labels.
@@ -136,9 +145,9 @@ PER_MODEL = ("ceat_myb", "ceat_caliskan", "ceat_contexts")
 def stored(name: str) -> pd.DataFrame:
     """A stored table of this chapter (recomputed when ``RECOMPUTE``).
 
-    On Colab the paper models' rows are computed from the extract there (the one
-    built from the public sources in the first cell); when that is not the extract of the
-    stored rows, their column names say which one they used.
+    With ``RUN_PAPER_MODELS`` the paper models' rows are computed from the extract found
+    there (or built from the public sources by the cell after the parameters); when that is
+    not the extract of the stored rows, their column names say which one they used.
     """
     frame, _ = load_or_compute(name, lambda: chapter_table(name), recompute=RECOMPUTE)
     source = EXTRACT if RECOMPUTE else load_results(name)[1].get("extract", "")
@@ -193,8 +202,9 @@ assert sum(str(v).startswith("no:") for v in verdicts.values()) == 2
 # **Models.** The papers' models (ELMo, BERT, GPT-2, OPT, BLOOM) cannot be downloaded
 # where this book is built: our tables use MiniLM (`all-MiniLM-L6-v2`, a sentence encoder)
 # on every test and SmolLM2 (`SmolLM2-135M-Instruct`, a causal LM; slower, so fewer
-# sentences) on Mind Your Bias's tests but {term}`Dis`. On Colab, `RUN_PAPER_MODELS` adds
-# Mind Your Bias's five models on a corpus extract built there. Guo & Caliskan's paper is
+# sentences) on Mind Your Bias's tests but {term}`Dis`. With `RUN_PAPER_MODELS` ticked on
+# Colab (off by default), Mind Your Bias's five models join them, on a corpus extract built
+# there from its public sources (about 40 minutes). Guo & Caliskan's paper is
 # not among the book's seed papers: its numbers appear as Mind Your Bias quotes them.
 #
 # **The details, one click away.**
@@ -220,6 +230,7 @@ if RUN_PAPER_MODELS and EXTRACT is not None:
         print(f"{row.test} cannot be covered: {row.why}")
 
 # %% [markdown]
+# (ceat-method)=
 # ## Method
 #
 # In sample $i = 1 \dots N$ every word of $X, Y, A, B$ gets **one** of its context
@@ -276,6 +287,7 @@ for name in ("ceat_myb", "ceat_caliskan", "ceat_contexts", "ceat_resampling", "c
 # most 100 sentences per stimulus for MiniLM and 20 for SmolLM2, and pools the
 # stimulus' {term}`subword` vectors by their mean.
 #
+# (ceat-c6)=
 # ## One test, step by step: C6
 #
 # The chapter's tables are stored: thousands of sentences through two models take hours
@@ -286,6 +298,11 @@ for name in ("ceat_myb", "ceat_caliskan", "ceat_contexts", "ceat_resampling", "c
 # %% tags=["remove-cell"]
 myb_rows = stored("ceat_myb")
 c6_stored = myb_rows.query("test == 'C6' and column == 'all-MiniLM-L6-v2'")
+# The C6 vectors shipped with the book (MiniLM, float16; vectors only, no sentence): the
+# exercises read them, with the corpus extract or without it, so their numbers are the same
+# everywhere. Where the extract is present, a hidden cell below checks them against the
+# vectors embedded here.
+c6_vectors = c6_minilm_vectors()
 
 # %% tags=["needs-corpus", "hide-input"]
 c6 = load_test(MYB_TABLE3["C6"])
@@ -309,8 +326,8 @@ if EXTRACT is None:
     print(NO_CORPUS)
 else:
     encoder = TransformerEncoder("all-MiniLM-L6-v2", progress=False)
-    c6_vectors = embed_word_contexts(c6_contexts, encoder, pooling="mean")
-    c6_results = {c.name: ceat(c6_vectors, convention=c)
+    c6_embedded = embed_word_contexts(c6_contexts, encoder, pooling="mean")
+    c6_results = {c.name: ceat(c6_embedded, convention=c)
                   for c in (CEAT_MIND_YOUR_BIAS, CEAT_ORIGINAL)}
     fresh = pd.DataFrame([{"test": "C6", "column": "all-MiniLM-L6-v2", **r.to_dict()}
                           for r in c6_results.values()])
@@ -321,6 +338,10 @@ else:
     fig.tight_layout()
 
 # %% tags=["needs-corpus", "remove-cell"]
+# The vectors shipped with the book (c6_vectors, which the exercises read) are these, rounded
+# to float16: equal within float16 precision (raises if not), from the same extract.
+if EXTRACT is not None and EXTRACT == c6_vectors_provenance()["extract"]:
+    check_c6_vectors(c6_embedded, c6_vectors)
 # The recomputed C6 rows equal the stored ones within the stated tolerances (raises if not).
 if EXTRACT is not None and EXTRACT == load_results("ceat_myb")[1]["extract"]:
     compare_with_stored(
@@ -331,7 +352,9 @@ if EXTRACT is not None and EXTRACT == load_results("ceat_myb")[1]["extract"]:
     assert encoder.name == c6_stored["encoder"].iloc[0]
 
 # %% [markdown]
-# The stored row, which a hidden cell checks the recomputed one against (within the test
+# The same vectors ship with the book as float16 for the exercises (`c6_minilm_vectors()`,
+# 2.5 MB, no sentence; a hidden cell checks them against these). The stored row, which a
+# hidden cell checks the recomputed one against (within the test
 # suite's tolerance), under both conventions. A p-value printed `< 1e-300` is below
 # the smallest number a double can hold: the normal tail of $z$ = CES/SE underflows to 0.
 
@@ -590,8 +613,9 @@ assert ((g2["orig"] < 0) & (g2["ours"] > 0)).all()
 # - **The intersectional tests depend on the model**: SmolLM2's I1 and I2 are positive,
 #   as in Mind Your Bias; MiniLM's I1 is near zero and its I2 negative.
 #
-# Our models are not the papers': what recurs is a qualitative finding, not a number. On
-# Colab this page adds the findings and full tables with the papers' models.
+# Our models are not the papers': what recurs is a qualitative finding, not a number. With
+# `RUN_PAPER_MODELS` ticked on Colab this page adds the findings and full tables with the
+# papers' models.
 
 # %% tags=["remove-cell"]
 # On Colab: the findings with the papers' models, and the full tables with their columns
@@ -632,14 +656,14 @@ assert (inter.query("column == 'ours'")["d"] > 0).all()
 # ## Exercises
 #
 # The exercises practise the meta-analysis behind the CES — computing it, reading
-# τ² and I², choosing $N$ — on this chapter's stored tables and on the C6 vectors
-# embedded above (MiniLM, a stand-in for the papers' models, on the corpus extract).
-# Every solution runs on a CPU in a few seconds and is hidden (click "Show solution").
-# Exercises 2 to 5 reuse `c6_vectors` from "One test, step by step": run the chapter first.
+# τ² and I², choosing $N$ — on the stored tables and on `c6_vectors`, the C6 vectors of
+# "One test, step by step" as shipped with the book (MiniLM, float16: no corpus or model
+# needed, the same numbers everywhere). Each solution runs in seconds and is hidden (click
+# "Show solution"); run the chapter's cells above first.
 
 # %% [markdown]
 # (ceat-exercise-1)=
-# ### Exercise 1. Where I² comes from (★☆☆)
+# ### Exercise 1. Where I² comes from (★☆☆, about 10 min)
 #
 # On MiniLM, $I^2$ is 66% for C1 but above 90% for C6 ({doc}`ceat_tables`). Read
 # $\tau^2$ and $I^2$ of both from the stored rows (`myb_rows`, Mind Your Bias's
@@ -676,52 +700,49 @@ display(Markdown(
 
 # %% [markdown]
 # (ceat-exercise-2)=
-# ### Exercise 2. The CES by hand (★★☆)
+# ### Exercise 2. The CES by hand (★★☆, about 15 min)
 #
-# Run CEAT on the C6 vectors with $N = 5$
+# Run CEAT on the C6 vectors shipped with the book (MiniLM, float16) with $N = 5$
 # (`ceat(c6_vectors, CEAT_MIND_YOUR_BIAS.replace(n_samples=5))`). From its `effect_sizes`
 # $d_i$ and `variances` $v_i$ compute with numpy $w_i$, $Q$, $c$, $\tau^2$, the CES and its
 # SE ("Method") and check them against its `meta`. Is the CES closer to the fixed-effect
 # mean $\sum_i w_i d_i / \sum_i w_i$ or to the plain mean of the $d_i$, and why?
 
-# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution", "needs-corpus"]
+# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 import numpy as np
 from IPython.display import Markdown
 
-if EXTRACT is None:
-    print(NO_CORPUS)
-else:
-    five = ceat(c6_vectors, convention=CEAT_MIND_YOUR_BIAS.replace(n_samples=5))
-    d, v = five.effect_sizes, five.variances
-    w = 1 / v
-    fixed_mean = (w * d).sum() / w.sum()
-    q = (w * d**2).sum() - (w * d).sum() ** 2 / w.sum()
-    c = w.sum() - (w**2).sum() / w.sum()
-    tau2 = max(0.0, (q - (len(d) - 1)) / c)
-    w_star = 1 / (v + tau2)
-    ces_by_hand = (w_star * d).sum() / w_star.sum()
-    se_by_hand = np.sqrt(1 / w_star.sum())
-    # The hand computation is biaslib's, and the CES lies nearer the plain mean.
-    assert np.allclose([q, tau2, ces_by_hand, se_by_hand],
-                       [five.meta.q, five.meta.tau2, five.ces, five.meta.se], rtol=1e-9)
-    assert abs(ces_by_hand - d.mean()) < abs(ces_by_hand - fixed_mean)
-    display(pd.DataFrame({"d_i": [f"{x:.2f}" for x in d], "v_i": [f"{x:.4f}" for x in v],
-                          "w_i = 1/v_i": [f"{x:.0f}" for x in w],
-                          "w*_i = 1/(v_i + τ²)": [f"{x:.2f}" for x in w_star]},
-                         index=pd.RangeIndex(1, len(d) + 1, name="sample")))
-    display(Markdown((
-        f"**Answer.** On MiniLM (stand-in) the five effect sizes spread from "
-        f"{d.min():.2f} to {d.max():.2f}, far more than their within variances "
-        f"(about {v.mean():.4f}) explain: Q = {q:.0f} on {len(d) - 1} degrees of freedom, so "
-        f"τ² = {tau2:.2f}, and the CES is {ces_by_hand:.2f} (SE {se_by_hand:.2f}), as "
-        f"biaslib computes it. The fixed-effect mean is {fixed_mean:.2f}, the plain mean "
-        f"{d.mean():.2f}: because τ² is added to every $v_i$ and is {tau2 / v.mean():.0f} "
-        "times larger than they are, the random-effects weights are almost equal, and the CES "
-        "is close to the plain mean of the samples.").replace("-0.", "−0.")))
+five = ceat(c6_vectors, convention=CEAT_MIND_YOUR_BIAS.replace(n_samples=5))
+d, v = five.effect_sizes, five.variances
+w = 1 / v
+fixed_mean = (w * d).sum() / w.sum()
+q = (w * d**2).sum() - (w * d).sum() ** 2 / w.sum()
+c = w.sum() - (w**2).sum() / w.sum()
+tau2 = max(0.0, (q - (len(d) - 1)) / c)
+w_star = 1 / (v + tau2)
+ces_by_hand = (w_star * d).sum() / w_star.sum()
+se_by_hand = np.sqrt(1 / w_star.sum())
+# The hand computation is biaslib's, and the CES lies nearer the plain mean.
+assert np.allclose([q, tau2, ces_by_hand, se_by_hand],
+                   [five.meta.q, five.meta.tau2, five.ces, five.meta.se], rtol=1e-9)
+assert abs(ces_by_hand - d.mean()) < abs(ces_by_hand - fixed_mean)
+display(pd.DataFrame({"d_i": [f"{x:.2f}" for x in d], "v_i": [f"{x:.4f}" for x in v],
+                      "w_i = 1/v_i": [f"{x:.0f}" for x in w],
+                      "w*_i = 1/(v_i + τ²)": [f"{x:.2f}" for x in w_star]},
+                     index=pd.RangeIndex(1, len(d) + 1, name="sample")))
+display(Markdown((
+    f"**Answer.** On MiniLM (stand-in) the five effect sizes spread from "
+    f"{d.min():.2f} to {d.max():.2f}, far more than their within variances "
+    f"(about {v.mean():.4f}) explain: Q = {q:.0f} on {len(d) - 1} degrees of freedom, so "
+    f"τ² = {tau2:.2f}, and the CES is {ces_by_hand:.2f} (SE {se_by_hand:.2f}), as "
+    f"biaslib computes it. The fixed-effect mean is {fixed_mean:.2f}, the plain mean "
+    f"{d.mean():.2f}: because τ² is added to every $v_i$ and is {tau2 / v.mean():.0f} "
+    "times larger than they are, the random-effects weights are almost equal, and the CES "
+    "is close to the plain mean of the samples.").replace("-0.", "−0.")))
 
 # %% [markdown]
 # (ceat-exercise-3)=
-# ### Exercise 3. When τ² is zero (★★☆)
+# ### Exercise 3. When τ² is zero (★★☆, about 20 min)
 #
 # Keep only the *first* sentence of every word of C6 (`vecs[:1]` for each word of
 # `c6_vectors`) and run CEAT with $N = 1{,}000$. What are $\tau^2$ and $I^2$? Show that
@@ -729,106 +750,103 @@ else:
 # sentences. With two sentences per word, what happens to $\tau^2$, and which mean is the
 # CES close to?
 
-# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution", "needs-corpus"]
+# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 import numpy as np
 from IPython.display import Markdown
 
 from biaslib import association, effect_size
 
-if EXTRACT is None:
-    print(NO_CORPUS)
-else:
-    def first_sentences(k):
-        """The C6 vectors with the first k sentences of every word."""
-        return {role: {word: vecs[:k] for word, vecs in words.items()}
-                for role, words in c6_vectors.items()}
 
-    def fixed_effect_mean(result):
-        w = 1 / result.variances
-        return (w * result.effect_sizes).sum() / w.sum()
+def first_sentences(k):
+    """The C6 vectors with the first k sentences of every word."""
+    return {role: {word: vecs[:k] for word, vecs in words.items()}
+            for role, words in c6_vectors.items()}
 
-    conv_1000 = CEAT_MIND_YOUR_BIAS.replace(n_samples=1_000)
-    one, two_ = (ceat(first_sentences(k), convention=conv_1000) for k in (1, 2))
-    n_words = sum(len(words) for words in c6_vectors.values())
-    stacked = {role: np.stack([vecs[0] for vecs in words.values()])
-               for role, words in c6_vectors.items()}
-    weat_d = effect_size(association(stacked["X"], stacked["A"], stacked["B"]),
-                         association(stacked["Y"], stacked["A"], stacked["B"]))
-    # One sentence per word: every sample is the same WEAT, τ² = I² = 0, and the CES is
-    # the fixed-effect mean and that WEAT's effect size (float32 vectors: rtol 1e-5).
-    assert n_words == 32 and one.meta.tau2 == 0 and one.meta.i2 == 0
-    assert np.isclose(one.ces, fixed_effect_mean(one), rtol=1e-12)
-    assert np.isclose(one.ces, weat_d, rtol=1e-5)
-    # Two sentences per word: τ² > 0, and the CES moves towards the plain mean.
-    mean_two = two_.effect_sizes.mean()
-    assert two_.meta.tau2 > 0
-    assert abs(two_.ces - mean_two) < abs(two_.ces - fixed_effect_mean(two_))
-    display(pd.DataFrame(
-        {"τ²": [f"{r.meta.tau2:.3f}" for r in (one, two_)],
-         "I² (%)": [f"{100 * r.meta.i2:.1f}" for r in (one, two_)],
-         "CES": [f"{r.ces:.3f}" for r in (one, two_)],
-         "fixed-effect mean": [f"{fixed_effect_mean(r):.3f}" for r in (one, two_)],
-         "plain mean of the d_i": [f"{r.effect_sizes.mean():.3f}" for r in (one, two_)]},
-        index=pd.Index([1, 2], name="sentences per word")))
-    display(Markdown(
-        f"**Answer.** On MiniLM (stand-in), with one sentence per word all "
-        f"{one.n:,} samples draw the same {n_words} vectors: every $d_i$ is the same, Q = 0, so "
-        f"τ² = 0 and I² = 0, the random-effects weights are the fixed-effect weights $1/v_i$, "
-        f"and the CES ({one.ces:.3f}) is the fixed-effect mean and the effect size of one "
-        f"WEAT on those sentences ({weat_d:.3f}). CEAT with a single context per word *is* "
-        f"a WEAT. With two sentences per word the samples differ, τ² rises to "
-        f"{two_.meta.tau2:.3f} (I² {100 * two_.meta.i2:.0f}%), and the CES "
-        f"({two_.ces:.3f}) moves away from the fixed-effect mean "
-        f"({fixed_effect_mean(two_):.3f}) towards the plain mean of the $d_i$ "
-        f"({mean_two:.3f}): τ² measures the variation that the choice of sentences brings."))
+
+def fixed_effect_mean(result):
+    w = 1 / result.variances
+    return (w * result.effect_sizes).sum() / w.sum()
+
+
+conv_1000 = CEAT_MIND_YOUR_BIAS.replace(n_samples=1_000)
+one, two_ = (ceat(first_sentences(k), convention=conv_1000) for k in (1, 2))
+n_words = sum(len(words) for words in c6_vectors.values())
+stacked = {role: np.stack([vecs[0] for vecs in words.values()])
+           for role, words in c6_vectors.items()}
+weat_d = effect_size(association(stacked["X"], stacked["A"], stacked["B"]),
+                     association(stacked["Y"], stacked["A"], stacked["B"]))
+# One sentence per word: every sample is the same WEAT, τ² = I² = 0, and the CES is
+# the fixed-effect mean and that WEAT's effect size (CEAT's products in float32: rtol 1e-5).
+assert n_words == 32 and one.meta.tau2 == 0 and one.meta.i2 == 0
+assert np.isclose(one.ces, fixed_effect_mean(one), rtol=1e-12)
+assert np.isclose(one.ces, weat_d, rtol=1e-5)
+# Two sentences per word: τ² > 0, and the CES moves towards the plain mean.
+mean_two = two_.effect_sizes.mean()
+assert two_.meta.tau2 > 0
+assert abs(two_.ces - mean_two) < abs(two_.ces - fixed_effect_mean(two_))
+display(pd.DataFrame(
+    {"τ²": [f"{r.meta.tau2:.3f}" for r in (one, two_)],
+     "I² (%)": [f"{100 * r.meta.i2:.1f}" for r in (one, two_)],
+     "CES": [f"{r.ces:.3f}" for r in (one, two_)],
+     "fixed-effect mean": [f"{fixed_effect_mean(r):.3f}" for r in (one, two_)],
+     "plain mean of the d_i": [f"{r.effect_sizes.mean():.3f}" for r in (one, two_)]},
+    index=pd.Index([1, 2], name="sentences per word")))
+display(Markdown(
+    f"**Answer.** On MiniLM (stand-in), with one sentence per word all "
+    f"{one.n:,} samples draw the same {n_words} vectors: every $d_i$ is the same, Q = 0, so "
+    f"τ² = 0 and I² = 0, the random-effects weights are the fixed-effect weights $1/v_i$, "
+    f"and the CES ({one.ces:.3f}) is the fixed-effect mean and the effect size of one "
+    f"WEAT on those sentences ({weat_d:.3f}). CEAT with a single context per word *is* "
+    f"a WEAT. With two sentences per word the samples differ, τ² rises to "
+    f"{two_.meta.tau2:.3f} (I² {100 * two_.meta.i2:.0f}%), and the CES "
+    f"({two_.ces:.3f}) moves away from the fixed-effect mean "
+    f"({fixed_effect_mean(two_):.3f}) towards the plain mean of the $d_i$ "
+    f"({mean_two:.3f}): τ² measures the variation that the choice of sentences brings."))
 
 # %% [markdown]
 # (ceat-exercise-4)=
-# ### Exercise 4. How many samples? (★★☆)
+# ### Exercise 4. How many samples? (★★☆, about 15 min)
 #
 # Rerun C6 with $N$ = 100, 300, 1,000, 3,000 and 10,000, eight seeds each
 # (`CEAT_MIND_YOUR_BIAS.replace(n_samples=n, seed=s)`). From which $N$ of the grid is the
 # CES *stable to two digits* (SD over the seeds below 0.005)? Compare that SD with the
 # meta-analysis's SE: what does the SE estimate, and why is $N = 100$ different?
 
-# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution", "needs-corpus"]
+# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 import numpy as np
 from IPython.display import Markdown
 
-if EXTRACT is None:
-    print(NO_CORPUS)
-else:
-    grid = (100, 300, 1_000, 3_000, 10_000)
-    rows_n = []
-    for n in grid:
-        runs_n = [ceat(c6_vectors, convention=CEAT_MIND_YOUR_BIAS.replace(n_samples=n, seed=s))
-                  for s in range(8)]
-        rows_n.append({"N": n, "SD over seeds": np.std([r.ces for r in runs_n], ddof=1),
-                       "mean SE": np.mean([r.meta.se for r in runs_n])})
-    by_n = pd.DataFrame(rows_n).set_index("N")
-    stable = by_n.index[by_n["SD over seeds"] < 0.005]
-    n_stable = int(stable.min())
-    ratio = by_n["SD over seeds"] / by_n["mean SE"]
-    # Stable from some N of the grid on; above the 100 sentences per word (draws with
-    # replacement) the SE predicts the spread over seeds; at N = 100 the spread is smaller.
-    assert list(stable) == [n for n in grid if n >= n_stable]
-    assert ratio[ratio.index > CAP].between(0.5, 2).all()
-    assert ratio.loc[CAP] < 1
-    display(by_n.map("{:.4f}".format).assign(**{"SD / SE": ratio.map("{:.2f}".format)}))
-    display(Markdown(
-        f"**Answer.** On MiniLM (stand-in), C6's CES is stable to two digits from "
-        f"N = {n_stable:,} on in this grid (SD over seeds {by_n.loc[n_stable, 'SD over seeds']:.4f}). "
-        f"Above {CAP} samples the SD over the seeds is {ratio[ratio.index > CAP].min():.1f} to "
-        f"{ratio[ratio.index > CAP].max():.1f} times the SE: the SE estimates how much the CES "
-        "moves when the samples are drawn again, and it shrinks like $1/\\sqrt{N}$, so "
-        "one run's SE tells how large $N$ must be. At N = 100, the number of sentences per "
-        "word, Mind Your Bias's rule draws every sentence exactly once, so a new seed only "
-        f"changes which sentences meet in a sample, and the SD is {ratio.loc[CAP]:.2f} of "
-        "the SE."))
+grid = (100, 300, 1_000, 3_000, 10_000)
+rows_n = []
+for n in grid:
+    runs_n = [ceat(c6_vectors, convention=CEAT_MIND_YOUR_BIAS.replace(n_samples=n, seed=s))
+              for s in range(8)]
+    rows_n.append({"N": n, "SD over seeds": np.std([r.ces for r in runs_n], ddof=1),
+                   "mean SE": np.mean([r.meta.se for r in runs_n])})
+by_n = pd.DataFrame(rows_n).set_index("N")
+stable = by_n.index[by_n["SD over seeds"] < 0.005]
+n_stable = int(stable.min())
+ratio = by_n["SD over seeds"] / by_n["mean SE"]
+# Stable from some N of the grid on; above the 100 sentences per word (draws with
+# replacement) the SE predicts the spread over seeds; at N = 100 the spread is smaller.
+assert list(stable) == [n for n in grid if n >= n_stable]
+assert ratio[ratio.index > CAP].between(0.5, 2).all()
+assert ratio.loc[CAP] < 1
+display(by_n.map("{:.4f}".format).assign(**{"SD / SE": ratio.map("{:.2f}".format)}))
+display(Markdown(
+    f"**Answer.** On MiniLM (stand-in), C6's CES is stable to two digits from "
+    f"N = {n_stable:,} on in this grid (SD over seeds {by_n.loc[n_stable, 'SD over seeds']:.4f}). "
+    f"Above {CAP} samples the SD over the seeds is {ratio[ratio.index > CAP].min():.1f} to "
+    f"{ratio[ratio.index > CAP].max():.1f} times the SE: the SE estimates how much the CES "
+    "moves when the samples are drawn again, and it shrinks like $1/\\sqrt{N}$, so "
+    "one run's SE tells how large $N$ must be. At N = 100, the number of sentences per "
+    "word, Mind Your Bias's rule draws every sentence exactly once, so a new seed only "
+    f"changes which sentences meet in a sample, and the SD is {ratio.loc[CAP]:.2f} of "
+    "the SE."))
 
 # %% [markdown]
 # (ceat-exercise-5)=
-# ### Exercise 5. What the standard error does not see (★★★)
+# ### Exercise 5. What the standard error does not see (★★★, about 20 min)
 #
 # Almost every CES here is "significant", with an SE of a few thousandths, but the
 # sentences are themselves a sample. Split the 100 sentences of every C6 word at random
@@ -836,42 +854,39 @@ else:
 # the SD of the ten CES with their SE. How much does the choice of sentences alone move
 # C6's CES, against its stored SE, and what does that mean for a p-value below $10^{-300}$?
 
-# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution", "needs-corpus"]
+# %% mystnb={"code_prompt_hide": "Hide solution", "code_prompt_show": "Show solution"} tags=["hide-cell", "solution"]
 import numpy as np
 from IPython.display import Markdown
 
-if EXTRACT is None:
-    print(NO_CORPUS)
-else:
-    conv_2000 = CEAT_MIND_YOUR_BIAS.replace(n_samples=2_000)
-    half_runs = []
-    for split in range(5):
-        rng = np.random.default_rng(split)
-        halves = ({role: {} for role in c6_vectors}, {role: {} for role in c6_vectors})
-        for role, words in c6_vectors.items():
-            for word, vecs in words.items():
-                order = rng.permutation(len(vecs))
-                halves[0][role][word] = vecs[order[: len(vecs) // 2]]
-                halves[1][role][word] = vecs[order[len(vecs) // 2 :]]
-        half_runs += [ceat(half, convention=conv_2000) for half in halves]
-    sd_halves = np.std([r.ces for r in half_runs], ddof=1)
-    se_halves = np.mean([r.meta.se for r in half_runs])
-    # The spread that the choice of sentences brings, beyond the SE's (variances add),
-    # scaled from 50 to 100 sentences per word.
-    sentence_sd = np.sqrt(max(sd_halves**2 - se_halves**2, 0.0) / 2)
-    stored_se = myb_rows.query("test == 'C6' and column == 'all-MiniLM-L6-v2' and "
-                               "convention == @CEAT_MIND_YOUR_BIAS.name")["se"].item()
-    # The CES moves between halves by several times its SE.
-    assert sd_halves > 2 * se_halves and sentence_sd > 2 * stored_se
-    display(Markdown(
-        f"**Answer.** On MiniLM (stand-in), the CES of the ten half corpora "
-        f"ranges from {min(r.ces for r in half_runs):.2f} to "
-        f"{max(r.ces for r in half_runs):.2f}: an SD of {sd_halves:.3f}, "
-        f"{sd_halves / se_halves:.0f} times their SE ({se_halves:.3f}). Taking the SE's share "
-        f"out and scaling to 100 sentences per word, the choice of sentences alone moves "
-        f"C6's CES by about ±{sentence_sd:.3f}, {sentence_sd / stored_se:.0f} times the SE "
-        f"of the stored row ({stored_se:.4f}, N = 10,000). The SE and the p-value only "
-        "measure the redrawing of samples from *the same* sentences, and shrink with $N$ "
-        "without limit; a p-value below $10^{-300}$ says that $N$ was large, not that "
-        "another corpus would give the same CES — which is why this chapter reads the CES "
-        "and its spread, not its significance."))
+conv_2000 = CEAT_MIND_YOUR_BIAS.replace(n_samples=2_000)
+half_runs = []
+for split in range(5):
+    rng = np.random.default_rng(split)
+    halves = ({role: {} for role in c6_vectors}, {role: {} for role in c6_vectors})
+    for role, words in c6_vectors.items():
+        for word, vecs in words.items():
+            order = rng.permutation(len(vecs))
+            halves[0][role][word] = vecs[order[: len(vecs) // 2]]
+            halves[1][role][word] = vecs[order[len(vecs) // 2 :]]
+    half_runs += [ceat(half, convention=conv_2000) for half in halves]
+sd_halves = np.std([r.ces for r in half_runs], ddof=1)
+se_halves = np.mean([r.meta.se for r in half_runs])
+# The spread that the choice of sentences brings, beyond the SE's (variances add),
+# scaled from 50 to 100 sentences per word.
+sentence_sd = np.sqrt(max(sd_halves**2 - se_halves**2, 0.0) / 2)
+stored_se = myb_rows.query("test == 'C6' and column == 'all-MiniLM-L6-v2' and "
+                           "convention == @CEAT_MIND_YOUR_BIAS.name")["se"].item()
+# The CES moves between halves by several times its SE.
+assert sd_halves > 2 * se_halves and sentence_sd > 2 * stored_se
+display(Markdown(
+    f"**Answer.** On MiniLM (stand-in), the CES of the ten half corpora "
+    f"ranges from {min(r.ces for r in half_runs):.2f} to "
+    f"{max(r.ces for r in half_runs):.2f}: an SD of {sd_halves:.3f}, "
+    f"{sd_halves / se_halves:.0f} times their SE ({se_halves:.3f}). Taking the SE's share "
+    f"out and scaling to 100 sentences per word, the choice of sentences alone moves "
+    f"C6's CES by about ±{sentence_sd:.3f}, {sentence_sd / stored_se:.0f} times the SE "
+    f"of the stored row ({stored_se:.4f}, N = 10,000). The SE and the p-value only "
+    "measure the redrawing of samples from *the same* sentences, and shrink with $N$ "
+    "without limit; a p-value below $10^{-300}$ says that $N$ was large, not that "
+    "another corpus would give the same CES — which is why this chapter reads the CES "
+    "and its spread, not its significance."))

@@ -70,6 +70,7 @@ def stored(name: str) -> pd.DataFrame:
 
 
 # %% [markdown]
+# (ceat-sentences-sources)=
 # ## Where the sentences come from
 #
 # Natural contexts come from the corpus extract described in

@@ -64,11 +64,14 @@ coverage = load_paper_coverage()
 summary = coverage_summary(coverage)
 
 # %% tags=["remove-input"]
-display(Markdown(
-    f"{coverage_sentence(coverage)} A {{term}}`stand-in model` shows whether a paper's "
-    "*pattern* recurs, never its number for its own model; on Colab most chapters add the "
-    "papers' own models. Items per paper and status:"
-))
+display(Markdown(coverage_sentence(coverage)))
+
+# %% [markdown]
+# A {term}`stand-in model` shows whether a paper's *pattern* recurs, never its number for
+# its own model; on Colab most chapters can add the papers' own models (`RUN_PAPER_MODELS`,
+# off until ticked). Items per paper and status:
+
+# %% tags=["remove-input"]
 display(summary.T)
 
 # %% tags=["remove-cell"]

@@ -99,16 +99,20 @@ assert all(f.model.startswith(f"{elmo_bug.MINILM}, {elmo_bug.SMOLLM2}") for f in
 # identical sentences, through the bug and through its fix, beside Mind Your Bias's ELMo
 # columns: "orig." (May et al. / Tan & Celis, computed with the bug) and their re-run with
 # the bug fixed. Our numbers measure what the bug does to *these* models; none of them is a
-# replication of an ELMo, BERT or GPT-2 number. On Colab, `RUN_PAPER_MODELS` runs ELMo here
-# and GPT-2 on {doc}`the sub-page <elmo_bug_bert_gpt2>`, in about this time (the chapter):
+# replication of an ELMo, BERT or GPT-2 number. On Colab, ticking `RUN_PAPER_MODELS` (off by
+# default) runs ELMo here and GPT-2 on {doc}`the sub-page <elmo_bug_bert_gpt2>`; the cost, for
+# the chapter:
 
 # %% tags=["parameters", "remove-cell"]
 # RECOMPUTE: compute the stored tables now (minutes on a CPU) instead of reading them from
 # data/results/ (computed by scripts/compute_results.py; the tests recompute a slice).
 # RUN_PAPER_MODELS: run ELMo itself through the bug and its fix, on every test of Mind Your
-# Bias's Table 3 (on in Colab).
+# Bias's Table 3 (AllenNLP's release files).
+# Off by default. On Colab, tick it here (for a GPU first: Runtime → Change runtime type
+# → T4 GPU), then Run all. The line below, print(colab_runtime("elmo_bug")), gives the
+# download size and run time.
 RECOMPUTE = False
-RUN_PAPER_MODELS = "google.colab" in sys.modules
+RUN_PAPER_MODELS = False  # @param {type:"boolean"}
 
 # %% tags=["remove-input"]
 from biasbook.elmo_bug import colab_runtime
@@ -158,6 +162,7 @@ def table(name: str) -> pd.DataFrame:
     return frame
 
 # %% [markdown]
+# (elmo-bug-mechanism)=
 # ## The mechanism
 #
 # sent-bias encodes a sentence for ELMo with `elmo.embed_sentence(sent)`
@@ -291,7 +296,7 @@ elmo_beside_published(elmo, MINILM)
 elmo_beside_published(elmo, SMOLLM2)
 
 # %% [markdown]
-# On Colab (`RUN_PAPER_MODELS`), ELMo itself — AllenNLP's original release, read by
+# With `RUN_PAPER_MODELS` ticked on Colab, ELMo itself — AllenNLP's original release, read by
 # {py:mod}`biaslib.embeddings.elmo` without AllenNLP (the sum of its three layers) — runs
 # every test of Mind Your Bias's Table 3 through the bug and through the fix: the bug rows
 # are then sent-bias's computation on the model it was found in, beside the "orig." values.
@@ -369,6 +374,7 @@ counts_view(gpt2_counts(gpt)).droplevel(["bug", "fixed"])
 # and GPT-2 itself on Colab.
 
 # %% [markdown]
+# (elmo-bug-comparison)=
 # ## What the comparison shows
 #
 # Read off the tables above (our stand-ins' offline subsets):
@@ -474,7 +480,7 @@ prose_holds()
 
 # %% [markdown]
 # (elmo-bug-exercise-1)=
-# ### Exercise 1. What the model receives (★☆☆)
+# ### Exercise 1. What the model receives (★☆☆, about 10 min)
 #
 # Take the first sentence of the African-American female names of Mind Your Bias's test
 # {term}`I1` (`myb_contexts("MYB-I1-name")["Y"][0]`), a test the chapter's tables do not run.
@@ -513,7 +519,7 @@ display(Markdown(
 
 # %% [markdown]
 # (elmo-bug-exercise-2)=
-# ### Exercise 2. Can the bug flip the sign of an effect? (★★☆)
+# ### Exercise 2. Can the bug flip the sign of an effect? (★★☆, about 15 min)
 #
 # Predict first: the buggy vectors hardly depend on the stimulus. Is there anything that
 # ties the sign of $d$ through the bug to the sign of the fixed $d$? Then check in the
@@ -551,7 +557,7 @@ display(Markdown(
 
 # %% [markdown]
 # (elmo-bug-exercise-3)=
-# ### Exercise 3. Predict the diagnostics from the sentences alone (★★★)
+# ### Exercise 3. Predict the diagnostics from the sentences alone (★★★, about 20 min)
 #
 # Through the bug, w-SEAT reads the vector of character `idx` (`wseat_word_index`), and a
 # causal model's vector at a position depends only on what comes before it. Predict, with

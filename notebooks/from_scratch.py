@@ -79,6 +79,7 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
             )
 
 # %% [markdown]
+# (from-scratch-word-sets)=
 # ## The four word sets
 #
 # **Model.** GloVe 6B 50d (Wikipedia 2014 + Gigaword 5, 400k lowercase words), the real
@@ -152,6 +153,7 @@ assert missing == {"X": ["gladiola"], "Y": [], "A": [], "B": []}
 assert [len(words[r]) for r in "XYAB"] == [24, 25, 25, 25]
 
 # %% [markdown]
+# (from-scratch-association)=
 # ## Step 1: the association of each word
 #
 # For a word vector $w$ the association is how much closer it is, on average, to
@@ -198,6 +200,7 @@ np.testing.assert_allclose(s_y, bl.association(Y, A, B), rtol=1e-12, atol=1e-15)
 print("association matches biaslib:", True)
 
 # %% [markdown]
+# (from-scratch-effect-size)=
 # ## Step 2: the effect size
 #
 # The effect size is the difference between the mean association of flowers and
@@ -474,6 +477,7 @@ assert 0 < (rows["sampled, not exact"]["p, by hand"]
 # different re-splits.
 
 # %% [markdown]
+# (from-scratch-where-next)=
 # ## Where these steps come back
 #
 # Every later chapter's method section is a variation on the four steps above:
@@ -498,7 +502,7 @@ assert 0 < (rows["sampled, not exact"]["p, by hand"]
 
 # %% [markdown]
 # (from-scratch-exercise-1)=
-# ### Exercise 1. Another test by hand (★☆☆)
+# ### Exercise 1. Another test by hand (★☆☆, about 10 min)
 #
 # Compute the effect size of Caliskan et al.'s {term}`C2` (instruments vs weapons) with
 # `lookup`, `association` and step 2's formula, and check it against `biaslib`'s `weat` on
@@ -525,7 +529,7 @@ display(Markdown(
 
 # %% [markdown]
 # (from-scratch-exercise-2)=
-# ### Exercise 2. Swap the sets (★★☆)
+# ### Exercise 2. Swap the sets (★★☆, about 10 min)
 #
 # Show on the full C1, with step 2's formula, that $d$ does not change when
 # $X \leftrightarrow Y$ and $A \leftrightarrow B$ are swapped together, and changes sign
@@ -553,7 +557,7 @@ display(Markdown(
 
 # %% [markdown]
 # (from-scratch-exercise-3)=
-# ### Exercise 3. When do ties matter? (★★☆)
+# ### Exercise 3. When do ties matter? (★★☆, about 15 min)
 #
 # Compare the p-value with ties counted (`ties="ge"`) and not counted (`"gt"`) with
 # `weat_by_hand` in four cases: the 8 + 8 test exact and sampled (`exact=False`), the full
@@ -600,7 +604,7 @@ display(Markdown(
 
 # %% [markdown]
 # (from-scratch-exercise-4)=
-# ### Exercise 4. How many re-splits are enough? (★★★)
+# ### Exercise 4. How many re-splits are enough? (★★★, about 20 min)
 #
 # The 8 + 8 test has an exact p-value, so the error of a sampled one can be measured.
 # For $m$ = 500, 1,000, 2,000, 5,000, 10,000, 20,000, 50,000 and 100,000 re-splits, draw

@@ -65,12 +65,12 @@ findings = book_findings()
 counts = verdict_counts(findings)
 
 # %% tags=["remove-input"]
-display(Markdown(
-    f"{verdict_sentence(findings)} Most numbers come from small offline "
-    "{term}`stand-in models <stand-in model>`: a claim that holds there shows that its "
-    "*pattern* recurs, not the paper's number for its own model. Each claim links to the "
-    "chapter section that shows the evidence."
-))
+display(Markdown(verdict_sentence(findings)))
+
+# %% [markdown]
+# Most numbers come from small offline {term}`stand-in models <stand-in model>`: a claim
+# that holds there shows that its *pattern* recurs, not the paper's number. Each claim
+# links to its evidence.
 
 # %% tags=["remove-cell"]
 # For the book's landing page, which pastes them ({glue} in book/intro.md).

@@ -59,8 +59,11 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
 # Tables of the tiny MLM are read from data/results/ (the test suite recomputes a
 # slice of each). RECOMPUTE: compute them now (a minute on a CPU).
 # RUN_PAPER_MODELS: add the papers' BERT models from the Hugging Face hub.
+# Off by default. On Colab, tick it here (for a GPU first: Runtime → Change runtime type
+# → T4 GPU), then Run all. The line under the chapter's introduction,
+# print(colab_runtime("lpbs")), gives the download size and run time.
 RECOMPUTE = False
-RUN_PAPER_MODELS = "google.colab" in sys.modules
+RUN_PAPER_MODELS = False  # @param {type:"boolean"}
 
 # %% tags=["remove-cell"]
 # Set-up: the chapter's model, stored tables and findings (shown right below).
@@ -177,6 +180,7 @@ assert verdicts["lpbs-modified-sets"] == "for Dis, not for C9"
 print(colab_runtime("lpbs"))
 
 # %% [markdown]
+# (lpbs-method)=
 # ## Method
 #
 # For a template with a target slot and an attribute slot — "T likes A." — and a target
@@ -424,6 +428,7 @@ assert case.set_index("test").loc["Dis", "capitalised_targets"] == 2
 # corpus extract <lpbs-table-14>`, with Figure 4's window sizes). biaslib's
 # {py:func}`~biaslib.methods.lpbs.lpbs_test` refuses a NaN score instead of reporting p = 0.
 #
+# (lpbs-bug-underflow)=
 # ## Bug 3: underflow in probability space
 #
 # Underflow is real, but a property of the arithmetic, not of LPBS. On the tiny MLM the
@@ -523,7 +528,7 @@ def fixed(x: float, spec: str = ".2f") -> str:
 
 # %% [markdown]
 # (lpbs-exercise-1)=
-# ### Exercise 1. One increased log probability by hand (★☆☆)
+# ### Exercise 1. One increased log probability by hand (★☆☆, about 10 min)
 #
 # Take Kurita's first C6 template, "GGG likes XXX." with the targets *he* and *she*
 # (`kurita_templates("C6")[0]`), and the attribute word "executive". Run the tiny model
@@ -580,7 +585,7 @@ display(Markdown(
 
 # %% [markdown]
 # (lpbs-exercise-2)=
-# ### Exercise 2. Drop the prior correction (★★☆)
+# ### Exercise 2. Drop the prior correction (★★☆, about 15 min)
 #
 # Kurita's black/white test C3 (two templates, "GGG people are XXX." and "the GGG person is
 # XXX.", X = *black*, Y = *white*, A pleasant and B unpleasant words) on the tiny model,
@@ -621,7 +626,7 @@ display(Markdown(
 
 # %% [markdown]
 # (lpbs-exercise-3)=
-# ### Exercise 3. Another template (★★☆)
+# ### Exercise 3. Another template (★★☆, about 15 min)
 #
 # Kurita's science/arts test {term}`C8` (*he* vs *she*; science vs arts words) pools three templates.
 # Score it with each of them alone, and with two templates of your own, "GGG talked about
@@ -666,7 +671,7 @@ display(Markdown(
 
 # %% [markdown]
 # (lpbs-exercise-4)=
-# ### Exercise 4. How many shuffles for two stable digits? (★★★)
+# ### Exercise 4. How many shuffles for two stable digits? (★★★, about 20 min)
 #
 # Both codes draw 100,000 shuffles. For Kurita's C3 on the tiny model (Exercise 2), run
 # the permutation test with 10 seeds at 1,000, 2,000, 5,000, 10,000, 20,000, 50,000 and

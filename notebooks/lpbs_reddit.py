@@ -53,8 +53,11 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
 # RECOMPUTE: compute this page's tables of the tiny MLM now (the Reddit tables
 # need the corpus extract). RUN_PAPER_MODELS: add the papers' BERT models to the
 # template scores from the hub.
+# Off by default. On Colab, tick it here (for a GPU first: Runtime → Change runtime type
+# → T4 GPU), then Run all. print(colab_runtime("lpbs")) on the chapter's page gives the
+# download size and run time.
 RECOMPUTE = False
-RUN_PAPER_MODELS = "google.colab" in sys.modules
+RUN_PAPER_MODELS = False  # @param {type:"boolean"}
 
 # %% tags=["remove-cell"]
 # Set-up: the chapter's stored tables.

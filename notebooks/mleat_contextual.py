@@ -21,8 +21,8 @@
 # published (Table 3, appendix Tables 5–8), its prompts, our two
 # {term}`stand-in models <stand-in model>` ({term}`MiniLM` and {term}`SmolLM2`) at all three
 # levels with their {term}`EAT-Maps <EAT-Map>`, and every {term}`SEAT` test's Level 2 values
-# and {term}`EAT pattern`. On Colab, `RUN_PAPER_MODELS` runs GPT-2 Base to XL through the
-# same code.
+# and {term}`EAT pattern`. On Colab, ticking `RUN_PAPER_MODELS` runs GPT-2 Base to XL
+# through the same code.
 
 # %% tags=["colab-install", "remove-cell"]
 # Colab: install biaslib 0.1.0, the version these pages were built with.
@@ -51,9 +51,12 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
 
 # %% tags=["parameters", "remove-cell"]
 # RECOMPUTE: compute the stored table of the contextual models (minutes on a CPU).
-# RUN_PAPER_MODELS: run GPT-2 Base to XL from the Hugging Face hub (on in Colab).
+# RUN_PAPER_MODELS: run GPT-2 Base to XL from the Hugging Face hub.
+# Off by default. On Colab, tick it here (for a GPU first: Runtime → Change runtime type
+# → T4 GPU), then Run all. print(colab_runtime("mleat")) on the chapter's page gives the
+# download size and run time.
 RECOMPUTE = False
-RUN_PAPER_MODELS = "google.colab" in sys.modules
+RUN_PAPER_MODELS = False  # @param {type:"boolean"}
 
 # %% tags=["remove-cell"]
 import pandas as pd

@@ -20,7 +20,7 @@
 # {doc}`chapter <mleat>` summarises them): {term}`C7` through the HistWords embeddings of
 # each decade (the paper's Figure 3), and CLIP's image targets with word attributes (Table 2,
 # appendix Tables 9–12). Offline this page shows CLIP's published numbers and checks one of
-# the paper's claims on them; with `RUN_PAPER_MODELS` (on in Colab) it computes both with
+# the paper's claims on them; with `RUN_PAPER_MODELS` ticked on Colab it computes both with
 # the paper's models.
 
 # %% tags=["colab-install", "remove-cell"]
@@ -49,8 +49,11 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
             )
 
 # %% tags=["parameters", "remove-cell"]
-# RUN_PAPER_MODELS: download HistWords, the iEAT images and CLIP (on in Colab).
-RUN_PAPER_MODELS = "google.colab" in sys.modules
+# RUN_PAPER_MODELS: download HistWords, the iEAT images and CLIP, and compute with them.
+# Off by default. On Colab, tick it here (for a GPU first: Runtime → Change runtime type
+# → T4 GPU), then Run all. print(colab_runtime("mleat")) on the chapter's page gives the
+# download size and run time.
+RUN_PAPER_MODELS = False  # @param {type:"boolean"}
 
 # %% tags=["remove-cell"]
 import pandas as pd
@@ -69,7 +72,7 @@ from biaslib import MLEAT_BIASLIB
 # are zero in several decades: "music" for "symphony", "mathematics" for "math",
 # "calculation" for "calculus" (`biasbook.mleat.histwords_test`). The
 # paper prints the figure only, not its numbers, so there is nothing typed in to set
-# beside ours. With `RUN_PAPER_MODELS` (on in Colab) the release
+# beside ours. With `RUN_PAPER_MODELS` ticked on Colab the release
 # (`eng-all_sgns.zip`, several GB) is downloaded once into the biaslib cache and each
 # decade read with only the stimuli; a word whose vector is zero in a decade is left out
 # there and named (`biasbook.mleat.histwords_table`). Expected time on

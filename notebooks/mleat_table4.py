@@ -292,7 +292,7 @@ assert ((gn_r["effect_size"] - gn_p.loc[["C2", "C8"], "l1_d"].astype(float)).abs
 assert gn_r["l1_sig"].all()
 
 # %% [markdown]
-# **The full file on Colab.** With `RUN_PAPER_MODELS`, the chapter's
+# **The full file on Colab.** With `RUN_PAPER_MODELS` ticked, the chapter's
 # {ref}`Table 1 section <mleat-table1>` runs the same tests on the full
 # `GoogleNews-vectors-negative300` release, where every stimulus of ML-EAT's lists has a
 # vector. The subset's numbers here are the full file's numbers for the words it has, so the

@@ -60,8 +60,11 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
 # 2 CPU cores) instead of reading data/results/.
 # RUN_PAPER_MODELS: add bert-base-uncased to §3.1 (its fine-tuning runs are
 # on the sub-page same_injection).
+# Off by default. On Colab, tick it here (for a GPU first: Runtime → Change runtime type
+# → T4 GPU), then Run all. The line under the chapter's introduction,
+# print(colab_runtime("same")), gives the download size and run time.
 RECOMPUTE = False
-RUN_PAPER_MODELS = "google.colab" in sys.modules
+RUN_PAPER_MODELS = False  # @param {type:"boolean"}
 
 # %% tags=["remove-cell"]
 # Set-up: what the chapter computes with, and its findings (shown right below).
@@ -198,6 +201,7 @@ print(colab_runtime("same"))
 # **Words**: the paper's 258 occupations. **Attributes**: debiaswe's nine definitional
 # pairs ({ref}`listed here <same-attribute-words>`); the paper does not print its own.
 #
+# (same-glove-properties)=
 # ## The properties on GloVe
 #
 # (same-identity)=
@@ -544,7 +548,7 @@ assert f"{fig9.loc['skew', 'R² mean']:.2f}" == "0.73"
 
 # %% [markdown]
 # (same-exercise-1)=
-# ### Exercise 1. SAME of one word, by hand (★☆☆)
+# ### Exercise 1. SAME of one word, by hand (★☆☆, about 10 min)
 #
 # Normalise the nine male and nine female definitional vectors, average each group (eq.
 # 30–32) and compute *nurse*'s signed word bias
@@ -581,7 +585,7 @@ display(Markdown(
 
 # %% [markdown]
 # (same-exercise-2)=
-# ### Exercise 2. The authors' skew at two commits (★☆☆)
+# ### Exercise 2. The authors' skew at two commits (★☆☆, about 10 min)
 #
 # The authors' code reports the mean of `signed_individual_bias` over the occupations
 # (sets in the order male, female). Compute it as at 43f2cce (2022-10-17, before the
@@ -613,7 +617,7 @@ display(Markdown(
 
 # %% [markdown]
 # (same-exercise-3)=
-# ### Exercise 3. Longer attribute vectors (★★☆)
+# ### Exercise 3. Longer attribute vectors (★★☆, about 15 min)
 #
 # Multiply the nine *male* attribute vectors by 3 and recompute on the occupations: SAME,
 # the skew, WEAT's effect size of the 50 most male- against the 50 most female-rated
@@ -665,7 +669,7 @@ display(Markdown(
 
 # %% [markdown]
 # (same-exercise-4)=
-# ### Exercise 4. Bias direction or bias subspace (★★☆)
+# ### Exercise 4. Bias direction or bias subspace (★★☆, about 15 min)
 #
 # Compute the Direct Bias of the occupations with $k = 1, 2, 3$ principal components under
 # biaslib's rule (`subspace="norm"`, the cosine with the subspace; the code since 1fe40a7)
@@ -708,7 +712,7 @@ display(Markdown(
 
 # %% [markdown]
 # (same-exercise-5)=
-# ### Exercise 5. WEAT's effect size measures the split, SAME the words (★★★)
+# ### Exercise 5. WEAT's effect size measures the split, SAME the words (★★★, about 25 min)
 #
 # Split the 100 occupations of Exercise 3 at random into two groups of 50, 2,000 times
 # (seed 0), and compute WEAT's effect size of each split from the words' associations.

@@ -48,9 +48,13 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
 
 # %% tags=["parameters", "remove-cell"]
 # RECOMPUTE: compute the offline models' stored tables again (minutes on a CPU).
-# RUN_PAPER_MODELS: also run the papers' models (on Colab).
+# RUN_PAPER_MODELS: also run the papers' models, from the Hugging Face hub and their
+# authors' release files.
+# Off by default. On Colab, tick it here (for a GPU first: Runtime → Change runtime type
+# → T4 GPU), then Run all. The line under the chapter's introduction,
+# print(colab_runtime("seat")), gives the download size and run time.
 RECOMPUTE = False
-RUN_PAPER_MODELS = "google.colab" in sys.modules
+RUN_PAPER_MODELS = False  # @param {type:"boolean"}
 
 # %% tags=["remove-cell"]
 import matplotlib.pyplot as plt
@@ -501,7 +505,7 @@ assert i2["s-SEAT"] * i2["w-SEAT"] < 0
 # (seat-colab)=
 # ## On Colab: the papers' models
 #
-# With `RUN_PAPER_MODELS` (on in Colab) the papers' models join the figures and tables
+# With `RUN_PAPER_MODELS` ticked on Colab the papers' models join the figures and tables
 # above: from the Hugging Face hub BERT large cased (as sent-bias ran it, and as its authors
 # meant it), `openai-gpt` and Mind Your Bias's BERT base, GPT-2, OPT and BLOOM; from their
 # authors' releases CBoW on GloVe 840B, InferSent, GenSen, USE and ELMo (read as sent-bias
@@ -553,7 +557,7 @@ def shown_p(result, digits: int = 1) -> str:
 
 # %% [markdown]
 # (seat-exercise-1)=
-# ### Exercise 1. One star or two (★☆☆)
+# ### Exercise 1. One star or two (★☆☆, about 15 min)
 #
 # In the table of ours under {ref}`seat-tables-table4`, `*` marks p ≤ 0.01 and `**` a test that
 # is also significant after Holm correction over every test, context and model of our May et
@@ -612,7 +616,7 @@ display(Markdown(
     "not about the row."))
 # %% [markdown]
 # (seat-exercise-2)=
-# ### Exercise 2. Names or group terms: C3 and C3b (★★☆)
+# ### Exercise 2. Names or group terms: C3 and C3b (★★☆, about 15 min)
 #
 # C3 asks whether European American *names* ("Adam", "Harry") are more associated with
 # pleasant words than African American names ("Alonzo", "Jamel"); {term}`C3b` asks the same with
@@ -678,7 +682,7 @@ display(Markdown(
 
 # %% [markdown]
 # (seat-exercise-3)=
-# ### Exercise 3. One template or eight (★★☆)
+# ### Exercise 3. One template or eight (★★☆, about 15 min)
 #
 # May et al. slot every name into eight person templates ("This is Amy.", "Amy is here.",
 # "Amy is a person.", ...), every count noun into fourteen. Run C6 (male and female names ×
@@ -729,7 +733,7 @@ display(Markdown(
 
 # %% [markdown]
 # (seat-exercise-4)=
-# ### Exercise 4. Three readings of the same sentences (★★★)
+# ### Exercise 4. Three readings of the same sentences (★★★, about 20 min)
 #
 # The chapter finds that on MiniLM s-SEAT and w-SEAT disagree in sign for I2 (Mind Your
 # Bias's templates, `myb_contexts`). Encode I2's sentences with MiniLM (`minilm`)

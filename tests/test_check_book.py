@@ -191,6 +191,29 @@ def test_links_to_missing_pages_and_anchors_are_broken(tmp_path):
         ("broken-anchor", "#nowhere"), ("broken-link", "../../outside.html")]
 
 
+def test_colab_editions_links_and_buttons_must_land_on_the_book(tmp_path):
+    html, editions = tmp_path / "html", tmp_path / "repo" / "colab"
+    base = "https://example.org/book/"
+    page(html / "book/glossary.html", '<dt id="term-effect-size">effect size</dt>')
+    colab = "https://colab.research.google.com/github/o/r/blob/main"
+    page(html / "notebooks/seat.html", f'<a href="{colab}/colab/seat.ipynb">Colab</a>')
+    page(html / "notebooks/ceat.html", f'<a href="{colab}/notebooks/ceat.ipynb">Colab</a>')
+    cells = [{"cell_type": "markdown", "source": [
+        f"the [d]({base}book/glossary.html#term-effect-size), [x]({base}book/nope.html) ",
+        f"and [y]({base}book/glossary.html#term-nope); [elsewhere](https://example.org/z)"]},
+        {"cell_type": "code", "source": f"# [not a link]({base}book/code.html)"}]
+    write(editions / "seat.ipynb", json.dumps({"cells": cells}))
+    found = cb.colab_problems(html, base, editions)
+    assert {(p.page, p.rule, p.section, p.detail) for p in found} == {
+        ("colab/seat.ipynb", "colab-link", "broken-link", f"{base}book/nope.html"),
+        ("colab/seat.ipynb", "colab-link", "broken-anchor",
+         f"{base}book/glossary.html#term-nope"),
+        # ceat's button opens the MyST notebook, not its edition (and seat's edition exists).
+        ("notebooks/ceat.html", "colab-link", "Colab button",
+         "opens notebooks/ceat.ipynb, not a Colab edition"),
+    }
+
+
 def test_page_ids_reads_ids_and_named_anchors(tmp_path):
     path = page(tmp_path / "a.html", '<div id="x"><a name="y"></a><p name="z"></p></div>')
     assert {"x", "y", "top", "results"} <= cb.page_ids(path)

@@ -16,12 +16,18 @@ Python without biaslib; the notebook's first cell (``colab-install``, written by
    environment is itself a venv, and a venv made from it sees the base Python's site;
    and a plain path line in a ``.pth`` file does not run the ``.pth`` files of that
    folder, so the editable install's path to the checkout stays off ``sys.path``;
-3. the notebook is copied alone into an empty folder and executed there with
-   ``BIASLIB_INSTALL=<wheel>[extras]``, so that its own install cell installs the
-   wheel; then the kernel's ``biaslib`` must be the venv's copy installed from that
-   wheel (not the checkout), and every code cell's outputs must equal the committed
-   ones after the sanitize file's normalisation, as under nbval. Cells tagged ``needs-corpus`` are
-   skipped where the corpus extract is absent, as ``conftest.py`` skips them under nbval.
+3. the notebook's Colab edition (``colab/<name>.ipynb``, what the book's Colab button
+   opens; ``scripts/colab_editions.py``) is copied alone into an empty folder and executed
+   there, with a stand-in ``google.colab`` module (an IPython startup file, so that
+   ``"google.colab" in sys.modules`` holds as on Colab) and ``BIASLIB_INSTALL=<wheel>[extras]``,
+   so that its own install cell installs the wheel; then the kernel's ``biaslib`` must be
+   the venv's copy installed from that wheel (not the checkout), and every code cell's
+   outputs must equal the committed notebook's, after the sanitize file's normalisation, as
+   under nbval: with the defaults (``RUN_PAPER_MODELS`` off), "Run all" on Colab shows what
+   the book shows. Cells tagged ``needs-corpus`` are skipped where the corpus extract is
+   absent, as ``conftest.py`` skips them under nbval. With ``BIASLIB_RECORD_RUN_ALL=1``
+   each chapter's time (install cell, the rest) is kept in
+   ``benchmarks/results/colab_run_all.json``, which the Colab editions state.
 
 Which notebooks: every one of ``_toc.yml`` (about 2½ minutes in all on a 2-core CPU,
 7 to 30 s each). ``BIASLIB_COLAB_PATH=quick`` runs only ``holds_up`` and ``seat``
@@ -29,10 +35,10 @@ Which notebooks: every one of ``_toc.yml`` (about 2½ minutes in all on a 2-core
 and the published data from the installed package, and ``seat`` runs GloVe and the
 two offline transformer wheels through the installed code.
 
-Colab mode: with ``colab=True`` the kernel starts with a stand-in ``google.colab``
-module (an IPython startup file), so that ``"google.colab" in sys.modules`` holds and
-the chapters take their Colab branches: ``RUN_PAPER_MODELS`` (every chapter with a
-model) is on. The kernel's Hugging Face hub is the stand-in hub of tests/standin_hub.py
+The papers' models: every notebook of :data:`COLAB_MODE` runs again with
+``RUN_PAPER_MODELS = True`` set after its ``parameters`` cell, as papermill injects
+parameters (with :data:`COLAB_OVERRIDES`), as a reader who ticks the box. The kernel's
+Hugging Face hub is the stand-in hub of tests/standin_hub.py
 (tiny random models under the paper models' ids, CLIP's included, built once per session;
 ``HF_HUB_CACHE`` on it, ``HF_HUB_OFFLINE=1``), and its biaslib cache
 (``BIASLIB_CACHE_DIR``) is in the test's folder and already holds stand-ins of the
@@ -46,19 +52,18 @@ from the committed ones (the paper models' columns are added, with meaningless n
 so they are not compared: every cell must run, no output may show a traceback, and the
 paper-model tables must be there, found by the names of their columns
 (:func:`paper_markers`, read from the chapter modules), which the committed outputs must
-lack. CEAT's Colab cell builds the full extract from the internet unless an extract is
+lack. CEAT's corpus cell builds the full extract from the internet unless an extract is
 found: the kernel is pointed at the shared one (``$BIASLIB_SHARED/corpus``), and CEAT's
-Colab mode is skipped where it is absent. :data:`COLAB_OVERRIDES` sets parameters after
-a notebook's ``parameters`` cell, as papermill does (CEAT's paper models then read 3
+paper-model run is skipped where it is absent (CEAT's paper models then read 3
 sentences per stimulus instead of 100).
 
 Measured on a 2-core CPU: ``holds_up`` 8 s, ``weat_static`` 8 s, ``seat`` 46–60 s,
 ``elmo_bug`` 35–44 s, ``mleat`` 19–36 s, ``lpbs`` 15 s, ``same`` with its sub-page
 ``same_injection`` about 50 s (the sub-page fine-tunes the stand-in bert-base-uncased twice
 at the paper's settings) and ``ceat`` about 4
-minutes (five paper models on the corpus, and the chapter's corpus cells) in Colab
-mode, with the hub's build (about 7 s): about 7½ minutes in all. With
-``BIASLIB_COLAB_PATH=quick`` only ``holds_up`` runs in Colab mode.
+minutes (five paper models on the corpus, and the chapter's corpus cells) with the
+papers' models, with the hub's build (about 7 s): about 7½ minutes in all. With
+``BIASLIB_COLAB_PATH=quick`` only ``holds_up`` runs with the papers' models.
 """
 
 from __future__ import annotations
@@ -75,6 +80,7 @@ import time
 import venv
 import zipfile
 from dataclasses import dataclass
+from datetime import date, datetime
 from pathlib import Path
 
 import nbformat
@@ -86,6 +92,8 @@ from nbclient import NotebookClient
 from script_modules import load_script
 from shared_paths import SHARED
 from standin_vectors import install_standin_release_files
+
+from biaslib.files import write_text_atomically
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -100,10 +108,22 @@ COLAB_MODE = ("holds_up", "coverage", "from_scratch", "weat_static", "seat", "el
               "elmo_bug_bert_gpt2", "mleat", "mleat_contextual", "mleat_histwords_clip", "lpbs",
               "lpbs_mechanics", "lpbs_reddit", "ceat", "same", "same_injection", "audit",
               "agree")
-#: Parameters set after a notebook's ``parameters`` cell in Colab mode, as papermill injects
-#: them: the same code on less data. CEAT's paper models read at most 3 sentences per
-#: stimulus instead of 100 (the stand-ins' numbers are not compared anyway).
-COLAB_OVERRIDES = {"ceat": "PAPER_CAP = 3"}
+#: Parameters set after a notebook's ``parameters`` cell when the papers' models run, as
+#: papermill injects them, besides ``RUN_PAPER_MODELS = True``: the same code on less
+#: data. CEAT's paper models read at most 3 sentences per stimulus instead of 100 (the
+#: stand-ins' numbers are not compared anyway).
+COLAB_OVERRIDES = {"ceat": ("PAPER_CAP = 3",)}
+#: The Colab editions (scripts/colab_editions.py): what Colab opens, and what runs here.
+EDITIONS = ROOT / "colab"
+#: Where ``BIASLIB_RECORD_RUN_ALL=1`` keeps each chapter's "Run all" time (defaults).
+RUN_ALL_RECORD = ROOT / "benchmarks" / "results" / "colab_run_all.json"
+
+
+def runs_paper_models(name: str) -> bool:
+    """Whether the notebook has the switch ``RUN_PAPER_MODELS`` in its parameters cell."""
+    nb = nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=4)
+    return any("parameters" in c.metadata.get("tags", []) and "RUN_PAPER_MODELS" in c.source
+               for c in nb.cells)
 #: Where the shared corpus extract lives (CEAT's Colab cell builds one from the
 #: internet unless the kernel is pointed at an extract).
 SHARED_CORPUS = SHARED / "corpus"
@@ -269,26 +289,30 @@ def _shared_corpus() -> Path | None:
 
 
 def run_alone(name: str, wheel: Path, env: FreshEnv, tmp: Path, hub: Path | None = None):
-    """Execute notebook ``name`` alone in an empty folder, in ``env``'s kernel.
+    """Execute the Colab edition of notebook ``name`` alone in an empty folder, in ``env``.
 
-    Returns the committed notebook, the executed one (probe cell removed), what the
-    probe printed and the tag of the cells not executed. Cells tagged ``needs-corpus``
-    are not executed where the corpus is absent; where it is present the kernel is
-    pointed at it (``BIASLIB_CORPUS_DIR``), since the venv's biaslib has no checkout
-    beside it. With ``hub`` (Colab mode) the kernel reads the stand-in hub, and the
-    corpus is the shared extract (:data:`SHARED_CORPUS`) where present: a Colab kernel
-    builds one from the internet otherwise.
+    The edition (``colab/<name>.ipynb``, :data:`EDITIONS`) is what Colab opens; its code
+    cells are the notebook's, in the same order. Returns the committed notebook, the
+    executed edition (probe cell removed), what the probe printed, the tag of the cells
+    not executed and the seconds of the install cell and of the rest. Cells tagged
+    ``needs-corpus`` are not executed where the corpus is absent; where it is present the
+    kernel is pointed at it (``BIASLIB_CORPUS_DIR``), since the venv's biaslib has no
+    checkout beside it. With ``hub`` the papers' models run (:data:`COLAB_OVERRIDES`
+    turns ``RUN_PAPER_MODELS`` on) on the stand-in hub, and the corpus is the shared
+    extract (:data:`SHARED_CORPUS`) where present: a Colab kernel builds one from the
+    internet otherwise.
     """
     folder = tmp / "work"
     folder.mkdir()
     copy = folder / f"{name}.ipynb"
-    shutil.copyfile(ROOT / "notebooks" / f"{name}.ipynb", copy)
-    committed = nbformat.read(copy, as_version=4)
+    shutil.copyfile(EDITIONS / f"{name}.ipynb", copy)
+    committed = nbformat.read(ROOT / "notebooks" / f"{name}.ipynb", as_version=4)
     nb = nbformat.read(copy, as_version=4)
     nb.cells.append(nbformat.v4.new_code_cell(PROBE))
-    if hub is not None and name in COLAB_OVERRIDES:
+    if hub is not None and runs_paper_models(name):
         (at,) = [i for i, c in enumerate(nb.cells) if "parameters" in c.metadata.get("tags", [])]
-        injected = nbformat.v4.new_code_cell(COLAB_OVERRIDES[name])
+        overrides = "\n".join(["RUN_PAPER_MODELS = True", *COLAB_OVERRIDES.get(name, ())])
+        injected = nbformat.v4.new_code_cell(overrides)
         injected.metadata["tags"] = ["injected-parameters"]
         nb.cells.insert(at + 1, injected)
 
@@ -306,7 +330,7 @@ def run_alone(name: str, wheel: Path, env: FreshEnv, tmp: Path, hub: Path | None
 
     km = KernelManager(kernel_name=KERNEL,
                        kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(env.kernels)]))
-    client = NotebookClient(nb, km=km, timeout=CELL_TIMEOUT, record_timing=False,
+    client = NotebookClient(nb, km=km, timeout=CELL_TIMEOUT, record_timing=True,
                             skip_cells_with_tag=skip_tag,
                             resources={"metadata": {"path": str(folder)}})
     try:
@@ -317,15 +341,61 @@ def run_alone(name: str, wheel: Path, env: FreshEnv, tmp: Path, hub: Path | None
             km.shutdown_kernel(now=True)
     probe = nb.cells.pop()
     (line,) = [o.text for o in probe.outputs if o.output_type == "stream"]
-    return committed, nb, json.loads(line), skip_tag
+    install_s = sum(_seconds(c) for c in nb.cells if "colab-install" in _tags(c))
+    rest_s = sum(_seconds(c) for c in nb.cells if "colab-install" not in _tags(c))
+    return committed, nb, json.loads(line), skip_tag, (install_s, rest_s)
+
+
+def _tags(cell) -> list[str]:
+    return cell.metadata.get("tags", [])
+
+
+def _seconds(cell) -> float:
+    """A cell's run time from nbclient's record (0 for a cell not run)."""
+    timing = cell.metadata.get("execution", {})
+    start, end = timing.get("iopub.execute_input"), timing.get("shell.execute_reply")
+    if cell.cell_type != "code" or not start or not end:
+        return 0.0
+    return (datetime.fromisoformat(end.replace("Z", "+00:00"))
+            - datetime.fromisoformat(start.replace("Z", "+00:00"))).total_seconds()
+
+
+def record_run_all(name: str, install_s: float, rest_s: float) -> None:
+    """Keep a chapter's "Run all" time with the defaults in :data:`RUN_ALL_RECORD`.
+
+    Only when ``BIASLIB_RECORD_RUN_ALL=1``: the times of a run of this test on the machine
+    that makes the committed outputs (a 2-core CPU without GPU, like Colab's free CPU
+    runtime), which the Colab editions and the teaching guide state.
+    """
+    if os.environ.get("BIASLIB_RECORD_RUN_ALL") != "1":
+        return
+    machine = load_script("machine", folder="benchmarks")
+    record = (json.loads(RUN_ALL_RECORD.read_text(encoding="utf-8"))
+              if RUN_ALL_RECORD.is_file() else {"chapters": {}})
+    record["machine"] = machine.describe()
+    record["how"] = ("tests/test_colab_path.py: the Colab edition run alone from the wheel "
+                     "in a fresh venv, in Colab mode, with its defaults (RUN_PAPER_MODELS off); "
+                     "install: the install cell, offline from the wheel (on Colab pip also "
+                     "downloads biaslib's dependencies, about 2 to 3 minutes cold); run: "
+                     "every other cell")
+    record["chapters"][name] = {"install_s": round(install_s, 1), "run_s": round(rest_s, 1),
+                                "date": date.today().isoformat()}
+    record["chapters"] = dict(sorted(record["chapters"].items()))
+    write_text_atomically(RUN_ALL_RECORD, json.dumps(record, indent=1, sort_keys=True) + "\n")
 
 
 def differing_cells(committed, executed, skip_tag: str) -> dict[int, tuple[list[str], list[str]]]:
-    """The code cells whose sanitized outputs differ, as nbval compares them."""
+    """The code cells whose sanitized outputs differ, as nbval compares them.
+
+    ``executed`` is a Colab edition: its code cells are the committed notebook's, in order
+    (Markdown cells differ: the edition's are plain Markdown, and it adds some).
+    """
     sanitizers = execute_notebooks.load_sanitizers()
+    old_code = [c for c in committed.cells if c.cell_type == "code"]
+    new_code = [c for c in executed.cells if c.cell_type == "code"]
     differ = {}
-    for i, (old, new) in enumerate(zip(committed.cells, executed.cells, strict=True)):
-        if new.cell_type != "code" or skip_tag in new.metadata.get("tags", []):
+    for i, (old, new) in enumerate(zip(old_code, new_code, strict=True)):
+        if skip_tag in new.metadata.get("tags", []):
             continue
         want = execute_notebooks.comparable_outputs(old, sanitizers)
         got = execute_notebooks.comparable_outputs(new, sanitizers)
@@ -456,28 +526,30 @@ def _check(name: str, wheel: Path, tmp_path: Path, *, colab: bool, hub: Path | N
     env = make_fresh_env(tmp_path / "env", colab=colab)
     assert env.installed_from() is None  # the venv starts without biaslib
     start = time.perf_counter()
-    committed, executed, probe, skip_tag = run_alone(name, wheel, env, tmp_path, hub)
-    print(f"{name}{' (Colab mode)' if colab else ''}: {time.perf_counter() - start:.0f} s")
+    committed, executed, probe, skip_tag, seconds = run_alone(name, wheel, env, tmp_path, hub)
+    print(f"{name}{' (paper models)' if hub else ''}: {time.perf_counter() - start:.0f} s")
     # The install cell installed the wheel into the venv, and the kernel imported that copy.
     assert env.installed_from() == wheel.as_uri()
     assert Path(probe["biaslib"]).resolve().is_relative_to(env.prefix.resolve()), probe
     assert Path(probe["prefix"]).resolve() == env.prefix.resolve()
     assert probe["colab"] is colab
-    return committed, executed, skip_tag
+    return committed, executed, skip_tag, seconds
 
 
 @pytest.mark.parametrize("name", selected())
-def test_notebook_runs_alone_from_the_wheel(name, wheel, tmp_path):
-    committed, executed, skip_tag = _check(name, wheel, tmp_path, colab=False)
+def test_colab_edition_runs_alone_from_the_wheel(name, wheel, tmp_path):
+    """"Run all" with the defaults, as on a fresh Colab CPU runtime: the book's outputs."""
+    committed, executed, skip_tag, seconds = _check(name, wheel, tmp_path, colab=True)
     assert not differing_cells(committed, executed, skip_tag)
+    record_run_all(name, *seconds)
 
 
 @pytest.mark.parametrize("name", colab_selected())
-def test_notebook_runs_alone_from_the_wheel_in_colab_mode(name, wheel, hub, tmp_path):
+def test_colab_edition_runs_with_the_papers_models(name, wheel, hub, tmp_path):
     if name == "ceat" and _local_corpus() is None and _shared_corpus() is None:
         pytest.skip(f"CEAT's Colab cell would build its corpus extract from the internet: "
                     f"no extract at {SHARED_CORPUS} (set BIASLIB_SHARED) or BIASLIB_CORPUS_DIR")
-    committed, executed, _ = _check(name, wheel, tmp_path, colab=True, hub=hub)
+    committed, executed, _, _ = _check(name, wheel, tmp_path, colab=True, hub=hub)
     # The outputs are not the committed ones (the paper models' columns are added, with
     # the stand-ins' meaningless numbers): every cell ran, none shows a traceback ...
     errors = [(i, out.get("ename")) for i, cell in enumerate(executed.cells)

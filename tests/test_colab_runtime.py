@@ -9,7 +9,9 @@ meta device) and no tokenizer is loaded (a word counter stands in).
 
 from __future__ import annotations
 
+import csv
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -17,7 +19,12 @@ import pandas as pd
 import pytest
 from script_modules import load_script
 
-from biasbook.colab import colab_runtime, colab_runtime_table
+from biasbook.colab import (
+    colab_download_short,
+    colab_runtime,
+    colab_runtime_short,
+    colab_runtime_table,
+)
 from biaslib.errors import UnknownNameError
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -231,10 +238,102 @@ def test_every_chapter_has_a_row_in_the_stored_table():
     assert np.isfinite(cpu.loc["elmo_bug", "minutes"])
 
 
+def _csv_rows() -> dict[tuple[str, str], dict[str, str]]:
+    """The stored table read with the csv module, apart from biasbook.colab's reader."""
+    path = ROOT / "benchmarks" / "results" / "colab_runtime.csv"
+    with path.open(encoding="utf-8", newline="") as f:
+        return {(r["chapter"], r["device"]): r for r in csv.DictReader(f)}
+
+
+def _csv_minutes(chapter: str, device: str) -> float:
+    return float(_csv_rows()[(chapter, device)]["minutes"])
+
+
+def _csv_gb(chapter: str) -> float:
+    gb = {r["download_gb"] for (c, _), r in _csv_rows().items() if c == chapter}
+    assert len(gb) == 1, f"{chapter}: one download for both runtimes"
+    return float(gb.pop())
+
+
+def _minutes_bounds(text: str) -> tuple[float, float]:
+    """The minutes a duration as printed can stand for (its rounding), as an interval."""
+    if text == "under a minute":
+        return 0.0, 1.0
+    number, unit = re.fullmatch(r"about ([\d.]+) (min|h)", text).groups()
+    value = float(number)
+    if unit == "min":
+        half = 5 if value >= 10 else 0.5
+        return value - half, value + half
+    half = 0.05 if "." in number else 0.5
+    return (value - half) * 60, (value + half) * 60
+
+
+def _model_chapters() -> list[str]:
+    return sorted(c for c in CHAPTERS if _csv_minutes(c, "Colab CPU") != 0)
+
+
+def test_the_durations_bounds_read_back_the_rounding():
+    assert _minutes_bounds("about 1.6 h") == pytest.approx((93, 99))
+    assert _minutes_bounds("about 30 min") == (25, 35)
+    assert _minutes_bounds("about 9 min") == (8.5, 9.5)
+
+
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_every_chapter_page_gets_its_line(chapter):
-    line = colab_runtime(chapter)
-    assert line.startswith("On Colab with RUN_PAPER_MODELS:") and line.endswith(".")
+    text = colab_runtime(chapter)
+    assert all(len(ln) <= 80 for ln in text.splitlines()), "wrapped for the output box"
+    line = " ".join(text.split())
+    assert line.endswith(".")
+    if chapter not in _model_chapters():
+        assert "No model runs on this page" in line
+        return
+    # Off by default, and how a reader turns it on.
+    assert line.startswith("The papers' models are off (RUN_PAPER_MODELS = False). On Colab, "
+                           "tick RUN_PAPER_MODELS in the parameters cell to run them:")
+    # The download, from the CSV.
+    gb = float(re.search(r"; ([\d.]+) GB to download\.$", line).group(1))
+    assert abs(gb - _csv_gb(chapter)) <= 0.05 + 1e-9
+    # The run times, from the CSV: each printed duration covers the stored minutes.
+    times = re.search(r"to run them: (.*);", line).group(1)
+    cpu = re.search(r"(under a minute|about [\d.]+ (?:min|h)) on the CPU runtime", times)
+    low, high = _minutes_bounds(cpu.group(1))
+    assert low <= _csv_minutes(chapter, "Colab CPU") <= high
+    t4 = re.search(r"(under a minute|about [\d.]+ (?:min|h)) on a free T4 GPU "
+                   r"\(Runtime → Change runtime type → T4 GPU\)", times)
+    if t4 is None:
+        # Only where the T4 would take as long, at this rounding: no GPU to ask for.
+        assert "(no GPU needed)" in times
+        t4_text = cpu.group(1)
+    else:
+        t4_text = t4.group(1)
+        assert t4_text != cpu.group(1)
+    low, high = _minutes_bounds(t4_text)
+    assert low <= _csv_minutes(chapter, "Colab T4") <= high
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_the_short_run_times_cover_the_csvs_minutes(chapter):
+    short = colab_runtime_short(chapter)
+    if chapter not in _model_chapters():
+        assert short == "—"
+        return
+    t4, cpu = re.fullmatch(r"T4 (.+) / CPU (.+)", short).groups()
+    for text, device in ((t4, "Colab T4"), (cpu, "Colab CPU")):
+        low, high = _minutes_bounds(text)
+        assert low <= _csv_minutes(chapter, device) <= high, (chapter, device)
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_the_download_is_given_in_gb_as_the_csv_has_it(chapter):
+    short = colab_download_short(chapter)
+    gb = _csv_gb(chapter)
+    if gb == 0:
+        assert short == "—"
+    else:
+        assert re.fullmatch(r"\d+\.\d GB", short), short
+        assert abs(float(short.removesuffix(" GB")) - gb) <= 0.05 + 1e-9
+    with pytest.raises(UnknownNameError, match="sat"):
+        colab_download_short("sat")
 
 
 def test_an_unknown_chapter_is_named():
@@ -251,22 +350,23 @@ INTRO_ROWS = {"A bias test from scratch": "from_scratch",
               "Audit your own model": "audit"}
 
 
-def test_the_intro_table_gives_each_chapters_run_time():
-    from biasbook.colab import colab_runtime_short
-
+def test_the_intro_table_gives_each_chapters_run_time_and_download():
     text = (ROOT / "book" / "intro.md").read_text(encoding="utf-8")
     lines = [ln for ln in text.splitlines() if ln.startswith("| chapter |")]
     assert len(lines) == 1, "the intro's what-runs-where table"
     header = [c.strip() for c in lines[0].strip("|").split("|")]
-    column = header.index("Colab run time (free T4 GPU / CPU)")
+    time_column = header.index("Colab run time (free T4 GPU / CPU)")
+    download_column = header.index("Colab download")
     rows = {}
     for line in text.splitlines():
         cells = [c.strip() for c in line.strip("|").split("|")]
         if line.startswith("|") and cells[0] in INTRO_ROWS:
-            rows[INTRO_ROWS[cells[0]]] = cells[column]
+            assert len(cells) == len(header), cells[0]
+            rows[INTRO_ROWS[cells[0]]] = cells[time_column], cells[download_column]
     assert set(rows) == set(INTRO_ROWS.values())
-    for chapter, cell in rows.items():
-        assert cell == colab_runtime_short(chapter), chapter
+    for chapter, (time_, download) in rows.items():
+        assert time_ == colab_runtime_short(chapter), chapter
+        assert download == colab_download_short(chapter), chapter
 
 
 @pytest.mark.parametrize(("minutes", "text"), [(0.4, "under a minute"), (4.4, "about 4 min"),

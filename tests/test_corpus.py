@@ -290,6 +290,45 @@ def test_missing_corpus_names_the_expected_path(tmp_path, monkeypatch):
         read_extract()
 
 
+def _missing_extract_message(monkeypatch, module_file: Path) -> str:
+    """corpus_dir's error with no $BIASLIB_CORPUS_DIR, as if the module were ``module_file``."""
+    monkeypatch.delenv(corpus.CORPUS_ENV, raising=False)
+    monkeypatch.setattr(corpus, "__file__", str(module_file))
+    with pytest.raises(FileNotFoundError) as err:
+        corpus_dir()
+    return str(err.value)
+
+
+def test_missing_corpus_in_an_installed_package_names_no_package_path(tmp_path, monkeypatch):
+    # A wheel's biaslib in a venv (Colab): the folder above the package is no checkout's, so
+    # there is no default location, and the message must not print the venv's paths.
+    site = tmp_path / "venv" / "lib" / "python3.11" / "site-packages"
+    (site.parent / "shared" / "corpus").mkdir(parents=True)
+    (site.parent / "shared" / "corpus" / corpus.EXTRACT_FILE).write_bytes(b"")
+    message = _missing_extract_message(monkeypatch, site / "biaslib" / "stimuli" / "corpus.py")
+    assert str(tmp_path) not in message and "site-packages" not in message
+    assert "$BIASLIB_CORPUS_DIR is not set" in message
+    assert "an installed biaslib has no default location" in message
+    # The builders: the full extract (what the CEAT chapter builds on Colab) and 2014 Reddit.
+    assert "biaslib.stimuli.corpus_sources.build_corpus_extract(folder)" in message
+    assert "RUN_PAPER_MODELS" in message
+    assert "biaslib.stimuli.corpus.build_reddit_2014_extract(folder)" in message
+
+
+def test_missing_corpus_in_a_checkout_names_the_default_location(tmp_path, monkeypatch):
+    checkout = tmp_path / "main"
+    (checkout / "biaslib" / "stimuli").mkdir(parents=True)
+    (checkout / "pyproject.toml").write_text("", encoding="utf-8")
+    message = _missing_extract_message(monkeypatch,
+                                       checkout / "biaslib" / "stimuli" / "corpus.py")
+    assert message.startswith("no corpus extract in ../shared/corpus beside the checkout")
+    assert str(tmp_path) not in message and "build_corpus_extract" in message
+    # Where it is, the default location is found.
+    (tmp_path / "shared" / "corpus").mkdir(parents=True)
+    (tmp_path / "shared" / "corpus" / corpus.EXTRACT_FILE).write_bytes(b"")
+    assert corpus_dir() == tmp_path / "shared" / "corpus"
+
+
 def test_corpus_dir_from_environment(tmp_path, monkeypatch):
     docs = list(read_reddit_csv(write_raw(tmp_path / "RC_2014-01.csv.gz")))
     build_extract(docs, ["ant"]).write(tmp_path / "c")

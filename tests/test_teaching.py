@@ -6,8 +6,10 @@
   like every cell, with an ``assert`` that states what the exercise asks, and quick enough
   (its run time is recorded when the outputs are made) to run on every test run.
 - Every glossary term's first use on a page is a link to the glossary (``{term}``).
-- The teaching guide's generated tables are current, and a student copy drops exactly the
-  solutions.
+- Every exercise's heading states the minutes a student needs for it, near the authors'
+  rule (``estimated_minutes``).
+- Every chapter has a 90-minute lab plan whose sections and exercises exist, with links to
+  its student and instructor editions; the teaching guide's generated part is current.
 
 The form that is checked is described in ``scripts/teaching_guide.py``.
 """
@@ -15,6 +17,7 @@ The form that is checked is described in ``scripts/teaching_guide.py``.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -303,36 +306,174 @@ def test_teaching_guide_is_in_the_book_with_the_glossary():
     assert toc.index("file: notebooks/from_scratch") < toc.index("file: notebooks/weat_static")
 
 
-def test_render_lists_every_exercise_with_its_level_and_link():
-    chapter = guide.Chapter(
+def _demo_chapter(minutes: int | None = 10) -> guide.Chapter:
+    sections = (
+        guide.Section("demo_page", "What we found", "demo-page-what-we-found", 250, 1, 0),
+        guide.Section("demo_page", "The {term}`WEAT`, *by hand*", "demo-page-by-hand", 100, 0, 20),
+        guide.Section("demo_page", "Exercises", "demo-page-exercises", 300, 0, 0),
+        guide.Section("demo_page_more", "Every cell", "demo-page-more-cells", 50, 2, 0),
+    )
+    return guide.Chapter(
         "demo_page",
-        "Demo",
+        "Demo: a *test*",
         "demo-page-learning-goals",
         ("compute a thing by hand", "explain why it moves"),
         (
-            guide.Exercise(1, "Read", "★☆☆", "demo-page-exercise-1", (3,), 2.0),
-            guide.Exercise(2, "Study", "★★★", "demo-page-exercise-2", (5,), 75.0),
+            guide.Exercise(1, "Read", "★☆☆", minutes, "demo-page-exercise-1", (3,), 2.0),
+            guide.Exercise(2, "Study", "★★★", 25, "demo-page-exercise-2", (5,), 75.0),
         ),
         125.0,
+        sections,
+        ("demo_page_more", "demo_page_other"),
     )
-    text = guide.render([chapter])
+
+
+DEMO_PLAN = guide.LabPlan(
+    read=("What we found", "The WEAT, by hand", ("demo_page_more", "Every cell")),
+    exercises=(1,),
+    prerequisites="{doc}`../notebooks/from_scratch`",
+    question="Why?",
+)
+
+
+def test_render_shows_the_table_and_a_lab_plan_with_its_links_and_minutes():
+    chapter = _demo_chapter()
+    text = guide.render([chapter], measured={}, plans={"demo_page": DEMO_PLAN})
     assert "{ref}`2 goals <demo-page-learning-goals>` | 1 ★☆☆ · 1 ★★★ | about 3 min |" in text
-    assert "- ★☆☆ {ref}`Exercise 1. Read <demo-page-exercise-1>` (solution: under 10 s)" in text
-    assert "(solution: about 2 min)" in text
-    assert "blob/main/notebooks/demo_page.ipynb" in text
+    assert "### Demo: a test" in text
+    # Reading: 250 words at 100 a minute plus one table; 100 words and 20 lines shown.
+    assert "| read | {ref}`What we found <demo-page-what-we-found>` | 4 |" in text
+    assert "| read | {ref}`The WEAT, by hand <demo-page-by-hand>` | 3 |" in text
+    assert "({doc}`../notebooks/demo_page_more`) | 3 |" in text
+    assert ("| exercise | ★☆☆ {ref}`Exercise 1. Read <demo-page-exercise-1>` "
+            "(solution: under 10 s) | 10 |") in text
+    total = guide.START_MINUTES + 4 + 3 + 3 + 10 + guide.CLOSE_MINUTES
+    assert f"| **total** | | **{total}** |" in text
+    assert "**At home:** ★★★ {ref}`Exercise 2. Study <demo-page-exercise-2>` (about 25 min)" in text
+    assert "the sub-page {doc}`../notebooks/demo_page_other`" in text
+    assert "the sub-page {doc}`../notebooks/demo_page_more`" not in text
+    assert "estimated by the authors" in text and "measured" in text
+    assert "its run time: not measured" in text
+    repo = "mind-the-measure/biaslib-book"
+    assert (f"https://colab.research.google.com/github/{repo}/blob/main/colab/student/"
+            "demo_page.ipynb") in text
+    assert f"https://github.com/{repo}/raw/main/colab/instructor/demo_page.ipynb" in text
+    colab = f"https://colab.research.google.com/github/{repo}/blob/main"
+    assert f"{colab}/colab/demo_page.ipynb" in text
+    assert "blob/main/notebooks/" not in text
 
 
-def test_student_copy_drops_exactly_the_solutions(tmp_path):
-    source = ROOT / "notebooks" / f"{CHAPTERS[0]}.ipynb"
-    nb = nbformat.read(source, as_version=4)
-    n_solutions = sum(guide.is_solution(c) for c in nb.cells)
-    out = tmp_path / "student.ipynb"
-    assert guide.student_copy(source, out) == n_solutions
-    copy = nbformat.read(out, as_version=4)
-    assert len(copy.cells) == len(nb.cells)
-    assert not any(guide.is_solution(c) for c in copy.cells)
-    kept = [c.source for c in nb.cells if not guide.is_solution(c)]
-    assert [c.source for c in copy.cells if not c.source.startswith("# Your answer")] == kept
+def test_render_shows_the_measured_run_time_of_a_student_edition(tmp_path):
+    path = tmp_path / "student_editions.csv"
+    path.write_text("chapter,install_seconds,rest_seconds,cpu,date\n"
+                    "demo_page,41.26,12.5,Some CPU (2 cores),2026-12-01\n", encoding="utf-8")
+    measured = guide.read_measured(path)
+    assert measured["demo_page"] == guide.Measured(41.26, 12.5, "Some CPU (2 cores)", "2026-12-01")
+    assert guide.read_measured(tmp_path / "absent.csv") == {}
+    text = guide.render([_demo_chapter()], measured=measured, plans={"demo_page": DEMO_PLAN})
+    assert "install cell 41 s, the rest 12 s" in text and "run time: not measured" not in text
+    assert "run on Some CPU (2 cores), on 2026-12-01." in text
+
+
+def test_an_exercise_heading_without_minutes_is_read_and_fails_the_check(tmp_path):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_markdown_cell("# Demo\n\n(demo-exercises)=\n## Exercises"),
+        nbformat.v4.new_markdown_cell("(demo-exercise-1)=\n### Exercise 1. Old form (★☆☆)\n\n"
+                                      "What is it? Why?"),
+        nbformat.v4.new_code_cell("x = 1\n# a comment\n\nassert x",
+                                  metadata={"tags": ["hide-cell", "solution"]}),
+        nbformat.v4.new_markdown_cell("(demo-exercise-2)=\n"
+                                      "### Exercise 2. New form (★★☆, about 15 min)\n\nDo it."),
+        nbformat.v4.new_code_cell("assert True", metadata={"tags": ["hide-cell", "solution"]}),
+    ]
+    path = tmp_path / "demo.ipynb"
+    nbformat.write(nb, path)
+    first, second = guide.read_chapter(path).exercises
+    assert (first.title, first.level, first.minutes, first.questions, first.solution_lines) == (
+        "Old form", "★☆☆", None, 2, 2)
+    assert (second.title, second.minutes) == ("New form", 15)
+    assert minutes_problems(first) == ["exercise 1: its heading states no minutes "
+                                       "(### Exercise N. Title (★☆☆, about M min))"]
+    assert minutes_problems(second) == []
+    assert guide.estimated_minutes("★☆☆", 2, 2) == 10  # 5 + 2 × 2 + 0.2, to the nearest 5
+    assert guide.estimated_minutes("★★★", 0, 0) == 15
+
+
+def minutes_problems(exercise) -> list[str]:
+    """What is wrong with an exercise's stated minutes: missing, or far from the rule."""
+    where = f"exercise {exercise.number}"
+    if exercise.minutes is None:
+        return [f"{where}: its heading states no minutes "
+                "(### Exercise N. Title (★☆☆, about M min))"]
+    if abs(exercise.minutes - exercise.estimate) > guide.MINUTES_SLACK:
+        return [f"{where}: about {exercise.minutes} min, but the authors' rule "
+                f"(scripts/teaching_guide.py, estimated_minutes) gives {exercise.estimate}"]
+    return []
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_every_exercise_states_its_minutes(name):
+    chapter = guide.read_chapter(ROOT / "notebooks" / f"{name}.ipynb")
+    problems = [p for e in chapter.exercises for p in minutes_problems(e)]
+    assert not problems, f"{name}: " + "; ".join(problems)
+
+
+# --- the lab plans ---------------------------------------------------------------------------
+
+
+@functools.cache
+def read_chapter(name: str):
+    """A chapter as the guide reads it (its notebook and its sub-pages), once per session."""
+    return guide.read_chapter(ROOT / "notebooks" / f"{name}.ipynb")
+
+
+def test_every_chapter_has_a_lab_plan():
+    assert list(guide.LAB_PLANS) == CHAPTERS
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_lab_plan_names_labelled_sections_and_exercises_that_exist(name):
+    chapter = read_chapter(name)
+    plan = guide.LAB_PLANS[name]
+    for page, heading in plan.read_sections():
+        assert page is None or page in chapter.subpages, f"{name}: {page} is not its sub-page"
+        section = chapter.section(heading, page)
+        shown = sorted({s.title for s in chapter.sections if s.page == (page or name)})
+        assert section is not None, f"{name}: no section {heading!r} on {page or name}: {shown}"
+        assert section.heading != "Exercises", name
+        assert section.label, (
+            f"{name}: the section {heading!r} of {page or name} has no label to link")
+    assert len(set(plan.read)) == len(plan.read), f"{name}: a section is read twice"
+    numbers = [e.number for e in chapter.exercises]
+    assert plan.exercises and set(plan.exercises) <= set(numbers), (name, plan.exercises)
+    assert len(set(plan.exercises)) == len(plan.exercises), name
+    for text in (plan.prerequisites, plan.question):
+        for target in re.findall(r"\{doc\}`([^`]+)`", text):
+            assert (ROOT / "book" / f"{target}.md").is_file() or (
+                ROOT / "book" / f"{target}.ipynb").resolve().is_file(), target
+
+
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_lab_plan_adds_up_to_ninety_minutes(name):
+    chapter = read_chapter(name)
+    parts = guide.lab_parts(chapter, guide.LAB_PLANS[name], None)
+    assert all(p.minutes is not None for p in parts), f"{name}: an exercise without minutes"
+    total = guide.lab_minutes(parts)
+    assert abs(total - guide.LAB_MINUTES) <= guide.LAB_SLACK, (
+        f"{name}: the lab plan adds up to {total} minutes, not {guide.LAB_MINUTES} ± "
+        f"{guide.LAB_SLACK}: change its sections or exercises in LAB_PLANS"
+    )
+
+
+def test_the_guide_has_a_plan_per_chapter_with_both_editions():
+    text = guide.GUIDE.read_text(encoding="utf-8")
+    for name in CHAPTERS:
+        assert f"colab/student/{name}.ipynb)" in text, name
+        assert f"/raw/main/colab/instructor/{name}.ipynb)" in text, name
+    assert "python scripts/colab_editions.py" in text
+    assert "--student-copy" not in text
+    assert "two chapters" not in text and "| session |" not in text
 
 
 def test_run_times_reads_each_solution_cells_timing_from_nbclient_metadata():

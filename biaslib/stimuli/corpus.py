@@ -171,9 +171,16 @@ _BOUNDARY = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"'\u201d\u2019)\]]))\s+")
 _SPACES = re.compile(r"\s+")
 
 
+def _builders() -> str:
+    """The functions that build an extract (both need internet access)."""
+    return ("biaslib.stimuli.corpus_sources.build_corpus_extract(folder) builds the full "
+            "extract from its five public sources (about 2 GB to download; the CEAT chapter "
+            "does so on Colab when RUN_PAPER_MODELS is ticked), "
+            "biaslib.stimuli.corpus.build_reddit_2014_extract(folder) its 2014 Reddit part")
+
+
 def _recover_hint() -> str:
-    return ("Download the extract again, rebuild it with "
-            "biaslib.stimuli.corpus.build_reddit_2014_extract(), or point "
+    return (f"Download the extract again, rebuild it ({_builders()}), or point "
             f"${CORPUS_ENV} at another folder holding contexts.jsonl.gz.")
 
 
@@ -237,25 +244,39 @@ def corpus_dir(path: str | os.PathLike[str] | None = None) -> Path:
     ``../shared/corpus`` beside the source checkout. Nothing from that folder
     is copied into the project.
 
+    The default location exists only where biaslib runs from a source checkout
+    (``pyproject.toml`` beside the package); an installed biaslib (a wheel, as on
+    Colab) has none, and needs ``path`` or ``$BIASLIB_CORPUS_DIR``.
+
     Raises
     ------
     FileNotFoundError
-        If the folder holds no extract; the message names the path it expected
-        and how to build one (:func:`build_reddit_2014_extract`).
+        If the folder holds no extract; the message names where it looked (a path
+        given or set in the environment; never the installed package's folder) and
+        how to build one (:func:`~biaslib.stimuli.corpus_sources.build_corpus_extract`,
+        :func:`build_reddit_2014_extract`).
     """
+    package = Path(__file__).resolve().parents[1]  # the biaslib package folder
+    folder: Path | None
     if path is not None:
-        folder, how = Path(path), "the path given"
+        folder = Path(path)
+        where = f"at {folder / EXTRACT_FILE} (the path given)"
     elif os.environ.get(CORPUS_ENV):
-        folder, how = Path(os.environ[CORPUS_ENV]), f"${CORPUS_ENV}"
-    else:
+        folder = Path(os.environ[CORPUS_ENV])
+        where = f"at {folder / EXTRACT_FILE} (${CORPUS_ENV})"
+    elif (package.parent / "pyproject.toml").is_file():
         # biaslib/stimuli/corpus.py -> the checkout's parent folder
-        folder = Path(__file__).resolve().parents[3] / "shared" / "corpus"
-        how = "the default location ../shared/corpus beside the checkout"
-    if not (folder / EXTRACT_FILE).is_file():
+        folder = package.parents[1] / "shared" / "corpus"
+        where = ("in ../shared/corpus beside the checkout (the default location; "
+                 f"${CORPUS_ENV} is not set)")
+    else:  # an installed package: the folder above it belongs to no checkout
+        folder = None
+        where = (f"found: ${CORPUS_ENV} is not set, and an installed biaslib has no "
+                 "default location (that is ../shared/corpus beside a source checkout)")
+    if folder is None or not (folder / EXTRACT_FILE).is_file():
         raise FileNotFoundError(
-            f"no corpus extract at {folder / EXTRACT_FILE} ({how}). Point {CORPUS_ENV} at a "
-            "folder holding contexts.jsonl.gz, or build the 2014 Reddit extract with "
-            "biaslib.stimuli.corpus.build_reddit_2014_extract() (needs internet access)."
+            f"no corpus extract {where}. Point ${CORPUS_ENV} at a folder holding "
+            f"{EXTRACT_FILE}, or build one: {_builders()}."
         )
     return folder
 
