@@ -110,9 +110,6 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 __all__ = [
-    "C6_EMBEDDING",
-    "C6_FLOAT16_ATOL",
-    "C6_FLOAT16_RTOL",
     "C6_VECTORS_FILE",
     "C6_VECTORS_PROVENANCE",
     "CALISKAN_ROWS",
@@ -1737,7 +1734,7 @@ C6_VECTORS_FILE = "vectors/ceat_c6_minilm.npz"
 #: ``.npz``'s SHA-256 (which :func:`c6_minilm_vectors` checks).
 C6_VECTORS_PROVENANCE = "vectors/ceat_c6_minilm.json"
 #: How the chapter's "One test, step by step" embeds C6 (and so the shipped vectors).
-C6_EMBEDDING = {"test": MYB_TABLE3["C6"], "model": MINILM, "cap": OFFLINE_CAPS[MINILM],
+_C6_EMBEDDING = {"test": MYB_TABLE3["C6"], "model": MINILM, "cap": OFFLINE_CAPS[MINILM],
                 "window": "Mind Your Bias's nine-word window (biaslib.stimuli.corpus.myb_window)",
                 "word_pooling": "mean of the stimulus' subword vectors, last layer"}
 #: How close fresh vectors and the shipped ones must be: float16 rounding is at most
@@ -1745,7 +1742,7 @@ C6_EMBEDDING = {"test": MYB_TABLE3["C6"], "model": MINILM, "cap": OFFLINE_CAPS[M
 #: embedding again: MiniLM's vectors computed afresh (other batches, an empty vector cache)
 #: differ from those the file was made from by up to 3.6e-6, which the relative bound alone
 #: does not cover on components near zero (measured: 1.4e-6 on a component of 7.4e-4).
-C6_FLOAT16_RTOL, C6_FLOAT16_ATOL = 2.0**-10, 2.0**-16
+_C6_FLOAT16_RTOL, _C6_FLOAT16_ATOL = 2.0**-10, 2.0**-16
 
 
 def c6_contexts() -> dict[str, dict[str, list[Context]]]:
@@ -1754,7 +1751,7 @@ def c6_contexts() -> dict[str, dict[str, list[Context]]]:
     At most ``OFFLINE_CAPS[MINILM]`` (100) sentences per stimulus, cut to Mind Your Bias's
     window: role → word → contexts (:func:`biaslib.stimuli.corpus.contexts_for_test`).
     """
-    return contexts_for_test(load_test(C6_EMBEDDING["test"]), cap=C6_EMBEDDING["cap"],
+    return contexts_for_test(load_test(_C6_EMBEDDING["test"]), cap=_C6_EMBEDDING["cap"],
                              window=myb_window)
 
 
@@ -1805,11 +1802,11 @@ def write_c6_minilm_vectors(folder: str | os.PathLike[str] | None = None) -> Pat
             "what": "C6's context vectors on MiniLM, as the CEAT chapter's \"One test, step "
                     "by step\" embeds them, for its exercises; float16, no corpus text",
             "biaslib_version": biaslib.__version__,
-            "test": C6_EMBEDDING["test"],
+            "test": _C6_EMBEDDING["test"],
             "model": {"name": encoder.name, "weights": encoder.fingerprint},
-            "sentences_per_stimulus": C6_EMBEDDING["cap"],
-            "window": C6_EMBEDDING["window"],
-            "word_pooling": C6_EMBEDDING["word_pooling"],
+            "sentences_per_stimulus": _C6_EMBEDDING["cap"],
+            "window": _C6_EMBEDDING["window"],
+            "word_pooling": _C6_EMBEDDING["word_pooling"],
             "dtype": "float16, rounded from the encoder's float32",
             "extract": describe_extract(),
             "extract_sha256": extract_sha256(),
@@ -1881,7 +1878,7 @@ def check_c6_vectors(fresh: Mapping[str, Mapping[str, ArrayLike]],
     """Raise unless ``fresh`` C6 vectors equal the shipped ones within float16 precision.
 
     Same roles, words (in order) and numbers of sentences, and every component within
-    :data:`C6_FLOAT16_RTOL` relative (:data:`C6_FLOAT16_ATOL` absolute). Returns the
+    ``_C6_FLOAT16_RTOL`` relative (``_C6_FLOAT16_ATOL`` absolute). Returns the
     largest deviation relative to the fresh value's magnitude (float16 rounding alone gives at
     most about 2**-11; the float32 noise of embedding again adds more on components near
     zero, which the absolute tolerance covers).
@@ -1899,7 +1896,7 @@ def check_c6_vectors(fresh: Mapping[str, Mapping[str, ArrayLike]],
             new = np.asarray(vecs, dtype=np.float64)
             old = np.asarray(shipped[role][word], dtype=np.float64)
             assert new.shape == old.shape, f"{role}/{word}: {new.shape} against {old.shape}"
-            assert np.allclose(old, new, rtol=C6_FLOAT16_RTOL, atol=C6_FLOAT16_ATOL), (
+            assert np.allclose(old, new, rtol=_C6_FLOAT16_RTOL, atol=_C6_FLOAT16_ATOL), (
                 f"{role}/{word}: the shipped vectors differ from fresh ones beyond float16 "
                 f"rounding (largest difference {np.abs(old - new).max():.3g})")
             worst = max(worst, float((np.abs(old - new) / np.maximum(np.abs(new), 2.0**-14))

@@ -557,7 +557,7 @@ def test_every_rule_can_be_named_for_skip_rule():
     reported = {"overflow", "page-scroll", "wide-table", "wide-equation", "broken-image",
                 "stderr", "traceback", "cut-line", "mathjax", "broken-link", "broken-anchor",
                 "script", "verdict-below-fold", "too-long", "verdict-scrolls", "alt-text",
-                "no-caption", "figure-too-tall", "no-full-size", "page-weight"}
+                "no-caption", "figure-too-tall", "no-full-size", "page-weight", "colab-link"}
     reported |= {rule for rule, _ in cb.OUTPUT_RULES}
     assert reported == set(cb.RULES)
 

@@ -24,8 +24,10 @@ Python without biaslib; the notebook's first cell (``colab-install``, written by
    the venv's copy installed from that wheel (not the checkout), and every code cell's
    outputs must equal the committed notebook's, after the sanitize file's normalisation, as
    under nbval: with the defaults (``RUN_PAPER_MODELS`` off), "Run all" on Colab shows what
-   the book shows. Cells tagged ``needs-corpus`` are skipped where the corpus extract is
-   absent, as ``conftest.py`` skips them under nbval. With ``BIASLIB_RECORD_RUN_ALL=1``
+   the book shows. The kernel has no corpus extract, as on Colab with the defaults and on
+   a laptop without ``../shared``: cells tagged ``needs-corpus`` are skipped, as
+   ``conftest.py`` skips them under nbval without it, and everything else, every exercise's
+   solution included, runs without the shared folder. With ``BIASLIB_RECORD_RUN_ALL=1``
    each chapter's time (install cell, the rest) is kept in
    ``benchmarks/results/colab_run_all.json``, which the Colab editions state.
 
@@ -294,13 +296,14 @@ def run_alone(name: str, wheel: Path, env: FreshEnv, tmp: Path, hub: Path | None
     The edition (``colab/<name>.ipynb``, :data:`EDITIONS`) is what Colab opens; its code
     cells are the notebook's, in the same order. Returns the committed notebook, the
     executed edition (probe cell removed), what the probe printed, the tag of the cells
-    not executed and the seconds of the install cell and of the rest. Cells tagged
-    ``needs-corpus`` are not executed where the corpus is absent; where it is present the
-    kernel is pointed at it (``BIASLIB_CORPUS_DIR``), since the venv's biaslib has no
-    checkout beside it. With ``hub`` the papers' models run (:data:`COLAB_OVERRIDES`
-    turns ``RUN_PAPER_MODELS`` on) on the stand-in hub, and the corpus is the shared
-    extract (:data:`SHARED_CORPUS`) where present: a Colab kernel builds one from the
-    internet otherwise.
+    not executed and the seconds of the install cell and of the rest. Without ``hub``
+    (the defaults) the kernel has no corpus extract, as on Colab and on a laptop without
+    ``../shared``: cells tagged ``needs-corpus`` are not executed, and every other cell
+    (every solution among them) must give the book's outputs. With ``hub`` the papers'
+    models run (``RUN_PAPER_MODELS = True`` and :data:`COLAB_OVERRIDES` injected) on the
+    stand-in hub, and the kernel is pointed (``BIASLIB_CORPUS_DIR``) at this checkout's
+    extract or the shared one (:data:`SHARED_CORPUS`) where present: a Colab kernel builds
+    one from the internet otherwise.
     """
     folder = tmp / "work"
     folder.mkdir()
@@ -320,9 +323,10 @@ def run_alone(name: str, wheel: Path, env: FreshEnv, tmp: Path, hub: Path | None
     install = f"{wheel}[{','.join(extras)}]" if extras else str(wheel)
     environ = kernel_environ(env, install, tmp, hub)
     skip_tag = "skip-execution"  # nbclient's default: a tag no notebook carries
-    corpus = _local_corpus()
-    if corpus is None and hub is not None:
-        corpus = _shared_corpus()
+    # With the defaults a Colab runtime has no corpus extract (it is built only for the
+    # papers' models), nor does a reader's laptop without ../shared: the kernel gets none,
+    # so every other cell, the exercises' solutions included, runs without the shared folder.
+    corpus = (_local_corpus() or _shared_corpus()) if hub is not None else None
     if corpus is None:
         skip_tag = "needs-corpus"
     else:

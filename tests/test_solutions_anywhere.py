@@ -16,6 +16,10 @@ copies) is absent. Two checks:
    print no "Not run", and its outputs must equal the committed ones (executed with the
    extract): the exercises give the same numbers with and without it.
 
+Every other chapter's solutions run without the shared folder too, from the wheel:
+``tests/test_colab_path.py`` runs each page's Colab edition in a fresh venv whose kernel
+has no corpus extract and compares every cell's outputs with the committed ones.
+
 Run time on the 2-core build machine: about 27 s for the file (14 s of CPU). The static
 checks take under a second; the execution about 17 s (the chapter reads stored tables, the
 solutions run CEAT on the shipped vectors; no model embeds a sentence).
