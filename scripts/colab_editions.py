@@ -498,10 +498,16 @@ def _switch_note(name: str, runtime: str) -> str:
             "runtime is a CPU.")
 
 
+def read_run_all(path: Path = RUN_ALL_RECORD) -> dict:
+    """The record of *Run all* with the defaults (``{"chapters": {}}`` where none was kept)."""
+    if not path.is_file():
+        return {"chapters": {}}
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
 def run_all_sentence(name: str) -> str:
     """How long *Run all* took with the defaults, from :data:`RUN_ALL_RECORD`."""
-    record = (json.loads(RUN_ALL_RECORD.read_text(encoding="utf-8"))
-              if RUN_ALL_RECORD.is_file() else {"chapters": {}})
+    record = read_run_all()
     times = record["chapters"].get(name)
     if times is None:
         return "With the defaults, *Run all* runs the offline models the book's pages show."

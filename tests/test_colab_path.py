@@ -82,7 +82,7 @@ import time
 import venv
 import zipfile
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import date
 from pathlib import Path
 
 import nbformat
@@ -117,8 +117,6 @@ COLAB_MODE = ("holds_up", "coverage", "from_scratch", "weat_static", "seat", "el
 COLAB_OVERRIDES = {"ceat": ("PAPER_CAP = 3",)}
 #: The Colab editions (scripts/colab_editions.py): what Colab opens, and what runs here.
 EDITIONS = ROOT / "colab"
-#: Where ``BIASLIB_RECORD_RUN_ALL=1`` keeps each chapter's "Run all" time (defaults).
-RUN_ALL_RECORD = ROOT / "benchmarks" / "results" / "colab_run_all.json"
 
 
 def runs_paper_models(name: str) -> bool:
@@ -137,6 +135,9 @@ CELL_TIMEOUT = 900
 
 execute_notebooks = load_script("execute_notebooks")
 colab_cells = load_script("colab_cells")
+colab_editions = load_script("colab_editions")
+#: Where ``BIASLIB_RECORD_RUN_ALL=1`` keeps each chapter's "Run all" time (defaults).
+RUN_ALL_RECORD = colab_editions.RUN_ALL_RECORD
 TOC_NOTEBOOKS = [p.stem for p in execute_notebooks.toc_notebooks()]
 
 #: Put into the kernel by an IPython startup file in Colab mode: Colab's runtime has
@@ -356,12 +357,7 @@ def _tags(cell) -> list[str]:
 
 def _seconds(cell) -> float:
     """A cell's run time from nbclient's record (0 for a cell not run)."""
-    timing = cell.metadata.get("execution", {})
-    start, end = timing.get("iopub.execute_input"), timing.get("shell.execute_reply")
-    if cell.cell_type != "code" or not start or not end:
-        return 0.0
-    return (datetime.fromisoformat(end.replace("Z", "+00:00"))
-            - datetime.fromisoformat(start.replace("Z", "+00:00"))).total_seconds()
+    return execute_notebooks._cell_seconds(cell) or 0.0
 
 
 def record_run_all(name: str, install_s: float, rest_s: float) -> None:
@@ -374,8 +370,7 @@ def record_run_all(name: str, install_s: float, rest_s: float) -> None:
     if os.environ.get("BIASLIB_RECORD_RUN_ALL") != "1":
         return
     machine = load_script("machine", folder="benchmarks")
-    record = (json.loads(RUN_ALL_RECORD.read_text(encoding="utf-8"))
-              if RUN_ALL_RECORD.is_file() else {"chapters": {}})
+    record = colab_editions.read_run_all(RUN_ALL_RECORD)
     record["machine"] = machine.describe()
     record["how"] = ("tests/test_colab_path.py: the Colab edition run alone from the wheel "
                      "in a fresh venv, in Colab mode, with its defaults (RUN_PAPER_MODELS off); "
