@@ -1276,7 +1276,7 @@ def _claim_kurita_effect_size(ev: _LpbsEvidence) -> Finding:
         "0.446 printed (his notebook); 0.87 in Mind Your Bias's Table 4",
         f"from his 100 printed rows: {printed:.3f} with his prior, {removed:.3f} without "
         "the prior's per-template offsets",
-        "BERT (Kurita's printed scores, recomputed)",
+        "no model: re-analysis of the 100 rows Kurita et al.'s BERT run printed",
         "no: 0.446 is the prior-position bug; without it 0.88",
         FINDING_SECTIONS["kurita"])
 

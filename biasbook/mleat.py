@@ -55,6 +55,7 @@ from biaslib.stimuli.data import (
     CALISKAN_TESTS,
     StimulusTest,
     WordSet,
+    data_dir,
     load_published,
     load_test,
 )
@@ -87,6 +88,7 @@ __all__ = [
     "GOOGLENEWS_MAX_MISSING",
     "GPT2_NAMES",
     "HISTWORDS_DECADES",
+    "HISTWORDS_QUANTITIES",
     "MLEAT_OFFLINE_MODELS",
     "MLEAT_PAPER_MODELS",
     "SEAT_SENTENCE_TESTS",
@@ -98,10 +100,14 @@ __all__ = [
     "googlenews_comparison",
     "googlenews_coverage",
     "googlenews_drop_effect",
+    "googlenews_share",
     "googlenews_table4",
     "googlenews_test",
     "gpt2_comparison",
+    "histwords_comparison",
     "histwords_figure",
+    "histwords_published",
+    "histwords_published_table",
     "histwords_table",
     "histwords_test",
     "level3_summary",
@@ -489,6 +495,19 @@ def googlenews_table4(convention: MleatConvention | str = MLEAT_BIASLIB,
     return frame
 
 
+def googlenews_share() -> tuple[int, int, str]:
+    """How much of ML-EAT's Table 4 runs on the paper's own vectors offline.
+
+    The tests of :data:`CALISKAN_TESTS` whose every set keeps at least 80 % of its words
+    in the Google News subset (:func:`googlenews_coverage`, the rule
+    :func:`googlenews_table4` applies), of all ten: ``(k, 10, "tests")``. The coverage
+    page reads it (``share:`` evidence, :mod:`biasbook.coverage`).
+    """
+    coverage = googlenews_coverage(CALISKAN_TESTS, GOOGLENEWS_MAX_MISSING)
+    runs = [t for t in CALISKAN_TESTS if (coverage.loc[t, "computed"] == "yes").all()]
+    return len(runs), len(CALISKAN_TESTS), "tests"
+
+
 def googlenews_comparison(computed: pd.DataFrame) -> pd.DataFrame:
     """Table 4 as published beside ours, laid out as Table 1; one pair of rows per test.
 
@@ -571,8 +590,9 @@ def histwords_table(decades: Sequence[int] = HISTWORDS_DECADES,
     once into the biaslib cache and each decade read with only the stimuli
     (:func:`biaslib.embeddings.vector_files.read_histwords`); words with a zero vector in
     a decade are dropped and named in ``missing``. Columns: ``decade`` then
-    :func:`glove_table1`'s. The paper prints Figure 3 only as a plot, so there are no
-    published numbers to set beside these.
+    :func:`glove_table1`'s. The paper draws Figure 3 as a plot; what its text states of
+    it (two Level 1 values, 1990's two Level 2 values, every decade's pattern) is
+    :func:`histwords_published`, set beside these by :func:`histwords_comparison`.
     """
     from biaslib.embeddings.vector_files import paper_vectors
 
@@ -614,6 +634,101 @@ def histwords_figure(frame: pd.DataFrame) -> Figure:
     ax.legend(fontsize="small")
     fig.tight_layout()
     return fig
+
+#: The quantities of Figure 3 that ML-EAT's text states (``quantity`` of
+#: :func:`histwords_published`), in the figure's order → the columns of
+#: :func:`histwords_table` that hold ours: value and significance (none for the pattern).
+HISTWORDS_QUANTITIES: dict[str, tuple[str, str | None]] = {
+    "Level 1 (A,B,X,Y)": ("effect_size", "l1_sig"),
+    "Level 2 (A,B,X): Math": ("l2_x_d", "l2_x_sig"),
+    "Level 2 (A,B,Y): Arts": ("l2_y_d", "l2_y_sig"),
+    "EAT pattern": ("pattern", None),
+}
+_HISTWORDS_TEXT = ("quantity", "printed", "associated_with", "pattern", "statement", "source",
+                   "quote", "note")
+
+
+def histwords_published() -> pd.DataFrame:
+    """What ML-EAT's text states of Figure 3 (``data/published/mleat_histwords.csv``).
+
+    The paper draws Figure 3 (C7 by HistWords decade) without printing its numbers; its
+    text (§"Empirical Analysis: HistWords Embeddings" and the caption) states two Level 1
+    values (.07 around 1960, 1.25 in the 1990s), 1990's two Level 2 values (0.38 and
+    −0.18, neither significant), which Level 2 associations are significant in which
+    decades, and every decade's EAT pattern. One row per (``decade``, ``quantity``), a
+    quantity of :data:`HISTWORDS_QUANTITIES`; ``value`` (float, NaN where the text gives no
+    number) with ``printed`` as printed (text, ``""`` where none), ``significant``
+    (nullable boolean), ``associated_with`` (the attribute a Level 2 row leans to),
+    ``pattern``, ``statement`` (the text's words, shortened), ``source``, ``quote`` (the
+    sentence, without the seed text's ``*`` and ``$`` markup) and ``note``. Read like
+    :func:`~biaslib.stimuli.data.load_published`, keeping ``printed`` as text (".07").
+    """
+    path = data_dir() / "published" / "mleat_histwords.csv"
+    pub = pd.read_csv(path, dtype={"decade": "int64", "value": "float64",
+                                   "significant": "boolean",
+                                   **dict.fromkeys(_HISTWORDS_TEXT, "str")})
+    return pub.fillna({c: "" for c in _HISTWORDS_TEXT})
+
+
+def _histwords_published_cell(row: pd.Series) -> str:
+    """One cell of :func:`histwords_published_table`, from one row of the published rows.
+
+    The pattern; the printed number (``n.s.`` when not significant); ``Female*`` for a
+    significant association the text names without a number; else the statement (Level 1
+    of the 1920s).
+    """
+    if row["quantity"] == "EAT pattern":
+        return str(row["pattern"])
+    stated = pd.notna(row["significant"])
+    significant = stated and bool(row["significant"])
+    if row["printed"]:
+        text = row["printed"].replace("-", "−")
+        return text + (" n.s." if stated and not significant else "")
+    if stated:
+        return f"{row['associated_with']}*" if significant else "n.s."
+    return str(row["statement"])
+
+
+def histwords_published_table(pub: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Figure 3's published side: one row per decade, one column per quantity, as text.
+
+    ``pub`` is :func:`histwords_published` (read when not given). A cell is what the text
+    states (:func:`_histwords_published_cell`): a printed number, ``Female*`` (Level 2:
+    significantly associated with Female), ``n.s.`` (not significant), the pattern; ``—``
+    where the text states nothing. Index: ``decade`` (:data:`HISTWORDS_DECADES`).
+    """
+    pub = histwords_published() if pub is None else pub
+    cells = pub.assign(cell=[_histwords_published_cell(r) for _, r in pub.iterrows()])
+    wide = cells.pivot(index="decade", columns="quantity", values="cell")
+    return wide.reindex(index=list(HISTWORDS_DECADES),
+                        columns=list(HISTWORDS_QUANTITIES)).fillna("—").rename_axis(
+        index="decade", columns=None)
+
+
+def histwords_comparison(computed: pd.DataFrame, pub: pd.DataFrame | None = None
+                         ) -> pd.DataFrame:
+    """Figure 3's published side beside ours, joined on the decade.
+
+    ``computed`` is a :func:`histwords_table` frame; ours are printed as the paper prints
+    effect sizes (``*`` when significant under ``computed``'s convention). Columns:
+    (quantity of :data:`HISTWORDS_QUANTITIES`, ``"ML-EAT (published)"`` / ``"ours"``);
+    index: the decades of ``computed``, in its order.
+    """
+    published = histwords_published_table(pub)
+    ours = computed.set_index("decade")
+    if ours.index.has_duplicates:
+        raise ValueError("computed has a decade twice; pass one histwords_table run")
+    columns = {}
+    for quantity, (value, sig) in HISTWORDS_QUANTITIES.items():
+        columns[(quantity, _PUBLISHED)] = published[quantity].reindex(ours.index).fillna("—")
+        columns[(quantity, _OURS)] = (
+            ours[value].astype(str) if sig is None else
+            pd.Series([format_d(float(v), "*" if significance_flag(s) else "")
+                       for v, s in zip(ours[value], ours[sig], strict=True)], index=ours.index))
+    out = pd.DataFrame(columns)
+    out.columns = pd.MultiIndex.from_tuples(out.columns)
+    return out.rename_axis("decade")
+
 
 # ----------------------------------------------------------------------------------- CLIP
 
@@ -836,11 +951,29 @@ class _MleatEvidence:
         return load_results("mleat_offline")[0]
 
     @functools.cached_property
+    def gpt2(self) -> pd.DataFrame:
+        """Appendix Tables 5–8 as printed (GPT-2 Base … XL)."""
+        return load_published("mleat_gpt2")
+
+    @functools.cached_property
     def pub_l3(self) -> dict[str, float]:
         """Mean Level 3 cosine of each GPT-2 size (Tables 5–8)."""
-        gpt2 = load_published("mleat_gpt2")
         return {m.removeprefix("GPT-2 "): level3_summary(rows)["mean cosine"]
-                for m, rows in gpt2.groupby("model", sort=False)}
+                for m, rows in self.gpt2.groupby("model", sort=False)}
+
+    @functools.cached_property
+    def gpt2_level1(self) -> dict[str, list[str]]:
+        """Per GPT-2 size (Tables 5–8): the tests whose Level 1 is positive and starred."""
+        ok = (self.gpt2["l1_d"] > 0) & self.gpt2["l1_sig"].map(significance_flag)
+        return {m.removeprefix("GPT-2 "): list(rows.loc[ok[rows.index], "test"])
+                for m, rows in self.gpt2.groupby("model", sort=False)}
+
+    @functools.cached_property
+    def clip2(self) -> dict[str, pd.DataFrame]:
+        """Table 2 as printed (CLIP-ViT-L14-336), by test: ``"none"`` and ``"prompt"``."""
+        t2 = load_published("mleat_clip").query("table == 'Table 2'")
+        return {"none": t2[t2["prompt"] == _NO_PROMPT].set_index("test"),
+                "prompt": t2[t2["prompt"] != _NO_PROMPT].set_index("test")}
 
 
 def _patterns_recur(claim: str, published: str, tests: Sequence[str], ours: pd.DataFrame,
@@ -900,6 +1033,35 @@ def _claim_level2_directions(ev: _MleatEvidence) -> Finding:
                    f"{signs.size} Level 2 effect sizes (Table 1)",
                    f"{n_signs} of {signs.size} with the published sign",
                    _GLOVE, _holds(n_signs, signs.size), "mleat-table1")
+
+
+#: The tests whose Y target group is African American names (Table 1's EA/AA rows).
+_AA_TESTS = ("C3", "C4", "C5")
+
+
+def _claim_aa_names_isolated(ev: _MleatEvidence) -> Finding:
+    """Wolfe et al., Table 1: African American names' Level 3 cosines lie in −.01 … .02.
+
+    "Empirical Analysis: GloVe Embeddings": the names (Y of C3–C5) have mean cosines with
+    every attribute that never exceed .02 nor fall below −.01.
+    """
+    tests, y_cells = list(_AA_TESTS), ["l3_ay_mean", "l3_by_mean"]
+    pub = ev.pub.loc[tests, y_cells].to_numpy(dtype=float)
+    ours = ev.ours.loc[tests, y_cells].to_numpy(dtype=float)
+    low, high = pub.min(), pub.max()
+    shown = ours.round(2)  # as the paper prints Level 3: two decimals
+    inside = int(((shown >= low) & (shown <= high)).sum())
+    x_cells = ev.ours.loc[tests, ["l3_ax_mean", "l3_bx_mean"]].to_numpy(dtype=float)
+    lower = int((ours < x_cells).sum())
+    return Finding(
+        _PAPER, "African American names' mean cosines with every attribute lie within "
+        "−.01 … .02 (Level 3)",
+        f"{_short(low)} … {_short(high)}: the {pub.size} cells of Y (African American names) "
+        f"× A, B in {', '.join(tests)} (Table 1, GloVe 840B)",
+        f"{_short(ours.min())} … {_short(ours.max())}; {inside} of {ours.size} cells within "
+        f"the printed range; each below the European American names' cell in {lower} of "
+        f"{ours.size}",
+        _GLOVE, inside == ours.size, "mleat-table1")
 
 
 def _claim_table4_significance(ev: _MleatEvidence) -> Finding:
@@ -969,6 +1131,31 @@ def _claim_gpt2_anisotropy(ev: _MleatEvidence) -> Finding:
         "not run", "mleat-anisotropy")
 
 
+def _claim_gpt2_level1_societal(ev: _MleatEvidence) -> Finding:
+    """Wolfe et al., Table 3: GPT-2 XL's Level 1 is consistent with societal biases, Base's not.
+
+    Table 3's caption and "Anisotropy in GPT-2" (XL's Level 1 "large and significant").
+    """
+    n = len(CALISKAN_TESTS)
+    found = ev.gpt2_level1
+    xl, base = found["XL"], found["Base"]
+    xl_rows = ev.gpt2[ev.gpt2["model"] == "GPT-2 XL"].set_index("test")
+    large = int((xl_rows.loc[xl, "l1_d"] > 0.8).sum())
+    return Finding(
+        _PAPER, "GPT-2 XL's Level 1 effects are consistent with societal biases, GPT-2 Base's "
+        "are not",
+        "Table 3 caption: GPT-2 Base's anisotropy gives \"inconsistent Level 1 "
+        "measurements\", XL's Level 1 is \"consistent with societal biases\"; text: "
+        "\"large and significant in the XL model\"",
+        "counted in the printed Tables 5–8, Level 1 positive and starred: "
+        + ", ".join(f"{m} {len(t)} of {n}" for m, t in found.items())
+        + f"; XL not in {', '.join(t for t in CALISKAN_TESTS if t not in xl) or 'none'}, "
+        f"{large} of its {len(xl)} with d > 0.8",
+        "none: the paper's printed GPT-2 numbers (the book's stand-ins are not GPT-2)",
+        True if len(xl) == n and not base else "partly" if len(xl) > len(base) else False,
+        "mleat-anisotropy")
+
+
 def _claim_contextual_cosines(ev: _MleatEvidence) -> Finding:
     """Wolfe et al.: contextual prompt vectors have higher Level 3 cosines than static ones."""
     prompts = ev.offline[ev.offline["inputs"] == "ML-EAT prompts"]
@@ -1002,6 +1189,63 @@ def _claim_seat_patterns(ev: _MleatEvidence) -> Finding:
         min(p for _, p in kinds.values()) > 1, "mleat-seat-patterns")
 
 
+def _pattern_from_level2(row: pd.Series) -> str:
+    """The EAT pattern that the starred Level 2 values of a published row give (the rule)."""
+    return classify_pattern(
+        association_of(float(row["l2_x_d"]), significance_flag(row["l2_x_sig"])),
+        association_of(float(row["l2_y_d"]), significance_flag(row["l2_y_sig"])))
+
+
+def _claim_clip_prompt_level1(ev: _MleatEvidence) -> Finding:
+    """Wolfe et al., Table 2: CLIP's prompt changes Level 1 but not the EAT patterns.
+
+    "Prompting in CLIP": with the prompt White/Black's Level 1 changes sign and two Level 1
+    effects lose significance, while all five EAT patterns stay.
+    """
+    none, prompt = ev.clip2["none"], ev.clip2["prompt"]
+    tests = list(none.index)
+    flips = [t for t in tests if np.sign(none.loc[t, "l1_d"]) != np.sign(prompt.loc[t, "l1_d"])]
+    lost = [t for t in tests if significance_flag(none.loc[t, "l1_sig"])
+            and not significance_flag(prompt.loc[t, "l1_sig"])]
+    same = [t for t in tests
+            if _pattern_from_level2(none.loc[t]) == _pattern_from_level2(prompt.loc[t])]
+    label = none["label"].to_dict()
+    return Finding(
+        _PAPER, "CLIP's prompt flips White/Black's Level 1 and costs two tests their "
+        "significance, while the EAT patterns stay",
+        "Table 2 and text (\"Prompting in CLIP\"): White/Black changes direction, two of five "
+        "Level 1 significant only without the prompt, all five patterns the same",
+        "from the printed Table 2: sign flips in "
+        + (", ".join(f"{label[t]} ({format_d(none.loc[t, 'l1_d'])} → "
+                     f"{format_d(prompt.loc[t, 'l1_d'])})" for t in flips) or "none")
+        + f"; significant only without the prompt: {', '.join(label[t] for t in lost) or 'none'}"
+        f"; patterns derived from the starred Level 2 equal in {len(same)} of {len(tests)}",
+        "none: the paper's printed Table 2 (CLIP-ViT-L14-336 cannot run offline)",
+        [label[t] for t in flips] == ["White/Black P/U25"] and len(lost) == 2
+        and len(same) == len(tests), "mleat-other-models")
+
+
+def _claim_clip_prompt_cosines(ev: _MleatEvidence) -> Finding:
+    """Wolfe et al., Table 2: CLIP's prompt raises the mean cosine of every pairing.
+
+    "Prompting in CLIP": with the prompt "the mean cosine similarity increases for every
+    target-attribute pairing" (Table 2's Level 3 means).
+    """
+    cols = list(_L3_MEANS)
+    none = ev.clip2["none"][cols].to_numpy(dtype=float)
+    prompt = ev.clip2["prompt"].loc[ev.clip2["none"].index, cols].to_numpy(dtype=float)
+    diff = (prompt - none).round(2)  # both printed to two decimals
+    rise, tie, fall = int((diff > 0).sum()), int((diff == 0).sum()), int((diff < 0).sum())
+    return Finding(
+        _PAPER, "CLIP's prompt raises the mean cosine of every target-attribute pairing",
+        "text (\"Prompting in CLIP\"): \"the mean cosine similarity increases for every "
+        "target-attribute pairing\" (Table 2, Level 3)",
+        f"from the printed Table 2's {none.size} Level 3 means: {rise} rise, {tie} equal at "
+        f"the printed two decimals, {fall} fall",
+        "none: the paper's printed Table 2 (CLIP-ViT-L14-336 cannot run offline)",
+        True if rise == none.size else False if fall else "partly", "mleat-other-models")
+
+
 def findings() -> list[Finding]:
     """The chapter's checked claims of the ML-EAT paper, with our verdicts.
 
@@ -1017,14 +1261,19 @@ def findings() -> list[Finding]:
     list of Finding
         One record per claim (a ``_claim_*`` function each), ``section`` pointing at
         the chapter section (``mleat-table1``, ``mleat-table4``, ``mleat-anisotropy``,
-        ``mleat-seat-patterns``).
+        ``mleat-seat-patterns``, ``mleat-other-models``). The GPT-2 Level 1 claim and the
+        CLIP claims are checked on the paper's own printed Tables 2 and 5–8
+        (``data/published/mleat_gpt2.csv``, ``mleat_clip.csv``), model-free.
     """
     ev = _MleatEvidence()
     return [_claim_level1_large(ev), _claim_patterns_differ(ev), _claim_table1_patterns_book(ev),
             _claim_table1_patterns_code(ev), _claim_level2_directions(ev),
+            _claim_aa_names_isolated(ev),
             _claim_table4_significance(ev), _claim_table4_effect_sizes(ev),
             _claim_table4_patterns_book(ev), _claim_table4_patterns_code(ev),
-            _claim_gpt2_anisotropy(ev), _claim_contextual_cosines(ev), _claim_seat_patterns(ev)]
+            _claim_gpt2_anisotropy(ev), _claim_gpt2_level1_societal(ev),
+            _claim_contextual_cosines(ev), _claim_seat_patterns(ev),
+            _claim_clip_prompt_level1(ev), _claim_clip_prompt_cosines(ev)]
 
 
 # --------------------------------------------------------------------------- stored tables

@@ -309,6 +309,48 @@ def counterexample_table(lookup: Mapping[str, NDArray[np.float64]], model: str,
     return pd.DataFrame(rows)
 
 
+def figure2_word_scores(lookup: Mapping[str, NDArray[np.float64]], model: str,
+                        female: Sequence[str], male: Sequence[str]) -> pd.DataFrame:
+    r"""Figure 2 of Schröder et al. (2021): WEAT's word score of the six occupations of §3.1.
+
+    The paper plots :math:`s(w, A, B)` (eq. 3, :func:`biaslib.methods.same.weat_word`)
+    on BERT for six occupations, "half of those stereotypically male/female": the
+    words of :math:`X \cup X'` and of :math:`Y \cup Y'` (stimuli
+    ``same_schroeder/counterexample_*``). ``A`` = male terms, ``B`` = female terms,
+    as in §3.1 and :func:`counterexample_table`, so a positive score is closer to
+    the male terms.
+
+    Parameters
+    ----------
+    lookup
+        Word → vector, for the six occupations and every word of ``female`` and ``male``.
+    model
+        The model's name, as the ``model`` column shows it.
+    female, male
+        The attribute words of :math:`B` and :math:`A`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per occupation (male-stereotyped first, in the order of :math:`X, X'`,
+        then :math:`Y, Y'`): ``model``, ``word``, ``stereotype`` ("male" or
+        "female"), ``sets`` (which of X, X', Y, Y' hold it) and ``s(w, A, B)``.
+    """
+    sets = {name: load_set("same_schroeder", f"counterexample_{key}").words
+            for name, key in (("X", "x"), ("X'", "x_prime"), ("Y", "y"), ("Y'", "y_prime"))}
+    rows = []
+    for side, names in (("male", ("X", "X'")), ("female", ("Y", "Y'"))):
+        words = list(dict.fromkeys(w for n in names for w in sets[n]))
+        for w in words:
+            rows.append({"model": model, "word": w, "stereotype": side,
+                         "sets": ", ".join(n for n in names if w in sets[n])})
+    frame = pd.DataFrame(rows)
+    A = np.stack([lookup[w] for w in male])
+    B = np.stack([lookup[w] for w in female])
+    frame["s(w, A, B)"] = weat_word(np.stack([lookup[w] for w in frame["word"]]), A, B)
+    return frame
+
+
 #: The repository of the SAME authors' code, as the chapter names it.
 _AUTHORS_CODE = "HammerLabML/EmbeddingBiasScores"
 

@@ -84,10 +84,11 @@ from biaslib.validation import no_string
 # its public surface: imported here so that the notebook imports from this module, biaslib
 # and biaslib.reporting only (with the published tests and models imported above).
 from biasbook.colab import colab_runtime
-from biasbook.findings import findings_frame, what_we_found
+from biasbook.findings import findings_frame, verdict, what_we_found
 from biasbook.stored import NUMBER_TOLERANCE, load_or_compute
 
 __all__ = [
+    "CORPUS_CAP_STUDY",
     "CORPUS_SEED",
     "DECLARED_TABLES",
     "MAY_GROUP",
@@ -99,12 +100,16 @@ __all__ = [
     "PAPER_ELMO_SENT_BIAS",
     "PAPER_GROUP",
     "PAPER_SEAT_MODELS",
+    "SEAT_CAPS_SLICE",
     "SEAT_CORPUS_SLICE",
     "SEAT_EXACT",
     "SEAT_MAY_SLICE",
     "SEAT_MYB_SLICE",
     "TERM_TESTS",
+    "c3_transfer_table",
+    "caps_summary",
     "chain_verdict",
+    "corpus_caps_table",
     "corpus_decisions",
     "corpus_seat_contexts",
     "corpus_seat_table",
@@ -130,6 +135,8 @@ __all__ = [
     "sensitivity_findings",
     "sensitivity_pvalue_table",
     "sensitivity_pvalues",
+    "table4_findings",
+    "table4_groups",
     "table12_seat_tables",
     "table12_summary",
     "template_examples",
@@ -149,6 +156,7 @@ __all__ += [
     "findings_frame",
     "load_or_compute",
     "load_results",
+    "verdict",
     "what_we_found",
 ]
 
@@ -937,14 +945,212 @@ def _models_text(models: Sequence[str]) -> str:
     return ", ".join(f"{m} (offline stand-in)" if m in offline else m for m in models)
 
 
+# ------------------------------------------------ May et al.'s Table 4: what it shows itself
+
+#: The groups of Table 4's rows that May et al.'s summary sentences compare.
+_T4_GROUPS = ("Caliskan's tests (C1, C3, C6)", "angry black woman (names)", "double binds")
+#: May et al.'s sentence-to-vector encoders (their §4: "bag-of-words encoders,
+#: sentence-to-vector models, and state-of-the-art sequence models").
+_SENTENCE_TO_VECTOR = ("InferSent", "GenSen")
+#: May et al.'s footnote 9: double-bind cells significant per model, as their text counts.
+_FOOTNOTE_9 = {"ELMo": 0, "GPT": 0, "USE": 1, "BERT (large, cased)": 1}
+
+
+def _t4_group(test: str) -> str:
+    """The :data:`_T4_GROUPS` entry of one of Table 4's tests (``DB-*``, ``ABW*``, Caliskan's)."""
+    if test.startswith("DB"):
+        return _T4_GROUPS[2]
+    return _T4_GROUPS[1] if test.startswith("ABW") else _T4_GROUPS[0]
+
+
+def _table4_group_counts(may: pd.DataFrame, models: Sequence[str],
+                         rows: Sequence[tuple[str, str]] = MAY_TABLE4,
+                         alpha: float = MAY_ALPHA) -> pd.DataFrame:
+    """Significant positive cells of Table 4's rows per model and :data:`_T4_GROUPS` group.
+
+    May et al.'s as printed (``*`` or ``**``, p < 0.01) and ours from ``may`` on ``models``
+    (p ≤ ``alpha``, uncorrected), on the same ``rows``. Columns: ``source``, ``model``,
+    ``group``, ``k`` (significant and positive), ``n`` (cells run).
+    """
+    keys = set(rows)
+    t4 = load_published("seat_table4")
+    t4 = t4[[(t, c) in keys for t, c in zip(t4["test"], t4["context"], strict=True)]]
+    pub = t4.assign(source=MAY_GROUP, group=t4["test"].map(_t4_group),
+                    sig=(t4["sig"].fillna("") != "") & (t4["d"].astype(float) > 0))
+    may = may.reset_index(drop=True)
+    ours = may[may["column"].isin(list(models)) & may["p_value"].notna()
+               & np.array([(t, c) in keys for t, c in zip(may["stimuli"], may["context"],
+                                                          strict=True)])]
+    ours = ours.assign(source=ours["column"].map(_group), model=ours["column"],
+                       group=ours["stimuli"].map(_t4_group),
+                       sig=_positive_significant(ours, alpha))
+    frame = pd.concat([pub[["source", "model", "group", "sig"]],
+                       ours[["source", "model", "group", "sig"]]], ignore_index=True)
+    return (frame.groupby(["source", "model", "group"], sort=False)["sig"]
+            .agg(k="sum", n="size").reset_index().astype({"k": int, "n": int}))
+
+
+def table4_groups(may: pd.DataFrame, models: Sequence[str],
+                  rows: Sequence[tuple[str, str]] = MAY_TABLE4,
+                  alpha: float = MAY_ALPHA) -> pd.DataFrame:
+    """Table 4's significant cells by group of tests: May et al.'s encoders as printed, and ours.
+
+    The evidence of May et al.'s summary sentences ("sentence-to-vector encoders largely
+    exhibit the angry black woman stereotype and Caliskan biases, and to a lesser degree the
+    double bind biases"; footnote 9): per model, the significant positive cells of Caliskan's
+    tests (C1, C3, C6), the angry black woman test with names and the double binds among
+    Table 4's 14 rows, as ``k of n`` (counted as :func:`_table4_group_counts` does). Indexed
+    by (source, model); one column per group, then ``all``.
+    """
+    counts = _table4_group_counts(may, models, rows, alpha)
+    total = counts.groupby(["source", "model"], sort=False)[["k", "n"]].sum().reset_index()
+    counts = pd.concat([counts, total.assign(group="all")], ignore_index=True)
+    counts["cell"] = counts["k"].astype(str) + " of " + counts["n"].astype(str)
+    wide = counts.pivot(index=["source", "model"], columns="group", values="cell")
+    order = list(dict.fromkeys(zip(counts["source"], counts["model"], strict=True)))
+    wide = wide.reindex(index=pd.MultiIndex.from_tuples(order, names=["source", "model"]),
+                        columns=[*_T4_GROUPS, "all"])
+    return book_names(wide.rename_axis(columns=None))
+
+
+@dataclass(frozen=True, eq=False)
+class _Table4Evidence:
+    """What the claims of :func:`table4_findings` read: Table 4's cells counted by group."""
+
+    may: pd.DataFrame
+    models: tuple[str, ...]
+    alpha: float
+
+    @cached_property
+    def model_text(self) -> str:
+        return _models_text(self.models)
+
+    @cached_property
+    def counts(self) -> pd.DataFrame:
+        """:func:`_table4_group_counts`, indexed by (source, model, group)."""
+        return _table4_group_counts(self.may, self.models, MAY_TABLE4, self.alpha).set_index(
+            ["source", "model", "group"])
+
+    def kn(self, source: str, models: Sequence[str], group: str) -> tuple[int, int]:
+        """Significant and run cells of ``group``, summed over ``models`` of ``source``."""
+        sub = self.counts.loc[[(source, m, group) for m in models]]
+        return int(sub["k"].sum()), int(sub["n"].sum())
+
+    @cached_property
+    def printed_models(self) -> list[str]:
+        return list(dict.fromkeys(self.counts.xs(MAY_GROUP).index.get_level_values("model")))
+
+
+def _kn_text(kn: tuple[int, int]) -> str:
+    return f"{kn[0]} of {kn[1]}"
+
+
+def _share_of(kn: tuple[int, int]) -> float:
+    return kn[0] / kn[1] if kn[1] else 0.0
+
+
+def _claim_sentence_to_vector(ev: _Table4Evidence) -> Finding:
+    """May et al. §1: sentence-to-vector encoders largely show ABW and Caliskan's biases.
+
+    Counted model-free on the printed Table 4 (InferSent, GenSen); none of our stand-ins is
+    one of these encoders, so the claim is checked on the paper's own numbers only.
+    """
+    cal, abw, db = _T4_GROUPS
+    cells = {m: (ev.kn(MAY_GROUP, [m], cal)[0] + ev.kn(MAY_GROUP, [m], abw)[0],
+                 ev.kn(MAY_GROUP, [m], cal)[1] + ev.kn(MAY_GROUP, [m], abw)[1])
+             for m in (*_SENTENCE_TO_VECTOR, "USE")}
+    dbs = "; ".join(f"{m} {_kn_text(ev.kn(MAY_GROUP, [m], db))}" for m in _SENTENCE_TO_VECTOR)
+    return Finding(
+        _MAY, "Sentence-to-vector encoders (InferSent, GenSen) largely exhibit the angry "
+              "black woman stereotype and Caliskan's biases",
+        "§1, resting on Table 4's C1, C3, C6 and ABW rows (word, sent)",
+        "counted in the printed Table 4, Caliskan and ABW cells significant: "
+        + "; ".join(f"{m} {_kn_text(cells[m])}" for m in _SENTENCE_TO_VECTOR)
+        + f" (USE, if counted: {_kn_text(cells['USE'])}); double binds: {dbs}",
+        "InferSent and GenSen as printed (no model run; our stand-ins are not these "
+        "encoders)",
+        all(_share_of(cells[m]) > 0.5 for m in _SENTENCE_TO_VECTOR), "seat-may-table4")
+
+
+def _stronger_word(stronger: Sequence[str], short: Mapping[str, str], who: str = "") -> str:
+    """``yes``, ``no`` or ``partly (ours: Caliskan, not ABW)``: the groups beating double binds."""
+    if len(stronger) == len(short):
+        return "yes"
+    if not stronger:
+        return "no"
+    return (f"partly ({who}{', '.join(short[g] for g in stronger)}, not "
+            f"{', '.join(v for g, v in short.items() if g not in stronger)})")
+
+
+def _claim_stronger_than_double_binds(ev: _Table4Evidence) -> Finding:
+    """May et al. §4: stronger evidence for Caliskan's tests and ABW than for the double binds."""
+    pub = {g: ev.kn(MAY_GROUP, ev.printed_models, g) for g in _T4_GROUPS}
+    ours = {g: ev.kn(OFFLINE_GROUP, ev.models, g) for g in _T4_GROUPS}
+    stronger = {src: [g for g in _T4_GROUPS[:2] if _share_of(c[g]) > _share_of(c[_T4_GROUPS[2]])]
+                for src, c in (("pub", pub), ("ours", ours))}
+    short = {_T4_GROUPS[0]: "Caliskan", _T4_GROUPS[1]: "ABW"}
+    holds: bool | str = (True if len(stronger["pub"]) == len(stronger["ours"]) == 2 else
+                         f"{_stronger_word(stronger['pub'], short)} (Table 4); "
+                         f"{_stronger_word(stronger['ours'], short, 'ours: ')}")
+    return Finding(
+        _MAY, "The evidence is stronger for Caliskan's tests and the angry black woman "
+              "stereotype than for the double binds",
+        f"Table 4, {len(ev.printed_models)} encoders, significant: "
+        + ", ".join(f"{short.get(g, 'double binds')} {_kn_text(pub[g])}" for g in _T4_GROUPS),
+        "Table 4's rows, significant: "
+        + ", ".join(f"{short.get(g, 'double binds')} {_kn_text(ours[g])}" for g in _T4_GROUPS),
+        ev.model_text, holds, "seat-may-table4")
+
+
+def _claim_double_binds_by_model(ev: _Table4Evidence) -> Finding:
+    """May et al., footnote 9: no double bind significant for ELMo or GPT, one for USE and BERT."""
+    db = _T4_GROUPS[2]
+    found = {m: ev.kn(MAY_GROUP, [m], db) for m in _FOOTNOTE_9}
+    names = {m: _MAY_SHORT.get(m, m) for m in _FOOTNOTE_9}
+    return Finding(
+        _MAY, "The double binds differ across models: none significant for ELMo or GPT, "
+              "one each for USE and BERT",
+        "footnote 9: " + ", ".join(f"{names[m]} {k}" for m, k in _FOOTNOTE_9.items()),
+        "counted in the printed Table 4's double-bind cells: "
+        + ", ".join(f"{names[m]} {_kn_text(kn)}" for m, kn in found.items()),
+        "ELMo, GPT, USE and BERT as printed (the paper's own numbers; no model run)",
+        all(found[m][0] == k for m, k in _FOOTNOTE_9.items()), "seat-may-table4")
+
+
+def table4_findings(may: pd.DataFrame, models: Sequence[str],
+                    alpha: float = MAY_ALPHA) -> list[Finding]:
+    """May et al.'s summary of Table 4 (§1, §4, footnote 9), checked on the printed table.
+
+    Parameters
+    ----------
+    may
+        A :func:`may_table` result (for the claim that our stand-ins can test too).
+    models
+        The ``column`` labels of our models.
+    alpha
+        Our significance level (p ≤ ``alpha``, uncorrected; May et al.'s ``*``: p < 0.01).
+
+    Returns
+    -------
+    list of Finding
+        Sentence-to-vector encoders and ABW/Caliskan (printed Table 4 only), stronger
+        evidence than for the double binds (printed and ours), footnote 9 (printed only).
+    """
+    ev = _Table4Evidence(may.reset_index(drop=True), tuple(models), alpha)
+    return [_claim_sentence_to_vector(ev), _claim_stronger_than_double_binds(ev),
+            _claim_double_binds_by_model(ev)]
+
+
 def findings() -> list[Finding]:
     """The chapter's checked claims on the offline models, from the stored tables.
 
     Reads ``seat_may`` and ``seat_myb`` (``data/results/``) and checks May et
-    al.'s and Mind Your Bias's general conclusions with :func:`seat_findings`, then
-    May et al.'s §4 sensitivity argument and their sentence on BERT with
-    :func:`sensitivity_findings`, and Mind Your Bias's Table 12 observations with
-    :func:`_table12_findings` (``seat_corpus``); no model runs.
+    al.'s and Mind Your Bias's general conclusions with :func:`seat_findings`, May et
+    al.'s summary of their Table 4 with :func:`table4_findings`, their §4 sensitivity
+    argument and their sentence on BERT with :func:`sensitivity_findings`, Mind Your
+    Bias's conjecture that C3 stands for C4 and C5 (App. B.3), their Table 12
+    observations with :func:`_table12_findings` (``seat_corpus``) and their App. B.5 on
+    sentences per stimulus (``seat_corpus_caps``); no model runs.
 
     Returns
     -------
@@ -954,8 +1160,11 @@ def findings() -> list[Finding]:
     may, _ = load_results("seat_may")
     myb, _ = load_results("seat_myb")
     models = [m.label for m in OFFLINE_SEAT_MODELS]
-    return [*seat_findings(may, myb, models), *sensitivity_findings(may, models),
-            *_table12_findings(seat_table12_rows(templates=myb))]
+    return [*seat_findings(may, myb, models), *table4_findings(may, models),
+            *sensitivity_findings(may, models),
+            _claim_c3_transfers(_TransferEvidence(may, tuple(models), MAY_ALPHA)),
+            *_table12_findings(seat_table12_rows(templates=myb)),
+            _claim_hundred_suffice(load_results("seat_corpus_caps")[0])]
 
 
 # ------------------------------------------------------------ §4: patterns of sensitivity
@@ -1381,6 +1590,75 @@ def sensitivity_findings(may: pd.DataFrame, models: Sequence[str],
     return [_claim_c7_c8_discordant(ev), _claim_chain_falls(ev), _claim_cbow_as_expected(ev),
             _claim_bert_fewer(ev)]
 
+
+# ---------------------------------------------- Mind Your Bias, App. B.3: C3 for C4 and C5
+
+
+def c3_transfer_table(may: pd.DataFrame, models: Sequence[str],
+                      alpha: float = MAY_ALPHA) -> pd.DataFrame:
+    """C3, C4 and C5 side by side per model and context, and whether C3's result carries over.
+
+    Mind Your Bias (App. B.3) ran C3 only, conjecturing that "our results for C3 are directly
+    transferable to C4 and C5" (all three: European vs African American names on pleasant/
+    unpleasant words). Here the three tests on ``models`` from ``may`` (:func:`may_table`:
+    May et al.'s templates, word and bleached sentence contexts; Mind Your Bias's own
+    templates have no C4 or C5).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by (model, context); columns the effect size of C3, C4 and C5 (two decimals,
+        ``*`` positive and p ≤ ``alpha``), ``largest |d − d(C3)|`` (two decimals) and
+        ``C3's verdict carries over`` (``yes`` when C4 and C5 are significant exactly when
+        C3 is, else ``no``).
+    """
+    may = may.reset_index(drop=True)
+    rows = may[may["column"].isin(list(models)) & may["stimuli"].isin(_SENSITIVITY_CHAIN)
+               & may["context"].isin(_SENSITIVITY_CONTEXTS)]
+    out = []
+    for (model, context), g in rows.groupby(["column", "context"], sort=False):
+        g = g.set_index("stimuli").loc[list(_SENSITIVITY_CHAIN)]
+        sig = _positive_significant(g, alpha)
+        d = g["effect_size"].astype(float)
+        out.append({"model": model, "context": context,
+                    **{t: f"{d[t]:.2f}" + ("*" if sig[t] else "") for t in _SENSITIVITY_CHAIN},
+                    "largest |d − d(C3)|": f"{(d - d['C3']).abs().max():.2f}",
+                    "C3's verdict carries over": "yes" if sig.nunique() == 1 else "no"})
+    return book_names(pd.DataFrame(out).set_index(["model", "context"]))
+
+
+@dataclass(frozen=True, eq=False)
+class _TransferEvidence:
+    """What :func:`_claim_c3_transfers` reads: C3, C4 and C5 on our models."""
+
+    may: pd.DataFrame
+    models: tuple[str, ...]
+    alpha: float
+
+    @cached_property
+    def table(self) -> pd.DataFrame:
+        return c3_transfer_table(self.may, self.models, self.alpha).reset_index()
+
+
+def _claim_c3_transfers(ev: _TransferEvidence) -> Finding:
+    """Mind Your Bias, App. B.3: results for C3 are directly transferable to C4 and C5."""
+    t = ev.table.assign(gap=ev.table["largest |d − d(C3)|"].astype(float))
+    carries = t[t["C3's verdict carries over"] == "yes"]
+    widest = t.loc[t["gap"].idxmax()]
+    holds: bool | str = (True if len(carries) == len(t) else False
+                         if 2 * len(carries) < len(t) else
+                         "partly: " + ", ".join(f"{r.model} {r.context}"
+                                                for r in carries.itertuples()))
+    return Finding(
+        _MYB, "Results for C3 are directly transferable to C4 and C5 (all three: racial "
+              "bias with names)",
+        "App. B.3, a conjecture: they ran C3 only, not C4 or C5",
+        f"C3's significance (p ≤ 0.01) carries to C4 and C5 in {len(carries)} of {len(t)} "
+        "model × context: " + (", ".join(f"{r.model} {r.context}" for r in carries.itertuples())
+                               or "none")
+        + f"; d moves by up to {widest['gap']:.2f} ({widest['model']} {widest['context']}: "
+        f"{widest['C3']} → {widest['C4']} → {widest['C5']})",
+        _models_text(ev.models) + ", May et al.'s templates", holds, "seat-sensitivity")
 
 # ------------------------------------------------------------ SEAT on natural sentences
 
@@ -1826,6 +2104,96 @@ def _short_reason(reason: str) -> str:
     return "; ".join(parts)
 
 
+# ---------------------------------------------- sentences per stimulus (Mind Your Bias, B.5)
+
+#: Sentences per stimulus of ``seat_corpus_caps``. Mind Your Bias (Appendix B.5) ran s-SEAT
+#: and w-SEAT with 100 and with 1,000 Reddit sentences per stimulus and found "bias scores of
+#: similar magnitudes"; a CPU affords 3, 10, 30 and 100 here (100 is their smaller sample;
+#: 1,000 would take hours). The samples are nested
+#: (:func:`biaslib.stimuli.corpus.contexts_for_words`): a stimulus' 3 sentences are among its
+#: 10, those among its 30, and so on; the 10 are ``seat_corpus``'s. A stimulus with fewer
+#: sentences in the extract gives all it has.
+CORPUS_CAP_STUDY = (3, 10, 30, 100)
+#: The model of ``seat_corpus_caps``: MiniLM, the stand-in that embeds fast enough
+#: (SmolLM2 reads a window ten times slower; CBoW's w-SEAT vector is the same in every
+#: sentence).
+_CAP_STUDY_MODELS = (OFFLINE_SEAT_MODELS[1],)
+
+
+def corpus_caps_table(
+    models: Sequence[EncoderSpec],
+    tests: Mapping[str, str] = MYB_TABLE3,
+    caps: Sequence[int] = CORPUS_CAP_STUDY,
+    seed: int = CORPUS_SEED,
+    *,
+    path: str | None = None,
+    progress: bool = True,
+) -> pd.DataFrame:
+    """:func:`corpus_seat_table` at several sentences per stimulus (Mind Your Bias, App. B.5).
+
+    Each model is loaded once and reads, for every cap in ``caps``, at most that many
+    sentences per stimulus (the same cap for every model: no exception by model). Rows as
+    :func:`corpus_seat_table`'s, one block per cap, plus ``cap`` (the sentences per
+    stimulus); a stimulus with fewer sentences in the extract gives all it has.
+    """
+    specs = [built_once(m) for m in models]
+    frames = [corpus_seat_table(specs, tests, cap=cap, seed=seed, convention=MIND_YOUR_BIAS,
+                                caps={}, path=path, progress=progress).assign(cap=int(cap))
+              for cap in caps]
+    return pd.concat(frames, ignore_index=True)
+
+
+#: Below this change of d between two sample sizes, the scores are "of similar magnitude":
+#: 0.2, the smallest effect size Cohen calls small.
+_SIMILAR_D = 0.2
+
+
+def caps_summary(caps: pd.DataFrame, alpha: float = MYB_ALPHA) -> pd.DataFrame:
+    """``seat_corpus_caps`` as a table: each test's effect size at each sample size.
+
+    ``caps`` is a :func:`corpus_caps_table` result. Rows (test, method) of the tests that
+    ran, in Mind Your Bias's order; columns ``d (≤ N)`` per cap N of sentences per stimulus
+    (two decimals, ``*`` p ≤ ``alpha``) and ``|change|, M → N``: the absolute change of d
+    between the two largest caps. The model is named in the chapter's text.
+    """
+    ran = caps[caps["not run"].fillna("") == ""]
+    d = ran.pivot_table(index=["test", "method"], columns="cap", values="effect_size")
+    p = ran.pivot_table(index=["test", "method"], columns="cap", values="p_value")
+    order = [(t, m) for t in MYB_TABLE3 for m in _SEAT_METHODS if (t, m) in d.index]
+    d, p = d.loc[order], p.loc[order]
+    out = pd.DataFrame(index=d.index)
+    for cap in d.columns:
+        out[f"d (≤ {cap})"] = [f"{v:.2f}" + ("*" if q <= alpha else "")
+                               for v, q in zip(d[cap], p[cap], strict=True)]
+    prev, top = d.columns[-2:]
+    out[f"|change|, {prev} → {top}"] = (d[top] - d[prev]).abs().map(lambda v: f"{v:.2f}")
+    return out.rename_axis(columns="sentences per stimulus")
+
+
+def _claim_hundred_suffice(caps: pd.DataFrame, alpha: float = MYB_ALPHA) -> Finding:
+    """Mind Your Bias, App. B.5: 100 and 1,000 sentences per stimulus give similar scores."""
+    ran = caps[caps["not run"].fillna("") == ""]
+    d = ran.pivot_table(index=["test", "method"], columns="cap", values="effect_size")
+    sig = ran.pivot_table(index=["test", "method"], columns="cap", values="p_value") <= alpha
+    steps = {(a, b): (d[b] - d[a]).abs() for a, b in itertools.pairwise(d.columns)}
+    prev, top = d.columns[-2:]
+    last = steps[prev, top]
+    same = int((sig[prev] == sig[top]).sum())
+    models = _models_text(list(dict.fromkeys(ran["column"])))
+    return Finding(
+        _MYB, "100 sentences per stimulus suffice: 100 and 1,000 Reddit sentences give s-SEAT "
+              "and w-SEAT scores of similar magnitude",
+        "App. B.5, stated without numbers (all their tables use 1,000)",
+        f"corpus extract, {len(last)} test × method, median |change of d|: "
+        + ", ".join(f"{a} → {b} {v.median():.2f}" for (a, b), v in steps.items())
+        + f"; largest {prev} → {top}: {last.max():.2f} ({' '.join(last.idxmax())}); "
+        f"significance at {alpha} unchanged in {same} of {len(last)}",
+        models + f", at most {', '.join(map(str, d.columns))} sentences per stimulus",
+        f"yes, {prev} vs {top} (1,000 not run)" if last.max() < _SIMILAR_D
+        else f"no: d moves by up to {last.max():.2f} from {prev} to {top}",
+        "seat-corpus-sentences")
+
+
 # --------------------------------------------------------------------------- stored tables
 
 
@@ -1918,6 +2286,38 @@ def _corpus_slice() -> pd.DataFrame:
                              {t: MYB_TABLE3[t] for t in SEAT_CORPUS_SLICE}, progress=False)
 
 
+
+def _caps_table() -> pd.DataFrame:
+    return corpus_caps_table(_CAP_STUDY_MODELS, MYB_TABLE3, progress=False)
+
+
+def _caps_provenance(frame: pd.DataFrame) -> dict[str, object]:
+    return {
+        "what": "s-SEAT and w-SEAT on natural sentences of the corpus extract at several "
+                "sentences per stimulus (Mind Your Bias's Appendix B.5), MiniLM",
+        "models": models_provenance(frame),
+        "convention": MIND_YOUR_BIAS.to_dict(),
+        "tests": MYB_TABLE3,
+        "sentences_per_stimulus": list(CORPUS_CAP_STUDY),
+        "sample_seed": CORPUS_SEED,
+        "nested": "the sample at each cap holds the sample at every smaller cap",
+        "max_missing_fraction": _CORPUS_MAX_MISSING,
+        "window": "biaslib.stimuli.corpus.myb_window (9 words, 13 for a phrase)",
+        "extract": describe_extract(),
+        "extract_sha256": extract_sha256(),
+    }
+
+
+#: Tests of ``seat_corpus_caps`` the tests recompute, at every cap (Mind Your Bias's C9).
+SEAT_CAPS_SLICE = ("C9",)
+
+
+def _caps_slice() -> pd.DataFrame:
+    """``seat_corpus_caps``'s rows of :data:`SEAT_CAPS_SLICE`, computed now (needs the corpus)."""
+    return corpus_caps_table([_slice_models()[1]],
+                             {t: MYB_TABLE3[t] for t in SEAT_CAPS_SLICE}, progress=False)
+
+
 #: The chapter's stored tables (collected by :data:`biasbook.registry.REGISTRY`).
 DECLARED_TABLES: tuple[StoredTable, ...] = (
     StoredTable(
@@ -1948,4 +2348,15 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
                            ("column", "method", "test"), "tests/test_seat_corpus.py::"
                            "test_seat_corpus_slice", _SEAT_CORPUS_EXACT, ("effect_size",),
                            ("p_value",)),), results=True),
+    StoredTable(
+        "seat_corpus_caps", "seat", "s-SEAT and w-SEAT on natural sentences of the corpus "
+        "extract at 3, 10, 30 and 100 sentences per stimulus (Mind Your Bias's App. B.5), "
+        "MiniLM",
+        _caps_table, _caps_provenance,
+        "the model with its weights fingerprint, the convention, the tests, the sentences per "
+        "stimulus, sample seed, window, the corpus extract and its SHA-256",
+        (NEEDS_MODELS, NEEDS_CORPUS), "about 15 minutes",
+        checked_by=("tests/test_seat_corpus.py::test_seat_corpus_caps_slice",
+                    "tests/test_seat_corpus.py::test_seat_corpus_caps_at_10_is_seat_corpus"),
+        results=True),
 )

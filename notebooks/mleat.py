@@ -81,6 +81,12 @@ assert "4 of 4 tests run" in T4["Table 4's EAT patterns recur (book's convention
 assert T4["Table 4's EAT patterns recur (book's convention)"].holds is True
 assert "equal to the printed digits in C5" in T4[
     "Table 4's Level 1 effect sizes recur on the Google News vectors"].ours
+# The claims checked on the paper's printed Tables 2 and 5-8, and the AA names' range.
+SECTIONS = {f.claim: f.section for f in FINDINGS}
+assert {SECTIONS[c] for c in VERDICT if c.startswith("CLIP's prompt")} == {"mleat-other-models"}
+assert VERDICT["GPT-2 XL's Level 1 effects are consistent with societal biases, GPT-2 Base's "
+               "are not"] == "partly"
+assert [VERDICT[c] for c in VERDICT if c.startswith("African American names")] == [False]
 
 # %% [markdown]
 # (mleat-learning-goals)=
@@ -169,10 +175,8 @@ MINILM, SMOLLM = (model.label for model in MLEAT_OFFLINE_MODELS)
 #
 # **EAT patterns.** A target group is *associated* with $A$ when its Level 2 effect size
 # exceeds 0.2 (Cohen's "small") and is significant, with $B$ when it is below −0.2 and
-# significant. (The paper's text says "with a p-value > 0.05", almost certainly a typo for
-# $p < 0.05$: the same section defines an association by "a significant p-value", and its
-# Table 1's patterns follow from the starred Level 2 values; a test checks that.) The two
-# groups' associations give nine patterns: Divergent (X and Y with different attributes),
+# significant ({ref}`tails and p-values <mleat-tails>`). The two groups' associations give
+# nine patterns: Divergent (X and Y with different attributes),
 # Uniform (both with the same), Singular (only one group associated) and Non-Directional
 # (neither). On an {term}`EAT-Map`, columns are X and Y, rows A and B; a cell is red when
 # that group is associated with that attribute, gray otherwise.
@@ -181,7 +185,15 @@ MINILM, SMOLLM = (model.label for model in MLEAT_OFFLINE_MODELS)
 legend = eat_pattern_legend(ncols=5)
 
 # %% [markdown]
-# **Tails and p-values.** A pattern needs a direction, so Level 2 must detect an association
+# (mleat-tails)=
+# :::{admonition} Tails and p-values, and a typo in the paper
+# :class: dropdown
+#
+# The paper's text says "with a p-value > 0.05", almost certainly a typo for $p < 0.05$:
+# the same section defines an association by "a significant p-value", and its Table 1's
+# patterns follow from the starred Level 2 values; a test checks that.
+#
+# A pattern needs a direction, so Level 2 must detect an association
 # with $B$ (negative $d$) as well as with $A$. The book's default convention tests **both
 # levels two-sided** and takes the direction from the sign of $d$ (every split when there are
 # at most 100,000, else 100,000 seeded re-splits). The paper's code (`wolferobert3/ml-eat`)
@@ -190,6 +202,7 @@ legend = eat_pattern_legend(ncols=5)
 # Level 1 too (which is why the paper stars significant *negative* Level 1 effects for
 # GPT-2). The preset `ml-eat-code` reproduces that procedure, seeded; {doc}`mleat_table1`
 # describes both presets.
+# :::
 
 # %% tags=["remove-cell"]
 # The method text above: |d| > 0.2 and p < 0.05; two-sided, exact up to 100,000 splits,
@@ -344,7 +357,7 @@ assert gn_oc.loc["C4", "l2_x_sig"] and gn_patterns.loc["C4", "ours, paper's code
 # token) and MiniLM its mean-pooled sentence vector (a stored table,
 # `data/results/mleat_offline.csv`). Per model, the Level 3 cells of all ten tests pooled:
 
-# %% tags=["hide-input"]
+# %% tags=["hide-input", "hide-output"]
 offline, _ = load_or_compute("mleat_offline", lambda: mleat_offline_table(progress=False),
                                recompute=RECOMPUTE)
 prompts = offline[offline["inputs"] == "ML-EAT prompts"]
@@ -420,7 +433,7 @@ assert l3.loc[f"{SMOLLM}, SEAT", "mean sd"] < l3.loc[f"{SMOLLM}", "mean sd"] / 2
 # $p \le 0.01$, one-sided, sent-bias's convention) is read from the SEAT chapter's stored
 # table. How the SEAT results split into patterns, per model:
 
-# %% tags=["hide-input"]
+# %% tags=["hide-input", "hide-output"]
 merged = seat_patterns(offline)
 split = {}
 for model, rows in merged.groupby("column", sort=False):
@@ -474,8 +487,8 @@ assert ((quiet_uniform["l2_x_d"] - quiet_uniform["l2_y_d"]).abs() < 0.3).any()
 # The paper's last two analyses need downloads only Colab makes: C7 through the HistWords
 # embeddings of each decade from the 1810s to the 1990s (its Figure 3), and CLIP's image
 # targets with word attributes (Table 2, appendix Tables 9–12). {doc}`mleat_histwords_clip`
-# shows CLIP's published tables, checks that the prompt flips White/Black's Level 1 while the
-# pattern stays, and computes both analyses with the paper's models on Colab.
+# shows what the text states of Figure 3 and CLIP's published tables, checks the two CLIP
+# claims on them, and computes both analyses with the paper's models on Colab.
 
 # %% [markdown]
 # (mleat-exercises)=

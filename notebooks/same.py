@@ -86,6 +86,7 @@ from biasbook.same import (
     counterexample_table,
     direct_bias_space,
     direction_class,
+    figure2_word_scores,
     figure6_table,
     figure9_table,
     findings,
@@ -352,6 +353,54 @@ assert f"{D31 / weat_d_bound(2, 2):.4f}" == "0.9988"
 # 1.7299 is 0.9988 of that cap, which more stereotyped words could only lower. Reproducing
 # it needs BERT, the paper's attribute sets and its {term}`pooling`.
 #
+# (same-figure2)=
+# ### The six occupations' word scores (Figure 2)
+#
+# The paper chose $X'$ and $Y'$ as "the more extremely stereotyped occupations according
+# to the word-wise bias scores" of its Figure 2, WEAT's $s(w, A, B)$ on BERT, of which it
+# prints no values. The same scores on GloVe, with the attribute sets above:
+
+# %% mystnb={"figure": {"caption": "WEAT's word score s(w, A, B) (eq. 3) of \u00a73.1's six occupations on GloVe 6B 50d (a stand-in for BERT): positive is closer to the male words; blue the stereotypically male occupations (X, X'), orange the female ones (Y, Y'); vertical offsets only separate the words. Compare the paper's Figure 2.", "name": "fig-same-figure2"}, "image": {"alt": "Dot plot of WEAT's word score for six occupations on GloVe 6B 50d. Footballer and bishop lie furthest on the male side, nurse and hairdresser furthest on the female side, while lawmaker and sociologist lie close to zero, both slightly on the male side."}} tags=["hide-input"]
+GLOVE_FIG2 = "GloVe 6B 50d (stand-in for BERT)"
+fig2 = figure2_word_scores(lookup, GLOVE_FIG2, FEMALE, MALE)
+if RUN_PAPER_MODELS:  # bert_lookup: built by the §3.1 cell above
+    fig2 = pd.concat([fig2, figure2_word_scores(
+        bert_lookup, "bert-base-uncased (computed now)", FEMALE, MALE)], ignore_index=True)
+panels = fig2.groupby("model", sort=False)
+fig, axes = plt.subplots(len(panels), 1, figsize=(6.5, 0.4 + 1.5 * len(panels)), squeeze=False)
+for ax, (model, g) in zip(axes[:, 0], panels, strict=True):
+    g = g.assign(y=np.arange(len(g)))  # an arbitrary shift, as in the paper
+    for stereotype, colour in (("male", "tab:blue"), ("female", "tab:orange")):
+        part = g[g["stereotype"] == stereotype]
+        ax.scatter(part["s(w, A, B)"], part["y"], color=colour,
+                   label=f"stereotypically {stereotype}")
+    for score, y, word in zip(g["s(w, A, B)"], g["y"], g["word"], strict=True):
+        ax.annotate(word, (score, y), xytext=(5, 0), textcoords="offset points",
+                    va="center", fontsize=9)
+    ax.axvline(0, color="0.6", lw=1)
+    width = 1.6 * g["s(w, A, B)"].abs().max()
+    ax.set_xlim(-width, width)
+    ax.set_ylim(-0.8, len(g) - 0.2)
+    ax.set_yticks([])
+    ax.set_title(model, fontsize=10)
+axes[0, 0].legend(fontsize=9, loc="lower left")
+axes[-1, 0].set_xlabel("s(w, A, B): > 0 closer to the male words, < 0 to the female words")
+fig.tight_layout()
+plt.show()
+
+# %% tags=["remove-input"]
+s2 = fig2[fig2["model"] == GLOVE_FIG2].set_index("word")["s(w, A, B)"]
+assert min(s2["footballer"], s2["bishop"]) > s2["lawmaker"] > s2["sociologist"] > 0
+assert max(s2["nurse"], s2["hairdresser"]) < 0 and s2["nurse"] < s2["hairdresser"]
+display(Markdown(
+    f"On GloVe only one of the two swaps makes its group more stereotyped: nurse "
+    f"({s2['nurse']:.3f}) lies further on the female side than sociologist "
+    f"({s2['sociologist']:.3f}, on the male side), but lawmaker ({s2['lawmaker']:.3f}) "
+    f"lies less far on the male side than bishop ({s2['bishop']:.3f}) and footballer "
+    f"({s2['footballer']:.3f}). The order the paper reports for BERT does not fully recur: "
+    "here $X'$ is less stereotyped than $X$, not more."))
+
+# %% [markdown]
 # (same-injection)=
 # ## The bias-injection experiment (§5)
 #
@@ -496,7 +545,7 @@ assert N_SIMILAR == 0 and (gap > 0.4).all()
 # biases. Table 3: how much each set score moves over 100 random halves of the occupations,
 # relative to its range.
 
-# %% tags=["remove-input"]
+# %% tags=["remove-input", "hide-output"]
 t2, t3 = tables_2_3(words, models, runs)
 display(dashed(t2.rename(index={"unmask": "unmasking bias"}), 3), dashed(t3, 4))
 

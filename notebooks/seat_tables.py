@@ -61,6 +61,8 @@ from biasbook.seat import (
     OFFLINE_GROUP,
     OFFLINE_SEAT_MODELS,
     book_names,
+    c3_transfer_table,
+    caps_summary,
     corpus_decisions,
     findings_frame,
     left_out,
@@ -72,6 +74,8 @@ from biasbook.seat import (
     sensitivity_checks,
     sensitivity_pvalue_table,
     sensitivity_pvalues,
+    table4_findings,
+    table4_groups,
     table12_seat_tables,
 )
 
@@ -80,6 +84,7 @@ OURS = [m.label for m in OFFLINE_SEAT_MODELS]
 may = load_results("seat_may")[0]
 myb = load_results("seat_myb")[0]
 corpus = load_results("seat_corpus")[0]
+caps = load_results("seat_corpus_caps")[0]
 assert set(may["column"]) == set(myb["column"]) == set(corpus["column"]) == set(OURS)
 
 # %% [markdown]
@@ -125,6 +130,47 @@ assert len(may) == 120 and (may["not run"] == "").all()
 assert "gladiola" in left_out(may, ["stimuli", "context"]).iloc[0, 0]
 
 # %% [markdown]
+# (seat-tables-table4-groups)=
+# ### Table 4 by group of tests
+#
+# May et al. sum Table 4 up in three sentences: "sentence-to-vector encoders largely exhibit
+# the angry black woman stereotype and Caliskan biases, and to a lesser degree the double
+# bind biases" (§1); "we find stronger evidence for the Caliskan and {term}`ABW` stereotype
+# tests than for the double bind" (§4); and the double binds "differ across models; we show
+# no significant {term}`associations <association>` for ELMo or GPT and only one each for USE
+# and BERT" (footnote 9). Table 4's cells counted by group of tests: May et al.'s positive starred cells (p <
+# 0.01) as printed, and ours on the same 14 rows (positive, p ≤ 0.01 uncorrected):
+
+# %% tags=["remove-input"]
+table4_groups(may, OURS)
+
+# %% [markdown]
+# The printed table bears all three sentences out. InferSent and GenSen, the
+# sentence-to-vector encoders, are significant in all 8 of their Caliskan and ABW cells and
+# in 3 of their 6 double-bind cells; over the seven encoders 26 of 42 Caliskan cells and 7
+# of 14 ABW cells are significant, against 12 of 42 double-bind cells; ELMo and GPT have no
+# significant double bind, USE and BERT one each. These check the paper against its own
+# table: none of our stand-ins is InferSent or GenSen. On our stand-ins Caliskan's tests are
+# stronger than the double binds (12 of 18 cells against 3 of 18), but the angry black woman
+# test with names is not (0 of 6).
+
+# %% tags=["remove-cell"]
+# The counts the text above states.
+_groups = table4_groups(may, OURS)
+_cal, _abw, _db = _groups.columns[:3]
+_pub = _groups.xs(MAY_GROUP)
+assert (_pub.loc[["InferSent", "GenSen"], [_cal, _abw]].to_numpy().tolist()
+        == [["6 of 6", "2 of 2"]] * 2)
+assert _pub.loc[["InferSent", "GenSen"], _db].tolist() == ["3 of 6"] * 2
+assert _pub.loc[["ELMo", "GPT", "USE", "BERT (large, cased)"], _db].tolist() == [
+    "0 of 6", "0 of 6", "1 of 6", "1 of 6"]
+_s2v, _stronger, _fn9 = table4_findings(may, OURS)
+assert "Caliskan 26 of 42, ABW 7 of 14, double binds 12 of 42" in _stronger.published
+assert "Caliskan 12 of 18, ABW 0 of 6, double binds 3 of 18" in _stronger.ours
+assert _s2v.holds is True and _fn9.holds is True
+assert _stronger.holds == "yes (Table 4); partly (ours: Caliskan, not ABW)"
+
+# %% [markdown]
 # (seat-tables-sensitivity)=
 # ## May et al.'s §4: every p-value and every rule
 #
@@ -156,6 +202,38 @@ book_names(checks.assign(**{"orders apart": checks["orders apart"].map(
 # %% tags=["remove-cell"]
 assert len(pvalues[pvalues["source"] == "May et al. (2019), §4"]) == 22
 assert set(checks.reset_index()["model"]) >= set(OURS)
+
+# %% [markdown]
+# (seat-tables-c3-c5)=
+# ## C3, C4 and C5: one test for three?
+#
+# Mind Your Bias ran C3 only, conjecturing (their App. B.3) that "our results for C3 are
+# directly transferable to C4 and C5": all three set European against African American
+# names on pleasant and unpleasant words. Our stand-ins ran all three with May et al.'s
+# templates (Mind Your Bias's own have no C4 or C5); their effect sizes (`*` positive, p ≤
+# 0.01) and whether C4 and C5 are significant exactly where C3 is:
+
+# %% tags=["remove-input"]
+transfer = c3_transfer_table(may, OURS)
+transfer
+
+# %% [markdown]
+# C3's result carries over in 2 of 6: CBoW's words, and MiniLM's sentences, where d still
+# almost triples (0.33 → 0.73 → 0.92). Elsewhere C5 is significant where C3 is not (CBoW's
+# and SmolLM2's sentences, MiniLM's words), or C4 parts from both (SmolLM2's words). These
+# are the p-values that fall instead of rising in the section above: on these models C3
+# does not stand for C4 and C5.
+
+# %% tags=["remove-cell"]
+_carries = transfer["C3's verdict carries over"]
+assert list(_carries[_carries == "yes"].index) == [("CBoW", "word"), ("MiniLM", "sent")]
+assert transfer.loc[("MiniLM", "sent"), ["C3", "C4", "C5"]].tolist() == [
+    "0.33*", "0.73*", "0.92*"]
+_c5_only = [i for i, r in transfer.iterrows() if not r["C3"].endswith("*")
+            and r["C5"].endswith("*")]
+assert _c5_only == [("CBoW", "sent"), ("MiniLM", "word"), ("SmolLM2", "sent")]
+assert transfer.loc[("SmolLM2", "word"), ["C3", "C4", "C5"]].tolist() == [
+    "0.69*", "0.22", "0.98*"]
 
 # %% [markdown]
 # (seat-tables-myb)=
@@ -235,6 +313,48 @@ _caps = corpus.drop_duplicates("column").set_index("column")["contexts"]
 assert [c.rsplit("<=", 1)[1] for c in _caps] == ["10 sentences/stimulus"] * 2 + [
     "4 sentences/stimulus"]
 assert table12["published"].shape[1] == 10
+
+# %% [markdown]
+# (seat-tables-sentence-caps)=
+# ### How many sentences per stimulus?
+#
+# Mind Your Bias used 1,000 sentences per stimulus and report (App. B.5) that with 100 "both
+# cases yield bias scores of similar magnitudes, indicating that convergence is achieved".
+# They print no numbers for 100. We cannot run 1,000 on a CPU, but we can watch the scores
+# settle: s-SEAT and w-SEAT on {term}`MiniLM` with at most 3, 10, 30 and 100 sentences per
+# stimulus from the corpus extract, nested samples (the 10 are those of the table above), a
+# stimulus with fewer sentences giving all it has (the stored table
+# `data/results/seat_corpus_caps.csv`). Effect sizes, `*` p ≤ 0.01, and how far d moves
+# from 30 to 100:
+
+# %% tags=["remove-input"]
+caps_summary(caps)
+
+# %% [markdown]
+# Three sentences per stimulus are too few ({term}`C9`'s w-SEAT: −0.12 at 3, 0.56 at 10),
+# but from 30 to 100 no effect size moves by 0.2 (the smallest effect Cohen calls small), the
+# largest change being C9's w-SEAT (0.17), and every verdict at 0.01 but one stays (I1's
+# w-SEAT, 0.23 → 0.09, falls from significant to not). Our scores have settled by 100
+# sentences, as Mind Your Bias say of theirs; 1,000 we did not run.
+
+# %% tags=["remove-cell"]
+_summary = caps_summary(caps)
+assert list(caps.drop_duplicates("cap")["cap"]) == [3, 10, 30, 100]
+assert set(caps["column"]) == {OURS[1]}
+# The cap-10 rows are seat_corpus's MiniLM rows (nested samples, the same seed).
+_ten = caps[caps["cap"] == 10].set_index(["test", "method"])["effect_size"]
+_stored = corpus[corpus["column"] == OURS[1]].set_index(["test", "method"])["effect_size"]
+assert ((_ten - _stored).abs().dropna() < 1e-4).all() and _ten.isna().equals(_stored.isna())
+assert _summary.loc[("C9", "w-SEAT"), ["d (≤ 3)", "d (≤ 10)"]].tolist() == [
+    "-0.12", "0.56*"]
+_change = _summary["|change|, 30 → 100"].astype(float)
+assert _change.max() < 0.2 and _change.idxmax() == ("C9", "w-SEAT")
+assert _change.max() == 0.17
+_flips = [i for i, r in _summary.iterrows()
+          if r["d (≤ 30)"].endswith("*") != r["d (≤ 100)"].endswith("*")]
+assert _flips == [("I1", "w-SEAT")]
+assert _summary.loc[("I1", "w-SEAT"), ["d (≤ 30)", "d (≤ 100)"]].tolist() == [
+    "0.23*", "0.09"]
 
 # %% [markdown]
 # (seat-tables-findings)=

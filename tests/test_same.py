@@ -17,6 +17,7 @@ from biasbook.findings import Finding
 from biasbook.same import (
     INJECTION,
     InjectionSettings,
+    figure2_word_scores,
     fill_template,
     findings,
     gender_words,
@@ -328,6 +329,29 @@ def test_mac_counterexample_theorem_8(alpha):
     fair = mac_counterexample(theta, theta / 2)
     assert not fair.truly_biased
     assert fair.reported == pytest.approx(1 - math.cos(theta / 2))
+
+
+def test_figure2_word_scores_by_hand():
+    # Figure 2: s(w, A, B) = mean cos(w, a) - mean cos(w, b), A = male, B = female terms.
+    female, male = ("she", "her"), ("he", "his")
+    plane = {"footballer": [2.0, 1.0], "bishop": [3.0, 1.0], "lawmaker": [1.0, 0.0],
+             "hairdresser": [1.0, 3.0], "sociologist": [1.0, 1.0], "nurse": [0.0, 2.0],
+             "she": [0.0, 1.0], "her": [1.0, 2.0], "he": [1.0, 0.0], "his": [2.0, 1.0]}
+    lookup = {w: np.asarray(v) for w, v in plane.items()}
+    table = figure2_word_scores(lookup, "toy", female, male)
+    assert list(table["word"]) == ["footballer", "bishop", "lawmaker",
+                                   "hairdresser", "sociologist", "nurse"]
+    assert list(table["stereotype"]) == ["male"] * 3 + ["female"] * 3
+    assert list(table["sets"]) == ["X, X'", "X", "X'", "Y, Y'", "Y", "Y'"]
+    assert set(table["model"]) == {"toy"}
+    # bishop (3, 1) by hand: cos to he = 3/sqrt(10), to his = 7/sqrt(50);
+    # to she = 1/sqrt(10), to her = 5/sqrt(50).
+    by_hand = ((3 / math.sqrt(10) + 7 / math.sqrt(50)) / 2
+               - (1 / math.sqrt(10) + 5 / math.sqrt(50)) / 2)
+    scores = table.set_index("word")["s(w, A, B)"]
+    assert scores["bishop"] == pytest.approx(by_hand, abs=1e-12)
+    assert scores["sociologist"] == pytest.approx(0.0, abs=1e-12)  # symmetric to both sides
+    assert scores["lawmaker"] > 0 > scores["nurse"]
 
 
 def test_skew_and_stereotype_are_not_trustworthy():

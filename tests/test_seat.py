@@ -308,8 +308,73 @@ def test_findings_papers_and_models():
     records = seat.findings()
     assert records and all(isinstance(f, Finding) for f in records)
     assert {f.paper for f in records} == {"May et al. (2019)", "Husse & Spitz (2022)"}
-    assert all("offline stand-ins" in f.model for f in records)
+    # Ours on the offline stand-ins, or (May et al.'s summary of their Table 4) counted on the
+    # printed table with no model run, which the model column says.
+    printed = [f for f in records if "as printed" in f.model]
+    assert all("offline stand-ins" in f.model for f in records if f not in printed)
+    assert len(printed) == 2 and all("no model run" in f.model for f in printed)
     assert "seat-findings" in {f.section for f in records}
+
+
+def test_table4_findings_count_the_printed_table_by_hand():
+    from biasbook import seat
+    from biasbook.stored import load_results
+    from biaslib.stimuli.data import load_published
+
+    t4 = load_published("seat_table4")
+    starred = t4[(t4["sig"].fillna("") != "") & (t4["d"] > 0)]
+
+    def k(models, prefix):
+        rows = starred[starred["model"].isin(models)]
+        return int(rows["test"].str.startswith(prefix).sum())
+
+    # InferSent and GenSen: every Caliskan (C1, C3, C6) and ABW cell, 3 of 6 double binds.
+    for model in ("InferSent", "GenSen"):
+        assert len(starred[(starred["model"] == model) & ~starred["test"].str.startswith("DB")]
+                   ) == 8
+        assert k([model], "DB") == 3
+    # Footnote 9: ELMo 0, GPT 0, USE 1, BERT 1 double-bind cells.
+    assert [k([m], "DB") for m in ("ELMo", "GPT", "USE", "BERT (large, cased)")] == [0, 0, 1, 1]
+    may, _ = load_results("seat_may")
+    models = [m.label for m in seat.OFFLINE_SEAT_MODELS]
+    s2v, stronger, fn9 = seat.table4_findings(may, models)
+    assert s2v.holds is True and fn9.holds is True
+    assert "InferSent 8 of 8; GenSen 8 of 8" in s2v.ours
+    everyone = list(dict.fromkeys(t4["model"]))
+    assert f"ABW {k(everyone, 'ABW')} of 14" in stronger.published
+    assert f"double binds {k(everyone, 'DB')} of 42" in stronger.published
+    # Ours on Table 4's 14 rows: ABW with names is significant on none of our models.
+    assert "ABW 0 of 6" in stronger.ours
+    assert stronger.holds == "yes (Table 4); partly (ours: Caliskan, not ABW)"
+    assert {f.section for f in (s2v, stronger, fn9)} == {"seat-may-table4"}
+    groups = seat.table4_groups(may, models)
+    assert groups.loc[("ours: offline stand-ins", "CBoW"), "all"] == "7 of 14"
+    assert groups.loc[(seat.MAY_GROUP, "GenSen"), "double binds"] == "3 of 6"
+
+
+def test_c3_transfer_by_hand():
+    import pandas as pd
+
+    from biasbook import seat
+
+    def rows(model, context, ds):
+        return [{"column": model, "stimuli": t, "context": context, "effect_size": d,
+                 "p_value": p} for t, (d, p) in zip(("C3", "C4", "C5"), ds, strict=True)]
+
+    may = pd.DataFrame(
+        rows("a", "word", [(0.9, 0.001), (0.8, 0.002), (1.0, 0.003)])     # carries over
+        + rows("a", "sent", [(0.1, 0.2), (0.0, 0.5), (0.6, 0.001)])       # C5 only
+        + rows("b", "word", [(0.5, 0.001), (-0.5, 0.001), (0.4, 0.001)])  # C4 negative
+        + rows("b", "sent", [(0.3, 0.001), (0.4, 0.001), (0.5, 0.001)]))  # carries over
+    table = seat.c3_transfer_table(may, ["a", "b"])
+    assert table["C3's verdict carries over"].tolist() == ["yes", "no", "no", "yes"]
+    assert table.loc[("a", "sent"), ["C3", "C4", "C5"]].tolist() == ["0.10", "0.00", "0.60*"]
+    assert table.loc[("b", "word"), "largest |d − d(C3)|"] == "1.00"
+    found = seat._claim_c3_transfers(seat._TransferEvidence(may, ("a", "b"), 0.01))
+    assert found.holds == "partly: a word, b sent"  # half: neither all nor under half
+    assert "in 2 of 4" in found.ours and "up to 1.00 (b word: 0.50* → -0.50 → 0.40*)" in found.ours
+    one = seat._claim_c3_transfers(seat._TransferEvidence(may.iloc[3:], ("a", "b"), 0.01))
+    assert one.holds is False  # 1 of 3
 
 
 def test_findings_verdict_by_hand_from_the_stored_table():

@@ -290,3 +290,85 @@ def test_seat_corpus_slice():
     (fresh,) = get_table("seat_corpus").check_slices(stored)
     assert list(fresh.columns) == list(stored.columns)
     assert set(fresh["test"]) == set(seat.SEAT_CORPUS_SLICE)
+
+
+# --------------------------------------------------------------------------- sentences per stimulus
+
+#: Columns of ``seat_corpus_caps`` a recomputed slice must match exactly (as ``seat_corpus``).
+_CAPS_EXACT = ["variant", "model", "level", "pooling", "layer", "convention", "encoder",
+               "weights", "n_x", "n_y", "n_a", "n_b", "not run", "contexts", "no sentences",
+               "shared dropped", "left out"]
+
+
+def test_seat_corpus_caps_provenance():
+    stored, meta = load_results("seat_corpus_caps")
+    assert meta["sentences_per_stimulus"] == list(seat.CORPUS_CAP_STUDY) == [3, 10, 30, 100]
+    assert meta["sample_seed"] == seat.CORPUS_SEED and meta["tests"] == MYB_TABLE3
+    from biaslib.stimuli.corpus import SHARED_EXTRACT_SHA256
+
+    assert meta["extract_sha256"] == SHARED_EXTRACT_SHA256
+    assert set(meta["models"]) == set(stored["column"]) == {"all-MiniLM-L6-v2"}
+    assert sorted(set(stored["cap"])) == [3, 10, 30, 100]
+    # Each cap's label says its cap; more sentences per stimulus, more sentences tested.
+    for cap, rows in stored.groupby("cap"):
+        assert set(rows["contexts"]) == {seat._CORPUS_LABEL.format(cap=cap)}
+    sizes = stored[stored["not run"].fillna("") == ""].groupby("cap")["n_a"].sum()
+    assert sizes.is_monotonic_increasing and sizes.is_unique
+
+
+def test_seat_corpus_caps_at_10_is_seat_corpus():
+    # The samples are nested and seeded alike: the cap-10 rows are seat_corpus's MiniLM rows
+    # (computed in another run, so equal within the stored tables' tolerances).
+    from biasbook.stored import compare_with_stored
+
+    caps, _ = load_results("seat_corpus_caps")
+    corpus, _ = load_results("seat_corpus")
+    ten = caps[caps["cap"] == 10].drop(columns="cap")
+    mini = corpus[corpus["column"] == "all-MiniLM-L6-v2"]
+    assert len(ten) == len(mini) == 2 * len(MYB_TABLE3)
+    compare_with_stored(ten, mini, ["column", "method", "test"], exact=_CAPS_EXACT,
+                        numbers=["effect_size"], p_values=["p_value"])
+
+
+def test_seat_corpus_caps_slice():
+    require_corpus("seat_corpus_caps is recomputed from the corpus extract")
+    from biasbook.stored import compare_with_stored
+
+    stored, _ = load_results("seat_corpus_caps")
+    fresh = seat._caps_slice()
+    assert list(fresh.columns) == list(stored.columns)
+    assert set(fresh["test"]) == set(seat.SEAT_CAPS_SLICE)
+    assert sorted(set(fresh["cap"])) == list(seat.CORPUS_CAP_STUDY)
+    compare_with_stored(fresh, stored, ["column", "method", "test", "cap"], exact=_CAPS_EXACT,
+                        numbers=["effect_size"], p_values=["p_value"])
+
+
+def _caps_rows(ds):
+    """A toy corpus_caps_table: {(test, method): {cap: (d, p)}}."""
+    return pd.DataFrame([{"test": t, "method": m, "cap": cap, "effect_size": d, "p_value": p,
+                          "not run": "", "column": "toy"}
+                         for (t, m), by_cap in ds.items() for cap, (d, p) in by_cap.items()])
+
+
+def test_caps_claim_by_hand():
+    toy = _caps_rows({("C1", "s-SEAT"): {10: (0.5, 0.001), 30: (0.6, 0.001)},
+                      ("C3", "w-SEAT"): {10: (0.2, 0.02), 30: (0.1, 0.005)}})
+    found = seat._claim_hundred_suffice(toy)
+    assert found.holds == "yes, 10 vs 30 (1,000 not run)"
+    assert "largest 10 → 30: 0.10" in found.ours
+    assert "unchanged in 1 of 2" in found.ours
+    assert found.section == "seat-corpus-sentences"
+    # A change of 0.2 or more is not "of similar magnitude".
+    toy.loc[1, "effect_size"] = 0.75  # C1, 30: 0.5 → 0.75
+    assert seat._claim_hundred_suffice(toy).holds == "no: d moves by up to 0.25 from 10 to 30"
+    table = seat.caps_summary(toy)
+    assert list(table.columns) == ["d (≤ 10)", "d (≤ 30)", "|change|, 10 → 30"]
+    assert table.loc[("C3", "w-SEAT")].tolist() == ["0.20", "0.10*", "0.10"]
+
+
+def test_caps_claim_on_the_stored_table():
+    caps, _ = load_results("seat_corpus_caps")
+    found = seat._claim_hundred_suffice(caps)
+    assert found.holds == "yes, 30 vs 100 (1,000 not run)"
+    assert "largest 30 → 100: 0.17 (C9 w-SEAT)" in found.ours
+    assert found in seat.findings()
