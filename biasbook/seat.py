@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
@@ -126,6 +127,7 @@ __all__ = [
     "may_tables",
     "myb_comparison",
     "myb_table",
+    "myb_table1",
     "myb_tables",
     "pair_verdict",
     "seat_findings",
@@ -556,6 +558,28 @@ def may_tables(ours: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TABLE4,
             part = table[groups[key]].rename(columns=lambda c: c.removesuffix(suffix))
             out[key] = book_names(pd.concat({key: part}, axis=1))
     return out
+
+
+def myb_table1(tests: Mapping[str, str] = MYB_TABLE3) -> pd.DataFrame:
+    """Mind Your Bias's Table 1 rebuilt from the word sets: each test and its set sizes.
+
+    For each of the eight tests (the chapter's stimulus test of :data:`MYB_TABLE3`): its
+    title, the sizes of the target sets X and Y and of the attribute sets A and B as
+    ``data/stimuli/mind_your_bias.yaml`` holds them, and the sizes Table 1 prints
+    (``N_targ``, ``N_attr``, from the test's provenance, where they were typed in from the
+    paper). Table 1 prints one size per role; "—" where a row does not print it.
+    """
+    rows = []
+    for row, name in tests.items():
+        test = load_test(name)
+        printed = re.search(r"Table 1: N_targ (\d+)(?:, N_attr (\d+))?", " ".join(
+            test.provenance.split()))
+        rows.append({"test": row, "stimuli": name, "title": test.title.split(": ", 1)[1],
+                     "X, Y": f"{len(test.sets['X'].words)}, {len(test.sets['Y'].words)}",
+                     "A, B": f"{len(test.sets['A'].words)}, {len(test.sets['B'].words)}",
+                     "N_targ (printed)": printed.group(1) if printed else "—",
+                     "N_attr (printed)": (printed.group(2) or "—") if printed else "—"})
+    return pd.DataFrame(rows).set_index("test")
 
 
 def myb_tables(ours: pd.DataFrame, tests: Mapping[str, str] = MYB_TABLE3,

@@ -491,3 +491,21 @@ def test_left_out_reads_stored_rows_concatenated_with_rows_computed_now():
                          "outcome": "ran without them"},
         ("gpt2", "I1"): {"stimuli missing from the model's vocabulary": "B: bigbutt, x, y",
                          "outcome": "not run: 3 of 13 missing"}}
+
+
+def test_myb_table1_holds_the_sizes_the_paper_prints():
+    from biasbook.seat import myb_table1
+
+    # Mind Your Bias, Table 1 (seed 000), as printed: N_targ, N_attr per test.
+    printed = {"C1": (25, 25), "C3": (32, 25), "C6": (8, 8), "C9": (6, 7), "Occ": (26, 20),
+               "I1": (12, 13), "I2": (12, 8), "Dis": (23, 230)}
+    table = myb_table1()
+    assert sorted(table.index) == sorted(printed)
+    for test, (n_targ, n_attr) in printed.items():
+        x, y = (int(n) for n in table.loc[test, "X, Y"].split(", "))
+        a, b = (int(n) for n in table.loc[test, "A, B"].split(", "))
+        assert x == y == n_targ, test
+        # Dis: the printed 230 matches neither of the authors' trait lists (225 words).
+        assert a == b == (225 if test == "Dis" else n_attr), test
+        assert (table.loc[test, "N_targ (printed)"], table.loc[test, "N_attr (printed)"]) == (
+            str(n_targ), str(n_attr))
