@@ -110,7 +110,12 @@ assert histwords_pub["note"].str.contains("Science/Arts").sum() == 2
 
 # %% tags=["hide-input"]
 if RUN_PAPER_MODELS:
-    from biasbook.mleat import histwords_comparison, histwords_figure, histwords_table
+    from biasbook.mleat import (
+        histwords_comparison,
+        histwords_figure,
+        histwords_published,
+        histwords_table,
+    )
 
     histwords = histwords_table(convention=MLEAT_BIASLIB)
     display(Markdown(f"**HistWords English SGNS**, {len(histwords)} decades, the book's "
@@ -119,7 +124,7 @@ if RUN_PAPER_MODELS:
             .set_index("decade"))
     display(Markdown("**Figure 3, published (as the text states it) and ours** (`*` p < 0.05,"
                      " the book's two-sided permutation test)"))
-    display(histwords_comparison(histwords, histwords_pub))
+    display(histwords_comparison(histwords, histwords_published()))
     fig = histwords_figure(histwords)
 
 # %% [markdown]
