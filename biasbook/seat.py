@@ -1038,8 +1038,12 @@ def table4_groups(may: pd.DataFrame, models: Sequence[str],
 
 
 @dataclass(frozen=True, eq=False)
-class _Table4Evidence:
-    """What the claims of :func:`table4_findings` read: Table 4's cells counted by group."""
+class _MayRunsEvidence:
+    """What claims on May et al.'s runs share: the stored table, our models, the level.
+
+    The evidence of :func:`table4_findings`, :func:`sensitivity_findings` and
+    :func:`_claim_c3_transfers` adds its own derived frames to these.
+    """
 
     may: pd.DataFrame
     models: tuple[str, ...]
@@ -1048,6 +1052,11 @@ class _Table4Evidence:
     @cached_property
     def model_text(self) -> str:
         return _models_text(self.models)
+
+
+@dataclass(frozen=True, eq=False)
+class _Table4Evidence(_MayRunsEvidence):
+    """What the claims of :func:`table4_findings` read: Table 4's cells counted by group."""
 
     @cached_property
     def counts(self) -> pd.DataFrame:
@@ -1489,16 +1498,8 @@ def evidence_counts(may: pd.DataFrame, rows: Sequence[tuple[str, str]] = MAY_TAB
 
 
 @dataclass(frozen=True, eq=False)
-class _SensitivityEvidence:
+class _SensitivityEvidence(_MayRunsEvidence):
     """What the claims of :func:`sensitivity_findings` read: §4's checks, published and ours."""
-
-    may: pd.DataFrame
-    models: tuple[str, ...]
-    alpha: float
-
-    @cached_property
-    def model_text(self) -> str:
-        return _models_text(self.models)
 
     @cached_property
     def checks(self) -> pd.DataFrame:
@@ -1652,12 +1653,8 @@ def c3_transfer_table(may: pd.DataFrame, models: Sequence[str],
 
 
 @dataclass(frozen=True, eq=False)
-class _TransferEvidence:
+class _TransferEvidence(_MayRunsEvidence):
     """What :func:`_claim_c3_transfers` reads: C3, C4 and C5 on our models."""
-
-    may: pd.DataFrame
-    models: tuple[str, ...]
-    alpha: float
 
     @cached_property
     def table(self) -> pd.DataFrame:
