@@ -107,8 +107,9 @@ _EXACT_KINDS = ("material", "recompute", "proof")
 OFFLINE_MODEL_NAMES: tuple[str, ...] = (*SHORT_NAMES.values(), GLOVE,
                                         ALIASES[GOOGLENEWS_SUBSET], "BERT's vocabulary")
 #: An offline model that *is* part of a paper's model → that model. The Google News
-#: subset holds the published Google News vectors themselves, for 26,423 of its 3M words;
-#: the tiny MLM's tokenizer is bert-base-uncased's vocabulary, token for token.
+#: subset holds the published Google News vectors themselves, for 26,423 of its 3M words.
+#: (BERT's vocabulary is not here: the tiny MLM's tokenizer is all of it, token for token,
+#: so it is a model of :data:`OFFLINE_MODEL_NAMES` that a paper names whole.)
 _PART_OF: dict[str, str] = {ALIASES[GOOGLENEWS_SUBSET]: GOOGLENEWS}
 
 #: The seed papers, as the references cite them → the paper's short name.
