@@ -136,6 +136,7 @@ _EXPORTS: dict[str, str] = {
     "glove_6b_50d": "biaslib.embeddings.static",
     "googlenews_subset": "biaslib.embeddings.vector_files",
     "VectorFileError": "biaslib.embeddings.vector_files",
+    "VectorFileWarning": "biaslib.embeddings.vector_files",
     "StaticEmbeddings": "biaslib.embeddings.static",
     "BagOfWordsEncoder": "biaslib.embeddings.static",
     "TransformerEncoder": "biaslib.embeddings.transformer",

@@ -25,6 +25,11 @@ well as in the result's ``missing``/``dropped``/``left out`` fields.
 :class:`CacheWarning`           the cache is read-only or held an invalid entry
 :class:`WordpieceWarning`       a word is scored by its first wordpiece only
 ==============================  ===============================================
+
+A static vector file's defects are :class:`~biaslib.embeddings.vector_files.VectorFileError`
+(a :class:`ValueError` naming the file and line) and
+:class:`~biaslib.embeddings.vector_files.VectorFileWarning` (a word listed twice, a zero
+row), defined beside the reader.
 """
 
 from __future__ import annotations
@@ -85,6 +90,13 @@ class UnknownNameError(KeyError, ValueError):
 
     def __str__(self) -> str:  # KeyError would quote the whole message
         return str(self.args[0])
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Pickled with its three arguments (args holds only the message), so that the
+        # error raised in a worker process reaches the client intact.
+        # (a message set in place of the class's own text is kept too).
+        return type(self), (self.what, self.name, self.known), {**self.__dict__,
+                                                                 "args": self.args}
 
 
 class CorpusError(ValueError):

@@ -429,3 +429,19 @@ def test_the_report_reads_only_columns_the_audit_writes():
     from biaslib.audit.report import REQUIRED_COLUMNS
 
     assert set(REQUIRED_COLUMNS) <= {*RESULT_COLUMNS, "holm"}  # run_audit adds the holm mark
+
+
+def test_notes_on_what_was_left_out_come_before_the_numbers(audit, page):
+    """``provenance["notes"]`` (repeats merged, methods a model cannot run) are shown, escaped
+    and without machine paths, above the reading guide; none, no block."""
+    results, timings, provenance = audit
+    notes = ["test 'C1' given more than once: run once",
+             "/home/me/vectors/<b>tiny</b>.txt is a static model and cannot run SEAT"]
+    text = render_report(results, timings, provenance | {"notes": notes})
+    block = text[text.index("id='notes'"):text.index("id='how-to-read'")]
+    assert "Notes on what was asked (2)" in block
+    assert "test &#x27;C1&#x27; given more than once" in block or "test 'C1'" in block
+    assert "&lt;b&gt;tiny&lt;/b&gt;.txt is a static model" in block
+    assert "/home/me" not in text
+    assert "id='notes'" not in page and "id='notes'" not in render_report(
+        results, timings, provenance | {"notes": []})

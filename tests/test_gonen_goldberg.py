@@ -327,3 +327,105 @@ def test_neighbours_same_in_small_chunks(monkeypatch):
     monkeypatch.setattr(gg, "CHUNK_ENTRIES", 3 * 50)  # three rows at a time
     assert np.array_equal(neighbour_test(words, bias, k=6).word_scores, whole.word_scores)
     assert whole.word_scores == pytest.approx(_brute_shares(words, bias, 6))
+
+
+# --------------------------------------------------------------------------- ties within rounding
+
+
+def _shares(words, bias, k, metric="cosine", exclude_self=True):
+    """neighbour_test's shares, without its correlation (which needs varying shares)."""
+    from biaslib.methods.gonen_goldberg import _neighbour_shares
+
+    w = np.asarray(words, dtype=float)
+    return _neighbour_shares(w, np.asarray(bias) > 0, k, metric, exclude_self)
+
+
+def _brute_shares_tol(words, bias, k, cosine=True, exclude_self=True):
+    """The documented rule, word by word: the k-th best similarity sets the boundary;
+    candidates more than the tolerance above it are in, those within it fill the rest in
+    input order."""
+    from biaslib.methods.gonen_goldberg import NEIGHBOUR_TIE_TOL
+
+    words = np.asarray(words, dtype=float)
+    sq = (words**2).sum(axis=1)
+    shares = []
+    for i in range(len(words)):
+        sims = {}
+        for j in range(len(words)):
+            if exclude_self and j == i:
+                continue
+            if cosine:
+                norms = np.linalg.norm(words[i]) * np.linalg.norm(words[j])
+                sims[j] = words[i] @ words[j] / norms
+            else:
+                sims[j] = 0.0 if i == j else -float(np.sum((words[i] - words[j]) ** 2))
+        tol = NEIGHBOUR_TIE_TOL * (1.0 if cosine else sq[i] + sq.max())
+        kth = sorted(sims.values(), reverse=True)[k - 1]
+        chosen = [j for j, s in sims.items() if s > kth + tol]
+        chosen += [j for j, s in sims.items() if abs(s - kth) <= tol][:k - len(chosen)]
+        assert len(chosen) == k
+        shares.append(sum(1 for j in chosen if bias[j] > 0) / k)
+    return np.array(shares)
+
+
+def _debiased_pair(seed, d=50):
+    """*he* and *she* after hard debiasing in float32: equal in exact arithmetic (both are
+    c minus its projection on g), different after rounding."""
+    rng = np.random.default_rng(seed)
+    c = rng.normal(size=d).astype(np.float32)
+    g = rng.normal(size=d).astype(np.float32)
+    g /= np.linalg.norm(g)
+    he, she = c + np.float32(0.7) * g, c - np.float32(0.4) * g
+    he, she = (v - (v @ g) * g for v in (he, she))
+    return he, she, rng
+
+
+def test_rounding_does_not_decide_between_words_equal_in_exact_arithmetic():
+    """A query word whose single nearest place (k = 1) goes to *he* or *she*: the earlier
+    one in the input wins, whichever the rounding favours, under both metrics."""
+    later_favoured = 0
+    for seed in range(40):
+        he, she, rng = _debiased_pair(seed)
+        if np.array_equal(he, she):
+            continue
+        query = he + rng.normal(scale=1e-3, size=he.size).astype(np.float32)
+        far = rng.normal(size=(4, he.size)).astype(np.float32)
+        for metric, exclude in (("cosine", True), ("euclidean", True)):
+            for first, second in ((he, she), (she, he)):
+                words = np.vstack([query, first, second, far]).astype(np.float64)
+                bias = np.array([1.0, 1.0, -1.0, 1.0, -1.0, 1.0, -1.0])  # first +, second −
+                got = _shares(words, bias, 1, metric, exclude)
+                assert got[0] == 1.0, (seed, metric)  # the earlier, first, counts
+                assert got == pytest.approx(_brute_shares_tol(
+                    words, bias, 1, metric == "cosine", exclude))
+            u = words / np.linalg.norm(words, axis=1, keepdims=True)
+            sim = u @ u.T if metric == "cosine" else -((words[:, None] - words[None]) ** 2).sum(-1)
+            later_favoured += sim[0, 2] > sim[0, 1]  # with (she, he): the rounding's choice
+    # Bit-identical ties only would have let the rounding pick the later word in these cases.
+    assert later_favoured > 5
+
+
+def test_ties_within_rounding_brute_force_on_small_inputs():
+    rng = np.random.default_rng(13)
+    for trial in range(30):
+        n, d = int(rng.integers(5, 12)), int(rng.integers(2, 5))
+        base = rng.integers(-2, 3, size=(n, d)).astype(float)
+        base[np.all(base == 0, axis=1), 0] = 1.0  # no zero vectors
+        # Scaled copies (ties in exact arithmetic, rounded differently) and tiny perturbations.
+        words = np.vstack([base, 3.0 * base[: n // 2] * (1 + 1e-9 * rng.normal(size=(n // 2, 1)))])
+        words = words[rng.permutation(len(words))]
+        bias = rng.normal(size=len(words))
+        for cosine, exclude in ((True, True), (False, True), (False, False)):
+            for k in (1, 2, 4):
+                got = _shares(words, bias, k, "cosine" if cosine else "euclidean", exclude)
+                assert got == pytest.approx(_brute_shares_tol(words, bias, k, cosine, exclude)), (
+                    trial, cosine, exclude, k)
+
+
+def test_random_words_without_near_ties_keep_the_exact_order():
+    rng = np.random.default_rng(14)
+    words = rng.normal(size=(60, 8))
+    bias = rng.normal(size=60)
+    for k in (1, 5, 20):
+        assert neighbour_test(words, bias, k=k).word_scores == pytest.approx(
+            _brute_shares(words, bias, k))

@@ -8,12 +8,13 @@ import csv
 import itertools
 import math
 import random
+import warnings
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from biaslib.errors import DegenerateTestError, UnknownNameError
+from biaslib.errors import DegenerateTestError, UnknownNameError, WordpieceWarning
 from biaslib.methods.lpbs import (
     LPBS_BIASLIB,
     LPBS_KURITA,
@@ -592,8 +593,11 @@ def test_batched_equals_one_at_a_time(scorer):
     queries = [MaskQuery(f"the [MASK] is {w} .", ("he", "she", "lakisha"))
                for w in ("happy", "a very long and winding description", "ill", "kind")]
     one = MaskedLMScorer(cache=False, progress=False, batch_size=1)
-    np.testing.assert_allclose(np.stack(scorer.log_probs(queries)),
-                               np.stack(one.log_probs(queries)), rtol=1e-4, atol=1e-5)
+    with pytest.warns(WordpieceWarning, match="lakisha"):  # three wordpieces, the first scored
+        batched = np.stack(scorer.log_probs(queries))
+    with pytest.warns(WordpieceWarning, match="lakisha"):
+        single = np.stack(one.log_probs(queries))
+    np.testing.assert_allclose(batched, single, rtol=1e-4, atol=1e-5)
 
 
 def test_first_and_product_wordpieces(scorer):
@@ -604,9 +608,36 @@ def test_first_and_product_wordpieces(scorer):
     pieces = scorer.piece_log_probs([q])[0]
     assert [len(p) for p in pieces] == [3, 1]
     product = MaskedLMScorer(cache=False, progress=False, wordpieces="product")
-    np.testing.assert_allclose(product.log_probs([q])[0], [pieces[0].sum(), pieces[1][0]])
-    np.testing.assert_allclose(scorer.log_probs([q])[0], [pieces[0][0], pieces[1][0]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the product rule scores every piece: nothing to say
+        np.testing.assert_allclose(product.log_probs([q])[0], [pieces[0].sum(), pieces[1][0]])
+    with pytest.warns(WordpieceWarning, match=r"1 target\(s\) are several wordpieces .*"
+                                              r"first wordpiece only.*'lakisha': \['la', "
+                                              r"'##kis', '##ha'\]"):
+        np.testing.assert_allclose(scorer.log_probs([q])[0], [pieces[0][0], pieces[1][0]])
     assert scorer.piece_ids("haha haha") == scorer.piece_ids("haha")  # distinct pieces only
+
+
+def test_the_scorer_names_what_it_does_not_score_as_one_token(scorer):
+    """Multi-piece targets under 'first' and two-word targets under either rule warn once,
+    naming them; whole-token targets stay silent."""
+    from biaslib.embeddings.masked_lm import MaskedLMScorer, MaskQuery
+
+    q = MaskQuery("[MASK] is here .", ("he", "ice cream", "lakisha"))
+    with pytest.warns(WordpieceWarning) as first:
+        scorer.log_probs([q, q])
+    (message,) = [str(w.message) for w in first]  # one warning for the call
+    assert "'lakisha'" in message and "'ice cream': ['ice', 'cream']" in message
+    assert "several words, scored at one mask by their first wordpiece" in message
+    product = MaskedLMScorer(cache=False, progress=False, wordpieces="product")
+    with pytest.warns(WordpieceWarning) as prod:
+        product.log_probs([q])
+    (message,) = [str(w.message) for w in prod]
+    assert "'ice cream'" in message and "lakisha" not in message
+    assert "product of their wordpieces' probabilities, not as the phrase" in message
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        scorer.log_probs([MaskQuery("[MASK] is here .", ("he", "she"))])
 
 
 def test_scorer_input_errors(scorer):
@@ -821,3 +852,41 @@ def test_double_context_masks_every_target_and_reads_the_first():
     with pytest.raises(ValueError, match="overlap"):
         DoubleContext("a slow learner", "a slow learner", "slow", "Y", "B", ((0, 14),),
                       ((2, 6),))
+
+
+# --------------------------------------------------------------------------- input types
+
+
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, "int8", np.bool_, np.complex64, object,
+                                   "uint16"])
+def test_probability_space_refuses_a_dtype_that_is_not_floating(dtype):
+    # An integer dtype rounds every probability below 1 to 0: the score would be -inf.
+    x = np.log([[0.2, 0.3]])
+    with pytest.raises(TypeError, match="dtype must be a numpy floating type"):
+        probability_space_scores(x, x, np.log([0.1, 0.1]), np.log([0.2, 0.2]), dtype=dtype)
+    with pytest.raises(TypeError, match="dtype must be a numpy floating type"):
+        wordpiece_log_probability(np.log([0.2, 0.3]), space="probability", dtype=dtype)
+    with pytest.raises(TypeError, match="dtype must be a numpy floating type"):
+        wordpiece_log_probability(np.log([0.2, 0.3]), dtype="not-a-dtype")
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, "float64"])
+def test_floating_dtypes_are_the_papers_arithmetic(dtype):
+    # log(0.2 · 0.5) in the dtype's precision; the float64 result by hand.
+    got = wordpiece_log_probability(np.log([0.2, 0.5]), space="probability", dtype=dtype)
+    eps = float(np.finfo(np.dtype(dtype)).eps)
+    assert got == pytest.approx(np.log(0.1), abs=4 * eps)
+
+
+@pytest.mark.parametrize("bad", [["he", "she"], "he", [None], [-1.0 + 0.5j]])
+def test_increased_log_probability_says_what_it_expects(bad):
+    with pytest.raises(TypeError, match=r"log_p_target must hold real numbers.*"
+                                        r"expected log probabilities|complex"):
+        increased_log_probability(bad, -1.0)
+    with pytest.raises(TypeError, match=r"log_p_prior"):
+        increased_log_probability(-1.0, bad)
+
+
+def test_increased_log_probability_refuses_a_ragged_list():
+    with pytest.raises(ValueError, match="log_p_target is ragged"):
+        increased_log_probability([[-1.0], [-1.0, -2.0]], -1.0)

@@ -3,6 +3,7 @@ its properties (≥ 0, 0 for equal probabilities, ≤ log n, seeded), the paper 
 conventions, the multinomial = binary-with-2C identity behind the paper preset, bad input."""
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -13,6 +14,7 @@ from sklearn.model_selection import train_test_split
 
 from biaslib.errors import DegenerateTestError, UnknownNameError
 from biaslib.methods.rnsb import (
+    RNSB_BIASLIB,
     RNSB_PAPER,
     RNSB_WEFE,
     RnsbConvention,
@@ -68,7 +70,7 @@ def test_value_is_the_kl_of_the_word_scores():
     groups, A, B = _lexicon(1)
     r = rnsb(groups, A, B)
     assert r.effect_size == pytest.approx(_kl_loop(r.word_scores.tolist()))
-    g = rnsb(groups, A, B, convention=RNSB_PAPER.replace(aggregate="groups"))
+    g = rnsb(groups, A, B, convention=RNSB_BIASLIB.replace(aggregate="groups"))
     assert g.word_scores == pytest.approx(r.word_scores)  # same fit, same probabilities
     sizes = np.cumsum([len(x) for x in groups])[:-1]
     means = [float(np.mean(p)) for p in np.split(g.word_scores, sizes)]
@@ -135,7 +137,7 @@ def test_paper_preset_is_the_notebooks_multinomial_model():
 
 def test_paper_and_wefe_differ_on_a_toy_lexicon():
     groups, A, B = _lexicon(4)
-    paper, wefe = rnsb(groups, A, B), rnsb(groups, A, B, convention="wefe")
+    paper, wefe = rnsb(groups, A, B, convention="paper"), rnsb(groups, A, B, convention="wefe")
     assert paper.effect_size != pytest.approx(wefe.effect_size)
     assert (paper.options["solver"], wefe.options["solver"]) == ("lbfgs", "liblinear")
     assert (paper.options["test_size"], wefe.options["test_size"]) == (0.1, 0.2)
@@ -153,11 +155,20 @@ def test_non_negative_and_at_most_log_n():
 
 
 def test_zero_when_every_probability_is_equal():
+    # Three different words on one level set of the classifier (they differ only along a
+    # direction orthogonal to its weights) get one probability: RNSB 0.
     _, A, B = _lexicon(5)
+    rows = np.concatenate([B, A])
+    labels = np.array([1.0] * len(B) + [-1.0] * len(A))
+    conv = RNSB_BIASLIB.replace(test_size=0.0)
+    w = LogisticRegression(C=conv.C, solver=conv.solver, tol=conv.tol,
+                           max_iter=conv.max_iter).fit(rows, labels).coef_[0]
+    along = np.array([0.0, 1.0, 0.0, 0.0])
+    along -= (along @ w) / (w @ w) * w
     v = np.array([[0.3, -0.2, 1.0, 0.5]])
-    r = rnsb([v, v, 2 * v - v], A, B)
-    assert r.effect_size == pytest.approx(0.0, abs=1e-15)
-    assert np.ptp(r.word_scores) == pytest.approx(0.0, abs=1e-15)
+    r = rnsb([v, v + along, v - 2 * along], A, B, convention=conv)
+    assert r.effect_size == pytest.approx(0.0, abs=1e-12)
+    assert np.ptp(r.word_scores) == pytest.approx(0.0, abs=1e-12)
 
 
 def test_negative_words_score_higher():
@@ -204,6 +215,14 @@ def test_normalize():
 def test_presets():
     assert RnsbConvention.of("paper") is RNSB_PAPER
     assert RnsbConvention.of("wefe") is RNSB_WEFE
+    assert RnsbConvention.of("biaslib") is RNSB_BIASLIB
+    assert (RNSB_PAPER.tol, RNSB_WEFE.tol) == (1e-4, 1e-4)  # scikit-learn's default
+    # biaslib: the paper's model (split, penalty, C) with only the solver and its stop changed.
+    assert RNSB_BIASLIB == RNSB_PAPER.replace(
+        name="biaslib", solver="newton-cholesky", tol=1e-10, max_iter=1000,
+        description=RNSB_BIASLIB.description)
+    with pytest.raises(ValueError, match="tol must be"):
+        RnsbConvention(name="x", tol=0.0)
     assert (RNSB_WEFE.test_size, RNSB_WEFE.stratify, RNSB_WEFE.solver, RNSB_WEFE.C,
             RNSB_WEFE.max_iter) == (0.2, True, "liblinear", 1.0, 10000)
     assert "wefe/metrics/RNSB.py" in RNSB_WEFE.description
@@ -290,3 +309,75 @@ def test_wefe_preset_reproduces_wefes_code(seed):
     assert ours.effect_size == pytest.approx(float(kl), abs=1e-12)
     assert ours.word_scores == pytest.approx(list(probs.values()), abs=1e-12)
     assert ours.options["accuracy"] == pytest.approx(accuracy)
+
+
+# --------------------------------------------------------------------------- solver tolerance
+
+
+def _exact_fit(rows, labels, C):
+    """The optimum of scikit-learn's objective, Σ log(1 + exp(−y (w·x + b))) + ‖w‖² / (2C)
+    (the intercept unpenalised), by scipy's Newton method with the exact Hessian."""
+    from scipy.special import expit, log_expit
+
+    X1 = np.column_stack([rows, np.ones(len(rows))])
+    penalty = np.ones(X1.shape[1]) / C
+    penalty[-1] = 0.0
+
+    def f(theta):
+        return -log_expit(labels * (X1 @ theta)).sum() + 0.5 * (penalty * theta**2).sum()
+
+    def grad(theta):
+        return X1.T @ (-labels * expit(-labels * (X1 @ theta))) + penalty * theta
+
+    def hess(theta):
+        p = expit(X1 @ theta)
+        return (X1.T * (p * (1 - p))) @ X1 + np.diag(penalty)
+
+    res = minimize(f, np.zeros(X1.shape[1]), jac=grad, hess=hess, method="trust-exact",
+                   options={"gtol": 1e-13})
+    assert np.abs(grad(res.x)).max() < 1e-9  # the reference is itself the optimum
+    return res.x
+
+
+def test_biaslib_preset_is_the_exact_fit_and_the_paper_preset_is_not():
+    _, A, B = _lexicon(11, n=60, d=20)
+    probe = np.random.default_rng(1).normal(size=(8, 20))
+    rows = np.concatenate([B, A])
+    labels = np.array([1.0] * len(B) + [-1.0] * len(A))
+    theta = _exact_fit(rows, labels, C=2.0)
+    exact = 1.0 / (1.0 + np.exp(probe @ theta[:-1] + theta[-1]))  # P(label −1, negative)
+    tight, _ = negative_probabilities([probe], A, B, convention=RNSB_BIASLIB.replace(test_size=0))
+    loose, _ = negative_probabilities([probe], A, B, convention=ALL_WORDS)
+    assert np.abs(tight - exact).max() < 1e-9
+    # The stated effect of sklearn's default tol=1e-4: visibly off, within 1e-2.
+    assert 1e-5 < np.abs(loose - exact).max() < 1e-2
+    # tol alone moves lbfgs towards the optimum (it cannot get as close as Newton's method).
+    closer, _ = negative_probabilities([probe], A, B,
+                                       convention=ALL_WORDS.replace(tol=1e-10, max_iter=10_000))
+    assert np.abs(closer - exact).max() < 1e-5 < np.abs(loose - exact).max()
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_biaslib_preset_keeps_the_papers_split(seed):
+    # Same held-out words: the paper preset fitted to its optimum is the biaslib preset.
+    groups, A, B = _lexicon(12)
+    paper_exact = RNSB_PAPER.replace(solver="newton-cholesky", tol=1e-10, max_iter=1000)
+    ours = rnsb(groups, A, B, seed=seed)
+    assert ours.options["convention"] == "biaslib" and ours.options["tol"] == 1e-10
+    assert ours.word_scores == pytest.approx(
+        rnsb(groups, A, B, seed=seed, convention=paper_exact).word_scores, abs=1e-12)
+    assert ours.options["accuracy"] == rnsb(groups, A, B, seed=seed,
+                                            convention="paper").options["accuracy"]
+
+
+def test_a_fit_that_stops_at_max_iter_warns():
+    from sklearn.exceptions import ConvergenceWarning
+
+    groups, A, B = _lexicon(13)
+    with pytest.warns(ConvergenceWarning, match=r"RNSB's classifier \(newton-cholesky, "
+                                                r"tol=1e-10\) failed to converge within "
+                                                r"max_iter=1 iterations"):
+        rnsb(groups, A, B, convention=RNSB_BIASLIB.replace(max_iter=1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the default preset converges silently
+        rnsb(groups, A, B)

@@ -223,7 +223,7 @@ class TestOddParameters:
 
 class TestUnknownModel:
     def test_offline_hub_names_the_model_and_the_offline_models(self, monkeypatch):
-        import huggingface_hub
+        import huggingface_hub.constants  # a submodule: imported lazily by the package
 
         if not huggingface_hub.constants.HF_HUB_OFFLINE:
             pytest.skip("needs HF_HUB_OFFLINE=1 before huggingface_hub is imported")
@@ -493,3 +493,21 @@ def test_encode_contexts_shares_one_pass_and_the_cache(tmp_path, monkeypatch):
     fresh = TransformerEncoder(MINILM, cache=False, progress=False)
     np.testing.assert_allclose(sent, fresh.encode_sentences([c.text for c in ctxs], "mean"),
                                atol=1e-5)
+
+
+def test_weights_resaved_into_a_folder_are_loaded_anew_in_the_same_process(tmp_path):
+    """The loaded-model memo is keyed on the weights' content, not only the folder's path."""
+    import shutil
+
+    from safetensors.torch import load_file, save_file
+
+    from biaslib.embeddings.models import resolve_model
+
+    folder = tmp_path / "minilm"
+    shutil.copytree(resolve_model(MINILM).path, folder)
+    before = TransformerEncoder(str(folder), cache=False).encode_sentences(["a doctor"])
+    weights = load_file(folder / "model.safetensors")
+    weights = {k: v * 1.5 if v.is_floating_point() else v for k, v in weights.items()}
+    save_file(weights, folder / "model.safetensors")  # "fine-tuned" in place
+    after = TransformerEncoder(str(folder), cache=False).encode_sentences(["a doctor"])
+    assert not np.allclose(before, after, atol=1e-3)

@@ -29,6 +29,7 @@ from biaslib.embeddings import release_files
 from biaslib.embeddings.release_files import ReleaseFile, download_release_file
 from biaslib.embeddings.vector_files import (
     VectorFileError,
+    VectorFileWarning,
     paper_vectors,
     read_histwords,
     read_vectors,
@@ -150,8 +151,11 @@ class TestSelection:
         vecs = np.array([[1, 2], [3, 4], [5, 6], [7, 8]], np.float32)
         path = tmp_path / "glove.840B.txt"
         path.write_text(_text_rows(words, vecs))
-        with caplog.at_level("INFO", logger="biaslib.embeddings.vector_files"):
+        with caplog.at_level("INFO", logger="biaslib.embeddings.vector_files"), \
+                pytest.warns(VectorFileWarning) as caught:
             table = read_vectors(path, dim=2)
+        shown = " ".join(str(w.message) for w in caught)
+        assert "more than once" in shown and "key with spaces" in shown
         assert sorted(table.index) == [". . .", "at&t", "the"]
         assert np.array_equal(table.vectors[table.index[". . ."]], [3, 4])
         assert np.array_equal(table.vectors[table.index["the"]], [1, 2])  # first kept
@@ -161,7 +165,8 @@ class TestSelection:
     def test_word_with_space_on_the_first_line_needs_dim(self, tmp_path):
         path = tmp_path / "g.txt"
         path.write_text(_text_rows([". .", "x"], np.array([[1, 2], [3, 4]], np.float32)))
-        assert sorted(read_vectors(path, dim=2).index) == [". .", "x"]
+        with pytest.warns(VectorFileWarning, match="key with spaces"):
+            assert sorted(read_vectors(path, dim=2).index) == [". .", "x"]
         with pytest.raises(VectorFileError, match=r"g\.txt, line 1 \(word '\.'\): a field"):
             read_vectors(path)  # the first line looks 3-dimensional
 

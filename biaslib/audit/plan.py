@@ -28,20 +28,29 @@ the method ``SAME``), on a static table's vectors or a contextual model's words 
 alone. One method rather than thirteen keeps ``--methods`` a short list of the book's
 methods and the report's summary one row per method; which metrics run is the task option
 ``metrics`` (``--metrics``, :func:`default_metrics`), part of the task's key.
+
+What the user asked for is run, or the audit says why not (:func:`plan_tasks`): a test,
+method or metric named twice runs once, with a note; a method named for a model whose
+kind cannot run it is an error when every model is of one kind, and a note (the other
+models run it) when the models are of different kinds.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 
-from biaslib.audit.inputs import AuditInput, Kind
+from biaslib.audit.inputs import KINDS, AuditInput, Kind
 from biaslib.evaluate.metrics import METRIC_SEED
 
 __all__ = ["ALPHA", "CONTEXT_CAP", "GRIDS", "METHODS", "SEED", "Grid", "Task",
-           "default_metrics", "default_tests", "headline_stimuli", "lpbs_cells", "plan_tasks"]
+           "default_metrics", "default_tests", "headline_stimuli", "lpbs_cells", "plan_tasks",
+           "unique_names"]
+
+logger = logging.getLogger(__name__)
 
 #: Family-wise level of the Holm–Bonferroni mark of an audit's summary table, unless told
 #: otherwise (``run_audit(alpha=…)``, ``biaslib audit --alpha``).
@@ -195,10 +204,15 @@ class Task:
 
 
 def _applies(method: str, kind: Kind, test: str, corpus: bool) -> bool:
-    from biaslib.evaluate.speccurve import stimulus_variants
-
     if kind not in METHODS[method]:
         return False
+    return _runs_on(method, test, corpus)
+
+
+def _runs_on(method: str, test: str, corpus: bool) -> bool:
+    """Whether ``method`` has stimuli for ``test`` (whatever the model)."""
+    from biaslib.evaluate.speccurve import stimulus_variants
+
     if method == "CEAT":  # Mind Your Bias's templates, or natural contexts when given
         return bool(stimulus_variants(test)["myb"]) or corpus
     if method == "LPBS":
@@ -206,9 +220,117 @@ def _applies(method: str, kind: Kind, test: str, corpus: bool) -> bool:
     return True
 
 
-def plan_tasks(models: Sequence[AuditInput], tests: Iterable[str] | None = None,
-               methods: Iterable[str] | None = None, grid: Grid | str = "small",
-               options: Mapping[str, object] | None = None) -> list[Task]:
+#: Why a method has no stimuli for a test (:func:`_runs_on`), for the notes.
+_NO_STIMULI = {
+    "CEAT": "CEAT needs Mind Your Bias's templates, which these tests lack, or a corpus "
+            "extract (corpus=, --corpus)",
+    "LPBS": "Mind Your Bias has no LPBS templates for these tests",
+}
+
+
+def unique_names(values: str | Iterable[str] | None, what: str,
+                 notes: list[str] | None = None) -> list[str] | None:
+    """Names as a list in the order given, each once; ``None`` stays ``None`` (the default).
+
+    A bare string is one name (``tests="C1"`` is ``["C1"]``; iterating it would give the
+    unknown test ``'C'``). A name given twice would run, and count in the Holm family,
+    twice: the repeats are dropped, keeping the first, and a note saying so is appended
+    to ``notes`` and logged as a warning.
+
+    Raises
+    ------
+    TypeError
+        If ``values`` is not a list of strings.
+    ValueError
+        If a name is blank.
+
+    Examples
+    --------
+    >>> unique_names("C1", "tests"), unique_names(["C6", "C1", "C6"], "tests")
+    (['C1'], ['C6', 'C1'])
+    """
+    from biaslib.validation import check_strings
+
+    if values is None:
+        return None
+    names = check_strings([values] if isinstance(values, str) else values, what, "name")
+    kept = list(dict.fromkeys(names))
+    if len(kept) < len(names):
+        twice = [n for n in kept if names.count(n) > 1]
+        _note(notes, f"{what}: {', '.join(map(repr, twice))} given more than once; "
+                     "each runs once")
+    return kept
+
+
+def _note(notes: list[str] | None, text: str) -> None:
+    """Record a decision taken for the user: in ``notes`` (the provenance) and the log."""
+    logger.warning(text)
+    if notes is not None:
+        notes.append(text)
+
+
+def _kinds_text(method: str) -> str:
+    kinds = METHODS[method]
+    if len(kinds) == len(KINDS):
+        return "every model"
+    return (", ".join(kinds[:-1]) + " or " if len(kinds) > 1 else "") + kinds[-1] + " models"
+
+
+def _a(kind: str) -> str:
+    return ("an " if kind[0] in "aeiou" else "a ") + kind
+
+
+def _check_support(models: Sequence[AuditInput], methods: Sequence[str],
+                   notes: list[str] | None) -> None:
+    """Refuse, or note, the methods named that a model's kind cannot run.
+
+    When every model is of one kind (one model, say), a method it cannot run would give
+    none of the rows asked for: an error. When the models are of different kinds
+    (``glove-6b-50d all-MiniLM-L6-v2 --methods WEAT SEAT``), each runs what it can and
+    a note says what each leaves out, unless a method is run by no model at all or a
+    model runs none of the methods: then nothing of what was asked for comes back for
+    it, and that is an error too.
+    """
+    lines, refuse = [], len({m.kind for m in models}) == 1
+    nothing = all(model.kind not in METHODS[m] for model in models for m in methods)
+    for model in models:
+        cannot = [m for m in methods if model.kind not in METHODS[m]]
+        if not cannot:
+            continue
+        can = [m for m in METHODS if model.kind in METHODS[m]]
+        refuse = refuse or len(cannot) == len(methods)
+        why = "; ".join(f"{m} runs on {_kinds_text(m)}" for m in cannot)
+        lines.append(f"{model.name} is {_a(model.kind)} model and cannot run "
+                     f"{', '.join(cannot)} ({why}); it can run {', '.join(can)}")
+    unrun = [m for m in methods if not any(model.kind in METHODS[m] for model in models)]
+    if lines and (refuse or unrun):
+        raise ValueError(("nothing to run: " if nothing else "") + "; ".join(lines)
+                         + ". Leave out of the methods (--methods) what a model cannot "
+                         "run, or leave the methods out to run all it can")
+    for line in lines:
+        _note(notes, line + "; the other models run it")
+
+
+def _check_stimuli(methods: Sequence[str], tests: Sequence[str], corpus: bool,
+                   notes: list[str] | None) -> None:
+    """Refuse a method named that has stimuli for none of the tests; note the tests skipped."""
+    missing = {m: [t for t in tests if not _runs_on(m, t, corpus)] for m in methods}
+    empty = [m for m in methods if missing[m] and len(missing[m]) == len(tests)]
+    if empty:
+        raise ValueError(("nothing to run: " if len(empty) == len(methods) else "")
+                         + "; ".join(f"{m} runs on none of the tests {', '.join(tests)} "
+                                     f"({_NO_STIMULI[m]})" for m in empty)
+                         + ". Add a test it runs on, or leave it out of the methods")
+    for method, skipped in missing.items():
+        if skipped:
+            _note(notes, f"{method} does not run on {', '.join(skipped)}: "
+                         f"{_NO_STIMULI[method]}")
+
+
+def plan_tasks(models: Sequence[AuditInput], tests: Iterable[str] | str | None = None,
+               methods: Iterable[str] | str | None = None, grid: Grid | str = "small",
+               options: Mapping[str, object] | None = None,
+               notes: list[str] | None = None) -> list[Task]:
     """Every (model, method, test) that applies, grouped by model, in a fixed order.
 
     Parameters
@@ -216,10 +338,14 @@ def plan_tasks(models: Sequence[AuditInput], tests: Iterable[str] | None = None,
     models
         The resolved inputs (:func:`~biaslib.audit.inputs.resolve_input`).
     tests
-        Short test ids (default: :func:`default_tests`).
+        Short test ids (default: :func:`default_tests`), run in the order given; a bare
+        string is one test, and a test named twice runs once (:func:`unique_names`).
     methods
-        Names of :data:`METHODS` (default: all); a method a model's kind does not
-        support is left out for that model (LPBS needs a masked LM).
+        Names of :data:`METHODS` (default: all the model's kind supports, LPBS only on a
+        masked LM). A method named that a model's kind cannot run is an error when all
+        models are of one kind, and a note otherwise (:func:`_check_support`); a method
+        named that has no stimuli for some tests (CEAT without Mind Your Bias's
+        templates or a corpus, LPBS without its templates) skips them with a note.
     grid
         A :class:`Grid` or a name of :data:`GRIDS`.
     options
@@ -228,26 +354,36 @@ def plan_tasks(models: Sequence[AuditInput], tests: Iterable[str] | None = None,
         (default :func:`default_metrics`), with
         :data:`~biaslib.evaluate.metrics.METRIC_SEED`; only that method's tasks hold (and
         are keyed by) them.
+    notes
+        If given, the notes on what was left out are appended to it (they are logged as
+        warnings either way); :func:`~biaslib.audit.run.run_audit` writes them to the
+        provenance.
 
     Raises
     ------
     biaslib.errors.UnknownNameError
         For an unknown test, method, metric or grid name.
     ValueError
-        If no method applies to any model on the tests.
+        If a method named cannot run on a model's kind (see ``methods``), or if no
+        method applies to any model on the tests.
     """
     grid = grid if isinstance(grid, Grid) else _named(GRIDS, grid, "grid")
     known = default_tests()
+    tests = unique_names(tests, "tests", notes)
     tests = list(known if tests is None else tests)
     for test in tests:
         _named(dict.fromkeys(known), test, "test")
-    methods = list(METHODS if methods is None else methods)
-    for method in methods:
+    named = unique_names(methods, "methods", notes)
+    for method in named or ():
         _named(METHODS, method, "method")
     options = dict(options or {})
-    options["metrics"] = _metric_names(options.get("metrics"))
+    options["metrics"] = _metric_names(options.get("metrics"), notes)
     options["metric_seed"] = METRIC_SEED
     corpus = options.get("corpus") is not None
+    if named is not None:
+        _check_support(models, named, notes)
+        _check_stimuli(named, tests, corpus, notes)
+    methods = list(METHODS if named is None else named)
     tasks = [Task(model, method, test, grid, _options_of(method, options))
              for model in models for method in METHODS if method in methods
              for test in tests if _applies(method, model.kind, test, corpus)]
@@ -257,14 +393,14 @@ def plan_tasks(models: Sequence[AuditInput], tests: Iterable[str] | None = None,
     return tasks
 
 
-def _metric_names(names: object) -> tuple[str, ...]:
+def _metric_names(names: object, notes: list[str] | None = None) -> tuple[str, ...]:
     """The metrics to run, checked against the front door's registry, in its order."""
     if names is None:
         return default_metrics()
     from biaslib.evaluate.metrics import METRICS, metric
-    from biaslib.validation import no_string
 
-    chosen = {metric(str(n)).name for n in no_string(names, "metrics")}  # UnknownNameError
+    given = unique_names(names, "metrics", notes)  # type: ignore[arg-type]
+    chosen = {metric(str(n)).name for n in given or ()}  # UnknownNameError
     if not chosen:
         raise ValueError("metrics: name at least one metric, or leave it out for all")
     return tuple(m.name for m in METRICS if m.name in chosen)

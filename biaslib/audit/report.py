@@ -87,6 +87,8 @@ h4 { font-size: 1rem; margin: 1.25rem 0 0.25rem; }
 p, li { max-width: 48rem; }
 .meta { color: #444; }
 .note { color: #444; font-size: 0.92rem; }
+.notes { background: #fff8e1; border-left: 4px solid #f0b400; padding: 0.25rem 0.9rem;
+         margin: 0.75rem 0; }
 .scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; margin: 0.5rem 0 0.75rem;
           border: 1px solid #e3e3e3; width: fit-content; max-width: 100%; }
 table { border-collapse: collapse; font-size: 0.92rem; font-variant-numeric: tabular-nums; }
@@ -288,6 +290,7 @@ def _header(results: pd.DataFrame, timings: pd.DataFrame, provenance: Mapping[st
         meta.append(f"biaslib {_text(version)}.")
     if meta:
         out.append(f'<p class="meta">{" ".join(meta)}</p>')
+    out.append(_notes(provenance))
     holm = provenance.get("holm")
     alpha = _text(holm.get("alpha", ALPHA) if isinstance(holm, Mapping) else ALPHA)
     out.append(
@@ -314,6 +317,20 @@ def _header(results: pd.DataFrame, timings: pd.DataFrame, provenance: Mapping[st
     if not metric_rows.empty:
         out.append(_framing(metric_rows["method"].astype(str)))
     return out
+
+
+def _notes(provenance: Mapping[str, object]) -> str:
+    """What the audit left out or merged of what was asked (``provenance["notes"]``).
+
+    Shown above everything else that explains the numbers: a repeated model or test run
+    once, a method a model cannot run, a test a method has no stimuli for.
+    """
+    notes = provenance.get("notes")
+    if not isinstance(notes, Sequence) or isinstance(notes, str) or not notes:
+        return ""
+    items = "".join(f"<li>{_text(strip_paths(str(n)))}</li>" for n in notes)
+    return (f"<div class='notes' id='notes'><p><b>Notes on what was asked "
+            f"({len(notes)}):</b></p><ul>{items}</ul></div>")
 
 
 def _framing(methods: Iterable[str]) -> str:

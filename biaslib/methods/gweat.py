@@ -68,10 +68,10 @@ from typing import ClassVar, Literal
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from biaslib.errors import UnknownNameError
+from biaslib.errors import DegenerateTestError, UnknownNameError
 from biaslib.methods.result import BiasScoreResult
 from biaslib.stats.conventions import ConventionBase
-from biaslib.stats.similarity import as_vectors, unit_rows
+from biaslib.stats.similarity import as_vectors, same_vectors, unit_rows
 from biaslib.validation import check_bool
 
 __all__ = [
@@ -149,6 +149,22 @@ def _groups(sets: Sequence[ArrayLike], what: str) -> list[NDArray[np.float64]]:
     return out
 
 
+def _refuse_identical(sets: list[NDArray[np.float64]], what: str) -> None:
+    """Refuse two sets of the same vectors, in any order, as WEAT refuses X = Y.
+
+    Two target (or attribute) groups that are one set would be compared with
+    themselves: with two groups the statistic is exactly 0, with more their terms
+    still measure nothing about the pair. The vectors as given are compared (a
+    scaled copy is another set, as for WEAT).
+    """
+    for i in range(len(sets)):
+        for j in range(i + 1, len(sets)):
+            if same_vectors(sets[i], sets[j]):
+                raise DegenerateTestError(
+                    f"{what}s {i} and {j} are the same vectors (in some order): generalized "
+                    f"WEAT would compare a group with itself; pass different {what}s")
+
+
 def _centre(sets: list[NDArray[np.float64]], means: NDArray[np.float64],
             center: str) -> NDArray[np.float64]:
     if center == "groups":
@@ -197,6 +213,9 @@ def generalized_weat(
     ValueError
         Fewer than two groups, different numbers of target and attribute sets,
         empty sets, mismatched dimensions, NaN, zero vectors.
+    DegenerateTestError
+        If two target sets, or two attribute sets, are the same vectors in some
+        order, as given.
 
     Examples
     --------
@@ -219,6 +238,8 @@ def generalized_weat(
     if targets[0].shape[1] != attributes[0].shape[1]:
         raise ValueError(f"target sets have dimension {targets[0].shape[1]}, attribute sets "
                          f"{attributes[0].shape[1]}")
+    _refuse_identical(targets, "target set")
+    _refuse_identical(attributes, "attribute set")
     if normalize:
         targets = [unit_rows(t, f"target set {i}") for i, t in enumerate(targets)]
         attributes = [unit_rows(a, f"attribute set {i}") for i, a in enumerate(attributes)]

@@ -138,7 +138,7 @@ from biaslib.stats.conventions import PermutationConvention
 from biaslib.stats.meta_analysis import MetaAnalysis, random_effects
 from biaslib.stats.permutation import PermutationResult
 from biaslib.stats.resampling import Resampling, resampled_test
-from biaslib.validation import check_int, check_seed
+from biaslib.validation import check_int, check_seed, real_array
 
 __all__ = [
     "LPBS_BIASLIB",
@@ -300,8 +300,16 @@ LPBS_PRESETS = LpbsConvention.declare_presets(LPBS_KURITA, LPBS_MIND_YOUR_BIAS, 
 
 
 def _log_probs(values: ArrayLike, name: str, *, allow_zero: bool = False) -> NDArray[np.float64]:
-    """Log probabilities as float64, refusing NaN, +inf, values > 0 and (unless allowed) -inf."""
-    arr = np.asarray(values, dtype=np.float64)
+    """Log probabilities as float64, refusing NaN, +inf, values > 0 and (unless allowed) -inf.
+
+    Strings, ``None``, complex numbers and ragged lists are refused by name
+    (:func:`~biaslib.validation.real_array`), not with numpy's cast error.
+    """
+    try:
+        arr = real_array(values, name)
+    except TypeError as err:
+        raise TypeError(f"{err}: expected log probabilities (floats <= 0), e.g. from "
+                        "MaskedLMScorer.log_probs, not words or sentences") from None
     if arr.size == 0:
         raise ValueError(f"{name} is empty")
     if np.isnan(arr).any():
@@ -319,6 +327,24 @@ def _log_probs(values: ArrayLike, name: str, *, allow_zero: bool = False) -> NDA
             "myb_case_bug_lookup) or from an underflow in probability space "
             "(probability_space_scores)")
     return np.minimum(arr, 0.0)
+
+
+def _float_dtype(dtype: object) -> np.dtype:
+    """``dtype`` as a numpy floating dtype; any other is refused.
+
+    Probabilities below 1 cast to an integer dtype become 0 (log: -inf, a silent
+    wrong score), and a complex or object dtype is no arithmetic of the papers.
+    """
+    try:
+        dt = np.dtype(dtype)  # type: ignore[call-overload]
+    except TypeError:
+        raise TypeError(f"dtype must be a numpy floating type (np.float32 as the papers' "
+                        f"code, np.float64, np.float16), got {dtype!r}") from None
+    if dt.kind != "f":
+        raise TypeError(f"dtype must be a numpy floating type (np.float32 as the papers' code, "
+                        f"np.float64, np.float16), got {dt}: probabilities in it would be "
+                        "rounded to 0 or lose their meaning")
+    return dt
 
 
 def _first(mask: NDArray[np.bool_]) -> tuple[int, ...] | int:
@@ -342,8 +368,10 @@ def increased_log_probability(log_p_target: ArrayLike, log_p_prior: ArrayLike
     Raises
     ------
     ValueError
-        For NaN, values above 0, or :math:`-\infty` (a probability of 0, for
-        which the log ratio is undefined).
+        For NaN, values above 0, :math:`-\infty` (a probability of 0, for
+        which the log ratio is undefined), or a ragged list.
+    TypeError
+        For anything but real numbers (words, sentences, ``None``, complex).
 
     Examples
     --------
@@ -454,7 +482,14 @@ def probability_space_scores(
     returns those NaN and infinite values (numpy's warnings silenced) instead
     of refusing them; compare :func:`group_bias_scores`, which works in log
     space. Inputs as there; the log probabilities may be :math:`-\infty`.
+
+    Raises
+    ------
+    TypeError
+        If ``dtype`` is not a floating type (an integer dtype would round every
+        probability to 0 and return :math:`-\infty`).
     """
+    dtype = _float_dtype(dtype)
     lx, ly = _as_2d(log_p_x, "log_p_x", True), _as_2d(log_p_y, "log_p_y", True)
     px = _log_probs(prior_x, "prior_x", allow_zero=True).ravel()
     py = _log_probs(prior_y, "prior_y", allow_zero=True).ravel()
@@ -494,7 +529,15 @@ def wordpiece_log_probability(
     -48.0
     >>> wordpiece_log_probability(pieces, space="probability")
     -inf
+
+    Raises
+    ------
+    ValueError
+        For an unknown rule or space, NaN or positive log probabilities.
+    TypeError
+        If ``dtype`` is not a floating type.
     """
+    dtype = _float_dtype(dtype)
     pieces = _log_probs(piece_log_probs, "piece_log_probs", allow_zero=True).ravel()
     if wordpieces not in WORDPIECES:
         raise ValueError(f"wordpieces must be one of {WORDPIECES}, got {wordpieces!r}")

@@ -71,7 +71,7 @@ from numpy.typing import ArrayLike, NDArray
 from biaslib.errors import DegenerateTestError
 from biaslib.methods.result import BiasScoreResult
 from biaslib.stats.conventions import ConventionBase
-from biaslib.stats.similarity import as_vectors, unit_rows
+from biaslib.stats.similarity import as_vectors, same_vectors, unit_rows
 from biaslib.validation import check_bool
 
 __all__ = [
@@ -148,7 +148,10 @@ def rnd_word(
         For empty sets, NaN or infinite values, zero vectors, mismatched
         dimensions, or an unknown ``distance``.
     DegenerateTestError
-        With ``distance="cos"``, if a group's mean is the zero vector.
+        If X and Y are the same vectors in some order, as given: every score
+        would be 0, which would read as a measured absence of bias (WEAT refuses
+        X = Y the same way; like WEAT, a scaled copy is not the same vectors). With
+        ``distance="cos"``, if a group's mean is the zero vector.
 
     Examples
     --------
@@ -164,8 +167,13 @@ def rnd_word(
         raise ValueError(f"distance must be 'norm' or 'cos', got {distance!r}")
     normalize = check_bool(normalize, "normalize")
     w = _vectors(words, "words", normalize)
-    x = _vectors(X, "X", normalize)
-    y = _vectors(Y, "Y", normalize)
+    x, y = as_vectors(X, "X"), as_vectors(Y, "Y")
+    if same_vectors(x, y):  # the vectors as given: WEAT's rule
+        raise DegenerateTestError(
+            "X and Y are the same vectors (in some order): RND would compare a group with "
+            "itself (every word scores 0); pass two different groups")
+    if normalize:
+        x, y = unit_rows(x, "X"), unit_rows(y, "Y")
     dims = {"words": w.shape[1], "X": x.shape[1], "Y": y.shape[1]}
     if len(set(dims.values())) != 1:
         raise ValueError(f"the sets differ in dimension: {dims}")
@@ -209,6 +217,11 @@ def rnd(
         ``method="RND"``, ``word_scores`` :func:`rnd_word` (positive: closer to
         ``X``), ``effect_size`` their sum or mean. Under ``"wefe"`` the notes give the
         sign of WEFE's own ``result`` relative to ``effect_size``.
+
+    Raises
+    ------
+    DegenerateTestError
+        If X and Y are the same vectors in some order (:func:`rnd_word`).
 
     Examples
     --------

@@ -28,13 +28,18 @@ that a seed gives the same train/test split as the peers' ``random_state``.
 Where the authors' code and WEFE differ, each choice is a field of an
 :class:`RnsbConvention`, with presets (``convention=``):
 
-===================  ========================================  ===========================
-field                ``"paper"`` (the authors' notebook)       ``"wefe"``
-===================  ========================================  ===========================
-held-out share       ``test_size=0.1``, not stratified         ``0.2``, stratified
-solver, C            ``lbfgs``, :math:`C = 2` (see below)      ``liblinear``, :math:`C=1`
-``max_iter``         100 (sklearn's default then)              10 000
-===================  ========================================  ===========================
+============  =========================  ======================  =======================
+field         ``"paper"`` (notebook)     ``"wefe"``              ``"biaslib"`` (default)
+============  =========================  ======================  =======================
+held out      ``test_size=0.1``,         ``0.2``, stratified     as ``"paper"``
+              not stratified
+solver, C     ``lbfgs``, :math:`C = 2`   ``liblinear``,          ``newton-cholesky``,
+              (see below)                :math:`C=1`             :math:`C = 2`
+``tol``       ``1e-4`` (sklearn's        ``1e-4`` (liblinear's   ``1e-10``
+              default)                   default)
+``max_iter``  100 (sklearn's default     10 000                  1 000
+              then)
+============  =========================  ======================  =======================
 
 ``"paper"``
     The paper gives no classifier settings; its authors' notebook
@@ -52,6 +57,33 @@ solver, C            ``lbfgs``, :math:`C = 2` (see below)      ``liblinear``, :m
     objective directly). With 100 iterations lbfgs may stop before it converges
     on a real lexicon, with scikit-learn's ``ConvergenceWarning`` — as it did in
     the notebook; ``RNSB_PAPER.replace(max_iter=...)`` lets it run longer.
+``"biaslib"``
+    The paper preset's model (the same split, penalty and :math:`C`) fitted to
+    its optimum: Newton's method (``newton-cholesky``; the same objective as
+    ``lbfgs``, the intercept unpenalised) until every entry of the objective's
+    gradient is below ``tol=1e-10``, a few iterations. ``lbfgs`` cannot reach
+    such a tolerance: scikit-learn stops it when the objective changes by
+    less than 64 machine epsilons, about :math:`10^{-6}` from the optimum in
+    the coefficients. A fit that stops at ``max_iter`` first is reported with a
+    :class:`~sklearn.exceptions.ConvergenceWarning` naming the tolerance.
+solver tolerance
+    ``tol`` is the solver's stopping tolerance. The authors' notebook and WEFE
+    pass none, so they stop at scikit-learn's default :math:`10^{-4}` — far from
+    the optimum: on 2 × 120 random 50-d words the ``lbfgs`` coefficients at
+    :math:`10^{-4}` are :math:`8 \cdot 10^{-3}` from the exact fit. On the book's
+    16 tests and vector sets (:mod:`biasbook.agree`: GloVe 6B 50d and the Google
+    News subset, seed 0) the paper preset's probabilities are up to
+    :math:`3.2 \cdot 10^{-3}` from those of the same model at its optimum, and
+    its RNSB up to 0.5 % (C5 on GloVe: 0.03722 against 0.03704; the order of
+    the tests does not change); an independent check found up to
+    :math:`3.7 \cdot 10^{-3}` and 1 % on other vectors. ``tests/test_rnsb.py``
+    checks the ``"biaslib"`` fit against a direct minimisation. The paper preset keeps
+    :math:`10^{-4}`, the argument the notebook passed; but since
+    scikit-learn 1.4 (PR #26721) the ``lbfgs`` objective is the *mean* log-loss,
+    where the 2019 notebook's was the sum, so the same ``tol`` now stops about
+    :math:`n` (training words) times earlier than the notebook did, and its
+    exact stopping point cannot be replayed. The ``"wefe"`` preset keeps
+    liblinear's :math:`10^{-4}`, which is what WEFE computes (agreement to 1e-12).
 ``"wefe"``
     WEFE's ``RNSB._train_classifier`` (``wefe/metrics/RNSB.py`` lines 140–206, at
     1998132, 2025-07-29): ``train_test_split(test_size=0.2, stratify=labels,
@@ -101,22 +133,25 @@ Hu, M. & Liu, B. (2004). Mining and Summarizing Customer Reviews. KDD 2004.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import train_test_split
 
-from biaslib.errors import DegenerateTestError
+from biaslib.errors import DegenerateTestError, warn_dropped
 from biaslib.methods.result import BiasScoreResult
 from biaslib.stats.conventions import ConventionBase
-from biaslib.stats.similarity import as_vectors, unit_rows
+from biaslib.stats.similarity import as_vectors, same_vectors, unit_rows
 from biaslib.validation import check_bool, check_int, check_number, check_seed
 
 __all__ = [
+    "RNSB_BIASLIB",
     "RNSB_PAPER",
     "RNSB_PRESETS",
     "RNSB_WEFE",
@@ -128,7 +163,8 @@ __all__ = [
 
 #: Over what RNSB compares its distribution with the uniform one.
 RnsbAggregate = Literal["words", "groups"]
-Solver = Literal["lbfgs", "liblinear"]
+Solver = Literal["lbfgs", "liblinear", "newton-cholesky"]
+_SOLVERS = ("lbfgs", "liblinear", "newton-cholesky")
 
 
 @dataclass(frozen=True)
@@ -144,10 +180,15 @@ class RnsbConvention(ConventionBase):
     stratify
         Keep the negative/positive ratio in the held-out split.
     solver
-        scikit-learn's ``"lbfgs"`` or ``"liblinear"`` (which also penalises the
-        intercept).
+        scikit-learn's ``"lbfgs"``, ``"newton-cholesky"`` (the same objective) or
+        ``"liblinear"`` (which also penalises the intercept).
     C
         Inverse L2 regularisation strength of the binary model.
+    tol
+        The solver's stopping tolerance (scikit-learn's ``tol``; its default
+        ``1e-4`` in the paper and WEFE presets, ``1e-10`` in ``"biaslib"``). For
+        ``lbfgs`` and ``newton-cholesky`` a bound on the gradient of the mean
+        log-loss plus penalty.
     max_iter
         The solver's iteration limit.
     aggregate
@@ -163,6 +204,7 @@ class RnsbConvention(ConventionBase):
     stratify: bool = False
     solver: Solver = "lbfgs"
     C: float = 2.0
+    tol: float = 1e-4
     max_iter: int = 100
     aggregate: RnsbAggregate = "words"
 
@@ -170,11 +212,13 @@ class RnsbConvention(ConventionBase):
         super().__post_init__()
         check_number(self.test_size, "test_size", minimum=0.0, maximum=0.9)
         check_bool(self.stratify, "stratify")
-        if self.solver not in ("lbfgs", "liblinear"):
-            raise ValueError(f"solver must be 'lbfgs' or 'liblinear', got {self.solver!r}")
-        check_number(self.C, "C")
-        if self.C <= 0:
-            raise ValueError(f"C must be > 0, got {self.C!r}")
+        if self.solver not in _SOLVERS:
+            raise ValueError(f"solver must be one of {_SOLVERS}, got {self.solver!r}")
+        for name in ("C", "tol"):
+            value = getattr(self, name)
+            check_number(value, name)
+            if value <= 0:
+                raise ValueError(f"{name} must be > 0, got {value!r}")
         check_int(self.max_iter, "max_iter", minimum=1)
         if self.aggregate not in ("words", "groups"):
             raise ValueError(f"aggregate must be 'words' or 'groups', got {self.aggregate!r}")
@@ -182,23 +226,31 @@ class RnsbConvention(ConventionBase):
 
 #: The authors' notebook: 10% held out (not stratified), lbfgs multinomial = binary with C = 2.
 RNSB_PAPER = RnsbConvention(
-    name="paper", test_size=0.1, stratify=False, solver="lbfgs", C=2.0, max_iter=100,
+    name="paper", test_size=0.1, stratify=False, solver="lbfgs", C=2.0, tol=1e-4, max_iter=100,
     aggregate="words",
     description="Sweeney & Najafian 2019 (ACL) as their notebook ChristopherSweeney/AIFairness "
                 "python_notebooks/Measuring_and_Mitigating_Word_Embedding_Bias.ipynb computes "
                 "it: train_test_split(test_size=0.1), LogisticRegression(lbfgs, multinomial) "
-                "= binary with C=2",
+                "= binary with C=2, scikit-learn's default tol=1e-4",
 )
 #: WEFE ``wefe/metrics/RNSB.py`` (1998132, 2025-07-29): 20% stratified holdout, liblinear.
 RNSB_WEFE = RnsbConvention(
-    name="wefe", test_size=0.2, stratify=True, solver="liblinear", C=1.0, max_iter=10000,
+    name="wefe", test_size=0.2, stratify=True, solver="liblinear", C=1.0, tol=1e-4,
+    max_iter=10000,
     aggregate="words",
     description="WEFE wefe/metrics/RNSB.py lines 140-206, 284: train_test_split(test_size=0.2, "
                 "stratify), LogisticRegression(solver='liblinear', max_iter=10000); one "
                 "distribution over all target words",
 )
+#: The paper preset's model fitted to its optimum: Newton's method to a gradient below 1e-10.
+RNSB_BIASLIB = RnsbConvention(
+    name="biaslib", test_size=0.1, stratify=False, solver="newton-cholesky", C=2.0, tol=1e-10,
+    max_iter=1000, aggregate="words",
+    description="the paper preset's split and model (binary, C=2, intercept unpenalised) "
+                "fitted to the optimum: newton-cholesky until the gradient is below 1e-10",
+)
 #: Preset name → convention (``RnsbConvention.of(name)`` looks one up).
-RNSB_PRESETS = RnsbConvention.declare_presets(RNSB_PAPER, RNSB_WEFE)
+RNSB_PRESETS = RnsbConvention.declare_presets(RNSB_PAPER, RNSB_WEFE, RNSB_BIASLIB)
 
 
 def kl_from_uniform(weights: ArrayLike) -> float:
@@ -248,6 +300,26 @@ def _groups(groups: Sequence[ArrayLike]) -> list[NDArray[np.float64]]:
     return sets
 
 
+def _refuse_identical(sets: Sequence[NDArray[np.float64]], a: NDArray[np.float64],
+                       b: NDArray[np.float64]) -> None:
+    """The library's rule for a set compared with itself (as WEAT's X = Y): refuse it.
+
+    A = B leaves the classifier nothing to learn (every probability 0.5, RNSB 0); two
+    identical groups compare a group with itself. Either would read as a measured result.
+    The vectors as given are compared (a scaled copy is another set, as for WEAT).
+    """
+    if same_vectors(a, b):
+        raise DegenerateTestError(
+            "A and B are the same vectors (in some order): the classifier would learn "
+            "nothing and every probability would be 0.5; pass two different attribute sets")
+    for i in range(len(sets)):
+        for j in range(i + 1, len(sets)):
+            if same_vectors(sets[i], sets[j]):
+                raise DegenerateTestError(
+                    f"groups {i} and {j} are the same vectors (in some order): RNSB "
+                    "would compare a group with itself; pass different groups")
+
+
 def _seed(seed: object) -> int:
     checked = check_seed(seed)
     if checked is None:
@@ -279,9 +351,21 @@ def _fit(A: NDArray[np.float64], B: NDArray[np.float64], conv: RnsbConvention,
                              "or a convention with test_size=0")
     else:
         train, y_train, test, y_test = rows, labels, None, None
-    model = LogisticRegression(C=conv.C, solver=conv.solver, max_iter=conv.max_iter,
-                               random_state=seed)
-    model.fit(train, y_train)
+    model = LogisticRegression(C=conv.C, solver=conv.solver, tol=conv.tol,
+                               max_iter=conv.max_iter, random_state=seed)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ConvergenceWarning)
+        model.fit(train, y_train)
+    for w in caught:  # others (deprecations) go on as they came
+        if not issubclass(w.category, ConvergenceWarning):
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    if any(issubclass(w.category, ConvergenceWarning) for w in caught):
+        # sklearn's message names neither RNSB nor the convention field that fixes it.
+        warn_dropped(
+            f"RNSB's classifier ({conv.solver}, tol={conv.tol:g}) failed to converge within "
+            f"max_iter={conv.max_iter} iterations (convention {conv.name!r}): the probabilities "
+            "are not those of the exact fit. Pass convention=<preset>.replace(max_iter=...) "
+            "for more iterations", ConvergenceWarning)
     if test is not None:
         accuracy = float(model.score(test, y_test))
     return model, accuracy
@@ -289,20 +373,33 @@ def _fit(A: NDArray[np.float64], B: NDArray[np.float64], conv: RnsbConvention,
 
 def negative_probabilities(
     groups: Sequence[ArrayLike], A: ArrayLike, B: ArrayLike, *, seed: int = 0,
-    convention: RnsbConvention | str = RNSB_PAPER, normalize: bool = False,
+    convention: RnsbConvention | str = RNSB_BIASLIB, normalize: bool = False,
 ) -> tuple[NDArray[np.float64], float]:
     """P(negative | word) for every word of every group, and the held-out accuracy.
 
     One fit of :func:`rnsb`'s classifier; the words come group after group, in
     order. The accuracy is on the held-out attribute words (NaN with
     ``test_size=0``).
+
+    Raises
+    ------
+    DegenerateTestError
+        If A and B, or two groups, are the same vectors in some order (as
+        WEAT refuses X = Y).
+
+    Warns
+    -----
+    sklearn.exceptions.ConvergenceWarning
+        If the solver stops at ``max_iter`` before reaching ``tol``.
     """
     conv = RnsbConvention.of(convention)
     seed = _seed(seed)
     normalize = check_bool(normalize, "normalize")
     sets = _groups(groups)
-    a = unit_rows(A, "A") if normalize else as_vectors(A, "A")
-    b = unit_rows(B, "B") if normalize else as_vectors(B, "B")
+    a, b = as_vectors(A, "A"), as_vectors(B, "B")
+    _refuse_identical(sets, a, b)
+    if normalize:
+        a, b = unit_rows(a, "A"), unit_rows(b, "B")
     dims = {"A": a.shape[1], "B": b.shape[1], **{f"group {i}": g.shape[1]
                                                    for i, g in enumerate(sets)}}
     if len(set(dims.values())) != 1:
@@ -315,7 +412,7 @@ def negative_probabilities(
 
 def rnsb(
     groups: Sequence[ArrayLike], A: ArrayLike, B: ArrayLike, *, seed: int = 0,
-    convention: RnsbConvention | str = RNSB_PAPER, normalize: bool = False,
+    convention: RnsbConvention | str = RNSB_BIASLIB, normalize: bool = False,
     n_iterations: int = 1,
 ) -> BiasScoreResult:
     r"""RNSB: :math:`D_{KL}(P \Vert U)` of the normalised P(negative) of the identity words.
@@ -330,6 +427,7 @@ def rnsb(
     seed
         Seeds the held-out split and the solver (same call, same result).
     convention
+        ``"biaslib"`` (the default: the paper's model fitted to its optimum),
         ``"paper"`` or ``"wefe"`` (an :class:`RnsbConvention`; see the module
         docstring).
     normalize
@@ -353,16 +451,23 @@ def rnsb(
         too small to hold words out, or ``aggregate="groups"`` with one group.
     TypeError
         If ``groups`` is one matrix or a dict instead of a list of sets.
+    DegenerateTestError
+        If A and B, or two groups, are the same vectors in some order.
+
+    Warns
+    -----
+    sklearn.exceptions.ConvergenceWarning
+        If the solver stops at ``max_iter`` before reaching the convention's ``tol``.
 
     Examples
     --------
     Negative words near (−1, 0), positive near (1, 0); identity words at
     (−1, 0), (0, 1) and (1, 0) get decreasing probabilities of being negative:
 
-    >>> from biaslib.methods.rnsb import RNSB_PAPER, rnsb
+    >>> from biaslib.methods.rnsb import RNSB_BIASLIB, rnsb
     >>> A = [[-1.0, 0.1], [-1.2, -0.2], [-0.9, 0.3], [-1.1, 0.0]]
     >>> B = [[1.0, 0.2], [1.1, -0.1], [0.8, 0.1], [1.2, 0.3]]
-    >>> all_words = RNSB_PAPER.replace(test_size=0.0)  # too few words to hold any out
+    >>> all_words = RNSB_BIASLIB.replace(test_size=0.0)  # too few words to hold any out
     >>> r = rnsb([[[-1.0, 0.0]], [[0.0, 1.0]], [[1.0, 0.0]]], A, B, convention=all_words)
     >>> bool(r.word_scores[0] > r.word_scores[1] > r.word_scores[2]), r.effect_size > 0
     (True, True)
