@@ -160,6 +160,23 @@ def test_a_vector_file_is_identified_by_its_content_only(tmp_path, monkeypatch):
     assert resolve_input(first).fingerprint == f"sha256={sha256(first.read_bytes())}"
 
 
+def test_loading_a_vector_file_does_not_hash_it_again(tmp_path, monkeypatch):
+    """The digest computed when resolving (the fingerprint) is the table's: read once."""
+    from biaslib.embeddings import vector_files
+
+    data = b"rose 0.1 0.2\ntulip 0.3 0.4\n"
+    path = tmp_path / "glove.txt"
+    path.write_bytes(data)
+    model = resolve_input(path)
+
+    def no_second_hash(_path):
+        raise AssertionError("the vector file was hashed again when loaded")
+
+    monkeypatch.setattr(vector_files, "sha256_of", no_second_hash)
+    table = model.load(words=["rose", "tulip"]).table
+    assert table.fingerprint.endswith(f"sha256={sha256(data)}")
+
+
 # ------------------------------------------------------------------ repeats and names
 
 

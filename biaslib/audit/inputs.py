@@ -180,8 +180,10 @@ class AuditInput:
         if self.path is not None:
             from biaslib.embeddings.vector_files import read_vectors
 
+            # resolving hashed the file already (its fingerprint): not a second time
             table = read_vectors(self.path, words=sorted(set(words)), case=self.case,
-                                 name=self.name)
+                                 name=self.name,
+                                 sha256=self.fingerprint.removeprefix("sha256="))
         elif self.kind == "static":
             table = STATIC_NAMES[self.source]()
         loaded = LoadedModel(self, table, device, progress)
@@ -442,7 +444,8 @@ def resolve_input(source: str | os.PathLike[str], *,
 
 
 def resolve_inputs(sources: Sequence[str | os.PathLike[str]], *,
-                   case: CaseMode = "exact-then-lower") -> list[AuditInput]:
+                   case: CaseMode = "exact-then-lower",
+                   notes: list[str] | None = None) -> list[AuditInput]:
     """Resolve every ``MODEL`` argument of one run: repeats dropped, names made unique.
 
     Each source is resolved by :func:`resolve_input` (whose errors it raises). Then:
@@ -468,6 +471,10 @@ def resolve_inputs(sources: Sequence[str | os.PathLike[str]], *,
         source).
     case
         Passed to :func:`resolve_input` for static vector files.
+    notes
+        Where one note on the repeats dropped is appended (as the audit's provenance
+        lists it: the arguments as :attr:`~AuditInput.label` shows them, without this
+        machine's folders).
 
     Returns
     -------
@@ -478,14 +485,19 @@ def resolve_inputs(sources: Sequence[str | os.PathLike[str]], *,
     if isinstance(sources, (str, os.PathLike)):
         sources = [sources]
     kept: dict[str, AuditInput] = {}
+    dropped: list[str] = []
     for source in sources:
         model = resolve_input(source, case=case)
         first = kept.get(model.fingerprint)
         if first is not None:
             logger.warning("model %r repeats %r (the same weights: %s); it is audited once",
                            model.source, first.source, model.fingerprint)
+            dropped.append(model.label)
             continue
         kept[model.fingerprint] = model
+    if dropped and notes is not None:
+        notes.append(f"models: {', '.join(map(repr, dropped))} repeat a model given before "
+                     "(the same weights); each model is audited once")
     return _unique_names(list(kept.values()))
 
 

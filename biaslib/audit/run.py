@@ -370,7 +370,7 @@ def run_audit(
         raise ValueError("no model to audit")
     out = Path(out)
     notes: list[str] = []
-    inputs = _resolve(sources, notes)
+    inputs = resolve_inputs(sources, notes=notes)  # repeats dropped, with a note
     options = _corpus_options(corpus, corpus_cap, seed)
     if metrics is not None:
         options["metrics"] = unique_names(metrics, "metrics", notes)
@@ -382,27 +382,6 @@ def run_audit(
                     corpus_cap=corpus_cap, seed=seed, options=options, scheduler=scheduler,
                     alpha=alpha, report=report, progress=progress, command=command,
                     started=started)
-
-
-def _resolve(sources: Sequence[str | os.PathLike[str]], notes: list[str]) -> list[AuditInput]:
-    """The models to audit, each once and under a name of its own, with a note on repeats.
-
-    :func:`~biaslib.audit.inputs.resolve_inputs` drops a model given twice (the same
-    fingerprint, however it was typed) and logs which; the provenance notes it too.
-    """
-    resolved = resolve_inputs(sources)
-    left = [m.source for m in resolved]
-    dropped = []
-    for source in map(os.fspath, sources):
-        if source in left:
-            left.remove(source)
-        else:
-            # as AuditInput.label shows it: without this machine's folders
-            dropped.append(Path(source).name if os.path.exists(source) else source)
-    if dropped:
-        notes.append(f"models: {', '.join(map(repr, dropped))} repeat a model given before "
-                     "(the same weights); each model is audited once")
-    return resolved
 
 
 def _run(inputs: Sequence[AuditInput], tasks: Sequence[Task], out: Path, *,
