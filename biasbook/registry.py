@@ -29,6 +29,7 @@ import pandas as pd
 
 from biasbook import (
     agree,
+    audit,
     ceat,
     elmo_bug,
     lpbs,
@@ -66,6 +67,7 @@ REGISTRY: tuple[StoredTable, ...] = (
     *synthesis.DECLARED_TABLES,
     *synthesis_tables.DECLARED_TABLES,
     *speccurve.DECLARED_TABLES,
+    *audit.DECLARED_TABLES,
 )
 
 _BY_NAME = {t.name: t for t in REGISTRY}
@@ -121,7 +123,7 @@ def table_names(chapter: str | None = None, *, script: str | None = None,
     ----------
     chapter : str, optional
         Only this chapter's tables (``"weat_static"``, ``"seat"``, ``"elmo_bug"``,
-        ``"mleat"``, ``"ceat"``, ``"lpbs"``, ``"same"``, ``"synthesis"``).
+        ``"mleat"``, ``"ceat"``, ``"lpbs"``, ``"same"``, ``"synthesis"``, ``"audit"``).
     script : str, optional
         Only tables whose script starts with this (``"scripts/compute_results.py"``).
     results : bool, optional

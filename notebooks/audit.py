@@ -234,10 +234,12 @@ for line in printed.getvalue().replace(str(out), "audit-minilm").split(". "):
 # %% [markdown]
 # The summary table holds one headline number per test and method: its effect size, its
 # confidence interval, its p-value (a permutation p-value below 0.01 as "< 0.01" or
-# "< 0.001") and its Holm mark (`*`: rejected at a family-wise 0.05 over the model's
-# headline p-values). A transformer's vectors differ in their last bits from one CPU to
-# another, so every number is printed only to digits that such noise cannot change
-# (`biaslib.reporting.format.robust_format`; CONTRIBUTING, rule 2).
+# "< 0.001") and its Holm mark (`*`: rejected at a family-wise 0.05 with the effect in the
+# tested direction; `reversed`: rejected against it). Holm's correction runs within each
+# method, so that one-sided p-values (SEAT, WEAT) are never corrected together with
+# two-sided ones (CEAT, ML-EAT, LPBS). A transformer's vectors differ in their last bits
+# from one CPU to another, so every number is printed only to digits that such noise cannot
+# change (`biaslib.reporting.format.robust_format`; CONTRIBUTING, rule 2).
 
 # %% tags=["remove-input"]
 minilm_summary
@@ -332,9 +334,14 @@ print(f"{again.computed} tasks computed, {again.reused} read back; the results a
 # (audit-report)=
 # ## The report
 #
-# `report.html` is what to send a colleague: the summary table of each model, every test's
-# specification curve with a sentence on it, the EAT-Maps, the timings, the rows that did
-# not run and why, and the provenance. It is one file, with its figures inside and no
+# `report.html` is what to send a colleague. Its first screen answers: per test and method
+# the headline number, its interval and a verdict in words by a stated rule, beside the
+# range of what the papers published for the same test and method and of the book's
+# offline models, and a figure of the same. Then how to read each method's number (sign,
+# tail, interval, p-value), the summary table of each model, the words each test lost,
+# every test's specification curve with a sentence on it, the EAT-Maps, the timings, the
+# rows that did not run and why (a phrase set that a vector file cannot hold is told apart
+# from a failure), and the provenance. It is one file, with its figures inside and no
 # script. Below it opens in a frame, so that its own style stays its own; it names its
 # run's start, which changes on every run.
 

@@ -115,12 +115,18 @@ display(Markdown(
 #   or read back;
 # - `provenance.json`: package versions, each model's weights fingerprint, the seeds, the
 #   grid, tests and methods, start and end, the command;
-# - `report.html`: the report, one page with no script and no external file;
+# - `report.html`: the report, one page with no script and no external file; its first
+#   screen places each headline number among the papers' published ones;
 # - `tasks/`: each task's rows, stored as soon as it finishes.
 #
 # A task is one method on one test of one model, stored under a hash of everything that
-# changes its rows (weights, grid, options, biaslib's version). Run the same command again
-# after an interruption and only the missing tasks are computed. Several models can be
+# changes its rows (the weights' content, grid, the options that method reads, biaslib's
+# version): adding `--corpus` recomputes CEAT alone. Run the same command again after an
+# interruption and only the missing tasks are computed. A `DIR` that holds another audit
+# (other models, tests, methods, metrics, grid, corpus or alpha) or files of no audit is
+# refused, saying what differs, unless `--replace` is given. `biaslib models` lists the
+# offline models and what each runs; `--dry-run` prints the plan (tests × methods, tasks
+# stored, an estimated time) and runs nothing. Several models can be
 # audited side by side on a [Dask](https://distributed.dask.org) cluster, one model per
 # worker (each loads once), with `--scheduler`: `processes` starts local worker
 # processes, an address joins a running cluster (the second line audits {term}`C1` and
@@ -173,3 +179,18 @@ display(Markdown(
     f"{whole['inputs']['rows']} rows) in {format_seconds(whole['cold_wall_seconds'])} with "
     f"an empty vector cache on {whole['machine']['cores']} cores, and resumed it in "
     f"{format_seconds(whole['resumed_wall_seconds'])} (the book's page on performance has the method)."))
+times = json.loads((data_dir().parent / "benchmarks" / "results" / "audit_throughput.json")
+                   .read_text(encoding="utf-8"))["validation"]
+typical = pd.DataFrame({
+    "tasks": {m: v["tasks"] for m, v in times["models"].items()},
+    "measured (cold cache)": {m: format_seconds(v["measured_wall_seconds"])
+                              for m, v in times["models"].items()},
+    "--dry-run's estimate": {m: v["estimate_text"] for m, v in times["models"].items()},
+}).rename_axis("offline model")
+display(typical)
+display(Markdown(
+    f"Each offline model's whole battery (every test, small grid, cold vector cache, "
+    f"{times['machine']['cores']} cores, {times['machine']['date']}; "
+    "`benchmarks/bench_audit_throughput.py --validate`), beside what `--dry-run` "
+    "estimates for the same plan from the per-task throughput table: the estimate is a "
+    "rough upper guide."))

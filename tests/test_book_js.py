@@ -80,15 +80,6 @@ return Array.from(document.querySelectorAll('table'), t => [t.id, t.className,
 """
 
 
-@pytest.fixture(scope="module")
-def browser():
-    found = cb.find_browser()
-    if found is None:
-        pytest.skip("Chromium or chromedriver missing (apt-get install chromium chromium-driver)")
-    pytest.importorskip("selenium", reason="selenium missing (pip install -e '.[browser]')")
-    driver = cb.start_browser(*found)
-    yield driver
-    driver.quit()
 
 
 def book_page(folder: Path, name: str, body: str) -> Path:

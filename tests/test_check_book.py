@@ -565,15 +565,6 @@ def test_every_rule_can_be_named_for_skip_rule():
 # ------------------------------------------------------------------ in the browser
 
 
-@pytest.fixture(scope="module")
-def browser():
-    found = cb.find_browser()
-    if found is None:
-        pytest.skip("Chromium or chromedriver missing (apt-get install chromium chromium-driver)")
-    pytest.importorskip("selenium", reason="selenium missing (pip install -e '.[browser]')")
-    driver = cb.start_browser(*found)
-    yield driver
-    driver.quit()
 
 
 def problems_of(browser, path, root, role="book"):

@@ -136,7 +136,9 @@ def test_a_table_with_effect_sizes_is_marked_and_only_a_marked_one_has_the_schem
     sizes outside the core columns. Either now fails here.
     """
     frame, meta = load_results(entry.name)
-    if "effect_size" in frame.columns:
+    # Issue 40: audit_offline is the audit report's reference scale, the audit's headline
+    # effect sizes in the columns its reader returns (biaslib.audit.reference), no p-values.
+    if "effect_size" in frame.columns and entry.name != "audit_offline":
         assert entry.results, f"{entry.name} holds effect sizes: declare it results=True"
     assert ("schema" in meta) == entry.results, entry.name
 

@@ -17,8 +17,14 @@ report to ``DIR``:
     One model loaded once and its tasks run (here or on a Dask worker).
 :mod:`~biaslib.audit.distributed`
     The fan-out to a Dask cluster.
+:mod:`~biaslib.audit.estimate`
+    How long an audit takes (``--dry-run``), from the throughput benchmark.
+:mod:`~biaslib.audit.published`
+    The papers' published numbers for the audit's tests and methods.
+:mod:`~biaslib.audit.reference`
+    The audit's own numbers on the book's offline models (a stored table).
 :mod:`~biaslib.audit.report`
-    The HTML report.
+    The HTML report: the answer first, then the details.
 """
 
 from biaslib.audit.run import AuditResult, run_audit

@@ -16,6 +16,31 @@ curves; Mind Your Bias's for CEAT and LPBS (the papers' own settings); the paper
 SAME; ML-EAT's own conventions. The stimulus test is May et al.'s (Mind Your Bias's
 names where May et al. have none, :func:`~biaslib.audit.plan.headline_stimuli`), on
 May et al.'s bleached templates, the last layer and the model's own pooling.
+
+How sure each headline number is
+--------------------------------
+Every headline row states how its p-value and its interval were obtained, in three
+columns (the report prints them as they are):
+
+``tail``
+    The p-value's tail as the method computed it: ``"greater"`` (WEAT, s-SEAT, w-SEAT:
+    one-sided, :data:`~biaslib.stats.conventions.BIASLIB`), ``"two-sided"`` (CEAT under
+    Mind Your Bias's convention, a normal p of the combined effect; ML-EAT, whose level
+    1 is tested two-sided by :data:`~biaslib.methods.mleat.MLEAT_BIASLIB`; LPBS under
+    Mind Your Bias's convention), :data:`~biaslib.methods.result.NOT_APPLICABLE`
+    (``"n/a"``) for a method without a p-value (SAME, the metrics) or a test not run.
+``p_resolution``
+    The smallest p-value the test can report where the p-value comes from random
+    re-splits, :math:`1/(m+1)` for :math:`m` re-splits (:func:`p_resolution`); NaN where
+    the p-value is exact (every split enumerated) or analytic (CEAT's normal p).
+``ci_low``, ``ci_high``, ``ci_method``
+    A 95% interval of the effect size and how it was made: the Hedges–Olkin normal
+    approximation for the standardised mean differences (WEAT, s-SEAT, w-SEAT, ML-EAT's
+    level 1, LPBS; :func:`~biaslib.stats.effect_size_ci.d_confidence_interval`), the
+    random-effects meta-analysis for CEAT, a seeded percentile bootstrap over the scored
+    attribute words for SAME
+    (:func:`~biaslib.stats.bootstrap.bootstrap_mean_interval`). Where a row has no
+    interval, ``ci_method`` says why, starting ``"none: "``.
 """
 
 from __future__ import annotations
@@ -43,15 +68,19 @@ from biaslib.evaluate.speccurve import (
 from biaslib.evaluate.tidy import layer_label, paper_test
 from biaslib.methods.result import CORE_COLUMNS, NOT_APPLICABLE
 from biaslib.methods.same import SAME_PAPER
-from biaslib.stats.conventions import BIASLIB
+from biaslib.stats.bootstrap import bootstrap_mean_interval
+from biaslib.stats.conventions import BIASLIB, Convention
+from biaslib.stats.effect_size_ci import d_confidence_interval
 
-__all__ = ["PARTS", "RESULT_COLUMNS", "corpus_label", "needed_words", "run_task"]
+__all__ = ["CONFIDENCE", "PARTS", "RESULT_COLUMNS", "SAME_BOOTSTRAP_RESAMPLES",
+           "SAME_BOOTSTRAP_SEED", "conform_rows", "corpus_label",
+           "needed_words", "p_resolution", "run_task"]
 
 logger = logging.getLogger(__name__)
 
 #: The columns of an audit's results, in order (the report and the stored files use them).
 RESULT_COLUMNS: tuple[str, ...] = (
-    *CORE_COLUMNS, "ci_low", "ci_high", "ci_method", "n", "n_x", "n_y", "part",
+    *CORE_COLUMNS, "ci_low", "ci_high", "ci_method", "p_resolution", "n", "n_x", "n_y", "part",
     *(c for c in CHOICES if c not in CORE_COLUMNS), "stimuli", "not run", "notes", "model_input",
     "model_kind", "weights", "pattern", "l2_x_d", "l2_x_sig", "l2_y_d", "l2_y_sig",
 )
@@ -60,7 +89,75 @@ RESULT_COLUMNS: tuple[str, ...] = (
 _TEXT_COLUMNS = ("method", "test", "variant", "model", "convention", "ci_method", "stimuli",
                  "not run", "notes", "part", "pattern", "l2_x_sig", "l2_y_sig")
 
+#: Columns of numbers besides the core ones (a stored file's text is turned back into them).
+_NUMBER_COLUMNS = ("effect_size", "p_value", "ci_low", "ci_high", "p_resolution", "n", "n_x",
+                   "n_y", "l2_x_d", "l2_y_d")
+
 _HEADLINE = {"ddof": str(BIASLIB.ddof), "tail": BIASLIB.tail}
+
+#: Coverage of every interval an audit computes (the Hedges–Olkin default, CEAT's 95%).
+CONFIDENCE = 0.95
+#: Bootstrap resamples of SAME's interval
+#: (:func:`~biaslib.stats.bootstrap.bootstrap_mean_interval`).
+SAME_BOOTSTRAP_RESAMPLES = 10_000
+#: Seed of SAME's bootstrap (:func:`numpy.random.default_rng`; biaslib's resampling seed).
+SAME_BOOTSTRAP_SEED = 1111
+#: ``ci_method`` of the standardised mean differences (WEAT and SEAT rows say the same).
+_HEDGES_OLKIN = "Hedges-Olkin approximation"
+
+
+def p_resolution(method: str, n_resamples: float) -> float:
+    r"""The smallest p-value a permutation test can report: :math:`1/(m+1)`, or NaN.
+
+    A sampled test compares the observed statistic with :math:`m` random re-splits. With
+    the +1 (:math:`p = (k+1)/(m+1)`, Phipson & Smyth 2010; biaslib's conventions for WEAT,
+    SEAT and ML-EAT) its smallest p-value is :math:`1/(m+1)`, reached when no re-split is
+    as extreme as the observed one. Without the +1 (:math:`p = k/m`: LPBS under Kurita's
+    and Mind Your Bias's conventions) that case gives :math:`p = 0`, which only says
+    that the p-value is below the test's resolution; the resolution is :math:`1/(m+1)`
+    here too, so that a p-value at or below it reads "< 1/(m+1)" whatever the
+    convention. An exact test enumerates every split, so its p-value is exact; a
+    p-value read off a normal distribution (a fitted null, CEAT's meta-analysis) is
+    analytic: both have no resolution (NaN).
+
+    Parameters
+    ----------
+    method
+        How the p-value was obtained, as the result says it
+        (:attr:`~biaslib.stats.permutation.PermutationResult.method`): ``"sampled"`` or
+        ``"sampled-with-replacement"`` (random re-splits), ``"exact"``, ``"normal (…)"``;
+        a label that ends in ``" permutations"`` (the ``sampling`` column) is read the
+        same way.
+    n_resamples
+        :math:`m`, the re-splits of a sampled test (ignored otherwise).
+
+    Returns
+    -------
+    float
+        :math:`1/(m+1)` for a sampled test, else NaN.
+
+    Raises
+    ------
+    ValueError
+        If a sampled test has no positive number of re-splits.
+
+    Examples
+    --------
+    >>> p_resolution("sampled", 100_000) == 1 / 100_001, p_resolution("exact", 12_870)
+    (True, nan)
+    """
+    if not str(method).startswith("sampled"):
+        return float("nan")
+    m = float(n_resamples)
+    if not (np.isfinite(m) and m >= 1):
+        raise ValueError(f"a sampled p-value ({method!r}) needs n_resamples >= 1, got "
+                         f"{n_resamples!r}")
+    return 1.0 / (m + 1.0)
+
+
+def _same_ci_method(n_words: int) -> str:
+    return (f"percentile bootstrap over the {n_words} attribute words "
+            f"({SAME_BOOTSTRAP_RESAMPLES:,} resamples, seed {SAME_BOOTSTRAP_SEED})")
 
 
 def _contexts_label(stimuli: str) -> str:
@@ -95,6 +192,7 @@ def _seat(model: LoadedModel, task: Task) -> pd.DataFrame:
                                sentence_poolings=sentence,
                                word_poolings=task.grid.word_poolings, ddofs=task.grid.ddofs,
                                tails=task.grid.tails, convention=BIASLIB, ceat_conventions=())
+    grid["p_resolution"] = _seat_resolution(grid)
     stimuli = headline_stimuli(task.test)
     last = layer_label(model.encoder("last"))
     summary = [
@@ -105,9 +203,27 @@ def _seat(model: LoadedModel, task: Task) -> pd.DataFrame:
     return _stack(summary, grid)
 
 
+def _seat_resolution(grid: pd.DataFrame) -> list[float]:
+    """:func:`p_resolution` of SEAT rows: their ``sampling`` and their convention's re-splits.
+
+    A row's ``sampling`` says ``"exact permutations"`` or ``"sampled permutations"`` (the
+    permutation result's method); the number of re-splits is its convention's
+    (:meth:`Convention.of <biaslib.stats.conventions.ConventionBase.of>` of the row's
+    ``convention``), the one the test drew. A row not run has no p-value (NaN).
+    """
+    return [p_resolution(sampling, Convention.of(name).resampling.n_resamples)
+            if str(sampling).startswith("sampled") else float("nan")
+            for sampling, name in zip(grid["sampling"], grid["convention"], strict=True)]
+
+
 def _ceat(model: LoadedModel, task: Task, corpus: Callable[[str], Mapping] | None
           ) -> pd.DataFrame:
-    """CEAT on Mind Your Bias's templates grouped by word, and on corpus contexts."""
+    """CEAT on Mind Your Bias's templates grouped by word, and on corpus contexts.
+
+    Its p-value is analytic (the normal tail of the random-effects combined effect size,
+    :class:`~biaslib.methods.ceat.CeatResult`): ``p_resolution`` stays NaN, and the
+    interval is the meta-analysis's (``ci_method`` ``"random-effects meta-analysis"``).
+    """
     from biaslib.methods.ceat import CeatConvention
 
     variants = stimulus_variants(task.test)
@@ -174,9 +290,10 @@ def _weat(model: LoadedModel, task: Task) -> pd.DataFrame:
                 rows.append({**base, "ddof": ddof, "tail": tail,
                              "sampling": f"{res.permutation.method} permutations",
                              "effect_size": d, "ci_low": lo, "ci_high": hi,
-                             "ci_method": "Hedges-Olkin approximation",
-                             "p_value": res.p_value, "n_x": n_x, "n_y": n_y, "n": res.n,
-                             "not run": ""})
+                             "ci_method": _HEDGES_OLKIN, "p_value": res.p_value,
+                             "p_resolution": p_resolution(res.permutation.method,
+                                                          res.permutation.n_resamples),
+                             "n_x": n_x, "n_y": n_y, "n": res.n, "not run": ""})
     grid = pd.DataFrame(rows).astype({"ddof": str})
     split = [paper_test(s) for s in grid["stimuli"]]
     grid["test"], grid["variant"] = [t for t, _ in split], [v for _, v in split]
@@ -185,8 +302,20 @@ def _weat(model: LoadedModel, task: Task) -> pd.DataFrame:
 
 
 def _mleat(model: LoadedModel, task: Task) -> pd.DataFrame:
-    """The ML-EAT (Wolfe et al.) of the headline stimulus test, with its EAT pattern."""
+    """The ML-EAT (Wolfe et al.) of the headline stimulus test, with its EAT pattern.
+
+    The headline is level 1, the WEAT's :math:`d` on the same items, with its own
+    permutation p-value under the row's convention
+    (:data:`~biaslib.methods.mleat.MLEAT_BIASLIB`: ``level1_tail`` ``"two-sided"``, the
+    direction read from the sign of :math:`d`), so ``tail`` is the convention's
+    ``level1_tail``. Its interval is WEAT's: the Hedges–Olkin approximation of
+    :math:`d` on the :math:`n_X + n_Y` target items
+    (:func:`~biaslib.stats.effect_size_ci.d_confidence_interval`). ``p_resolution``
+    follows from how level 1's p-value was obtained (``p_method_l1``) and the
+    convention's number of re-splits.
+    """
     from biaslib.evaluate.mleat import mleat_context_table, mleat_table
+    from biaslib.methods.mleat import MleatConvention
 
     stimuli = headline_stimuli(task.test)
     if model.table is not None:
@@ -196,12 +325,37 @@ def _mleat(model: LoadedModel, task: Task) -> pd.DataFrame:
         rows = mleat_context_table([stimuli], model.encoder("last"),
                                    lambda name: family_contexts(name, family),
                                    progress=False).assign(contexts=family)
-    return rows.assign(part="summary", targets=target_description(stimuli),
-                       sampling=rows["p_method_l1"] + " permutations")
+    convs = [MleatConvention.of(name) for name in rows["convention"]]
+    intervals = [d_confidence_interval(d, int(n_x), int(n_y), CONFIDENCE)
+                 for d, n_x, n_y in zip(rows["l1_d"], rows["n_x"], rows["n_y"], strict=True)]
+    return rows.assign(
+        part="summary", targets=target_description(stimuli),
+        sampling=rows["p_method_l1"] + " permutations",
+        tail=[c.level1_tail for c in convs],
+        ci_low=[lo for lo, _ in intervals], ci_high=[hi for _, hi in intervals],
+        ci_method=[_HEDGES_OLKIN if np.isfinite(lo) else
+                   "none: Hedges-Olkin needs at least 2 target items per group"
+                   for lo, _ in intervals],
+        p_resolution=[p_resolution(how, c.resampling.n_resamples)
+                      for how, c in zip(rows["p_method_l1"], convs, strict=True)])
 
 
 def _lpbs(model: LoadedModel, task: Task) -> pd.DataFrame:
-    """LPBS (Kurita et al. 2019) under Mind Your Bias's convention, per word set."""
+    r"""LPBS (Kurita et al. 2019) under Mind Your Bias's convention, per word set.
+
+    The effect size is Mind Your Bias's eq. 11, a standardised mean difference of the
+    bias scores of :math:`n_A` units of A and :math:`n_B` of B (``n_a``, ``n_b`` of
+    :class:`~biaslib.methods.lpbs.LpbsResult`; under Mind Your Bias's convention a unit
+    is one template × attribute word row, so :math:`n_A = k|A|` for :math:`k`
+    templates), divided by the SD of all :math:`n_A + n_B` units (ddof 1, plus
+    :math:`10^{-8}`) as the WEAT's :math:`d` is. Its interval is therefore the
+    Hedges–Olkin approximation with those group sizes
+    (:func:`~biaslib.stats.effect_size_ci.d_confidence_interval`); the rows of one
+    attribute word share the word, so they are not independent and the interval is too
+    narrow, as for template sentences. The p-value is two-sided from 100,000 shuffles
+    without the +1 (the convention's ``resampling``): ``p_resolution`` is
+    :math:`1/(m+1)` (:func:`p_resolution`) with :math:`m` the result's ``n_resamples``.
+    """
     from biaslib.evaluate.lpbs import lpbs_table
     from biaslib.methods.lpbs import LPBS_MIND_YOUR_BIAS
     from biaslib.stimuli.lpbs import myb_templates
@@ -209,10 +363,25 @@ def _lpbs(model: LoadedModel, task: Task) -> pd.DataFrame:
     tests = {stimuli: myb_templates(cell, "full") for cell, stimuli in lpbs_cells(task.test)}
     rows = lpbs_table(tests, model.scorer, conventions=(LPBS_MIND_YOUR_BIAS,),
                       progress=False)
+    intervals = [d_confidence_interval(d, int(n_a), int(n_b), CONFIDENCE)
+                 for d, n_a, n_b in zip(rows["effect_size"], rows["n_a"], rows["n_b"],
+                                        strict=True)]
+    units = {"template": "template × attribute-word rows", "attribute": "attribute words"}
     grid = rows.assign(stimuli=list(tests), targets=[target_description(s) for s in tests],
                        contexts="Mind Your Bias (LPBS templates)",
                        ddof=str(LPBS_MIND_YOUR_BIAS.ddof),
-                       tail=LPBS_MIND_YOUR_BIAS.resampling.tail)
+                       tail=LPBS_MIND_YOUR_BIAS.resampling.tail,
+                       ci_low=[lo for lo, _ in intervals], ci_high=[hi for _, hi in intervals],
+                       ci_method=[
+                           f"{_HEDGES_OLKIN} on the {int(n_a)} + {int(n_b)} "
+                           f"{units.get(unit, str(unit))} of A and B that d is computed from"
+                           if np.isfinite(lo) else
+                           "none: Hedges-Olkin needs at least 2 units of A and of B"
+                           for (lo, _), n_a, n_b, unit in zip(
+                               intervals, rows["n_a"], rows["n_b"], rows["units"],
+                               strict=True)],
+                       p_resolution=[p_resolution(how, m) for how, m in
+                                     zip(rows["p_method"], rows["n_resamples"], strict=True)])
     # The headline is the first word set (names where the test has them, as for CEAT);
     # every word set is a specification of the test's curve.
     return _stack([grid.iloc[:1]], grid)
@@ -240,6 +409,12 @@ def _same(model: LoadedModel, task: Task) -> pd.DataFrame:
     word vectors (:func:`_word_table`); SAME needs no pairs, so the targets are looked up
     unpaired (``pairs=False``): a target without a vector keeps its partner, as
     :func:`~biaslib.embeddings.base.embed_test` does.
+
+    SAME has no p-value (``tail`` ``"n/a"``) and is never negative. Its interval is a
+    seeded percentile bootstrap over the scored attribute words
+    (:func:`~biaslib.stats.bootstrap.bootstrap_mean_interval` of the result's
+    ``word_scores``, the per-word :math:`|\cos(w, \hat x - \hat y)|` whose mean SAME is;
+    :data:`SAME_BOOTSTRAP_RESAMPLES` resamples, seed :data:`SAME_BOOTSTRAP_SEED`).
     """
     from biaslib.evaluate.metrics import run_metric
     from biaslib.stimuli.data import load_test
@@ -247,17 +422,27 @@ def _same(model: LoadedModel, task: Task) -> pd.DataFrame:
     stimuli = headline_stimuli(task.test)
     base = {"method": "SAME", "model": model.input.name, "stimuli": stimuli,
             "targets": target_description(stimuli), "contexts": "words only",
-            "part": "summary"}
+            "part": "summary", "tail": NOT_APPLICABLE}
     table = _word_table(model)
     try:
         run = run_metric("SAME", load_test(stimuli), table, pairs=False)
     except (MissingWordsError, DegenerateTestError) as err:
-        row = {**base, "not run": str(err), "convention": SAME_PAPER.name}
+        row = {**base, "not run": str(err), "convention": SAME_PAPER.name,
+               "ci_method": _NOT_RUN_CI}
     else:
         sets = run.sets
+        words = np.asarray(run.result.word_scores, dtype=np.float64)
+        if words.size >= 2:
+            low, high = bootstrap_mean_interval(words, n_resamples=SAME_BOOTSTRAP_RESAMPLES,
+                                                seed=SAME_BOOTSTRAP_SEED,
+                                                confidence=CONFIDENCE)
+            interval = {"ci_low": low, "ci_high": high, "ci_method": _same_ci_method(words.size)}
+        else:
+            interval = {"ci_method": f"none: a bootstrap needs at least 2 attribute words, "
+                                     f"{words.size} scored"}
         row = {**base, "convention": run.result.convention_name, "level": sets.level,
                "pooling": sets.pooling, "layer": sets.layer, "effect_size": run.score,
-               "n": run.result.n, "n_x": len(sets.X), "n_y": len(sets.Y),
+               "n": run.result.n, "n_x": len(sets.X), "n_y": len(sets.Y), **interval,
                "not run": "; ".join(getattr(run.result, "notes", ()))}
     frame = pd.DataFrame([row])
     frame["test"], frame["variant"] = paper_test(stimuli)
@@ -286,8 +471,13 @@ def _metrics(model: LoadedModel, task: Task) -> pd.DataFrame:
     seed = int(task.options.get("metric_seed", METRIC_SEED))  # type: ignore[call-overload]
     rows = metric_table([load_test(stimuli)], _word_table(model), names, seed=seed,
                         model=model.input.name)
+    # No metric has a p-value, so none has a tail.
     return rows.assign(part="metric", targets=target_description(stimuli),
-                       contexts="words only", **{"not run": rows["note"]})
+                       contexts="words only", tail=NOT_APPLICABLE, **{"not run": rows["note"]})
+
+
+#: ``ci_method`` of a headline row whose test did not run (``not run`` says why).
+_NOT_RUN_CI = "none: the test was not run"
 
 
 def _not_run(task: Task, err: Exception) -> pd.DataFrame:
@@ -296,7 +486,8 @@ def _not_run(task: Task, err: Exception) -> pd.DataFrame:
     test, variant = paper_test(stimuli)
     return pd.DataFrame([{"method": task.method, "test": test, "variant": variant,
                           "stimuli": stimuli, "targets": target_description(stimuli),
-                          "part": "summary", "not run": str(err)}])
+                          "part": "summary", "tail": NOT_APPLICABLE,
+                          "ci_method": _NOT_RUN_CI, "not run": str(err)}])
 
 
 #: Method → the function that runs it on one test.
@@ -338,14 +529,37 @@ def run_task(model: LoadedModel, task: Task,
     frame = frame.assign(model=model.input.name, model_input=model.input.label,
                          model_kind=model.input.kind, weights=model.input.fingerprint,
                          notes="; ".join(notes))
+    frame = conform_rows(frame)
+    summary = (frame["part"] == "summary").to_numpy()
+    # A headline row says how sure it is, or why it cannot (the module docstring).
+    no_tail = summary & (frame["tail"] == "").to_numpy() & frame["p_value"].isna().to_numpy()
+    frame.loc[no_tail, "tail"] = NOT_APPLICABLE
+    no_ci = (summary & ~(np.isfinite(frame["ci_low"]) & np.isfinite(frame["ci_high"])).to_numpy()
+             & ~frame["ci_method"].str.startswith("none:").to_numpy())
+    frame.loc[no_ci, "ci_method"] = [
+        _NOT_RUN_CI if reason else "none: the effect size is not finite"
+        if not np.isfinite(d) else "none: too few items for an interval"
+        for reason, d in zip(frame.loc[no_ci, "not run"], frame.loc[no_ci, "effect_size"],
+                             strict=True)]
+    return frame
+
+
+def conform_rows(frame: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` in :data:`RESULT_COLUMNS`, in order, text as text and numbers as floats.
+
+    A column ``frame`` lacks is added empty (NaN for numbers, ``""`` for text), so that
+    rows stored by an older biaslib (before ``p_resolution``, say) read back in today's
+    shape; columns not in :data:`RESULT_COLUMNS` are left out. ``run_task``'s rows pass
+    through it, and so should a task's stored rows when they are read back.
+    """
+    frame = frame.copy()
     for column in RESULT_COLUMNS:
         if column not in frame:
             frame[column] = np.nan
     frame = frame[list(RESULT_COLUMNS)].copy()
     text = [c for c in RESULT_COLUMNS if c in CHOICES or c in _TEXT_COLUMNS]
     frame[text] = frame[text].astype(object).where(frame[text].notna(), "").astype(str)
-    for column in ("effect_size", "p_value", "ci_low", "ci_high", "n", "n_x", "n_y",
-                   "l2_x_d", "l2_y_d"):
+    for column in _NUMBER_COLUMNS:
         frame[column] = pd.to_numeric(frame[column], errors="coerce").astype(float)
     return frame.reset_index(drop=True)
 

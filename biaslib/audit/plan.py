@@ -3,7 +3,10 @@
 An audit is a list of :class:`Task` objects, one per (model, method, test). Each
 task's rows are stored on their own under a key that hashes everything that
 changes them (:meth:`Task.key`), so an interrupted audit resumes where it stopped
-and a second run recomputes nothing.
+and a second run recomputes nothing. A key hashes only the options its method reads
+(:func:`key_options`): adding a corpus recomputes CEAT alone, another set of metrics
+the ``metrics`` method alone. (Keys built before this rule hashed the corpus options
+into every task's key: the tasks an older audit folder stores are computed once more.)
 
 Methods and the models they apply to (:data:`METHODS`):
 
@@ -46,9 +49,9 @@ from dataclasses import asdict, dataclass, field
 from biaslib.audit.inputs import KINDS, AuditInput, Kind
 from biaslib.evaluate.metrics import METRIC_SEED
 
-__all__ = ["ALPHA", "CONTEXT_CAP", "GRIDS", "METHODS", "SEED", "Grid", "Task",
-           "default_metrics", "default_tests", "headline_stimuli", "lpbs_cells", "plan_tasks",
-           "unique_names"]
+__all__ = ["ALPHA", "CONTEXT_CAP", "GRIDS", "METHODS", "ROWS_FORMAT", "SEED", "Grid", "Task",
+           "default_metrics", "default_tests", "headline_stimuli", "key_options", "lpbs_cells",
+           "plan_tasks", "unique_names"]
 
 logger = logging.getLogger(__name__)
 
@@ -63,6 +66,11 @@ CONTEXT_CAP = 100
 #: those of their conventions, which the provenance records.
 SEED = 1111
 
+#: The format of a task's rows, hashed into its key (:meth:`Task.key`): raised whenever what
+#: a method writes changes (2: every headline row states its tail, p-value resolution and
+#: an interval or why none), so that stored tasks of an older format are computed again.
+ROWS_FORMAT = 2
+
 #: Method → the model kinds it applies to.
 METHODS: dict[str, tuple[Kind, ...]] = {
     "WEAT": ("static",),
@@ -74,9 +82,18 @@ METHODS: dict[str, tuple[Kind, ...]] = {
     "metrics": ("static", "encoder", "decoder", "masked LM"),
 }
 
-#: Options that change only the rows of the method named (and are left out of the other
-#: methods' tasks, so that changing them reuses those).
-_METHOD_OPTIONS = {"metrics": ("metrics", "metric_seed")}
+#: Options that change only the rows of the method named: the other methods' task keys
+#: leave them out (:meth:`Task.key`), so that changing them recomputes that method alone
+#: (adding ``--corpus`` recomputes CEAT, another ``--metrics`` the metrics). An option named
+#: nowhere here is in every task's key: a new option invalidates, never wrongly reuses.
+#: ``corpus`` (where the extract lies) is in no key: its checksum names it.
+_METHOD_OPTIONS: dict[str, tuple[str, ...]] = {
+    "CEAT": ("corpus_file", "corpus_sha256", "corpus_cap", "seed"),
+    "metrics": ("metrics", "metric_seed"),
+}
+#: Of those, the options that only their method's tasks carry (the others carry the
+#: corpus too: a model's group of tasks reads its contexts once, whatever the first task).
+_OWN_OPTIONS = _METHOD_OPTIONS["metrics"]
 
 
 @dataclass(frozen=True)
@@ -190,17 +207,41 @@ class Task:
     options: Mapping[str, object] = field(default_factory=dict)
 
     def key(self) -> str:
-        """A name for the task's stored rows: method, test and a hash of all that changes them."""
+        """A name for the task's stored rows: method, test and a hash of all that changes them.
+
+        The hash covers the model's content (its fingerprint, not how its path was typed),
+        kind and case, the method, the test, the grid, biaslib's version, the rows' format
+        (:data:`ROWS_FORMAT`) and the options
+        this method reads (:func:`key_options`): the corpus, its cap and the sample's seed
+        only for CEAT, the metric names and seed only for ``metrics``. Stored rows are
+        reused whenever the key matches, so nothing that changes them may be left out.
+        """
         from biaslib import __version__
 
         blob = json.dumps({"fingerprint": self.model.fingerprint, "kind": self.model.kind,
                            "case": self.model.case, "method": self.method, "test": self.test,
                            "grid": asdict(self.grid),
-                           # the corpus by its checksum, not where it lies on this machine
-                           "options": {k: v for k, v in self.options.items() if k != "corpus"},
-                           "biaslib": __version__}, sort_keys=True, default=str)
+                           "options": key_options(self.method, self.options),
+                           "biaslib": __version__, "rows": ROWS_FORMAT},
+                          sort_keys=True, default=str)
         digest = hashlib.sha256(blob.encode()).hexdigest()[:16]
         return f"{self.method}-{self.test}-{digest}"
+
+
+def key_options(method: str, options: Mapping[str, object]) -> dict[str, object]:
+    """The options that change ``method``'s rows: those a task's key hashes.
+
+    Every option but the corpus's path (named by its checksum, ``corpus_sha256``, not by
+    where it lies on this machine) and the options of the other methods
+    (:data:`_METHOD_OPTIONS`); an option no method claims is kept.
+
+    >>> options = {"corpus": "/data/x.jsonl.gz", "corpus_sha256": "ab", "corpus_cap": 5,
+    ...            "seed": 1, "metrics": ("ECT",), "metric_seed": 2}
+    >>> sorted(key_options("CEAT", options)), key_options("WEAT", options)
+    (['corpus_cap', 'corpus_sha256', 'seed'], {})
+    """
+    foreign = {k for m, keys in _METHOD_OPTIONS.items() if m != method for k in keys}
+    return {k: v for k, v in options.items() if k != "corpus" and k not in foreign}
 
 
 def _applies(method: str, kind: Kind, test: str, corpus: bool) -> bool:
@@ -349,11 +390,12 @@ def plan_tasks(models: Sequence[AuditInput], tests: Iterable[str] | str | None =
     grid
         A :class:`Grid` or a name of :data:`GRIDS`.
     options
-        What else changes the rows (the corpus checksum and cap, the seed); part of
-        every task's key. ``metrics``: the metric names the ``metrics`` method runs
+        What else changes the rows: the corpus (its path, file name, checksum and cap and
+        the sample's seed), carried by every task and part of CEAT's keys alone
+        (:func:`key_options`). ``metrics``: the metric names the ``metrics`` method runs
         (default :func:`default_metrics`), with
         :data:`~biaslib.evaluate.metrics.METRIC_SEED`; only that method's tasks hold (and
-        are keyed by) them.
+        are keyed by) them. Any other option is part of every task's key.
     notes
         If given, the notes on what was left out are appended to it (they are logged as
         warnings either way); :func:`~biaslib.audit.run.run_audit` writes them to the
@@ -407,8 +449,12 @@ def _metric_names(names: object, notes: list[str] | None = None) -> tuple[str, .
 
 
 def _options_of(method: str, options: Mapping[str, object]) -> dict[str, object]:
-    """The options of one method's tasks: without the options of the other methods."""
-    foreign = {k for m, keys in _METHOD_OPTIONS.items() if m != method for k in keys}
+    """The options of one method's tasks: without the metrics of the ``metrics`` method.
+
+    The corpus options stay on every task (the model's group reads its contexts from the
+    first task's); :meth:`Task.key` hashes only what the method reads.
+    """
+    foreign = () if method == "metrics" else _OWN_OPTIONS
     return {k: v for k, v in options.items() if k not in foreign}
 
 

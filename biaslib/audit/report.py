@@ -24,9 +24,11 @@ last, the rows that were not run and the provenance, both folded.
 from __future__ import annotations
 
 import base64
+import functools
 import html
 import io
 import json
+import logging
 import math
 import re
 import textwrap
@@ -39,7 +41,9 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from biaslib.audit.plan import ALPHA
+from biaslib.audit.plan import ALPHA, headline_stimuli
+from biaslib.audit.published import published_reference
+from biaslib.audit.reference import offline_reference
 from biaslib.evaluate.speccurve import CHOICES
 from biaslib.files import write_text_atomically
 from biaslib.reporting.eatmap import eat_map_grid
@@ -47,12 +51,18 @@ from biaslib.reporting.format import format_d, format_p
 from biaslib.reporting.speccurve import specification_curve
 
 __all__ = [
+    "BIAS_VERDICTS",
+    "REPORT_BUDGET",
     "REQUIRED_COLUMNS",
+    "VERDICT_RULE",
+    "bias_verdict",
     "format_seconds",
     "render_report",
     "strip_paths",
     "write_report",
 ]
+
+logger = logging.getLogger(__name__)
 
 #: The columns of an audit's results that the report reads (of
 #: :data:`biaslib.audit.parts.RESULT_COLUMNS`, and the ``holm`` mark that
@@ -64,8 +74,56 @@ _TIMING_COLUMNS = ("model", "part", "test", "seconds", "status")
 #: The order of the methods in a summary table; other methods follow in order of appearance.
 _METHOD_ORDER = ("s-SEAT", "w-SEAT", "WEAT", "CEAT", "ML-EAT", "LPBS", "SAME")
 
+#: Cohen's (1988) rule of thumb for a standardised mean difference: small, medium, large.
+COHEN = (0.2, 0.5, 0.8)
+#: The verdicts of :func:`bias_verdict`, weakest first.
+BIAS_VERDICTS = ("no evidence", "negligible", "small", "medium", "large", "reversed")
+#: The rule of :func:`bias_verdict`, as the report states it.
+VERDICT_RULE = (
+    "<b>no evidence</b> if the 95 % CI includes 0 or the p-value is not significant after "
+    "Holm's correction within the method (α = {alpha}); otherwise the size by Cohen's rule: "
+    "<b>negligible</b> below 0.2 ≤ <b>small</b> &lt; 0.5 ≤ <b>medium</b> &lt; 0.8 ≤ "
+    "<b>large</b>; <b>reversed</b> if the CI lies below 0 or the p-value is significant "
+    "against the stereotype (never evidence of the tested bias). SAME: no verdict (no sign, "
+    "null or scale).")
+
+#: What each method's number is, its sign, its interval and its p-value, for the legend.
+_LEGEND: dict[str, tuple[str, str, str]] = {
+    "WEAT": ("Cohen's d of the word vectors' associations (Caliskan et al. 2017)",
+             "the first target group with the first attribute group, as published",
+             "one-sided permutation p (exact, or 100,000 seeded re-splits)"),
+    "s-SEAT": ("Cohen's d of sentence embeddings of the test's words in May et al.'s "
+               "bleached templates (May et al. 2019)",
+               "as WEAT", "one-sided permutation p (100,000 seeded re-splits, or exact)"),
+    "w-SEAT": ("Cohen's d of the word's own vectors inside those sentences (Tan & Celis "
+               "2019)", "as WEAT", "as s-SEAT"),
+    "CEAT": ("the combined effect size (CES): a random-effects mean of d over 10,000 "
+             "random samples of one context per word (Guo & Caliskan 2021)",
+             "as WEAT",
+             "two-sided normal p of the CES. It and the CI treat the 10,000 samples of "
+             "the same few templates as independent studies: they say how precisely the "
+             "mean over those samples is known, not whether the bias would hold for other "
+             "words or contexts, and are not comparable with a permutation p"),
+    "ML-EAT": ("level 1 of Wolfe et al.'s multilevel test: WEAT's d on the same vectors "
+               "(the same number as WEAT or s-SEAT), with its own two-sided permutation p; "
+               "levels 2 and 3 and the EAT pattern are in the ML-EAT section",
+               "as WEAT", "two-sided permutation p (ML-EAT's convention)"),
+    "LPBS": ("Cohen's d of Kurita et al.'s log probability bias scores, masked-LM "
+             "templates of Mind Your Bias (Kurita et al. 2019). Its rows (template × "
+             "attribute word) are not independent: the interval is too narrow",
+             "the first target group more likely with the first attribute group",
+             "two-sided permutation p (Mind Your Bias's convention)"),
+    "SAME": ("Schröder et al.'s SAME: the mean over the attribute words of |cos(w, x̂ − ŷ)| "
+             "(eq. 37); 0 is no bias", "never negative: it measures strength, not direction",
+             "none"),
+}
+
 #: Resolution of the embedded figures (dots per inch).
-_DPI = 110
+_DPI = 100
+#: Colours of an embedded figure's palette (:func:`_png`).
+_COLOURS = 64
+#: About the most bytes a report of one model with every test should take.
+REPORT_BUDGET = 1_000_000
 _TIMING_STATUSES = ("computed", "reused")
 _PARTS = ("summary", "grid", "metric")
 
@@ -113,6 +171,23 @@ summary { cursor: pointer; font-weight: 600; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 0.85rem; background: #f7f7f7;
       padding: 0.5rem; margin: 0; }
 nav ul { padding-left: 1.2rem; }
+h2#at-a-glance { margin-top: 1rem; }
+p.rule { font-size: 0.9rem; color: #333; max-width: 60rem; margin: 0.25rem 0 0.5rem; }
+table.glance td.cell { font-size: 0.88rem; line-height: 1.3;
+                       border-left: 1px solid #eee; }
+table.glance td.none { color: #888; text-align: center; vertical-align: middle; }
+table.glance tbody th { white-space: normal; min-width: 11rem; max-width: 15rem;
+                        font-weight: 500; font-size: 0.88rem; overflow-wrap: break-word; }
+table.glance td.cell { white-space: normal; min-width: 8.5rem; }
+.ci { color: #333; }
+.ref { color: #666; font-size: 0.8rem; }
+.v { font-size: 0.78rem; padding: 0 0.3rem; border-radius: 3px; font-weight: 600;
+      white-space: nowrap; }
+.v-large { background: #fde2e1; color: #9b1c1c; }
+.v-medium { background: #feebc8; color: #8a4b08; }
+.v-small { background: #fefcbf; color: #6b5d06; }
+.v-negligible, .v-no-evidence { background: #edf2f7; color: #4a5568; }
+.v-reversed { background: #e0ecff; color: #1e4e8c; }
 a { color: #0b57d0; }
 @media (max-width: 600px) {
   main { padding: 0.75rem 0.75rem 2rem; }
@@ -120,6 +195,8 @@ a { color: #0b57d0; }
   table { font-size: 0.85rem; }
   th, td { padding: 0.25rem 0.4rem; }
   figure img { max-width: none; }
+  table.glance tbody th { min-width: 6.5rem; max-width: 8rem; }
+  p.rule { font-size: 0.82rem; line-height: 1.35; }
 }
 """
 
@@ -172,15 +249,28 @@ def format_seconds(seconds: float) -> str:
     return f"{whole // 3600} h {(whole % 3600) // 60:02d} min"
 
 
-def _png(fig: Figure, alt: str) -> str:
-    """An ``<img>`` holding ``fig`` as a PNG ``data:`` URI; the figure is closed."""
+def _png(fig: Figure, alt: str, dpi: int = _DPI) -> str:
+    """An ``<img>`` holding ``fig`` as a PNG ``data:`` URI; the figure is closed.
+
+    The image is reduced to a palette of :data:`_COLOURS` colours (Pillow's median cut,
+    no dithering): line figures lose nothing visible and shrink about threefold, which
+    keeps a report of every test near :data:`REPORT_BUDGET`.
+    """
+    from PIL import Image
+
     buffer = io.BytesIO()
     try:
-        fig.savefig(buffer, format="png", dpi=_DPI, bbox_inches="tight",
+        fig.savefig(buffer, format="png", dpi=dpi, bbox_inches="tight",
                     metadata={"Software": None}, facecolor="white")
     finally:
         plt.close(fig)
-    data = base64.b64encode(buffer.getvalue()).decode("ascii")
+    buffer.seek(0)
+    with Image.open(buffer) as image:
+        small = image.convert("RGB").quantize(_COLOURS, method=Image.Quantize.MEDIANCUT,
+                                              dither=Image.Dither.NONE)
+    packed = io.BytesIO()
+    small.save(packed, format="PNG", optimize=True)
+    data = base64.b64encode(packed.getvalue()).decode("ascii")
     return f'<img alt="{_text(alt)}" src="data:image/png;base64,{data}">'
 
 
@@ -260,59 +350,67 @@ def _when(provenance: Mapping[str, object]) -> tuple[str, float | None]:
     return ", ".join(parts), span
 
 
+def _span(provenance: Mapping[str, object]) -> tuple[str, float | None]:
+    """When the audit started (``2026-11-29 22:30 UTC``) and its wall-clock seconds."""
+    _, span = _when(provenance)
+    try:
+        started = datetime.fromisoformat(str(provenance.get("started")))
+    except (TypeError, ValueError):
+        return _text(provenance.get("started") or ""), span
+    zone = " UTC" if started.utcoffset() is not None and not started.utcoffset() else ""
+    return _text(started.strftime("%Y-%m-%d %H:%M") + zone), span
+
+
 def _header(results: pd.DataFrame, timings: pd.DataFrame, provenance: Mapping[str, object],
             models: Sequence[str]) -> list[str]:
+    """The title and one line on what was audited, when and how long; then the notes."""
     kinds = {m: _first(results.loc[results["model"] == m, "model_kind"]) for m in models}
     names = ", ".join(_text(m) for m in models)
     out = [f"<h1>Bias audit: {names}</h1>" if len(models) <= 2 else
            f"<h1>Bias audit of {len(models)} models</h1>"]
-    items = "".join(
-        f"<li>{_text(m)}{f' ({_text(kinds[m])})' if kinds[m] else ''}</li>" for m in models)
-    out.append(f'<p class="meta">Models audited:</p><ul class="meta">{items}</ul>')
-    when, span = _when(provenance)
-    meta = []
-    if when:
-        meta.append(f"The audit {when}")
-        if span is not None:
-            meta[-1] += f" (wall clock {format_seconds(span)})"
-        meta[-1] += "."
+    meta = ["; ".join((f"{_text(m)}: " if len(models) > 1 else "") + (_text(kinds[m]) or "model")
+                      for m in models)]
+    started, span = _span(provenance)
+    if started:
+        meta.append(f"audited {started}" + (f" in {format_seconds(span)}" if span is not None
+                                             else ""))
     tasks = timings[timings["part"] != "load model"]  # a model load is not a task
     if len(tasks):
-        seconds = pd.to_numeric(timings["seconds"], errors="coerce")
-        counts = tasks["status"].value_counts()
-        meta.append(f"Its {len(tasks)} tasks ({int(counts.get('computed', 0))} computed, "
-                    f"{int(counts.get('reused', 0))} reused from an earlier run) and model "
-                    f"loads recorded {format_seconds(float(seconds.sum()))} of work in all.")
+        reused = int((tasks["status"] == "reused").sum())
+        meta.append(f"{len(tasks)} tasks" + (f" ({reused} reused from an earlier run)"
+                                             if reused else ""))
     versions = provenance.get("versions")
     version = (versions.get("biaslib") if isinstance(versions, Mapping) else None) or (
         provenance.get("biaslib") or provenance.get("biaslib_version"))
     if not _blank(version):
-        meta.append(f"biaslib {_text(version)}.")
-    if meta:
-        out.append(f'<p class="meta">{" ".join(meta)}</p>')
+        meta.append(f"biaslib {_text(version)}")
+    meta[-1] += "."
+    out.append(f'<p class="meta">{" · ".join(meta)}</p>')
     out.append(_notes(provenance))
+    return out
+
+
+def _alpha(provenance: Mapping[str, object]) -> object:
     holm = provenance.get("holm")
-    alpha = _text(holm.get("alpha", ALPHA) if isinstance(holm, Mapping) else ALPHA)
-    out.append(
-        "<h2 id='how-to-read'>How to read this report</h2><ul class='reading'>"
-        "<li>Each number is one bias test run by one method on one model. The <b>effect "
-        "size</b> is Cohen's <i>d</i> of the WEAT family (WEAT; s-SEAT on sentences; w-SEAT "
-        "on words in sentences; ML-EAT's level 1; LPBS on log probabilities) or CEAT's "
-        "combined effect size (CES, a random-effects mean of <i>d</i> over sampled "
-        "contexts). SAME reports its own score, not a <i>d</i>, and no p-value.</li>"
-        "<li>A <b>positive</b> effect size points in the stereotype-congruent direction "
-        "(the first target group with the first attribute group, as the test is "
-        "published); by Cohen's rule of thumb, 0.2 is small, 0.5 medium, 0.8 large.</li>"
-        "<li>The <b>95 % CI</b> is the interval each method defines (a note under each "
-        "table says how it was computed); <b>p</b> is the method's p-value.</li>"
-        f"<li>A <b>*</b> in the <b>Holm</b> column marks a p-value that stays below {alpha} "
-        "after the Holm–Bonferroni correction over all the summary p-values of that model. "
-        "A method without a p-value (SAME) shows “–” there.</li>"
-        "<li>The <b>specification curves</b> show how the effect size of one test moves "
-        "over every analytic choice the audit ran (targets, templates, level, pooling, "
-        "layer, ddof, tail, sampling): a bias that holds up keeps its sign along the "
-        "curve.</li>"
-        "<li>On a narrow screen, wide tables and figures scroll sideways.</li></ul>")
+    return holm.get("alpha", ALPHA) if isinstance(holm, Mapping) else ALPHA
+
+
+def _how_to_read(results: pd.DataFrame, provenance: Mapping[str, object]) -> list[str]:
+    """How to read the numbers: the rule, each method's legend, the curves, the metrics."""
+    summary = results.loc[results["part"] == "summary"]
+    out = ["<h2 id='how-to-read'>How to read the numbers</h2>",
+           "<ul class='reading'>"
+           "<li>Each number is one bias test run by one method on one model; the tests are "
+           "May et al.'s SEAT tests (C1–C10, ABW, the double binds) and Mind Your Bias's "
+           "(Occ, I1, I2, Dis), on their headline stimuli (“Groups” in the summary).</li>"
+           f"<li>Verdict: {VERDICT_RULE.format(alpha=_text(_alpha(provenance)))}</li>"
+           "<li>The <b>specification curves</b> show how the effect size of one test moves "
+           "over every analytic choice the audit ran (targets, templates, level, pooling, "
+           "layer, ddof, tail, sampling): a bias that holds up keeps its sign along the "
+           "curve.</li>"
+           "<li>On a narrow screen, wide tables and figures scroll sideways.</li></ul>"]
+    if not summary.empty:
+        out.append(_legend(summary["method"].astype(str), summary, _text(_alpha(provenance))))
     metric_rows = results.loc[results["part"] == "metric"]
     if not metric_rows.empty:
         out.append(_framing(metric_rows["method"].astype(str)))
@@ -367,13 +465,21 @@ def _framing(methods: Iterable[str]) -> str:
 _PUBLISHED = ("as published", "n/a", "", "nan")
 
 
-def _p_text(p: float | None) -> str:
-    """:func:`~biaslib.reporting.format.format_p`, with a p that underflowed to 0 as a bound.
+def _p_text(p: float, resolution: float = math.nan) -> str:
+    """A p-value at its resolution: ``< 1.0e-05`` at the floor of a sampled test.
 
-    A normal tail probability below the smallest double (about 1e-308) is computed
-    as exactly 0 (CEAT's z over thousands of samples).
+    ``resolution`` is the smallest p a test from random re-splits can give (1/(n+1) for n
+    re-splits, ``p_resolution``): a p at or below it is shown as ``< resolution``, as no
+    re-split reached the observed statistic. An analytic p that underflowed to 0 (CEAT's
+    normal tail over thousands of samples, below the smallest double) is ``< 1e-300``.
     """
+    if not math.isnan(p) and not math.isnan(resolution) and p <= resolution * (1 + 1e-9):
+        return f"< {format_p(resolution)}"
     return "< 1e-300" if p == 0 else format_p(p)
+
+
+#: How the report names a tail.
+_TAILS = {"greater": "one-sided", "less": "one-sided (less)", "two-sided": "two-sided"}
 
 
 def _one_row_each(rows: pd.DataFrame, keys: tuple[str, str], what: str,
@@ -401,7 +507,7 @@ def _summary_table(rows: pd.DataFrame, model: str) -> str:
     head = ('<tr><th scope="col" class="sticky">test</th><th scope="col">method</th>'
             '<th scope="col">groups</th><th scope="col" class="num">effect size</th>'
             '<th scope="col" class="num">95 % CI</th><th scope="col" class="num">p</th>'
-            '<th scope="col">Holm</th></tr>')
+            '<th scope="col">tail</th><th scope="col">Holm</th></tr>')
     body = []
     for test in tests:
         first = True
@@ -413,13 +519,20 @@ def _summary_table(rows: pd.DataFrame, model: str) -> str:
             groups = "as published" if targets in _PUBLISHED else targets
             if not _blank(row["not run"]):
                 numbers = ['<td class="num">not run</td>', "<td></td>", "<td></td>",
-                           "<td></td>"]
+                           "<td></td>", "<td></td>"]
             else:
                 estimate = format_d(_number(row["effect_size"]))
                 holm = "" if _blank(row["holm"]) or str(row["holm"]) == "n/a" else row["holm"]
+                p = _number(row["p_value"])
+                stated = row.get("tail")
+                tail = ("–" if math.isnan(p) else "not stated"
+                        if _blank(stated) or str(stated) == "n/a"
+                        else _TAILS.get(str(stated), str(stated)))
                 numbers = [f'<td class="num">{_text(estimate)}</td>',
                            f'<td class="num">{_text(_ci(row["ci_low"], row["ci_high"]))}</td>',
-                           f'<td class="num">{_text(_p_text(_number(row["p_value"])))}</td>',
+                           f'<td class="num">{_text(_p_text(p, _number(row.get("p_resolution"))))}'
+                           "</td>",
+                           f"<td>{_text(tail)}</td>",
                            f'<td class="mark">{_text(holm)}</td>']
             css = ' class="newtest"' if first else ""
             body.append(f'<tr{css}><th scope="row" class="sticky">{_text(test)}</th>'
@@ -430,17 +543,226 @@ def _summary_table(rows: pd.DataFrame, model: str) -> str:
     table = (f'<div class="scroll" role="region" tabindex="0" aria-label="{caption}">'
              f"<table><caption>{caption}</caption><thead>{head}</thead>"
              f"<tbody>{''.join(body)}</tbody></table></div>")
-    ci_methods = []
-    for method in methods:
-        found = rows.loc[(rows["method"] == method) & ~_not_run(rows), "ci_method"]
-        names = [str(v) for v in dict.fromkeys(found) if not _blank(v) and str(v) != "n/a"]
-        ci_methods.append(f"{_text(method)}: {_text('; '.join(names)) if names else 'none'}")
     note = ('<p class="note">The effect size is Cohen\'s <i>d</i>, except CEAT\'s combined '
             "effect size (CES) and SAME's score. “Groups” says how the headline described "
             "the social groups: May et al.'s test as published, or Mind Your Bias's names or "
-            "terms. “–”: the method defines no such number. How each CI was computed — "
-            f"{'; '.join(ci_methods)}.</p>")
+            "terms. “–”: the method defines no such number. Tail, interval and Holm family "
+            "of each method: “How to read the numbers”.</p>")
     return table + note
+
+
+def bias_verdict(effect: float, ci_low: float, ci_high: float, holm: str | None,
+            method: str = "") -> str:
+    """A headline number in words, by :data:`VERDICT_RULE`.
+
+    Parameters
+    ----------
+    effect, ci_low, ci_high
+        The effect size and its 95 % interval (NaN where the method defines none).
+    holm
+        The audit's Holm mark: ``"*"`` (rejected, effect > 0), ``"reversed"`` (rejected,
+        effect < 0), ``""`` (not rejected), ``"n/a"`` or ``None`` (the method has no
+        p-value).
+    method
+        The method's name: ``"SAME"`` gets ``""`` (no verdict).
+
+    Returns
+    -------
+    str
+        One of :data:`BIAS_VERDICTS`, or ``""`` where there is no rule (SAME, no effect size).
+
+    Examples
+    --------
+    >>> bias_verdict(0.9, 0.5, 1.3, "*"), bias_verdict(0.9, -0.1, 1.9, "*")
+    ('large', 'no evidence')
+    >>> bias_verdict(0.3, 0.1, 0.5, "")
+    'no evidence'
+    >>> bias_verdict(-0.6, -0.8, -0.4, ""), bias_verdict(0.1, 0.05, 0.15, "n/a")
+    ('reversed', 'negligible')
+    """
+    if method == "SAME" or math.isnan(effect):
+        return ""
+    has_ci = not (math.isnan(ci_low) or math.isnan(ci_high))
+    has_p = holm not in (None, "n/a")
+    if effect < 0:  # never evidence of the tested bias, whatever the marks say
+        # a one-sided test cannot reject it: the interval can
+        return "reversed" if (has_ci and ci_high < 0) or holm == "reversed" else "no evidence"
+    if (has_ci and ci_low <= 0) or (has_p and holm != "*") or not (has_ci or has_p):
+        return "no evidence"
+    small, medium, large = COHEN
+    return ("negligible" if effect < small else "small" if effect < medium
+            else "medium" if effect < large else "large")
+
+
+@functools.cache
+def _title(test: str) -> str:
+    """A test's title from its stimuli (``"Flowers/Insects × Pleasant/Unpleasant"``), or ``""``."""
+    from biaslib.stimuli.data import load_test
+
+    try:
+        title = str(load_test(headline_stimuli(test)).title or "")
+    except (KeyError, LookupError, ValueError, OSError):  # a test of another vintage
+        return ""
+    return re.sub(r"^MYB \S+ \([^)]*\): ", "", title)
+
+
+def _range_text(values: np.ndarray, effect: float, label: str) -> str:
+    """``papers −0.11 to 1.65, above 7 of 12`` (``""`` without values)."""
+    if not len(values):
+        return ""
+    low, high = format_d(float(values.min())), format_d(float(values.max()))
+    span = low if low == high else f"{low} to {high}"
+    text = f"{label} {span}"
+    if not math.isnan(effect):
+        text += f", above {int((values < effect).sum())} of {len(values)}"
+    return text
+
+
+def _glance(rows: pd.DataFrame, model: str, published: pd.DataFrame,
+            offline: pd.DataFrame) -> str:
+    """The first screen of one model: per test its headline number per method, in words.
+
+    Each cell: the effect size, its verdict (:func:`bias_verdict`), its interval, and where it
+    falls among the papers' published numbers (:func:`~biaslib.audit.published.
+    published_reference`) and the book's offline models (:func:`~biaslib.audit.reference.
+    offline_reference`) for the same test and method.
+    """
+    methods = _method_order(rows["method"].astype(str))
+    tests = list(dict.fromkeys(rows["test"].astype(str)))
+    cells = _one_row_each(rows, ("test", "method"), "summary", model)
+    offline = offline.loc[offline["model"].astype(str) != model]
+    head = ('<tr><th scope="col" class="sticky">test</th>'
+            + "".join(f'<th scope="col">{_text(m)}</th>' for m in methods) + "</tr>")
+    body = []
+    for test in tests:
+        title = _title(test)
+        # a line may break after a slash ("Instruments/<wbr>Weapons") on a phone
+        label = (f"{_text(title).replace('/', '/<wbr>')} <span class='variant'>"
+                 f"{_text(test)}</span>" if title else _text(test))
+        tds = []
+        for method in methods:
+            row = cells.get((test, method))
+            if row is None:
+                tds.append('<td class="cell none">–</td>')
+                continue
+            if not _blank(row["not run"]):
+                tds.append('<td class="cell none">not run</td>')
+                continue
+            effect = _number(row["effect_size"])
+            low, high = _number(row["ci_low"]), _number(row["ci_high"])
+            words = bias_verdict(effect, low, high, _holm_mark(row), method)
+            badge = (f' <span class="v v-{words.replace(" ", "-")}">{_text(words)}</span>'
+                     if words else "")
+            lines = [f"<b>{_text(format_d(effect))}</b>{badge}"]
+            if not (math.isnan(low) or math.isnan(high)):
+                lines.append(f'<span class="ci">{_text(_ci(low, high))}</span>')
+            pick = (published["test"] == test) & (published["method"] == method)
+            ref = _range_text(published.loc[pick, "value"].to_numpy(float), effect, "papers")
+            mine = (offline["test"] == test) & (offline["method"] == method)
+            own = _range_text(offline.loc[mine, "effect_size"].to_numpy(float), effect,
+                              "offline")
+            lines += [f'<span class="ref">{_text(t)}</span>' for t in (ref, own) if t]
+            tds.append(f'<td class="cell">{"<br>".join(lines)}</td>')
+        body.append(f'<tr><th scope="row" class="sticky">{label}</th>{"".join(tds)}</tr>')
+    caption = f"{_text(model)} at a glance: each test's headline number per method"
+    table = (f'<div class="scroll" role="region" tabindex="0" aria-label="{caption}">'
+             f'<table class="glance"><caption>{caption}</caption><thead>{head}</thead>'
+             f"<tbody>{''.join(body)}</tbody></table></div>")
+    note = ('<p class="note">Each cell: the effect size and its verdict, its 95 % CI, then '
+            "the range of the papers' published numbers for the same test and method on "
+            "their own models (“papers”: May et al. 2019, Husse &amp; Spitz 2022, Wolfe et "
+            "al. 2024, Tan &amp; Celis 2019, Guo &amp; Caliskan 2021, Kurita et al. 2019; "
+            "each listed under “Published numbers”) and of the book's offline stand-in "
+            "models (“offline”), with how many of them this model's number is above. The "
+            "papers' stimuli and templates differ in places from the audit's headline (see "
+            "“Groups” in the summary): read them as a scale, not as targets."
+            + (" CEAT's interval is that of the mean over 10,000 samples of the same few "
+               "templates: it says how precisely that mean is known, not how much the bias "
+               "varies with words or contexts." if "CEAT" in methods else "")
+            + "</p>")
+    return table + note
+
+
+def _holm_mark(row: pd.Series) -> str | None:
+    value = row.get("holm")
+    return None if _blank(value) and _blank(row.get("p_value")) else (
+        "" if _blank(value) else str(value))
+
+
+def _glance_figure(rows: pd.DataFrame, model: str, published: pd.DataFrame,
+                   offline: pd.DataFrame) -> str:
+    """One panel per method: this model's effect sizes with CIs among the reference numbers."""
+    ran = rows.loc[~_not_run(rows)].copy()
+    ran["effect_size"] = pd.to_numeric(ran["effect_size"], errors="coerce")
+    ran = ran.loc[ran["effect_size"].notna()]
+    if ran.empty:
+        return ""
+    methods = _method_order(ran["method"].astype(str))
+    tests = list(dict.fromkeys(ran["test"].astype(str)))
+    ncols = min(3, len(methods))
+    nrows = math.ceil(len(methods) / ncols)
+    height = nrows * (0.9 + 0.2 * len(tests)) + 0.3  # a panel's title, ticks and rows
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.3 * ncols, height), sharey=True,
+                             squeeze=False, layout="constrained")
+    y = {t: i for i, t in enumerate(tests)}
+    offline = offline.loc[offline["model"].astype(str) != model]
+    for ax, method in zip(axes.flat, methods, strict=False):
+        for sub, style in ((published, dict(marker="|", color="#777", s=40, lw=1.2)),
+                           (offline, dict(marker="o", facecolors="none", edgecolors="#2b6cb0",
+                                          s=22, lw=1))):
+            col = "value" if "value" in sub.columns else "effect_size"
+            pick = sub.loc[(sub["method"] == method) & sub["test"].isin(y)]
+            ax.scatter(pick[col].astype(float), pick["test"].map(y), zorder=2, **style)
+        mine = ran.loc[ran["method"] == method]
+        low = pd.to_numeric(mine["ci_low"], errors="coerce")
+        high = pd.to_numeric(mine["ci_high"], errors="coerce")
+        ys = mine["test"].map(y)
+        ax.hlines(ys, low, high, color="#c53030", lw=1.6, zorder=3)
+        ax.scatter(mine["effect_size"], ys, color="#c53030", s=22, zorder=4)
+        for x in (-0.8, -0.5, -0.2, 0.2, 0.5, 0.8):
+            ax.axvline(x, color="#ddd", lw=0.6, zorder=0)
+        ax.axvline(0, color="#999", lw=0.8, zorder=1)
+        ax.set_title(method, fontsize=9)
+        ax.tick_params(labelsize=8)
+        ax.set_yticks(range(len(tests)), tests)
+        ax.invert_yaxis() if ax is axes.flat[0] else None
+    for ax in list(axes.flat)[len(methods):]:
+        ax.set_visible(False)
+    fig.supxlabel("effect size (red: this model with its 95 % CI; grey |: papers; "
+                  "blue ○: offline models; lines at 0, ±0.2, ±0.5, ±0.8)", fontsize=8)
+    alt = (f"{model}: effect size per test, one panel per method, beside the papers' "
+           "published numbers and the book's offline models")
+    return (f'<figure class="glance-figure"><div class="figure-box">{_png(fig, alt, dpi=80)}'
+            "</div></figure>")
+
+
+def _legend(methods: Iterable[str], rows: pd.DataFrame, alpha: object) -> str:
+    """What each method's number, sign, interval, p-value and Holm family are."""
+    body = []
+    for method in _method_order(methods):
+        what, sign, p = _LEGEND.get(method, ("", "", ""))
+        found = rows.loc[(rows["method"] == method) & ~_not_run(rows), "ci_method"]
+        # one description per kind of interval: the counts differ from test to test
+        kinds = (re.sub(r"\bthe \d+ (?=attribute)", "the ",
+                        re.sub(r"\b\d+ \+ \d+\b", "n_A + n_B", str(v)))
+                 for v in found if not _blank(v))
+        ci = "; ".join(dict.fromkeys(kinds)) or "none"
+        body.append(f'<tr><th scope="row" class="sticky">{_text(method)}</th>'
+                    f"<td>{_text(what)}</td><td>{_text(sign)}</td><td>{_text(ci)}</td>"
+                    f"<td>{_text(p)}</td></tr>")
+    caption = "Each method's number, sign, interval and p-value"
+    return (f'<div class="scroll" role="region" tabindex="0" aria-label="{caption}">'
+            f"<table><caption>{caption}</caption><thead><tr>"
+            '<th scope="col" class="sticky">method</th><th scope="col">the number</th>'
+            '<th scope="col">positive means</th><th scope="col">95 % CI</th>'
+            '<th scope="col">p-value</th></tr></thead>'
+            f"<tbody>{''.join(body)}</tbody></table></div>"
+            f'<p class="note">Holm–Bonferroni runs within each method of each model (α = '
+            f"{_text(alpha)}), so one-sided and two-sided p-values are never corrected "
+            "together. <b>*</b>: significant after the correction, effect size above 0; "
+            "<b>reversed</b>: significant in the opposite direction (never a star). A p-value "
+            "from random re-splits is shown at its resolution (“&lt; 1.0e-05” for 100,000 "
+            "re-splits: no re-split reached the observed statistic).</p>")
 
 
 def _share(part: int, whole: int) -> str:
@@ -592,6 +914,65 @@ def _metrics_table(rows: pd.DataFrame, model: str) -> str:
             "too many words, or the metric refused the vectors (see “Rows not run”).</p>")
 
 
+def _references() -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The papers' published numbers and the book's offline models' (empty if unreadable)."""
+    try:
+        published = published_reference()
+    except (OSError, LookupError, ValueError) as err:
+        logger.warning("the papers' published numbers cannot be read (%s): the report "
+                       "shows none", err)
+        published = pd.DataFrame(columns=["test", "method", "model", "value", "paper",
+                                          "table", "note"])
+    return published, offline_reference()
+
+
+def _glance_section(results: pd.DataFrame, models: Sequence[str],
+                    provenance: Mapping[str, object]) -> list[str]:
+    """The first screen: the verdict rule, then per model its at-a-glance table and figure."""
+    published, offline = _references()
+    alpha = _text(_alpha(provenance))
+    out = ["<h2 id='at-a-glance'>At a glance</h2>",
+           f'<p class="rule">Verdict: {VERDICT_RULE.format(alpha=alpha)} Details and each '
+           "method's sign, interval and p-value: <a href='#how-to-read'>How to read the "
+           "numbers</a>.</p>"]
+    tests: set[str] = set()
+    for i, model in enumerate(models, 1):
+        rows = results.loc[(results["model"].astype(str) == model)
+                           & (results["part"] == "summary")]
+        if rows.empty:
+            continue
+        tests |= set(rows["test"].astype(str))
+        if len(models) > 1:
+            out.append(f'<h3>{_text(model)} <small><a href="#model-{i}">details</a>'
+                       "</small></h3>")
+        out.append(_glance(rows, model, published, offline))
+        out.append(_glance_figure(rows, model, published, offline))
+    out.append(_published_block(published.loc[published["test"].isin(tests)]))
+    return out
+
+
+def _published_block(published: pd.DataFrame) -> str:
+    """The published numbers the first screen placed the model among, with their sources."""
+    if published.empty:
+        return ""
+    body = "".join(
+        f'<tr><th scope="row" class="sticky">{_text(r.test)}</th><td>{_text(r.method)}</td>'
+        f'<td>{_text(r.model)}</td><td class="num">{_text(format_d(float(r.value)))}</td>'
+        f"<td>{_text(r.paper)}, {_text(r.table)}</td><td>{_text(r.note)}</td></tr>"
+        for r in published.itertuples())
+    return ("<details><summary>Published numbers (" + str(len(published)) + "), with the "
+            "paper and table of each</summary>"
+            '<div class="scroll"><table><thead><tr><th scope="col" class="sticky">test</th>'
+            '<th scope="col">method</th><th scope="col">model</th>'
+            '<th scope="col" class="num">value</th><th scope="col">source</th>'
+            '<th scope="col">note</th></tr></thead>'
+            f"<tbody>{body}</tbody></table></div>"
+            '<p class="note">Transcribed from the papers (<code>data/published/</code>); '
+            "the offline models' numbers are the audit's own on the book's stand-in models "
+            "(<code>data/results/audit_offline.csv</code>), not the papers' models.</p>"
+            "</details>")
+
+
 def _model_section(index: int, model: str, results: pd.DataFrame, timings: pd.DataFrame) -> str:
     rows = results.loc[results["model"].astype(str) == model]
     summary = rows.loc[rows["part"] == "summary"]
@@ -605,6 +986,7 @@ def _model_section(index: int, model: str, results: pd.DataFrame, timings: pd.Da
         out.append("<p>No summary row for this model.</p>")
     else:
         out.append(_summary_table(summary, model))
+    out.append(_dropped(rows.loc[rows["part"] != "metric"], model))
     if not metric_rows.empty:
         out.append("<h3>Static-vector metrics</h3>")
         out.append(_metrics_table(metric_rows, model))
@@ -624,25 +1006,95 @@ def _model_section(index: int, model: str, results: pd.DataFrame, timings: pd.Da
     return "".join(out)
 
 
+def _dropped(rows: pd.DataFrame, model: str) -> str:
+    """The words each test lost on this model (no vector, no token), from the rows' notes.
+
+    A method notes what it dropped as ``"<stimuli> on <model>: dropped …"``; the clauses of
+    a test's headline and grid rows are gathered, each once, with the stimulus set named.
+    """
+    if "notes" not in rows.columns:
+        return ""
+    found: dict[str, dict[tuple[str, str], None]] = {}
+    for test, note in zip(rows["test"].astype(str), rows["notes"], strict=True):
+        if _blank(note):
+            continue
+        for clause in re.split(r"; (?=[\w.-]+ on )", str(note)):
+            stimuli, _, what = clause.partition(f" on {model}: ")
+            if not what:
+                stimuli, what = "", clause
+            if "dropped" in what or "missing" in what:
+                found.setdefault(test, {})[(stimuli, what)] = None
+    if not found:
+        return ("<h3>Words dropped</h3><p>Every word of every test had a vector in this "
+                "model.</p>")
+    body = []
+    for test, clauses in found.items():
+        first = True
+        for stimuli, what in clauses:
+            css = ' class="newtest"' if first else ""
+            body.append(f'<tr{css}><th scope="row" class="sticky">{_text(test)}</th>'
+                        f"<td>{_text(stimuli)}</td><td>{_text(what)}</td></tr>")
+            first = False
+    caption = f"Words dropped on {_text(model)}, per test and stimulus set"
+    return ("<h3>Words dropped</h3>"
+            f'<div class="scroll" role="region" tabindex="0" aria-label="{caption}">'
+            f"<table><caption>{caption}</caption><thead><tr>"
+            '<th scope="col" class="sticky">test</th><th scope="col">stimulus set</th>'
+            '<th scope="col">dropped</th></tr></thead>'
+            f"<tbody>{''.join(body)}</tbody></table></div>"
+            '<p class="note">A test whose set loses more than a fifth of its words is not '
+            "run (see “Rows not run”); below that, the words listed are left out (and, "
+            "where the sets are paired, their partners) and the test runs on the rest.</p>")
+
+
+def _not_applicable(row: pd.Series) -> bool:
+    """Whether a row that did not run is a variant that cannot apply to this kind of model.
+
+    A static vector file holds words, not phrases: a stimulus variant made of phrases
+    (Mind Your Bias's "term" sets, "European American male") loses a whole set there.
+    That is a specification the model cannot have, not a failure of the audit.
+    """
+    if str(row.get("model_kind")) != "static":
+        return False
+    for done, total, words in re.findall(r"(\d+)/(\d+) missing \[([^\]]*)\]",
+                                         str(row["not run"])):
+        listed = re.findall(r"'([^']*)'", words)
+        if done == total and listed and all(" " in w for w in listed):
+            return True
+    return False
+
+
 def _not_run_block(results: pd.DataFrame) -> str:
+    """The rows that did not run: variants that cannot apply, then real failures, each why."""
     skipped = results.loc[_not_run(results)]
     if skipped.empty:
         return "<h2 id='not-run'>Rows not run</h2><p>Every row of the audit ran.</p>"
-    body = []
-    for _, row in skipped.iterrows():
-        spec = ", ".join(f"{c}: {row[c]}" for c in CHOICES[1:]
-                         if row["part"] == "grid" and c in row.index and not _blank(row[c])
-                         and str(row[c]) != "n/a")
-        body.append(f'<tr><td>{_text(row["model"])}</td><td>{_text(row["part"])}</td>'
-                    f'<td>{_text(row["method"])}</td><td>{_text(row["test"])}</td>'
-                    f'<td>{_text(spec)}</td><td>{_text(row["not run"])}</td></tr>')
-    return ("<h2 id='not-run'>Rows not run</h2>"
-            f"<details><summary>{len(skipped)} of {len(results)} rows were not run; "
-            "show them and why</summary>"
-            '<div class="scroll"><table><thead><tr><th scope="col">model</th>'
-            '<th scope="col">part</th><th scope="col">method</th><th scope="col">test</th>'
-            '<th scope="col">specification</th><th scope="col">reason</th></tr></thead>'
-            f"<tbody>{''.join(body)}</tbody></table></div></details>")
+    moot = skipped.apply(_not_applicable, axis=1).astype(bool)
+    out = ["<h2 id='not-run'>Rows not run</h2>"]
+    failed, inapplicable = skipped.loc[~moot], skipped.loc[moot]
+    out.append(f"<p>{len(failed)} of {len(results)} rows could not be computed"
+               + (f"; {len(inapplicable)} more are variants that do not apply to this kind of "
+                  "model (phrases on a word-vector file)" if len(inapplicable) else "")
+               + ".</p>")
+    for frame, what in ((failed, "could not be computed"),
+                        (inapplicable, "do not apply (phrases on a word-vector file)")):
+        if frame.empty:
+            continue
+        body = []
+        for _, row in frame.iterrows():
+            spec = ", ".join(f"{c}: {row[c]}" for c in CHOICES[1:]
+                             if row["part"] == "grid" and c in row.index
+                             and not _blank(row[c]) and str(row[c]) != "n/a")
+            body.append(f'<tr><td>{_text(row["model"])}</td><td>{_text(row["part"])}</td>'
+                        f'<td>{_text(row["method"])}</td><td>{_text(row["test"])}</td>'
+                        f'<td>{_text(spec)}</td><td>{_text(row["not run"])}</td></tr>')
+        out.append(f"<details><summary>{len(frame)} rows {what}; show them and why</summary>"
+                   '<div class="scroll"><table><thead><tr><th scope="col">model</th>'
+                   '<th scope="col">part</th><th scope="col">method</th>'
+                   '<th scope="col">test</th><th scope="col">specification</th>'
+                   '<th scope="col">reason</th></tr></thead>'
+                   f"<tbody>{''.join(body)}</tbody></table></div></details>")
+    return "".join(out)
 
 
 def _provenance_block(provenance: Mapping[str, object]) -> str:
@@ -712,13 +1164,11 @@ def render_report(results: pd.DataFrame, timings: pd.DataFrame,
                          f"not {unknown}")
     models = _models(results, timings)
     body = _header(results, timings, provenance, models)
-    if len(models) > 1:
-        links = "".join(f'<li><a href="#model-{i}">{_text(m)}</a></li>'
-                        for i, m in enumerate(models, 1))
-        body.append(f"<nav aria-label='Models'><p>One section per model:</p><ul>{links}</ul>"
-                    "</nav>")
     if not models:
         body.append("<p>The audit holds no result.</p>")
+    else:
+        body.extend(_glance_section(results, models, provenance))
+    body.extend(_how_to_read(results, provenance))
     body.extend(_model_section(i, m, results, timings) for i, m in enumerate(models, 1))
     body.append(_not_run_block(results))
     body.append(_provenance_block(provenance))

@@ -36,6 +36,20 @@ unless another audit is running on ``OUT`` at that moment (a lock file,
 What the audit decided on the user's behalf — a test, method or model given twice and
 run once, a method one model of several cannot run — is logged as a warning and listed
 under ``"notes"`` in ``provenance.json``.
+
+``OUT`` is written only if it is new, empty, or holds the same audit (:func:`_check_out`):
+the same models (by content: their fingerprints, however their paths were typed) with
+the same tests, methods, metrics, grid, corpus (checksum, cap and sample seed) and Holm
+level, in whatever order; rerunning it resumes, computing only what is not stored.
+A folder with ``tasks/`` but no ``provenance.json`` is an audit killed before its first
+output set: it resumes too. Anything else is refused with an
+:class:`OutputFolderError` that says what the folder holds and what differs, unless
+``replace=True`` (``--replace``): a subset or a superset of the tests is another audit
+too, since its output set would drop or add rows of the report already there. With
+``replace``, the output set is replaced and the stored tasks are kept and reused where
+their keys match (a key hashes everything that changes a task's rows,
+:meth:`~biaslib.audit.plan.Task.key`, so reuse is safe); in a folder that holds files of
+no audit, the audit's files are written beside them and those are left alone.
 """
 
 from __future__ import annotations
@@ -58,7 +72,7 @@ import numpy as np
 import pandas as pd
 
 from biaslib.audit.inputs import AuditInput, resolve_inputs
-from biaslib.audit.parts import RESULT_COLUMNS, needed_words
+from biaslib.audit.parts import RESULT_COLUMNS, conform_rows, needed_words
 from biaslib.audit.plan import (
     ALPHA,
     CONTEXT_CAP,
@@ -74,9 +88,13 @@ from biaslib.evaluate.metrics import METRIC_SEED
 from biaslib.files import replacing, write_atomically
 from biaslib.stats.multiple_testing import holm_bonferroni
 
-__all__ = ["AuditResult", "run_audit"]
+__all__ = ["AuditPlan", "AuditResult", "OutputFolderError", "plan_audit", "run_audit"]
 
 logger = logging.getLogger(__name__)
+
+class OutputFolderError(ValueError):
+    """``out`` holds another audit, or files of no audit: refused unless ``replace=True``."""
+
 
 @dataclass(frozen=True)
 class AuditResult:
@@ -165,7 +183,7 @@ class _TaskStore:
             logger.warning("stored task %s cannot be read (%s): computing it again",
                            path.name, err)
             return None
-        return frame, seconds
+        return conform_rows(frame), seconds  # a column added since is filled, not missing
 
     def save(self, task: Task, frame: pd.DataFrame, seconds: float) -> None:
         """Store ``task``'s rows (atomically: an interruption leaves no half file)."""
@@ -235,19 +253,42 @@ def _claim(out: Path) -> Iterator[None]:
 
 
 def _holm(results: pd.DataFrame, alpha: float) -> pd.Series:
-    """Holm–Bonferroni over each model's headline p-values (:func:`~biaslib.stats.holm_bonferroni`).
+    r"""Holm–Bonferroni marks per model × method (:func:`~biaslib.stats.holm_bonferroni`).
 
-    ``"*"`` where a headline p-value is rejected at family-wise level ``alpha``, ``""``
-    where it is not, ``"n/a"`` where the method has no p-value (SAME, the metrics of
-    ``part == "metric"``); grid rows get ``""`` (a specification curve is not a family of
-    independent tests).
+    One family per model and method (``"WEAT"``, ``"s-SEAT"``, ``"CEAT"``, ``"ML-EAT"``…:
+    the method's headline p-value on each test), so that one-sided p-values (WEAT, SEAT:
+    ``tail`` ``"greater"``) are never corrected together with two-sided ones (CEAT,
+    ML-EAT's level 1, LPBS), nor a method's many near-zero p-values (CEAT's normal
+    p-values over thousands of samples) allowed to loosen another's thresholds. Holm
+    (1979): with a family's :math:`m` p-values sorted, :math:`p_{(k)}` is rejected when
+    :math:`p_{(j)} \le \alpha / (m - j + 1)` for every :math:`j \le k`.
+
+    The mark reads the rejection together with the sign of the effect size, positive
+    being the tested, stereotype-congruent direction for every method:
+
+    ``"*"``
+        rejected at family-wise level ``alpha`` with an effect size > 0: evidence of the
+        tested association;
+    ``"reversed"``
+        rejected with an effect size < 0: significant in the opposite direction (possible
+        for a two-sided p-value), never a star;
+    ``""``
+        not rejected (or rejected with an effect size of exactly 0 or NaN: no direction);
+    ``"n/a"``
+        a headline or metric row without a p-value (SAME, the metrics of
+        ``part == "metric"``, a test not run).
+
+    Grid rows get ``""`` (a specification curve is not a family of independent tests).
     """
     holm = pd.Series("", index=results.index, dtype=object)
     summary = results["part"] == "summary"
     holm[(summary | (results["part"] == "metric")) & results["p_value"].isna()] = "n/a"
-    for _, rows in results[summary & results["p_value"].notna()].groupby("model", sort=False):
+    tested = results[summary & results["p_value"].notna()]
+    for _, rows in tested.groupby(["model", "method"], sort=False):
         rejected = holm_bonferroni(rows["p_value"].to_numpy(), alpha)[0]
-        holm[rows.index] = np.where(rejected, "*", "")
+        effect = rows["effect_size"].to_numpy(dtype=float)
+        holm[rows.index] = np.select([rejected & (effect > 0), rejected & (effect < 0)],
+                                     ["*", "reversed"], "")
     return holm
 
 
@@ -267,8 +308,9 @@ def _versions() -> dict[str, str]:
 
 def _corpus_options(corpus: str | os.PathLike[str] | None, cap: int, seed: int
                     ) -> dict[str, object]:
+    """The corpus options of CEAT's tasks; the seed only samples a corpus's contexts."""
     if corpus is None:
-        return {"corpus": None, "seed": seed}
+        return {"corpus": None}
     from biaslib.downloads import sha256_of
     from biaslib.stimuli.corpus import extract_path
 
@@ -294,6 +336,7 @@ def run_audit(
     report: bool = True,
     progress: bool = True,
     command: str | None = None,
+    replace: bool = False,
 ) -> AuditResult:
     """Run the book's methods on one or more models and write results and a report to ``out``.
 
@@ -305,8 +348,10 @@ def run_audit(
         a static vector file (word2vec binary or text, GloVe text, fastText ``.vec``).
         A model given twice (the same weights) is audited once, with a note.
     out
-        The folder to write (created; an earlier audit's stored tasks there are
-        reused).
+        The folder to write: new, empty, or holding an earlier run of the same audit,
+        which resumes (its stored tasks are reused). A folder that holds another audit
+        (other models, tests, methods, metrics, grid, corpus or ``alpha``) or files of
+        no audit is refused unless ``replace``.
     tests
         Short test ids (default: all, :func:`~biaslib.audit.plan.default_tests`); a bare
         string is one test, and a test named twice runs once, with a note
@@ -338,14 +383,18 @@ def run_audit(
         address of a Dask scheduler (``"tcp://host:8786"``) or a
         :class:`distributed.Client` (:mod:`biaslib.audit.distributed`).
     alpha
-        Family-wise level of the Holm–Bonferroni mark (per model, over its headline
-        p-values; default :data:`~biaslib.audit.plan.ALPHA`).
+        Family-wise level of the Holm–Bonferroni mark (one family per model and method,
+        over its headline p-values; default :data:`~biaslib.audit.plan.ALPHA`).
     report
         Write ``report.html``.
     progress
         Show progress bars.
     command
         The command line, recorded in the provenance (the console command passes it).
+    replace
+        Write to an ``out`` that holds another audit (its output set is replaced; its
+        stored tasks are reused where their keys match) or files of no audit (left
+        beside the audit's files).
 
     Returns
     -------
@@ -359,39 +408,276 @@ def run_audit(
         If a method named cannot run on the model (see ``methods``).
     FileNotFoundError
         If a vector file or the corpus does not exist.
+    OutputFolderError
+        If ``out`` holds another audit or files of no audit, and not ``replace``.
     """
     try:
         import pyarrow  # noqa: F401  (parquet)
     except ImportError as err:
         raise ImportError("an audit writes Parquet files: pip install pyarrow") from err
     started = datetime.now(timezone.utc)
+    plan = plan_audit(models, out, tests=tests, methods=methods, metrics=metrics, grid=grid,
+                      corpus=corpus, corpus_cap=corpus_cap, seed=seed, alpha=alpha)
+    plan.check_out(replace)
+    # Only now: a bad model name or option leaves no empty folder behind.
+    plan.out.mkdir(parents=True, exist_ok=True)
+    with _claim(plan.out):
+        return _run(plan.inputs, plan.tasks, plan.out, notes=plan.notes, record=plan.record,
+                    device=device, scheduler=scheduler, report=report, progress=progress,
+                    command=command, started=started)
+
+
+@dataclass(frozen=True)
+class AuditPlan:
+    """An audit resolved and planned, before anything is computed or written.
+
+    What :func:`run_audit` runs and ``biaslib audit --dry-run`` prints: the same object,
+    so the plan shown is the plan run.
+
+    Attributes
+    ----------
+    inputs
+        The models, each once (:func:`~biaslib.audit.inputs.resolve_inputs`).
+    tasks
+        One per model × test × method (:func:`~biaslib.audit.plan.plan_tasks`).
+    out
+        The output folder.
+    record
+        What the audit is, as ``provenance.json`` records it and an existing ``out`` is
+        compared with.
+    notes
+        What planning decided on the user's behalf (repeats dropped, methods left out).
+    """
+
+    inputs: tuple[AuditInput, ...]
+    tasks: tuple[Task, ...]
+    out: Path
+    record: dict[str, object]
+    notes: list[str]
+
+    def check_out(self, replace: bool = False) -> None:
+        """Refuse an ``out`` that holds another audit or files of no audit, unless ``replace``.
+
+        Raises
+        ------
+        OutputFolderError
+            What ``out`` holds, what differs, and what to do.
+        """
+        _check_out(self.out, self.record, replace)
+
+    def stored(self) -> frozenset[str]:
+        """The keys of the tasks ``out`` already holds (reused, not computed again)."""
+        if not self.out.is_dir():
+            return frozenset()
+        store = _TaskStore(self.out)
+        return frozenset(t.key() for t in self.tasks if store.path(t).is_file())
+
+
+def plan_audit(
+    models: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+    out: str | os.PathLike[str],
+    *,
+    tests: Iterable[str] | None = None,
+    methods: Iterable[str] | None = None,
+    metrics: Iterable[str] | None = None,
+    grid: Grid | str = "small",
+    corpus: str | os.PathLike[str] | None = None,
+    corpus_cap: int = CONTEXT_CAP,
+    seed: int = SEED,
+    alpha: float = ALPHA,
+) -> AuditPlan:
+    """Resolve the models and plan the tasks of an audit, reading but never writing ``out``.
+
+    The arguments are :func:`run_audit`'s. Names are checked here (an unknown model,
+    test, method, metric or grid raises before anything is written).
+    """
     sources = [models] if isinstance(models, (str, os.PathLike)) else list(models)
     if not sources:
         raise ValueError("no model to audit")
-    out = Path(out)
     notes: list[str] = []
     inputs = resolve_inputs(sources, notes=notes)  # repeats dropped, with a note
     options = _corpus_options(corpus, corpus_cap, seed)
     if metrics is not None:
         options["metrics"] = unique_names(metrics, "metrics", notes)
     tasks = plan_tasks(inputs, tests, methods, grid, options, notes=notes)
-    # Only now: a bad model name or option leaves no empty folder behind.
-    out.mkdir(parents=True, exist_ok=True)
-    with _claim(out):
-        return _run(inputs, tasks, out, notes=notes, grid=grid, device=device, corpus=corpus,
-                    corpus_cap=corpus_cap, seed=seed, options=options, scheduler=scheduler,
-                    alpha=alpha, report=report, progress=progress, command=command,
-                    started=started)
+    record = _record(inputs, tasks, grid if isinstance(grid, Grid) else GRIDS[grid],
+                     options, seed, alpha)
+    return AuditPlan(tuple(inputs), tuple(tasks), Path(out), record, notes)
+
+
+def _record(inputs: Sequence[AuditInput], tasks: Sequence[Task], grid: Grid,
+            options: Mapping[str, object], seed: int, alpha: float) -> dict[str, object]:
+    """What the audit is, as its provenance records it: models, tests, options, seeds.
+
+    Written to ``provenance.json`` and compared with the one an ``out`` folder holds
+    (:func:`_identity`), so that what is compared is what was recorded.
+    """
+    return {
+        "models": [{"input": m.label, "kind": m.kind, "name": m.name,
+                    "fingerprint": m.fingerprint} for m in inputs],
+        "tests": list(dict.fromkeys(t.test for t in tasks)),
+        "methods": sorted({t.method for t in tasks}),
+        "grid": asdict(grid),
+        "corpus": None if options.get("corpus") is None else {
+            "file": Path(str(options["corpus"])).name, "sha256": options["corpus_sha256"],
+            "cap": options["corpus_cap"]},
+        "metrics": list(_metric_names(tasks)),
+        "seeds": {"corpus sample": seed, **_method_seeds(grid),
+                  "metrics (RNSB, Gonen & Goldberg)": METRIC_SEED},
+        "holm": {"alpha": alpha,
+                 "family": "each model × method's headline p-values: one family per method, "
+                           "so one-sided and two-sided p-values are never corrected together",
+                 "marks": "'*' rejected with effect size > 0 (the tested, stereotype-congruent "
+                          "direction); 'reversed' rejected with effect size < 0; '' not "
+                          "rejected; 'n/a' no p-value"},
+    }
+
+
+# ----------------------------------------------------------------------- the output folder
+
+
+#: The fields of :func:`_identity`, as the user names them: what differs is said so.
+_FIELDS = {"models": "models", "tests": "tests (--tests)", "methods": "methods (--methods)",
+           "metrics": "metrics (--metrics)", "grid": "grid (--grid)",
+           "corpus": "corpus (--corpus, --corpus-cap, --seed)", "alpha": "alpha (--alpha)"}
+
+
+def _identity(record: Mapping[str, object]) -> dict[str, object]:
+    """What makes two audits the same, from a provenance (stored or :func:`_record`'s).
+
+    The models by fingerprint, the tests, methods and metrics as sets (an order changes
+    only how the rows are listed), the grid, the corpus by checksum with its cap and
+    sample seed, the Holm level. Not the device, scheduler, report or versions: a run
+    that differs only in those is the same audit, resumed. A field an older provenance
+    lacks is ``None``, which differs from any value (refused: ``--replace`` is safe).
+    """
+    models, corpus = record.get("models"), record.get("corpus")
+    seeds, holm = record.get("seeds"), record.get("holm")
+    identity = {
+        "models": sorted(str(m.get("fingerprint")) for m in models)
+        if isinstance(models, list) and all(isinstance(m, dict) for m in models) else None,
+        "tests": _sorted(record.get("tests")), "methods": _sorted(record.get("methods")),
+        "metrics": _sorted(record.get("metrics")), "grid": record.get("grid"),
+        "corpus": None if corpus is None else (
+            {"sha256": corpus.get("sha256"), "cap": corpus.get("cap"),
+             "seed": seeds.get("corpus sample") if isinstance(seeds, dict) else None}
+            if isinstance(corpus, dict) else "unreadable"),
+        "alpha": holm.get("alpha") if isinstance(holm, dict) else None,
+    }
+    # as JSON reads it back (a grid's tuples are lists), to compare with a stored one
+    return json.loads(json.dumps(identity, default=str))
+
+
+def _sorted(values: object) -> list[str] | None:
+    return sorted(map(str, values)) if isinstance(values, list) else None
+
+
+def _describe(field: str, record: Mapping[str, object]) -> str:
+    """One field of an audit, as the refusal shows it (models by name, the rest in words)."""
+    value = record.get(field)
+    if field == "models" and isinstance(value, list):
+        return " ".join(str(m.get("name") or m.get("input")) for m in value
+                        if isinstance(m, dict)) or "none"
+    if field == "grid" and isinstance(value, dict):
+        return str(value.get("name"))
+    if field == "corpus":
+        if not isinstance(value, dict):
+            return "none" if value is None else str(value)
+        seeds = record.get("seeds")
+        seed = seeds.get("corpus sample") if isinstance(seeds, dict) else None
+        return (f"{value.get('file')} (SHA-256 {str(value.get('sha256'))[:12]}…, "
+                f"cap {value.get('cap')}, seed {seed})")
+    if field == "alpha":
+        holm = record.get("holm")
+        return str(holm.get("alpha") if isinstance(holm, dict) else None)
+    if isinstance(value, list):
+        return " ".join(map(str, value)) or "none"
+    return "not recorded" if value is None else str(value)
+
+
+def _differences(stored: Mapping[str, object], record: Mapping[str, object]) -> list[str]:
+    """What differs between the audit stored in a folder and this one, in words."""
+    there, here = _identity(stored), _identity(record)
+    lines = []
+    for field, label in _FIELDS.items():
+        if there[field] == here[field]:
+            continue
+        old, new = _describe(field, stored), _describe(field, record)
+        if old == new:  # same names, other content (weights, grid choices)
+            new += " with other " + ("weights" if field == "models" else "choices")
+        lines.append(f"{label}: {old} there, {new} here")
+    return lines
+
+
+def _check_out(out: Path, record: Mapping[str, object], replace: bool) -> None:
+    """Refuse an ``out`` that holds another audit or files of no audit, unless ``replace``.
+
+    See the module's docstring for the rule. Called before anything is written or
+    computed, so a refused run leaves ``out`` as it was.
+
+    Raises
+    ------
+    OutputFolderError
+        What ``out`` holds, what differs, and what to do (``--replace`` or another
+        ``--out``).
+    """
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise OutputFolderError(f"--out {out} is a file, not a folder: choose a new folder "
+                                "or an earlier audit's")
+    todo = ("pass --replace (run_audit(replace=True)) to replace its results and report, "
+            "reusing its stored tasks where they match, or choose another --out")
+    provenance = out / "provenance.json"
+    if provenance.is_file():
+        try:
+            stored = json.loads(provenance.read_text(encoding="utf-8"))
+            if not isinstance(stored, dict):
+                raise ValueError("not a JSON object")
+        except (OSError, ValueError) as err:
+            what = f"an audit whose provenance.json cannot be read ({_one_line(err)})"
+            differs = "it cannot be compared with this one"
+        else:
+            found = _differences(stored, record)
+            if not found:
+                return  # the same audit: resume
+            what = f"another audit, of {_describe('models', stored)}"
+            differs = "; ".join(found)
+        if replace:
+            logger.warning("replacing %s in %s (%s); its stored tasks are reused where "
+                           "they match", what, out, differs)
+            return
+        raise OutputFolderError(f"--out {out} holds {what}: {differs}. To write this audit "
+                                f"there, {todo}")
+    if (out / "tasks").is_dir():
+        return  # an audit killed before its first output set: resume
+    foreign = sorted(p.name for p in out.iterdir()
+                     if p.name != _LOCK and not _TEMPORARY.match(p.name))
+    if not foreign:
+        return
+    shown = ", ".join(foreign[:3]) + (f" and {len(foreign) - 3} more" if len(foreign) > 3
+                                      else "")
+    if replace:
+        logger.warning("writing the audit into %s beside files of no audit (%s), which are "
+                       "left as they are", out, shown)
+        return
+    raise OutputFolderError(
+        f"--out {out} is not empty and holds no audit ({shown}): an audit writes "
+        f"{', '.join(_OUTPUTS)} and tasks/ there, replacing files of those names. "
+        "Choose a new or empty folder for --out, or pass --replace (run_audit(replace=True)) "
+        "to write there anyway")
+
+
+def _one_line(text: object) -> str:
+    return " ".join(str(text).split())
 
 
 def _run(inputs: Sequence[AuditInput], tasks: Sequence[Task], out: Path, *,
-         notes: list[str], grid: Grid | str, device: str | None,
-         corpus: str | os.PathLike[str] | None, corpus_cap: int, seed: int,
-         options: Mapping[str, object], scheduler: object, alpha: float, report: bool,
-         progress: bool, command: str | None, started: datetime) -> AuditResult:
+         notes: list[str], record: Mapping[str, object], device: str | None,
+         scheduler: object, report: bool, progress: bool, command: str | None,
+         started: datetime) -> AuditResult:
     """Compute what is not stored yet, assemble the results and write the output set."""
-    test_ids = list(dict.fromkeys(t.test for t in tasks))
-    words = needed_words(test_ids)
+    words = needed_words(list(dict.fromkeys(t.test for t in tasks)))
     store = _TaskStore(out)
 
     outputs: dict[str, tuple[pd.DataFrame, float, str]] = {}
@@ -427,27 +713,17 @@ def _run(inputs: Sequence[AuditInput], tasks: Sequence[Task], out: Path, *,
                                                     model_input=t.model.label)
                          for t in tasks], ignore_index=True)
     results = results[list(RESULT_COLUMNS)]
+    alpha = float(record["holm"]["alpha"])  # type: ignore[index]
     results["holm"] = _holm(results, alpha).astype(str)
     timings = pd.DataFrame(
         [{"model": m.name, "part": "load model", "test": "", "seconds": s,
           "status": "computed"} for m, s in loads.items()]
         + [{"model": t.model.name, "part": t.method, "test": t.test,
             "seconds": outputs[t.key()][1], "status": outputs[t.key()][2]} for t in tasks])
-    grid_obj = grid if isinstance(grid, Grid) else GRIDS[grid]
     provenance: dict[str, object] = {
         "what": "biaslib audit: the book's bias tests on the models below",
         "versions": _versions(),
-        "models": [{"input": m.label, "kind": m.kind, "name": m.name,
-                    "fingerprint": m.fingerprint} for m in inputs],
-        "tests": test_ids, "methods": sorted({t.method for t in tasks}),
-        "grid": asdict(grid_obj),
-        "corpus": None if corpus is None else {
-            "file": Path(str(options["corpus"])).name, "sha256": options["corpus_sha256"],
-            "cap": corpus_cap},
-        "metrics": list(_metric_names(tasks)),
-        "seeds": {"corpus sample": seed, **_method_seeds(grid_obj),
-                  "metrics (RNSB, Gonen & Goldberg)": METRIC_SEED},
-        "holm": {"alpha": alpha, "family": "each model's headline p-values"},
+        **record,
         "device": device or "auto", "scheduler": _scheduler_text(scheduler),
         "tasks": {"total": len(tasks),
                   "computed": sum(o[2] == "computed" for o in outputs.values()),
