@@ -425,7 +425,7 @@ def dry_run(args: argparse.Namespace) -> DryRun:
     try:
         plan.check_out()
     except OutputFolderError as err:
-        refusal = " ".join(str(err).split())
+        refusal = _one_line(err)
     stored = plan.stored()
     inputs, tasks, out = plan.inputs, plan.tasks, plan.out
     return DryRun(inputs, tasks, stored, out.is_dir(), refusal,

@@ -324,38 +324,29 @@ def _method_order(methods: Iterable[str]) -> list[str]:
                                                         if m not in _METHOD_ORDER]
 
 
-def _when(provenance: Mapping[str, object]) -> tuple[str, float | None]:
-    """The audit's time span as a sentence, and its wall-clock seconds if both ends parse."""
-    started, finished = provenance.get("started"), provenance.get("finished")
+def _span(provenance: Mapping[str, object]) -> tuple[str, float | None]:
+    """When the audit started (``2026-11-29 22:30 UTC``) and its wall-clock seconds.
+
+    The seconds are ``None`` unless both ``started`` and ``finished`` parse (ISO 8601), are
+    comparable (both with a time zone or both without) and in order; a ``started`` that
+    does not parse is shown as it is.
+    """
     times = []
-    for value in (started, finished):
+    for value in (provenance.get("started"), provenance.get("finished")):
         try:
             times.append(datetime.fromisoformat(str(value)))
         except (TypeError, ValueError):
             times.append(None)
+    started, finished = times
     span = None
-    if None not in times:
+    if started is not None and finished is not None:
         try:
-            span = (times[1] - times[0]).total_seconds()
+            span = (finished - started).total_seconds()
         except TypeError:  # one has a time zone, the other not
             span = None
     if span is not None and span < 0:
         span = None
-    parts = []
-    for word, value, when in (("started", started, times[0]), ("finished", finished, times[1])):
-        if when is not None:
-            parts.append(f"{word} {_text(when.isoformat(sep=' ', timespec='seconds'))}")
-        elif not _blank(value):
-            parts.append(f"{word} {_text(value)}")
-    return ", ".join(parts), span
-
-
-def _span(provenance: Mapping[str, object]) -> tuple[str, float | None]:
-    """When the audit started (``2026-11-29 22:30 UTC``) and its wall-clock seconds."""
-    _, span = _when(provenance)
-    try:
-        started = datetime.fromisoformat(str(provenance.get("started")))
-    except (TypeError, ValueError):
+    if started is None:
         return _text(provenance.get("started") or ""), span
     zone = " UTC" if started.utcoffset() is not None and not started.utcoffset() else ""
     return _text(started.strftime("%Y-%m-%d %H:%M") + zone), span
@@ -725,7 +716,7 @@ def _glance_figure(rows: pd.DataFrame, model: str, published: pd.DataFrame,
         ax.set_title(method, fontsize=9)
         ax.tick_params(labelsize=8)
         ax.set_yticks(range(len(tests)), tests)
-        ax.invert_yaxis() if ax is axes.flat[0] else None
+    axes.flat[0].invert_yaxis()  # the panels share it: the first test on top
     for ax in list(axes.flat)[len(methods):]:
         ax.set_visible(False)
     fig.supxlabel("effect size (red: this model with its 95 % CI; grey |: papers; "

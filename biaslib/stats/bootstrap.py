@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
+from biaslib.validation import check_int, check_seed, real_array
+
 __all__ = ["bootstrap_mean_interval"]
 
 
@@ -54,20 +56,23 @@ def bootstrap_mean_interval(
     ValueError
         For fewer than two scores, a NaN or infinite score, ``n_resamples`` below 1 or
         ``confidence`` outside (0, 1).
+    TypeError
+        For scores that are not real numbers, an ``n_resamples`` that is not an int or a
+        seed that is not one (:mod:`biaslib.validation`).
     """
-    values = np.asarray(scores, dtype=np.float64).ravel()
+    values = real_array(scores, "scores").ravel()
+    n_resamples = check_int(n_resamples, "n_resamples", minimum=1)
+    seed = check_seed(seed)
     if values.size < 2:
         raise ValueError(f"scores: a bootstrap interval needs at least 2 scores, got "
                          f"{values.size}")
     if not np.isfinite(values).all():
         raise ValueError("scores contain NaN or infinite values: a bootstrap needs finite "
                          "scores")
-    if isinstance(n_resamples, bool) or int(n_resamples) != n_resamples or n_resamples < 1:
-        raise ValueError(f"n_resamples must be an integer >= 1, got {n_resamples!r}")
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must lie in (0, 1), got {confidence!r}")
     rng = np.random.default_rng(seed)
-    index = rng.integers(0, values.size, size=(int(n_resamples), values.size))
+    index = rng.integers(0, values.size, size=(n_resamples, values.size))
     means = values[index].mean(axis=1)
     low, high = np.percentile(means, [50 * (1 - confidence), 50 * (1 + confidence)])
     return float(low), float(high)
