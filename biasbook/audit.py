@@ -47,7 +47,7 @@ from biaslib.evaluate.speccurve import CHOICES
 from biaslib.stimuli.data import data_dir
 
 __all__ = ["DECLARED_TABLES", "P_NOISE", "check_holm_margin", "metrics_table", "shown_d",
-           "shown_p", "summary_table"]
+           "shown_p", "shown_r", "summary_table"]
 # What the notebook shows of the book's shared code and of the library beyond its public
 # surface (imported above, defined elsewhere).
 __all__ += [
@@ -82,6 +82,24 @@ def shown_d(value: float) -> str:
     return "–" if pd.isna(value) else robust_format(float(value), ".2f").replace("-", "−")
 
 
+def shown_r(value: float) -> str:
+    """A reliability to two decimals, or three where noise could change the second.
+
+    An interval's bound can land on a rounding boundary (0.97500 on MiniLM): there the
+    third decimal is printed, which the same noise cannot change.
+
+    >>> shown_r(0.8512), shown_r(0.9749960418578298), shown_r(float("nan"))
+    ('0.85', '0.975', '–')
+    """
+    if pd.isna(value):
+        return "–"
+    try:
+        text = robust_format(float(value), ".2f")
+    except ValueError:
+        text = robust_format(float(value), ".3f")
+    return text.replace("-", "−")
+
+
 def shown_p(p: float, method: str) -> str:
     """A p-value as the papers print it, refused if noise could change the printed digits.
 
@@ -104,7 +122,11 @@ def shown_p(p: float, method: str) -> str:
 
 
 def summary_table(frame: pd.DataFrame) -> pd.DataFrame:
-    """The headline numbers of an audit's results: test and method as the index, in words."""
+    """The headline numbers of an audit's results: test and method as the index, in words.
+
+    With the split-half reliability of each (``reliability``, :mod:`biaslib.audit.parts`;
+    "–" for CEAT, or for results written before biaslib reported it).
+    """
     rows = frame[frame["part"] == "summary"]
     table = pd.DataFrame({
         "stimuli": rows["stimuli"].to_numpy(),
@@ -113,7 +135,10 @@ def summary_table(frame: pd.DataFrame) -> pd.DataFrame:
         "95 % CI": ["–" if pd.isna(lo) else f"[{shown_d(lo)}, {shown_d(hi)}]"
                     for lo, hi in zip(rows["ci_low"], rows["ci_high"], strict=True)],
         "p": [shown_p(p, m) for p, m in zip(rows["p_value"], rows["method"], strict=True)],
-        "Holm": rows["holm"].replace("", "–").to_numpy()},
+        "Holm": rows["holm"].replace("", "–").to_numpy(),
+        # split-half reliability over the words the number is scored against (issue 41)
+        "reliability": [shown_r(v) for v in rows.get("reliability",
+                                                     pd.Series(np.nan, index=rows.index))]},
         index=pd.MultiIndex.from_arrays([rows["test"], rows["method"]],
                                         names=["test", "method"]))
     return table.sort_index(level="test", sort_remaining=False)

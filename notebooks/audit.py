@@ -86,6 +86,7 @@ from biasbook.audit import (
     needed_words,
     render_report,
     shown_d,
+    shown_r,
     summary_table,
     write_vectors,
 )
@@ -103,7 +104,9 @@ glove = glove_6b_50d()  # GloVe 6B 50d, for Exercise 2's vector file
 # supports. On {term}`MiniLM`, every headline {term}`p-value` of {term}`C1`, {term}`C6` and
 # {term}`Occ` survives the {term}`Holm correction`, yet C6's {term}`effect size` runs from
 # 0.2 to 1.3 along its {term}`specification curve`: the test's design moves it by more than
-# the range from a "small" to a "large" effect.
+# the range from a "small" to a "large" effect. Beside each number the audit gives its
+# split-half reliability over the words it is scored against ({ref}`audit-reliability`):
+# {term}`SEAT`'s and {term}`ML-EAT`'s numbers are reliable, {term}`SAME`'s are not.
 
 # %% tags=["hide-input"]
 # The audit: the console command's own code (what the `biaslib` script calls), into a
@@ -128,18 +131,25 @@ p = curve["p_value"].to_numpy()
 # Counts that float noise cannot change: no d within 1e-3 of 0, no p within noise of 0.05.
 assert (np.abs(d) > 1e-3).all() and (np.abs(p - 0.05) > 10 * P_NOISE).all()
 tested = minilm_summary[minilm_summary["Holm"] != "n/a"]
+heads = results[results["part"] == "summary"]
+reliable = heads.dropna(subset=["reliability"])
+seat_like = reliable[reliable["method"] != "SAME"]["reliability"]
+same_rel = reliable[reliable["method"] == "SAME"]["reliability"]
 methods = list(dict.fromkeys(results.loc[results["part"] == "summary", "method"]))
 verdicts = pd.DataFrame({
-    "verdict": ["yes", "yes", "no"],
+    "verdict": ["yes", "yes", "no", "no"],
     f"{MODEL}, tests {', '.join(TESTS)}": [
         f"{', '.join(methods)} and the static-vector metrics: {len(timings) - 1} tasks, "
         f"{len(results)} rows; results, timings, provenance and a report in one folder",
         f"{(tested['Holm'] == '*').sum()} of {len(tested)} (SAME has no p-value)",
         f"{robust_format(d.min(), '.1f')} to {robust_format(d.max(), '.1f')} over its "
-        f"{len(d)} specifications, all positive; {(p < 0.05).sum()} with p < 0.05"],
+        f"{len(d)} specifications, all positive; {(p < 0.05).sum()} with p < 0.05",
+        f"SEAT and ML-EAT {shown_r(seat_like.min())} to {shown_r(seat_like.max())}; SAME "
+        f"{shown_r(same_rel.min())} to {shown_r(same_rel.max())} (CEAT: none)"],
 }, index=pd.Index(["One command runs every method that applies to the model",
                    "Every headline p-value survives the Holm correction",
-                   "C6's effect size is the same whatever the test's design"]))
+                   "C6's effect size is the same whatever the test's design",
+                   "Every headline number is reliable over its words (split-half ≥ 0.7)"]))
 with pd.option_context("display.max_colwidth", None):  # long cells wrap, never cut
     display(verdicts)
 
@@ -151,6 +161,8 @@ assert (minilm_summary["Holm"].isin(["*", "n/a"])).all()
 assert (minilm_summary.loc[minilm_summary["Holm"] == "n/a"].index.get_level_values(
     "method") == "SAME").all()
 assert set(TESTS) == {"C1", "C6", "Occ"}
+assert seat_like.min() > 0.9 and same_rel.max() < 0.7  # "reliable", "not"
+assert set(heads.loc[heads["reliability"].isna(), "method"]) == {"CEAT"}
 assert (timings["part"] == "load model").sum() == 1
 
 # %% [markdown]
@@ -282,6 +294,42 @@ display(Markdown(
     f"d = {shown_d(d.max())}, is {described(high)}. The same model and the same test give "
     "a small or a very large bias depending on the reading (Exercise 3 asks which choice "
     "matters most)."))
+
+# %% [markdown]
+# (audit-reliability)=
+# ### How reliable each number is
+#
+# A bias test is also a psychometric test: it scores some words (the targets of
+# {term}`WEAT` and SEAT) against others (the attribute words), and another draw of the
+# attribute words would score them a little differently. The audit splits the attribute
+# words of each set into random halves 1,000 times, scores every target on both halves,
+# correlates the two scores over the targets and steps the correlation up to the whole test
+# with the Spearman–Brown formula (`biaslib.evaluate.reliability`). SAME is read the other
+# way round: it scores the attribute words against the direction the two target groups
+# span, so its halves are halves of the targets; LPBS's are halves of its templates; CEAT,
+# which pools sampled contexts, has none. The report flags a number whose reliability is
+# below 0.7; "items for 0.8" is how many words (or templates) the test would need for 0.8.
+
+# %% tags=["remove-input"]
+reliability_view = heads.dropna(subset=["reliability"]).assign(
+    **{"split-half [95 % CI]": lambda f: [
+        f"{shown_r(v)} [{shown_r(lo)}, {shown_r(hi)}]" for v, lo, hi in
+        zip(f["reliability"], f["reliability_low"], f["reliability_high"], strict=True)],
+       "items for 0.8": lambda f: [f"{v:,.0f}" if np.isfinite(v) else "∞ (none helps)"
+                                   for v in f["items_needed"]],
+       "items": lambda f: f["reliability_method"].str.extract(r"items: (.*?) \(")[0]})
+reliability_view.set_index(["test", "method"])[
+    ["split-half [95 % CI]", "items for 0.8", "items"]].sort_index(level="test",
+                                                                   sort_remaining=False)
+
+# %% [markdown]
+# The sentence tests of SEAT and ML-EAT have hundreds of attribute sentences (every
+# attribute word in every template), and their scores are reliable (above 0.95). SAME
+# scores each attribute word against a direction spanned by a handful of target words, and
+# on MiniLM another half of those words gives a different direction: its reliability is
+# low for every test, C6's with 8 names a side the lowest. A standardised effect size is
+# attenuated by about the square root of its reliability, and a score with reliability
+# near 0 ranks the words by chance.
 
 # %% [markdown]
 # (audit-eatmaps)=

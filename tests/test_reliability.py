@@ -23,6 +23,7 @@ from biaslib.methods.same import same_signed_word
 from biaslib.methods.weat import association
 from biaslib.stats.reliability import (
     cronbach_alpha,
+    distinct_splits,
     intraclass_correlation,
     items_needed,
     random_halves,
@@ -114,13 +115,29 @@ def test_spearman_brown_by_hand_and_inverse() -> None:
 
 
 def test_random_halves_stratified_and_seeded() -> None:
-    groups = np.array([0] * 5 + [1] * 4)
+    groups = np.array([0] * 9 + [1] * 8)
+    assert distinct_splits(groups) == math.comb(9, 4) * math.comb(8, 4)  # 8,820
     masks = random_halves(groups, 200, seed=3)
-    assert masks.shape == (200, 9)
-    assert (masks[:, :5].sum(axis=1) == 2).all() and (masks[:, 5:].sum(axis=1) == 2).all()
+    assert masks.shape == (200, 17)
+    assert (masks[:, :9].sum(axis=1) == 4).all() and (masks[:, 9:].sum(axis=1) == 4).all()
     np.testing.assert_array_equal(masks, random_halves(groups, 200, seed=3))
     assert not np.array_equal(masks, random_halves(groups, 200, seed=4))
-    assert len({tuple(m) for m in masks}) > 50  # the splits vary
+    assert len({tuple(m) for m in masks}) > 150  # the splits vary
+
+
+def test_random_halves_enumerates_when_there_are_few_splits() -> None:
+    groups = np.array([0] * 5 + [1] * 4)  # C(5,2) × C(4,2) = 60 distinct splits
+    masks = random_halves(groups, 200, seed=3)
+    assert masks.shape == (60, 9) and len({tuple(m) for m in masks}) == 60
+    assert (masks[:, :5].sum(axis=1) == 2).all() and (masks[:, 5:].sum(axis=1) == 2).all()
+    np.testing.assert_array_equal(masks, random_halves(groups, 200, seed=99))  # no draw
+    two = random_halves([0, 0], 1000)  # two templates: one split, both ways
+    assert two.shape == (2, 2)
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(10, 1)) + rng.normal(size=(10, 4))
+    result = split_half_reliability(x, n_splits=1000)
+    assert result.exhaustive and result.n_splits == 6 and result.splits_text() == "all 6 splits"
+    assert not split_half_reliability(x, n_splits=3).exhaustive
     with pytest.raises(ValueError, match="at least 2 items in every group"):
         random_halves([0, 0, 1], 5)
 
@@ -136,7 +153,7 @@ def test_split_half_equals_a_loop_over_the_splits() -> None:
         def score(m: np.ndarray) -> np.ndarray:
             return (x[:, m & (groups == 0)].mean(axis=1) - x[:, m & (groups == 1)].mean(axis=1))
         r = stats.pearsonr(score(mask), score(~mask)).statistic
-        corrected.append(2 * r / (1 + r))
+        corrected.append(max(2 * r / (1 + r), -1.0))
     assert ours.value == pytest.approx(np.mean(corrected))
     assert ours.n_splits == 50 and ours.n_items == 10 and ours.n_subjects == 12
     assert ours.ci_low < ours.value < ours.ci_high
@@ -177,6 +194,17 @@ def test_bad_input_is_refused_clearly(bad: np.ndarray, match: str) -> None:
         intraclass_correlation(bad)
     with pytest.raises(ValueError, match=match):
         cronbach_alpha(bad)
+
+
+def test_split_half_is_floored_at_minus_one() -> None:
+    # halves that disagree: r = -0.6 would step up to -3; the floor keeps -1
+    first = np.array([[1.0, 2.0, 3.0, 4.0, 5.0]])
+    second = -first + np.array([[0.0, 3.0, -3.0, 3.0, 0.0]])
+    r = stats.pearsonr(first[0], second[0]).statistic
+    assert 2 * r / (1 + r) < -1
+    result = split_half_from_halves(first, second)
+    assert result.value == -1.0 and result.ci_low >= -1.0
+    assert result.uncorrected == pytest.approx(r)
 
 
 def test_split_half_needs_four_subjects_and_varying_halves() -> None:

@@ -41,6 +41,29 @@ columns (the report prints them as they are):
     attribute words for SAME
     (:func:`~biaslib.stats.bootstrap.bootstrap_mean_interval`). Where a row has no
     interval, ``ci_method`` says why, starting ``"none: "``.
+
+How reliable each headline number is
+------------------------------------
+Beside its interval every headline row states how reliable the scores behind it are,
+over the words (or templates) the test scores against (:mod:`biaslib.evaluate.reliability`:
+subjects the words the test compares, items the words it compares them with):
+
+``reliability``, ``reliability_low``, ``reliability_high``
+    The split-half reliability, Spearman–Brown corrected, averaged over
+    :data:`~biaslib.evaluate.reliability.RELIABILITY_SPLITS` seeded random halves, with
+    its 95% interval over the subjects: WEAT, s-SEAT, w-SEAT and ML-EAT's level 1 over
+    the attribute words (:func:`~biaslib.evaluate.reliability.association_reliability`),
+    SAME over the target words that span its direction
+    (:func:`~biaslib.evaluate.reliability.same_reliability`), LPBS over its templates
+    (:func:`~biaslib.evaluate.reliability.lpbs_reliability`).
+``alpha``, ``alpha_low``, ``alpha_high``
+    Cronbach's alpha over the same items (stratified by A and B for the associations;
+    none for SAME, whose word score is no sum).
+``items_needed``
+    The items a test would need for a reliability of 0.8 (Spearman–Brown).
+``reliability_method``
+    What was correlated and split, or why there is no coefficient (``"none: …"``: CEAT,
+    whose combined effect pools sampled contexts, a test with too few words).
 """
 
 from __future__ import annotations
@@ -58,6 +81,12 @@ from biaslib.audit.plan import Task, default_metrics, headline_stimuli, lpbs_cel
 from biaslib.embeddings.base import Embedder
 from biaslib.errors import DegenerateTestError, DroppedStimuliWarning, MissingWordsError
 from biaslib.evaluate.metrics import METRIC_SEED
+from biaslib.evaluate.reliability import (
+    ScoreReliability,
+    association_reliability,
+    lpbs_reliability,
+    same_reliability,
+)
 from biaslib.evaluate.speccurve import (
     CHOICES,
     family_contexts,
@@ -80,18 +109,23 @@ logger = logging.getLogger(__name__)
 
 #: The columns of an audit's results, in order (the report and the stored files use them).
 RESULT_COLUMNS: tuple[str, ...] = (
-    *CORE_COLUMNS, "ci_low", "ci_high", "ci_method", "p_resolution", "n", "n_x", "n_y", "part",
+    *CORE_COLUMNS, "ci_low", "ci_high", "ci_method", "p_resolution", "reliability",
+    "reliability_low", "reliability_high", "alpha", "alpha_low", "alpha_high", "items_needed",
+    "reliability_method", "n", "n_x", "n_y", "part",
     *(c for c in CHOICES if c not in CORE_COLUMNS), "stimuli", "not run", "notes", "model_input",
     "model_kind", "weights", "pattern", "l2_x_d", "l2_x_sig", "l2_y_d", "l2_y_sig",
 )
 
 #: Columns of text besides the choices (a CSV round trip keeps them text).
-_TEXT_COLUMNS = ("method", "test", "variant", "model", "convention", "ci_method", "stimuli",
+_TEXT_COLUMNS = ("method", "test", "variant", "model", "convention", "ci_method",
+                 "reliability_method", "stimuli",
                  "not run", "notes", "part", "pattern", "l2_x_sig", "l2_y_sig")
 
 #: Columns of numbers besides the core ones (a stored file's text is turned back into them).
-_NUMBER_COLUMNS = ("effect_size", "p_value", "ci_low", "ci_high", "p_resolution", "n", "n_x",
-                   "n_y", "l2_x_d", "l2_y_d")
+_RELIABILITY_NUMBERS = ("reliability", "reliability_low", "reliability_high", "alpha",
+                        "alpha_low", "alpha_high", "items_needed")
+_NUMBER_COLUMNS = ("effect_size", "p_value", "ci_low", "ci_high", "p_resolution",
+                   *_RELIABILITY_NUMBERS, "n", "n_x", "n_y", "l2_x_d", "l2_y_d")
 
 _HEADLINE = {"ddof": str(BIASLIB.ddof), "tail": BIASLIB.tail}
 
@@ -155,6 +189,43 @@ def p_resolution(method: str, n_resamples: float) -> float:
     return 1.0 / (m + 1.0)
 
 
+def _reliability(compute: Callable[[], ScoreReliability]) -> dict[str, object]:
+    """The reliability columns of a headline row, or ``reliability_method`` saying why none.
+
+    A test too small to split (an attribute set of one word, fewer than four subjects) or
+    whose half scores do not vary gets ``"none: "`` and the coefficient's own message.
+    """
+    try:
+        rel = compute()
+    except (ValueError, DegenerateTestError) as err:
+        return {"reliability_method": f"none: {err}"}
+    half, alpha = rel.split_half, rel.alpha
+    return {"reliability": half.value, "reliability_low": half.ci_low,
+            "reliability_high": half.ci_high,
+            "alpha": alpha.value if alpha else np.nan,
+            "alpha_low": alpha.ci_low if alpha else np.nan,
+            "alpha_high": alpha.ci_high if alpha else np.nan,
+            "items_needed": rel.items_needed,
+            "reliability_method": f"{half.method}; {rel.describe()}; "
+                                  + (alpha.method if alpha else f"no alpha: {rel.alpha_note}")}
+
+
+def _arrays_reliability(arrays: Callable[[], tuple[np.ndarray, ...]]) -> dict[str, object]:
+    """:func:`_reliability` of the associations of the four sets ``arrays()`` returns."""
+    def compute() -> ScoreReliability:
+        try:
+            return association_reliability(*arrays())
+        except MissingWordsError as err:
+            raise ValueError(str(err)) from None
+    return _reliability(compute)
+
+
+#: ``reliability_method`` of CEAT's rows.
+_CEAT_RELIABILITY = ("none: CEAT's combined effect pools effect sizes over sampled contexts "
+                     "(its interval is the meta-analysis's); there is no split-half over "
+                     "attribute words for it")
+
+
 def _same_ci_method(n_words: int) -> str:
     return (f"percentile bootstrap over the {n_words} attribute words "
             f"({SAME_BOOTSTRAP_RESAMPLES:,} resamples, seed {SAME_BOOTSTRAP_SEED})")
@@ -195,12 +266,33 @@ def _seat(model: LoadedModel, task: Task) -> pd.DataFrame:
     grid["p_resolution"] = _seat_resolution(grid)
     stimuli = headline_stimuli(task.test)
     last = layer_label(model.encoder("last"))
+    family = _contexts_label(stimuli)
+    encoder = model.encoder("last")
     summary = [
-        _headline(grid, stimuli=stimuli, contexts=_contexts_label(stimuli), layer=last,
-                  level=level, pooling=pooling, **_HEADLINE).assign(method=method)
-        for level, pooling, method in (("sentence", sentence[0], "s-SEAT"),
-                                       ("word", task.grid.word_poolings[0], "w-SEAT"))]
+        _headline(grid, stimuli=stimuli, contexts=family, layer=last, level=level,
+                  pooling=label, **_HEADLINE).assign(
+            method=method, **_arrays_reliability(
+                lambda level=level, pool=pool: _context_arrays(stimuli, family, encoder, level,
+                                                               pool)))
+        for level, pool, label, method in (
+            ("sentence", sentence[0], sentence[0], "s-SEAT"),
+            ("word", task.grid.word_poolings[0], task.grid.word_poolings[0], "w-SEAT"))]
     return _stack(summary, grid)
+
+
+def _context_arrays(stimuli: str, family: str, encoder: Any, level: str,
+                    pooling: str | None) -> tuple[np.ndarray, ...]:
+    """The four sets' vectors of ``stimuli`` in ``family``'s contexts, as SEAT embeds them.
+
+    The same call :func:`~biaslib.evaluate.speccurve.specification_frame` makes, so the
+    encoder's vector cache serves it.
+    """
+    from biaslib.evaluate.seat import embed_contexts
+    from biaslib.stimuli.data import load_test
+
+    embedded = embed_contexts(load_test(stimuli), family_contexts(stimuli, family), encoder,
+                              [level], pooling={level: pooling})
+    return embedded[level].arrays
 
 
 def _seat_resolution(grid: pd.DataFrame) -> list[float]:
@@ -248,7 +340,7 @@ def _ceat(model: LoadedModel, task: Task, corpus: Callable[[str], Mapping] | Non
             rows = _headline(grid, stimuli=names[0], contexts=family, layer=last,
                              pooling=task.grid.word_poolings[0], ddof=str(first.ddof),
                              convention=first.name)
-            summary.append(rows.assign(method=method))
+            summary.append(rows.assign(method=method, reliability_method=_CEAT_RELIABILITY))
     return _stack(summary, grid)
 
 
@@ -269,6 +361,8 @@ def _weat(model: LoadedModel, task: Task) -> pd.DataFrame:
     from biaslib.stats.effect_size_ci import d_confidence_interval
 
     variants = stimulus_variants(task.test)
+    headline = headline_stimuli(task.test)
+    arrays: tuple[np.ndarray, ...] | None = None
     rows = []
     for stimuli in variants["seat"] + variants["myb"]:
         base = {"method": "WEAT", "targets": target_description(stimuli),
@@ -283,6 +377,8 @@ def _weat(model: LoadedModel, task: Task) -> pd.DataFrame:
                          for d in task.grid.ddofs]
                 continue
             res = run.result
+            if stimuli == headline:
+                arrays = run.embedded.arrays
             n_x, n_y = len(res.s_x), len(res.s_y)
             for ddof in task.grid.ddofs:
                 d = effect_size(res.s_x, res.s_y, ddof=ddof)
@@ -297,7 +393,10 @@ def _weat(model: LoadedModel, task: Task) -> pd.DataFrame:
     grid = pd.DataFrame(rows).astype({"ddof": str})
     split = [paper_test(s) for s in grid["stimuli"]]
     grid["test"], grid["variant"] = [t for t, _ in split], [v for _, v in split]
-    summary = _headline(grid, stimuli=headline_stimuli(task.test), **_HEADLINE)
+    summary = _headline(grid, stimuli=headline, **_HEADLINE)
+    if arrays is not None:
+        found = arrays
+        summary = summary.assign(**_arrays_reliability(lambda: found))
     return _stack([summary], grid)
 
 
@@ -314,17 +413,25 @@ def _mleat(model: LoadedModel, task: Task) -> pd.DataFrame:
     follows from how level 1's p-value was obtained (``p_method_l1``) and the
     convention's number of re-splits.
     """
+    from biaslib.embeddings.base import embed_test
     from biaslib.evaluate.mleat import mleat_context_table, mleat_table
     from biaslib.methods.mleat import MleatConvention
+    from biaslib.stimuli.data import load_test
 
     stimuli = headline_stimuli(task.test)
-    if model.table is not None:
-        rows = mleat_table([stimuli], model.table, progress=False).assign(contexts="words only")
+    table = model.table
+    if table is not None:
+        rows = mleat_table([stimuli], table, progress=False).assign(contexts="words only")
+        reliability = _arrays_reliability(
+            lambda: embed_test(load_test(stimuli), table).arrays)
     else:
         family = _contexts_label(stimuli)
-        rows = mleat_context_table([stimuli], model.encoder("last"),
+        encoder = model.encoder("last")
+        rows = mleat_context_table([stimuli], encoder,
                                    lambda name: family_contexts(name, family),
                                    progress=False).assign(contexts=family)
+        reliability = _arrays_reliability(
+            lambda: _context_arrays(stimuli, family, encoder, "sentence", None))
     convs = [MleatConvention.of(name) for name in rows["convention"]]
     intervals = [d_confidence_interval(d, int(n_x), int(n_y), CONFIDENCE)
                  for d, n_x, n_y in zip(rows["l1_d"], rows["n_x"], rows["n_y"], strict=True)]
@@ -337,7 +444,8 @@ def _mleat(model: LoadedModel, task: Task) -> pd.DataFrame:
                    "none: Hedges-Olkin needs at least 2 target items per group"
                    for lo, _ in intervals],
         p_resolution=[p_resolution(how, c.resampling.n_resamples)
-                      for how, c in zip(rows["p_method_l1"], convs, strict=True)])
+                      for how, c in zip(rows["p_method_l1"], convs, strict=True)],
+        **reliability)
 
 
 def _lpbs(model: LoadedModel, task: Task) -> pd.DataFrame:
@@ -362,7 +470,9 @@ def _lpbs(model: LoadedModel, task: Task) -> pd.DataFrame:
 
     tests = {stimuli: myb_templates(cell, "full") for cell, stimuli in lpbs_cells(task.test)}
     rows = lpbs_table(tests, model.scorer, conventions=(LPBS_MIND_YOUR_BIAS,),
-                      progress=False)
+                      progress=False, keep_results=True)
+    reliability = _reliability(lambda: _template_reliability(rows["result"].iloc[0]))
+    rows = rows.drop(columns="result")
     intervals = [d_confidence_interval(d, int(n_a), int(n_b), CONFIDENCE)
                  for d, n_a, n_b in zip(rows["effect_size"], rows["n_a"], rows["n_b"],
                                         strict=True)]
@@ -384,7 +494,22 @@ def _lpbs(model: LoadedModel, task: Task) -> pd.DataFrame:
                                      zip(rows["p_method"], rows["n_resamples"], strict=True)])
     # The headline is the first word set (names where the test has them, as for CEAT);
     # every word set is a specification of the test's curve.
-    return _stack([grid.iloc[:1]], grid)
+    return _stack([grid.iloc[:1].assign(**reliability)], grid)
+
+
+def _template_reliability(result: Any) -> ScoreReliability:
+    """:func:`~biaslib.evaluate.reliability.lpbs_reliability` of an LPBS result's scores.
+
+    Under Mind Your Bias's convention (``units="template"``) the scores of A and B are
+    the template × attribute-word rows, template by template
+    (:func:`~biaslib.methods.lpbs.lpbs`), so they fold back into ``(n_templates, n)``.
+    """
+    if result.convention.units != "template":
+        raise ValueError("the reliability over templates needs the per-template scores "
+                         f"(units 'template'), got units {result.convention.units!r}")
+    k = result.n_templates
+    return lpbs_reliability(np.reshape(result.scores_a, (k, -1)),
+                            np.reshape(result.scores_b, (k, -1)))
 
 
 def _word_table(model: LoadedModel) -> Embedder:
@@ -440,9 +565,12 @@ def _same(model: LoadedModel, task: Task) -> pd.DataFrame:
         else:
             interval = {"ci_method": f"none: a bootstrap needs at least 2 attribute words, "
                                      f"{words.size} scored"}
+        reliability = _reliability(lambda: same_reliability(sets.X, sets.Y,
+                                                            np.vstack([sets.A, sets.B])))
         row = {**base, "convention": run.result.convention_name, "level": sets.level,
                "pooling": sets.pooling, "layer": sets.layer, "effect_size": run.score,
                "n": run.result.n, "n_x": len(sets.X), "n_y": len(sets.Y), **interval,
+               **reliability,
                "not run": "; ".join(getattr(run.result, "notes", ()))}
     frame = pd.DataFrame([row])
     frame["test"], frame["variant"] = paper_test(stimuli)
@@ -541,6 +669,11 @@ def run_task(model: LoadedModel, task: Task,
         if not np.isfinite(d) else "none: too few items for an interval"
         for reason, d in zip(frame.loc[no_ci, "not run"], frame.loc[no_ci, "effect_size"],
                              strict=True)]
+    no_reliability = (summary & ~np.isfinite(frame["reliability"]).to_numpy()
+                      & ~frame["reliability_method"].str.startswith("none:").to_numpy())
+    frame.loc[no_reliability, "reliability_method"] = [
+        _NOT_RUN_CI if reason else "none: no reliability for this method"
+        for reason in frame.loc[no_reliability, "not run"]]
     return frame
 
 

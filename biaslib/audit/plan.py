@@ -68,8 +68,9 @@ SEED = 1111
 
 #: The format of a task's rows, hashed into its key (:meth:`Task.key`): raised whenever what
 #: a method writes changes (2: every headline row states its tail, p-value resolution and
-#: an interval or why none), so that stored tasks of an older format are computed again.
-ROWS_FORMAT = 2
+#: an interval or why none; 3: and its reliability, or why none), so that stored tasks of
+#: an older format are computed again.
+ROWS_FORMAT = 3
 
 #: Method → the model kinds it applies to.
 METHODS: dict[str, tuple[Kind, ...]] = {

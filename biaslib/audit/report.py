@@ -52,6 +52,8 @@ from biaslib.reporting.speccurve import specification_curve
 
 __all__ = [
     "BIAS_VERDICTS",
+    "RELIABILITY_FLOOR",
+    "RELIABILITY_RULE",
     "REPORT_BUDGET",
     "REQUIRED_COLUMNS",
     "VERDICT_RULE",
@@ -86,6 +88,17 @@ VERDICT_RULE = (
     "<b>large</b>; <b>reversed</b> if the CI lies below 0 or the p-value is significant "
     "against the stereotype (never evidence of the tested bias). SAME: no verdict (no sign, "
     "null or scale).")
+
+#: Below this split-half reliability a headline number is flagged "low reliability" (the
+#: lower bound psychometrics accepts for research use, Nunnally 1978; the words a test would
+#: need are given for 0.8, :data:`~biaslib.evaluate.reliability.RELIABILITY_TARGET`).
+RELIABILITY_FLOOR = 0.7
+#: How the report states the reliability rule.
+RELIABILITY_RULE = (
+    "<b>Reliability</b>: the split-half reliability of the scores behind each number "
+    "(Spearman–Brown corrected, averaged over random halves of the words it is scored "
+    "against); <b>low reliability</b> below {floor}: another draw of the test's words could "
+    "well change the number.")
 
 #: What each method's number is, its sign, its interval and its p-value, for the legend.
 _LEGEND: dict[str, tuple[str, str, str]] = {
@@ -179,6 +192,7 @@ table.glance td.none { color: #888; text-align: center; vertical-align: middle; 
 table.glance tbody th { white-space: normal; min-width: 11rem; max-width: 15rem;
                         font-weight: 500; font-size: 0.88rem; overflow-wrap: break-word; }
 table.glance td.cell { white-space: normal; min-width: 8.5rem; }
+td.over { white-space: normal; min-width: 18rem; font-size: 0.85rem; color: #444; }
 .ci { color: #333; }
 .ref { color: #666; font-size: 0.8rem; }
 .v { font-size: 0.78rem; padding: 0 0.3rem; border-radius: 3px; font-weight: 600;
@@ -188,6 +202,9 @@ table.glance td.cell { white-space: normal; min-width: 8.5rem; }
 .v-small { background: #fefcbf; color: #6b5d06; }
 .v-negligible, .v-no-evidence { background: #edf2f7; color: #4a5568; }
 .v-reversed { background: #e0ecff; color: #1e4e8c; }
+.rel { color: #333; }
+.flag { font-size: 0.78rem; padding: 0 0.3rem; border-radius: 3px; font-weight: 600;
+        color: #9b1c1c; border: 1px dashed #9b1c1c; white-space: nowrap; }
 a { color: #0b57d0; }
 @media (max-width: 600px) {
   main { padding: 0.75rem 0.75rem 2rem; }
@@ -395,6 +412,13 @@ def _how_to_read(results: pd.DataFrame, provenance: Mapping[str, object]) -> lis
            "May et al.'s SEAT tests (C1–C10, ABW, the double binds) and Mind Your Bias's "
            "(Occ, I1, I2, Dis), on their headline stimuli (“Groups” in the summary).</li>"
            f"<li>Verdict: {VERDICT_RULE.format(alpha=_text(_alpha(provenance)))}</li>"
+           f"<li>{RELIABILITY_RULE.format(floor=RELIABILITY_FLOOR)} The subjects are the "
+           "words (or sentences) whose scores the test compares, the items the words (or "
+           "templates) it scores them against: the target words over the attribute words "
+           "for WEAT, SEAT and ML-EAT, the attribute words over the target words for SAME, "
+           "the attribute words over the templates for LPBS. CEAT has none (its number "
+           "pools sampled contexts). Each model's “Reliability” table gives the "
+           "intervals, Cronbach's alpha and the words a test would need for 0.8.</li>"
            "<li>The <b>specification curves</b> show how the effect size of one test moves "
            "over every analytic choice the audit ran (targets, templates, level, pooling, "
            "layer, ddof, tail, sampling): a bias that holds up keeps its sign along the "
@@ -647,6 +671,9 @@ def _glance(rows: pd.DataFrame, model: str, published: pd.DataFrame,
             lines = [f"<b>{_text(format_d(effect))}</b>{badge}"]
             if not (math.isnan(low) or math.isnan(high)):
                 lines.append(f'<span class="ci">{_text(_ci(low, high))}</span>')
+            reliability = _reliability_text(row)
+            if reliability:
+                lines.append(reliability)
             pick = (published["test"] == test) & (published["method"] == method)
             ref = _range_text(published.loc[pick, "value"].to_numpy(float), effect, "papers")
             mine = (offline["test"] == test) & (offline["method"] == method)
@@ -672,6 +699,83 @@ def _glance(rows: pd.DataFrame, model: str, published: pd.DataFrame,
                "varies with words or contexts." if "CEAT" in methods else "")
             + "</p>")
     return table + note
+
+
+def _reliability_text(row: pd.Series) -> str:
+    """A glance cell's reliability line: ``reliability 0.85``, flagged below the floor."""
+    value = _number(row.get("reliability"))
+    if math.isnan(value):
+        return ""
+    flag = (' <span class="flag">low reliability</span>' if value < RELIABILITY_FLOOR
+            else "")
+    return f'<span class="rel">reliability {_text(format_d(value))}</span>{flag}'
+
+
+def _reliability_table(rows: pd.DataFrame, model: str) -> str:
+    """Every headline number's reliability: split-half and alpha with intervals, words needed.
+
+    The columns of :mod:`biaslib.audit.parts` (``reliability``, ``alpha``, their bounds,
+    ``items_needed``, ``reliability_method``); a results file from before them has none,
+    and the section says so.
+    """
+    if "reliability" not in rows or not np.isfinite(
+            pd.to_numeric(rows["reliability"], errors="coerce")).any():
+        return ("<p>No reliability was computed for these numbers (a results file written "
+                "before biaslib reported it, or methods without one).</p>")
+    methods = _method_order(rows["method"].astype(str))
+    cells = _one_row_each(rows, ("test", "method"), "reliability", model)
+    head = ('<tr><th scope="col" class="sticky">test</th><th scope="col">method</th>'
+            '<th scope="col" class="num">split-half [95 % CI]</th>'
+            '<th scope="col" class="num">alpha [95 % CI]</th>'
+            '<th scope="col" class="num">items for 0.8</th><th scope="col">over</th></tr>')
+    body = []
+    for test in dict.fromkeys(rows["test"].astype(str)):
+        for method in methods:
+            row = cells.get((test, method))
+            if row is None or not _blank(row["not run"]):
+                continue
+            value = _number(row.get("reliability"))
+            how = str(row.get("reliability_method", ""))
+            if math.isnan(value):
+                numbers = ('<td class="num">–</td><td class="num">–</td><td class="num">–</td>'
+                           f'<td class="over">{_text(how.removeprefix("none: "))}</td>')
+            else:
+                alpha = _number(row.get("alpha"))
+                alpha_text = ("–" if math.isnan(alpha) else
+                              f"{format_d(alpha)} "
+                              f"{_ci(row.get('alpha_low'), row.get('alpha_high'))}")
+                needed = _number(row.get("items_needed"))
+                flag = ' <span class="flag">low</span>' if value < RELIABILITY_FLOOR else ""
+                # the coefficient's name is the column's; the rest says what was split
+                over = "; ".join(p for p in how.split("; ")[1:] if "alpha" not in p) or how
+                numbers = (f'<td class="num">{_text(format_d(value))} '
+                           f'{_text(_ci(row.get("reliability_low"), row.get("reliability_high")))}'
+                           f"{flag}</td>"
+                           f'<td class="num">{_text(alpha_text)}</td>'
+                           f'<td class="num">{_needed_text(needed)}'
+                           f'</td><td class="over">{_text(over)}</td>')
+            body.append(f'<tr><th scope="row" class="sticky">{_text(test)}</th>'
+                        f"<td>{_text(method)}</td>{numbers}</tr>")
+    caption = f"Reliability of each headline number of {_text(model)}"
+    return (f'<div class="scroll" role="region" tabindex="0" aria-label="{caption}">'
+            f"<table><caption>{caption}</caption><thead>{head}</thead>"
+            f"<tbody>{''.join(body)}</tbody></table></div>"
+            '<p class="note">Split-half: the correlation between the scores that two random '
+            "halves of the items give the same subjects, stepped up to the full test by "
+            "Spearman–Brown, averaged over the splits; its interval covers the sampling of "
+            "subjects. Alpha: Cronbach's, stratified by attribute set for the WEAT-type "
+            "associations. “Items for 0.8”: how many items (words, templates) the "
+            "Spearman–Brown prophecy says the test needs for a reliability of 0.8 (fewer "
+            "than it has when it is above 0.8). A standardised effect size is attenuated by "
+            f"about the square root of its reliability; below {RELIABILITY_FLOOR} the "
+            "number is flagged.</p>")
+
+
+def _needed_text(needed: float) -> str:
+    """Items a test needs for 0.8: a count, "–" if unknown, "∞" when no length helps."""
+    if math.isnan(needed):
+        return "–"
+    return f"{needed:,.0f}" if math.isfinite(needed) else "∞ (none helps)"
 
 
 def _holm_mark(row: pd.Series) -> str | None:
@@ -923,7 +1027,8 @@ def _glance_section(results: pd.DataFrame, models: Sequence[str],
     published, offline = _references()
     alpha = _text(_alpha(provenance))
     out = ["<h2 id='at-a-glance'>At a glance</h2>",
-           f'<p class="rule">Verdict: {VERDICT_RULE.format(alpha=alpha)} Details and each '
+           f'<p class="rule">Verdict: {VERDICT_RULE.format(alpha=alpha)} '
+           f"{RELIABILITY_RULE.format(floor=RELIABILITY_FLOOR)} Details and each "
            "method's sign, interval and p-value: <a href='#how-to-read'>How to read the "
            "numbers</a>.</p>"]
     tests: set[str] = set()
@@ -977,6 +1082,8 @@ def _model_section(index: int, model: str, results: pd.DataFrame, timings: pd.Da
         out.append("<p>No summary row for this model.</p>")
     else:
         out.append(_summary_table(summary, model))
+        out.append("<h3>Reliability</h3>")
+        out.append(_reliability_table(summary, model))
     out.append(_dropped(rows.loc[rows["part"] != "metric"], model))
     if not metric_rows.empty:
         out.append("<h3>Static-vector metrics</h3>")

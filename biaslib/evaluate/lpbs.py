@@ -245,6 +245,7 @@ def lpbs_table(
     conventions: Sequence[LpbsConvention | str] = (LPBS_MIND_YOUR_BIAS,),
     prior_read_at: str = "mask",
     progress: bool = True,
+    keep_results: bool = False,
 ) -> pd.DataFrame:
     """One row per (test, convention): :func:`run_lpbs` of each test's templates.
 
@@ -265,6 +266,10 @@ def lpbs_table(
         As for :func:`run_lpbs`.
     progress
         Show a progress bar over the tests.
+    keep_results
+        Add a column ``result`` holding each row's
+        :class:`~biaslib.methods.lpbs.LpbsResult` (its per-template scores, for the
+        reliability over templates of an audit, :mod:`biaslib.audit.parts`).
 
     Returns
     -------
@@ -288,7 +293,8 @@ def lpbs_table(
                             pooling=lpbs_pooling(conv.wordpieces))
             rest = {k: v for k, v in result.to_dict().items() if k not in core}
             rows.append({**core, "stimuli": name, "encoder": scorer.name,
-                         "prior_read_at": prior_read_at, **rest})
+                         "prior_read_at": prior_read_at, **rest,
+                         **({"result": result} if keep_results else {})})
     return pd.DataFrame(rows)
 
 

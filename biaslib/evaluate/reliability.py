@@ -36,6 +36,7 @@ from biaslib.stats.reliability import (
     Reliability,
     SplitHalf,
     cronbach_alpha,
+    distinct_splits,
     items_needed,
     random_halves,
     split_half_from_halves,
@@ -87,7 +88,7 @@ class ScoreReliability:
     def describe(self) -> str:
         """One line: what the coefficients were computed over."""
         return (f"subjects: {self.subjects}; items: {self.items} "
-                f"({self.split_half.n_splits:,} random halves, seed {RELIABILITY_SEED})")
+                f"({self.split_half.splits_text()}, seed {RELIABILITY_SEED})")
 
 
 def _vectors(values: ArrayLike, name: str) -> NDArray[np.float64]:
@@ -177,7 +178,8 @@ def same_reliability(
                              "SAME's direction is zero on that split")
         return np.abs(np.clip(words @ (directions / norms).T, -1.0, 1.0)).T
 
-    half = split_half_from_halves(scores(masks), scores(~masks), confidence=confidence)
+    half = split_half_from_halves(scores(masks), scores(~masks), confidence=confidence,
+                                  exhaustive=distinct_splits(groups) <= n_splits)
     return ScoreReliability(
         split_half=SplitHalf(**{**half.__dict__, "n_items": len(spanning)}), alpha=None,
         items_needed=items_needed(half.value, len(spanning), RELIABILITY_TARGET),

@@ -40,6 +40,7 @@ Spearman, C. (1910); Brown, W. (1910). *British Journal of Psychology* 3, 271–
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Literal
@@ -51,7 +52,8 @@ from scipy import stats
 from biaslib.stats.correlation_ci import fisher_interval
 from biaslib.validation import check_int, check_number, check_seed, real_array
 
-__all__ = ["ICC_MODELS", "Reliability", "SplitHalf", "cronbach_alpha", "intraclass_correlation",
+__all__ = ["ICC_MODELS", "Reliability", "SplitHalf", "cronbach_alpha", "distinct_splits",
+           "intraclass_correlation",
            "items_needed", "random_halves", "spearman_brown", "spearman_brown_factor",
            "split_half_from_halves", "split_half_reliability", "stratified_alpha"]
 
@@ -104,13 +106,22 @@ class SplitHalf(Reliability):
         the random splits: how much the estimate depends on the split (not a confidence
         interval; ``ci_low`` and ``ci_high`` are).
     n_splits
-        The random splits averaged.
+        The splits averaged.
+    exhaustive
+        Whether they are every distinct split (:func:`random_halves` enumerates them when
+        there are no more than it was asked to draw) rather than a random sample.
     """
 
     uncorrected: float = float("nan")
     split_low: float = float("nan")
     split_high: float = float("nan")
     n_splits: int = 0
+    exhaustive: bool = False
+
+    def splits_text(self) -> str:
+        """``"all 6 splits"`` or ``"1,000 random splits"``."""
+        return (f"all {self.n_splits:,} splits" if self.exhaustive
+                else f"{self.n_splits:,} random splits")
 
 
 def _matrix(values: ArrayLike, name: str, rows: str, columns: str) -> NDArray[np.float64]:
@@ -329,7 +340,7 @@ def stratified_alpha(
 
     With one group it is Cronbach's alpha. Its interval is a seeded percentile
     bootstrap over the subjects (``n_resamples`` resamples drawn at once; no closed form
-    is known).
+    is known), drawn as multinomial counts of the subjects.
 
     Parameters
     ----------
@@ -362,22 +373,26 @@ def stratified_alpha(
         if (labels == label).sum() < 2:
             raise ValueError(f"group {label!r} has fewer than 2 items: it has no alpha")
     m = check_int(n_resamples, "n_resamples", minimum=1)
+    n = x.shape[0]
     rng = np.random.default_rng(check_seed(seed))
-    draws = np.vstack([np.arange(x.shape[0]),
-                       rng.integers(0, x.shape[0], size=(m, x.shape[0]))])
-    sample = x[draws]  # (1 + m, n, k): the data, then the bootstrap samples
+    # Row 0 is the data, rows 1.. the bootstrap samples, each as how often it drew each
+    # subject: every variance below is a weighted one, one matrix product for all samples
+    # (no (samples × subjects × items) array).
+    counts = np.vstack([np.ones(n), rng.multinomial(n, np.full(n, 1.0 / n), size=m)])
+    x = x - x.mean(axis=0)  # centred: the weighted E[x²] − E[x]² loses no digits
 
     def var(values: NDArray[np.float64]) -> NDArray[np.float64]:
-        return values.var(axis=1, ddof=1)
+        mean = counts @ values / n
+        return (counts @ values**2 / n - mean**2) * n / (n - 1)
 
-    total = np.zeros(sample.shape[:2])
-    error = np.zeros(sample.shape[0])
+    total = np.zeros(n)
+    error = np.zeros(counts.shape[0])
     for label, sign in zip(unique, weights, strict=True):
-        part = sample[:, :, labels == label]
-        k = part.shape[2]
+        part = x[:, labels == label]
+        k = part.shape[1]
         with np.errstate(divide="ignore", invalid="ignore"):
-            alpha_g = k / (k - 1) * (1 - var(part).sum(axis=1) / var(part.sum(axis=2)))
-        mean_g = sign * part.mean(axis=2)
+            alpha_g = k / (k - 1) * (1 - var(part).sum(axis=1) / var(part.sum(axis=1)))
+        mean_g = sign * part.mean(axis=1)
         error += var(mean_g) * (1 - alpha_g)
         total += mean_g
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -454,14 +469,28 @@ def items_needed(reliability: float, n_items: int, target: float = 0.8) -> float
     return float(max(2, math.ceil(n * factor - 1e-9)))
 
 
+def distinct_splits(groups: ArrayLike) -> int:
+    r"""How many distinct within-group splits :func:`random_halves` can draw.
+
+    :math:`\prod_g \binom{g}{\lfloor g/2 \rfloor}` for groups of :math:`g` items.
+    """
+    labels = np.asarray(groups)
+    return math.prod(math.comb(int(c), int(c) // 2)
+                     for c in np.unique(labels, return_counts=True)[1])
+
+
 def random_halves(groups: ArrayLike, n_splits: int = 1000, *, seed: int | None = 1111
                   ) -> NDArray[np.bool_]:
-    """Random halves of the items, drawn within each group: an ``(n_splits, k)`` mask.
+    r"""Halves of the items, split within each group: an ``(n_splits, k)`` mask.
 
     ``True`` marks the first half. Each group's items (the WEAT's :math:`A` words, its
     :math:`B` words) are split on their own, ⌊g/2⌋ into the first half and the rest into
-    the second, so that both halves keep the test's structure. Seeded
-    (:func:`numpy.random.default_rng`); the same call gives the same splits.
+    the second, so that both halves keep the test's structure. When there are no more
+    distinct splits (:math:`\prod_g \binom{g}{\lfloor g/2 \rfloor}`) than
+    ``n_splits``, every one of them is returned, in a fixed order (fewer rows than
+    asked: an exact average, as for two templates with their one split); otherwise
+    ``n_splits`` random ones, seeded (:func:`numpy.random.default_rng`): the same call
+    gives the same splits.
 
     Raises
     ------
@@ -474,28 +503,38 @@ def random_halves(groups: ArrayLike, n_splits: int = 1000, *, seed: int | None =
                          f"{labels.shape}")
     m = check_int(n_splits, "n_splits", minimum=1)
     rng = np.random.default_rng(check_seed(seed))
-    masks = np.zeros((m, labels.size), dtype=bool)
-    for label in dict.fromkeys(labels.tolist()):
-        where = np.flatnonzero(labels == label)
+    members = [np.flatnonzero(labels == label) for label in dict.fromkeys(labels.tolist())]
+    for label, where in zip(dict.fromkeys(labels.tolist()), members, strict=True):
         if where.size < 2:
             raise ValueError(f"group {label!r} has {where.size} item; a split-half needs at "
                              "least 2 items in every group")
+    distinct = distinct_splits(labels)
+    if distinct <= m:
+        choices = [itertools.combinations(w.tolist(), w.size // 2) for w in members]
+        masks = np.zeros((distinct, labels.size), dtype=bool)
+        for row, picks in enumerate(itertools.product(*choices)):
+            masks[row, [i for pick in picks for i in pick]] = True
+        return masks
+    masks = np.zeros((m, labels.size), dtype=bool)
+    for where in members:
         order = rng.permuted(np.tile(where, (m, 1)), axis=1)
         rows = np.repeat(np.arange(m), where.size // 2)
         masks[rows, order[:, : where.size // 2].ravel()] = True
     return masks
 
 
-def split_half_from_halves(half1: ArrayLike, half2: ArrayLike, *, confidence: float = 0.95
-                           ) -> SplitHalf:
+def split_half_from_halves(half1: ArrayLike, half2: ArrayLike, *, confidence: float = 0.95,
+                           exhaustive: bool = False) -> SplitHalf:
     r"""Split-half reliability from the subjects' scores on two halves, over many splits.
 
     For each split :math:`s` the Pearson correlation :math:`r_s` between the
     :math:`n` subjects' first-half and second-half scores is stepped up by
-    :func:`spearman_brown` (:math:`m = 2`); the estimate is the mean of the corrected
-    :math:`r_s` (Parsons, Kruijt & Fox 2019). Its interval covers the sampling of
-    subjects: the Fisher interval of the mean half-length :math:`\bar r` at :math:`n`
-    subjects (:func:`~biaslib.stats.correlation_ci.fisher_interval`), stepped up by
+    :func:`spearman_brown` (:math:`m = 2`; floored at :math:`-1`, which it passes for
+    :math:`r_s < -1/3`, where halves that disagree have no reliability to step up); the
+    estimate is the mean of the corrected :math:`r_s` (Parsons, Kruijt & Fox 2019). Its
+    interval covers the sampling of subjects: the Fisher interval of the mean
+    half-length :math:`\bar r` at :math:`n` subjects
+    (:func:`~biaslib.stats.correlation_ci.fisher_interval`), stepped up by
     Spearman–Brown (monotone, so the bounds map to bounds). The spread of the corrected
     :math:`r_s` over the splits is reported apart (``split_low``, ``split_high``).
 
@@ -507,6 +546,8 @@ def split_half_from_halves(half1: ArrayLike, half2: ArrayLike, *, confidence: fl
         needs :math:`n > 3`).
     confidence
         The interval's coverage.
+    exhaustive
+        Whether the splits are every distinct split (recorded in the result).
 
     Raises
     ------
@@ -532,19 +573,22 @@ def split_half_from_halves(half1: ArrayLike, half2: ArrayLike, *, confidence: fl
         raise ValueError("on some split one half's scores do not vary across the subjects: "
                          "their correlation is undefined")
     r = np.clip((a * b).sum(axis=1) / norm, -1.0, 1.0)
-    corrected = spearman_brown(r, 2.0)
-    corrected = np.atleast_1d(np.asarray(corrected))
+    # Spearman-Brown steps r = -1/3 down to -1 and anything lower below -1, where it
+    # means nothing: halves that disagree have no reliability, so the floor is -1.
+    corrected = np.maximum(np.atleast_1d(np.asarray(spearman_brown(r, 2.0))), -1.0)
     mean_r = float(r.mean())
     value = float(np.mean(corrected))
     if abs(mean_r) < 1.0:
         low_r, high_r = fisher_interval(mean_r, n, "fisher", level)
-        low, high = float(spearman_brown(low_r)), float(spearman_brown(high_r))
+        low, high = (max(float(spearman_brown(low_r)), -1.0),
+                     max(float(spearman_brown(high_r)), -1.0))
     else:
         low = high = float(spearman_brown(mean_r))
     split_low, split_high = np.percentile(corrected, [2.5, 97.5])
     return SplitHalf(value, low, high, "split-half (Spearman-Brown)", n, -1, level,
                      uncorrected=mean_r, split_low=float(split_low),
-                     split_high=float(split_high), n_splits=int(r.size))
+                     split_high=float(split_high), n_splits=int(r.size),
+                     exhaustive=bool(exhaustive))
 
 
 def split_half_reliability(
@@ -593,6 +637,7 @@ def split_half_reliability(
         raise ValueError(f"signs must give one sign per group ({unique.size}), got "
                          f"{weights.shape}")
     masks = random_halves(labels, n_splits, seed=seed)
+    exhaustive = distinct_splits(labels) <= n_splits
     first = np.zeros((masks.shape[0], x.shape[0]))
     second = np.zeros_like(first)
     for label, sign in zip(unique, weights, strict=True):
@@ -602,5 +647,6 @@ def split_half_reliability(
         cols = x[:, in_group]
         first += sign * (m1 @ cols.T) / m1.sum(axis=1, keepdims=True)
         second += sign * (m2 @ cols.T) / m2.sum(axis=1, keepdims=True)
-    result = split_half_from_halves(first, second, confidence=confidence)
+    result = split_half_from_halves(first, second, confidence=confidence,
+                                    exhaustive=exhaustive)
     return SplitHalf(**{**result.__dict__, "n_items": k})
