@@ -9,6 +9,14 @@ installs ships the 40 occupations of WinoBias (Zhao et al. 2018) with the Bureau
 Statistics' share of women (:func:`occupation_shares`); :func:`word_scores` scores them with
 every metric of the book that gives a word a signed score, and :func:`criterion_validity`
 correlates each with the shares.
+
+The null: Antoniak & Mimno (2021, "Bad Seeds") show that the seed words of a test move its
+score. :func:`random_attribute_draws` replaces a test's attribute words by random words of
+the same frequency (from a frequency-ordered vocabulary: GloVe's rows are in order of
+corpus frequency), keeping its targets; :func:`null_scores` runs every metric of the front
+door and the WEAT's permutation test on each draw. How often the WEAT calls random
+attributes "significant", and how often a metric scores random attributes as high as the
+real ones, say what a score and its p-value can and cannot tell.
 """
 
 from __future__ import annotations
@@ -18,21 +26,27 @@ import json
 import logging
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 from scipy import stats
+from tqdm.auto import tqdm
 
 from biaslib.embeddings.base import Embedder
-from biaslib.errors import ModelUnavailableError
+from biaslib.embeddings.static import StaticEmbeddings
+from biaslib.errors import DegenerateTestError, ModelUnavailableError
+from biaslib.evaluate.metrics import FourSets, four_sets, run_metric
 from biaslib.methods.ripa import relation_vector
 from biaslib.methods.rnd import rnd_word
 from biaslib.methods.same import same_signed_word
-from biaslib.methods.weat import association
+from biaslib.methods.weat import association, weat
 from biaslib.methods.wefat import wefat
+from biaslib.stats.conventions import BIASLIB
 from biaslib.stats.correlation_ci import fisher_interval
 from biaslib.stimuli.data import load_test
 
-__all__ = ["OCCUPATIONS_SOURCE", "PUBLISHED_WEFAT_R", "WORD_SCORES", "criterion_validity",
-           "occupation_shares", "wefat_gender_words", "word_scores"]
+__all__ = ["NULL_METRICS", "OCCUPATIONS_SOURCE", "PUBLISHED_WEFAT_R", "WORD_SCORES",
+           "criterion_validity", "null_scores", "null_summary", "occupation_shares",
+           "random_attribute_draws", "wefat_gender_words", "word_scores"]
 
 logger = logging.getLogger(__name__)
 
@@ -150,3 +164,129 @@ def criterion_validity(scores: pd.DataFrame, criterion: pd.Series,
         rows[column] = {"n": len(common), "r": float(r), "r_low": low, "r_high": high,
                         "p": float(p), "rho": float(stats.spearmanr(x, y).statistic)}
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("score")
+
+
+# ------------------------------------------------------------------------------ the null
+
+#: The front door's metrics whose null :func:`null_scores` draws (RNSB's classifier and
+#: Gonen & Goldberg's clustering take 0.3–0.7 s a test and are left out of the draws).
+NULL_METRICS = ("WEAT d", "skew", "RIPA", "RND", "generalized WEAT", "SAME", "MAC",
+                "Direct Bias", "ECT", "Indirect Bias", "G&G classification",
+                "G&G neighbours")
+#: Ranks a replacement word may lie within: from half to twice the original's rank.
+_BAND = 2.0
+
+
+def _candidates(table: StaticEmbeddings) -> tuple[list[str], np.ndarray]:
+    """The table's plain lower-case words (letters only), with their frequency ranks."""
+    words, ranks = [], []
+    for word, rank in table.index.items():
+        if word.isalpha() and word.islower() and word.isascii():
+            words.append(word)
+            ranks.append(rank)
+    return words, np.asarray(ranks)
+
+
+def random_attribute_draws(test: str, table: StaticEmbeddings, n_draws: int, *,
+                           seed: int = 1111) -> list[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """Random attribute sets of the same sizes and word frequencies as ``test``'s A and B.
+
+    Each attribute word of rank :math:`r` in ``table`` (its row: GloVe's rows are in order
+    of corpus frequency) is replaced by a word drawn uniformly from the plain lower-case
+    words of rank :math:`r/2` to :math:`2r` that are in none of the test's sets and not
+    drawn already. Seeded; the same call gives the same draws.
+
+    Raises
+    ------
+    ValueError
+        If an attribute word has no vector in ``table`` (its frequency is unknown).
+    """
+    sets = load_test(test).sets
+    taken = {w for ws in sets.values() for w in ws.words}
+    words, ranks = _candidates(table)
+    order = np.argsort(ranks)
+    words, ranks = [words[i] for i in order], ranks[order]
+    rng = np.random.default_rng(seed)
+    draws = []
+    for _ in range(n_draws):
+        used = set(taken)
+        pair = []
+        for role in ("A", "B"):
+            chosen = []
+            for word in sets[role].words:
+                rank = table.index.get(table.key_for(word) or "", None)
+                if rank is None:
+                    raise ValueError(f"{test}: attribute word {word!r} has no vector in "
+                                     f"{table.name}, so no frequency to match")
+                lo = np.searchsorted(ranks, rank / _BAND)
+                hi = np.searchsorted(ranks, rank * _BAND, side="right")
+                pool = [words[i] for i in range(lo, hi) if words[i] not in used]
+                pick = pool[int(rng.integers(len(pool)))]
+                used.add(pick)
+                chosen.append(pick)
+            pair.append(tuple(chosen))
+        draws.append((pair[0], pair[1]))
+    return draws
+
+
+def null_scores(test: str, table: StaticEmbeddings, n_draws: int = 200, *,
+                seed: int = 1111, metrics: tuple[str, ...] = NULL_METRICS,
+                progress: bool = True) -> pd.DataFrame:
+    """Every metric, and the WEAT's p-value, on the real test and on random attribute draws.
+
+    Row ``draw`` 0 is the real test; rows 1… replace its A and B by
+    :func:`random_attribute_draws` (targets kept). Each metric's column is its magnitude
+    (:attr:`MetricRun.magnitude <biaslib.evaluate.metrics.MetricRun.magnitude>`: larger is
+    more bias whatever the metric's own scale, e.g. 1 − ECT). The WEAT's p-value is its
+    permutation test under :data:`~biaslib.stats.conventions.BIASLIB` (one-sided, exact or 100,000
+    seeded re-splits).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``test``, ``draw``, ``weat_p`` and one per metric.
+    """
+    real = four_sets(test, table)
+    rows = []
+    draws = [None, *random_attribute_draws(test, table, n_draws, seed=seed)]
+    for i, draw in enumerate(tqdm(draws, desc=f"null of {test}", disable=not progress)):
+        if draw is None:
+            sets = real
+        else:
+            a, b = (table.embed(list(words), role) for words, role in zip(draw, "AB",
+                                                                          strict=True))
+            sets = FourSets(test=test, X=real.X, Y=real.Y, A=a.vectors, B=b.vectors,
+                            paired=real.paired)
+        row: dict[str, object] = {"test": test, "draw": i,
+                                  "weat_p": weat(sets.X, sets.Y, sets.A, sets.B,
+                                                 convention=BIASLIB).p_value}
+        for name in metrics:
+            try:
+                row[name] = run_metric(name, sets, seed=seed).magnitude
+            except (ValueError, DegenerateTestError):
+                row[name] = np.nan  # a draw a metric's own checks refuse
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def null_summary(frame: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
+    """Per test: how often random attributes are "significant", and where the real scores fall.
+
+    ``weat significant`` is the share of random draws whose WEAT p-value is below ``alpha``
+    (the false-positive rate if random attributes carried no concept); per metric, the
+    share of random draws whose magnitude is at least the real test's
+    (an empirical p-value of the real attributes against random ones, with the +1 of
+    Phipson & Smyth 2010).
+    """
+    metrics = [c for c in frame.columns if c not in ("test", "draw", "weat_p")]
+    out = {}
+    for test, rows in frame.groupby("test", sort=False):
+        real = rows[rows["draw"] == 0].iloc[0]
+        null = rows[rows["draw"] > 0]
+        entry = {"draws": len(null), "weat significant": float((null["weat_p"] < alpha).mean())}
+        for name in metrics:
+            values = null[name].dropna().to_numpy(float)
+            extreme = int((values >= float(real[name]) - 1e-12).sum())
+            entry[name] = (extreme + 1) / (values.size + 1) if values.size else np.nan
+        out[test] = entry
+    return pd.DataFrame.from_dict(out, orient="index").rename_axis("test")

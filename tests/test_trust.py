@@ -106,3 +106,52 @@ def test_word_scores_and_their_correlations():
     assert table_r.loc["WEFAT", "r_high"] < PUBLISHED_WEFAT_R
     with pytest.raises(ValueError, match="at least 4"):
         criterion_validity(scores.iloc[:3], occupation_shares())
+
+
+# ------------------------------------------------------------------------------ the null
+
+
+@needs_glove
+def test_random_attribute_draws_match_sizes_and_frequencies():
+    from biasbook.trust import random_attribute_draws
+    from biaslib import glove_6b_50d
+    from biaslib.stimuli.data import load_test
+
+    table = glove_6b_50d()
+    sets = load_test("C6").sets
+    draws = random_attribute_draws("C6", table, 20, seed=3)
+    assert draws == random_attribute_draws("C6", table, 20, seed=3)   # seeded
+    assert draws != random_attribute_draws("C6", table, 20, seed=4)
+    taken = {w for ws in sets.values() for w in ws.words}
+    for a, b in draws:
+        assert len(a) == len(sets["A"].words) and len(b) == len(sets["B"].words)
+        assert not (set(a) | set(b)) & taken and len(set(a) | set(b)) == len(a) + len(b)
+        for new, old in zip(a + b, sets["A"].words + sets["B"].words, strict=True):
+            rank_new, rank_old = table.index[new], table.index[old]
+            assert rank_old / 2 <= rank_new <= rank_old * 2   # the frequency band
+            assert new.isalpha() and new.islower()
+
+
+@needs_glove
+def test_null_scores_row_zero_is_the_real_test_and_the_summary_counts():
+    from biasbook.trust import NULL_METRICS, null_scores, null_summary
+    from biaslib import glove_6b_50d
+    from biaslib.evaluate.metrics import METRICS
+    from biaslib.evaluate.metrics import run_metric
+    from biaslib.evaluate.weat import run_weat
+
+    # every metric of the front door but the two slow ones (a classifier, a clustering)
+    assert set(NULL_METRICS) == {m.name for m in METRICS} - {"RNSB", "G&G cluster"}
+    table = glove_6b_50d()
+    frame = null_scores("C6", table, 12, metrics=("WEAT d", "SAME", "ECT"), progress=False)
+    real = frame[frame["draw"] == 0].iloc[0]
+    assert real["weat_p"] == pytest.approx(run_weat("C6", table).result.p_value)
+    assert real["ECT"] == pytest.approx(run_metric("ECT", "C6", table).magnitude)
+    assert real["WEAT d"] == pytest.approx(abs(run_metric("WEAT d", "C6", table).score))
+    summary = null_summary(frame).loc["C6"]
+    null = frame[frame["draw"] > 0]
+    assert summary["draws"] == 12
+    assert summary["weat significant"] == pytest.approx((null["weat_p"] < 0.05).mean())
+    for name in ("WEAT d", "SAME", "ECT"):
+        expected = ((null[name] >= real[name] - 1e-12).sum() + 1) / 13
+        assert summary[name] == pytest.approx(expected)
