@@ -39,6 +39,7 @@ from biasbook import (
     speccurve,
     synthesis,
     synthesis_tables,
+    trust,
     weat_static,
 )
 from biasbook.findings import Finding, findings_frame
@@ -68,6 +69,7 @@ REGISTRY: tuple[StoredTable, ...] = (
     *synthesis_tables.DECLARED_TABLES,
     *speccurve.DECLARED_TABLES,
     *audit.DECLARED_TABLES,
+    *trust.DECLARED_TABLES,
 )
 
 _BY_NAME = {t.name: t for t in REGISTRY}

@@ -31,6 +31,14 @@ import pandas as pd
 from scipy import stats
 from tqdm.auto import tqdm
 
+from biasbook.retrain import (
+    Corpus,
+    TrainConfig,
+    caliskan_stimuli,
+    load_corpus,
+    retrain_runs,
+)
+from biasbook.tables import NEEDS_CORPUS, NEEDS_GLOVE, SliceCheck, StoredTable
 from biaslib.embeddings.base import Embedder
 from biaslib.embeddings.static import StaticEmbeddings
 from biaslib.errors import DegenerateTestError, ModelUnavailableError
@@ -42,11 +50,24 @@ from biaslib.methods.weat import association, weat
 from biaslib.methods.wefat import wefat
 from biaslib.stats.conventions import BIASLIB
 from biaslib.stats.correlation_ci import fisher_interval
-from biaslib.stimuli.data import load_test
+from biaslib.stimuli.data import CALISKAN_TESTS, load_test
 
-__all__ = ["NULL_METRICS", "OCCUPATIONS_SOURCE", "PUBLISHED_WEFAT_R", "WORD_SCORES",
-           "criterion_validity", "null_scores", "null_summary", "occupation_shares",
-           "random_attribute_draws", "wefat_gender_words", "word_scores"]
+__all__ = [
+    "DECLARED_TABLES",
+    "NULL_METRICS",
+    "NULL_TABLE",
+    "OCCUPATIONS_SOURCE",
+    "PUBLISHED_WEFAT_R",
+    "RETRAIN_TABLE",
+    "WORD_SCORES",
+    "criterion_validity",
+    "null_scores",
+    "null_summary",
+    "occupation_shares",
+    "random_attribute_draws",
+    "wefat_gender_words",
+    "word_scores",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -290,3 +311,130 @@ def null_summary(frame: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
             entry[name] = (extreme + 1) / (values.size + 1) if values.size else np.nan
         out[test] = entry
     return pd.DataFrame.from_dict(out, orient="index").rename_axis("test")
+
+
+# ----------------------------------------------------------------------- stored tables
+
+#: The stored table of retrained embeddings' word scores (:func:`_retrain_table`).
+RETRAIN_TABLE = "trust_retrain"
+#: The stored table of random attribute draws on GloVe 6B 50d (:func:`_null_table`).
+NULL_TABLE = "trust_null"
+#: What is retrained: skip-gram, 50 dimensions, 5 epochs, one thread (reproducible),
+#: about 28 s a run on one core (``benchmarks/bench_retrain.py``).
+RETRAIN_CONFIG = TrainConfig(dim=50, epochs=5, sg=1, window=5, min_count=5, workers=1)
+#: The corpus: the extract's sentences of the words of C1–C10, at most this many a word.
+RETRAIN_CAP = 200
+#: One run per seed, on the same documents and on a bootstrap sample of them.
+RETRAIN_SEEDS = tuple(range(1, 11))
+#: The tests whose null is stored (every WEAT of Caliskan et al. GloVe 6B 50d can run).
+NULL_TESTS = CALISKAN_TESTS
+#: Random attribute draws per test, and their seed.
+NULL_DRAWS, NULL_SEED = 200, 1111
+
+
+def _retrain_corpus() -> Corpus:
+    return load_corpus("contexts", stimuli=caliskan_stimuli(), cap=RETRAIN_CAP)
+
+
+def _retrain_rows(corpus: Corpus, seeds: tuple[int, ...], bootstrap: bool) -> pd.DataFrame:
+    result = retrain_runs(corpus, seeds, RETRAIN_CONFIG, bootstrap=bootstrap)
+    runs = result.effect_sizes.set_index("run")
+    scores = result.scores.assign(
+        seed=lambda f: runs.loc[f["run"], "seed"].to_numpy(),
+        bootstrap=bootstrap)[["seed", "bootstrap", "test", "role", "word", "s"]]
+    scores.attrs["runs"] = runs[["seed", "seconds", "cpu_seconds", "vocabulary"]].assign(
+        bootstrap=bootstrap).to_dict("records")
+    return scores
+
+
+def _retrain_table() -> pd.DataFrame:
+    """Every run's target-word associations s(w, A, B) of C1–C10 (about 10 minutes)."""
+    corpus = _retrain_corpus()
+    parts = [_retrain_rows(corpus, RETRAIN_SEEDS, bootstrap) for bootstrap in (False, True)]
+    table = pd.concat(parts, ignore_index=True)
+    table.attrs["runs"] = [r for p in parts for r in p.attrs["runs"]]
+    table.attrs["corpus"] = {"description": corpus.description,
+                             "documents": len(corpus.documents),
+                             "tokens": int(sum(len(d) for d in corpus.documents)),
+                             "read_seconds": round(corpus.seconds, 1)}
+    return table
+
+
+def _retrain_provenance(frame: pd.DataFrame) -> dict[str, object]:
+    import gensim
+
+    return {
+        "what": "word2vec retrained on the same corpus with 10 seeds and on 10 bootstrap "
+                "samples of its documents; per run, test and target word the WEAT "
+                "association s(w, A, B) (the effect size d of a run and test follows from "
+                "them: biaslib.methods.weat.effect_size, ddof 1)",
+        "command": f"python scripts/compute_results.py {RETRAIN_TABLE}",
+        "corpus": frame.attrs["corpus"],
+        "config": {**vars(RETRAIN_CONFIG), "cap": RETRAIN_CAP},
+        "seeds": list(RETRAIN_SEEDS),
+        "bootstrap": "numpy.random.default_rng(seed).integers(0, n, n) over the documents",
+        "runs": frame.attrs["runs"],
+        "gensim": gensim.__version__,
+        "case": "lowercased corpus; words looked up lowercased (names share a vector with "
+                "the common words they spell: Frank, Jack, Will)",
+    }
+
+
+def _retrain_slice() -> pd.DataFrame:
+    return _retrain_rows(_retrain_corpus(), RETRAIN_SEEDS[:1], False)
+
+
+def _null_table() -> pd.DataFrame:
+    """The null of every fast metric on C1–C10, GloVe 6B 50d (about 5 minutes)."""
+    from biaslib import glove_6b_50d
+
+    table = glove_6b_50d()
+    return pd.concat([null_scores(test, table, NULL_DRAWS, seed=NULL_SEED)
+                      for test in NULL_TESTS], ignore_index=True)
+
+
+def _null_provenance(frame: pd.DataFrame) -> dict[str, object]:
+    from biaslib import glove_6b_50d
+
+    return {
+        "what": "per test: the real test (draw 0) and 200 draws of random attribute words "
+                "of the same frequency band (rank r/2 to 2r), targets kept; the WEAT's "
+                "one-sided permutation p (BIASLIB) and every fast metric's magnitude",
+        "command": f"python scripts/compute_results.py {NULL_TABLE}",
+        "model": glove_6b_50d().fingerprint,
+        "draws": NULL_DRAWS, "seed": NULL_SEED, "tests": list(NULL_TESTS),
+        "metrics": list(NULL_METRICS),
+        "metric_seed": NULL_SEED,
+    }
+
+
+def _null_slice() -> pd.DataFrame:
+    from biaslib import glove_6b_50d
+
+    return null_scores("C6", glove_6b_50d(), 10, seed=NULL_SEED, progress=False)
+
+
+_TESTS = "tests/test_trust.py"
+
+#: The chapter's stored tables (collected by :data:`biasbook.registry.REGISTRY`).
+DECLARED_TABLES: tuple[StoredTable, ...] = (
+    StoredTable(
+        RETRAIN_TABLE, "trust", "test-retest: WEAT associations of C1–C10 in word2vec "
+        "retrained with 10 seeds and on 10 bootstrap samples of the corpus extract",
+        _retrain_table, _retrain_provenance,
+        "the corpus (documents, tokens), the settings, seeds, each run's seconds and "
+        "vocabulary, gensim's version", (NEEDS_CORPUS,), "about 10 minutes (20 runs)",
+        slices=(SliceCheck("seed 1, same documents", _retrain_slice,
+                           ("seed", "bootstrap", "test", "role", "word"),
+                           f"{_TESTS}::test_stored_retrain_slice_is_reproduced", (),
+                           ("s",)),)),
+    StoredTable(
+        NULL_TABLE, "trust", "the null: C1–C10 on GloVe 6B 50d with 200 draws of random "
+        "frequency-matched attribute words each, the WEAT's p and every fast metric",
+        _null_table, _null_provenance,
+        "the model's fingerprint, draws, seeds, tests and metrics", (NEEDS_GLOVE,),
+        "about 5 minutes",
+        slices=(SliceCheck("C6, the real test and the first 10 draws", _null_slice,
+                           ("test", "draw"), f"{_TESTS}::test_stored_null_slice_is_reproduced",
+                           (), lambda f: [c for c in f.columns if c not in ("test", "draw")]),)),
+)

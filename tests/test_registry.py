@@ -122,6 +122,8 @@ COMPARED = {
     "same_injection_models": [("model pooling", "", "*", "")],
     # Issue 40: the audit's headline effect sizes on the offline models (no p-values).
     "audit_offline": [("model test method", "kind stimuli n", "effect_size", "")] * 2,
+    "trust_retrain": [("seed bootstrap test role word", "", "s", "")],
+    "trust_null": [("test draw", "", "*", "")],
     "same_injection_smoke": [("model occupation", "n_train run_steps run_n_train "
                               "run_n_validation", "predefined training_bias unmask_bias "
                               "run_train_loss_first run_eval_loss run_unmask_r2", "")],
@@ -151,7 +153,7 @@ def test_registered_table_is_stored_with_its_provenance(name):
     assert meta["table"] == name and meta["biaslib_version"] and meta["what"]
     assert entry.description and entry.provenance_note and entry.cost
     assert entry.chapter in {"weat_static", "seat", "elmo_bug", "mleat", "ceat", "lpbs", "same",
-                             "synthesis", "audit"}
+                             "synthesis", "audit", "trust"}
     assert entry.needs and set(entry.needs) <= {NEEDS_MODELS, NEEDS_TINY_MLM, NEEDS_CORPUS,
                                                 NEEDS_GLOVE}
     # Computed here, or written by scripts/same_injection.py.
@@ -223,7 +225,7 @@ def test_importing_the_registry_imports_no_model_code():
 
 #: The chapter modules that declare stored tables, in registry order.
 DECLARING = ("weat_static", "seat", "elmo_bug", "mleat", "ceat", "lpbs", "same", "synthesis",
-             "synthesis_tables", "speccurve", "audit")
+             "synthesis_tables", "speccurve", "audit", "trust")
 
 
 def test_registry_is_the_chapters_declarations_in_order():

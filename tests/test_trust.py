@@ -136,8 +136,7 @@ def test_random_attribute_draws_match_sizes_and_frequencies():
 def test_null_scores_row_zero_is_the_real_test_and_the_summary_counts():
     from biasbook.trust import NULL_METRICS, null_scores, null_summary
     from biaslib import glove_6b_50d
-    from biaslib.evaluate.metrics import METRICS
-    from biaslib.evaluate.metrics import run_metric
+    from biaslib.evaluate.metrics import METRICS, run_metric
     from biaslib.evaluate.weat import run_weat
 
     # every metric of the front door but the two slow ones (a classifier, a clustering)
@@ -155,3 +154,42 @@ def test_null_scores_row_zero_is_the_real_test_and_the_summary_counts():
     for name in ("WEAT d", "SAME", "ECT"):
         expected = ((null[name] >= real[name] - 1e-12).sum() + 1) / 13
         assert summary[name] == pytest.approx(expected)
+
+
+# ----------------------------------------------------------------------- stored tables
+
+
+def test_stored_retrain_slice_is_reproduced():
+    from shared_paths import require_corpus
+
+    from biasbook.registry import get_table
+    from biasbook.stored import load_results
+    from biasbook.trust import RETRAIN_CAP, RETRAIN_CONFIG, RETRAIN_SEEDS, RETRAIN_TABLE
+
+    require_corpus("retraining reads the corpus extract")
+    pytest.importorskip("gensim", reason="retraining needs gensim (the dev extra)")
+    stored, meta = load_results(RETRAIN_TABLE)
+    assert sorted(set(stored["seed"])) == list(RETRAIN_SEEDS)
+    assert set(stored["bootstrap"]) == {True, False}
+    assert len(meta["runs"]) == 2 * len(RETRAIN_SEEDS)
+    assert meta["config"] == {**vars(RETRAIN_CONFIG), "cap": RETRAIN_CAP}
+    check = get_table(RETRAIN_TABLE).slices[0]
+    fresh = check.fresh()  # one training run, about 30 s on one core
+    assert set(fresh["seed"]) == {RETRAIN_SEEDS[0]} and not fresh["bootstrap"].any()
+    check.compare(fresh, stored)
+
+
+@needs_glove
+def test_stored_null_slice_is_reproduced():
+    from biasbook.registry import get_table
+    from biasbook.stored import load_results
+    from biasbook.trust import NULL_DRAWS, NULL_SEED, NULL_TABLE, NULL_TESTS
+
+    stored, meta = load_results(NULL_TABLE)
+    assert meta["seed"] == NULL_SEED and meta["draws"] == NULL_DRAWS
+    assert set(stored["test"]) == set(NULL_TESTS)
+    assert (stored.groupby("test")["draw"].max() == NULL_DRAWS).all()
+    check = get_table(NULL_TABLE).slices[0]
+    fresh = check.fresh()  # C6, the real test and 10 draws (seconds)
+    assert list(fresh["draw"]) == list(range(11))
+    check.compare(fresh, stored)
