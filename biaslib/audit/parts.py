@@ -265,18 +265,17 @@ def _seat(model: LoadedModel, task: Task) -> pd.DataFrame:
                                tails=task.grid.tails, convention=BIASLIB, ceat_conventions=())
     grid["p_resolution"] = _seat_resolution(grid)
     stimuli = headline_stimuli(task.test)
-    last = layer_label(model.encoder("last"))
-    family = _contexts_label(stimuli)
     encoder = model.encoder("last")
+    last = layer_label(encoder)
+    family = _contexts_label(stimuli)
     summary = [
         _headline(grid, stimuli=stimuli, contexts=family, layer=last, level=level,
-                  pooling=label, **_HEADLINE).assign(
+                  pooling=pool, **_HEADLINE).assign(
             method=method, **_arrays_reliability(
                 lambda level=level, pool=pool: _context_arrays(stimuli, family, encoder, level,
                                                                pool)))
-        for level, pool, label, method in (
-            ("sentence", sentence[0], sentence[0], "s-SEAT"),
-            ("word", task.grid.word_poolings[0], task.grid.word_poolings[0], "w-SEAT"))]
+        for level, pool, method in (("sentence", sentence[0], "s-SEAT"),
+                                    ("word", task.grid.word_poolings[0], "w-SEAT"))]
     return _stack(summary, grid)
 
 
