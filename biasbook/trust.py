@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from scipy import stats
-from tqdm.auto import tqdm
+from tqdm import tqdm
 
 from biasbook.retrain import (
     Corpus,
