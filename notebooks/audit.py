@@ -104,9 +104,8 @@ glove = glove_6b_50d()  # GloVe 6B 50d, for Exercise 2's vector file
 # supports. On {term}`MiniLM`, every headline {term}`p-value` of {term}`C1`, {term}`C6` and
 # {term}`Occ` survives the {term}`Holm correction`, yet C6's {term}`effect size` runs from
 # 0.2 to 1.3 along its {term}`specification curve`: the test's design moves it by more than
-# the range from a "small" to a "large" effect. Beside each number the audit gives its
-# split-half reliability over the words it is scored against ({ref}`audit-reliability`):
-# {term}`SEAT`'s and {term}`ML-EAT`'s numbers are reliable, {term}`SAME`'s are not.
+# the range from a "small" to a "large" effect ({ref}`reliability <audit-reliability>`
+# below).
 
 # %% tags=["hide-input"]
 # The audit: the console command's own code (what the `biaslib` script calls), into a

@@ -166,9 +166,15 @@ def intraclass_correlation(
 
     .. math::
 
-        \text{ICC(1)} = \frac{MS_R - MS_W}{MS_R + (k-1) MS_W},\quad
-        \text{ICC(A,1)} = \frac{MS_R - MS_E}{MS_R + (k-1) MS_E + \frac{k}{n}(MS_C - MS_E)},
-        \quad \text{ICC(C,1)} = \frac{MS_R - MS_E}{MS_R + (k-1) MS_E},
+        \text{ICC(1)} = \frac{MS_R - MS_W}{MS_R + (k-1) MS_W}
+
+    .. math::
+
+        \text{ICC(A,1)} = \frac{MS_R - MS_E}{MS_R + (k-1) MS_E + \frac{k}{n}(MS_C - MS_E)}
+
+    .. math::
+
+        \text{ICC(C,1)} = \frac{MS_R - MS_E}{MS_R + (k-1) MS_E}
 
     and their averages over the :math:`k` raters (``unit="average"``): ICC(1,k)
     :math:`= (MS_R - MS_W)/MS_R`, ICC(A,k) :math:`= (MS_R - MS_E)/(MS_R + (MS_C - MS_E)/n)`,
