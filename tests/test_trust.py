@@ -52,7 +52,7 @@ def test_wefat_refuses_bad_input():
         wefat([[1.0, 0.0]], [[0.0, 1.0]], [[0.0, -1.0]])  # cos 0 with both: SD 0
     with pytest.raises(ValueError, match="dimension"):
         wefat(np.ones((2, 3)), np.ones((2, 3)), np.ones((2, 4)))
-    with pytest.raises(ValueError, match="non-empty"):
+    with pytest.raises(ValueError, match="set 'words' is empty"):
         wefat(np.ones((0, 3)), np.ones((2, 3)), np.eye(3)[:2])
 
 

@@ -211,13 +211,12 @@ def _reliability(compute: Callable[[], ScoreReliability]) -> dict[str, object]:
 
 
 def _arrays_reliability(arrays: Callable[[], tuple[np.ndarray, ...]]) -> dict[str, object]:
-    """:func:`_reliability` of the associations of the four sets ``arrays()`` returns."""
-    def compute() -> ScoreReliability:
-        try:
-            return association_reliability(*arrays())
-        except MissingWordsError as err:
-            raise ValueError(str(err)) from None
-    return _reliability(compute)
+    """:func:`_reliability` of the associations of the four sets ``arrays()`` returns.
+
+    A set without enough vectors raises :class:`~biaslib.errors.MissingWordsError`, a
+    ``ValueError``: the row says why it has no reliability.
+    """
+    return _reliability(lambda: association_reliability(*arrays()))
 
 
 #: ``reliability_method`` of CEAT's rows.

@@ -91,14 +91,6 @@ class ScoreReliability:
                 f"({self.split_half.splits_text()}, seed {RELIABILITY_SEED})")
 
 
-def _vectors(values: ArrayLike, name: str) -> NDArray[np.float64]:
-    array = real_array(values, name)
-    if array.ndim != 2 or array.shape[0] == 0:
-        raise ValueError(f"{name} must be a non-empty (n, d) array of vectors, got shape "
-                         f"{array.shape}")
-    return array
-
-
 def association_reliability(
     X: ArrayLike, Y: ArrayLike, A: ArrayLike, B: ArrayLike, *,
     n_splits: int = RELIABILITY_SPLITS, seed: int | None = RELIABILITY_SEED,
@@ -122,10 +114,10 @@ def association_reliability(
     n_splits, seed, confidence
         As for :func:`~biaslib.stats.reliability.split_half_reliability`.
     """
-    targets = np.vstack([_vectors(X, "X"), _vectors(Y, "Y")])
-    attrs_a, attrs_b = _vectors(A, "A"), _vectors(B, "B")
-    cos = unit_rows(targets, "targets") @ np.vstack(
-        [unit_rows(attrs_a, "A"), unit_rows(attrs_b, "B")]).T
+    # unit_rows validates each set (2-D, non-empty, finite, no zero vector)
+    targets = np.vstack([unit_rows(X, "X"), unit_rows(Y, "Y")])
+    attrs_a, attrs_b = unit_rows(A, "A"), unit_rows(B, "B")
+    cos = targets @ np.vstack([attrs_a, attrs_b]).T
     groups = np.r_[np.zeros(len(attrs_a), int), np.ones(len(attrs_b), int)]
     half = split_half_reliability(cos, groups=groups, signs=(1.0, -1.0), n_splits=n_splits,
                                   seed=seed, confidence=confidence)
@@ -159,8 +151,7 @@ def same_reliability(
     n_splits, seed, confidence
         As for :func:`association_reliability`.
     """
-    x, y = unit_rows(_vectors(X, "X"), "X"), unit_rows(_vectors(Y, "Y"), "Y")
-    words = unit_rows(_vectors(W, "W"), "W")
+    x, y, words = unit_rows(X, "X"), unit_rows(Y, "Y"), unit_rows(W, "W")
     groups = np.r_[np.zeros(len(x), int), np.ones(len(y), int)]
     masks = random_halves(groups, n_splits, seed=seed)
     spanning = np.vstack([x, y])

@@ -28,7 +28,7 @@ from numpy.typing import ArrayLike, NDArray
 
 from biaslib.errors import DegenerateTestError
 from biaslib.stats.similarity import unit_rows
-from biaslib.validation import check_ddof, real_array
+from biaslib.validation import check_ddof
 
 __all__ = ["wefat"]
 
@@ -65,9 +65,8 @@ def wefat(words: ArrayLike, attr_a: ArrayLike, attr_b: ArrayLike, *, ddof: int =
     >>> round(float(wefat(w, a, b)[0]), 4)  # (0.6 - 0.8) / std(0.6, 0.8; ddof 1)
     -1.4142
     """
-    w = unit_rows(_vectors(words, "words"), "words")
-    a = unit_rows(_vectors(attr_a, "attr_a"), "attr_a")
-    b = unit_rows(_vectors(attr_b, "attr_b"), "attr_b")
+    # unit_rows validates each set (2-D, non-empty, finite, no zero vector)
+    w, a, b = unit_rows(words, "words"), unit_rows(attr_a, "attr_a"), unit_rows(attr_b, "attr_b")
     if not (w.shape[1] == a.shape[1] == b.shape[1]):
         raise ValueError(f"the vectors differ in dimension: words {w.shape[1]}, attr_a "
                          f"{a.shape[1]}, attr_b {b.shape[1]}")
@@ -81,11 +80,3 @@ def wefat(words: ArrayLike, attr_a: ArrayLike, attr_b: ArrayLike, *, ddof: int =
         raise DegenerateTestError(f"word {int(np.argmax(spread == 0))} is equally similar to "
                                   "every attribute word: its WEFAT score is 0/0")
     return (cos_a.mean(axis=1) - cos_b.mean(axis=1)) / spread
-
-
-def _vectors(values: ArrayLike, name: str) -> NDArray[np.float64]:
-    array = real_array(values, name)
-    if array.ndim != 2 or array.shape[0] == 0:
-        raise ValueError(f"{name} must be a non-empty (n, d) array of vectors, got shape "
-                         f"{array.shape}")
-    return array

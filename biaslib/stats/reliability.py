@@ -148,6 +148,21 @@ def _confidence(confidence: float) -> float:
     return float(value)  # type: ignore[arg-type]
 
 
+def _groups(groups: ArrayLike, signs: ArrayLike | None, k: int
+            ) -> tuple[NDArray, NDArray, NDArray[np.float64]]:
+    """One label per item, the sorted unique labels and a sign per label (default +1)."""
+    labels = np.asarray(groups)
+    if labels.shape != (k,):
+        raise ValueError(f"groups must give one label per item ({k}), got shape "
+                         f"{labels.shape}")
+    unique = np.unique(labels)
+    weights = np.ones(unique.size) if signs is None else real_array(signs, "signs")
+    if weights.shape != unique.shape:
+        raise ValueError(f"signs must give one sign per group ({unique.size}), got "
+                         f"{weights.shape}")
+    return labels, unique, weights
+
+
 def _step(f: float, k: float) -> float:
     r""":math:`(F-1)/(F+k-1)`, written :math:`1 - k/(F+k-1)` so that :math:`F=\infty` gives 1."""
     return 1.0 - k / (f + k - 1.0)
@@ -366,15 +381,7 @@ def stratified_alpha(
     """
     level = _confidence(confidence)
     x = _matrix(items, "items", "subjects", "items")
-    labels = np.asarray(groups)
-    if labels.shape != (x.shape[1],):
-        raise ValueError(f"groups must give one label per item ({x.shape[1]}), got shape "
-                         f"{labels.shape}")
-    unique = np.unique(labels)
-    weights = np.ones(unique.size) if signs is None else real_array(signs, "signs")
-    if weights.shape != unique.shape:
-        raise ValueError(f"signs must give one sign per group ({unique.size}), got "
-                         f"{weights.shape}")
+    labels, unique, weights = _groups(groups, signs, x.shape[1])
     for label in unique:
         if (labels == label).sum() < 2:
             raise ValueError(f"group {label!r} has fewer than 2 items: it has no alpha")
@@ -633,15 +640,8 @@ def split_half_reliability(
     """
     x = _matrix(items, "items", "subjects", "items")
     k = x.shape[1]
-    labels = np.zeros(k, dtype=int) if groups is None else np.asarray(groups)
-    if labels.shape != (k,):
-        raise ValueError(f"groups must give one label per item ({k}), got shape "
-                         f"{labels.shape}")
-    unique = np.unique(labels)
-    weights = np.ones(unique.size) if signs is None else real_array(signs, "signs")
-    if weights.shape != unique.shape:
-        raise ValueError(f"signs must give one sign per group ({unique.size}), got "
-                         f"{weights.shape}")
+    labels, unique, weights = _groups(np.zeros(k, dtype=int) if groups is None else groups,
+                                      signs, k)
     masks = random_halves(labels, n_splits, seed=seed)
     exhaustive = distinct_splits(labels) <= n_splits
     first = np.zeros((masks.shape[0], x.shape[0]))
