@@ -759,6 +759,13 @@ def agree_work(lengths: Lengths) -> list[Work]:
     return static_work("agree", (PAPER_VECTORS[m][0] for m in MODELS))
 
 
+def trust_work(lengths: Lengths) -> list[Work]:
+    """Can the scores be trusted?: ``paper_criterion`` on each of ``PAPER_VECTORS``."""
+    from biasbook.models import PAPER_VECTORS
+
+    return static_work("trust", (r for r, _ in PAPER_VECTORS.values()))
+
+
 #: Chapter → its counter; ``None`` for the pages that run no model.
 def _all(*counters: Callable[[Lengths], list[Work]]) -> Callable[[Lengths], list[Work]]:
     return lambda lengths: [w for count in counters for w in count(lengths)]
@@ -770,6 +777,7 @@ COUNTERS: dict[str, Callable[[Lengths], list[Work]] | None] = {
     "mleat": _all(mleat_work, mleat_paper_work), "ceat": _all(ceat_corpus_work, ceat_work),
     "lpbs": lpbs_work, "same": same_work, "synthesis": None, "holds_up": None, "coverage": None,
     "from_scratch": None, "audit": audit_work, "agree": agree_work,
+    "trust": trust_work,
 }
 #: Pages that run no model (tests/test_chapter_switch.py checks that they have none), and
 #: teaching pages that run only the offline GloVe 6B 50d vectors, the same on Colab (no

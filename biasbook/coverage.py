@@ -124,6 +124,7 @@ CHAPTER_TITLES: dict[str, str] = {
     "weat_static": "WEAT", "seat": "SEAT", "elmo_bug": "ELMo bug", "mleat": "ML-EAT",
     "ceat": "CEAT", "lpbs": "LPBS", "same": "SAME", "synthesis": "Synthesis",
     "agree": "Do the metrics agree?",
+    "trust": "Can the scores be trusted?",
     # Sub-pages of a chapter that show a paper's item themselves (a chapter's details,
     # issue 36).
     "synthesis_figures": "Synthesis: figures", "lpbs_reddit": "LPBS", "same_injection": "SAME",

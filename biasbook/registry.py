@@ -86,6 +86,7 @@ FINDINGS: dict[str, Callable[[], Sequence[Finding]]] = {
     "same": same.findings,
     "synthesis": synthesis.findings,
     "agree": agree.findings,
+    "trust": trust.findings,
 }
 
 

@@ -21,36 +21,71 @@ real ones, say what a score and its p-value can and cannot tell.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import logging
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 from tqdm import tqdm
 
+from biasbook.agree import VECTORS
+from biasbook.colab import colab_runtime
+from biasbook.findings import Finding, what_we_found
+from biasbook.models import GLOVE, MINILM, PAPER_VECTORS
 from biasbook.retrain import (
     Corpus,
+    RetrainResult,
     TrainConfig,
+    as_embeddings,
+    bootstrap_documents,
     caliskan_stimuli,
+    icc_table,
     load_corpus,
     retrain_runs,
+    train,
 )
+from biasbook.stored import load_results
 from biasbook.tables import NEEDS_CORPUS, NEEDS_GLOVE, SliceCheck, StoredTable
-from biaslib.embeddings.base import Embedder
+from biasbook.trust_contextual import contextual_summary
+from biaslib.embeddings.base import Embedder, WordsAlone
 from biaslib.embeddings.static import StaticEmbeddings
-from biaslib.errors import DegenerateTestError, ModelUnavailableError
-from biaslib.evaluate.metrics import FourSets, four_sets, run_metric
+from biaslib.errors import (
+    DegenerateTestError,
+    DroppedStimuliWarning,
+    MissingWordsError,
+    ModelUnavailableError,
+    UnknownNameError,
+)
+from biaslib.evaluate.metrics import (
+    METRIC_SEED,
+    METRICS,
+    FourSets,
+    four_sets,
+    metric,
+    run_metric,
+)
+from biaslib.evaluate.reliability import RELIABILITY_SEED, RELIABILITY_SPLITS
 from biaslib.methods.ripa import relation_vector
 from biaslib.methods.rnd import rnd_word
 from biaslib.methods.same import same_signed_word
-from biaslib.methods.weat import association, weat
+from biaslib.methods.weat import association, effect_size, weat
 from biaslib.methods.wefat import wefat
+from biaslib.reporting.format import robust_format
 from biaslib.stats.conventions import BIASLIB
 from biaslib.stats.correlation_ci import fisher_interval
+from biaslib.stats.reliability import intraclass_correlation
 from biaslib.stimuli.data import CALISKAN_TESTS, load_test
+
+if TYPE_CHECKING:
+    import matplotlib.pyplot as plt
 
 __all__ = [
     "DECLARED_TABLES",
@@ -73,6 +108,8 @@ logger = logging.getLogger(__name__)
 
 #: Caliskan et al. (2017), Fig. 1: WEFAT against the share of women in 50 occupations.
 PUBLISHED_WEFAT_R = 0.90
+#: The number of occupations behind it.
+PUBLISHED_WEFAT_N = 50
 #: Where :func:`occupation_shares` comes from, as the chapter states it.
 OCCUPATIONS_SOURCE = (
     "the 40 occupations of WinoBias (Zhao et al. 2018) with the US Bureau of Labor "
@@ -317,6 +354,13 @@ def null_summary(frame: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
 
 #: The stored table of retrained embeddings' word scores (:func:`_retrain_table`).
 RETRAIN_TABLE = "trust_retrain"
+#: The stored table of every metric's test score in the same retrained runs
+#: (:func:`_retrain_metrics_table`).
+RETRAIN_METRICS_TABLE = "trust_retrain_metrics"
+#: A retrained run's set may lose this share of its words (as ``retrain.weat_scores``).
+RETRAIN_MAX_MISSING = 0.5
+#: The stored table of every static metric's split-half reliability (:func:`_consistency_table`).
+CONSISTENCY_TABLE = "trust_consistency"
 #: The stored table of random attribute draws on GloVe 6B 50d (:func:`_null_table`).
 NULL_TABLE = "trust_null"
 #: What is retrained: skip-gram, 50 dimensions, 5 epochs, one thread (reproducible),
@@ -384,6 +428,112 @@ def _retrain_slice() -> pd.DataFrame:
     return _retrain_rows(_retrain_corpus(), RETRAIN_SEEDS[:1], False)
 
 
+def metric_scores(table: StaticEmbeddings, tests: tuple[str, ...] = CALISKAN_TESTS,
+                  max_missing: float = RETRAIN_MAX_MISSING) -> pd.DataFrame:
+    """Every metric of :data:`~biaslib.evaluate.metrics.METRICS` on each test: one row each.
+
+    A test whose words the table lacks beyond ``max_missing``, or that a metric's own
+    checks refuse, gets a row with a NaN score and the reason in ``note`` (logged).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``test``, ``metric``, ``score`` (signed where the metric is), ``magnitude``, ``note``.
+    """
+    rows = []
+    for test in tests:
+        try:
+            with warnings.catch_warnings():  # a run's missing words: its coverage, not news
+                warnings.simplefilter("ignore", DroppedStimuliWarning)
+                sets = four_sets(test, table, max_missing=max_missing)
+        except MissingWordsError as err:
+            logger.info("%s: %s not run: %s", table.name, test, err)
+            rows += [{"test": test, "metric": m.name, "score": np.nan, "magnitude": np.nan,
+                      "note": f"words missing: {err}"} for m in METRICS]
+            continue
+        for m in METRICS:
+            try:
+                run = run_metric(m, sets, seed=METRIC_SEED)
+                rows.append({"test": test, "metric": m.name, "score": run.score,
+                             "magnitude": run.magnitude, "note": ""})
+            except (ValueError, DegenerateTestError) as err:
+                logger.info("%s: %s on %s refused: %s", table.name, m.name, test, err)
+                rows.append({"test": test, "metric": m.name, "score": np.nan,
+                             "magnitude": np.nan, "note": str(err)})
+    return pd.DataFrame(rows)
+
+
+def _retrain_metric_rows(corpus: Corpus, seeds: tuple[int, ...], bootstrap: bool,
+                         progress: bool = True) -> pd.DataFrame:
+    parts = []
+    for seed in tqdm(seeds, desc=f"retrain ({'bootstrap' if bootstrap else 'seeds'})",
+                     disable=not progress):
+        docs = bootstrap_documents(corpus.documents, seed) if bootstrap else corpus.documents
+        table = as_embeddings(train(docs, seed, RETRAIN_CONFIG),
+                              f"word2vec, seed {seed}", corpus.lowercase)
+        parts.append(metric_scores(table).assign(seed=seed, bootstrap=bootstrap))
+    frame = pd.concat(parts, ignore_index=True)
+    return frame[["seed", "bootstrap", "test", "metric", "score", "magnitude", "note"]]
+
+
+def _retrain_metrics_table() -> pd.DataFrame:
+    """Every metric's score on C1–C10 in the 20 retrained runs (about 12 minutes)."""
+    corpus = _retrain_corpus()
+    return pd.concat([_retrain_metric_rows(corpus, RETRAIN_SEEDS, b) for b in (False, True)],
+                     ignore_index=True)
+
+
+def _retrain_metrics_provenance(frame: pd.DataFrame) -> dict[str, object]:
+    import gensim
+
+    corpus = _retrain_corpus()
+    return {
+        "what": "word2vec retrained as trust_retrain (same corpus, settings and seeds); per "
+                "run and test every metric of biaslib.evaluate.metrics.METRICS: its test "
+                "score (signed where the metric is) and the magnitude it is compared on",
+        "command": f"python scripts/compute_results.py {RETRAIN_METRICS_TABLE}",
+        "corpus": {"description": corpus.description, "documents": len(corpus.documents)},
+        "config": {**vars(RETRAIN_CONFIG), "cap": RETRAIN_CAP},
+        "seeds": list(RETRAIN_SEEDS), "metric_seed": METRIC_SEED,
+        "max_missing": RETRAIN_MAX_MISSING,
+        "gensim": gensim.__version__,
+    }
+
+
+def _retrain_metrics_slice() -> pd.DataFrame:
+    return _retrain_metric_rows(_retrain_corpus(), RETRAIN_SEEDS[:1], False, progress=False)
+
+
+def _consistency_table() -> pd.DataFrame:
+    """:func:`~biasbook.trust_consistency.consistency_table` on both static vector sets."""
+    from biasbook.trust_consistency import consistency_table
+
+    return pd.concat([consistency_table(v) for v in VECTORS], ignore_index=True)
+
+
+def _consistency_provenance(frame: pd.DataFrame) -> dict[str, object]:
+    from biasbook.agree import sets_of
+    from biasbook.trust_consistency import SLOW_METRICS, SLOW_TEST_SPLITS, TEST_SPLITS
+
+    return {
+        "what": "split-half reliability (Spearman-Brown corrected, mean over random splits) "
+                "of every metric of biaslib.evaluate.metrics.METRICS: per test over the "
+                "measured words (kind 'word scores', metrics with a word score) and over the "
+                "tests (kind 'tests', every metric)",
+        "command": f"python scripts/compute_results.py {CONSISTENCY_TABLE}",
+        "vectors": {v: next(iter(sets_of(v).values())).embedder for v in VECTORS},
+        "splits": {"word scores": RELIABILITY_SPLITS, "tests": TEST_SPLITS,
+                   "tests, slow metrics": SLOW_TEST_SPLITS},
+        "slow_metrics": list(SLOW_METRICS), "seed": RELIABILITY_SEED,
+    }
+
+
+def _consistency_slice() -> pd.DataFrame:
+    from biasbook.trust_consistency import consistency_table
+
+    return consistency_table(GLOVE, tests=["C7"], kinds=("word scores",))
+
+
 def _null_table() -> pd.DataFrame:
     """The null of every fast metric on C1–C10, GloVe 6B 50d (about 5 minutes)."""
     from biaslib import glove_6b_50d
@@ -429,6 +579,26 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
                            f"{_TESTS}::test_stored_retrain_slice_is_reproduced", (),
                            ("s",)),)),
     StoredTable(
+        CONSISTENCY_TABLE, "trust", "internal consistency: split-half reliability of every "
+        "static metric on GloVe 6B 50d and the Google News subset, per test and over the tests",
+        _consistency_table, _consistency_provenance,
+        "the vectors, the splits of each kind and the seed", (NEEDS_GLOVE,),
+        "about 2 minutes",
+        slices=(SliceCheck("C7 on GloVe 6B 50d, word scores", _consistency_slice,
+                           ("vectors", "kind", "test", "metric"),
+                           f"{_TESTS}::test_stored_consistency_slice_is_reproduced", (),
+                           ("reliability", "low", "high", "split_low", "split_high")),)),
+    StoredTable(
+        RETRAIN_METRICS_TABLE, "trust", "test-retest of every metric: the test scores of "
+        "C1–C10 in the runs of trust_retrain (10 seeds, 10 bootstrap samples)",
+        _retrain_metrics_table, _retrain_metrics_provenance,
+        "the corpus, the settings, seeds, the metrics' seed, gensim's version",
+        (NEEDS_CORPUS,), "about 12 minutes (20 runs)",
+        slices=(SliceCheck("seed 1, same documents", _retrain_metrics_slice,
+                           ("seed", "bootstrap", "test", "metric"),
+                           f"{_TESTS}::test_stored_retrain_metrics_slice_is_reproduced", (),
+                           ("score", "magnitude")),)),
+    StoredTable(
         NULL_TABLE, "trust", "the null: C1–C10 on GloVe 6B 50d with 200 draws of random "
         "frequency-matched attribute words each, the WEAT's p and every fast metric",
         _null_table, _null_provenance,
@@ -438,3 +608,486 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
                            ("test", "draw"), f"{_TESTS}::test_stored_null_slice_is_reproduced",
                            (), lambda f: [c for c in f.columns if c not in ("test", "draw")]),)),
 )
+
+
+# ------------------------------------------------------------- the chapter's tables
+
+#: The static vector set besides GloVe 6B 50d (the agreement chapter's name for it).
+GOOGLENEWS_SUBSET_NAME = VECTORS[1]
+#: The three word tables of criterion validity (all offline).
+CRITERION_MODELS = (GLOVE, GOOGLENEWS_SUBSET_NAME, f"{MINILM} (words alone)")
+_SHORT_MODELS = dict(zip(CRITERION_MODELS, (GLOVE, "Google News subset", "MiniLM"), strict=True))
+
+
+def _criterion_table(model: str) -> Embedder:
+    if model == CRITERION_MODELS[0]:
+        from biaslib import glove_6b_50d
+
+        return glove_6b_50d(case="lower")
+    if model == CRITERION_MODELS[1]:
+        from biaslib.embeddings.vector_files import googlenews_subset
+
+        return googlenews_subset("exact")
+    if model == CRITERION_MODELS[2]:
+        from biaslib.embeddings.transformer import TransformerEncoder
+
+        return WordsAlone(TransformerEncoder(MINILM, progress=False))
+    raise UnknownNameError("criterion model", model, CRITERION_MODELS)
+
+
+@functools.cache
+def criterion_scores(model: str) -> pd.DataFrame:
+    """:func:`word_scores` of the 40 occupations on one of :data:`CRITERION_MODELS`.
+
+    A static table looks ``construction_worker`` up as written; the contextual model
+    encodes each occupation alone, as a one-word (or two-word) sentence
+    (:class:`~biaslib.embeddings.base.WordsAlone`: SEAT's "words only" condition).
+    Cached per process; a few seconds each.
+    """
+    table = _criterion_table(model)
+    if isinstance(table, WordsAlone):
+        words = [w.replace("_", " ") for w in occupation_shares().index]
+        frame = word_scores(table, words)
+        frame.index = frame.index.str.replace(" ", "_")
+        return frame
+    return word_scores(table)
+
+
+def criterion_table() -> pd.DataFrame:
+    """Every word score against the share of women, on each of :data:`CRITERION_MODELS`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        :func:`criterion_validity`'s columns with a first column ``model``, and
+        ``missing`` (the occupations the model has no vector for).
+    """
+    shares = occupation_shares()
+    frames = []
+    for model in CRITERION_MODELS:
+        scores = criterion_scores(model)
+        frames.append(criterion_validity(scores, shares).reset_index().assign(
+            model=model, missing=", ".join(scores.attrs["missing"]) or "—"))
+    frame = pd.concat(frames, ignore_index=True)
+    return frame[["model", "score", "n", "r", "r_low", "r_high", "p", "rho", "missing"]]
+
+
+def _stored_retrain(bootstrap: bool) -> RetrainResult:
+    """The stored runs of ``trust_retrain``, as :func:`~biasbook.retrain.retrain_runs` gives."""
+    frame, _ = load_results(RETRAIN_TABLE)
+    part = frame[frame["bootstrap"] == bootstrap]
+    runs = {seed: i for i, seed in enumerate(sorted(part["seed"].unique()))}
+    scores = part.assign(run=part["seed"].map(runs))[["run", "test", "role", "word", "s"]]
+    rows = []
+    for seed, run in runs.items():
+        one = scores[scores["run"] == run]
+        ds = {}
+        for test in CALISKAN_TESTS:
+            s = one[one["test"] == test]
+            x, y = s.loc[s["role"] == "X", "s"], s.loc[s["role"] == "Y", "s"]
+            ds[test] = effect_size(x, y, ddof=1) if len(x) > 1 and len(y) > 1 else np.nan
+        rows.append({"run": run, "seed": seed, "bootstrap": bootstrap, **ds})
+    return RetrainResult(effect_sizes=pd.DataFrame(rows), scores=scores.reset_index(drop=True),
+                         coverage=pd.DataFrame(), config=vars(RETRAIN_CONFIG))
+
+
+#: The two designs of test–retest: the seed alone, and the documents resampled too.
+RETEST_DESIGNS = {False: "seeds", True: "bootstraps"}
+
+
+def weat_retest() -> pd.DataFrame:
+    """WEAT's test–retest per test: the spread of d and the ICC of the words' s(w, A, B).
+
+    From the stored ``trust_retrain``: per design (:data:`RETEST_DESIGNS`) and test, the
+    mean, SD and range of d over the 10 runs and :func:`~biasbook.retrain.icc_table`'s
+    word-level ICC(A,1) with its interval; the row ``all tests`` holds the ICC of d with
+    the tests as subjects.
+    """
+    frames = []
+    for bootstrap, design in RETEST_DESIGNS.items():
+        result = _stored_retrain(bootstrap)
+        icc = icc_table(result).set_index("test")
+        summary = result.summary().drop(columns="runs")
+        frames.append(icc.join(summary).reset_index().assign(design=design))
+    frame = pd.concat(frames, ignore_index=True)
+    return frame[["design", "test", "targets", "runs", "mean", "sd", "min", "max",
+                  "ICC_A1", "ICC_A1_low", "ICC_A1_high", "ICC_C1"]]
+
+
+def metric_retest() -> pd.DataFrame:
+    """Every metric's test–retest, from the stored ``trust_retrain_metrics``.
+
+    Per design and metric: the intraclass correlation of the test scores over the runs
+    (the tests as subjects, the 10 runs as raters; ICC(A,1) of
+    :func:`~biaslib.stats.reliability.intraclass_correlation`, with its 95 % interval),
+    on the magnitude the metric is compared on; the median over tests of the SD of the
+    score across runs; and, for a signed metric, the tests whose sign is the same in
+    every run.
+    """
+    frame, _ = load_results(RETRAIN_METRICS_TABLE)
+    rows = []
+    for (bootstrap, name), part in frame.groupby(["bootstrap", "metric"], sort=False):
+        wide = part.pivot(index="test", columns="seed", values="magnitude").dropna()
+        signed = metric(name).signed
+        icc = intraclass_correlation(wide.to_numpy(float), model="agreement")
+        scores = part.pivot(index="test", columns="seed", values="score").dropna()
+        same_sign = int((np.sign(scores).nunique(axis=1) == 1).sum()) if signed else None
+        rows.append({"design": RETEST_DESIGNS[bool(bootstrap)], "metric": name,
+                     "tests": len(wide), "runs": wide.shape[1], "ICC_A1": icc.value,
+                     "ICC_A1_low": icc.ci_low, "ICC_A1_high": icc.ci_high,
+                     "sd_median": float(scores.std(axis=1, ddof=1).median()),
+                     "same_sign": (f"{same_sign} of {len(scores)}" if signed else "—")})
+    return pd.DataFrame(rows)
+
+
+def null_table() -> pd.DataFrame:
+    """:func:`null_summary` of the stored ``trust_null`` (C1–C10, 200 draws each)."""
+    frame, _ = load_results(NULL_TABLE)
+    return null_summary(frame)
+
+
+__all__ += ["CRITERION_MODELS", "GOOGLENEWS_SUBSET_NAME", "RETEST_DESIGNS",
+            "RETRAIN_METRICS_TABLE", "criterion_scores", "criterion_table", "metric_retest",
+            "metric_scores", "null_table", "weat_retest"]
+
+
+def paper_label(model: str) -> str:
+    """The heading of a paper model's criterion table (what only the Colab run shows)."""
+    return f"criterion validity, {model}"
+
+
+def paper_criterion(model: str, *, fetch: Callable[[str, object], None] | None = None
+                    ) -> pd.DataFrame:
+    """:func:`criterion_validity` on a paper's own vectors, for Colab.
+
+    ``model`` is a key of :data:`biasbook.models.PAPER_VECTORS` (GloVe 840B 300d,
+    Caliskan et al.'s vectors, and the full Google News word2vec file). The release file
+    is downloaded once into the biaslib cache and streamed, keeping only the occupations
+    and the gender words (:func:`biaslib.embeddings.vector_files.paper_vectors`; looked
+    up as written, lower case). ``fetch`` replaces the download (tests serve stand-in
+    files with it).
+    """
+    from biaslib.embeddings.vector_files import paper_vectors
+
+    if model not in PAPER_VECTORS:
+        raise UnknownNameError("paper vectors", model, tuple(PAPER_VECTORS))
+    release, _ = PAPER_VECTORS[model]
+    female, male = wefat_gender_words()
+    shares = occupation_shares()
+    words = [*shares.index, *female, *male]
+    table = paper_vectors(release, words, case="exact", fetch=fetch)  # type: ignore[arg-type]
+    scores = word_scores(table)
+    return criterion_validity(scores, shares).assign(
+        missing=", ".join(scores.attrs["missing"]) or "—")
+
+
+__all__ += ["paper_criterion", "paper_label"]
+
+
+# ------------------------------------------------------------------------ display
+
+
+def shown(value: float, digits: int = 2) -> str:
+    """A number to ``digits`` decimals (one more where noise could change the last).
+
+    :func:`~biaslib.reporting.format.robust_format` with a neural model's noise (1e-4
+    relative), a true minus sign, ``–`` for NaN.
+
+    >>> shown(0.8512), shown(-0.125000001), shown(float("nan"))
+    ('0.85', '−0.125', '–')
+    """
+    if value is None or pd.isna(value):
+        return "–"
+    try:
+        text = robust_format(float(value), f".{digits}f", unsigned_zero=True)
+    except ValueError:
+        text = robust_format(float(value), f".{digits + 1}f", unsigned_zero=True)
+    return text.replace("-", "−")
+
+
+def with_interval(value: float, low: float, high: float) -> str:
+    """``0.85 [0.71, 0.93]``; ``–`` for a missing value."""
+    if pd.isna(value):
+        return "–"
+    return f"{shown(value)} [{shown(low)}, {shown(high)}]"
+
+
+def criterion_display(frame: pd.DataFrame) -> pd.DataFrame:
+    """:func:`criterion_table` as the chapter shows it: r with its interval, by model."""
+    out = frame.assign(
+        r=[with_interval(r, lo, hi) for r, lo, hi in
+           zip(frame["r"], frame["r_low"], frame["r_high"], strict=True)],
+        ρ=frame["rho"].map(shown))
+    wide = out.pivot(index="score", columns="model", values="r")
+    models = list(dict.fromkeys(out["model"]))
+    wide = wide.reindex(index=list(dict.fromkeys(out["score"])), columns=models)
+    wide.columns = [f"{m} (n = {int(out.loc[out['model'] == m, 'n'].iloc[0])})" for m in models]
+    wide[f"Caliskan et al. (2017), Fig. 1 (n = {PUBLISHED_WEFAT_N})"] = [
+        f"{PUBLISHED_WEFAT_R:.2f}" if s == "WEFAT" else "—" for s in wide.index]
+    return wide.rename_axis("Pearson r [95 % interval]")
+
+
+def criterion_figure(score: str = "WEFAT") -> plt.Figure:
+    """One panel per :data:`CRITERION_MODELS`: ``score`` of each occupation against % women."""
+    import matplotlib.pyplot as plt
+
+    shares = occupation_shares()
+    fig, axes = plt.subplots(1, len(CRITERION_MODELS), figsize=(10.5, 3.4), sharey=False)
+    for ax, model in zip(axes, CRITERION_MODELS, strict=True):
+        s = criterion_scores(model)[score]
+        common = s.index.intersection(shares.index)
+        x, y = shares.loc[common].to_numpy(float), s.loc[common].to_numpy(float)
+        ax.scatter(x, y, s=14, color="#4c72b0")
+        slope, intercept = np.polyfit(x, y, 1)
+        ax.plot([0, 100], [intercept, intercept + 100 * slope], color="#c44e52", lw=1)
+        for word in ("nurse", "carpenter", "secretary", "mechanic"):
+            if word in common:
+                ax.annotate(word, (shares[word], s[word]), fontsize=7,
+                            xytext=(3, 2), textcoords="offset points")
+        r = float(np.corrcoef(x, y)[0, 1])
+        ax.set_title(f"{model}\nr = {shown(r)} (n = {len(common)})", fontsize=9)
+        ax.set_xlabel("% women in the occupation")
+        ax.set_xlim(0, 100)
+    axes[0].set_ylabel(f"{score} (> 0: closer to female words)")
+    fig.tight_layout()
+    return fig
+
+
+def null_display(frame: pd.DataFrame) -> pd.DataFrame:
+    """:func:`null_table` as the chapter shows it: a row per metric, a column per test.
+
+    The first row is the share of random draws the WEAT's permutation test calls
+    significant (per cent); the others each metric's empirical p-value of the real
+    attribute words against the random ones.
+    """
+    rows = {"WEAT p < 0.05 (% of random draws)": (100 * frame["weat significant"]).map(
+        lambda v: f"{v:.0f}")}
+    for name in NULL_METRICS:
+        rows[name] = frame[name].map(lambda v: "–" if pd.isna(v) else f"{v:.3f}")
+    return pd.DataFrame(rows).T.rename_axis(None)
+
+
+__all__ += ["criterion_display", "criterion_figure", "null_display", "shown", "with_interval"]
+
+
+# ------------------------------------------------------------------------- findings
+
+#: Where the chapter shows the evidence (MyST labels in notebooks/trust).
+SECTIONS = {"consistency": "trust-consistency", "retest": "trust-retest",
+            "templates": "trust-templates", "criterion": "trust-criterion",
+            "null": "trust-null"}
+_CALISKAN = "Caliskan et al. (2017)"
+_ANTONIAK = "Antoniak & Mimno (2018)"
+_MYB = "Husse & Spitz (2022)"
+#: Where each claim's numbers come from, as the findings name the models.
+_CRITERION_MODELS_TEXT = ("GloVe 6B 50d, the Google News subset, MiniLM words alone "
+                          "(offline stand-ins; Caliskan et al. used GloVe 840B)")
+_RETRAIN_TEXT = "word2vec retrained on the corpus extract (10 seeds, 10 bootstraps)"
+
+
+@dataclass(frozen=True)
+class _TrustEvidence:
+    """The tables the chapter's claims read: computed once by :func:`findings`."""
+
+    criterion: pd.DataFrame
+    weat: pd.DataFrame
+    contextual: pd.DataFrame
+
+
+def _claim_wefat_criterion(ev: _TrustEvidence) -> Finding:
+    """Caliskan et al. (2017), Fig. 1: WEFAT tracks the share of women, r = 0.90."""
+    wefat_rows = ev.criterion[ev.criterion["score"] == "WEFAT"]
+    above = bool((wefat_rows["r_low"] > 0).all())
+    covers = bool(((wefat_rows["r_low"] <= PUBLISHED_WEFAT_R)
+                   & (wefat_rows["r_high"] >= PUBLISHED_WEFAT_R)).all())
+    text = "; ".join(f"{_SHORT_MODELS[m]} r = {with_interval(r, lo, hi)} (n = {n})"
+                     for m, r, lo, hi, n in wefat_rows[["model", "r", "r_low", "r_high",
+                                                        "n"]].itertuples(index=False))
+    holds: bool | str = True if above and covers else ("partly" if above else False)
+    return Finding(_CALISKAN, "WEFAT's occupation scores track the share of women in "
+                   "each occupation", f"Fig. 1: Pearson r = {PUBLISHED_WEFAT_R:.2f} over "
+                   f"{PUBLISHED_WEFAT_N} occupations (GloVe 840B, 2015 labour statistics)",
+                   f"40 WinoBias occupations: {text}", _CRITERION_MODELS_TEXT, holds,
+                   SECTIONS["criterion"])
+
+
+def _claim_bootstrap_moves_more(ev: _TrustEvidence) -> Finding:
+    """Antoniak & Mimno (2018): resampled documents move embedding similarities."""
+    per_test = ev.weat[ev.weat["test"] != "all tests"].pivot(index="test", columns="design",
+                                                             values="sd")
+    more = int((per_test["bootstraps"] > per_test["seeds"]).sum())
+    overall = ev.weat[ev.weat["test"] == "all tests"].set_index("design")
+    icc = {d: with_interval(*overall.loc[d, ["ICC_A1", "ICC_A1_low", "ICC_A1_high"]])
+           for d in RETEST_DESIGNS.values()}
+    return Finding(_ANTONIAK, "distances between embeddings are highly sensitive to small "
+                   "changes in the training corpus, more than to the seed alone",
+                   "abstract: nearest-neighbour distances are \u201chighly sensitive to small "
+                   "changes in the training corpus\u201d; average over bootstrap samples",
+                   f"WEAT d's SD across runs is larger with bootstrapped documents in {more} "
+                   f"of {len(per_test)} tests (up to {shown(per_test['bootstraps'].max())}, "
+                   f"seeds up to {shown(per_test['seeds'].max())}); ICC(A,1) of d over the "
+                   f"tests: seeds {icc['seeds']}, bootstraps {icc['bootstraps']}",
+                   _RETRAIN_TEXT, True if more > len(per_test) / 2 else "partly",
+                   SECTIONS["retest"])
+
+
+def _claim_templates_move_seat(ev: _TrustEvidence) -> Finding:
+    """Husse & Spitz (2022) §4.1: another set of templates moves SEAT's scores."""
+    seat_rows = ev.contextual[(ev.contextual["method"] == "SEAT")
+                              & (ev.contextual["source"] == "speccurve_grid")].iloc[0]
+    flips = round((1 - seat_rows["sign_agreement"]) * seat_rows["n_specifications"])
+    icc = with_interval(*seat_rows[["icc_a1", "icc_a1_low", "icc_a1_high"]])
+    return Finding(_MYB, "their updated templates explain why SEAT's scores diverge from "
+                   "the published ones", "§4.1: for BERT \u201cslightly diverging results "
+                   "that can likely be explained by our use of an updated and cleaned set "
+                   "of templates\u201d",
+                   f"May et al.'s against Mind Your Bias's templates, "
+                   f"{seat_rows['n_specifications']} specifications of C1, C3, C6, C9: "
+                   f"ICC(A,1) {icc}, "
+                   f"d's sign flips in {flips}, |Δd| up to {shown(seat_rows['max_abs_delta'])}",
+                   f"{MINILM} (offline stand-in for BERT)", True if flips or
+                   seat_rows["max_abs_delta"] > 0.2 else False, SECTIONS["templates"])
+
+
+def findings() -> list[Finding]:
+    """The published claims this chapter checks: criterion, test–retest, templates.
+
+    Computed from the live criterion scores (seconds, cached) and the stored tables
+    ``trust_retrain`` and ``speccurve_grid``; a ``_claim_*`` function each.
+    """
+    ev = _TrustEvidence(criterion_table(), weat_retest(), contextual_summary())
+    return [_claim_wefat_criterion(ev), _claim_bootstrap_moves_more(ev),
+            _claim_templates_move_seat(ev)]
+
+
+__all__ += ["SECTIONS", "findings"]
+
+__all__ += ["colab_runtime", "what_we_found"]
+
+
+# --------------------------------------------------------------------- the report card
+
+#: A reliability below this is flagged (Nunnally's floor, as the audit's report).
+FLOOR = 0.7
+#: The criterion column behind each metric whose word score :func:`word_scores` computes
+#: (the skew's word score is SAME's signed b(w); the generalized WEAT's is half of s(w)).
+_CRITERION_OF = {"WEAT d": "WEAT s(w)", "skew": "SAME b(w)", "RIPA": "RIPA", "RND": "RND",
+                 "generalized WEAT": "WEAT s(w)"}
+
+
+def consistency() -> pd.DataFrame:
+    """The stored ``trust_consistency`` table (split-half reliability of every metric)."""
+    frame, _ = load_results(CONSISTENCY_TABLE)
+    return frame
+
+
+def static_consistency(vectors: str = GLOVE) -> pd.DataFrame:
+    """Split-half reliability per metric and test on ``vectors``, as the chapter shows it.
+
+    One row per metric; a column per test (the word-score kind, two decimals, ``–`` where
+    the metric has no word score) and the last column the reliability over the tests
+    with its 95 % interval. A value below :data:`FLOOR` is marked ``*``.
+    """
+    frame = consistency()
+    frame = frame[frame["vectors"] == vectors]
+    words = frame[frame["kind"] == "word scores"]
+    order = [m.name for m in METRICS]
+    tests = list(dict.fromkeys(words["test"]))
+    wide = words.pivot(index="metric", columns="test", values="reliability").reindex(
+        index=order, columns=tests)
+    out = wide.map(_flagged)
+    over = frame[frame["kind"] == "tests"].set_index("metric").reindex(order)
+    out["over the tests"] = [with_interval(r, lo, hi) + ("*" if r < FLOOR else "")
+                             if pd.notna(r) else "–"
+                             for r, lo, hi in zip(over["reliability"], over["low"],
+                                                  over["high"], strict=True)]
+    return out.rename_axis(f"{vectors} (* below {FLOOR})")
+
+
+def _flagged(value: float) -> str:
+    return "–" if pd.isna(value) else shown(value) + ("*" if value < FLOOR else "")
+
+
+def _range(values: pd.Series) -> str:
+    values = values.dropna()
+    if values.empty:
+        return "–"
+    return f"{shown(values.min())}–{shown(values.max())}" + ("*" if values.min() < FLOOR else "")
+
+
+def report_card() -> pd.DataFrame:
+    """One row per static metric: every kind of evidence of this chapter, on one line.
+
+    Point values only (each section shows its intervals), ``*`` below :data:`FLOOR`:
+    split-half per test on GloVe 6B 50d (its range over the tests) and over the tests;
+    test–retest ICC(A,1) across seeds and across bootstrapped documents; criterion r on
+    GloVe 6B 50d (a metric with a word score); the tests in which the real attribute words
+    score higher than 95 % of random ones.
+    """
+    frame = consistency()
+    glove = frame[frame["vectors"] == GLOVE]
+    retest = metric_retest().set_index(["design", "metric"])
+    crit = criterion_table()
+    crit = crit[crit["model"] == GLOVE].set_index("score")
+    nulls = null_table()
+    rows = {}
+    for m in METRICS:
+        per_test = glove[(glove["kind"] == "word scores") & (glove["metric"] == m.name)]
+        over = glove[(glove["kind"] == "tests") & (glove["metric"] == m.name)].iloc[0]
+        beats = int((nulls[m.name] < 0.05).sum()) if m.name in nulls else None
+        rows[m.name] = {
+            "split-half in a test": _range(per_test["reliability"]),
+            "split-half over tests": _flagged(over["reliability"]),
+            **{f"retest: {d}": _flagged(retest.loc[(d, m.name), "ICC_A1"])
+               for d in RETEST_DESIGNS.values()},
+            "criterion r": (shown(crit.loc[_CRITERION_OF[m.name], "r"])
+                            if m.name in _CRITERION_OF else "–"),
+            "beats random words": "–" if beats is None else f"{beats} of {len(nulls)}",
+        }
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("metric")
+
+
+__all__ += ["CONSISTENCY_TABLE", "FLOOR", "consistency", "report_card", "static_consistency"]
+
+
+def metric_retest_display(frame: pd.DataFrame) -> pd.DataFrame:
+    """:func:`metric_retest` as the chapter shows it: one row per metric, both designs."""
+    parts = {}
+    for design in RETEST_DESIGNS.values():
+        part = frame[frame["design"] == design].set_index("metric")
+        parts[design] = pd.DataFrame({
+            "ICC(A,1)": [with_interval(*v) for v in
+                         part[["ICC_A1", "ICC_A1_low", "ICC_A1_high"]].itertuples(index=False)],
+            "median SD": part["sd_median"].map(lambda v: shown(v, 3)),
+            "same sign in every run": part["same_sign"]}, index=part.index)
+    return pd.concat(parts, axis=1).rename_axis(None)
+
+
+def weat_retest_display(frame: pd.DataFrame) -> pd.DataFrame:
+    """:func:`weat_retest` as the chapter shows it: per test, d's spread and the words' ICC."""
+    rows = frame.assign(
+        d=[f"{shown(m)} ± {shown(s)} ({shown(lo)} to {shown(hi)})" if pd.notna(m) else "–"
+           for m, s, lo, hi in frame[["mean", "sd", "min", "max"]].itertuples(index=False)],
+        icc=[with_interval(*v) for v in
+             frame[["ICC_A1", "ICC_A1_low", "ICC_A1_high"]].itertuples(index=False)])
+    wide = rows.pivot(index="test", columns="design", values=["d", "icc"])
+    wide = wide.reindex(index=[*CALISKAN_TESTS, "all tests"],
+                        columns=[(v, d) for d in RETEST_DESIGNS.values() for v in ("d", "icc")])
+    wide.columns = [f"{'d: mean ± SD (range)' if v == 'd' else 'ICC(A,1)'}, {d}"
+                    for v, d in wide.columns]
+    return wide.fillna("–")
+
+
+def contextual_display(frame: pd.DataFrame) -> pd.DataFrame:
+    """:func:`~biasbook.trust_contextual.contextual_summary` as the chapter shows it."""
+    return pd.DataFrame({
+        "method": frame["method"], "model": frame["model"], "what changes": frame["changed"],
+        "specifications": frame["n_specifications"],
+        "ICC(A,1)": [with_interval(*v) for v in
+                     frame[["icc_a1", "icc_a1_low", "icc_a1_high"]].itertuples(index=False)],
+        "same sign": (100 * frame["sign_agreement"]).map(lambda v: f"{v:.0f} %"),
+        "largest |Δd|": frame["max_abs_delta"].map(shown)}).set_index("method")
+
+
+__all__ += ["contextual_display", "contextual_summary", "metric_retest_display",
+            "weat_retest_display"]

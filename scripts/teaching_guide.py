@@ -397,6 +397,22 @@ LAB_PLANS: dict[str, LabPlan] = {
         "correlation",
         question="Do two bias metrics on the same vectors tell the same story?",
     ),
+    "trust": LabPlan(
+        read=(
+            "What we found",
+            "Method",
+            "Internal consistency: do a test's halves agree?",
+            "Test–retest: does a retrained model give the same score?",
+            "Templates and contexts: does the contextual score survive a rewording?",
+            "Criterion validity: do word scores track the share of women?",
+            "The null: what do random attribute words score?",
+            "Discussion",
+        ),
+        exercises=(1, 2, 3),
+        prerequisites="{doc}`../notebooks/weat_static` and {doc}`../notebooks/agree`: the "
+        "metrics it examines; a correlation and its interval",
+        question="Which bias score would you trust, for what, and why?",
+    ),
     "audit": LabPlan(
         read=(
             "What we found",

@@ -109,7 +109,7 @@ QUICK = ("holds_up", "seat")
 COLAB_MODE = ("holds_up", "coverage", "from_scratch", "weat_static", "seat", "elmo_bug",
               "elmo_bug_bert_gpt2", "mleat", "mleat_contextual", "mleat_histwords_clip", "lpbs",
               "lpbs_mechanics", "lpbs_reddit", "ceat", "same", "same_injection", "audit",
-              "agree")
+              "agree", "trust")
 #: Parameters set after a notebook's ``parameters`` cell when the papers' models run, as
 #: papermill injects them, besides ``RUN_PAPER_MODELS = True``: the same code on less
 #: data. CEAT's paper models read at most 3 sentences per stimulus instead of 100 (the
@@ -452,7 +452,7 @@ def paper_markers(name: str) -> tuple[str, ...]:
     Read from the chapter modules (the labels the paper-model tables carry), so a paper
     model added there is looked for without editing this file.
     """
-    from biasbook import agree, ceat, elmo_bug, lpbs, mleat, same, seat, weat_static
+    from biasbook import agree, ceat, elmo_bug, lpbs, mleat, same, seat, trust, weat_static
 
     def labels(specs) -> tuple[str, ...]:
         return tuple(spec.label for spec in specs)
@@ -490,6 +490,8 @@ def paper_markers(name: str) -> tuple[str, ...]:
         "audit": (f"{audit_model} (Hugging Face hub)",),
         # The agreement chapter's Colab cell names its correlation columns by the vectors.
         "agree": tuple(agree.paper_label(m) for m in agree.PAPER_VECTORS),
+        # The trust chapter's Colab cell heads each criterion table with the vectors' name.
+        "trust": tuple(trust.paper_label(m) for m in trust.PAPER_VECTORS),
     }.get(name, ())
 
 

@@ -347,6 +347,7 @@ INTRO_ROWS = {"A bias test from scratch": "from_scratch",
               "CEAT": "ceat", "LPBS": "lpbs", "SAME": "same",
               "Synthesis, What holds up, Coverage": "synthesis",
               "Do the metrics agree?": "agree",
+              "Can the scores be trusted?": "trust",
               "Audit your own model": "audit"}
 
 

