@@ -38,8 +38,8 @@ words :math:`A \cup B` are measured):
     (:mod:`biasbook.agree`).
 
 :func:`consistency_table` computes both kinds for the agreement chapter's tests on one of
-its vector sets (:data:`biasbook.agree.VECTORS`). Nothing is stored; every number is
-computed from the static vectors, seeded (the same call gives the same table).
+its vector sets (:data:`biasbook.agree.VECTORS`); the chapter stores both, for both vector sets, as
+``trust_consistency`` (:mod:`biasbook.trust`). Seeded: the same call gives the same table.
 
 Cost. The word-score kind averages :data:`~biaslib.evaluate.reliability.RELIABILITY_SPLITS`
 (1,000) splits per test and metric by default. The tests kind runs every metric twice per
