@@ -93,7 +93,9 @@ card
 
 # %% [markdown]
 # Each static metric's reliability (* below 0.7) and validity on {term}`GloVe 6B 50d` and word2vec
-# retrained 20 times; each column is a section below, with its 95 % intervals. In
+# retrained 20 times; each column is a section below, with its 95 % intervals. The last
+# column is what a score survives: a reliability of at least 0.7 across training seeds,
+# across resampled documents (docs) and across its words, and a criterion interval above 0. In
 # words: eleven of the fourteen metrics rank Caliskan et al.'s tests alike across seeds
 # (test–retest ICC 0.84–1.00); resampling the training documents lowers every one,
 # {term}`Indirect Bias` to 0.06. The WEAT's {term}`split-half reliability` is below

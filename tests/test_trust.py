@@ -275,13 +275,15 @@ def test_report_card_has_every_metric_and_flags_numbers_below_the_floor():
     glove = consistency()
     glove = glove[(glove["vectors"] == "GloVe 6B 50d") & (glove["metric"] == "WEAT d")]
     per_test = glove[glove["kind"] == "word scores"]["reliability"]
-    assert card.loc["WEAT d", "split-half in a test"].endswith("*") == (per_test.min() < FLOOR)
+    assert card.loc["WEAT d", ("split-half", "lowest test")].endswith("*") == (
+        per_test.min() < FLOOR)
     retest = metric_retest().set_index(["design", "metric"])["ICC_A1"]
     for name in ("MAC", "Indirect Bias"):
-        flagged = card.loc[name, "retest: bootstraps"].endswith("*")
+        flagged = card.loc[name, ("test–retest", "bootstraps")].endswith("*")
         assert flagged == (retest[("bootstraps", name)] < FLOOR)
     # Metrics without a word score have no per-test split-half and no criterion.
-    assert card.loc["ECT", "split-half in a test"] == "–" == card.loc["ECT", "criterion r"]
+    assert card.loc["ECT", ("split-half", "lowest test")] == "–"
+    assert card.loc["ECT", ("validity", "criterion r")] == "–"
 
 
 @needs_glove
@@ -304,3 +306,11 @@ def test_criterion_display_puts_the_published_r_beside_ours():
     # MiniLM encodes the two-word occupation; the static tables lack it.
     minilm = table[table["model"] == CRITERION_MODELS[2]]
     assert (minilm["n"] == 40).all() and (minilm["missing"] == "—").all()
+
+
+def test_holds_under_applies_the_stated_rule():
+    from biasbook.trust import FLOOR, _holds_under
+
+    assert _holds_under(FLOOR, FLOOR, FLOOR, 0.01) == "seeds, docs, words, % women"
+    assert _holds_under(0.69, 0.9, 0.2, None) == "docs"
+    assert _holds_under(0.5, 0.5, 0.5, 0.0) == "none"  # an interval touching 0 is not above it
