@@ -36,7 +36,7 @@ import pandas as pd
 from scipy import stats
 from tqdm import tqdm
 
-from biasbook.agree import VECTORS
+from biasbook.agree import VECTORS, sets_of
 from biasbook.colab import colab_runtime
 from biasbook.findings import Finding, what_we_found
 from biasbook.models import GLOVE, MINILM, PAPER_VECTORS
@@ -81,7 +81,7 @@ from biaslib.methods.wefat import wefat
 from biaslib.reporting.format import robust_format
 from biaslib.stats.conventions import BIASLIB
 from biaslib.stats.correlation_ci import fisher_interval
-from biaslib.stats.reliability import intraclass_correlation
+from biaslib.stats.reliability import Reliability, cronbach_alpha, intraclass_correlation
 from biaslib.stimuli.data import CALISKAN_TESTS, load_test
 
 if TYPE_CHECKING:
@@ -986,7 +986,8 @@ def static_consistency(vectors: str = GLOVE) -> pd.DataFrame:
 
     One row per metric; a column per test (the word-score kind, two decimals, ``–`` where
     the metric has no word score) and the last column the reliability over the tests
-    with its 95 % interval. A value below :data:`FLOOR` is marked ``*``.
+    with its 95 % interval; a last row, :func:`pair_alpha` of each test (live). A value
+    below :data:`FLOOR` is marked ``*``.
     """
     frame = consistency()
     frame = frame[frame["vectors"] == vectors]
@@ -995,13 +996,48 @@ def static_consistency(vectors: str = GLOVE) -> pd.DataFrame:
     tests = list(dict.fromkeys(words["test"]))
     wide = words.pivot(index="metric", columns="test", values="reliability").reindex(
         index=order, columns=tests)
+    wide.loc[PAIR_ALPHA_ROW] = _pair_alphas(vectors).reindex(tests)
     out = wide.map(_flagged)
-    over = frame[frame["kind"] == "tests"].set_index("metric").reindex(order)
+    over = frame[frame["kind"] == "tests"].set_index("metric").reindex([*order, PAIR_ALPHA_ROW])
     out["over the tests"] = [with_interval(r, lo, hi) + ("*" if r < FLOOR else "")
                              if pd.notna(r) else "–"
                              for r, lo, hi in zip(over["reliability"], over["low"],
                                                   over["high"], strict=True)]
     return out.rename_axis(f"{vectors} (* below {FLOOR})")
+
+
+#: The row of :func:`static_consistency` that holds :func:`pair_alpha`.
+PAIR_ALPHA_ROW = "pairs: Cronbach's α"
+
+
+def pair_alpha(sets: FourSets) -> Reliability:
+    r"""Cronbach's alpha over a test's target pairs, each a direction that scores the words.
+
+    The items are the printed pairs :math:`(x_i, y_i)` of :math:`X` and :math:`Y` (Du, Fang &
+    Nguyen 2021's "gender base pairs"), the subjects the measured words :math:`A \cup B`;
+    pair :math:`i` scores word :math:`w` by :math:`\cos(w, x_i - y_i)`, and
+    :func:`~biaslib.stats.reliability.cronbach_alpha` asks whether the pairs agree on which
+    words lean towards :math:`X` — the internal consistency of the metrics that build
+    their direction from the pairs (RIPA, Direct Bias).
+
+    Raises
+    ------
+    ValueError
+        If the targets are not paired, or a pair's two vectors are equal (no direction).
+    """
+    if not sets.paired:
+        raise ValueError(f"{sets.test}: the targets are not paired (four_sets(pairs=True))")
+    directions = sets.X - sets.Y
+    lengths = np.linalg.norm(directions, axis=1)
+    if (lengths == 0).any():
+        raise ValueError(f"{sets.test}: pair {int(np.argmin(lengths))} has two equal vectors")
+    words = sets.measured / np.linalg.norm(sets.measured, axis=1, keepdims=True)
+    return cronbach_alpha(words @ (directions / lengths[:, None]).T)
+
+
+def _pair_alphas(vectors: str) -> pd.Series:
+    return pd.Series({name: pair_alpha(s).value for name, s in sets_of(vectors).items()},
+                     name=PAIR_ALPHA_ROW)
 
 
 def _flagged(value: float) -> str:
@@ -1063,7 +1099,8 @@ def _holds_under(seeds: float, documents: float, words: float,
     return ", ".join(passed) or "none"
 
 
-__all__ += ["CONSISTENCY_TABLE", "FLOOR", "consistency", "report_card", "static_consistency"]
+__all__ += ["CONSISTENCY_TABLE", "FLOOR", "PAIR_ALPHA_ROW", "consistency", "pair_alpha",
+            "report_card", "static_consistency"]
 
 
 def metric_retest_display(frame: pd.DataFrame) -> pd.DataFrame:

@@ -183,8 +183,10 @@ print(colab_runtime("trust"))
 # the subjects are the target words and the halves split the attribute words; for the
 # metrics that score the attribute words against a direction ({term}`SAME`, {term}`RIPA`,
 # {term}`RND`, the skew, {term}`Direct Bias`) the subjects are the attribute words and the halves split the target words
-# that span the direction. The last column: the same metric's test scores over the ten
-# tests, each test's four sets halved — do the halves rank the tests alike?
+# that span the direction. The last column: the same metric's test scores over the
+# tests, each test's four sets halved — do the halves rank the tests alike? The last row:
+# Cronbach's α over the target *pairs* (each pair's direction x − y scores the
+# words; do the pairs agree?), the internal consistency of RIPA's and Direct Bias's pairs.
 
 # %% tags=["remove-input"]
 static_consistency()

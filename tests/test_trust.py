@@ -314,3 +314,26 @@ def test_holds_under_applies_the_stated_rule():
     assert _holds_under(FLOOR, FLOOR, FLOOR, 0.01) == "seeds, docs, words, % women"
     assert _holds_under(0.69, 0.9, 0.2, None) == "docs"
     assert _holds_under(0.5, 0.5, 0.5, 0.0) == "none"  # an interval touching 0 is not above it
+
+
+def test_pair_alpha_is_pingouins_alpha_of_the_pairs_cosines():
+    """Each pair's direction x_i - y_i scores each measured word by its cosine; alpha over pairs."""
+    pg = pytest.importorskip("pingouin")
+    import pandas as pd
+
+    from biasbook.trust import pair_alpha
+    from biaslib.evaluate.metrics import FourSets
+
+    rng = np.random.default_rng(3)
+    x, y = rng.normal(size=(5, 8)), rng.normal(size=(5, 8))
+    a, b = rng.normal(size=(6, 8)) + x.mean(0), rng.normal(size=(7, 8)) + y.mean(0)
+    sets = FourSets("toy", x, y, a, b)
+    words = np.vstack([a, b])
+    cosines = np.array([[w @ (xi - yi) / np.linalg.norm(w) / np.linalg.norm(xi - yi)
+                         for xi, yi in zip(x, y, strict=True)] for w in words])
+    alpha, _ = pg.cronbach_alpha(pd.DataFrame(cosines))
+    assert pair_alpha(sets).value == pytest.approx(alpha, rel=1e-9)
+    with pytest.raises(ValueError, match="two equal vectors"):
+        pair_alpha(FourSets("toy", x, x.copy(), a, b))
+    with pytest.raises(ValueError, match="not paired"):
+        pair_alpha(FourSets("toy", x, y[:4], a, b, paired=False))
