@@ -155,8 +155,12 @@ print(colab_runtime("trust"))
 # (trust-method)=
 # ## Method
 #
-# Four kinds of evidence, each with its 95 % interval:
+# Four kinds of evidence, each with its 95 % interval: internal consistency, test–retest,
+# {term}`template` and context reliability, and criterion validity with the null. A reliability
+# below 0.7 is flagged, as in the {doc}`audit <audit>` (Nunnally's floor).
 #
+# :::{admonition} How each is measured
+# :class: dropdown
 # - **Internal consistency.** Split a test's words at random into two halves, score with
 #   each half, correlate the two halves' scores over the words (or tests) they score, and
 #   step the correlation *r* up to the full length with the Spearman–Brown formula
@@ -172,8 +176,7 @@ print(colab_runtime("trust"))
 # - **Criterion and null.** Word scores of the occupations against the share of women in
 #   each (Caliskan et al.'s WEFAT validation); and every metric on random attribute words of
 #   the same frequency in place of a test's own ("Bad Seeds", Antoniak & Mimno 2021).
-#
-# A reliability below 0.7 is flagged, as in the {doc}`audit <audit>` (Nunnally's floor).
+# :::
 
 # %% [markdown]
 # (trust-consistency)=
@@ -211,8 +214,15 @@ static_consistency(trust.GOOGLENEWS_SUBSET_NAME)
 trust.metric_retest_display(metric_retest())
 
 # %% [markdown]
-# The WEAT per test: the spread of *d* across the runs, and how reliably a run scores the
-# test's target words (word-level ICC of s(w, A, B)):
+# Per test: how reliably a retrained model scores each test's words, the ICC(A,1) of the
+# words' scores across the runs (the WEAT's target words, the other metrics' attribute
+# words; stored: `trust_retrain_words`), across seeds / across bootstraps:
+
+# %% tags=["remove-input"]
+trust.word_retest_display(trust.word_retest())
+
+# %% [markdown]
+# The WEAT's *d* per test across the runs, with the same ICC:
 
 # %% tags=["remove-input", "hide-output"]
 trust.weat_retest_display(weat_retest())
@@ -263,31 +273,29 @@ trust.null_display(nulls)
 # (trust-discussion)=
 # ## Discussion
 #
-# - **Reliable for ranking, noisy for one number.** Seeds change little: a metric orders
-#   the ten tests alike in every run. But one test's *d* moves by up to 0.48 between seeds
-#   ({term}`C7`) and 0.69 between bootstrap samples ({term}`C9`), and its sign flips in 7 of 10 tests
-#   across bootstraps. A single model's *d* on a single test is one draw, not a property of
-#   the corpus; report the spread over runs, as Antoniak & Mimno advise.
-# - **A test is only as reliable as its words agree.** C7's eight math and eight arts
-#   words score the targets so differently that its halves barely agree (0.30); by
-#   Spearman–Brown it would need about 150 words for 0.8. The metrics that score the
-#   attribute words against a direction (skew, RIPA, RND) are more consistent within a
-#   test than the WEAT, whose subjects are only the 8–32 targets.
-# - **Reliable is not valid.** {term}`MAC` is reliable on every count (split-half at least 0.93 in
-#   every test, test–retest 0.98 even across bootstraps) because it scores how close the
-#   attribute words lie to the targets *at all*, which hardly changes; it is no contrast
-#   between two groups. Direct Bias and SAME fold signs away and collapse
-#   on the name tests (C10: 0.02 and 0.32).
+# - **Reliable for ranking, noisy for one number.** Across seeds a metric orders the tests
+#   alike, but one test's *d* moves by up to 0.48 ({term}`C7`), and across bootstrap
+#   samples by up to 0.69 ({term}`C9`), its sign flipping in 7 of 10 tests. Word by word
+#   too: ICC 0.70 or more across seeds but for the WEAT on C7 (0.53), down to 0.17 across
+#   bootstraps (SAME on {term}`C8`). One model's *d* on one test is one draw; report the spread
+#   over runs, as Antoniak & Mimno advise.
+# - **A test is only as reliable as its words agree.** C7's male and female terms score
+#   its math and arts words so differently that its halves barely agree (0.30); it would
+#   need about 150 such words for 0.8. Skew, RIPA and RND, whose subjects are the attribute
+#   words, are more consistent within a test than the WEAT, whose are its 8–32 targets.
+# - **Reliable is not valid.** {term}`MAC` is reliable everywhere (split-half at least 0.93,
+#   test–retest 0.98 across bootstraps) because it scores how close the attribute words lie
+#   to the targets *at all*: no contrast between two groups. Direct Bias and SAME fold the
+#   signs away and collapse on the name tests (C10: 0.02 and 0.32).
 # - **The {term}`permutation test <permutation null>` answers another question.** It
-#   shuffles the *targets*, so a small p says the two {term}`target sets <target set>` differ along A − B, not that A and B carry the
-#   concept the test names. Random words of the same frequency are "significant" in 20–51 %
-#   of draws; the real attribute words beat 95 % of random ones in only 3 of 10 tests
-#   for the WEAT's *d*.
-# - **Criterion validity holds in direction, not in size.** Every word score rises with the
-#   share of women, on static and contextual vectors, but at r 0.34–0.73: 50-dimensional
-#   GloVe and a 26k-word subset are not the 300-dimensional 840B vectors of the published
-#   0.90, and WinoBias's 40 occupations are not Caliskan et al.'s 50. The Colab cell below
-#   runs the published vectors.
+#   shuffles the {term}`targets <target set>`, so a small p says that X and Y differ along
+#   A − B, not that A and B carry the concept the test names: random words are
+#   "significant" in 20–51 % of draws, and the real attribute words beat 95 % of random
+#   ones in only 3 of 10 tests for the WEAT's *d*.
+# - **Criterion validity holds in direction, not in size** (r 0.34–0.73): 50-dimensional
+#   GloVe and a 26k-word subset are not the 840B vectors of the published 0.90, and
+#   WinoBias's 40 occupations are not Caliskan et al.'s 50. The Colab cell below runs the
+#   published vectors.
 
 # %% tags=["remove-cell"]
 # The discussion above.
@@ -303,6 +311,11 @@ assert round(_g.loc[("word scores", "WEAT d", "C7"), "items_needed"]) == 152
 assert shown(_g.loc[("word scores", "Direct Bias", "C10"), "reliability"]) == "0.02"
 assert shown(_g.loc[("word scores", "SAME", "C10"), "reliability"]) == "0.32"
 assert int((_nulls["WEAT d"] < 0.05).sum()) == 3
+_wr = trust.word_retest().set_index(["design", "metric", "test"])["ICC_A1"]
+assert _wr.loc["seeds"].drop(("WEAT d", "C7")).min() >= 0.695  # prints 0.70 or more
+assert _wr.loc["seeds"].idxmin() == ("WEAT d", "C7") and shown(_wr.loc["seeds"].min()) == "0.53"
+assert _wr.loc["bootstraps"].idxmin() == ("SAME", "C8")
+assert shown(_wr.loc["bootstraps"].min()) == "0.17"
 _mac = _g.loc[("word scores", "MAC"), "reliability"]
 assert shown(_mac.min()) == "0.93" and _g.loc[("tests", "MAC", "all"), "reliability"] > 0.9
 assert shown(_retest.loc[("bootstraps", "MAC")]) == "0.98"

@@ -125,6 +125,7 @@ COMPARED = {
     "trust_retrain": [("seed bootstrap test role word", "", "s", "")],
     "trust_null": [("test draw", "", "*", "")],
     "trust_retrain_metrics": [("seed bootstrap test metric", "", "score magnitude", "")],
+    "trust_retrain_words": [("seed bootstrap test metric word", "", "score", "")],
     "trust_consistency": [("vectors kind test metric", "",
                            "reliability low high split_low split_high", "")],
     "same_injection_smoke": [("model occupation", "n_train run_steps run_n_train "

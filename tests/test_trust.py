@@ -337,3 +337,39 @@ def test_pair_alpha_is_pingouins_alpha_of_the_pairs_cosines():
         pair_alpha(FourSets("toy", x, x.copy(), a, b))
     with pytest.raises(ValueError, match="not paired"):
         pair_alpha(FourSets("toy", x, y[:4], a, b, paired=False))
+
+
+def test_stored_retrain_words_slice_is_reproduced():
+    from shared_paths import require_corpus
+
+    from biasbook.registry import get_table
+    from biasbook.stored import load_results
+    from biasbook.trust import RETRAIN_SEEDS, RETRAIN_WORDS_TABLE
+
+    require_corpus("retraining reads the corpus extract")
+    pytest.importorskip("gensim", reason="retraining needs gensim (the dev extra)")
+    stored, meta = load_results(RETRAIN_WORDS_TABLE)
+    assert sorted(set(stored["seed"])) == list(RETRAIN_SEEDS)
+    assert set(stored["metric"]) == {"skew", "RIPA", "RND", "SAME", "MAC", "Direct Bias"}
+    assert meta["seeds"] == list(RETRAIN_SEEDS)
+    check = get_table(RETRAIN_WORDS_TABLE).slices[0]
+    fresh = check.fresh()  # one training run and the word scores of C1-C10 (about 20 s)
+    assert set(fresh["seed"]) == {RETRAIN_SEEDS[0]} and not fresh["bootstrap"].any()
+    check.compare(fresh, stored)
+
+
+def test_word_retest_is_pingouins_icc_over_words():
+    """Per test and metric: ICC(A,1) of the words' scores, words × runs, as pingouin's."""
+    pg = pytest.importorskip("pingouin")
+    from biasbook.stored import load_results
+    from biasbook.trust import RETRAIN_WORDS_TABLE, word_retest
+
+    stored, _ = load_results(RETRAIN_WORDS_TABLE)
+    ours = word_retest().set_index(["design", "metric", "test"])
+    part = stored[stored["bootstrap"] & (stored["metric"] == "RND") & (stored["test"] == "C6")]
+    icc = pg.intraclass_corr(part, targets="word", raters="seed", ratings="score")
+    value = icc.set_index("Type").loc["ICC(A,1)", "ICC"]
+    assert ours.loc[("bootstraps", "RND", "C6"), "ICC_A1"] == pytest.approx(value, rel=1e-9)
+    assert ours.loc[("bootstraps", "RND", "C6"), "words"] == part["word"].nunique()
+    # The WEAT's rows come from trust_retrain: its target words.
+    assert ours.loc[("seeds", "WEAT d", "C6"), "words"] == 16
