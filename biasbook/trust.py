@@ -379,8 +379,30 @@ NULL_TESTS = CALISKAN_TESTS
 NULL_DRAWS, NULL_SEED = 200, 1111
 
 
+@functools.cache
 def _retrain_corpus() -> Corpus:
+    """The corpus extract the runs train on (read once per process: about 9 s)."""
     return load_corpus("contexts", stimuli=caliskan_stimuli(), cap=RETRAIN_CAP)
+
+
+@functools.cache
+def _retrained(seed: int, bootstrap: bool) -> StaticEmbeddings:
+    """One run's vectors, trained once per process (the stored tables and slices share it)."""
+    corpus = _retrain_corpus()
+    docs = bootstrap_documents(corpus.documents, seed) if bootstrap else corpus.documents
+    return as_embeddings(train(docs, seed, RETRAIN_CONFIG), f"word2vec, seed {seed}",
+                         corpus.lowercase)
+
+
+def _per_run(score: Callable[[StaticEmbeddings], pd.DataFrame], seeds: tuple[int, ...],
+             bootstrap: bool, progress: bool = True) -> pd.DataFrame:
+    """``score`` of each run's vectors, with the run's ``seed`` and ``bootstrap`` first."""
+    parts = [score(_retrained(seed, bootstrap)).assign(seed=seed, bootstrap=bootstrap)
+             for seed in tqdm(seeds, desc=f"retrain ({'bootstrap' if bootstrap else 'seeds'})",
+                              disable=not progress)]
+    frame = pd.concat(parts, ignore_index=True)
+    return frame[["seed", "bootstrap", *(c for c in frame.columns
+                                         if c not in ("seed", "bootstrap"))]]
 
 
 def _retrain_rows(corpus: Corpus, seeds: tuple[int, ...], bootstrap: bool) -> pd.DataFrame:
@@ -466,23 +488,9 @@ def metric_scores(table: StaticEmbeddings, tests: tuple[str, ...] = CALISKAN_TES
     return pd.DataFrame(rows)
 
 
-def _retrain_metric_rows(corpus: Corpus, seeds: tuple[int, ...], bootstrap: bool,
-                         progress: bool = True) -> pd.DataFrame:
-    parts = []
-    for seed in tqdm(seeds, desc=f"retrain ({'bootstrap' if bootstrap else 'seeds'})",
-                     disable=not progress):
-        docs = bootstrap_documents(corpus.documents, seed) if bootstrap else corpus.documents
-        table = as_embeddings(train(docs, seed, RETRAIN_CONFIG),
-                              f"word2vec, seed {seed}", corpus.lowercase)
-        parts.append(metric_scores(table).assign(seed=seed, bootstrap=bootstrap))
-    frame = pd.concat(parts, ignore_index=True)
-    return frame[["seed", "bootstrap", "test", "metric", "score", "magnitude", "note"]]
-
-
 def _retrain_metrics_table() -> pd.DataFrame:
     """Every metric's score on C1–C10 in the 20 retrained runs (about 12 minutes)."""
-    corpus = _retrain_corpus()
-    return pd.concat([_retrain_metric_rows(corpus, RETRAIN_SEEDS, b) for b in (False, True)],
+    return pd.concat([_per_run(metric_scores, RETRAIN_SEEDS, b) for b in (False, True)],
                      ignore_index=True)
 
 
@@ -504,7 +512,7 @@ def _retrain_metrics_provenance(frame: pd.DataFrame) -> dict[str, object]:
 
 
 def _retrain_metrics_slice() -> pd.DataFrame:
-    return _retrain_metric_rows(_retrain_corpus(), RETRAIN_SEEDS[:1], False, progress=False)
+    return _per_run(metric_scores, RETRAIN_SEEDS[:1], False, progress=False)
 
 
 def word_scores_of_metrics(table: StaticEmbeddings, tests: tuple[str, ...] = CALISKAN_TESTS,
@@ -543,24 +551,10 @@ def word_scores_of_metrics(table: StaticEmbeddings, tests: tuple[str, ...] = CAL
     return pd.DataFrame(rows)
 
 
-def _retrain_word_rows(corpus: Corpus, seeds: tuple[int, ...], bootstrap: bool,
-                       progress: bool = True) -> pd.DataFrame:
-    parts = []
-    for seed in tqdm(seeds, desc=f"retrain ({'bootstrap' if bootstrap else 'seeds'})",
-                     disable=not progress):
-        docs = bootstrap_documents(corpus.documents, seed) if bootstrap else corpus.documents
-        table = as_embeddings(train(docs, seed, RETRAIN_CONFIG),
-                              f"word2vec, seed {seed}", corpus.lowercase)
-        parts.append(word_scores_of_metrics(table).assign(seed=seed, bootstrap=bootstrap))
-    frame = pd.concat(parts, ignore_index=True)
-    return frame[["seed", "bootstrap", "test", "metric", "word", "score"]]
-
-
 def _retrain_words_table() -> pd.DataFrame:
     """The metrics' word scores on C1–C10 in the 20 retrained runs (about 7 minutes)."""
-    corpus = _retrain_corpus()
-    return pd.concat([_retrain_word_rows(corpus, RETRAIN_SEEDS, b) for b in (False, True)],
-                     ignore_index=True)
+    return pd.concat([_per_run(word_scores_of_metrics, RETRAIN_SEEDS, b)
+                      for b in (False, True)], ignore_index=True)
 
 
 def _retrain_words_provenance(frame: pd.DataFrame) -> dict[str, object]:
@@ -582,7 +576,7 @@ def _retrain_words_provenance(frame: pd.DataFrame) -> dict[str, object]:
 
 
 def _retrain_words_slice() -> pd.DataFrame:
-    return _retrain_word_rows(_retrain_corpus(), RETRAIN_SEEDS[:1], False, progress=False)
+    return _per_run(word_scores_of_metrics, RETRAIN_SEEDS[:1], False, progress=False)
 
 
 def _consistency_table() -> pd.DataFrame:
