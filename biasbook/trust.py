@@ -494,21 +494,26 @@ def _retrain_metrics_table() -> pd.DataFrame:
                      ignore_index=True)
 
 
-def _retrain_metrics_provenance(frame: pd.DataFrame) -> dict[str, object]:
+def _runs_provenance(name: str, what: str, **extra: object) -> dict[str, object]:
+    """The provenance of a table scored on the runs of ``trust_retrain``."""
     import gensim
 
     corpus = _retrain_corpus()
     return {
-        "what": "word2vec retrained as trust_retrain (same corpus, settings and seeds); per "
-                "run and test every metric of biaslib.evaluate.metrics.METRICS: its test "
-                "score (signed where the metric is) and the magnitude it is compared on",
-        "command": f"python scripts/compute_results.py {RETRAIN_METRICS_TABLE}",
+        "what": what, "command": f"python scripts/compute_results.py {name}",
         "corpus": {"description": corpus.description, "documents": len(corpus.documents)},
         "config": {**vars(RETRAIN_CONFIG), "cap": RETRAIN_CAP},
-        "seeds": list(RETRAIN_SEEDS), "metric_seed": METRIC_SEED,
-        "max_missing": RETRAIN_MAX_MISSING,
+        "seeds": list(RETRAIN_SEEDS), **extra, "max_missing": RETRAIN_MAX_MISSING,
         "gensim": gensim.__version__,
     }
+
+
+def _retrain_metrics_provenance(frame: pd.DataFrame) -> dict[str, object]:
+    return _runs_provenance(
+        RETRAIN_METRICS_TABLE,
+        "word2vec retrained as trust_retrain (same corpus, settings and seeds); per run and "
+        "test every metric of biaslib.evaluate.metrics.METRICS: its test score (signed "
+        "where the metric is) and the magnitude it is compared on", metric_seed=METRIC_SEED)
 
 
 def _retrain_metrics_slice() -> pd.DataFrame:
@@ -558,21 +563,13 @@ def _retrain_words_table() -> pd.DataFrame:
 
 
 def _retrain_words_provenance(frame: pd.DataFrame) -> dict[str, object]:
-    import gensim
-
-    corpus = _retrain_corpus()
-    return {
-        "what": "word2vec retrained as trust_retrain (same corpus, settings and seeds); per "
-                "run, test and metric with word scores (biasbook.trust_consistency."
-                "WORD_SCORE_METRICS but WEAT's, which trust_retrain holds, and the "
-                "generalized WEAT's, the skew's times a constant within a run) the score of "
-                "every attribute word against the targets, rounded to 6 decimals",
-        "command": f"python scripts/compute_results.py {RETRAIN_WORDS_TABLE}",
-        "corpus": {"description": corpus.description, "documents": len(corpus.documents)},
-        "config": {**vars(RETRAIN_CONFIG), "cap": RETRAIN_CAP},
-        "seeds": list(RETRAIN_SEEDS), "max_missing": RETRAIN_MAX_MISSING,
-        "gensim": gensim.__version__,
-    }
+    return _runs_provenance(
+        RETRAIN_WORDS_TABLE,
+        "word2vec retrained as trust_retrain (same corpus, settings and seeds); per run, "
+        "test and metric with word scores (biasbook.trust_consistency.WORD_SCORE_METRICS but "
+        "WEAT's, which trust_retrain holds, and the generalized WEAT's, the skew's times a "
+        "constant within a run) the score of every attribute word against the targets, "
+        "rounded to 6 decimals")
 
 
 def _retrain_words_slice() -> pd.DataFrame:
