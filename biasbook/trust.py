@@ -39,7 +39,7 @@ from tqdm import tqdm
 from biasbook.agree import VECTORS, sets_of
 from biasbook.colab import colab_runtime
 from biasbook.findings import Finding, what_we_found
-from biasbook.models import GLOVE, MINILM, PAPER_VECTORS
+from biasbook.models import GLOVE, MINILM, PAPER_VECTORS, SMOLLM2, book_names
 from biasbook.retrain import (
     Corpus,
     RetrainResult,
@@ -696,9 +696,14 @@ DECLARED_TABLES: tuple[StoredTable, ...] = (
 
 #: The static vector set besides GloVe 6B 50d (the agreement chapter's name for it).
 GOOGLENEWS_SUBSET_NAME = VECTORS[1]
-#: The three word tables of criterion validity (all offline).
-CRITERION_MODELS = (GLOVE, GOOGLENEWS_SUBSET_NAME, f"{MINILM} (words alone)")
-_SHORT_MODELS = dict(zip(CRITERION_MODELS, (GLOVE, "Google News subset", "MiniLM"), strict=True))
+#: The word tables of criterion validity (all offline): two static, two contextual
+#: stand-ins with each word encoded alone.
+CRITERION_MODELS = (GLOVE, GOOGLENEWS_SUBSET_NAME, f"{MINILM} (words alone)",
+                    f"{SMOLLM2} (words alone)")
+_SHORT_MODELS = dict(zip(CRITERION_MODELS, (GLOVE, "Google News subset", "MiniLM", "SmolLM2"),
+                         strict=True))
+#: The contextual models of :data:`CRITERION_MODELS`, by name.
+_ENCODERS = {CRITERION_MODELS[2]: MINILM, CRITERION_MODELS[3]: SMOLLM2}
 
 
 def _criterion_table(model: str) -> Embedder:
@@ -710,10 +715,10 @@ def _criterion_table(model: str) -> Embedder:
         from biaslib.embeddings.vector_files import googlenews_subset
 
         return googlenews_subset("exact")
-    if model == CRITERION_MODELS[2]:
+    if model in _ENCODERS:
         from biaslib.embeddings.transformer import TransformerEncoder
 
-        return WordsAlone(TransformerEncoder(MINILM, progress=False))
+        return WordsAlone(TransformerEncoder(_ENCODERS[model], progress=False))
     raise UnknownNameError("criterion model", model, CRITERION_MODELS)
 
 
@@ -948,19 +953,25 @@ def with_interval(value: float, low: float, high: float) -> str:
     return f"{shown(value)} [{shown(low)}, {shown(high)}]"
 
 
+#: The word scores :func:`criterion_display` shows: SAME's b(w) is WEAT's s(w) times a
+#: constant (Exercise 3), so its r is the same and it is left out.
+_SHOWN_SCORES = ("WEFAT", "WEAT s(w)", "RIPA", "RND")
+
+
 def criterion_display(frame: pd.DataFrame) -> pd.DataFrame:
-    """:func:`criterion_table` as the chapter shows it: r with its interval, by model."""
-    out = frame.assign(
-        r=[with_interval(r, lo, hi) for r, lo, hi in
-           zip(frame["r"], frame["r_low"], frame["r_high"], strict=True)],
-        ρ=frame["rho"].map(shown))
-    wide = out.pivot(index="score", columns="model", values="r")
-    models = list(dict.fromkeys(out["model"]))
-    wide = wide.reindex(index=list(dict.fromkeys(out["score"])), columns=models)
-    wide.columns = [f"{m} (n = {int(out.loc[out['model'] == m, 'n'].iloc[0])})" for m in models]
-    wide[f"Caliskan et al. (2017), Fig. 1 (n = {PUBLISHED_WEFAT_N})"] = [
-        f"{PUBLISHED_WEFAT_R:.2f}" if s == "WEFAT" else "—" for s in wide.index]
-    return wide.rename_axis("Pearson r [95 % interval]")
+    """:func:`criterion_table` as the chapter shows it: r [95 % interval], a row per model.
+
+    The last row is the published r of Caliskan et al. (2017), under WEFAT.
+    """
+    rows = {}
+    for model, part in frame.groupby("model", sort=False):
+        part = part.set_index("score")
+        label = f"{_SHORT_MODELS.get(model, model)} (n = {int(part['n'].iloc[0])})"
+        rows[label] = {s: with_interval(*part.loc[s, ["r", "r_low", "r_high"]])
+                       for s in _SHOWN_SCORES}
+    rows[f"Caliskan et al. (2017), Fig. 1: GloVe 840B (n = {PUBLISHED_WEFAT_N})"] = {
+        s: f"{PUBLISHED_WEFAT_R:.2f}" if s == "WEFAT" else "—" for s in _SHOWN_SCORES}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("Pearson r [95 % interval]")
 
 
 def criterion_figure(score: str = "WEFAT") -> plt.Figure:
@@ -968,7 +979,7 @@ def criterion_figure(score: str = "WEFAT") -> plt.Figure:
     import matplotlib.pyplot as plt
 
     shares = occupation_shares()
-    fig, axes = plt.subplots(1, len(CRITERION_MODELS), figsize=(10.5, 3.4), sharey=False)
+    fig, axes = plt.subplots(1, len(CRITERION_MODELS), figsize=(12.0, 3.3), sharey=False)
     for ax, model in zip(axes, CRITERION_MODELS, strict=True):
         s = criterion_scores(model)[score]
         common = s.index.intersection(shares.index)
@@ -981,7 +992,7 @@ def criterion_figure(score: str = "WEFAT") -> plt.Figure:
                 ax.annotate(word, (shares[word], s[word]), fontsize=7,
                             xytext=(3, 2), textcoords="offset points")
         r = float(np.corrcoef(x, y)[0, 1])
-        ax.set_title(f"{model}\nr = {shown(r)} (n = {len(common)})", fontsize=9)
+        ax.set_title(f"{_SHORT_MODELS[model]}\nr = {shown(r)} (n = {len(common)})", fontsize=9)
         ax.set_xlabel("% women in the occupation")
         ax.set_xlim(0, 100)
     axes[0].set_ylabel(f"{score} (> 0: closer to female words)")
@@ -1016,8 +1027,8 @@ _CALISKAN = "Caliskan et al. (2017)"
 _ANTONIAK = "Antoniak & Mimno (2018)"
 _MYB = "Husse & Spitz (2022)"
 #: Where each claim's numbers come from, as the findings name the models.
-_CRITERION_MODELS_TEXT = ("GloVe 6B 50d, the Google News subset, MiniLM words alone "
-                          "(offline stand-ins; Caliskan et al. used GloVe 840B)")
+_CRITERION_MODELS_TEXT = ("GloVe 6B 50d, the Google News subset, MiniLM and SmolLM2 words "
+                          "alone (offline stand-ins; Caliskan et al. used GloVe 840B)")
 _RETRAIN_TEXT = "word2vec retrained on the corpus extract (10 seeds, 10 bootstraps)"
 
 
@@ -1039,7 +1050,8 @@ def _claim_wefat_criterion(ev: _TrustEvidence) -> Finding:
     text = "; ".join(f"{_SHORT_MODELS[m]} r = {with_interval(r, lo, hi)} (n = {n})"
                      for m, r, lo, hi, n in wefat_rows[["model", "r", "r_low", "r_high",
                                                         "n"]].itertuples(index=False))
-    holds: bool | str = True if above and covers else ("partly" if above else False)
+    some = bool((wefat_rows["r_low"] > 0).any())
+    holds: bool | str = True if above and covers else ("partly" if some else False)
     return Finding(_CALISKAN, "WEFAT's occupation scores track the share of women in "
                    "each occupation", f"Fig. 1: Pearson r = {PUBLISHED_WEFAT_R:.2f} over "
                    f"{PUBLISHED_WEFAT_N} occupations (GloVe 840B, 2015 labour statistics)",
@@ -1274,14 +1286,17 @@ def weat_retest_display(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def contextual_display(frame: pd.DataFrame) -> pd.DataFrame:
-    """:func:`~biasbook.trust_contextual.contextual_summary` as the chapter shows it."""
-    return pd.DataFrame({
+    """:func:`~biasbook.trust_contextual.contextual_summary` as the chapter shows it.
+
+    Models by their names in the book (:func:`~biasbook.models.book_names`).
+    """
+    return book_names(pd.DataFrame({
         "method": frame["method"], "model": frame["model"], "what changes": frame["changed"],
         "specifications": frame["n_specifications"],
         "ICC(A,1)": [with_interval(*v) for v in
                      frame[["icc_a1", "icc_a1_low", "icc_a1_high"]].itertuples(index=False)],
         "same sign": (100 * frame["sign_agreement"]).map(lambda v: f"{v:.0f} %"),
-        "largest |Δd|": frame["max_abs_delta"].map(shown)}).set_index("method")
+        "largest |Δd|": frame["max_abs_delta"].map(shown)}).set_index("method"))
 
 
 __all__ += ["contextual_display", "contextual_summary", "metric_retest_display",

