@@ -109,7 +109,7 @@ logger = logging.getLogger(__name__)
 #: Caliskan et al. (2017), Fig. 1: WEFAT against the share of women in 50 occupations.
 PUBLISHED_WEFAT_R = 0.90
 #: The number of occupations behind it.
-PUBLISHED_WEFAT_N = 50
+_PUBLISHED_WEFAT_N = 50
 #: Where :func:`occupation_shares` comes from, as the chapter states it.
 OCCUPATIONS_SOURCE = (
     "the 40 occupations of WinoBias (Zhao et al. 2018) with the US Bureau of Labor "
@@ -361,7 +361,7 @@ RETRAIN_METRICS_TABLE = "trust_retrain_metrics"
 #: (:func:`_retrain_words_table`).
 RETRAIN_WORDS_TABLE = "trust_retrain_words"
 #: A retrained run's set may lose this share of its words (as ``retrain.weat_scores``).
-RETRAIN_MAX_MISSING = 0.5
+_RETRAIN_MAX_MISSING = 0.5
 #: The stored table of every static metric's split-half reliability (:func:`_consistency_table`).
 CONSISTENCY_TABLE = "trust_consistency"
 #: The stored table of random attribute draws on GloVe 6B 50d (:func:`_null_table`).
@@ -453,8 +453,8 @@ def _retrain_slice() -> pd.DataFrame:
     return _retrain_rows(_retrain_corpus(), RETRAIN_SEEDS[:1], False)
 
 
-def metric_scores(table: StaticEmbeddings, tests: tuple[str, ...] = CALISKAN_TESTS,
-                  max_missing: float = RETRAIN_MAX_MISSING) -> pd.DataFrame:
+def _metric_scores(table: StaticEmbeddings, tests: tuple[str, ...] = CALISKAN_TESTS,
+                  max_missing: float = _RETRAIN_MAX_MISSING) -> pd.DataFrame:
     """Every metric of :data:`~biaslib.evaluate.metrics.METRICS` on each test: one row each.
 
     A test whose words the table lacks beyond ``max_missing``, or that a metric's own
@@ -490,7 +490,7 @@ def metric_scores(table: StaticEmbeddings, tests: tuple[str, ...] = CALISKAN_TES
 
 def _retrain_metrics_table() -> pd.DataFrame:
     """Every metric's score on C1–C10 in the 20 retrained runs (about 12 minutes)."""
-    return pd.concat([_per_run(metric_scores, RETRAIN_SEEDS, b) for b in (False, True)],
+    return pd.concat([_per_run(_metric_scores, RETRAIN_SEEDS, b) for b in (False, True)],
                      ignore_index=True)
 
 
@@ -503,7 +503,7 @@ def _runs_provenance(name: str, what: str, **extra: object) -> dict[str, object]
         "what": what, "command": f"python scripts/compute_results.py {name}",
         "corpus": {"description": corpus.description, "documents": len(corpus.documents)},
         "config": {**vars(RETRAIN_CONFIG), "cap": RETRAIN_CAP},
-        "seeds": list(RETRAIN_SEEDS), **extra, "max_missing": RETRAIN_MAX_MISSING,
+        "seeds": list(RETRAIN_SEEDS), **extra, "max_missing": _RETRAIN_MAX_MISSING,
         "gensim": gensim.__version__,
     }
 
@@ -517,11 +517,11 @@ def _retrain_metrics_provenance(frame: pd.DataFrame) -> dict[str, object]:
 
 
 def _retrain_metrics_slice() -> pd.DataFrame:
-    return _per_run(metric_scores, RETRAIN_SEEDS[:1], False, progress=False)
+    return _per_run(_metric_scores, RETRAIN_SEEDS[:1], False, progress=False)
 
 
-def word_scores_of_metrics(table: StaticEmbeddings, tests: tuple[str, ...] = CALISKAN_TESTS,
-                           max_missing: float = RETRAIN_MAX_MISSING) -> pd.DataFrame:
+def _word_scores_of_metrics(table: StaticEmbeddings, tests: tuple[str, ...] = CALISKAN_TESTS,
+                           max_missing: float = _RETRAIN_MAX_MISSING) -> pd.DataFrame:
     """The measured words' scores of every metric that has them, on each test: one row each.
 
     The scores of :func:`biasbook.trust_consistency.metric_word_scores` (the words of
@@ -558,7 +558,7 @@ def word_scores_of_metrics(table: StaticEmbeddings, tests: tuple[str, ...] = CAL
 
 def _retrain_words_table() -> pd.DataFrame:
     """The metrics' word scores on C1–C10 in the 20 retrained runs (about 7 minutes)."""
-    return pd.concat([_per_run(word_scores_of_metrics, RETRAIN_SEEDS, b)
+    return pd.concat([_per_run(_word_scores_of_metrics, RETRAIN_SEEDS, b)
                       for b in (False, True)], ignore_index=True)
 
 
@@ -573,7 +573,7 @@ def _retrain_words_provenance(frame: pd.DataFrame) -> dict[str, object]:
 
 
 def _retrain_words_slice() -> pd.DataFrame:
-    return _per_run(word_scores_of_metrics, RETRAIN_SEEDS[:1], False, progress=False)
+    return _per_run(_word_scores_of_metrics, RETRAIN_SEEDS[:1], False, progress=False)
 
 
 def _consistency_table() -> pd.DataFrame:
@@ -723,7 +723,7 @@ def _criterion_table(model: str) -> Embedder:
 
 
 @functools.cache
-def criterion_scores(model: str) -> pd.DataFrame:
+def _criterion_scores(model: str) -> pd.DataFrame:
     """:func:`word_scores` of the 40 occupations on one of :data:`CRITERION_MODELS`.
 
     A static table looks ``construction_worker`` up as written; the contextual model
@@ -752,7 +752,7 @@ def criterion_table() -> pd.DataFrame:
     shares = occupation_shares()
     frames = []
     for model in CRITERION_MODELS:
-        scores = criterion_scores(model)
+        scores = _criterion_scores(model)
         frames.append(criterion_validity(scores, shares).reset_index().assign(
             model=model, missing=", ".join(scores.attrs["missing"]) or "—"))
     frame = pd.concat(frames, ignore_index=True)
@@ -779,19 +779,19 @@ def _stored_retrain(bootstrap: bool) -> RetrainResult:
 
 
 #: The two designs of test–retest: the seed alone, and the documents resampled too.
-RETEST_DESIGNS = {False: "seeds", True: "bootstraps"}
+_RETEST_DESIGNS = {False: "seeds", True: "bootstraps"}
 
 
 def weat_retest() -> pd.DataFrame:
     """WEAT's test–retest per test: the spread of d and the ICC of the words' s(w, A, B).
 
-    From the stored ``trust_retrain``: per design (:data:`RETEST_DESIGNS`) and test, the
+    From the stored ``trust_retrain``: per design (:data:`_RETEST_DESIGNS`) and test, the
     mean, SD and range of d over the 10 runs and :func:`~biasbook.retrain.icc_table`'s
     word-level ICC(A,1) with its interval; the row ``all tests`` holds the ICC of d with
     the tests as subjects.
     """
     frames = []
-    for bootstrap, design in RETEST_DESIGNS.items():
+    for bootstrap, design in _RETEST_DESIGNS.items():
         result = _stored_retrain(bootstrap)
         icc = icc_table(result).set_index("test")
         summary = result.summary().drop(columns="runs")
@@ -819,7 +819,7 @@ def metric_retest() -> pd.DataFrame:
         icc = intraclass_correlation(wide.to_numpy(float), model="agreement")
         scores = part.pivot(index="test", columns="seed", values="score").dropna()
         same_sign = int((np.sign(scores).nunique(axis=1) == 1).sum()) if signed else None
-        rows.append({"design": RETEST_DESIGNS[bool(bootstrap)], "metric": name,
+        rows.append({"design": _RETEST_DESIGNS[bool(bootstrap)], "metric": name,
                      "tests": len(wide), "runs": wide.shape[1], "ICC_A1": icc.value,
                      "ICC_A1_low": icc.ci_low, "ICC_A1_high": icc.ci_high,
                      "sd_median": float(scores.std(axis=1, ddof=1).median()),
@@ -832,7 +832,7 @@ def word_retest() -> pd.DataFrame:
 
     Subjects: a test's scored words (the WEAT's target words, from ``trust_retrain``; the
     other metrics' attribute words, from ``trust_retrain_words``), raters: the 10 runs of
-    a design (:data:`RETEST_DESIGNS`); words without a vector in some run are left out.
+    a design (:data:`_RETEST_DESIGNS`); words without a vector in some run are left out.
 
     Returns
     -------
@@ -849,7 +849,7 @@ def word_retest() -> pd.DataFrame:
                                                            sort=False):
             wide = part.pivot(index="word", columns="seed", values="score").dropna()
             icc = intraclass_correlation(wide.to_numpy(float), model="agreement")
-            rows.append({"design": RETEST_DESIGNS[bool(bootstrap)], "metric": name,
+            rows.append({"design": _RETEST_DESIGNS[bool(bootstrap)], "metric": name,
                          "test": test, "words": len(wide), "ICC_A1": icc.value,
                          "ICC_A1_low": icc.ci_low, "ICC_A1_high": icc.ci_high})
     return pd.DataFrame(rows)
@@ -859,7 +859,7 @@ def word_retest_display(frame: pd.DataFrame) -> pd.DataFrame:
     """:func:`word_retest` as the chapter shows it: "seeds / bootstraps", a row per test."""
     wide = {d: frame[frame["design"] == d].pivot(index="metric", columns="test",
                                                   values="ICC_A1")
-            for d in RETEST_DESIGNS.values()}
+            for d in _RETEST_DESIGNS.values()}
     order = [m.name for m in METRICS if m.name in wide["seeds"].index]
     seeds, boots = (w.reindex(index=order, columns=list(CALISKAN_TESTS)).T
                     for w in wide.values())
@@ -877,22 +877,18 @@ def null_table() -> pd.DataFrame:
 __all__ += [
     "CRITERION_MODELS",
     "GOOGLENEWS_SUBSET_NAME",
-    "RETEST_DESIGNS",
     "RETRAIN_METRICS_TABLE",
     "RETRAIN_WORDS_TABLE",
-    "criterion_scores",
     "criterion_table",
     "metric_retest",
-    "metric_scores",
     "null_table",
     "weat_retest",
     "word_retest",
     "word_retest_display",
-    "word_scores_of_metrics",
 ]
 
 
-def paper_label(model: str) -> str:
+def criterion_label(model: str) -> str:
     """The heading of a paper model's criterion table (what only the Colab run shows)."""
     return f"criterion validity, {model}"
 
@@ -922,19 +918,19 @@ def paper_criterion(model: str, *, fetch: Callable[[str, object], None] | None =
         missing=", ".join(scores.attrs["missing"]) or "—")
 
 
-__all__ += ["paper_criterion", "paper_label"]
+__all__ += ["criterion_label", "paper_criterion"]
 
 
 # ------------------------------------------------------------------------ display
 
 
-def shown(value: float, digits: int = 2) -> str:
+def shown_value(value: float, digits: int = 2) -> str:
     """A number to ``digits`` decimals (one more where noise could change the last).
 
     :func:`~biaslib.reporting.format.robust_format` with a neural model's noise (1e-4
     relative), a true minus sign, ``–`` for NaN.
 
-    >>> shown(0.8512), shown(-0.125000001), shown(float("nan"))
+    >>> shown_value(0.8512), shown_value(-0.125000001), shown_value(float("nan"))
     ('0.85', '−0.125', '–')
     """
     if value is None or pd.isna(value):
@@ -946,11 +942,11 @@ def shown(value: float, digits: int = 2) -> str:
     return text.replace("-", "−")
 
 
-def with_interval(value: float, low: float, high: float) -> str:
+def _with_interval(value: float, low: float, high: float) -> str:
     """``0.85 [0.71, 0.93]``; ``–`` for a missing value."""
     if pd.isna(value):
         return "–"
-    return f"{shown(value)} [{shown(low)}, {shown(high)}]"
+    return f"{shown_value(value)} [{shown_value(low)}, {shown_value(high)}]"
 
 
 #: The word scores :func:`criterion_display` shows: SAME's b(w) is WEAT's s(w) times a
@@ -967,9 +963,9 @@ def criterion_display(frame: pd.DataFrame) -> pd.DataFrame:
     for model, part in frame.groupby("model", sort=False):
         part = part.set_index("score")
         label = f"{_SHORT_MODELS.get(model, model)} (n = {int(part['n'].iloc[0])})"
-        rows[label] = {s: with_interval(*part.loc[s, ["r", "r_low", "r_high"]])
+        rows[label] = {s: _with_interval(*part.loc[s, ["r", "r_low", "r_high"]])
                        for s in _SHOWN_SCORES}
-    rows[f"Caliskan et al. (2017), Fig. 1: GloVe 840B (n = {PUBLISHED_WEFAT_N})"] = {
+    rows[f"Caliskan et al. (2017), Fig. 1: GloVe 840B (n = {_PUBLISHED_WEFAT_N})"] = {
         s: f"{PUBLISHED_WEFAT_R:.2f}" if s == "WEFAT" else "—" for s in _SHOWN_SCORES}
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("Pearson r [95 % interval]")
 
@@ -981,7 +977,7 @@ def criterion_figure(score: str = "WEFAT") -> plt.Figure:
     shares = occupation_shares()
     fig, axes = plt.subplots(1, len(CRITERION_MODELS), figsize=(12.0, 3.3), sharey=False)
     for ax, model in zip(axes, CRITERION_MODELS, strict=True):
-        s = criterion_scores(model)[score]
+        s = _criterion_scores(model)[score]
         common = s.index.intersection(shares.index)
         x, y = shares.loc[common].to_numpy(float), s.loc[common].to_numpy(float)
         ax.scatter(x, y, s=14, color="#4c72b0")
@@ -992,7 +988,8 @@ def criterion_figure(score: str = "WEFAT") -> plt.Figure:
                 ax.annotate(word, (shares[word], s[word]), fontsize=7,
                             xytext=(3, 2), textcoords="offset points")
         r = float(np.corrcoef(x, y)[0, 1])
-        ax.set_title(f"{_SHORT_MODELS[model]}\nr = {shown(r)} (n = {len(common)})", fontsize=9)
+        ax.set_title(f"{_SHORT_MODELS[model]}\nr = {shown_value(r)} (n = {len(common)})",
+                     fontsize=9)
         ax.set_xlabel("% women in the occupation")
         ax.set_xlim(0, 100)
     axes[0].set_ylabel(f"{score} (> 0: closer to female words)")
@@ -1014,13 +1011,13 @@ def null_display(frame: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows).T.rename_axis(None)
 
 
-__all__ += ["criterion_display", "criterion_figure", "null_display", "shown", "with_interval"]
+__all__ += ["criterion_display", "criterion_figure", "null_display", "shown_value"]
 
 
 # ------------------------------------------------------------------------- findings
 
 #: Where the chapter shows the evidence (MyST labels in notebooks/trust).
-SECTIONS = {"consistency": "trust-consistency", "retest": "trust-retest",
+_SECTIONS = {"consistency": "trust-consistency", "retest": "trust-retest",
             "templates": "trust-templates", "criterion": "trust-criterion",
             "null": "trust-null"}
 _CALISKAN = "Caliskan et al. (2017)"
@@ -1047,16 +1044,16 @@ def _claim_wefat_criterion(ev: _TrustEvidence) -> Finding:
     above = bool((wefat_rows["r_low"] > 0).all())
     covers = bool(((wefat_rows["r_low"] <= PUBLISHED_WEFAT_R)
                    & (wefat_rows["r_high"] >= PUBLISHED_WEFAT_R)).all())
-    text = "; ".join(f"{_SHORT_MODELS[m]} r = {with_interval(r, lo, hi)} (n = {n})"
+    text = "; ".join(f"{_SHORT_MODELS[m]} r = {_with_interval(r, lo, hi)} (n = {n})"
                      for m, r, lo, hi, n in wefat_rows[["model", "r", "r_low", "r_high",
                                                         "n"]].itertuples(index=False))
     some = bool((wefat_rows["r_low"] > 0).any())
     holds: bool | str = True if above and covers else ("partly" if some else False)
     return Finding(_CALISKAN, "WEFAT's occupation scores track the share of women in "
                    "each occupation", f"Fig. 1: Pearson r = {PUBLISHED_WEFAT_R:.2f} over "
-                   f"{PUBLISHED_WEFAT_N} occupations (GloVe 840B, 2015 labour statistics)",
+                   f"{_PUBLISHED_WEFAT_N} occupations (GloVe 840B, 2015 labour statistics)",
                    f"40 WinoBias occupations: {text}", _CRITERION_MODELS_TEXT, holds,
-                   SECTIONS["criterion"])
+                   _SECTIONS["criterion"])
 
 
 def _claim_bootstrap_moves_more(ev: _TrustEvidence) -> Finding:
@@ -1065,18 +1062,18 @@ def _claim_bootstrap_moves_more(ev: _TrustEvidence) -> Finding:
                                                              values="sd")
     more = int((per_test["bootstraps"] > per_test["seeds"]).sum())
     overall = ev.weat[ev.weat["test"] == "all tests"].set_index("design")
-    icc = {d: with_interval(*overall.loc[d, ["ICC_A1", "ICC_A1_low", "ICC_A1_high"]])
-           for d in RETEST_DESIGNS.values()}
+    icc = {d: _with_interval(*overall.loc[d, ["ICC_A1", "ICC_A1_low", "ICC_A1_high"]])
+           for d in _RETEST_DESIGNS.values()}
     return Finding(_ANTONIAK, "distances between embeddings are highly sensitive to small "
                    "changes in the training corpus, more than to the seed alone",
                    "abstract: nearest-neighbour distances are \u201chighly sensitive to small "
                    "changes in the training corpus\u201d; average over bootstrap samples",
                    f"WEAT d's SD across runs is larger with bootstrapped documents in {more} "
-                   f"of {len(per_test)} tests (up to {shown(per_test['bootstraps'].max())}, "
-                   f"seeds up to {shown(per_test['seeds'].max())}); ICC(A,1) of d over the "
+                   f"of {len(per_test)} tests (up to {shown_value(per_test['bootstraps'].max())}, "
+                   f"seeds up to {shown_value(per_test['seeds'].max())}); ICC(A,1) of d over the "
                    f"tests: seeds {icc['seeds']}, bootstraps {icc['bootstraps']}",
                    _RETRAIN_TEXT, True if more > len(per_test) / 2 else "partly",
-                   SECTIONS["retest"])
+                   _SECTIONS["retest"])
 
 
 def _claim_templates_move_seat(ev: _TrustEvidence) -> Finding:
@@ -1084,7 +1081,7 @@ def _claim_templates_move_seat(ev: _TrustEvidence) -> Finding:
     seat_rows = ev.contextual[(ev.contextual["method"] == "SEAT")
                               & (ev.contextual["source"] == "speccurve_grid")].iloc[0]
     flips = round((1 - seat_rows["sign_agreement"]) * seat_rows["n_specifications"])
-    icc = with_interval(*seat_rows[["icc_a1", "icc_a1_low", "icc_a1_high"]])
+    icc = _with_interval(*seat_rows[["icc_a1", "icc_a1_low", "icc_a1_high"]])
     return Finding(_MYB, "their updated templates explain why SEAT's scores diverge from "
                    "the published ones", "§4.1: for BERT \u201cslightly diverging results "
                    "that can likely be explained by our use of an updated and cleaned set "
@@ -1092,9 +1089,10 @@ def _claim_templates_move_seat(ev: _TrustEvidence) -> Finding:
                    f"May et al.'s against Mind Your Bias's templates, "
                    f"{seat_rows['n_specifications']} specifications of C1, C3, C6, C9: "
                    f"ICC(A,1) {icc}, "
-                   f"d's sign flips in {flips}, |Δd| up to {shown(seat_rows['max_abs_delta'])}",
+                   f"d's sign flips in {flips}, |Δd| up to "
+                   f"{shown_value(seat_rows['max_abs_delta'])}",
                    f"{MINILM} (offline stand-in for BERT)", True if flips or
-                   seat_rows["max_abs_delta"] > 0.2 else False, SECTIONS["templates"])
+                   seat_rows["max_abs_delta"] > 0.2 else False, _SECTIONS["templates"])
 
 
 def findings() -> list[Finding]:
@@ -1108,7 +1106,7 @@ def findings() -> list[Finding]:
             _claim_templates_move_seat(ev)]
 
 
-__all__ += ["SECTIONS", "findings"]
+__all__ += ["findings"]
 
 __all__ += ["colab_runtime", "what_we_found"]
 
@@ -1144,10 +1142,10 @@ def static_consistency(vectors: str = GLOVE) -> pd.DataFrame:
     tests = list(dict.fromkeys(words["test"]))
     wide = words.pivot(index="metric", columns="test", values="reliability").reindex(
         index=order, columns=tests)
-    wide.loc[PAIR_ALPHA_ROW] = _pair_alphas(vectors).reindex(tests)
+    wide.loc[_PAIR_ALPHA_ROW] = _pair_alphas(vectors).reindex(tests)
     out = wide.map(_flagged)
-    over = frame[frame["kind"] == "tests"].set_index("metric").reindex([*order, PAIR_ALPHA_ROW])
-    out["over the tests"] = [with_interval(r, lo, hi) + ("*" if _below(r) else "")
+    over = frame[frame["kind"] == "tests"].set_index("metric").reindex([*order, _PAIR_ALPHA_ROW])
+    out["over the tests"] = [_with_interval(r, lo, hi) + ("*" if _below(r) else "")
                              if pd.notna(r) else "–"
                              for r, lo, hi in zip(over["reliability"], over["low"],
                                                   over["high"], strict=True)]
@@ -1155,7 +1153,7 @@ def static_consistency(vectors: str = GLOVE) -> pd.DataFrame:
 
 
 #: The row of :func:`static_consistency` that holds :func:`pair_alpha`.
-PAIR_ALPHA_ROW = "pairs: Cronbach's α"
+_PAIR_ALPHA_ROW = "pairs: Cronbach's α"
 
 
 def pair_alpha(sets: FourSets) -> Reliability:
@@ -1185,17 +1183,17 @@ def pair_alpha(sets: FourSets) -> Reliability:
 
 def _pair_alphas(vectors: str) -> pd.Series:
     return pd.Series({name: pair_alpha(s).value for name, s in sets_of(vectors).items()},
-                     name=PAIR_ALPHA_ROW)
+                     name=_PAIR_ALPHA_ROW)
 
 
 def _below(value: float) -> bool:
     """Whether ``value`` *as printed* (:func:`shown`) is below :data:`FLOOR` (0.6996 is not)."""
-    return float(shown(value).replace("−", "-")) < FLOOR
+    return float(shown_value(value).replace("−", "-")) < FLOOR
 
 
 def _flagged(value: float) -> str:
     """The value as :func:`shown` prints it, ``*`` if that is below :data:`FLOOR`."""
-    return "–" if pd.isna(value) else shown(value) + ("*" if _below(value) else "")
+    return "–" if pd.isna(value) else shown_value(value) + ("*" if _below(value) else "")
 
 
 def report_card() -> pd.DataFrame:
@@ -1224,8 +1222,8 @@ def report_card() -> pd.DataFrame:
             ("split-half", "lowest test"): _flagged(per_test["reliability"].min()),
             ("split-half", "over tests"): _flagged(over["reliability"]),
             **{("test–retest", d): _flagged(retest.loc[(d, m.name), "ICC_A1"])
-               for d in RETEST_DESIGNS.values()},
-            ("validity", "criterion r"): "–" if criterion is None else shown(criterion["r"]),
+               for d in _RETEST_DESIGNS.values()},
+            ("validity", "criterion r"): "–" if criterion is None else shown_value(criterion["r"]),
             ("validity", "beats random"): ("–" if beats is None
                                            else f"{beats} of {len(nulls)}"),
             ("trust it", "across"): _holds_under(
@@ -1253,19 +1251,19 @@ def _holds_under(seeds: float, documents: float, words: float,
     return ", ".join(passed) or "none"
 
 
-__all__ += ["CONSISTENCY_TABLE", "FLOOR", "PAIR_ALPHA_ROW", "consistency", "pair_alpha",
+__all__ += ["CONSISTENCY_TABLE", "FLOOR", "consistency", "pair_alpha",
             "report_card", "static_consistency"]
 
 
 def metric_retest_display(frame: pd.DataFrame) -> pd.DataFrame:
     """:func:`metric_retest` as the chapter shows it: one row per metric, both designs."""
     parts = {}
-    for design in RETEST_DESIGNS.values():
+    for design in _RETEST_DESIGNS.values():
         part = frame[frame["design"] == design].set_index("metric")
         parts[design] = pd.DataFrame({
-            "ICC(A,1)": [with_interval(*v) for v in
+            "ICC(A,1)": [_with_interval(*v) for v in
                          part[["ICC_A1", "ICC_A1_low", "ICC_A1_high"]].itertuples(index=False)],
-            "median SD": part["sd_median"].map(lambda v: shown(v, 3)),
+            "median SD": part["sd_median"].map(lambda v: shown_value(v, 3)),
             "same sign in every run": part["same_sign"]}, index=part.index)
     return pd.concat(parts, axis=1).rename_axis(None)
 
@@ -1273,13 +1271,14 @@ def metric_retest_display(frame: pd.DataFrame) -> pd.DataFrame:
 def weat_retest_display(frame: pd.DataFrame) -> pd.DataFrame:
     """:func:`weat_retest` as the chapter shows it: per test, d's spread and the words' ICC."""
     rows = frame.assign(
-        d=[f"{shown(m)} ± {shown(s)} ({shown(lo)} to {shown(hi)})" if pd.notna(m) else "–"
+        d=[f"{shown_value(m)} ± {shown_value(s)} ({shown_value(lo)} to {shown_value(hi)})"
+           if pd.notna(m) else "–"
            for m, s, lo, hi in frame[["mean", "sd", "min", "max"]].itertuples(index=False)],
-        icc=[with_interval(*v) for v in
+        icc=[_with_interval(*v) for v in
              frame[["ICC_A1", "ICC_A1_low", "ICC_A1_high"]].itertuples(index=False)])
     wide = rows.pivot(index="test", columns="design", values=["d", "icc"])
     wide = wide.reindex(index=[*CALISKAN_TESTS, "all tests"],
-                        columns=[(v, d) for d in RETEST_DESIGNS.values() for v in ("d", "icc")])
+                        columns=[(v, d) for d in _RETEST_DESIGNS.values() for v in ("d", "icc")])
     wide.columns = [f"{'d: mean ± SD (range)' if v == 'd' else 'ICC(A,1)'}, {d}"
                     for v, d in wide.columns]
     return wide.fillna("–")
@@ -1293,10 +1292,10 @@ def contextual_display(frame: pd.DataFrame) -> pd.DataFrame:
     return book_names(pd.DataFrame({
         "method": frame["method"], "model": frame["model"], "what changes": frame["changed"],
         "specifications": frame["n_specifications"],
-        "ICC(A,1)": [with_interval(*v) for v in
+        "ICC(A,1)": [_with_interval(*v) for v in
                      frame[["icc_a1", "icc_a1_low", "icc_a1_high"]].itertuples(index=False)],
         "same sign": (100 * frame["sign_agreement"]).map(lambda v: f"{v:.0f} %"),
-        "largest |Δd|": frame["max_abs_delta"].map(shown)}).set_index("method"))
+        "largest |Δd|": frame["max_abs_delta"].map(shown_value)}).set_index("method"))
 
 
 __all__ += ["contextual_display", "contextual_summary", "metric_retest_display",

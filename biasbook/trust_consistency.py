@@ -112,14 +112,10 @@ from biaslib.stats.reliability import (
 )
 
 __all__ = [
-    "COLUMNS",
-    "KINDS",
-    "MIN_TESTS",
     "SLOW_METRICS",
     "SLOW_TEST_SPLITS",
     "TEST_SPLITS",
     "WORD_SCORE_METRICS",
-    "ConsistencySplitHalf",
     "across_test_masks",
     "across_tests_split_half",
     "consistency_table",
@@ -130,7 +126,7 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 #: The two kinds of :func:`consistency_table`'s rows.
-KINDS = ("word scores", "tests")
+_KINDS = ("word scores", "tests")
 #: Random splits of the tests kind (:func:`across_tests_split_half`) by default.
 TEST_SPLITS = 100
 #: Its splits for :data:`SLOW_METRICS` (0.1–0.2 s a run: 11 tests × 2 halves × 10 splits
@@ -139,9 +135,9 @@ SLOW_TEST_SPLITS = 10
 #: The metrics that take 0.1 s or more a run (a classifier, k-means with restarts).
 SLOW_METRICS = ("RNSB", "G&G cluster")
 #: Fewest tests a split of the tests kind correlates (Fisher's interval needs n > 3).
-MIN_TESTS = 4
+_MIN_TESTS = 4
 #: The columns of :func:`consistency_table`.
-COLUMNS = ("vectors", "kind", "test", "metric", "subjects", "items", "reliability", "low",
+_COLUMNS = ("vectors", "kind", "test", "metric", "subjects", "items", "reliability", "low",
            "high", "uncorrected", "split_low", "split_high", "splits", "exhaustive",
            "mc_error", "items_needed", "note")
 
@@ -396,10 +392,10 @@ def _across(sets_list: Sequence[FourSets], metrics: Sequence[Metric], splits: di
         raise ValueError(f"the tests must have distinct names (they seed the splits), got "
                          f"{names}")
     out: dict[str, SplitHalf | None] = {}
-    if len(sets_list) < MIN_TESTS:
+    if len(sets_list) < _MIN_TESTS:
         for m in metrics:
             logger.warning("%s across tests: %d tests, fewer than %d; no reliability",
-                           m.name, len(sets_list), MIN_TESTS)
+                           m.name, len(sets_list), _MIN_TESTS)
             out[m.name] = None
         return out
     values = {m.name: np.full((2, splits[m.name], len(sets_list)), np.nan) for m in metrics}
@@ -439,7 +435,7 @@ def _across(sets_list: Sequence[FourSets], metrics: Sequence[Metric], splits: di
         kept = np.isfinite(first) & np.isfinite(second)
         out[m.name] = _combine([first[s, kept[s]] for s in range(first.shape[0])],
                                [second[s, kept[s]] for s in range(first.shape[0])],
-                               False, f"{m.name} across tests", min_subjects=MIN_TESTS)
+                               False, f"{m.name} across tests", min_subjects=_MIN_TESTS)
         if out[m.name] is not None:
             sizes = [len(s.X) + len(s.Y) + len(s.A) + len(s.B) for s in sets_list]
             out[m.name] = dataclasses.replace(out[m.name], n_items=int(np.median(sizes)))
@@ -466,7 +462,7 @@ def across_tests_split_half(sets_list: Sequence[FourSets], metric_name: str | Me
     A test on which the metric refuses a half (a ``ValueError``: a
     :class:`~biaslib.errors.DegenerateTestError`, too few words for a classifier's folds…)
     or scores it NaN is left out of that split, logged; a split keeping fewer than
-    :data:`MIN_TESTS` tests, or on which a half's scores do not vary over the tests, is
+    :data:`_MIN_TESTS` tests, or on which a half's scores do not vary over the tests, is
     left out, logged. Then the interval is computed at the fewest tests any kept split
     correlated (``n_subjects``).
 
@@ -487,7 +483,7 @@ def across_tests_split_half(sets_list: Sequence[FourSets], metric_name: str | Me
     -------
     SplitHalf or None
         ``n_items`` the median number of words of a test. ``None``, logged, when fewer
-        than :data:`MIN_TESTS` tests are given or no split is left.
+        than :data:`_MIN_TESTS` tests are given or no split is left.
     """
     m = metric(metric_name)
     return _across(list(sets_list), [m], {m.name: _test_splits(m, n_splits)}, seed)[m.name]
@@ -497,7 +493,7 @@ def across_tests_split_half(sets_list: Sequence[FourSets], metric_name: str | Me
 
 
 @dataclasses.dataclass(frozen=True)
-class ConsistencySplitHalf(SplitHalf):
+class _ConsistencySplitHalf(SplitHalf):
     """A :class:`~biaslib.stats.reliability.SplitHalf` with the spread of its splits.
 
     Attributes
@@ -528,7 +524,7 @@ def _corrected(first: NDArray[np.float64], second: NDArray[np.float64]) -> NDArr
 
 def _combine(first: Sequence[NDArray[np.float64]], second: Sequence[NDArray[np.float64]],
              exhaustive: bool, what: str, *, min_subjects: int = 4
-             ) -> ConsistencySplitHalf | None:
+             ) -> _ConsistencySplitHalf | None:
     """Split-half from the subjects' half scores of each split, leaving out unusable splits.
 
     Splits with fewer than ``min_subjects`` subjects or whose half scores do not vary are
@@ -560,7 +556,7 @@ def _combine(first: Sequence[NDArray[np.float64]], second: Sequence[NDArray[np.f
         half = split_half_from_halves(one, two,
                                       exhaustive=exhaustive and len(kept1) == len(first))
         corrected = _corrected(one, two)
-        return ConsistencySplitHalf(**half.__dict__, split_sd=_sd(corrected))
+        return _ConsistencySplitHalf(**half.__dict__, split_sd=_sd(corrected))
     parts = [split_half_from_halves(a, b) for a, b in zip(kept1, kept2, strict=True)]
     corrected = np.array([p.value for p in parts])
     mean_r = float(np.mean([p.uncorrected for p in parts]))
@@ -572,7 +568,7 @@ def _combine(first: Sequence[NDArray[np.float64]], second: Sequence[NDArray[np.f
     else:
         low = high = float(spearman_brown(mean_r))
     split_low, split_high = np.percentile(corrected, [2.5, 97.5])
-    return ConsistencySplitHalf(
+    return _ConsistencySplitHalf(
         float(corrected.mean()), low, high, "split-half (Spearman-Brown)", n, -1,
         parts[0].confidence, uncorrected=mean_r, split_low=float(split_low),
         split_high=float(split_high), n_splits=len(parts), exhaustive=False,
@@ -607,7 +603,7 @@ def _row(vectors: str, kind: str, test: str, m: Metric, half: SplitHalf | None,
 def consistency_table(vectors_name: str, *, n_splits: int = RELIABILITY_SPLITS,
                       test_splits: int | None = None, tests: Sequence[str] | None = None,
                       metrics: Sequence[str] | None = None,
-                      kinds: Sequence[str] = KINDS, seed: int = RELIABILITY_SEED
+                      kinds: Sequence[str] = _KINDS, seed: int = RELIABILITY_SEED
                       ) -> pd.DataFrame:
     r"""Split-half reliability of every metric, per test and across tests, on one vector set.
 
@@ -630,14 +626,14 @@ def consistency_table(vectors_name: str, *, n_splits: int = RELIABILITY_SPLITS,
         Only these tests (by name; the tests kind then correlates over them) and metrics
         (default: all): a slice is computed alone, cheaply, with the same splits.
     kinds
-        Which kinds of :data:`KINDS`.
+        Which kinds of :data:`_KINDS`.
     seed
         Seeds the splits.
 
     Returns
     -------
     pandas.DataFrame
-        :data:`COLUMNS`: ``vectors``, ``kind`` (:data:`KINDS`), ``test`` (``"all"`` for
+        :data:`_COLUMNS`: ``vectors``, ``kind`` (:data:`_KINDS`), ``test`` (``"all"`` for
         the tests kind), ``metric``, ``subjects`` (words scored, or tests), ``items``
         (group words :math:`n_X + n_Y`; for WEAT's d the attribute words; for the tests
         kind the median words of a test), ``reliability`` (the mean Spearman–Brown
@@ -645,7 +641,7 @@ def consistency_table(vectors_name: str, *, n_splits: int = RELIABILITY_SPLITS,
         subjects), ``uncorrected`` (the mean half-length r), ``split_low``,
         ``split_high`` (2.5th and 97.5th percentiles over splits), ``splits``,
         ``exhaustive``, ``mc_error`` (the Monte Carlo standard error of the mean over
-        splits, :attr:`ConsistencySplitHalf.mc_error`; NaN for WEAT's d and SAME's word
+        splits, :attr:`_ConsistencySplitHalf.mc_error`; NaN for WEAT's d and SAME's word
         scores, whose splits the library averages), ``items_needed`` (words for a reliability of
         :data:`~biaslib.evaluate.reliability.RELIABILITY_TARGET`:
         :func:`~biaslib.stats.reliability.items_needed`, in pairs × 2 for the metrics
@@ -653,9 +649,9 @@ def consistency_table(vectors_name: str, *, n_splits: int = RELIABILITY_SPLITS,
     """
     if vectors_name not in VECTORS:
         raise ValueError(f"vectors_name must be one of {VECTORS}, got {vectors_name!r}")
-    unknown = set(kinds) - set(KINDS)
+    unknown = set(kinds) - set(_KINDS)
     if unknown:
-        raise ValueError(f"kinds must be among {KINDS}, got {sorted(unknown)}")
+        raise ValueError(f"kinds must be among {_KINDS}, got {sorted(unknown)}")
     available = sets_of(vectors_name)
     if tests is not None:
         missing = [t for t in tests if t not in available]
@@ -690,8 +686,8 @@ def consistency_table(vectors_name: str, *, n_splits: int = RELIABILITY_SPLITS,
             half = halves[m.name]
             needed = math.nan if half is None else _needed(half.value, items)
             note = "" if half is not None else (
-                f"fewer than {MIN_TESTS} tests" if len(sets_list) < MIN_TESTS
+                f"fewer than {_MIN_TESTS} tests" if len(sets_list) < _MIN_TESTS
                 else "no split left")
             rows.append(_row(vectors_name, "tests", "all", m, half, len(sets_list), items,
                              needed, note))
-    return pd.DataFrame(rows, columns=list(COLUMNS))
+    return pd.DataFrame(rows, columns=list(_COLUMNS))

@@ -60,8 +60,6 @@ from biaslib.stimuli.data import load_test
 from biaslib.stimuli.lpbs import myb_templates
 
 __all__ = [
-    "CONFIDENCE",
-    "GRID_TEMPLATE_SETS",
     "Agreement",
     "ceat_context_reliability",
     "contextual_summary",
@@ -73,10 +71,10 @@ __all__ = [
 logger = logging.getLogger(__name__)
 
 #: The coverage of every ICC interval of this module.
-CONFIDENCE = 0.95
+_CONFIDENCE = 0.95
 #: The two template sets of ``speccurve_grid`` that are templates ("words only" is not: the
 #: word is encoded alone, with no sentence around it).
-GRID_TEMPLATE_SETS = ("SEAT bleached", "Mind Your Bias")
+_GRID_TEMPLATE_SETS = ("SEAT bleached", "Mind Your Bias")
 #: Choices of ``speccurve_grid`` that change only a row's p-value or interval, not its d.
 _P_ONLY_CHOICES = ("tail", "sampling", "ci_method")
 #: Every choice of ``speccurve_grid`` a template pair must share (besides the stimuli).
@@ -167,7 +165,7 @@ def _icc(matrix: np.ndarray, model: str) -> tuple[float, float, float]:
         return (np.nan, np.nan, np.nan)
     try:
         r = intraclass_correlation(matrix, model=model, unit="single",  # type: ignore[arg-type]
-                                   confidence=CONFIDENCE)
+                                   confidence=_CONFIDENCE)
     except ValueError as exc:
         logger.info("ICC not computed on a %d x %d matrix: %s", *matrix.shape, exc)
         return (np.nan, np.nan, np.nan)
@@ -421,10 +419,10 @@ def seat_template_agreement(*, identical_words: bool = False, chapter_tables: bo
     grid = _load("speccurve_grid", [*_GRID_MATCH, "contexts", "stimuli", "effect_size"])
     if "CEAT" in set(grid["method"]):
         have = sorted(set(grid.loc[grid["method"] == "CEAT", "contexts"]))
-        if not set(GRID_TEMPLATE_SETS) <= set(have):
+        if not set(_GRID_TEMPLATE_SETS) <= set(have):
             logger.info("speccurve_grid has CEAT only on %s: no CEAT template pair", have)
     grid = grid[grid["method"] == "SEAT"]
-    rows = _grid_pairs(grid, GRID_TEMPLATE_SETS, "SEAT bleached vs Mind Your Bias",
+    rows = _grid_pairs(grid, _GRID_TEMPLATE_SETS, "SEAT bleached vs Mind Your Bias",
                        identical_words)
     if words_only:
         rows += _grid_pairs(grid, ("SEAT bleached", "words only"),

@@ -68,7 +68,7 @@ from biasbook.trust import (
     metric_retest,
     null_table,
     report_card,
-    shown,
+    shown_value,
     static_consistency,
     weat_retest,
     what_we_found,
@@ -117,18 +117,18 @@ _retest = metric_retest().set_index(["design", "metric"])["ICC_A1"]
 _seeds, _boot = _retest.loc["seeds"], _retest.loc["bootstraps"]
 _gg = [m for m in _seeds.index if m.startswith("G&G")]
 assert len(_seeds) == 14 and (_seeds.drop(_gg) >= 0.835).all() and (_seeds[_gg] < 0.835).all()
-assert shown(_seeds.drop(_gg).min()) == "0.84" and shown(_seeds.max()) == "1.00"
+assert shown_value(_seeds.drop(_gg).min()) == "0.84" and shown_value(_seeds.max()) == "1.00"
 assert (_boot < _seeds).all() and _boot.idxmin() == "Indirect Bias"
-assert shown(_boot.min()) == "0.06"
+assert shown_value(_boot.min()) == "0.06"
 _cons = trust.consistency()
 _weat = _cons[(_cons["vectors"] == trust.GLOVE) & (_cons["kind"] == "word scores")
               & (_cons["metric"] == "WEAT d")]
 assert len(_weat) == 11 and int((_weat["reliability"] < 0.7).sum()) == 7
 _crit = criterion_table()
 _smol = _crit["model"] == trust.CRITERION_MODELS[3]
-assert shown(_crit.loc[~_smol, "r"].min()) == "0.34" and shown(_crit["r"].max()) == "0.73"
+assert shown_value(_crit.loc[~_smol, "r"].min()) == "0.34" and shown_value(_crit["r"].max()) == "0.73"
 assert (_crit.loc[~_smol, "r_low"] > 0).all() and (_crit.loc[_smol, "r_low"] < 0).all()
-assert shown(_crit.loc[_smol, "r"].min()) == "0.11" and shown(_crit.loc[_smol, "r"].max()) == "0.17"
+assert shown_value(_crit.loc[_smol, "r"].min()) == "0.11" and shown_value(_crit.loc[_smol, "r"].max()) == "0.17"
 _nulls = null_table()
 assert f"{100 * _nulls['weat significant'].min():.0f}" == "20"
 assert f"{100 * _nulls['weat significant'].max():.0f}" == "51"
@@ -308,24 +308,24 @@ trust.null_display(nulls)
 # The discussion above.
 _w = weat_retest().set_index(["design", "test"])
 _sd = _w["sd"].drop(index="all tests", level="test")
-assert _sd.loc["seeds"].idxmax() == "C7" and shown(_sd.loc["seeds"].max()) == "0.48"
-assert _sd.loc["bootstraps"].idxmax() == "C9" and shown(_sd.loc["bootstraps"].max()) == "0.69"
+assert _sd.loc["seeds"].idxmax() == "C7" and shown_value(_sd.loc["seeds"].max()) == "0.48"
+assert _sd.loc["bootstraps"].idxmax() == "C9" and shown_value(_sd.loc["bootstraps"].max()) == "0.69"
 assert metric_retest().set_index(["design", "metric"]).loc[("bootstraps", "WEAT d"),
                                                            "same_sign"] == "3 of 10"
 _g = _cons[_cons["vectors"] == trust.GLOVE].set_index(["kind", "metric", "test"]).sort_index()
-assert shown(_g.loc[("word scores", "WEAT d", "C7"), "reliability"]) == "0.30"
+assert shown_value(_g.loc[("word scores", "WEAT d", "C7"), "reliability"]) == "0.30"
 assert round(_g.loc[("word scores", "WEAT d", "C7"), "items_needed"]) == 152
-assert shown(_g.loc[("word scores", "Direct Bias", "C10"), "reliability"]) == "0.02"
-assert shown(_g.loc[("word scores", "SAME", "C10"), "reliability"]) == "0.32"
+assert shown_value(_g.loc[("word scores", "Direct Bias", "C10"), "reliability"]) == "0.02"
+assert shown_value(_g.loc[("word scores", "SAME", "C10"), "reliability"]) == "0.32"
 assert int((_nulls["WEAT d"] < 0.05).sum()) == 3
 _wr = trust.word_retest().set_index(["design", "metric", "test"])["ICC_A1"]
 assert _wr.loc["seeds"].drop(("WEAT d", "C7")).min() >= 0.695  # prints 0.70 or more
-assert _wr.loc["seeds"].idxmin() == ("WEAT d", "C7") and shown(_wr.loc["seeds"].min()) == "0.53"
+assert _wr.loc["seeds"].idxmin() == ("WEAT d", "C7") and shown_value(_wr.loc["seeds"].min()) == "0.53"
 assert _wr.loc["bootstraps"].idxmin() == ("SAME", "C8")
-assert shown(_wr.loc["bootstraps"].min()) == "0.17"
+assert shown_value(_wr.loc["bootstraps"].min()) == "0.17"
 _mac = _g.loc[("word scores", "MAC"), "reliability"]
-assert shown(_mac.min()) == "0.93" and _g.loc[("tests", "MAC", "all"), "reliability"] > 0.9
-assert shown(_retest.loc[("bootstraps", "MAC")]) == "0.98"
+assert shown_value(_mac.min()) == "0.93" and _g.loc[("tests", "MAC", "all"), "reliability"] > 0.9
+assert shown_value(_retest.loc[("bootstraps", "MAC")]) == "0.98"
 
 # %% [markdown]
 # **On the papers' own vectors.** With `RUN_PAPER_MODELS` ticked on Colab (it is off by
@@ -337,10 +337,10 @@ assert shown(_retest.loc[("bootstraps", "MAC")]) == "0.98"
 # %% tags=["remove-cell"]
 # On Colab: criterion validity on the papers' own vectors.
 if RUN_PAPER_MODELS:
-    from biasbook.trust import PAPER_VECTORS, paper_criterion, paper_label
+    from biasbook.trust import PAPER_VECTORS, criterion_label, paper_criterion
 
     for model in PAPER_VECTORS:
-        display(Markdown(f"**{paper_label(model)}**"))
+        display(Markdown(f"**{criterion_label(model)}**"))
         display(trust.criterion_display(paper_criterion(model).reset_index().assign(
             model=model)))
 
@@ -388,8 +388,8 @@ by_hand = float(np.mean(stepped))
 library = association_reliability(c6.X, c6.Y, c6.A, c6.B).split_half.value
 assert abs(by_hand - library) < 1e-12
 display(Markdown(
-    f"**Answer** (C6, GloVe 6B 50d). By hand: {shown(by_hand, 3)} over {len(halves):,} "
-    f"splits; `association_reliability`: {shown(library, 3)}. They are the same number: "
+    f"**Answer** (C6, GloVe 6B 50d). By hand: {shown_value(by_hand, 3)} over {len(halves):,} "
+    f"splits; `association_reliability`: {shown_value(library, 3)}. They are the same number: "
     "the library's estimate is the mean of the stepped-up split correlations (Parsons, "
     "Kruijt & Fox 2019), each floored at −1, over the same seeded splits."))
 
@@ -418,16 +418,16 @@ predicted = full / (2 - full)
 c7 = four_sets(load_test("C7"), glove)
 c7_rel = association_reliability(c7.X, c7.Y, c7.A, c7.B)
 display(pd.DataFrame({
-    "C1, all attribute words": [shown(full)],
-    "predicted for half": [shown(predicted)],
-    "measured for half (mean of 20)": [shown(float(np.mean(halved)))],
-    "range over the 20": [f"{shown(min(halved))} to {shown(max(halved))}"],
+    "C1, all attribute words": [shown_value(full)],
+    "predicted for half": [shown_value(predicted)],
+    "measured for half (mean of 20)": [shown_value(float(np.mean(halved)))],
+    "range over the 20": [f"{shown_value(min(halved))} to {shown_value(max(halved))}"],
 }, index=["split-half reliability"]))
 display(Markdown(
     f"**Answer.** The prediction and the mean of the halved tests agree to within "
-    f"{shown(abs(predicted - float(np.mean(halved))))}; single halvings scatter around it, "
+    f"{shown_value(abs(predicted - float(np.mean(halved))))}; single halvings scatter around it, "
     f"because which words are kept matters as much as how many. C7 ({len(c7.A) + len(c7.B)} "
-    f"attribute words, reliability {shown(c7_rel.split_half.value)}) would need about "
+    f"attribute words, reliability {shown_value(c7_rel.split_half.value)}) would need about "
     f"{c7_rel.items_needed:.0f} attribute words of the same quality for 0.8."))
 assert abs(predicted - float(np.mean(halved))) < 0.1
 
@@ -461,6 +461,6 @@ shares = occupation_shares().loc[scores.index]
 r = {c: float(np.corrcoef(scores[c], shares)[0, 1]) for c in ("WEAT s(w)", "SAME b(w)", "WEFAT")}
 display(Markdown(
     f"**Answer.** s(w) = ŵ · (m_F − m_M) and b(w) = ŵ · (m_F − m_M) / ‖m_F − m_M‖: one score times a positive constant, so Pearson's r is the "
-    f"same ({shown(r['WEAT s(w)'])} and {shown(r['SAME b(w)'])} on GloVe 6B 50d). WEFAT "
+    f"same ({shown_value(r['WEAT s(w)'])} and {shown_value(r['SAME b(w)'])} on GloVe 6B 50d). WEFAT "
     f"divides each word's s(w) by the SD of *its own* cosines with the gender words, a "
-    f"different number for each word, which reorders the words (r = {shown(r['WEFAT'])})."))
+    f"different number for each word, which reorders the words (r = {shown_value(r['WEFAT'])})."))

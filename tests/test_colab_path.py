@@ -491,7 +491,7 @@ def paper_markers(name: str) -> tuple[str, ...]:
         # The agreement chapter's Colab cell names its correlation columns by the vectors.
         "agree": tuple(agree.paper_label(m) for m in agree.PAPER_VECTORS),
         # The trust chapter's Colab cell heads each criterion table with the vectors' name.
-        "trust": tuple(trust.paper_label(m) for m in trust.PAPER_VECTORS),
+        "trust": tuple(trust.criterion_label(m) for m in trust.PAPER_VECTORS),
     }.get(name, ())
 
 

@@ -351,7 +351,7 @@ def test_c6_on_glove():
     assert ripa.n_subjects == 16 and -1 <= ripa.value <= 1
     table = tc.consistency_table(VECTORS[0], n_splits=20, tests=["C6"], kinds=("word scores",),
                                  metrics=["RIPA", "ECT", "WEAT d"])
-    assert list(table.columns) == list(tc.COLUMNS)
+    assert list(table.columns) == list(tc._COLUMNS)
     assert table["metric"].tolist() == ["RIPA", "WEAT d"]  # ECT has no word scores
     assert table.loc[0, "reliability"] == pytest.approx(
         tc.metric_split_half(c6, "RIPA", n_splits=20).value)
