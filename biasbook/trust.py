@@ -17,6 +17,17 @@ corpus frequency), keeping its targets; :func:`null_scores` runs every metric of
 door and the WEAT's permutation test on each draw. How often the WEAT calls random
 attributes "significant", and how often a metric scores random attributes as high as the
 real ones, say what a score and its p-value can and cannot tell.
+
+Test–retest: word2vec retrained on one corpus extract with 10 seeds and on 10 bootstrap
+samples of its documents (:mod:`biasbook.retrain`); the stored tables hold the WEAT's
+target-word associations (``trust_retrain``), every metric's test score
+(``trust_retrain_metrics``) and the word-scoring metrics' attribute-word scores
+(``trust_retrain_words``) of every run; :func:`metric_retest`, :func:`weat_retest` and
+:func:`word_retest` turn them into intraclass correlations. Internal consistency is
+:mod:`biasbook.trust_consistency`'s split-half of every metric (stored:
+``trust_consistency``) and :func:`pair_alpha`; template and context reliability is
+:mod:`biasbook.trust_contextual`'s. :func:`report_card` puts one line per metric together,
+and :func:`findings` checks the published claims.
 """
 
 from __future__ import annotations
