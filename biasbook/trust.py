@@ -37,7 +37,7 @@ import importlib.util
 import json
 import logging
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -62,6 +62,7 @@ from biasbook.retrain import (
     load_corpus,
     retrain_runs,
     train,
+    weat_scores,
 )
 from biasbook.stored import load_results
 from biasbook.tables import NEEDS_CORPUS, NEEDS_GLOVE, SliceCheck, StoredTable
@@ -461,7 +462,30 @@ def _retrain_provenance(frame: pd.DataFrame) -> dict[str, object]:
 
 
 def _retrain_slice() -> pd.DataFrame:
-    return _retrain_rows(_retrain_corpus(), RETRAIN_SEEDS[:1], False)
+    # The run the other retrain slices score (trained once per process), scored as
+    # retrain_runs scores it: the same settings give the same vectors.
+    return _per_run(lambda table: weat_scores(table)[1], RETRAIN_SEEDS[:1], False,
+                    progress=False)
+
+
+def _looked_up(table: StaticEmbeddings, tests: tuple[str, ...], max_missing: float
+               ) -> Iterator[tuple[str, FourSets | MissingWordsError]]:
+    """Each test's :func:`~biaslib.evaluate.metrics.four_sets` on a run, or why it is not run.
+
+    A run's dropped words are its coverage, not news: the warning naming them stays
+    silent; a test that loses more than ``max_missing`` of a set is logged and yields its
+    :class:`~biaslib.errors.MissingWordsError`.
+    """
+    for test in tests:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DroppedStimuliWarning)
+                sets: FourSets | MissingWordsError = four_sets(test, table,
+                                                               max_missing=max_missing)
+        except MissingWordsError as err:
+            logger.info("%s: %s not run: %s", table.name, test, err)
+            sets = err
+        yield test, sets
 
 
 def _metric_scores(table: StaticEmbeddings, tests: tuple[str, ...] = CALISKAN_TESTS,
@@ -477,15 +501,10 @@ def _metric_scores(table: StaticEmbeddings, tests: tuple[str, ...] = CALISKAN_TE
         ``test``, ``metric``, ``score`` (signed where the metric is), ``magnitude``, ``note``.
     """
     rows = []
-    for test in tests:
-        try:
-            with warnings.catch_warnings():  # a run's missing words: its coverage, not news
-                warnings.simplefilter("ignore", DroppedStimuliWarning)
-                sets = four_sets(test, table, max_missing=max_missing)
-        except MissingWordsError as err:
-            logger.info("%s: %s not run: %s", table.name, test, err)
+    for test, sets in _looked_up(table, tests, max_missing):
+        if isinstance(sets, MissingWordsError):
             rows += [{"test": test, "metric": m.name, "score": np.nan, "magnitude": np.nan,
-                      "note": f"words missing: {err}"} for m in METRICS]
+                      "note": f"words missing: {sets}"} for m in METRICS]
             continue
         for m in METRICS:
             try:
@@ -549,13 +568,8 @@ def _word_scores_of_metrics(table: StaticEmbeddings, tests: tuple[str, ...] = CA
     from biasbook.trust_consistency import metric_word_scores
 
     rows = []
-    for test in tests:
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", DroppedStimuliWarning)
-                sets = four_sets(test, table, max_missing=max_missing)
-        except MissingWordsError as err:
-            logger.info("%s: %s not run: %s", table.name, test, err)
+    for test, sets in _looked_up(table, tests, max_missing):
+        if isinstance(sets, MissingWordsError):
             continue
         words = [*sets.words["A"], *sets.words["B"]]
         for m in METRICS:
